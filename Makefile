@@ -1,0 +1,109 @@
+# gvlsim - build, test, demo, bench.
+#
+#   make          build ./gvlsim (needs libcjson-dev; `make deps` installs it)
+#   make test     unit + golden + end-to-end tests, then the same under ASan+UBSan
+#   make demo     install missing packages, build, run the seed scenarios -> out/
+#   make bench    engine and simulator speed figures (never part of `make test`)
+#   make valgrind the unit and golden tests under valgrind memcheck
+
+CC      ?= cc
+PKGCONF ?= pkg-config
+
+WARN    := -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wmissing-prototypes \
+           -Wpointer-arith -Wvla
+STD     := -std=c11 -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE -D_GNU_SOURCE
+DEPS_CFLAGS := $(shell $(PKGCONF) --cflags libcjson 2>/dev/null)
+DEPS_LIBS   := $(shell $(PKGCONF) --libs libcjson 2>/dev/null)
+LDLIBS  := $(DEPS_LIBS) -lpthread -lm
+
+RELEASE_CFLAGS := $(STD) $(WARN) -O2 -g $(DEPS_CFLAGS)
+ASAN_CFLAGS    := $(STD) $(WARN) -O1 -g -fno-omit-frame-pointer \
+                  -fsanitize=address,undefined -fno-sanitize-recover=all $(DEPS_CFLAGS)
+
+# Library sources: everything except the CLI entry point.
+LIB_DIRS := common sim models input output exec cli
+LIB_SRC  := $(filter-out cli/main.c,$(foreach d,$(LIB_DIRS),$(wildcard $(d)/*.c)))
+MAIN_SRC := cli/main.c
+UNIT_SRC := $(wildcard tests/unit/test_*.c)
+UNIT_NAMES := $(basename $(notdir $(UNIT_SRC)))
+
+REL := build/release
+ASN := build/asan
+
+REL_OBJ := $(LIB_SRC:%.c=$(REL)/%.o)
+ASN_OBJ := $(LIB_SRC:%.c=$(ASN)/%.o)
+
+.PHONY: all deps demo test unit-test golden-test e2e-test asan-test bench valgrind clean check-deps
+
+all: check-deps gvlsim
+
+check-deps:
+	@$(PKGCONF) --exists libcjson 2>/dev/null || { \
+	  echo "gvlsim: libcjson not found by pkg-config."; \
+	  echo "  run 'make deps' as root, or: apt-get install libcjson-dev pkg-config"; exit 1; }
+
+deps:
+	@scripts/deps.sh
+
+gvlsim: $(REL_OBJ) $(REL)/cli/main.o
+	$(CC) $(RELEASE_CFLAGS) -o $@ $^ $(LDLIBS)
+
+$(REL)/%.o: %.c
+	@mkdir -p $(dir $@)
+	$(CC) $(RELEASE_CFLAGS) -MMD -MP -c -o $@ $<
+
+$(ASN)/%.o: %.c
+	@mkdir -p $(dir $@)
+	$(CC) $(ASAN_CFLAGS) -MMD -MP -c -o $@ $<
+
+$(ASN)/gvlsim: $(ASN_OBJ) $(ASN)/cli/main.o
+	$(CC) $(ASAN_CFLAGS) -o $@ $^ $(LDLIBS)
+
+$(REL)/tests/%: tests/unit/%.c $(REL_OBJ)
+	@mkdir -p $(dir $@)
+	$(CC) $(RELEASE_CFLAGS) -o $@ $< $(REL_OBJ) $(LDLIBS)
+
+$(ASN)/tests/%: tests/unit/%.c $(ASN_OBJ)
+	@mkdir -p $(dir $@)
+	$(CC) $(ASAN_CFLAGS) -o $@ $< $(ASN_OBJ) $(LDLIBS)
+
+REL_UNITS := $(UNIT_NAMES:%=$(REL)/tests/%)
+ASN_UNITS := $(UNIT_NAMES:%=$(ASN)/tests/%)
+
+unit-test: $(REL_UNITS)
+	@scripts/run-unit.sh $(REL_UNITS)
+
+golden-test: gvlsim
+	@tests/golden/run.sh ./gvlsim
+
+e2e-test: gvlsim
+	@tests/e2e/run.sh ./gvlsim
+
+asan-test: $(ASN_UNITS) $(ASN)/gvlsim
+	@echo "== ASan+UBSan build =="
+	@ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1 \
+	  scripts/run-unit.sh $(ASN_UNITS)
+	@ASAN_OPTIONS=detect_leaks=1 GVLSIM_SANITIZED=1 tests/golden/run.sh $(ASN)/gvlsim
+	@ASAN_OPTIONS=detect_leaks=1 GVLSIM_SANITIZED=1 tests/e2e/run.sh $(ASN)/gvlsim
+
+test: check-deps unit-test golden-test e2e-test asan-test
+	@echo "make test: all passed"
+
+demo: deps
+	@$(MAKE) --no-print-directory gvlsim
+	@scripts/demo.sh ./gvlsim out
+
+bench: gvlsim $(REL)/tests/bench_engine
+	@scripts/bench.sh ./gvlsim $(REL)/tests/bench_engine
+
+$(REL)/tests/bench_engine: tests/bench/bench_engine.c $(REL_OBJ)
+	@mkdir -p $(dir $@)
+	$(CC) $(RELEASE_CFLAGS) -o $@ $< $(REL_OBJ) $(LDLIBS)
+
+valgrind: $(REL_UNITS) gvlsim
+	@scripts/valgrind.sh ./gvlsim $(REL_UNITS)
+
+clean:
+	rm -rf build gvlsim
+
+-include $(REL_OBJ:.o=.d) $(ASN_OBJ:.o=.d) $(REL)/cli/main.d $(ASN)/cli/main.d

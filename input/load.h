@@ -1,0 +1,32 @@
+/* load.h - scenario file -> struct scenario.
+ *
+ * Steps, in order: read the file; parse it with cJSON (syntax errors carry
+ * line:col); apply every --set override to the JSON tree; resolve the
+ * machine profile named by machine.profile (scenarios/machines/NAME.json
+ * next to the scenario, then each directory of $GVLSIM_MACHINES) and lay
+ * the scenario's own machine keys over it; validate the whole tree against
+ * the schema (unknown keys, duplicate keys, wrong types, out-of-range
+ * values, unknown queue names, ...), collecting every problem; and only if
+ * there is none, build the structs.
+ *
+ * Every diagnostic has the form "file:line:col: /json/pointer: message";
+ * values set with --set are reported as "--set[N]:1:col".
+ */
+#ifndef INPUT_LOAD_H
+#define INPUT_LOAD_H
+
+#include "../common/diag.h"
+#include "scenario.h"
+
+struct load_opts {
+    const char *const *sets;  /* "key.path=value" strings from --set */
+    int nsets;
+    const char *machines_dir; /* extra profile directory searched first (may be NULL) */
+};
+
+/* Returns GV_OK, GV_EINVAL (problems in `diags`), GV_EIO (file unreadable,
+ * message in `diags`) or GV_ENOMEM.  On failure `out` holds nothing to free. */
+int scn_load(const char *file, const struct load_opts *opts,
+             struct scenario *out, struct diag_list *diags);
+
+#endif

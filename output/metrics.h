@@ -1,0 +1,74 @@
+/* metrics.h - what one run measured, whichever backend produced it.
+ *
+ * The simulator (sim/run.c) and the real executor (exec/) both fill a
+ * struct run_metrics; output/csv.c turns it into one CSV row with the same
+ * columns for both, so simulated and measured runs sit side by side.  Every
+ * column is documented in README.md ("CSV columns").
+ */
+#ifndef OUTPUT_METRICS_H
+#define OUTPUT_METRICS_H
+
+#include <stdint.h>
+
+#include "../sim/engine.h"
+
+/* Per-thread states whose times are summed over threads into the CSV.
+ * Names follow the gvl-tracing gem where it has one (running, wants_gvl). */
+enum thread_state {
+    TS_RUNNING,       /* holds the GVL and executes (Ruby code or a non-releasing syscall) */
+    TS_WANTS_GVL,     /* ready or handed the GVL but not yet on a CPU */
+    TS_BLOCKING,      /* inside a GVL-releasing blocking region (syscall, I/O) */
+    TS_PARKED,        /* parked on a Queue or a join */
+    TS_SLEEPING,      /* Kernel#sleep */
+    TS_BARRIER_INIT,  /* initiating a VM barrier: waiting for the others to join */
+    TS_BARRIER_JOIN,  /* stopped at a VM barrier started by another Ractor */
+    TS_VMLOCK_WAIT,   /* waiting for the VM lock */
+    TS_WANTS_SNT,     /* M:N: Ractor ready, waiting for a shared native thread */
+    TS_COUNT
+};
+
+const char *thread_state_name(enum thread_state s);
+
+#define METRICS_MAX_RACTOR_COLS 4096
+
+struct run_metrics {
+    const char *scenario;
+    const char *backend;      /* "sim" or "real" */
+    const char *engine;       /* "native", "simgrid", "pthread" */
+    const char *policy;       /* runtime.gvl_policy */
+    const char *invariant_check;
+    const char *insn_counter;
+    int cores;
+    int ractors;
+    int threads;
+    uint64_t seed;
+
+    sim_time wall;                   /* simulated or measured wall time */
+    sim_time cpu;                    /* busy core time, switches included */
+    sim_time state_time[TS_COUNT];   /* summed over threads */
+
+    uint64_t vol_switches;       /* voluntary context switches, all threads */
+    uint64_t invol_switches;     /* involuntary (preemptions), all threads */
+    uint64_t main_vol_switches;  /* voluntary switches of the main thread alone
+                                    (what /proc/self/status reports) */
+    uint64_t gvl_handoffs;       /* GVL passed from one thread to another */
+    uint64_t wakeups;            /* futex wakes of a sleeping native thread */
+    uint64_t wasted_wakes;       /* woken for the GVL, found it taken, slept again */
+    uint64_t timer_ticks;        /* timer-thread ticks delivered */
+    uint64_t syscalls;           /* syscall ops completed */
+    uint64_t ops;                /* iterations of loops marked "measure" */
+    uint64_t barriers;           /* VM barriers completed */
+    uint64_t vmlock_acquires;    /* VM lock acquisitions (outermost) */
+    uint64_t vmlock_waits;       /* of which had to wait */
+    uint64_t line_transfers;     /* shared-counter cache-line transfers */
+    uint64_t native_threads;     /* native threads ever used (DNT + SNT + helpers) */
+
+    /* ops per Ractor instance (for per-Ractor throughput); NULL if unused */
+    uint64_t *ractor_ops;
+    int nractor_ops;
+
+    uint64_t engine_events;  /* events fired by the engine (0 for real runs) */
+    double host_seconds;     /* host CPU/wall seconds spent; the one non-deterministic column */
+};
+
+#endif

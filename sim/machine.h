@@ -1,0 +1,159 @@
+/* machine.h - CPU cores and the OS scheduler (ours, whichever engine runs).
+ *
+ * A mach_task is one native (OS) thread.  A task is on a core (RUNNING), in
+ * a core's run queue (READY), arriving on a core (ARRIVING: a context switch
+ * or an idle core waking up), sleeping in the kernel (BLOCKED), or DEAD.
+ *
+ * Models drive a task with three calls, exactly one of which must end every
+ * continuation the machine hands them:
+ *   mach_burst(t, d, k, ctx)  use the CPU for d, then call k(t, ctx)
+ *   mach_block(t, k, ctx)     sleep (a voluntary switch) until mach_wake(t),
+ *                             then call k(t, ctx) once back on a core
+ *   mach_exit(t)              the thread ends
+ *
+ * What the OS does on its own (this is what makes 1 core differ from 2):
+ * - wake placement, after Linux select_idle_sibling: the wakee's previous
+ *   core if idle, else the lowest idle core (it runs after wake_idle_core:
+ *   IPI + idle-state exit); if no core is idle it joins the least loaded run
+ *   queue (its previous core on ties), after wake_busy_core if that core is
+ *   remote, and runs when the core is released (context_switch);
+ * - a core whose task blocks or exits switches to its run-queue head, or
+ *   pulls the head of the longest other run queue (idle balance), or idles;
+ * - a core with waiting tasks preempts its task after os_timeslice: an
+ *   involuntary switch, the burst paused and resumed later;
+ * - tasks marked wakeup_preempt (the timer thread) preempt a busy core at
+ *   once when woken and no core is idle (CFS wakeup preemption of a thread
+ *   that slept long).
+ * The waker's own cost (futex_wake) is charged by the model that wakes.
+ */
+#ifndef SIM_MACHINE_H
+#define SIM_MACHINE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "engine.h"
+
+struct machine;
+struct mach_task;
+
+typedef void (*mach_cont)(struct mach_task *t, void *ctx);
+
+enum mach_task_state {
+    MT_NEW,
+    MT_RUNNING,
+    MT_READY,
+    MT_ARRIVING,
+    MT_BLOCKED,
+    MT_DEAD
+};
+
+struct mach_task {
+    int id;
+    const char *name;
+    enum mach_task_state state;
+    int core;       /* core it runs/queues/arrives on, or -1 */
+    int last_core;  /* core it last ran on (placement), -1 if never */
+    bool wakeup_preempt;
+
+    /* the current CPU burst */
+    bool in_burst;
+    sim_time burst_left;     /* work still to do when paused */
+    sim_time burst_end;      /* natural end while running */
+    sim_time burst_cut;      /* earlier end requested by mach_interrupt, or 0 */
+    sim_event_id burst_ev;
+    mach_cont burst_k;
+    void *burst_ctx;
+    bool interrupt_pending;  /* cut the burst as soon as it runs again */
+    sim_time interrupt_delay;
+
+    /* continuation after a block or start */
+    mach_cont resume_k;
+    void *resume_ctx;
+
+    struct mach_task *rq_next;
+    sim_event_id arrive_ev;
+    sim_time on_core_since;
+
+    /* statistics */
+    uint64_t vcsw;       /* voluntary switches (blocked while on a core) */
+    uint64_t ivcsw;      /* involuntary switches (preempted) */
+    uint64_t wakes;      /* times woken from BLOCKED */
+    sim_time cpu_time;   /* time on a core */
+};
+
+enum mach_core_state { CORE_IDLE, CORE_SWITCHING, CORE_WAKING, CORE_BUSY };
+
+/* Observer for traces: called on every change of what a core does. */
+struct mach_observer {
+    void *ctx;
+    void (*core_change)(void *ctx, int core, enum mach_core_state st,
+                        const struct mach_task *t, sim_time now);
+};
+
+struct mach_core {
+    int id;
+    enum mach_core_state state;
+    struct mach_task *cur;       /* RUNNING task, or the ARRIVING one */
+    struct mach_task *rq_head, *rq_tail;
+    int nrq;
+    sim_time slice_start;
+    sim_event_id slice_ev;
+    sim_time state_since;
+    sim_time busy_time, switch_time, waking_time, idle_time;
+};
+
+struct mach_params {
+    int cores;
+    sim_time context_switch;
+    sim_time wake_idle_core;
+    sim_time wake_busy_core;
+    sim_time os_timeslice;
+};
+
+struct machine {
+    struct sim_engine *eng;
+    struct mach_params p;
+    struct mach_core *cores;
+    int ncores;
+    int ntasks;          /* ids handed out */
+    struct mach_observer obs;
+    uint64_t migrations; /* idle-balance pulls */
+    char error[256];     /* first protocol violation by a model, if any */
+};
+
+int mach_init(struct machine *m, struct sim_engine *eng,
+              const struct mach_params *p, char *err, unsigned errlen);
+void mach_free(struct machine *m);
+
+void mach_task_init(struct machine *m, struct mach_task *t, const char *name);
+
+/* A new thread becomes runnable (pthread_create); k runs once on a core. */
+void mach_start(struct machine *m, struct mach_task *t, mach_cont k, void *ctx);
+
+/* Use the CPU for d (>= 0).  The task must be RUNNING and not in a burst. */
+void mach_burst(struct machine *m, struct mach_task *t, sim_time d,
+                mach_cont k, void *ctx);
+
+/* Cut the task's current burst at its next safe point, `delay` from now (or
+ * from when it next runs, if preempted).  Its continuation then sees
+ * t->burst_left > 0: the work not done.  Returns 1 if a burst will be cut. */
+int mach_interrupt(struct machine *m, struct mach_task *t, sim_time delay);
+
+/* Sleep in the kernel: a voluntary context switch. */
+void mach_block(struct machine *m, struct mach_task *t, mach_cont k, void *ctx);
+
+/* Wake a BLOCKED task (futex wake); `waker` may be NULL (kernel timer).
+ * Returns 1 if the task was blocked and is now on its way, 0 if it was not
+ * sleeping (the wake is then a no-op, as FUTEX_WAKE with no waiter). */
+int mach_wake(struct machine *m, struct mach_task *t, const struct mach_task *waker);
+
+void mach_exit(struct machine *m, struct mach_task *t);
+
+/* Close the books at `now`: per-core state times up to date. */
+void mach_finish(struct machine *m);
+
+/* Summed over cores: time busy running tasks plus switching. */
+sim_time mach_cpu_time(const struct machine *m);
+
+#endif
