@@ -1,0 +1,22 @@
+/* cli.h - the command table (tmux style): one file per command, each
+ * defining a `struct cli_command`, all listed in cli/main.c. */
+#ifndef CLI_CLI_H
+#define CLI_CLI_H
+
+struct cli_command {
+    const char *name;
+    const char *usage;    /* one line: arguments after the command name */
+    const char *summary;  /* one line: what it does */
+    const char *help;     /* full option list, printed by `gvlsim help NAME` */
+    /* argv[0] is the command name; returns a process exit code (enum gv_exit). */
+    int (*exec)(int argc, char **argv);
+};
+
+extern const struct cli_command cli_cmd_run;
+extern const struct cli_command cli_cmd_check;
+
+/* Print "gvlsim: <msg>" and a usage hint for `cmd` to stderr; returns GV_EXIT_USAGE. */
+int cli_usage_error(const struct cli_command *cmd, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+
+#endif
