@@ -1,0 +1,265 @@
+/* gvl.c - CRuby 3.3+ per-Ractor thread scheduler (thread_pthread.c).
+ *
+ * `running` owns the GVL; other ready threads wait in a FIFO `readyq`,
+ * each sleeping on its own native thread's condition variable.  Handing the
+ * GVL over (thread_sched_wakeup_next_thread) sets `running` to the queue
+ * head and signals its condvar: a futex wake of a sleeping native thread,
+ * which then needs a CPU before it can run (the HANDOFF window).  A thread
+ * that wants the GVL back while someone else is `running` appends itself to
+ * the queue and sleeps in thread_sched_wait_running_turn: one voluntary
+ * context switch per wait that really sleeps.
+ *
+ * The hot-thread steal of PR 15840 lives in wait_running_turn, as in
+ * CRuby master; it only acts when a policy set sched->runnable_hot_th
+ * (gvl_hot_steal.c), so eager runs the pre-15840 code path.
+ */
+#include "gvl.h"
+
+#include "gvl_policy.h"
+#include "thread.h"
+#include "timer.h"
+
+static struct rb_sched *sched_of(struct rb_thread *th) { return &th->ractor->sched; }
+
+struct gvl_actor gvl_self(struct rb_thread *th)
+{
+    return (struct gvl_actor){ th->nt, &th->pending_cost };
+}
+
+static void notify_readyq(struct rb_sched *s)
+{
+    struct vm *vm = s->ractor->vm;
+    if (vm->obs.readyq)
+        vm->obs.readyq(vm->obs.ctx, s, s->readyq_cnt, sim_now(vm->eng));
+}
+
+void gvl_enq(struct rb_sched *s, struct rb_thread *th, struct gvl_actor by)
+{
+    /* the running thread joins the timeslice set when it gets its first waiter */
+    if (s->is_running && !s->rq_head && !s->is_running_timeslice)
+        timer_timeslice_add(s, by);
+    th->rq_next = NULL;
+    if (s->rq_tail) s->rq_tail->rq_next = th;
+    else s->rq_head = th;
+    s->rq_tail = th;
+    th->in_readyq = true;
+    s->readyq_cnt++;
+    notify_readyq(s);
+}
+
+void gvl_enq_head(struct rb_sched *s, struct rb_thread *th)
+{
+    th->rq_next = s->rq_head;
+    s->rq_head = th;
+    if (!s->rq_tail) s->rq_tail = th;
+    th->in_readyq = true;
+    s->readyq_cnt++;
+    notify_readyq(s);
+}
+
+struct rb_thread *gvl_deq(struct rb_sched *s)
+{
+    struct rb_thread *th = s->rq_head;
+    if (!th) return NULL;
+    s->rq_head = th->rq_next;
+    if (!s->rq_head) s->rq_tail = NULL;
+    th->rq_next = NULL;
+    th->in_readyq = false;
+    s->readyq_cnt--;
+    notify_readyq(s);
+    return th;
+}
+
+void gvl_readyq_remove(struct rb_sched *s, struct rb_thread *th)
+{
+    struct rb_thread **pp = &s->rq_head, *prev = NULL;
+    while (*pp && *pp != th) { prev = *pp; pp = &(*pp)->rq_next; }
+    if (!*pp) return;
+    *pp = th->rq_next;
+    if (s->rq_tail == th) s->rq_tail = prev;
+    th->rq_next = NULL;
+    th->in_readyq = false;
+    s->readyq_cnt--;
+    notify_readyq(s);
+}
+
+void gvl_set_running(struct rb_sched *s, struct rb_thread *th)
+{
+    s->running = th;
+}
+
+void gvl_add_running_thread(struct rb_thread *th)
+{
+    struct rb_sched *s = sched_of(th);
+    th->pending_cost += th->vm->scn->machine.sched_lock_cs;
+    s->is_running = true;
+    if (s->rq_head && !s->is_running_timeslice) timer_timeslice_add(s, gvl_self(th));
+}
+
+void gvl_del_running_thread(struct rb_thread *th)
+{
+    struct rb_sched *s = sched_of(th);
+    th->pending_cost += th->vm->scn->machine.sched_lock_cs;
+    s->is_running = false;
+    if (s->is_running_timeslice) timer_timeslice_del(s);
+}
+
+int gvl_signal(struct rb_thread *next, struct gvl_actor by)
+{
+    if (!next) return 0;
+    if (!mach_wake(&next->vm->mach, next->nt, by.nt)) return 0;
+    next->vm->wakeups++;
+    *by.cost += next->vm->scn->machine.futex_wake;
+    return 1;
+}
+
+void gvl_wakeup_next(struct rb_thread *th)
+{
+    struct rb_sched *s = sched_of(th);
+    struct rb_thread *next = gvl_deq(s);
+    gvl_set_running(s, next);
+    if (next) {
+        th->vm->gvl_handoffs++;
+        gvl_signal(next, gvl_self(th));
+    }
+    if (th != next) gvl_del_running_thread(th);
+}
+
+void gvl_to_ready(struct rb_thread *th, bool wakeup, struct gvl_actor by)
+{
+    struct rb_sched *s = sched_of(th);
+    if (s->running == NULL) {
+        gvl_set_running(s, th);
+        if (wakeup) gvl_signal(th, by);
+    } else {
+        gvl_enq(s, th, by);
+    }
+}
+
+/* The turn is ours: rb_ractor_thread_switch and the RESUMED hook. */
+static void acquired(struct rb_thread *th, th_cont k)
+{
+    struct rb_sched *s = sched_of(th);
+    /* control transfer complete: the previous owner can no longer steal */
+    s->runnable_hot_th = NULL;
+    s->runnable_hot_th_waiting = false;
+    if (th->ractor->last_ran != th) {
+        th->running_time = 0;
+        th->ractor->last_ran = th;
+    }
+    vm_set_state(th, TS_RUNNING);
+    k(th);
+}
+
+static void turn_wake(struct mach_task *t, void *ctx);
+
+static void turn_sleep(struct rb_thread *th)
+{
+    th_block(th, turn_wake);
+}
+
+/* Back from cond_wait(nt->cond.readyq): is it our turn? */
+static void turn_wake(struct mach_task *t, void *ctx)
+{
+    (void)t;
+    struct rb_thread *th = ctx;
+    struct rb_sched *s = sched_of(th);
+    if (s->running == th) {
+        gvl_add_running_thread(th);
+        acquired(th, th->gvl_k);
+        return;
+    }
+    /* Woken for nothing (the GVL was taken back meanwhile): sleep again. */
+    th->wasted_wakes++;
+    th->vm->wasted_wakes++;
+    turn_sleep(th);
+}
+
+void gvl_wait_running_turn(struct rb_thread *th, th_cont k)
+{
+    struct rb_sched *s = sched_of(th);
+    if (th != s->running) {
+        if (th == s->runnable_hot_th && th->nt == &th->own_nt &&
+            (s->running == NULL || s->running->nt == &s->running->own_nt)) {
+            /* PR 15840: the hot thread is back before its successor really
+             * runs.  Put the successor back at the head of the queue and
+             * take the GVL without sleeping; the successor will wake, find
+             * running != self and sleep again (a wasted wake). */
+            struct rb_thread *succ = s->running;
+            if (succ) gvl_enq_head(s, succ);
+            if (th->in_readyq) gvl_readyq_remove(s, th);
+            gvl_set_running(s, th);
+        } else if (th == s->runnable_hot_th) {
+            s->runnable_hot_th = NULL;
+            s->runnable_hot_th_waiting = false;
+        }
+        if (th != s->running) {
+            th->gvl_k = k;
+            turn_sleep(th);
+            return;
+        }
+        gvl_add_running_thread(th);
+    }
+    acquired(th, k);
+}
+
+void gvl_to_running(struct rb_thread *th, th_cont k)
+{
+    struct rb_sched *s = sched_of(th);
+    /* thread_sched_to_running: the lock-free "I am back" hint of PR 15840 */
+    if (s->runnable_hot_th == th) s->runnable_hot_th_waiting = true;
+    gvl_to_ready(th, false, gvl_self(th));
+    if (s->running == th) gvl_add_running_thread(th);
+    gvl_wait_running_turn(th, k);
+}
+
+/* ---- the 3.3 policy entries --------------------------------------------- */
+
+void gvl33_blocking_enter(struct rb_thread *th, bool yield_immediately)
+{
+    (void)yield_immediately;  /* eager: always hand over now */
+    gvl_wakeup_next(th);
+}
+
+void gvl33_blocking_exit(struct rb_thread *th, th_cont k)
+{
+    gvl_to_running(th, k);
+}
+
+void gvl33_park(struct rb_thread *th, th_cont k)
+{
+    /* thread_sched_to_waiting_until_wakeup */
+    gvl_wakeup_next(th);
+    gvl_wait_running_turn(th, k);
+}
+
+void gvl33_ready(struct rb_thread *waker, struct rb_thread *th)
+{
+    /* ubf_waiting */
+    struct rb_sched *s = sched_of(th);
+    if (s->running == th) return;  /* not sleeping yet */
+    struct gvl_actor by = waker ? gvl_self(waker)
+                                : (struct gvl_actor){ &th->vm->timer.nt, &th->vm->timer.pending_cost };
+    gvl_to_ready(th, true, by);
+}
+
+void gvl33_yield(struct rb_thread *th, th_cont k)
+{
+    /* thread_sched_yield */
+    struct rb_sched *s = sched_of(th);
+    if (!s->rq_head) { k(th); return; }
+    vm_set_state(th, TS_WANTS_GVL);
+    gvl_wakeup_next(th);
+    gvl_to_ready(th, false, gvl_self(th));
+    gvl_wait_running_turn(th, k);
+}
+
+void gvl33_start(struct rb_thread *th, th_cont k)
+{
+    gvl_to_running(th, k);
+}
+
+void gvl33_dead(struct rb_thread *th)
+{
+    gvl_wakeup_next(th);
+}

@@ -1,0 +1,404 @@
+/* thread.c - the program interpreter of a simulated Ruby thread.
+ *
+ * One op at a time, in the order of CRuby's own code paths:
+ * - compute: Ruby work holding the GVL, cut at a safe point when an
+ *   interrupt arrives (a timer tick, a barrier);
+ * - syscall with releases_gvl: BLOCKING_REGION (thread.c): policy
+ *   blocking_enter, the call itself (on the CPU, or asleep for io_wait),
+ *   policy blocking_exit, then RUBY_VM_CHECK_INTS_BLOCKING;
+ * - queue_pop on an empty queue: queue_sleep -> native_sleep ->
+ *   thread_sched_to_waiting_until_wakeup (policy park), retried on wake;
+ * - sleep: native_cond_sleep between THREAD_BLOCKING_BEGIN/END, which
+ *   release the GVL at once (yield_immediately);
+ * - the end of the program: thread_sched_to_dead.
+ * Interrupts are executed as rb_threadptr_execute_interrupts does: a TIMER
+ * interrupt credits one tick to running_time and yields once the quantum
+ * is used up (rb_thread_schedule_limits).
+ */
+#include "thread.h"
+
+#include <inttypes.h>
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "gvl_policy.h"
+#include "queue.h"
+
+/* Ops a thread may run back to back without simulated time passing before
+ * the run is declared hung (a loop whose body takes no time). */
+#define TH_ZERO_TIME_LIMIT UINT64_C(10000000)
+
+static const struct scn_machine *machine_of(const struct rb_thread *th)
+{
+    return &th->vm->scn->machine;
+}
+
+/* ---- CPU and kernel sleeps ---------------------------------------------- */
+
+void th_burst(struct rb_thread *th, sim_time d, mach_cont k)
+{
+    sim_time total = d + th->pending_cost;
+    th->pending_cost = 0;
+    th->zero_time_ops = 0;
+    mach_burst(&th->vm->mach, th->nt, total, k, th);
+}
+
+static void kernel_wake(void *obj, uint64_t arg)
+{
+    (void)arg;
+    struct rb_thread *th = obj;
+    mach_wake(&th->vm->mach, th->nt, NULL);
+}
+
+static void block_now(struct mach_task *t, void *ctx)
+{
+    (void)t;
+    struct rb_thread *th = ctx;
+    th->zero_time_ops = 0;
+    if (th->block_timeout >= 0) sim_after(th->vm->eng, th->block_timeout, kernel_wake, th, 0);
+    mach_block(&th->vm->mach, th->nt, th->block_k, th);
+}
+
+void th_block_timeout(struct rb_thread *th, sim_time timeout, mach_cont k)
+{
+    th->block_k = k;
+    th->block_timeout = timeout;
+    if (th->pending_cost > 0) th_burst(th, 0, block_now);
+    else block_now(th->nt, th);
+}
+
+void th_block(struct rb_thread *th, mach_cont k)
+{
+    th_block_timeout(th, -1, k);
+}
+
+void th_interrupt(struct rb_thread *th, unsigned bits)
+{
+    th->interrupts |= bits;
+    if (th->in_compute)
+        mach_interrupt(&th->vm->mach, th->nt, machine_of(th)->safepoint_gap);
+}
+
+/* ---- durations ---------------------------------------------------------- */
+
+static sim_time draw(struct rb_thread *th, const struct scn_dist *d)
+{
+    switch (d->kind) {
+    case DIST_UNIFORM: return rng_uniform(&th->rng, d->a, d->b);
+    case DIST_EXP: return rng_exp(&th->rng, d->a);
+    case DIST_CONST: break;
+    }
+    return d->a;
+}
+
+/* CPU work measured on the scenario's reference machine, on this one. */
+static sim_time scale_work(const struct rb_thread *th, sim_time d)
+{
+    double s = machine_of(th)->work_scale;
+    if (s == 1.0) return d;
+    return (sim_time)llround((double)d * s);
+}
+
+/* ---- program counter ---------------------------------------------------- */
+
+static uint64_t loop_iterations(const struct rb_thread *th, const struct scn_op *op)
+{
+    if (op->u.loop.mode == LOOP_TIMES) return op->u.loop.times;
+    /* times_total: split among the instances of the thread template */
+    uint64_t n = op->u.loop.times, k = (uint64_t)th->ninstances;
+    uint64_t i = (uint64_t)th->instance;
+    return n / k + (i < n % k ? 1 : 0);
+}
+
+static const struct scn_op *next_op(struct rb_thread *th)
+{
+    for (;;) {
+        struct th_frame *f = &th->stack[th->sp - 1];
+        if (f->pc < f->prog->nops) return &f->prog->ops[f->pc++];
+        if (th->sp == 1) return NULL;
+        /* one iteration of a loop body is complete */
+        if (f->measure) th->ractor->ops++;
+        if (f->forever || f->left > 0) {
+            if (!f->forever) f->left--;
+            f->pc = 0;
+            continue;
+        }
+        th->sp--;
+    }
+}
+
+static void enter_loop(struct rb_thread *th, const struct scn_op *op)
+{
+    bool forever = op->u.loop.mode == LOOP_FOREVER;
+    uint64_t n = forever ? 1 : loop_iterations(th, op);
+    if (n == 0) return;
+    if (th->sp >= TH_MAX_DEPTH) {  /* the loader limits nesting to 32 */
+        vm_fail(th->vm, "thread %s: loops nested too deep at %s", th->name, op->path);
+        return;
+    }
+    struct th_frame *f = &th->stack[th->sp++];
+    f->prog = op->u.loop.body;
+    f->pc = 0;
+    f->left = n - 1;
+    f->forever = forever;
+    f->measure = op->u.loop.measure;
+}
+
+/* ---- ops ---------------------------------------------------------------- */
+
+static void compute_done(struct mach_task *t, void *ctx)
+{
+    struct rb_thread *th = ctx;
+    th->in_compute = false;
+    th->compute_left = t->burst_left;  /* > 0 if cut at a safe point */
+    th_step(th);
+}
+
+static void run_compute(struct rb_thread *th, sim_time d)
+{
+    th->in_compute = true;
+    th_burst(th, d, compute_done);
+}
+
+static void after_blocking(struct rb_thread *th)
+{
+    /* RUBY_VM_CHECK_INTS_BLOCKING happens in th_step */
+    th_step(th);
+}
+
+static void syscall_done(struct mach_task *t, void *ctx)
+{
+    (void)t;
+    struct rb_thread *th = ctx;
+    th->syscalls++;
+    th->blocking = false;
+    vm_set_state(th, TS_WANTS_GVL);
+    th->vm->policy->blocking_exit(th, after_blocking);
+}
+
+static void syscall_holding_gvl_done(struct mach_task *t, void *ctx)
+{
+    (void)t;
+    struct rb_thread *th = ctx;
+    th->syscalls++;
+    th_step(th);
+}
+
+static void run_syscall(struct rb_thread *th, const struct scn_op *op)
+{
+    sim_time d = draw(th, &op->u.syscall.dur);
+    if (!op->u.syscall.io_wait) d = scale_work(th, d);
+    if (!op->u.syscall.releases_gvl) {
+        /* the call runs holding the GVL: no interrupt can cut it */
+        th_burst(th, d, syscall_holding_gvl_done);
+        return;
+    }
+    th->blocking = true;
+    vm_set_state(th, TS_BLOCKING);
+    th->vm->policy->blocking_enter(th, false);
+    if (op->u.syscall.io_wait) th_block_timeout(th, d, syscall_done);
+    else th_burst(th, d, syscall_done);
+}
+
+static void sleep_done(struct mach_task *t, void *ctx)
+{
+    (void)t;
+    struct rb_thread *th = ctx;
+    th->blocking = false;
+    vm_set_state(th, TS_WANTS_GVL);
+    th->vm->policy->blocking_exit(th, after_blocking);
+}
+
+static void run_sleep(struct rb_thread *th, const struct scn_op *op)
+{
+    sim_time d = draw(th, &op->u.sleep.dur);
+    th->blocking = true;
+    vm_set_state(th, TS_SLEEPING);
+    th->vm->policy->blocking_enter(th, true);  /* THREAD_BLOCKING_BEGIN */
+    th_block_timeout(th, d, sleep_done);
+}
+
+static void retry_op(struct rb_thread *th)
+{
+    th->redo_op = true;
+    th_step(th);
+}
+
+static void thread_exit_now(struct mach_task *t, void *ctx)
+{
+    (void)t;
+    struct rb_thread *th = ctx;
+    struct vm *vm = th->vm;
+    mach_exit(&vm->mach, th->nt);
+    if (vm->alive == 0) {
+        vm->finished = true;
+        vm->end_time = sim_now(vm->eng);
+        sim_stop(vm->eng);
+    }
+}
+
+static void wake_joiner(struct rb_thread *th)
+{
+    struct vm *vm = th->vm;
+    /* a joiner waits until it is the only thread left */
+    if (vm->alive != 1) return;
+    for (struct rb_thread *j = vm->joiners; j; j = j->wait_next) {
+        if (j->dead || !j->joining) continue;
+        j->joining = false;
+        vm_set_state(j, TS_WANTS_GVL);
+        vm->policy->ready(th, j);
+    }
+}
+
+static void thread_finish(struct rb_thread *th)
+{
+    struct vm *vm = th->vm;
+    th->dead = true;
+    vm->alive--;
+    vm_set_state(th, TS_COUNT);
+    wake_joiner(th);
+    vm->policy->dead(th);
+    if (th->pending_cost > 0) th_burst(th, 0, thread_exit_now);
+    else thread_exit_now(th->nt, th);
+}
+
+static bool run_join(struct rb_thread *th)
+{
+    struct vm *vm = th->vm;
+    if (vm->alive == 1) return true;
+    th->joining = true;
+    th->wait_next = vm->joiners;
+    vm->joiners = th;
+    vm_set_state(th, TS_PARKED);
+    vm->policy->park(th, retry_op);
+    return false;
+}
+
+/* ---- interrupts --------------------------------------------------------- */
+
+/* rb_threadptr_execute_interrupts; returns true if the thread gave up the
+ * CPU or the GVL (and will continue from a continuation). */
+static bool execute_interrupts(struct rb_thread *th)
+{
+    unsigned bits = th->interrupts;
+    th->interrupts = 0;
+    if (bits & INT_TIMER) {
+        const struct scn_runtime *rt = &th->vm->scn->runtime;
+        th->running_time += rt->timer_tick;  /* one tick's credit */
+        if (th->running_time >= rt->quantum && th->ractor->sched.rq_head) {
+            th->vm->policy->yield(th, th_step);
+            return true;
+        }
+    }
+    return false;
+}
+
+/* ---- the interpreter loop ----------------------------------------------- */
+
+void th_step(struct rb_thread *th)
+{
+    struct vm *vm = th->vm;
+    for (;;) {
+        if (vm->status != 0) return;
+        if (th->interrupts && execute_interrupts(th)) return;
+        if (th->compute_left > 0) {
+            sim_time left = th->compute_left;
+            th->compute_left = 0;
+            run_compute(th, left);
+            return;
+        }
+        const struct scn_op *op;
+        if (th->redo_op) {
+            th->redo_op = false;
+            op = th->op;
+        } else {
+            op = next_op(th);
+            th->op = op;
+        }
+        if (!op) {
+            thread_finish(th);
+            return;
+        }
+        if (++th->zero_time_ops > TH_ZERO_TIME_LIMIT) {
+            vm_fail(vm, "thread %s makes no progress: %" PRIu64 " ops without simulated time "
+                    "passing (last at %s, line %d): a loop whose body takes no time?",
+                    th->name, th->zero_time_ops, op->path, op->line);
+            return;
+        }
+        switch (op->kind) {
+        case OP_COMPUTE:
+            if (op->u.compute.has_insns)
+                run_compute(th, (sim_time)op->u.compute.insns * machine_of(th)->insn_time);
+            else
+                run_compute(th, scale_work(th, draw(th, &op->u.compute.dur)));
+            return;
+        case OP_SYSCALL:
+            run_syscall(th, op);
+            return;
+        case OP_SLEEP:
+            run_sleep(th, op);
+            return;
+        case OP_QUEUE_PUSH:
+            queue_push(th, &vm->queues[op->u.queue.queue]);
+            continue;
+        case OP_QUEUE_POP:
+            if (queue_try_pop(th, &vm->queues[op->u.queue.queue])) continue;
+            vm_set_state(th, TS_PARKED);
+            vm->policy->park(th, retry_op);
+            return;
+        case OP_LOOP:
+            enter_loop(th, op);
+            continue;
+        case OP_ENV_ESCAPE:
+            /* invariant_check "none": YJIT is off, the escape costs nothing
+             * beyond the Ruby work the scenario gives around it */
+            continue;
+        case OP_JOIN:
+            if (run_join(th)) continue;
+            return;
+        case OP_KIND_COUNT:
+            break;
+        }
+        vm_fail(vm, "thread %s: unknown op kind %d", th->name, (int)op->kind);
+        return;
+    }
+}
+
+static void started(struct rb_thread *th)
+{
+    th_step(th);
+}
+
+static void nt_started(struct mach_task *t, void *ctx)
+{
+    (void)t;
+    struct rb_thread *th = ctx;
+    th->vm->policy->start(th, started);
+}
+
+void th_start(struct rb_thread *th)
+{
+    vm_set_state(th, TS_WANTS_GVL);
+    mach_start(&th->vm->mach, th->nt, nt_started, th);
+}
+
+void th_describe_wait(const struct rb_thread *th, char *buf, unsigned len)
+{
+    const struct vm *vm = th->vm;
+    const char *where = th->op ? th->op->path : "(start)";
+    int line = th->op ? th->op->line : 0;
+    if (th->parked_queue >= 0) {
+        snprintf(buf, len, "parked in queue_pop on queue \"%s\" (empty) at %s (line %d)",
+                 vm->queues[th->parked_queue].name, where, line);
+    } else if (th->joining) {
+        snprintf(buf, len, "in join, waiting for %d other thread%s to finish, at %s (line %d)",
+                 vm->alive - 1, vm->alive - 1 == 1 ? "" : "s", where, line);
+    } else if (th->ts == TS_WANTS_GVL) {
+        const struct rb_thread *owner = th->ractor->sched.running;
+        snprintf(buf, len, "waiting for the GVL of Ractor %s (held by %s) at %s (line %d)",
+                 th->ractor->name, owner ? owner->name : "nobody", where, line);
+    } else {
+        snprintf(buf, len, "in state %s at %s (line %d)", thread_state_name(th->ts), where, line);
+    }
+}

@@ -1,0 +1,35 @@
+/* thread.h - a simulated Ruby thread running its scenario program.
+ *
+ * th_step is the interpreter loop: called whenever the thread holds the GVL
+ * and its native thread is on a core, it handles pending interrupts, then
+ * runs ops until one takes time (a CPU burst, a sleep in the kernel, a wait
+ * for the GVL), and returns.  The ops that need the GVL protocol call the
+ * policy table (models/gvl_policy.h).
+ */
+#ifndef MODELS_THREAD_H
+#define MODELS_THREAD_H
+
+#include "vm.h"
+
+/* thread creation: the native thread starts and asks for the GVL. */
+void th_start(struct rb_thread *th);
+
+/* Continue the program (the thread holds the GVL and is on a core). */
+void th_step(struct rb_thread *th);
+
+/* Use the CPU for d plus any pending scheduler cost, then k. */
+void th_burst(struct rb_thread *th, sim_time d, mach_cont k);
+/* Pay pending cost, then sleep in the kernel (a voluntary context switch)
+ * until woken; k runs back on a core. */
+void th_block(struct rb_thread *th, mach_cont k);
+/* Same, but the kernel wakes the thread itself after `timeout`. */
+void th_block_timeout(struct rb_thread *th, sim_time timeout, mach_cont k);
+
+/* Set interrupt bits (RUBY_VM_SET_*_INTERRUPT); a compute burst in
+ * progress is cut at its next safe point. */
+void th_interrupt(struct rb_thread *th, unsigned bits);
+
+/* Human description of what th waits for (deadlock reports). */
+void th_describe_wait(const struct rb_thread *th, char *buf, unsigned len);
+
+#endif

@@ -1,0 +1,101 @@
+/* timer.c - the timer thread (thread_pthread.c timer_thread_func,
+ * timer_thread_set_timeout, timer_thread_check_timeslice).
+ *
+ * timer_thread_set_timeout: a 10 ms poll timeout while the timeslice set
+ * (running threads that have waiters) is non-empty, else an infinite wait;
+ * thread_sched_setup_running_threads wakes it through the eventfd when the
+ * set stops being empty (timer_thread_wakeup_locked only writes when the
+ * timer is in its infinite wait).  On each timeout it ORs TIMER_INTERRUPT
+ * into every thread of the set; those threads credit one tick to their
+ * running_time at their next safe point (thread.c).
+ */
+#include "timer.h"
+
+#include "gvl_policy.h"
+#include "thread.h"
+
+static void timer_run(struct mach_task *t, void *ctx);
+
+static void timer_timeout(void *obj, uint64_t arg)
+{
+    (void)arg;
+    struct vm *vm = obj;
+    vm->timer.timeout_ev = 0;
+    vm->timer.tick_due = true;
+    mach_wake(&vm->mach, &vm->timer.nt, NULL);
+}
+
+static void timer_sleep(struct mach_task *t, void *ctx)
+{
+    struct vm *vm = ctx;
+    struct rb_timer *tm = &vm->timer;
+    /* timer_thread_set_timeout */
+    if (tm->timeslice_cnt > 0) {
+        tm->sleeping_forever = false;
+        tm->timeout_ev = sim_after(vm->eng, vm->scn->runtime.timer_tick, timer_timeout, vm, 0);
+    } else {
+        tm->sleeping_forever = true;
+    }
+    mach_block(&vm->mach, t, timer_run, vm);
+}
+
+static void timer_work_done(struct mach_task *t, void *ctx)
+{
+    struct vm *vm = ctx;
+    struct rb_timer *tm = &vm->timer;
+    if (tm->tick_due) {
+        /* timer_thread_check_timeslice */
+        tm->tick_due = false;
+        tm->ticks++;
+        for (int i = 0; i < vm->nractors; i++) {
+            struct rb_sched *s = &vm->ractors[i].sched;
+            if (!s->is_running_timeslice || !s->running) continue;
+            th_interrupt(s->running, INT_TIMER);
+            if (vm->policy->tick) vm->policy->tick(s);
+        }
+    }
+    if (tm->pending_cost > 0) {  /* futex wakes issued by policy ticks */
+        sim_time c = tm->pending_cost;
+        tm->pending_cost = 0;
+        mach_burst(&vm->mach, t, c, timer_sleep, vm);
+        return;
+    }
+    timer_sleep(t, vm);
+}
+
+static void timer_run(struct mach_task *t, void *ctx)
+{
+    struct vm *vm = ctx;
+    mach_burst(&vm->mach, t, vm->scn->machine.timer_tick_cost, timer_work_done, vm);
+}
+
+void timer_init(struct vm *vm)
+{
+    struct rb_timer *tm = &vm->timer;
+    mach_task_init(&vm->mach, &tm->nt, "timer");
+    /* a thread that slept long preempts a busy core when woken (CFS) */
+    tm->nt.wakeup_preempt = true;
+}
+
+void timer_start(struct vm *vm)
+{
+    mach_start(&vm->mach, &vm->timer.nt, timer_run, vm);
+}
+
+void timer_timeslice_add(struct rb_sched *s, struct gvl_actor by)
+{
+    struct vm *vm = s->ractor->vm;
+    struct rb_timer *tm = &vm->timer;
+    s->is_running_timeslice = true;
+    if (tm->timeslice_cnt++ == 0 && tm->sleeping_forever) {
+        /* timer_thread_wakeup_locked: an eventfd write */
+        tm->sleeping_forever = false;
+        if (mach_wake(&vm->mach, &tm->nt, by.nt)) *by.cost += vm->scn->machine.futex_wake;
+    }
+}
+
+void timer_timeslice_del(struct rb_sched *s)
+{
+    s->is_running_timeslice = false;
+    s->ractor->vm->timer.timeslice_cnt--;
+}

@@ -1,0 +1,20 @@
+/* timer.h - the timer thread (thread_pthread.c timer_thread_func).
+ *
+ * It sleeps in epoll with an infinite timeout until some running thread
+ * has waiters (the timeslice set is non-empty); then it ticks every
+ * runtime.timer_tick (10 ms), setting TIMER_INTERRUPT on every thread of
+ * the set, and calls the policy's tick hook.  It is a native thread of its
+ * own: each tick is a wake-up that needs a core (timer_tick_cost). */
+#ifndef MODELS_TIMER_H
+#define MODELS_TIMER_H
+
+#include "vm.h"
+
+void timer_init(struct vm *vm);
+void timer_start(struct vm *vm);
+/* The running thread of `s` joins/leaves the timeslice set; the first
+ * join wakes the timer from its infinite wait (paid by `by`). */
+void timer_timeslice_add(struct rb_sched *s, struct gvl_actor by);
+void timer_timeslice_del(struct rb_sched *s);
+
+#endif

@@ -1,0 +1,263 @@
+/* vm.c - build the simulated VM from a scenario, run it, report.
+ *
+ * Every Ruby thread starts at time 0 on its own native thread (the 1:1
+ * "dedicated native thread" of the main Ractor), in scenario order, and
+ * asks for its Ractor's GVL; the timer thread starts beside them.  The run
+ * ends when the last thread ends, at stop.time, or fails: a deadlock (no
+ * event left while threads still wait) is reported thread by thread.
+ */
+#include "vm.h"
+
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../common/err.h"
+#include "gvl_policy.h"
+#include "thread.h"
+#include "timer.h"
+
+void vm_fail(struct vm *vm, const char *fmt, ...)
+{
+    if (vm->status == GV_OK) {
+        va_list ap;
+        va_start(ap, fmt);
+        vsnprintf(vm->error, sizeof vm->error, fmt, ap);
+        va_end(ap);
+        vm->status = GV_ERUN;
+    }
+    sim_stop(vm->eng);
+}
+
+void vm_set_state(struct rb_thread *th, enum thread_state to)
+{
+    struct vm *vm = th->vm;
+    sim_time now = sim_now(vm->eng);
+    enum thread_state from = th->ts;
+    if (from < TS_COUNT) th->ts_time[from] += now - th->ts_since;
+    th->ts = to;
+    th->ts_since = now;
+    if (vm->obs.thread_state && from != to) vm->obs.thread_state(vm->obs.ctx, th, from, to, now);
+}
+
+static char *name_instance(const char *base, int idx, int count)
+{
+    size_t len = strlen(base) + 16;
+    char *s = malloc(len);
+    if (!s) return NULL;
+    if (count > 1) snprintf(s, len, "%s#%d", base, idx);
+    else snprintf(s, len, "%s", base);
+    return s;
+}
+
+static char *join_names(const char *a, const char *b)
+{
+    size_t len = strlen(a) + strlen(b) + 2;
+    char *s = malloc(len);
+    if (s) snprintf(s, len, "%s/%s", a, b);
+    return s;
+}
+
+int vm_init(struct vm *vm, const struct scenario *scn, struct sim_engine *eng, char *err,
+            unsigned errlen)
+{
+    memset(vm, 0, sizeof *vm);
+    vm->scn = scn;
+    vm->eng = eng;
+    vm->policy = gvl_policy_get(scn->runtime.gvl_policy);
+    if (!vm->policy)
+        return gv_fail(err, errlen, GV_EUNSUP, "%s: gvl_policy \"%s\" is not implemented by the simulator",
+                       scn->file, scn_policy_name(scn->runtime.gvl_policy));
+    if (scn->runtime.invariant_check != INVARIANT_NONE)
+        return gv_fail(err, errlen, GV_EUNSUP, "%s: invariant_check \"%s\" is not implemented by the simulator",
+                       scn->file, scn_invariant_name(scn->runtime.invariant_check));
+    if (scn->runtime.insn_counter != COUNTER_NONE)
+        return gv_fail(err, errlen, GV_EUNSUP, "%s: insn_counter \"%s\" is not implemented by the simulator",
+                       scn->file, scn_counter_name(scn->runtime.insn_counter));
+
+    struct mach_params mp = {
+        .cores = scn->machine.cores,
+        .context_switch = scn->machine.context_switch,
+        .wake_idle_core = scn->machine.wake_idle_core,
+        .wake_busy_core = scn->machine.wake_busy_core,
+        .os_timeslice = scn->machine.os_timeslice,
+    };
+    int rc = mach_init(&vm->mach, eng, &mp, err, errlen);
+    if (rc != GV_OK) return rc;
+
+    vm->nractors = scn->total_ractors;
+    vm->nthreads = scn->total_threads;
+    vm->nqueues = scn->nqueues;
+    vm->ractors = calloc((size_t)vm->nractors, sizeof *vm->ractors);
+    vm->threads = calloc((size_t)vm->nthreads, sizeof *vm->threads);
+    vm->queues = calloc((size_t)(vm->nqueues ? vm->nqueues : 1), sizeof *vm->queues);
+    vm->ractor_ops = calloc((size_t)vm->nractors, sizeof *vm->ractor_ops);
+    if (!vm->ractors || !vm->threads || !vm->queues || !vm->ractor_ops) goto oom;
+
+    for (int q = 0; q < scn->nqueues; q++) {
+        vm->queues[q].name = scn->queues[q].name;
+        vm->queues[q].items = scn->queues[q].initial;
+    }
+
+    int ri = 0, ti = 0;
+    for (int sr = 0; sr < scn->nractors; sr++) {
+        const struct scn_ractor *srac = &scn->ractors[sr];
+        for (int rc_i = 0; rc_i < srac->count; rc_i++, ri++) {
+            struct rb_ractor *r = &vm->ractors[ri];
+            r->vm = vm;
+            r->id = ri;
+            r->name = name_instance(srac->name, rc_i, srac->count);
+            if (!r->name) goto oom;
+            r->sched.ractor = r;
+            for (int st = 0; st < srac->nthreads; st++) {
+                const struct scn_thread *sth = &srac->threads[st];
+                for (int tc = 0; tc < sth->count; tc++, ti++) {
+                    struct rb_thread *th = &vm->threads[ti];
+                    th->id = ti;
+                    th->vm = vm;
+                    th->ractor = r;
+                    char *tn = name_instance(sth->name, tc, sth->count);
+                    if (!tn) goto oom;
+                    if (vm->nractors > 1) {
+                        th->name = join_names(r->name, tn);
+                        free(tn);
+                        if (!th->name) goto oom;
+                    } else {
+                        th->name = tn;
+                    }
+                    th->instance = rc_i * sth->count + tc;
+                    th->ninstances = srac->count * sth->count;
+                    rng_seed(&th->rng, scn->seed, (uint64_t)ti);
+                    mach_task_init(&vm->mach, &th->own_nt, th->name);
+                    th->nt = &th->own_nt;
+                    th->stack[0].prog = &sth->prog;
+                    th->sp = 1;
+                    th->parked_queue = -1;
+                    th->ts = TS_COUNT;
+                    r->nthreads++;
+                }
+            }
+        }
+    }
+    timer_init(vm);
+    vm->alive = vm->nthreads;
+    return GV_OK;
+
+oom:
+    vm_free(vm);
+    return gv_fail(err, errlen, GV_ENOMEM, "%s: out of memory building %d threads", scn->file,
+                   scn->total_threads);
+}
+
+static void stop_at_time(void *obj, uint64_t arg)
+{
+    (void)arg;
+    struct vm *vm = obj;
+    vm->stopped = true;
+    vm->end_time = sim_now(vm->eng);
+    sim_stop(vm->eng);
+}
+
+static void deadlock_report(struct vm *vm, char *err, unsigned errlen)
+{
+    size_t off = 0;
+    char units[64];
+    double t = (double)sim_now(vm->eng) / (double)SIM_S;
+    snprintf(units, sizeof units, "%.9f s", t);
+    off += (size_t)snprintf(err + off, errlen - off,
+                            "%s: deadlock at %s: %d thread%s blocked and nothing left to happen:",
+                            vm->scn->file, units, vm->alive, vm->alive == 1 ? "" : "s");
+    for (int i = 0; i < vm->nthreads && off + 2 < errlen; i++) {
+        const struct rb_thread *th = &vm->threads[i];
+        if (th->dead) continue;
+        char what[512];
+        th_describe_wait(th, what, sizeof what);
+        off += (size_t)snprintf(err + off, errlen - off, "\n  thread %s: %s", th->name, what);
+    }
+}
+
+int vm_run(struct vm *vm, sim_time max_time, char *err, unsigned errlen)
+{
+    for (int i = 0; i < vm->nthreads; i++) th_start(&vm->threads[i]);
+    timer_start(vm);
+    if (vm->scn->stop_time > 0) sim_at(vm->eng, vm->scn->stop_time, stop_at_time, vm, 0);
+
+    int rc = sim_run(vm->eng, max_time, err, errlen);
+    if (rc != GV_OK) return rc;
+    if (vm->status != GV_OK) return gv_fail(err, errlen, vm->status, "%s: %s", vm->scn->file, vm->error);
+    if (vm->mach.error[0]) return gv_fail(err, errlen, GV_ERUN, "internal error: %s", vm->mach.error);
+    if (!vm->finished && !vm->stopped) {
+        if (vm->eng->pending == 0) {
+            deadlock_report(vm, err, errlen);
+            return GV_ERUN;
+        }
+        return gv_fail(err, errlen, GV_ERUN,
+                       "%s: simulated time limit of %.3f s reached with %d thread%s still running "
+                       "(raise it with --max-time, or give the scenario a stop.time)",
+                       vm->scn->file, (double)max_time / (double)SIM_S, vm->alive,
+                       vm->alive == 1 ? "" : "s");
+    }
+    /* close the books at the end time */
+    vm->eng->now = vm->end_time;
+    for (int i = 0; i < vm->nthreads; i++) {
+        struct rb_thread *th = &vm->threads[i];
+        if (th->ts < TS_COUNT) vm_set_state(th, TS_COUNT);
+    }
+    mach_finish(&vm->mach);
+    return GV_OK;
+}
+
+void vm_collect(struct vm *vm, struct run_metrics *m)
+{
+    const struct scenario *scn = vm->scn;
+    m->scenario = scn->name;
+    m->backend = "sim";
+    m->engine = vm->eng->ops->name;
+    m->policy = scn_policy_name(scn->runtime.gvl_policy);
+    m->invariant_check = scn_invariant_name(scn->runtime.invariant_check);
+    m->insn_counter = scn_counter_name(scn->runtime.insn_counter);
+    m->cores = scn->machine.cores;
+    m->ractors = vm->nractors;
+    m->threads = vm->nthreads;
+    m->seed = scn->seed;
+    m->wall = vm->end_time;
+    m->cpu = mach_cpu_time(&vm->mach);
+    for (int i = 0; i < vm->nthreads; i++) {
+        const struct rb_thread *th = &vm->threads[i];
+        for (int s = 0; s < TS_COUNT; s++) m->state_time[s] += th->ts_time[s];
+        m->vol_switches += th->own_nt.vcsw;
+        m->invol_switches += th->own_nt.ivcsw;
+        m->syscalls += th->syscalls;
+    }
+    m->vol_switches += vm->timer.nt.vcsw;
+    m->invol_switches += vm->timer.nt.ivcsw;
+    m->main_vol_switches = vm->nthreads > 0 ? vm->threads[0].own_nt.vcsw : 0;
+    m->gvl_handoffs = vm->gvl_handoffs;
+    m->wakeups = vm->wakeups;
+    m->wasted_wakes = vm->wasted_wakes;
+    m->timer_ticks = vm->timer.ticks;
+    for (int r = 0; r < vm->nractors; r++) {
+        m->ops += vm->ractors[r].ops;
+        vm->ractor_ops[r] = vm->ractors[r].ops;
+    }
+    m->ractor_ops = vm->ractor_ops;
+    m->nractor_ops = vm->nractors;
+    m->native_threads = (uint64_t)vm->nthreads + 1;  /* + the timer thread */
+    m->engine_events = vm->eng->fired;
+}
+
+void vm_free(struct vm *vm)
+{
+    if (vm->threads)
+        for (int i = 0; i < vm->nthreads; i++) free(vm->threads[i].name);
+    if (vm->ractors)
+        for (int r = 0; r < vm->nractors; r++) free(vm->ractors[r].name);
+    free(vm->threads);
+    free(vm->ractors);
+    free(vm->queues);
+    free(vm->ractor_ops);
+    mach_free(&vm->mach);
+    memset(vm, 0, sizeof *vm);
+}

@@ -1,0 +1,197 @@
+/* vm.h - the simulated Ruby VM: Ractors, threads, their GVLs, queues and
+ * the timer thread, built from a scenario and run on an engine + machine.
+ *
+ * Names follow CRuby (vm_core.h, thread_pthread.h) so that a model file
+ * reads like the code it models: rb_thread ~ rb_thread_t, rb_sched ~
+ * struct rb_thread_sched (the per-Ractor "GVL").
+ */
+#ifndef MODELS_VM_H
+#define MODELS_VM_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "../input/scenario.h"
+#include "../output/metrics.h"
+#include "../sim/engine.h"
+#include "../sim/machine.h"
+#include "../sim/rng.h"
+
+struct vm;
+struct rb_thread;
+struct rb_ractor;
+struct gvl_policy;
+
+/* A model continuation: what a thread does next, once it can. */
+typedef void (*th_cont)(struct rb_thread *th);
+
+/* Who executes a piece of scheduler code, and so pays its CPU: a Ruby
+ * thread, the timer thread or a helper.  `cost` accumulates CPU time that
+ * the actor burns with its next burst (futex wakes, lock sections). */
+struct gvl_actor {
+    const struct mach_task *nt;
+    sim_time *cost;
+};
+
+/* ec->interrupt_flag bits that matter here (vm_core.h) */
+enum {
+    INT_TIMER = 0x01,       /* TIMER_INTERRUPT_MASK: the timer thread's tick */
+    INT_PENDING = 0x02,     /* PENDING_INTERRUPT_MASK: woken by a Queue push etc. */
+    INT_VM_BARRIER = 0x20   /* VM_BARRIER_INTERRUPT_MASK */
+};
+
+/* Per-Ractor thread scheduler: the GVL (struct rb_thread_sched). */
+struct rb_sched {
+    struct rb_ractor *ractor;
+    struct rb_thread *running;        /* owner of the GVL, or NULL */
+    struct rb_thread *rq_head, *rq_tail;
+    int readyq_cnt;
+    bool is_running;                  /* `running` is in vm running_threads */
+    bool is_running_timeslice;        /* ... and in the timer's timeslice set */
+    /* hot_steal (PR 15840): sched->runnable_hot_th / runnable_hot_th_waiting */
+    struct rb_thread *runnable_hot_th;
+    bool runnable_hot_th_waiting;
+    void *policy_data;                /* per-policy state (delayed, threshold, barging) */
+};
+
+struct rb_ractor {
+    struct vm *vm;
+    int id;
+    char *name;           /* "main", "r", "r#3" */
+    struct rb_sched sched;
+    struct rb_thread *last_ran;  /* ractor->threads.running_ec: resets running_time */
+    int nthreads;
+    uint64_t ops;                /* measured iterations of its threads */
+};
+
+struct th_frame {
+    const struct scn_prog *prog;
+    int pc;
+    uint64_t left;               /* iterations left after the current one */
+    bool forever;
+    bool measure;
+};
+
+#define TH_MAX_DEPTH 34
+
+struct rb_thread {
+    int id;
+    char *name;                  /* "main", "worker", "worker#3" */
+    struct vm *vm;
+    struct rb_ractor *ractor;
+    struct mach_task own_nt;     /* its dedicated native thread (1:1) */
+    struct mach_task *nt;        /* the native thread it runs on now */
+    int instance, ninstances;    /* among instances of its template (times_total) */
+    struct rng rng;
+
+    /* program counter */
+    struct th_frame stack[TH_MAX_DEPTH];
+    int sp;
+    const struct scn_op *op;     /* op in progress (for reports) */
+    sim_time compute_left;       /* rest of a compute cut by an interrupt */
+    bool in_compute;             /* in a compute burst (cuttable at safe points) */
+
+    /* GVL */
+    struct rb_thread *rq_next;
+    bool in_readyq;
+    th_cont gvl_k;               /* continuation once the GVL is ours */
+    sim_time running_time;       /* th->running_time_us, credited per tick */
+    unsigned interrupts;         /* INT_* bits pending */
+    bool dead;
+    bool blocking;               /* inside a blocking region */
+
+    /* parking on a queue or join */
+    struct rb_thread *wait_next;
+    int parked_queue;            /* queue index, -1 if not parked on a queue */
+    bool joining;
+
+    /* CPU charged to the next burst (futex wakes, lock sections) */
+    sim_time pending_cost;
+    /* a kernel sleep requested while pending_cost is still being paid */
+    mach_cont block_k;
+    sim_time block_timeout;      /* < 0: until woken */
+    bool redo_op;                /* re-run th->op (a pop retried after a wake) */
+
+    /* accounting */
+    enum thread_state ts;
+    sim_time ts_since;
+    sim_time ts_time[TS_COUNT];
+    uint64_t syscalls;
+    uint64_t wasted_wakes;
+    uint64_t zero_time_ops;      /* ops run without time passing (hang guard) */
+};
+
+struct rb_queue {
+    const char *name;
+    int64_t items;
+    struct rb_thread *wait_head, *wait_tail;
+};
+
+/* The timer thread (thread_pthread.c timer_thread_func). */
+struct rb_timer {
+    struct mach_task nt;
+    int timeslice_cnt;           /* scheds in the timeslice set */
+    bool sleeping_forever;       /* timeslice_wait_inf: an enqueue must wake it */
+    bool tick_due;               /* woken by its 10 ms timeout, not by a write */
+    sim_event_id timeout_ev;
+    sim_time pending_cost;
+    uint64_t ticks;
+};
+
+/* Observer for traces (output/trace.c): all callbacks optional. */
+struct vm_observer {
+    void *ctx;
+    void (*thread_state)(void *ctx, const struct rb_thread *th, enum thread_state from,
+                         enum thread_state to, sim_time now);
+    void (*readyq)(void *ctx, const struct rb_sched *s, int len, sim_time now);
+};
+
+struct vm {
+    const struct scenario *scn;
+    struct sim_engine *eng;
+    struct machine mach;
+    const struct gvl_policy *policy;
+
+    struct rb_ractor *ractors;
+    int nractors;
+    struct rb_thread *threads;
+    int nthreads;
+    struct rb_queue *queues;
+    int nqueues;
+    struct rb_timer timer;
+
+    int alive;                   /* threads not dead */
+    struct rb_thread *joiners;   /* threads waiting in OP_JOIN */
+    bool finished;               /* every thread ended */
+    bool stopped;                /* stop.time reached */
+    sim_time end_time;
+
+    /* counters for the CSV */
+    uint64_t *ractor_ops;        /* per Ractor, filled by vm_collect */
+    uint64_t gvl_handoffs;
+    uint64_t wakeups;
+    uint64_t wasted_wakes;
+
+    struct vm_observer obs;
+    int status;                  /* GV_OK or the first error */
+    char error[1024];
+};
+
+/* Build the VM for a scenario on an engine.  Returns GV_OK or an error code
+ * with a message in err. */
+int vm_init(struct vm *vm, const struct scenario *scn, struct sim_engine *eng,
+            char *err, unsigned errlen);
+/* Run to completion (or stop.time / max_time).  GV_ERUN with a report of
+ * who waits on what if the scenario deadlocks or hits max_time. */
+int vm_run(struct vm *vm, sim_time max_time, char *err, unsigned errlen);
+/* Fill the metrics of a finished run. */
+void vm_collect(struct vm *vm, struct run_metrics *out);
+void vm_free(struct vm *vm);
+
+/* Record that th's state changes now (summed into the CSV columns). */
+void vm_set_state(struct rb_thread *th, enum thread_state to);
+/* Stop the run with an error (a model found an impossible situation). */
+void vm_fail(struct vm *vm, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+#endif

@@ -1,0 +1,18 @@
+/* metrics.c - names of the per-thread states (CSV column stems). */
+#include "metrics.h"
+
+const char *thread_state_name(enum thread_state s)
+{
+    static const char *const names[TS_COUNT] = {
+        [TS_RUNNING] = "running",
+        [TS_WANTS_GVL] = "wants_gvl",
+        [TS_BLOCKING] = "blocking",
+        [TS_PARKED] = "parked",
+        [TS_SLEEPING] = "sleeping",
+        [TS_BARRIER_INIT] = "barrier_init",
+        [TS_BARRIER_JOIN] = "barrier_join",
+        [TS_VMLOCK_WAIT] = "vmlock_wait",
+        [TS_WANTS_SNT] = "wants_snt",
+    };
+    return (unsigned)s < TS_COUNT ? names[s] : "dead";
+}

@@ -1,0 +1,45 @@
+/* summary.c - what happened, in three lines: the wall time, where the
+ * threads spent it, and the switch and hand-off counts that explain it. */
+#include "summary.h"
+
+#include <inttypes.h>
+
+static void human_count(char *buf, size_t len, uint64_t n)
+{
+    if (n >= 10000000) snprintf(buf, len, "%.1fM", (double)n / 1e6);
+    else if (n >= 10000) snprintf(buf, len, "%.1fk", (double)n / 1e3);
+    else snprintf(buf, len, "%" PRIu64, n);
+}
+
+void summary_write(FILE *f, const struct run_metrics *m)
+{
+    double wall = (double)m->wall / (double)SIM_S;
+    fprintf(f, "%s [%s/%s] %s, %d core%s, %d ractor%s, %d thread%s: wall %.6f s, cpu %.6f s\n",
+            m->scenario, m->backend, m->engine, m->policy, m->cores, m->cores == 1 ? "" : "s",
+            m->ractors, m->ractors == 1 ? "" : "s", m->threads, m->threads == 1 ? "" : "s", wall,
+            (double)m->cpu / (double)SIM_S);
+    sim_time total = 0;
+    for (int s = 0; s < TS_COUNT; s++) total += m->state_time[s];
+    fprintf(f, "  thread time:");
+    for (int s = 0; s < TS_COUNT; s++) {
+        if (!m->state_time[s]) continue;
+        fprintf(f, " %s %.1f%%", thread_state_name((enum thread_state)s),
+                total ? 100.0 * (double)m->state_time[s] / (double)total : 0.0);
+    }
+    fputc('\n', f);
+    char v[32], mv[32], iv[32], h[32], w[32], ww[32], ev[32];
+    human_count(v, sizeof v, m->vol_switches);
+    human_count(mv, sizeof mv, m->main_vol_switches);
+    human_count(iv, sizeof iv, m->invol_switches);
+    human_count(h, sizeof h, m->gvl_handoffs);
+    human_count(w, sizeof w, m->wakeups);
+    human_count(ww, sizeof ww, m->wasted_wakes);
+    human_count(ev, sizeof ev, m->engine_events);
+    fprintf(f, "  switches: %s voluntary (main thread %s), %s involuntary; GVL hand-offs %s, "
+               "futex wakes %s, wasted wakes %s",
+            v, mv, iv, h, w, ww);
+    if (m->syscalls) fprintf(f, "; %.2f vol. switches per syscall", (double)m->vol_switches / (double)m->syscalls);
+    fputc('\n', f);
+    if (m->backend[0] == 's')
+        fprintf(f, "  engine: %s events in %.3f s host time\n", ev, m->host_seconds);
+}

@@ -1,0 +1,412 @@
+/* machine.c - cores, run queues, wake placement and preemption.
+ *
+ * The rules are listed in machine.h.  Everything here happens in event
+ * handlers or in the calls models make from their continuations; the
+ * machine never calls a model continuation synchronously from a model call,
+ * only from its own events, so models never re-enter themselves.
+ */
+#include "machine.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../common/err.h"
+
+static void ev_arrive(void *obj, uint64_t arg);
+static void ev_burst_end(void *obj, uint64_t arg);
+static void ev_slice(void *obj, uint64_t arg);
+static void ev_enqueue(void *obj, uint64_t arg);
+static void ev_wake_preempt(void *obj, uint64_t arg);
+
+static sim_time now_of(const struct machine *m) { return sim_now(m->eng); }
+
+static void protocol_error(struct machine *m, const struct mach_task *t, const char *what)
+{
+    if (!m->error[0])
+        snprintf(m->error, sizeof m->error, "machine: task %d (%s): %s", t->id,
+                 t->name ? t->name : "?", what);
+    sim_stop(m->eng);
+}
+
+int mach_init(struct machine *m, struct sim_engine *eng, const struct mach_params *p,
+              char *err, unsigned errlen)
+{
+    memset(m, 0, sizeof *m);
+    if (p->cores < 1) return gv_fail(err, errlen, GV_EINVAL, "machine needs at least one core");
+    m->eng = eng;
+    m->p = *p;
+    m->ncores = p->cores;
+    m->cores = calloc((size_t)p->cores, sizeof *m->cores);
+    if (!m->cores)
+        return gv_fail(err, errlen, GV_ENOMEM, "out of memory allocating %d cores", p->cores);
+    for (int i = 0; i < p->cores; i++) m->cores[i].id = i;
+    return GV_OK;
+}
+
+void mach_free(struct machine *m)
+{
+    free(m->cores);
+    m->cores = NULL;
+}
+
+void mach_task_init(struct machine *m, struct mach_task *t, const char *name)
+{
+    memset(t, 0, sizeof *t);
+    t->id = m->ntasks++;
+    t->name = name;
+    t->state = MT_NEW;
+    t->core = -1;
+    t->last_core = -1;
+}
+
+/* ---- per-core accounting ------------------------------------------------ */
+
+static void core_set(struct machine *m, struct mach_core *c, enum mach_core_state st,
+                     struct mach_task *t)
+{
+    sim_time now = now_of(m), dt = now - c->state_since;
+    switch (c->state) {
+    case CORE_IDLE: c->idle_time += dt; break;
+    case CORE_SWITCHING: c->switch_time += dt; break;
+    case CORE_WAKING: c->waking_time += dt; break;
+    case CORE_BUSY: c->busy_time += dt; break;
+    }
+    c->state = st;
+    c->state_since = now;
+    c->cur = t;
+    if (m->obs.core_change) m->obs.core_change(m->obs.ctx, c->id, st, t, now);
+}
+
+void mach_finish(struct machine *m)
+{
+    for (int i = 0; i < m->ncores; i++) {
+        struct mach_core *c = &m->cores[i];
+        core_set(m, c, c->state, c->cur);
+    }
+}
+
+sim_time mach_cpu_time(const struct machine *m)
+{
+    sim_time t = 0;
+    for (int i = 0; i < m->ncores; i++) t += m->cores[i].busy_time + m->cores[i].switch_time;
+    return t;
+}
+
+/* ---- run queues --------------------------------------------------------- */
+
+static void rq_push_tail(struct mach_core *c, struct mach_task *t)
+{
+    t->rq_next = NULL;
+    if (c->rq_tail) c->rq_tail->rq_next = t;
+    else c->rq_head = t;
+    c->rq_tail = t;
+    c->nrq++;
+}
+
+static void rq_push_head(struct mach_core *c, struct mach_task *t)
+{
+    t->rq_next = c->rq_head;
+    c->rq_head = t;
+    if (!c->rq_tail) c->rq_tail = t;
+    c->nrq++;
+}
+
+static struct mach_task *rq_pop(struct mach_core *c)
+{
+    struct mach_task *t = c->rq_head;
+    if (!t) return NULL;
+    c->rq_head = t->rq_next;
+    if (!c->rq_head) c->rq_tail = NULL;
+    t->rq_next = NULL;
+    c->nrq--;
+    return t;
+}
+
+static void arm_slice(struct machine *m, struct mach_core *c)
+{
+    if (c->slice_ev || c->state != CORE_BUSY || c->nrq == 0) return;
+    c->slice_ev = sim_at(m->eng, c->slice_start + m->p.os_timeslice, ev_slice, m,
+                         (uint64_t)c->id);
+}
+
+/* Core c starts bringing task t in, taking `cost` (context switch or idle exit). */
+static void begin_arrival(struct machine *m, struct mach_core *c, struct mach_task *t,
+                          enum mach_core_state how, sim_time cost)
+{
+    core_set(m, c, how, t);
+    t->state = MT_ARRIVING;
+    t->core = c->id;
+    t->arrive_ev = sim_after(m->eng, cost, ev_arrive, t, (uint64_t)(uintptr_t)m);
+}
+
+/* The core's task left (blocked, exited, preempted): pick the next one. */
+static void dispatch(struct machine *m, struct mach_core *c)
+{
+    if (c->slice_ev) { sim_cancel(m->eng, c->slice_ev); c->slice_ev = 0; }
+    struct mach_task *t = rq_pop(c);
+    if (!t) {
+        /* idle balance: pull the longest-waiting task of the busiest queue */
+        struct mach_core *src = NULL;
+        for (int i = 0; i < m->ncores; i++) {
+            struct mach_core *o = &m->cores[i];
+            if (o != c && o->nrq > 0 && (!src || o->nrq > src->nrq)) src = o;
+        }
+        if (src) {
+            t = rq_pop(src);
+            m->migrations++;
+            if (src->nrq == 0 && src->slice_ev) {
+                sim_cancel(m->eng, src->slice_ev);
+                src->slice_ev = 0;
+            }
+        }
+    }
+    if (t) begin_arrival(m, c, t, CORE_SWITCHING, m->p.context_switch);
+    else core_set(m, c, CORE_IDLE, NULL);
+}
+
+/* Take task t (RUNNING on its core) off the core, accounting its CPU time. */
+static void leave_core(struct machine *m, struct mach_task *t)
+{
+    t->cpu_time += now_of(m) - t->on_core_since;
+    t->last_core = t->core;
+}
+
+static void preempt(struct machine *m, struct mach_core *c, int to_head)
+{
+    struct mach_task *t = c->cur;
+    if (t->in_burst) {
+        sim_time now = now_of(m);
+        sim_cancel(m->eng, t->burst_ev);
+        t->burst_ev = 0;
+        t->burst_left = t->burst_end - now;
+        if (t->burst_cut) {  /* a requested cut survives the preemption */
+            t->interrupt_pending = true;
+            t->interrupt_delay = t->burst_cut > now ? t->burst_cut - now : 0;
+            t->burst_cut = 0;
+        }
+    }
+    leave_core(m, t);
+    t->ivcsw++;
+    t->state = MT_READY;
+    if (to_head) rq_push_head(c, t);
+    else rq_push_tail(c, t);
+}
+
+/* ---- events ------------------------------------------------------------- */
+
+static void check_protocol(struct machine *m, struct mach_task *t)
+{
+    if (t->state == MT_RUNNING && !t->in_burst)
+        protocol_error(m, t, "continuation ended without mach_burst, mach_block or mach_exit");
+}
+
+static void start_burst_timer(struct machine *m, struct mach_task *t)
+{
+    sim_time now = now_of(m), end = t->burst_end;
+    t->burst_cut = 0;
+    if (t->interrupt_pending) {
+        sim_time cut = now + t->interrupt_delay;
+        if (cut < end) { end = cut; t->burst_cut = cut; }
+        t->interrupt_pending = false;
+    }
+    t->burst_ev = sim_at(m->eng, end, ev_burst_end, t, (uint64_t)(uintptr_t)m);
+}
+
+static void ev_arrive(void *obj, uint64_t arg)
+{
+    struct mach_task *t = obj;
+    struct machine *m = (struct machine *)(uintptr_t)arg;
+    struct mach_core *c = &m->cores[t->core];
+    t->arrive_ev = 0;
+    core_set(m, c, CORE_BUSY, t);
+    t->state = MT_RUNNING;
+    t->on_core_since = now_of(m);
+    c->slice_start = now_of(m);
+    arm_slice(m, c);
+    if (t->in_burst) {  /* resume a burst paused by preemption */
+        t->burst_end = now_of(m) + t->burst_left;
+        start_burst_timer(m, t);
+        return;
+    }
+    mach_cont k = t->resume_k;
+    t->resume_k = NULL;
+    if (!k) { protocol_error(m, t, "arrived on a core with nothing to do"); return; }
+    k(t, t->resume_ctx);
+    check_protocol(m, t);
+}
+
+static void ev_burst_end(void *obj, uint64_t arg)
+{
+    struct mach_task *t = obj;
+    struct machine *m = (struct machine *)(uintptr_t)arg;
+    sim_time now = now_of(m);
+    t->burst_ev = 0;
+    t->burst_left = t->burst_end > now ? t->burst_end - now : 0;
+    t->burst_cut = 0;
+    t->in_burst = false;
+    t->burst_k(t, t->burst_ctx);
+    check_protocol(m, t);
+}
+
+static void ev_slice(void *obj, uint64_t arg)
+{
+    struct machine *m = obj;
+    struct mach_core *c = &m->cores[arg];
+    c->slice_ev = 0;
+    if (c->state != CORE_BUSY || c->nrq == 0) return;
+    if (now_of(m) - c->slice_start < m->p.os_timeslice) { arm_slice(m, c); return; }
+    preempt(m, c, 0);
+    dispatch(m, c);
+}
+
+/* A task woken onto a busy remote core reaches its run queue (after the IPI). */
+static void ev_enqueue(void *obj, uint64_t arg)
+{
+    struct mach_task *t = obj;
+    struct machine *m = (struct machine *)(uintptr_t)arg;
+    struct mach_core *c = &m->cores[t->core];
+    t->arrive_ev = 0;
+    if (c->state == CORE_IDLE) {  /* went idle meanwhile */
+        begin_arrival(m, c, t, CORE_SWITCHING, m->p.context_switch);
+        return;
+    }
+    rq_push_tail(c, t);
+    arm_slice(m, c);
+}
+
+static void ev_wake_preempt(void *obj, uint64_t arg)
+{
+    struct machine *m = obj;
+    struct mach_core *c = &m->cores[arg];
+    if (c->state != CORE_BUSY || !c->rq_head || !c->rq_head->wakeup_preempt) return;
+    struct mach_task *t = rq_pop(c);
+    preempt(m, c, 1);
+    begin_arrival(m, c, t, CORE_SWITCHING, m->p.context_switch);
+}
+
+/* ---- placement ---------------------------------------------------------- */
+
+static int core_load(const struct mach_core *c)
+{
+    return (c->state != CORE_IDLE) + c->nrq;
+}
+
+static void place(struct machine *m, struct mach_task *t, const struct mach_task *waker)
+{
+    /* 1. an idle core: the previous one first (cache affinity), else the lowest */
+    int target = -1;
+    if (t->last_core >= 0 && m->cores[t->last_core].state == CORE_IDLE) target = t->last_core;
+    for (int i = 0; target < 0 && i < m->ncores; i++)
+        if (m->cores[i].state == CORE_IDLE) target = i;
+    if (target >= 0) {
+        begin_arrival(m, &m->cores[target], t, CORE_WAKING, m->p.wake_idle_core);
+        return;
+    }
+    /* 2. no idle core: the least loaded run queue; ties to the previous core,
+     *    then the waker's, then the lowest index */
+    int wcore = waker && waker->state == MT_RUNNING ? waker->core : -1;
+    for (int i = 0; i < m->ncores; i++) {
+        if (target < 0 || core_load(&m->cores[i]) < core_load(&m->cores[target])) {
+            target = i;
+            continue;
+        }
+        if (core_load(&m->cores[i]) == core_load(&m->cores[target])) {
+            int pi = (i == t->last_core) * 2 + (i == wcore);
+            int pt = (target == t->last_core) * 2 + (target == wcore);
+            if (pi > pt) target = i;
+        }
+    }
+    struct mach_core *c = &m->cores[target];
+    t->state = MT_READY;
+    t->core = target;
+    if (t->wakeup_preempt) {
+        rq_push_head(c, t);
+        sim_at(m->eng, now_of(m), ev_wake_preempt, m, (uint64_t)target);
+    } else if (waker == NULL || target == wcore) {
+        rq_push_tail(c, t);  /* the core's own timer interrupt, or the waker's core */
+        arm_slice(m, c);
+    } else {
+        t->arrive_ev = sim_after(m->eng, m->p.wake_busy_core, ev_enqueue, t,
+                                 (uint64_t)(uintptr_t)m);
+    }
+}
+
+/* ---- the model-facing calls --------------------------------------------- */
+
+void mach_start(struct machine *m, struct mach_task *t, mach_cont k, void *ctx)
+{
+    if (t->state != MT_NEW) { protocol_error(m, t, "started twice"); return; }
+    t->resume_k = k;
+    t->resume_ctx = ctx;
+    place(m, t, NULL);
+}
+
+void mach_burst(struct machine *m, struct mach_task *t, sim_time d, mach_cont k, void *ctx)
+{
+    if (t->state != MT_RUNNING || t->in_burst) {
+        protocol_error(m, t, "mach_burst while not running or already in a burst");
+        return;
+    }
+    t->in_burst = true;
+    t->burst_k = k;
+    t->burst_ctx = ctx;
+    t->burst_end = now_of(m) + (d > 0 ? d : 0);
+    t->interrupt_pending = false;
+    start_burst_timer(m, t);
+}
+
+int mach_interrupt(struct machine *m, struct mach_task *t, sim_time delay)
+{
+    if (!t->in_burst) return 0;
+    if (delay < 0) delay = 0;
+    if (t->state != MT_RUNNING) {  /* paused by preemption or arriving */
+        if (!t->interrupt_pending || delay < t->interrupt_delay) t->interrupt_delay = delay;
+        t->interrupt_pending = true;
+        return 1;
+    }
+    sim_time cut = now_of(m) + delay;
+    if (cut >= t->burst_end) return 1;          /* ends before the safe point anyway */
+    if (t->burst_cut && t->burst_cut <= cut) return 1;
+    sim_cancel(m->eng, t->burst_ev);
+    t->burst_cut = cut;
+    t->burst_ev = sim_at(m->eng, cut, ev_burst_end, t, (uint64_t)(uintptr_t)m);
+    return 1;
+}
+
+void mach_block(struct machine *m, struct mach_task *t, mach_cont k, void *ctx)
+{
+    if (t->state != MT_RUNNING || t->in_burst) {
+        protocol_error(m, t, "mach_block while not running or in a burst");
+        return;
+    }
+    struct mach_core *c = &m->cores[t->core];
+    leave_core(m, t);
+    t->vcsw++;
+    t->state = MT_BLOCKED;
+    t->resume_k = k;
+    t->resume_ctx = ctx;
+    t->core = -1;
+    dispatch(m, c);
+}
+
+int mach_wake(struct machine *m, struct mach_task *t, const struct mach_task *waker)
+{
+    if (t->state != MT_BLOCKED) return 0;
+    t->wakes++;
+    place(m, t, waker);
+    return 1;
+}
+
+void mach_exit(struct machine *m, struct mach_task *t)
+{
+    if (t->state != MT_RUNNING || t->in_burst) {
+        protocol_error(m, t, "mach_exit while not running or in a burst");
+        return;
+    }
+    struct mach_core *c = &m->cores[t->core];
+    leave_core(m, t);
+    t->state = MT_DEAD;
+    t->core = -1;
+    dispatch(m, c);
+}

@@ -1,0 +1,389 @@
+/* test_gvl.c - the eager GVL model end to end on small scenarios built in C:
+ * exact timings of a hand-computed case, one voluntary switch per syscall,
+ * the queue park/wake path, the 100 ms quantum, join, stop.time, deadlock
+ * and no-progress reports, and determinism. */
+#include <string.h>
+
+#include "../../common/err.h"
+#include "../../models/vm.h"
+#include "../../sim/engine_heap.h"
+#include "test.h"
+
+/* ---- scenario building -------------------------------------------------- */
+
+static struct scn_machine test_machine(int cores)
+{
+    struct scn_machine m;
+    memset(&m, 0, sizeof m);
+    m.name = "test";
+    m.cores = cores;
+    m.context_switch = 2 * SIM_US;
+    m.futex_wake = 1 * SIM_US;
+    m.wake_idle_core = 20 * SIM_US;
+    m.wake_busy_core = 3 * SIM_US;
+    m.os_timeslice = 3 * SIM_MS;
+    m.work_scale = 1.0;
+    m.timer_tick_cost = 1 * SIM_US;
+    m.safepoint_gap = 0;
+    m.insn_time = 7 * SIM_NS;
+    return m;
+}
+
+static struct scn_runtime test_runtime(void)
+{
+    struct scn_runtime r;
+    memset(&r, 0, sizeof r);
+    r.gvl_policy = GVL_POLICY_EAGER;
+    r.quantum = 100 * SIM_MS;
+    r.timer_tick = 10 * SIM_MS;
+    r.threshold = 100 * SIM_US;
+    r.max_cpu = 8;
+    return r;
+}
+
+static struct scn_op op_compute(sim_time d)
+{
+    struct scn_op o;
+    memset(&o, 0, sizeof o);
+    o.kind = OP_COMPUTE;
+    o.path = "/compute";
+    o.u.compute.dur.a = d;
+    return o;
+}
+
+static struct scn_op op_syscall(sim_time d, bool releases, bool io_wait)
+{
+    struct scn_op o;
+    memset(&o, 0, sizeof o);
+    o.kind = OP_SYSCALL;
+    o.path = "/syscall";
+    o.u.syscall.dur.a = d;
+    o.u.syscall.releases_gvl = releases;
+    o.u.syscall.io_wait = io_wait;
+    return o;
+}
+
+static struct scn_op op_queue(enum scn_op_kind k, int q)
+{
+    struct scn_op o;
+    memset(&o, 0, sizeof o);
+    o.kind = k;
+    o.path = k == OP_QUEUE_POP ? "/ractors/0/threads/0/program/0" : "/push";
+    o.line = 7;
+    o.u.queue.queue = q;
+    return o;
+}
+
+static struct scn_op op_loop(uint64_t times, struct scn_prog *body, bool measure)
+{
+    struct scn_op o;
+    memset(&o, 0, sizeof o);
+    o.kind = OP_LOOP;
+    o.path = "/loop";
+    o.u.loop.mode = times ? LOOP_TIMES : LOOP_FOREVER;
+    o.u.loop.times = times;
+    o.u.loop.measure = measure;
+    o.u.loop.body = body;
+    return o;
+}
+
+struct run_result {
+    int rc;
+    char err[2048];
+    struct run_metrics m;
+    uint64_t thread_vcsw;  /* voluntary switches of the Ruby threads alone */
+};
+
+static struct run_result simulate(struct scenario *s)
+{
+    struct run_result r;
+    memset(&r, 0, sizeof r);
+    s->file = "test.json";
+    s->name = "test";
+    s->total_ractors = 0;
+    s->total_threads = 0;
+    for (int i = 0; i < s->nractors; i++) {
+        s->total_ractors += s->ractors[i].count;
+        for (int j = 0; j < s->ractors[i].nthreads; j++)
+            s->total_threads += s->ractors[i].count * s->ractors[i].threads[j].count;
+    }
+    struct sim_engine *e = sim_heap_create();
+    struct vm vm;
+    r.rc = vm_init(&vm, s, e, r.err, sizeof r.err);
+    if (r.rc == GV_OK) {
+        r.rc = vm_run(&vm, 3600 * SIM_S, r.err, sizeof r.err);
+        if (r.rc == GV_OK) vm_collect(&vm, &r.m);
+        for (int i = 0; i < vm.nthreads; i++) r.thread_vcsw += vm.threads[i].own_nt.vcsw;
+        vm_free(&vm);
+    }
+    sim_destroy(e);
+    return r;
+}
+
+/* One Ractor with the given thread templates. */
+static struct scenario one_ractor(int cores, struct scn_thread *threads, int n)
+{
+    static struct scn_ractor r;
+    memset(&r, 0, sizeof r);
+    r.name = "main";
+    r.count = 1;
+    r.threads = threads;
+    r.nthreads = n;
+    struct scenario s;
+    memset(&s, 0, sizeof s);
+    s.seed = 1;
+    s.machine = test_machine(cores);
+    s.runtime = test_runtime();
+    s.ractors = &r;
+    s.nractors = 1;
+    return s;
+}
+
+/* ---- tests -------------------------------------------------------------- */
+
+/* One thread, one compute: the thread starts on an idle core (20 us), runs
+ * 10 us and ends.  The timer thread never ticks (no waiters). */
+static void test_single_thread_exact(void)
+{
+    struct scn_op ops[] = { op_compute(10 * SIM_US) };
+    struct scn_thread t = { "main", 1, { ops, 1 } };
+    struct scenario s = one_ractor(1, &t, 1);
+    struct run_result r = simulate(&s);
+    ASSERT_EQ(r.rc, GV_OK);
+    ASSERT_EQ(r.m.wall, 30 * SIM_US);
+    ASSERT_EQ(r.m.state_time[TS_WANTS_GVL], 20 * SIM_US);
+    ASSERT_EQ(r.m.state_time[TS_RUNNING], 10 * SIM_US);
+    ASSERT_EQ(r.m.gvl_handoffs, 0);
+    ASSERT_EQ(r.m.timer_ticks, 0);
+}
+
+/* Two threads, 2 cores, each one syscall: the GVL released at blocking
+ * entry is simply taken by the other thread, so both run in parallel. */
+static void test_released_gvl_taken_without_wait(void)
+{
+    struct scn_op ops[] = { op_syscall(1 * SIM_US, true, false) };
+    struct scn_thread t = { "w", 2, { ops, 1 } };
+    struct scenario s = one_ractor(2, &t, 1);
+    struct run_result r = simulate(&s);
+    ASSERT_EQ(r.rc, GV_OK);
+    ASSERT_EQ(r.m.wall, 21 * SIM_US);
+    ASSERT_EQ(r.m.gvl_handoffs, 0);
+    ASSERT_EQ(r.m.wakeups, 0);
+    ASSERT_EQ(r.m.syscalls, 2);
+}
+
+/* Hand-computed eager trace, 2 cores (us).  A and B start on idle cores
+ * (20) and the timer thread queues on core 0.  A takes the GVL and computes
+ * 20..25; B queues behind it and sleeps, so core 1 pulls the timer (idle
+ * balance): it runs 22..23 and, A having a waiter, arms its 10 ms timeout.
+ * A's syscall hands the GVL to B (futex wake; B's core 1 is idle: B runs at
+ * 45) and burns syscall + futex 25..27; back, A finds B `running`, queues
+ * and sleeps.  B computes 45..50; its syscall hands the GVL back to A (core
+ * 0 idle: A runs at 70) and B sleeps at 52.  A ends at 70, handing the GVL
+ * to B (core 1 idle: 90) and exits after the futex (71); B ends at 90. */
+static void test_eager_trace_exact(void)
+{
+    struct scn_op ops[] = { op_compute(5 * SIM_US), op_syscall(1 * SIM_US, true, false) };
+    struct scn_thread t = { "w", 2, { ops, 2 } };
+    struct scenario s = one_ractor(2, &t, 1);
+    struct run_result r = simulate(&s);
+    ASSERT_EQ(r.rc, GV_OK);
+    ASSERT_EQ(r.m.wall, 90 * SIM_US);
+    ASSERT_EQ(r.m.gvl_handoffs, 3);     /* A->B, B->A at the syscalls, A->B at A's end */
+    ASSERT_EQ(r.m.syscalls, 2);
+    /* vcsw: B waits (20), the timer sleeps (23), A waits (27), B waits (52) */
+    ASSERT_EQ(r.m.vol_switches, 4);
+    ASSERT_EQ(r.m.wakeups, 3);
+    ASSERT_EQ(r.m.state_time[TS_RUNNING], 10 * SIM_US);
+    ASSERT_EQ(r.m.state_time[TS_BLOCKING], 4 * SIM_US);
+}
+
+/* The #21685 mechanism: once another thread is ready, every syscall of an
+ * eager GVL is a hand-off, a futex wake and a voluntary switch (the ready
+ * queue never drains: the thread handing off queues up behind its
+ * successor); on two cores each hand-off also pays an idle-core wake. */
+static void test_eager_switch_per_syscall(void)
+{
+    static struct scn_op body[2];
+    body[0] = op_compute(500 * SIM_NS);
+    body[0].u.compute.dur.kind = DIST_UNIFORM;  /* 0.5..1.5 us: no phase locking */
+    body[0].u.compute.dur.b = 1500 * SIM_NS;
+    body[1] = op_syscall(1 * SIM_US, true, false);
+    static struct scn_prog bodyp = { body, 2 };
+    struct scn_op ops[] = { op_loop(10000, &bodyp, false) };
+    struct scn_thread t = { "w", 2, { ops, 1 } };
+
+    struct scenario s1 = one_ractor(1, &t, 1);
+    struct run_result r1 = simulate(&s1);
+    struct scenario s2 = one_ractor(2, &t, 1);
+    struct run_result r2 = simulate(&s2);
+    ASSERT_EQ(r1.rc, GV_OK);
+    ASSERT_EQ(r2.rc, GV_OK);
+    ASSERT_EQ(r1.m.syscalls, 20000);
+    ASSERT_EQ(r2.m.syscalls, 20000);
+    /* 1 core: until the first OS preemption catches a thread holding the
+     * GVL, the other cannot even ask for it; from then on, the chain. */
+    ASSERT(r1.m.gvl_handoffs > 15000);
+    ASSERT(r1.thread_vcsw >= r1.m.gvl_handoffs - 10 && r1.thread_vcsw <= r1.m.gvl_handoffs + 10);
+    /* 2 cores: from the start, one hand-off and one switch per syscall */
+    ASSERT(r2.m.gvl_handoffs >= 19990 && r2.m.gvl_handoffs <= 20001);
+    ASSERT(r2.thread_vcsw >= 19990 && r2.thread_vcsw <= 20010);
+    ASSERT(r2.m.wakeups >= r2.m.gvl_handoffs);
+    /* per syscall: 1 core ~ work 1 + syscall 1 + futex 1 + switch 2 = 5 us;
+     * 2 cores: the successor's idle-core wake (20 us) dominates */
+    double per1 = (double)r1.m.wall / 20000 / SIM_US, per2 = (double)r2.m.wall / 20000 / SIM_US;
+    ASSERT(per1 > 4.0 && per1 < 5.0);
+    ASSERT(per2 > 22.0 && per2 < 24.0);
+    /* the right reason: on 2 cores the threads wait for the GVL (the
+     * successor is still waking), not run */
+    ASSERT(r2.m.state_time[TS_WANTS_GVL] > 5 * r2.m.state_time[TS_RUNNING]);
+}
+
+/* Queue ping-pong: pop parks on empty, push makes the waiter ready; every
+ * message goes through and the popper sleeps once per message. */
+static void test_queue_park_wake(void)
+{
+    static struct scn_op pbody[2], cbody[2];
+    pbody[0] = op_queue(OP_QUEUE_PUSH, 0);
+    pbody[1] = op_syscall(500 * SIM_NS, true, false);
+    cbody[0] = op_queue(OP_QUEUE_POP, 0);
+    cbody[1] = op_compute(200 * SIM_NS);
+    static struct scn_prog pp = { pbody, 2 }, cp = { cbody, 2 };
+    struct scn_op pops[] = { op_loop(500, &cp, true) };
+    struct scn_op pushes[] = { op_loop(500, &pp, false) };
+    struct scn_thread th[] = { { "main", 1, { pops, 1 } }, { "worker", 1, { pushes, 1 } } };
+    struct scenario s = one_ractor(2, th, 2);
+    struct scn_queue q = { "q", 0 };
+    s.queues = &q;
+    s.nqueues = 1;
+    struct run_result r = simulate(&s);
+    ASSERT_EQ(r.rc, GV_OK);
+    ASSERT_EQ(r.m.ops, 500);
+    ASSERT_EQ(r.m.syscalls, 500);
+    ASSERT(r.m.main_vol_switches >= 450);
+    ASSERT(r.m.state_time[TS_PARKED] > 0);
+}
+
+/* Two CPU-bound threads share the GVL by 100 ms quanta credited in 10 ms
+ * ticks by the timer thread. */
+static void test_quantum(void)
+{
+    struct scn_op ops[] = { op_compute(1 * SIM_S) };
+    struct scn_thread t = { "cpu", 2, { ops, 1 } };
+    struct scenario s = one_ractor(2, &t, 1);
+    struct run_result r = simulate(&s);
+    ASSERT_EQ(r.rc, GV_OK);
+    /* 2 s of work, one thread at a time */
+    ASSERT(r.m.wall > 2 * SIM_S && r.m.wall < 2 * SIM_S + 5 * SIM_MS);
+    /* a switch every 100 ms while both are alive: ~10 per second each */
+    ASSERT(r.m.gvl_handoffs >= 18 && r.m.gvl_handoffs <= 21);
+    /* ticks every 10 ms while the other waits: ~1.9 s of waiting / 10 ms */
+    ASSERT(r.m.timer_ticks >= 180 && r.m.timer_ticks <= 200);
+}
+
+/* With a CPU-bound thread beside it, an I/O thread (1 ms io_wait calls)
+ * gets about one call per quantum under eager (bug #21685, ivoanjo). */
+static void test_io_thread_starved(void)
+{
+    static struct scn_op iob[1];
+    iob[0] = op_syscall(1 * SIM_MS, true, true);
+    static struct scn_prog iop = { iob, 1 };
+    struct scn_op io[] = { op_loop(0, &iop, false) };
+    struct scn_op cpu[] = { op_compute(10 * SIM_S) };
+    struct scn_thread th[] = { { "io", 1, { io, 1 } }, { "cpu", 1, { cpu, 1 } } };
+    struct scenario s = one_ractor(2, th, 2);
+    s.stop_time = 2 * SIM_S;
+    struct run_result r = simulate(&s);
+    ASSERT_EQ(r.rc, GV_OK);
+    ASSERT_EQ(r.m.wall, 2 * SIM_S);
+    /* 2 s / 100 ms quantum = ~20 calls (not ~2000) */
+    ASSERT(r.m.syscalls >= 15 && r.m.syscalls <= 25);
+}
+
+/* A thread that joins waits until every other thread has ended. */
+static void test_join(void)
+{
+    struct scn_op jops[] = { { 0 } };
+    jops[0].kind = OP_JOIN;
+    jops[0].path = "/join";
+    struct scn_op wops[] = { op_compute(5 * SIM_MS) };
+    struct scn_thread th[] = { { "main", 1, { jops, 1 } }, { "w", 3, { wops, 1 } } };
+    struct scenario s = one_ractor(4, th, 2);
+    struct run_result r = simulate(&s);
+    ASSERT_EQ(r.rc, GV_OK);
+    ASSERT(r.m.wall > 15 * SIM_MS && r.m.wall < 16 * SIM_MS);
+    ASSERT(r.m.state_time[TS_PARKED] > 14 * SIM_MS);
+}
+
+/* A pop that nobody will ever satisfy is a deadlock, reported per thread. */
+static void test_deadlock_report(void)
+{
+    struct scn_op ops[] = { op_queue(OP_QUEUE_POP, 0) };
+    struct scn_thread t = { "main", 1, { ops, 1 } };
+    struct scenario s = one_ractor(1, &t, 1);
+    struct scn_queue q = { "jobs", 0 };
+    s.queues = &q;
+    s.nqueues = 1;
+    struct run_result r = simulate(&s);
+    ASSERT_EQ(r.rc, GV_ERUN);
+    ASSERT_CONTAINS(r.err, "deadlock");
+    ASSERT_CONTAINS(r.err, "thread main: parked in queue_pop on queue \"jobs\" (empty) at "
+                           "/ractors/0/threads/0/program/0 (line 7)");
+}
+
+/* A forever loop whose body takes no time is stopped, not hung. */
+static void test_zero_time_loop_fails(void)
+{
+    static struct scn_op body[1];
+    body[0] = op_queue(OP_QUEUE_PUSH, 0);
+    static struct scn_prog bp = { body, 1 };
+    struct scn_op ops[] = { op_loop(0, &bp, false) };
+    struct scn_thread t = { "main", 1, { ops, 1 } };
+    struct scenario s = one_ractor(1, &t, 1);
+    struct scn_queue q = { "q", 0 };
+    s.queues = &q;
+    s.nqueues = 1;
+    s.stop_time = 1 * SIM_S;
+    struct run_result r = simulate(&s);
+    ASSERT_EQ(r.rc, GV_ERUN);
+    ASSERT_CONTAINS(r.err, "makes no progress");
+}
+
+/* Same scenario and seed: identical results; another seed: other draws. */
+static void test_deterministic(void)
+{
+    static struct scn_op body[2];
+    body[0] = op_compute(1 * SIM_US);
+    body[0].u.compute.dur.kind = DIST_EXP;
+    body[1] = op_syscall(1 * SIM_US, true, false);
+    body[1].u.syscall.dur.kind = DIST_UNIFORM;
+    body[1].u.syscall.dur.b = 3 * SIM_US;
+    static struct scn_prog bp = { body, 2 };
+    struct scn_op ops[] = { op_loop(2000, &bp, false) };
+    struct scn_thread t = { "w", 3, { ops, 1 } };
+    struct scenario s = one_ractor(2, &t, 1);
+    struct run_result a = simulate(&s), b = simulate(&s);
+    s.seed = 2;
+    struct run_result c = simulate(&s);
+    ASSERT_EQ(a.rc, GV_OK);
+    ASSERT_EQ(a.m.wall, b.m.wall);
+    ASSERT_EQ(a.m.engine_events, b.m.engine_events);
+    ASSERT_EQ(a.m.vol_switches, b.m.vol_switches);
+    ASSERT(a.m.wall != c.m.wall);
+}
+
+int main(void)
+{
+    RUN(test_single_thread_exact);
+    RUN(test_released_gvl_taken_without_wait);
+    RUN(test_eager_trace_exact);
+    RUN(test_eager_switch_per_syscall);
+    RUN(test_queue_park_wake);
+    RUN(test_quantum);
+    RUN(test_io_thread_starved);
+    RUN(test_join);
+    RUN(test_deadlock_report);
+    RUN(test_zero_time_loop_fails);
+    RUN(test_deterministic);
+    TEST_DONE();
+}

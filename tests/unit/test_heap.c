@@ -1,0 +1,151 @@
+/* test_heap.c - the native engine: (time, insertion) order, cancellation,
+ * stale ids, stop, `until`, and a randomised check against a reference. */
+#include "../../common/err.h"
+#include "../../sim/engine_heap.h"
+#include "../../sim/rng.h"
+#include "test.h"
+
+#define MAXLOG 20000
+
+struct log {
+    uint64_t got[MAXLOG];
+    sim_time at[MAXLOG];
+    int n;
+    struct sim_engine *e;
+};
+
+static void record(void *obj, uint64_t arg)
+{
+    struct log *l = obj;
+    ASSERT(l->n < MAXLOG);
+    l->got[l->n] = arg;
+    l->at[l->n] = sim_now(l->e);
+    l->n++;
+}
+
+static void test_order_time_then_insertion(void)
+{
+    struct sim_engine *e = sim_heap_create();
+    static struct log l;
+    l.n = 0;
+    l.e = e;
+    sim_at(e, 30, record, &l, 3);
+    sim_at(e, 10, record, &l, 1);
+    sim_at(e, 20, record, &l, 20);
+    sim_at(e, 20, record, &l, 21);
+    sim_at(e, 20, record, &l, 22);
+    sim_at(e, 10, record, &l, 2);
+    char err[128];
+    ASSERT_EQ(sim_run(e, SIM_TIME_MAX, err, sizeof err), GV_OK);
+    uint64_t want[] = { 1, 2, 20, 21, 22, 3 };
+    ASSERT_EQ(l.n, 6);
+    for (int i = 0; i < 6; i++) ASSERT_EQ(l.got[i], want[i]);
+    ASSERT_EQ(e->fired, 6);
+    ASSERT_EQ(e->pending, 0);
+    ASSERT_EQ(sim_now(e), 30);
+    sim_destroy(e);
+}
+
+static void test_cancel_and_stale_ids(void)
+{
+    struct sim_engine *e = sim_heap_create();
+    static struct log l;
+    l.n = 0;
+    l.e = e;
+    sim_event_id a = sim_at(e, 5, record, &l, 1);
+    sim_event_id b = sim_at(e, 6, record, &l, 2);
+    ASSERT(a != 0 && b != 0 && a != b);
+    ASSERT_EQ(sim_cancel(e, a), 1);
+    ASSERT_EQ(sim_cancel(e, a), 0);       /* already cancelled */
+    /* the freed slot is reused by c; the stale id a must not cancel c */
+    sim_event_id c = sim_at(e, 4, record, &l, 3);
+    ASSERT_EQ(sim_cancel(e, a), 0);
+    ASSERT_EQ(e->pending, 2);
+    char err[128];
+    ASSERT_EQ(sim_run(e, SIM_TIME_MAX, err, sizeof err), GV_OK);
+    ASSERT_EQ(l.n, 2);
+    ASSERT_EQ(l.got[0], 3);
+    ASSERT_EQ(l.got[1], 2);
+    ASSERT_EQ(sim_cancel(e, c), 0);       /* already fired */
+    ASSERT_EQ(sim_cancel(e, 0), 0);
+    sim_destroy(e);
+}
+
+struct chain { struct sim_engine *e; int left; };
+
+static void chain_step(void *obj, uint64_t arg)
+{
+    struct chain *c = obj;
+    if (--c->left > 0) sim_after(c->e, (sim_time)arg, chain_step, c, arg);
+    if (c->left == 5) sim_stop(c->e);
+}
+
+static void test_until_and_stop(void)
+{
+    struct sim_engine *e = sim_heap_create();
+    struct chain c = { e, 10 };
+    sim_at(e, 0, chain_step, &c, 7);
+    char err[128];
+    /* until: stops before events later than 20 */
+    ASSERT_EQ(sim_run(e, 20, err, sizeof err), GV_OK);
+    ASSERT_EQ(sim_now(e), 14);
+    ASSERT_EQ(c.left, 7);
+    /* stop from inside a handler */
+    ASSERT_EQ(sim_run(e, SIM_TIME_MAX, err, sizeof err), GV_OK);
+    ASSERT_EQ(c.left, 5);
+    ASSERT_EQ(sim_now(e), 28);
+    ASSERT_EQ(sim_run(e, SIM_TIME_MAX, err, sizeof err), GV_OK);
+    ASSERT_EQ(c.left, 0);
+    ASSERT_EQ(e->pending, 0);
+    sim_destroy(e);
+}
+
+/* Random schedule + cancel against a reference: every live event must fire
+ * exactly once, in (time, insertion) order. */
+static void test_random_against_reference(void)
+{
+    struct sim_engine *e = sim_heap_create();
+    static struct log l;
+    l.n = 0;
+    l.e = e;
+    enum { N = 5000 };
+    static sim_time t[N];
+    static sim_event_id id[N];
+    static int live[N];
+    struct rng r;
+    rng_seed(&r, 42, 0);
+    for (int i = 0; i < N; i++) {
+        t[i] = rng_uniform(&r, 0, 300);
+        id[i] = sim_at(e, t[i], record, &l, (uint64_t)i);
+        live[i] = 1;
+        if (i > 10 && rng_uniform(&r, 0, 3) == 0) {
+            int k = (int)rng_uniform(&r, 0, i);
+            ASSERT_EQ(sim_cancel(e, id[k]), live[k]);
+            live[k] = 0;
+        }
+    }
+    char err[128];
+    ASSERT_EQ(sim_run(e, SIM_TIME_MAX, err, sizeof err), GV_OK);
+    int nlive = 0;
+    for (int i = 0; i < N; i++) nlive += live[i];
+    ASSERT_EQ(l.n, nlive);
+    for (int j = 0; j < l.n; j++) {
+        int i = (int)l.got[j];
+        ASSERT(live[i]);
+        ASSERT_EQ(l.at[j], t[i]);
+        if (j > 0) {
+            int p = (int)l.got[j - 1];
+            ASSERT(t[p] < t[i] || (t[p] == t[i] && p < i));
+        }
+    }
+    sim_destroy(e);
+}
+
+int main(void)
+{
+    RUN(test_order_time_then_insertion);
+    RUN(test_cancel_and_stale_ids);
+    RUN(test_until_and_stop);
+    RUN(test_random_against_reference);
+    TEST_DONE();
+}
