@@ -10,6 +10,7 @@
 
 static const struct cli_command *const commands[] = {
     &cli_cmd_run,
+    &cli_cmd_exec,
     &cli_cmd_check,
 };
 #define NCOMMANDS (sizeof commands / sizeof commands[0])

@@ -1,0 +1,304 @@
+/* exec_thread.c - the program interpreter of a real Ruby thread.
+ *
+ * The same ops as the simulator's models/thread.c, in the order of CRuby's
+ * own code paths, but executed:
+ * - compute: the calibrated busy loop (or the instruction loop for insns)
+ *   in chunks of about 2 us, with a safe point between chunks, as CRuby
+ *   checks interrupts on backward branches;
+ * - syscall with releases_gvl: BLOCKING_REGION: policy blocking_enter, the
+ *   real call (exec_syscall.c), policy blocking_exit, then
+ *   RUBY_VM_CHECK_INTS_BLOCKING (a safe point); without releases_gvl the
+ *   call is made holding the GVL;
+ * - queue_pop on an empty queue: park through the policy, retry on wake;
+ * - sleep: THREAD_BLOCKING_BEGIN (yield_immediately) around nanosleep;
+ * - env_escape: exec_vmlock.c; join: park until every other thread ended.
+ * Safe points (between ops, between loop iterations, between compute
+ * chunks) run rb_threadptr_execute_interrupts: VM_BARRIER joins the
+ * barrier; TIMER credits one tick (3.2 barging: a whole quantum) to
+ * running_time and yields once the quantum is used up
+ * (rb_thread_schedule_limits); TERMINATE (stop.time) ends the thread.
+ *
+ * Every state change is stamped with CLOCK_MONOTONIC by the thread itself;
+ * a thread made ready by another gets the waker's timestamp for the end of
+ * its parked time.
+ */
+#include "exec_thread.h"
+
+#include <fcntl.h>
+#include <math.h>
+#include <unistd.h>
+
+#include "exec_policy.h"
+#include "exec_queue.h"
+#include "exec_syscall.h"
+#include "exec_vmlock.h"
+#include "exec_work.h"
+
+/* Iterations per compute chunk are derived from this duration. */
+#define COMPUTE_CHUNK_NS 2000
+#define INSNS_CHUNK 2048
+
+void exec_state_set_at(struct exec_thread *th, enum thread_state to, int64_t t_ns)
+{
+    if (th->ts < TS_COUNT && t_ns > th->ts_since_ns) th->ts_ns[th->ts] += t_ns - th->ts_since_ns;
+    if (t_ns > th->ts_since_ns || th->ts == TS_COUNT) th->ts_since_ns = t_ns;
+    th->ts = to;
+    atomic_store_explicit(&th->pub_state, (int)to, memory_order_relaxed);
+}
+
+void exec_state_set(struct exec_thread *th, enum thread_state to)
+{
+    exec_state_set_at(th, to, exec_now_ns());
+}
+
+/* ---- durations ----------------------------------------------------------- */
+
+static sim_time draw(struct exec_thread *th, const struct scn_dist *d)
+{
+    switch (d->kind) {
+    case DIST_UNIFORM: return rng_uniform(&th->rng, d->a, d->b);
+    case DIST_EXP: return rng_exp(&th->rng, d->a);
+    case DIST_CONST: break;
+    }
+    return d->a;
+}
+
+/* ---- safe points ----------------------------------------------------------- */
+
+/* rb_threadptr_execute_interrupts.  Returns true if the thread must end. */
+static bool safepoint(struct exec_thread *th)
+{
+    unsigned bits = atomic_load_explicit(&th->interrupts, memory_order_relaxed);
+    if (!bits) return false;
+    if (bits & EXEC_INT_TERMINATE) return true;
+    bits = atomic_fetch_and(&th->interrupts, ~(unsigned)(EXEC_INT_TIMER | EXEC_INT_VM_BARRIER));
+    struct exec_vm *vm = th->vm;
+    if (bits & EXEC_INT_VM_BARRIER) exec_barrier_safepoint(th);
+    if (bits & EXEC_INT_TIMER) {
+        const struct scn_runtime *rt = &vm->scn->runtime;
+        int64_t quantum = exec_ps_to_ns(rt->quantum);
+        th->running_time_ns += vm->policy->credit_full_quantum ? quantum : exec_ps_to_ns(rt->timer_tick);
+        if (th->running_time_ns >= quantum) {
+            exec_state_set(th, TS_WANTS_GVL);
+            vm->policy->yield(th);
+            exec_state_set(th, TS_RUNNING);
+        }
+    }
+    return (atomic_load_explicit(&th->interrupts, memory_order_relaxed) & EXEC_INT_TERMINATE) != 0;
+}
+
+/* ---- ops ----------------------------------------------------------------- */
+
+/* Keep a loop's final value alive without storing it anywhere. */
+static inline void consume(uint64_t x)
+{
+    __asm__ volatile("" : : "r"(x));
+}
+
+/* Busy-loop for d picoseconds of calibrated work; false if told to end. */
+static bool run_compute(struct exec_thread *th, sim_time d)
+{
+    double ps_per_iter = th->vm->calib.ps_per_iter;
+    double want = (double)d / ps_per_iter + th->compute_carry;
+    uint64_t iters = want > 0 ? (uint64_t)want : 0;
+    th->compute_carry = want - (double)iters;
+    uint64_t chunk = (uint64_t)((double)COMPUTE_CHUNK_NS * 1000.0 / ps_per_iter);
+    if (chunk < 1) chunk = 1;
+    uint64_t x = (uint64_t)th->id + 1;
+    while (iters > 0) {
+        uint64_t n = iters < chunk ? iters : chunk;
+        x = exec_spin(n, x);
+        iters -= n;
+        if (iters > 0 && safepoint(th)) {
+            consume(x);
+            return false;
+        }
+    }
+    consume(x);
+    return true;
+}
+
+static bool run_insns(struct exec_thread *th, uint64_t n)
+{
+    struct exec_vm *vm = th->vm;
+    enum scn_insn_counter kind = vm->scn->runtime.insn_counter;
+    uint64_t x = (uint64_t)th->id + 1;
+    while (n > 0) {
+        uint64_t k = n < INSNS_CHUNK ? n : INSNS_CHUNK;
+        x = exec_insns(kind, vm->shared_counter, k, x);
+        th->c.insns += k;
+        n -= k;
+        if (n > 0 && safepoint(th)) {
+            consume(x);
+            return false;
+        }
+    }
+    consume(x);
+    return true;
+}
+
+static void run_syscall(struct exec_thread *th, const struct scn_op *op)
+{
+    struct exec_vm *vm = th->vm;
+    struct exec_syscall_ctx ctx = { vm->stat_path, th->devnull_fd };
+    int64_t dur = exec_ps_to_ns(draw(th, &op->u.syscall.dur));
+    if (!op->u.syscall.releases_gvl) {
+        exec_syscall_run(&ctx, op->u.syscall.call, op->u.syscall.io_wait, dur);
+        th->c.syscalls++;
+        return;
+    }
+    exec_state_set(th, TS_BLOCKING);
+    vm->policy->blocking_enter(th, false);
+    exec_syscall_run(&ctx, op->u.syscall.call, op->u.syscall.io_wait, dur);
+    th->c.syscalls++;
+    exec_state_set(th, TS_WANTS_GVL);
+    vm->policy->blocking_exit(th);
+    exec_state_set(th, TS_RUNNING);
+}
+
+static void run_sleep(struct exec_thread *th, const struct scn_op *op)
+{
+    struct exec_vm *vm = th->vm;
+    int64_t dur = exec_ps_to_ns(draw(th, &op->u.sleep.dur));
+    exec_state_set(th, TS_SLEEPING);
+    vm->policy->blocking_enter(th, true);
+    exec_sleep_ns(dur);
+    exec_state_set(th, TS_WANTS_GVL);
+    vm->policy->blocking_exit(th);
+    exec_state_set(th, TS_RUNNING);
+}
+
+/* Park until made ready, then hold the GVL again. */
+static void park(struct exec_thread *th)
+{
+    /* the state is already TS_PARKED (set when it registered as a waiter) */
+    th->vm->policy->park(th);
+    exec_state_set_at(th, TS_WANTS_GVL, th->ready_at_ns);
+    exec_state_set(th, TS_RUNNING);
+}
+
+/* queue_pop / join: false if the thread must end (stop.time). */
+static bool run_wait_op(struct exec_thread *th, const struct scn_op *op)
+{
+    for (;;) {
+        enum exec_wait_result r = op->kind == OP_QUEUE_POP
+                                      ? exec_queue_try_pop(th, &th->vm->queues[op->u.queue.queue])
+                                      : exec_join_try(th);
+        if (r == EXEC_WAIT_DONE) return true;
+        if (r == EXEC_WAIT_STOPPING) return false;
+        park(th);
+        if (atomic_load_explicit(&th->interrupts, memory_order_relaxed) & EXEC_INT_TERMINATE)
+            return false;
+    }
+}
+
+/* ---- program counter ------------------------------------------------------- */
+
+static uint64_t loop_iterations(const struct exec_thread *th, const struct scn_op *op)
+{
+    if (op->u.loop.mode == LOOP_TIMES) return op->u.loop.times;
+    /* times_total: split among the instances of the thread template */
+    uint64_t n = op->u.loop.times, k = (uint64_t)th->ninstances;
+    uint64_t i = (uint64_t)th->instance;
+    return n / k + (i < n % k ? 1 : 0);
+}
+
+/* The next op, or NULL at the end of the program (or when told to end at
+ * the safe point between two loop iterations). */
+static const struct scn_op *next_op(struct exec_thread *th)
+{
+    for (;;) {
+        struct exec_frame *f = &th->stack[th->sp - 1];
+        if (f->pc < f->prog->nops) return &f->prog->ops[f->pc++];
+        if (th->sp == 1) return NULL;
+        if (f->measure) th->c.ops++;
+        if (f->forever || f->left > 0) {
+            if (!f->forever) f->left--;
+            f->pc = 0;
+            if (safepoint(th)) return NULL;
+            continue;
+        }
+        th->sp--;
+    }
+}
+
+static void enter_loop(struct exec_thread *th, const struct scn_op *op)
+{
+    bool forever = op->u.loop.mode == LOOP_FOREVER;
+    uint64_t n = forever ? 1 : loop_iterations(th, op);
+    if (n == 0 || op->u.loop.body == NULL || op->u.loop.body->nops == 0) return;
+    if (th->sp >= EXEC_MAX_DEPTH) return;  /* the loader limits nesting; exec_run checks it */
+    struct exec_frame *f = &th->stack[th->sp++];
+    f->prog = op->u.loop.body;
+    f->pc = 0;
+    f->left = n - 1;
+    f->forever = forever;
+    f->measure = op->u.loop.measure;
+}
+
+static void run_program(struct exec_thread *th)
+{
+    struct exec_vm *vm = th->vm;
+    for (;;) {
+        if (safepoint(th)) return;
+        const struct scn_op *op = next_op(th);
+        if (!op) return;
+        atomic_store_explicit(&th->pub_op, op, memory_order_relaxed);
+        switch (op->kind) {
+        case OP_COMPUTE: {
+            bool go = op->u.compute.has_insns ? run_insns(th, op->u.compute.insns)
+                                              : run_compute(th, draw(th, &op->u.compute.dur));
+            if (!go) return;
+            break;
+        }
+        case OP_SYSCALL:
+            run_syscall(th, op);
+            break;
+        case OP_SLEEP:
+            run_sleep(th, op);
+            break;
+        case OP_QUEUE_PUSH:
+            exec_queue_push(th, &vm->queues[op->u.queue.queue]);
+            break;
+        case OP_QUEUE_POP:
+        case OP_JOIN:
+            if (!run_wait_op(th, op)) return;
+            break;
+        case OP_LOOP:
+            enter_loop(th, op);
+            break;
+        case OP_ENV_ESCAPE:
+            exec_env_escape(th, op->u.env_escape.iseq);
+            break;
+        case OP_KIND_COUNT:
+            break;
+        }
+    }
+}
+
+void *exec_thread_main(void *arg)
+{
+    struct exec_thread *th = arg;
+    struct exec_vm *vm = th->vm;
+    pthread_mutex_lock(&vm->life_lock);
+    while (!vm->gate_open) exec_cond_wait(th, &vm->life_cond, &vm->life_lock);
+    pthread_mutex_unlock(&vm->life_lock);
+    exec_check_abort(th, NULL);
+    getrusage(RUSAGE_THREAD, &th->ru_start);
+    th->devnull_fd = open("/dev/null", O_WRONLY | O_CLOEXEC);
+
+    th->ts = TS_COUNT;
+    exec_state_set_at(th, TS_WANTS_GVL, vm->t_start_ns);
+    vm->policy->start(th);
+    exec_state_set(th, TS_RUNNING);
+    run_program(th);
+    /* exec_thread_exited may record the end of the run: close the books first */
+    exec_state_set(th, TS_COUNT);
+    exec_thread_exited(th);
+    vm->policy->dead(th);
+
+    getrusage(RUSAGE_THREAD, &th->ru_end);
+    if (th->devnull_fd >= 0) close(th->devnull_fd);
+    th->devnull_fd = -1;
+    return NULL;
+}

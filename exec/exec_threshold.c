@@ -1,0 +1,90 @@
+/* exec_threshold.c - the threshold policy's helper (PR 15294, known only
+ * from its description in the bug #21685 thread: "keep the GVL during the
+ * syscall; a helper thread performs the hand-off only if the call is still
+ * running after ~100 us").
+ *
+ * One helper per Ractor waits on its own condvar paired with the Ractor's
+ * sched lock:
+ * - nobody waits for the GVL: it sleeps without a timeout (helper_idle);
+ *   the enqueue that makes the ready queue non-empty signals it (one
+ *   futex wake, counted as a wakeup of the enqueuing thread);
+ * - someone waits and the owner is blocked since t0: it sleeps until
+ *   t0 + threshold and, if that same blocking episode is still running,
+ *   hands the GVL to the head of the queue;
+ * - someone waits and the owner runs Ruby code: it re-checks every
+ *   threshold (at least every 20 us), so that a new blocking episode is
+ *   noticed without a wake-up per system call.
+ * So the hand-off happens threshold after the call began, and the helper's
+ * own cost is one wake per threshold while the GVL is contended.
+ */
+#include "exec_threshold.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include "../common/err.h"
+#include "exec_gvl.h"
+
+#define HELPER_MIN_POLL_NS 20000
+
+static void *helper_main(void *arg)
+{
+    struct exec_sched *s = arg;
+    struct exec_vm *vm = s->ractor->vm;
+    struct rusage ru0, ru1;
+    getrusage(RUSAGE_THREAD, &ru0);
+    int64_t threshold = exec_ps_to_ns(vm->scn->runtime.threshold);
+    int64_t poll = threshold > HELPER_MIN_POLL_NS ? threshold : HELPER_MIN_POLL_NS;
+    pthread_mutex_lock(&s->lock);
+    while (!s->helper_stop) {
+        int64_t now = exec_now_ns(), deadline;
+        if (!s->rq_head) {
+            s->helper_idle = true;
+            pthread_cond_wait(&s->helper_cond, &s->lock);
+            s->helper_idle = false;
+            continue;
+        }
+        if (s->owner_blocked) {
+            deadline = s->blocked_since_ns + threshold;
+            if (now >= deadline) {
+                exec_gvl_handoff_blocked_locked(s, &s->helper_counts);
+                continue;
+            }
+        } else {
+            deadline = now + poll;
+        }
+        struct timespec ts = exec_abstime(deadline);
+        pthread_cond_timedwait(&s->helper_cond, &s->lock, &ts);
+    }
+    pthread_mutex_unlock(&s->lock);
+    getrusage(RUSAGE_THREAD, &ru1);
+    s->helper_ru.ru_nvcsw = ru1.ru_nvcsw - ru0.ru_nvcsw;
+    s->helper_ru.ru_nivcsw = ru1.ru_nivcsw - ru0.ru_nivcsw;
+    return NULL;
+}
+
+int exec_threshold_start(struct exec_vm *vm, char *err, size_t errlen)
+{
+    for (int r = 0; r < vm->nractors; r++) {
+        struct exec_sched *s = &vm->ractors[r].sched;
+        int rc = pthread_create(&s->helper, NULL, helper_main, s);
+        if (rc) return gv_fail(err, errlen, GV_ERUN, "cannot start the threshold helper of Ractor %s: %s",
+                               vm->ractors[r].name, strerror(rc));
+        s->helper_started = true;
+    }
+    return GV_OK;
+}
+
+void exec_threshold_stop(struct exec_vm *vm)
+{
+    for (int r = 0; r < vm->nractors; r++) {
+        struct exec_sched *s = &vm->ractors[r].sched;
+        if (!s->helper_started) continue;
+        pthread_mutex_lock(&s->lock);
+        s->helper_stop = true;
+        pthread_cond_signal(&s->helper_cond);
+        pthread_mutex_unlock(&s->lock);
+        pthread_join(s->helper, NULL);
+        s->helper_started = false;
+    }
+}

@@ -1,0 +1,560 @@
+/* test_exec.c - the real executor on small scenarios built in C.
+ *
+ * Only facts that do not depend on timing are asserted: every op executed
+ * exactly once, the GVL never held by two threads, barriers and joins
+ * counted, switches recorded, the CSV row well-formed, the affinity error,
+ * deadlock and watchdog reports.  Timings belong in `make bench`.
+ * The busy loop is calibrated once and reused by every run. */
+#include <sched.h>
+#include <string.h>
+
+#include "../../common/err.h"
+#include "../../exec/exec.h"
+#include "../../exec/exec_work.h"
+#include "../../output/csv.h"
+#include "test.h"
+
+static struct exec_calibration calib;
+
+/* ---- scenario building ---------------------------------------------------- */
+
+static struct scn_op op_compute_us(int us)
+{
+    struct scn_op o;
+    memset(&o, 0, sizeof o);
+    o.kind = OP_COMPUTE;
+    o.path = "/compute";
+    o.u.compute.dur.a = (sim_time)us * SIM_US;
+    return o;
+}
+
+static struct scn_op op_insns(uint64_t n)
+{
+    struct scn_op o;
+    memset(&o, 0, sizeof o);
+    o.kind = OP_COMPUTE;
+    o.path = "/insns";
+    o.u.compute.has_insns = true;
+    o.u.compute.insns = n;
+    return o;
+}
+
+static struct scn_op op_syscall(enum scn_syscall_call call, int us, bool releases)
+{
+    struct scn_op o;
+    memset(&o, 0, sizeof o);
+    o.kind = OP_SYSCALL;
+    o.path = "/syscall";
+    o.u.syscall.call = call;
+    o.u.syscall.dur.a = (sim_time)us * SIM_US;
+    o.u.syscall.releases_gvl = releases;
+    return o;
+}
+
+static struct scn_op op_queue(enum scn_op_kind k, int q)
+{
+    struct scn_op o;
+    memset(&o, 0, sizeof o);
+    o.kind = k;
+    o.path = k == OP_QUEUE_POP ? "/ractors/0/threads/0/program/0" : "/push";
+    o.line = 7;
+    o.u.queue.queue = q;
+    return o;
+}
+
+static struct scn_op op_simple(enum scn_op_kind k)
+{
+    struct scn_op o;
+    memset(&o, 0, sizeof o);
+    o.kind = k;
+    o.path = "/op";
+    return o;
+}
+
+static struct scn_op op_escape(int iseq)
+{
+    struct scn_op o = op_simple(OP_ENV_ESCAPE);
+    o.u.env_escape.iseq = iseq;
+    return o;
+}
+
+static struct scn_op op_loop(uint64_t times, struct scn_prog *body, bool measure)
+{
+    struct scn_op o;
+    memset(&o, 0, sizeof o);
+    o.kind = OP_LOOP;
+    o.path = "/loop";
+    o.u.loop.mode = times ? LOOP_TIMES : LOOP_FOREVER;
+    o.u.loop.times = times;
+    o.u.loop.measure = measure;
+    o.u.loop.body = body;
+    return o;
+}
+
+static struct scn_op op_loop_total(uint64_t total, struct scn_prog *body)
+{
+    struct scn_op o = op_loop(total, body, true);
+    o.u.loop.mode = LOOP_TIMES_TOTAL;
+    return o;
+}
+
+static struct scenario make_scenario(int cores, struct scn_ractor *ractors, int nractors)
+{
+    struct scenario s;
+    memset(&s, 0, sizeof s);
+    s.file = "test.json";
+    s.name = "test";
+    s.seed = 1;
+    s.machine.name = "test";
+    s.machine.cores = cores;
+    s.runtime.gvl_policy = GVL_POLICY_EAGER;
+    s.runtime.quantum = 100 * SIM_MS;
+    s.runtime.timer_tick = 10 * SIM_MS;
+    s.runtime.threshold = 100 * SIM_US;
+    s.ractors = ractors;
+    s.nractors = nractors;
+    for (int i = 0; i < nractors; i++) {
+        s.total_ractors += ractors[i].count;
+        for (int j = 0; j < ractors[i].nthreads; j++)
+            s.total_threads += ractors[i].count * ractors[i].threads[j].count;
+    }
+    return s;
+}
+
+static int host_cpus(void)
+{
+    cpu_set_t set;
+    if (sched_getaffinity(0, sizeof set, &set) != 0) return 1;
+    return CPU_COUNT(&set);
+}
+
+struct result {
+    int rc;
+    char err[8192];
+    struct exec_report rep;
+};
+
+static void run(const struct scenario *s, double timeout, struct result *r)
+{
+    memset(r, 0, sizeof *r);
+    struct exec_opts o = { .timeout_s = timeout, .stat_path = "/", .calibration = &calib };
+    r->rc = exec_run(s, &o, &r->rep, r->err, sizeof r->err);
+    if (r->rc != GV_OK && timeout >= 30) fprintf(stderr, "unexpected failure: %s\n", r->err);
+}
+
+static void done(struct result *r)
+{
+    exec_report_free(&r->rep);
+}
+
+/* ---- tests ------------------------------------------------------------------ */
+
+static void test_calibration(void)
+{
+    char err[512];
+    struct exec_calibration c;
+    int rc = exec_calibrate(&c, 0.10, err, sizeof err);
+    if (rc != GV_OK) fprintf(stderr, "%s\n", err);
+    ASSERT_EQ(rc, GV_OK);
+    ASSERT(c.ps_per_iter > 0);
+    ASSERT(c.min_ps <= c.ps_per_iter && c.ps_per_iter <= c.max_ps);
+    ASSERT(c.samples >= 10);
+    calib = c;
+}
+
+/* Two threads share syscalls and computes under every policy: every op
+ * runs exactly once, the GVL is never held twice, the books balance. */
+static void test_every_op_once_every_policy(void)
+{
+    static struct scn_op body[3];
+    body[0] = op_compute_us(2);
+    body[1] = op_syscall(CALL_STAT, 1, true);
+    body[2] = op_syscall(CALL_GETPID, 1, false);
+    static struct scn_prog bp = { body, 3 };
+    struct scn_op wops[] = { op_loop_total(3001, &bp) };
+    struct scn_op mops[] = { op_simple(OP_JOIN) };
+    struct scn_thread th[] = { { "main", 1, { mops, 1 } }, { "worker", 3, { wops, 1 } } };
+    struct scn_ractor r = { "main", 1, th, 2 };
+    for (int p = 0; p < GVL_POLICY_COUNT; p++) {
+        for (int cores = 1; cores <= (host_cpus() >= 2 ? 2 : 1); cores++) {
+            struct scenario s = make_scenario(cores, &r, 1);
+            s.runtime.gvl_policy = (enum scn_gvl_policy)p;
+            struct result res;
+            run(&s, 60, &res);
+            ASSERT_EQ(res.rc, GV_OK);
+            ASSERT_EQ(res.rep.m.ops, 3001);
+            ASSERT_EQ(res.rep.m.syscalls, 2 * 3001);
+            ASSERT_EQ(res.rep.gvl_violations, 0);
+            ASSERT_EQ(res.rep.m.threads, 4);
+            ASSERT_STREQ(res.rep.m.backend, "real");
+            ASSERT_STREQ(res.rep.m.engine, "pthread");
+            ASSERT_STREQ(res.rep.m.policy, scn_policy_name((enum scn_gvl_policy)p));
+            ASSERT(res.rep.m.wall > 0);
+            /* the joiner parked: at least one voluntary switch, and its time */
+            ASSERT(res.rep.m.vol_switches >= 1);
+            ASSERT(res.rep.m.main_vol_switches >= 1);
+            ASSERT(res.rep.m.state_time[TS_PARKED] > 0);
+            ASSERT(res.rep.m.state_time[TS_RUNNING] > 0);
+            ASSERT_EQ(res.rep.m.native_threads,
+                      4 + (p != GVL_POLICY_BARGING) + (p == GVL_POLICY_THRESHOLD));
+            done(&res);
+        }
+    }
+}
+
+/* Queue ping-pong: every message popped once, the popper parks. */
+static void test_queue_pingpong(void)
+{
+    static struct scn_op pbody[2], cbody[2];
+    pbody[0] = op_queue(OP_QUEUE_PUSH, 0);
+    pbody[1] = op_syscall(CALL_WRITE_DEVNULL, 0, true);
+    cbody[0] = op_queue(OP_QUEUE_POP, 0);
+    cbody[1] = op_compute_us(1);
+    static struct scn_prog pp = { pbody, 2 }, cp = { cbody, 2 };
+    struct scn_op pops[] = { op_loop(2000, &cp, true) };
+    struct scn_op pushes[] = { op_loop(2000, &pp, false) };
+    struct scn_thread th[] = { { "main", 1, { pops, 1 } }, { "worker", 1, { pushes, 1 } } };
+    struct scn_ractor r = { "main", 1, th, 2 };
+    struct scn_queue q = { "q", 0 };
+    for (int p = 0; p < GVL_POLICY_COUNT; p++) {
+        struct scenario s = make_scenario(1, &r, 1);
+        s.queues = &q;
+        s.nqueues = 1;
+        s.runtime.gvl_policy = (enum scn_gvl_policy)p;
+        struct result res;
+        run(&s, 60, &res);
+        ASSERT_EQ(res.rc, GV_OK);
+        ASSERT_EQ(res.rep.m.ops, 2000);
+        ASSERT_EQ(res.rep.m.syscalls, 2000);
+        ASSERT_EQ(res.rep.gvl_violations, 0);
+        ASSERT(res.rep.m.vol_switches > 0);
+        ASSERT(res.rep.m.wakeups > 0);
+        done(&res);
+    }
+}
+
+/* A queue with items at the start and several poppers: each item once. */
+static void test_queue_initial_items(void)
+{
+    static struct scn_op cbody[1];
+    cbody[0] = op_queue(OP_QUEUE_POP, 0);
+    static struct scn_prog cp = { cbody, 1 };
+    struct scn_op pops[] = { op_loop_total(300, &cp) };
+    struct scn_thread th[] = { { "popper", 3, { pops, 1 } } };
+    struct scn_ractor r = { "main", 1, th, 1 };
+    struct scn_queue q = { "q", 300 };
+    struct scenario s = make_scenario(1, &r, 1);
+    s.queues = &q;
+    s.nqueues = 1;
+    struct result res;
+    run(&s, 60, &res);
+    ASSERT_EQ(res.rc, GV_OK);
+    ASSERT_EQ(res.rep.m.ops, 300);
+    done(&res);
+}
+
+/* Two CPU-bound threads: the timer ticks while one waits, the GVL moves. */
+static void test_quantum_ticks(void)
+{
+    struct scn_op ops[] = { op_compute_us(30000) };
+    struct scn_thread th[] = { { "cpu", 2, { ops, 1 } } };
+    struct scn_ractor r = { "main", 1, th, 1 };
+    for (int p = 0; p < GVL_POLICY_COUNT; p++) {
+        struct scenario s = make_scenario(1, &r, 1);
+        s.runtime.gvl_policy = (enum scn_gvl_policy)p;
+        s.runtime.quantum = 5 * SIM_MS;
+        s.runtime.timer_tick = 1 * SIM_MS;
+        struct result res;
+        run(&s, 60, &res);
+        ASSERT_EQ(res.rc, GV_OK);
+        ASSERT(res.rep.m.timer_ticks >= 1);
+        ASSERT(res.rep.m.gvl_handoffs >= 1);
+        ASSERT_EQ(res.rep.gvl_violations, 0);
+        ASSERT(res.rep.m.state_time[TS_WANTS_GVL] > 0);
+        done(&res);
+    }
+}
+
+/* Sleeps and io_wait calls release the GVL under every policy. */
+static void test_sleep_and_io_wait(void)
+{
+    static struct scn_op body[2];
+    body[0] = op_simple(OP_SLEEP);
+    body[0].u.sleep.dur.a = 200 * SIM_US;
+    body[1] = op_syscall(CALL_NANOSLEEP, 100, true);
+    body[1].u.syscall.io_wait = true;
+    static struct scn_prog bp = { body, 2 };
+    struct scn_op ops[] = { op_loop(20, &bp, true) };
+    struct scn_thread th[] = { { "io", 2, { ops, 1 } } };
+    struct scn_ractor r = { "main", 1, th, 1 };
+    for (int p = 0; p < GVL_POLICY_COUNT; p++) {
+        struct scenario s = make_scenario(1, &r, 1);
+        s.runtime.gvl_policy = (enum scn_gvl_policy)p;
+        struct result res;
+        run(&s, 60, &res);
+        ASSERT_EQ(res.rc, GV_OK);
+        ASSERT_EQ(res.rep.m.ops, 40);
+        ASSERT_EQ(res.rep.m.syscalls, 40);
+        ASSERT(res.rep.m.state_time[TS_SLEEPING] > 0);
+        ASSERT(res.rep.m.state_time[TS_BLOCKING] > 0);
+        ASSERT_EQ(res.rep.gvl_violations, 0);
+        done(&res);
+    }
+}
+
+/* Two Ractors escaping environments: with lock_barrier every escape is a
+ * barrier the other Ractor joins; with lockless only the first escape of
+ * each iseq (per racing Ractor); with none, nothing. */
+static void test_barrier_counts(void)
+{
+    static struct scn_op body[2];
+    body[0] = op_escape(3);
+    body[1] = op_compute_us(5);
+    static struct scn_prog bp = { body, 2 };
+    struct scn_op ops[] = { op_loop(1500, &bp, true) };
+    struct scn_thread th[] = { { "w", 1, { ops, 1 } } };
+    struct scn_ractor r = { "r", 2, th, 1 };
+    for (int cores = 1; cores <= (host_cpus() >= 2 ? 2 : 1); cores++) {
+        for (int inv = 0; inv < INVARIANT_COUNT; inv++) {
+            for (int p = 0; p < GVL_POLICY_COUNT; p++) {
+                struct scenario s = make_scenario(cores, &r, 1);
+                s.runtime.invariant_check = (enum scn_invariant_check)inv;
+                s.runtime.gvl_policy = (enum scn_gvl_policy)p;
+                struct result res;
+                run(&s, 60, &res);
+                ASSERT_EQ(res.rc, GV_OK);
+                ASSERT_EQ(res.rep.m.ops, 3000);
+                ASSERT_EQ(res.rep.m.nractor_ops, 2);
+                ASSERT_EQ(res.rep.m.ractor_ops[0], 1500);
+                ASSERT_EQ(res.rep.m.ractor_ops[1], 1500);
+                ASSERT_EQ(res.rep.gvl_violations, 0);
+                if (inv == INVARIANT_LOCK_BARRIER) {
+                    ASSERT_EQ(res.rep.m.barriers, 3000);
+                    ASSERT(res.rep.barrier_joins >= 1);
+                    ASSERT(res.rep.barrier_joins <= 3000);
+                    ASSERT(res.rep.m.vmlock_acquires >= 3000);
+                    ASSERT(res.rep.m.state_time[TS_BARRIER_INIT] > 0);
+                } else if (inv == INVARIANT_LOCKLESS) {
+                    ASSERT(res.rep.m.barriers >= 1 && res.rep.m.barriers <= 2);
+                } else {
+                    ASSERT_EQ(res.rep.m.barriers, 0);
+                    ASSERT_EQ(res.rep.barrier_joins, 0);
+                    ASSERT_EQ(res.rep.m.vmlock_acquires, 0);
+                }
+                done(&res);
+            }
+        }
+    }
+}
+
+/* With one Ractor the VM lock and the barrier are no-ops. */
+static void test_single_ractor_no_barrier(void)
+{
+    static struct scn_op body[1];
+    body[0] = op_escape(0);
+    static struct scn_prog bp = { body, 1 };
+    struct scn_op ops[] = { op_loop(100, &bp, true) };
+    struct scn_thread th[] = { { "w", 2, { ops, 1 } } };
+    struct scn_ractor r = { "main", 1, th, 1 };
+    struct scenario s = make_scenario(1, &r, 1);
+    s.runtime.invariant_check = INVARIANT_LOCK_BARRIER;
+    struct result res;
+    run(&s, 60, &res);
+    ASSERT_EQ(res.rc, GV_OK);
+    ASSERT_EQ(res.rep.m.ops, 200);
+    ASSERT_EQ(res.rep.m.barriers, 0);
+    ASSERT_EQ(res.rep.m.vmlock_acquires, 0);
+    done(&res);
+}
+
+/* The instruction counter: every instruction counted in the thread-local
+ * variant's totals, none in the shared counter; the shared counter sees
+ * at most every increment (plain increments may lose some). */
+static void test_insn_counter(void)
+{
+    struct scn_op ops[] = { op_insns(2000000) };
+    struct scn_thread th[] = { { "t", 1, { ops, 1 } } };
+    struct scn_ractor r = { "r", 2, th, 1 };
+    for (int k = 0; k < COUNTER_COUNT; k++) {
+        struct scenario s = make_scenario(host_cpus() >= 2 ? 2 : 1, &r, 1);
+        s.runtime.insn_counter = (enum scn_insn_counter)k;
+        struct result res;
+        run(&s, 60, &res);
+        ASSERT_EQ(res.rc, GV_OK);
+        ASSERT_EQ(res.rep.insns, 4000000);
+        ASSERT_STREQ(res.rep.m.insn_counter, scn_counter_name((enum scn_insn_counter)k));
+        if (k == COUNTER_SHARED) {
+            ASSERT(res.rep.shared_counter > 0);
+            ASSERT(res.rep.shared_counter <= 4000000);
+        } else {
+            ASSERT_EQ(res.rep.shared_counter, 0);
+        }
+        done(&res);
+    }
+}
+
+/* A pop nobody will satisfy: reported as a deadlock, quickly. */
+static void test_deadlock_report(void)
+{
+    struct scn_op ops[] = { op_queue(OP_QUEUE_POP, 0) };
+    struct scn_thread th[] = { { "main", 1, { ops, 1 } } };
+    struct scn_ractor r = { "main", 1, th, 1 };
+    struct scn_queue q = { "jobs", 0 };
+    for (int p = 0; p < GVL_POLICY_COUNT; p++) {
+        struct scenario s = make_scenario(1, &r, 1);
+        s.queues = &q;
+        s.nqueues = 1;
+        s.runtime.gvl_policy = (enum scn_gvl_policy)p;
+        struct result res;
+        run(&s, 20, &res);
+        ASSERT_EQ(res.rc, GV_ERUN);
+        ASSERT_CONTAINS(res.err, "deadlock");
+        ASSERT_CONTAINS(res.err, "thread main: parked in queue_pop on queue \"jobs\" at "
+                                 "/ractors/0/threads/0/program/0 (line 7)");
+        done(&res);
+    }
+}
+
+/* A pop nobody satisfies beside a thread that computes for days: not a
+ * detectable deadlock; the watchdog stops it and says who waits on what. */
+static void test_watchdog(void)
+{
+    static struct scn_op body[1];
+    body[0] = op_compute_us(100);
+    static struct scn_prog bp = { body, 1 };
+    struct scn_op spin[] = { op_loop(UINT64_C(1000000000000), &bp, false) };
+    struct scn_op pop[] = { op_queue(OP_QUEUE_POP, 0) };
+    struct scn_thread th[] = { { "main", 1, { pop, 1 } }, { "spinner", 1, { spin, 1 } } };
+    struct scn_ractor r = { "main", 1, th, 2 };
+    struct scn_queue q = { "jobs", 0 };
+    for (int p = 0; p < GVL_POLICY_COUNT; p++) {
+        struct scenario s = make_scenario(1, &r, 1);
+        s.queues = &q;
+        s.nqueues = 1;
+        s.runtime.gvl_policy = (enum scn_gvl_policy)p;
+        struct result res;
+        run(&s, 0.3, &res);
+        ASSERT_EQ(res.rc, GV_ERUN);
+        ASSERT_CONTAINS(res.err, "watchdog");
+        ASSERT_CONTAINS(res.err, "thread main: parked in queue_pop on queue \"jobs\"");
+        ASSERT_CONTAINS(res.err, "thread spinner: ");
+        ASSERT(!strstr(res.err, "left running"));
+        done(&res);
+    }
+}
+
+/* stop.time ends a forever loop and wakes a parked thread. */
+static void test_stop_time(void)
+{
+    static struct scn_op body[2];
+    body[0] = op_compute_us(50);
+    body[1] = op_syscall(CALL_GETPID, 0, true);
+    static struct scn_prog bp = { body, 2 };
+    struct scn_op spin[] = { op_loop(0, &bp, true) };
+    struct scn_op pop[] = { op_queue(OP_QUEUE_POP, 0) };
+    struct scn_thread th[] = { { "main", 1, { pop, 1 } }, { "w", 2, { spin, 1 } } };
+    struct scn_ractor r = { "main", 1, th, 2 };
+    struct scn_queue q = { "q", 0 };
+    for (int p = 0; p < GVL_POLICY_COUNT; p++) {
+        struct scenario s = make_scenario(1, &r, 1);
+        s.queues = &q;
+        s.nqueues = 1;
+        s.stop_time = 50 * SIM_MS;
+        s.runtime.gvl_policy = (enum scn_gvl_policy)p;
+        struct result res;
+        run(&s, 60, &res);
+        ASSERT_EQ(res.rc, GV_OK);
+        ASSERT(res.rep.stopped_at_time);
+        ASSERT(res.rep.m.ops > 0);
+        ASSERT_EQ(res.rep.gvl_violations, 0);
+        done(&res);
+    }
+}
+
+/* More cores than the host has: a clear error naming both numbers. */
+static void test_affinity_error(void)
+{
+    struct scn_op ops[] = { op_compute_us(1) };
+    struct scn_thread th[] = { { "main", 1, { ops, 1 } } };
+    struct scn_ractor r = { "main", 1, th, 1 };
+    int n = host_cpus();
+    struct scenario s = make_scenario(n + 1, &r, 1);
+    struct result res;
+    run(&s, 10, &res);
+    ASSERT_EQ(res.rc, GV_EINVAL);
+    char want[128];
+    snprintf(want, sizeof want, "machine.cores = %d, but this host lets gvlsim exec use only %d CPU",
+             n + 1, n);
+    ASSERT_CONTAINS(res.err, want);
+    done(&res);
+    /* and the calling thread's mask is left alone */
+    ASSERT_EQ(host_cpus(), n);
+}
+
+/* Bad input never crashes: no threads, a queue index out of range. */
+static void test_bad_input(void)
+{
+    struct scn_ractor r0 = { "main", 1, NULL, 0 };
+    struct scenario s = make_scenario(1, &r0, 1);
+    struct result res;
+    run(&s, 10, &res);
+    ASSERT_EQ(res.rc, GV_EINVAL);
+    done(&res);
+
+    struct scn_op ops[] = { op_queue(OP_QUEUE_PUSH, 5) };
+    struct scn_thread th[] = { { "main", 1, { ops, 1 } } };
+    struct scn_ractor r = { "main", 1, th, 1 };
+    s = make_scenario(1, &r, 1);
+    run(&s, 10, &res);
+    ASSERT_EQ(res.rc, GV_EINVAL);
+    ASSERT_CONTAINS(res.err, "queue index 5 out of range");
+    done(&res);
+}
+
+/* The CSV row of a real run has as many fields as the header. */
+static void test_csv_row(void)
+{
+    struct scn_op ops[] = { op_compute_us(10) };
+    struct scn_thread th[] = { { "main", 1, { ops, 1 } } };
+    struct scn_ractor r = { "main", 1, th, 1 };
+    struct scenario s = make_scenario(1, &r, 1);
+    struct result res;
+    run(&s, 60, &res);
+    ASSERT_EQ(res.rc, GV_OK);
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&buf, &len);
+    ASSERT(f != NULL);
+    csv_write_header(f);
+    csv_write_row(f, &res.rep.m, false);
+    fclose(f);
+    char *nl = strchr(buf, '\n');
+    ASSERT(nl != NULL);
+    int hdr = 1, row = 1;
+    for (char *p = buf; p < nl; p++) hdr += *p == ',';
+    for (char *p = nl + 1; *p && *p != '\n'; p++) row += *p == ',';
+    ASSERT_EQ(hdr, row);
+    ASSERT_CONTAINS(nl + 1, "test,real,pthread,eager,none,none,1,1,1,1,");
+    free(buf);
+    done(&res);
+}
+
+int main(void)
+{
+    RUN(test_calibration);
+    RUN(test_every_op_once_every_policy);
+    RUN(test_queue_pingpong);
+    RUN(test_queue_initial_items);
+    RUN(test_quantum_ticks);
+    RUN(test_sleep_and_io_wait);
+    RUN(test_barrier_counts);
+    RUN(test_single_ractor_no_barrier);
+    RUN(test_insn_counter);
+    RUN(test_deadlock_report);
+    RUN(test_watchdog);
+    RUN(test_stop_time);
+    RUN(test_affinity_error);
+    RUN(test_bad_input);
+    RUN(test_csv_row);
+    TEST_DONE();
+}
