@@ -209,6 +209,17 @@ struct scenario {
     int total_ractors;   /* sum of ractor counts */
 };
 
+/* Each enum's names as written in JSON, in enum order, NULL-terminated
+ * (the schema's enum values and the *_name functions share them). */
+extern const char *const scn_policy_names[GVL_POLICY_COUNT + 1];
+extern const char *const scn_invariant_names[INVARIANT_COUNT + 1];
+extern const char *const scn_counter_names[COUNTER_COUNT + 1];
+extern const char *const scn_counter_model_names[COUNTER_MODEL_COUNT + 1];
+extern const char *const scn_snt_cap_names[SNT_CAP_COUNT + 1];
+extern const char *const scn_op_names[OP_KIND_COUNT + 1];
+extern const char *const scn_call_names[CALL_COUNT + 1];
+extern const char *const scn_dist_names[4];   /* const, uniform, exp */
+
 const char *scn_policy_name(enum scn_gvl_policy p);
 const char *scn_invariant_name(enum scn_invariant_check c);
 const char *scn_counter_name(enum scn_insn_counter c);
@@ -216,6 +227,14 @@ const char *scn_counter_model_name(enum scn_counter_model m);
 const char *scn_snt_cap_name(enum scn_snt_cap c);
 const char *scn_op_name(enum scn_op_kind k);
 const char *scn_call_name(enum scn_syscall_call c);
+
+const char *scn_dist_name(enum scn_dist_kind k);
+
+/* Iterations of a loop op for thread instance `instance` (0-based) of
+ * `ninstances` = ractor count x thread count of its template: "times" for
+ * LOOP_TIMES, the instance's share of "times_total" for LOOP_TIMES_TOTAL
+ * (N/k, plus one if instance < N%k), UINT64_MAX for LOOP_FOREVER. */
+uint64_t scn_loop_times(const struct scn_op *op, int instance, int ninstances);
 
 void scenario_free(struct scenario *s);
 

@@ -1,6 +1,6 @@
 /* engine.h - the one interface between models and a discrete-event engine.
  *
- * Models (models/*) and the machine (sim/machine.c) schedule callbacks at
+ * Models (the models/ files) and the machine (sim/machine.c) schedule callbacks at
  * absolute simulated times and cancel them; they never name an engine.  Two
  * engines implement this table: the native binary heap (sim/engine_heap.c,
  * the default) and SimGrid (sim/engine_simgrid.c, the reference).
