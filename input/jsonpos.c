@@ -399,13 +399,22 @@ static int scan_doc(struct scan *sc)
     return can_at(sc, 0) && sc->s[sc->off] == '\0';
 }
 
-int jpos_is_valid(const char *text, size_t len)
+/* 1 if valid; else 0 and *fail = where the scanner stopped. */
+static int validate(const char *text, size_t len, size_t *fail)
 {
     struct scan sc;
     memset(&sc, 0, sizeof sc);
     sc.s = (const unsigned char *)text;
     sc.len = len + 1;
-    return scan_doc(&sc);
+    int ok = scan_doc(&sc);
+    *fail = sc.off;
+    return ok;
+}
+
+int jpos_is_valid(const char *text, size_t len)
+{
+    size_t fail;
+    return validate(text, len, &fail);
 }
 
 /* ---- parsing ------------------------------------------------------------- */
@@ -478,8 +487,12 @@ int jpos_parse(struct jpos_table *t, int doc, int col0, cJSON **out, struct diag
     cJSON *root = cJSON_ParseWithLengthOpts(d->text, d->len + 1, &end, 1);
     if (!root) {
         /* cJSON returns NULL for a failed malloc too: ask the scanner. */
-        if (jpos_is_valid(d->text, d->len)) return GV_ENOMEM;
+        size_t fail;
+        if (validate(d->text, d->len, &fail)) return GV_ENOMEM;
         size_t off = end && end >= d->text ? (size_t)(end - d->text) : 0;
+        /* Where a key should start but no string does, cJSON's parse_string
+         * reports one byte past it ("{ "a": 1, }" points after the '}'). */
+        if (fail + 1 == off) off = fail;
         syntax_error(d->name, d->text, d->len, off > d->len ? d->len : off, col0, diags);
         return GV_EINVAL;
     }

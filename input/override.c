@@ -149,9 +149,7 @@ static int make_value(const char *value, int valcol, const char *name, struct jp
         while (*v == ' ' || *v == '\t') v++;
         if (*v == '{' || *v == '[' || *v == '"') {
             /* Meant as JSON: a plain string here would only hide the typo. */
-            for (size_t i = 0; i < tmp.n; i++)
-                diag_add(diags, "%s (quote a string value as '\"...\"' inside the shell quotes)",
-                         tmp.msgs[i]);
+            for (size_t i = 0; i < tmp.n; i++) diag_add(diags, "%s", tmp.msgs[i]);
         } else {
             rc = GV_OK;
             *out = cJSON_CreateString(value);

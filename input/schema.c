@@ -239,8 +239,8 @@ const char *sch_suggest(const char *given, const void *names, size_t n, size_t s
         const char *cand = *(const char *const *)((const char *)names + i * stride);
         if (!cand || strlen(cand) > 64) continue;
         int dist = osa_distance(given, cand);
-        /* distance < length: "id" is not a typo of "op" */
-        if (dist < bestd && (size_t)dist < glen) { best = cand; bestd = dist; }
+        /* Two edits in a short word make another word ("nop" -> "loop"). */
+        if (dist < bestd && dist <= (glen <= 4 ? 1 : 2)) { best = cand; bestd = dist; }
         if (!prefix && (is_prefix(given, cand) || is_prefix(cand, given))) prefix = cand;
     }
     return best ? best : prefix;
