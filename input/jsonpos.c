@@ -493,6 +493,8 @@ int jpos_parse(struct jpos_table *t, int doc, int col0, cJSON **out, struct diag
         /* Where a key should start but no string does, cJSON's parse_string
          * reports one byte past it ("{ "a": 1, }" points after the '}'). */
         if (fail + 1 == off) off = fail;
+        /* cJSON stops at the first error; stopping before it means malloc failed. */
+        if (off < fail) return GV_ENOMEM;
         syntax_error(d->name, d->text, d->len, off > d->len ? d->len : off, col0, diags);
         return GV_EINVAL;
     }
