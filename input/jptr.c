@@ -60,16 +60,3 @@ void jptr_pop(struct jptr *p, size_t mark)
 }
 
 const char *jptr_str(const struct jptr *p) { return p->buf ? p->buf : ""; }
-
-char *jptr_join(const char *base, const char *key)
-{
-    struct jptr p;
-    jptr_init(&p);
-    size_t bl = strlen(base);
-    if (!reserve(&p, bl)) return NULL;
-    memcpy(p.buf, base, bl + 1);
-    p.len = bl;
-    jptr_push_key(&p, key);
-    if (p.oom) { jptr_free(&p); return NULL; }
-    return p.buf;
-}

@@ -19,7 +19,5 @@ size_t jptr_push_index(struct jptr *p, size_t index);
 void jptr_pop(struct jptr *p, size_t mark);
 /* The pointer so far; "" is the document root. */
 const char *jptr_str(const struct jptr *p);
-/* Escape one segment into a malloc'd string (NULL on failure). */
-char *jptr_join(const char *base, const char *key);
 
 #endif

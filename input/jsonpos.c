@@ -152,12 +152,19 @@ int jpos_get(const struct jpos_table *t, const cJSON *node, struct jpos *out)
     return 1;
 }
 
+/* Length of the run of [0-9+-.eE] at s: what cJSON hands to strtod. */
+static size_t number_run(const char *s, size_t cap)
+{
+    size_t n = 0;
+    while ((cap == 0 || n < cap) && s[n] && strchr("0123456789+-eE.", s[n])) n++;
+    return n;
+}
+
 const char *jpos_number_text(const struct jpos_table *t, const cJSON *node, size_t *len)
 {
     struct jpos p;
     if (!jpos_get(t, node, &p) || !p.text) return NULL;
-    /* cJSON reads at most 63 characters of a number (its buffer is 64). */
-    *len = units_number_len(p.text, strnlen(p.text, 63));
+    *len = units_number_len(p.text, number_run(p.text, 0));
     return *len ? p.text : NULL;
 }
 
@@ -177,8 +184,11 @@ void jpos_linecol(const char *text, size_t off, int *line, int *col)
 /* ---- the scanner: cJSON 1.7's grammar, quirks included ----------------------
  * Each step mirrors cJSON.c (parse_value, parse_string, parse_number,
  * parse_array, parse_object, buffer_skip_whitespace): whitespace is any byte
- * <= 32, "\uZZZZ" is accepted (parse_hex4 returns 0), numbers are what
- * strtod reads of at most 63 characters, and `len` includes the NUL. */
+ * <= 32, "\uZZZZ" is accepted (parse_hex4 returns 0), a number is what
+ * strtod reads of the run of [0-9+-.eE], and `len` includes the NUL.
+ * cJSON up to 1.7.18 copies at most 63 characters of that run (a longer
+ * number is a syntax error); 1.7.19, and distributions that backported the
+ * fix for CVE-2023-26819, take any length: `numcap` is 63 or 0. */
 
 struct iter {            /* pre-order walk of a cJSON tree, explicit stack */
     const cJSON *stack[2 * JPOS_MAX_DEPTH + 8];
@@ -189,6 +199,7 @@ struct scan {
     const unsigned char *s;
     size_t len;          /* text length + 1 (the NUL), as cJSON's buffer_length */
     size_t off;
+    size_t numcap;       /* 0: numbers of any length; 63: cJSON <= 1.7.18 */
     /* zip state (NULL table: validation only) */
     struct jpos_table *t;
     int doc, col0;
@@ -371,11 +382,7 @@ static int scan_value(struct scan *sc, size_t key_off, int depth)
         return scan_string(sc);
     }
     if (c == '-' || (c >= '0' && c <= '9')) {
-        size_t run = 0;  /* cJSON copies at most 63 characters of [0-9+-.eE] */
-        while (run < 63 && can_at(sc, run) && strchr("0123456789+-eE.", sc->s[sc->off + run])
-               && sc->s[sc->off + run])
-            run++;
-        size_t n = units_number_len(p, run);
+        size_t n = units_number_len(p, number_run(p, sc->numcap));
         if (!n) return 0;
         record(sc, key_off);
         sc->off += n;
@@ -400,21 +407,16 @@ static int scan_doc(struct scan *sc)
 }
 
 /* 1 if valid; else 0 and *fail = where the scanner stopped. */
-static int validate(const char *text, size_t len, size_t *fail)
+static int validate(const char *text, size_t len, size_t numcap, size_t *fail)
 {
     struct scan sc;
     memset(&sc, 0, sizeof sc);
     sc.s = (const unsigned char *)text;
     sc.len = len + 1;
+    sc.numcap = numcap;
     int ok = scan_doc(&sc);
     *fail = sc.off;
     return ok;
-}
-
-int jpos_is_valid(const char *text, size_t len)
-{
-    size_t fail;
-    return validate(text, len, &fail);
 }
 
 /* ---- parsing ------------------------------------------------------------- */
@@ -486,9 +488,12 @@ int jpos_parse(struct jpos_table *t, int doc, int col0, cJSON **out, struct diag
     const char *end = NULL;
     cJSON *root = cJSON_ParseWithLengthOpts(d->text, d->len + 1, &end, 1);
     if (!root) {
-        /* cJSON returns NULL for a failed malloc too: ask the scanner. */
+        /* cJSON returns NULL for a failed malloc too: ask the scanner, with
+         * the old number limit so that it fails where any cJSON would.  (A
+         * new cJSON that runs out of memory after a >63-character number is
+         * then reported as a syntax error: rare, and still an error.) */
         size_t fail;
-        if (validate(d->text, d->len, &fail)) return GV_ENOMEM;
+        if (validate(d->text, d->len, 63, &fail)) return GV_ENOMEM;
         size_t off = end && end >= d->text ? (size_t)(end - d->text) : 0;
         /* Where a key should start but no string does, cJSON's parse_string
          * reports one byte past it ("{ "a": 1, }" points after the '}'). */

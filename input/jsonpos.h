@@ -68,8 +68,4 @@ const char *jpos_doc_name(const struct jpos_table *t, int doc);
 /* Line and column of byte offset `off` in text. */
 void jpos_linecol(const char *text, size_t off, int *line, int *col);
 
-/* 1 if text[0..len) is a JSON value cJSON would accept (used to tell a
- * syntax error from an allocation failure when cJSON returns NULL). */
-int jpos_is_valid(const char *text, size_t len);
-
 #endif
