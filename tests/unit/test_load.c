@@ -257,6 +257,39 @@ static void test_err_file_limits(void)
     free(p);
 }
 
+static void test_err_queue_names(void)
+{
+    EXPECT(BAD "queue_names.json",
+           BAD "queue_names.json:2:25: /queues/0/name: \"a b\" is not a valid name (use letters, digits, "
+               "'_', '.' and '-')",
+           BAD "queue_names.json:2:83: /queues/2/initial: -1 is out of range (0..9007199254740992)",
+           BAD "queue_names.json:2:64: /queues/2/name: duplicate queue name \"jobs\" (first at 2:44)");
+}
+
+/* 32 nested loops at most.  A file cannot get there (64 JSON levels are
+ * about 29 loops), but --set values nest on top of each other. */
+static void test_err_loop_depth(void)
+{
+    char v[2048] = "", path[1024] = "ractors.0.threads.0.program";
+    for (int i = 0; i < 20; i++) strcat(v, "[{\"op\": \"loop\", \"times\": 1, \"body\": ");
+    strcat(v, "[{\"op\": \"join\"}]");
+    for (int i = 0; i < 20; i++) strcat(v, "}]");
+    char set1[4096], set2[4096];
+    snprintf(set1, sizeof set1, "%s=%s", path, v);
+    strcat(path, ".0");
+    for (int i = 0; i < 19; i++) strcat(path, ".body.0");
+    snprintf(set2, sizeof set2, "%s=%.*s", path, (int)strlen(v) - 2, v + 1);  /* the op, not the array */
+    const char *sets[] = { set1, set2 };
+    /* Loop 33 is the 14th of set2's value, whose loops are 36 characters apart. */
+    size_t step = strlen("[{\"op\": \"loop\", \"times\": 1, \"body\": ");
+    char want[1024] = "--set[2]:1:";
+    snprintf(want + strlen(want), sizeof want - strlen(want), "%d: /ractors/0/threads/0/program/0",
+             (int)(strlen(path) + 2 + 13 * step));
+    for (int i = 0; i < 32; i++) strcat(want, "/body/0");
+    strcat(want, ": loops nested deeper than 32");
+    expect_sets(D "minimal.json", sets, 2, NULL, (const char *const[]){ want, NULL });
+}
+
 /* Columns count characters; a byte order mark is not one; pointers escape '/' and '~'. */
 static void test_err_utf8_columns(void)
 {
@@ -457,6 +490,8 @@ static void test_override_machine_profile(void)
     /* An unknown profile set from the command line is reported there. */
     EXPECT_SET(D "minimal.json", "machine=nosuch",
                "--set[1]:1:9: /machine: no machine profile \"nosuch\" (looked in: tests/data/machines)");
+    EXPECT_SET(D "minimal.json", "machine.profile=nosuch",
+               "--set[1]:1:17: /machine/profile: no machine profile \"nosuch\" (looked in: tests/data/machines)");
 }
 
 static void test_profile_merge(void)
@@ -676,6 +711,8 @@ int main(void)
     RUN(test_err_forever);
     RUN(test_err_too_large);
     RUN(test_err_main_count);
+    RUN(test_err_queue_names);
+    RUN(test_err_loop_depth);
     RUN(test_err_file_limits);
     RUN(test_err_utf8_columns);
     RUN(test_err_many);
