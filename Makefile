@@ -27,6 +27,14 @@ MAIN_SRC := cli/main.c
 UNIT_SRC := $(wildcard tests/unit/test_*.c)
 UNIT_NAMES := $(basename $(notdir $(UNIT_SRC)))
 
+# `make V=1` shows the full compiler command lines.
+V ?= 0
+ifeq ($(V),0)
+Q := @
+else
+Q :=
+endif
+
 REL := build/release
 ASN := build/asan
 
@@ -46,26 +54,29 @@ deps:
 	@scripts/deps.sh
 
 gvlsim: $(REL_OBJ) $(REL)/cli/main.o
-	$(CC) $(RELEASE_CFLAGS) -o $@ $^ $(LDLIBS)
+	@echo "  LD      $@"
+	$(Q)$(CC) $(RELEASE_CFLAGS) -o $@ $^ $(LDLIBS)
 
 $(REL)/%.o: %.c
 	@mkdir -p $(dir $@)
-	$(CC) $(RELEASE_CFLAGS) -MMD -MP -c -o $@ $<
+	@[ "$(V)" != 0 ] || echo "  CC      $<"
+	$(Q)$(CC) $(RELEASE_CFLAGS) -MMD -MP -c -o $@ $<
 
 $(ASN)/%.o: %.c
 	@mkdir -p $(dir $@)
-	$(CC) $(ASAN_CFLAGS) -MMD -MP -c -o $@ $<
+	@[ "$(V)" != 0 ] || echo "  CC asan $<"
+	$(Q)$(CC) $(ASAN_CFLAGS) -MMD -MP -c -o $@ $<
 
 $(ASN)/gvlsim: $(ASN_OBJ) $(ASN)/cli/main.o
-	$(CC) $(ASAN_CFLAGS) -o $@ $^ $(LDLIBS)
+	$(Q)$(CC) $(ASAN_CFLAGS) -o $@ $^ $(LDLIBS)
 
 $(REL)/tests/%: tests/unit/%.c $(REL_OBJ)
 	@mkdir -p $(dir $@)
-	$(CC) $(RELEASE_CFLAGS) -o $@ $< $(REL_OBJ) $(LDLIBS)
+	$(Q)$(CC) $(RELEASE_CFLAGS) -o $@ $< $(REL_OBJ) $(LDLIBS)
 
 $(ASN)/tests/%: tests/unit/%.c $(ASN_OBJ)
 	@mkdir -p $(dir $@)
-	$(CC) $(ASAN_CFLAGS) -o $@ $< $(ASN_OBJ) $(LDLIBS)
+	$(Q)$(CC) $(ASAN_CFLAGS) -o $@ $< $(ASN_OBJ) $(LDLIBS)
 
 REL_UNITS := $(UNIT_NAMES:%=$(REL)/tests/%)
 ASN_UNITS := $(UNIT_NAMES:%=$(ASN)/tests/%)
@@ -98,7 +109,7 @@ bench: gvlsim $(REL)/tests/bench_engine
 
 $(REL)/tests/bench_engine: tests/bench/bench_engine.c $(REL_OBJ)
 	@mkdir -p $(dir $@)
-	$(CC) $(RELEASE_CFLAGS) -o $@ $< $(REL_OBJ) $(LDLIBS)
+	$(Q)$(CC) $(RELEASE_CFLAGS) -o $@ $< $(REL_OBJ) $(LDLIBS)
 
 valgrind: $(REL_UNITS) gvlsim
 	@scripts/valgrind.sh ./gvlsim $(REL_UNITS)

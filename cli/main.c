@@ -1,5 +1,4 @@
 /* main.c - gvlsim entry point: dispatch to one command of the table. */
-#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -32,17 +31,6 @@ static void print_usage(FILE *f)
                "exit codes: 0 ok, 1 regression found (compare), 2 usage, 3 invalid scenario,\n"
                "            4 run failed (deadlock, time limit, watchdog), 5 I/O error,\n"
                "            6 out of memory, 7 not supported by this build\n");
-}
-
-int cli_usage_error(const struct cli_command *cmd, const char *fmt, ...)
-{
-    va_list ap;
-    fprintf(stderr, "gvlsim %s: ", cmd ? cmd->name : "");
-    va_start(ap, fmt);
-    vfprintf(stderr, fmt, ap);
-    va_end(ap);
-    fprintf(stderr, "\nusage: gvlsim %s %s\n", cmd ? cmd->name : "COMMAND", cmd ? cmd->usage : "");
-    return GV_EXIT_USAGE;
 }
 
 int main(int argc, char **argv)

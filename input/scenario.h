@@ -29,6 +29,7 @@ struct scn_machine {
     sim_time futex_wake;       /* "futex_wake": CPU time of the waker in FUTEX_WAKE */
     sim_time wake_idle_core;   /* "wake_idle_core": wake -> running on an idle core (IPI + idle exit) */
     sim_time wake_busy_core;   /* "wake_busy_core": IPI/enqueue delay onto a busy remote core */
+    double wake_jitter;        /* "wake_jitter": wake latencies drawn in [L(1-j), L(1+j)] */
     sim_time os_timeslice;     /* "os_timeslice": slice before an involuntary switch when a core is shared */
     double work_scale;         /* "work_scale": multiplier on scenario compute/syscall durations */
     sim_time timer_tick_cost;  /* "timer_tick_cost": CPU time of one timer-thread wake-up */
@@ -129,6 +130,8 @@ enum scn_syscall_call {
     CALL_WRITE_DEVNULL, /* write(2) of one byte to /dev/null: File.write('/dev/null', '0') */
     CALL_GETPID,        /* getppid(2): the cheapest real syscall */
     CALL_NANOSLEEP,     /* nanosleep(2) for the op's duration: an I/O wait off the CPU */
+    CALL_OPEN_DEVNULL,  /* open(2) of /dev/null for writing (the thread keeps the fd) */
+    CALL_CLOSE,         /* close(2) of the fd the thread's last open_devnull opened */
     CALL_COUNT
 };
 
@@ -209,6 +212,17 @@ struct scenario {
     int total_ractors;   /* sum of ractor counts */
 };
 
+/* Each enum's names as written in JSON, in enum order, NULL-terminated
+ * (the schema's enum values and the *_name functions share them). */
+extern const char *const scn_policy_names[GVL_POLICY_COUNT + 1];
+extern const char *const scn_invariant_names[INVARIANT_COUNT + 1];
+extern const char *const scn_counter_names[COUNTER_COUNT + 1];
+extern const char *const scn_counter_model_names[COUNTER_MODEL_COUNT + 1];
+extern const char *const scn_snt_cap_names[SNT_CAP_COUNT + 1];
+extern const char *const scn_op_names[OP_KIND_COUNT + 1];
+extern const char *const scn_call_names[CALL_COUNT + 1];
+extern const char *const scn_dist_names[4];   /* const, uniform, exp */
+
 const char *scn_policy_name(enum scn_gvl_policy p);
 const char *scn_invariant_name(enum scn_invariant_check c);
 const char *scn_counter_name(enum scn_insn_counter c);
@@ -216,6 +230,14 @@ const char *scn_counter_model_name(enum scn_counter_model m);
 const char *scn_snt_cap_name(enum scn_snt_cap c);
 const char *scn_op_name(enum scn_op_kind k);
 const char *scn_call_name(enum scn_syscall_call c);
+
+const char *scn_dist_name(enum scn_dist_kind k);
+
+/* Iterations of a loop op for thread instance `instance` (0-based) of
+ * `ninstances` = ractor count x thread count of its template: "times" for
+ * LOOP_TIMES, the instance's share of "times_total" for LOOP_TIMES_TOTAL
+ * (N/k, plus one if instance < N%k), UINT64_MAX for LOOP_FOREVER. */
+uint64_t scn_loop_times(const struct scn_op *op, int instance, int ninstances);
 
 void scenario_free(struct scenario *s);
 

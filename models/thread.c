@@ -102,15 +102,6 @@ static sim_time scale_work(const struct rb_thread *th, sim_time d)
 
 /* ---- program counter ---------------------------------------------------- */
 
-static uint64_t loop_iterations(const struct rb_thread *th, const struct scn_op *op)
-{
-    if (op->u.loop.mode == LOOP_TIMES) return op->u.loop.times;
-    /* times_total: split among the instances of the thread template */
-    uint64_t n = op->u.loop.times, k = (uint64_t)th->ninstances;
-    uint64_t i = (uint64_t)th->instance;
-    return n / k + (i < n % k ? 1 : 0);
-}
-
 static const struct scn_op *next_op(struct rb_thread *th)
 {
     for (;;) {
@@ -131,7 +122,7 @@ static const struct scn_op *next_op(struct rb_thread *th)
 static void enter_loop(struct rb_thread *th, const struct scn_op *op)
 {
     bool forever = op->u.loop.mode == LOOP_FOREVER;
-    uint64_t n = forever ? 1 : loop_iterations(th, op);
+    uint64_t n = forever ? 1 : scn_loop_times(op, th->instance, th->ninstances);
     if (n == 0) return;
     if (th->sp >= TH_MAX_DEPTH) {  /* the loader limits nesting to 32 */
         vm_fail(th->vm, "thread %s: loops nested too deep at %s", th->name, op->path);

@@ -82,7 +82,9 @@ int vm_init(struct vm *vm, const struct scenario *scn, struct sim_engine *eng, c
         .context_switch = scn->machine.context_switch,
         .wake_idle_core = scn->machine.wake_idle_core,
         .wake_busy_core = scn->machine.wake_busy_core,
+        .wake_jitter = scn->machine.wake_jitter,
         .os_timeslice = scn->machine.os_timeslice,
+        .seed = scn->seed,
     };
     int rc = mach_init(&vm->mach, eng, &mp, err, errlen);
     if (rc != GV_OK) return rc;

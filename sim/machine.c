@@ -41,6 +41,7 @@ int mach_init(struct machine *m, struct sim_engine *eng, const struct mach_param
     if (!m->cores)
         return gv_fail(err, errlen, GV_ENOMEM, "out of memory allocating %d cores", p->cores);
     for (int i = 0; i < p->cores; i++) m->cores[i].id = i;
+    rng_seed(&m->rng, p->seed, UINT64_C(0x6d616368696e65));  /* "machine" stream */
     return GV_OK;
 }
 
@@ -123,6 +124,10 @@ static struct mach_task *rq_pop(struct mach_core *c)
     return t;
 }
 
+/* At most one slice event per core is pending, never cancelled: when it
+ * fires it re-checks the core (which may have switched tasks meanwhile) and
+ * re-arms for the current slice.  Cancelling on every switch would leave
+ * one dead heap entry per switch for a whole time slice. */
 static void arm_slice(struct machine *m, struct mach_core *c)
 {
     if (c->slice_ev || c->state != CORE_BUSY || c->nrq == 0) return;
@@ -143,7 +148,6 @@ static void begin_arrival(struct machine *m, struct mach_core *c, struct mach_ta
 /* The core's task left (blocked, exited, preempted): pick the next one. */
 static void dispatch(struct machine *m, struct mach_core *c)
 {
-    if (c->slice_ev) { sim_cancel(m->eng, c->slice_ev); c->slice_ev = 0; }
     struct mach_task *t = rq_pop(c);
     if (!t) {
         /* idle balance: pull the longest-waiting task of the busiest queue */
@@ -155,10 +159,6 @@ static void dispatch(struct machine *m, struct mach_core *c)
         if (src) {
             t = rq_pop(src);
             m->migrations++;
-            if (src->nrq == 0 && src->slice_ev) {
-                sim_cancel(m->eng, src->slice_ev);
-                src->slice_ev = 0;
-            }
         }
     }
     if (t) begin_arrival(m, c, t, CORE_SWITCHING, m->p.context_switch);
@@ -287,6 +287,13 @@ static void ev_wake_preempt(void *obj, uint64_t arg)
 
 /* ---- placement ---------------------------------------------------------- */
 
+static sim_time wake_latency(struct machine *m, sim_time mean)
+{
+    if (m->p.wake_jitter <= 0 || mean <= 0) return mean;
+    sim_time spread = (sim_time)((double)mean * m->p.wake_jitter);
+    return rng_uniform(&m->rng, mean - spread, mean + spread);
+}
+
 static int core_load(const struct mach_core *c)
 {
     return (c->state != CORE_IDLE) + c->nrq;
@@ -300,7 +307,7 @@ static void place(struct machine *m, struct mach_task *t, const struct mach_task
     for (int i = 0; target < 0 && i < m->ncores; i++)
         if (m->cores[i].state == CORE_IDLE) target = i;
     if (target >= 0) {
-        begin_arrival(m, &m->cores[target], t, CORE_WAKING, m->p.wake_idle_core);
+        begin_arrival(m, &m->cores[target], t, CORE_WAKING, wake_latency(m, m->p.wake_idle_core));
         return;
     }
     /* 2. no idle core: the least loaded run queue; ties to the previous core,
@@ -327,7 +334,7 @@ static void place(struct machine *m, struct mach_task *t, const struct mach_task
         rq_push_tail(c, t);  /* the core's own timer interrupt, or the waker's core */
         arm_slice(m, c);
     } else {
-        t->arrive_ev = sim_after(m->eng, m->p.wake_busy_core, ev_enqueue, t,
+        t->arrive_ev = sim_after(m->eng, wake_latency(m, m->p.wake_busy_core), ev_enqueue, t,
                                  (uint64_t)(uintptr_t)m);
     }
 }

@@ -16,7 +16,11 @@
  *   core if idle, else the lowest idle core (it runs after wake_idle_core:
  *   IPI + idle-state exit); if no core is idle it joins the least loaded run
  *   queue (its previous core on ties), after wake_busy_core if that core is
- *   remote, and runs when the core is released (context_switch);
+ *   remote, and runs when the core is released (context_switch).  Wake
+ *   latencies vary (the idle state reached, IPI delivery): each is drawn
+ *   uniformly within +-wake_jitter of its mean.  Without that spread, equal
+ *   latencies phase-lock periodic threads (the timer thread would always
+ *   wake exactly in the gap between two GVL owners);
  * - a core whose task blocks or exits switches to its run-queue head, or
  *   pulls the head of the longest other run queue (idle balance), or idles;
  * - a core with waiting tasks preempts its task after os_timeslice: an
@@ -33,6 +37,7 @@
 #include <stdint.h>
 
 #include "engine.h"
+#include "rng.h"
 
 struct machine;
 struct mach_task;
@@ -108,7 +113,9 @@ struct mach_params {
     sim_time context_switch;
     sim_time wake_idle_core;
     sim_time wake_busy_core;
+    double wake_jitter;     /* wake latencies uniform in [L(1-j), L(1+j)] */
     sim_time os_timeslice;
+    uint64_t seed;          /* for the wake-latency draws */
 };
 
 struct machine {
@@ -119,6 +126,7 @@ struct machine {
     int ntasks;          /* ids handed out */
     struct mach_observer obs;
     uint64_t migrations; /* idle-balance pulls */
+    struct rng rng;      /* wake-latency jitter */
     char error[256];     /* first protocol violation by a model, if any */
 };
 

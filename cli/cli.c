@@ -1,0 +1,18 @@
+/* cli.c - helpers shared by the commands (kept out of main.c so that unit
+ * tests, which link every cli/ object but main.o, can call them). */
+#include <stdarg.h>
+#include <stdio.h>
+
+#include "../common/err.h"
+#include "cli.h"
+
+int cli_usage_error(const struct cli_command *cmd, const char *fmt, ...)
+{
+    va_list ap;
+    fprintf(stderr, "gvlsim %s: ", cmd ? cmd->name : "");
+    va_start(ap, fmt);
+    vfprintf(stderr, fmt, ap);
+    va_end(ap);
+    fprintf(stderr, "\nusage: gvlsim %s %s\n", cmd ? cmd->name : "COMMAND", cmd ? cmd->usage : "");
+    return GV_EXIT_USAGE;
+}

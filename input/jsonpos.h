@@ -1,0 +1,71 @@
+/* jsonpos.h - cJSON parsing with source positions.
+ *
+ * cJSON keeps no positions.  jpos_parse() parses a document with cJSON,
+ * then runs a scanner over the same text that accepts exactly what cJSON
+ * accepts and reports every value in document (pre-)order; zipped with a
+ * pre-order walk of the cJSON tree (duplicate keys stay separate children
+ * in text order, so the orders match) this gives a side table
+ * cJSON node -> {document, line, col, key line, key col, source text}.
+ *
+ * Lines and columns are 1-based; a column counts characters (UTF-8 code
+ * points; a tab is one), not bytes.  One table holds several documents: the
+ * scenario, its machine profile and each --set value.  The table owns the
+ * documents' text, so number lexemes stay readable for exact conversion.
+ */
+#ifndef INPUT_JSONPOS_H
+#define INPUT_JSONPOS_H
+
+#include <stddef.h>
+
+#include <cjson/cJSON.h>
+
+#include "../common/diag.h"
+
+#define JPOS_MAX_DEPTH 64   /* deeper nesting is rejected before parsing */
+
+struct jpos {
+    const char *file;      /* document name: a path or "--set[N]" */
+    int doc;               /* document id (jpos_add_doc) */
+    int line, col;         /* the value's first character */
+    int key_line, key_col; /* its key if the value is an object member, else 0 */
+    const char *text;      /* the value's first byte in the document, or NULL */
+};
+
+struct jpos_table;
+
+int jpos_new(struct jpos_table **out);           /* GV_OK or GV_ENOMEM */
+void jpos_free(struct jpos_table *t);
+
+/* Add a document; the table takes ownership of `text` (len bytes plus a
+ * NUL terminator at text[len]) in every case, even on failure.
+ * *doc receives its id.  GV_OK or GV_ENOMEM. */
+int jpos_add_doc(struct jpos_table *t, const char *name, char *text, size_t len, int *doc);
+
+/* Parse document `doc` into *out and record every node's position.  col0
+ * is added to columns on line 1 (a --set value starts inside "key=value").
+ * Errors, as diagnostics "name:L:C: ...": NUL byte, nesting deeper than
+ * JPOS_MAX_DEPTH, syntax error near '...' (GV_EINVAL), or GV_ENOMEM. */
+int jpos_parse(struct jpos_table *t, int doc, int col0, cJSON **out, struct diag_list *diags);
+
+/* Record (or replace) the position of a node made by the loader itself. */
+int jpos_put(struct jpos_table *t, const cJSON *node, int doc, int line, int col,
+             int key_line, int key_col);
+
+/* Set the key position of a recorded node (a value attached under a new
+ * key); no-op for an unknown node.  GV_OK. */
+int jpos_set_key(struct jpos_table *t, const cJSON *node, int key_line, int key_col);
+
+/* Copy a node's position into *out; returns 0 (and zeroes *out) if unknown. */
+int jpos_get(const struct jpos_table *t, const cJSON *node, struct jpos *out);
+
+/* The exact text of a number node ("1e3", "0.5"), *len bytes; NULL if the
+ * node has no source text. */
+const char *jpos_number_text(const struct jpos_table *t, const cJSON *node, size_t *len);
+
+/* Name of a document. */
+const char *jpos_doc_name(const struct jpos_table *t, int doc);
+
+/* Line and column of byte offset `off` in text. */
+void jpos_linecol(const char *text, size_t off, int *line, int *col);
+
+#endif

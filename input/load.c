@@ -1,0 +1,282 @@
+/* load.c - scn_load: read, parse, override, resolve the profile, validate, build. */
+#include "load.h"
+
+#include <errno.h>
+#include <stdarg.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "../common/err.h"
+#include "build.h"
+#include "jsonpos.h"
+#include "override.h"
+#include "schema.h"
+
+#define LOAD_MAX_BYTES (64u << 20)
+
+/* Read a whole file, NUL-terminated.  open/read, not stdio: no hidden
+ * buffers, and errno stays meaningful.  Errors go to diags as
+ * "name: message"; GV_EIO, GV_EINVAL (too large) or GV_ENOMEM. */
+static int read_file(const char *path, const char *what, char **out, size_t *len,
+                     struct diag_list *diags)
+{
+    *out = NULL;
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0) {
+        diag_at(diags, path, 0, 0, NULL, "cannot read %s: %s", what, strerror(errno));
+        return GV_EIO;
+    }
+    struct stat st;
+    int regular = fstat(fd, &st) == 0 && S_ISREG(st.st_mode);
+    if (regular && (uint64_t)st.st_size > LOAD_MAX_BYTES) {
+        close(fd);
+        diag_at(diags, path, 0, 0, NULL, "%s is too large (%lld bytes; the limit is 64 MiB)", what,
+                (long long)st.st_size);
+        return GV_EINVAL;
+    }
+    size_t cap = regular && st.st_size > 0 ? (size_t)st.st_size + 2 : 4096, n = 0;
+    char *buf = malloc(cap);
+    if (!buf) { close(fd); return GV_ENOMEM; }
+    for (;;) {
+        if (n + 1 >= cap) {  /* pipes and files that grow: read in chunks */
+            if (cap > LOAD_MAX_BYTES) {
+                free(buf);
+                close(fd);
+                diag_at(diags, path, 0, 0, NULL, "%s is too large (the limit is 64 MiB)", what);
+                return GV_EINVAL;
+            }
+            char *b = realloc(buf, cap * 2);
+            if (!b) { free(buf); close(fd); return GV_ENOMEM; }
+            buf = b;
+            cap *= 2;
+        }
+        ssize_t r = read(fd, buf + n, cap - n - 1);
+        if (r < 0 && errno == EINTR) continue;
+        if (r < 0) {
+            int e = errno;
+            free(buf);
+            close(fd);
+            diag_at(diags, path, 0, 0, NULL, "cannot read %s: %s", what, strerror(e));
+            return GV_EIO;
+        }
+        if (r == 0) break;
+        n += (size_t)r;
+    }
+    close(fd);
+    if (n > LOAD_MAX_BYTES) {
+        free(buf);
+        diag_at(diags, path, 0, 0, NULL, "%s is too large (%zu bytes; the limit is 64 MiB)", what, n);
+        return GV_EINVAL;
+    }
+    buf[n] = '\0';
+    *out = buf;
+    *len = n;
+    return GV_OK;
+}
+
+static char *str_printf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+static char *str_printf(const char *fmt, ...)
+{
+    va_list ap, ap2;
+    va_start(ap, fmt);
+    va_copy(ap2, ap);
+    int n = vsnprintf(NULL, 0, fmt, ap);
+    va_end(ap);
+    char *s = n < 0 ? NULL : malloc((size_t)n + 1);
+    if (s) vsnprintf(s, (size_t)n + 1, fmt, ap2);
+    va_end(ap2);
+    return s;
+}
+
+/* The directory of a path: "a/b.json" -> "a", "b.json" -> ".". */
+static char *dir_of(const char *file)
+{
+    const char *slash = strrchr(file, '/');
+    if (!slash) return strdup(".");
+    if (slash == file) return strdup("/");
+    return strndup(file, (size_t)(slash - file));
+}
+
+static int is_file(const char *path)
+{
+    struct stat st;
+    return stat(path, &st) == 0;  /* a directory is "found", then fails to read: clearer */
+}
+
+struct profile {
+    cJSON *root;
+    char *name;   /* the name it was resolved from ("desktop"; "m4" for "hw/m4.json") */
+};
+
+static void at_node(struct diag_list *diags, const struct jpos_table *pos, const cJSON *node,
+                    const char *file, const char *ptr, const char *msg)
+{
+    struct jpos p;
+    jpos_get(pos, node, &p);
+    diag_at(diags, p.file ? p.file : file, p.line, p.col, ptr, "%s", msg);
+}
+
+/* Find, read and parse the profile named by "machine" or "machine.profile". */
+static int resolve_profile(const char *file, const cJSON *root, const struct load_opts *opts,
+                           struct jpos_table *pos, struct profile *out, struct diag_list *diags)
+{
+    const cJSON *m = cJSON_IsObject(root) ? cJSON_GetObjectItemCaseSensitive(root, "machine") : NULL;
+    const cJSON *node = NULL;
+    const char *ptr = "/machine";
+    if (cJSON_IsString(m)) node = m;
+    else if (cJSON_IsObject(m)) {
+        node = cJSON_GetObjectItemCaseSensitive(m, "profile");
+        ptr = "/machine/profile";
+    }
+    if (!cJSON_IsString(node)) return GV_OK;  /* none, or a type error the schema reports */
+    const char *name = node->valuestring;
+    if (!*name) {
+        at_node(diags, pos, node, file, ptr, "empty machine profile name");
+        return GV_EINVAL;
+    }
+
+    char *sdir = dir_of(file), *path = NULL, *looked = NULL;
+    int rc = GV_OK;
+    if (!sdir) return GV_ENOMEM;
+    size_t nlen = strlen(name);
+    int is_path = strchr(name, '/') || (nlen > 5 && !strcmp(name + nlen - 5, ".json"));
+    if (is_path) {
+        path = name[0] == '/' ? strdup(name) : str_printf("%s/%s", sdir, name);
+        if (!path) { rc = GV_ENOMEM; goto done; }
+        if (!is_file(path)) {
+            char *msg = str_printf("no machine profile \"%s\" (looked for: %s)", name, path);
+            if (!msg) { rc = GV_ENOMEM; goto done; }
+            at_node(diags, pos, node, file, ptr, msg);
+            free(msg);
+            free(path);
+            path = NULL;
+            rc = GV_EINVAL;
+            goto done;
+        }
+    } else {
+        /* opts->machines_dir, <scenario dir>/machines, then $GVLSIM_MACHINES. */
+        const char *env = getenv("GVLSIM_MACHINES");
+        char *envcopy = strdup(env ? env : "");
+        char *mdir = str_printf("%s/machines", sdir);
+        looked = strdup("");
+        if (!envcopy || !mdir || !looked) {
+            free(envcopy);
+            free(mdir);
+            rc = GV_ENOMEM;
+            goto done;
+        }
+        const char *dirs[3 + 64];
+        int nd = 0;
+        if (opts && opts->machines_dir && *opts->machines_dir) dirs[nd++] = opts->machines_dir;
+        dirs[nd++] = mdir;
+        for (char *save = NULL, *tok = strtok_r(envcopy, ":", &save); tok && nd < 3 + 64;
+             tok = strtok_r(NULL, ":", &save))
+            dirs[nd++] = tok;
+        for (int i = 0; i < nd && !path; i++) {
+            char *cand = str_printf("%s/%s.json", dirs[i], name);
+            char *l2 = str_printf("%s%s%s", looked, *looked ? ", " : "", dirs[i]);
+            if (!cand || !l2) {
+                free(cand);
+                free(l2);
+                rc = GV_ENOMEM;
+                break;
+            }
+            free(looked);
+            looked = l2;
+            if (is_file(cand)) path = cand;
+            else free(cand);
+        }
+        if (rc == GV_OK && !path) {
+            char *msg = str_printf("no machine profile \"%s\" (looked in: %s)", name, looked);
+            if (!msg) rc = GV_ENOMEM;
+            else {
+                at_node(diags, pos, node, file, ptr, msg);
+                free(msg);
+                rc = GV_EINVAL;
+            }
+        }
+        free(envcopy);
+        free(mdir);
+        if (rc != GV_OK) goto done;
+    }
+
+    char *text;
+    size_t len;
+    int doc;
+    rc = read_file(path, "machine profile", &text, &len, diags);
+    if (rc != GV_OK) goto done;
+    rc = jpos_add_doc(pos, path, text, len, &doc);
+    if (rc != GV_OK) goto done;
+    rc = jpos_parse(pos, doc, 0, &out->root, diags);
+    if (rc != GV_OK) goto done;
+    if (is_path) {  /* "hw/m4.json" is named "m4" */
+        const char *base = strrchr(name, '/');
+        base = base ? base + 1 : name;
+        size_t bl = strlen(base);
+        out->name = strndup(base, bl > 5 && !strcmp(base + bl - 5, ".json") ? bl - 5 : bl);
+    } else {
+        out->name = strdup(name);
+    }
+    if (!out->name) rc = GV_ENOMEM;
+done:
+    free(sdir);
+    free(path);
+    free(looked);
+    return rc;
+}
+
+/* The worse of two outcomes: out of memory, then I/O, then invalid. */
+static int worse(int a, int b)
+{
+    static const int order[] = { GV_OK, GV_EINVAL, GV_EIO, GV_ENOMEM };
+    int ia = 0, ib = 0;
+    for (int i = 0; i < 4; i++) {
+        if (order[i] == a) ia = i;
+        if (order[i] == b) ib = i;
+    }
+    return ia >= ib ? a : b;
+}
+
+int scn_load(const char *file, const struct load_opts *opts, struct scenario *out,
+             struct diag_list *diags)
+{
+    struct jpos_table *pos = NULL;
+    struct profile prof = { NULL, NULL };
+    cJSON *root = NULL;
+    char *text = NULL;
+    size_t len = 0;
+    int doc, rc;
+
+    memset(out, 0, sizeof *out);
+    if ((rc = jpos_new(&pos)) != GV_OK) goto out;
+    if ((rc = read_file(file, "scenario", &text, &len, diags)) != GV_OK) goto out;
+    if ((rc = jpos_add_doc(pos, file, text, len, &doc)) != GV_OK) goto out;
+    if ((rc = jpos_parse(pos, doc, 0, &root, diags)) != GV_OK) goto out;
+
+    /* From here on every problem is collected before giving up. */
+    for (int i = 0; opts && i < opts->nsets; i++) {
+        int r = ovr_apply(root, opts->sets[i], i + 1, pos, diags);
+        rc = worse(rc, r);
+        if (r == GV_ENOMEM) goto out;
+    }
+    int r = resolve_profile(file, root, opts, pos, &prof, diags);
+    rc = worse(rc, r);
+    if (r == GV_ENOMEM || r == GV_EIO) goto out;
+
+    struct sch_doc d = { root, prof.root, pos, file };
+    rc = worse(rc, sch_validate(&d, diags));
+    if (rc != GV_OK) goto out;
+    rc = bld_scenario(&d, file, prof.name, out);
+out:
+    if (rc == GV_EINVAL && diags->oom) rc = GV_ENOMEM;  /* a lost message must not look like success */
+    cJSON_Delete(root);
+    cJSON_Delete(prof.root);
+    free(prof.name);
+    jpos_free(pos);
+    return rc;
+}

@@ -1,0 +1,104 @@
+/* scenario.c - enum names, loop shares and freeing a scenario. */
+#include "scenario.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+const char *const scn_policy_names[GVL_POLICY_COUNT + 1] = {
+    "eager", "hot_steal", "delayed", "threshold", "barging", NULL,
+};
+const char *const scn_invariant_names[INVARIANT_COUNT + 1] = {
+    "none", "lock_barrier", "lockless", NULL,
+};
+const char *const scn_counter_names[COUNTER_COUNT + 1] = {
+    "none", "shared", "thread_local", NULL,
+};
+const char *const scn_counter_model_names[COUNTER_MODEL_COUNT + 1] = { "line", "penalty", NULL };
+const char *const scn_snt_cap_names[SNT_CAP_COUNT + 1] = { "exact", "minus_one", NULL };
+const char *const scn_op_names[OP_KIND_COUNT + 1] = {
+    "compute", "syscall", "queue_push", "queue_pop", "sleep", "loop", "env_escape", "join", NULL,
+};
+const char *const scn_call_names[CALL_COUNT + 1] = {
+    "stat", "write_devnull", "getpid", "nanosleep", "open_devnull", "close", NULL,
+};
+const char *const scn_dist_names[4] = { "const", "uniform", "exp", NULL };
+
+static const char *name_of(const char *const *names, int n, int i)
+{
+    return i >= 0 && i < n ? names[i] : "?";
+}
+
+const char *scn_policy_name(enum scn_gvl_policy p)
+{
+    return name_of(scn_policy_names, GVL_POLICY_COUNT, (int)p);
+}
+const char *scn_invariant_name(enum scn_invariant_check c)
+{
+    return name_of(scn_invariant_names, INVARIANT_COUNT, (int)c);
+}
+const char *scn_counter_name(enum scn_insn_counter c)
+{
+    return name_of(scn_counter_names, COUNTER_COUNT, (int)c);
+}
+const char *scn_counter_model_name(enum scn_counter_model m)
+{
+    return name_of(scn_counter_model_names, COUNTER_MODEL_COUNT, (int)m);
+}
+const char *scn_snt_cap_name(enum scn_snt_cap c)
+{
+    return name_of(scn_snt_cap_names, SNT_CAP_COUNT, (int)c);
+}
+const char *scn_op_name(enum scn_op_kind k) { return name_of(scn_op_names, OP_KIND_COUNT, (int)k); }
+const char *scn_call_name(enum scn_syscall_call c) { return name_of(scn_call_names, CALL_COUNT, (int)c); }
+const char *scn_dist_name(enum scn_dist_kind k) { return name_of(scn_dist_names, 3, (int)k); }
+
+uint64_t scn_loop_times(const struct scn_op *op, int instance, int ninstances)
+{
+    if (op->kind != OP_LOOP) return 0;
+    switch (op->u.loop.mode) {
+    case LOOP_TIMES: return op->u.loop.times;
+    case LOOP_FOREVER: return UINT64_MAX;
+    case LOOP_TIMES_TOTAL: break;
+    }
+    if (ninstances < 1) ninstances = 1;
+    uint64_t n = op->u.loop.times, k = (uint64_t)ninstances;
+    return n / k + ((uint64_t)instance < n % k ? 1 : 0);
+}
+
+static void prog_free(struct scn_prog *p)
+{
+    for (int i = 0; i < p->nops; i++) {
+        struct scn_op *op = &p->ops[i];
+        free(op->path);
+        if (op->kind == OP_LOOP && op->u.loop.body) {  /* the union: only loops own a body */
+            prog_free(op->u.loop.body);
+            free(op->u.loop.body);
+        }
+    }
+    free(p->ops);
+    p->ops = NULL;
+    p->nops = 0;
+}
+
+void scenario_free(struct scenario *s)
+{
+    if (!s) return;
+    free(s->file);
+    free(s->name);
+    free(s->description);
+    free(s->machine.name);
+    free(s->machine.source);
+    for (int i = 0; i < s->nqueues; i++) free(s->queues[i].name);
+    free(s->queues);
+    for (int i = 0; i < s->nractors; i++) {
+        struct scn_ractor *r = &s->ractors[i];
+        free(r->name);
+        for (int j = 0; j < r->nthreads; j++) {
+            free(r->threads[j].name);
+            prog_free(&r->threads[j].prog);
+        }
+        free(r->threads);
+    }
+    free(s->ractors);
+    memset(s, 0, sizeof *s);
+}

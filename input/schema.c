@@ -1,0 +1,923 @@
+/* schema.c - the format tables and the validator that walks them. */
+#include "schema.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../common/err.h"
+#include "jptr.h"
+#include "scenario.h"
+#include "units.h"
+
+#define HOUR (3600 * SIM_S)
+#define DAY (24 * HOUR)
+#define OP_DUR_MAX DAY   /* op durations: beyond a day is a typo, and sums stay far from overflow */
+#define NKEYS(a) ((int)(sizeof a / sizeof a[0]))
+#define SCH_MAX_KEYS 32
+
+/* ---- tables --------------------------------------------------------------- */
+
+#define M_DUR(key, d, field) \
+    { .name = key, .kind = SCH_DUR, .def = d, .min = 0, .max = HOUR, \
+      .off = offsetof(struct scn_machine, field) }
+#define M_DUR_POS(key, d, field) \
+    { .name = key, .kind = SCH_DUR, .flags = SCH_POSITIVE, .def = d, .max = HOUR, \
+      .off = offsetof(struct scn_machine, field) }
+
+/* "profile" first: sch_machine_profile is this table without it. */
+static const struct sch_key machine_keys[] = {
+    { .name = "profile", .kind = SCH_STRING, .off = SCH_NOFF },
+    { .name = "name", .kind = SCH_STRING, .off = offsetof(struct scn_machine, name) },
+    { .name = "source", .kind = SCH_STRING, .def = "", .off = offsetof(struct scn_machine, source) },
+    { .name = "description", .kind = SCH_STRING, .off = SCH_NOFF },
+    { .name = "cores", .kind = SCH_INT, .def = "8", .min = 1, .max = 4096,
+      .off = offsetof(struct scn_machine, cores) },
+    M_DUR("context_switch", "1.5us", context_switch),
+    M_DUR("futex_wake", "1us", futex_wake),
+    M_DUR("wake_idle_core", "25us", wake_idle_core),
+    M_DUR("wake_busy_core", "2us", wake_busy_core),
+    { .name = "wake_jitter", .kind = SCH_NUMBER, .flags = SCH_ZERO_OK, .def = "0.5", .dmax = 1.0,
+      .off = offsetof(struct scn_machine, wake_jitter) },
+    M_DUR_POS("os_timeslice", "3ms", os_timeslice),
+    { .name = "work_scale", .kind = SCH_NUMBER, .def = "1.0", .dmax = 1000.0,
+      .off = offsetof(struct scn_machine, work_scale) },
+    M_DUR("timer_tick_cost", "1us", timer_tick_cost),
+    M_DUR("mutex_uncontended", "40ns", mutex_uncontended),
+    M_DUR("sched_lock_cs", "75ns", sched_lock_cs),
+    M_DUR("remote_rmw", "100ns", remote_rmw),
+    M_DUR("safepoint_gap", "0.5us", safepoint_gap),
+    M_DUR("escape_check_cs", "0.3us", escape_check_cs),
+    M_DUR("lockless_check", "1ns", lockless_check),
+    M_DUR_POS("insn_time", "7ns", insn_time),
+    M_DUR("line_transfer", "90ns", line_transfer),
+    { .name = "line_store_batch", .kind = SCH_INT, .def = "1", .min = 1, .max = 1000000,
+      .off = offsetof(struct scn_machine, line_store_batch) },
+    M_DUR("tls_insn_overhead", "0.5ns", tls_insn_overhead),
+    M_DUR("coroutine_switch", "0.3us", coroutine_switch),
+};
+_Static_assert(NKEYS(machine_keys) <= SCH_MAX_KEYS, "raise SCH_MAX_KEYS");
+
+const struct sch_obj sch_machine = { "machine", machine_keys, NKEYS(machine_keys) };
+const struct sch_obj sch_machine_profile = { "machine profile", machine_keys + 1,
+                                             NKEYS(machine_keys) - 1 };
+
+#define R_ENUM(key, names, d, field) \
+    { .name = key, .kind = SCH_ENUM, .def = d, .values = names, \
+      .off = offsetof(struct scn_runtime, field) }
+
+static const struct sch_key runtime_keys[] = {
+    R_ENUM("gvl_policy", scn_policy_names, "eager", gvl_policy),
+    { .name = "quantum", .kind = SCH_DUR, .flags = SCH_POSITIVE, .def = "100ms", .max = HOUR,
+      .off = offsetof(struct scn_runtime, quantum) },
+    { .name = "timer_tick", .kind = SCH_DUR, .flags = SCH_POSITIVE, .def = "10ms", .max = HOUR,
+      .off = offsetof(struct scn_runtime, timer_tick) },
+    { .name = "threshold", .kind = SCH_DUR, .def = "100us", .max = HOUR,
+      .off = offsetof(struct scn_runtime, threshold) },
+    R_ENUM("invariant_check", scn_invariant_names, "none", invariant_check),
+    R_ENUM("insn_counter", scn_counter_names, "none", insn_counter),
+    R_ENUM("counter_model", scn_counter_model_names, "line", counter_model),
+    { .name = "max_cpu", .kind = SCH_INT, .def = "8", .min = 1, .max = 4096,
+      .off = offsetof(struct scn_runtime, max_cpu) },
+    R_ENUM("snt_cap", scn_snt_cap_names, "exact", snt_cap),
+    { .name = "mn_main", .kind = SCH_BOOL, .def = "false", .off = offsetof(struct scn_runtime, mn_main) },
+};
+
+const struct sch_obj sch_runtime = { "runtime", runtime_keys, NKEYS(runtime_keys) };
+
+/* Distribution objects, indexed by enum scn_dist_kind. */
+#define DIST_KEY { .name = "dist", .kind = SCH_ENUM, .flags = SCH_REQUIRED, .values = scn_dist_names, \
+                   .off = SCH_NOFF }
+#define DIST_DUR(key) { .name = key, .kind = SCH_DUR, .flags = SCH_REQUIRED, .max = OP_DUR_MAX, \
+                        .off = SCH_NOFF }
+static const struct sch_key dist_const_keys[] = { DIST_KEY, DIST_DUR("value") };
+static const struct sch_key dist_uniform_keys[] = { DIST_KEY, DIST_DUR("min"), DIST_DUR("max") };
+static const struct sch_key dist_exp_keys[] = { DIST_KEY, DIST_DUR("mean") };
+static const struct sch_obj dist_objs[] = {
+    { "distribution", dist_const_keys, NKEYS(dist_const_keys) },
+    { "distribution", dist_uniform_keys, NKEYS(dist_uniform_keys) },
+    { "distribution", dist_exp_keys, NKEYS(dist_exp_keys) },
+};
+
+/* Ops, indexed by enum scn_op_kind.  "op" itself is checked first. */
+#define OP_KEY { .name = "op", .kind = SCH_STRING, .flags = SCH_REQUIRED, .off = SCH_NOFF }
+#define OP_DIST(flags_) { .name = "dur", .kind = SCH_DIST, .flags = flags_, .off = SCH_NOFF }
+
+static const struct sch_key compute_keys[] = {
+    OP_KEY, OP_DIST(0),
+    { .name = "insns", .kind = SCH_INT, .min = 0, .max = 1000000000000000LL, .off = SCH_NOFF },
+};
+static const struct sch_key syscall_keys[] = {
+    OP_KEY, OP_DIST(SCH_REQUIRED),
+    { .name = "call", .kind = SCH_ENUM, .def = "getpid", .values = scn_call_names, .off = SCH_NOFF },
+    { .name = "releases_gvl", .kind = SCH_BOOL, .def = "true", .off = SCH_NOFF },
+    { .name = "io_wait", .kind = SCH_BOOL, .off = SCH_NOFF },
+};
+static const struct sch_key queue_op_keys[] = {
+    OP_KEY, { .name = "queue", .kind = SCH_QUEUE, .flags = SCH_REQUIRED, .off = SCH_NOFF },
+};
+static const struct sch_key sleep_keys[] = { OP_KEY, OP_DIST(SCH_REQUIRED) };
+static const struct sch_key loop_keys[] = {
+    OP_KEY,
+    { .name = "times", .kind = SCH_INT, .min = 0, .max = 1000000000000000LL, .off = SCH_NOFF },
+    { .name = "times_total", .kind = SCH_INT, .min = 0, .max = SCH_INT_MAX, .off = SCH_NOFF },
+    { .name = "forever", .kind = SCH_TRUE, .off = SCH_NOFF },
+    { .name = "body", .kind = SCH_OPS, .flags = SCH_REQUIRED, .min = 1, .off = SCH_NOFF },
+    { .name = "measure", .kind = SCH_BOOL, .def = "false", .off = SCH_NOFF },
+};
+static const struct sch_key env_escape_keys[] = {
+    OP_KEY,
+    { .name = "iseq", .kind = SCH_INT, .flags = SCH_REQUIRED, .min = 0, .max = 1000000, .off = SCH_NOFF },
+};
+static const struct sch_key join_keys[] = { OP_KEY };
+
+static const struct sch_obj op_objs[] = {
+    [OP_COMPUTE] = { "op", compute_keys, NKEYS(compute_keys) },
+    [OP_SYSCALL] = { "op", syscall_keys, NKEYS(syscall_keys) },
+    [OP_QUEUE_PUSH] = { "op", queue_op_keys, NKEYS(queue_op_keys) },
+    [OP_QUEUE_POP] = { "op", queue_op_keys, NKEYS(queue_op_keys) },
+    [OP_SLEEP] = { "op", sleep_keys, NKEYS(sleep_keys) },
+    [OP_LOOP] = { "op", loop_keys, NKEYS(loop_keys) },
+    [OP_ENV_ESCAPE] = { "op", env_escape_keys, NKEYS(env_escape_keys) },
+    [OP_JOIN] = { "op", join_keys, NKEYS(join_keys) },
+};
+
+static const struct sch_key thread_keys[] = {
+    { .name = "name", .kind = SCH_STRING, .off = SCH_NOFF },
+    { .name = "count", .kind = SCH_INT, .def = "1", .min = 1, .max = SCH_MAX_THREADS, .off = SCH_NOFF },
+    { .name = "program", .kind = SCH_OPS, .min = 0, .off = SCH_NOFF },
+};
+const struct sch_obj sch_thread = { "thread", thread_keys, NKEYS(thread_keys) };
+
+static const struct sch_key ractor_keys[] = {
+    { .name = "name", .kind = SCH_STRING, .off = SCH_NOFF },
+    { .name = "count", .kind = SCH_INT, .def = "1", .min = 1, .max = SCH_MAX_RACTORS, .off = SCH_NOFF },
+    { .name = "threads", .kind = SCH_ARRAY, .flags = SCH_REQUIRED, .min = 1, .obj = &sch_thread,
+      .off = SCH_NOFF },
+};
+const struct sch_obj sch_ractor = { "Ractor", ractor_keys, NKEYS(ractor_keys) };
+
+static const struct sch_key queue_keys[] = {
+    { .name = "name", .kind = SCH_NAME, .flags = SCH_REQUIRED, .off = SCH_NOFF },
+    { .name = "initial", .kind = SCH_INT, .def = "0", .min = 0, .max = SCH_INT_MAX, .off = SCH_NOFF },
+};
+const struct sch_obj sch_queue = { "queue", queue_keys, NKEYS(queue_keys) };
+
+static const struct sch_key stop_keys[] = {
+    { .name = "time", .kind = SCH_DUR, .flags = SCH_REQUIRED | SCH_POSITIVE, .max = SIM_TIME_MAX,
+      .off = SCH_NOFF },
+};
+static const struct sch_obj stop_obj = { "stop", stop_keys, NKEYS(stop_keys) };
+
+static const struct sch_key root_keys[] = {
+    { .name = "name", .kind = SCH_STRING, .off = SCH_NOFF },
+    { .name = "description", .kind = SCH_STRING, .off = SCH_NOFF },
+    { .name = "seed", .kind = SCH_INT, .def = "1", .min = 0, .max = SCH_INT_MAX, .off = SCH_NOFF },
+    { .name = "machine", .kind = SCH_MACHINE, .off = SCH_NOFF },
+    { .name = "runtime", .kind = SCH_OBJECT, .obj = &sch_runtime, .off = SCH_NOFF },
+    { .name = "queues", .kind = SCH_ARRAY, .min = 0, .obj = &sch_queue, .off = SCH_NOFF },
+    { .name = "ractors", .kind = SCH_ARRAY, .flags = SCH_REQUIRED, .min = 1, .obj = &sch_ractor,
+      .off = SCH_NOFF },
+    { .name = "stop", .kind = SCH_OBJECT, .obj = &stop_obj, .off = SCH_NOFF },
+};
+const struct sch_obj sch_scenario = { "scenario", root_keys, NKEYS(root_keys) };
+
+const struct sch_obj *sch_op(int kind) { return &op_objs[kind]; }
+
+const struct sch_key *sch_find(const struct sch_obj *o, const char *name)
+{
+    for (int i = 0; i < o->nkeys; i++)
+        if (!strcmp(o->keys[i].name, name)) return &o->keys[i];
+    return NULL;
+}
+
+int sch_enum_index(const char *const *values, const char *s)
+{
+    for (int i = 0; values[i]; i++)
+        if (!strcmp(values[i], s)) return i;
+    return -1;
+}
+
+/* ---- did you mean ----------------------------------------------------------- */
+
+static int lower(int c) { return c >= 'A' && c <= 'Z' ? c + 32 : c; }
+
+/* Optimal string alignment distance (a transposition costs 1), ignoring
+ * ASCII case, for strings of at most 64 bytes. */
+static int osa_distance(const char *a, const char *b)
+{
+    int n = (int)strlen(a), m = (int)strlen(b);
+    int d[65][65];
+    for (int i = 0; i <= n; i++) d[i][0] = i;
+    for (int j = 0; j <= m; j++) d[0][j] = j;
+    for (int i = 1; i <= n; i++)
+        for (int j = 1; j <= m; j++) {
+            int cost = lower(a[i - 1]) != lower(b[j - 1]);
+            int v = d[i - 1][j] + 1;
+            if (d[i][j - 1] + 1 < v) v = d[i][j - 1] + 1;
+            if (d[i - 1][j - 1] + cost < v) v = d[i - 1][j - 1] + cost;
+            if (i > 1 && j > 1 && lower(a[i - 1]) == lower(b[j - 2]) &&
+                lower(a[i - 2]) == lower(b[j - 1]) && d[i - 2][j - 2] + 1 < v)
+                v = d[i - 2][j - 2] + 1;
+            d[i][j] = v;
+        }
+    return d[n][m];
+}
+
+static int is_prefix(const char *p, const char *s)
+{
+    size_t n = strlen(p);
+    return n >= 3 && strncmp(p, s, n) == 0;
+}
+
+const char *sch_suggest(const char *given, const void *names, size_t n, size_t stride)
+{
+    size_t glen = strlen(given);
+    if (glen == 0 || glen > 64) return NULL;
+    const char *best = NULL, *prefix = NULL;
+    int bestd = 3;
+    for (size_t i = 0; i < n; i++) {
+        const char *cand = *(const char *const *)((const char *)names + i * stride);
+        if (!cand || strlen(cand) > 64) continue;
+        int dist = osa_distance(given, cand);
+        /* Two edits in a short word make another word ("nop" -> "loop"). */
+        if (dist < bestd && dist <= (glen <= 4 ? 1 : 2)) { best = cand; bestd = dist; }
+        if (!prefix && (is_prefix(given, cand) || is_prefix(cand, given))) prefix = cand;
+    }
+    return best ? best : prefix;
+}
+
+/* ---- the validator ------------------------------------------------------- */
+
+struct qname { const char *name; const cJSON *node; size_t order; };
+
+struct vctx {
+    const struct sch_doc *d;
+    struct diag_list *diags;
+    int nerr, stopped;
+    struct jptr ptr;
+    int loop_depth;
+    int has_stop_time;
+    struct qname *queues;   /* declared queue names, sorted, first declaration first */
+    size_t nqueues;
+    int oom;
+};
+
+static void report(struct vctx *c, const cJSON *node, int at_key, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+
+static void report(struct vctx *c, const cJSON *node, int at_key, const char *fmt, ...)
+{
+    if (c->stopped) return;
+    if (c->nerr == SCH_MAX_ERRORS) {
+        diag_add(c->diags, "%s: too many errors; stopping after %d", c->d->file, SCH_MAX_ERRORS);
+        c->stopped = 1;
+        return;
+    }
+    char msg[1024];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    struct jpos p;
+    int line = 0, col = 0;
+    if (jpos_get(c->d->pos, node, &p)) {
+        line = at_key && p.key_line ? p.key_line : p.line;
+        col = at_key && p.key_line ? p.key_col : p.col;
+    }
+    diag_at(c->diags, p.file ? p.file : c->d->file, line, col, jptr_str(&c->ptr), "%s", msg);
+    c->nerr++;
+}
+
+static const char *got(const cJSON *v)
+{
+    if (cJSON_IsString(v)) return "a string";
+    if (cJSON_IsNumber(v)) return "a number";
+    if (cJSON_IsTrue(v)) return "true";
+    if (cJSON_IsFalse(v)) return "false";
+    if (cJSON_IsNull(v)) return "null";
+    if (cJSON_IsArray(v)) return "an array";
+    if (cJSON_IsObject(v)) return "an object";
+    return "an invalid value";
+}
+
+static void type_error(struct vctx *c, const cJSON *v, const char *expected)
+{
+    report(c, v, 0, "expected %s, got %s", expected, got(v));
+}
+
+/* The exact source text of a number, or its double as a fallback. */
+static const char *num_text(const struct jpos_table *pos, const cJSON *v, char *buf, size_t size,
+                            size_t *len)
+{
+    const char *t = jpos_number_text(pos, v, len);
+    if (t) return t;
+    snprintf(buf, size, "%.17g", v->valuedouble);
+    *len = strlen(buf);
+    return buf;
+}
+
+static void join_names(char *buf, size_t size, const void *names, size_t n, size_t stride)
+{
+    size_t used = 0;
+    buf[0] = '\0';
+    for (size_t i = 0; i < n && used < size; i++) {
+        const char *s = *(const char *const *)((const char *)names + i * stride);
+        int w = snprintf(buf + used, size - used, "%s%s", i ? ", " : "", s);
+        if (w < 0) break;
+        used += (size_t)w;
+    }
+}
+
+static size_t count_names(const char *const *values)
+{
+    size_t n = 0;
+    while (values[n]) n++;
+    return n;
+}
+
+static void bad_enum(struct vctx *c, const cJSON *v, const char *label, const char *const *values)
+{
+    size_t n = count_names(values);
+    const char *s = sch_suggest(v->valuestring, values, n, sizeof *values);
+    if (s) {
+        report(c, v, 0, "unknown %s \"%.80s\" (did you mean \"%s\"?)", label, v->valuestring, s);
+    } else {
+        char list[512];
+        join_names(list, sizeof list, values, n, sizeof *values);
+        report(c, v, 0, "unknown %s \"%.80s\" (expected one of: %s)", label, v->valuestring, list);
+    }
+}
+
+/* Quiet readers: 1 and *out if v is a valid integer / duration. */
+static int read_int(const struct jpos_table *pos, const cJSON *v, int64_t *out, int *why)
+{
+    char buf[40];
+    size_t len;
+    if (!cJSON_IsNumber(v)) { *why = -1; return 0; }
+    const char *t = num_text(pos, v, buf, sizeof buf, &len);
+    int rc = units_exact(t, len, 0, out);
+    if (rc == UNITS_OK && (*out > SCH_INT_MAX || *out < -SCH_INT_MAX)) rc = UNITS_EOVERFLOW;
+    *why = rc;
+    return rc == UNITS_OK;
+}
+
+static int read_dur(const struct jpos_table *pos, const cJSON *v, sim_time *out, char *err, size_t errlen)
+{
+    if (cJSON_IsString(v)) return units_parse(v->valuestring, out, err, errlen) == UNITS_OK;
+    if (cJSON_IsNumber(v)) {
+        char buf[40];
+        size_t len;
+        const char *t = num_text(pos, v, buf, sizeof buf, &len);
+        return units_parse_ns(t, len, out, err, errlen) == UNITS_OK;
+    }
+    return 0;
+}
+
+int64_t sch_int(const struct jpos_table *pos, const cJSON *v)
+{
+    int64_t x = 0;
+    int why;
+    read_int(pos, v, &x, &why);
+    return x;
+}
+
+sim_time sch_dur(const struct jpos_table *pos, const cJSON *v)
+{
+    sim_time t = 0;
+    char err[8];
+    read_dur(pos, v, &t, err, sizeof err);
+    return t;
+}
+
+int64_t sch_default_int(const struct sch_key *k)
+{
+    int64_t x = 0;
+    if (k->def) units_exact(k->def, strlen(k->def), 0, &x);
+    return x;
+}
+
+sim_time sch_default_dur(const struct sch_key *k)
+{
+    sim_time t = 0;
+    char err[8];
+    if (k->def) units_parse(k->def, &t, err, sizeof err);
+    return t;
+}
+
+static int check_int(struct vctx *c, const cJSON *v, const struct sch_key *k)
+{
+    int64_t x;
+    int why;
+    if (read_int(c->d->pos, v, &x, &why)) {
+        if (x < k->min || x > k->max) {
+            report(c, v, 0, "%lld is out of range (%lld..%lld)", (long long)x, (long long)k->min,
+                   (long long)k->max);
+            return 0;
+        }
+        return 1;
+    }
+    char buf[40];
+    size_t len;
+    if (why < 0) type_error(c, v, "an integer");
+    else if (why == UNITS_EPRECISION) {
+        const char *t = num_text(c->d->pos, v, buf, sizeof buf, &len);
+        report(c, v, 0, "expected an integer, got %.*s", (int)len, t);
+    } else {
+        const char *t = num_text(c->d->pos, v, buf, sizeof buf, &len);
+        report(c, v, 0, "%.*s is beyond 2^53: integers that large are not exact in JSON",
+               (int)len, t);
+    }
+    return 0;
+}
+
+#define EXP_DUR "a duration (like \"1.5us\", or a number of nanoseconds)"
+
+static int check_dur_range(struct vctx *c, const cJSON *v, sim_time lo, sim_time hi, int positive,
+                           int allow_dist)
+{
+    sim_time t;
+    char err[160];
+    if (!cJSON_IsString(v) && !cJSON_IsNumber(v)) {
+        if (allow_dist)
+            report(c, v, 0, "expected " EXP_DUR " or a distribution object, got %s", got(v));
+        else if (cJSON_IsObject(v))
+            report(c, v, 0, "expected " EXP_DUR ", got an object (distributions are only allowed in ops)");
+        else
+            type_error(c, v, EXP_DUR);
+        return 0;
+    }
+    char shown[96];
+    if (cJSON_IsString(v)) {
+        snprintf(shown, sizeof shown, "\"%.60s\"", v->valuestring);
+    } else {
+        char buf[40];
+        size_t len;
+        const char *tx = num_text(c->d->pos, v, buf, sizeof buf, &len);
+        snprintf(shown, sizeof shown, "%.*s", (int)len, tx);
+    }
+    if (!read_dur(c->d->pos, v, &t, err, sizeof err)) {
+        report(c, v, 0, "bad duration %s: %s", shown, err);
+        return 0;
+    }
+    if (positive) lo = 1;
+    if (t < lo || t > hi) {
+        char a[32], b[32];
+        units_format(lo, a, sizeof a);
+        units_format(hi, b, sizeof b);
+        const char *unit = cJSON_IsNumber(v) ? " ns" : "";
+        if (!positive) report(c, v, 0, "%s%s is out of range (%s..%s)", shown, unit, a, b);
+        else if (hi == SIM_TIME_MAX) report(c, v, 0, "%s%s is out of range (must be > 0)", shown, unit);
+        else report(c, v, 0, "%s%s is out of range (> 0 and <= %s)", shown, unit, b);
+        return 0;
+    }
+    return 1;
+}
+
+static int check_object(struct vctx *c, const cJSON *v, const struct sch_obj *o,
+                        const cJSON **found);
+static void check_ops(struct vctx *c, const cJSON *v, const struct sch_key *k);
+
+/* The position of a node for "first at L:C", with its file if it differs. */
+static void where(struct vctx *c, const cJSON *first, const cJSON *now, int at_key, char *buf,
+                  size_t size)
+{
+    struct jpos a, b;
+    jpos_get(c->d->pos, first, &a);
+    jpos_get(c->d->pos, now, &b);
+    int line = at_key && a.key_line ? a.key_line : a.line;
+    int col = at_key && a.key_line ? a.key_col : a.col;
+    if (a.file && b.file && strcmp(a.file, b.file) != 0)
+        snprintf(buf, size, "%s:%d:%d", a.file, line, col);
+    else
+        snprintf(buf, size, "%d:%d", line, col);
+}
+
+static int qname_cmp(const void *pa, const void *pb)
+{
+    const struct qname *a = pa, *b = pb;
+    int r = strcmp(a->name, b->name);
+    return r ? r : (a->order > b->order) - (a->order < b->order);
+}
+
+/* The first declaration of a queue name, or NULL. */
+static const struct qname *find_queue(const struct vctx *c, const char *name)
+{
+    size_t lo = 0, hi = c->nqueues;
+    while (lo < hi) {  /* lower bound: the first entry with this name */
+        size_t mid = (lo + hi) / 2;
+        if (strcmp(c->queues[mid].name, name) < 0) lo = mid + 1;
+        else hi = mid;
+    }
+    return lo < c->nqueues && !strcmp(c->queues[lo].name, name) ? &c->queues[lo] : NULL;
+}
+
+static void check_queue_ref(struct vctx *c, const cJSON *v)
+{
+    if (!cJSON_IsString(v)) { type_error(c, v, "a queue name (a string)"); return; }
+    if (find_queue(c, v->valuestring)) return;
+    if (c->nqueues == 0) {
+        report(c, v, 0, "unknown queue \"%.80s\" (no queues are declared: add it to the top-level \"queues\")",
+               v->valuestring);
+        return;
+    }
+    /* Names in declaration order for the hint. */
+    const char **names = malloc(c->nqueues * sizeof *names);
+    if (!names) { c->oom = 1; return; }
+    size_t n = 0;
+    for (size_t i = 0; i < c->nqueues; i++)
+        if (i == 0 || strcmp(c->queues[i].name, c->queues[i - 1].name)) names[n++] = c->queues[i].name;
+    const char *s = sch_suggest(v->valuestring, names, n, sizeof *names);
+    if (s) {
+        report(c, v, 0, "unknown queue \"%.80s\" (did you mean \"%s\"?)", v->valuestring, s);
+    } else {
+        char list[512];
+        join_names(list, sizeof list, names, n, sizeof *names);
+        report(c, v, 0, "unknown queue \"%.80s\" (declared queues: %s)", v->valuestring, list);
+    }
+    free(names);
+}
+
+static int valid_name(const char *s)
+{
+    if (!*s) return 0;
+    for (; *s; s++) {
+        char ch = *s;
+        if (!((ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') || (ch >= '0' && ch <= '9') ||
+              ch == '_' || ch == '.' || ch == '-'))
+            return 0;
+    }
+    return 1;
+}
+
+static void check_profile_file(struct vctx *c)
+{
+    const cJSON *p = c->d->profile;
+    /* A profile is its own document: pointers start again at its root. */
+    struct jptr saved = c->ptr;
+    jptr_init(&c->ptr);
+    const cJSON *found[SCH_MAX_KEYS];
+    if (!cJSON_IsObject(p))
+        report(c, p, 0, "a machine profile must be a JSON object, got %s", got(p));
+    else
+        check_object(c, p, &sch_machine_profile, found);
+    if (c->ptr.oom) c->oom = 1;
+    jptr_free(&c->ptr);
+    c->ptr = saved;
+}
+
+static int check_dist(struct vctx *c, const cJSON *v)
+{
+    if (!cJSON_IsObject(v)) return check_dur_range(c, v, 0, OP_DUR_MAX, 0, 1);
+    const cJSON *dist = cJSON_GetObjectItemCaseSensitive(v, "dist");
+    if (!dist) {
+        report(c, v, 0, "missing required key \"dist\" (one of: const, uniform, exp)");
+        return 0;
+    }
+    size_t mark = jptr_push_key(&c->ptr, "dist");
+    int kind = -1;
+    if (!cJSON_IsString(dist)) type_error(c, dist, "a string");
+    else if ((kind = sch_enum_index(scn_dist_names, dist->valuestring)) < 0)
+        bad_enum(c, dist, "dist", scn_dist_names);
+    jptr_pop(&c->ptr, mark);
+    if (kind < 0) return 0;
+    const cJSON *found[SCH_MAX_KEYS];
+    int before = c->nerr;
+    check_object(c, v, &dist_objs[kind], found);
+    if (kind == DIST_UNIFORM && found[1] && found[2] && c->nerr == before) {
+        sim_time lo = sch_dur(c->d->pos, found[1]), hi = sch_dur(c->d->pos, found[2]);
+        if (lo > hi) {
+            char a[32], b[32];
+            units_format(lo, a, sizeof a);
+            units_format(hi, b, sizeof b);
+            mark = jptr_push_key(&c->ptr, "max");
+            report(c, found[2], 0, "min (%s) is greater than max (%s)", a, b);
+            jptr_pop(&c->ptr, mark);
+        }
+    }
+    return c->nerr == before;
+}
+
+static void check_array(struct vctx *c, const cJSON *v, const struct sch_key *k);
+
+/* Validate one value against its key; 1 if valid. */
+static int check_value(struct vctx *c, const cJSON *v, const struct sch_key *k)
+{
+    const cJSON *found[SCH_MAX_KEYS];
+    switch (k->kind) {
+    case SCH_STRING:
+        if (!cJSON_IsString(v)) { type_error(c, v, "a string"); return 0; }
+        return 1;
+    case SCH_NAME:
+        if (!cJSON_IsString(v)) { type_error(c, v, "a string"); return 0; }
+        if (!valid_name(v->valuestring)) {
+            report(c, v, 0, "\"%.80s\" is not a valid name (use letters, digits, '_', '.' and '-')",
+                   v->valuestring);
+            return 0;
+        }
+        return 1;
+    case SCH_INT:
+        return check_int(c, v, k);
+    case SCH_NUMBER: {
+        if (!cJSON_IsNumber(v)) { type_error(c, v, "a number"); return 0; }
+        int zero_ok = (k->flags & SCH_ZERO_OK) != 0;
+        if (!(v->valuedouble > 0 || (zero_ok && v->valuedouble == 0)) || v->valuedouble > k->dmax) {
+            char buf[40];
+            size_t len;
+            const char *t = num_text(c->d->pos, v, buf, sizeof buf, &len);
+            report(c, v, 0, "%.*s is out of range (%s 0 and <= %g)", (int)len, t,
+                   zero_ok ? ">=" : ">", k->dmax);
+            return 0;
+        }
+        return 1;
+    }
+    case SCH_BOOL:
+        if (!cJSON_IsBool(v)) { type_error(c, v, "true or false"); return 0; }
+        return 1;
+    case SCH_DUR:
+        return check_dur_range(c, v, k->min, k->max, (k->flags & SCH_POSITIVE) != 0, 0);
+    case SCH_DIST:
+        return check_dist(c, v);
+    case SCH_ENUM:
+        if (!cJSON_IsString(v)) { type_error(c, v, "a string"); return 0; }
+        if (sch_enum_index(k->values, v->valuestring) < 0) {
+            bad_enum(c, v, k->name, k->values);
+            return 0;
+        }
+        return 1;
+    case SCH_TRUE:
+        if (cJSON_IsFalse(v)) {
+            report(c, v, 0, "\"%s\" must be true (for a finite loop use \"times\")", k->name);
+            return 0;
+        }
+        if (!cJSON_IsTrue(v)) { type_error(c, v, "true"); return 0; }
+        return 1;
+    case SCH_OBJECT:
+        return check_object(c, v, k->obj, found);
+    case SCH_ARRAY:
+        check_array(c, v, k);
+        return 1;
+    case SCH_OPS:
+        check_ops(c, v, k);
+        return 1;
+    case SCH_MACHINE:
+        if (cJSON_IsObject(v)) check_object(c, v, &sch_machine, found);
+        else if (!cJSON_IsString(v)) type_error(c, v, "a machine profile name or a machine object");
+        if (c->d->profile) check_profile_file(c);
+        return 1;
+    case SCH_QUEUE:
+        check_queue_ref(c, v);
+        return 1;
+    }
+    return 1;
+}
+
+static void unknown_key(struct vctx *c, const cJSON *m, const struct sch_obj *o)
+{
+    if (o == &sch_machine_profile && !strcmp(m->string, "profile")) {
+        report(c, m, 1, "a machine profile file cannot name another profile");
+        return;
+    }
+    const char *s = sch_suggest(m->string, o->keys, (size_t)o->nkeys, sizeof *o->keys);
+    if (s) {
+        report(c, m, 1, "unknown key \"%.80s\" (did you mean \"%s\"?)", m->string, s);
+    } else {
+        char list[768];
+        join_names(list, sizeof list, o->keys, (size_t)o->nkeys, sizeof *o->keys);
+        report(c, m, 1, "unknown key \"%.80s\" (valid keys: %s)", m->string, list);
+    }
+}
+
+/* Keys in document order: unknown, duplicate, then each value; then the
+ * required keys that are missing.  found[i] = member for o->keys[i]. */
+static int check_object(struct vctx *c, const cJSON *v, const struct sch_obj *o,
+                        const cJSON **found)
+{
+    for (int i = 0; i < o->nkeys; i++) found[i] = NULL;
+    if (!cJSON_IsObject(v)) {
+        type_error(c, v, "an object");
+        return 0;
+    }
+    int before = c->nerr;
+    for (const cJSON *m = v->child; m && !c->stopped && !c->oom; m = m->next) {
+        size_t mark = jptr_push_key(&c->ptr, m->string);
+        int i = 0;
+        while (i < o->nkeys && strcmp(o->keys[i].name, m->string)) i++;
+        if (i == o->nkeys) {
+            unknown_key(c, m, o);
+        } else if (found[i]) {
+            char at[300];
+            where(c, found[i], m, 1, at, sizeof at);
+            report(c, m, 1, "duplicate key \"%s\" (first at %s)", m->string, at);
+        } else {
+            found[i] = m;
+            check_value(c, m, &o->keys[i]);
+        }
+        jptr_pop(&c->ptr, mark);
+    }
+    for (int i = 0; i < o->nkeys; i++)
+        if (!found[i] && (o->keys[i].flags & SCH_REQUIRED))
+            report(c, v, 0, "missing required key \"%s\"", o->keys[i].name);
+    return c->nerr == before;
+}
+
+/* 1 if member b comes after member a in their object. */
+static int after(const cJSON *a, const cJSON *b)
+{
+    for (const cJSON *x = a->next; x; x = x->next)
+        if (x == b) return 1;
+    return 0;
+}
+
+static void exclusive(struct vctx *c, const cJSON *a, const cJSON *b, const char *rule)
+{
+    const cJSON *second = after(a, b) ? b : a, *first = second == b ? a : b;
+    size_t mark = jptr_push_key(&c->ptr, second->string);
+    report(c, second, 1, "\"%s\" and \"%s\" are mutually exclusive (%s)", first->string,
+           second->string, rule);
+    jptr_pop(&c->ptr, mark);
+}
+
+static void check_op(struct vctx *c, const cJSON *v)
+{
+    if (!cJSON_IsObject(v)) { type_error(c, v, "an op object"); return; }
+    const cJSON *opv = cJSON_GetObjectItemCaseSensitive(v, "op");
+    if (!opv) {
+        char list[256];
+        join_names(list, sizeof list, scn_op_names, OP_KIND_COUNT, sizeof *scn_op_names);
+        report(c, v, 0, "missing required key \"op\" (one of: %s)", list);
+        return;
+    }
+    size_t mark = jptr_push_key(&c->ptr, "op");
+    int kind = -1;
+    if (!cJSON_IsString(opv)) type_error(c, opv, "a string");
+    else if ((kind = sch_enum_index(scn_op_names, opv->valuestring)) < 0)
+        bad_enum(c, opv, "op", scn_op_names);
+    jptr_pop(&c->ptr, mark);
+    if (kind < 0) return;
+
+    if (kind == OP_LOOP && c->loop_depth >= SCH_MAX_LOOP_DEPTH) {
+        report(c, v, 0, "loops nested deeper than %d", SCH_MAX_LOOP_DEPTH);
+        return;
+    }
+    const cJSON *found[SCH_MAX_KEYS];
+    if (kind == OP_LOOP) c->loop_depth++;
+    check_object(c, v, &op_objs[kind], found);
+    if (kind == OP_LOOP) c->loop_depth--;
+
+    if (kind == OP_COMPUTE) {
+        if (found[1] && found[2]) exclusive(c, found[1], found[2], "compute takes one of them");
+        else if (!found[1] && !found[2]) report(c, v, 0, "compute needs \"dur\" or \"insns\"");
+    } else if (kind == OP_LOOP) {
+        const cJSON *modes[3] = { found[1], found[2], found[3] };
+        const cJSON *seen = NULL;
+        for (int i = 0; i < 3; i++) {
+            if (!modes[i]) continue;
+            if (seen) {
+                exclusive(c, seen, modes[i],
+                          "a loop takes exactly one of \"times\", \"times_total\", \"forever\"");
+                break;
+            }
+            seen = modes[i];
+        }
+        if (!seen) report(c, v, 0, "loop needs one of \"times\", \"times_total\" or \"forever\"");
+        if (found[3] && cJSON_IsTrue(found[3]) && !c->has_stop_time) {
+            mark = jptr_push_key(&c->ptr, "forever");
+            report(c, found[3], 0,
+                   "a \"forever\" loop needs a top-level \"stop\": {\"time\": ...} to end the run");
+            jptr_pop(&c->ptr, mark);
+        }
+    }
+}
+
+static void check_ops(struct vctx *c, const cJSON *v, const struct sch_key *k)
+{
+    if (!cJSON_IsArray(v)) { type_error(c, v, "an array of ops"); return; }
+    if (k->min > 0 && !v->child) report(c, v, 0, "must have at least %lld op", (long long)k->min);
+    size_t i = 0;
+    for (const cJSON *op = v->child; op && !c->stopped && !c->oom; op = op->next, i++) {
+        size_t mark = jptr_push_index(&c->ptr, i);
+        check_op(c, op);
+        jptr_pop(&c->ptr, mark);
+    }
+}
+
+static void check_array(struct vctx *c, const cJSON *v, const struct sch_key *k)
+{
+    if (!cJSON_IsArray(v)) { type_error(c, v, "an array"); return; }
+    if (k->min > 0 && !v->child)
+        report(c, v, 0, "must have at least %lld %s", (long long)k->min, k->obj->what);
+    size_t i = 0;
+    for (const cJSON *e = v->child; e && !c->stopped && !c->oom; e = e->next, i++) {
+        size_t mark = jptr_push_index(&c->ptr, i);
+        const cJSON *found[SCH_MAX_KEYS];
+        check_object(c, e, k->obj, found);
+        if (k->obj == &sch_ractor && i == 0 && found[1]) {
+            int64_t n;
+            int why;
+            if (read_int(c->d->pos, found[1], &n, &why) && n > 1 && n <= SCH_MAX_RACTORS) {
+                size_t m2 = jptr_push_key(&c->ptr, "count");
+                report(c, found[1], 0,
+                       "ractors[0] is the main Ractor and cannot be replicated: count must be 1, got %lld",
+                       (long long)n);
+                jptr_pop(&c->ptr, m2);
+            }
+        }
+        if (k->obj == &sch_queue && found[0] && cJSON_IsString(found[0])) {
+            const struct qname *q = find_queue(c, found[0]->valuestring);
+            if (q && q->node != found[0]) {
+                char at[300];
+                where(c, q->node, found[0], 0, at, sizeof at);
+                size_t m2 = jptr_push_key(&c->ptr, "name");
+                report(c, found[0], 0, "duplicate queue name \"%.80s\" (first at %s)",
+                       found[0]->valuestring, at);
+                jptr_pop(&c->ptr, m2);
+            }
+        }
+        jptr_pop(&c->ptr, mark);
+    }
+}
+
+/* Declared queue names and whether stop.time is given, before the walk:
+ * ops may name a queue declared further down the file. */
+static int prescan(struct vctx *c)
+{
+    const cJSON *root = c->d->root;
+    const cJSON *stop = cJSON_GetObjectItemCaseSensitive(root, "stop");
+    c->has_stop_time = cJSON_IsObject(stop) && cJSON_GetObjectItemCaseSensitive(stop, "time");
+    const cJSON *qs = cJSON_GetObjectItemCaseSensitive(root, "queues");
+    if (!cJSON_IsArray(qs)) return GV_OK;
+    size_t n = 0;
+    for (const cJSON *q = qs->child; q; q = q->next) n++;
+    if (!n) return GV_OK;
+    c->queues = malloc(n * sizeof *c->queues);
+    if (!c->queues) return GV_ENOMEM;
+    for (const cJSON *q = qs->child; q; q = q->next) {
+        const cJSON *nm = cJSON_IsObject(q) ? cJSON_GetObjectItemCaseSensitive(q, "name") : NULL;
+        if (cJSON_IsString(nm)) {
+            c->queues[c->nqueues] = (struct qname){ nm->valuestring, nm, c->nqueues };
+            c->nqueues++;
+        }
+    }
+    qsort(c->queues, c->nqueues, sizeof *c->queues, qname_cmp);
+    return GV_OK;
+}
+
+/* A count for the size check: a valid one, else 1 (already reported). */
+static int64_t count_of(const struct vctx *c, const cJSON *obj, int64_t max)
+{
+    const cJSON *v = cJSON_IsObject(obj) ? cJSON_GetObjectItemCaseSensitive(obj, "count") : NULL;
+    int64_t n;
+    int why;
+    if (v && read_int(c->d->pos, v, &n, &why) && n >= 1 && n <= max) return n;
+    return 1;
+}
+
+static void check_size(struct vctx *c)
+{
+    const cJSON *rs = cJSON_GetObjectItemCaseSensitive(c->d->root, "ractors");
+    if (!cJSON_IsArray(rs)) return;
+    int64_t threads = 0, ractors = 0;  /* <= 1e5 x (1e6 x templates): no overflow */
+    for (const cJSON *r = rs->child; r; r = r->next) {
+        int64_t rc = count_of(c, r, SCH_MAX_RACTORS), per = 0;
+        const cJSON *ts = cJSON_IsObject(r) ? cJSON_GetObjectItemCaseSensitive(r, "threads") : NULL;
+        for (const cJSON *t = cJSON_IsArray(ts) ? ts->child : NULL; t; t = t->next) {
+            per += count_of(c, t, SCH_MAX_THREADS);
+            if (per > SCH_MAX_THREADS) break;  /* already too large; keeps the product small */
+        }
+        ractors += rc;
+        threads += rc * per;
+        if (threads > SCH_MAX_THREADS * 1000) threads = SCH_MAX_THREADS * 1000;
+    }
+    size_t mark = jptr_push_key(&c->ptr, "ractors");
+    if (threads > SCH_MAX_THREADS)
+        report(c, rs, 0, "scenario too large: %lld%s threads (limit %lld)", (long long)threads,
+               threads == SCH_MAX_THREADS * 1000 ? "+" : "", (long long)SCH_MAX_THREADS);
+    if (ractors > SCH_MAX_RACTORS)
+        report(c, rs, 0, "scenario too large: %lld Ractor instances (limit %lld)", (long long)ractors,
+               (long long)SCH_MAX_RACTORS);
+    jptr_pop(&c->ptr, mark);
+}
+
+int sch_validate(const struct sch_doc *d, struct diag_list *diags)
+{
+    struct vctx c;
+    memset(&c, 0, sizeof c);
+    c.d = d;
+    c.diags = diags;
+    jptr_init(&c.ptr);
+    int rc = GV_OK;
+    if (!cJSON_IsObject(d->root)) {
+        report(&c, d->root, 0, "a scenario must be a JSON object, got %s", got(d->root));
+    } else if ((rc = prescan(&c)) == GV_OK) {
+        const cJSON *found[SCH_MAX_KEYS];
+        check_object(&c, d->root, &sch_scenario, found);
+        if (!c.stopped && !c.oom) check_size(&c);
+    }
+    if (c.oom || c.ptr.oom || diags->oom) rc = GV_ENOMEM;
+    else if (rc == GV_OK && c.nerr) rc = GV_EINVAL;
+    free(c.queues);
+    jptr_free(&c.ptr);
+    return rc;
+}

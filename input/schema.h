@@ -1,0 +1,105 @@
+/* schema.h - the scenario format as tables, and the validator.
+ *
+ * Each JSON object of the format is a table of keys (name, kind, required,
+ * default, range, enum values, nested object, struct offset).  The
+ * validator walks the whole tree against the tables and reports every
+ * problem as "file:line:col: /json/pointer: message"; the builder
+ * (build.c) reads the same tables for defaults and struct offsets, so a
+ * key's default lives in exactly one place.  scenarios/README.md documents
+ * these tables key by key.
+ */
+#ifndef INPUT_SCHEMA_H
+#define INPUT_SCHEMA_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include <cjson/cJSON.h>
+
+#include "../common/diag.h"
+#include "../sim/engine.h"
+#include "jsonpos.h"
+
+enum sch_kind {
+    SCH_STRING,
+    SCH_NAME,     /* a string of [A-Za-z0-9_.-]+ (queue names) */
+    SCH_INT,      /* an exact integer in [min, max] */
+    SCH_NUMBER,   /* a number in (0, dmax], or [0, dmax] with SCH_ZERO_OK */
+    SCH_BOOL,
+    SCH_DUR,      /* a plain duration in [min, max] ps */
+    SCH_DIST,     /* a duration or a distribution object */
+    SCH_ENUM,     /* one of `values` */
+    SCH_TRUE,     /* must be true ("forever") */
+    SCH_OBJECT,   /* keys in `obj` */
+    SCH_ARRAY,    /* at least `min` objects described by `obj` */
+    SCH_OPS,      /* a program: at least `min` ops */
+    SCH_MACHINE,  /* a profile name or a machine object */
+    SCH_QUEUE     /* the name of a declared queue */
+};
+
+#define SCH_REQUIRED 1u
+#define SCH_POSITIVE 2u   /* SCH_DUR: must be > 0 (min is ignored) */
+#define SCH_ZERO_OK 4u    /* SCH_NUMBER: 0 is allowed: [0, dmax] */
+
+#define SCH_NOFF ((size_t)-1)   /* no struct field: the builder handles it */
+
+#define SCH_INT_MAX 9007199254740992LL   /* 2^53: larger JSON integers are not exact */
+#define SCH_MAX_ERRORS 100               /* diagnostics per file before giving up */
+#define SCH_MAX_LOOP_DEPTH 32
+#define SCH_MAX_THREADS 1000000LL
+#define SCH_MAX_RACTORS 100000LL
+
+struct sch_obj;
+
+struct sch_key {
+    const char *name;
+    enum sch_kind kind;
+    unsigned flags;             /* SCH_REQUIRED, SCH_POSITIVE */
+    const char *def;            /* default as written in JSON text, or NULL */
+    int64_t min, max;           /* INT; DUR (ps); ARRAY/OPS: min = fewest elements */
+    double dmax;                /* NUMBER */
+    const char *const *values;  /* ENUM: NULL-terminated, in enum order */
+    const struct sch_obj *obj;  /* OBJECT: its keys; ARRAY: the element */
+    size_t off;                 /* field offset for the builder, or SCH_NOFF */
+};
+
+struct sch_obj {
+    const char *what;           /* element noun for messages: "thread" */
+    const struct sch_key *keys;
+    int nkeys;
+};
+
+/* The machine keys (a scenario's "machine" object, with "profile") and the
+ * same without "profile" (a profile file); runtime keys. */
+extern const struct sch_obj sch_machine;
+extern const struct sch_obj sch_machine_profile;
+extern const struct sch_obj sch_runtime;
+/* The other objects, for their defaults. */
+extern const struct sch_obj sch_scenario, sch_queue, sch_ractor, sch_thread;
+const struct sch_obj *sch_op(int kind);   /* enum scn_op_kind */
+
+/* What the validator and the builder read. */
+struct sch_doc {
+    const cJSON *root;            /* the scenario, --set applied */
+    const cJSON *profile;         /* the machine profile file's root, or NULL */
+    const struct jpos_table *pos;
+    const char *file;             /* scenario file name (nodes without a position) */
+};
+
+/* Validate everything; GV_OK, GV_EINVAL (diagnostics added) or GV_ENOMEM. */
+int sch_validate(const struct sch_doc *d, struct diag_list *diags);
+
+const struct sch_key *sch_find(const struct sch_obj *o, const char *name);
+
+/* Readers of values that passed validation (or of a key's default). */
+int64_t sch_int(const struct jpos_table *pos, const cJSON *v);
+sim_time sch_dur(const struct jpos_table *pos, const cJSON *v);
+int64_t sch_default_int(const struct sch_key *k);
+sim_time sch_default_dur(const struct sch_key *k);
+int sch_enum_index(const char *const *values, const char *s);  /* -1 if absent */
+
+/* Best "did you mean" candidate among n names (stride bytes apart, so a
+ * table of structs whose first member is the name works too), or NULL. */
+const char *sch_suggest(const char *given, const void *names, size_t n, size_t stride);
+
+#endif

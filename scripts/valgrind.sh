@@ -1,0 +1,23 @@
+#!/bin/sh
+# valgrind.sh BINARY UNIT_TESTS... - memcheck the unit tests and a few CLI
+# runs; fails on any error or leak.
+set -u
+bin=$1; shift
+vg="valgrind --quiet --error-exitcode=99 --leak-check=full --errors-for-leak-kinds=definite,indirect"
+fail=0
+for t in "$@"; do
+    case $(basename "$t") in test_oom) continue ;; esac   # interposes malloc itself
+    echo "== valgrind $(basename "$t")"
+    $vg "$t" >/dev/null 2>"$t.vg" || { cat "$t.vg"; fail=1; }
+done
+for args in "run scenarios/mtime_loop.json --set ractors.0.threads.1.program.0.times_total=2000 -q -o /dev/null" \
+            "run tests/data/deadlock.json -q" \
+            "check scenarios/queue_pingpong.json tests/data/bad/queue_pingpong.json"; do
+    echo "== valgrind gvlsim $args"
+    # shellcheck disable=SC2086
+    $vg "$bin" $args >/dev/null 2>/tmp/gvlsim.vg.$$
+    [ $? -eq 99 ] && { cat /tmp/gvlsim.vg.$$; fail=1; }
+done
+rm -f /tmp/gvlsim.vg.$$
+[ $fail -eq 0 ] && echo "valgrind: clean"
+exit $fail

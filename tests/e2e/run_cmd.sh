@@ -1,0 +1,80 @@
+#!/bin/sh
+# run_cmd.sh BINARY - `gvlsim run`: CSV on stdout or in a file, atomic
+# output, determinism, overrides, and every failure class with its exit code.
+set -u
+bin=$1
+. tests/e2e/lib.inc
+small="--set ractors.0.threads.1.program.0.times_total=2000"
+
+# -- a run: header + one row on stdout, a summary on stderr
+run run scenarios/mtime_loop.json $small --set machine.cores=2
+expect_code 0 "run to stdout"
+expect_lines out 2 "run to stdout"
+expect_match out '^scenario,backend,engine,policy,' "header"
+expect_match out '^mtime_loop,sim,native,eager,none,none,2,1,9,1,' "row"
+expect_match err '^mtime_loop \[sim/native\] eager, 2 cores, 1 ractor, 9 threads: wall ' "summary"
+
+# -- determinism: same scenario and seed, byte-identical; another seed differs
+run run scenarios/mtime_loop.json $small --reproducible -q -o "$tmp/a.csv"
+expect_code 0 "reproducible a"
+expect_empty err "-q"
+run run scenarios/mtime_loop.json $small --reproducible -q -o "$tmp/b.csv"
+checks=$((checks + 1))
+cmp -s "$tmp/a.csv" "$tmp/b.csv" || fail "same seed gave different CSVs"
+run run scenarios/mtime_loop.json $small --reproducible -q --seed 2 -o "$tmp/c.csv"
+checks=$((checks + 1))
+cmp -s "$tmp/a.csv" "$tmp/c.csv" && fail "seed 2 gave the same CSV as seed 1"
+checks=$((checks + 1))
+tail -n 1 "$tmp/a.csv" | grep -q ',$' || fail "--reproducible left host_s (the last column) filled"
+
+# -- --no-header, --set changes the row
+run run scenarios/mtime_loop.json $small --no-header -q --set machine.cores=1 --set ractors.0.threads.1.count=2
+expect_code 0 "--no-header"
+expect_lines out 1 "--no-header"
+expect_match out '^mtime_loop,sim,native,eager,none,none,1,1,3,' "--set cores/threads"
+
+# -- a deadlock: exit 4, who waits on what, and no output file
+run run tests/data/deadlock.json -o "$tmp/dead.csv"
+expect_code 4 "deadlock"
+expect_match err 'deadlock at 0\.0000[0-9]+ s: 2 threads blocked' "deadlock"
+expect_line err '  thread main: parked in queue_pop on queue "never" (empty) at /ractors/0/threads/0/program/1 (line 7)' "deadlock: who"
+expect_line err '  thread helper: in join, waiting for 1 other thread to finish, at /ractors/0/threads/1/program/0 (line 8)' "deadlock: join"
+checks=$((checks + 1))
+[ ! -e "$tmp/dead.csv" ] || fail "deadlock left an output file"
+checks=$((checks + 1))
+[ -z "$(ls "$tmp" | grep dead.csv)" ] || fail "deadlock left a temporary file"
+
+# -- simulated time limit: exit 4
+run run scenarios/io_plus_cpu.json --max-time 0.5
+expect_code 4 "--max-time"
+expect_match err 'simulated time limit of 0\.500 s reached' "--max-time"
+
+# -- unwritable output: exit 5, nothing left behind
+mkdir "$tmp/ro" && chmod 500 "$tmp/ro"
+if [ "$(id -u)" -ne 0 ]; then
+    run run scenarios/mtime_loop.json $small -o "$tmp/ro/x.csv"
+    expect_code 5 "unwritable output"
+fi
+run run scenarios/mtime_loop.json $small -o "$tmp/nodir/x.csv"
+expect_code 5 "output in a missing directory"
+expect_match err 'nodir/x.csv: cannot create output file' "output in a missing directory"
+
+# -- missing / invalid scenario: 5 / 3
+run run "$tmp/nope.json"
+expect_code 5 "missing scenario"
+run run tests/data/bad/queue_pingpong.json
+expect_code 3 "invalid scenario"
+
+# -- usage errors: 2
+run run
+expect_code 2 "no scenario"
+run run scenarios/mtime_loop.json --seed -1
+expect_code 2 "bad seed"
+run run scenarios/mtime_loop.json --engine simgridx
+expect_code 2 "unknown engine"
+run run scenarios/mtime_loop.json scenarios/io_plus_cpu.json
+expect_code 2 "two scenarios"
+run run scenarios/mtime_loop.json --bogus
+expect_code 2 "unknown option"
+
+finish run_cmd.sh

@@ -1,0 +1,731 @@
+/* test_load.c - scn_load end to end: every error class with its exact
+ * "file:line:col: /pointer: message", defaults, --set, machine profiles,
+ * derived counts and a full round trip.  Run from the repository root. */
+#include <stdlib.h>
+#include <unistd.h>
+
+#include "../../common/err.h"
+#include "../../input/load.h"
+#include "../../input/units.h"
+#include "test.h"
+
+#define D "tests/data/"
+#define BAD "tests/data/bad/"
+
+static void dump(const struct diag_list *d)
+{
+    for (size_t i = 0; i < d->n; i++) fprintf(stderr, "    | %s\n", d->msgs[i]);
+}
+
+static int load_with(const char *file, const char *const *sets, int nsets, const char *mdir,
+                     struct scenario *s, struct diag_list *d)
+{
+    struct load_opts o = { sets, nsets, mdir };
+    diag_init(d);
+    return scn_load(file, &o, s, d);
+}
+
+/* Load `file` with `sets`; expect GV_EINVAL and exactly the messages in
+ * `want` (NULL-terminated), in order. */
+static void expect_sets(const char *file, const char *const *sets, int nsets, const char *mdir,
+                        const char *const *want)
+{
+    struct scenario s;
+    struct diag_list d;
+    int rc = load_with(file, sets, nsets, mdir, &s, &d);
+    size_t n = 0;
+    while (want[n]) n++;
+    if (rc != GV_EINVAL || d.n != n) {
+        fprintf(stderr, "%s: rc %d, %zu diagnostics, wanted %zu:\n", file, rc, d.n, n);
+        dump(&d);
+    }
+    ASSERT_EQ(rc, GV_EINVAL);
+    ASSERT_EQ(d.n, n);
+    for (size_t i = 0; i < n; i++) ASSERT_STREQ(d.msgs[i], want[i]);
+    diag_free(&d);
+}
+
+#define EXPECT(file, ...) expect_sets(file, NULL, 0, NULL, (const char *const[]){ __VA_ARGS__, NULL })
+#define EXPECT_SET(file, set, ...) \
+    expect_sets(file, (const char *const[]){ set }, 1, NULL, (const char *const[]){ __VA_ARGS__, NULL })
+
+static void load_ok(const char *file, const char *const *sets, int nsets, const char *mdir,
+                    struct scenario *s)
+{
+    struct diag_list d;
+    int rc = load_with(file, sets, nsets, mdir, s, &d);
+    if (rc != GV_OK) {
+        fprintf(stderr, "%s: rc %d\n", file, rc);
+        dump(&d);
+    }
+    ASSERT_EQ(rc, GV_OK);
+    ASSERT_EQ(d.n, 0);
+    diag_free(&d);
+}
+
+static char *write_temp(const char *content, size_t len)
+{
+    char *path = strdup("/tmp/gvlsim_test_XXXXXX");
+    ASSERT(path);
+    int fd = mkstemp(path);
+    ASSERT(fd >= 0);
+    ASSERT_EQ(write(fd, content, len), (long long)len);
+    close(fd);
+    return path;
+}
+
+/* ---- one test per error class ----------------------------------------------- */
+
+static void test_err_syntax(void)
+{
+    EXPECT(BAD "syntax.json", BAD "syntax.json:3:53: syntax error near '] } ] }'");
+    /* cJSON points past a key that is not a string: corrected to the '}'. */
+    EXPECT(D "profile_badsyntax.json", D "machines/badsyntax.json:1:15: syntax error near '}'");
+    char *p = write_temp("{\"a\": 1", 7);
+    char want[256];
+    snprintf(want, sizeof want, "%s:1:8: syntax error at end of input", p);
+    EXPECT(p, want);
+    unlink(p);
+    free(p);
+}
+
+static void test_err_unknown_key(void)
+{
+    EXPECT(BAD "unknown_key.json",
+           BAD "unknown_key.json:2:16: /runtime/gvl_polcy: unknown key \"gvl_polcy\" (did you mean \"gvl_policy\"?)",
+           BAD "unknown_key.json:4:3: /colour: unknown key \"colour\" (valid keys: name, description, "
+               "seed, machine, runtime, queues, ractors, stop)");
+}
+
+static void test_err_duplicate_key(void)
+{
+    EXPECT(BAD "duplicate_key.json", BAD "duplicate_key.json:4:3: /seed: duplicate key \"seed\" (first at 2:3)");
+}
+
+static void test_err_wrong_type(void)
+{
+    EXPECT(BAD "wrong_type.json",
+           BAD "wrong_type.json:2:11: /seed: expected an integer, got a string",
+           BAD "wrong_type.json:3:42: /ractors/0/threads/0/count: expected an integer, got true",
+           BAD "wrong_type.json:3:59: /ractors/0/threads/0/program: expected an array of ops, got an object");
+    EXPECT(BAD "not_object.json", BAD "not_object.json:1:1: a scenario must be a JSON object, got an array");
+}
+
+static void test_err_out_of_range(void)
+{
+    EXPECT(BAD "out_of_range.json",
+           BAD "out_of_range.json:2:25: /machine/cores: 0 is out of range (1..4096)",
+           BAD "out_of_range.json:2:42: /machine/work_scale: 2000 is out of range (> 0 and <= 1000)",
+           BAD "out_of_range.json:2:61: /machine/insn_time: \"7200s\" is out of range (> 0 and <= 3600s)",
+           BAD "out_of_range.json:3:27: /runtime/quantum: \"0ms\" is out of range (> 0 and <= 3600s)",
+           BAD "out_of_range.json:3:45: /runtime/max_cpu: 5000 is out of range (1..4096)");
+}
+
+static void test_err_unknown_enum(void)
+{
+    EXPECT(BAD "queue_pingpong.json",
+           BAD "queue_pingpong.json:3:30: /runtime/gvl_policy: unknown gvl_policy \"fifo\" "
+               "(expected one of: eager, hot_steal, delayed, threshold, barging)",
+           BAD "queue_pingpong.json:14:21: /ractors/0/threads/1/program/3/op: unknown op \"queue_pops\" "
+               "(did you mean \"queue_pop\"?)");
+}
+
+static void test_err_missing_key(void)
+{
+    EXPECT(BAD "missing_key.json",
+           BAD "missing_key.json:2:15: /queues/0: missing required key \"name\"",
+           BAD "missing_key.json:3:46: /ractors/0/threads/0/program/0: missing required key \"dur\"",
+           BAD "missing_key.json:3:65: /ractors/0/threads/0/program/1: missing required key \"op\" "
+               "(one of: compute, syscall, queue_push, queue_pop, sleep, loop, env_escape, join)");
+    EXPECT(BAD "missing_ractors.json", BAD "missing_ractors.json:1:1: missing required key \"ractors\"");
+}
+
+static void test_err_bad_duration(void)
+{
+    EXPECT(BAD "bad_duration.json",
+           BAD "bad_duration.json:2:34: /machine/context_switch: bad duration \"1.5 xs\": unknown unit \"xs\" "
+               "(valid units: ps, ns, us, \xc2\xb5s, ms, s)",
+           BAD "bad_duration.json:2:58: /machine/futex_wake: bad duration -3: durations cannot be negative",
+           BAD "bad_duration.json:2:80: /machine/wake_idle_core: bad duration \"1.2345ns\": more precision than 1 ps",
+           BAD "bad_duration.json:4:29: /ractors/0/threads/0/program/0/dur: bad duration \"1e30s\": "
+               "too large (limit about 106 days)",
+           BAD "bad_duration.json:5:29: /ractors/0/threads/0/program/1/dur: bad duration \"5\": missing unit "
+               "(valid units: ps, ns, us, \xc2\xb5s, ms, s; only a JSON number, not a string, means nanoseconds)",
+           BAD "bad_duration.json:6:71: /ractors/0/threads/0/program/2/dur/max: min (5us) is greater than max (1us)",
+           BAD "bad_duration.json:7:39: /ractors/0/threads/0/program/3/dur/dist: unknown dist \"normal\" "
+               "(expected one of: const, uniform, exp)",
+           BAD "bad_duration.json:8:29: /ractors/0/threads/0/program/4/dur: expected a duration "
+               "(like \"1.5us\", or a number of nanoseconds) or a distribution object, got an array",
+           BAD "bad_duration.json:10:21: /stop/time: expected a duration (like \"1.5us\", or a number of "
+               "nanoseconds), got an object (distributions are only allowed in ops)");
+}
+
+static void test_err_unknown_queue(void)
+{
+    EXPECT(BAD "unknown_queue.json",
+           BAD "unknown_queue.json:4:35: /ractors/0/threads/0/program/0/queue: unknown queue \"pongs\" "
+               "(did you mean \"pong\"?)",
+           BAD "unknown_queue.json:5:36: /ractors/0/threads/0/program/1/queue: unknown queue \"zzz\" "
+               "(declared queues: pong, work)");
+    EXPECT(BAD "no_queues.json",
+           BAD "no_queues.json:2:76: /ractors/0/threads/0/program/0/queue: unknown queue \"jobs\" "
+               "(no queues are declared: add it to the top-level \"queues\")");
+}
+
+static void test_err_integers(void)
+{
+    EXPECT(BAD "big_int.json",
+           BAD "big_int.json:2:11: /seed: 9007199254740993 is beyond 2^53: integers that large are not exact in JSON",
+           BAD "big_int.json:3:42: /ractors/0/threads/0/count: expected an integer, got 1.5");
+}
+
+static void test_err_exclusive(void)
+{
+    EXPECT(BAD "exclusive.json",
+           BAD "exclusive.json:4:38: /ractors/0/threads/0/program/0/insns: \"dur\" and \"insns\" are "
+               "mutually exclusive (compute takes one of them)",
+           BAD "exclusive.json:5:5: /ractors/0/threads/0/program/1: compute needs \"dur\" or \"insns\"",
+           BAD "exclusive.json:6:63: /ractors/0/threads/0/program/2/forever: \"times\" and \"forever\" are "
+               "mutually exclusive (a loop takes exactly one of \"times\", \"times_total\", \"forever\")",
+           BAD "exclusive.json:7:5: /ractors/0/threads/0/program/3: loop needs one of \"times\", "
+               "\"times_total\" or \"forever\"");
+}
+
+static void test_err_forever(void)
+{
+    EXPECT(BAD "forever.json",
+           BAD "forever.json:3:32: /ractors/0/threads/0/program/0/forever: a \"forever\" loop needs a "
+               "top-level \"stop\": {\"time\": ...} to end the run",
+           BAD "forever.json:4:32: /ractors/0/threads/0/program/1/forever: \"forever\" must be true "
+               "(for a finite loop use \"times\")",
+           BAD "forever.json:4:47: /ractors/0/threads/0/program/1/body: must have at least 1 op");
+}
+
+static void test_err_too_large(void)
+{
+    EXPECT(BAD "too_large.json",
+           BAD "too_large.json:2:14: /ractors: scenario too large: 1100001 threads (limit 1000000)",
+           BAD "too_large.json:2:14: /ractors: scenario too large: 200001 Ractor instances (limit 100000)");
+}
+
+static void test_err_main_count(void)
+{
+    EXPECT(BAD "main_count.json",
+           BAD "main_count.json:2:27: /ractors/0/count: ractors[0] is the main Ractor and cannot be "
+               "replicated: count must be 1, got 2");
+}
+
+static void test_err_file_limits(void)
+{
+    /* Missing file: GV_EIO, naming the file and the reason. */
+    struct scenario s;
+    struct diag_list d;
+    ASSERT_EQ(load_with(D "no_such_file.json", NULL, 0, NULL, &s, &d), GV_EIO);
+    ASSERT_EQ(d.n, 1);
+    ASSERT_STREQ(d.msgs[0], D "no_such_file.json: cannot read scenario: No such file or directory");
+    diag_free(&d);
+    ASSERT_EQ(load_with(D "machines", NULL, 0, NULL, &s, &d), GV_EIO);  /* a directory */
+    ASSERT_STREQ(d.msgs[0], D "machines: cannot read scenario: Is a directory");
+    diag_free(&d);
+
+    /* Larger than 64 MiB: rejected before reading (a sparse file). */
+    char *p = write_temp("{", 1);
+    ASSERT_EQ(truncate(p, (64 << 20) + 1), 0);
+    char want[256];
+    snprintf(want, sizeof want, "%s: scenario is too large (67108865 bytes; the limit is 64 MiB)", p);
+    EXPECT(p, want);
+    unlink(p);
+    free(p);
+
+    /* Nesting deeper than 64: the 65th opening bracket. */
+    char deep[256] = "{\"ractors\":";
+    size_t n = strlen(deep);
+    for (int i = 0; i < 70; i++) deep[n++] = '[';
+    for (int i = 0; i < 70; i++) deep[n++] = ']';
+    deep[n++] = '}';
+    p = write_temp(deep, n);
+    snprintf(want, sizeof want, "%s:1:75: nesting deeper than 64 levels", p);
+    EXPECT(p, want);
+    unlink(p);
+    free(p);
+
+    /* A NUL byte. */
+    p = write_temp("{\n \0}", 5);
+    snprintf(want, sizeof want, "%s:2:2: NUL byte in the text (is this a JSON file?)", p);
+    EXPECT(p, want);
+    unlink(p);
+    free(p);
+}
+
+static void test_err_queue_names(void)
+{
+    EXPECT(BAD "queue_names.json",
+           BAD "queue_names.json:2:25: /queues/0/name: \"a b\" is not a valid name (use letters, digits, "
+               "'_', '.' and '-')",
+           BAD "queue_names.json:2:83: /queues/2/initial: -1 is out of range (0..9007199254740992)",
+           BAD "queue_names.json:2:64: /queues/2/name: duplicate queue name \"jobs\" (first at 2:44)");
+}
+
+/* 32 nested loops at most.  A file cannot get there (64 JSON levels are
+ * about 29 loops), but --set values nest on top of each other. */
+static void test_err_loop_depth(void)
+{
+    char v[2048] = "", path[1024] = "ractors.0.threads.0.program";
+    for (int i = 0; i < 20; i++) strcat(v, "[{\"op\": \"loop\", \"times\": 1, \"body\": ");
+    strcat(v, "[{\"op\": \"join\"}]");
+    for (int i = 0; i < 20; i++) strcat(v, "}]");
+    char set1[4096], set2[4096];
+    snprintf(set1, sizeof set1, "%s=%s", path, v);
+    strcat(path, ".0");
+    for (int i = 0; i < 19; i++) strcat(path, ".body.0");
+    snprintf(set2, sizeof set2, "%s=%.*s", path, (int)strlen(v) - 2, v + 1);  /* the op, not the array */
+    const char *sets[] = { set1, set2 };
+    /* Loop 33 is the 14th of set2's value, whose loops are 36 characters apart. */
+    size_t step = strlen("[{\"op\": \"loop\", \"times\": 1, \"body\": ");
+    char want[1024] = "--set[2]:1:";
+    snprintf(want + strlen(want), sizeof want - strlen(want), "%d: /ractors/0/threads/0/program/0",
+             (int)(strlen(path) + 2 + 13 * step));
+    for (int i = 0; i < 32; i++) strcat(want, "/body/0");
+    strcat(want, ": loops nested deeper than 32");
+    expect_sets(D "minimal.json", sets, 2, NULL, (const char *const[]){ want, NULL });
+}
+
+/* Columns count characters; a byte order mark is not one; pointers escape '/' and '~'. */
+static void test_err_utf8_columns(void)
+{
+    const char text[] = "\xEF\xBB\xBF{ \"description\": \"caf\xc3\xa9\", \"a/b~c\": 1,\n"
+                        "  \"name\": \"\xc2\xb5\", \"seed\": -1, \"ractors\": [] }";
+    char *p = write_temp(text, sizeof text - 1);
+    char w1[256], w2[256], w3[256];
+    snprintf(w1, sizeof w1, "%s:1:26: /a~1b~0c: unknown key \"a/b~c\" (valid keys: name, description, "
+             "seed, machine, runtime, queues, ractors, stop)", p);
+    snprintf(w2, sizeof w2, "%s:2:24: /seed: -1 is out of range (0..9007199254740992)", p);
+    snprintf(w3, sizeof w3, "%s:2:39: /ractors: must have at least 1 Ractor", p);
+    EXPECT(p, w1, w2, w3);
+    unlink(p);
+    free(p);
+}
+
+/* Every problem at once, up to SCH_MAX_ERRORS, then one closing line. */
+static void test_err_many(void)
+{
+    char buf[8192] = "{\"ractors\": [{\"threads\": [{\"program\": [";
+    for (int i = 0; i < 150; i++) strcat(buf, i ? ",\n{\"op\": \"nop\"}" : "\n{\"op\": \"nop\"}");
+    strcat(buf, "]}]}]}");
+    char *p = write_temp(buf, strlen(buf));
+    struct scenario s;
+    struct diag_list d;
+    ASSERT_EQ(load_with(p, NULL, 0, NULL, &s, &d), GV_EINVAL);
+    ASSERT_EQ(d.n, 101);
+    char want[256];
+    snprintf(want, sizeof want, "%s:2:8: /ractors/0/threads/0/program/0/op: unknown op \"nop\" "
+             "(expected one of: compute, syscall, queue_push, queue_pop, sleep, loop, env_escape, join)", p);
+    ASSERT_STREQ(d.msgs[0], want);
+    snprintf(want, sizeof want, "%s:101:8: /ractors/0/threads/0/program/99/op: unknown op \"nop\" "
+             "(expected one of: compute, syscall, queue_push, queue_pop, sleep, loop, env_escape, join)", p);
+    ASSERT_STREQ(d.msgs[99], want);
+    snprintf(want, sizeof want, "%s: too many errors; stopping after 100", p);
+    ASSERT_STREQ(d.msgs[100], want);
+    diag_free(&d);
+    unlink(p);
+    free(p);
+}
+
+/* ---- defaults, overrides, profiles ----------------------------------------------- */
+
+static void test_defaults(void)
+{
+    struct scenario s;
+    load_ok(D "minimal.json", NULL, 0, NULL, &s);
+    ASSERT_STREQ(s.file, D "minimal.json");
+    ASSERT_STREQ(s.name, "minimal");
+    ASSERT_STREQ(s.description, "");
+    ASSERT_EQ(s.seed, 1);
+    ASSERT_EQ(s.stop_time, 0);
+    const struct scn_machine *m = &s.machine;
+    ASSERT_STREQ(m->name, "default");
+    ASSERT_STREQ(m->source, "");
+    ASSERT_EQ(m->cores, 8);
+    ASSERT_EQ(m->context_switch, 1500 * SIM_PS * 1000);
+    ASSERT_EQ(m->futex_wake, SIM_US);
+    ASSERT_EQ(m->wake_idle_core, 25 * SIM_US);
+    ASSERT_EQ(m->wake_busy_core, 2 * SIM_US);
+    ASSERT_EQ(m->os_timeslice, 3 * SIM_MS);
+    ASSERT(m->work_scale == 1.0);
+    ASSERT_EQ(m->timer_tick_cost, SIM_US);
+    ASSERT_EQ(m->mutex_uncontended, 40 * SIM_NS);
+    ASSERT_EQ(m->sched_lock_cs, 75 * SIM_NS);
+    ASSERT_EQ(m->remote_rmw, 100 * SIM_NS);
+    ASSERT_EQ(m->safepoint_gap, 500 * SIM_NS);
+    ASSERT_EQ(m->escape_check_cs, 300 * SIM_NS);
+    ASSERT_EQ(m->lockless_check, SIM_NS);
+    ASSERT_EQ(m->insn_time, 7 * SIM_NS);
+    ASSERT_EQ(m->line_transfer, 90 * SIM_NS);
+    ASSERT_EQ(m->line_store_batch, 1);
+    ASSERT_EQ(m->tls_insn_overhead, 500 * SIM_PS);
+    ASSERT_EQ(m->coroutine_switch, 300 * SIM_NS);
+    const struct scn_runtime *r = &s.runtime;
+    ASSERT_EQ(r->gvl_policy, GVL_POLICY_EAGER);
+    ASSERT_EQ(r->quantum, 100 * SIM_MS);
+    ASSERT_EQ(r->timer_tick, 10 * SIM_MS);
+    ASSERT_EQ(r->threshold, 100 * SIM_US);
+    ASSERT_EQ(r->invariant_check, INVARIANT_NONE);
+    ASSERT_EQ(r->insn_counter, COUNTER_NONE);
+    ASSERT_EQ(r->counter_model, COUNTER_MODEL_LINE);
+    ASSERT_EQ(r->max_cpu, 8);
+    ASSERT_EQ(r->snt_cap, SNT_CAP_EXACT);
+    ASSERT(!r->mn_main);
+    ASSERT_EQ(s.nqueues, 0);
+    ASSERT(s.queues == NULL);
+    ASSERT_EQ(s.nractors, 1);
+    ASSERT_STREQ(s.ractors[0].name, "main");
+    ASSERT_EQ(s.ractors[0].count, 1);
+    ASSERT_EQ(s.ractors[0].nthreads, 1);
+    ASSERT_STREQ(s.ractors[0].threads[0].name, "main");
+    ASSERT_EQ(s.ractors[0].threads[0].count, 1);
+    ASSERT_EQ(s.ractors[0].threads[0].prog.nops, 0);
+    ASSERT_EQ(s.total_threads, 1);
+    ASSERT_EQ(s.total_ractors, 1);
+    scenario_free(&s);
+}
+
+static void test_override_forms(void)
+{
+    const char *sets[] = {
+        "seed=5",                                              /* number */
+        "runtime.mn_main=true",                                /* boolean, runtime created */
+        "name=\"quoted name\"",                                /* JSON string */
+        "description=plain words, no quotes",                  /* plain string */
+        "runtime.gvl_policy=hot_steal",                        /* plain string enum */
+        "runtime.quantum=5ms",                                 /* plain string duration */
+        "runtime.timer_tick=2500",                             /* number = ns */
+        "queues=[{\"name\": \"q\", \"initial\": 2}]",          /* array */
+        "machine={\"cores\": 3, \"insn_time\": \"5ns\"}",      /* object */
+        "ractors.0.threads.0.count=4",                         /* array index */
+        "ractors.0.threads.0.program=[{\"op\": \"queue_pop\", \"queue\": \"q\"}]",
+        "stop.time=1s",                                        /* object created */
+        "seed=6",                                              /* later wins */
+    };
+    struct scenario s;
+    load_ok(D "minimal.json", sets, (int)(sizeof sets / sizeof *sets), NULL, &s);
+    ASSERT_EQ(s.seed, 6);
+    ASSERT(s.runtime.mn_main);
+    ASSERT_STREQ(s.name, "quoted name");
+    ASSERT_STREQ(s.description, "plain words, no quotes");
+    ASSERT_EQ(s.runtime.gvl_policy, GVL_POLICY_HOT_STEAL);
+    ASSERT_EQ(s.runtime.quantum, 5 * SIM_MS);
+    ASSERT_EQ(s.runtime.timer_tick, 2500 * SIM_NS);
+    ASSERT_EQ(s.nqueues, 1);
+    ASSERT_STREQ(s.queues[0].name, "q");
+    ASSERT_EQ(s.queues[0].initial, 2);
+    ASSERT_EQ(s.machine.cores, 3);
+    ASSERT_EQ(s.machine.insn_time, 5 * SIM_NS);
+    ASSERT_EQ(s.total_threads, 4);
+    ASSERT_EQ(s.ractors[0].threads[0].prog.nops, 1);
+    const struct scn_op *op = &s.ractors[0].threads[0].prog.ops[0];
+    ASSERT_EQ(op->kind, OP_QUEUE_POP);
+    ASSERT_EQ(op->u.queue.queue, 0);
+    ASSERT_STREQ(op->path, "/ractors/0/threads/0/program/0");
+    ASSERT_EQ(op->line, 1);  /* line 1 of --set[11] */
+    ASSERT_EQ(s.stop_time, SIM_S);
+    scenario_free(&s);
+}
+
+static void test_override_positions(void)
+{
+    /* Values set with --set are placed at --set[N]:1:COL. */
+    EXPECT_SET(D "minimal.json", "description=null",
+               "--set[1]:1:13: /description: expected a string, got null");
+    EXPECT_SET(D "minimal.json", "runtime.quantum=0",
+               "--set[1]:1:17: /runtime/quantum: 0 ns is out of range (> 0 and <= 3600s)");
+    EXPECT_SET(D "minimal.json", "runtime={\"gvl_policy\": \"Barging\"}",
+               "--set[1]:1:24: /runtime/gvl_policy: unknown gvl_policy \"Barging\" (did you mean \"barging\"?)");
+    /* A created key is validated like any other, at its path segment. */
+    EXPECT_SET(D "minimal.json", "runtime.quantm=5ms",
+               "--set[1]:1:9: /runtime/quantm: unknown key \"quantm\" (did you mean \"quantum\"?)");
+    /* N counts every --set, the good ones too. */
+    const char *two[] = { "seed=2", "seed=x" };
+    expect_sets(D "minimal.json", two, 2, NULL,
+                (const char *const[]){ "--set[2]:1:6: /seed: expected an integer, got a string", NULL });
+}
+
+static void test_override_errors(void)
+{
+    EXPECT_SET(D "minimal.json", "seed", "--set[1]:1:1: missing '=' in \"seed\" (expected key.path=value)");
+    EXPECT_SET(D "minimal.json", "=5", "--set[1]:1:1: empty key before '=' (expected key.path=value)");
+    EXPECT_SET(D "minimal.json", "runtime..quantum=1",
+               "--set[1]:1:9: empty segment in key path \"runtime..quantum\"");
+    EXPECT_SET(D "minimal.json", "runtime.=1", "--set[1]:1:9: empty segment in key path \"runtime.\"");
+    EXPECT_SET(D "minimal.json", "ractors.0.threads.0.program.0={\"op\": \"join\"}",
+               "--set[1]:1:29: /ractors/0/threads/0/program: index 0 is past the end (0 elements)");
+    EXPECT_SET(D "minimal.json", "ractors.first.count=1",
+               "--set[1]:1:9: /ractors: \"first\" is not an array index (this is an array of 1 element)");
+    EXPECT_SET(D "full.json", "seed.x=1", "--set[1]:1:6: /seed: cannot set \"x\" inside a number");
+    EXPECT_SET(D "minimal.json", "runtime={\"gvl_policy\": }", "--set[1]:1:24: syntax error near '}'");
+    EXPECT_SET(D "minimal.json", "name=\"unterminated", "--set[1]:1:6: syntax error near '\"unterminated'");
+}
+
+static void test_override_machine_profile(void)
+{
+    struct scenario s;
+    /* "machine": "testbox" + machine.X: becomes {"profile": "testbox", "X": ...}. */
+    const char *set1[] = { "machine.cores=2" };
+    load_ok(D "profile_name.json", set1, 1, NULL, &s);
+    ASSERT_STREQ(s.machine.name, "testbox");
+    ASSERT_EQ(s.machine.cores, 2);
+    ASSERT_EQ(s.machine.context_switch, 2 * SIM_US);  /* still from testbox */
+    scenario_free(&s);
+    /* machine=NAME replaces the whole value. */
+    const char *set2[] = { "machine=anon" };
+    load_ok(D "profile_name.json", set2, 1, NULL, &s);
+    ASSERT_STREQ(s.machine.name, "anon");
+    ASSERT_EQ(s.machine.cores, 3);
+    ASSERT_EQ(s.machine.context_switch, 1500 * SIM_NS);  /* default again */
+    scenario_free(&s);
+    const char *set3[] = { "machine.profile=anon", "machine.work_scale=2" };
+    load_ok(D "profile_name.json", set3, 2, NULL, &s);
+    ASSERT_STREQ(s.machine.name, "anon");
+    ASSERT(s.machine.work_scale == 2.0);
+    scenario_free(&s);
+    /* An unknown profile set from the command line is reported there. */
+    EXPECT_SET(D "minimal.json", "machine=nosuch",
+               "--set[1]:1:9: /machine: no machine profile \"nosuch\" (looked in: tests/data/machines)");
+    EXPECT_SET(D "minimal.json", "machine.profile=nosuch",
+               "--set[1]:1:17: /machine/profile: no machine profile \"nosuch\" (looked in: tests/data/machines)");
+}
+
+static void test_profile_merge(void)
+{
+    struct scenario s;
+    load_ok(D "full.json", NULL, 0, NULL, &s);
+    const struct scn_machine *m = &s.machine;
+    ASSERT_STREQ(m->name, "testbox");                      /* profile */
+    ASSERT_STREQ(m->source, "made up for tests/unit/test_load.c");
+    ASSERT_EQ(m->cores, 6);                                /* scenario over profile */
+    ASSERT_EQ(m->context_switch, 2 * SIM_US);              /* profile only */
+    ASSERT_EQ(m->futex_wake, 700 * SIM_NS);                /* scenario over profile's 800 */
+    ASSERT(m->work_scale == 1.5);                          /* profile */
+    scenario_free(&s);
+
+    /* Profile by path relative to the scenario; its name is the file's base name. */
+    load_ok(D "profile_path.json", NULL, 0, NULL, &s);
+    ASSERT_STREQ(s.machine.name, "anon");
+    ASSERT_EQ(s.machine.cores, 2);
+    scenario_free(&s);
+}
+
+static void test_profile_lookup(void)
+{
+    struct scenario s;
+    unsetenv("GVLSIM_MACHINES");
+    EXPECT(D "profile_alt.json",
+           D "profile_alt.json:2:14: /machine: no machine profile \"alt\" (looked in: tests/data/machines)");
+    load_ok(D "profile_alt.json", NULL, 0, D "altmachines", &s);   /* opts->machines_dir */
+    ASSERT_STREQ(s.machine.name, "alt");
+    ASSERT_EQ(s.machine.cores, 12);
+    ASSERT_STREQ(s.machine.source, "alternative directory");
+    scenario_free(&s);
+    setenv("GVLSIM_MACHINES", "/nonexistent::" D "altmachines", 1);
+    load_ok(D "profile_alt.json", NULL, 0, NULL, &s);
+    ASSERT_EQ(s.machine.cores, 12);
+    scenario_free(&s);
+    EXPECT(D "profile_nosuch.json",
+           D "profile_nosuch.json:2:14: /machine: no machine profile \"nosuch\" (looked in: "
+             "tests/data/machines, /nonexistent, tests/data/altmachines)");
+    unsetenv("GVLSIM_MACHINES");
+}
+
+static void test_profile_errors(void)
+{
+    /* Reported in the profile file, with its own positions and pointers. */
+    EXPECT(D "profile_broken.json",
+           D "machines/broken.json:2:12: /cores: 9000 is out of range (1..4096)",
+           D "machines/broken.json:3:3: /profile: a machine profile file cannot name another profile",
+           D "machines/broken.json:4:3: /wake_idl_core: unknown key \"wake_idl_core\" (did you mean \"wake_idle_core\"?)");
+}
+
+/* ---- derived counts and the full round trip --------------------------------------- */
+
+static void test_counts_and_times_total(void)
+{
+    struct scenario s;
+    load_ok(D "full.json", NULL, 0, NULL, &s);
+    ASSERT_EQ(s.total_ractors, 4);    /* 1 + 2 + 1 */
+    ASSERT_EQ(s.total_threads, 11);   /* 1x(1+3) + 2x(2+1) + 1x1 */
+    const struct scn_thread *worker = &s.ractors[0].threads[1];
+    ASSERT_EQ(worker->count, 3);
+    const struct scn_op *loop = &worker->prog.ops[0];
+    ASSERT_EQ(loop->u.loop.mode, LOOP_TIMES_TOTAL);
+    ASSERT_EQ(loop->u.loop.times, 10);
+    int k = s.ractors[0].count * worker->count;
+    ASSERT_EQ(scn_loop_times(loop, 0, k), 4);   /* 10 = 4 + 3 + 3 */
+    ASSERT_EQ(scn_loop_times(loop, 1, k), 3);
+    ASSERT_EQ(scn_loop_times(loop, 2, k), 3);
+    const struct scn_op *fl = &s.ractors[1].threads[0].prog.ops[0];
+    ASSERT_EQ(fl->u.loop.mode, LOOP_FOREVER);
+    ASSERT_EQ(scn_loop_times(fl, 0, 4), UINT64_MAX);
+    const struct scn_op *tl = &s.ractors[0].threads[0].prog.ops[8];
+    ASSERT_EQ(tl->u.loop.mode, LOOP_TIMES);
+    ASSERT_EQ(scn_loop_times(tl, 3, 7), 5);
+    scenario_free(&s);
+}
+
+static void test_full_round_trip(void)
+{
+    struct scenario s;
+    load_ok(D "full.json", NULL, 0, NULL, &s);
+    ASSERT_STREQ(s.name, "full");
+    ASSERT_STREQ(s.description, "every key of the format");
+    ASSERT_EQ(s.seed, 9007199254740992ULL);
+    ASSERT_EQ(s.stop_time, 2 * SIM_S);
+    const struct scn_machine *m = &s.machine;
+    ASSERT_EQ(m->wake_idle_core, 30 * SIM_US);
+    ASSERT_EQ(m->wake_busy_core, 3 * SIM_US);
+    ASSERT_EQ(m->os_timeslice, 4 * SIM_MS);
+    ASSERT_EQ(m->timer_tick_cost, 2 * SIM_US);
+    ASSERT_EQ(m->mutex_uncontended, 41 * SIM_NS);
+    ASSERT_EQ(m->sched_lock_cs, 76 * SIM_NS);
+    ASSERT_EQ(m->remote_rmw, 101 * SIM_NS);
+    ASSERT_EQ(m->safepoint_gap, 600 * SIM_NS);
+    ASSERT_EQ(m->escape_check_cs, 400 * SIM_NS);
+    ASSERT_EQ(m->lockless_check, 2 * SIM_NS);
+    ASSERT_EQ(m->insn_time, 6500 * SIM_PS);
+    ASSERT_EQ(m->line_transfer, 91 * SIM_NS);
+    ASSERT_EQ(m->line_store_batch, 16);
+    ASSERT_EQ(m->tls_insn_overhead, 250 * SIM_PS);
+    ASSERT_EQ(m->coroutine_switch, 350 * SIM_NS);
+    const struct scn_runtime *r = &s.runtime;
+    ASSERT_EQ(r->gvl_policy, GVL_POLICY_THRESHOLD);
+    ASSERT_EQ(r->quantum, 50 * SIM_MS);
+    ASSERT_EQ(r->timer_tick, 5 * SIM_MS);
+    ASSERT_EQ(r->threshold, 200 * SIM_US);
+    ASSERT_EQ(r->invariant_check, INVARIANT_LOCKLESS);
+    ASSERT_EQ(r->insn_counter, COUNTER_THREAD_LOCAL);
+    ASSERT_EQ(r->counter_model, COUNTER_MODEL_PENALTY);
+    ASSERT_EQ(r->max_cpu, 4);
+    ASSERT_EQ(r->snt_cap, SNT_CAP_MINUS_ONE);
+    ASSERT(r->mn_main);
+    ASSERT_EQ(s.nqueues, 2);
+    ASSERT_STREQ(s.queues[0].name, "jobs");
+    ASSERT_EQ(s.queues[0].initial, 3);
+    ASSERT_STREQ(s.queues[1].name, "done");
+    ASSERT_EQ(s.queues[1].initial, 0);
+
+    ASSERT_EQ(s.nractors, 3);
+    ASSERT_STREQ(s.ractors[0].name, "main");
+    ASSERT_STREQ(s.ractors[1].name, "pool");
+    ASSERT_EQ(s.ractors[1].count, 2);
+    ASSERT_STREQ(s.ractors[2].name, "r2");
+    ASSERT_STREQ(s.ractors[0].threads[0].name, "main");
+    ASSERT_STREQ(s.ractors[0].threads[1].name, "worker");
+    ASSERT_STREQ(s.ractors[1].threads[0].name, "t0");
+    ASSERT_STREQ(s.ractors[1].threads[1].name, "t1");
+    ASSERT_EQ(s.ractors[1].threads[0].count, 2);
+    ASSERT_STREQ(s.ractors[2].threads[0].name, "t0");
+
+    const struct scn_prog *p = &s.ractors[0].threads[0].prog;
+    ASSERT_EQ(p->nops, 10);
+    const struct scn_op *o = p->ops;
+    ASSERT_EQ(o[0].kind, OP_COMPUTE);
+    ASSERT(!o[0].u.compute.has_insns);
+    ASSERT_EQ(o[0].u.compute.dur.kind, DIST_CONST);
+    ASSERT_EQ(o[0].u.compute.dur.a, 1500 * SIM_NS);
+    ASSERT_STREQ(o[0].path, "/ractors/0/threads/0/program/0");
+    ASSERT_EQ(o[0].line, 47);
+    ASSERT(o[1].u.compute.has_insns);
+    ASSERT_EQ(o[1].u.compute.insns, 1000);
+    ASSERT_EQ(o[2].kind, OP_SYSCALL);
+    ASSERT_EQ(o[2].u.syscall.dur.kind, DIST_UNIFORM);
+    ASSERT_EQ(o[2].u.syscall.dur.a, SIM_US);
+    ASSERT_EQ(o[2].u.syscall.dur.b, 3 * SIM_US);
+    ASSERT_EQ(o[2].u.syscall.call, CALL_GETPID);
+    ASSERT(o[2].u.syscall.releases_gvl);
+    ASSERT(!o[2].u.syscall.io_wait);
+    ASSERT_EQ(o[3].u.syscall.dur.a, 2500 * SIM_NS);
+    ASSERT_EQ(o[3].u.syscall.call, CALL_NANOSLEEP);
+    ASSERT(!o[3].u.syscall.releases_gvl);
+    ASSERT(o[3].u.syscall.io_wait);            /* default: true for nanosleep */
+    ASSERT_EQ(o[4].u.syscall.call, CALL_STAT);
+    ASSERT(o[4].u.syscall.io_wait);
+    ASSERT_EQ(o[5].kind, OP_QUEUE_PUSH);
+    ASSERT_EQ(o[5].u.queue.queue, 0);
+    ASSERT_EQ(o[6].kind, OP_QUEUE_POP);
+    ASSERT_EQ(o[6].u.queue.queue, 1);
+    ASSERT_EQ(o[7].kind, OP_SLEEP);
+    ASSERT_EQ(o[7].u.sleep.dur.kind, DIST_EXP);
+    ASSERT_EQ(o[7].u.sleep.dur.a, 10 * SIM_US);
+    ASSERT_EQ(o[8].kind, OP_LOOP);
+    ASSERT(o[8].u.loop.measure);
+    ASSERT_EQ(o[8].u.loop.body->nops, 2);
+    const struct scn_op *b = o[8].u.loop.body->ops;
+    ASSERT_EQ(b[0].kind, OP_ENV_ESCAPE);
+    ASSERT_EQ(b[0].u.env_escape.iseq, 7);
+    ASSERT_STREQ(b[0].path, "/ractors/0/threads/0/program/8/body/0");
+    ASSERT_EQ(b[0].line, 56);
+    ASSERT_EQ(b[1].kind, OP_LOOP);
+    ASSERT(!b[1].u.loop.measure);
+    ASSERT_EQ(b[1].u.loop.mode, LOOP_TIMES_TOTAL);
+    const struct scn_op *inner = &b[1].u.loop.body->ops[0];
+    ASSERT_EQ(inner->u.compute.dur.kind, DIST_CONST);
+    ASSERT_EQ(inner->u.compute.dur.a, 500);    /* 0.5 (a JSON number: ns) = 500 ps */
+    ASSERT_STREQ(inner->path, "/ractors/0/threads/0/program/8/body/1/body/0");
+    ASSERT_EQ(o[9].kind, OP_JOIN);
+    ASSERT_EQ(s.ractors[1].threads[1].prog.nops, 0);
+    ASSERT(s.ractors[1].threads[0].prog.ops[0].u.loop.body->ops[0].u.compute.has_insns);
+
+    ASSERT_STREQ(scn_policy_name(r->gvl_policy), "threshold");
+    ASSERT_STREQ(scn_op_name(OP_ENV_ESCAPE), "env_escape");
+    ASSERT_STREQ(scn_call_name(CALL_WRITE_DEVNULL), "write_devnull");
+    ASSERT_STREQ(scn_invariant_name(INVARIANT_LOCK_BARRIER), "lock_barrier");
+    ASSERT_STREQ(scn_counter_name(COUNTER_SHARED), "shared");
+    ASSERT_STREQ(scn_counter_model_name(COUNTER_MODEL_LINE), "line");
+    ASSERT_STREQ(scn_snt_cap_name(SNT_CAP_MINUS_ONE), "minus_one");
+    ASSERT_STREQ(scn_dist_name(DIST_UNIFORM), "uniform");
+    scenario_free(&s);
+    scenario_free(&s);  /* idempotent */
+}
+
+static void test_example_scenario(void)
+{
+    struct scenario s;
+    load_ok("scenarios/examples/token_pingpong.json", NULL, 0, NULL, &s);
+    ASSERT_EQ(s.total_threads, 2);
+    ASSERT_EQ(s.machine.cores, 2);
+    scenario_free(&s);
+}
+
+int main(void)
+{
+    unsetenv("GVLSIM_MACHINES");  /* the caller's profiles must not leak into "looked in" */
+    RUN(test_err_syntax);
+    RUN(test_err_unknown_key);
+    RUN(test_err_duplicate_key);
+    RUN(test_err_wrong_type);
+    RUN(test_err_out_of_range);
+    RUN(test_err_unknown_enum);
+    RUN(test_err_missing_key);
+    RUN(test_err_bad_duration);
+    RUN(test_err_unknown_queue);
+    RUN(test_err_integers);
+    RUN(test_err_exclusive);
+    RUN(test_err_forever);
+    RUN(test_err_too_large);
+    RUN(test_err_main_count);
+    RUN(test_err_queue_names);
+    RUN(test_err_loop_depth);
+    RUN(test_err_file_limits);
+    RUN(test_err_utf8_columns);
+    RUN(test_err_many);
+    RUN(test_defaults);
+    RUN(test_override_forms);
+    RUN(test_override_positions);
+    RUN(test_override_errors);
+    RUN(test_override_machine_profile);
+    RUN(test_profile_merge);
+    RUN(test_profile_lookup);
+    RUN(test_profile_errors);
+    RUN(test_counts_and_times_total);
+    RUN(test_full_round_trip);
+    RUN(test_example_scenario);
+    TEST_DONE();
+}
