@@ -292,7 +292,7 @@ static int vm_build(const struct scenario *scn, const struct exec_opts *opts, st
                     th->stack[0].prog = &sth->prog;
                     th->sp = 1;
                     th->parked_queue = -1;
-                    th->devnull_fd = -1;
+                    th->sys.devnull_fd = th->sys.opened_fd = -1;
                     th->ts = TS_COUNT;
                     atomic_init(&th->interrupts, 0);
                     atomic_init(&th->pub_state, TS_COUNT);

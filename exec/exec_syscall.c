@@ -2,12 +2,18 @@
  *
  * call "stat"          stat(2) of a file (File.mtime(__FILE__)): the
  *                      scenario file itself, or "/" if it cannot be stat'ed;
- * call "write_devnull" write(2) of one byte to /dev/null, on a descriptor
- *                      the thread opened at its start (Ruby's
- *                      File.write('/dev/null', '0') also opens and closes
- *                      the file; only the write is reproduced);
+ * call "write_devnull" write(2) of one byte to /dev/null: to the fd of the
+ *                      thread's last open_devnull if it is open, else to a
+ *                      descriptor the thread opened at its start;
+ * call "open_devnull"  open(2) of /dev/null for writing; the thread keeps
+ *                      the fd (an fd a previous open_devnull left open is
+ *                      closed first, so a scenario cannot exhaust fds);
+ * call "close"         close(2) of that fd (of -1, failing with EBADF after
+ *                      entering the kernel, if none is open);
  * call "getpid"        getppid(2), which glibc never caches;
  * call "nanosleep"     nanosleep(2) for the op's duration.
+ * Ruby's File.write is open + write + close, three blocking regions: the
+ * scenarios model it as three syscall ops.
  *
  * The op's `dur` is the simulator's estimate of the call.  The real call is
  * made once and takes what it takes; it is repeated only while another
@@ -20,6 +26,7 @@
 #include "exec_syscall.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
@@ -33,7 +40,7 @@ void exec_sleep_ns(int64_t ns)
     while (nanosleep(&req, &rem) != 0 && errno == EINTR) req = rem;
 }
 
-static void call_once(const struct exec_syscall_ctx *ctx, enum scn_syscall_call call, int64_t dur_ns)
+static void call_once(struct exec_syscall_ctx *ctx, enum scn_syscall_call call, int64_t dur_ns)
 {
     switch (call) {
     case CALL_STAT: {
@@ -42,10 +49,18 @@ static void call_once(const struct exec_syscall_ctx *ctx, enum scn_syscall_call 
         break;
     }
     case CALL_WRITE_DEVNULL: {
-        ssize_t n = write(ctx->devnull_fd, "0", 1);
+        ssize_t n = write(ctx->opened_fd >= 0 ? ctx->opened_fd : ctx->devnull_fd, "0", 1);
         (void)n;
         break;
     }
+    case CALL_OPEN_DEVNULL:
+        if (ctx->opened_fd >= 0) close(ctx->opened_fd);
+        ctx->opened_fd = open("/dev/null", O_WRONLY | O_CLOEXEC);
+        break;
+    case CALL_CLOSE:
+        (void)close(ctx->opened_fd);
+        ctx->opened_fd = -1;
+        break;
     case CALL_GETPID:
         (void)getppid();
         break;
@@ -57,7 +72,7 @@ static void call_once(const struct exec_syscall_ctx *ctx, enum scn_syscall_call 
     }
 }
 
-void exec_syscall_run(const struct exec_syscall_ctx *ctx, enum scn_syscall_call call, bool io_wait,
+void exec_syscall_run(struct exec_syscall_ctx *ctx, enum scn_syscall_call call, bool io_wait,
                       int64_t dur_ns)
 {
     if (call == CALL_NANOSLEEP) {

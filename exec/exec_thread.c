@@ -140,16 +140,16 @@ static bool run_insns(struct exec_thread *th, uint64_t n)
 static void run_syscall(struct exec_thread *th, const struct scn_op *op)
 {
     struct exec_vm *vm = th->vm;
-    struct exec_syscall_ctx ctx = { vm->stat_path, th->devnull_fd };
+    struct exec_syscall_ctx *ctx = &th->sys;
     int64_t dur = exec_ps_to_ns(draw(th, &op->u.syscall.dur));
     if (!op->u.syscall.releases_gvl) {
-        exec_syscall_run(&ctx, op->u.syscall.call, op->u.syscall.io_wait, dur);
+        exec_syscall_run(ctx, op->u.syscall.call, op->u.syscall.io_wait, dur);
         th->c.syscalls++;
         return;
     }
     exec_state_set(th, TS_BLOCKING);
     vm->policy->blocking_enter(th, false);
-    exec_syscall_run(&ctx, op->u.syscall.call, op->u.syscall.io_wait, dur);
+    exec_syscall_run(ctx, op->u.syscall.call, op->u.syscall.io_wait, dur);
     th->c.syscalls++;
     exec_state_set(th, TS_WANTS_GVL);
     vm->policy->blocking_exit(th);
@@ -194,15 +194,6 @@ static bool run_wait_op(struct exec_thread *th, const struct scn_op *op)
 
 /* ---- program counter ------------------------------------------------------- */
 
-static uint64_t loop_iterations(const struct exec_thread *th, const struct scn_op *op)
-{
-    if (op->u.loop.mode == LOOP_TIMES) return op->u.loop.times;
-    /* times_total: split among the instances of the thread template */
-    uint64_t n = op->u.loop.times, k = (uint64_t)th->ninstances;
-    uint64_t i = (uint64_t)th->instance;
-    return n / k + (i < n % k ? 1 : 0);
-}
-
 /* The next op, or NULL at the end of the program (or when told to end at
  * the safe point between two loop iterations). */
 static const struct scn_op *next_op(struct exec_thread *th)
@@ -225,7 +216,7 @@ static const struct scn_op *next_op(struct exec_thread *th)
 static void enter_loop(struct exec_thread *th, const struct scn_op *op)
 {
     bool forever = op->u.loop.mode == LOOP_FOREVER;
-    uint64_t n = forever ? 1 : loop_iterations(th, op);
+    uint64_t n = forever ? 1 : scn_loop_times(op, th->instance, th->ninstances);
     if (n == 0 || op->u.loop.body == NULL || op->u.loop.body->nops == 0) return;
     if (th->sp >= EXEC_MAX_DEPTH) return;  /* the loader limits nesting; exec_run checks it */
     struct exec_frame *f = &th->stack[th->sp++];
@@ -285,7 +276,9 @@ void *exec_thread_main(void *arg)
     pthread_mutex_unlock(&vm->life_lock);
     exec_check_abort(th, NULL);
     getrusage(RUSAGE_THREAD, &th->ru_start);
-    th->devnull_fd = open("/dev/null", O_WRONLY | O_CLOEXEC);
+    th->sys.stat_path = vm->stat_path;
+    th->sys.devnull_fd = open("/dev/null", O_WRONLY | O_CLOEXEC);
+    th->sys.opened_fd = -1;
 
     th->ts = TS_COUNT;
     exec_state_set_at(th, TS_WANTS_GVL, vm->t_start_ns);
@@ -298,7 +291,8 @@ void *exec_thread_main(void *arg)
     vm->policy->dead(th);
 
     getrusage(RUSAGE_THREAD, &th->ru_end);
-    if (th->devnull_fd >= 0) close(th->devnull_fd);
-    th->devnull_fd = -1;
+    if (th->sys.devnull_fd >= 0) close(th->sys.devnull_fd);
+    if (th->sys.opened_fd >= 0) close(th->sys.opened_fd);
+    th->sys.devnull_fd = th->sys.opened_fd = -1;
     return NULL;
 }

@@ -26,6 +26,7 @@
 #include "../output/metrics.h"
 #include "../sim/rng.h"
 #include "exec.h"
+#include "exec_syscall.h"
 
 struct exec_vm;
 struct exec_thread;
@@ -152,7 +153,7 @@ struct exec_thread {
     struct exec_thread_counts c;
     struct exec_actor_counts ac;
     struct rusage ru_start, ru_end;
-    int devnull_fd;
+    struct exec_syscall_ctx sys;           /* its files for syscall ops */
 
     /* published for the watchdog / deadlock report (read by the controller) */
     atomic_int pub_state;                  /* enum thread_state, TS_COUNT = not started / dead */

@@ -1,0 +1,99 @@
+#!/bin/sh
+# exec.sh BINARY - `gvlsim exec` end to end on small sizes: the CSV row of a
+# real run under every policy, ops and syscalls counted exactly, barriers,
+# the instruction counter, the affinity error, deadlock and watchdog
+# reports (exit 4, no output file), refused simulator options.  Nothing
+# here depends on timing.
+set -u
+bin=$1
+. tests/e2e/lib.inc
+
+# col NAME FILE: the value of CSV column NAME in the row of FILE
+col() {
+    awk -F, -v name="$1" 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == name) c = i }
+                          NR == 2 { print $c }' "$2"
+}
+expect_col() {
+    checks=$((checks + 1))
+    v=$(col "$1" "$tmp/$3")
+    [ "$v" = "$2" ] || fail "$4: column $1 is \"$v\", expected \"$2\""
+}
+
+mtime="scenarios/mtime_loop.json --set ractors.0.threads.1.program.0.times_total=3000 --set ractors.0.threads.1.count=3"
+ncpu=$(nproc)
+
+# -- every policy, 1 core and (when the host has them) 2 cores
+for policy in eager hot_steal delayed threshold barging; do
+    for cores in 1 2; do
+        [ "$cores" -le "$ncpu" ] || continue
+        run exec $mtime --set machine.cores=$cores --set runtime.gvl_policy=$policy -o "$tmp/m.csv"
+        expect_code 0 "mtime_loop $policy $cores cores"
+        expect_match err "^mtime_loop \[real/pthread\] $policy, $cores core" "summary $policy"
+        expect_match err '^  GVL exclusion check: ok$' "GVL check $policy"
+        checks=$((checks + 1))
+        [ "$(wc -l <"$tmp/m.csv")" -eq 2 ] || fail "$policy: CSV is not a header and one row"
+        checks=$((checks + 1))
+        grep -q "^mtime_loop,real,pthread,$policy,none,none,$cores,1,4,1," "$tmp/m.csv" ||
+            fail "$policy: row does not start as expected: $(tail -n 1 "$tmp/m.csv")"
+        expect_col ops 3000 m.csv "$policy ops"
+        expect_col syscalls 3000 m.csv "$policy syscalls"
+        expect_col engine_events 0 m.csv "$policy engine_events"
+    done
+done
+
+# -- queue ping-pong (File.write as open/write/close), small
+run exec scenarios/queue_pingpong.json --set ractors.0.threads.0.program.0.times=400 \
+    --set ractors.0.threads.1.program.0.times=2000 --set machine.cores=1 -q -o "$tmp/q.csv"
+expect_code 0 "queue_pingpong"
+expect_empty err "queue_pingpong -q"
+expect_col ops 2000 q.csv "queue_pingpong ops"
+expect_col syscalls 7200 q.csv "queue_pingpong syscalls"
+
+# -- two Ractors escaping environments: a barrier per escape under lock_barrier
+ph="scenarios/exec/proc_heavy.json --set ractors.1.threads.0.program.0.times=500"
+run exec $ph --set runtime.invariant_check=lock_barrier -o "$tmp/p.csv"
+expect_code 0 "proc_heavy lock_barrier"
+expect_col barriers 1000 p.csv "lock_barrier barriers"
+expect_col ops 1000 p.csv "lock_barrier ops"
+expect_match err '^  barriers: 1000 completed, [0-9]+ joins$' "barrier summary"
+run exec $ph --set runtime.invariant_check=none -o "$tmp/p.csv"
+expect_code 0 "proc_heavy none"
+expect_col barriers 0 p.csv "none barriers"
+
+# -- the instruction counter
+run exec scenarios/exec/counter.json --set ractors.1.threads.0.program.0.insns=1000000 \
+    --set runtime.insn_counter=thread_local -o "$tmp/c.csv"
+expect_code 0 "counter"
+expect_col insn_counter thread_local c.csv "counter column"
+expect_match err '^  instructions: 2000000 executed; shared counter 0$' "counter summary"
+
+# -- more cores than the host has: exit 3, both numbers named
+run exec $mtime --set machine.cores=$((ncpu + 1)) -o "$tmp/x.csv"
+expect_code 3 "too many cores"
+expect_match err "machine.cores = $((ncpu + 1)), but this host lets gvlsim exec use only $ncpu CPU" "too many cores"
+checks=$((checks + 1))
+[ ! -e "$tmp/x.csv" ] || fail "too many cores: output file written"
+
+# -- deadlock: exit 4, who waits on what, no output file
+run exec tests/data/deadlock.json -o "$tmp/d.csv"
+expect_code 4 "deadlock"
+expect_match err 'deadlock after [0-9.]+ s: every living thread is parked' "deadlock"
+expect_line err '  thread main: parked in queue_pop on queue "never" at /ractors/0/threads/0/program/1 (line 7)' "deadlock: who"
+checks=$((checks + 1))
+[ -z "$(ls "$tmp" | grep d.csv)" ] || fail "deadlock left an output or temporary file"
+
+# -- watchdog: a hang that is no detectable deadlock, stopped after --timeout
+run exec tests/data/exec_hang.json --timeout 0.5 -o "$tmp/h.csv"
+expect_code 4 "watchdog"
+expect_match err 'watchdog: the run did not finish within 0.5 s' "watchdog"
+expect_line err '  thread main: parked in queue_pop on queue "never" at /ractors/0/threads/0/program/0 (line 7)' "watchdog: who"
+checks=$((checks + 1))
+[ -z "$(ls "$tmp" | grep h.csv)" ] || fail "watchdog left an output or temporary file"
+
+# -- simulator-only options are refused
+run exec $mtime --trace "$tmp/t.json"
+expect_code 2 "--trace"
+run exec $mtime --engine simgrid
+expect_code 2 "--engine"
+
+finish "$script"
