@@ -106,6 +106,8 @@ static void acquire_locked(struct exec_sched *s, struct exec_thread *th, bool qu
         }
         th->ac.gvl_handoffs++;
     } else {
+        /* a thread queued by the start-up prefill finds the GVL free */
+        if (th->in_readyq) waitq_remove_locked(s, th);
         s->timer_timedout = true;  /* reset the timer if uncontended */
     }
     s->running = th;
