@@ -139,12 +139,19 @@ struct rb_timer {
     uint64_t ticks;
 };
 
-/* Observer for traces (output/trace.c): all callbacks optional. */
+/* Observer for traces (output/trace.c): all callbacks optional.  Models
+ * report what happens; the trace writer decides what to draw. */
 struct vm_observer {
     void *ctx;
+    /* a thread changes state (its slices on the thread's track) */
     void (*thread_state)(void *ctx, const struct rb_thread *th, enum thread_state from,
                          enum thread_state to, sim_time now);
+    /* the ready queue of a Ractor's GVL changes length */
     void (*readyq)(void *ctx, const struct rb_sched *s, int len, sim_time now);
+    /* a point event, e.g. "barrier_start" / "barrier_end" by `th` (may be NULL) */
+    void (*instant)(void *ctx, const char *name, const struct rb_thread *th, sim_time now);
+    /* a named process-wide counter changes, e.g. "vm_lock_waiters" */
+    void (*counter)(void *ctx, const char *name, int64_t value, sim_time now);
 };
 
 struct vm {
