@@ -24,7 +24,7 @@
 struct exec_calibration {
     double ps_per_iter;      /* median of the samples: picoseconds per loop iteration */
     double min_ps, max_ps;   /* extremes of the samples */
-    double spread;           /* (p90 - p10) / median of the samples */
+    double spread;           /* interquartile range / median of the samples */
     int samples;
     int attempts;            /* calibrations run until one was stable */
 };

@@ -9,8 +9,9 @@
  * Calibration (lessons of rt-app #86/#89/#90): measured in picoseconds per
  * iteration as a double (sub-ns resolution, no truncation), on the thread's
  * CPU-time clock (CLOCK_THREAD_CPUTIME_ID) so that a preemption during a
- * sample does not count; repeated, its spread reported, and refused when
- * it does not settle.  A `compute` of d then runs d / ps_per_iter
+ * sample does not count; 15 samples of ~4 ms, the median taken, the
+ * spread (interquartile range / median) reported; a calibration whose
+ * spread exceeds the limit is repeated, up to 5 times, then refused.  A `compute` of d then runs d / ps_per_iter
  * iterations, the fractional rest carried to the thread's next compute.
  *
  * Instruction loop: the same step plus the counter increment.  The shared
@@ -53,7 +54,7 @@ static int cmp_double(const void *a, const void *b)
 
 #define CALIB_SAMPLES 15
 #define CALIB_SAMPLE_NS 4000000
-#define CALIB_ATTEMPTS 3
+#define CALIB_ATTEMPTS 5
 
 static void calibrate_once(struct exec_calibration *c)
 {
@@ -82,8 +83,10 @@ static void calibrate_once(struct exec_calibration *c)
     c->ps_per_iter = ps[CALIB_SAMPLES / 2];
     c->min_ps = ps[0];
     c->max_ps = ps[CALIB_SAMPLES - 1];
-    double p10 = ps[CALIB_SAMPLES / 10], p90 = ps[CALIB_SAMPLES - 1 - CALIB_SAMPLES / 10];
-    c->spread = c->ps_per_iter > 0 ? (p90 - p10) / c->ps_per_iter : 1.0;
+    /* interquartile range: a guest's thread CPU clock also counts the
+     * hypervisor's steal time, so a sample or two may be far off */
+    double p25 = ps[CALIB_SAMPLES / 4], p75 = ps[CALIB_SAMPLES - 1 - CALIB_SAMPLES / 4];
+    c->spread = c->ps_per_iter > 0 ? (p75 - p25) / c->ps_per_iter : 1.0;
 }
 
 int exec_calibrate(struct exec_calibration *c, double max_spread, char *err, size_t errlen)
@@ -94,7 +97,7 @@ int exec_calibrate(struct exec_calibration *c, double max_spread, char *err, siz
         if (c->ps_per_iter > 0 && c->spread <= max_spread) return GV_OK;
     }
     return gv_fail(err, errlen, GV_ERUN,
-                   "busy-loop calibration is unstable: %.1f%% spread (p10..p90 of %d samples; "
+                   "busy-loop calibration is unstable: %.1f%% spread (interquartile range of %d samples; "
                    "median %.1f ps/iteration, min %.1f, max %.1f) after %d attempts, limit %.0f%%; "
                    "is the machine busy or its CPU frequency changing?",
                    100.0 * c->spread, c->samples, c->ps_per_iter, c->min_ps, c->max_ps,

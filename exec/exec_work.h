@@ -15,8 +15,8 @@
 uint64_t exec_spin(uint64_t iters, uint64_t x);
 
 /* Measure picoseconds per iteration on the calling thread (CPU time):
- * 15 samples of ~4 ms after a warm-up; accepted when (p90 - p10) / median
- * <= max_spread, retried up to 3 times.  GV_ERUN with the numbers if it
+ * 15 samples of ~4 ms after a warm-up; accepted when the interquartile
+ * range / median <= max_spread, retried up to 5 times.  GV_ERUN with the numbers if it
  * never settles. */
 int exec_calibrate(struct exec_calibration *c, double max_spread, char *err, size_t errlen);
 

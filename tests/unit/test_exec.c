@@ -157,7 +157,7 @@ static void test_calibration(void)
     ASSERT_EQ(exec_calibrate(&c, -1.0, err, sizeof err), GV_ERUN);
     ASSERT_CONTAINS(err, "busy-loop calibration is unstable");
     ASSERT_CONTAINS(err, "ps/iteration");
-    ASSERT_EQ(c.attempts, 3);
+    ASSERT_EQ(c.attempts, 5);
     /* any spread accepted (valgrind and loaded CI hosts are noisy): the
      * tests below only need some calibration */
     ASSERT_EQ(exec_calibrate(&c, 1e9, err, sizeof err), GV_OK);
