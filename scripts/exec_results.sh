@@ -17,6 +17,10 @@
 #   PROC_OPS       proc_heavy escapes per Ractor  (default 200000)
 #   COUNTER_INSNS  instructions per Ractor        (default 300000000)
 #   QUICK=1        tiny sizes and 2 runs: checks the script, not the machine
+#   ONLY=PREFIX    only the configurations whose label starts with PREFIX
+#                  (pingpong, mtime, proc, counter)
+# The 1-minute load average before each run is recorded: on a shared host
+# other processes take CPUs from "2 cores" runs (see the CPU/wall columns).
 set -u
 bin=${1:-./gvlsim}
 out=${2:-out/exec-results}
@@ -44,6 +48,7 @@ trap 'rm -f "$tmp" "$tmp.err"' EXIT
 one() {
     label=$1; shift
     try=1
+    load=$(cut -d' ' -f1 /proc/loadavg)
     while ! "$bin" exec "$@" -o "$tmp" 2>"$tmp.err"; do
         if [ "$try" -lt 3 ] && grep -q 'calibration is unstable' "$tmp.err"; then
             try=$((try + 1))
@@ -55,8 +60,8 @@ one() {
         cat "$tmp.err" >&2
         exit 1
     done
-    [ -s "$raw" ] || { printf 'label,'; head -n 1 "$tmp"; } >"$raw"
-    printf '%s,' "$label" >>"$raw"
+    [ -s "$raw" ] || { printf 'label,load1,'; head -n 1 "$tmp"; } >"$raw"
+    printf '%s,%s,' "$label" "$load" >>"$raw"
     tail -n 1 "$tmp" >>"$raw"
     { echo "## $label"; cat "$tmp.err"; } >>"$errs"
 }
@@ -89,10 +94,14 @@ configs() {
     done
 }
 
-total=$(configs | wc -l)
+only=${ONLY:-}
+selected() { configs | while IFS='|' read -r label args; do
+    case $label in "$only"*) echo "$label|$args" ;; esac; done; }
+total=$(selected | wc -l)
+[ "$total" -gt 0 ] || { echo "exec_results: no configuration matches ONLY=$only" >&2; exit 1; }
 for i in $(seq "$runs"); do
     n=0
-    configs | while IFS='|' read -r label args; do
+    selected | while IFS='|' read -r label args; do
         n=$((n + 1))
         printf '\rexec_results: run %d/%d, configuration %d/%d   ' "$i" "$runs" "$n" "$total" >&2
         # shellcheck disable=SC2086
@@ -117,6 +126,13 @@ col_stats() {
 }
 stat3() { col_stats "$1" "$2" all "${3:-1}" "${4:-%.3f}"; }
 med() { col_stats "$1" "$2" med "${3:-1}" "${4:-%.0f}"; }
+cpushare() {
+    awk -F, -v label="$1" 'NR == 1 { for (i = 1; i <= NF; i++) { if ($i == "wall_s") w = i; if ($i == "cpu_s") c = i }; next }
+        $1 == label && $w > 0 { v[++n] = $c / $w }
+        END { if (!n) { printf "-"; exit }
+              for (i = 1; i <= n; i++) for (j = i + 1; j <= n; j++) if (v[j] < v[i]) { t = v[i]; v[i] = v[j]; v[j] = t }
+              printf "%.2f", n % 2 ? v[(n + 1) / 2] : (v[n / 2] + v[n / 2 + 1]) / 2 }' "$raw"
+}
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (b > 0) printf "%.2f", a / b; else printf "-" }'; }
 joins() {
     awk -v label="## $1" '$0 == label { on = 1; next } /^## / { on = 0 }
@@ -126,27 +142,35 @@ joins() {
               print v[int((n + 1) / 2)] }' "$errs"
 }
 
+has() { grep -q "^$1" "$raw"; }
 host=$(grep -m1 'model name' /proc/cpuinfo 2>/dev/null | sed 's/.*: //')
 echo "Host: $ncpu CPUs ($host), kernel $(uname -r); $runs runs per configuration, interleaved."
 echo "Busy loop (first run): $(grep -m1 'busy loop:' "$errs" | sed 's/^ *busy loop: //')"
+echo "1-minute load average before a run: $(awk -F, 'NR > 1 { v[++n] = $2 } END {
+    for (i = 1; i <= n; i++) for (j = i + 1; j <= n; j++) if (v[j] < v[i]) { t = v[i]; v[i] = v[j]; v[j] = t }
+    printf "min %.2f, median %.2f, max %.2f", v[1], v[int((n + 1) / 2)], v[n] }' "$raw")"
+echo "(CPU/wall = process CPU seconds per wall second, median: what the run really got)"
+if has pingpong; then
 echo
 echo "### queue_pingpong, $msgs messages (wall s: min / median / max)"
 echo
-echo "| cores | wall s | us per message (median) | vol. switches | main thread vol. | invol. | GVL hand-offs |"
-echo "|---|---|---|---|---|---|---|"
+echo "| cores | wall s | us per message (median) | vol. switches | main thread vol. | invol. | GVL hand-offs | CPU/wall |"
+echo "|---|---|---|---|---|---|---|---|"
 for cores in 1 2; do
     l=pingpong/$cores
-    echo "| $cores | $(stat3 $l wall_s) | $(med $l wall_s $((1000000 / msgs)) %.2f) | $(med $l vol_switches) |" \
-         "$(med $l main_vol_switches) | $(med $l invol_switches) | $(med $l gvl_handoffs) |"
+    echo "| $cores | $(stat3 $l wall_s) | $(med $l wall_s "$(awk -v m=$msgs 'BEGIN{print 1e6/m}')" %.2f) | $(med $l vol_switches) |" \
+         "$(med $l main_vol_switches) | $(med $l invol_switches) | $(med $l gvl_handoffs) | $(cpushare $l) |"
 done
 w1=$(med pingpong/1 wall_s 1 %.6f); w2=$(med pingpong/2 wall_s 1 %.6f)
 echo
 echo "2 cores / 1 core (medians): $(ratio "$w2" "$w1")x"
+fi
+if has mtime; then
 echo
 echo "### mtime_loop, $calls File.mtime calls shared by T threads (wall s: min / median / max)"
 echo
-echo "| T | policy | 1 core | 2 cores | 2c/1c | vol. sw./call 1c | vol. sw./call 2c | wasted wakes/call 2c | hand-offs/call 2c |"
-echo "|---|---|---|---|---|---|---|---|---|"
+echo "| T | policy | 1 core | 2 cores | 2c/1c | vol. sw./call 1c | vol. sw./call 2c | wasted wakes/call 2c | hand-offs/call 2c | CPU/wall 2c |"
+echo "|---|---|---|---|---|---|---|---|---|---|"
 for threads in 2 8; do
     for policy in eager hot_steal delayed threshold barging; do
         a=mtime/$threads/$policy/1; b=mtime/$threads/$policy/2
@@ -155,30 +179,38 @@ for threads in 2 8; do
              "$(med $a vol_switches "$(awk -v c=$calls 'BEGIN{print 1/c}')" %.2f) |" \
              "$(med $b vol_switches "$(awk -v c=$calls 'BEGIN{print 1/c}')" %.2f) |" \
              "$(med $b wasted_wakes "$(awk -v c=$calls 'BEGIN{print 1/c}')" %.3f) |" \
-             "$(med $b gvl_handoffs "$(awk -v c=$calls 'BEGIN{print 1/c}')" %.3f) |"
+             "$(med $b gvl_handoffs "$(awk -v c=$calls 'BEGIN{print 1/c}')" %.3f) | $(cpushare $b) |"
     done
 done
+fi
+if has proc; then
 echo
 echo "### proc_heavy, 2 worker Ractors, $procs escapes each, 2 cores"
 echo
-echo "| invariant_check | wall s | aggregate ops/s (min / median / max) | barriers | joins (median) | us per barrier (median) |"
-echo "|---|---|---|---|---|---|"
+echo "| invariant_check | wall s | aggregate ops/s (min / median / max) | barriers | joins (median) | us per barrier (median) | CPU/wall |"
+echo "|---|---|---|---|---|---|---|"
 for inv in lock_barrier lockless none; do
     l=proc/$inv
     b=$(med $l barriers 1 %.0f)
     per=$( [ "$inv" = lock_barrier ] && [ "$b" -gt 0 ] 2>/dev/null && awk -v w="$(med $l wall_s 1 %.6f)" -v b="$b" 'BEGIN { printf "%.2f", w * 1e6 / b }' || echo -)
-    echo "| $inv | $(stat3 $l wall_s) | $(stat3 $l ops_per_s 1 %.0f) | $b | $(joins $l) | $per |"
+    echo "| $inv | $(stat3 $l wall_s) | $(stat3 $l ops_per_s 1 %.0f) | $b | $(joins $l) | $per | $(cpushare $l) |"
 done
+fi
+if has counter; then
 echo
 echo "### instruction counter, 2 worker Ractors x $insns instructions (wall s: min / median / max)"
 echo
-echo "| insn_counter | 1 core | 2 cores | cpu s 2 cores (median) | 2c/1c |"
-echo "|---|---|---|---|---|"
+echo "| insn_counter | 1 core | 2 cores | 2c/1c | CPU/wall 2c | counter value / insns 2c |"
+echo "|---|---|---|---|---|---|"
 for counter in shared thread_local none; do
     a=counter/$counter/1; b=counter/$counter/2
-    echo "| $counter | $(stat3 $a wall_s) | $(stat3 $b wall_s) | $(med $b cpu_s 1 %.3f) |" \
-         "$(ratio "$(med $b wall_s 1 %.6f)" "$(med $a wall_s 1 %.6f)") |"
+    kept=$(awk -v label="## $b" '$0 == label { on = 1; next } /^## / { on = 0 }
+        on && /instructions:/ { split($0, w, " "); ins = w[2]; val = w[6]; s += (ins > 0 ? val / ins : 0); n++ }
+        END { if (n) printf "%.2f", s / n; else printf "-" }' "$errs")
+    echo "| $counter | $(stat3 $a wall_s) | $(stat3 $b wall_s) |" \
+         "$(ratio "$(med $b wall_s 1 %.6f)" "$(med $a wall_s 1 %.6f)") | $(cpushare $b) | $kept |"
 done
 s2=$(med counter/shared/2 wall_s 1 %.6f); t2=$(med counter/thread_local/2 wall_s 1 %.6f)
 echo
 echo "shared / thread_local on 2 cores (medians): $(ratio "$s2" "$t2")x"
+fi
