@@ -10,7 +10,8 @@
  *   RUBY_VM_CHECK_INTS_BLOCKING (a safe point); without releases_gvl the
  *   call is made holding the GVL;
  * - queue_pop on an empty queue: park through the policy, retry on wake;
- * - sleep: THREAD_BLOCKING_BEGIN (yield_immediately) around nanosleep;
+ * - sleep: THREAD_BLOCKING_BEGIN (yield_immediately) around a timed wait
+ *   on the thread's condvar (native_sleep);
  * - env_escape: exec_vmlock.c; join: park until every other thread ended.
  * Safe points (between ops, between loop iterations, between compute
  * chunks) run rb_threadptr_execute_interrupts: VM_BARRIER joins the
@@ -162,7 +163,13 @@ static void run_sleep(struct exec_thread *th, const struct scn_op *op)
     int64_t dur = exec_ps_to_ns(draw(th, &op->u.sleep.dur));
     exec_state_set(th, TS_SLEEPING);
     vm->policy->blocking_enter(th, true);
-    exec_sleep_ns(dur);
+    /* native_sleep: a timed wait on the thread's own condvar (which the
+     * watchdog can interrupt), not a nanosleep */
+    struct exec_sched *s = &th->ractor->sched;
+    int64_t deadline = exec_now_ns() + dur;
+    pthread_mutex_lock(&s->lock);
+    while (exec_now_ns() < deadline) exec_cond_timedwait(th, &th->cond, &s->lock, deadline);
+    pthread_mutex_unlock(&s->lock);
     exec_state_set(th, TS_WANTS_GVL);
     vm->policy->blocking_exit(th);
     exec_state_set(th, TS_RUNNING);

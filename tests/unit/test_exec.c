@@ -449,6 +449,27 @@ static void test_watchdog(void)
     }
 }
 
+/* A long Kernel#sleep is a timed condvar wait: the watchdog interrupts it
+ * and the run's threads all come back (nothing left running). */
+static void test_watchdog_interrupts_sleep(void)
+{
+    struct scn_op ops[] = { op_simple(OP_SLEEP) };
+    ops[0].u.sleep.dur.a = 60 * SIM_S;
+    struct scn_thread th[] = { { "sleeper", 2, { ops, 1 } } };
+    struct scn_ractor r = { "main", 1, th, 1 };
+    for (int p = 0; p < GVL_POLICY_COUNT; p++) {
+        struct scenario s = make_scenario(1, &r, 1);
+        s.runtime.gvl_policy = (enum scn_gvl_policy)p;
+        struct result res;
+        run(&s, 0.2, &res);
+        ASSERT_EQ(res.rc, GV_ERUN);
+        ASSERT_CONTAINS(res.err, "watchdog");
+        ASSERT_CONTAINS(res.err, "thread sleeper#0: sleeping at /op");
+        ASSERT(!strstr(res.err, "left running"));
+        done(&res);
+    }
+}
+
 /* stop.time ends a forever loop and wakes a parked thread. */
 static void test_stop_time(void)
 {
@@ -558,6 +579,7 @@ int main(void)
     RUN(test_insn_counter);
     RUN(test_deadlock_report);
     RUN(test_watchdog);
+    RUN(test_watchdog_interrupts_sleep);
     RUN(test_stop_time);
     RUN(test_affinity_error);
     RUN(test_bad_input);
