@@ -5,6 +5,7 @@
 #   make demo     install missing packages, build, run the seed scenarios -> out/
 #   make bench    engine and simulator speed figures (never part of `make test`)
 #   make valgrind the unit and golden tests under valgrind memcheck
+#   make tsan     the real executor's unit tests under ThreadSanitizer
 
 CC      ?= cc
 PKGCONF ?= pkg-config
@@ -19,6 +20,7 @@ LDLIBS  := $(DEPS_LIBS) -lpthread -lm
 RELEASE_CFLAGS := $(STD) $(WARN) -O2 -g $(DEPS_CFLAGS)
 ASAN_CFLAGS    := $(STD) $(WARN) -O1 -g -fno-omit-frame-pointer \
                   -fsanitize=address,undefined -fno-sanitize-recover=all $(DEPS_CFLAGS)
+TSAN_CFLAGS    := $(STD) $(WARN) -O1 -g -fsanitize=thread $(DEPS_CFLAGS)
 
 # Library sources: everything except the CLI entry point.
 LIB_DIRS := common sim models input output exec cli
@@ -37,11 +39,13 @@ endif
 
 REL := build/release
 ASN := build/asan
+TSN := build/tsan
 
 REL_OBJ := $(LIB_SRC:%.c=$(REL)/%.o)
 ASN_OBJ := $(LIB_SRC:%.c=$(ASN)/%.o)
+TSN_OBJ := $(LIB_SRC:%.c=$(TSN)/%.o)
 
-.PHONY: all deps demo test unit-test golden-test e2e-test asan-test bench valgrind clean check-deps
+.PHONY: all deps demo test unit-test golden-test e2e-test asan-test bench valgrind tsan clean check-deps
 
 all: check-deps gvlsim
 
@@ -66,6 +70,21 @@ $(ASN)/%.o: %.c
 	@mkdir -p $(dir $@)
 	@[ "$(V)" != 0 ] || echo "  CC asan $<"
 	$(Q)$(CC) $(ASAN_CFLAGS) -MMD -MP -c -o $@ $<
+
+$(TSN)/%.o: %.c
+	@mkdir -p $(dir $@)
+	@[ "$(V)" != 0 ] || echo "  CC tsan $<"
+	$(Q)$(CC) $(TSAN_CFLAGS) -MMD -MP -c -o $@ $<
+
+$(TSN)/tests/%: tests/unit/%.c $(TSN_OBJ)
+	@mkdir -p $(dir $@)
+	$(Q)$(CC) $(TSAN_CFLAGS) -o $@ $< $(TSN_OBJ) $(LDLIBS)
+
+# ThreadSanitizer over the real executor (not part of `make test`: it cannot
+# share a build with ASan).  tests/tsan.supp explains the one suppression.
+.SECONDARY: $(TSN_OBJ)
+tsan: $(TSN)/tests/test_exec
+	@TSAN_OPTIONS="halt_on_error=1 suppressions=tests/tsan.supp" $(TSN)/tests/test_exec
 
 $(ASN)/gvlsim: $(ASN_OBJ) $(ASN)/cli/main.o
 	$(Q)$(CC) $(ASAN_CFLAGS) -o $@ $^ $(LDLIBS)
@@ -117,4 +136,4 @@ valgrind: $(REL_UNITS) gvlsim
 clean:
 	rm -rf build gvlsim
 
--include $(REL_OBJ:.o=.d) $(ASN_OBJ:.o=.d) $(REL)/cli/main.d $(ASN)/cli/main.d
+-include $(REL_OBJ:.o=.d) $(ASN_OBJ:.o=.d) $(TSN_OBJ:.o=.d) $(REL)/cli/main.d $(ASN)/cli/main.d
