@@ -9,11 +9,13 @@ bin=${1:?usage: bench_exec.sh GVLSIM}
 runs=${RUNS:-3}
 [ "$(nproc)" -ge 2 ] && cores2=2 || cores2=1
 echo "== real executor (gvlsim exec): wall seconds over $runs runs (min / median / max)"
+out=$(mktemp) || exit 1
+trap 'rm -f "$out"' EXIT
 real() {
     label=$1; shift
     times=""
     for i in $(seq "$runs"); do
-        line=$("$bin" exec "$@" -o /dev/null 2>&1 | grep -m1 'wall ') || { echo "$label: failed"; return; }
+        line=$("$bin" exec "$@" -o "$out" 2>&1 | grep -m1 'wall ') || { echo "$label: failed"; return; }
         times="$times $(echo "$line" | sed 's/.*wall \([0-9.]*\) s.*/\1/')"
     done
     echo "$times" | tr ' ' '\n' | grep . | sort -n | awk -v l="$label" '

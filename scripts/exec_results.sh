@@ -19,8 +19,13 @@
 #   QUICK=1        tiny sizes and 2 runs: checks the script, not the machine
 #   ONLY=PREFIX    only the configurations whose label starts with PREFIX
 #                  (pingpong, mtime, proc, counter)
-# The 1-minute load average before each run is recorded: on a shared host
-# other processes take CPUs from "2 cores" runs (see the CPU/wall columns).
+# Quiet gate: on a shared host other processes take CPUs from "2 cores"
+# runs.  Before each run the script samples /proc/stat for 0.5 s and waits
+# (up to QUIET_WAIT seconds, default 120) until at least QUIET_IDLE percent
+# of the CPUs (default 90) were idle; the idle share it saw and the 1-minute
+# load average are recorded with the run (raw.csv: idle_pct, load1) and
+# summarised above the tables, with each run's CPU/wall.  QUIET_IDLE=0
+# turns the gate off.
 set -u
 bin=${1:-./gvlsim}
 out=${2:-out/exec-results}
@@ -42,12 +47,32 @@ errs=$out/summaries.txt
 tmp=$(mktemp) || exit 1
 trap 'rm -f "$tmp" "$tmp.err"' EXIT
 
+quiet_idle=${QUIET_IDLE:-90}
+quiet_wait=${QUIET_WAIT:-120}
+# idle_pct: percent of CPU time idle over the next 0.5 s (all CPUs)
+idle_pct() {
+    a=$(awk '/^cpu / { print $2 + $3 + $4 + $5 + $6 + $7 + $8 + $9, $5 + $6 }' /proc/stat)
+    sleep 0.5
+    b=$(awk '/^cpu / { print $2 + $3 + $4 + $5 + $6 + $7 + $8 + $9, $5 + $6 }' /proc/stat)
+    echo "$a $b" | awk '{ t = $3 - $1; v = t > 0 ? 100 * ($4 - $2) / t : 100; printf "%d", v }'
+}
+wait_quiet() {
+    waited=0
+    idle=$(idle_pct)
+    while [ "$idle" -lt "$quiet_idle" ] && [ "$waited" -lt "$quiet_wait" ]; do
+        sleep 2
+        waited=$((waited + 3))
+        idle=$(idle_pct)
+    done
+}
+
 # one LABEL ARGS...: one `gvlsim exec` run, its row prefixed with LABEL
 # (a run refused because the busy loop would not calibrate on a busy host
 # is retried, up to 3 times)
 one() {
     label=$1; shift
     try=1
+    wait_quiet
     load=$(cut -d' ' -f1 /proc/loadavg)
     while ! "$bin" exec "$@" -o "$tmp" 2>"$tmp.err"; do
         if [ "$try" -lt 3 ] && grep -q 'calibration is unstable' "$tmp.err"; then
@@ -60,8 +85,8 @@ one() {
         cat "$tmp.err" >&2
         exit 1
     done
-    [ -s "$raw" ] || { printf 'label,load1,'; head -n 1 "$tmp"; } >"$raw"
-    printf '%s,%s,' "$label" "$load" >>"$raw"
+    [ -s "$raw" ] || { printf 'label,idle_pct,load1,'; head -n 1 "$tmp"; } >"$raw"
+    printf '%s,%s,%s,' "$label" "$idle" "$load" >>"$raw"
     tail -n 1 "$tmp" >>"$raw"
     { echo "## $label"; cat "$tmp.err"; } >>"$errs"
 }
@@ -146,9 +171,14 @@ has() { grep -q "^$1" "$raw"; }
 host=$(grep -m1 'model name' /proc/cpuinfo 2>/dev/null | sed 's/.*: //')
 echo "Host: $ncpu CPUs ($host), kernel $(uname -r); $runs runs per configuration, interleaved."
 echo "Busy loop (first run): $(grep -m1 'busy loop:' "$errs" | sed 's/^ *busy loop: //')"
-echo "1-minute load average before a run: $(awk -F, 'NR > 1 { v[++n] = $2 } END {
-    for (i = 1; i <= n; i++) for (j = i + 1; j <= n; j++) if (v[j] < v[i]) { t = v[i]; v[i] = v[j]; v[j] = t }
-    printf "min %.2f, median %.2f, max %.2f", v[1], v[int((n + 1) / 2)], v[n] }' "$raw")"
+spread_of() {
+    awk -F, -v c="$1" 'NR > 1 { v[++n] = $c } END {
+        for (i = 1; i <= n; i++) for (j = i + 1; j <= n; j++) if (v[j] < v[i]) { t = v[i]; v[i] = v[j]; v[j] = t }
+        printf "min %s, median %s, max %s", v[1], v[int((n + 1) / 2)], v[n] }' "$raw"
+}
+echo "Idle CPU share in the 0.5 s before a run (%, gate $quiet_idle%): $(spread_of 2);" \
+     "1-minute load average: $(spread_of 3)"
+echo "Runs that waited the full $quiet_wait s for a quiet host: $(awk -F, -v q="$quiet_idle" 'NR > 1 && $2 < q { n++ } END { print n + 0 }' "$raw")"
 echo "(CPU/wall = process CPU seconds per wall second, median: what the run really got)"
 if has pingpong; then
 echo
