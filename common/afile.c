@@ -4,7 +4,6 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 #include "err.h"
@@ -83,44 +82,4 @@ void afile_abort(struct afile *a)
     free(a->path);
     free(a->tmp);
     memset(a, 0, sizeof *a);
-}
-
-int file_read_all(const char *path, size_t max, char **out, size_t *len, char *err, size_t errlen)
-{
-    *out = NULL;
-    *len = 0;
-    FILE *f = fopen(path, "rb");
-    if (!f) return gv_fail(err, errlen, GV_EIO, "%s: cannot open: %s", path, strerror(errno));
-    struct stat st;
-    if (fstat(fileno(f), &st) == 0 && S_ISDIR(st.st_mode)) {
-        fclose(f);
-        return gv_fail(err, errlen, GV_EIO, "%s: is a directory", path);
-    }
-    size_t cap = 4096, n = 0;
-    char *buf = malloc(cap);
-    if (!buf) { fclose(f); return gv_fail(err, errlen, GV_ENOMEM, "%s: out of memory", path); }
-    for (;;) {
-        if (n + 1 >= cap) {
-            if (cap > max) {
-                free(buf);
-                fclose(f);
-                return gv_fail(err, errlen, GV_EIO, "%s: file larger than %zu bytes", path, max);
-            }
-            char *nb = realloc(buf, cap * 2);
-            if (!nb) { free(buf); fclose(f); return gv_fail(err, errlen, GV_ENOMEM, "%s: out of memory", path); }
-            buf = nb;
-            cap *= 2;
-        }
-        size_t r = fread(buf + n, 1, cap - n - 1, f);
-        n += r;
-        if (r == 0) break;
-    }
-    int rerr = ferror(f);
-    fclose(f);
-    if (rerr) { free(buf); return gv_fail(err, errlen, GV_EIO, "%s: read error", path); }
-    if (n > max) { free(buf); return gv_fail(err, errlen, GV_EIO, "%s: file larger than %zu bytes", path, max); }
-    buf[n] = 0;
-    *out = buf;
-    *len = n;
-    return GV_OK;
 }
