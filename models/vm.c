@@ -2,7 +2,9 @@
  *
  * Every Ruby thread starts at time 0 on its own native thread (the 1:1
  * "dedicated native thread" of the main Ractor), in scenario order, and
- * asks for its Ractor's GVL; the timer thread starts beside them.  The run
+ * asks for its Ractor's GVL; the timer thread starts beside them.  Threads
+ * of other Ractors are M:N instead: they wait for a shared native thread
+ * (mn_pool.c).  The run
  * ends when the last thread ends, at stop.time, or fails: a deadlock (no
  * event left while threads still wait) is reported thread by thread.
  */
