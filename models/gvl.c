@@ -16,6 +16,7 @@
 #include "gvl.h"
 
 #include "gvl_policy.h"
+#include "mn_pool.h"
 #include "thread.h"
 #include "timer.h"
 
@@ -107,6 +108,7 @@ void gvl_del_running_thread(struct rb_thread *th)
 int gvl_signal(struct rb_thread *next, struct gvl_actor by)
 {
     if (!next) return 0;
+    if (mn_thread_p(next)) return mn_signal(next, by);  /* M:N: queue its Ractor (mn_pool.c) */
     if (!mach_wake(&next->vm->mach, next->nt, by.nt)) return 0;
     next->vm->wakeups++;
     *by.cost += next->vm->scn->machine.futex_wake;
@@ -120,7 +122,8 @@ void gvl_wakeup_next(struct rb_thread *th)
     gvl_set_running(s, next);
     if (next) {
         th->vm->gvl_handoffs++;
-        gvl_signal(next, gvl_self(th));
+        if (!mn_will_switch(th, next))  /* M:N: th switches to next on its NT */
+            gvl_signal(next, gvl_self(th));
     }
     if (th != next) gvl_del_running_thread(th);
 }
@@ -155,7 +158,21 @@ static void turn_wake(struct mach_task *t, void *ctx);
 
 static void turn_sleep(struct rb_thread *th)
 {
+    if (mn_thread_p(th)) {  /* M:N: give the NT away instead (mn_pool.c) */
+        mn_thread_wait(th);
+        return;
+    }
     th_block(th, turn_wake);
+}
+
+void gvl_turn_resume(struct rb_thread *th)
+{
+    if (sched_of(th)->running == th) {
+        gvl_add_running_thread(th);
+        acquired(th, th->gvl_k);
+        return;
+    }
+    turn_sleep(th);
 }
 
 /* Back from cond_wait(nt->cond.readyq): is it our turn? */

@@ -22,6 +22,8 @@ struct vm;
 struct rb_thread;
 struct rb_ractor;
 struct gvl_policy;
+struct mn_pool;
+struct counter;
 
 /* A model continuation: what a thread does next, once it can. */
 typedef void (*th_cont)(struct rb_thread *th);
@@ -167,6 +169,8 @@ struct vm {
     struct rb_queue *queues;
     int nqueues;
     struct rb_timer timer;
+    struct mn_pool *mn;          /* M:N shared native threads (mn_pool.c) */
+    struct counter *counter;     /* the instruction counter (counter.c) */
 
     int alive;                   /* threads not dead */
     struct rb_thread *joiners;   /* threads waiting in OP_JOIN */
