@@ -18,6 +18,7 @@
 #include "gvl_policy.h"
 #include "thread.h"
 #include "timer.h"
+#include "vm_lock.h"
 
 void vm_fail(struct vm *vm, const char *fmt, ...)
 {
@@ -70,9 +71,6 @@ int vm_init(struct vm *vm, const struct scenario *scn, struct sim_engine *eng, c
     if (!vm->policy)
         return gv_fail(err, errlen, GV_EUNSUP, "%s: gvl_policy \"%s\" is not implemented by the simulator",
                        scn->file, scn_policy_name(scn->runtime.gvl_policy));
-    if (scn->runtime.invariant_check != INVARIANT_NONE)
-        return gv_fail(err, errlen, GV_EUNSUP, "%s: invariant_check \"%s\" is not implemented by the simulator",
-                       scn->file, scn_invariant_name(scn->runtime.invariant_check));
     if (scn->runtime.insn_counter != COUNTER_NONE)
         return gv_fail(err, errlen, GV_EUNSUP, "%s: insn_counter \"%s\" is not implemented by the simulator",
                        scn->file, scn_counter_name(scn->runtime.insn_counter));
@@ -145,6 +143,11 @@ int vm_init(struct vm *vm, const struct scenario *scn, struct sim_engine *eng, c
     }
     timer_init(vm);
     vm->alive = vm->nthreads;
+    rc = vm_sync_init(vm, err, errlen);  /* the VM lock and barrier (models/vm_lock.c) */
+    if (rc != GV_OK) {
+        vm_free(vm);
+        return rc;
+    }
     return GV_OK;
 
 oom:
@@ -240,6 +243,9 @@ void vm_collect(struct vm *vm, struct run_metrics *m)
     m->wakeups = vm->wakeups;
     m->wasted_wakes = vm->wasted_wakes;
     m->timer_ticks = vm->timer.ticks;
+    m->barriers = vm->barriers;
+    m->vmlock_acquires = vm->vmlock_acquires;
+    m->vmlock_waits = vm->vmlock_waits;
     for (int r = 0; r < vm->nractors; r++) {
         m->ops += vm->ractors[r].ops;
         vm->ractor_ops[r] = vm->ractors[r].ops;
@@ -260,6 +266,7 @@ void vm_free(struct vm *vm)
     free(vm->ractors);
     free(vm->queues);
     free(vm->ractor_ops);
+    vm_sync_free(vm);
     mach_free(&vm->mach);
     memset(vm, 0, sizeof *vm);
 }
