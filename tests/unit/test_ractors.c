@@ -454,6 +454,99 @@ static void test_mutex_impls_differ(void)
     ASSERT(rg.m.wakeups * rd.m.barriers < rd.m.wakeups * rg.m.barriers);
 }
 
+/* Where a barrier's time goes, from the observer: start -> last join (the
+ * joiners come back from the previous barrier and join), -> initiator on a
+ * core (its wake-up from barrier_complete_cond), -> barrier_end (broadcast,
+ * VM-mutex re-lock and the lookup, under the sched lock), -> the next
+ * barrier_start (the next initiator's Ruby work and locks). */
+struct phases {
+    int workers;
+    const struct rb_thread *init;
+    int state;
+    sim_time t_start, t_joined, t_oncore, t_end;
+    double join, wake, post, gap;
+    long n;
+};
+static struct phases g_ph;
+
+static void ph_instant(void *ctx, const char *name, const struct rb_thread *th, sim_time now)
+{
+    (void)ctx;
+    struct phases *p = &g_ph;
+    if (!strcmp(name, "barrier_start")) {
+        if (p->state == 4) {
+            p->n++;
+            p->join += (double)(p->t_joined - p->t_start);
+            p->wake += (double)(p->t_oncore - p->t_joined);
+            p->post += (double)(p->t_end - p->t_oncore);
+            p->gap += (double)(now - p->t_end);
+        }
+        p->state = 1;
+        p->t_start = now;
+        p->init = th;
+    } else if (!strcmp(name, "barrier_end")) {
+        p->state = p->state == 3 ? 4 : 0;
+        p->t_end = now;
+    }
+}
+
+static void ph_counter(void *ctx, const char *name, int64_t v, sim_time now)
+{
+    (void)ctx;
+    if (g_ph.state == 1 && !strcmp(name, "barrier_joined") && v == g_ph.workers - 1) {
+        g_ph.t_joined = now;
+        g_ph.state = 2;
+    }
+}
+
+static void ph_core(void *ctx, int core, enum mach_core_state st, const struct mach_task *t,
+                    sim_time now)
+{
+    (void)ctx, (void)core;
+    if (g_ph.state == 2 && st == CORE_BUSY && t == g_ph.init->nt) {
+        g_ph.t_oncore = now;
+        g_ph.state = 3;
+    }
+}
+
+static void phases_hook(struct vm *vm)
+{
+    vm->obs.instant = ph_instant;
+    vm->obs.counter = ph_counter;
+    vm->mach.obs.core_change = ph_core;
+}
+
+static void test_barrier_phases(void)
+{
+    const char *sets[] = { "ractors.1.count=8", "stop.time=30ms" };
+    struct scenario scn;
+    struct diag_list d;
+    diag_init(&d);
+    struct load_opts lo = { .sets = sets, .nsets = 2, .machines_dir = NULL };
+    ASSERT_EQ(scn_load("scenarios/proc_heavy.json", &lo, &scn, &d), GV_OK);
+    diag_free(&d);
+    memset(&g_ph, 0, sizeof g_ph);
+    g_ph.workers = 8;
+    static struct run_result r;
+    memset(&r, 0, sizeof r);
+    run_vm(&scn, phases_hook, &r);
+    ASSERT_EQ(r.rc, GV_OK);
+    ASSERT(g_ph.n > 1500);
+    double us = (double)SIM_US * (double)g_ph.n;
+    double join = g_ph.join / us, wake = g_ph.wake / us, post = g_ph.post / us, gap = g_ph.gap / us;
+    /* the initiator's wake is one idle-core wake (3 us +- 50%, mean 3 us) */
+    ASSERT(wake > 2.8 && wake < 3.2);
+    /* the broadcast wakes 7 joiners at futex_wake (0.5 us) each, with the
+     * sched lock held, then the uncontended re-lock and lookup */
+    ASSERT(post > 3.5 && post < 3.6);
+    /* the joiners come back from the previous barrier: about two wakes */
+    ASSERT(join > 6.5 && join < 8.0);
+    ASSERT(gap > 0.5 && gap < 1.5);
+    double total = join + wake + post + gap;
+    ASSERT(total > 14.0 && total < 15.6);
+    scenario_free(&scn);
+}
+
 /* ---- tests: reports, events, determinism ---------------------------------------------- */
 
 /* Stopped in the middle of a barrier storm, each thread says where it is
@@ -545,6 +638,7 @@ int main(void)
     RUN(test_proc_collapse_and_fix);
     RUN(test_calc_scales);
     RUN(test_mutex_impls_differ);
+    RUN(test_barrier_phases);
     RUN(test_describe_in_barrier);
     RUN(test_deadlock_on_vm_lock);
     RUN(test_observer_events);
