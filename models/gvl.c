@@ -15,6 +15,7 @@
  */
 #include "gvl.h"
 
+#include "barrier.h"
 #include "gvl_policy.h"
 #include "mn_pool.h"
 #include "thread.h"
@@ -92,8 +93,12 @@ void gvl_set_running(struct rb_sched *s, struct rb_thread *th)
 void gvl_add_running_thread(struct rb_thread *th)
 {
     struct rb_sched *s = sched_of(th);
+    /* thread_sched_setup_running_threads needs vm->ractor.sched.lock; while
+     * a VM barrier holds it the add waits, in `acquired` (models/barrier.c) */
+    if (barrier_defer_add_running(th)) return;
     th->pending_cost += th->vm->scn->machine.sched_lock_cs;
     s->is_running = true;
+    barrier_added_running(th);
     if (s->rq_head && !s->is_running_timeslice) timer_timeslice_add(s, gvl_self(th));
 }
 
@@ -102,6 +107,7 @@ void gvl_del_running_thread(struct rb_thread *th)
     struct rb_sched *s = sched_of(th);
     th->pending_cost += th->vm->scn->machine.sched_lock_cs;
     s->is_running = false;
+    barrier_deleted_running(th);
     if (s->is_running_timeslice) timer_timeslice_del(s);
 }
 
@@ -143,6 +149,11 @@ void gvl_to_ready(struct rb_thread *th, bool wakeup, struct gvl_actor by)
 static void acquired(struct rb_thread *th, th_cont k)
 {
     struct rb_sched *s = sched_of(th);
+    /* the add to running_threads waits for a VM barrier's sched lock */
+    if (th->sync.add_deferred) {
+        barrier_switch_in(th, k, acquired);
+        return;
+    }
     /* control transfer complete: the previous owner can no longer steal */
     s->runnable_hot_th = NULL;
     s->runnable_hot_th_waiting = false;

@@ -22,10 +22,13 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "barrier.h"
 #include "counter.h"
 #include "gvl_policy.h"
+#include "invariant.h"
 #include "mn_pool.h"
 #include "queue.h"
+#include "vm_lock.h"
 
 /* Ops a thread may run back to back without simulated time passing before
  * the run is declared hung (a loop whose body takes no time). */
@@ -77,9 +80,13 @@ void th_block(struct rb_thread *th, mach_cont k)
 
 void th_interrupt(struct rb_thread *th, unsigned bits)
 {
+    th_interrupt_at(th, bits, machine_of(th)->safepoint_gap);
+}
+
+void th_interrupt_at(struct rb_thread *th, unsigned bits, sim_time safepoint_in)
+{
     th->interrupts |= bits;
-    if (th->in_compute)
-        mach_interrupt(&th->vm->mach, th->nt, machine_of(th)->safepoint_gap);
+    if (th->in_compute) mach_interrupt(&th->vm->mach, th->nt, safepoint_in);
 }
 
 /* ---- durations ---------------------------------------------------------- */
@@ -285,6 +292,13 @@ static bool execute_interrupts(struct rb_thread *th)
 {
     unsigned bits = th->interrupts;
     th->interrupts = 0;
+    if (bits & INT_VM_BARRIER) {
+        /* RB_VM_LOCKING() {}: join the barrier (models/barrier.c); the
+         * other bits are handled after it, in CRuby's order */
+        th->interrupts = bits & ~(unsigned)INT_VM_BARRIER;
+        barrier_interrupt(th, th_step);
+        return true;
+    }
     if (bits & INT_TIMER) {
         const struct scn_runtime *rt = &th->vm->scn->runtime;
         th->running_time += rt->timer_tick;  /* one tick's credit */
@@ -361,9 +375,9 @@ void th_step(struct rb_thread *th)
             enter_loop(th, op);
             continue;
         case OP_ENV_ESCAPE:
-            /* invariant_check "none": YJIT is off, the escape costs nothing
-             * beyond the Ruby work the scenario gives around it */
-            continue;
+            /* vm_make_env_each -> the JIT's invariant check (models/invariant.c) */
+            if (invariant_env_escape(th, op)) continue;
+            return;
         case OP_JOIN:
             if (run_join(th)) continue;
             return;
@@ -402,12 +416,14 @@ void th_describe_wait(const struct rb_thread *th, char *buf, unsigned len)
     const struct vm *vm = th->vm;
     const char *where = th->op ? th->op->path : "(start)";
     int line = th->op ? th->op->line : 0;
+    /* the VM lock, the sched lock and the barrier's condvars (models/vm_lock.c) */
+    if (vm_lock_describe_wait(th, buf, len)) return;
     if (th->parked_queue >= 0) {
-        snprintf(buf, len, "parked in queue_pop on queue \"%s\" (empty) at %s (line %d)",
-                 vm->queues[th->parked_queue].name, where, line);
+        snprintf(buf, len, "parked in queue_pop on queue \"%s\" (empty) at %s (line %d)%s",
+                 vm->queues[th->parked_queue].name, where, line, vm_lock_held_note(th));
     } else if (th->joining) {
-        snprintf(buf, len, "in join, waiting for %d other thread%s to finish, at %s (line %d)",
-                 vm->alive - 1, vm->alive - 1 == 1 ? "" : "s", where, line);
+        snprintf(buf, len, "in join, waiting for %d other thread%s to finish, at %s (line %d)%s",
+                 vm->alive - 1, vm->alive - 1 == 1 ? "" : "s", where, line, vm_lock_held_note(th));
     } else if (th->ts == TS_WANTS_SNT) {  /* M:N (mn_pool.c) */
         snprintf(buf, len, "waiting for a shared native thread (Ractor %s in the global run queue) "
                  "at %s (line %d)", th->ractor->name, where, line);

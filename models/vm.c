@@ -22,6 +22,7 @@
 #include "mn_pool.h"
 #include "thread.h"
 #include "timer.h"
+#include "vm_lock.h"
 
 void vm_fail(struct vm *vm, const char *fmt, ...)
 {
@@ -74,9 +75,6 @@ int vm_init(struct vm *vm, const struct scenario *scn, struct sim_engine *eng, c
     if (!vm->policy)
         return gv_fail(err, errlen, GV_EUNSUP, "%s: gvl_policy \"%s\" is not implemented by the simulator",
                        scn->file, scn_policy_name(scn->runtime.gvl_policy));
-    if (scn->runtime.invariant_check != INVARIANT_NONE)
-        return gv_fail(err, errlen, GV_EUNSUP, "%s: invariant_check \"%s\" is not implemented by the simulator",
-                       scn->file, scn_invariant_name(scn->runtime.invariant_check));
 
     struct mach_params mp = {
         .cores = scn->machine.cores,
@@ -146,8 +144,10 @@ int vm_init(struct vm *vm, const struct scenario *scn, struct sim_engine *eng, c
     }
     timer_init(vm);
     vm->alive = vm->nthreads;
-    /* M:N pool and instruction counter (mn_pool.c, counter.c) */
-    if ((rc = mn_init(vm, err, errlen)) != GV_OK || (rc = counter_init(vm, err, errlen)) != GV_OK) {
+    /* M:N pool, instruction counter, VM lock and barrier (mn_pool.c,
+     * counter.c, vm_lock.c) */
+    if ((rc = mn_init(vm, err, errlen)) != GV_OK || (rc = counter_init(vm, err, errlen)) != GV_OK ||
+        (rc = vm_sync_init(vm, err, errlen)) != GV_OK) {
         vm_free(vm);
         return rc;
     }
@@ -244,6 +244,9 @@ void vm_collect(struct vm *vm, struct run_metrics *m)
     m->wakeups = vm->wakeups;
     m->wasted_wakes = vm->wasted_wakes;
     m->timer_ticks = vm->timer.ticks;
+    m->barriers = vm->barriers;
+    m->vmlock_acquires = vm->vmlock_acquires;
+    m->vmlock_waits = vm->vmlock_waits;
     for (int r = 0; r < vm->nractors; r++) {
         m->ops += vm->ractors[r].ops;
         vm->ractor_ops[r] = vm->ractors[r].ops;
@@ -267,6 +270,7 @@ void vm_free(struct vm *vm)
     free(vm->ractor_ops);
     mn_free(vm);
     counter_free(vm);
+    vm_sync_free(vm);
     mach_free(&vm->mach);
     memset(vm, 0, sizeof *vm);
 }
