@@ -167,10 +167,19 @@ static void acquired(struct rb_thread *th, th_cont k)
 
 static void turn_wake(struct mach_task *t, void *ctx);
 
+static void turn_recheck(struct mach_task *t, void *ctx);
+
 static void turn_sleep(struct rb_thread *th)
 {
     if (mn_thread_p(th)) {  /* M:N: give the NT away instead (mn_pool.c) */
         mn_thread_wait(th);
+        return;
+    }
+    /* cond_wait re-checks its predicate under the lock right before it
+     * sleeps: burn the pending CPU (futex wakes this thread issued) first,
+     * then look again, so a signal sent meanwhile is not lost. */
+    if (th->pending_cost > 0) {
+        th_burst(th, 0, turn_recheck);
         return;
     }
     th_block(th, turn_wake);
@@ -184,6 +193,12 @@ void gvl_turn_resume(struct rb_thread *th)
         return;
     }
     turn_sleep(th);
+}
+
+static void turn_recheck(struct mach_task *t, void *ctx)
+{
+    (void)t;
+    gvl_turn_resume(ctx);
 }
 
 /* Back from cond_wait(nt->cond.readyq): is it our turn? */
