@@ -377,6 +377,34 @@ static void test_io_thread(void)
     ASSERT(d20.m.syscalls <= 25);                      /* 20 ms > the tick: no help */
 }
 
+/* A thread that queues for the GVL pays the CPU it owes (here the futex
+ * wake of the timer thread) before it sleeps; a successor handing it the
+ * GVL meanwhile must not be lost: the wait checks `running` after paying.
+ * (Cheap idle wake-ups, as on linux_desktop, make the window reachable:
+ * the old code hung here with every thread "waiting for the GVL".) */
+static void test_no_lost_wakeup(void)
+{
+    static struct scn_op body[2];
+    body[0] = fx_compute(400 * SIM_NS);
+    body[0].u.compute.dur.kind = DIST_UNIFORM;
+    body[0].u.compute.dur.b = 800 * SIM_NS;
+    body[1] = fx_syscall(1700 * SIM_NS, false);
+    static struct scn_prog bp = { body, 2 };
+    static struct scn_op ops[1];
+    ops[0] = fx_loop(10000, &bp, false);
+    struct scn_thread t = { "w", 2, { ops, 1 } };
+    struct scn_ractor r;
+    struct scenario s = fx_one_ractor(2, GVL_POLICY_EAGER, &r, &t, 1);
+    s.machine.context_switch = 718 * SIM_NS;
+    s.machine.futex_wake = 513 * SIM_NS;
+    s.machine.wake_idle_core = 2100 * SIM_NS;
+    s.machine.wake_jitter = 0.5;
+    s.machine.sched_lock_cs = 127 * SIM_NS;
+    struct fx_result x = fx_simulate(&s);
+    ASSERT_EQ(x.rc, GV_OK);
+    ASSERT_EQ(x.m.syscalls, 20000);
+}
+
 static void test_deterministic_every_policy(void)
 {
     for (int p = 0; p < GVL_POLICY_COUNT; p++) {
@@ -405,6 +433,7 @@ int main(void)
     RUN(test_quantum_every_policy);
     RUN(test_queue_path_untouched);
     RUN(test_io_thread);
+    RUN(test_no_lost_wakeup);
     RUN(test_deterministic_every_policy);
     TEST_DONE();
 }
