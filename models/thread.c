@@ -301,7 +301,8 @@ static bool execute_interrupts(struct rb_thread *th)
     }
     if (bits & INT_TIMER) {
         const struct scn_runtime *rt = &th->vm->scn->runtime;
-        th->running_time += rt->timer_tick;  /* one tick's credit */
+        /* one tick's credit (3.3+); a whole quantum under CRuby <= 3.2 */
+        th->running_time += th->vm->policy->tick_credits_quantum ? rt->quantum : rt->timer_tick;
         if (th->running_time >= rt->quantum && th->ractor->sched.rq_head) {
             th->vm->policy->yield(th, th_step);
             return true;

@@ -151,6 +151,16 @@ int vm_init(struct vm *vm, const struct scenario *scn, struct sim_engine *eng, c
         vm_free(vm);
         return rc;
     }
+    /* per-Ractor state of the GVL policy (gvl_policy.h init) */
+    if (vm->policy->init) {
+        for (int r = 0; r < vm->nractors; r++) {
+            int prc = vm->policy->init(&vm->ractors[r].sched, err, errlen);
+            if (prc != GV_OK) {
+                vm_free(vm);
+                return prc;
+            }
+        }
+    }
     return GV_OK;
 
 oom:
@@ -255,6 +265,8 @@ void vm_collect(struct vm *vm, struct run_metrics *m)
     m->nractor_ops = vm->nractors;
     mn_collect(vm, m);       /* native_threads, SNT switches */
     counter_collect(vm, m);  /* line_transfers */
+    if (vm->policy->collect)  /* helper threads of the GVL policy */
+        for (int r = 0; r < vm->nractors; r++) vm->policy->collect(&vm->ractors[r].sched, m);
     m->engine_events = vm->eng->fired;
 }
 
@@ -263,7 +275,10 @@ void vm_free(struct vm *vm)
     if (vm->threads)
         for (int i = 0; i < vm->nthreads; i++) free(vm->threads[i].name);
     if (vm->ractors)
-        for (int r = 0; r < vm->nractors; r++) free(vm->ractors[r].name);
+        for (int r = 0; r < vm->nractors; r++) {
+            if (vm->policy && vm->policy->fini) vm->policy->fini(&vm->ractors[r].sched);
+            free(vm->ractors[r].name);
+        }
     free(vm->threads);
     free(vm->ractors);
     free(vm->queues);

@@ -57,6 +57,10 @@ struct rb_sched {
     /* hot_steal (PR 15840): sched->runnable_hot_th / runnable_hot_th_waiting */
     struct rb_thread *runnable_hot_th;
     bool runnable_hot_th_waiting;
+    /* hot_steal: a successor back from cond_wait holds sched->lock_ until
+     * lock_free_at while a hot thread is out (gvl.c turn_wake) */
+    struct rb_thread *lock_holder;
+    sim_time lock_free_at;
     void *policy_data;                /* per-policy state (delayed, threshold, barging) */
 };
 

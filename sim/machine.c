@@ -117,6 +117,25 @@ static void rq_push_head(struct mach_core *c, struct mach_task *t)
     c->nrq++;
 }
 
+/* A task preempted by a woken sleeper resumes right after it - but after
+ * any other woken sleeper (wakeup_preempt) already waiting at the head: in
+ * CFS those have the smaller vruntime.  Pushing the preempted task in front
+ * of them starved e.g. the timer thread whenever another sleeper (the
+ * threshold policy's helper) preempted the core again before it ran. */
+static void rq_push_after_sleepers(struct mach_core *c, struct mach_task *t)
+{
+    struct mach_task *prev = NULL;
+    for (struct mach_task *q = c->rq_head; q && q->wakeup_preempt; q = q->rq_next) prev = q;
+    if (!prev) {
+        rq_push_head(c, t);
+        return;
+    }
+    t->rq_next = prev->rq_next;
+    prev->rq_next = t;
+    if (c->rq_tail == prev) c->rq_tail = t;
+    c->nrq++;
+}
+
 static struct mach_task *rq_pop(struct mach_core *c)
 {
     struct mach_task *t = c->rq_head;
@@ -198,7 +217,12 @@ static void preempt(struct machine *m, struct mach_core *c, int to_head)
     leave_core(m, t);
     t->ivcsw++;
     t->state = MT_READY;
-    if (to_head) rq_push_head(c, t);
+    /* preempted by a woken sleeper: it keeps the part of its time slice
+     * already used (CFS: its vruntime goes on), or a stream of short
+     * sleeper wake-ups would hand it a fresh slice each time and starve
+     * the tasks queued behind it */
+    if (to_head) t->slice_used = now_of(m) - c->slice_start;
+    if (to_head) rq_push_after_sleepers(c, t);
     else rq_push_tail(c, t);
     if (t->in_burst && t->rated) rated_tell(t, false);
 }
@@ -232,7 +256,8 @@ static void ev_arrive(void *obj, uint64_t arg)
     core_set(m, c, CORE_BUSY, t);
     t->state = MT_RUNNING;
     t->on_core_since = now_of(m);
-    c->slice_start = now_of(m);
+    c->slice_start = now_of(m) - t->slice_used;
+    t->slice_used = 0;
     arm_slice(m, c);
     if (t->in_burst && t->rated) {  /* resume a rated burst */
         rated_start(m, t);
@@ -324,6 +349,19 @@ static int core_load(const struct mach_core *c)
     return (c->state != CORE_IDLE) + c->nrq;
 }
 
+/* A core's load as the wakee's placement sees it.  A waker that sleeps
+ * most of the time (wakeup_preempt: the timer thread, a policy helper)
+ * adds next to nothing to its core's load average, so Linux's
+ * wake_affine_weight favours that core and the wakee runs there as soon
+ * as the waker goes back to sleep.  (Counting it as a full task sent the
+ * wakee behind a busy core's long burst while the waker's core went idle.) */
+static int waker_load(const struct mach_core *c, const struct mach_task *waker)
+{
+    int load = core_load(c);
+    if (waker && waker->wakeup_preempt && waker->state == MT_RUNNING && waker->core == c->id) load--;
+    return load;
+}
+
 static void place(struct machine *m, struct mach_task *t, const struct mach_task *waker)
 {
     /* 1. an idle core: the previous one first (cache affinity), else the lowest */
@@ -339,11 +377,11 @@ static void place(struct machine *m, struct mach_task *t, const struct mach_task
      *    then the waker's, then the lowest index */
     int wcore = waker && waker->state == MT_RUNNING ? waker->core : -1;
     for (int i = 0; i < m->ncores; i++) {
-        if (target < 0 || core_load(&m->cores[i]) < core_load(&m->cores[target])) {
+        if (target < 0 || waker_load(&m->cores[i], waker) < waker_load(&m->cores[target], waker)) {
             target = i;
             continue;
         }
-        if (core_load(&m->cores[i]) == core_load(&m->cores[target])) {
+        if (waker_load(&m->cores[i], waker) == waker_load(&m->cores[target], waker)) {
             int pi = (i == t->last_core) * 2 + (i == wcore);
             int pt = (target == t->last_core) * 2 + (target == wcore);
             if (pi > pt) target = i;

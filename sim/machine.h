@@ -84,6 +84,7 @@ struct mach_task {
     struct mach_task *rq_next;
     sim_event_id arrive_ev;
     sim_time on_core_since;
+    sim_time slice_used;     /* time slice used before a sleeper preempted it */
 
     /* statistics */
     uint64_t vcsw;       /* voluntary switches (blocked while on a core) */
