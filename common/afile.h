@@ -21,7 +21,4 @@ int afile_commit(struct afile *a, char *err, size_t errlen);
 /* Close and remove the temporary file (no-op after commit). */
 void afile_abort(struct afile *a);
 
-/* Read a whole file into a NUL-terminated malloc'ed buffer. */
-int file_read_all(const char *path, size_t max, char **out, size_t *len, char *err, size_t errlen);
-
 #endif

@@ -153,15 +153,6 @@ oom:
                    scn->total_threads);
 }
 
-static void stop_at_time(void *obj, uint64_t arg)
-{
-    (void)arg;
-    struct vm *vm = obj;
-    vm->stopped = true;
-    vm->end_time = sim_now(vm->eng);
-    sim_stop(vm->eng);
-}
-
 static void deadlock_report(struct vm *vm, char *err, unsigned errlen)
 {
     size_t off = 0;
@@ -184,12 +175,19 @@ int vm_run(struct vm *vm, sim_time max_time, char *err, unsigned errlen)
 {
     for (int i = 0; i < vm->nthreads; i++) th_start(&vm->threads[i]);
     timer_start(vm);
-    if (vm->scn->stop_time > 0) sim_at(vm->eng, vm->scn->stop_time, stop_at_time, vm, 0);
+    /* stop.time is the engine's horizon, not an event: a scenario that
+     * deadlocks before it still runs out of events and is reported. */
+    sim_time stop = vm->scn->stop_time;
+    sim_time until = stop > 0 && stop < max_time ? stop : max_time;
 
-    int rc = sim_run(vm->eng, max_time, err, errlen);
+    int rc = sim_run(vm->eng, until, err, errlen);
     if (rc != GV_OK) return rc;
     if (vm->status != GV_OK) return gv_fail(err, errlen, vm->status, "%s: %s", vm->scn->file, vm->error);
     if (vm->mach.error[0]) return gv_fail(err, errlen, GV_ERUN, "internal error: %s", vm->mach.error);
+    if (!vm->finished && vm->eng->pending > 0 && until == stop) {
+        vm->stopped = true;
+        vm->end_time = stop;
+    }
     if (!vm->finished && !vm->stopped) {
         if (vm->eng->pending == 0) {
             deadlock_report(vm, err, errlen);

@@ -50,15 +50,13 @@ static inline int entry_less(const struct heap_entry *a, const struct heap_entry
     return a->t < b->t || (a->t == b->t && a->key < b->key);
 }
 
-/* Binary heap.  (A 4-ary heap, whose children share a cache line, measured
- * no faster on the populations gvlsim produces; see `make bench`.) */
-#define ARITY 2
-
+/* A binary heap.  (A 4-ary heap, whose children share a cache line,
+ * measured no faster on the small populations gvlsim produces.) */
 static void sift_up(struct heap_entry *h, uint32_t i)
 {
     struct heap_entry x = h[i];
     while (i > 0) {
-        uint32_t p = (i - 1) / ARITY;
+        uint32_t p = (i - 1) / 2;
         if (!entry_less(&x, &h[p])) break;
         h[i] = h[p];
         i = p;
@@ -69,15 +67,12 @@ static void sift_up(struct heap_entry *h, uint32_t i)
 static void sift_down(struct heap_entry *h, uint32_t n, uint32_t i)
 {
     struct heap_entry x = h[i];
-    for (;;) {
-        uint32_t c = ARITY * i + 1;
-        if (c >= n) break;
-        uint32_t best = c, end = c + ARITY < n ? c + ARITY : n;
-        for (uint32_t k = c + 1; k < end; k++)
-            if (entry_less(&h[k], &h[best])) best = k;
-        if (!entry_less(&h[best], &x)) break;
-        h[i] = h[best];
-        i = best;
+    uint32_t c;
+    while ((c = 2 * i + 1) < n) {
+        if (c + 1 < n && entry_less(&h[c + 1], &h[c])) c++;
+        if (!entry_less(&h[c], &x)) break;
+        h[i] = h[c];
+        i = c;
     }
     h[i] = x;
 }

@@ -44,6 +44,11 @@ checks=$((checks + 1))
 checks=$((checks + 1))
 [ -z "$(ls "$tmp" | grep dead.csv)" ] || fail "deadlock left a temporary file"
 
+# -- a deadlock before stop.time is still a deadlock, not a clean stop
+run run tests/data/deadlock_stop.json
+expect_code 4 "deadlock before stop.time"
+expect_line err '  thread main: parked in queue_pop on queue "q" (empty) at /ractors/0/threads/0/program/0/body/1 (line 9)' "deadlock before stop.time"
+
 # -- simulated time limit: exit 4
 run run scenarios/io_plus_cpu.json --max-time 0.5
 expect_code 4 "--max-time"
