@@ -152,10 +152,36 @@ static void acquired(struct rb_thread *th, th_cont k)
 }
 
 static void turn_wake(struct mach_task *t, void *ctx);
+static void turn_recheck(struct mach_task *t, void *ctx);
 
 static void turn_sleep(struct rb_thread *th)
 {
+    /* [trace branch] Lost-wakeup fix.  The thread first pays its pending
+     * scheduler cost (sched-lock sections, futex wakes) on the CPU; the turn
+     * may be handed to it meanwhile, and that wake finds no sleeper (a no-op,
+     * as FUTEX_WAKE with no waiter).  CRuby checks `th != sched->running`
+     * under the sched lock right before native_cond_wait
+     * (thread_sched_wait_running_turn), so check again once the cost is
+     * paid.  Without this, mtime_loop with 2 workers on 2 cores deadlocked
+     * at 3.0 ms (the trace shows worker#0 handed the GVL while preempted by
+     * the timer thread, then sleeping forever as the owner). */
+    if (th->pending_cost > 0) {
+        th_burst(th, 0, turn_recheck);
+        return;
+    }
     th_block(th, turn_wake);
+}
+
+static void turn_recheck(struct mach_task *t, void *ctx)
+{
+    (void)t;
+    struct rb_thread *th = ctx;
+    if (sched_of(th)->running == th) {
+        gvl_add_running_thread(th);
+        acquired(th, th->gvl_k);
+        return;
+    }
+    turn_sleep(th);
 }
 
 /* Back from cond_wait(nt->cond.readyq): is it our turn? */
