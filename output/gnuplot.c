@@ -237,6 +237,7 @@ int gp_render(const char *script, const char *png, char *err, size_t errlen)
         free(tmp);
         return gv_fail(err, errlen, GV_EIO, "%s: cannot create output file: %s", png, strerror(e));
     }
+    fchmod(fd, 0644);  /* mkstemp made it 0600; gnuplot keeps the mode */
     close(fd);
     char *argv[] = { "gnuplot", "-d", "-c", (char *)script, tmp, NULL };
     pid_t pid;
