@@ -16,6 +16,14 @@ int afile_open(struct afile *a, const char *path, char *err, size_t errlen)
         a->f = stdout;
         return GV_OK;
     }
+    struct stat st;
+    if (stat(path, &st) == 0 && !S_ISREG(st.st_mode) && !S_ISDIR(st.st_mode)) {
+        /* a device or FIFO: write in place, never rename over it */
+        a->f = fopen(path, "w");
+        if (!a->f) return gv_fail(err, errlen, GV_EIO, "%s: %s", path, strerror(errno));
+        a->in_place = 1;
+        return GV_OK;
+    }
     size_t n = strlen(path);
     a->path = malloc(n + 1);
     a->tmp = malloc(n + 16);
@@ -52,6 +60,12 @@ int afile_open(struct afile *a, const char *path, char *err, size_t errlen)
 int afile_commit(struct afile *a, char *err, size_t errlen)
 {
     if (!a->f) return GV_OK;
+    if (a->in_place) {
+        int bad = ferror(a->f);
+        if (fclose(a->f) != 0) bad = 1;
+        a->f = NULL;
+        return bad ? gv_fail(err, errlen, GV_EIO, "write error") : GV_OK;
+    }
     if (!a->path) {  /* stdout */
         int bad = fflush(a->f) != 0 || ferror(a->f);
         a->f = NULL;
@@ -76,6 +90,7 @@ int afile_commit(struct afile *a, char *err, size_t errlen)
 
 void afile_abort(struct afile *a)
 {
+    if (a->f && a->in_place) fclose(a->f);
     if (a->f && a->path) {
         fclose(a->f);
         unlink(a->tmp);

@@ -230,20 +230,26 @@ int gp_render(const char *script, const char *png, char *err, size_t errlen)
     size_t n = strlen(png) + 16;
     char *tmp = malloc(n);
     if (!tmp) return gv_fail(err, errlen, GV_ENOMEM, "out of memory");
-    snprintf(tmp, n, "%s.tmp.XXXXXX", png);
-    int fd = mkstemp(tmp);
-    if (fd < 0) {
-        int e = errno;
-        free(tmp);
-        return gv_fail(err, errlen, GV_EIO, "%s: cannot create output file: %s", png, strerror(e));
+    struct stat pst;
+    bool in_place = stat(png, &pst) == 0 && !S_ISREG(pst.st_mode);  /* /dev/null: never rename over it */
+    if (in_place) {
+        snprintf(tmp, n, "%s", png);
+    } else {
+        snprintf(tmp, n, "%s.tmp.XXXXXX", png);
+        int fd = mkstemp(tmp);
+        if (fd < 0) {
+            int e = errno;
+            free(tmp);
+            return gv_fail(err, errlen, GV_EIO, "%s: cannot create output file: %s", png, strerror(e));
+        }
+        fchmod(fd, 0644);  /* mkstemp made it 0600; gnuplot keeps the mode */
+        close(fd);
     }
-    fchmod(fd, 0644);  /* mkstemp made it 0600; gnuplot keeps the mode */
-    close(fd);
     char *argv[] = { "gnuplot", "-d", "-c", (char *)script, tmp, NULL };
     pid_t pid;
     int rc = posix_spawnp(&pid, "gnuplot", NULL, NULL, argv, environ);
     if (rc != 0) {
-        unlink(tmp);
+        if (!in_place) unlink(tmp);
         free(tmp);
         if (rc == ENOENT)
             return gv_fail(err, errlen, GV_EUNSUP,
@@ -261,14 +267,15 @@ int gp_render(const char *script, const char *png, char *err, size_t errlen)
         }
     }
     struct stat sb;
-    if (st == -1 || !WIFEXITED(st) || WEXITSTATUS(st) != 0 || stat(tmp, &sb) != 0 || sb.st_size == 0) {
-        unlink(tmp);
+    if (st == -1 || !WIFEXITED(st) || WEXITSTATUS(st) != 0 || stat(tmp, &sb) != 0 ||
+        (!in_place && sb.st_size == 0)) {
+        if (!in_place) unlink(tmp);
         free(tmp);
         if (st != -1 && WIFEXITED(st) && WEXITSTATUS(st) == 127)
             return gv_fail(err, errlen, GV_EUNSUP, "gnuplot could not be started (exit 127)");
         return gv_fail(err, errlen, GV_EIO, "gnuplot failed on %s (see its messages above)", script);
     }
-    if (rename(tmp, png) != 0) {
+    if (!in_place && rename(tmp, png) != 0) {
         int e = errno;
         unlink(tmp);
         free(tmp);

@@ -83,6 +83,13 @@ expect_code 5 "missing scenario"
 run sweep scenarios/mtime_loop.json $small --param machine.cores=1 -o "$tmp/nodir/x.csv"
 expect_code 5 "unwritable output"
 
+# -- a device as output is written in place, not replaced
+# shellcheck disable=SC2086
+run sweep scenarios/mtime_loop.json $small --param machine.cores=1,2 -q -o /dev/null
+expect_code 0 "sweep -o /dev/null"
+checks=$((checks + 1))
+[ -c /dev/null ] || fail "/dev/null is no longer a character device"
+
 # -- usage errors
 run sweep scenarios/mtime_loop.json --param machine.cores
 expect_code 2 "--param without ="

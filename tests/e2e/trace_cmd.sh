@@ -72,6 +72,14 @@ for name in big.json.gz big.json; do
     [ -z "$(ls "$tmp/lim" | grep tmp)" ] || fail "a temporary trace file was left behind: $(ls "$tmp/lim")"
 done
 
+# -- a device as output is written in place, never renamed over (as root,
+#    `-o /dev/null` used to replace /dev/null by a regular file)
+# shellcheck disable=SC2086
+run run $tiny -q -o /dev/null --trace /dev/null
+expect_code 0 "-o /dev/null --trace /dev/null"
+checks=$((checks + 1))
+[ -c /dev/null ] || fail "/dev/null is no longer a character device"
+
 # -- a failed run still gets its trace, up to the failure
 run run tests/data/deadlock.json --trace "$tmp/dead.json" -o "$tmp/dead.csv"
 expect_code 4 "deadlock traced"
