@@ -1,4 +1,11 @@
-/* afile.c - temporary file + rename, and whole-file reads. */
+/* afile.c - temporary file + rename.
+ *
+ * Only regular files are replaced that way.  An existing device, FIFO or
+ * socket (`-o /dev/null`, `-o /dev/stdout`, a pipe) is written in place:
+ * renaming a temporary file over /dev/null would replace the device node
+ * with a regular file for every program on the machine.  A symbolic link
+ * to a regular file is resolved, so the link survives and its target is
+ * replaced atomically. */
 #include "afile.h"
 
 #include <errno.h>
@@ -17,13 +24,18 @@ int afile_open(struct afile *a, const char *path, char *err, size_t errlen)
         return GV_OK;
     }
     struct stat st;
-    if (stat(path, &st) == 0 && !S_ISREG(st.st_mode) && !S_ISDIR(st.st_mode)) {
-        /* a device or FIFO: write in place, never rename over it */
-        a->f = fopen(path, "w");
-        if (!a->f) return gv_fail(err, errlen, GV_EIO, "%s: %s", path, strerror(errno));
-        a->in_place = 1;
+    if (stat(path, &st) == 0 && !S_ISREG(st.st_mode)) {
+        if (S_ISDIR(st.st_mode))
+            return gv_fail(err, errlen, GV_EIO, "%s: is a directory", path);
+        a->f = fopen(path, "w");  /* a device or a pipe: write in place */
+        if (!a->f) return gv_fail(err, errlen, GV_EIO, "%s: cannot open for writing: %s", path, strerror(errno));
+        a->direct = 1;
         return GV_OK;
     }
+    char *resolved = NULL;
+    struct stat lst;
+    if (lstat(path, &lst) == 0 && S_ISLNK(lst.st_mode)) resolved = realpath(path, NULL);
+    if (resolved) path = resolved;
     size_t n = strlen(path);
     a->path = malloc(n + 1);
     a->tmp = malloc(n + 16);
@@ -35,13 +47,15 @@ int afile_open(struct afile *a, const char *path, char *err, size_t errlen)
     }
     memcpy(a->path, path, n + 1);
     snprintf(a->tmp, n + 16, "%s.tmp.XXXXXX", path);
+    free(resolved);
     int fd = mkstemp(a->tmp);
     if (fd < 0) {
         int e = errno;
+        int rc = gv_fail(err, errlen, GV_EIO, "%s: cannot create output file: %s", a->path, strerror(e));
         free(a->path);
         free(a->tmp);
         memset(a, 0, sizeof *a);
-        return gv_fail(err, errlen, GV_EIO, "%s: cannot create output file: %s", path, strerror(e));
+        return rc;
     }
     fchmod(fd, 0644);
     a->f = fdopen(fd, "w");
@@ -60,16 +74,12 @@ int afile_open(struct afile *a, const char *path, char *err, size_t errlen)
 int afile_commit(struct afile *a, char *err, size_t errlen)
 {
     if (!a->f) return GV_OK;
-    if (a->in_place) {
-        int bad = ferror(a->f);
-        if (fclose(a->f) != 0) bad = 1;
-        a->f = NULL;
-        return bad ? gv_fail(err, errlen, GV_EIO, "write error") : GV_OK;
-    }
-    if (!a->path) {  /* stdout */
+    if (!a->path) {  /* stdout, or a device / pipe written in place */
         int bad = fflush(a->f) != 0 || ferror(a->f);
+        if (a->direct && fclose(a->f) != 0) bad = 1;
         a->f = NULL;
-        return bad ? gv_fail(err, errlen, GV_EIO, "<stdout>: write error") : GV_OK;
+        a->direct = 0;
+        return bad ? gv_fail(err, errlen, GV_EIO, "output: write error") : GV_OK;
     }
     int bad = ferror(a->f);
     if (fclose(a->f) != 0) bad = 1;
@@ -90,10 +100,11 @@ int afile_commit(struct afile *a, char *err, size_t errlen)
 
 void afile_abort(struct afile *a)
 {
-    if (a->f && a->in_place) fclose(a->f);
     if (a->f && a->path) {
         fclose(a->f);
         unlink(a->tmp);
+    } else if (a->f && a->direct) {
+        fclose(a->f);
     }
     free(a->path);
     free(a->tmp);

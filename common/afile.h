@@ -2,10 +2,8 @@
  *
  * Output goes to a temporary file beside the target ("PATH.tmp.XXXXXX")
  * and is renamed over PATH only by afile_commit, so a failed or interrupted
- * run never leaves a half-written file.  PATH "-" means stdout.  A PATH
- * that exists and is not a regular file (/dev/null, a FIFO, a terminal) is
- * written in place: renaming over it would replace the device, and as root
- * `-o /dev/null` did exactly that. */
+ * run never leaves a half-written file.  PATH "-" means stdout; an existing
+ * device or FIFO (e.g. /dev/null) is written in place, never replaced. */
 #ifndef GV_AFILE_H
 #define GV_AFILE_H
 
@@ -15,7 +13,7 @@ struct afile {
     FILE *f;
     char *path;  /* target, NULL for stdout */
     char *tmp;   /* temporary name, NULL for stdout */
-    int in_place; /* PATH is a device or FIFO: f writes to it directly */
+    int direct;  /* an existing device or pipe, written in place */
 };
 
 /* Returns GV_OK or GV_EIO / GV_ENOMEM with a message naming the file. */

@@ -15,7 +15,9 @@
  */
 #include "gvl.h"
 
+#include "barrier.h"
 #include "gvl_policy.h"
+#include "mn_pool.h"
 #include "thread.h"
 #include "timer.h"
 
@@ -91,8 +93,12 @@ void gvl_set_running(struct rb_sched *s, struct rb_thread *th)
 void gvl_add_running_thread(struct rb_thread *th)
 {
     struct rb_sched *s = sched_of(th);
+    /* thread_sched_setup_running_threads needs vm->ractor.sched.lock; while
+     * a VM barrier holds it the add waits, in `acquired` (models/barrier.c) */
+    if (barrier_defer_add_running(th)) return;
     th->pending_cost += th->vm->scn->machine.sched_lock_cs;
     s->is_running = true;
+    barrier_added_running(th);
     if (s->rq_head && !s->is_running_timeslice) timer_timeslice_add(s, gvl_self(th));
 }
 
@@ -101,12 +107,14 @@ void gvl_del_running_thread(struct rb_thread *th)
     struct rb_sched *s = sched_of(th);
     th->pending_cost += th->vm->scn->machine.sched_lock_cs;
     s->is_running = false;
+    barrier_deleted_running(th);
     if (s->is_running_timeslice) timer_timeslice_del(s);
 }
 
 int gvl_signal(struct rb_thread *next, struct gvl_actor by)
 {
     if (!next) return 0;
+    if (mn_thread_p(next)) return mn_signal(next, by);  /* M:N: queue its Ractor (mn_pool.c) */
     if (!mach_wake(&next->vm->mach, next->nt, by.nt)) return 0;
     next->vm->wakeups++;
     *by.cost += next->vm->scn->machine.futex_wake;
@@ -120,7 +128,8 @@ void gvl_wakeup_next(struct rb_thread *th)
     gvl_set_running(s, next);
     if (next) {
         th->vm->gvl_handoffs++;
-        gvl_signal(next, gvl_self(th));
+        if (!mn_will_switch(th, next))  /* M:N: th switches to next on its NT */
+            gvl_signal(next, gvl_self(th));
     }
     if (th != next) gvl_del_running_thread(th);
 }
@@ -140,6 +149,11 @@ void gvl_to_ready(struct rb_thread *th, bool wakeup, struct gvl_actor by)
 static void acquired(struct rb_thread *th, th_cont k)
 {
     struct rb_sched *s = sched_of(th);
+    /* the add to running_threads waits for a VM barrier's sched lock */
+    if (th->sync.add_deferred) {
+        barrier_switch_in(th, k, acquired);
+        return;
+    }
     /* control transfer complete: the previous owner can no longer steal */
     s->runnable_hot_th = NULL;
     s->runnable_hot_th_waiting = false;
@@ -152,19 +166,18 @@ static void acquired(struct rb_thread *th, th_cont k)
 }
 
 static void turn_wake(struct mach_task *t, void *ctx);
+
 static void turn_recheck(struct mach_task *t, void *ctx);
 
 static void turn_sleep(struct rb_thread *th)
 {
-    /* [trace branch] Lost-wakeup fix.  The thread first pays its pending
-     * scheduler cost (sched-lock sections, futex wakes) on the CPU; the turn
-     * may be handed to it meanwhile, and that wake finds no sleeper (a no-op,
-     * as FUTEX_WAKE with no waiter).  CRuby checks `th != sched->running`
-     * under the sched lock right before native_cond_wait
-     * (thread_sched_wait_running_turn), so check again once the cost is
-     * paid.  Without this, mtime_loop with 2 workers on 2 cores deadlocked
-     * at 3.0 ms (the trace shows worker#0 handed the GVL while preempted by
-     * the timer thread, then sleeping forever as the owner). */
+    if (mn_thread_p(th)) {  /* M:N: give the NT away instead (mn_pool.c) */
+        mn_thread_wait(th);
+        return;
+    }
+    /* cond_wait re-checks its predicate under the lock right before it
+     * sleeps: burn the pending CPU (futex wakes this thread issued) first,
+     * then look again, so a signal sent meanwhile is not lost. */
     if (th->pending_cost > 0) {
         th_burst(th, 0, turn_recheck);
         return;
@@ -172,16 +185,20 @@ static void turn_sleep(struct rb_thread *th)
     th_block(th, turn_wake);
 }
 
-static void turn_recheck(struct mach_task *t, void *ctx)
+void gvl_turn_resume(struct rb_thread *th)
 {
-    (void)t;
-    struct rb_thread *th = ctx;
     if (sched_of(th)->running == th) {
         gvl_add_running_thread(th);
         acquired(th, th->gvl_k);
         return;
     }
     turn_sleep(th);
+}
+
+static void turn_recheck(struct mach_task *t, void *ctx)
+{
+    (void)t;
+    gvl_turn_resume(ctx);
 }
 
 /* Back from cond_wait(nt->cond.readyq): is it our turn? */

@@ -45,6 +45,10 @@ void gvl_to_ready(struct rb_thread *th, bool wakeup, struct gvl_actor by);
 /* thread_sched_wait_running_turn: sleep until running == th, then k. */
 void gvl_wait_running_turn(struct rb_thread *th, th_cont k);
 
+/* An M:N thread is back on a native thread (mn_pool.c): if it is
+ * `running`, it takes the GVL and continues with th->gvl_k. */
+void gvl_turn_resume(struct rb_thread *th);
+
 /* thread_sched_to_running_common: ready, then wait for the turn. */
 void gvl_to_running(struct rb_thread *th, th_cont k);
 

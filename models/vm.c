@@ -2,7 +2,9 @@
  *
  * Every Ruby thread starts at time 0 on its own native thread (the 1:1
  * "dedicated native thread" of the main Ractor), in scenario order, and
- * asks for its Ractor's GVL; the timer thread starts beside them.  The run
+ * asks for its Ractor's GVL; the timer thread starts beside them.  Threads
+ * of other Ractors are M:N instead: they wait for a shared native thread
+ * (mn_pool.c).  The run
  * ends when the last thread ends, at stop.time, or fails: a deadlock (no
  * event left while threads still wait) is reported thread by thread.
  */
@@ -15,9 +17,12 @@
 #include <string.h>
 
 #include "../common/err.h"
+#include "counter.h"
 #include "gvl_policy.h"
+#include "mn_pool.h"
 #include "thread.h"
 #include "timer.h"
+#include "vm_lock.h"
 
 void vm_fail(struct vm *vm, const char *fmt, ...)
 {
@@ -70,12 +75,6 @@ int vm_init(struct vm *vm, const struct scenario *scn, struct sim_engine *eng, c
     if (!vm->policy)
         return gv_fail(err, errlen, GV_EUNSUP, "%s: gvl_policy \"%s\" is not implemented by the simulator",
                        scn->file, scn_policy_name(scn->runtime.gvl_policy));
-    if (scn->runtime.invariant_check != INVARIANT_NONE)
-        return gv_fail(err, errlen, GV_EUNSUP, "%s: invariant_check \"%s\" is not implemented by the simulator",
-                       scn->file, scn_invariant_name(scn->runtime.invariant_check));
-    if (scn->runtime.insn_counter != COUNTER_NONE)
-        return gv_fail(err, errlen, GV_EUNSUP, "%s: insn_counter \"%s\" is not implemented by the simulator",
-                       scn->file, scn_counter_name(scn->runtime.insn_counter));
 
     struct mach_params mp = {
         .cores = scn->machine.cores,
@@ -145,6 +144,13 @@ int vm_init(struct vm *vm, const struct scenario *scn, struct sim_engine *eng, c
     }
     timer_init(vm);
     vm->alive = vm->nthreads;
+    /* M:N pool, instruction counter, VM lock and barrier (mn_pool.c,
+     * counter.c, vm_lock.c) */
+    if ((rc = mn_init(vm, err, errlen)) != GV_OK || (rc = counter_init(vm, err, errlen)) != GV_OK ||
+        (rc = vm_sync_init(vm, err, errlen)) != GV_OK) {
+        vm_free(vm);
+        return rc;
+    }
     return GV_OK;
 
 oom:
@@ -238,13 +244,17 @@ void vm_collect(struct vm *vm, struct run_metrics *m)
     m->wakeups = vm->wakeups;
     m->wasted_wakes = vm->wasted_wakes;
     m->timer_ticks = vm->timer.ticks;
+    m->barriers = vm->barriers;
+    m->vmlock_acquires = vm->vmlock_acquires;
+    m->vmlock_waits = vm->vmlock_waits;
     for (int r = 0; r < vm->nractors; r++) {
         m->ops += vm->ractors[r].ops;
         vm->ractor_ops[r] = vm->ractors[r].ops;
     }
     m->ractor_ops = vm->ractor_ops;
     m->nractor_ops = vm->nractors;
-    m->native_threads = (uint64_t)vm->nthreads + 1;  /* + the timer thread */
+    mn_collect(vm, m);       /* native_threads, SNT switches */
+    counter_collect(vm, m);  /* line_transfers */
     m->engine_events = vm->eng->fired;
 }
 
@@ -258,6 +268,9 @@ void vm_free(struct vm *vm)
     free(vm->ractors);
     free(vm->queues);
     free(vm->ractor_ops);
+    mn_free(vm);
+    counter_free(vm);
+    vm_sync_free(vm);
     mach_free(&vm->mach);
     memset(vm, 0, sizeof *vm);
 }
