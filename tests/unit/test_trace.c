@@ -378,6 +378,19 @@ static void test_mixed_ops(void)
     full_check("tests/golden/mixed_ops.json", NULL, 0, "scenarios/machines", "mixed.json");
 }
 
+static void test_ractors_barriers(void)
+{
+    /* VM lock, barriers (instants and counters from the models), 5 Ractors */
+    const char *sets[] = { "ractors.1.count=4", "stop.time=\"2ms\"" };
+    full_check("scenarios/proc_heavy.json", sets, 2, NULL, "proc.json");
+}
+
+static void test_mn_threads(void)
+{
+    /* M:N: threads on shared native threads (the core tracks name them) */
+    full_check("tests/golden/mn_mixed.json", NULL, 0, "scenarios/machines", "mn.json");
+}
+
 static void test_cap(void)
 {
     const char *sets[] = { "machine.cores=2", "ractors.0.threads.1.program.0.times_total=2000" };
@@ -525,6 +538,8 @@ int main(void)
     RUN(test_mtime_loop_2core);
     RUN(test_io_plus_cpu_stopped);
     RUN(test_mixed_ops);
+    RUN(test_ractors_barriers);
+    RUN(test_mn_threads);
     RUN(test_cap);
     RUN(test_gzip_same_content_and_deterministic);
     RUN(test_deadlock_still_traced);
