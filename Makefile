@@ -13,8 +13,9 @@ PKGCONF ?= pkg-config
 WARN    := -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wmissing-prototypes \
            -Wpointer-arith -Wvla
 STD     := -std=c11 -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE -D_GNU_SOURCE
-DEPS_CFLAGS := $(shell $(PKGCONF) --cflags libcjson 2>/dev/null)
-DEPS_LIBS   := $(shell $(PKGCONF) --libs libcjson 2>/dev/null)
+# zlib: gzip-compressed traces (output/gzfile.c)
+DEPS_CFLAGS := $(shell $(PKGCONF) --cflags libcjson zlib 2>/dev/null)
+DEPS_LIBS   := $(shell $(PKGCONF) --libs libcjson zlib 2>/dev/null)
 LDLIBS  := $(DEPS_LIBS) -lpthread -lm
 
 RELEASE_CFLAGS := $(STD) $(WARN) -O2 -g $(DEPS_CFLAGS)
@@ -53,6 +54,9 @@ check-deps:
 	@$(PKGCONF) --exists libcjson 2>/dev/null || { \
 	  echo "gvlsim: libcjson not found by pkg-config."; \
 	  echo "  run 'make deps' as root, or: apt-get install libcjson-dev pkg-config"; exit 1; }
+	@$(PKGCONF) --exists zlib 2>/dev/null || { \
+	  echo "gvlsim: zlib not found by pkg-config (needed for .json.gz traces)."; \
+	  echo "  run 'make deps' as root, or: apt-get install zlib1g-dev pkg-config"; exit 1; }
 
 deps:
 	@scripts/deps.sh

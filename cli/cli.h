@@ -15,6 +15,8 @@ struct cli_command {
 extern const struct cli_command cli_cmd_run;
 extern const struct cli_command cli_cmd_check;
 extern const struct cli_command cli_cmd_exec;
+extern const struct cli_command cli_cmd_sweep;
+extern const struct cli_command cli_cmd_plot;
 
 /* Print "gvlsim: <msg>" and a usage hint for `cmd` to stderr; returns GV_EXIT_USAGE. */
 int cli_usage_error(const struct cli_command *cmd, const char *fmt, ...)

@@ -12,6 +12,7 @@
 #include "../models/vm.h"
 #include "../output/csv.h"
 #include "../output/summary.h"
+#include "../output/trace.h"
 #include "../sim/engine_heap.h"
 #include "cli.h"
 #include "options.h"
@@ -34,6 +35,11 @@ const struct cli_command cli_cmd_run = {
         "  --max-time SECS   simulated-time limit (default 3600); reaching it fails the run\n"
         "  --engine NAME     event engine: native (default)\n"
         "  --machines DIR    also look for machine profiles in DIR\n"
+        "  --trace FILE      also write a timeline (Chrome trace-event JSON for\n"
+        "                    ui.perfetto.dev; gzip-compressed if FILE ends in .gz),\n"
+        "                    atomically; written for a failed run too, up to the failure\n"
+        "  --trace-max-events N  cap on trace events (default 2000000): the trace is\n"
+        "                    cut at the time the cap is reached, which is reported\n"
         "  -q, --quiet       no summary on stderr\n",
     .exec = run_exec,
 };
@@ -43,6 +49,30 @@ static double host_now(void)
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
     return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+/* End the trace at `end`, put it in place and say so if it was capped or
+ * if it records a failed run.  Returns GV_OK or the commit error. */
+static int finish_trace(struct trace *tr, sim_time end, const char *path, bool run_failed)
+{
+    char err[GV_ERRLEN];
+    struct trace_stats st;
+    trace_end(tr, end);
+    int rc = trace_commit(tr, &st, err, sizeof err);
+    if (rc != GV_OK) {
+        fprintf(stderr, "gvlsim run: trace: %s\n", err);
+        return rc;
+    }
+    if (st.truncated) {
+        char at[48];
+        csv_format_seconds(at, sizeof at, st.cut_at);
+        fprintf(stderr,
+                "gvlsim run: trace %s capped at %" PRIu64 " events (--trace-max-events): it stops "
+                "at t=%s s; %" PRIu64 " later events were dropped\n",
+                path, st.max_events, at, st.dropped);
+    }
+    if (run_failed) fprintf(stderr, "gvlsim run: trace %s written up to the failure\n", path);
+    return GV_OK;
 }
 
 static int run_exec(int argc, char **argv)
@@ -80,9 +110,20 @@ static int run_exec(int argc, char **argv)
     }
     rc = vm_init(&vm, &scn, eng, err, sizeof err);
     if (rc != GV_OK) goto done;
+    /* --trace: observers on the vm, the file committed after the run */
+    struct trace *tr = NULL;
+    if (o.trace) {
+        rc = trace_open(&tr, o.trace, (uint64_t)o.trace_max_events, &vm, err, sizeof err);
+        if (rc != GV_OK) {
+            vm_free(&vm);
+            goto done;
+        }
+    }
     double t0 = host_now();
     rc = vm_run(&vm, o.max_time, err, sizeof err);
     double t1 = host_now();
+    int trace_rc = GV_OK;
+    if (tr) trace_rc = finish_trace(tr, rc == GV_OK ? vm.end_time : sim_now(eng), o.trace, rc != GV_OK);
     if (rc == GV_OK) {
         vm_collect(&vm, &m);
         m.host_seconds = t1 - t0;
@@ -94,6 +135,10 @@ static int run_exec(int argc, char **argv)
             rc = afile_commit(&out, err, sizeof err);
         }
         if (rc == GV_OK && !o.quiet) summary_write(stderr, &m);
+        if (rc == GV_OK && trace_rc != GV_OK) {
+            rc = trace_rc;
+            snprintf(err, sizeof err, "the trace was not written (see above)");
+        }
     }
     vm_free(&vm);
 done:

@@ -11,6 +11,8 @@ static const struct cli_command *const commands[] = {
     &cli_cmd_run,
     &cli_cmd_exec,
     &cli_cmd_check,
+    &cli_cmd_sweep,  /* output tooling: sweep and plot */
+    &cli_cmd_plot,
 };
 #define NCOMMANDS (sizeof commands / sizeof commands[0])
 

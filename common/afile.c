@@ -1,4 +1,11 @@
-/* afile.c - temporary file + rename, and whole-file reads. */
+/* afile.c - temporary file + rename.
+ *
+ * Only regular files are replaced that way.  An existing device, FIFO or
+ * socket (`-o /dev/null`, `-o /dev/stdout`, a pipe) is written in place:
+ * renaming a temporary file over /dev/null would replace the device node
+ * with a regular file for every program on the machine.  A symbolic link
+ * to a regular file is resolved, so the link survives and its target is
+ * replaced atomically. */
 #include "afile.h"
 
 #include <errno.h>
@@ -16,6 +23,19 @@ int afile_open(struct afile *a, const char *path, char *err, size_t errlen)
         a->f = stdout;
         return GV_OK;
     }
+    struct stat st;
+    if (stat(path, &st) == 0 && !S_ISREG(st.st_mode)) {
+        if (S_ISDIR(st.st_mode))
+            return gv_fail(err, errlen, GV_EIO, "%s: is a directory", path);
+        a->f = fopen(path, "w");  /* a device or a pipe: write in place */
+        if (!a->f) return gv_fail(err, errlen, GV_EIO, "%s: cannot open for writing: %s", path, strerror(errno));
+        a->direct = 1;
+        return GV_OK;
+    }
+    char *resolved = NULL;
+    struct stat lst;
+    if (lstat(path, &lst) == 0 && S_ISLNK(lst.st_mode)) resolved = realpath(path, NULL);
+    if (resolved) path = resolved;
     size_t n = strlen(path);
     a->path = malloc(n + 1);
     a->tmp = malloc(n + 16);
@@ -27,13 +47,15 @@ int afile_open(struct afile *a, const char *path, char *err, size_t errlen)
     }
     memcpy(a->path, path, n + 1);
     snprintf(a->tmp, n + 16, "%s.tmp.XXXXXX", path);
+    free(resolved);
     int fd = mkstemp(a->tmp);
     if (fd < 0) {
         int e = errno;
+        int rc = gv_fail(err, errlen, GV_EIO, "%s: cannot create output file: %s", a->path, strerror(e));
         free(a->path);
         free(a->tmp);
         memset(a, 0, sizeof *a);
-        return gv_fail(err, errlen, GV_EIO, "%s: cannot create output file: %s", path, strerror(e));
+        return rc;
     }
     fchmod(fd, 0644);
     a->f = fdopen(fd, "w");
@@ -52,10 +74,12 @@ int afile_open(struct afile *a, const char *path, char *err, size_t errlen)
 int afile_commit(struct afile *a, char *err, size_t errlen)
 {
     if (!a->f) return GV_OK;
-    if (!a->path) {  /* stdout */
+    if (!a->path) {  /* stdout, or a device / pipe written in place */
         int bad = fflush(a->f) != 0 || ferror(a->f);
+        if (a->direct && fclose(a->f) != 0) bad = 1;
         a->f = NULL;
-        return bad ? gv_fail(err, errlen, GV_EIO, "<stdout>: write error") : GV_OK;
+        a->direct = 0;
+        return bad ? gv_fail(err, errlen, GV_EIO, "output: write error") : GV_OK;
     }
     int bad = ferror(a->f);
     if (fclose(a->f) != 0) bad = 1;
@@ -79,48 +103,10 @@ void afile_abort(struct afile *a)
     if (a->f && a->path) {
         fclose(a->f);
         unlink(a->tmp);
+    } else if (a->f && a->direct) {
+        fclose(a->f);
     }
     free(a->path);
     free(a->tmp);
     memset(a, 0, sizeof *a);
-}
-
-int file_read_all(const char *path, size_t max, char **out, size_t *len, char *err, size_t errlen)
-{
-    *out = NULL;
-    *len = 0;
-    FILE *f = fopen(path, "rb");
-    if (!f) return gv_fail(err, errlen, GV_EIO, "%s: cannot open: %s", path, strerror(errno));
-    struct stat st;
-    if (fstat(fileno(f), &st) == 0 && S_ISDIR(st.st_mode)) {
-        fclose(f);
-        return gv_fail(err, errlen, GV_EIO, "%s: is a directory", path);
-    }
-    size_t cap = 4096, n = 0;
-    char *buf = malloc(cap);
-    if (!buf) { fclose(f); return gv_fail(err, errlen, GV_ENOMEM, "%s: out of memory", path); }
-    for (;;) {
-        if (n + 1 >= cap) {
-            if (cap > max) {
-                free(buf);
-                fclose(f);
-                return gv_fail(err, errlen, GV_EIO, "%s: file larger than %zu bytes", path, max);
-            }
-            char *nb = realloc(buf, cap * 2);
-            if (!nb) { free(buf); fclose(f); return gv_fail(err, errlen, GV_ENOMEM, "%s: out of memory", path); }
-            buf = nb;
-            cap *= 2;
-        }
-        size_t r = fread(buf + n, 1, cap - n - 1, f);
-        n += r;
-        if (r == 0) break;
-    }
-    int rerr = ferror(f);
-    fclose(f);
-    if (rerr) { free(buf); return gv_fail(err, errlen, GV_EIO, "%s: read error", path); }
-    if (n > max) { free(buf); return gv_fail(err, errlen, GV_EIO, "%s: file larger than %zu bytes", path, max); }
-    buf[n] = 0;
-    *out = buf;
-    *len = n;
-    return GV_OK;
 }

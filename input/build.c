@@ -99,7 +99,8 @@ static int fill_struct(const struct bctx *b, const struct sch_obj *t, const cJSO
 _Static_assert(sizeof(enum scn_gvl_policy) == sizeof(int) && sizeof(enum scn_snt_cap) == sizeof(int) &&
                sizeof(enum scn_invariant_check) == sizeof(int) &&
                sizeof(enum scn_insn_counter) == sizeof(int) &&
-               sizeof(enum scn_counter_model) == sizeof(int),
+               sizeof(enum scn_counter_model) == sizeof(int) &&
+               sizeof(enum scn_mutex_impl) == sizeof(int),
                "fill_struct stores enums as int");
 
 static void build_dist(const struct bctx *b, const cJSON *v, struct scn_dist *out)

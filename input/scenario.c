@@ -15,6 +15,7 @@ const char *const scn_counter_names[COUNTER_COUNT + 1] = {
 };
 const char *const scn_counter_model_names[COUNTER_MODEL_COUNT + 1] = { "line", "penalty", NULL };
 const char *const scn_snt_cap_names[SNT_CAP_COUNT + 1] = { "exact", "minus_one", NULL };
+const char *const scn_mutex_impl_names[MUTEX_IMPL_COUNT + 1] = { "glibc", "darwin", NULL };
 const char *const scn_op_names[OP_KIND_COUNT + 1] = {
     "compute", "syscall", "queue_push", "queue_pop", "sleep", "loop", "env_escape", "join", NULL,
 };
@@ -47,6 +48,11 @@ const char *scn_counter_model_name(enum scn_counter_model m)
 const char *scn_snt_cap_name(enum scn_snt_cap c)
 {
     return name_of(scn_snt_cap_names, SNT_CAP_COUNT, (int)c);
+}
+
+const char *scn_mutex_impl_name(enum scn_mutex_impl m)
+{
+    return name_of(scn_mutex_impl_names, MUTEX_IMPL_COUNT, (int)m);
 }
 const char *scn_op_name(enum scn_op_kind k) { return name_of(scn_op_names, OP_KIND_COUNT, (int)k); }
 const char *scn_call_name(enum scn_syscall_call c) { return name_of(scn_call_names, CALL_COUNT, (int)c); }

@@ -19,6 +19,15 @@
 
 /* ---- machine profile (JSON "machine", or scenarios/machines/NAME.json) --- */
 
+/* The C library's pthread mutex, for the VM lock and the sched lock
+ * (models/vm_lock.c): both barge (no hand-off), they differ in when an
+ * unlock wakes a sleeper. */
+enum scn_mutex_impl {
+    MUTEX_GLIBC,   /* 3-state futex word: only an unlock of a lock taken contended wakes one */
+    MUTEX_DARWIN,  /* psynch firstfit: an unlock wakes one whenever the kernel has a waiter */
+    MUTEX_IMPL_COUNT
+};
+
 struct scn_machine {
     char *name;             /* "name": profile name, e.g. "report_m4" */
     char *source;           /* "source": where the values come from (free text) */
@@ -41,6 +50,7 @@ struct scn_machine {
     sim_time safepoint_gap;     /* "safepoint_gap": interrupt flag set -> next safe point */
     sim_time escape_check_cs;   /* "escape_check_cs": YJIT bookkeeping inside the VM lock */
     sim_time lockless_check;    /* "lockless_check": PR 18176 flag load */
+    enum scn_mutex_impl mutex_impl; /* "mutex_impl": glibc or darwin pthread mutexes */
 
     /* interpreter and the shared counter (models/counter.c, models/mn_pool.c) */
     sim_time insn_time;         /* "insn_time": one interpreter instruction, uncontended */
@@ -219,6 +229,7 @@ extern const char *const scn_invariant_names[INVARIANT_COUNT + 1];
 extern const char *const scn_counter_names[COUNTER_COUNT + 1];
 extern const char *const scn_counter_model_names[COUNTER_MODEL_COUNT + 1];
 extern const char *const scn_snt_cap_names[SNT_CAP_COUNT + 1];
+extern const char *const scn_mutex_impl_names[MUTEX_IMPL_COUNT + 1];
 extern const char *const scn_op_names[OP_KIND_COUNT + 1];
 extern const char *const scn_call_names[CALL_COUNT + 1];
 extern const char *const scn_dist_names[4];   /* const, uniform, exp */
@@ -228,6 +239,7 @@ const char *scn_invariant_name(enum scn_invariant_check c);
 const char *scn_counter_name(enum scn_insn_counter c);
 const char *scn_counter_model_name(enum scn_counter_model m);
 const char *scn_snt_cap_name(enum scn_snt_cap c);
+const char *scn_mutex_impl_name(enum scn_mutex_impl m);
 const char *scn_op_name(enum scn_op_kind k);
 const char *scn_call_name(enum scn_syscall_call c);
 

@@ -50,6 +50,8 @@ static const struct sch_key machine_keys[] = {
     M_DUR("safepoint_gap", "0.5us", safepoint_gap),
     M_DUR("escape_check_cs", "0.3us", escape_check_cs),
     M_DUR("lockless_check", "1ns", lockless_check),
+    { .name = "mutex_impl", .kind = SCH_ENUM, .def = "glibc", .values = scn_mutex_impl_names,
+      .off = offsetof(struct scn_machine, mutex_impl) },
     M_DUR_POS("insn_time", "7ns", insn_time),
     M_DUR("line_transfer", "90ns", line_transfer),
     { .name = "line_store_batch", .kind = SCH_INT, .def = "1", .min = 1, .max = 1000000,

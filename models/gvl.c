@@ -15,7 +15,9 @@
  */
 #include "gvl.h"
 
+#include "barrier.h"
 #include "gvl_policy.h"
+#include "mn_pool.h"
 #include "thread.h"
 #include "timer.h"
 
@@ -91,22 +93,33 @@ void gvl_set_running(struct rb_sched *s, struct rb_thread *th)
 void gvl_add_running_thread(struct rb_thread *th)
 {
     struct rb_sched *s = sched_of(th);
+    /* thread_sched_setup_running_threads needs vm->ractor.sched.lock; while
+     * a VM barrier holds it the add waits, in `gvl_acquired` (models/barrier.c) */
+    if (barrier_defer_add_running(th)) return;
     th->pending_cost += th->vm->scn->machine.sched_lock_cs;
     s->is_running = true;
+    barrier_added_running(th);
     if (s->rq_head && !s->is_running_timeslice) timer_timeslice_add(s, gvl_self(th));
 }
 
 void gvl_del_running_thread(struct rb_thread *th)
 {
+    gvl_del_running_thread_by(th, gvl_self(th));
+}
+
+void gvl_del_running_thread_by(struct rb_thread *th, struct gvl_actor by)
+{
     struct rb_sched *s = sched_of(th);
-    th->pending_cost += th->vm->scn->machine.sched_lock_cs;
+    *by.cost += th->vm->scn->machine.sched_lock_cs;
     s->is_running = false;
+    barrier_deleted_running(th);
     if (s->is_running_timeslice) timer_timeslice_del(s);
 }
 
 int gvl_signal(struct rb_thread *next, struct gvl_actor by)
 {
     if (!next) return 0;
+    if (mn_thread_p(next)) return mn_signal(next, by);  /* M:N: queue its Ractor (mn_pool.c) */
     if (!mach_wake(&next->vm->mach, next->nt, by.nt)) return 0;
     next->vm->wakeups++;
     *by.cost += next->vm->scn->machine.futex_wake;
@@ -115,14 +128,20 @@ int gvl_signal(struct rb_thread *next, struct gvl_actor by)
 
 void gvl_wakeup_next(struct rb_thread *th)
 {
+    gvl_wakeup_next_by(th, gvl_self(th));
+}
+
+void gvl_wakeup_next_by(struct rb_thread *th, struct gvl_actor by)
+{
     struct rb_sched *s = sched_of(th);
     struct rb_thread *next = gvl_deq(s);
     gvl_set_running(s, next);
     if (next) {
         th->vm->gvl_handoffs++;
-        gvl_signal(next, gvl_self(th));
+        if (!mn_will_switch(th, next))  /* M:N: th switches to next on its NT */
+            gvl_signal(next, by);
     }
-    if (th != next) gvl_del_running_thread(th);
+    if (th != next) gvl_del_running_thread_by(th, by);
 }
 
 void gvl_to_ready(struct rb_thread *th, bool wakeup, struct gvl_actor by)
@@ -137,9 +156,14 @@ void gvl_to_ready(struct rb_thread *th, bool wakeup, struct gvl_actor by)
 }
 
 /* The turn is ours: rb_ractor_thread_switch and the RESUMED hook. */
-static void acquired(struct rb_thread *th, th_cont k)
+void gvl_acquired(struct rb_thread *th, th_cont k)
 {
     struct rb_sched *s = sched_of(th);
+    /* the add to running_threads waits for a VM barrier's sched lock */
+    if (th->sync.add_deferred) {
+        barrier_switch_in(th, k, gvl_acquired);
+        return;
+    }
     /* control transfer complete: the previous owner can no longer steal */
     s->runnable_hot_th = NULL;
     s->runnable_hot_th_waiting = false;
@@ -153,26 +177,106 @@ static void acquired(struct rb_thread *th, th_cont k)
 
 static void turn_wake(struct mach_task *t, void *ctx);
 
-static void turn_sleep(struct rb_thread *th)
-{
-    th_block(th, turn_wake);
-}
-
-/* Back from cond_wait(nt->cond.readyq): is it our turn? */
-static void turn_wake(struct mach_task *t, void *ctx)
+/* cond_wait(nt->cond.readyq, sched->lock_): the predicate is checked under
+ * the lock and the wait starts atomically with it.  Here the CPU a thread
+ * still owes (futex wakes, lock sections) is paid first and the predicate
+ * checked after, so a signal sent meanwhile is not lost. */
+static void turn_sleep_now(struct mach_task *t, void *ctx)
 {
     (void)t;
     struct rb_thread *th = ctx;
+    if (sched_of(th)->running == th) {
+        gvl_add_running_thread(th);
+        gvl_acquired(th, th->gvl_k);
+        return;
+    }
+    th_block(th, turn_wake);
+}
+
+static void turn_sleep(struct rb_thread *th)
+{
+    if (mn_thread_p(th)) {  /* M:N: give the NT away instead (mn_pool.c) */
+        mn_thread_wait(th);
+        return;
+    }
+    if (th->pending_cost > 0) th_burst(th, 0, turn_sleep_now);
+    else turn_sleep_now(th->nt, th);
+}
+
+/* M:N: a thread that gave its NT away has one again (mn_pool.c). */
+void gvl_turn_resume(struct rb_thread *th)
+{
+    if (sched_of(th)->running == th) {
+        gvl_add_running_thread(th);
+        gvl_acquired(th, th->gvl_k);
+        return;
+    }
+    turn_sleep(th);
+}
+
+/* Is it our turn? (after the wake, holding sched->lock_) */
+static void turn_check(struct rb_thread *th)
+{
     struct rb_sched *s = sched_of(th);
     if (s->running == th) {
         gvl_add_running_thread(th);
-        acquired(th, th->gvl_k);
+        gvl_acquired(th, th->gvl_k);
         return;
     }
     /* Woken for nothing (the GVL was taken back meanwhile): sleep again. */
     th->wasted_wakes++;
     th->vm->wasted_wakes++;
     turn_sleep(th);
+}
+
+/* ---- PR 15840: the successor yields sched->lock_ to a spinning hot thread.
+ * The model's scheduler sections are instants, so a race between the hot
+ * thread coming back (thread_sched_to_running) and its successor waking
+ * (cond_wait returning) is decided by which event comes first.  The one
+ * window the real code resolves at lock granularity is modelled as time:
+ * cond_wait returns holding lock_, and while a hot thread is out in its
+ * blocking region the successor holds it for mutex_uncontended before it
+ * looks at `running`.  A hot thread back inside that window finds lock_
+ * taken and spins (gvl_hot_steal.c); the successor then sees
+ * runnable_hot_th_waiting, drops and re-takes the lock, the hot thread
+ * steals in between, and the successor finds running != self: a wasted
+ * wake.  Only armed under hot_steal (runnable_hot_th is NULL otherwise). */
+
+static void turn_relocked(struct mach_task *t, void *ctx)
+{
+    (void)t;
+    turn_check(ctx);
+}
+
+static void turn_locked(struct mach_task *t, void *ctx)
+{
+    (void)t;
+    struct rb_thread *th = ctx;
+    struct rb_sched *s = sched_of(th);
+    s->lock_holder = NULL;
+    if (s->runnable_hot_th != NULL && s->runnable_hot_th_waiting) {
+        /* "Give the hot thread a chance to preempt, if it's actively
+         * spinning": thread_sched_unlock + thread_sched_lock */
+        th_burst(th, th->vm->scn->machine.mutex_uncontended, turn_relocked);
+        return;
+    }
+    turn_check(th);
+}
+
+/* Back from cond_wait(nt->cond.readyq). */
+static void turn_wake(struct mach_task *t, void *ctx)
+{
+    (void)t;
+    struct rb_thread *th = ctx;
+    struct rb_sched *s = sched_of(th);
+    if (s->runnable_hot_th != NULL && s->runnable_hot_th != th && s->lock_holder == NULL) {
+        sim_time hold = th->vm->scn->machine.mutex_uncontended;
+        s->lock_holder = th;
+        s->lock_free_at = sim_now(th->vm->eng) + hold + th->pending_cost;
+        th_burst(th, hold, turn_locked);
+        return;
+    }
+    turn_check(th);
 }
 
 void gvl_wait_running_turn(struct rb_thread *th, th_cont k)
@@ -200,7 +304,7 @@ void gvl_wait_running_turn(struct rb_thread *th, th_cont k)
         }
         gvl_add_running_thread(th);
     }
-    acquired(th, k);
+    gvl_acquired(th, k);
 }
 
 void gvl_to_running(struct rb_thread *th, th_cont k)

@@ -40,14 +40,28 @@ struct gvl_policy {
     /* does this policy use the timer thread's timeslice set? (barging has
      * no timer thread: its first waiter times the quantum) */
     bool uses_timer_thread;
+    /* a TIMER interrupt credits a whole quantum rather than one tick
+     * (CRuby <= 3.2: running_time_us += TIME_QUANTUM_USEC, so every timer
+     * interrupt ends the slice) */
+    bool tick_credits_quantum;
+
+    /* Optional per-Ractor state in s->policy_data (a helper thread, the
+     * 2.6-3.2 GVL's fields): set up before any thread starts (GV_OK or an
+     * error code with a message), freed with the VM (also after a failed
+     * init, so it must accept a NULL policy_data). */
+    int (*init)(struct rb_sched *s, char *err, unsigned errlen);
+    void (*fini)(struct rb_sched *s);
+    /* Optional: add the policy's own native threads to the run's metrics
+     * (their context switches, native_threads). */
+    void (*collect)(const struct rb_sched *s, struct run_metrics *m);
 };
 
 const struct gvl_policy *gvl_policy_get(enum scn_gvl_policy id);
 
 extern const struct gvl_policy gvl_eager;
-
-
-
-
+extern const struct gvl_policy gvl_hot_steal;
+extern const struct gvl_policy gvl_delayed;
+extern const struct gvl_policy gvl_threshold;
+extern const struct gvl_policy gvl_barging;
 
 #endif

@@ -22,8 +22,13 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "barrier.h"
+#include "counter.h"
 #include "gvl_policy.h"
+#include "invariant.h"
+#include "mn_pool.h"
 #include "queue.h"
+#include "vm_lock.h"
 
 /* Ops a thread may run back to back without simulated time passing before
  * the run is declared hung (a loop whose body takes no time). */
@@ -75,9 +80,13 @@ void th_block(struct rb_thread *th, mach_cont k)
 
 void th_interrupt(struct rb_thread *th, unsigned bits)
 {
+    th_interrupt_at(th, bits, machine_of(th)->safepoint_gap);
+}
+
+void th_interrupt_at(struct rb_thread *th, unsigned bits, sim_time safepoint_in)
+{
     th->interrupts |= bits;
-    if (th->in_compute)
-        mach_interrupt(&th->vm->mach, th->nt, machine_of(th)->safepoint_gap);
+    if (th->in_compute) mach_interrupt(&th->vm->mach, th->nt, safepoint_in);
 }
 
 /* ---- durations ---------------------------------------------------------- */
@@ -149,6 +158,10 @@ static void compute_done(struct mach_task *t, void *ctx)
 static void run_compute(struct rb_thread *th, sim_time d)
 {
     th->in_compute = true;
+    if (counter_rated(th)) {  /* shared instruction counter (counter.c) */
+        counter_compute(th, d, compute_done);
+        return;
+    }
     th_burst(th, d, compute_done);
 }
 
@@ -165,6 +178,7 @@ static void syscall_done(struct mach_task *t, void *ctx)
     th->syscalls++;
     th->blocking = false;
     vm_set_state(th, TS_WANTS_GVL);
+    mn_blocking_end(th);  /* M:N: unpin the SNT */
     th->vm->policy->blocking_exit(th, after_blocking);
 }
 
@@ -187,6 +201,7 @@ static void run_syscall(struct rb_thread *th, const struct scn_op *op)
     }
     th->blocking = true;
     vm_set_state(th, TS_BLOCKING);
+    mn_blocking_begin(th);  /* M:N: pin the SNT */
     th->vm->policy->blocking_enter(th, false);
     if (op->u.syscall.io_wait) th_block_timeout(th, d, syscall_done);
     else th_burst(th, d, syscall_done);
@@ -198,6 +213,7 @@ static void sleep_done(struct mach_task *t, void *ctx)
     struct rb_thread *th = ctx;
     th->blocking = false;
     vm_set_state(th, TS_WANTS_GVL);
+    mn_blocking_end(th);  /* M:N: unpin the SNT */
     th->vm->policy->blocking_exit(th, after_blocking);
 }
 
@@ -206,6 +222,7 @@ static void run_sleep(struct rb_thread *th, const struct scn_op *op)
     sim_time d = draw(th, &op->u.sleep.dur);
     th->blocking = true;
     vm_set_state(th, TS_SLEEPING);
+    mn_blocking_begin(th);  /* M:N: pin the SNT */
     th->vm->policy->blocking_enter(th, true);  /* THREAD_BLOCKING_BEGIN */
     th_block_timeout(th, d, sleep_done);
 }
@@ -221,7 +238,8 @@ static void thread_exit_now(struct mach_task *t, void *ctx)
     (void)t;
     struct rb_thread *th = ctx;
     struct vm *vm = th->vm;
-    mach_exit(&vm->mach, th->nt);
+    if (mn_thread_p(th)) mn_thread_exit(th);  /* M:N: the SNT goes on (mn_pool.c) */
+    else mach_exit(&vm->mach, th->nt);
     if (vm->alive == 0) {
         vm->finished = true;
         vm->end_time = sim_now(vm->eng);
@@ -274,9 +292,17 @@ static bool execute_interrupts(struct rb_thread *th)
 {
     unsigned bits = th->interrupts;
     th->interrupts = 0;
+    if (bits & INT_VM_BARRIER) {
+        /* RB_VM_LOCKING() {}: join the barrier (models/barrier.c); the
+         * other bits are handled after it, in CRuby's order */
+        th->interrupts = bits & ~(unsigned)INT_VM_BARRIER;
+        barrier_interrupt(th, th_step);
+        return true;
+    }
     if (bits & INT_TIMER) {
         const struct scn_runtime *rt = &th->vm->scn->runtime;
-        th->running_time += rt->timer_tick;  /* one tick's credit */
+        /* one tick's credit (3.3+); a whole quantum under CRuby <= 3.2 */
+        th->running_time += th->vm->policy->tick_credits_quantum ? rt->quantum : rt->timer_tick;
         if (th->running_time >= rt->quantum && th->ractor->sched.rq_head) {
             th->vm->policy->yield(th, th_step);
             return true;
@@ -319,9 +345,17 @@ void th_step(struct rb_thread *th)
         }
         switch (op->kind) {
         case OP_COMPUTE:
-            if (op->u.compute.has_insns)
-                run_compute(th, (sim_time)op->u.compute.insns * machine_of(th)->insn_time);
-            else
+            if (op->u.compute.has_insns) {
+                bool overflow;
+                sim_time w = counter_work(th, op->u.compute.insns, &overflow);
+                if (overflow) {
+                    vm_fail(vm, "thread %s: compute of %" PRIu64 " insns at %s lasts beyond the "
+                            "simulator's time range (about 106 days)", th->name,
+                            op->u.compute.insns, op->path);
+                    return;
+                }
+                run_compute(th, w);
+            } else
                 run_compute(th, scale_work(th, draw(th, &op->u.compute.dur)));
             return;
         case OP_SYSCALL:
@@ -342,9 +376,9 @@ void th_step(struct rb_thread *th)
             enter_loop(th, op);
             continue;
         case OP_ENV_ESCAPE:
-            /* invariant_check "none": YJIT is off, the escape costs nothing
-             * beyond the Ruby work the scenario gives around it */
-            continue;
+            /* vm_make_env_each -> the JIT's invariant check (models/invariant.c) */
+            if (invariant_env_escape(th, op)) continue;
+            return;
         case OP_JOIN:
             if (run_join(th)) continue;
             return;
@@ -370,6 +404,10 @@ static void nt_started(struct mach_task *t, void *ctx)
 
 void th_start(struct rb_thread *th)
 {
+    if (mn_thread_p(th)) {  /* M:N: no native thread of its own (mn_pool.c) */
+        mn_thread_start(th, started);
+        return;
+    }
     vm_set_state(th, TS_WANTS_GVL);
     mach_start(&th->vm->mach, th->nt, nt_started, th);
 }
@@ -379,12 +417,17 @@ void th_describe_wait(const struct rb_thread *th, char *buf, unsigned len)
     const struct vm *vm = th->vm;
     const char *where = th->op ? th->op->path : "(start)";
     int line = th->op ? th->op->line : 0;
+    /* the VM lock, the sched lock and the barrier's condvars (models/vm_lock.c) */
+    if (vm_lock_describe_wait(th, buf, len)) return;
     if (th->parked_queue >= 0) {
-        snprintf(buf, len, "parked in queue_pop on queue \"%s\" (empty) at %s (line %d)",
-                 vm->queues[th->parked_queue].name, where, line);
+        snprintf(buf, len, "parked in queue_pop on queue \"%s\" (empty) at %s (line %d)%s",
+                 vm->queues[th->parked_queue].name, where, line, vm_lock_held_note(th));
     } else if (th->joining) {
-        snprintf(buf, len, "in join, waiting for %d other thread%s to finish, at %s (line %d)",
-                 vm->alive - 1, vm->alive - 1 == 1 ? "" : "s", where, line);
+        snprintf(buf, len, "in join, waiting for %d other thread%s to finish, at %s (line %d)%s",
+                 vm->alive - 1, vm->alive - 1 == 1 ? "" : "s", where, line, vm_lock_held_note(th));
+    } else if (th->ts == TS_WANTS_SNT) {  /* M:N (mn_pool.c) */
+        snprintf(buf, len, "waiting for a shared native thread (Ractor %s in the global run queue) "
+                 "at %s (line %d)", th->ractor->name, where, line);
     } else if (th->ts == TS_WANTS_GVL) {
         const struct rb_thread *owner = th->ractor->sched.running;
         snprintf(buf, len, "waiting for the GVL of Ractor %s (held by %s) at %s (line %d)",

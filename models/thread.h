@@ -28,6 +28,8 @@ void th_block_timeout(struct rb_thread *th, sim_time timeout, mach_cont k);
 /* Set interrupt bits (RUBY_VM_SET_*_INTERRUPT); a compute burst in
  * progress is cut at its next safe point. */
 void th_interrupt(struct rb_thread *th, unsigned bits);
+/* Same, with the time to the next safe point given (models/barrier.c). */
+void th_interrupt_at(struct rb_thread *th, unsigned bits, sim_time safepoint_in);
 
 /* Human description of what th waits for (deadlock reports). */
 void th_describe_wait(const struct rb_thread *th, char *buf, unsigned len);

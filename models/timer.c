@@ -12,6 +12,7 @@
 #include "timer.h"
 
 #include "gvl_policy.h"
+#include "mn_pool.h"
 #include "thread.h"
 
 static void timer_run(struct mach_task *t, void *ctx);
@@ -30,7 +31,7 @@ static void timer_sleep(struct mach_task *t, void *ctx)
     struct vm *vm = ctx;
     struct rb_timer *tm = &vm->timer;
     /* timer_thread_set_timeout */
-    if (tm->timeslice_cnt > 0) {
+    if (tm->timeslice_cnt > 0 || mn_grq_cnt(vm) > 0) {  /* M:N: also while Ractors wait for an SNT */
         tm->sleeping_forever = false;
         tm->timeout_ev = sim_after(vm->eng, vm->scn->runtime.timer_tick, timer_timeout, vm, 0);
     } else {
@@ -50,9 +51,17 @@ static void timer_work_done(struct mach_task *t, void *ctx)
         for (int i = 0; i < vm->nractors; i++) {
             struct rb_sched *s = &vm->ractors[i].sched;
             if (!s->is_running_timeslice || !s->running) continue;
+            /* the policy's tick first: the delayed policy hands the GVL of
+             * a thread still blocked to the next ready one, which takes it
+             * out of the timeslice set (no TIMER for a thread that lost
+             * the GVL) */
+            if (vm->policy->tick) {
+                vm->policy->tick(s);
+                if (!s->is_running_timeslice || !s->running) continue;
+            }
             th_interrupt(s->running, INT_TIMER);
-            if (vm->policy->tick) vm->policy->tick(s);
         }
+        mn_timer_tick(vm);  /* M:N: lazy grq deq, SNT top-up */
     }
     if (tm->pending_cost > 0) {  /* futex wakes issued by policy ticks */
         sim_time c = tm->pending_cost;
@@ -86,6 +95,7 @@ void timer_timeslice_add(struct rb_sched *s, struct gvl_actor by)
 {
     struct vm *vm = s->ractor->vm;
     struct rb_timer *tm = &vm->timer;
+    if (!vm->policy->uses_timer_thread) return;  /* barging: the first waiter times the quantum */
     s->is_running_timeslice = true;
     if (tm->timeslice_cnt++ == 0 && tm->sleeping_forever) {
         /* timer_thread_wakeup_locked: an eventfd write */

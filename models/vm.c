@@ -2,7 +2,9 @@
  *
  * Every Ruby thread starts at time 0 on its own native thread (the 1:1
  * "dedicated native thread" of the main Ractor), in scenario order, and
- * asks for its Ractor's GVL; the timer thread starts beside them.  The run
+ * asks for its Ractor's GVL; the timer thread starts beside them.  Threads
+ * of other Ractors are M:N instead: they wait for a shared native thread
+ * (mn_pool.c).  The run
  * ends when the last thread ends, at stop.time, or fails: a deadlock (no
  * event left while threads still wait) is reported thread by thread.
  */
@@ -15,9 +17,12 @@
 #include <string.h>
 
 #include "../common/err.h"
+#include "counter.h"
 #include "gvl_policy.h"
+#include "mn_pool.h"
 #include "thread.h"
 #include "timer.h"
+#include "vm_lock.h"
 
 void vm_fail(struct vm *vm, const char *fmt, ...)
 {
@@ -70,12 +75,6 @@ int vm_init(struct vm *vm, const struct scenario *scn, struct sim_engine *eng, c
     if (!vm->policy)
         return gv_fail(err, errlen, GV_EUNSUP, "%s: gvl_policy \"%s\" is not implemented by the simulator",
                        scn->file, scn_policy_name(scn->runtime.gvl_policy));
-    if (scn->runtime.invariant_check != INVARIANT_NONE)
-        return gv_fail(err, errlen, GV_EUNSUP, "%s: invariant_check \"%s\" is not implemented by the simulator",
-                       scn->file, scn_invariant_name(scn->runtime.invariant_check));
-    if (scn->runtime.insn_counter != COUNTER_NONE)
-        return gv_fail(err, errlen, GV_EUNSUP, "%s: insn_counter \"%s\" is not implemented by the simulator",
-                       scn->file, scn_counter_name(scn->runtime.insn_counter));
 
     struct mach_params mp = {
         .cores = scn->machine.cores,
@@ -145,21 +144,29 @@ int vm_init(struct vm *vm, const struct scenario *scn, struct sim_engine *eng, c
     }
     timer_init(vm);
     vm->alive = vm->nthreads;
+    /* M:N pool, instruction counter, VM lock and barrier (mn_pool.c,
+     * counter.c, vm_lock.c) */
+    if ((rc = mn_init(vm, err, errlen)) != GV_OK || (rc = counter_init(vm, err, errlen)) != GV_OK ||
+        (rc = vm_sync_init(vm, err, errlen)) != GV_OK) {
+        vm_free(vm);
+        return rc;
+    }
+    /* per-Ractor state of the GVL policy (gvl_policy.h init) */
+    if (vm->policy->init) {
+        for (int r = 0; r < vm->nractors; r++) {
+            int prc = vm->policy->init(&vm->ractors[r].sched, err, errlen);
+            if (prc != GV_OK) {
+                vm_free(vm);
+                return prc;
+            }
+        }
+    }
     return GV_OK;
 
 oom:
     vm_free(vm);
     return gv_fail(err, errlen, GV_ENOMEM, "%s: out of memory building %d threads", scn->file,
                    scn->total_threads);
-}
-
-static void stop_at_time(void *obj, uint64_t arg)
-{
-    (void)arg;
-    struct vm *vm = obj;
-    vm->stopped = true;
-    vm->end_time = sim_now(vm->eng);
-    sim_stop(vm->eng);
 }
 
 static void deadlock_report(struct vm *vm, char *err, unsigned errlen)
@@ -184,12 +191,19 @@ int vm_run(struct vm *vm, sim_time max_time, char *err, unsigned errlen)
 {
     for (int i = 0; i < vm->nthreads; i++) th_start(&vm->threads[i]);
     timer_start(vm);
-    if (vm->scn->stop_time > 0) sim_at(vm->eng, vm->scn->stop_time, stop_at_time, vm, 0);
+    /* stop.time is the engine's horizon, not an event: a scenario that
+     * deadlocks before it still runs out of events and is reported. */
+    sim_time stop = vm->scn->stop_time;
+    sim_time until = stop > 0 && stop < max_time ? stop : max_time;
 
-    int rc = sim_run(vm->eng, max_time, err, errlen);
+    int rc = sim_run(vm->eng, until, err, errlen);
     if (rc != GV_OK) return rc;
     if (vm->status != GV_OK) return gv_fail(err, errlen, vm->status, "%s: %s", vm->scn->file, vm->error);
     if (vm->mach.error[0]) return gv_fail(err, errlen, GV_ERUN, "internal error: %s", vm->mach.error);
+    if (!vm->finished && vm->eng->pending > 0 && until == stop) {
+        vm->stopped = true;
+        vm->end_time = stop;
+    }
     if (!vm->finished && !vm->stopped) {
         if (vm->eng->pending == 0) {
             deadlock_report(vm, err, errlen);
@@ -240,13 +254,19 @@ void vm_collect(struct vm *vm, struct run_metrics *m)
     m->wakeups = vm->wakeups;
     m->wasted_wakes = vm->wasted_wakes;
     m->timer_ticks = vm->timer.ticks;
+    m->barriers = vm->barriers;
+    m->vmlock_acquires = vm->vmlock_acquires;
+    m->vmlock_waits = vm->vmlock_waits;
     for (int r = 0; r < vm->nractors; r++) {
         m->ops += vm->ractors[r].ops;
         vm->ractor_ops[r] = vm->ractors[r].ops;
     }
     m->ractor_ops = vm->ractor_ops;
     m->nractor_ops = vm->nractors;
-    m->native_threads = (uint64_t)vm->nthreads + 1;  /* + the timer thread */
+    mn_collect(vm, m);       /* native_threads, SNT switches */
+    counter_collect(vm, m);  /* line_transfers */
+    if (vm->policy->collect)  /* helper threads of the GVL policy */
+        for (int r = 0; r < vm->nractors; r++) vm->policy->collect(&vm->ractors[r].sched, m);
     m->engine_events = vm->eng->fired;
 }
 
@@ -255,11 +275,17 @@ void vm_free(struct vm *vm)
     if (vm->threads)
         for (int i = 0; i < vm->nthreads; i++) free(vm->threads[i].name);
     if (vm->ractors)
-        for (int r = 0; r < vm->nractors; r++) free(vm->ractors[r].name);
+        for (int r = 0; r < vm->nractors; r++) {
+            if (vm->policy && vm->policy->fini) vm->policy->fini(&vm->ractors[r].sched);
+            free(vm->ractors[r].name);
+        }
     free(vm->threads);
     free(vm->ractors);
     free(vm->queues);
     free(vm->ractor_ops);
+    mn_free(vm);
+    counter_free(vm);
+    vm_sync_free(vm);
     mach_free(&vm->mach);
     memset(vm, 0, sizeof *vm);
 }

@@ -22,6 +22,11 @@ struct vm;
 struct rb_thread;
 struct rb_ractor;
 struct gvl_policy;
+struct mn_pool;
+struct counter;
+struct vm_sync;
+struct vml_mutex;
+struct vml_cond;
 
 /* A model continuation: what a thread does next, once it can. */
 typedef void (*th_cont)(struct rb_thread *th);
@@ -52,6 +57,10 @@ struct rb_sched {
     /* hot_steal (PR 15840): sched->runnable_hot_th / runnable_hot_th_waiting */
     struct rb_thread *runnable_hot_th;
     bool runnable_hot_th_waiting;
+    /* hot_steal: a successor back from cond_wait holds sched->lock_ until
+     * lock_free_at while a hot thread is out (gvl.c turn_wake) */
+    struct rb_thread *lock_holder;
+    sim_time lock_free_at;
     void *policy_data;                /* per-policy state (delayed, threshold, barging) */
 };
 
@@ -74,6 +83,41 @@ struct th_frame {
 };
 
 #define TH_MAX_DEPTH 34
+
+/* A thread's part in the VM lock and barrier protocol (models/vm_lock.c,
+ * models/barrier.c, models/invariant.c).  One continuation per protocol
+ * level, because the levels nest: an env escape takes the VM lock, whose
+ * enter may join a barrier, whose join re-locks two mutexes. */
+struct th_sync {
+    /* a native mutex or condvar wait (vml_mutex_lock, vml_cond_wait) */
+    struct rb_thread *wait_next;      /* in the wait list of `mutex` or `cond` */
+    struct vml_mutex *mutex;          /* mutex it sleeps on or re-locks, or NULL */
+    struct vml_cond *cond;            /* condvar it sleeps on, or NULL */
+    bool in_mutex_queue;              /* registered in mutex's wait list */
+    bool pre_sleep;                   /* registered, still paying its way to the futex wait */
+    bool wake_pending;                /* woken in that window: FUTEX_WAIT returns at once */
+    bool slept;                       /* the current mutex_lock had to sleep */
+    bool relock;                      /* the current mutex_lock is pthread_cond_wait's re-lock */
+    enum thread_state wait_state;     /* state while asleep in the current wait */
+    enum thread_state resume_state;   /* state to return to once the mutex is ours */
+    th_cont lock_k;                   /* once the mutex is ours */
+    th_cont cond_k;                   /* once woken from the condvar and the mutex re-locked */
+    th_cont wake_k;                   /* what a wake-up from the kernel runs */
+    /* the VM lock (vm_lock_enter) and the barrier */
+    th_cont enter_k;                  /* once vm_lock_enter returns */
+    enum thread_state enter_state;    /* the state vm_lock_enter was called in */
+    bool enter_waited;                /* the VM mutex made this enter sleep */
+    th_cont join_k;                   /* once rb_ractor_sched_barrier_join returns */
+    unsigned join_serial;             /* barrier_serial when it joined */
+    bool joined;                      /* counted in barrier_waiting_cnt, not yet released */
+    th_cont barrier_k;                /* once rb_ractor_sched_barrier_start returns */
+    enum thread_state barrier_state;  /* the state rb_vm_barrier was called in */
+    th_cont intr_k;                   /* after the VM_BARRIER interrupt's RB_VM_LOCKING() */
+    th_cont switch_k;                 /* a switch-in waiting for the sched lock */
+    void (*switch_resume)(struct rb_thread *th, th_cont k);
+    bool add_deferred;                /* thread_sched_add_running_thread waits for the sched lock */
+    int escape_iseq;                  /* iseq of the env escape in progress */
+};
 
 struct rb_thread {
     int id;
@@ -120,6 +164,8 @@ struct rb_thread {
     uint64_t syscalls;
     uint64_t wasted_wakes;
     uint64_t zero_time_ops;      /* ops run without time passing (hang guard) */
+
+    struct th_sync sync;         /* VM lock / barrier protocol state */
 };
 
 struct rb_queue {
@@ -167,6 +213,8 @@ struct vm {
     struct rb_queue *queues;
     int nqueues;
     struct rb_timer timer;
+    struct mn_pool *mn;          /* M:N shared native threads (mn_pool.c) */
+    struct counter *counter;     /* the instruction counter (counter.c) */
 
     int alive;                   /* threads not dead */
     struct rb_thread *joiners;   /* threads waiting in OP_JOIN */
@@ -179,6 +227,13 @@ struct vm {
     uint64_t gvl_handoffs;
     uint64_t wakeups;
     uint64_t wasted_wakes;
+
+    /* VM lock and barrier (models/vm_lock.c, models/barrier.c) */
+    struct vm_sync *sync;        /* vm->ractor.sync + the barrier part of vm->ractor.sched */
+    int running_cnt;             /* vm->ractor.sched.running_cnt: scheds with is_running */
+    uint64_t barriers;           /* barriers completed */
+    uint64_t vmlock_acquires;    /* outermost VM lock enters in multi-Ractor mode */
+    uint64_t vmlock_waits;       /* of which slept on the VM mutex */
 
     struct vm_observer obs;
     int status;                  /* GV_OK or the first error */

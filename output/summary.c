@@ -40,6 +40,17 @@ void summary_write(FILE *f, const struct run_metrics *m)
             v, mv, iv, h, w, ww);
     if (m->syscalls) fprintf(f, "; %.2f vol. switches per syscall", (double)m->vol_switches / (double)m->syscalls);
     fputc('\n', f);
+    if (m->vmlock_acquires || m->barriers) {
+        /* the VM lock and barrier (models/vm_lock.c, models/barrier.c) */
+        char a[32], wt[32], b[32];
+        human_count(a, sizeof a, m->vmlock_acquires);
+        human_count(wt, sizeof wt, m->vmlock_waits);
+        human_count(b, sizeof b, m->barriers);
+        fprintf(f, "  VM lock: %s acquisitions (%s slept); %s barriers", a, wt, b);
+        if (m->barriers && m->wall > 0)
+            fprintf(f, ", one per %.2f us", (double)m->wall / (double)m->barriers / (double)SIM_US);
+        fputc('\n', f);
+    }
     if (m->backend[0] == 's')
         fprintf(f, "  engine: %s events in %.3f s host time\n", ev, m->host_seconds);
 }

@@ -9,13 +9,15 @@ have_pkgconf || need="$need pkg-config"
 command -v cc >/dev/null 2>&1 || need="$need gcc"
 command -v make >/dev/null 2>&1 || need="$need make"
 if ! have_pkgconf || ! pkg-config --exists libcjson 2>/dev/null; then need="$need libcjson-dev"; fi
+# zlib: gzip-compressed traces (gvlsim run --trace out.json.gz)
+if ! have_pkgconf || ! pkg-config --exists zlib 2>/dev/null; then need="$need zlib1g-dev"; fi
 if ! have_pkgconf || ! pkg-config --exists simgrid 2>/dev/null; then need="$need libsimgrid-dev"; fi
 command -v gnuplot >/dev/null 2>&1 || need="$need gnuplot-nox"
 # gnuplot's pngcairo terminal needs a font, or it draws boxes
 [ -e /usr/share/fonts/truetype/dejavu/DejaVuSans.ttf ] || need="$need fonts-dejavu-core"
 command -v gzip >/dev/null 2>&1 || need="$need gzip"
 if [ -z "$need" ]; then
-    echo "deps: all present (libcjson, simgrid, gnuplot, fonts)"
+    echo "deps: all present (libcjson, zlib, simgrid, gnuplot, fonts)"
     exit 0
 fi
 if [ "$(id -u)" -eq 0 ] && command -v apt-get >/dev/null 2>&1; then

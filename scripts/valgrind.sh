@@ -12,12 +12,17 @@ for t in "$@"; do
 done
 for args in "run scenarios/mtime_loop.json --set ractors.0.threads.1.program.0.times_total=2000 -q -o /dev/null" \
             "run tests/data/deadlock.json -q" \
-            "check scenarios/queue_pingpong.json tests/data/bad/queue_pingpong.json"; do
+            "run scenarios/proc_heavy.json --set ractors.1.count=4 --set stop.time=1ms -q -o /dev/null" \
+            "run tests/data/deadlock_ractors.json --machines scenarios/machines -q" \
+            "check scenarios/queue_pingpong.json tests/data/bad/queue_pingpong.json" \
+            "run tests/data/deadlock.json -q --trace /tmp/gvlsim.vg.trace.json.gz" \
+            "sweep scenarios/mtime_loop.json --set ractors.0.threads.1.program.0.times_total=200 --param machine.cores=1,2 --param runtime.gvl_policy=eager,nosuch -j 2 -q -o /dev/null" \
+            "plot tests/golden/mtime8_2core.csv --x cores --y wall_s --script-only -o /tmp/gvlsim.vg.png"; do
     echo "== valgrind gvlsim $args"
     # shellcheck disable=SC2086
     $vg "$bin" $args >/dev/null 2>/tmp/gvlsim.vg.$$
     [ $? -eq 99 ] && { cat /tmp/gvlsim.vg.$$; fail=1; }
 done
-rm -f /tmp/gvlsim.vg.$$
+rm -f /tmp/gvlsim.vg.$$ /tmp/gvlsim.vg.trace.json.gz /tmp/gvlsim.vg.gp
 [ $fail -eq 0 ] && echo "valgrind: clean"
 exit $fail

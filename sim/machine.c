@@ -18,6 +18,10 @@ static void ev_burst_end(void *obj, uint64_t arg);
 static void ev_slice(void *obj, uint64_t arg);
 static void ev_enqueue(void *obj, uint64_t arg);
 static void ev_wake_preempt(void *obj, uint64_t arg);
+static void rated_start(struct machine *m, struct mach_task *t);
+static void rated_arm(struct machine *m, struct mach_task *t);
+static void rated_tell(struct mach_task *t, bool running);
+static sim_time rated_done(const struct mach_task *t, sim_time now);
 
 static sim_time now_of(const struct machine *m) { return sim_now(m->eng); }
 
@@ -113,6 +117,25 @@ static void rq_push_head(struct mach_core *c, struct mach_task *t)
     c->nrq++;
 }
 
+/* A task preempted by a woken sleeper resumes right after it - but after
+ * any other woken sleeper (wakeup_preempt) already waiting at the head: in
+ * CFS those have the smaller vruntime.  Pushing the preempted task in front
+ * of them starved e.g. the timer thread whenever another sleeper (the
+ * threshold policy's helper) preempted the core again before it ran. */
+static void rq_push_after_sleepers(struct mach_core *c, struct mach_task *t)
+{
+    struct mach_task *prev = NULL;
+    for (struct mach_task *q = c->rq_head; q && q->wakeup_preempt; q = q->rq_next) prev = q;
+    if (!prev) {
+        rq_push_head(c, t);
+        return;
+    }
+    t->rq_next = prev->rq_next;
+    prev->rq_next = t;
+    if (c->rq_tail == prev) c->rq_tail = t;
+    c->nrq++;
+}
+
 static struct mach_task *rq_pop(struct mach_core *c)
 {
     struct mach_task *t = c->rq_head;
@@ -179,7 +202,12 @@ static void preempt(struct machine *m, struct mach_core *c, int to_head)
         sim_time now = now_of(m);
         sim_cancel(m->eng, t->burst_ev);
         t->burst_ev = 0;
-        t->burst_left = t->burst_end - now;
+        if (t->rated) {  /* rated: bank the work done so far */
+            t->work_left -= rated_done(t, now);
+            t->seg_start = now;
+        } else {
+            t->burst_left = t->burst_end - now;
+        }
         if (t->burst_cut) {  /* a requested cut survives the preemption */
             t->interrupt_pending = true;
             t->interrupt_delay = t->burst_cut > now ? t->burst_cut - now : 0;
@@ -189,8 +217,14 @@ static void preempt(struct machine *m, struct mach_core *c, int to_head)
     leave_core(m, t);
     t->ivcsw++;
     t->state = MT_READY;
-    if (to_head) rq_push_head(c, t);
+    /* preempted by a woken sleeper: it keeps the part of its time slice
+     * already used (CFS: its vruntime goes on), or a stream of short
+     * sleeper wake-ups would hand it a fresh slice each time and starve
+     * the tasks queued behind it */
+    if (to_head) t->slice_used = now_of(m) - c->slice_start;
+    if (to_head) rq_push_after_sleepers(c, t);
     else rq_push_tail(c, t);
+    if (t->in_burst && t->rated) rated_tell(t, false);
 }
 
 /* ---- events ------------------------------------------------------------- */
@@ -222,8 +256,13 @@ static void ev_arrive(void *obj, uint64_t arg)
     core_set(m, c, CORE_BUSY, t);
     t->state = MT_RUNNING;
     t->on_core_since = now_of(m);
-    c->slice_start = now_of(m);
+    c->slice_start = now_of(m) - t->slice_used;
+    t->slice_used = 0;
     arm_slice(m, c);
+    if (t->in_burst && t->rated) {  /* resume a rated burst */
+        rated_start(m, t);
+        return;
+    }
     if (t->in_burst) {  /* resume a burst paused by preemption */
         t->burst_end = now_of(m) + t->burst_left;
         start_burst_timer(m, t);
@@ -242,9 +281,20 @@ static void ev_burst_end(void *obj, uint64_t arg)
     struct machine *m = (struct machine *)(uintptr_t)arg;
     sim_time now = now_of(m);
     t->burst_ev = 0;
-    t->burst_left = t->burst_end > now ? t->burst_end - now : 0;
+    bool rated = t->rated;
+    if (rated && now < t->burst_end && !(t->burst_cut && now >= t->burst_cut)) {
+        rated_arm(m, t);  /* a relay at the horizon */
+        return;
+    }
+    if (rated) {  /* burst_left counts units for a rated burst */
+        t->burst_left = t->work_left - rated_done(t, now);
+        t->rated = false;
+    } else {
+        t->burst_left = t->burst_end > now ? t->burst_end - now : 0;
+    }
     t->burst_cut = 0;
     t->in_burst = false;
+    if (rated) rated_tell(t, false);
     t->burst_k(t, t->burst_ctx);
     check_protocol(m, t);
 }
@@ -299,6 +349,19 @@ static int core_load(const struct mach_core *c)
     return (c->state != CORE_IDLE) + c->nrq;
 }
 
+/* A core's load as the wakee's placement sees it.  A waker that sleeps
+ * most of the time (wakeup_preempt: the timer thread, a policy helper)
+ * adds next to nothing to its core's load average, so Linux's
+ * wake_affine_weight favours that core and the wakee runs there as soon
+ * as the waker goes back to sleep.  (Counting it as a full task sent the
+ * wakee behind a busy core's long burst while the waker's core went idle.) */
+static int waker_load(const struct mach_core *c, const struct mach_task *waker)
+{
+    int load = core_load(c);
+    if (waker && waker->wakeup_preempt && waker->state == MT_RUNNING && waker->core == c->id) load--;
+    return load;
+}
+
 static void place(struct machine *m, struct mach_task *t, const struct mach_task *waker)
 {
     /* 1. an idle core: the previous one first (cache affinity), else the lowest */
@@ -314,11 +377,11 @@ static void place(struct machine *m, struct mach_task *t, const struct mach_task
      *    then the waker's, then the lowest index */
     int wcore = waker && waker->state == MT_RUNNING ? waker->core : -1;
     for (int i = 0; i < m->ncores; i++) {
-        if (target < 0 || core_load(&m->cores[i]) < core_load(&m->cores[target])) {
+        if (target < 0 || waker_load(&m->cores[i], waker) < waker_load(&m->cores[target], waker)) {
             target = i;
             continue;
         }
-        if (core_load(&m->cores[i]) == core_load(&m->cores[target])) {
+        if (waker_load(&m->cores[i], waker) == waker_load(&m->cores[target], waker)) {
             int pi = (i == t->last_core) * 2 + (i == wcore);
             int pt = (target == t->last_core) * 2 + (target == wcore);
             if (pi > pt) target = i;
@@ -363,6 +426,116 @@ void mach_burst(struct machine *m, struct mach_task *t, sim_time d, mach_cont k,
     start_burst_timer(m, t);
 }
 
+/* ---- rated bursts ------------------------------------------------------- */
+
+sim_time mach_work_time(sim_time work, uint64_t num, uint64_t den)
+{
+    if (work <= 0) return 0;
+    if (den == 0) return SIM_TIME_MAX;
+    unsigned __int128 x = (unsigned __int128)(uint64_t)work * num + den / 2;
+    x /= den;
+    return x > (unsigned __int128)SIM_TIME_MAX ? SIM_TIME_MAX : (sim_time)x;
+}
+
+/* Units done since seg_start: the planned segment's work in proportion to
+ * the time elapsed, floored; all of it once the planned end is reached. */
+static sim_time rated_done(const struct mach_task *t, sim_time now)
+{
+    sim_time span = t->burst_end - t->seg_start, el = now - t->seg_start;
+    if (el <= 0) return 0;
+    if (el >= span) return t->work_left;
+    return (sim_time)((unsigned __int128)(uint64_t)t->work_left * (uint64_t)el / (uint64_t)span);
+}
+
+static void rated_plan(struct machine *m, struct mach_task *t)
+{
+    sim_time now = now_of(m), d = mach_work_time(t->work_left, t->rate_num, t->rate_den);
+    t->seg_start = now;
+    t->burst_end = d > SIM_TIME_MAX - now ? SIM_TIME_MAX : now + d;
+}
+
+/* How far ahead a rated burst's end event may sit.  Rates change often
+ * (every time a core starts or stops contending) and the heap engine
+ * cancels lazily: an end event planned seconds ahead and re-planned would
+ * stay in the heap as a dead entry until its time, so a long contended run
+ * piles up millions of them.  Beyond the horizon the event is a relay that
+ * re-arms itself (no work is accounted there, so results do not depend on
+ * the horizon, only the event count does). */
+#define RATED_HORIZON (10 * SIM_MS)
+
+/* (Re)arm the end event at the natural end or the cut, whichever is first
+ * (or a relay at the horizon). */
+static void rated_arm(struct machine *m, struct mach_task *t)
+{
+    sim_time at = t->burst_end, now = now_of(m);
+    if (t->burst_cut && t->burst_cut < at) at = t->burst_cut;
+    if (at - now > RATED_HORIZON) at = now + RATED_HORIZON;
+    if (t->burst_ev && t->burst_ev_at == at) return;
+    sim_cancel(m->eng, t->burst_ev);
+    t->burst_ev_at = at;
+    t->burst_ev = sim_at(m->eng, at, ev_burst_end, t, (uint64_t)(uintptr_t)m);
+}
+
+static void rated_tell(struct mach_task *t, bool running)
+{
+    const struct mach_rate_hook *h = t->rate_hook;
+    if (h && h->on_cpu) h->on_cpu(h->ctx, t, running);
+}
+
+/* The burst (new, or resumed after a preemption) executes from now on. */
+static void rated_start(struct machine *m, struct mach_task *t)
+{
+    rated_plan(m, t);
+    t->burst_cut = 0;
+    if (t->interrupt_pending) {
+        t->burst_cut = now_of(m) + t->interrupt_delay;
+        t->interrupt_pending = false;
+    }
+    t->burst_ev = 0;
+    rated_arm(m, t);
+    rated_tell(t, true);
+}
+
+void mach_burst_rated(struct machine *m, struct mach_task *t, sim_time work, uint64_t rate_num,
+                      uint64_t rate_den, const struct mach_rate_hook *hook, mach_cont k, void *ctx)
+{
+    if (t->state != MT_RUNNING || t->in_burst) {
+        protocol_error(m, t, "mach_burst_rated while not running or already in a burst");
+        return;
+    }
+    if (rate_num == 0 || rate_den == 0) {
+        protocol_error(m, t, "mach_burst_rated with a zero rate term");
+        return;
+    }
+    t->in_burst = true;
+    t->rated = true;
+    t->burst_k = k;
+    t->burst_ctx = ctx;
+    t->work_left = work > 0 ? work : 0;
+    t->rate_num = rate_num;
+    t->rate_den = rate_den;
+    t->rate_hook = hook;
+    t->interrupt_pending = false;
+    rated_start(m, t);
+}
+
+void mach_burst_set_rate(struct machine *m, struct mach_task *t, uint64_t rate_num,
+                         uint64_t rate_den)
+{
+    if (!t->in_burst || !t->rated || rate_num == 0 || rate_den == 0) return;
+    if (rate_num == t->rate_num && rate_den == t->rate_den) return;
+    if (t->state == MT_RUNNING) {
+        t->work_left -= rated_done(t, now_of(m));
+        t->rate_num = rate_num;
+        t->rate_den = rate_den;
+        rated_plan(m, t);
+        rated_arm(m, t);
+    } else {  /* paused: the new rate applies when it runs again */
+        t->rate_num = rate_num;
+        t->rate_den = rate_den;
+    }
+}
+
 int mach_interrupt(struct machine *m, struct mach_task *t, sim_time delay)
 {
     if (!t->in_burst) return 0;
@@ -373,6 +546,12 @@ int mach_interrupt(struct machine *m, struct mach_task *t, sim_time delay)
         return 1;
     }
     sim_time cut = now_of(m) + delay;
+    if (t->rated) {  /* its end may still move: remember the cut whatever it is */
+        if (t->burst_cut && t->burst_cut <= cut) return 1;
+        t->burst_cut = cut;
+        rated_arm(m, t);
+        return 1;
+    }
     if (cut >= t->burst_end) return 1;          /* ends before the safe point anyway */
     if (t->burst_cut && t->burst_cut <= cut) return 1;
     sim_cancel(m->eng, t->burst_ev);

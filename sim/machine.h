@@ -29,6 +29,10 @@
  *   once when woken and no core is idle (CFS wakeup preemption of a thread
  *   that slept long).
  * The waker's own cost (futex_wake) is charged by the model that wakes.
+ *
+ * Rated bursts (mach_burst_rated) serve fluid models (models/counter.c): a
+ * burst of `work` units whose cost per unit the model may change while it
+ * runs; the machine re-plans its end, rounding once in mach_work_time.
  */
 #ifndef SIM_MACHINE_H
 #define SIM_MACHINE_H
@@ -41,6 +45,7 @@
 
 struct machine;
 struct mach_task;
+struct mach_rate_hook;
 
 typedef void (*mach_cont)(struct mach_task *t, void *ctx);
 
@@ -79,12 +84,22 @@ struct mach_task {
     struct mach_task *rq_next;
     sim_event_id arrive_ev;
     sim_time on_core_since;
+    sim_time slice_used;     /* time slice used before a sleeper preempted it */
 
     /* statistics */
     uint64_t vcsw;       /* voluntary switches (blocked while on a core) */
     uint64_t ivcsw;      /* involuntary switches (preempted) */
     uint64_t wakes;      /* times woken from BLOCKED */
     sim_time cpu_time;   /* time on a core */
+
+    /* rated burst (mach_burst_rated): work is counted in units, each
+     * costing rate_num/rate_den ps; the rate may change mid-burst */
+    bool rated;
+    sim_time work_left;      /* units not done at seg_start */
+    sim_time seg_start;      /* start of the current constant-rate segment */
+    uint64_t rate_num, rate_den;
+    sim_time burst_ev_at;    /* time burst_ev fires (rated bursts) */
+    const struct mach_rate_hook *rate_hook;
 };
 
 enum mach_core_state { CORE_IDLE, CORE_SWITCHING, CORE_WAKING, CORE_BUSY };
@@ -157,6 +172,30 @@ void mach_block(struct machine *m, struct mach_task *t, mach_cont k, void *ctx);
 int mach_wake(struct machine *m, struct mach_task *t, const struct mach_task *waker);
 
 void mach_exit(struct machine *m, struct mach_task *t);
+
+/* ---- rated bursts (fluid models) ----------------------------------------
+ * A rated burst does `work` units at rate_num/rate_den ps per unit.  The
+ * hook is told each time the burst starts or stops executing on a core
+ * (start, preemption, resume, end, cut), so a model can track who executes
+ * and change rates with mach_burst_set_rate; the machine then re-plans the
+ * end from the work still left.  The continuation sees t->burst_left = the
+ * units not done (> 0 if cut).  Work done in part of a segment is counted
+ * in proportion to the time elapsed (floor), in integers. */
+struct mach_rate_hook {
+    void (*on_cpu)(void *ctx, struct mach_task *t, bool running);
+    void *ctx;
+};
+
+void mach_burst_rated(struct machine *m, struct mach_task *t, sim_time work, uint64_t rate_num,
+                      uint64_t rate_den, const struct mach_rate_hook *hook, mach_cont k, void *ctx);
+/* Change the rate of t's rated burst (a no-op for other bursts or an
+ * unchanged rate).  If t is on a core, its end is re-planned now. */
+void mach_burst_set_rate(struct machine *m, struct mach_task *t, uint64_t rate_num,
+                         uint64_t rate_den);
+/* The one place a rate decides a time: `work` units at num/den ps each,
+ * rounded to the nearest picosecond (halves up), saturating at
+ * SIM_TIME_MAX.  Exact integer arithmetic (128-bit), no floating point. */
+sim_time mach_work_time(sim_time work, uint64_t num, uint64_t den);
 
 /* Close the books at `now`: per-core state times up to date. */
 void mach_finish(struct machine *m);

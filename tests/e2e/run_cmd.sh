@@ -44,6 +44,33 @@ checks=$((checks + 1))
 checks=$((checks + 1))
 [ -z "$(ls "$tmp" | grep dead.csv)" ] || fail "deadlock left a temporary file"
 
+# -- a deadlock before stop.time is still a deadlock, not a clean stop
+run run tests/data/deadlock_stop.json
+expect_code 4 "deadlock before stop.time"
+expect_line err '  thread main: parked in queue_pop on queue "q" (empty) at /ractors/0/threads/0/program/0/body/1 (line 9)' "deadlock before stop.time"
+
+# -- regression: a GVL signal sent while the waiter pays its pending CPU is not lost
+for seed in 2 3 5 7; do
+    run run tests/data/lost_wakeup.json --seed $seed -q
+    expect_code 0 "lost wake-up, seed $seed"
+done
+
+# -- output to a FIFO or through a symlink: written in place / the target replaced
+mkfifo "$tmp/fifo"
+cat "$tmp/fifo" >"$tmp/fifo.out" &
+run run scenarios/mtime_loop.json $small -q -o "$tmp/fifo"
+wait
+expect_code 0 "output to a FIFO"
+checks=$((checks + 1))
+[ -p "$tmp/fifo" ] || fail "the FIFO was replaced by a regular file"
+checks=$((checks + 1))
+[ "$(wc -l <"$tmp/fifo.out")" -eq 2 ] || fail "the FIFO did not receive header + row"
+echo old >"$tmp/target.csv"
+ln -s "$tmp/target.csv" "$tmp/link.csv"
+run run scenarios/mtime_loop.json $small -q -o "$tmp/link.csv"
+checks=$((checks + 1))
+[ -L "$tmp/link.csv" ] && grep -q '^mtime_loop,' "$tmp/target.csv" || fail "symlink output: link replaced or target not written"
+
 # -- simulated time limit: exit 4
 run run scenarios/io_plus_cpu.json --max-time 0.5
 expect_code 4 "--max-time"

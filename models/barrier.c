@@ -1,0 +1,267 @@
+/* barrier.c - the stop-the-world VM barrier of CRuby master and 4.0.x
+ * (vm_sync.c rb_vm_barrier; thread_pthread.c rb_ractor_sched_barrier_start,
+ * rb_ractor_sched_barrier_join, rb_ractor_sched_barrier_end,
+ * ractor_sched_barrier_join_signal_locked, and the barrier checks of
+ * thread_sched_setup_running_threads), since ko1's nested-barrier rework
+ * (PR 13507; identical in v4.0.5).
+ *
+ * Initiator (holds the VM lock):
+ *   1. lock the global sched lock; barrier_waiting = true, remember the
+ *      lock level;
+ *   2. release the VM mutex, so that joiners can take it;
+ *   3. OR VM_BARRIER_INTERRUPT into every running thread of the other
+ *      Ractors (one remote cache-line RMW each);
+ *   4. cond_wait(barrier_complete_cond) until running_cnt - waiting_cnt == 1;
+ *   5. serial++, broadcast barrier_release_cond, re-lock the VM mutex.  The
+ *      sched lock stays held through the caller's critical section, until
+ *      vm_lock_leave -> rb_ractor_sched_barrier_end unlocks it.
+ * Joiner (took the VM mutex while barrier_waiting, e.g. from the interrupt
+ * handler's empty RB_VM_LOCKING() at its next safe point): unlock the VM
+ * mutex, lock the sched lock, waiting_cnt++, signal completion if last,
+ * cond_wait(barrier_release_cond) until the serial changes (pthread re-locks
+ * the sched lock first, so no joiner leaves before barrier_end), unlock it,
+ * re-lock the VM mutex: two serialising mutexes on the way in and two on
+ * the way out.
+ * Only threads in running_threads (holding their Ractor's GVL) count: a
+ * thread in a blocking region, ready or parked is not waited for.  A thread
+ * that switches in during the barrier goes through
+ * thread_sched_setup_running_threads, which needs the sched lock: before
+ * completion it gets the interrupt and must join too; after completion it
+ * waits until barrier_end.  So while a barrier is active no thread of any
+ * Ractor switches in.
+ */
+#include "barrier.h"
+
+#include "gvl.h"
+#include "thread.h"
+#include "vm_lock.h"
+
+static const struct scn_machine *machine_of(const struct rb_thread *th)
+{
+    return &th->vm->scn->machine;
+}
+
+static void instant(struct rb_thread *th, const char *name)
+{
+    struct vm *vm = th->vm;
+    if (vm->obs.instant) vm->obs.instant(vm->obs.ctx, name, th, sim_now(vm->eng));
+}
+
+static void counter(struct vm *vm, const char *name, int64_t v)
+{
+    if (vm->obs.counter) vm->obs.counter(vm->obs.ctx, name, v, sim_now(vm->eng));
+}
+
+/* RUBY_VM_SET_VM_BARRIER_INTERRUPT.  The flagged thread is at a random
+ * point of its Ruby code: its next safe point is uniform in
+ * (0, safepoint_gap], drawn from its own stream (all flagged threads
+ * stopping at the same instant would be an artifact). */
+static void flag_barrier(struct rb_thread *t)
+{
+    sim_time gap = machine_of(t)->safepoint_gap;
+    th_interrupt_at(t, INT_VM_BARRIER, gap > 0 ? rng_uniform(&t->rng, 1, gap) : 0);
+}
+
+/* ractor_sched_barrier_completed_p */
+static bool completed_p(const struct vm *vm)
+{
+    return vm->running_cnt - vm->sync->barrier_waiting_cnt == 1;
+}
+
+/* ---- the initiator ---------------------------------------------------------- */
+
+static void start_vm_relocked(struct rb_thread *th)
+{
+    struct vm *vm = th->vm;
+    struct vm_sync *sy = vm->sync;
+    sy->lock_rec = sy->barrier_lock_rec;
+    sy->lock_owner = th->ractor;
+    vm->barriers++;
+    vm_set_state(th, th->sync.barrier_state);
+    th->sync.barrier_k(th);
+}
+
+static void start_wait(struct rb_thread *th)
+{
+    struct vm *vm = th->vm;
+    struct vm_sync *sy = vm->sync;
+    if (!completed_p(vm)) {
+        vml_cond_wait(th, &sy->barrier_complete_cond, &sy->sched_lock, TS_BARRIER_INIT, start_wait);
+        return;
+    }
+    /* no other Ractor runs: release them (they stay on the sched lock) */
+    sy->barrier_serial++;
+    sy->barrier_waiting_cnt = 0;
+    counter(vm, "barrier_joined", 0);
+    vml_cond_broadcast(th, &sy->barrier_release_cond);
+    vml_mutex_lock(th, &sy->lock, TS_BARRIER_INIT, start_vm_relocked);
+}
+
+static void start_wait_mc(struct mach_task *t, void *ctx)
+{
+    (void)t;
+    start_wait(ctx);
+}
+
+static void start_sched_locked(struct rb_thread *th)
+{
+    struct vm *vm = th->vm;
+    struct vm_sync *sy = vm->sync;
+    sy->barrier_waiting = true;
+    sy->barrier_ractor = th->ractor;
+    sy->barrier_lock_rec = sy->lock_rec;
+    sy->barrier_initiator = th;
+    instant(th, "barrier_start");
+    /* release the VM lock */
+    sy->lock_rec = 0;
+    sy->lock_owner = NULL;
+    vml_mutex_unlock(th, &sy->lock);
+    /* interrupt all running threads of the other Ractors */
+    for (int i = 0; i < vm->nractors; i++) {
+        struct rb_sched *s = &vm->ractors[i].sched;
+        if (s->ractor == th->ractor || !s->is_running || !s->running) continue;
+        flag_barrier(s->running);
+        th->pending_cost += machine_of(th)->remote_rmw;
+    }
+    /* the flags are written with the sched lock held */
+    th_burst(th, 0, start_wait_mc);
+}
+
+void barrier_vm_barrier(struct rb_thread *th, th_cont k)
+{
+    struct vm_sync *sy = th->vm->sync;
+    /* !rb_multi_ractor_p(), or vm_barrier_acquired_p: nothing to do */
+    if (!sy->multi || sy->barrier_ractor == th->ractor) {
+        k(th);
+        return;
+    }
+    th->sync.barrier_k = k;
+    th->sync.barrier_state = th->ts;
+    vm_set_state(th, TS_BARRIER_INIT);
+    vml_mutex_lock(th, &sy->sched_lock, TS_BARRIER_INIT, start_sched_locked);
+}
+
+void barrier_end(struct rb_thread *th)
+{
+    struct vm_sync *sy = th->vm->sync;
+    sy->barrier_waiting = false;
+    sy->barrier_ractor = NULL;
+    sy->barrier_lock_rec = 0;
+    sy->barrier_initiator = NULL;
+    instant(th, "barrier_end");
+    vml_mutex_unlock(th, &sy->sched_lock);
+}
+
+/* ---- joiners ------------------------------------------------------------------ */
+
+bool barrier_need_join(const struct rb_thread *th)
+{
+    const struct vm_sync *sy = th->vm->sync;
+    return sy->barrier_waiting && th->ractor->sched.running != NULL;
+}
+
+static void join_done(struct rb_thread *th)
+{
+    th->sync.join_k(th);
+}
+
+/* ractor_sched_barrier_join_wait_locked */
+static void join_wait(struct rb_thread *th)
+{
+    struct vm_sync *sy = th->vm->sync;
+    if (sy->barrier_serial == th->sync.join_serial) {
+        vml_cond_wait(th, &sy->barrier_release_cond, &sy->sched_lock, TS_BARRIER_JOIN, join_wait);
+        return;
+    }
+    th->sync.joined = false;
+    vml_mutex_unlock(th, &sy->sched_lock);
+    vml_mutex_lock(th, &sy->lock, TS_VMLOCK_WAIT, join_done);
+}
+
+static void join_sched_locked(struct rb_thread *th)
+{
+    struct vm *vm = th->vm;
+    struct vm_sync *sy = vm->sync;
+    sy->barrier_waiting_cnt++;
+    counter(vm, "barrier_joined", sy->barrier_waiting_cnt);
+    th->sync.join_serial = sy->barrier_serial;
+    th->sync.joined = true;
+    /* ractor_sched_barrier_join_signal_locked */
+    if (completed_p(vm)) vml_cond_signal(th, &sy->barrier_complete_cond);
+    join_wait(th);
+}
+
+void barrier_join(struct rb_thread *th, th_cont k)
+{
+    struct vm_sync *sy = th->vm->sync;
+    th->sync.join_k = k;
+    vm_set_state(th, TS_BARRIER_JOIN);
+    vml_mutex_unlock(th, &sy->lock);
+    vml_mutex_lock(th, &sy->sched_lock, TS_BARRIER_JOIN, join_sched_locked);
+}
+
+/* ---- the interrupt ------------------------------------------------------------ */
+
+static void intr_done(struct mach_task *t, void *ctx)
+{
+    (void)t;
+    struct rb_thread *th = ctx;
+    th->sync.intr_k(th);
+}
+
+static void intr_locked(struct rb_thread *th)
+{
+    vm_lock_leave(th);
+    /* pay the lock and unlock before the Ruby code goes on */
+    th_burst(th, 0, intr_done);
+}
+
+void barrier_interrupt(struct rb_thread *th, th_cont k)
+{
+    th->sync.intr_k = k;
+    vm_lock_enter(th, intr_locked);
+}
+
+/* ---- thread_sched_setup_running_threads ---------------------------------------- */
+
+bool barrier_defer_add_running(struct rb_thread *th)
+{
+    const struct vm_sync *sy = th->vm->sync;
+    if (!sy || !sy->sched_lock.holder || sy->sched_lock.holder == th) return false;
+    th->sync.add_deferred = true;
+    return true;
+}
+
+void barrier_added_running(struct rb_thread *th)
+{
+    struct vm *vm = th->vm;
+    vm->running_cnt++;
+    /* RUBY_VM_SET_VM_BARRIER_INTERRUPT(add_th->ec): it must join as well */
+    if (vm->sync && vm->sync->barrier_waiting) flag_barrier(th);
+}
+
+void barrier_deleted_running(struct rb_thread *th)
+{
+    struct vm *vm = th->vm;
+    vm->running_cnt--;
+    /* one fewer to wait for: ractor_sched_barrier_join_signal_locked */
+    if (vm->sync && vm->sync->barrier_waiting && completed_p(vm))
+        vml_cond_signal(th, &vm->sync->barrier_complete_cond);
+}
+
+static void switch_in_locked(struct rb_thread *th)
+{
+    struct vm_sync *sy = th->vm->sync;
+    th->sync.add_deferred = false;
+    gvl_add_running_thread(th);
+    vml_mutex_unlock(th, &sy->sched_lock);
+    th->sync.switch_resume(th, th->sync.switch_k);
+}
+
+void barrier_switch_in(struct rb_thread *th, th_cont k,
+                       void (*resume)(struct rb_thread *th, th_cont k))
+{
+    th->sync.switch_k = k;
+    th->sync.switch_resume = resume;
+    vml_mutex_lock(th, &th->vm->sync->sched_lock, TS_BARRIER_JOIN, switch_in_locked);
+}

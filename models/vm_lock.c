@@ -1,0 +1,460 @@
+/* vm_lock.c - the VM lock of CRuby (vm_sync.c: vm_lock_enter,
+ * vm_lock_leave, rb_vm_lock_enter_body) on a model of the native mutex and
+ * condition variable it is made of.
+ *
+ * The mutex.  vm->ractor.sync.lock and vm->ractor.sched.lock are plain
+ * pthread mutexes (rb_native_mutex_lock).  Both C libraries that matter
+ * here lock the same way: a free mutex is taken with one atomic; a
+ * contended lock sleeps in the kernel at once (glibc PTHREAD_MUTEX_NORMAL
+ * does not spin; macOS's default psynch mutex does not either), and an
+ * unlock with sleepers wakes one of them, which must then compete for the
+ * mutex again.  Ownership is NOT handed to the woken thread: glibc's
+ * lll_unlock only stores 0 and FUTEX_WAKEs one waiter, and macOS's default
+ * policy has been PTHREAD_MUTEX_POLICY_FIRSTFIT_NP ("new contending
+ * acquirers may obtain ownership of the mutex ahead of existing waiters",
+ * pthread_mutexattr(3); _PTHREAD_MTX_OPT_POLICY_DEFAULT in Apple's
+ * libpthread types_internal.h).  So we model barging: whoever calls lock
+ * while the mutex is free gets it, and a woken waiter that finds it taken
+ * sleeps again at the tail of the queue.  A hand-off lock (macOS FAIRSHARE)
+ * would serialise the same protocol even harder; nothing in our sources
+ * says CRuby or the report's machine uses one.
+ *
+ * When an unlock wakes someone differs (machine.mutex_impl):
+ * - glibc: the futex word is 0 (free), 1 (locked) or 2 (locked, maybe
+ *   waiters).  A free lock is taken with CAS 0->1; a thread that finds it
+ *   taken exchanges in 2 and sleeps, and after a wake exchanges 2 again;
+ *   pthread_cond_wait re-locks with 2 as well (lll_cond_lock).  Unlock
+ *   stores 0 and FUTEX_WAKEs one waiter only if the word was 2.  So a lock
+ *   taken by a barger on the fast path wakes nobody when released, even
+ *   with sleepers queued: they are woken one after another, each by the
+ *   unlock of the previous one (a serial wake chain).
+ * - darwin: libpthread's firstfit unlock
+ *   (_pthread_mutex_firstfit_unlock_updatebits) counts kernel waiters in
+ *   the lock/unlock sequence words and calls __psynch_mutexdrop whenever
+ *   one is queued: every unlock with sleepers wakes one.
+ *
+ * The condition variable.  A waiter queues, unlocks the mutex and sleeps;
+ * signal wakes the oldest waiter, broadcast wakes all; each woken waiter
+ * re-locks the mutex before pthread_cond_wait returns (so a broadcast
+ * under a held mutex makes the woken threads sleep again on the mutex:
+ * neither glibc >= 2.25 nor Darwin's psynch requeues them).
+ *
+ * The VM lock (vm_lock_enter): a no-op unless rb_multi_ractor_p();
+ * recursive per Ractor through lock_owner / lock_rec; after taking the
+ * mutex, a thread whose Ractor has a running thread loops in
+ * rb_ractor_sched_barrier_join while a barrier is waiting (models/
+ * barrier.c): anyone taking the VM lock during a barrier becomes a joiner.
+ * vm_lock_leave ends the barrier started at its lock level and unlocks at
+ * lock_rec == 0.
+ *
+ * Costs: a lock that succeeds costs mutex_uncontended (the lock/unlock
+ * pair, charged once, paid with the mutex held, together with whatever
+ * else the thread owes); waking a sleeper costs the waker futex_wake; the
+ * sleeper pays the machine's wake latency to get back on a core.
+ */
+#include "vm_lock.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../common/err.h"
+#include "barrier.h"
+#include "thread.h"
+
+static const struct scn_machine *machine_of(const struct rb_thread *th)
+{
+    return &th->vm->scn->machine;
+}
+
+static void notify_counter(struct vm *vm, const char *name, int64_t value)
+{
+    if (name && vm->obs.counter) vm->obs.counter(vm->obs.ctx, name, value, sim_now(vm->eng));
+}
+
+/* ---- sleeping and waking ------------------------------------------------- */
+
+/* A thread registers in a wait list, then pays what it owes on the CPU,
+ * then sleeps.  A wake that arrives in between must not be lost: the
+ * kernel's FUTEX_WAIT (or psynch wait) re-checks the word and returns at
+ * once.  `pre_sleep` marks that window, `wake_pending` records the wake. */
+
+static void sleep_woken(struct mach_task *t, void *ctx)
+{
+    (void)t;
+    struct rb_thread *th = ctx;
+    th->sync.wake_pending = false;
+    th->sync.wake_k(th);
+}
+
+static void sleep_block(struct mach_task *t, void *ctx)
+{
+    struct rb_thread *th = ctx;
+    th->sync.pre_sleep = false;
+    if (th->sync.wake_pending) {
+        th->sync.wake_pending = false;
+        th->sync.wake_k(th);
+        return;
+    }
+    th->zero_time_ops = 0;
+    mach_block(&th->vm->mach, t, sleep_woken, th);
+}
+
+static void sync_sleep(struct rb_thread *th, th_cont on_wake)
+{
+    th->sync.wake_k = on_wake;
+    th->sync.pre_sleep = true;
+    th->sync.wake_pending = false;
+    if (th->pending_cost > 0) th_burst(th, 0, sleep_block);
+    else sleep_block(th->nt, th);
+}
+
+static void sync_wake(struct rb_thread *target, struct rb_thread *by)
+{
+    struct vm *vm = target->vm;
+    const struct mach_task *waker = by ? by->nt : NULL;
+    if (mach_wake(&vm->mach, target->nt, waker)) {
+        vm->wakeups++;
+    } else if (target->sync.pre_sleep) {
+        target->sync.wake_pending = true;
+    } else {
+        return;  /* already awake and on its way to re-check: nothing to do */
+    }
+    if (by) by->pending_cost += machine_of(target)->futex_wake;
+}
+
+/* ---- the mutex ------------------------------------------------------------ */
+
+static void mutex_enqueue(struct vml_mutex *m, struct rb_thread *th)
+{
+    th->sync.wait_next = NULL;
+    if (m->wait_tail) m->wait_tail->sync.wait_next = th;
+    else m->wait_head = th;
+    m->wait_tail = th;
+    th->sync.in_mutex_queue = true;
+    m->nwaiters++;
+    notify_counter(th->vm, m->counter, m->nwaiters);
+}
+
+static struct rb_thread *mutex_dequeue(struct vm *vm, struct vml_mutex *m)
+{
+    struct rb_thread *th = m->wait_head;
+    if (!th) return NULL;
+    m->wait_head = th->sync.wait_next;
+    if (!m->wait_head) m->wait_tail = NULL;
+    th->sync.wait_next = NULL;
+    th->sync.in_mutex_queue = false;
+    m->nwaiters--;
+    notify_counter(vm, m->counter, m->nwaiters);
+    return th;
+}
+
+static void mutex_acquired(struct mach_task *t, void *ctx)
+{
+    (void)t;
+    struct rb_thread *th = ctx;
+    th->sync.lock_k(th);
+}
+
+static void mutex_try(struct rb_thread *th)
+{
+    struct vml_mutex *m = th->sync.mutex;
+    /* glibc: after a wake, and when pthread_cond_wait re-locks, the word is
+     * exchanged to 2 ("maybe waiters"); only the first plain try is a CAS 0->1 */
+    bool mark_contended = th->sync.slept || th->sync.relock;
+    if (m->holder == NULL) {
+        m->holder = th;
+        m->contended = mark_contended;
+        th->sync.mutex = NULL;
+        th->sync.relock = false;
+        th->pending_cost += machine_of(th)->mutex_uncontended;
+        if (th->sync.slept) vm_set_state(th, th->sync.resume_state);
+        /* the atomic and the section it guards take time with the mutex
+         * held: whoever comes meanwhile finds it taken */
+        if (th->pending_cost > 0) th_burst(th, 0, mutex_acquired);
+        else th->sync.lock_k(th);
+        return;
+    }
+    /* contended: sleep until an unlock wakes us, then compete again */
+    m->contended = true;
+    if (!th->sync.slept) {
+        th->sync.slept = true;
+        th->sync.resume_state = th->ts;
+        vm_set_state(th, th->sync.wait_state);
+    }
+    mutex_enqueue(m, th);
+    sync_sleep(th, mutex_try);
+}
+
+void vml_mutex_lock(struct rb_thread *th, struct vml_mutex *m, enum thread_state wait_state,
+                    th_cont k)
+{
+    th->sync.mutex = m;
+    th->sync.lock_k = k;
+    th->sync.wait_state = wait_state;
+    th->sync.slept = false;
+    mutex_try(th);
+}
+
+void vml_mutex_unlock(struct rb_thread *th, struct vml_mutex *m)
+{
+    if (m->holder != th) {
+        vm_fail(th->vm, "thread %s unlocks %s held by %s", th->name, m->name,
+                m->holder ? m->holder->name : "nobody");
+        return;
+    }
+    m->holder = NULL;
+    bool was_contended = m->contended;
+    m->contended = false;
+    if (machine_of(th)->mutex_impl == MUTEX_GLIBC) {
+        /* lll_unlock: FUTEX_WAKE only if the word was 2 (the syscall is
+         * paid even when nobody sleeps any more) */
+        if (!was_contended) return;
+        struct rb_thread *w = mutex_dequeue(th->vm, m);
+        if (w) sync_wake(w, th);
+        else th->pending_cost += machine_of(th)->futex_wake;
+        return;
+    }
+    /* darwin: __psynch_mutexdrop whenever a kernel waiter is counted */
+    struct rb_thread *w = mutex_dequeue(th->vm, m);
+    if (w) sync_wake(w, th);
+}
+
+/* ---- the condition variable ----------------------------------------------- */
+
+static void cond_woken(struct rb_thread *th)
+{
+    /* pthread_cond_wait returns with the mutex locked again */
+    struct vml_mutex *m = th->sync.mutex;
+    vml_mutex_lock(th, m, th->sync.wait_state, th->sync.cond_k);
+}
+
+static void cond_sleep(struct rb_thread *th)
+{
+    struct vml_mutex *m = th->sync.mutex;
+    vml_mutex_unlock(th, m);
+    th->sync.mutex = m;  /* to re-lock on wake-up */
+    sync_sleep(th, cond_woken);
+}
+
+static void cond_sleep_mc(struct mach_task *t, void *ctx)
+{
+    (void)t;
+    cond_sleep(ctx);
+}
+
+void vml_cond_wait(struct rb_thread *th, struct vml_cond *c, struct vml_mutex *m,
+                   enum thread_state wait_state, th_cont k)
+{
+    th->sync.cond = c;
+    th->sync.cond_k = k;
+    th->sync.mutex = m;
+    th->sync.wait_state = wait_state;
+    if (th->ts != wait_state) vm_set_state(th, wait_state);
+    th->sync.wait_next = NULL;
+    if (c->tail) c->tail->sync.wait_next = th;
+    else c->head = th;
+    c->tail = th;
+    c->nwaiters++;
+    /* what the thread owes (a signal it sent, say) is paid before the
+     * mutex is released: the C library does it inside the section */
+    if (th->pending_cost > 0) th_burst(th, 0, cond_sleep_mc);
+    else cond_sleep(th);
+}
+
+static struct rb_thread *cond_dequeue(struct vml_cond *c)
+{
+    struct rb_thread *th = c->head;
+    if (!th) return NULL;
+    c->head = th->sync.wait_next;
+    if (!c->head) c->tail = NULL;
+    th->sync.wait_next = NULL;
+    th->sync.cond = NULL;
+    c->nwaiters--;
+    return th;
+}
+
+void vml_cond_signal(struct rb_thread *by, struct vml_cond *c)
+{
+    struct rb_thread *w = cond_dequeue(c);
+    if (w) sync_wake(w, by);
+}
+
+void vml_cond_broadcast(struct rb_thread *by, struct vml_cond *c)
+{
+    struct rb_thread *w;
+    while ((w = cond_dequeue(c))) sync_wake(w, by);
+}
+
+/* ---- the VM lock ------------------------------------------------------------ */
+
+static void enter_locked(struct rb_thread *th)
+{
+    struct vm *vm = th->vm;
+    struct vm_sync *sy = vm->sync;
+    if (th->sync.slept && !th->sync.enter_waited) {
+        th->sync.enter_waited = true;
+        vm->vmlock_waits++;
+    }
+    /* vm_need_barrier: do { rb_ractor_sched_barrier_join } while (barrier_waiting) */
+    if (barrier_need_join(th)) {
+        barrier_join(th, enter_locked);
+        return;
+    }
+    sy->lock_owner = th->ractor;
+    sy->lock_rec = 1;
+    if (th->ts != th->sync.enter_state) vm_set_state(th, th->sync.enter_state);
+    th->sync.enter_k(th);
+}
+
+void vm_lock_enter(struct rb_thread *th, th_cont k)
+{
+    struct vm_sync *sy = th->vm->sync;
+    if (!sy->multi) {  /* rb_multi_ractor_p(): single-Ractor mode, no lock */
+        k(th);
+        return;
+    }
+    if (sy->lock_owner == th->ractor) {  /* vm_locked(): recursive */
+        sy->lock_rec++;
+        k(th);
+        return;
+    }
+    th->vm->vmlock_acquires++;
+    th->sync.enter_k = k;
+    th->sync.enter_state = th->ts;
+    th->sync.enter_waited = false;
+    vml_mutex_lock(th, &sy->lock, TS_VMLOCK_WAIT, enter_locked);
+}
+
+void vm_lock_leave(struct rb_thread *th)
+{
+    struct vm_sync *sy = th->vm->sync;
+    if (!sy->multi) return;
+    if (sy->lock_owner != th->ractor || sy->lock_rec == 0) {
+        vm_fail(th->vm, "thread %s leaves the VM lock it does not hold", th->name);
+        return;
+    }
+    if (sy->barrier_ractor == th->ractor && sy->barrier_lock_rec == sy->lock_rec)
+        barrier_end(th);
+    if (--sy->lock_rec == 0) {
+        sy->lock_owner = NULL;
+        vml_mutex_unlock(th, &sy->lock);
+    }
+}
+
+/* ---- set-up --------------------------------------------------------------- */
+
+static int max_iseq(const struct scn_prog *p)
+{
+    int m = -1;
+    for (int i = 0; i < p->nops; i++) {
+        const struct scn_op *op = &p->ops[i];
+        int v = -1;
+        if (op->kind == OP_ENV_ESCAPE) v = op->u.env_escape.iseq;
+        else if (op->kind == OP_LOOP) v = max_iseq(op->u.loop.body);
+        if (v > m) m = v;
+    }
+    return m;
+}
+
+int vm_sync_init(struct vm *vm, char *err, unsigned errlen)
+{
+    const struct scenario *scn = vm->scn;
+    struct vm_sync *sy = calloc(1, sizeof *sy);
+    if (!sy) return gv_fail(err, errlen, GV_ENOMEM, "%s: out of memory", scn->file);
+    vm->sync = sy;
+    sy->multi = vm->nractors > 1;
+    sy->lock.name = "the VM lock";
+    sy->lock.counter = "vm_lock_waiters";
+    sy->sched_lock.name = "the scheduler lock (vm->ractor.sched.lock)";
+    sy->sched_lock.counter = "sched_lock_waiters";
+    sy->barrier_complete_cond.name = "barrier_complete_cond";
+    sy->barrier_release_cond.name = "barrier_release_cond";
+    if (scn->runtime.invariant_check == INVARIANT_LOCKLESS) {
+        int m = -1;
+        for (int r = 0; r < scn->nractors; r++)
+            for (int t = 0; t < scn->ractors[r].nthreads; t++) {
+                int v = max_iseq(&scn->ractors[r].threads[t].prog);
+                if (v > m) m = v;
+            }
+        sy->niseqs = m + 1;
+        if (sy->niseqs > 0) {
+            sy->ep_escape_recorded = calloc((size_t)sy->niseqs, 1);
+            if (!sy->ep_escape_recorded)
+                return gv_fail(err, errlen, GV_ENOMEM, "%s: out of memory", scn->file);
+        }
+    }
+    return GV_OK;
+}
+
+void vm_sync_free(struct vm *vm)
+{
+    if (!vm->sync) return;
+    free(vm->sync->ep_escape_recorded);
+    free(vm->sync);
+    vm->sync = NULL;
+}
+
+/* ---- reports ---------------------------------------------------------------- */
+
+static void describe_holder(const struct vm_sync *sy, const struct vml_mutex *m, char *buf,
+                            size_t len)
+{
+    const struct rb_thread *h = m->holder;
+    if (!h) snprintf(buf, len, "free, its waiter woken");
+    else if (h == sy->barrier_initiator && m == &sy->sched_lock)
+        snprintf(buf, len, "held by thread %s, which runs a VM barrier", h->name);
+    else snprintf(buf, len, "held by thread %s", h->name);
+}
+
+bool vm_lock_describe_wait(const struct rb_thread *th, char *buf, unsigned len)
+{
+    const struct vm_sync *sy = th->vm->sync;
+    if (!sy) return false;
+    const char *where = th->op ? th->op->path : "(start)";
+    int line = th->op ? th->op->line : 0;
+    char holder[256];
+    const struct vml_mutex *m = th->sync.mutex;
+    if (th->sync.cond) {
+        if (th->sync.cond == &sy->barrier_complete_cond) {
+            char names[512] = "";
+            size_t off = 0;
+            int n = 0;
+            for (int i = 0; i < th->vm->nractors; i++) {
+                const struct rb_sched *s = &th->vm->ractors[i].sched;
+                if (s->ractor == th->ractor || !s->is_running || !s->running) continue;
+                if (s->running->sync.joined) continue;
+                n++;
+                if (off + 2 < sizeof names)
+                    off += (size_t)snprintf(names + off, sizeof names - off, "%s%s", off ? ", " : "",
+                                            s->running->name);
+            }
+            snprintf(buf, len, "initiating a VM barrier, waiting for %d running thread%s to join (%s) "
+                     "at %s (line %d)", n, n == 1 ? "" : "s", n ? names : "none left", where, line);
+        } else if (th->sync.cond == &sy->barrier_release_cond) {
+            snprintf(buf, len, "stopped at a VM barrier started by thread %s, waiting for its end "
+                     "at %s (line %d)", sy->barrier_initiator ? sy->barrier_initiator->name : "?",
+                     where, line);
+        } else {
+            snprintf(buf, len, "waiting on %s at %s (line %d)", th->sync.cond->name, where, line);
+        }
+        return true;
+    }
+    if (m && th->sync.in_mutex_queue) {
+        describe_holder(sy, m, holder, sizeof holder);
+        const char *why = th->sync.add_deferred ? "switching in, " :
+                          th->ts == TS_BARRIER_JOIN ? "joining a VM barrier, " :
+                          th->ts == TS_BARRIER_INIT ? "starting a VM barrier, " : "";
+        snprintf(buf, len, "%swaiting for %s (%s) at %s (line %d)", why, m->name, holder, where, line);
+        return true;
+    }
+    return false;
+}
+
+const char *vm_lock_held_note(const struct rb_thread *th)
+{
+    const struct vm_sync *sy = th->vm->sync;
+    if (sy && sy->lock.holder == th) return " while holding the VM lock";
+    if (sy && sy->sched_lock.holder == th) return " while holding the scheduler lock";
+    return "";
+}

@@ -1,0 +1,66 @@
+/* trace.h - a simulated run as Chrome trace-event JSON, for ui.perfetto.dev.
+ *
+ * One process (pid 1) is the run.  Its tracks (tids), in this order:
+ *   1..T      one per Ruby thread, named as in the scenario ("main",
+ *             "worker#3", "r#1/worker"): one `X` slice per state interval,
+ *             named by thread_state_name() (running, wants_gvl, blocking,
+ *             parked, sleeping, barrier_init, barrier_join, vmlock_wait,
+ *             wants_snt);
+ *   T+1       "timer thread": `X` slices "on_cpu" while it runs on a core;
+ *   T+2+c     "core c": `X` slices named after the task running on it, or
+ *             "switch" (context switch in) / "wake" (idle exit), args.task;
+ * `C` counters: "readyq" (one series per Ractor: its GVL ready queue
+ * length), "cores" (series "busy": cores not idle), and every
+ * vm_observer.counter name (series "value"); `i` instants from
+ * vm_observer.instant (thread-scoped when a thread is given).
+ *
+ * A slice is written when its state ends, so the slices of one track are
+ * consecutive and never overlap; zero-length states are left out.  Times
+ * are microseconds with six decimals: exact for integer picoseconds.
+ *
+ * Size cap: at most `max_events` events are written.  Room is kept to
+ * close every open slice, so when the cap is reached the trace is cut
+ * cleanly at that time t (open slices end at t, an instant
+ * "trace_truncated" marks t) and every later event is counted, not
+ * written; the count is in the trailing "metadata" object
+ * (dropped_events, truncated_at_us) and in trace_stats().
+ * The file (".gz" = gzip) is written atomically: only trace_commit puts it
+ * in place.  The format is documented in docs/output.md. */
+#ifndef OUTPUT_TRACE_H
+#define OUTPUT_TRACE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "../sim/engine.h"
+
+struct vm;
+struct trace;
+
+struct trace_stats {
+    uint64_t written;     /* events in the file */
+    uint64_t dropped;     /* events counted after the cap was reached */
+    uint64_t max_events;
+    bool truncated;
+    sim_time cut_at;      /* when the cap was reached (if truncated) */
+};
+
+/* Open PATH (gzip if it ends in ".gz"), write the header and track names,
+ * and install the observers on vm (after vm_init, before vm_run).
+ * Returns GV_OK, GV_EIO or GV_ENOMEM (message in err). */
+int trace_open(struct trace **out, const char *path, uint64_t max_events, struct vm *vm,
+               char *err, size_t errlen);
+/* Close every open slice at `end` (the run's end, or the time it failed). */
+void trace_end(struct trace *t, sim_time end);
+/* Write the trailer and put the file in place; frees t and detaches the
+ * observers.  GV_OK or GV_EIO. */
+int trace_commit(struct trace *t, struct trace_stats *st, char *err, size_t errlen);
+/* Discard the file; frees t and detaches the observers. */
+void trace_abort(struct trace *t);
+void trace_get_stats(const struct trace *t, struct trace_stats *st);
+
+/* "12.345678": picoseconds as microseconds with six decimals. */
+void trace_format_us(char *buf, size_t len, sim_time ps);
+
+#endif

@@ -1,0 +1,439 @@
+/* test_policies.c - the GVL policies around blocking regions on small
+ * scenarios built in C: hand-computed traces of each policy's mechanism
+ * (the hot thread's steal and its successor's wasted wake, the lock
+ * window of PR 15840, the delayed tick hand-off, the threshold helper,
+ * barging's forced yield), the statistics of a syscall loop, the quantum,
+ * and that the deferring policies leave the Queue park/wake path alone.
+ *
+ * Test machine (sim_fixture.h): context switch 2 us, futex wake 1 us, idle
+ * core wake 20 us, no jitter, global-lock sections and mutexes free unless
+ * a test sets them. */
+#include "sim_fixture.h"
+#include "test.h"
+
+#include "../../models/gvl_policy.h"
+
+#define US SIM_US
+#define MS SIM_MS
+
+static const enum scn_gvl_policy deferring[] = { GVL_POLICY_HOT_STEAL, GVL_POLICY_DELAYED,
+                                                 GVL_POLICY_THRESHOLD };
+
+/* A: compute 5 us, syscall `call` on the CPU, compute 30 us; B: compute 5 us.
+ * Both start on idle cores at 20 us; A takes the GVL first, B queues. */
+static struct fx_result two_threads(enum scn_gvl_policy p, sim_time call, sim_time mutex)
+{
+    static struct scn_op a[3], b[1];
+    a[0] = fx_compute(5 * US);
+    a[1] = fx_syscall(call, false);
+    a[2] = fx_compute(30 * US);
+    b[0] = fx_compute(5 * US);
+    struct scn_thread th[] = { { "A", 1, { a, 3 } }, { "B", 1, { b, 1 } } };
+    struct scn_ractor r;
+    struct scenario s = fx_one_ractor(2, p, &r, th, 2);
+    s.machine.mutex_uncontended = mutex;
+    return fx_simulate(&s);
+}
+
+static void test_registry(void)
+{
+    for (int p = 0; p < GVL_POLICY_COUNT; p++) {
+        const struct gvl_policy *g = gvl_policy_get((enum scn_gvl_policy)p);
+        ASSERT(g != NULL);
+        ASSERT_EQ(g->id, p);
+        ASSERT_STREQ(g->name, scn_policy_name((enum scn_gvl_policy)p));
+        ASSERT(g->blocking_enter && g->blocking_exit && g->park && g->ready && g->yield &&
+               g->start && g->dead);
+        /* only the 2.6-3.2 GVL has no timeslice timer thread, and only it
+         * credits a whole quantum per TIMER interrupt */
+        ASSERT_EQ(g->uses_timer_thread, p != GVL_POLICY_BARGING);
+        ASSERT_EQ(g->tick_credits_quantum, p == GVL_POLICY_BARGING);
+    }
+    ASSERT(gvl_policy_get(GVL_POLICY_COUNT) == NULL);
+}
+
+/* Eager (us): A hands the GVL to B at its syscall (25; futex: B's core is
+ * idle, B runs at 45), is back at 27 and queues behind B; B computes 45..50
+ * and ends, handing the GVL back (A's core idle: 70); A computes 70..100.
+ * hot_steal: A is back at 27 before B runs, so it steals: B goes back to
+ * the head of the queue and A computes 27..57.  B wakes at 45 for nothing
+ * (running == A): one wasted wake, one more voluntary switch.  A ends at
+ * 57 handing the GVL to B (idle core: 77), B ends at 82. */
+static void test_hot_steal_trace(void)
+{
+    struct fx_result e = two_threads(GVL_POLICY_EAGER, 1 * US, 0);
+    struct fx_result h = two_threads(GVL_POLICY_HOT_STEAL, 1 * US, 0);
+    ASSERT_EQ(e.rc, GV_OK);
+    ASSERT_EQ(h.rc, GV_OK);
+    ASSERT_EQ(e.m.wall, 100 * US);
+    ASSERT_EQ(e.m.wasted_wakes, 0);
+    ASSERT_EQ(h.m.wall, 82 * US);
+    ASSERT_EQ(h.m.wasted_wakes, 1);
+    ASSERT_EQ(h.wasted[1], 1);              /* it is B's */
+    ASSERT_EQ(h.m.gvl_handoffs, 2);         /* at A's syscall (stolen back) and at A's end */
+    ASSERT_EQ(h.wants[0], 20 * US);         /* A never waits after its start */
+    ASSERT_EQ(h.wants[1], 77 * US);         /* B: 0..77 */
+    /* B sleeps at 20, again at 45 (the wasted wake); the timer once */
+    ASSERT_EQ(h.thread_vcsw, 2);
+    ASSERT_EQ(h.m.vol_switches, 3);
+}
+
+/* The lock window of PR 15840 (mutex_uncontended = 2 us here).  A's call
+ * lasts 20 us: it is back at 46 (25 + 20 + 1 futex), just after B woke at
+ * 45 holding sched->lock_ until 47.  A finds the lock taken and spins; B
+ * sees runnable_hot_th_waiting, drops and re-takes the lock (47..49), A
+ * steals in between (47) and computes 47..77; B finds running != self: a
+ * wasted wake.  A ends at 77, B (idle core) runs 97..102.  Without the
+ * window (mutex 0) B simply took over at 45 and A queued behind it: the
+ * eager outcome, 100 us. */
+static void test_hot_steal_lock_window(void)
+{
+    struct fx_result w = two_threads(GVL_POLICY_HOT_STEAL, 20 * US, 2 * US);
+    struct fx_result n = two_threads(GVL_POLICY_HOT_STEAL, 20 * US, 0);
+    struct fx_result e = two_threads(GVL_POLICY_EAGER, 20 * US, 2 * US);
+    ASSERT_EQ(w.rc, GV_OK);
+    ASSERT_EQ(w.m.wall, 102 * US);
+    ASSERT_EQ(w.m.wasted_wakes, 1);
+    ASSERT_EQ(w.wants[0], 20 * US + 1 * US);  /* + the 1 us spin on the lock */
+    ASSERT_EQ(n.m.wall, 100 * US);
+    ASSERT_EQ(n.m.wasted_wakes, 0);
+    ASSERT_EQ(e.m.wall, 100 * US);  /* eager never arms the window */
+}
+
+/* THREAD_BLOCKING_BEGIN (a native sleep) passes yield_immediately: no hint,
+ * so hot_steal hands over exactly as eager does. */
+static void test_hot_steal_not_for_sleeps(void)
+{
+    struct fx_result r[2];
+    enum scn_gvl_policy ps[2] = { GVL_POLICY_EAGER, GVL_POLICY_HOT_STEAL };
+    for (int i = 0; i < 2; i++) {
+        static struct scn_op a[3], b[1];
+        a[0] = fx_compute(5 * US);
+        a[1] = fx_sleep(1 * US);
+        a[2] = fx_compute(30 * US);
+        b[0] = fx_compute(5 * US);
+        struct scn_thread th[] = { { "A", 1, { a, 3 } }, { "B", 1, { b, 1 } } };
+        struct scn_ractor rr;
+        struct scenario s = fx_one_ractor(2, ps[i], &rr, th, 2);
+        r[i] = fx_simulate(&s);
+        ASSERT_EQ(r[i].rc, GV_OK);
+    }
+    ASSERT_EQ(r[1].m.wall, r[0].m.wall);
+    ASSERT_EQ(r[1].m.wasted_wakes, 0);
+    ASSERT_EQ(r[1].m.vol_switches, r[0].m.vol_switches);
+}
+
+/* delayed and threshold keep the GVL through a 1 us call: A computes
+ * 26..56 and ends at 56, handing over to B (idle core: 76), B ends at 81;
+ * one hand-off, no wasted wake.  threshold's helper is a native thread of
+ * its own (native_threads: 2 Ruby threads + timer + helper). */
+static void test_deferred_short_call_trace(void)
+{
+    struct fx_result d = two_threads(GVL_POLICY_DELAYED, 1 * US, 0);
+    struct fx_result t = two_threads(GVL_POLICY_THRESHOLD, 1 * US, 0);
+    ASSERT_EQ(d.rc, GV_OK);
+    ASSERT_EQ(t.rc, GV_OK);
+    ASSERT_EQ(d.m.wall, 81 * US);
+    ASSERT_EQ(d.m.gvl_handoffs, 1);
+    ASSERT_EQ(d.m.wasted_wakes, 0);
+    ASSERT_EQ(d.m.native_threads, 3);
+    ASSERT_EQ(t.m.wall, 81 * US);
+    ASSERT_EQ(t.m.gvl_handoffs, 1);
+    ASSERT_EQ(t.m.native_threads, 4);
+    /* the helper's own switch is counted: it went to sleep once */
+    ASSERT_EQ(t.m.vol_switches, d.m.vol_switches + 1);
+}
+
+/* barging (us): B becomes the designated timer (timed wait).  A's syscall
+ * releases the GVL and signals B (idle core: 45); A is back at 27 and takes
+ * the GVL again (barging).  B wakes at 45, finds it owned: a wasted wake,
+ * and as the timer it sets A's TIMER interrupt, which under 3.2 credits a
+ * whole quantum: A yields at once (45, +1 us futex to B).  B runs at 65,
+ * signals A's switch_cond (A: 85), computes 66..71, ends.  A takes the GVL
+ * at 85 and finishes its remaining 12 us at 97. */
+static void test_barging_trace(void)
+{
+    struct fx_result b = two_threads(GVL_POLICY_BARGING, 1 * US, 0);
+    ASSERT_EQ(b.rc, GV_OK);
+    ASSERT_EQ(b.m.wall, 97 * US);
+    ASSERT_EQ(b.m.wasted_wakes, 1);
+    ASSERT_EQ(b.m.gvl_handoffs, 2);  /* A -> B at the yield, B -> A */
+    ASSERT_EQ(b.m.timer_ticks, 0);   /* no timeslice timer thread */
+}
+
+/* 2 threads looping compute 1 us + syscall 1 us, 2000 times each, with
+ * +-50% wake-latency jitter (without it a successor woken at a syscall
+ * entry would arrive exactly at another entry 20 us later, every time). */
+static struct fx_result syscall_loop(enum scn_gvl_policy p, int cores, bool sleep_in_kernel)
+{
+    static struct scn_op body[2];
+    body[0] = fx_compute(1 * US);
+    body[1] = fx_syscall(1 * US, sleep_in_kernel);
+    static struct scn_prog bp = { body, 2 };
+    static struct scn_op ops[1];
+    ops[0] = fx_loop(2000, &bp, true);
+    struct scn_thread t = { "w", 2, { ops, 1 } };
+    struct scn_ractor r;
+    struct scenario s = fx_one_ractor(cores, p, &r, &t, 1);
+    s.machine.wake_jitter = 0.5;
+    return fx_simulate(&s);
+}
+
+/* The #21685 loop on 2 cores: eager pays an idle-core wake per call; the
+ * deferring policies run it at about the 1-core speed, for the right
+ * reason each: hot_steal still hands `running` over at every entry but
+ * steals it back (a futex-free re-take: the successor is already awake),
+ * its successor waking for nothing now and then; delayed and threshold
+ * never hand over a 1 us call. */
+static void test_syscall_loop_two_cores(void)
+{
+    struct fx_result e1 = syscall_loop(GVL_POLICY_EAGER, 1, false);
+    struct fx_result e2 = syscall_loop(GVL_POLICY_EAGER, 2, false);
+    ASSERT_EQ(e2.m.syscalls, 4000);
+    ASSERT(e2.m.wall > 5 * e1.m.wall);
+    ASSERT(e2.thread_vcsw >= 3990);  /* one switch per call */
+    for (size_t i = 0; i < sizeof deferring / sizeof deferring[0]; i++) {
+        struct fx_result r = syscall_loop(deferring[i], 2, false);
+        ASSERT_EQ(r.rc, GV_OK);
+        ASSERT_EQ(r.m.syscalls, 4000);
+        ASSERT_EQ(r.m.ops, 4000);
+        /* 4000 x (1 us + 1 us) of work, one GVL: about 8 ms */
+        ASSERT(r.m.wall < 9 * MS);
+        ASSERT(r.thread_vcsw < 1000);  /* eager: 4000 */
+        /* the GVL is busy, not waited for by an idle pair of cores */
+        ASSERT(r.m.state_time[TS_RUNNING] > r.m.wall * 45 / 100);
+    }
+    struct fx_result h = syscall_loop(GVL_POLICY_HOT_STEAL, 2, false);
+    ASSERT(h.m.gvl_handoffs > 3900);  /* running passed at every entry ... */
+    ASSERT(h.m.wasted_wakes > 10);    /* ... the successor woken for nothing */
+    ASSERT(h.m.wakeups < 1000);       /* but rarely asleep when signalled */
+    struct fx_result d = syscall_loop(GVL_POLICY_DELAYED, 2, false);
+    ASSERT(d.m.gvl_handoffs < 5);
+    ASSERT_EQ(d.m.wasted_wakes, 0);
+}
+
+/* delayed: a 25 ms call keeps the GVL until the next tick of the timer
+ * thread (which ticks because the blocked thread still "runs" with a
+ * waiter), then the tick hands it to the waiting thread.  eager hands it
+ * over at once. */
+static struct fx_result long_call(enum scn_gvl_policy p, bool sleep_op)
+{
+    static struct scn_op a[2], b[1];
+    a[0] = fx_compute(5 * US);
+    a[1] = sleep_op ? fx_sleep(2 * MS) : fx_syscall(25 * MS, false);
+    b[0] = fx_compute(1 * MS);
+    struct scn_thread th[] = { { "A", 1, { a, 2 } }, { "B", 1, { b, 1 } } };
+    struct scn_ractor r;
+    struct scenario s = fx_one_ractor(2, p, &r, th, 2);
+    return fx_simulate(&s);
+}
+
+static void test_delayed_tick_hands_over(void)
+{
+    struct fx_result e = long_call(GVL_POLICY_EAGER, false);
+    struct fx_result d = long_call(GVL_POLICY_DELAYED, false);
+    ASSERT_EQ(d.rc, GV_OK);
+    /* eager: B runs 20 us after A's syscall starts */
+    ASSERT(e.wants[1] < 50 * US);
+    /* delayed: B waits for the first tick, 10 ms after it queued (+ the
+     * timer's and B's wake-ups) */
+    ASSERT(d.wants[1] > 10 * MS && d.wants[1] < 10 * MS + 100 * US);
+    ASSERT_EQ(d.m.gvl_handoffs, 1);
+    ASSERT(d.m.timer_ticks >= 1);
+    /* the hand-off did not end the call: A still finishes at ~25 ms */
+    ASSERT(d.m.wall > 25 * MS && d.m.wall < 25 * MS + 100 * US);
+}
+
+/* PR 15529 predates the yield_immediately flag: a native sleep is delayed
+ * too.  B waits for A's 2 ms sleep (it ends before any tick). */
+static void test_delayed_sleep_keeps_gvl(void)
+{
+    struct fx_result e = long_call(GVL_POLICY_EAGER, true);
+    struct fx_result d = long_call(GVL_POLICY_DELAYED, true);
+    ASSERT_EQ(d.rc, GV_OK);
+    ASSERT(e.wants[1] < 50 * US);
+    ASSERT(d.wants[1] > 2 * MS && d.wants[1] < 2 * MS + 100 * US);
+    ASSERT(d.m.wall > 3 * MS);
+    ASSERT(e.m.wall < 2100 * US);
+}
+
+/* threshold: the helper hands a 25 ms call over `threshold` (100 us) after
+ * it began, plus its own wake-up (idle core, 20 us) and B's (20 us). */
+static void test_threshold_helper_hands_over(void)
+{
+    struct fx_result t = long_call(GVL_POLICY_THRESHOLD, false);
+    ASSERT_EQ(t.rc, GV_OK);
+    ASSERT_EQ(t.m.gvl_handoffs, 1);
+    ASSERT(t.wants[1] > 100 * US + 20 * US && t.wants[1] < 200 * US);
+    /* a longer threshold, a longer wait */
+    static struct scn_op a[2], b[1];
+    a[0] = fx_compute(5 * US);
+    a[1] = fx_syscall(25 * MS, false);
+    b[0] = fx_compute(1 * MS);
+    struct scn_thread th[] = { { "A", 1, { a, 2 } }, { "B", 1, { b, 1 } } };
+    struct scn_ractor r;
+    struct scenario s = fx_one_ractor(2, GVL_POLICY_THRESHOLD, &r, th, 2);
+    s.runtime.threshold = 1 * MS;
+    struct fx_result t2 = fx_simulate(&s);
+    ASSERT(t2.wants[1] > 1 * MS + 20 * US && t2.wants[1] < 1 * MS + 100 * US);
+}
+
+/* Two CPU-bound threads: every policy shares the GVL by 100 ms quanta; the
+ * 3.3 policies count them in 10 ms ticks of the timer thread, barging in
+ * its designated timer's 100 ms timed waits (no tick at all). */
+static void test_quantum_every_policy(void)
+{
+    for (int p = 0; p < GVL_POLICY_COUNT; p++) {
+        static struct scn_op ops[1];
+        ops[0] = fx_compute(1 * SIM_S);
+        struct scn_thread t = { "cpu", 2, { ops, 1 } };
+        struct scn_ractor r;
+        struct scenario s = fx_one_ractor(2, (enum scn_gvl_policy)p, &r, &t, 1);
+        struct fx_result x = fx_simulate(&s);
+        ASSERT_EQ(x.rc, GV_OK);
+        ASSERT(x.m.wall > 2 * SIM_S && x.m.wall < 2 * SIM_S + 5 * MS);
+        ASSERT(x.m.gvl_handoffs >= 18 && x.m.gvl_handoffs <= 21);
+        if (p == GVL_POLICY_BARGING) ASSERT_EQ(x.m.timer_ticks, 0);
+        else ASSERT(x.m.timer_ticks >= 180 && x.m.timer_ticks <= 200);
+    }
+}
+
+/* Queue ping-pong: every message delivered under every policy; the
+ * deferring policies do not touch the park/wake path, so without blocking
+ * regions their runs are the eager run, event for event. */
+static struct fx_result pingpong(enum scn_gvl_policy p, int cores)
+{
+    static struct scn_op mb[2], eb[3];
+    mb[0] = fx_queue(OP_QUEUE_PUSH, 0);
+    mb[1] = fx_queue(OP_QUEUE_POP, 1);
+    eb[0] = fx_queue(OP_QUEUE_POP, 0);
+    eb[1] = fx_compute(2 * US);
+    eb[2] = fx_queue(OP_QUEUE_PUSH, 1);
+    static struct scn_prog mp = { mb, 2 }, ep = { eb, 3 };
+    static struct scn_op mops[1], eops[1];
+    mops[0] = fx_loop(500, &mp, true);
+    eops[0] = fx_loop(500, &ep, false);
+    struct scn_thread th[] = { { "main", 1, { mops, 1 } }, { "echo", 1, { eops, 1 } } };
+    struct scn_ractor r;
+    struct scenario s = fx_one_ractor(cores, p, &r, th, 2);
+    struct scn_queue q[2] = { { "ping", 0 }, { "pong", 0 } };
+    s.queues = q;
+    s.nqueues = 2;
+    return fx_simulate(&s);
+}
+
+static void test_queue_path_untouched(void)
+{
+    for (int cores = 1; cores <= 2; cores++) {
+        struct fx_result e = pingpong(GVL_POLICY_EAGER, cores);
+        ASSERT_EQ(e.rc, GV_OK);
+        ASSERT_EQ(e.m.ops, 500);
+        for (size_t i = 0; i < sizeof deferring / sizeof deferring[0]; i++) {
+            struct fx_result r = pingpong(deferring[i], cores);
+            ASSERT_EQ(r.rc, GV_OK);
+            ASSERT_EQ(r.m.wall, e.m.wall);
+            ASSERT_EQ(r.m.vol_switches, e.m.vol_switches);
+            ASSERT_EQ(r.m.gvl_handoffs, e.m.gvl_handoffs);
+            ASSERT_EQ(r.m.engine_events, e.m.engine_events);
+        }
+        /* barging has its own park/wake path (release, cond.intr, acquire) */
+        struct fx_result b = pingpong(GVL_POLICY_BARGING, cores);
+        ASSERT_EQ(b.rc, GV_OK);
+        ASSERT_EQ(b.m.ops, 500);
+        ASSERT(b.m.state_time[TS_PARKED] > 0);
+    }
+}
+
+/* An I/O thread (1 ms calls sleeping in the kernel) beside a CPU-bound
+ * thread, 2 s: eager and barging give it about one call per quantum;
+ * delayed, one quantum's worth of calls per tick that catches it; the
+ * threshold helper leaves 1 ms calls alone only if threshold > 1 ms. */
+static struct fx_result io_thread(enum scn_gvl_policy p, sim_time call)
+{
+    static struct scn_op iob[1];
+    iob[0] = fx_syscall(call, true);
+    static struct scn_prog iop = { iob, 1 };
+    static struct scn_op io[1], cpu[1];
+    io[0] = fx_loop(0, &iop, true);
+    cpu[0] = fx_compute(10 * SIM_S);
+    struct scn_thread th[] = { { "io", 1, { io, 1 } }, { "cpu", 1, { cpu, 1 } } };
+    struct scn_ractor r;
+    struct scenario s = fx_one_ractor(2, p, &r, th, 2);
+    s.stop_time = 2 * SIM_S;
+    return fx_simulate(&s);
+}
+
+static void test_io_thread(void)
+{
+    struct fx_result e = io_thread(GVL_POLICY_EAGER, 1 * MS);
+    struct fx_result b = io_thread(GVL_POLICY_BARGING, 1 * MS);
+    struct fx_result h = io_thread(GVL_POLICY_HOT_STEAL, 1 * MS);
+    struct fx_result d = io_thread(GVL_POLICY_DELAYED, 1 * MS);
+    struct fx_result d20 = io_thread(GVL_POLICY_DELAYED, 20 * MS);
+    ASSERT(e.m.syscalls >= 15 && e.m.syscalls <= 25);
+    ASSERT(b.m.syscalls >= 15 && b.m.syscalls <= 25);
+    ASSERT(h.m.syscalls >= 15 && h.m.syscalls <= 25);  /* 1 ms > the successor's wake */
+    ASSERT(d.m.syscalls > 5 * e.m.syscalls);           /* 1 ms < the 10 ms tick */
+    ASSERT(d20.m.syscalls <= 25);                      /* 20 ms > the tick: no help */
+}
+
+/* A thread that queues for the GVL pays the CPU it owes (here the futex
+ * wake of the timer thread) before it sleeps; a successor handing it the
+ * GVL meanwhile must not be lost: the wait checks `running` after paying.
+ * (Cheap idle wake-ups, as on linux_desktop, make the window reachable:
+ * the old code hung here with every thread "waiting for the GVL".) */
+static void test_no_lost_wakeup(void)
+{
+    static struct scn_op body[2];
+    body[0] = fx_compute(400 * SIM_NS);
+    body[0].u.compute.dur.kind = DIST_UNIFORM;
+    body[0].u.compute.dur.b = 800 * SIM_NS;
+    body[1] = fx_syscall(1700 * SIM_NS, false);
+    static struct scn_prog bp = { body, 2 };
+    static struct scn_op ops[1];
+    ops[0] = fx_loop(10000, &bp, false);
+    struct scn_thread t = { "w", 2, { ops, 1 } };
+    struct scn_ractor r;
+    struct scenario s = fx_one_ractor(2, GVL_POLICY_EAGER, &r, &t, 1);
+    s.machine.context_switch = 718 * SIM_NS;
+    s.machine.futex_wake = 513 * SIM_NS;
+    s.machine.wake_idle_core = 2100 * SIM_NS;
+    s.machine.wake_jitter = 0.5;
+    s.machine.sched_lock_cs = 127 * SIM_NS;
+    struct fx_result x = fx_simulate(&s);
+    ASSERT_EQ(x.rc, GV_OK);
+    ASSERT_EQ(x.m.syscalls, 20000);
+}
+
+static void test_deterministic_every_policy(void)
+{
+    for (int p = 0; p < GVL_POLICY_COUNT; p++) {
+        struct fx_result a = syscall_loop((enum scn_gvl_policy)p, 2, true);
+        struct fx_result b = syscall_loop((enum scn_gvl_policy)p, 2, true);
+        ASSERT_EQ(a.rc, GV_OK);
+        ASSERT_EQ(a.m.wall, b.m.wall);
+        ASSERT_EQ(a.m.engine_events, b.m.engine_events);
+        ASSERT_EQ(a.m.vol_switches, b.m.vol_switches);
+        ASSERT_EQ(a.m.syscalls, 4000);
+    }
+}
+
+int main(void)
+{
+    RUN(test_registry);
+    RUN(test_hot_steal_trace);
+    RUN(test_hot_steal_lock_window);
+    RUN(test_hot_steal_not_for_sleeps);
+    RUN(test_deferred_short_call_trace);
+    RUN(test_barging_trace);
+    RUN(test_syscall_loop_two_cores);
+    RUN(test_delayed_tick_hands_over);
+    RUN(test_delayed_sleep_keeps_gvl);
+    RUN(test_threshold_helper_hands_over);
+    RUN(test_quantum_every_policy);
+    RUN(test_queue_path_untouched);
+    RUN(test_io_thread);
+    RUN(test_no_lost_wakeup);
+    RUN(test_deterministic_every_policy);
+    TEST_DONE();
+}
