@@ -16,7 +16,8 @@
  *            a helper thread per Ractor (exec_threshold.c) hands the GVL on
  *            once the call has run for runtime.threshold.
  * Sleeps (THREAD_BLOCKING_BEGIN, yield_immediately) hand off eagerly under
- * every policy; none of them touches the Queue park/wake path.
+ * eager and hot_steal and are deferred like system calls under delayed and
+ * threshold; no policy touches the Queue park/wake path.
  * barging (2.6-3.2) has its own GVL: exec_gvl_barging.c.
  */
 #include "exec_policy.h"
@@ -35,13 +36,14 @@ static void hot_steal_blocking_enter(struct exec_thread *th, bool yield_immediat
     exec_gvl33_to_waiting(th, !yield_immediately);
 }
 
-/* delayed / threshold: keep the GVL, mark the owner blocked. */
+/* delayed / threshold: keep the GVL, mark the owner blocked.  Native
+ * sleeps too (yield_immediately is ignored): both PRs predate that flag
+ * (PR 15840), and in the code they patched THREAD_BLOCKING_BEGIN and
+ * BLOCKING_REGION reached the same thread_sched_to_waiting_common; the
+ * simulator makes the same choice (docs/policies.md, "delayed"). */
 static void deferred_blocking_enter(struct exec_thread *th, bool yield_immediately)
 {
-    if (yield_immediately) {
-        exec_gvl33_to_waiting(th, false);
-        return;
-    }
+    (void)yield_immediately;
     struct exec_sched *s = &th->ractor->sched;
     exec_gvl_released(th);
     pthread_mutex_lock(&s->lock);
@@ -61,7 +63,7 @@ static void deferred_blocking_exit(struct exec_thread *th)
         pthread_mutex_unlock(&s->lock);
         return;
     }
-    /* handed on while blocked (or a sleep's eager hand-off): queue up */
+    /* handed on while blocked: queue up */
     exec_gvl_to_ready_common_locked(s, th, false, &th->ac);
     if (s->running == th) exec_gvl_add_running_thread_locked(s, th);
     exec_gvl_wait_running_turn_locked(s, th);

@@ -28,9 +28,9 @@ mt="scenarios/mtime_loop.json --set ractors.0.threads.1.program.0.times_total=10
 real "mtime_loop 100k calls, 8 threads, eager, 1 core" $mt --set machine.cores=1
 real "mtime_loop 100k calls, 8 threads, eager, $cores2 cores" $mt --set machine.cores=$cores2
 real "mtime_loop 100k calls, 8 threads, hot_steal, $cores2 cores" $mt --set machine.cores=$cores2 --set runtime.gvl_policy=hot_steal
-ph="scenarios/exec/proc_heavy.json --set ractors.1.threads.0.program.0.times=20000 --set machine.cores=$cores2"
+ph="tests/data/exec_proc_heavy.json --set ractors.1.threads.0.program.0.times=20000 --set machine.cores=$cores2"
 real "proc_heavy 2 Ractors x 20k escapes, lock_barrier" $ph --set runtime.invariant_check=lock_barrier
 real "proc_heavy 2 Ractors x 20k escapes, lockless" $ph --set runtime.invariant_check=lockless
-ct="scenarios/exec/counter.json --set ractors.1.threads.0.program.0.insns=100000000 --set machine.cores=$cores2"
-real "counter 2 Ractors x 100M insns, shared" $ct --set runtime.insn_counter=shared
-real "counter 2 Ractors x 100M insns, thread_local" $ct --set runtime.insn_counter=thread_local
+ct="scenarios/tarai_ractors.json --set ractors.1.count=2 --set ractors.1.threads.0.program.0.insns=100000000 --set machine.cores=$cores2"
+real "tarai 2 Ractors x 100M insns, shared counter" $ct --set runtime.insn_counter=shared
+real "tarai 2 Ractors x 100M insns, thread_local counter" $ct --set runtime.insn_counter=thread_local

@@ -2,8 +2,8 @@
 # exec_results.sh [GVLSIM] [OUTDIR] - the real executor's result tables
 # (docs/exec-results.md): queue ping-pong 1 vs 2 cores, mtime_loop with 2
 # and 8 threads under every policy on 1 and 2 cores, proc_heavy with 2
-# Ractors lock_barrier vs lockless, the instruction counter shared vs
-# thread_local.
+# worker Ractors lock_barrier vs lockless (vs none), tarai_ractors with 2
+# worker Ractors: the instruction counter shared vs thread_local (vs none).
 #
 # Every configuration runs RUNS times (default 5), interleaved (run 1 of
 # every configuration, then run 2, ...), so that a slow period of the host
@@ -14,8 +14,8 @@
 # minutes on a 2-core host; override with the variables below):
 #   PINGPONG_MSGS  queue_pingpong messages        (default 200000; 1M in the report)
 #   MTIME_CALLS    mtime_loop File.mtime calls    (default 200000; 1M in the report)
-#   PROC_OPS       proc_heavy escapes per Ractor  (default 200000)
-#   COUNTER_INSNS  instructions per Ractor        (default 300000000)
+#   PROC_TIME      proc_heavy stop.time           (default 2s; its loops run until then)
+#   COUNTER_INSNS  tarai instructions per Ractor  (default 300000000; 1,057,137,368 in the scenario)
 #   QUICK=1        tiny sizes and 2 runs: checks the script, not the machine
 #   ONLY=PREFIX    only the configurations whose label starts with PREFIX
 #                  (pingpong, mtime, proc, counter)
@@ -32,10 +32,10 @@ out=${2:-out/exec-results}
 runs=${RUNS:-5}
 msgs=${PINGPONG_MSGS:-200000}
 calls=${MTIME_CALLS:-200000}
-procs=${PROC_OPS:-200000}
+proc_time=${PROC_TIME:-2s}
 insns=${COUNTER_INSNS:-300000000}
 if [ "${QUICK:-0}" = 1 ]; then
-    runs=2; msgs=2000; calls=2000; procs=2000; insns=2000000
+    runs=2; msgs=2000; calls=2000; proc_time=20ms; insns=2000000
 fi
 ncpu=$(nproc)
 [ "$ncpu" -ge 2 ] || { echo "exec_results: needs 2 CPUs (this host lets us use $ncpu)" >&2; exit 1; }
@@ -107,12 +107,12 @@ configs() {
         done
     done
     for inv in lock_barrier lockless none; do
-        echo "proc/$inv|scenarios/exec/proc_heavy.json --set machine.cores=2 --set ractors.1.count=2" \
-             "--set runtime.invariant_check=$inv --set ractors.1.threads.0.program.0.times=$procs"
+        echo "proc/$inv|scenarios/proc_heavy.json --set machine.cores=2 --set ractors.1.count=2" \
+             "--set runtime.invariant_check=$inv --set stop.time=$proc_time"
     done
     for counter in shared thread_local none; do
         for cores in 1 2; do
-            echo "counter/$counter/$cores|scenarios/exec/counter.json --set machine.cores=$cores" \
+            echo "counter/$counter/$cores|scenarios/tarai_ractors.json --set machine.cores=$cores" \
                  "--set ractors.1.count=2 --set runtime.insn_counter=$counter" \
                  "--set ractors.1.threads.0.program.0.insns=$insns"
         done
@@ -215,7 +215,7 @@ done
 fi
 if has proc; then
 echo
-echo "### proc_heavy, 2 worker Ractors, $procs escapes each, 2 cores"
+echo "### proc_heavy, 2 worker Ractors for $proc_time, 2 cores"
 echo
 echo "| invariant_check | wall s | aggregate ops/s (min / median / max) | barriers | joins (median) | us per barrier (median) | CPU/wall |"
 echo "|---|---|---|---|---|---|---|"
@@ -228,7 +228,7 @@ done
 fi
 if has counter; then
 echo
-echo "### instruction counter, 2 worker Ractors x $insns instructions (wall s: min / median / max)"
+echo "### tarai_ractors (instruction counter), 2 worker Ractors x $insns instructions (wall s: min / median / max)"
 echo
 echo "| insn_counter | 1 core | 2 cores | 2c/1c | CPU/wall 2c | counter value / insns 2c |"
 echo "|---|---|---|---|---|---|"

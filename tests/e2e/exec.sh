@@ -50,7 +50,7 @@ expect_col ops 2000 q.csv "queue_pingpong ops"
 expect_col syscalls 7200 q.csv "queue_pingpong syscalls"
 
 # -- two Ractors escaping environments: a barrier per escape under lock_barrier
-ph="scenarios/exec/proc_heavy.json --set ractors.1.threads.0.program.0.times=500"
+ph="tests/data/exec_proc_heavy.json --set ractors.1.threads.0.program.0.times=500"
 run exec $ph --set runtime.invariant_check=lock_barrier -o "$tmp/p.csv"
 expect_code 0 "proc_heavy lock_barrier"
 expect_col barriers 1000 p.csv "lock_barrier barriers"
@@ -61,7 +61,7 @@ expect_code 0 "proc_heavy none"
 expect_col barriers 0 p.csv "none barriers"
 
 # -- the instruction counter
-run exec scenarios/exec/counter.json --set ractors.1.threads.0.program.0.insns=1000000 \
+run exec tests/data/exec_counter.json --set ractors.1.threads.0.program.0.insns=1000000 \
     --set runtime.insn_counter=thread_local -o "$tmp/c.csv"
 expect_code 0 "counter"
 expect_col insn_counter thread_local c.csv "counter column"
