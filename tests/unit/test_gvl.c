@@ -4,139 +4,15 @@
  * and no-progress reports, and determinism. */
 #include <string.h>
 
-#include "../../common/err.h"
-#include "../../models/vm.h"
-#include "../../sim/engine_heap.h"
+#include "sim_fixture.h"
 #include "test.h"
 
-/* ---- scenario building -------------------------------------------------- */
+/* Scenario building and simulation: tests/unit/sim_fixture.h. */
+static struct scn_ractor g_ractor;
 
-static struct scn_machine test_machine(int cores)
-{
-    struct scn_machine m;
-    memset(&m, 0, sizeof m);
-    m.name = "test";
-    m.cores = cores;
-    m.context_switch = 2 * SIM_US;
-    m.futex_wake = 1 * SIM_US;
-    m.wake_idle_core = 20 * SIM_US;
-    m.wake_busy_core = 3 * SIM_US;
-    m.os_timeslice = 3 * SIM_MS;
-    m.work_scale = 1.0;
-    m.timer_tick_cost = 1 * SIM_US;
-    m.safepoint_gap = 0;
-    m.insn_time = 7 * SIM_NS;
-    return m;
-}
-
-static struct scn_runtime test_runtime(void)
-{
-    struct scn_runtime r;
-    memset(&r, 0, sizeof r);
-    r.gvl_policy = GVL_POLICY_EAGER;
-    r.quantum = 100 * SIM_MS;
-    r.timer_tick = 10 * SIM_MS;
-    r.threshold = 100 * SIM_US;
-    r.max_cpu = 8;
-    return r;
-}
-
-static struct scn_op op_compute(sim_time d)
-{
-    struct scn_op o;
-    memset(&o, 0, sizeof o);
-    o.kind = OP_COMPUTE;
-    o.path = "/compute";
-    o.u.compute.dur.a = d;
-    return o;
-}
-
-static struct scn_op op_syscall(sim_time d, bool releases, bool io_wait)
-{
-    struct scn_op o;
-    memset(&o, 0, sizeof o);
-    o.kind = OP_SYSCALL;
-    o.path = "/syscall";
-    o.u.syscall.dur.a = d;
-    o.u.syscall.releases_gvl = releases;
-    o.u.syscall.io_wait = io_wait;
-    return o;
-}
-
-static struct scn_op op_queue(enum scn_op_kind k, int q)
-{
-    struct scn_op o;
-    memset(&o, 0, sizeof o);
-    o.kind = k;
-    o.path = k == OP_QUEUE_POP ? "/ractors/0/threads/0/program/0" : "/push";
-    o.line = 7;
-    o.u.queue.queue = q;
-    return o;
-}
-
-static struct scn_op op_loop(uint64_t times, struct scn_prog *body, bool measure)
-{
-    struct scn_op o;
-    memset(&o, 0, sizeof o);
-    o.kind = OP_LOOP;
-    o.path = "/loop";
-    o.u.loop.mode = times ? LOOP_TIMES : LOOP_FOREVER;
-    o.u.loop.times = times;
-    o.u.loop.measure = measure;
-    o.u.loop.body = body;
-    return o;
-}
-
-struct run_result {
-    int rc;
-    char err[2048];
-    struct run_metrics m;
-    uint64_t thread_vcsw;  /* voluntary switches of the Ruby threads alone */
-};
-
-static struct run_result simulate(struct scenario *s)
-{
-    struct run_result r;
-    memset(&r, 0, sizeof r);
-    s->file = "test.json";
-    s->name = "test";
-    s->total_ractors = 0;
-    s->total_threads = 0;
-    for (int i = 0; i < s->nractors; i++) {
-        s->total_ractors += s->ractors[i].count;
-        for (int j = 0; j < s->ractors[i].nthreads; j++)
-            s->total_threads += s->ractors[i].count * s->ractors[i].threads[j].count;
-    }
-    struct sim_engine *e = sim_heap_create();
-    struct vm vm;
-    r.rc = vm_init(&vm, s, e, r.err, sizeof r.err);
-    if (r.rc == GV_OK) {
-        r.rc = vm_run(&vm, 3600 * SIM_S, r.err, sizeof r.err);
-        if (r.rc == GV_OK) vm_collect(&vm, &r.m);
-        for (int i = 0; i < vm.nthreads; i++) r.thread_vcsw += vm.threads[i].own_nt.vcsw;
-        vm_free(&vm);
-    }
-    sim_destroy(e);
-    return r;
-}
-
-/* One Ractor with the given thread templates. */
 static struct scenario one_ractor(int cores, struct scn_thread *threads, int n)
 {
-    static struct scn_ractor r;
-    memset(&r, 0, sizeof r);
-    r.name = "main";
-    r.count = 1;
-    r.threads = threads;
-    r.nthreads = n;
-    struct scenario s;
-    memset(&s, 0, sizeof s);
-    s.seed = 1;
-    s.machine = test_machine(cores);
-    s.runtime = test_runtime();
-    s.ractors = &r;
-    s.nractors = 1;
-    return s;
+    return fx_one_ractor(cores, GVL_POLICY_EAGER, &g_ractor, threads, n);
 }
 
 /* ---- tests -------------------------------------------------------------- */
@@ -145,10 +21,10 @@ static struct scenario one_ractor(int cores, struct scn_thread *threads, int n)
  * 10 us and ends.  The timer thread never ticks (no waiters). */
 static void test_single_thread_exact(void)
 {
-    struct scn_op ops[] = { op_compute(10 * SIM_US) };
+    struct scn_op ops[] = { fx_compute(10 * SIM_US) };
     struct scn_thread t = { "main", 1, { ops, 1 } };
     struct scenario s = one_ractor(1, &t, 1);
-    struct run_result r = simulate(&s);
+    struct fx_result r = fx_simulate(&s);
     ASSERT_EQ(r.rc, GV_OK);
     ASSERT_EQ(r.m.wall, 30 * SIM_US);
     ASSERT_EQ(r.m.state_time[TS_WANTS_GVL], 20 * SIM_US);
@@ -161,10 +37,10 @@ static void test_single_thread_exact(void)
  * entry is simply taken by the other thread, so both run in parallel. */
 static void test_released_gvl_taken_without_wait(void)
 {
-    struct scn_op ops[] = { op_syscall(1 * SIM_US, true, false) };
+    struct scn_op ops[] = { fx_syscall(1 * SIM_US, false) };
     struct scn_thread t = { "w", 2, { ops, 1 } };
     struct scenario s = one_ractor(2, &t, 1);
-    struct run_result r = simulate(&s);
+    struct fx_result r = fx_simulate(&s);
     ASSERT_EQ(r.rc, GV_OK);
     ASSERT_EQ(r.m.wall, 21 * SIM_US);
     ASSERT_EQ(r.m.gvl_handoffs, 0);
@@ -183,10 +59,10 @@ static void test_released_gvl_taken_without_wait(void)
  * to B (core 1 idle: 90) and exits after the futex (71); B ends at 90. */
 static void test_eager_trace_exact(void)
 {
-    struct scn_op ops[] = { op_compute(5 * SIM_US), op_syscall(1 * SIM_US, true, false) };
+    struct scn_op ops[] = { fx_compute(5 * SIM_US), fx_syscall(1 * SIM_US, false) };
     struct scn_thread t = { "w", 2, { ops, 2 } };
     struct scenario s = one_ractor(2, &t, 1);
-    struct run_result r = simulate(&s);
+    struct fx_result r = fx_simulate(&s);
     ASSERT_EQ(r.rc, GV_OK);
     ASSERT_EQ(r.m.wall, 90 * SIM_US);
     ASSERT_EQ(r.m.gvl_handoffs, 3);     /* A->B, B->A at the syscalls, A->B at A's end */
@@ -205,18 +81,18 @@ static void test_eager_trace_exact(void)
 static void test_eager_switch_per_syscall(void)
 {
     static struct scn_op body[2];
-    body[0] = op_compute(500 * SIM_NS);
+    body[0] = fx_compute(500 * SIM_NS);
     body[0].u.compute.dur.kind = DIST_UNIFORM;  /* 0.5..1.5 us: no phase locking */
     body[0].u.compute.dur.b = 1500 * SIM_NS;
-    body[1] = op_syscall(1 * SIM_US, true, false);
+    body[1] = fx_syscall(1 * SIM_US, false);
     static struct scn_prog bodyp = { body, 2 };
-    struct scn_op ops[] = { op_loop(10000, &bodyp, false) };
+    struct scn_op ops[] = { fx_loop(10000, &bodyp, false) };
     struct scn_thread t = { "w", 2, { ops, 1 } };
 
     struct scenario s1 = one_ractor(1, &t, 1);
-    struct run_result r1 = simulate(&s1);
+    struct fx_result r1 = fx_simulate(&s1);
     struct scenario s2 = one_ractor(2, &t, 1);
-    struct run_result r2 = simulate(&s2);
+    struct fx_result r2 = fx_simulate(&s2);
     ASSERT_EQ(r1.rc, GV_OK);
     ASSERT_EQ(r2.rc, GV_OK);
     ASSERT_EQ(r1.m.syscalls, 20000);
@@ -244,19 +120,19 @@ static void test_eager_switch_per_syscall(void)
 static void test_queue_park_wake(void)
 {
     static struct scn_op pbody[2], cbody[2];
-    pbody[0] = op_queue(OP_QUEUE_PUSH, 0);
-    pbody[1] = op_syscall(500 * SIM_NS, true, false);
-    cbody[0] = op_queue(OP_QUEUE_POP, 0);
-    cbody[1] = op_compute(200 * SIM_NS);
+    pbody[0] = fx_queue(OP_QUEUE_PUSH, 0);
+    pbody[1] = fx_syscall(500 * SIM_NS, false);
+    cbody[0] = fx_queue(OP_QUEUE_POP, 0);
+    cbody[1] = fx_compute(200 * SIM_NS);
     static struct scn_prog pp = { pbody, 2 }, cp = { cbody, 2 };
-    struct scn_op pops[] = { op_loop(500, &cp, true) };
-    struct scn_op pushes[] = { op_loop(500, &pp, false) };
+    struct scn_op pops[] = { fx_loop(500, &cp, true) };
+    struct scn_op pushes[] = { fx_loop(500, &pp, false) };
     struct scn_thread th[] = { { "main", 1, { pops, 1 } }, { "worker", 1, { pushes, 1 } } };
     struct scenario s = one_ractor(2, th, 2);
     struct scn_queue q = { "q", 0 };
     s.queues = &q;
     s.nqueues = 1;
-    struct run_result r = simulate(&s);
+    struct fx_result r = fx_simulate(&s);
     ASSERT_EQ(r.rc, GV_OK);
     ASSERT_EQ(r.m.ops, 500);
     ASSERT_EQ(r.m.syscalls, 500);
@@ -268,10 +144,10 @@ static void test_queue_park_wake(void)
  * ticks by the timer thread. */
 static void test_quantum(void)
 {
-    struct scn_op ops[] = { op_compute(1 * SIM_S) };
+    struct scn_op ops[] = { fx_compute(1 * SIM_S) };
     struct scn_thread t = { "cpu", 2, { ops, 1 } };
     struct scenario s = one_ractor(2, &t, 1);
-    struct run_result r = simulate(&s);
+    struct fx_result r = fx_simulate(&s);
     ASSERT_EQ(r.rc, GV_OK);
     /* 2 s of work, one thread at a time */
     ASSERT(r.m.wall > 2 * SIM_S && r.m.wall < 2 * SIM_S + 5 * SIM_MS);
@@ -286,14 +162,14 @@ static void test_quantum(void)
 static void test_io_thread_starved(void)
 {
     static struct scn_op iob[1];
-    iob[0] = op_syscall(1 * SIM_MS, true, true);
+    iob[0] = fx_syscall(1 * SIM_MS, true);
     static struct scn_prog iop = { iob, 1 };
-    struct scn_op io[] = { op_loop(0, &iop, false) };
-    struct scn_op cpu[] = { op_compute(10 * SIM_S) };
+    struct scn_op io[] = { fx_loop(0, &iop, false) };
+    struct scn_op cpu[] = { fx_compute(10 * SIM_S) };
     struct scn_thread th[] = { { "io", 1, { io, 1 } }, { "cpu", 1, { cpu, 1 } } };
     struct scenario s = one_ractor(2, th, 2);
     s.stop_time = 2 * SIM_S;
-    struct run_result r = simulate(&s);
+    struct fx_result r = fx_simulate(&s);
     ASSERT_EQ(r.rc, GV_OK);
     ASSERT_EQ(r.m.wall, 2 * SIM_S);
     /* 2 s / 100 ms quantum = ~20 calls (not ~2000) */
@@ -306,10 +182,10 @@ static void test_join(void)
     struct scn_op jops[] = { { 0 } };
     jops[0].kind = OP_JOIN;
     jops[0].path = "/join";
-    struct scn_op wops[] = { op_compute(5 * SIM_MS) };
+    struct scn_op wops[] = { fx_compute(5 * SIM_MS) };
     struct scn_thread th[] = { { "main", 1, { jops, 1 } }, { "w", 3, { wops, 1 } } };
     struct scenario s = one_ractor(4, th, 2);
-    struct run_result r = simulate(&s);
+    struct fx_result r = fx_simulate(&s);
     ASSERT_EQ(r.rc, GV_OK);
     ASSERT(r.m.wall > 15 * SIM_MS && r.m.wall < 16 * SIM_MS);
     ASSERT(r.m.state_time[TS_PARKED] > 14 * SIM_MS);
@@ -318,13 +194,15 @@ static void test_join(void)
 /* A pop that nobody will ever satisfy is a deadlock, reported per thread. */
 static void test_deadlock_report(void)
 {
-    struct scn_op ops[] = { op_queue(OP_QUEUE_POP, 0) };
+    struct scn_op ops[] = { fx_queue(OP_QUEUE_POP, 0) };
+    ops[0].path = "/ractors/0/threads/0/program/0";
+    ops[0].line = 7;
     struct scn_thread t = { "main", 1, { ops, 1 } };
     struct scenario s = one_ractor(1, &t, 1);
     struct scn_queue q = { "jobs", 0 };
     s.queues = &q;
     s.nqueues = 1;
-    struct run_result r = simulate(&s);
+    struct fx_result r = fx_simulate(&s);
     ASSERT_EQ(r.rc, GV_ERUN);
     ASSERT_CONTAINS(r.err, "deadlock");
     ASSERT_CONTAINS(r.err, "thread main: parked in queue_pop on queue \"jobs\" (empty) at "
@@ -335,16 +213,16 @@ static void test_deadlock_report(void)
 static void test_zero_time_loop_fails(void)
 {
     static struct scn_op body[1];
-    body[0] = op_queue(OP_QUEUE_PUSH, 0);
+    body[0] = fx_queue(OP_QUEUE_PUSH, 0);
     static struct scn_prog bp = { body, 1 };
-    struct scn_op ops[] = { op_loop(0, &bp, false) };
+    struct scn_op ops[] = { fx_loop(0, &bp, false) };
     struct scn_thread t = { "main", 1, { ops, 1 } };
     struct scenario s = one_ractor(1, &t, 1);
     struct scn_queue q = { "q", 0 };
     s.queues = &q;
     s.nqueues = 1;
     s.stop_time = 1 * SIM_S;
-    struct run_result r = simulate(&s);
+    struct fx_result r = fx_simulate(&s);
     ASSERT_EQ(r.rc, GV_ERUN);
     ASSERT_CONTAINS(r.err, "makes no progress");
 }
@@ -353,18 +231,18 @@ static void test_zero_time_loop_fails(void)
 static void test_deterministic(void)
 {
     static struct scn_op body[2];
-    body[0] = op_compute(1 * SIM_US);
+    body[0] = fx_compute(1 * SIM_US);
     body[0].u.compute.dur.kind = DIST_EXP;
-    body[1] = op_syscall(1 * SIM_US, true, false);
+    body[1] = fx_syscall(1 * SIM_US, false);
     body[1].u.syscall.dur.kind = DIST_UNIFORM;
     body[1].u.syscall.dur.b = 3 * SIM_US;
     static struct scn_prog bp = { body, 2 };
-    struct scn_op ops[] = { op_loop(2000, &bp, false) };
+    struct scn_op ops[] = { fx_loop(2000, &bp, false) };
     struct scn_thread t = { "w", 3, { ops, 1 } };
     struct scenario s = one_ractor(2, &t, 1);
-    struct run_result a = simulate(&s), b = simulate(&s);
+    struct fx_result a = fx_simulate(&s), b = fx_simulate(&s);
     s.seed = 2;
-    struct run_result c = simulate(&s);
+    struct fx_result c = fx_simulate(&s);
     ASSERT_EQ(a.rc, GV_OK);
     ASSERT_EQ(a.m.wall, b.m.wall);
     ASSERT_EQ(a.m.engine_events, b.m.engine_events);
