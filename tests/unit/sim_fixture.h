@@ -1,15 +1,25 @@
-/* sim_fixture.h - build small scenarios in C and simulate them (the
- * helpers of test_gvl.c, shared so that other model tests can use them).
+/* sim_fixture.h - build small scenarios in C, load committed ones, and
+ * simulate them: the scaffolding shared by the model tests (test_gvl,
+ * test_policies, test_mn, test_ractors, test_counter, test_tarai,
+ * test_trace).  Each test keeps only what it varies (a machine cost, a
+ * runtime switch) and the observables it reads (an fx_hooks inspector).
  * Times are exact: the test machine has no wake-latency jitter. */
 #ifndef GV_SIM_FIXTURE_H
 #define GV_SIM_FIXTURE_H
 
+#include <stdio.h>
 #include <string.h>
 
+#include "../../common/diag.h"
 #include "../../common/err.h"
+#include "../../input/load.h"
 #include "../../models/vm.h"
 #include "../../sim/engine_heap.h"
 
+/* ---- machine, runtime, scenario ------------------------------------------------- */
+
+/* The test machine: round costs, no jitter, global-lock sections and
+ * mutexes free (tests that need them set them). */
 static inline struct scn_machine fx_machine(int cores)
 {
     struct scn_machine m;
@@ -27,6 +37,8 @@ static inline struct scn_machine fx_machine(int cores)
     return m;
 }
 
+/* CRuby's defaults: 100 ms quantum, 10 ms ticks, RUBY_MAX_CPU 8; the
+ * threshold policy's 100 us (read by that policy only). */
 static inline struct scn_runtime fx_runtime(enum scn_gvl_policy p)
 {
     struct scn_runtime r;
@@ -39,101 +51,18 @@ static inline struct scn_runtime fx_runtime(enum scn_gvl_policy p)
     return r;
 }
 
-static inline struct scn_op fx_compute(sim_time d)
+/* `n` Ractor templates on the test machine, seed 1, no queues. */
+static inline struct scenario fx_scenario(int cores, enum scn_gvl_policy p, struct scn_ractor *ractors,
+                                          int n)
 {
-    struct scn_op o;
-    memset(&o, 0, sizeof o);
-    o.kind = OP_COMPUTE;
-    o.path = "/compute";
-    o.u.compute.dur.a = d;
-    return o;
-}
-
-static inline struct scn_op fx_syscall(sim_time d, bool io_wait)
-{
-    struct scn_op o;
-    memset(&o, 0, sizeof o);
-    o.kind = OP_SYSCALL;
-    o.path = "/syscall";
-    o.u.syscall.dur.a = d;
-    o.u.syscall.releases_gvl = true;
-    o.u.syscall.io_wait = io_wait;
-    return o;
-}
-
-static inline struct scn_op fx_sleep(sim_time d)
-{
-    struct scn_op o;
-    memset(&o, 0, sizeof o);
-    o.kind = OP_SLEEP;
-    o.path = "/sleep";
-    o.u.sleep.dur.a = d;
-    return o;
-}
-
-static inline struct scn_op fx_queue(enum scn_op_kind k, int q)
-{
-    struct scn_op o;
-    memset(&o, 0, sizeof o);
-    o.kind = k;
-    o.path = k == OP_QUEUE_POP ? "/pop" : "/push";
-    o.u.queue.queue = q;
-    return o;
-}
-
-/* times == 0: forever */
-static inline struct scn_op fx_loop(uint64_t times, struct scn_prog *body, bool measure)
-{
-    struct scn_op o;
-    memset(&o, 0, sizeof o);
-    o.kind = OP_LOOP;
-    o.path = "/loop";
-    o.u.loop.mode = times ? LOOP_TIMES : LOOP_FOREVER;
-    o.u.loop.times = times;
-    o.u.loop.measure = measure;
-    o.u.loop.body = body;
-    return o;
-}
-
-struct fx_result {
-    int rc;
-    char err[2048];
-    struct run_metrics m;
-    uint64_t thread_vcsw;     /* voluntary switches of the Ruby threads alone */
-    sim_time wants[8];        /* wants_gvl time of the first 8 threads */
-    uint64_t wasted[8];       /* their wasted wakes */
-};
-
-static inline struct fx_result fx_simulate(struct scenario *s)
-{
-    struct fx_result r;
-    memset(&r, 0, sizeof r);
-    s->file = "test.json";
-    s->name = "test";
-    s->total_ractors = 0;
-    s->total_threads = 0;
-    for (int i = 0; i < s->nractors; i++) {
-        s->total_ractors += s->ractors[i].count;
-        for (int j = 0; j < s->ractors[i].nthreads; j++)
-            s->total_threads += s->ractors[i].count * s->ractors[i].threads[j].count;
-    }
-    struct sim_engine *e = sim_heap_create();
-    struct vm vm;
-    r.rc = vm_init(&vm, s, e, r.err, sizeof r.err);
-    if (r.rc == GV_OK) {
-        r.rc = vm_run(&vm, 3600 * SIM_S, r.err, sizeof r.err);
-        if (r.rc == GV_OK) vm_collect(&vm, &r.m);
-        for (int i = 0; i < vm.nthreads; i++) {
-            r.thread_vcsw += vm.threads[i].own_nt.vcsw;
-            if (i < 8) {
-                r.wants[i] = vm.threads[i].ts_time[TS_WANTS_GVL];
-                r.wasted[i] = vm.threads[i].wasted_wakes;
-            }
-        }
-        vm_free(&vm);
-    }
-    sim_destroy(e);
-    return r;
+    struct scenario s;
+    memset(&s, 0, sizeof s);
+    s.seed = 1;
+    s.machine = fx_machine(cores);
+    s.runtime = fx_runtime(p);
+    s.ractors = ractors;
+    s.nractors = n;
+    return s;
 }
 
 /* One Ractor with the given thread templates. */
@@ -145,14 +74,172 @@ static inline struct scenario fx_one_ractor(int cores, enum scn_gvl_policy p, st
     r->count = 1;
     r->threads = threads;
     r->nthreads = n;
-    struct scenario s;
-    memset(&s, 0, sizeof s);
-    s.seed = 1;
-    s.machine = fx_machine(cores);
-    s.runtime = fx_runtime(p);
-    s.ractors = r;
-    s.nractors = 1;
-    return s;
+    return fx_scenario(cores, p, r, 1);
+}
+
+/* ---- ops ------------------------------------------------------------------------ */
+
+static inline struct scn_op fx_op(enum scn_op_kind k, const char *path)
+{
+    struct scn_op o;
+    memset(&o, 0, sizeof o);
+    o.kind = k;
+    o.path = (char *)path;
+    return o;
+}
+
+/* `o` at another place: for tests that check a report's "at PATH (line N)". */
+static inline struct scn_op fx_at(struct scn_op o, const char *path, int line)
+{
+    o.path = (char *)path;
+    o.line = line;
+    return o;
+}
+
+static inline struct scn_op fx_compute(sim_time d)
+{
+    struct scn_op o = fx_op(OP_COMPUTE, "/compute");
+    o.u.compute.dur.a = d;
+    return o;
+}
+
+/* a compute given in interpreter instructions (the insn counter's unit) */
+static inline struct scn_op fx_insns(uint64_t n)
+{
+    struct scn_op o = fx_op(OP_COMPUTE, "/insns");
+    o.u.compute.has_insns = true;
+    o.u.compute.insns = n;
+    return o;
+}
+
+/* a GVL-releasing call: on the CPU, or asleep in the kernel (io_wait) */
+static inline struct scn_op fx_syscall(sim_time d, bool io_wait)
+{
+    struct scn_op o = fx_op(OP_SYSCALL, "/syscall");
+    o.u.syscall.dur.a = d;
+    o.u.syscall.releases_gvl = true;
+    o.u.syscall.io_wait = io_wait;
+    return o;
+}
+
+static inline struct scn_op fx_sleep(sim_time d)
+{
+    struct scn_op o = fx_op(OP_SLEEP, "/sleep");
+    o.u.sleep.dur.a = d;
+    return o;
+}
+
+static inline struct scn_op fx_queue(enum scn_op_kind k, int q)
+{
+    struct scn_op o = fx_op(k, k == OP_QUEUE_POP ? "/pop" : "/push");
+    o.u.queue.queue = q;
+    return o;
+}
+
+static inline struct scn_op fx_join(void)
+{
+    return fx_op(OP_JOIN, "/join");
+}
+
+static inline struct scn_op fx_escape(int iseq)
+{
+    struct scn_op o = fx_op(OP_ENV_ESCAPE, "/escape");
+    o.u.env_escape.iseq = iseq;
+    return o;
+}
+
+/* times == 0: forever */
+static inline struct scn_op fx_loop(uint64_t times, struct scn_prog *body, bool measure)
+{
+    struct scn_op o = fx_op(OP_LOOP, "/loop");
+    o.u.loop.mode = times ? LOOP_TIMES : LOOP_FOREVER;
+    o.u.loop.times = times;
+    o.u.loop.measure = measure;
+    o.u.loop.body = body;
+    return o;
+}
+
+/* ---- loading and running -------------------------------------------------------- */
+
+/* Load a committed scenario with --set overrides (machines_dir may be
+ * NULL); diagnostics go to stderr.  Returns scn_load's code. */
+static inline int fx_load(const char *path, const char *const *sets, int nsets, const char *machines_dir,
+                          struct scenario *s)
+{
+    struct load_opts lo = { .sets = sets, .nsets = nsets, .machines_dir = machines_dir };
+    struct diag_list d;
+    diag_init(&d);
+    int rc = scn_load(path, &lo, s, &d);
+    for (size_t i = 0; i < d.n; i++) fprintf(stderr, "%s\n", d.msgs[i]);
+    diag_free(&d);
+    return rc;
+}
+
+struct fx_result {
+    int rc;                   /* vm_init's, then vm_run's */
+    char err[4096];
+    struct run_metrics m;     /* filled when the run succeeded (ractor_ops: NULL) */
+    int nthreads;
+    uint64_t thread_vcsw;     /* voluntary switches of the Ruby threads alone */
+    sim_time wants[8];        /* wants_gvl time of the first 8 threads */
+    uint64_t wasted[8];       /* their wasted wakes */
+};
+
+/* What a test adds to a run (any may be NULL): `setup` after vm_init,
+ * before vm_run (observers, a state to start from); `inspect` after the
+ * run, whatever its outcome, before vm_free (the observables the test
+ * reads: the vm is gone afterwards). */
+struct fx_hooks {
+    void (*setup)(struct vm *vm, void *ctx);
+    void (*inspect)(struct vm *vm, void *ctx);
+    void *ctx;
+};
+
+/* Simulate `s` on the native engine (up to an hour of simulated time):
+ * counts its Ractors and threads, names it "test" unless it has a file. */
+static inline void fx_run(struct scenario *s, const struct fx_hooks *h, struct fx_result *r)
+{
+    memset(r, 0, sizeof *r);
+    if (!s->file) {
+        s->file = "test.json";
+        s->name = "test";
+    }
+    s->total_ractors = 0;
+    s->total_threads = 0;
+    for (int i = 0; i < s->nractors; i++) {
+        s->total_ractors += s->ractors[i].count;
+        for (int j = 0; j < s->ractors[i].nthreads; j++)
+            s->total_threads += s->ractors[i].count * s->ractors[i].threads[j].count;
+    }
+    struct sim_engine *e = sim_heap_create();
+    struct vm vm;
+    r->rc = vm_init(&vm, s, e, r->err, sizeof r->err);
+    if (r->rc == GV_OK) {
+        if (h && h->setup) h->setup(&vm, h->ctx);
+        r->rc = vm_run(&vm, 3600 * SIM_S, r->err, sizeof r->err);
+        if (r->rc == GV_OK) vm_collect(&vm, &r->m);
+        r->nthreads = vm.nthreads;
+        for (int i = 0; i < vm.nthreads; i++) {
+            r->thread_vcsw += vm.threads[i].own_nt.vcsw;
+            if (i < 8) {
+                r->wants[i] = vm.threads[i].ts_time[TS_WANTS_GVL];
+                r->wasted[i] = vm.threads[i].wasted_wakes;
+            }
+        }
+        if (h && h->inspect) h->inspect(&vm, h->ctx);
+        vm_free(&vm);
+        r->m.ractor_ops = NULL;  /* owned by the vm */
+        r->m.nractor_ops = 0;
+    }
+    sim_destroy(e);
+}
+
+/* fx_run without hooks. */
+static inline struct fx_result fx_simulate(struct scenario *s)
+{
+    struct fx_result r;
+    fx_run(s, NULL, &r);
+    return r;
 }
 
 #endif

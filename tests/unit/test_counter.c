@@ -5,11 +5,9 @@
 #include <math.h>
 #include <string.h>
 
-#include "../../common/err.h"
 #include "../../models/counter.h"
-#include "../../models/vm.h"
-#include "../../sim/engine_heap.h"
 #include "../../sim/machine.h"
+#include "sim_fixture.h"
 #include "test.h"
 
 /* ---- mach_work_time: the one rounding --------------------------------- */
@@ -154,77 +152,84 @@ static struct mach_params params(int cores)
     return p;
 }
 
+/* A machine on its own engine. */
+struct rig {
+    struct sim_engine *e;
+    struct machine m;
+};
+
+static void rig_init(struct rig *g, int cores)
+{
+    g->e = sim_heap_create();
+    struct mach_params p = params(cores);
+    ASSERT_EQ(mach_init(&g->m, g->e, &p, NULL, 0), GV_OK);
+}
+
+static void rig_free(struct rig *g)
+{
+    mach_free(&g->m);
+    sim_destroy(g->e);
+}
+
+/* A task that will burst `work` at rate num/den (started by rt_go). */
+static void rt_init(struct rt *x, struct machine *m, const char *name, sim_time work, uint64_t num,
+                    uint64_t den)
+{
+    memset(x, 0, sizeof *x);
+    x->m = m;
+    x->work = work;
+    x->num = num;
+    x->den = den;
+    mach_task_init(m, &x->t, name);
+}
+
 /* Start on an idle core (10 us), 1000 us of work at 1x, then at 500 us of
  * it the rate doubles: 500 more units take 1000 us.  End: 10+500+1000. */
 static void test_rated_rate_change(void)
 {
-    struct sim_engine *e = sim_heap_create();
-    struct machine m;
-    struct mach_params p = params(1);
-    ASSERT_EQ(mach_init(&m, e, &p, NULL, 0), GV_OK);
+    struct rig g;
+    rig_init(&g, 1);
     struct rt x;
-    memset(&x, 0, sizeof x);
-    x.m = &m;
-    x.work = 1000 * SIM_US;
-    x.num = x.den = 1;
-    mach_task_init(&m, &x.t, "r");
-    mach_start(&m, &x.t, rt_go, &x);
+    rt_init(&x, &g.m, "r", 1000 * SIM_US, 1, 1);
+    mach_start(&g.m, &x.t, rt_go, &x);
     x.cnum = 2;
     x.cden = 1;
-    sim_at(e, 510 * SIM_US, rt_change, &x, 0);
-    ASSERT_EQ(sim_run(e, SIM_TIME_MAX, NULL, 0), GV_OK);
+    sim_at(g.e, 510 * SIM_US, rt_change, &x, 0);
+    ASSERT_EQ(sim_run(g.e, SIM_TIME_MAX, NULL, 0), GV_OK);
     ASSERT_EQ(x.done_at, 1510 * SIM_US);
     ASSERT_EQ(x.left, 0);
     ASSERT_EQ(x.on, 1);
     ASSERT_EQ(x.off, 1);
     ASSERT_EQ(x.t.cpu_time, 1500 * SIM_US);
-    mach_free(&m);
-    sim_destroy(e);
+    rig_free(&g);
 }
 
 /* A burst 30 s long at 3/2: far beyond the relay horizon; the relays must
  * not change the result (45 s + the 10 us start). */
 static void test_rated_horizon_relay(void)
 {
-    struct sim_engine *e = sim_heap_create();
-    struct machine m;
-    struct mach_params p = params(1);
-    ASSERT_EQ(mach_init(&m, e, &p, NULL, 0), GV_OK);
+    struct rig g;
+    rig_init(&g, 1);
     struct rt x;
-    memset(&x, 0, sizeof x);
-    x.m = &m;
-    x.work = 30 * SIM_S;
-    x.num = 3;
-    x.den = 2;
-    mach_task_init(&m, &x.t, "r");
-    mach_start(&m, &x.t, rt_go, &x);
-    ASSERT_EQ(sim_run(e, SIM_TIME_MAX, NULL, 0), GV_OK);
+    rt_init(&x, &g.m, "r", 30 * SIM_S, 3, 2);
+    mach_start(&g.m, &x.t, rt_go, &x);
+    ASSERT_EQ(sim_run(g.e, SIM_TIME_MAX, NULL, 0), GV_OK);
     ASSERT_EQ(x.done_at, 45 * SIM_S + 10 * SIM_US);
-    ASSERT(e->fired >= 4500);   /* a relay every 10 ms */
+    ASSERT(g.e->fired >= 4500);   /* a relay every 10 ms */
     ASSERT_EQ(x.on, 1);
-    mach_free(&m);
-    sim_destroy(e);
+    rig_free(&g);
 }
 
 /* Two rated bursts on one core share it by OS time slices: the work is
  * banked at every preemption and each burst does exactly its work. */
 static void test_rated_preemption(void)
 {
-    struct sim_engine *e = sim_heap_create();
-    struct machine m;
-    struct mach_params p = params(1);
-    ASSERT_EQ(mach_init(&m, e, &p, NULL, 0), GV_OK);
+    struct rig g;
+    rig_init(&g, 1);
     struct rt x[2];
-    memset(x, 0, sizeof x);
-    for (int i = 0; i < 2; i++) {
-        x[i].m = &m;
-        x[i].work = 10 * SIM_MS;
-        x[i].num = 2;
-        x[i].den = 1;
-        mach_task_init(&m, &x[i].t, i ? "b" : "a");
-    }
-    for (int i = 0; i < 2; i++) mach_start(&m, &x[i].t, rt_go, &x[i]);
-    ASSERT_EQ(sim_run(e, SIM_TIME_MAX, NULL, 0), GV_OK);
+    for (int i = 0; i < 2; i++) rt_init(&x[i], &g.m, i ? "b" : "a", 10 * SIM_MS, 2, 1);
+    for (int i = 0; i < 2; i++) mach_start(&g.m, &x[i].t, rt_go, &x[i]);
+    ASSERT_EQ(sim_run(g.e, SIM_TIME_MAX, NULL, 0), GV_OK);
     /* 20 ms of CPU each at 2x, slices of 3 ms, switches of 2 us */
     ASSERT_EQ(x[0].t.cpu_time, 20 * SIM_MS);
     ASSERT_EQ(x[1].t.cpu_time, 20 * SIM_MS);
@@ -233,130 +238,85 @@ static void test_rated_preemption(void)
     ASSERT_EQ(x[0].off, (int)x[0].t.ivcsw + 1);
     sim_time last = x[0].done_at > x[1].done_at ? x[0].done_at : x[1].done_at;
     ASSERT(last > 40 * SIM_MS && last < 40 * SIM_MS + 40 * SIM_US);
-    mach_free(&m);
-    sim_destroy(e);
+    rig_free(&g);
 }
 
 /* A cut at a safe point: the continuation sees the units not done; a cut
  * requested beyond the current end still holds after a slowdown. */
 static void test_rated_cut(void)
 {
-    struct sim_engine *e = sim_heap_create();
-    struct machine m;
-    struct mach_params p = params(1);
-    ASSERT_EQ(mach_init(&m, e, &p, NULL, 0), GV_OK);
+    struct rig g;
+    rig_init(&g, 1);
     struct rt x;
-    memset(&x, 0, sizeof x);
-    x.m = &m;
-    x.work = 100 * SIM_US;
-    x.num = 2;
-    x.den = 1;   /* 200 us of time */
-    mach_task_init(&m, &x.t, "r");
-    mach_start(&m, &x.t, rt_go, &x);
-    sim_at(e, 60 * SIM_US, rt_cut, &x, 10 * SIM_US);  /* cut at 70: 30 us of work done */
-    ASSERT_EQ(sim_run(e, SIM_TIME_MAX, NULL, 0), GV_OK);
+    rt_init(&x, &g.m, "r", 100 * SIM_US, 2, 1);  /* 200 us of time */
+    mach_start(&g.m, &x.t, rt_go, &x);
+    sim_at(g.e, 60 * SIM_US, rt_cut, &x, 10 * SIM_US);  /* cut at 70: 30 us of work done */
+    ASSERT_EQ(sim_run(g.e, SIM_TIME_MAX, NULL, 0), GV_OK);
     ASSERT_EQ(x.done_at, 70 * SIM_US);
     ASSERT_EQ(x.left, 70 * SIM_US);
-    mach_free(&m);
-    sim_destroy(e);
+    rig_free(&g);
 
     /* cut asked for at 300 (after the planned end at 210); the rate
      * quadruples at 110 (50 units done): 50 left would end at 110+400 */
-    e = sim_heap_create();
-    ASSERT_EQ(mach_init(&m, e, &p, NULL, 0), GV_OK);
-    memset(&x, 0, sizeof x);
-    x.m = &m;
-    x.work = 100 * SIM_US;
-    x.num = 2;
-    x.den = 1;
+    rig_init(&g, 1);
+    rt_init(&x, &g.m, "r", 100 * SIM_US, 2, 1);
     x.cnum = 8;
     x.cden = 1;
-    mach_task_init(&m, &x.t, "r");
-    mach_start(&m, &x.t, rt_go, &x);
-    sim_at(e, 100 * SIM_US, rt_cut, &x, 200 * SIM_US);
-    sim_at(e, 110 * SIM_US, rt_change, &x, 0);
-    ASSERT_EQ(sim_run(e, SIM_TIME_MAX, NULL, 0), GV_OK);
+    mach_start(&g.m, &x.t, rt_go, &x);
+    sim_at(g.e, 100 * SIM_US, rt_cut, &x, 200 * SIM_US);
+    sim_at(g.e, 110 * SIM_US, rt_change, &x, 0);
+    ASSERT_EQ(sim_run(g.e, SIM_TIME_MAX, NULL, 0), GV_OK);
     ASSERT_EQ(x.done_at, 300 * SIM_US);
     /* 50 units done by 110, then 190 us at 8x = 23.75 units: 26.25 left (floor of done) */
     ASSERT_EQ(x.left, 26250 * SIM_NS);
-    mach_free(&m);
-    sim_destroy(e);
+    rig_free(&g);
 }
 
 /* ---- the counter end to end ------------------------------------------------- */
 
-static struct scn_op op_insns(uint64_t n)
+/* When each worker's thread ended (its last state change). */
+static void inspect_ends(struct vm *vm, void *ctx)
 {
-    struct scn_op o;
-    memset(&o, 0, sizeof o);
-    o.kind = OP_COMPUTE;
-    o.path = "/insns";
-    o.u.compute.has_insns = true;
-    o.u.compute.insns = n;
-    return o;
+    sim_time *end = ctx;
+    for (int i = 1; i < vm->nthreads && i <= 8; i++) end[i - 1] = vm->threads[i].ts_since;
 }
 
-struct sim_out {
-    int rc;
-    char err[1024];
-    struct run_metrics m;
-    sim_time end[8];  /* when each worker's thread ended (its last state change) */
-};
-
-/* The main Ractor's thread ends at once; `nw` worker Ractors run insns[i]. */
-static struct sim_out run_workers(int cores, int nw, const uint64_t *insns,
-                                  enum scn_insn_counter kind, enum scn_counter_model model)
+/* The main Ractor's thread ends at once; `nw` worker Ractors run insns[i].
+ * The test machine (sim_fixture.h) with the counter's costs: 2 ns per insn,
+ * an 80 ns line transfer every 20 stores, 0.1 ns of TLS per insn; 10 us
+ * idle-core wakes, free futex wakes and timer ticks.  `end` (may be NULL)
+ * receives when each worker's thread ended. */
+static struct fx_result run_workers(int cores, int nw, const uint64_t *insns,
+                                    enum scn_insn_counter kind, enum scn_counter_model model,
+                                    sim_time end[8])
 {
     static struct scn_op main_ops[1], wops[8][1];
     static struct scn_thread mt, wt[8];
     static struct scn_ractor r[9];
-    struct scenario s;
-    memset(&s, 0, sizeof s);
     memset(r, 0, sizeof r);
-    main_ops[0] = op_insns(0);
+    main_ops[0] = fx_insns(0);
     mt = (struct scn_thread){ "main", 1, { main_ops, 1 } };
     r[0] = (struct scn_ractor){ "main", 1, &mt, 1 };
     for (int i = 0; i < nw; i++) {
-        wops[i][0] = op_insns(insns[i]);
+        wops[i][0] = fx_insns(insns[i]);
         wt[i] = (struct scn_thread){ "t", 1, { wops[i], 1 } };
         r[i + 1] = (struct scn_ractor){ "w", 1, &wt[i], 1 };
     }
-    s.file = "test.json";
-    s.name = "test";
-    s.seed = 1;
-    s.machine.name = "test";
-    s.machine.cores = cores;
-    s.machine.context_switch = 2 * SIM_US;
+    struct scenario s = fx_scenario(cores, GVL_POLICY_EAGER, r, nw + 1);
+    s.machine.futex_wake = 0;
     s.machine.wake_idle_core = 10 * SIM_US;
-    s.machine.wake_busy_core = 3 * SIM_US;
-    s.machine.os_timeslice = 3 * SIM_MS;
-    s.machine.work_scale = 1.0;
+    s.machine.timer_tick_cost = 0;
     s.machine.insn_time = 2 * SIM_NS;
     s.machine.line_transfer = 80 * SIM_NS;
     s.machine.line_store_batch = 20;  /* k T / (B t) = 2k: 4x at k = 2 */
     s.machine.tls_insn_overhead = 100;  /* 0.1 ns */
-    s.runtime.quantum = 100 * SIM_MS;
-    s.runtime.timer_tick = 10 * SIM_MS;
-    s.runtime.max_cpu = 8;
     s.runtime.insn_counter = kind;
     s.runtime.counter_model = model;
-    s.ractors = r;
-    s.nractors = nw + 1;
-    s.total_ractors = nw + 1;
-    s.total_threads = nw + 1;
 
-    struct sim_out o;
-    memset(&o, 0, sizeof o);
-    struct sim_engine *e = sim_heap_create();
-    struct vm vm;
-    o.rc = vm_init(&vm, &s, e, o.err, sizeof o.err);
-    if (o.rc == GV_OK) {
-        o.rc = vm_run(&vm, 3600 * SIM_S, o.err, sizeof o.err);
-        if (o.rc == GV_OK) vm_collect(&vm, &o.m);
-        for (int i = 0; i < nw; i++) o.end[i] = vm.threads[i + 1].ts_since;
-        vm_free(&vm);
-    }
-    sim_destroy(e);
+    struct fx_result o;
+    struct fx_hooks h = { NULL, inspect_ends, end };
+    if (end) memset(end, 0, 8 * sizeof *end);
+    fx_run(&s, end ? &h : NULL, &o);
     return o;
 }
 
@@ -364,10 +324,10 @@ static struct sim_out run_workers(int cores, int nw, const uint64_t *insns,
 static void test_counter_alone(void)
 {
     uint64_t n[] = { 1000000 };
-    struct sim_out a = run_workers(4, 1, n, COUNTER_NONE, COUNTER_MODEL_LINE);
-    struct sim_out b = run_workers(4, 1, n, COUNTER_SHARED, COUNTER_MODEL_LINE);
-    struct sim_out c = run_workers(4, 1, n, COUNTER_SHARED, COUNTER_MODEL_PENALTY);
-    struct sim_out d = run_workers(4, 1, n, COUNTER_THREAD_LOCAL, COUNTER_MODEL_LINE);
+    struct fx_result a = run_workers(4, 1, n, COUNTER_NONE, COUNTER_MODEL_LINE, NULL);
+    struct fx_result b = run_workers(4, 1, n, COUNTER_SHARED, COUNTER_MODEL_LINE, NULL);
+    struct fx_result c = run_workers(4, 1, n, COUNTER_SHARED, COUNTER_MODEL_PENALTY, NULL);
+    struct fx_result d = run_workers(4, 1, n, COUNTER_THREAD_LOCAL, COUNTER_MODEL_LINE, NULL);
     ASSERT_EQ(a.rc, GV_OK);
     ASSERT_EQ(b.rc, GV_OK);
     ASSERT_EQ(c.rc, GV_OK);
@@ -387,9 +347,10 @@ static void test_counter_alone(void)
 static void test_counter_shared_two(void)
 {
     uint64_t n[] = { 1000000, 3000000 };
-    struct sim_out o = run_workers(2, 2, n, COUNTER_SHARED, COUNTER_MODEL_LINE);
+    sim_time end[8];
+    struct fx_result o = run_workers(2, 2, n, COUNTER_SHARED, COUNTER_MODEL_LINE, end);
     ASSERT_EQ(o.rc, GV_OK);
-    sim_time d_short = o.end[0], d_long = o.end[1];
+    sim_time d_short = end[0], d_long = end[1];
     /* both start within a few us of each other */
     ASSERT(d_short > 8 * SIM_MS && d_short < 8 * SIM_MS + 50 * SIM_US);
     ASSERT(d_long > 12 * SIM_MS && d_long < 12 * SIM_MS + 50 * SIM_US);
@@ -399,27 +360,28 @@ static void test_counter_shared_two(void)
     ASSERT(o.m.cpu > 20 * SIM_MS - 50 * SIM_US && o.m.cpu < 20 * SIM_MS + 50 * SIM_US);
 
     /* one core: no contention at all (the line never moves) */
-    struct sim_out one = run_workers(1, 2, n, COUNTER_SHARED, COUNTER_MODEL_LINE);
-    struct sim_out none = run_workers(1, 2, n, COUNTER_NONE, COUNTER_MODEL_LINE);
+    struct fx_result one = run_workers(1, 2, n, COUNTER_SHARED, COUNTER_MODEL_LINE, NULL);
+    struct fx_result none = run_workers(1, 2, n, COUNTER_NONE, COUNTER_MODEL_LINE, NULL);
     ASSERT_EQ(one.rc, GV_OK);
     ASSERT_EQ(one.m.line_transfers, 0);
     ASSERT_EQ(one.m.wall, none.m.wall);
 
     /* penalty: (2 + 1/2 x 80) / 2 = 21x while both run: the short one
      * ends at 21 ms, the long one has done 1M by then */
-    struct sim_out pen = run_workers(2, 2, n, COUNTER_SHARED, COUNTER_MODEL_PENALTY);
+    sim_time pen_end[8];
+    struct fx_result pen = run_workers(2, 2, n, COUNTER_SHARED, COUNTER_MODEL_PENALTY, pen_end);
     ASSERT_EQ(pen.rc, GV_OK);
     /* (the one that starts first runs alone at 1x for a few us: +-50 us) */
-    ASSERT(pen.end[0] > 42 * SIM_MS - 50 * SIM_US && pen.end[0] < 42 * SIM_MS + 50 * SIM_US);
-    ASSERT(pen.end[1] > 46 * SIM_MS - 50 * SIM_US && pen.end[1] < 46 * SIM_MS + 50 * SIM_US);
+    ASSERT(pen_end[0] > 42 * SIM_MS - 50 * SIM_US && pen_end[0] < 42 * SIM_MS + 50 * SIM_US);
+    ASSERT(pen_end[1] > 46 * SIM_MS - 50 * SIM_US && pen_end[1] < 46 * SIM_MS + 50 * SIM_US);
 }
 
 /* Same scenario, same result, byte for byte in every counted column. */
 static void test_counter_deterministic(void)
 {
     uint64_t n[] = { 1000000, 2500000, 700000, 4000000, 1200000 };
-    struct sim_out a = run_workers(3, 5, n, COUNTER_SHARED, COUNTER_MODEL_LINE);
-    struct sim_out b = run_workers(3, 5, n, COUNTER_SHARED, COUNTER_MODEL_LINE);
+    struct fx_result a = run_workers(3, 5, n, COUNTER_SHARED, COUNTER_MODEL_LINE, NULL);
+    struct fx_result b = run_workers(3, 5, n, COUNTER_SHARED, COUNTER_MODEL_LINE, NULL);
     ASSERT_EQ(a.rc, GV_OK);
     ASSERT_EQ(a.m.wall, b.m.wall);
     ASSERT_EQ(a.m.cpu, b.m.cpu);

@@ -179,9 +179,7 @@ static void test_io_thread_starved(void)
 /* A thread that joins waits until every other thread has ended. */
 static void test_join(void)
 {
-    struct scn_op jops[] = { { 0 } };
-    jops[0].kind = OP_JOIN;
-    jops[0].path = "/join";
+    struct scn_op jops[] = { fx_join() };
     struct scn_op wops[] = { fx_compute(5 * SIM_MS) };
     struct scn_thread th[] = { { "main", 1, { jops, 1 } }, { "w", 3, { wops, 1 } } };
     struct scenario s = one_ractor(4, th, 2);

@@ -3,132 +3,52 @@
  * between Ractors, timeslicing within a Ractor by coroutine switches,
  * blocking regions pinning an SNT and the timer's top-up, the queue
  * park/wake path without kernel wakes, and deadlock reports. */
-#include <string.h>
-
-#include "../../common/err.h"
-#include "../../models/vm.h"
-#include "../../sim/engine_heap.h"
+#include "sim_fixture.h"
 #include "test.h"
 
-static struct scn_op op_compute(sim_time d)
-{
-    struct scn_op o;
-    memset(&o, 0, sizeof o);
-    o.kind = OP_COMPUTE;
-    o.path = "/compute";
-    o.u.compute.dur.a = d;
-    return o;
-}
-
-static struct scn_op op_kind(enum scn_op_kind k, int q)
-{
-    struct scn_op o;
-    memset(&o, 0, sizeof o);
-    o.kind = k;
-    o.path = "/ractors/1/threads/0/program/0";
-    o.line = 9;
-    o.u.queue.queue = q;
-    return o;
-}
-
-static struct scn_op op_io(sim_time d)
-{
-    struct scn_op o;
-    memset(&o, 0, sizeof o);
-    o.kind = OP_SYSCALL;
-    o.path = "/io";
-    o.u.syscall.dur.a = d;
-    o.u.syscall.releases_gvl = true;
-    o.u.syscall.io_wait = true;
-    return o;
-}
-
-static struct scn_op op_loop(uint64_t times, struct scn_prog *body)
-{
-    struct scn_op o;
-    memset(&o, 0, sizeof o);
-    o.kind = OP_LOOP;
-    o.path = "/loop";
-    o.u.loop.mode = LOOP_TIMES;
-    o.u.loop.times = times;
-    o.u.loop.measure = true;
-    o.u.loop.body = body;
-    return o;
-}
-
+/* Ops, the test machine and fx_run: tests/unit/sim_fixture.h. */
 static struct scn_op join_op[1];
 static struct scn_thread main_join;
 
 /* A scenario: the main Ractor (its thread joins, or `main_threads`), then
- * `nw` worker Ractors each made of `wthreads` (nwt templates). */
+ * `nw` worker Ractors each made of `wthreads` (nwt templates), on the test
+ * machine with a 300 ns coroutine switch. */
 static struct scenario make(int cores, struct scn_thread *main_threads, int nmt, int nw,
                             struct scn_thread *wthreads, int nwt)
 {
     static struct scn_ractor r[2];
-    join_op[0] = op_kind(OP_JOIN, 0);
-    join_op[0].path = "/join";
+    join_op[0] = fx_join();
     main_join = (struct scn_thread){ "main", 1, { join_op, 1 } };
     r[0] = (struct scn_ractor){ "main", 1, main_threads ? main_threads : &main_join,
                                 main_threads ? nmt : 1 };
     r[1] = (struct scn_ractor){ "w", nw, wthreads, nwt };
-    struct scenario s;
-    memset(&s, 0, sizeof s);
-    s.file = "test.json";
-    s.name = "test";
-    s.seed = 1;
-    s.machine.name = "test";
-    s.machine.cores = cores;
-    s.machine.context_switch = 2 * SIM_US;
-    s.machine.futex_wake = 1 * SIM_US;
-    s.machine.wake_idle_core = 20 * SIM_US;
-    s.machine.wake_busy_core = 3 * SIM_US;
-    s.machine.os_timeslice = 3 * SIM_MS;
-    s.machine.work_scale = 1.0;
-    s.machine.timer_tick_cost = 1 * SIM_US;
-    s.machine.insn_time = 7 * SIM_NS;
+    struct scenario s = fx_scenario(cores, GVL_POLICY_EAGER, r, nw > 0 ? 2 : 1);
     s.machine.coroutine_switch = 300 * SIM_NS;
-    s.runtime.quantum = 100 * SIM_MS;
-    s.runtime.timer_tick = 10 * SIM_MS;
-    s.runtime.max_cpu = 8;
-    s.ractors = r;
-    s.nractors = nw > 0 ? 2 : 1;
     return s;
 }
 
-struct result {
-    int rc;
-    char err[2048];
-    struct run_metrics m;
+/* Per-thread observables (first 16 threads). */
+struct mn_obs {
     sim_time end[16];        /* when each thread ended */
-    sim_time wants_snt[16];  /* per thread */
-    uint64_t own_vcsw;       /* voluntary switches of the Ruby threads' own NTs */
+    sim_time wants_snt[16];
 };
 
-static struct result simulate(struct scenario *s)
+static void mn_inspect(struct vm *vm, void *ctx)
 {
-    struct result r;
-    memset(&r, 0, sizeof r);
-    s->total_ractors = 0;
-    s->total_threads = 0;
-    for (int i = 0; i < s->nractors; i++) {
-        s->total_ractors += s->ractors[i].count;
-        for (int j = 0; j < s->ractors[i].nthreads; j++)
-            s->total_threads += s->ractors[i].count * s->ractors[i].threads[j].count;
+    struct mn_obs *o = ctx;
+    for (int i = 0; i < vm->nthreads && i < 16; i++) {
+        o->end[i] = vm->threads[i].ts_since;
+        o->wants_snt[i] = vm->threads[i].ts_time[TS_WANTS_SNT];
     }
-    struct sim_engine *e = sim_heap_create();
-    struct vm vm;
-    r.rc = vm_init(&vm, s, e, r.err, sizeof r.err);
-    if (r.rc == GV_OK) {
-        r.rc = vm_run(&vm, 3600 * SIM_S, r.err, sizeof r.err);
-        if (r.rc == GV_OK) vm_collect(&vm, &r.m);
-        for (int i = 0; i < vm.nthreads && i < 16; i++) {
-            r.end[i] = vm.threads[i].ts_since;
-            r.wants_snt[i] = vm.threads[i].ts_time[TS_WANTS_SNT];
-            r.own_vcsw += vm.threads[i].own_nt.vcsw;
-        }
-        vm_free(&vm);
-    }
-    sim_destroy(e);
+}
+
+/* Simulate `s`; `o` (may be NULL) receives the per-thread observables. */
+static struct fx_result simulate(struct scenario *s, struct mn_obs *o)
+{
+    struct fx_result r;
+    struct fx_hooks h = { NULL, mn_inspect, o };
+    if (o) memset(o, 0, sizeof *o);
+    fx_run(s, o ? &h : NULL, &r);
     return r;
 }
 
@@ -140,7 +60,7 @@ static struct result simulate(struct scenario *s)
 static void test_pool_size(void)
 {
     static struct scn_op w[1];
-    w[0] = op_compute(1 * SIM_MS);
+    w[0] = fx_compute(1 * SIM_MS);
     struct scn_thread wt = { "t", 1, { w, 1 } };
     struct { int nw, max_cpu; enum scn_snt_cap cap; bool mn_main; int snt; } cases[] = {
         { 1, 8, SNT_CAP_EXACT, false, 1 },
@@ -157,7 +77,7 @@ static void test_pool_size(void)
         s.runtime.max_cpu = cases[i].max_cpu;
         s.runtime.snt_cap = cases[i].cap;
         s.runtime.mn_main = cases[i].mn_main;
-        struct result r = simulate(&s);
+        struct fx_result r = simulate(&s, NULL);
         ASSERT_EQ(r.rc, GV_OK);
         ASSERT_EQ(r.m.native_threads, 1 + cases[i].snt + 1);
     }
@@ -167,11 +87,12 @@ static void test_pool_size(void)
     s.runtime.max_cpu = 1;
     s.runtime.snt_cap = SNT_CAP_MINUS_ONE;
     s.stop_time = 1 * SIM_S;
-    struct result r = simulate(&s);
+    struct mn_obs o;
+    struct fx_result r = simulate(&s, &o);
     ASSERT_EQ(r.rc, GV_OK);
     ASSERT_EQ(r.m.native_threads, 2);
-    ASSERT_EQ(r.wants_snt[1], 1 * SIM_S);
-    ASSERT_EQ(r.wants_snt[2], 1 * SIM_S);
+    ASSERT_EQ(o.wants_snt[1], 1 * SIM_S);
+    ASSERT_EQ(o.wants_snt[2], 1 * SIM_S);
     ASSERT(r.m.timer_ticks >= 99 && r.m.timer_ticks <= 100);
 }
 
@@ -181,19 +102,20 @@ static void test_pool_size(void)
 static void test_grq_no_preemption(void)
 {
     static struct scn_op w[1];
-    w[0] = op_compute(10 * SIM_MS);
+    w[0] = fx_compute(10 * SIM_MS);
     struct scn_thread wt = { "t", 1, { w, 1 } };
     struct scenario s = make(4, NULL, 0, 3, &wt, 1);
     s.runtime.max_cpu = 2;
-    struct result r = simulate(&s);
+    struct mn_obs o;
+    struct fx_result r = simulate(&s, &o);
     ASSERT_EQ(r.rc, GV_OK);
     ASSERT_EQ(r.m.native_threads, 4);
     /* threads 1, 2 run at once; 3 after them */
-    ASSERT(r.end[1] > 10 * SIM_MS && r.end[1] < 10 * SIM_MS + 50 * SIM_US);
-    ASSERT(r.end[2] > 10 * SIM_MS && r.end[2] < 10 * SIM_MS + 50 * SIM_US);
-    ASSERT(r.end[3] > 20 * SIM_MS && r.end[3] < 20 * SIM_MS + 50 * SIM_US);
-    ASSERT(r.wants_snt[3] > 10 * SIM_MS - 10 * SIM_US && r.wants_snt[3] < 10 * SIM_MS + 50 * SIM_US);
-    ASSERT(r.wants_snt[1] < 50 * SIM_US);
+    ASSERT(o.end[1] > 10 * SIM_MS && o.end[1] < 10 * SIM_MS + 50 * SIM_US);
+    ASSERT(o.end[2] > 10 * SIM_MS && o.end[2] < 10 * SIM_MS + 50 * SIM_US);
+    ASSERT(o.end[3] > 20 * SIM_MS && o.end[3] < 20 * SIM_MS + 50 * SIM_US);
+    ASSERT(o.wants_snt[3] > 10 * SIM_MS - 10 * SIM_US && o.wants_snt[3] < 10 * SIM_MS + 50 * SIM_US);
+    ASSERT(o.wants_snt[1] < 50 * SIM_US);
     /* the free SNT took the queued Ractor without sleeping: no wake-up
      * but the joiner's */
     ASSERT_EQ(r.m.wakeups, 1);
@@ -205,10 +127,10 @@ static void test_grq_no_preemption(void)
 static void test_timeslice_by_coroutine(void)
 {
     static struct scn_op w[1];
-    w[0] = op_compute(300 * SIM_MS);
+    w[0] = fx_compute(300 * SIM_MS);
     struct scn_thread wt = { "t", 2, { w, 1 } };
     struct scenario s = make(4, NULL, 0, 1, &wt, 1);
-    struct result r = simulate(&s);
+    struct fx_result r = simulate(&s, NULL);
     ASSERT_EQ(r.rc, GV_OK);
     ASSERT(r.m.wall > 600 * SIM_MS && r.m.wall < 601 * SIM_MS);
     ASSERT(r.m.gvl_handoffs >= 5 && r.m.gvl_handoffs <= 6);
@@ -220,7 +142,7 @@ static void test_timeslice_by_coroutine(void)
 
     /* the same two threads in the main Ractor: kernel wakes per hand-off */
     struct scenario d = make(4, &wt, 1, 0, NULL, 0);
-    struct result rd = simulate(&d);
+    struct fx_result rd = simulate(&d, NULL);
     ASSERT_EQ(rd.rc, GV_OK);
     ASSERT(rd.m.wakeups >= rd.m.gvl_handoffs);
 }
@@ -231,17 +153,18 @@ static void test_timeslice_by_coroutine(void)
 static void test_blocking_pins_snt(void)
 {
     static struct scn_op io[2], cpu[1];
-    io[0] = op_io(100 * SIM_MS);
-    io[1] = op_compute(1 * SIM_MS);
-    cpu[0] = op_compute(50 * SIM_MS);
+    io[0] = fx_syscall(100 * SIM_MS, true);
+    io[1] = fx_compute(1 * SIM_MS);
+    cpu[0] = fx_compute(50 * SIM_MS);
     struct scn_thread wt[2] = { { "io", 1, { io, 2 } }, { "cpu", 1, { cpu, 1 } } };
     struct scenario s = make(4, NULL, 0, 1, wt, 2);
-    struct result r = simulate(&s);
+    struct mn_obs o;
+    struct fx_result r = simulate(&s, &o);
     ASSERT_EQ(r.rc, GV_OK);
     ASSERT_EQ(r.m.native_threads, 4);        /* main, 2 SNTs, timer */
     /* cpu waited for the timer's first tick (10 ms) */
-    ASSERT(r.wants_snt[2] > 9 * SIM_MS && r.wants_snt[2] < 11 * SIM_MS);
-    ASSERT(r.end[2] > 60 * SIM_MS && r.end[2] < 61 * SIM_MS);
+    ASSERT(o.wants_snt[2] > 9 * SIM_MS && o.wants_snt[2] < 11 * SIM_MS);
+    ASSERT(o.end[2] > 60 * SIM_MS && o.end[2] < 61 * SIM_MS);
     ASSERT(r.m.wall > 101 * SIM_MS && r.m.wall < 102 * SIM_MS);
     ASSERT(r.m.timer_ticks >= 1);
 }
@@ -251,21 +174,20 @@ static void test_blocking_pins_snt(void)
 static void test_queue_pingpong_on_snt(void)
 {
     static struct scn_op ab[2], bb[3], a[1], b[1];
-    ab[0] = op_kind(OP_QUEUE_PUSH, 0);
-    ab[1] = op_kind(OP_QUEUE_POP, 1);
-    bb[0] = op_kind(OP_QUEUE_POP, 0);
-    bb[1] = op_compute(1 * SIM_US);
-    bb[2] = op_kind(OP_QUEUE_PUSH, 1);
+    ab[0] = fx_queue(OP_QUEUE_PUSH, 0);
+    ab[1] = fx_queue(OP_QUEUE_POP, 1);
+    bb[0] = fx_queue(OP_QUEUE_POP, 0);
+    bb[1] = fx_compute(1 * SIM_US);
+    bb[2] = fx_queue(OP_QUEUE_PUSH, 1);
     static struct scn_prog ap = { ab, 2 }, bp = { bb, 3 };
-    a[0] = op_loop(1000, &ap);
-    b[0] = op_loop(1000, &bp);
-    b[0].u.loop.measure = false;
+    a[0] = fx_loop(1000, &ap, true);
+    b[0] = fx_loop(1000, &bp, false);
     struct scn_thread wt[2] = { { "a", 1, { a, 1 } }, { "b", 1, { b, 1 } } };
     struct scn_queue q[2] = { { "ping", 0 }, { "pong", 0 } };
     struct scenario s = make(4, NULL, 0, 1, wt, 2);
     s.queues = q;
     s.nqueues = 2;
-    struct result r = simulate(&s);
+    struct fx_result r = simulate(&s, NULL);
     ASSERT_EQ(r.rc, GV_OK);
     ASSERT_EQ(r.m.ops, 1000);
     ASSERT(r.m.wakeups <= 2);
@@ -281,25 +203,25 @@ static void test_queue_pingpong_on_snt(void)
     m.queues = q;
     m.nqueues = 2;
     m.runtime.mn_main = true;
-    struct result rm = simulate(&m);
+    struct fx_result rm = simulate(&m, NULL);
     ASSERT_EQ(rm.rc, GV_OK);
     ASSERT_EQ(rm.m.ops, 1000);
     ASSERT(rm.m.wakeups <= 3);
     ASSERT_EQ(rm.m.native_threads, 3);  /* main DNT, one SNT, timer */
-    ASSERT_EQ(rm.own_vcsw, 2);          /* the main thread: start, join */
+    ASSERT_EQ(rm.thread_vcsw, 2);       /* the main thread: start, join */
 }
 
 /* A Ractor whose thread waits forever: reported with its state. */
 static void test_deadlock_in_ractor(void)
 {
     static struct scn_op w[1];
-    w[0] = op_kind(OP_QUEUE_POP, 0);
+    w[0] = fx_at(fx_queue(OP_QUEUE_POP, 0), "/ractors/1/threads/0/program/0", 9);
     struct scn_thread wt = { "t", 1, { w, 1 } };
     struct scn_queue q = { "never", 0 };
     struct scenario s = make(2, NULL, 0, 2, &wt, 1);
     s.queues = &q;
     s.nqueues = 1;
-    struct result r = simulate(&s);
+    struct fx_result r = simulate(&s, NULL);
     ASSERT_EQ(r.rc, GV_ERUN);
     ASSERT_CONTAINS(r.err, "deadlock");
     ASSERT_CONTAINS(r.err, "thread w#1/t: parked in queue_pop on queue \"never\"");

@@ -216,7 +216,7 @@ static void test_syscall_loop_two_cores(void)
  * thread (which ticks because the blocked thread still "runs" with a
  * waiter), then the tick hands it to the waiting thread.  eager hands it
  * over at once. */
-static struct fx_result long_call(enum scn_gvl_policy p, bool sleep_op)
+static struct fx_result long_call_with(enum scn_gvl_policy p, bool sleep_op, sim_time threshold)
 {
     static struct scn_op a[2], b[1];
     a[0] = fx_compute(5 * US);
@@ -225,7 +225,14 @@ static struct fx_result long_call(enum scn_gvl_policy p, bool sleep_op)
     struct scn_thread th[] = { { "A", 1, { a, 2 } }, { "B", 1, { b, 1 } } };
     struct scn_ractor r;
     struct scenario s = fx_one_ractor(2, p, &r, th, 2);
+    s.runtime.threshold = threshold;
     return fx_simulate(&s);
+}
+
+/* with the runtime's default threshold (100 us, fx_runtime) */
+static struct fx_result long_call(enum scn_gvl_policy p, bool sleep_op)
+{
+    return long_call_with(p, sleep_op, 100 * US);
 }
 
 static void test_delayed_tick_hands_over(void)
@@ -266,15 +273,7 @@ static void test_threshold_helper_hands_over(void)
     ASSERT_EQ(t.m.gvl_handoffs, 1);
     ASSERT(t.wants[1] > 100 * US + 20 * US && t.wants[1] < 200 * US);
     /* a longer threshold, a longer wait */
-    static struct scn_op a[2], b[1];
-    a[0] = fx_compute(5 * US);
-    a[1] = fx_syscall(25 * MS, false);
-    b[0] = fx_compute(1 * MS);
-    struct scn_thread th[] = { { "A", 1, { a, 2 } }, { "B", 1, { b, 1 } } };
-    struct scn_ractor r;
-    struct scenario s = fx_one_ractor(2, GVL_POLICY_THRESHOLD, &r, th, 2);
-    s.runtime.threshold = 1 * MS;
-    struct fx_result t2 = fx_simulate(&s);
+    struct fx_result t2 = long_call_with(GVL_POLICY_THRESHOLD, false, 1 * MS);
     ASSERT(t2.wants[1] > 1 * MS + 20 * US && t2.wants[1] < 1 * MS + 100 * US);
 }
 

@@ -6,100 +6,97 @@
  * observer events and determinism. */
 #include <string.h>
 
-#include "../../common/err.h"
-#include "../../input/load.h"
 #include "../../models/thread.h"
-#include "../../models/vm.h"
 #include "../../models/vm_lock.h"
-#include "../../sim/engine_heap.h"
+#include "sim_fixture.h"
 #include "test.h"
 
 /* ---- running scenarios ------------------------------------------------------ */
 
-struct run_result {
-    int rc;
-    char err[4096];
-    struct run_metrics m;
-    uint64_t ractor_ops[80];
-    sim_time th_state[16][TS_COUNT];   /* per thread (first 16) */
-    sim_time th_end[16];               /* when each thread ended (0: never) */
-    int nthreads;
-    char waits[16][512];               /* th_describe_wait at the end */
-    uint64_t barrier_starts, barrier_ends, join_entries, joins;
-};
+/* Loading, ops, the test machine and fx_run: tests/unit/sim_fixture.h. */
 
 typedef void (*vm_hook)(struct vm *vm);
 
-static struct run_result *g_obs;
+struct run_result {
+    struct fx_result fx;
+    uint64_t ractor_ops[80];
+    sim_time th_state[16][TS_COUNT];   /* per thread (first 16) */
+    sim_time th_end[16];               /* when each thread ended (0: never) */
+    char waits[16][512];               /* th_describe_wait at the end */
+    uint64_t barrier_starts, barrier_ends, join_entries, joins;
+    vm_hook hook;                      /* run after the observers are attached (may be NULL) */
+};
 
 static void obs_instant(void *ctx, const char *name, const struct rb_thread *th, sim_time now)
 {
-    (void)ctx, (void)th, (void)now;
-    if (!strcmp(name, "barrier_start")) g_obs->barrier_starts++;
-    if (!strcmp(name, "barrier_end")) g_obs->barrier_ends++;
+    (void)th, (void)now;
+    struct run_result *r = ctx;
+    if (!strcmp(name, "barrier_start")) r->barrier_starts++;
+    if (!strcmp(name, "barrier_end")) r->barrier_ends++;
 }
 
 static void obs_counter(void *ctx, const char *name, int64_t v, sim_time now)
 {
-    (void)ctx, (void)now;
-    if (!strcmp(name, "barrier_joined") && v > 0) g_obs->joins++;
+    (void)now;
+    struct run_result *r = ctx;
+    if (!strcmp(name, "barrier_joined") && v > 0) r->joins++;
 }
 
 static void obs_state(void *ctx, const struct rb_thread *th, enum thread_state from,
                       enum thread_state to, sim_time now)
 {
-    (void)ctx, (void)from;
-    if (to == TS_BARRIER_JOIN) g_obs->join_entries++;
-    if (to == TS_COUNT && th->id < 16) g_obs->th_end[th->id] = now;
+    (void)from;
+    struct run_result *r = ctx;
+    if (to == TS_BARRIER_JOIN) r->join_entries++;
+    if (to == TS_COUNT && th->id < 16) r->th_end[th->id] = now;
 }
 
-static void run_vm(struct scenario *s, vm_hook hook, struct run_result *r)
+static void attach_observers(struct vm *vm, void *ctx)
 {
-    struct sim_engine *e = sim_heap_create();
-    struct vm vm;
-    g_obs = r;
-    r->rc = vm_init(&vm, s, e, r->err, sizeof r->err);
-    if (r->rc == GV_OK) {
-        vm.obs.instant = obs_instant;
-        vm.obs.thread_state = obs_state;
-        vm.obs.counter = obs_counter;
-        if (hook) hook(&vm);
-        r->rc = vm_run(&vm, 3600 * SIM_S, r->err, sizeof r->err);
-        if (r->rc == GV_OK) {
-            vm_collect(&vm, &r->m);
-            for (int i = 0; i < vm.nractors && i < 80; i++) r->ractor_ops[i] = vm.ractors[i].ops;
-        }
-        r->nthreads = vm.nthreads;
-        for (int i = 0; i < vm.nthreads && i < 16; i++) {
-            memcpy(r->th_state[i], vm.threads[i].ts_time, sizeof r->th_state[i]);
-            if (!vm.threads[i].dead) th_describe_wait(&vm.threads[i], r->waits[i], sizeof r->waits[i]);
-        }
-        vm_free(&vm);
+    struct run_result *r = ctx;
+    vm->obs.ctx = r;
+    vm->obs.instant = obs_instant;
+    vm->obs.thread_state = obs_state;
+    vm->obs.counter = obs_counter;
+    if (r->hook) r->hook(vm);
+}
+
+static void inspect_threads(struct vm *vm, void *ctx)
+{
+    struct run_result *r = ctx;
+    if (r->fx.rc == GV_OK)
+        for (int i = 0; i < vm->nractors && i < 80; i++) r->ractor_ops[i] = vm->ractors[i].ops;
+    for (int i = 0; i < vm->nthreads && i < 16; i++) {
+        memcpy(r->th_state[i], vm->threads[i].ts_time, sizeof r->th_state[i]);
+        if (!vm->threads[i].dead) th_describe_wait(&vm->threads[i], r->waits[i], sizeof r->waits[i]);
     }
-    sim_destroy(e);
+}
+
+/* Run `s`, `hook` (may be NULL) after the observers are attached.  The
+ * result is valid until the next run. */
+static struct run_result *run_vm(struct scenario *s, vm_hook hook)
+{
+    static struct run_result r;
+    memset(&r, 0, sizeof r);
+    r.hook = hook;
+    struct fx_hooks h = { attach_observers, inspect_threads, &r };
+    fx_run(s, &h, &r.fx);
+    return &r;
 }
 
 /* A committed scenario with --set overrides. */
 static struct run_result *run_file(const char *path, const char *const *sets, int nsets)
 {
-    static struct run_result r;
-    memset(&r, 0, sizeof r);
     struct scenario scn;
-    struct diag_list d;
-    diag_init(&d);
-    struct load_opts lo = { .sets = sets, .nsets = nsets, .machines_dir = NULL };
-    r.rc = scn_load(path, &lo, &scn, &d);
-    for (size_t i = 0; i < d.n; i++) fprintf(stderr, "%s\n", d.msgs[i]);
-    diag_free(&d);
-    ASSERT_EQ(r.rc, GV_OK);
-    run_vm(&scn, NULL, &r);
+    ASSERT_EQ(fx_load(path, sets, nsets, NULL, &scn), GV_OK);
+    struct run_result *r = run_vm(&scn, NULL);
     scenario_free(&scn);
-    return &r;
+    return r;
 }
 
 static double ops_per_s(const struct run_result *r)
 {
-    return (double)r->m.ops * (double)SIM_S / (double)r->m.wall;
+    return (double)r->fx.m.ops * (double)SIM_S / (double)r->fx.m.wall;
 }
 
 /* proc_heavy with N workers, a check mode, a core count and a run length */
@@ -116,64 +113,6 @@ static struct run_result proc_heavy(int n, const char *check, int cores, const c
 
 /* ---- scenarios built in C ------------------------------------------------------ */
 
-static struct scn_machine test_machine(int cores)
-{
-    struct scn_machine m;
-    memset(&m, 0, sizeof m);
-    m.name = "test";
-    m.cores = cores;
-    m.context_switch = 2 * SIM_US;
-    m.futex_wake = 1 * SIM_US;
-    m.wake_idle_core = 20 * SIM_US;
-    m.wake_busy_core = 3 * SIM_US;
-    m.os_timeslice = 3 * SIM_MS;
-    m.work_scale = 1.0;
-    m.timer_tick_cost = 1 * SIM_US;
-    m.mutex_uncontended = 40 * SIM_NS;
-    m.sched_lock_cs = 75 * SIM_NS;
-    m.remote_rmw = 100 * SIM_NS;
-    m.safepoint_gap = 500 * SIM_NS;
-    m.escape_check_cs = 300 * SIM_NS;
-    m.lockless_check = 1 * SIM_NS;
-    m.insn_time = 7 * SIM_NS;
-    m.mutex_impl = MUTEX_DARWIN;
-    return m;
-}
-
-static struct scn_op op(enum scn_op_kind k, sim_time d)
-{
-    struct scn_op o;
-    memset(&o, 0, sizeof o);
-    o.kind = k;
-    o.path = "/op";
-    o.line = 3;
-    if (k == OP_COMPUTE) o.u.compute.dur.a = d;
-    if (k == OP_SLEEP) o.u.sleep.dur.a = d;
-    if (k == OP_SYSCALL) {
-        o.u.syscall.dur.a = d;
-        o.u.syscall.releases_gvl = true;
-    }
-    return o;
-}
-
-static struct scn_op op_escape(int iseq)
-{
-    struct scn_op o = op(OP_ENV_ESCAPE, 0);
-    o.u.env_escape.iseq = iseq;
-    o.path = "/escape";
-    return o;
-}
-
-static struct scn_op op_loop(uint64_t times, struct scn_prog *body)
-{
-    struct scn_op o = op(OP_LOOP, 0);
-    o.u.loop.mode = LOOP_TIMES;
-    o.u.loop.times = times;
-    o.u.loop.measure = true;
-    o.u.loop.body = body;
-    return o;
-}
-
 /* Ractors of one thread each: progs[0] is the main Ractor's. */
 #define MAXR 6
 struct built {
@@ -183,6 +122,8 @@ struct built {
     struct scn_queue q;
 };
 
+/* On the test machine with the costs of the Ractor mechanisms (Darwin's
+ * mutex), eager GVL, `check` for the env-escape check, one queue "never". */
 static void build(struct built *b, int cores, enum scn_invariant_check check, int n,
                   const char *const *names, struct scn_prog *progs)
 {
@@ -192,19 +133,15 @@ static void build(struct built *b, int cores, enum scn_invariant_check check, in
         b->r[i] = (struct scn_ractor){ (char *)names[i], 1, &b->t[i], 1 };
     }
     struct scenario *s = &b->s;
-    s->file = "test.json";
-    s->name = "test";
-    s->seed = 1;
-    s->machine = test_machine(cores);
-    s->runtime.gvl_policy = GVL_POLICY_EAGER;
-    s->runtime.quantum = 100 * SIM_MS;
-    s->runtime.timer_tick = 10 * SIM_MS;
+    *s = fx_scenario(cores, GVL_POLICY_EAGER, b->r, n);
+    s->machine.mutex_uncontended = 40 * SIM_NS;
+    s->machine.sched_lock_cs = 75 * SIM_NS;
+    s->machine.remote_rmw = 100 * SIM_NS;
+    s->machine.safepoint_gap = 500 * SIM_NS;
+    s->machine.escape_check_cs = 300 * SIM_NS;
+    s->machine.lockless_check = 1 * SIM_NS;
+    s->machine.mutex_impl = MUTEX_DARWIN;
     s->runtime.invariant_check = check;
-    s->runtime.max_cpu = 8;
-    s->ractors = b->r;
-    s->nractors = n;
-    s->total_ractors = n;
-    s->total_threads = n;
     b->q = (struct scn_queue){ (char *)"never", 0 };
     s->queues = &b->q;
     s->nqueues = 1;
@@ -213,8 +150,7 @@ static void build(struct built *b, int cores, enum scn_invariant_check check, in
 static struct scn_prog join_prog(void)
 {
     static struct scn_op j[1];
-    j[0] = op(OP_JOIN, 0);
-    j[0].path = "/join";
+    j[0] = fx_join();
     return (struct scn_prog){ j, 1 };
 }
 
@@ -225,30 +161,27 @@ static struct scn_prog join_prog(void)
 static void test_single_ractor_is_lock_free(void)
 {
     static struct scn_op body[2];
-    body[0] = op(OP_COMPUTE, 1 * SIM_US);
-    body[1] = op_escape(0);
+    body[0] = fx_compute(1 * SIM_US);
+    body[1] = fx_escape(0);
     static struct scn_prog bp = { body, 2 };
     static struct scn_op ops[1];
-    ops[0] = op_loop(1000, &bp);
+    ops[0] = fx_loop(1000, &bp, true);
     struct scn_prog p = { ops, 1 };
     const char *names[] = { "main" };
     struct built b;
     build(&b, 2, INVARIANT_LOCK_BARRIER, 1, names, &p);
-    static struct run_result r;
-    memset(&r, 0, sizeof r);
-    run_vm(&b.s, NULL, &r);
-    ASSERT_EQ(r.rc, GV_OK);
-    ASSERT_EQ(r.m.vmlock_acquires, 0);
-    ASSERT_EQ(r.m.barriers, 0);
+    struct run_result r = *run_vm(&b.s, NULL);
+    ASSERT_EQ(r.fx.rc, GV_OK);
+    ASSERT_EQ(r.fx.m.vmlock_acquires, 0);
+    ASSERT_EQ(r.fx.m.barriers, 0);
     ASSERT_EQ(r.barrier_starts, 0);
     /* start on an idle core (20 us), 1000 x (1 us + 0.3 us), and the sched
      * lock sections of the start and the end (2 x 75 ns), exactly */
-    ASSERT_EQ(r.m.wall, 20 * SIM_US + 1000 * (1 * SIM_US + 300 * SIM_NS) + 150 * SIM_NS);
+    ASSERT_EQ(r.fx.m.wall, 20 * SIM_US + 1000 * (1 * SIM_US + 300 * SIM_NS) + 150 * SIM_NS);
     /* none: the escape is free */
     b.s.runtime.invariant_check = INVARIANT_NONE;
-    memset(&r, 0, sizeof r);
-    run_vm(&b.s, NULL, &r);
-    ASSERT_EQ(r.m.wall, 20 * SIM_US + 1000 * SIM_US + 150 * SIM_NS);
+    r = *run_vm(&b.s, NULL);
+    ASSERT_EQ(r.fx.m.wall, 20 * SIM_US + 1000 * SIM_US + 150 * SIM_NS);
 }
 
 /* The report's N=1 numbers (one worker Ractor, main waiting): 167 ns/op
@@ -256,18 +189,18 @@ static void test_single_ractor_is_lock_free(void)
 static void test_proc_one_worker_costs(void)
 {
     struct run_result lb = proc_heavy(1, "lock_barrier", 8, "5ms");
-    ASSERT_EQ(lb.rc, GV_OK);
+    ASSERT_EQ(lb.fx.rc, GV_OK);
     double rate = ops_per_s(&lb);
     ASSERT(rate > 5.53e6 && rate < 5.58e6);           /* 180 ns/op */
-    ASSERT(lb.m.barriers + 1 >= lb.m.ops && lb.m.barriers <= lb.m.ops + 1);
-    ASSERT_EQ(lb.m.vmlock_waits, 0);                   /* never contended */
+    ASSERT(lb.fx.m.barriers + 1 >= lb.fx.m.ops && lb.fx.m.barriers <= lb.fx.m.ops + 1);
+    ASSERT_EQ(lb.fx.m.vmlock_waits, 0);                /* never contended */
     /* one outermost VM-lock enter per escape (plus the main thread's, if the
      * first barrier caught it before it parked) */
-    ASSERT(lb.m.vmlock_acquires >= lb.m.barriers && lb.m.vmlock_acquires <= lb.m.barriers + 2);
+    ASSERT(lb.fx.m.vmlock_acquires >= lb.fx.m.barriers && lb.fx.m.vmlock_acquires <= lb.fx.m.barriers + 2);
     struct run_result none = proc_heavy(1, "none", 8, "5ms");
     double r0 = ops_per_s(&none);
     ASSERT(r0 > 5.96e6 && r0 < 6.01e6);               /* 167 ns/op */
-    ASSERT_EQ(none.m.vmlock_acquires, 0);
+    ASSERT_EQ(none.fx.m.vmlock_acquires, 0);
 }
 
 /* ---- tests: who the barrier waits for ----------------------------------------------- */
@@ -277,20 +210,17 @@ static void test_proc_one_worker_costs(void)
 static void test_barrier_ignores_non_running(void)
 {
     static struct scn_op a[2], bops[1], c[1];
-    a[0] = op(OP_COMPUTE, 50 * SIM_US);
-    a[1] = op_escape(1);
-    bops[0] = op(OP_SLEEP, 5 * SIM_MS);
-    c[0] = op(OP_SYSCALL, 5 * SIM_MS);
-    c[0].u.syscall.io_wait = true;
+    a[0] = fx_compute(50 * SIM_US);
+    a[1] = fx_escape(1);
+    bops[0] = fx_sleep(5 * SIM_MS);
+    c[0] = fx_syscall(5 * SIM_MS, true);
     struct scn_prog progs[] = { join_prog(), { a, 2 }, { bops, 1 }, { c, 1 } };
     const char *names[] = { "main", "a", "b", "c" };
     struct built b;
     build(&b, 4, INVARIANT_LOCK_BARRIER, 4, names, progs);
-    static struct run_result r;
-    memset(&r, 0, sizeof r);
-    run_vm(&b.s, NULL, &r);
-    ASSERT_EQ(r.rc, GV_OK);
-    ASSERT_EQ(r.m.barriers, 1);
+    struct run_result r = *run_vm(&b.s, NULL);
+    ASSERT_EQ(r.fx.rc, GV_OK);
+    ASSERT_EQ(r.fx.m.barriers, 1);
     /* the initiator only paid its own lock sections: nobody to wait for */
     ASSERT(r.th_state[1][TS_BARRIER_INIT] < 1 * SIM_US);
     ASSERT_EQ(r.th_state[2][TS_BARRIER_JOIN], 0);
@@ -304,23 +234,21 @@ static void test_barrier_ignores_non_running(void)
 static void test_switch_in_before_completion_joins(void)
 {
     static struct scn_op a[2], bops[2], c[2];
-    a[0] = op(OP_COMPUTE, 50 * SIM_US);
-    a[1] = op_escape(1);
-    bops[0] = op(OP_SYSCALL, 100 * SIM_US);   /* releases the GVL, back at ~120 us */
-    bops[1] = op(OP_COMPUTE, 1 * SIM_MS);
-    c[0] = op(OP_SYSCALL, 500 * SIM_US);
-    c[0].u.syscall.releases_gvl = false;      /* holds the GVL: running, not cuttable */
-    c[1] = op(OP_COMPUTE, 10 * SIM_US);
+    a[0] = fx_compute(50 * SIM_US);
+    a[1] = fx_escape(1);
+    bops[0] = fx_syscall(100 * SIM_US, false);  /* releases the GVL, back at ~120 us */
+    bops[1] = fx_compute(1 * SIM_MS);
+    c[0] = fx_syscall(500 * SIM_US, false);
+    c[0].u.syscall.releases_gvl = false;        /* holds the GVL: running, not cuttable */
+    c[1] = fx_compute(10 * SIM_US);
     struct scn_prog progs[] = { join_prog(), { a, 2 }, { bops, 2 }, { c, 2 } };
     const char *names[] = { "main", "a", "b", "c" };
     struct built b;
     build(&b, 4, INVARIANT_LOCK_BARRIER, 4, names, progs);
     b.s.machine.wake_jitter = 0;
-    static struct run_result r;
-    memset(&r, 0, sizeof r);
-    run_vm(&b.s, NULL, &r);
-    ASSERT_EQ(r.rc, GV_OK);
-    ASSERT_EQ(r.m.barriers, 1);
+    struct run_result r = *run_vm(&b.s, NULL);
+    ASSERT_EQ(r.fx.rc, GV_OK);
+    ASSERT_EQ(r.fx.m.barriers, 1);
     /* a initiates at ~70 us and waits for c's call to end at ~520 us */
     ASSERT(r.th_state[1][TS_BARRIER_INIT] > 440 * SIM_US);
     ASSERT(r.th_state[1][TS_BARRIER_INIT] < 520 * SIM_US);
@@ -336,21 +264,19 @@ static void test_switch_in_before_completion_joins(void)
 static void test_switch_in_after_completion_waits(void)
 {
     static struct scn_op a[2], bops[2];
-    a[0] = op(OP_COMPUTE, 50 * SIM_US);
-    a[1] = op_escape(1);
-    bops[0] = op(OP_SYSCALL, 100 * SIM_US);
-    bops[1] = op(OP_COMPUTE, 10 * SIM_US);
+    a[0] = fx_compute(50 * SIM_US);
+    a[1] = fx_escape(1);
+    bops[0] = fx_syscall(100 * SIM_US, false);
+    bops[1] = fx_compute(10 * SIM_US);
     struct scn_prog progs[] = { join_prog(), { a, 2 }, { bops, 2 } };
     const char *names[] = { "main", "a", "b" };
     struct built b;
     build(&b, 4, INVARIANT_LOCK_BARRIER, 3, names, progs);
     b.s.machine.wake_jitter = 0;
     b.s.machine.escape_check_cs = 1 * SIM_MS;  /* a long critical section under the barrier */
-    static struct run_result r;
-    memset(&r, 0, sizeof r);
-    run_vm(&b.s, NULL, &r);
-    ASSERT_EQ(r.rc, GV_OK);
-    ASSERT_EQ(r.m.barriers, 1);
+    struct run_result r = *run_vm(&b.s, NULL);
+    ASSERT_EQ(r.fx.rc, GV_OK);
+    ASSERT_EQ(r.fx.m.barriers, 1);
     /* b's switch-in at ~120 us waits for a's barrier_end at ~1070 us */
     ASSERT(r.th_state[2][TS_BARRIER_JOIN] > 900 * SIM_US);
     ASSERT(r.th_state[2][TS_BARRIER_JOIN] < 1000 * SIM_US);
@@ -363,31 +289,28 @@ static void test_switch_in_after_completion_waits(void)
 static void test_lockless_once_per_iseq(void)
 {
     static struct scn_op body[4], w[1], other[1];
-    body[0] = op(OP_COMPUTE, 1 * SIM_US);
-    body[1] = op_escape(1);
-    body[2] = op(OP_COMPUTE, 1 * SIM_US);
-    body[3] = op_escape(7);
+    body[0] = fx_compute(1 * SIM_US);
+    body[1] = fx_escape(1);
+    body[2] = fx_compute(1 * SIM_US);
+    body[3] = fx_escape(7);
     static struct scn_prog bp = { body, 4 };
-    w[0] = op_loop(500, &bp);
-    other[0] = op(OP_COMPUTE, 2 * SIM_MS);
+    w[0] = fx_loop(500, &bp, true);
+    other[0] = fx_compute(2 * SIM_MS);
     struct scn_prog progs[] = { join_prog(), { w, 1 }, { other, 1 } };
     const char *names[] = { "main", "w", "o" };
     struct built b;
     build(&b, 4, INVARIANT_LOCKLESS, 3, names, progs);
-    static struct run_result r;
-    memset(&r, 0, sizeof r);
-    run_vm(&b.s, NULL, &r);
-    ASSERT_EQ(r.rc, GV_OK);
-    ASSERT_EQ(r.m.barriers, 2);
+    struct run_result r = *run_vm(&b.s, NULL);
+    ASSERT_EQ(r.fx.rc, GV_OK);
+    ASSERT_EQ(r.fx.m.barriers, 2);
     /* the two first escapes, and o's two joins from its interrupt handler */
-    ASSERT_EQ(r.m.vmlock_acquires, 4);
+    ASSERT_EQ(r.fx.m.vmlock_acquires, 4);
     ASSERT_EQ(r.barrier_starts, 2);
     ASSERT_EQ(r.barrier_ends, 2);
     /* lock_barrier: one per escape */
     b.s.runtime.invariant_check = INVARIANT_LOCK_BARRIER;
-    memset(&r, 0, sizeof r);
-    run_vm(&b.s, NULL, &r);
-    ASSERT_EQ(r.m.barriers, 1000);
+    r = *run_vm(&b.s, NULL);
+    ASSERT_EQ(r.fx.m.barriers, 1000);
     ASSERT(r.th_state[2][TS_BARRIER_JOIN] > 0);  /* o was stopped by them */
 }
 
@@ -399,31 +322,31 @@ static void test_proc_collapse_and_fix(void)
 {
     struct run_result one = proc_heavy(1, "lock_barrier", 8, "4ms");
     struct run_result eight = proc_heavy(8, "lock_barrier", 8, "25ms");
-    ASSERT_EQ(eight.rc, GV_OK);
+    ASSERT_EQ(eight.fx.rc, GV_OK);
     double r1 = ops_per_s(&one), r8 = ops_per_s(&eight);
     ASSERT(r1 / r8 >= 50.0);
     /* the right reason: one serialised barrier per op ... */
-    ASSERT(eight.m.barriers * 100 >= eight.m.ops * 99 && eight.m.barriers <= eight.m.ops + 8);
-    double per_barrier_us = (double)eight.m.wall / (double)eight.m.barriers / (double)SIM_US;
+    ASSERT(eight.fx.m.barriers * 100 >= eight.fx.m.ops * 99 && eight.fx.m.barriers <= eight.fx.m.ops + 8);
+    double per_barrier_us = (double)eight.fx.m.wall / (double)eight.fx.m.barriers / (double)SIM_US;
     ASSERT(per_barrier_us > 10.0 && per_barrier_us < 30.0);
     /* ... and the workers (8 of the 9 threads) stopped in it, not running */
     sim_time total = 0;
-    for (int s = 0; s < TS_COUNT; s++) total += eight.m.state_time[s];
-    sim_time worker_total = total - eight.m.state_time[TS_PARKED];
-    sim_time stopped = eight.m.state_time[TS_BARRIER_JOIN] + eight.m.state_time[TS_VMLOCK_WAIT];
+    for (int s = 0; s < TS_COUNT; s++) total += eight.fx.m.state_time[s];
+    sim_time worker_total = total - eight.fx.m.state_time[TS_PARKED];
+    sim_time stopped = eight.fx.m.state_time[TS_BARRIER_JOIN] + eight.fx.m.state_time[TS_VMLOCK_WAIT];
     ASSERT(stopped * 100 >= worker_total * 75);
-    ASSERT(eight.m.state_time[TS_RUNNING] * 100 <= worker_total * 5);
+    ASSERT(eight.fx.m.state_time[TS_RUNNING] * 100 <= worker_total * 5);
     /* every worker got a share: no Ractor starved at 8 */
     for (int i = 1; i <= 8; i++) ASSERT(eight.ractor_ops[i] > 0);
 
     struct run_result ll1 = proc_heavy(1, "lockless", 8, "2ms");
     struct run_result ll8 = proc_heavy(8, "lockless", 8, "2ms");
     ASSERT(ops_per_s(&ll8) / ops_per_s(&ll1) >= 5.0);
-    ASSERT(ll8.m.barriers <= 8);          /* only first escapes */
+    ASSERT(ll8.fx.m.barriers <= 8);       /* only first escapes */
     struct run_result n1 = proc_heavy(1, "none", 8, "2ms");
     struct run_result n8 = proc_heavy(8, "none", 8, "2ms");
     ASSERT(ops_per_s(&n8) / ops_per_s(&n1) >= 5.0);
-    ASSERT_EQ(n8.m.barriers, 0);
+    ASSERT_EQ(n8.fx.m.barriers, 0);
 }
 
 /* The Proc-free control scales with YJIT's lock_barrier setting too. */
@@ -435,7 +358,7 @@ static void test_calc_scales(void)
     struct run_result b = *run_file("scenarios/calc.json", s8, 3);
     ASSERT(ops_per_s(&b) / ops_per_s(&a) >= 5.0);
     ASSERT(ops_per_s(&a) > 129.0e3 && ops_per_s(&a) < 130.0e3);  /* 129.4M iters/s */
-    ASSERT_EQ(b.m.barriers, 0);
+    ASSERT_EQ(b.fx.m.barriers, 0);
 }
 
 /* glibc's futex word wakes sleepers in a serial chain, Darwin's waiter
@@ -448,10 +371,10 @@ static void test_mutex_impls_differ(void)
                         "machine.mutex_impl=darwin" };
     struct run_result rg = *run_file("scenarios/proc_heavy.json", g, 4);
     struct run_result rd = *run_file("scenarios/proc_heavy.json", d, 4);
-    ASSERT(rg.m.barriers * 5 < rd.m.barriers * 4);
+    ASSERT(rg.fx.m.barriers * 5 < rd.fx.m.barriers * 4);
     /* fewer wake-ups per barrier under glibc: waiters are not woken by
      * uncontended unlocks */
-    ASSERT(rg.m.wakeups * rd.m.barriers < rd.m.wakeups * rg.m.barriers);
+    ASSERT(rg.fx.m.wakeups * rd.fx.m.barriers < rd.fx.m.wakeups * rg.fx.m.barriers);
 }
 
 /* Where a barrier's time goes, from the observer: start -> last join (the
@@ -523,17 +446,10 @@ static void measure_phases(int n, double out[4])
     snprintf(cnt, sizeof cnt, "ractors.1.count=%d", n);
     const char *sets[] = { cnt, "stop.time=30ms" };
     struct scenario scn;
-    struct diag_list d;
-    diag_init(&d);
-    struct load_opts lo = { .sets = sets, .nsets = 2, .machines_dir = NULL };
-    ASSERT_EQ(scn_load("scenarios/proc_heavy.json", &lo, &scn, &d), GV_OK);
-    diag_free(&d);
+    ASSERT_EQ(fx_load("scenarios/proc_heavy.json", sets, 2, NULL, &scn), GV_OK);
     memset(&g_ph, 0, sizeof g_ph);
     g_ph.workers = n;
-    static struct run_result r;
-    memset(&r, 0, sizeof r);
-    run_vm(&scn, phases_hook, &r);
-    ASSERT_EQ(r.rc, GV_OK);
+    ASSERT_EQ(run_vm(&scn, phases_hook)->fx.rc, GV_OK);
     ASSERT(g_ph.n > 1500);
     double us = (double)SIM_US * (double)g_ph.n;
     out[0] = g_ph.join / us;
@@ -580,7 +496,7 @@ static void test_describe_in_barrier(void)
         snprintf(stop, sizeof stop, "stop.time=%dus", us);
         const char *sets[] = { "ractors.1.count=4", stop };
         struct run_result r = *run_file("scenarios/proc_heavy.json", sets, 2);
-        ASSERT_EQ(r.rc, GV_OK);
+        ASSERT_EQ(r.fx.rc, GV_OK);
         for (int i = 1; i <= 4; i++) {
             if (strstr(r.waits[i], "stopped at a VM barrier started by thread r#") &&
                 strstr(r.waits[i], ", waiting for its end at /ractors/1/threads/0/program/0/body/0 (line 11)"))
@@ -606,27 +522,21 @@ static void hold_vm_lock(struct vm *vm)
 static void test_deadlock_on_vm_lock(void)
 {
     static struct scn_op h[1], e[2];
-    h[0] = op(OP_QUEUE_POP, 0);
-    h[0].path = "/ractors/1/threads/0/program/0";
-    h[0].u.queue.queue = 0;
-    e[0] = op(OP_COMPUTE, 5 * SIM_US);
-    e[1] = op_escape(1);
-    e[1].path = "/ractors/2/threads/0/program/1";
-    e[1].line = 9;
+    h[0] = fx_at(fx_queue(OP_QUEUE_POP, 0), "/ractors/1/threads/0/program/0", 3);
+    e[0] = fx_compute(5 * SIM_US);
+    e[1] = fx_at(fx_escape(1), "/ractors/2/threads/0/program/1", 9);
     struct scn_prog progs[] = { join_prog(), { h, 1 }, { e, 2 } };
     const char *names[] = { "main", "holder", "esc" };
     struct built b;
     build(&b, 4, INVARIANT_LOCK_BARRIER, 3, names, progs);
-    static struct run_result r;
-    memset(&r, 0, sizeof r);
-    run_vm(&b.s, hold_vm_lock, &r);
-    ASSERT_EQ(r.rc, GV_ERUN);
-    ASSERT_CONTAINS(r.err, "deadlock");
-    ASSERT_CONTAINS(r.err, "thread holder/t: parked in queue_pop on queue \"never\" (empty) at "
+    struct run_result r = *run_vm(&b.s, hold_vm_lock);
+    ASSERT_EQ(r.fx.rc, GV_ERUN);
+    ASSERT_CONTAINS(r.fx.err, "deadlock");
+    ASSERT_CONTAINS(r.fx.err, "thread holder/t: parked in queue_pop on queue \"never\" (empty) at "
                            "/ractors/1/threads/0/program/0 (line 3) while holding the VM lock");
-    ASSERT_CONTAINS(r.err, "thread esc/t: waiting for the VM lock (held by thread holder/t) at "
+    ASSERT_CONTAINS(r.fx.err, "thread esc/t: waiting for the VM lock (held by thread holder/t) at "
                            "/ractors/2/threads/0/program/1 (line 9)");
-    ASSERT_CONTAINS(r.err, "thread main/t: in join, waiting for 2 other threads to finish");
+    ASSERT_CONTAINS(r.fx.err, "thread main/t: in join, waiting for 2 other threads to finish");
 }
 
 /* Barrier episodes reach the observer: one start and one end per barrier,
@@ -636,13 +546,13 @@ static void test_observer_events(void)
 {
     const char *sets[] = { "ractors.1.count=3", "stop.time=2ms" };
     struct run_result r = *run_file("scenarios/proc_heavy.json", sets, 2);
-    ASSERT(r.m.barriers > 50);
-    ASSERT(r.barrier_starts >= r.m.barriers && r.barrier_starts <= r.m.barriers + 1);
-    ASSERT(r.barrier_ends + 1 >= r.m.barriers && r.barrier_ends <= r.barrier_starts);
+    ASSERT(r.fx.m.barriers > 50);
+    ASSERT(r.barrier_starts >= r.fx.m.barriers && r.barrier_starts <= r.fx.m.barriers + 1);
+    ASSERT(r.barrier_ends + 1 >= r.fx.m.barriers && r.barrier_ends <= r.barrier_starts);
     /* (the first barriers, before every worker has started, have fewer;
      * until the main thread parks in its join it is a running thread of
      * another Ractor too, and joins them as a third joiner) */
-    ASSERT(r.joins + 8 >= 2 * r.m.barriers && r.joins <= 3 * r.m.barriers);
+    ASSERT(r.joins + 8 >= 2 * r.fx.m.barriers && r.joins <= 3 * r.fx.m.barriers);
     ASSERT(r.join_entries > 0);
 }
 
@@ -653,10 +563,10 @@ static void test_deterministic(void)
     struct run_result a = *run_file("scenarios/proc_heavy.json", s1, 2);
     struct run_result b = *run_file("scenarios/proc_heavy.json", s1, 2);
     struct run_result c = *run_file("scenarios/proc_heavy.json", s2, 3);
-    ASSERT_EQ(a.m.ops, b.m.ops);
-    ASSERT_EQ(a.m.engine_events, b.m.engine_events);
-    ASSERT_EQ(a.m.wakeups, b.m.wakeups);
-    ASSERT(a.m.engine_events != c.m.engine_events);
+    ASSERT_EQ(a.fx.m.ops, b.fx.m.ops);
+    ASSERT_EQ(a.fx.m.engine_events, b.fx.m.engine_events);
+    ASSERT_EQ(a.fx.m.wakeups, b.fx.m.wakeups);
+    ASSERT(a.fx.m.engine_events != c.fx.m.engine_events);
 }
 
 int main(void)

@@ -10,12 +10,8 @@
  *   (seed 001: 4.70 s vs 2.46 s), one Ractor waiting in wants_snt;
  * - full size stays a few thousand events. */
 #include <math.h>
-#include <string.h>
 
-#include "../../common/err.h"
-#include "../../input/load.h"
-#include "../../models/vm.h"
-#include "../../sim/engine_heap.h"
+#include "sim_fixture.h"
 #include "test.h"
 
 #define SCN "scenarios/tarai_ractors.json"
@@ -26,37 +22,31 @@ struct res {
     double wants_snt_max;        /* the longest any worker waited for an SNT, s */
 };
 
+static void inspect_wants_snt(struct vm *vm, void *ctx)
+{
+    struct res *r = ctx;
+    for (int i = 0; i < vm->nthreads; i++) {
+        double w = (double)vm->threads[i].ts_time[TS_WANTS_SNT] / (double)SIM_S;
+        if (w > r->wants_snt_max) r->wants_snt_max = w;
+    }
+}
+
 /* Run the scenario with up to 6 --set overrides (NULL-terminated). */
 static struct res run(const char *const *sets)
 {
     int n = 0;
     while (sets[n]) n++;
-    struct load_opts o = { .sets = sets, .nsets = n, .machines_dir = NULL };
     struct scenario scn;
-    struct diag_list d;
-    diag_init(&d);
-    int rc = scn_load(SCN, &o, &scn, &d);
-    for (size_t i = 0; i < d.n; i++) fprintf(stderr, "%s\n", d.msgs[i]);
-    diag_free(&d);
-    ASSERT_EQ(rc, GV_OK);
+    ASSERT_EQ(fx_load(SCN, sets, n, NULL, &scn), GV_OK);
     struct res r;
     memset(&r, 0, sizeof r);
-    char err[2048] = "";
-    struct sim_engine *e = sim_heap_create();
-    struct vm vm;
-    rc = vm_init(&vm, &scn, e, err, sizeof err);
-    if (rc == GV_OK) rc = vm_run(&vm, 3600 * SIM_S, err, sizeof err);
-    if (rc != GV_OK) fprintf(stderr, "%s\n", err);
-    ASSERT_EQ(rc, GV_OK);
-    vm_collect(&vm, &r.m);
-    for (int i = 0; i < vm.nthreads; i++) {
-        double w = (double)vm.threads[i].ts_time[TS_WANTS_SNT] / (double)SIM_S;
-        if (w > r.wants_snt_max) r.wants_snt_max = w;
-    }
-    r.m.ractor_ops = NULL;  /* owned by the vm */
-    vm_free(&vm);
-    sim_destroy(e);
+    struct fx_hooks h = { NULL, inspect_wants_snt, &r };
+    struct fx_result fx;
+    fx_run(&scn, &h, &fx);
+    if (fx.rc != GV_OK) fprintf(stderr, "%s\n", fx.err);
+    ASSERT_EQ(fx.rc, GV_OK);
     scenario_free(&scn);
+    r.m = fx.m;
     r.wall = (double)r.m.wall / (double)SIM_S;
     r.cpu = (double)r.m.cpu / (double)SIM_S;
     return r;

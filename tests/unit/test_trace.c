@@ -14,12 +14,9 @@
 #include <unistd.h>
 #include <zlib.h>
 
-#include "../../common/err.h"
-#include "../../input/load.h"
-#include "../../models/vm.h"
 #include "../../output/csv.h"
 #include "../../output/trace.h"
-#include "../../sim/engine_heap.h"
+#include "sim_fixture.h"
 #include "test.h"
 
 static char tmpdir[] = "/tmp/gvlsim_test_trace.XXXXXX";
@@ -38,14 +35,8 @@ static void run_traced(const char *file, const char *const *sets, int nsets, con
                        const char *trace_path, uint64_t max_events, struct traced *out)
 {
     memset(out, 0, sizeof *out);
-    struct load_opts lo = { sets, nsets, machines };
     struct scenario scn;
-    struct diag_list d;
-    diag_init(&d);
-    int rc = scn_load(file, &lo, &scn, &d);
-    for (size_t i = 0; i < d.n; i++) fprintf(stderr, "%s\n", d.msgs[i]);
-    diag_free(&d);
-    ASSERT_EQ(rc, GV_OK);
+    ASSERT_EQ(fx_load(file, sets, nsets, machines, &scn), GV_OK);
     struct sim_engine *eng = sim_heap_create();
     ASSERT(eng);
     struct vm vm;
@@ -502,12 +493,8 @@ static void test_format_us(void)
 static void test_unwritable(void)
 {
     const char *sets[] = { "machine.cores=1" };
-    struct load_opts lo = { sets, 1, NULL };
     struct scenario scn;
-    struct diag_list d;
-    diag_init(&d);
-    ASSERT_EQ(scn_load("tests/data/deadlock.json", &lo, &scn, &d), GV_OK);
-    diag_free(&d);
+    ASSERT_EQ(fx_load("tests/data/deadlock.json", sets, 1, NULL, &scn), GV_OK);
     struct sim_engine *eng = sim_heap_create();
     struct vm vm;
     char err[512];
