@@ -95,11 +95,11 @@ $(ASN)/gvlsim: $(ASN_OBJ) $(ASN)/cli/main.o
 
 $(REL)/tests/%: tests/unit/%.c $(REL_OBJ)
 	@mkdir -p $(dir $@)
-	$(Q)$(CC) $(RELEASE_CFLAGS) -o $@ $< $(REL_OBJ) $(LDLIBS)
+	$(Q)$(CC) $(RELEASE_CFLAGS) -MMD -MP -MF $@.d -o $@ $< $(REL_OBJ) $(LDLIBS)
 
 $(ASN)/tests/%: tests/unit/%.c $(ASN_OBJ)
 	@mkdir -p $(dir $@)
-	$(Q)$(CC) $(ASAN_CFLAGS) -o $@ $< $(ASN_OBJ) $(LDLIBS)
+	$(Q)$(CC) $(ASAN_CFLAGS) -MMD -MP -MF $@.d -o $@ $< $(ASN_OBJ) $(LDLIBS)
 
 REL_UNITS := $(UNIT_NAMES:%=$(REL)/tests/%)
 ASN_UNITS := $(UNIT_NAMES:%=$(ASN)/tests/%)
