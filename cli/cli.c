@@ -2,6 +2,7 @@
  * tests, which link every cli/ object but main.o, can call them). */
 #include <stdarg.h>
 #include <stdio.h>
+#include <time.h>
 
 #include "../common/err.h"
 #include "cli.h"
@@ -15,4 +16,11 @@ int cli_usage_error(const struct cli_command *cmd, const char *fmt, ...)
     va_end(ap);
     fprintf(stderr, "\nusage: gvlsim %s %s\n", cmd ? cmd->name : "COMMAND", cmd ? cmd->usage : "");
     return GV_EXIT_USAGE;
+}
+
+double cli_host_now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }

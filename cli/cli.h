@@ -22,4 +22,7 @@ extern const struct cli_command cli_cmd_plot;
 int cli_usage_error(const struct cli_command *cmd, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
 
+/* Monotonic host seconds, for the host_s column and progress lines. */
+double cli_host_now(void);
+
 #endif

@@ -3,12 +3,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
-#include "../common/afile.h"
 #include "../common/err.h"
 #include "../exec/exec.h"
-#include "../input/load.h"
+#include "../input/scenario.h"
 #include "../output/csv.h"
 #include "../output/summary.h"
 #include "cli.h"
@@ -44,13 +42,6 @@ const struct cli_command cli_cmd_exec = {
     .exec = exec_cmd,
 };
 
-static double host_now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
-
 static int exec_cmd(int argc, char **argv)
 {
     struct run_options o;
@@ -65,35 +56,22 @@ static int exec_cmd(int argc, char **argv)
         return cli_usage_error(&cli_cmd_exec, "--trace is not available for real runs");
     }
 
-    double t0 = host_now();
+    double t0 = cli_host_now();
     struct scenario scn;
     memset(&scn, 0, sizeof scn);
-    struct diag_list diags;
-    diag_init(&diags);
-    struct load_opts lo = { .sets = (const char *const *)o.sets, .nsets = o.nsets,
-                            .machines_dir = o.machines_dir };
-    rc = scn_load(o.scenario, &lo, &scn, &diags);
-    for (size_t i = 0; i < diags.n; i++) fprintf(stderr, "%s\n", diags.msgs[i]);
-    diag_free(&diags);
-    if (rc != GV_OK) {
+    rc = run_options_load(&o, &scn);
+    if (rc != GV_EXIT_OK) {
         run_options_free(&o);
-        return gv_exit_code(rc);
+        return rc;
     }
-    if (o.has_seed) scn.seed = o.seed;
 
     char err[16384] = "";
     struct exec_opts eo = { .timeout_s = o.timeout, .stat_path = NULL };
     struct exec_report rep;
     rc = exec_run(&scn, &eo, &rep, err, sizeof err);
     if (rc == GV_OK) {
-        rep.m.host_seconds = host_now() - t0;
-        struct afile out;
-        rc = afile_open(&out, o.output, err, sizeof err);
-        if (rc == GV_OK) {
-            if (!o.no_header) csv_write_header(out.f);
-            csv_write_row(out.f, &rep.m, o.reproducible);
-            rc = afile_commit(&out, err, sizeof err);
-        }
+        rep.m.host_seconds = cli_host_now() - t0;
+        rc = csv_write_file(o.output, &rep.m, !o.no_header, o.reproducible, err, sizeof err);
         if (rc == GV_OK && !o.quiet) {
             summary_write(stderr, &rep.m);
             exec_summary_write(stderr, &rep);

@@ -4,11 +4,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
-#include "../common/afile.h"
 #include "../common/err.h"
-#include "../input/load.h"
+#include "../input/scenario.h"
 #include "../models/vm.h"
 #include "../output/csv.h"
 #include "../output/summary.h"
@@ -43,13 +41,6 @@ const struct cli_command cli_cmd_run = {
         "  -q, --quiet       no summary on stderr\n",
     .exec = run_exec,
 };
-
-static double host_now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
 
 /* End the trace at `end`, put it in place and say so if it was capped or
  * if it records a failed run.  Returns GV_OK or the commit error. */
@@ -86,18 +77,11 @@ static int run_exec(int argc, char **argv)
     }
 
     struct scenario scn;
-    struct diag_list diags;
-    diag_init(&diags);
-    struct load_opts lo = { .sets = (const char *const *)o.sets, .nsets = o.nsets,
-                            .machines_dir = o.machines_dir };
-    rc = scn_load(o.scenario, &lo, &scn, &diags);
-    for (size_t i = 0; i < diags.n; i++) fprintf(stderr, "%s\n", diags.msgs[i]);
-    diag_free(&diags);
-    if (rc != GV_OK) {
+    rc = run_options_load(&o, &scn);
+    if (rc != GV_EXIT_OK) {
         run_options_free(&o);
-        return gv_exit_code(rc);
+        return rc;
     }
-    if (o.has_seed) scn.seed = o.seed;
 
     char err[4096] = "";
     struct sim_engine *eng = sim_heap_create();
@@ -119,21 +103,15 @@ static int run_exec(int argc, char **argv)
             goto done;
         }
     }
-    double t0 = host_now();
+    double t0 = cli_host_now();
     rc = vm_run(&vm, o.max_time, err, sizeof err);
-    double t1 = host_now();
+    double t1 = cli_host_now();
     int trace_rc = GV_OK;
     if (tr) trace_rc = finish_trace(tr, rc == GV_OK ? vm.end_time : sim_now(eng), o.trace, rc != GV_OK);
     if (rc == GV_OK) {
         vm_collect(&vm, &m);
         m.host_seconds = t1 - t0;
-        struct afile out;
-        rc = afile_open(&out, o.output, err, sizeof err);
-        if (rc == GV_OK) {
-            if (!o.no_header) csv_write_header(out.f);
-            csv_write_row(out.f, &m, o.reproducible);
-            rc = afile_commit(&out, err, sizeof err);
-        }
+        rc = csv_write_file(o.output, &m, !o.no_header, o.reproducible, err, sizeof err);
         if (rc == GV_OK && !o.quiet) summary_write(stderr, &m);
         if (rc == GV_OK && trace_rc != GV_OK) {
             rc = trace_rc;

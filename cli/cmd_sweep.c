@@ -214,27 +214,6 @@ struct sweep {
     pthread_mutex_t load_mu;   /* scn_load: cJSON's global error pointer */
 };
 
-static void put_field(FILE *f, const char *s)
-{
-    if (strpbrk(s, ",\"\n\r")) {
-        fputc('"', f);
-        for (; *s; s++) {
-            if (*s == '"') fputc('"', f);
-            fputc(*s, f);
-        }
-        fputc('"', f);
-    } else {
-        fputs(s, f);
-    }
-}
-
-static double host_now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
-
 static void run_one(struct sweep *sw, uint64_t r, struct run_result *out)
 {
     const struct sweep_opts *o = sw->o;
@@ -287,9 +266,9 @@ static void run_one(struct sweep *sw, uint64_t r, struct run_result *out)
     struct vm vm;
     rc = vm_init(&vm, &scn, eng, err, sizeof err);
     if (rc == GV_OK) {
-        double t0 = host_now();
+        double t0 = cli_host_now();
         rc = vm_run(&vm, o->max_time, err, sizeof err);
-        double t1 = host_now();
+        double t1 = cli_host_now();
         if (rc == GV_OK) {
             struct run_metrics m;
             memset(&m, 0, sizeof m);
@@ -303,7 +282,7 @@ static void run_one(struct sweep *sw, uint64_t r, struct run_result *out)
             } else {
                 fprintf(f, "%" PRIu64 ",%d,", point, rep);
                 for (int i = 0; i < g->nparams; i++) {
-                    put_field(f, g->params[i].values[sweep_value_index(g, point, i)]);
+                    csv_put_field(f, g->params[i].values[sweep_value_index(g, point, i)]);
                     fputc(',', f);
                 }
                 csv_write_row(f, &m, o->reproducible);
@@ -355,7 +334,7 @@ struct progress {
 static void progress_line(struct progress *p, uint64_t done, bool final)
 {
     if (p->quiet) return;
-    double now = host_now();
+    double now = cli_host_now();
     if (p->tty) {
         if (!final && now - p->last < 0.1) return;
         fprintf(stderr, "\r\033[Ksweep: %" PRIu64 "/%" PRIu64 " runs (%.0f%%), %" PRIu64 " failed, %.1f s%s",
@@ -432,7 +411,7 @@ static int sweep_exec(int argc, char **argv)
     if (!o.no_header) {
         fputs("point,rep,", out.f);
         for (int i = 0; i < o.grid.nparams; i++) {
-            put_field(out.f, o.grid.params[i].key);
+            csv_put_field(out.f, o.grid.params[i].key);
             fputc(',', out.f);
         }
         csv_write_header(out.f);
@@ -461,7 +440,7 @@ static int sweep_exec(int argc, char **argv)
 
     struct progress pr = { .tty = isatty(STDERR_FILENO) == 1, .quiet = o.quiet, .total = sw.nruns };
     pr.step = sw.nruns >= 10 ? sw.nruns / 10 : 1;
-    pr.start = pr.last = host_now();
+    pr.start = pr.last = cli_host_now();
     int started = 0;
     for (; started < nworkers; started++)
         if (pthread_create(&tids[started], NULL, worker, &sw) != 0) break;
@@ -508,7 +487,7 @@ static int sweep_exec(int argc, char **argv)
                         " failed, %d worker%s, %.1f s\n",
                 sw.nruns, sw.nruns == 1 ? "" : "s", o.grid.npoints, o.grid.npoints == 1 ? "" : "s",
                 o.grid.nseeds, o.grid.nseeds == 1 ? "" : "s", pr.failed, started ? started : 1,
-                started == 1 ? "" : "s", host_now() - pr.start);
+                started == 1 ? "" : "s", cli_host_now() - pr.start);
     pthread_mutex_destroy(&sw.mu);
     pthread_mutex_destroy(&sw.load_mu);
     pthread_cond_destroy(&sw.cv);

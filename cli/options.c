@@ -2,11 +2,13 @@
 #include "options.h"
 
 #include <errno.h>
+#include <stdio.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "../common/err.h"
+#include "../input/load.h"
 
 static int want_arg(const struct cli_command *cmd, int argc, char **argv, int *i, const char **val)
 {
@@ -137,4 +139,18 @@ void run_options_free(struct run_options *o)
 {
     free(o->sets);
     o->sets = NULL;
+}
+
+int run_options_load(const struct run_options *o, struct scenario *scn)
+{
+    struct diag_list diags;
+    diag_init(&diags);
+    struct load_opts lo = { .sets = (const char *const *)o->sets, .nsets = o->nsets,
+                            .machines_dir = o->machines_dir };
+    int rc = scn_load(o->scenario, &lo, scn, &diags);
+    for (size_t i = 0; i < diags.n; i++) fprintf(stderr, "%s\n", diags.msgs[i]);
+    diag_free(&diags);
+    if (rc != GV_OK) return gv_exit_code(rc);
+    if (o->has_seed) scn->seed = o->seed;
+    return GV_EXIT_OK;
 }

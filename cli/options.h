@@ -33,4 +33,10 @@ int run_options_parse(const struct cli_command *cmd, int argc, char **argv,
                       struct run_options *o);
 void run_options_free(struct run_options *o);
 
+struct scenario;
+/* Load the scenario named by the options (with their --set values and
+ * --machines), print every diagnostic on stderr, apply --seed.  Returns an
+ * exit code: GV_EXIT_OK, or the code of the failure (already reported). */
+int run_options_load(const struct run_options *o, struct scenario *scn);
+
 #endif

@@ -85,16 +85,6 @@ int exec_cond_timedwait(struct exec_thread *th, pthread_cond_t *c, pthread_mutex
 
 /* ---- building --------------------------------------------------------------- */
 
-static char *name_instance(const char *base, int idx, int count)
-{
-    size_t len = strlen(base) + 16;
-    char *s = malloc(len);
-    if (!s) return NULL;
-    if (count > 1) snprintf(s, len, "%s#%d", base, idx);
-    else snprintf(s, len, "%s", base);
-    return s;
-}
-
 /* Check a program for what the executor relies on; find the largest iseq. */
 static int check_prog(const struct scenario *scn, const struct scn_prog *p, int depth, int *max_iseq,
                       char *err, size_t errlen)
@@ -260,7 +250,7 @@ static int vm_build(const struct scenario *scn, const struct exec_opts *opts, st
             struct exec_ractor *r = &vm->ractors[ri];
             r->vm = vm;
             r->id = ri;
-            r->name = name_instance(srac->name ? srac->name : "r", rc_i, srac->count);
+            r->name = scn_instance_name(srac->name ? srac->name : "r", rc_i, srac->count);
             if (!r->name || exec_sched_init(&r->sched, r) != 0) goto oom;
             built_r = ri + 1;
             for (int st_i = 0; st_i < srac->nthreads; st_i++) {
@@ -270,16 +260,8 @@ static int vm_build(const struct scenario *scn, const struct exec_opts *opts, st
                     th->id = ti;
                     th->vm = vm;
                     th->ractor = r;
-                    char *tn = name_instance(sth->name ? sth->name : "t", tc, sth->count);
-                    if (!tn) goto oom;
-                    if (vm->multi_ractor) {
-                        size_t len = strlen(r->name) + strlen(tn) + 2;
-                        th->name = malloc(len);
-                        if (th->name) snprintf(th->name, len, "%s/%s", r->name, tn);
-                        free(tn);
-                    } else {
-                        th->name = tn;
-                    }
+                    th->name = scn_thread_name(r->name, sth->name ? sth->name : "t", tc, sth->count,
+                                               vm->multi_ractor);
                     if (!th->name || exec_cond_init(&th->cond) != 0) {
                         free(th->name);
                         th->name = NULL;

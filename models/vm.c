@@ -47,24 +47,6 @@ void vm_set_state(struct rb_thread *th, enum thread_state to)
     if (vm->obs.thread_state && from != to) vm->obs.thread_state(vm->obs.ctx, th, from, to, now);
 }
 
-static char *name_instance(const char *base, int idx, int count)
-{
-    size_t len = strlen(base) + 16;
-    char *s = malloc(len);
-    if (!s) return NULL;
-    if (count > 1) snprintf(s, len, "%s#%d", base, idx);
-    else snprintf(s, len, "%s", base);
-    return s;
-}
-
-static char *join_names(const char *a, const char *b)
-{
-    size_t len = strlen(a) + strlen(b) + 2;
-    char *s = malloc(len);
-    if (s) snprintf(s, len, "%s/%s", a, b);
-    return s;
-}
-
 int vm_init(struct vm *vm, const struct scenario *scn, struct sim_engine *eng, char *err,
             unsigned errlen)
 {
@@ -109,7 +91,7 @@ int vm_init(struct vm *vm, const struct scenario *scn, struct sim_engine *eng, c
             struct rb_ractor *r = &vm->ractors[ri];
             r->vm = vm;
             r->id = ri;
-            r->name = name_instance(srac->name, rc_i, srac->count);
+            r->name = scn_instance_name(srac->name, rc_i, srac->count);
             if (!r->name) goto oom;
             r->sched.ractor = r;
             for (int st = 0; st < srac->nthreads; st++) {
@@ -119,15 +101,8 @@ int vm_init(struct vm *vm, const struct scenario *scn, struct sim_engine *eng, c
                     th->id = ti;
                     th->vm = vm;
                     th->ractor = r;
-                    char *tn = name_instance(sth->name, tc, sth->count);
-                    if (!tn) goto oom;
-                    if (vm->nractors > 1) {
-                        th->name = join_names(r->name, tn);
-                        free(tn);
-                        if (!th->name) goto oom;
-                    } else {
-                        th->name = tn;
-                    }
+                    th->name = scn_thread_name(r->name, sth->name, tc, sth->count, vm->nractors > 1);
+                    if (!th->name) goto oom;
                     th->instance = rc_i * sth->count + tc;
                     th->ninstances = srac->count * sth->count;
                     rng_seed(&th->rng, scn->seed, (uint64_t)ti);

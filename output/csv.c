@@ -8,6 +8,9 @@
 #include <inttypes.h>
 #include <string.h>
 
+#include "../common/afile.h"
+#include "../common/err.h"
+
 void csv_format_seconds(char *buf, size_t len, sim_time t)
 {
     int neg = t < 0;
@@ -17,7 +20,7 @@ void csv_format_seconds(char *buf, size_t len, sim_time t)
              ns % 1000000000u);
 }
 
-static void put_str(FILE *f, const char *s)
+void csv_put_field(FILE *f, const char *s)
 {
     if (!s) s = "";
     if (strpbrk(s, ",\"\n\r")) {
@@ -56,17 +59,17 @@ void csv_write_header(FILE *f)
 
 void csv_write_row(FILE *f, const struct run_metrics *m, bool reproducible)
 {
-    put_str(f, m->scenario);
+    csv_put_field(f, m->scenario);
     fputc(',', f);
-    put_str(f, m->backend);
+    csv_put_field(f, m->backend);
     fputc(',', f);
-    put_str(f, m->engine);
+    csv_put_field(f, m->engine);
     fputc(',', f);
-    put_str(f, m->policy);
+    csv_put_field(f, m->policy);
     fputc(',', f);
-    put_str(f, m->invariant_check);
+    csv_put_field(f, m->invariant_check);
     fputc(',', f);
-    put_str(f, m->insn_counter);
+    csv_put_field(f, m->insn_counter);
     fprintf(f, ",%d,%d,%d,%" PRIu64 ",", m->cores, m->ractors, m->threads, m->seed);
     put_time(f, m->wall);
     fputc(',', f);
@@ -87,4 +90,15 @@ void csv_write_row(FILE *f, const struct run_metrics *m, bool reproducible)
             m->native_threads, m->engine_events);
     if (!reproducible) fprintf(f, "%.6f", m->host_seconds);
     fputc('\n', f);
+}
+
+int csv_write_file(const char *path, const struct run_metrics *m, bool header,
+                   bool reproducible, char *err, size_t errlen)
+{
+    struct afile out;
+    int rc = afile_open(&out, path, err, errlen);
+    if (rc != GV_OK) return rc;
+    if (header) csv_write_header(out.f);
+    csv_write_row(out.f, m, reproducible);
+    return afile_commit(&out, err, errlen);
 }

@@ -9,8 +9,14 @@
 #include "metrics.h"
 
 void csv_write_header(FILE *f);
+/* One field, quoted (RFC 4180) if it holds a comma, quote or newline. */
+void csv_put_field(FILE *f, const char *s);
 /* reproducible: leave the one non-deterministic column (host_s) empty. */
 void csv_write_row(FILE *f, const struct run_metrics *m, bool reproducible);
+/* The whole output of a run: [header +] one row, written atomically to
+ * `path` ("-" = stdout).  GV_OK or GV_EIO / GV_ENOMEM with a message. */
+int csv_write_file(const char *path, const struct run_metrics *m, bool header,
+                   bool reproducible, char *err, size_t errlen);
 /* Seconds with 9 decimals from picoseconds, rounded to the nanosecond. */
 void csv_format_seconds(char *buf, size_t len, sim_time t);
 
