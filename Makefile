@@ -46,7 +46,7 @@ REL_OBJ := $(LIB_SRC:%.c=$(REL)/%.o)
 ASN_OBJ := $(LIB_SRC:%.c=$(ASN)/%.o)
 TSN_OBJ := $(LIB_SRC:%.c=$(TSN)/%.o)
 
-.PHONY: all deps demo test unit-test golden-test e2e-test asan-test bench valgrind tsan clean check-deps
+.PHONY: all deps demo test test-suite unit-test golden-test e2e-test asan-test bench valgrind tsan clean check-deps
 
 all: check-deps gvlsim
 
@@ -120,7 +120,12 @@ asan-test: $(ASN_UNITS) $(ASN)/gvlsim
 	@ASAN_OPTIONS=detect_leaks=1 GVLSIM_SANITIZED=1 tests/golden/run.sh $(ASN)/gvlsim
 	@ASAN_OPTIONS=detect_leaks=1 GVLSIM_SANITIZED=1 tests/e2e/run.sh $(ASN)/gvlsim
 
-test: check-deps unit-test golden-test e2e-test asan-test
+# `make test` on a fresh machine: install what is missing first (as root),
+# then run the suite in a fresh make so that pkg-config sees the packages.
+test: deps
+	@$(MAKE) --no-print-directory test-suite
+
+test-suite: check-deps unit-test golden-test e2e-test asan-test
 	@echo "make test: all passed"
 
 demo: deps
