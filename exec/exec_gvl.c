@@ -99,18 +99,38 @@ static void del_running_thread_locked(struct exec_sched *s, struct exec_thread *
     setup_running_threads(s, NULL, th, NULL, by);
 }
 
-void exec_gvl_enq_locked(struct exec_sched *s, struct exec_thread *th, struct exec_actor_counts *by)
+void exec_rq_append_locked(struct exec_sched *s, struct exec_thread *th)
 {
-    bool was_empty = s->rq_head == NULL;
-    /* the running thread joins the timeslice set when it gets its first waiter */
-    if (was_empty && s->is_running && !s->is_running_timeslice && s->running)
-        setup_running_threads(s, NULL, NULL, s->running, by);
     th->rq_next = NULL;
     if (s->rq_tail) s->rq_tail->rq_next = th;
     else s->rq_head = th;
     s->rq_tail = th;
     th->in_readyq = true;
     s->readyq_cnt++;
+}
+
+void exec_rq_remove_locked(struct exec_sched *s, struct exec_thread *th)
+{
+    struct exec_thread **pp = &s->rq_head, *prev = NULL;
+    while (*pp && *pp != th) {
+        prev = *pp;
+        pp = &(*pp)->rq_next;
+    }
+    if (!*pp) return;
+    *pp = th->rq_next;
+    if (s->rq_tail == th) s->rq_tail = prev;
+    th->rq_next = NULL;
+    th->in_readyq = false;
+    s->readyq_cnt--;
+}
+
+void exec_gvl_enq_locked(struct exec_sched *s, struct exec_thread *th, struct exec_actor_counts *by)
+{
+    bool was_empty = s->rq_head == NULL;
+    /* the running thread joins the timeslice set when it gets its first waiter */
+    if (was_empty && s->is_running && !s->is_running_timeslice && s->running)
+        setup_running_threads(s, NULL, NULL, s->running, by);
+    exec_rq_append_locked(s, th);
     /* threshold: the helper sleeps without a timeout while nobody waits */
     if (was_empty) exec_policy_waiters_appeared_locked(s, by);
 }
@@ -134,21 +154,6 @@ struct exec_thread *exec_gvl_deq_locked(struct exec_sched *s)
     th->in_readyq = false;
     s->readyq_cnt--;
     return th;
-}
-
-static void rq_remove_locked(struct exec_sched *s, struct exec_thread *th)
-{
-    struct exec_thread **pp = &s->rq_head, *prev = NULL;
-    while (*pp && *pp != th) {
-        prev = *pp;
-        pp = &(*pp)->rq_next;
-    }
-    if (!*pp) return;
-    *pp = th->rq_next;
-    if (s->rq_tail == th) s->rq_tail = prev;
-    th->rq_next = NULL;
-    th->in_readyq = false;
-    s->readyq_cnt--;
 }
 
 void exec_gvl_signal_locked(struct exec_thread *th, struct exec_actor_counts *by)
@@ -194,7 +199,7 @@ void exec_gvl_wait_running_turn_locked(struct exec_sched *s, struct exec_thread 
              * running != self and sleep again. */
             struct exec_thread *succ = s->running;
             if (succ) enq_head_locked(s, succ);
-            if (th->in_readyq) rq_remove_locked(s, th);
+            if (th->in_readyq) exec_rq_remove_locked(s, th);
             s->running = th;
         }
         while (s->running != th) {

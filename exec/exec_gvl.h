@@ -18,6 +18,10 @@ void exec_sched_destroy(struct exec_sched *s);
 
 /* thread_sched_enq / thread_sched_deq and the head insertion of the
  * hot-thread steal. */
+/* The ready queue as a plain FIFO (no timeslice bookkeeping): the 2.x GVL's
+ * wait queue uses these too. */
+void exec_rq_append_locked(struct exec_sched *s, struct exec_thread *th);
+void exec_rq_remove_locked(struct exec_sched *s, struct exec_thread *th);
 void exec_gvl_enq_locked(struct exec_sched *s, struct exec_thread *th, struct exec_actor_counts *by);
 struct exec_thread *exec_gvl_deq_locked(struct exec_sched *s);
 

@@ -26,31 +26,6 @@
 #include "exec_gvl.h"
 #include "exec_policy.h"
 
-static void waitq_enq_locked(struct exec_sched *s, struct exec_thread *th)
-{
-    th->rq_next = NULL;
-    if (s->rq_tail) s->rq_tail->rq_next = th;
-    else s->rq_head = th;
-    s->rq_tail = th;
-    th->in_readyq = true;
-    s->readyq_cnt++;
-}
-
-static void waitq_remove_locked(struct exec_sched *s, struct exec_thread *th)
-{
-    struct exec_thread **pp = &s->rq_head, *prev = NULL;
-    while (*pp && *pp != th) {
-        prev = *pp;
-        pp = &(*pp)->rq_next;
-    }
-    if (!*pp) return;
-    *pp = th->rq_next;
-    if (s->rq_tail == th) s->rq_tail = prev;
-    th->rq_next = NULL;
-    th->in_readyq = false;
-    s->readyq_cnt--;
-}
-
 /* designate_timer_thread: wake the last waiter so that it becomes the timer. */
 static void designate_timer_thread_locked(struct exec_sched *s, struct exec_actor_counts *by)
 {
@@ -86,7 +61,7 @@ static void do_gvl_timer_locked(struct exec_sched *s, struct exec_thread *th)
 static void acquire_locked(struct exec_sched *s, struct exec_thread *th, bool queued)
 {
     if (s->running) {
-        if (!queued) waitq_enq_locked(s, th);
+        if (!queued) exec_rq_append_locked(s, th);
         do {
             th->signalled = false;
             if (!s->timer_th) {
@@ -99,7 +74,7 @@ static void acquire_locked(struct exec_sched *s, struct exec_thread *th, bool qu
             /* signalled by a release, but someone barged in first */
             if (s->running && th->signalled) th->c.wasted_wakes++;
         } while (s->running);
-        waitq_remove_locked(s, th);
+        exec_rq_remove_locked(s, th);
         if (s->need_yield) {
             s->need_yield = false;
             pthread_cond_signal(&s->switch_cond);
@@ -107,7 +82,7 @@ static void acquire_locked(struct exec_sched *s, struct exec_thread *th, bool qu
         th->ac.gvl_handoffs++;
     } else {
         /* a thread queued by the start-up prefill finds the GVL free */
-        if (th->in_readyq) waitq_remove_locked(s, th);
+        if (th->in_readyq) exec_rq_remove_locked(s, th);
         s->timer_timedout = true;  /* reset the timer if uncontended */
     }
     s->running = th;
@@ -130,7 +105,7 @@ static struct exec_thread *release_locked(struct exec_sched *s, struct exec_thre
 static void barging_prefill(struct exec_sched *s, struct exec_thread *th)
 {
     if (!s->running) s->running = th;
-    else waitq_enq_locked(s, th);
+    else exec_rq_append_locked(s, th);
 }
 
 static void barging_start(struct exec_thread *th)
