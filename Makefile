@@ -10,7 +10,10 @@
 CC      ?= cc
 PKGCONF ?= pkg-config
 
-WARN    := -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wmissing-prototypes \
+# -Werror in `make test` and CI (which pass WERROR=-Werror), not in a plain
+# user `make`: a newer compiler's new warning must not stop a user's build.
+WERROR  ?=
+WARN    := -Wall -Wextra $(WERROR) -Wshadow -Wstrict-prototypes -Wmissing-prototypes \
            -Wpointer-arith -Wvla
 STD     := -std=c11 -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE -D_GNU_SOURCE
 # zlib: gzip-compressed traces (output/gzfile.c)
@@ -46,7 +49,21 @@ REL_OBJ := $(LIB_SRC:%.c=$(REL)/%.o)
 ASN_OBJ := $(LIB_SRC:%.c=$(ASN)/%.o)
 TSN_OBJ := $(LIB_SRC:%.c=$(TSN)/%.o)
 
-.PHONY: all deps demo test test-suite unit-test golden-test e2e-test asan-test bench valgrind tsan clean check-deps
+.DEFAULT_GOAL := all
+
+# Objects depend on a stamp of the flags they were built with, so that a
+# change of flags (WERROR, CC) rebuilds them.
+define flags_stamp
+$(1)/.flags: FORCE
+	@mkdir -p $(1)
+	@echo '$(2)' | cmp -s - $$@ || echo '$(2)' > $$@
+endef
+$(eval $(call flags_stamp,$(REL),$(CC) $(RELEASE_CFLAGS)))
+$(eval $(call flags_stamp,$(ASN),$(CC) $(ASAN_CFLAGS)))
+$(eval $(call flags_stamp,$(TSN),$(CC) $(TSAN_CFLAGS)))
+FORCE:
+
+.PHONY: all deps FORCE demo test test-suite unit-test golden-test e2e-test asan-test bench valgrind tsan clean check-deps
 
 all: check-deps gvlsim
 
@@ -65,17 +82,17 @@ gvlsim: $(REL_OBJ) $(REL)/cli/main.o
 	@echo "  LD      $@"
 	$(Q)$(CC) $(RELEASE_CFLAGS) -o $@ $^ $(LDLIBS)
 
-$(REL)/%.o: %.c
+$(REL)/%.o: %.c $(REL)/.flags
 	@mkdir -p $(dir $@)
 	@[ "$(V)" != 0 ] || echo "  CC      $<"
 	$(Q)$(CC) $(RELEASE_CFLAGS) -MMD -MP -c -o $@ $<
 
-$(ASN)/%.o: %.c
+$(ASN)/%.o: %.c $(ASN)/.flags
 	@mkdir -p $(dir $@)
 	@[ "$(V)" != 0 ] || echo "  CC asan $<"
 	$(Q)$(CC) $(ASAN_CFLAGS) -MMD -MP -c -o $@ $<
 
-$(TSN)/%.o: %.c
+$(TSN)/%.o: %.c $(TSN)/.flags
 	@mkdir -p $(dir $@)
 	@[ "$(V)" != 0 ] || echo "  CC tsan $<"
 	$(Q)$(CC) $(TSAN_CFLAGS) -MMD -MP -c -o $@ $<
@@ -123,7 +140,7 @@ asan-test: $(ASN_UNITS) $(ASN)/gvlsim
 # `make test` on a fresh machine: install what is missing first (as root),
 # then run the suite in a fresh make so that pkg-config sees the packages.
 test: deps
-	@$(MAKE) --no-print-directory test-suite
+	@$(MAKE) --no-print-directory WERROR=-Werror test-suite
 
 test-suite: check-deps unit-test golden-test e2e-test asan-test
 	@echo "make test: all passed"
@@ -146,3 +163,4 @@ clean:
 	rm -rf build gvlsim
 
 -include $(REL_OBJ:.o=.d) $(ASN_OBJ:.o=.d) $(TSN_OBJ:.o=.d) $(REL)/cli/main.d $(ASN)/cli/main.d
+-include $(REL_UNITS:=.d) $(ASN_UNITS:=.d)

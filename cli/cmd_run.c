@@ -7,11 +7,12 @@
 
 #include "../common/err.h"
 #include "../input/scenario.h"
+#include "../models/simulate.h"
 #include "../models/vm.h"
 #include "../output/csv.h"
 #include "../output/summary.h"
 #include "../output/trace.h"
-#include "../sim/engine_heap.h"
+#include "../sim/engines.h"
 #include "cli.h"
 #include "options.h"
 
@@ -66,14 +67,41 @@ static int finish_trace(struct trace *tr, sim_time end, const char *path, bool r
     return GV_OK;
 }
 
+/* --trace: the trace's observers on the VM, the file committed after the run. */
+struct run_trace {
+    const struct run_options *o;
+    struct trace *tr;
+};
+
+static int trace_setup(void *ctx, struct vm *vm, char *err, size_t errlen)
+{
+    struct run_trace *rt = ctx;
+    struct run_layout lay;
+    if (simulate_layout(vm, &lay) != GV_OK) return gv_fail(err, errlen, GV_ENOMEM, "out of memory");
+    int rc = trace_open(&rt->tr, rt->o->trace, (uint64_t)rt->o->trace_max_events, &lay, err, errlen);
+    simulate_layout_free(&lay);
+    if (rc == GV_OK) trace_observe(rt->tr, &vm->obs, &vm->mach.obs, &vm->timer.nt);
+    return rc;
+}
+
+static int trace_finish(void *ctx, struct vm *vm, int run_rc, sim_time end, char *err, size_t errlen)
+{
+    (void)vm;
+    struct run_trace *rt = ctx;
+    int rc = finish_trace(rt->tr, end, rt->o->trace, run_rc != GV_OK);
+    rt->tr = NULL;
+    if (rc != GV_OK) snprintf(err, errlen, "the trace was not written (see above)");
+    return rc;
+}
+
 static int run_exec(int argc, char **argv)
 {
     struct run_options o;
     int rc = run_options_parse(&cli_cmd_run, argc, argv, &o);
     if (rc != GV_EXIT_OK) return rc;
-    if (strcmp(o.engine, "native") != 0) {
+    if (!sim_engine_known(o.engine)) {
         run_options_free(&o);
-        return cli_usage_error(&cli_cmd_run, "unknown engine \"%s\" (available: native)", o.engine);
+        return cli_usage_error(&cli_cmd_run, "unknown engine \"%s\" (known: native, simgrid)", o.engine);
     }
 
     struct scenario scn;
@@ -84,43 +112,23 @@ static int run_exec(int argc, char **argv)
     }
 
     char err[4096] = "";
-    struct sim_engine *eng = sim_heap_create();
-    struct vm vm;
     struct run_metrics m;
-    memset(&m, 0, sizeof m);
-    if (!eng) {
-        rc = gv_fail(err, sizeof err, GV_ENOMEM, "out of memory creating the engine");
-        goto done;
-    }
-    rc = vm_init(&vm, &scn, eng, err, sizeof err);
-    if (rc != GV_OK) goto done;
-    /* --trace: observers on the vm, the file committed after the run */
-    struct trace *tr = NULL;
+    struct run_trace rt = { &o, NULL };
+    struct simulate_opts so = { .engine = o.engine, .max_time = o.max_time };
     if (o.trace) {
-        rc = trace_open(&tr, o.trace, (uint64_t)o.trace_max_events, &vm, err, sizeof err);
-        if (rc != GV_OK) {
-            vm_free(&vm);
-            goto done;
-        }
+        so.ctx = &rt;
+        so.setup = trace_setup;
+        so.finish = trace_finish;
     }
     double t0 = cli_host_now();
-    rc = vm_run(&vm, o.max_time, err, sizeof err);
+    rc = simulate_run(&scn, &so, &m, err, sizeof err);
     double t1 = cli_host_now();
-    int trace_rc = GV_OK;
-    if (tr) trace_rc = finish_trace(tr, rc == GV_OK ? vm.end_time : sim_now(eng), o.trace, rc != GV_OK);
     if (rc == GV_OK) {
-        vm_collect(&vm, &m);
         m.host_seconds = t1 - t0;
         rc = csv_write_file(o.output, &m, !o.no_header, o.reproducible, err, sizeof err);
         if (rc == GV_OK && !o.quiet) summary_write(stderr, &m);
-        if (rc == GV_OK && trace_rc != GV_OK) {
-            rc = trace_rc;
-            snprintf(err, sizeof err, "the trace was not written (see above)");
-        }
+        run_metrics_free(&m);
     }
-    vm_free(&vm);
-done:
-    sim_destroy(eng);
     if (rc != GV_OK) fprintf(stderr, "gvlsim run: %s\n", err);
     scenario_free(&scn);
     run_options_free(&o);

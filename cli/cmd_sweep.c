@@ -18,9 +18,9 @@
 #include "../common/afile.h"
 #include "../common/err.h"
 #include "../input/load.h"
-#include "../models/vm.h"
+#include "../models/simulate.h"
 #include "../output/csv.h"
-#include "../sim/engine_heap.h"
+#include "../sim/engines.h"
 #include "cli.h"
 #include "sweep.h"
 
@@ -79,6 +79,7 @@ struct sweep_opts {
     int nsets;
     const char *output;
     const char *machines;
+    const char *engine;
     bool has_seed;
     uint64_t seed;
     int jobs;
@@ -158,8 +159,9 @@ static int parse_opts(int argc, char **argv, struct sweep_opts *o)
                 return cli_usage_error(&cli_cmd_sweep, "--max-time needs seconds > 0 (at most 9e6), got \"%s\"", v);
             o->max_time = (sim_time)(s * (double)SIM_S + 0.5);
         } else if ((v = opt_value(a, "--engine", argc, argv, &i, &rc))) {
-            if (strcmp(v, "native") != 0)
-                return cli_usage_error(&cli_cmd_sweep, "unknown engine \"%s\" (available: native)", v);
+            if (!sim_engine_known(v))
+                return cli_usage_error(&cli_cmd_sweep, "unknown engine \"%s\" (known: native, simgrid)", v);
+            o->engine = v;
         } else if ((v = opt_value(a, "--machines", argc, argv, &i, &rc))) {
             o->machines = v;
         } else if (rc != GV_EXIT_OK) {
@@ -258,42 +260,31 @@ static void run_one(struct sweep *sw, uint64_t r, struct run_result *out)
     loaded = true;
     scn.seed = sweep_seed(o->has_seed ? o->seed : scn.seed, rep);
 
-    struct sim_engine *eng = sim_heap_create();
-    if (!eng) {
-        rc = gv_fail(err, sizeof err, GV_ENOMEM, "out of memory creating the engine");
-        goto done;
-    }
-    struct vm vm;
-    rc = vm_init(&vm, &scn, eng, err, sizeof err);
+    struct simulate_opts so = { .engine = o->engine, .max_time = o->max_time };
+    struct run_metrics m;
+    double t0 = cli_host_now();
+    rc = simulate_run(&scn, &so, &m, err, sizeof err);
+    double t1 = cli_host_now();
     if (rc == GV_OK) {
-        double t0 = cli_host_now();
-        rc = vm_run(&vm, o->max_time, err, sizeof err);
-        double t1 = cli_host_now();
-        if (rc == GV_OK) {
-            struct run_metrics m;
-            memset(&m, 0, sizeof m);
-            vm_collect(&vm, &m);
-            m.host_seconds = t1 - t0;
-            char *buf = NULL;
-            size_t len = 0;
-            FILE *f = open_memstream(&buf, &len);
-            if (!f) {
-                rc = gv_fail(err, sizeof err, GV_ENOMEM, "out of memory");
-            } else {
-                fprintf(f, "%" PRIu64 ",%d,", point, rep);
-                for (int i = 0; i < g->nparams; i++) {
-                    csv_put_field(f, g->params[i].values[sweep_value_index(g, point, i)]);
-                    fputc(',', f);
-                }
-                csv_write_row(f, &m, o->reproducible);
-                if (fclose(f) != 0 || !buf) rc = gv_fail(err, sizeof err, GV_ENOMEM, "out of memory");
-                else out->row = buf;
-                if (rc != GV_OK) free(buf);
+        m.host_seconds = t1 - t0;
+        char *buf = NULL;
+        size_t len = 0;
+        FILE *f = open_memstream(&buf, &len);
+        if (!f) {
+            rc = gv_fail(err, sizeof err, GV_ENOMEM, "out of memory");
+        } else {
+            fprintf(f, "%" PRIu64 ",%d,", point, rep);
+            for (int i = 0; i < g->nparams; i++) {
+                csv_put_field(f, g->params[i].values[sweep_value_index(g, point, i)]);
+                fputc(',', f);
             }
+            csv_write_row(f, &m, o->reproducible);
+            if (fclose(f) != 0 || !buf) rc = gv_fail(err, sizeof err, GV_ENOMEM, "out of memory");
+            else out->row = buf;
+            if (rc != GV_OK) free(buf);
         }
-        vm_free(&vm);
+        run_metrics_free(&m);
     }
-    sim_destroy(eng);
 done:
     if (loaded) scenario_free(&scn);
     if (mine)

@@ -6,7 +6,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "../sim/engine.h"
+#include "../common/time.h"
 #include "cli.h"
 
 struct run_options {

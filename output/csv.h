@@ -6,7 +6,7 @@
 #include <stdbool.h>
 #include <stdio.h>
 
-#include "metrics.h"
+#include "../common/metrics.h"
 
 void csv_write_header(FILE *f);
 /* One field, quoted (RFC 4180) if it holds a comma, quote or newline. */
