@@ -138,6 +138,12 @@ struct machine {
     struct mach_params p;
     struct mach_core *cores;
     int ncores;
+    /* indexes over the cores, so that no decision scans them all
+     * (machine.c, "core indexes"): */
+    int nrq_total;       /* tasks in all run queues together */
+    uint64_t *idle;      /* bit i set: core i is CORE_IDLE */
+    uint64_t *rq_min;    /* tournament tree over the cores' nrq (machine.c) */
+    int rq_leaves;       /* leaves of that tree: ncores rounded up to a power of 2 */
     int ntasks;          /* ids handed out */
     struct mach_observer obs;
     uint64_t migrations; /* idle-balance pulls */
