@@ -86,13 +86,9 @@ static void remove_top(struct heap_engine *he)
     }
 }
 
-static uint32_t slot_alloc(struct heap_engine *he)
+/* The slow paths of heap_at, out of line so that the fast path stays small. */
+static __attribute__((noinline)) uint32_t slot_new(struct heap_engine *he)
 {
-    if (he->free_head != FREE_END) {
-        uint32_t s = he->free_head;
-        he->free_head = he->slots[s].next_free;
-        return s;
-    }
     if (he->nslots == he->slots_cap) {
         if (he->slots_cap >= MAX_SLOTS) return FREE_END;
         uint32_t cap = he->slots_cap ? he->slots_cap * 2 : 1024;
@@ -103,6 +99,33 @@ static uint32_t slot_alloc(struct heap_engine *he)
         he->slots_cap = cap;
     }
     return he->nslots++;
+}
+
+static __attribute__((noinline)) int heap_grow(struct heap_engine *he)
+{
+    uint32_t cap = he->cap ? he->cap * 2 : 1024;
+    struct heap_entry *nh = realloc(he->heap, (size_t)cap * sizeof *nh);
+    if (!nh) return 0;
+    he->heap = nh;
+    he->cap = cap;
+    return 1;
+}
+
+static __attribute__((noinline)) sim_event_id heap_oom(struct sim_engine *e)
+{
+    ((struct heap_engine *)e)->oom = 1;
+    e->stop = 1;
+    return 0;
+}
+
+static inline uint32_t slot_alloc(struct heap_engine *he)
+{
+    if (he->free_head != FREE_END) {
+        uint32_t s = he->free_head;
+        he->free_head = he->slots[s].next_free;
+        return s;
+    }
+    return slot_new(he);
 }
 
 static void slot_release(struct heap_engine *he, uint32_t s)
@@ -116,16 +139,10 @@ static sim_event_id heap_at(struct sim_engine *e, sim_time t, sim_handler h,
                             void *obj, uint64_t arg)
 {
     struct heap_engine *he = (struct heap_engine *)e;
-    if (he->n == he->cap) {
-        uint32_t cap = he->cap ? he->cap * 2 : 1024;
-        struct heap_entry *nh = realloc(he->heap, (size_t)cap * sizeof *nh);
-        if (!nh) { he->oom = 1; e->stop = 1; return 0; }
-        he->heap = nh;
-        he->cap = cap;
-    }
-    if (he->seq + 1 >= MAX_SEQ) { he->oom = 1; e->stop = 1; return 0; }
+    if (he->n == he->cap && !heap_grow(he)) return heap_oom(e);
+    if (he->seq + 1 >= MAX_SEQ) return heap_oom(e);
     uint32_t s = slot_alloc(he);
-    if (s == FREE_END) { he->oom = 1; e->stop = 1; return 0; }
+    if (s == FREE_END) return heap_oom(e);
     uint64_t seq = ++he->seq;
     struct heap_slot *sl = &he->slots[s];
     sl->h = h;
