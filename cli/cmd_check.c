@@ -14,7 +14,8 @@ static int check_exec(const struct args *a);
 static const struct args_opt check_opts[] = {
     /* A plain string, not KEY=VALUE: the loader reports a --set without '='
      * with its position ("--set[N]:1:1"), like every other --set problem. */
-    { .name = "set", .kind = ARGS_STRING, .flags = ARGS_REPEAT | ARGS_KEYPATH, .metavar = "KEY.PATH=VALUE",
+    { .name = "set", .kind = ARGS_STRING, .flags = ARGS_REPEAT | ARGS_KEYPATH,
+      .metavar = "KEY.PATH=VALUE",
       .help = "override a value before validation, e.g.\n"
               "--set runtime.gvl_policy=hot_steal --set machine.cores=4\n"
               "(applied in order to every file)" },
@@ -74,6 +75,7 @@ static int check_exec(const struct args *a)
         .machines_dirs = args_strs(a, "machines"), .nmachines_dirs = args_count(a, "machines"),
     };
     int code = GV_EXIT_OK;
-    for (int i = 0; i < a->noperands; i++) code = worse_exit(code, check_one(a->operands[i], &opts));
+    for (int i = 0; i < a->noperands; i++)
+        code = worse_exit(code, check_one(a->operands[i], &opts));
     return code;
 }

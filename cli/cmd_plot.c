@@ -26,10 +26,14 @@ static const struct args_opt plot_opts[] = {
     { .name = "logy", .kind = ARGS_FLAG, .help = "logarithmic y axis" },
     CLI_OPT_OUTPUT_H("FILE", "the PNG (default: the CSV's name with .png); the gnuplot\n"
                              "script goes beside it, with .gp instead of .png"),
-    { .name = "title", .kind = ARGS_STRING, .metavar = "T", .help = "the plot's title (default: from the columns)" },
-    { .name = "xlabel", .kind = ARGS_STRING, .metavar = "T", .help = "the x axis' label (default: the column)" },
-    { .name = "ylabel", .kind = ARGS_STRING, .metavar = "T", .help = "the y axis' label (default: the column)" },
-    { .name = "script-only", .kind = ARGS_FLAG, .help = "write the .gp script, do not run gnuplot" },
+    { .name = "title", .kind = ARGS_STRING, .metavar = "T",
+      .help = "the plot's title (default: from the columns)" },
+    { .name = "xlabel", .kind = ARGS_STRING, .metavar = "T",
+      .help = "the x axis' label (default: the column)" },
+    { .name = "ylabel", .kind = ARGS_STRING, .metavar = "T",
+      .help = "the y axis' label (default: the column)" },
+    { .name = "script-only", .kind = ARGS_FLAG,
+      .help = "write the .gp script, do not run gnuplot" },
     CLI_OPT_END,
 };
 

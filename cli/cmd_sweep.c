@@ -28,7 +28,8 @@
 static int sweep_exec(const struct args *a);
 
 static const struct args_opt sweep_opts[] = {
-    { .name = "param", .kind = ARGS_KV, .flags = ARGS_REPEAT | ARGS_KEYPATH, .metavar = "KEY=V1,V2,...",
+    { .name = "param", .kind = ARGS_KV, .flags = ARGS_REPEAT | ARGS_KEYPATH,
+      .metavar = "KEY=V1,V2,...",
       .help = "sweep a --set path over these values (JSON or bare\n"
               "strings, as --set takes them; commas inside [..], {..}\n"
               "or \"..\" do not split); the runs are the cartesian\n"

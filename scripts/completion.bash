@@ -13,7 +13,7 @@
 # Machine profile names (NAME of NAME.json) in the directories gvlsim searches.
 _gvlsim_profiles() {
     local -a dirs=()
-    local i w scn=
+    local i w scn=''
     for ((i = 2; i < ${#_gvlsim_words[@]}; i++)); do
         w=${_gvlsim_words[i]}
         case $w in
@@ -43,7 +43,7 @@ _gvlsim_profiles() {
 _gvlsim_setkey() {
     local cur=$1 multi=$2
     if [[ $cur == *=* ]]; then
-        local key=${cur%%=*} val=${cur#*=} head=
+        local key=${cur%%=*} val=${cur#*=} head=''
         if [[ $multi == 1 && $val == *,* ]]; then
             head=${val%,*},
             val=${val##*,}
@@ -58,12 +58,12 @@ _gvlsim_setkey() {
         done
         return
     fi
-    local prefix= tail=$cur
+    local prefix='' tail=$cur
     if [[ $cur == *.* ]]; then
         prefix=${cur%.*}.
         tail=${cur##*.}
     fi
-    local ppat=
+    local ppat=''
     [[ -n $prefix ]] && ppat=$(_gvlsim_keypattern "${prefix%.}").
     local k rest seg cand
     local -A seen=()
@@ -83,7 +83,7 @@ _gvlsim_setkey() {
 
 # A key path with its array indexes replaced by '#': ractors.1.count -> ractors.#.count
 _gvlsim_keypattern() {
-    local IFS=. out= s
+    local IFS=. out='' s
     local -a segs
     read -ra segs <<<"$1"
     for s in "${segs[@]}"; do
@@ -102,7 +102,7 @@ _gvlsim_value() {
         dir) mapfile -t COMPREPLY < <(compgen -d -- "$cur") ;;
         enum) mapfile -t COMPREPLY < <(compgen -W "${kind#* }" -- "$cur") ;;
         list)
-            local head=
+            local head=''
             [[ $cur == *,* ]] && head=${cur%,*},
             local v
             for v in ${kind#* }; do
@@ -115,7 +115,7 @@ _gvlsim_value() {
 
 _gvlsim() {
     COMPREPLY=()
-    local line=${COMP_LINE:0:COMP_POINT} cur=
+    local line=${COMP_LINE:0:COMP_POINT} cur=''
     local -a _gvlsim_words
     read -ra _gvlsim_words <<<"$line"
     if [[ $line =~ [[:space:]]$ ]]; then
