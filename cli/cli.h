@@ -1,12 +1,12 @@
 /* cli.h - the command table (tmux style): one file per command, each
- * defining a `struct cli_command`, all listed in cli/commands.c.
+ * defining a `struct cli_command`, all listed in cli/cli.c.
  *
  * Adding a command:
  *   1. cli/cmd_NAME.c defines `const struct cli_command cli_cmd_NAME` with
  *      its option table (cli/args.h; shared options are macros in
  *      cli/options.h), its texts and an exec function that reads the
  *      parsed struct args;
- *   2. one `extern` line below and one line in cli/commands.c.
+ *   2. one `extern` line below and one line in cli_commands[] (cli/cli.c).
  * `-h`/`--help`, `gvlsim help NAME`, the man page (`gvlsim help --man`) and
  * the bash completion then follow from the table; tests/unit/test_args.c
  * checks that every command has help for each option and an exit-status

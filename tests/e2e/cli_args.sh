@@ -134,6 +134,9 @@ for bad in 0 -1 1e10 9000001 1e300 abc 5parsecs 1e-13; do
     usage_error "--max-time '$bad'" run $scn --max-time "$bad"
 done
 expect_line err 'gvlsim run: --max-time: "1e-13" is finer than a picosecond' "--max-time 1e-13"
+# shellcheck disable=SC2086
+run run $scn -q --max-time 9e6
+expect_code 0 "--max-time 9e6 (the largest)"
 run run scenarios/io_plus_cpu.json --max-time 500ms
 expect_code 4 "--max-time 500ms"
 expect_match err 'simulated time limit of 0\.500 s reached' "--max-time 500ms"
