@@ -50,6 +50,35 @@ fig() {
         NR == 2 { print $c["engine_events"], $c["host_s"], t1 - t0 }'
 }
 
+# measures, one number each: whole-process seconds, ns per simulated event
+# (host_s / engine_events), and the seconds of a sweep with -j N
+wall_s() { fig "$@" | cut -d' ' -f3; }
+ns_per_event() { fig "$bin" "$@" | awk '{ print $2 / $1 * 1e9 }'; }
+sweep_s() {
+    s_t0=$(now)
+    # shellcheck disable=SC2086
+    "$bin" sweep $sw -j "$1" || echo "bench: sweep -j $1 failed" >&2
+    echo "$s_t0 $(now)" | awk '{ print $2 - $1 }'
+}
+
+# paired "LABEL A" "LABEL B" UNIT FORMAT MEASURE_A "ARGS A" MEASURE_B "ARGS B":
+# the two measures in turn (A B A B ...), $runs times; prints A's and B's
+# min / median / max and sets sa, sb and sr (the stats of B / A, pair by
+# pair).  The ARGS are split into words.
+paired() {
+    p_la=$1 p_lb=$2 p_unit=$3 p_fmt=$4 p_ma=$5 p_aa=$6 p_mb=$7 p_ab=$8
+    : > "$tmpd/a"; : > "$tmpd/b"; : > "$tmpd/r"
+    for i in $(seq "$runs"); do
+        # shellcheck disable=SC2086
+        p_a=$($p_ma $p_aa); p_b=$($p_mb $p_ab)
+        echo "$p_a" >> "$tmpd/a"; echo "$p_b" >> "$tmpd/b"
+        echo "$p_b $p_a" | awk '{ print $1 / $2 }' >> "$tmpd/r"
+    done
+    sa=$(stats < "$tmpd/a"); sb=$(stats < "$tmpd/b"); sr=$(stats < "$tmpd/r")
+    printf "%-58s %s %s\n" "$p_la" "$(fmt "$p_fmt" "$sa")" "$p_unit"
+    printf "%-58s %s %s\n" "$p_lb" "$(fmt "$p_fmt" "$sb")" "$p_unit"
+}
+
 # ---- the engine alone -------------------------------------------------------
 echo
 echo "== engine alone (tests/bench/bench_engine.c)"
@@ -87,19 +116,11 @@ echo
 if [ -n "$base" ] && [ -x "$base" ]; then
     echo "== 1M-message queue ping-pong: this build vs $base, interleaved (whole-process wall seconds)"
     for cores in 2 1; do
-        : > $tmpd/new; : > $tmpd/old; : > $tmpd/speedup
-        for i in $(seq "$runs"); do
-            n=$(fig "$bin" "$pp" --set machine.cores=$cores | cut -d' ' -f3)
-            o=$(fig "$base" "$pp" --set machine.cores=$cores | cut -d' ' -f3)
-            echo "$n" >> $tmpd/new; echo "$o" >> $tmpd/old
-            echo "$o $n" | awk '{ print $1 / $2 }' >> $tmpd/speedup
-        done
-        sn=$(stats < $tmpd/new); so=$(stats < $tmpd/old); ss=$(stats < $tmpd/speedup)
-        printf "%-58s %s s\n" "queue_pingpong, $cores core(s), this build" "$(fmt %.3f "$sn")"
-        printf "%-58s %s s\n" "queue_pingpong, $cores core(s), base build" "$(fmt %.3f "$so")"
-        printf "%-58s %s x   (target >= 2)\n" "speed-up (base / this, pair by pair)" "$(fmt %.2f "$ss")"
-        bench_json_add smaller "queue_pingpong 1M messages, $cores core(s), whole process" "s" "$(col 2 "$sn")" "$(col 1 "$sn") .. $(col 3 "$sn")" "$note; whole process"
-        bench_json_add bigger "queue_pingpong $cores core(s), speed-up over the base build" "x" "$(col 2 "$ss")" "$(col 1 "$ss") .. $(col 3 "$ss")" "$note; base $base"
+        paired "queue_pingpong, $cores core(s), this build" "queue_pingpong, $cores core(s), base build" s %.3f \
+            wall_s "$bin $pp --set machine.cores=$cores" wall_s "$base $pp --set machine.cores=$cores"
+        printf "%-58s %s x   (target >= 2)\n" "speed-up (base / this, pair by pair)" "$(fmt %.2f "$sr")"
+        bench_json_add smaller "queue_pingpong 1M messages, $cores core(s), whole process" "s" "$(col 2 "$sa")" "$(col 1 "$sa") .. $(col 3 "$sa")" "$note; whole process"
+        bench_json_add bigger "queue_pingpong $cores core(s), speed-up over the base build" "x" "$(col 2 "$sr")" "$(col 1 "$sr") .. $(col 3 "$sr")" "$note; base $base"
     done
 else
     echo "== no base build to compare with (make bench BENCH_BASE_REV=...; scripts/bench_base.sh)"
@@ -109,22 +130,10 @@ fi
 # pe_pair NAME TARGET "LABEL A" "ARGS A" "LABEL B" "ARGS B": interleaved
 # runs, ns per event of each, and B's cost relative to A's, pair by pair
 pe_pair() {
-    jname=$1 target=$2 la=$3 aa=$4 lb=$5 ab=$6
-    : > $tmpd/a; : > $tmpd/b; : > $tmpd/r
-    for i in $(seq "$runs"); do
-        # shellcheck disable=SC2086
-        a=$(fig "$bin" $aa | awk '{ print $2 / $1 * 1e9 }')
-        # shellcheck disable=SC2086
-        b=$(fig "$bin" $ab | awk '{ print $2 / $1 * 1e9 }')
-        echo "$a" >> $tmpd/a; echo "$b" >> $tmpd/b
-        echo "$b $a" | awk '{ print $1 / $2 }' >> $tmpd/r
-    done
-    sa=$(stats < $tmpd/a); sb=$(stats < $tmpd/b); sr=$(stats < $tmpd/r)
-    printf "%-58s %s ns/event\n" "  $la" "$(fmt %.1f "$sa")"
-    printf "%-58s %s ns/event\n" "  $lb" "$(fmt %.1f "$sb")"
-    printf "%-58s %s   (target <= %s)\n" "$jname" "$(fmt %.2f "$sr")" "$target"
-    bench_json_add smaller "$jname" "x" "$(col 2 "$sr")" "$(col 1 "$sr") .. $(col 3 "$sr")" "$note; target <= $target"
-    bench_json_add smaller "$jname: ns per event of B" "ns" "$(col 2 "$sb")" "$(col 1 "$sb") .. $(col 3 "$sb")" "$note"
+    paired "  $3" "  $5" ns/event %.1f ns_per_event "$4" ns_per_event "$6"
+    printf "%-58s %s   (target <= %s)\n" "$1" "$(fmt %.2f "$sr")" "$2"
+    bench_json_add smaller "$1" "x" "$(col 2 "$sr")" "$(col 1 "$sr") .. $(col 3 "$sr")" "$note; target <= $2"
+    bench_json_add smaller "$1: ns per event of B" "ns" "$(col 2 "$sb")" "$(col 1 "$sb") .. $(col 3 "$sb")" "$note"
 }
 
 pp200k="$pp --set ractors.0.threads.0.program.0.times=40000 --set ractors.0.threads.1.program.0.times=200000"
@@ -166,23 +175,8 @@ bench_json_add smaller "bytes per simulated thread" "bytes" "$bpt" "" "$note; pe
 echo
 echo "== sweep: 64 quick points, -j 2 vs -j 1, interleaved (whole-process wall seconds)"
 sw="scenarios/mtime_loop.json --param machine.cores=1,2,4,8 --seeds 16 --set ractors.0.threads.1.program.0.times_total=100000 -q --reproducible -o /dev/null"
-: > $tmpd/j1; : > $tmpd/j2; : > $tmpd/r
-for i in $(seq "$runs"); do
-    t0=$(now)
-    # shellcheck disable=SC2086
-    "$bin" sweep $sw -j 1 || echo "bench: sweep -j 1 failed" >&2
-    t1=$(now)
-    # shellcheck disable=SC2086
-    "$bin" sweep $sw -j 2 || echo "bench: sweep -j 2 failed" >&2
-    t2=$(now)
-    echo "$t0 $t1" | awk '{ print $2 - $1 }' >> $tmpd/j1
-    echo "$t1 $t2" | awk '{ print $2 - $1 }' >> $tmpd/j2
-    echo "$t0 $t1 $t2" | awk '{ print ($2 - $1) / ($3 - $2) }' >> $tmpd/r
-done
-s1=$(stats < $tmpd/j1); s2=$(stats < $tmpd/j2); sr=$(stats < $tmpd/r)
-printf "%-58s %s s\n" "sweep -j 1" "$(fmt %.3f "$s1")"
-printf "%-58s %s s\n" "sweep -j 2" "$(fmt %.3f "$s2")"
-printf "%-58s %s x   (target >= 1.8)\n" "speed-up of -j 2 (pair by pair)" "$(fmt %.2f "$sr")"
+paired "sweep -j 2" "sweep -j 1" s %.3f sweep_s 2 sweep_s 1
+printf "%-58s %s x   (target >= 1.8)\n" "speed-up of -j 2 (-j 1 / -j 2, pair by pair)" "$(fmt %.2f "$sr")"
 bench_json_add bigger "sweep -j 2 speed-up over -j 1 (64 points)" "x" "$(col 2 "$sr")" "$(col 1 "$sr") .. $(col 3 "$sr")" "$note; target >= 1.8"
 
 
