@@ -19,6 +19,7 @@ static void ev_slice(void *obj, uint64_t arg);
 static void ev_enqueue(void *obj, uint64_t arg);
 static void ev_wake_preempt(void *obj, uint64_t arg);
 static void rated_start(struct machine *m, struct mach_task *t);
+static sim_time wake_spread(sim_time mean, double jitter);
 static void rated_arm(struct machine *m, struct mach_task *t);
 static void rated_tell(struct mach_task *t, bool running);
 static sim_time rated_done(const struct mach_task *t, sim_time now);
@@ -121,6 +122,8 @@ int mach_init(struct machine *m, struct sim_engine *eng, const struct mach_param
     for (int k = m->rq_leaves - 1; m->rq_min && k >= 1; k--)
         m->rq_min[k] = m->rq_min[2 * k] < m->rq_min[2 * k + 1] ? m->rq_min[2 * k] : m->rq_min[2 * k + 1];
     rng_seed(&m->rng, p->seed, UINT64_C(0x6d616368696e65));  /* "machine" stream */
+    m->idle_spread = wake_spread(p->wake_idle_core, p->wake_jitter);
+    m->busy_spread = wake_spread(p->wake_busy_core, p->wake_jitter);
     return GV_OK;
 }
 
@@ -151,13 +154,7 @@ void mach_task_init(struct machine *m, struct mach_task *t, const char *name)
 static void core_set_at(struct machine *m, struct mach_core *c, enum mach_core_state st,
                         struct mach_task *t, sim_time now)
 {
-    sim_time dt = now - c->state_since;
-    switch (c->state) {
-    case CORE_IDLE: c->idle_time += dt; break;
-    case CORE_SWITCHING: c->switch_time += dt; break;
-    case CORE_WAKING: c->waking_time += dt; break;
-    case CORE_BUSY: c->busy_time += dt; break;
-    }
+    c->state_time[c->state] += now - c->state_since;
     c->state = st;
     c->state_since = now;
     c->cur = t;
@@ -429,10 +426,16 @@ static void ev_wake_preempt(void *obj, uint64_t arg)
 
 /* ---- placement ---------------------------------------------------------- */
 
-static sim_time wake_latency(struct machine *m, sim_time mean)
+/* A latency's spread, +-jitter of its mean (0: no draw). */
+static sim_time wake_spread(sim_time mean, double jitter)
 {
-    if (m->p.wake_jitter <= 0 || mean <= 0) return mean;
-    sim_time spread = (sim_time)((double)mean * m->p.wake_jitter);
+    if (jitter <= 0 || mean <= 0) return 0;
+    return (sim_time)((double)mean * jitter);
+}
+
+static sim_time wake_latency(struct machine *m, sim_time mean, sim_time spread)
+{
+    if (spread <= 0) return mean;  /* (a zero spread would draw nothing either) */
     return rng_uniform(&m->rng, mean - spread, mean + spread);
 }
 
@@ -466,7 +469,7 @@ static void place(struct machine *m, struct mach_task *t, const struct mach_task
     if (t->last_core >= 0 && m->cores[t->last_core].state == CORE_IDLE) target = t->last_core;
     if (target < 0) target = first_idle_core(m);
     if (target >= 0) {
-        begin_arrival(m, &m->cores[target], t, CORE_WAKING, wake_latency(m, m->p.wake_idle_core));
+        begin_arrival(m, &m->cores[target], t, CORE_WAKING, wake_latency(m, m->p.wake_idle_core, m->idle_spread));
         return;
     }
     /* 2. no idle core: the least loaded run queue */
@@ -482,7 +485,7 @@ static void place(struct machine *m, struct mach_task *t, const struct mach_task
         rq_push_tail(m, c, t);  /* the core's own timer interrupt, or the waker's core */
         arm_slice(m, c);
     } else {
-        t->arrive_ev = sim_after(m->eng, wake_latency(m, m->p.wake_busy_core), ev_enqueue, t,
+        t->arrive_ev = sim_after(m->eng, wake_latency(m, m->p.wake_busy_core, m->busy_spread), ev_enqueue, t,
                                  (uint64_t)(uintptr_t)m);
     }
 }

@@ -102,7 +102,7 @@ struct mach_task {
     const struct mach_rate_hook *rate_hook;
 };
 
-enum mach_core_state { CORE_IDLE, CORE_SWITCHING, CORE_WAKING, CORE_BUSY };
+enum mach_core_state { CORE_IDLE, CORE_SWITCHING, CORE_WAKING, CORE_BUSY };  /* 0..3: state_time */
 
 /* Observer for traces: called on every change of what a core does. */
 struct mach_observer {
@@ -120,7 +120,10 @@ struct mach_core {
     sim_time slice_start;
     sim_event_id slice_ev;
     sim_time state_since;
-    sim_time busy_time, switch_time, waking_time, idle_time;
+    union {  /* time spent in each state, indexed by enum mach_core_state */
+        sim_time state_time[4];
+        struct { sim_time idle_time, switch_time, waking_time, busy_time; };
+    };
 };
 
 struct mach_params {
@@ -148,6 +151,7 @@ struct machine {
     struct mach_observer obs;
     uint64_t migrations; /* idle-balance pulls */
     struct rng rng;      /* wake-latency jitter */
+    sim_time idle_spread, busy_spread;  /* of wake_idle_core, wake_busy_core */
     char error[256];     /* first protocol violation by a model, if any */
 };
 
