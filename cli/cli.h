@@ -17,10 +17,15 @@ extern const struct cli_command cli_cmd_check;
 extern const struct cli_command cli_cmd_exec;
 extern const struct cli_command cli_cmd_sweep;
 extern const struct cli_command cli_cmd_plot;
+extern const struct cli_command cli_cmd_calibrate;
 
 /* Print "gvlsim: <msg>" and a usage hint for `cmd` to stderr; returns GV_EXIT_USAGE. */
 int cli_usage_error(const struct cli_command *cmd, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
+
+/* "gvlsim ARGS..." (arguments with spaces or quotes single-quoted), for
+ * the record a command writes of how it was run; NULL if out of memory. */
+char *cli_command_line(int argc, char **argv);
 
 /* Monotonic host seconds, for the host_s column and progress lines. */
 double cli_host_now(void);

@@ -20,6 +20,7 @@ const struct cli_command cli_cmd_check = {
         "                        --set runtime.gvl_policy=hot_steal --set machine.cores=4\n"
         "                        (repeatable; applied in order to every file)\n"
         "  --machines DIR        look for machine profiles (NAME.json) in DIR first\n"
+        "                        (repeatable: searched in the order given)\n"
         "  -h, --help            this help\n"
         "\n"
         "Every problem is printed to stderr, one per line, as\n"
@@ -59,9 +60,10 @@ static int check_exec(int argc, char **argv)
 {
     const char **sets = calloc((size_t)argc, sizeof *sets);
     const char **files = calloc((size_t)argc, sizeof *files);
-    struct load_opts opts = { NULL, 0, NULL };
+    const char **dirs = calloc((size_t)argc, sizeof *dirs);
+    struct load_opts opts = { .machines_dirs = dirs };
     int nfiles = 0, code = GV_EXIT_OK, done_opts = 0;
-    if (!sets || !files) {
+    if (!sets || !files || !dirs) {
         fprintf(stderr, "gvlsim check: out of memory\n");
         code = GV_EXIT_NOMEM;
         goto out;
@@ -78,11 +80,11 @@ static int check_exec(int argc, char **argv)
                 goto out;
             }
             if (a[2] == 's') sets[opts.nsets++] = argv[++i];
-            else opts.machines_dir = argv[++i];
+            else dirs[opts.nmachines_dirs++] = argv[++i];
         } else if (!strncmp(a, "--set=", 6)) {
             sets[opts.nsets++] = a + 6;
         } else if (!strncmp(a, "--machines=", 11)) {
-            opts.machines_dir = a + 11;
+            dirs[opts.nmachines_dirs++] = a + 11;
         } else if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
             printf("usage: gvlsim check %s\n%s\n\n%s", cli_cmd_check.usage, cli_cmd_check.summary,
                    cli_cmd_check.help);
@@ -101,5 +103,6 @@ static int check_exec(int argc, char **argv)
 out:
     free(sets);
     free(files);
+    free(dirs);
     return code;
 }

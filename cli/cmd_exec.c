@@ -33,7 +33,7 @@ const struct cli_command cli_cmd_exec = {
         "                    no output file is written\n"
         "  --no-header       leave out the CSV header line\n"
         "  --reproducible    leave the host_s column empty\n"
-        "  --machines DIR    also look for machine profiles in DIR\n"
+        "  --machines DIR    look for machine profiles in DIR first (repeatable)\n"
         "  -q, --quiet       no summary on stderr\n"
         "(--engine, --trace and --max-time are simulator options and are refused here.)\n"
         "\n"

@@ -96,22 +96,6 @@ static char *swap_ext(const char *path, const char *old, const char *ext)
     return s;
 }
 
-static char *join_args(int argc, char **argv)
-{
-    size_t n = strlen("gvlsim") + 1;
-    for (int i = 0; i < argc; i++) n += strlen(argv[i]) + 3;
-    char *s = malloc(n);
-    if (!s) return NULL;
-    strcpy(s, "gvlsim");
-    for (int i = 0; i < argc; i++) {
-        bool q = strpbrk(argv[i], " \t'\"") != NULL;
-        strcat(s, q ? " '" : " ");
-        strcat(s, argv[i]);
-        if (q) strcat(s, "'");
-    }
-    return s;
-}
-
 static int plot_exec(int argc, char **argv)
 {
     struct plot_opts o;
@@ -120,7 +104,7 @@ static int plot_exec(int argc, char **argv)
     char err[2048];
     char *png = o.png ? strdup(o.png) : swap_ext(o.csv, ".csv", ".png");
     char *gp = png ? swap_ext(png, ".png", ".gp") : NULL;
-    char *cmd = join_args(argc, argv);
+    char *cmd = cli_command_line(argc, argv);
     struct csv_table t;
     struct gp_data d;
     memset(&t, 0, sizeof t);

@@ -32,7 +32,7 @@ const struct cli_command cli_cmd_run = {
         "                    and seed give byte-identical output\n"
         "  --max-time SECS   simulated-time limit (default 3600); reaching it fails the run\n"
         "  --engine NAME     event engine: native (default)\n"
-        "  --machines DIR    also look for machine profiles in DIR\n"
+        "  --machines DIR    look for machine profiles in DIR first (repeatable)\n"
         "  --trace FILE      also write a timeline (Chrome trace-event JSON for\n"
         "                    ui.perfetto.dev; gzip-compressed if FILE ends in .gz),\n"
         "                    atomically; written for a failed run too, up to the failure\n"

@@ -48,7 +48,7 @@ const struct cli_command cli_cmd_sweep = {
         "  --no-header       leave out the CSV header line\n"
         "  --max-time SECS   simulated-time limit per run (default 3600)\n"
         "  --engine NAME     event engine: native (default)\n"
-        "  --machines DIR    also look for machine profiles in DIR\n"
+        "  --machines DIR    look for machine profiles in DIR first (repeatable)\n"
         "  -q, --quiet       no progress and no summary on stderr (failures are\n"
         "                    still reported)\n"
         "\n"
@@ -78,7 +78,8 @@ struct sweep_opts {
     const char **sets;
     int nsets;
     const char *output;
-    const char *machines;
+    const char **machines;   /* --machines values, in order */
+    int nmachines;
     bool has_seed;
     uint64_t seed;
     int jobs;
@@ -120,7 +121,8 @@ static int parse_opts(int argc, char **argv, struct sweep_opts *o)
     long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
     o->jobs = ncpu > 0 ? (int)(ncpu > 256 ? 256 : ncpu) : 1;
     o->sets = calloc((size_t)argc, sizeof *o->sets);
-    if (!o->sets) return GV_EXIT_NOMEM;
+    o->machines = calloc((size_t)argc, sizeof *o->machines);
+    if (!o->sets || !o->machines) return GV_EXIT_NOMEM;
     long seeds = 1;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i], *v;
@@ -161,7 +163,7 @@ static int parse_opts(int argc, char **argv, struct sweep_opts *o)
             if (strcmp(v, "native") != 0)
                 return cli_usage_error(&cli_cmd_sweep, "unknown engine \"%s\" (available: native)", v);
         } else if ((v = opt_value(a, "--machines", argc, argv, &i, &rc))) {
-            o->machines = v;
+            o->machines[o->nmachines++] = v;
         } else if (rc != GV_EXIT_OK) {
             return rc;
         } else if (!strcmp(a, "--reproducible")) {
@@ -190,6 +192,7 @@ static int parse_opts(int argc, char **argv, struct sweep_opts *o)
 static void opts_free(struct sweep_opts *o)
 {
     free(o->sets);
+    free(o->machines);
     sweep_grid_free(&o->grid);
 }
 
@@ -240,7 +243,7 @@ static void run_one(struct sweep *sw, uint64_t r, struct run_result *out)
         }
         sets[o->nsets + i] = mine[i];
     }
-    struct load_opts lo = { sets, nsets, o->machines };
+    struct load_opts lo = { sets, nsets, o->machines, o->nmachines };
     struct diag_list d;
     diag_init(&d);
     pthread_mutex_lock(&sw->load_mu);
@@ -386,7 +389,7 @@ static int sweep_exec(int argc, char **argv)
     }
     /* the scenario with the common --set values must be valid before any run */
     {
-        struct load_opts lo = { o.sets, o.nsets, o.machines };
+        struct load_opts lo = { o.sets, o.nsets, o.machines, o.nmachines };
         struct scenario scn;
         struct diag_list d;
         diag_init(&d);

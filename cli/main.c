@@ -13,6 +13,7 @@ static const struct cli_command *const commands[] = {
     &cli_cmd_check,
     &cli_cmd_sweep,  /* output tooling: sweep and plot */
     &cli_cmd_plot,
+    &cli_cmd_calibrate,
 };
 #define NCOMMANDS (sizeof commands / sizeof commands[0])
 

@@ -59,7 +59,11 @@ int run_options_parse(const struct cli_command *cmd, int argc, char **argv, stru
     o->trace_max_events = 2000000;
     o->timeout = 600;
     o->sets = calloc((size_t)argc, sizeof *o->sets);
-    if (!o->sets) return GV_EXIT_NOMEM;
+    o->machines_dirs = calloc((size_t)argc, sizeof *o->machines_dirs);
+    if (!o->sets || !o->machines_dirs) {
+        run_options_free(o);
+        return GV_EXIT_NOMEM;
+    }
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i], *v = NULL;
         int rc = GV_EXIT_OK;
@@ -82,7 +86,7 @@ int run_options_parse(const struct cli_command *cmd, int argc, char **argv, stru
             o->engine = v;
         } else if (opt_is(a, "--machines")) {
             if ((rc = want_arg(cmd, argc, argv, &i, &v))) goto bad;
-            o->machines_dir = v;
+            o->machines_dirs[o->nmachines_dirs++] = (char *)v;
         } else if (opt_is(a, "--trace")) {
             if ((rc = want_arg(cmd, argc, argv, &i, &v))) goto bad;
             o->trace = v;
@@ -139,6 +143,8 @@ void run_options_free(struct run_options *o)
 {
     free(o->sets);
     o->sets = NULL;
+    free(o->machines_dirs);
+    o->machines_dirs = NULL;
 }
 
 int run_options_load(const struct run_options *o, struct scenario *scn)
@@ -146,7 +152,8 @@ int run_options_load(const struct run_options *o, struct scenario *scn)
     struct diag_list diags;
     diag_init(&diags);
     struct load_opts lo = { .sets = (const char *const *)o->sets, .nsets = o->nsets,
-                            .machines_dir = o->machines_dir };
+                            .machines_dirs = (const char *const *)o->machines_dirs,
+                            .nmachines_dirs = o->nmachines_dirs };
     int rc = scn_load(o->scenario, &lo, scn, &diags);
     for (size_t i = 0; i < diags.n; i++) fprintf(stderr, "%s\n", diags.msgs[i]);
     diag_free(&diags);

@@ -17,7 +17,8 @@ struct run_options {
     uint64_t seed;
     const char *output;    /* "-" for stdout */
     const char *engine;
-    const char *machines_dir;
+    char **machines_dirs;  /* --machines values, in order */
+    int nmachines_dirs;
     const char *trace;     /* --trace FILE, or NULL */
     long trace_max_events;
     bool no_header;

@@ -36,6 +36,12 @@ void vm_fail(struct vm *vm, const char *fmt, ...)
     sim_stop(vm->eng);
 }
 
+sim_time vm_wake_cost(const struct vm *vm, int woke)
+{
+    const struct scn_machine *m = &vm->scn->machine;
+    return m->futex_wake + (woke == MACH_WAKE_REMOTE ? m->wake_ipi : 0);
+}
+
 void vm_set_state(struct rb_thread *th, enum thread_state to)
 {
     struct vm *vm = th->vm;

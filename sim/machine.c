@@ -362,8 +362,11 @@ static int waker_load(const struct mach_core *c, const struct mach_task *waker)
     return load;
 }
 
-static void place(struct machine *m, struct mach_task *t, const struct mach_task *waker)
+/* Returns MACH_WAKE_REMOTE if the task goes to a core other than the
+ * waker's (the waker sends an IPI), else MACH_WAKE_LOCAL. */
+static int place(struct machine *m, struct mach_task *t, const struct mach_task *waker)
 {
+    int wcore = waker && waker->state == MT_RUNNING ? waker->core : -1;
     /* 1. an idle core: the previous one first (cache affinity), else the lowest */
     int target = -1;
     if (t->last_core >= 0 && m->cores[t->last_core].state == CORE_IDLE) target = t->last_core;
@@ -371,11 +374,10 @@ static void place(struct machine *m, struct mach_task *t, const struct mach_task
         if (m->cores[i].state == CORE_IDLE) target = i;
     if (target >= 0) {
         begin_arrival(m, &m->cores[target], t, CORE_WAKING, wake_latency(m, m->p.wake_idle_core));
-        return;
+        return wcore >= 0 ? MACH_WAKE_REMOTE : MACH_WAKE_LOCAL;
     }
     /* 2. no idle core: the least loaded run queue; ties to the previous core,
      *    then the waker's, then the lowest index */
-    int wcore = waker && waker->state == MT_RUNNING ? waker->core : -1;
     for (int i = 0; i < m->ncores; i++) {
         if (target < 0 || waker_load(&m->cores[i], waker) < waker_load(&m->cores[target], waker)) {
             target = i;
@@ -400,6 +402,7 @@ static void place(struct machine *m, struct mach_task *t, const struct mach_task
         t->arrive_ev = sim_after(m->eng, wake_latency(m, m->p.wake_busy_core), ev_enqueue, t,
                                  (uint64_t)(uintptr_t)m);
     }
+    return wcore >= 0 && target != wcore ? MACH_WAKE_REMOTE : MACH_WAKE_LOCAL;
 }
 
 /* ---- the model-facing calls --------------------------------------------- */
@@ -580,8 +583,7 @@ int mach_wake(struct machine *m, struct mach_task *t, const struct mach_task *wa
 {
     if (t->state != MT_BLOCKED) return 0;
     t->wakes++;
-    place(m, t, waker);
-    return 1;
+    return place(m, t, waker);
 }
 
 void mach_exit(struct machine *m, struct mach_task *t)

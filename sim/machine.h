@@ -167,8 +167,12 @@ int mach_interrupt(struct machine *m, struct mach_task *t, sim_time delay);
 void mach_block(struct machine *m, struct mach_task *t, mach_cont k, void *ctx);
 
 /* Wake a BLOCKED task (futex wake); `waker` may be NULL (kernel timer).
- * Returns 1 if the task was blocked and is now on its way, 0 if it was not
- * sleeping (the wake is then a no-op, as FUTEX_WAKE with no waiter). */
+ * Returns MACH_WAKE_NONE (0) if it was not sleeping (the wake is then a
+ * no-op, as FUTEX_WAKE with no waiter), else MACH_WAKE_LOCAL if it is
+ * placed on the waker's own core (or there is no waker), or
+ * MACH_WAKE_REMOTE if another core must be interrupted: the waker sends an
+ * IPI, which the model charges it (wake_ipi) beside futex_wake. */
+enum { MACH_WAKE_NONE = 0, MACH_WAKE_LOCAL = 1, MACH_WAKE_REMOTE = 2 };
 int mach_wake(struct machine *m, struct mach_task *t, const struct mach_task *waker);
 
 void mach_exit(struct machine *m, struct mach_task *t);

@@ -25,6 +25,8 @@ struct ms_task {
     int nmarks;
     sim_time left[MS_MAX_MARKS];  /* burst_left seen at each continuation */
     int nleft;
+    int woke[MS_MAX_MARKS];       /* what each A_WAKE's mach_wake returned */
+    int nwoke;
     struct ms_task *all;
 };
 
@@ -39,7 +41,11 @@ static inline void ms_go(struct mach_task *t, void *ctx)
         switch (st->a) {
         case A_BURST: mach_burst(x->m, t, st->d, ms_go, x); return;
         case A_BLOCK: mach_block(x->m, t, ms_go, x); return;
-        case A_WAKE: mach_wake(x->m, &x->all[st->target].t, t); continue;
+        case A_WAKE: {
+            int r = mach_wake(x->m, &x->all[st->target].t, t);
+            if (x->nwoke < MS_MAX_MARKS) x->woke[x->nwoke++] = r;
+            continue;
+        }
         case A_MARK: if (x->nmarks < MS_MAX_MARKS) x->marks[x->nmarks++] = sim_now(x->m->eng); continue;
         case A_EXIT: mach_exit(x->m, t); return;
         }
@@ -68,6 +74,7 @@ static inline void ms_setup(struct ms_world *w, int cores, const struct ms_step 
         w->t[i].pc = 0;
         w->t[i].nmarks = 0;
         w->t[i].nleft = 0;
+        w->t[i].nwoke = 0;
         w->t[i].all = w->t;
     }
 }

@@ -20,7 +20,7 @@ static void dump(const struct diag_list *d)
 static int load_with(const char *file, const char *const *sets, int nsets, const char *mdir,
                      struct scenario *s, struct diag_list *d)
 {
-    struct load_opts o = { sets, nsets, mdir };
+    struct load_opts o = { sets, nsets, &mdir, mdir ? 1 : 0 };
     diag_init(d);
     return scn_load(file, &o, s, d);
 }
