@@ -53,6 +53,12 @@ void vm_set_state(struct rb_thread *th, enum thread_state to)
     if (vm->obs.thread_state && from != to) vm->obs.thread_state(vm->obs.ctx, th, from, to, now);
 }
 
+_Static_assert((int)OS_SCHED_FIFO == (int)MACH_SCHED_FIFO && (int)OS_SCHED_CFS == (int)MACH_SCHED_CFS &&
+                   (int)OS_SCHED_EEVDF == (int)MACH_SCHED_EEVDF &&
+                   (int)OS_SCHED_EEVDF_DELAY == (int)MACH_SCHED_EEVDF_DELAY &&
+                   (int)OS_SCHED_COUNT == (int)MACH_SCHED_COUNT,
+               "os_scheduler names the machine's schedulers in order");
+
 int vm_init(struct vm *vm, const struct scenario *scn, struct sim_engine *eng, char *err,
             unsigned errlen)
 {
@@ -71,6 +77,8 @@ int vm_init(struct vm *vm, const struct scenario *scn, struct sim_engine *eng, c
         .wake_busy_core = scn->machine.wake_busy_core,
         .wake_jitter = scn->machine.wake_jitter,
         .os_timeslice = scn->machine.os_timeslice,
+        .sched = (enum mach_sched)scn->machine.os_scheduler,
+        .os_tick = scn->machine.os_tick,
         .seed = scn->seed,
     };
     int rc = mach_init(&vm->mach, eng, &mp, err, errlen);

@@ -58,11 +58,13 @@ struct ms_world {
     struct ms_task t[MS_MAX_TASKS];
 };
 
-/* `n` tasks with their scripts on `cores` cores; none started yet. */
-static inline void ms_setup(struct ms_world *w, int cores, const struct ms_step *const *scripts, int n)
+/* `n` tasks with their scripts on `cores` cores under scheduler `sched`
+ * (tick 100 for the fair classes); none started yet. */
+static inline void ms_setup_sched(struct ms_world *w, int cores, const struct ms_step *const *scripts, int n,
+                                  enum mach_sched sched)
 {
     struct mach_params p = { .cores = cores, .context_switch = 2, .wake_idle_core = 10,
-                             .wake_busy_core = 3, .os_timeslice = 1000 };
+                             .wake_busy_core = 3, .os_timeslice = 1000, .sched = sched, .os_tick = 100 };
     char err[128];
     w->e = sim_heap_create();
     ASSERT(w->e);
@@ -77,6 +79,12 @@ static inline void ms_setup(struct ms_world *w, int cores, const struct ms_step 
         w->t[i].nwoke = 0;
         w->t[i].all = w->t;
     }
+}
+
+/* The FIFO machine. */
+static inline void ms_setup(struct ms_world *w, int cores, const struct ms_step *const *scripts, int n)
+{
+    ms_setup_sched(w, cores, scripts, n, MACH_SCHED_FIFO);
 }
 
 static inline void ms_start(struct ms_world *w, int i)
