@@ -13,25 +13,42 @@
 #include "../exec/calib_host.h"
 #include "../exec/calib_map.h"
 #include "cli.h"
+#include "options.h"
 
-static int calibrate_exec(int argc, char **argv);
+static int calibrate_exec(const struct args *a);
+
+/* --max-spread: a number in (0, 10] */
+static int check_spread(const char *v, char *err, size_t errlen)
+{
+    char *end;
+    double x = strtod(v, &end);
+    if (*end || end == v || !(x > 0 && x <= 10)) {
+        snprintf(err, errlen, "\"%s\" is not a number in (0, 10]", v);
+        return -1;
+    }
+    return 0;
+}
+
+static const struct args_opt calibrate_opts[] = {
+    CLI_OPT_OUTPUT_H("FILE", "the profile (default: stdout), atomically; use it with\n"
+                             "gvlsim run SCENARIO --set machine=FILE"),
+    { .name = "quick", .kind = ARGS_FLAG, .help = "shorter budgets: about 15 s instead of about 60 s" },
+    { .name = "name", .kind = ARGS_STRING, .metavar = "NAME",
+      .help = "the profile's name (default: FILE's name without .json,\nor \"calibrated\")" },
+    { .name = "max-spread", .kind = ARGS_STRING, .metavar = "F", .check = check_spread,
+      .help = "a measurement is stable when the interquartile range of its\n"
+              "round medians is at most F of their median (default 0.10);\n"
+              "unstable ones are flagged with a warning" },
+    CLI_OPT_QUIET_H("no progress lines"),
+    CLI_OPT_END,
+};
 
 const struct cli_command cli_cmd_calibrate = {
     .name = "calibrate",
     .usage = "[-o PROFILE.json] [--quick] [--name NAME] [--max-spread F] [-q]",
     .summary = "measure this machine on real threads and write a machine profile",
-    .help =
-        "options:\n"
-        "  -o, --output FILE  the profile (default: stdout); use it with\n"
-        "                     gvlsim run SCENARIO --set machine=FILE\n"
-        "  --quick            shorter budgets: about 15 s instead of about 60 s\n"
-        "  --name NAME        the profile's name (default: FILE's name without .json,\n"
-        "                     or \"calibrated\")\n"
-        "  --max-spread F     a measurement is stable when the interquartile range of\n"
-        "                     its round medians is at most F of their median\n"
-        "                     (default 0.10); unstable ones are flagged with a warning\n"
-        "  -q, --quiet        no progress lines\n"
-        "\n"
+    .args = { calibrate_opts, "ARGUMENT", 0, 0 },
+    .description =
         "Microbenchmarks, each repeated in rounds until stable: wake latency of a\n"
         "sleeping thread onto an idle and a busy CPU and the waker's cost, futex\n"
         "ping-pongs on one and two CPUs, a context switch, how often a woken thread\n"
@@ -40,11 +57,10 @@ const struct cli_command cli_cmd_calibrate = {
         "the kernel's tick and time slice.  The profile records the host (CPU\n"
         "model, CPUs, kernel, C library) and the date; docs/calibrate.md says how\n"
         "each key is derived.  Measure on a quiet machine: other load widens the\n"
-        "spreads (and is warned about).\n"
-        "\n"
-        "exit status: 0 ok (also with warnings), 2 usage, 4 a benchmark thread\n"
-        "could not be created or pinned, 5 the profile cannot be written, 6 out of\n"
-        "memory.\n",
+        "spreads (and is warned about).",
+    .exit_status =
+        "0 ok (also with warnings), 2 usage, 4 a benchmark thread could not be\n"
+        "created or pinned, 5 the profile cannot be written, 6 out of memory.",
     .exec = calibrate_exec,
 };
 
@@ -54,51 +70,6 @@ struct cal_opts {
     bool quick, quiet;
     double max_spread;
 };
-
-static int parse(int argc, char **argv, struct cal_opts *o)
-{
-    memset(o, 0, sizeof *o);
-    o->output = "-";
-    o->max_spread = 0.10;
-    for (int i = 1; i < argc; i++) {
-        const char *a = argv[i], *val = NULL;
-        const char *eq = strncmp(a, "--", 2) == 0 ? strchr(a, '=') : NULL;
-        char opt[32];
-        snprintf(opt, sizeof opt, "%.*s", eq ? (int)(eq - a) : (int)strlen(a), a);
-        bool takes = !strcmp(opt, "-o") || !strcmp(opt, "--output") || !strcmp(opt, "--name") ||
-                     !strcmp(opt, "--max-spread");
-        if (takes) {
-            if (eq) val = eq + 1;
-            else if (i + 1 < argc) val = argv[++i];
-            else return cli_usage_error(&cli_cmd_calibrate, "option %s needs a value", opt);
-        } else if (eq) {
-            return cli_usage_error(&cli_cmd_calibrate, "option %s takes no value", opt);
-        }
-        if (!strcmp(opt, "-o") || !strcmp(opt, "--output")) {
-            o->output = val;
-        } else if (!strcmp(opt, "--name")) {
-            o->name = val;
-        } else if (!strcmp(opt, "--max-spread")) {
-            char *end;
-            o->max_spread = strtod(val, &end);
-            if (*end || end == val || !(o->max_spread > 0 && o->max_spread <= 10))
-                return cli_usage_error(&cli_cmd_calibrate, "--max-spread: \"%s\" is not a number in (0, 10]",
-                                       val);
-        } else if (!strcmp(opt, "--quick")) {
-            o->quick = true;
-        } else if (!strcmp(opt, "-q") || !strcmp(opt, "--quiet")) {
-            o->quiet = true;
-        } else if (!strcmp(opt, "-h") || !strcmp(opt, "--help")) {
-            printf("usage: gvlsim calibrate %s\n%s\n\n%s", cli_cmd_calibrate.usage,
-                   cli_cmd_calibrate.summary, cli_cmd_calibrate.help);
-            return -1;
-        } else {
-            return cli_usage_error(&cli_cmd_calibrate, "unknown %s \"%s\"",
-                                   a[0] == '-' ? "option" : "argument", a);
-        }
-    }
-    return GV_EXIT_OK;
-}
 
 /* Value with a unit for the progress lines. */
 static void fmt_value(const struct calib_desc *d, double v, char *buf, size_t n)
@@ -264,12 +235,14 @@ static void write_profile(FILE *f, const struct cal_opts *o, const char *command
     fprintf(f, "\n    ]\n  }\n}\n");
 }
 
-static int calibrate_exec(int argc, char **argv)
+static int calibrate_exec(const struct args *a)
 {
-    struct cal_opts o;
-    int code = parse(argc, argv, &o);
-    if (code < 0) return GV_EXIT_OK;  /* --help */
-    if (code != GV_EXIT_OK) return code;
+    const char *spread = args_str(a, "max-spread", NULL);
+    struct cal_opts o = {
+        .output = args_str(a, "output", "-"), .name = args_str(a, "name", NULL),
+        .quick = args_has(a, "quick"), .quiet = args_has(a, "quiet"),
+        .max_spread = spread ? strtod(spread, NULL) : 0.10,
+    };
     char err[GV_ERRLEN];
     /* open the output first: a path that cannot be written fails before a minute of measuring */
     struct afile af;
@@ -295,7 +268,7 @@ static int calibrate_exec(int argc, char **argv)
     }
     struct calib_profile p;
     calib_map(&r, &h, &p);
-    char *cmd = cli_command_line(argc, argv);
+    char *cmd = cli_command_line(a);
     write_profile(af.f, &o, cmd ? cmd : "gvlsim calibrate", &h, &r, &p, pr.warnings);
     free(cmd);
     rc = afile_commit(&af, err, sizeof err);

@@ -11,7 +11,7 @@
 
 #include <stdbool.h>
 
-#include "../sim/engine.h"
+#include "../common/time.h"
 #include "calib.h"
 #include "calib_host.h"
 
