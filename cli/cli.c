@@ -18,6 +18,7 @@ const struct cli_command *const cli_commands[] = {
     &cli_cmd_check,
     &cli_cmd_sweep,  /* output tooling: sweep and plot */
     &cli_cmd_plot,
+    &cli_cmd_fit,
     &cli_cmd_calibrate,
     &cli_cmd_help,
     NULL,
