@@ -4,6 +4,7 @@
  * measurements to profile keys (each key from the measurements the docs
  * name, a missing one falling back on the schema's default). */
 #include <math.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "../../exec/calib.h"
@@ -215,6 +216,48 @@ static void test_map(void)
     ASSERT_EQ(dur(&p, "os_tick"), 3330 * SIM_US);
 }
 
+/* docs/calibrate.md has a row for every key calib_map writes, naming each
+ * measurement its derivation uses. */
+static void test_docs_table(void)
+{
+    FILE *f = fopen("docs/calibrate.md", "r");
+    ASSERT(f);
+    static char doc[65536];
+    size_t n = fread(doc, 1, sizeof doc - 1, f);
+    fclose(f);
+    doc[n] = '\0';
+    struct calib_result r;
+    memset(&r, 0, sizeof r);
+    r.ncpus_allowed = 2;
+    for (int i = 0; i < CALIB_COUNT; i++) set(&r, (enum calib_id)i, 100 + i, 90 + i, 110 + i);
+    struct calib_host h;
+    memset(&h, 0, sizeof h);
+    h.cpus_online = 2;
+    h.kmajor = 6, h.kminor = 18;
+    h.delay_dequeue = -1;
+    h.config_hz = 250;
+    struct calib_profile p;
+    calib_map(&r, &h, &p);
+    for (int i = 0; i < p.n; i++) {
+        char head[64];
+        snprintf(head, sizeof head, "\n| `%s` |", p.k[i].name);
+        const char *row = strstr(doc, head);
+        if (!row) fprintf(stderr, "docs/calibrate.md: no row for `%s`\n", p.k[i].name);
+        ASSERT(row);
+        const char *end = strchr(row + 1, '\n');
+        for (int m = 0; m < CALIB_COUNT; m++) {
+            const char *name = calib_describe((enum calib_id)m)->name;
+            if (!strstr(p.k[i].how, name)) continue;
+            char quoted[64];
+            snprintf(quoted, sizeof quoted, "`%s`", name);
+            const char *hit = strstr(row, quoted);
+            if (!hit || hit > end)
+                fprintf(stderr, "docs/calibrate.md: the row of `%s` does not name %s\n", p.k[i].name, quoted);
+            ASSERT(hit && hit < end);
+        }
+    }
+}
+
 int main(void)
 {
     RUN(test_quantiles);
@@ -223,5 +266,6 @@ int main(void)
     RUN(test_tick_estimate);
     RUN(test_kernel_to_scheduler);
     RUN(test_map);
+    RUN(test_docs_table);
     TEST_DONE();
 }
