@@ -128,6 +128,19 @@ static void put_num(FILE *f, double v)
     fputs(buf, f);
 }
 
+/* `SEP"key": "value"` and `SEP"key": number` */
+static void kv_str(FILE *f, const char *sep, const char *key, const char *val)
+{
+    fprintf(f, "%s\"%s\": ", sep, key);
+    put_str(f, val);
+}
+
+static void kv_num(FILE *f, const char *sep, const char *key, double v)
+{
+    fprintf(f, "%s\"%s\": ", sep, key);
+    put_num(f, v);
+}
+
 /* "hw/m4.json" -> "m4" */
 static void name_from_path(const char *path, char *buf, size_t n)
 {
@@ -148,10 +161,9 @@ static void write_profile(FILE *f, const struct cal_opts *o, const char *command
     snprintf(desc, sizeof desc, "Measured by gvlsim calibrate%s on %s, %d CPUs (%d online), Linux %s, %s, %s.",
              o->quick ? " --quick" : "", h->cpu_model, h->cpus_allowed, h->cpus_online, h->kernel, h->libc,
              h->date);
-    fprintf(f, "{\n  \"name\": ");
-    put_str(f, name);
-    fprintf(f, ",\n  \"description\": ");
-    put_str(f, desc);
+    fprintf(f, "{");
+    kv_str(f, "\n  ", "name", name);
+    kv_str(f, ",\n  ", "description", desc);
     fprintf(f, ",\n  \"source\": ");
     /* every key's derivation, in one line each */
     size_t cap = 256;
@@ -176,60 +188,45 @@ static void write_profile(FILE *f, const struct cal_opts *o, const char *command
         if (k->kind == CK_DUR || k->kind == CK_STR) put_str(f, val);
         else fputs(val, f);
     }
-    fprintf(f, ",\n  \"calibration\": {\n    \"host\": {\n      \"cpu\": ");
-    put_str(f, h->cpu_model);
-    fprintf(f, ",\n      \"cpus_online\": %d,\n      \"cpus_allowed\": %d,\n      \"kernel\": ", h->cpus_online,
-            h->cpus_allowed);
-    put_str(f, h->kernel);
-    fprintf(f, ",\n      \"kernel_version\": ");
-    put_str(f, h->kernel_version);
-    fprintf(f, ",\n      \"arch\": ");
-    put_str(f, h->arch);
-    fprintf(f, ",\n      \"libc\": ");
-    put_str(f, h->libc);
-    fprintf(f, ",\n      \"config_hz\": %d,\n      \"date\": ", h->config_hz);
-    put_str(f, h->date);
-    fprintf(f, ",\n      \"command\": ");
-    put_str(f, command);
-    fprintf(f, ",\n      \"quick\": %s,\n      \"seconds\": ", o->quick ? "true" : "false");
-    put_num(f, r->seconds);
+    const char *hs = ",\n      ";
+    fprintf(f, ",\n  \"calibration\": {\n    \"host\": {");
+    kv_str(f, "\n      ", "cpu", h->cpu_model);
+    fprintf(f, "%s\"cpus_online\": %d%s\"cpus_allowed\": %d", hs, h->cpus_online, hs, h->cpus_allowed);
+    kv_str(f, hs, "kernel", h->kernel);
+    kv_str(f, hs, "kernel_version", h->kernel_version);
+    kv_str(f, hs, "arch", h->arch);
+    kv_str(f, hs, "libc", h->libc);
+    fprintf(f, "%s\"config_hz\": %d", hs, h->config_hz);
+    kv_str(f, hs, "date", h->date);
+    kv_str(f, hs, "command", command);
+    fprintf(f, "%s\"quick\": %s", hs, o->quick ? "true" : "false");
+    kv_num(f, hs, "seconds", r->seconds);
     fprintf(f, "\n    },\n    \"warnings\": %d,\n    \"measurements\": [", warnings);
     for (int i = 0; i < CALIB_COUNT; i++) {
         const struct calib_stat *st = &r->m[i];
         const struct calib_desc *d = calib_describe((enum calib_id)i);
-        fprintf(f, "%s\n      { \"name\": ", i ? "," : "");
-        put_str(f, d->name);
-        fprintf(f, ", \"unit\": ");
-        put_str(f, d->unit);
-        fprintf(f, ", \"what\": ");
-        put_str(f, d->what);
+        kv_str(f, i ? ",\n      { " : "\n      { ", "name", d->name);
+        kv_str(f, ", ", "unit", d->unit);
+        kv_str(f, ", ", "what", d->what);
         if (st->measured) {
-            fprintf(f, ", \"median\": ");
-            put_num(f, st->median);
-            fprintf(f, ", \"q1\": ");
-            put_num(f, st->q1);
-            fprintf(f, ", \"q3\": ");
-            put_num(f, st->q3);
-            fprintf(f, ", \"samples\": %d, \"rounds\": %d, \"round_spread\": ", st->samples, st->rounds);
-            put_num(f, st->round_spread);
+            kv_num(f, ", ", "median", st->median);
+            kv_num(f, ", ", "q1", st->q1);
+            kv_num(f, ", ", "q3", st->q3);
+            fprintf(f, ", \"samples\": %d, \"rounds\": %d", st->samples, st->rounds);
+            kv_num(f, ", ", "round_spread", st->round_spread);
             fprintf(f, ", \"stable\": %s", st->unstable ? "false" : "true");
         }
-        if (st->note[0]) {
-            fprintf(f, ", \"note\": ");
-            put_str(f, st->note);
-        }
+        if (st->note[0]) kv_str(f, ", ", "note", st->note);
         fprintf(f, " }");
     }
     fprintf(f, "\n    ],\n    \"keys\": [");
     for (int i = 0; i < p->n; i++) {
         const struct calib_key *k = &p->k[i];
         calib_key_value(k, val, sizeof val);
-        fprintf(f, "%s\n      { \"key\": ", i ? "," : "");
-        put_str(f, k->name);
-        fprintf(f, ", \"value\": ");
-        put_str(f, val);
-        fprintf(f, ", \"measured\": %s, \"derivation\": ", k->measured ? "true" : "false");
-        put_str(f, k->how);
+        kv_str(f, i ? ",\n      { " : "\n      { ", "key", k->name);
+        kv_str(f, ", ", "value", val);
+        fprintf(f, ", \"measured\": %s", k->measured ? "true" : "false");
+        kv_str(f, ", ", "derivation", k->how);
         fprintf(f, " }");
     }
     fprintf(f, "\n    ]\n  }\n}\n");

@@ -123,6 +123,29 @@ unsigned long long calib_rand(unsigned long long *s)
     return *s = x;
 }
 
+int calib_rounds(struct calib_ctx *c, enum calib_id id, double full_s,
+                 int (*round)(struct calib_ctx *c, void *ctx, double *v), void *ctx)
+{
+    struct calib_stat *st = &c->r->m[id];
+    struct calib_series all = { 0 };
+    struct calib_loop l;
+    calib_loop_start(&l, calib_budget(c, full_s), c->min_rounds, 200, c->o->max_spread);
+    double v = 0;
+    int rc;
+    while ((rc = round(c, ctx, &v)) == GV_OK) {
+        calib_series_add(&all, v);
+        if (!calib_loop_more(&l, v)) break;
+    }
+    calib_series_stat(&all, st);
+    calib_loop_end(&l, st);
+    calib_series_free(&all);
+    if (rc != GV_OK) {
+        calib_skip(st, c->err);
+        c->err[0] = '\0';
+    }
+    return rc;
+}
+
 void calib_done(struct calib_ctx *c, enum calib_id id)
 {
     if (c->o->progress) c->o->progress(c->o->progress_ctx, id, &c->r->m[id]);

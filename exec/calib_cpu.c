@@ -196,6 +196,16 @@ static long long pair_round(struct pair *p)
     return end - p->t_start;
 }
 
+/* One round: ns per mutex pair, per increment per CPU, or per ball move. */
+static int pair_sample(struct calib_ctx *c, void *ctx, double *v)
+{
+    (void)c;
+    struct pair *p = ctx;
+    double per = p->kind == 1 ? (double)p->n : 2.0 * (double)p->n;
+    *v = (double)pair_round(p) / per;
+    return GV_OK;
+}
+
 /* kind 0: ns per mutex pair; 1: ns per shared-increment iteration per CPU;
  * 2: ns per ball move (one atomic increment on a line the other CPU wrote). */
 static void bench_pair(struct calib_ctx *c, enum calib_id id, int kind, uint64_t n, double full_s)
@@ -231,20 +241,9 @@ static void bench_pair(struct calib_ctx *c, enum calib_id id, int kind, uint64_t
         calib_done(c, id);
         return;
     }
-    double per = kind == 0 ? 2.0 * (double)n : kind == 1 ? (double)n : 2.0 * (double)n;
-    struct calib_series all = { 0 };
-    struct calib_loop l;
-    calib_loop_start(&l, calib_budget(c, full_s), c->min_rounds, 200, c->o->max_spread);
-    double v;
-    do {
-        v = (double)pair_round(p) / per;
-        calib_series_add(&all, v);
-    } while (calib_loop_more(&l, v));
+    calib_rounds(c, id, full_s, pair_sample, p);
     atomic_store(&p->go, -1);
     pthread_join(t, NULL);
-    calib_series_stat(&all, st);
-    calib_loop_end(&l, st);
-    calib_series_free(&all);
     pthread_mutex_destroy(&p->mu);
     free(p);
     free(sc);
@@ -419,31 +418,22 @@ static void bench_slice_tick(struct calib_ctx *c)
 
 /* CPU time per wake-up of a thread that waits 1 ms in epoll_wait, as the
  * timer thread of CRuby 3.3+ does (timer_thread_polling). */
+static int timer_wake_round(struct calib_ctx *c, void *ctx, double *v)
+{
+    int ep = *(int *)ctx, n = c->o->quick ? 40 : 100;
+    struct epoll_event ev;
+    long long t = calib_thread_cpu_ns();
+    for (int i = 0; i < n; i++) (void)epoll_wait(ep, &ev, 1, 1);
+    *v = (double)(calib_thread_cpu_ns() - t) / n;
+    return GV_OK;
+}
+
 static void bench_timer_wake(struct calib_ctx *c)
 {
-    struct calib_stat *st = &c->r->m[CALIB_TIMER_WAKE_CPU];
     int ep = epoll_create1(EPOLL_CLOEXEC);
-    if (ep < 0) {
-        calib_skip(st, "epoll_create1 failed");
-        calib_done(c, CALIB_TIMER_WAKE_CPU);
-        return;
-    }
-    struct calib_series all = { 0 };
-    struct calib_loop l;
-    calib_loop_start(&l, calib_budget(c, 2.0), c->min_rounds, 100, c->o->max_spread);
-    double v;
-    int per_round = c->o->quick ? 40 : 100;
-    do {
-        struct epoll_event ev;
-        long long t = calib_thread_cpu_ns();
-        for (int i = 0; i < per_round; i++) (void)epoll_wait(ep, &ev, 1, 1);
-        v = (double)(calib_thread_cpu_ns() - t) / per_round;
-        calib_series_add(&all, v);
-    } while (calib_loop_more(&l, v));
-    close(ep);
-    calib_series_stat(&all, st);
-    calib_loop_end(&l, st);
-    calib_series_free(&all);
+    if (ep < 0) calib_skip(&c->r->m[CALIB_TIMER_WAKE_CPU], "epoll_create1 failed");
+    else calib_rounds(c, CALIB_TIMER_WAKE_CPU, 2.0, timer_wake_round, &ep);
+    if (ep >= 0) close(ep);
     calib_done(c, CALIB_TIMER_WAKE_CPU);
 }
 

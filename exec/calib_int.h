@@ -47,6 +47,13 @@ unsigned long long calib_rand(unsigned long long *s);
 void calib_bench_cpu(struct calib_ctx *c);    /* calib_cpu.c */
 void calib_bench_wake(struct calib_ctx *c);   /* calib_wake.c */
 
+/* Rounds of one sample each, round(c, ctx, &v), until their values agree
+ * or the budget (full_s in a full run) is spent; r->m[id] gets the stats.
+ * A round returning an error (message in c->err) ends it: the
+ * measurement is skipped with that message.  Returns GV_OK or the error. */
+int calib_rounds(struct calib_ctx *c, enum calib_id id, double full_s,
+                 int (*round)(struct calib_ctx *c, void *ctx, double *v), void *ctx);
+
 /* Report one finished measurement (progress callback). */
 void calib_done(struct calib_ctx *c, enum calib_id id);
 

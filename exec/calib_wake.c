@@ -266,6 +266,21 @@ static int pingpong_round(struct calib_ctx *c, int cpu_a, int cpu_b, long n, dou
     return GV_OK;
 }
 
+struct pp_rounds {
+    int cpu_b;
+    long n;
+    struct calib_series invol;   /* the involuntary share of each round */
+};
+
+static int pp_round(struct calib_ctx *c, void *ctx, double *v)
+{
+    struct pp_rounds *p = ctx;
+    double invol;
+    int rc = pingpong_round(c, c->cpu0, p->cpu_b, p->n, v, &invol);
+    if (rc == GV_OK) calib_series_add(&p->invol, invol);
+    return rc;
+}
+
 static void bench_pingpong(struct calib_ctx *c, bool same)
 {
     enum calib_id id = same ? CALIB_HANDOFF_SAME : CALIB_HANDOFF_CROSS;
@@ -273,37 +288,20 @@ static void bench_pingpong(struct calib_ctx *c, bool same)
         skip_ids(c, &id, 1, "needs two CPUs");
         return;
     }
-    long n = c->o->quick ? 2000 : 5000;
-    struct calib_series a = { 0 }, b = { 0 };
-    struct calib_loop l;
-    calib_loop_start(&l, calib_budget(c, 2.5), c->min_rounds, 200, c->o->max_spread);
-    double per = 0, invol = 0;
-    bool failed = false;
-    do {
-        if (pingpong_round(c, c->cpu0, same ? c->cpu0 : c->cpu1, n, &per, &invol) != GV_OK) {
-            failed = true;
-            break;
-        }
-        calib_series_add(&a, per);
-        calib_series_add(&b, invol);
-    } while (calib_loop_more(&l, per));
-    struct calib_stat *st = &c->r->m[id];
-    calib_series_stat(&a, st);
-    calib_loop_end(&l, st);
+    struct pp_rounds p = { same ? c->cpu0 : c->cpu1, c->o->quick ? 2000 : 5000, { 0 } };
+    int rc = calib_rounds(c, id, 2.5, pp_round, &p);
+    calib_done(c, id);
     if (same) {
         struct calib_stat *si = &c->r->m[CALIB_HANDOFF_SAME_INVOL];
-        calib_series_stat(&b, si);
-        si->rounds = st->rounds;
+        if (rc == GV_OK) {
+            calib_series_stat(&p.invol, si);
+            si->rounds = c->r->m[id].rounds;
+        } else {
+            calib_skip(si, c->r->m[id].note);
+        }
+        calib_done(c, CALIB_HANDOFF_SAME_INVOL);
     }
-    if (failed) {
-        calib_skip(st, c->err);
-        if (same) calib_skip(&c->r->m[CALIB_HANDOFF_SAME_INVOL], c->err);
-        c->err[0] = '\0';
-    }
-    calib_series_free(&a);
-    calib_series_free(&b);
-    calib_done(c, id);
-    if (same) calib_done(c, CALIB_HANDOFF_SAME_INVOL);
+    calib_series_free(&p.invol);
 }
 
 /* ---- context switch: two threads yielding on one CPU ---------------------------- */
@@ -332,42 +330,32 @@ static void *yield_thread(void *arg)
     return NULL;
 }
 
+static int yield_round(struct calib_ctx *c, void *ctx, double *v)
+{
+    (void)ctx;
+    struct yield_ctx y;
+    memset(&y, 0, sizeof y);
+    y.n = c->o->quick ? 5000 : 10000;
+    struct yield_arg a0 = { &y, 0 }, a1 = { &y, 1 };
+    pthread_t t0, t1;
+    if (calib_thread_start(c, &t0, c->cpu0, yield_thread, &a0) != GV_OK) return GV_ERUN;
+    long long start = calib_now_ns();
+    if (calib_thread_start(c, &t1, c->cpu0, yield_thread, &a1) != GV_OK) {
+        atomic_fetch_add(&y.started, 1);
+        pthread_join(t0, NULL);
+        return GV_ERUN;
+    }
+    pthread_join(t0, NULL);
+    pthread_join(t1, NULL);
+    long long dt = calib_now_ns() - start;
+    long sw = y.sw[0] + y.sw[1];
+    *v = sw > 0 ? (double)dt / (double)sw : 0;
+    return GV_OK;
+}
+
 static void bench_yield(struct calib_ctx *c)
 {
-    struct calib_stat *st = &c->r->m[CALIB_YIELD_SWITCH];
-    struct calib_series a = { 0 };
-    struct calib_loop l;
-    calib_loop_start(&l, calib_budget(c, 1.5), c->min_rounds, 200, c->o->max_spread);
-    double v = 0;
-    bool failed = false;
-    do {
-        struct yield_ctx y;
-        memset(&y, 0, sizeof y);
-        y.n = c->o->quick ? 5000 : 10000;
-        struct yield_arg a0 = { &y, 0 }, a1 = { &y, 1 };
-        pthread_t t0, t1;
-        if (calib_thread_start(c, &t0, c->cpu0, yield_thread, &a0) != GV_OK) { failed = true; break; }
-        long long start = calib_now_ns();
-        if (calib_thread_start(c, &t1, c->cpu0, yield_thread, &a1) != GV_OK) {
-            atomic_fetch_add(&y.started, 1);
-            pthread_join(t0, NULL);
-            failed = true;
-            break;
-        }
-        pthread_join(t0, NULL);
-        pthread_join(t1, NULL);
-        long long dt = calib_now_ns() - start;
-        long sw = y.sw[0] + y.sw[1];
-        v = sw > 0 ? (double)dt / (double)sw : 0;
-        calib_series_add(&a, v);
-    } while (calib_loop_more(&l, v));
-    calib_series_stat(&a, st);
-    calib_loop_end(&l, st);
-    if (failed) {
-        calib_skip(st, c->err);
-        c->err[0] = '\0';
-    }
-    calib_series_free(&a);
+    calib_rounds(c, CALIB_YIELD_SWITCH, 1.5, yield_round, NULL);
     calib_done(c, CALIB_YIELD_SWITCH);
 }
 
@@ -432,40 +420,30 @@ static void *preempt_a_thread(void *arg)
     return NULL;
 }
 
+static int preempt_round(struct calib_ctx *c, void *ctx, double *v)
+{
+    (void)ctx;
+    struct preempt_ctx p;
+    memset(&p, 0, sizeof p);
+    p.n = c->o->quick ? 300 : 600;
+    pthread_t ta, tb;
+    if (calib_thread_start(c, &tb, c->cpu0, preempt_b, &p) != GV_OK) return GV_ERUN;
+    if (calib_thread_start(c, &ta, c->cpu0, preempt_a_thread, &p) != GV_OK) {
+        atomic_store(&p.quit, 1);
+        atomic_store(&p.word[1], 1);
+        calib_futex_wake(&p.word[1], 1);
+        pthread_join(tb, NULL);
+        return GV_ERUN;
+    }
+    pthread_join(ta, NULL);
+    pthread_join(tb, NULL);
+    *v = p.total ? (double)p.preempted / (double)p.total : 0;
+    return GV_OK;
+}
+
 static void bench_preempt(struct calib_ctx *c)
 {
-    struct calib_stat *st = &c->r->m[CALIB_WAKE_PREEMPT];
-    struct calib_series a = { 0 };
-    struct calib_loop l;
-    calib_loop_start(&l, calib_budget(c, 2.5), c->min_rounds, 200, c->o->max_spread);
-    double v = 0;
-    bool failed = false;
-    do {
-        struct preempt_ctx p;
-        memset(&p, 0, sizeof p);
-        p.n = c->o->quick ? 300 : 600;
-        pthread_t ta, tb;
-        if (calib_thread_start(c, &tb, c->cpu0, preempt_b, &p) != GV_OK) { failed = true; break; }
-        if (calib_thread_start(c, &ta, c->cpu0, preempt_a_thread, &p) != GV_OK) {
-            atomic_store(&p.quit, 1);
-            atomic_store(&p.word[1], 1);
-            calib_futex_wake(&p.word[1], 1);
-            pthread_join(tb, NULL);
-            failed = true;
-            break;
-        }
-        pthread_join(ta, NULL);
-        pthread_join(tb, NULL);
-        v = p.total ? (double)p.preempted / (double)p.total : 0;
-        calib_series_add(&a, v);
-    } while (calib_loop_more(&l, v));
-    calib_series_stat(&a, st);
-    calib_loop_end(&l, st);
-    if (failed) {
-        calib_skip(st, c->err);
-        c->err[0] = '\0';
-    }
-    calib_series_free(&a);
+    calib_rounds(c, CALIB_WAKE_PREEMPT, 2.5, preempt_round, NULL);
     calib_done(c, CALIB_WAKE_PREEMPT);
 }
 

@@ -143,6 +143,18 @@ static void set(struct calib_result *r, enum calib_id id, double med, double q1,
     r->m[id].samples = 10;
 }
 
+/* The development guest: 2 CPUs, Linux 6.18, HZ 250, no debugfs. */
+static struct calib_host dev_host(void)
+{
+    struct calib_host h;
+    memset(&h, 0, sizeof h);
+    h.cpus_online = 2;
+    h.kmajor = 6, h.kminor = 18;
+    h.delay_dequeue = -1;
+    h.config_hz = 250;
+    return h;
+}
+
 static sim_time dur(const struct calib_profile *p, const char *key)
 {
     const struct calib_key *k = calib_profile_key(p, key);
@@ -169,12 +181,7 @@ static void test_map(void)
     set(&r, CALIB_INCR_LOCAL, 1.2, 1.1, 1.3);
     set(&r, CALIB_TIMER_WAKE_CPU, 16200, 15000, 17000);
     set(&r, CALIB_TIMESLICE, 3.97e6, 3.9e6, 4e6);
-    struct calib_host h;
-    memset(&h, 0, sizeof h);
-    h.cpus_online = 2;
-    h.kmajor = 6, h.kminor = 18;
-    h.delay_dequeue = -1;
-    h.config_hz = 250;
+    struct calib_host h = dev_host();
     struct calib_profile p;
     calib_map(&r, &h, &p);
     ASSERT_EQ(calib_profile_key(&p, "cores")->i, 2);
@@ -230,12 +237,7 @@ static void test_docs_table(void)
     memset(&r, 0, sizeof r);
     r.ncpus_allowed = 2;
     for (int i = 0; i < CALIB_COUNT; i++) set(&r, (enum calib_id)i, 100 + i, 90 + i, 110 + i);
-    struct calib_host h;
-    memset(&h, 0, sizeof h);
-    h.cpus_online = 2;
-    h.kmajor = 6, h.kminor = 18;
-    h.delay_dequeue = -1;
-    h.config_hz = 250;
+    struct calib_host h = dev_host();
     struct calib_profile p;
     calib_map(&r, &h, &p);
     for (int i = 0; i < p.n; i++) {
