@@ -41,6 +41,9 @@ if [ "${QUICK:-0}" = 1 ]; then
     runs=2; msgs=2000; calls=2000; proc_time=20ms; insns=2000000
 fi
 ncpu=$(nproc)
+# the tree the measurement is made with (host.txt)
+commit=$(git rev-parse --short HEAD 2>/dev/null || echo unknown)
+git diff --quiet HEAD 2>/dev/null || commit="$commit+changes"
 [ "$ncpu" -ge 2 ] || { echo "exec_results: needs 2 CPUs (this host lets us use $ncpu)" >&2; exit 1; }
 mkdir -p "$out" || exit 1
 raw=$out/raw.csv
@@ -145,7 +148,7 @@ echo >&2
     echo "cpus=$ncpu"
     echo "kernel=$(uname -r)"
     echo "date=$(date -u +%Y-%m-%d)"
-    echo "commit=$(git rev-parse --short HEAD 2>/dev/null || echo unknown)"
+    echo "commit=$commit"
     echo "runs=$runs"
     echo "pingpong_msgs=$msgs"
     echo "mtime_calls=$calls"
