@@ -314,7 +314,7 @@ static void dispatch(struct machine *m, struct mach_core *c)
 /* Take task t (RUNNING on its core) off the core, accounting its CPU time. */
 static void leave_core(struct machine *m, struct mach_task *t)
 {
-    fair_curr_stop(m, &m->cores[t->core], t);
+    if (fair_on(m)) fair_curr_stop(m, &m->cores[t->core], t);
     t->cpu_time += now_of(m) - t->on_core_since;
     t->last_core = t->core;
 }
@@ -385,7 +385,7 @@ static void ev_arrive(void *obj, uint64_t arg)
     t->on_core_since = now_of(m);
     c->slice_start = now_of(m) - t->slice_used;
     t->slice_used = 0;
-    fair_curr_start(m, c, t);
+    if (fair_on(m)) fair_curr_start(m, c, t);
     arm_slice(m, c);
     if (t->in_burst && t->rated) {  /* resume a rated burst */
         rated_start(m, t);
@@ -481,7 +481,7 @@ static void ev_enqueue(void *obj, uint64_t arg)
     struct mach_core *c = &m->cores[t->core];
     t->arrive_ev = 0;
     if (c->state == CORE_IDLE) {  /* went idle meanwhile */
-        fair_enqueue(m, c, t, false);
+        if (fair_on(m)) fair_enqueue(m, c, t, false);
         begin_arrival(m, c, t, CORE_SWITCHING, m->p.context_switch);
         return;
     }
@@ -567,7 +567,7 @@ static int place(struct machine *m, struct mach_task *t, const struct mach_task 
     if (t->last_core >= 0 && m->cores[t->last_core].state == CORE_IDLE) target = t->last_core;
     if (target < 0) target = first_idle_core(m);
     if (target >= 0) {
-        fair_enqueue(m, &m->cores[target], t, initial);
+        if (fair_on(m)) fair_enqueue(m, &m->cores[target], t, initial);
         begin_arrival(m, &m->cores[target], t, CORE_WAKING, wake_latency(m, m->p.wake_idle_core, m->idle_spread));
         return wcore >= 0 ? MACH_WAKE_REMOTE : MACH_WAKE_LOCAL;
     }
@@ -771,7 +771,7 @@ void mach_block(struct machine *m, struct mach_task *t, mach_cont k, void *ctx)
     }
     struct mach_core *c = &m->cores[t->core];
     leave_core(m, t);
-    fair_dequeue_sleep(m, c, t);
+    if (fair_on(m)) fair_dequeue_sleep(m, c, t);
     t->vcsw++;
     t->state = MT_BLOCKED;
     t->resume_k = k;
@@ -795,7 +795,7 @@ void mach_exit(struct machine *m, struct mach_task *t)
     }
     struct mach_core *c = &m->cores[t->core];
     leave_core(m, t);
-    fair_dequeue(m, c, t, false);
+    if (fair_on(m)) fair_dequeue(m, c, t, false);
     t->state = MT_DEAD;
     t->core = -1;
     dispatch(m, c);

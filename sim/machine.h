@@ -167,6 +167,13 @@ struct machine {
     char error[256];     /* first protocol violation by a model, if any */
 };
 
+/* Is a fair class in use (not FIFO)?  (Inline: the FIFO machine asks on
+ * every switch and pays no call for the fair classes' hooks.) */
+static inline bool fair_on(const struct machine *m)
+{
+    return m->p.sched != MACH_SCHED_FIFO;
+}
+
 int mach_init(struct machine *m, struct sim_engine *eng,
               const struct mach_params *p, char *err, unsigned errlen);
 void mach_free(struct machine *m);
