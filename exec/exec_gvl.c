@@ -176,16 +176,16 @@ void exec_gvl_to_ready_common_locked(struct exec_sched *s, struct exec_thread *t
 
 void exec_gvl_released(struct exec_thread *th)
 {
-    atomic_fetch_sub(&th->ractor->sched.holders, 1);
+    atomic_fetch_sub(&exec_ractor_of(th)->sched.holders, 1);
 }
 
 void exec_gvl_acquired_locked(struct exec_sched *s, struct exec_thread *th)
 {
     if (atomic_fetch_add(&s->holders, 1) != 0) atomic_fetch_add(&th->vm->gvl_violations, 1);
     /* rb_ractor_thread_switch: a thread switching in starts a new quantum */
-    if (th->ractor->last_ran != th) {
+    if (exec_ractor_of(th)->last_ran != th) {
         th->running_time_ns = 0;
-        th->ractor->last_ran = th;
+        exec_ractor_of(th)->last_ran = th;
     }
 }
 
@@ -255,7 +255,7 @@ void exec_gvl33_prefill(struct exec_sched *s, struct exec_thread *th)
 
 void exec_gvl33_start(struct exec_thread *th)
 {
-    struct exec_sched *s = &th->ractor->sched;
+    struct exec_sched *s = &exec_ractor_of(th)->sched;
     pthread_mutex_lock(&s->lock);
     if (s->running == th) exec_gvl_add_running_thread_locked(s, th);
     exec_gvl_wait_running_turn_locked(s, th);
@@ -264,7 +264,7 @@ void exec_gvl33_start(struct exec_thread *th)
 
 void exec_gvl33_to_waiting(struct exec_thread *th, bool set_hot)
 {
-    struct exec_sched *s = &th->ractor->sched;
+    struct exec_sched *s = &exec_ractor_of(th)->sched;
     exec_gvl_released(th);
     pthread_mutex_lock(&s->lock);
     if (set_hot) {
@@ -277,7 +277,7 @@ void exec_gvl33_to_waiting(struct exec_thread *th, bool set_hot)
 
 void exec_gvl33_to_running(struct exec_thread *th)
 {
-    struct exec_sched *s = &th->ractor->sched;
+    struct exec_sched *s = &exec_ractor_of(th)->sched;
     /* the lock-free "I am back" hint of PR 15840 */
     if (atomic_load_explicit(&s->runnable_hot_th, memory_order_relaxed) == th)
         atomic_store_explicit(&s->runnable_hot_th_waiting, 1, memory_order_relaxed);
@@ -290,7 +290,7 @@ void exec_gvl33_to_running(struct exec_thread *th)
 
 void exec_gvl33_park(struct exec_thread *th)
 {
-    struct exec_sched *s = &th->ractor->sched;
+    struct exec_sched *s = &exec_ractor_of(th)->sched;
     pthread_mutex_lock(&s->lock);
     if (th->park_pending) {
         /* made ready before it could sleep (ubf_set saw the interrupt) */
@@ -307,7 +307,7 @@ void exec_gvl33_park(struct exec_thread *th)
 
 void exec_gvl33_ready(struct exec_actor_counts *by, struct exec_thread *th)
 {
-    struct exec_sched *s = &th->ractor->sched;
+    struct exec_sched *s = &exec_ractor_of(th)->sched;
     pthread_mutex_lock(&s->lock);
     th->ready_at_ns = exec_now_ns();
     if (s->running == th) th->park_pending = true;  /* not sleeping yet */
@@ -317,7 +317,7 @@ void exec_gvl33_ready(struct exec_actor_counts *by, struct exec_thread *th)
 
 void exec_gvl33_yield(struct exec_thread *th)
 {
-    struct exec_sched *s = &th->ractor->sched;
+    struct exec_sched *s = &exec_ractor_of(th)->sched;
     pthread_mutex_lock(&s->lock);
     if (s->rq_head) {
         exec_gvl_released(th);
@@ -331,7 +331,7 @@ void exec_gvl33_yield(struct exec_thread *th)
 
 void exec_gvl33_dead(struct exec_thread *th)
 {
-    struct exec_sched *s = &th->ractor->sched;
+    struct exec_sched *s = &exec_ractor_of(th)->sched;
     exec_gvl_released(th);
     pthread_mutex_lock(&s->lock);
     exec_gvl_wakeup_next_locked(s, th, &th->ac);

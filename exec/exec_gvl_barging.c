@@ -110,7 +110,7 @@ static void barging_prefill(struct exec_sched *s, struct exec_thread *th)
 
 static void barging_start(struct exec_thread *th)
 {
-    struct exec_sched *s = &th->ractor->sched;
+    struct exec_sched *s = &exec_ractor_of(th)->sched;
     pthread_mutex_lock(&s->lock);
     if (s->running == th) {
         if (th->vm->multi_ractor) exec_gvl_running_threads_update_locked(s, th, NULL, &th->ac);
@@ -125,7 +125,7 @@ static void barging_start(struct exec_thread *th)
 static void barging_release(struct exec_thread *th, bool yield_immediately)
 {
     (void)yield_immediately;
-    struct exec_sched *s = &th->ractor->sched;
+    struct exec_sched *s = &exec_ractor_of(th)->sched;
     pthread_mutex_lock(&s->lock);
     release_locked(s, th);
     pthread_mutex_unlock(&s->lock);
@@ -133,7 +133,7 @@ static void barging_release(struct exec_thread *th, bool yield_immediately)
 
 static void barging_acquire(struct exec_thread *th)
 {
-    struct exec_sched *s = &th->ractor->sched;
+    struct exec_sched *s = &exec_ractor_of(th)->sched;
     pthread_mutex_lock(&s->lock);
     acquire_locked(s, th, false);
     pthread_mutex_unlock(&s->lock);
@@ -148,7 +148,7 @@ static void barging_dead(struct exec_thread *th)
  * woken (the unblock function), then acquire like any other waiter. */
 static void barging_park(struct exec_thread *th)
 {
-    struct exec_sched *s = &th->ractor->sched;
+    struct exec_sched *s = &exec_ractor_of(th)->sched;
     pthread_mutex_lock(&s->lock);
     if (th->park_woken) {  /* woken before it slept */
         th->park_woken = false;
@@ -169,7 +169,7 @@ static void barging_park(struct exec_thread *th)
 
 static void barging_ready(struct exec_actor_counts *by, struct exec_thread *th)
 {
-    struct exec_sched *s = &th->ractor->sched;
+    struct exec_sched *s = &exec_ractor_of(th)->sched;
     pthread_mutex_lock(&s->lock);
     th->park_woken = true;
     th->ready_at_ns = exec_now_ns();
@@ -182,7 +182,7 @@ static void barging_ready(struct exec_actor_counts *by, struct exec_thread *th)
  * GVL (need_yield / switch_cond), then queue up again. */
 static void barging_yield(struct exec_thread *th)
 {
-    struct exec_sched *s = &th->ractor->sched;
+    struct exec_sched *s = &exec_ractor_of(th)->sched;
     pthread_mutex_lock(&s->lock);
     struct exec_thread *next = release_locked(s, th);
     if (s->wait_yield) {

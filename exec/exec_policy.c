@@ -44,7 +44,7 @@ static void hot_steal_blocking_enter(struct exec_thread *th, bool yield_immediat
 static void deferred_blocking_enter(struct exec_thread *th, bool yield_immediately)
 {
     (void)yield_immediately;
-    struct exec_sched *s = &th->ractor->sched;
+    struct exec_sched *s = &exec_ractor_of(th)->sched;
     exec_gvl_released(th);
     pthread_mutex_lock(&s->lock);
     s->owner_blocked = true;
@@ -54,7 +54,7 @@ static void deferred_blocking_enter(struct exec_thread *th, bool yield_immediate
 
 static void deferred_blocking_exit(struct exec_thread *th)
 {
-    struct exec_sched *s = &th->ractor->sched;
+    struct exec_sched *s = &exec_ractor_of(th)->sched;
     pthread_mutex_lock(&s->lock);
     if (s->running == th) {
         /* nobody took the GVL over: continue without a switch */

@@ -29,6 +29,7 @@
 #include <unistd.h>
 
 #include "../common/err.h"
+#include "../core/expand.h"
 #include "exec.h"
 #include "exec_affinity.h"
 #include "exec_gvl.h"
@@ -89,9 +90,9 @@ int exec_cond_timedwait(struct exec_thread *th, pthread_cond_t *c, pthread_mutex
 static int check_prog(const struct scenario *scn, const struct scn_prog *p, int depth, int *max_iseq,
                       char *err, size_t errlen)
 {
-    if (depth > EXEC_MAX_DEPTH - 2)
+    if (depth > SCN_MAX_LOOP_DEPTH)
         return gv_fail(err, errlen, GV_EINVAL, "%s: loops nested deeper than %d", scn->file,
-                       EXEC_MAX_DEPTH - 2);
+                       SCN_MAX_LOOP_DEPTH);
     for (int i = 0; i < p->nops; i++) {
         const struct scn_op *op = &p->ops[i];
         const char *where = op->path ? op->path : "(op)";
@@ -154,12 +155,12 @@ static int count_threads(const struct scenario *scn, int *nractors, int *nthread
 static void vm_free(struct exec_vm *vm)
 {
     for (int i = 0; i < vm->nthreads; i++) {
-        free(vm->threads[i].name);
-        pthread_cond_destroy(&vm->threads[i].cond);
+        core_thread_free(&vm->threads[i].core);
+        if (i < vm->nthreads_built) pthread_cond_destroy(&vm->threads[i].cond);
     }
     for (int r = 0; r < vm->nractors; r++) {
-        free(vm->ractors[r].name);
-        exec_sched_destroy(&vm->ractors[r].sched);
+        core_ractor_free(&vm->ractors[r].core);
+        if (r < vm->nractors_built) exec_sched_destroy(&vm->ractors[r].sched);
     }
     for (int q = 0; q < vm->nqueues; q++) exec_queue_destroy(&vm->queues[q]);
     free(vm->threads);
@@ -176,6 +177,16 @@ static void vm_free(struct exec_vm *vm)
     pthread_cond_destroy(&vm->timer_cond);
     pthread_cond_destroy(&vm->life_cond);
     free(vm);
+}
+
+static struct core_ractor *ractor_at(void *ctx, int i)
+{
+    return &((struct exec_vm *)ctx)->ractors[i].core;
+}
+
+static struct core_thread *thread_at(void *ctx, int i)
+{
+    return &((struct exec_vm *)ctx)->threads[i].core;
 }
 
 static int vm_build(const struct scenario *scn, const struct exec_opts *opts, struct exec_vm **out,
@@ -223,7 +234,7 @@ static int vm_build(const struct scenario *scn, const struct exec_opts *opts, st
     vm->iseq_recorded = calloc((size_t)(vm->niseqs ? vm->niseqs : 1), sizeof *vm->iseq_recorded);
     vm->iseq_seen = calloc((size_t)(vm->niseqs ? vm->niseqs : 1), 1);
     vm->shared_counter = aligned_alloc(64, sizeof *vm->shared_counter);
-    int built_r = 0, built_t = 0, built_q = 0;
+    int built_q = 0;
     if (!sync_ok || !vm->ractors || !vm->threads || !vm->queues || !vm->iseq_recorded ||
         !vm->iseq_seen || !vm->shared_counter)
         goto oom;
@@ -243,54 +254,28 @@ static int vm_build(const struct scenario *scn, const struct exec_opts *opts, st
                             scn->queues[built_q].initial) != 0)
             goto oom;
 
-    int ri = 0, ti = 0;
-    for (int sr = 0; sr < scn->nractors; sr++) {
-        const struct scn_ractor *srac = &scn->ractors[sr];
-        for (int rc_i = 0; rc_i < srac->count; rc_i++, ri++) {
-            struct exec_ractor *r = &vm->ractors[ri];
-            r->vm = vm;
-            r->id = ri;
-            r->name = scn_instance_name(srac->name ? srac->name : "r", rc_i, srac->count);
-            if (!r->name || exec_sched_init(&r->sched, r) != 0) goto oom;
-            built_r = ri + 1;
-            for (int st_i = 0; st_i < srac->nthreads; st_i++) {
-                const struct scn_thread *sth = &srac->threads[st_i];
-                for (int tc = 0; tc < sth->count; tc++, ti++) {
-                    struct exec_thread *th = &vm->threads[ti];
-                    th->id = ti;
-                    th->vm = vm;
-                    th->ractor = r;
-                    th->name = scn_thread_name(r->name, sth->name ? sth->name : "t", tc, sth->count,
-                                               vm->multi_ractor);
-                    if (!th->name || exec_cond_init(&th->cond) != 0) {
-                        free(th->name);
-                        th->name = NULL;
-                        goto oom;
-                    }
-                    built_t = ti + 1;
-                    th->instance = rc_i * sth->count + tc;
-                    th->ninstances = srac->count * sth->count;
-                    rng_seed(&th->rng, scn->seed, (uint64_t)ti);
-                    th->stack[0].prog = &sth->prog;
-                    th->sp = 1;
-                    th->parked_queue = -1;
-                    th->sys.devnull_fd = th->sys.opened_fd = -1;
-                    th->ts = TS_COUNT;
-                    atomic_init(&th->interrupts, 0);
-                    atomic_init(&th->pub_state, TS_COUNT);
-                    atomic_init(&th->pub_op, NULL);
-                    r->nthreads++;
-                }
-            }
-        }
+    if (core_expand(scn, ractor_at, thread_at, vm) != GV_OK) goto oom;
+    for (; vm->nractors_built < nractors; vm->nractors_built++) {
+        struct exec_ractor *r = &vm->ractors[vm->nractors_built];
+        r->vm = vm;
+        if (exec_sched_init(&r->sched, r) != 0) goto oom;
+    }
+    for (; vm->nthreads_built < nthreads; vm->nthreads_built++) {
+        struct exec_thread *th = &vm->threads[vm->nthreads_built];
+        th->vm = vm;
+        if (exec_cond_init(&th->cond) != 0) goto oom;
+        th->parked_queue = -1;
+        th->sys.devnull_fd = th->sys.opened_fd = -1;
+        th->ts = TS_COUNT;
+        atomic_init(&th->interrupts, 0);
+        atomic_init(&th->pub_state, TS_COUNT);
+        atomic_init(&th->pub_op, NULL);
     }
     vm->alive = nthreads;
     *out = vm;
     return GV_OK;
 
 oom:
-    vm->nthreads = built_t;
-    vm->nractors = built_r;
     vm->nqueues = built_q;
     vm_free(vm);
     return gv_fail(err, errlen, GV_ENOMEM, "%s: out of memory (or out of sync objects) building %d threads",
@@ -311,7 +296,7 @@ static void describe_thread(const struct exec_vm *vm, const struct exec_thread *
     } else if (st == TS_PARKED && op && op->kind == OP_JOIN) {
         snprintf(buf, len, "in join, waiting for the other threads to finish, at %s (line %d)", where, line);
     } else if (st == TS_WANTS_GVL) {
-        snprintf(buf, len, "waiting for the GVL of Ractor %s at %s (line %d)", th->ractor->name, where, line);
+        snprintf(buf, len, "waiting for the GVL of Ractor %s at %s (line %d)", th->core.ractor->name, where, line);
     } else if (st == TS_COUNT) {
         snprintf(buf, len, "%s", op ? "finished" : "not started");
     } else {
@@ -326,7 +311,7 @@ static void thread_report(const struct exec_vm *vm, char *err, size_t errlen)
         const struct exec_thread *th = &vm->threads[i];
         char what[512];
         describe_thread(vm, th, what, sizeof what);
-        int n = snprintf(err + off, errlen - off, "\n  thread %s: %s", th->name, what);
+        int n = snprintf(err + off, errlen - off, "\n  thread %s: %s", th->core.name, what);
         if (n < 0) break;
         off += (size_t)n;
         if (off >= errlen) break;
@@ -344,7 +329,7 @@ static void abort_run(struct exec_vm *vm)
         struct exec_sched *s = &vm->ractors[r].sched;
         pthread_mutex_lock(&s->lock);
         for (int i = 0; i < vm->nthreads; i++)
-            if (vm->threads[i].ractor == &vm->ractors[r]) pthread_cond_broadcast(&vm->threads[i].cond);
+            if (vm->threads[i].core.ractor == &vm->ractors[r].core) pthread_cond_broadcast(&vm->threads[i].cond);
         pthread_cond_broadcast(&s->switch_cond);
         pthread_cond_broadcast(&s->switch_wait_cond);
         pthread_mutex_unlock(&s->lock);
@@ -432,14 +417,14 @@ static void collect(struct exec_vm *vm, const struct rusage *ru0, const struct r
         m->vol_switches += (uint64_t)(th->ru_end.ru_nvcsw - th->ru_start.ru_nvcsw);
         m->invol_switches += (uint64_t)(th->ru_end.ru_nivcsw - th->ru_start.ru_nivcsw);
         m->syscalls += th->c.syscalls;
-        m->ops += th->c.ops;
+        m->ops += th->core.cur.ops;
         m->wasted_wakes += th->c.wasted_wakes;
         m->barriers += th->c.barriers;
         m->vmlock_acquires += th->c.vmlock_acquires;
         m->vmlock_waits += th->c.vmlock_waits;
         rep->barrier_joins += th->c.barrier_joins;
         rep->insns += th->c.insns;
-        rep->ractor_ops_buf[th->ractor->id] += th->c.ops;
+        rep->ractor_ops_buf[th->core.ractor->id] += th->core.cur.ops;
         add_counts(&ac, &th->ac);
     }
     m->main_vol_switches = (uint64_t)(vm->threads[0].ru_end.ru_nvcsw - vm->threads[0].ru_start.ru_nvcsw);
@@ -527,7 +512,7 @@ static int start_threads(struct exec_vm *vm, int *created, char *err, size_t err
         int rc = pthread_create(&th->pt, NULL, exec_thread_main, th);
         if (rc)
             return gv_fail(err, errlen, GV_ERUN, "cannot create thread %d of %d (%s): %s", i + 1,
-                           vm->nthreads, th->name, strerror(rc));
+                           vm->nthreads, th->core.name, strerror(rc));
         th->created = true;
         *created = i + 1;
     }
@@ -574,9 +559,9 @@ int exec_run(const struct scenario *scn, const struct exec_opts *opts, struct ex
         /* queue every thread on its GVL in scenario order, then open the gate */
         for (int i = 0; i < vm->nthreads; i++) {
             struct exec_thread *th = &vm->threads[i];
-            pthread_mutex_lock(&th->ractor->sched.lock);
-            vm->policy->prefill(&th->ractor->sched, th);
-            pthread_mutex_unlock(&th->ractor->sched.lock);
+            pthread_mutex_lock(&exec_ractor_of(th)->sched.lock);
+            vm->policy->prefill(&exec_ractor_of(th)->sched, th);
+            pthread_mutex_unlock(&exec_ractor_of(th)->sched.lock);
         }
         getrusage(RUSAGE_SELF, &ru0);
         pthread_mutex_lock(&vm->life_lock);

@@ -29,6 +29,7 @@
 #include <math.h>
 #include <unistd.h>
 
+#include "../core/cursor.h"
 #include "exec_policy.h"
 #include "exec_queue.h"
 #include "exec_syscall.h"
@@ -38,6 +39,10 @@
 /* Iterations per compute chunk are derived from this duration. */
 #define COMPUTE_CHUNK_NS 2000
 #define INSNS_CHUNK 2048
+/* Durations run as written: this machine does the work, so the profile's
+ * work_scale (a simulated machine's speed against the reference one) does
+ * not apply. */
+#define EXEC_WORK_SCALE 1.0
 
 void exec_state_set_at(struct exec_thread *th, enum thread_state to, int64_t t_ns)
 {
@@ -50,18 +55,6 @@ void exec_state_set_at(struct exec_thread *th, enum thread_state to, int64_t t_n
 void exec_state_set(struct exec_thread *th, enum thread_state to)
 {
     exec_state_set_at(th, to, exec_now_ns());
-}
-
-/* ---- durations ----------------------------------------------------------- */
-
-static sim_time draw(struct exec_thread *th, const struct scn_dist *d)
-{
-    switch (d->kind) {
-    case DIST_UNIFORM: return rng_uniform(&th->rng, d->a, d->b);
-    case DIST_EXP: return rng_exp(&th->rng, d->a);
-    case DIST_CONST: break;
-    }
-    return d->a;
 }
 
 /* ---- safe points ----------------------------------------------------------- */
@@ -105,7 +98,7 @@ static bool run_compute(struct exec_thread *th, sim_time d)
     th->compute_carry = want - (double)iters;
     uint64_t chunk = (uint64_t)((double)COMPUTE_CHUNK_NS * 1000.0 / ps_per_iter);
     if (chunk < 1) chunk = 1;
-    uint64_t x = (uint64_t)th->id + 1;
+    uint64_t x = (uint64_t)th->core.id + 1;
     while (iters > 0) {
         uint64_t n = iters < chunk ? iters : chunk;
         x = exec_spin(n, x);
@@ -123,7 +116,7 @@ static bool run_insns(struct exec_thread *th, uint64_t n)
 {
     struct exec_vm *vm = th->vm;
     enum scn_insn_counter kind = vm->scn->runtime.insn_counter;
-    uint64_t x = (uint64_t)th->id + 1;
+    uint64_t x = (uint64_t)th->core.id + 1;
     while (n > 0) {
         uint64_t k = n < INSNS_CHUNK ? n : INSNS_CHUNK;
         x = exec_insns(kind, vm->shared_counter, k, x);
@@ -142,7 +135,7 @@ static void run_syscall(struct exec_thread *th, const struct scn_op *op)
 {
     struct exec_vm *vm = th->vm;
     struct exec_syscall_ctx *ctx = &th->sys;
-    int64_t dur = exec_ps_to_ns(draw(th, &op->u.syscall.dur));
+    int64_t dur = exec_ps_to_ns(core_op_dur(&th->core, op, EXEC_WORK_SCALE));
     if (!op->u.syscall.releases_gvl) {
         exec_syscall_run(ctx, op->u.syscall.call, op->u.syscall.io_wait, dur);
         th->c.syscalls++;
@@ -160,12 +153,12 @@ static void run_syscall(struct exec_thread *th, const struct scn_op *op)
 static void run_sleep(struct exec_thread *th, const struct scn_op *op)
 {
     struct exec_vm *vm = th->vm;
-    int64_t dur = exec_ps_to_ns(draw(th, &op->u.sleep.dur));
+    int64_t dur = exec_ps_to_ns(core_op_dur(&th->core, op, EXEC_WORK_SCALE));
     exec_state_set(th, TS_SLEEPING);
     vm->policy->blocking_enter(th, true);
     /* native_sleep: a timed wait on the thread's own condvar (which the
      * watchdog can interrupt), not a nanosleep */
-    struct exec_sched *s = &th->ractor->sched;
+    struct exec_sched *s = &exec_ractor_of(th)->sched;
     int64_t deadline = exec_now_ns() + dur;
     pthread_mutex_lock(&s->lock);
     while (exec_now_ns() < deadline) exec_cond_timedwait(th, &th->cond, &s->lock, deadline);
@@ -205,33 +198,16 @@ static bool run_wait_op(struct exec_thread *th, const struct scn_op *op)
  * the safe point between two loop iterations). */
 static const struct scn_op *next_op(struct exec_thread *th)
 {
+    const struct scn_op *op;
     for (;;) {
-        struct exec_frame *f = &th->stack[th->sp - 1];
-        if (f->pc < f->prog->nops) return &f->prog->ops[f->pc++];
-        if (th->sp == 1) return NULL;
-        if (f->measure) th->c.ops++;
-        if (f->forever || f->left > 0) {
-            if (!f->forever) f->left--;
-            f->pc = 0;
+        switch (core_cursor_next(&th->core, &op)) {
+        case CORE_NEXT_OP: return op;
+        case CORE_NEXT_ITERATION:
             if (safepoint(th)) return NULL;
             continue;
+        case CORE_NEXT_END: return NULL;
         }
-        th->sp--;
     }
-}
-
-static void enter_loop(struct exec_thread *th, const struct scn_op *op)
-{
-    bool forever = op->u.loop.mode == LOOP_FOREVER;
-    uint64_t n = forever ? 1 : scn_loop_times(op, th->instance, th->ninstances);
-    if (n == 0 || op->u.loop.body == NULL || op->u.loop.body->nops == 0) return;
-    if (th->sp >= EXEC_MAX_DEPTH) return;  /* the loader limits nesting; exec_run checks it */
-    struct exec_frame *f = &th->stack[th->sp++];
-    f->prog = op->u.loop.body;
-    f->pc = 0;
-    f->left = n - 1;
-    f->forever = forever;
-    f->measure = op->u.loop.measure;
 }
 
 static void run_program(struct exec_thread *th)
@@ -245,7 +221,7 @@ static void run_program(struct exec_thread *th)
         switch (op->kind) {
         case OP_COMPUTE: {
             bool go = op->u.compute.has_insns ? run_insns(th, op->u.compute.insns)
-                                              : run_compute(th, draw(th, &op->u.compute.dur));
+                                              : run_compute(th, core_op_dur(&th->core, op, EXEC_WORK_SCALE));
             if (!go) return;
             break;
         }
@@ -263,7 +239,7 @@ static void run_program(struct exec_thread *th)
             if (!run_wait_op(th, op)) return;
             break;
         case OP_LOOP:
-            enter_loop(th, op);
+            core_cursor_enter(&th->core, op);  /* the loader limits nesting; exec_run checks it */
             break;
         case OP_ENV_ESCAPE:
             exec_env_escape(th, op->u.env_escape.iseq);

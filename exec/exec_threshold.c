@@ -69,7 +69,7 @@ int exec_threshold_start(struct exec_vm *vm, char *err, size_t errlen)
         struct exec_sched *s = &vm->ractors[r].sched;
         int rc = pthread_create(&s->helper, NULL, helper_main, s);
         if (rc) return gv_fail(err, errlen, GV_ERUN, "cannot start the threshold helper of Ractor %s: %s",
-                               vm->ractors[r].name, strerror(rc));
+                               vm->ractors[r].core.name, strerror(rc));
         s->helper_started = true;
     }
     return GV_OK;

@@ -22,6 +22,7 @@
 #include <sys/resource.h>
 #include <time.h>
 
+#include "../core/core.h"
 #include "../input/scenario.h"
 #include "../common/metrics.h"
 #include "../common/rng.h"
@@ -86,37 +87,21 @@ struct exec_sched {
 };
 
 struct exec_ractor {
+    struct core_ractor core;               /* id, name, threads (core/core.h) */
     struct exec_vm *vm;
-    int id;
-    char *name;
     struct exec_sched sched;
     struct exec_thread *last_ran;          /* resets running_time on switch-in */
-    int nthreads;
 };
-
-struct exec_frame {
-    const struct scn_prog *prog;
-    int pc;
-    uint64_t left;                         /* iterations left after the current one */
-    bool forever;
-    bool measure;
-};
-
-#define EXEC_MAX_DEPTH 34
 
 /* Per-thread counters; written by the thread itself only, summed after join. */
 struct exec_thread_counts {
-    uint64_t syscalls, ops, wasted_wakes, barriers, barrier_joins;
+    uint64_t syscalls, wasted_wakes, barriers, barrier_joins;
     uint64_t vmlock_acquires, vmlock_waits, insns;
 };
 
 struct exec_thread {
-    int id;
-    char *name;
+    struct core_thread core;               /* id, name, Ractor, random stream, program cursor */
     struct exec_vm *vm;
-    struct exec_ractor *ractor;
-    int instance, ninstances;              /* among instances of its template (times_total) */
-    struct rng rng;
     pthread_t pt;
     bool created;
 
@@ -141,9 +126,6 @@ struct exec_thread {
     int parked_queue;                      /* -1 if not */
     bool joining;
 
-    /* program counter */
-    struct exec_frame stack[EXEC_MAX_DEPTH];
-    int sp;
     double compute_carry;                  /* fraction of an iteration owed */
 
     /* accounting (the thread itself) */
@@ -189,9 +171,9 @@ struct exec_vm {
     struct exec_calibration calib;
 
     struct exec_ractor *ractors;
-    int nractors;
+    int nractors, nractors_built;          /* built: sync objects initialised (exec_run.c) */
     struct exec_thread *threads;
-    int nthreads;
+    int nthreads, nthreads_built;
     struct exec_queue *queues;
     int nqueues;
     bool multi_ractor;                     /* rb_multi_ractor_p() */
@@ -240,6 +222,16 @@ struct exec_vm {
     atomic_ullong gvl_violations;          /* a thread acquired a GVL another thread held */
     struct exec_actor_counts controller_counts;
 };
+
+/* The executor's thread / Ractor that embeds a core one. */
+static inline struct exec_thread *exec_thread_of(const struct core_thread *c)
+{
+    return c ? core_container_of(c, struct exec_thread, core) : NULL;
+}
+static inline struct exec_ractor *exec_ractor_of(const struct exec_thread *th)
+{
+    return core_container_of(th->core.ractor, struct exec_ractor, core);
+}
 
 /* ---- time ---------------------------------------------------------------- */
 

@@ -66,7 +66,7 @@ static unsigned vm_lock_enter(struct exec_thread *th)
 {
     struct exec_vm *vm = th->vm;
     struct exec_vmlock *l = &vm->vmlock;
-    if (atomic_load_explicit(&l->owner, memory_order_relaxed) == th->ractor) return ++l->rec;
+    if (atomic_load_explicit(&l->owner, memory_order_relaxed) == exec_ractor_of(th)) return ++l->rec;
     th->c.vmlock_acquires++;
     if (pthread_mutex_trylock(&l->lock) != 0) {
         th->c.vmlock_waits++;
@@ -80,7 +80,7 @@ static unsigned vm_lock_enter(struct exec_thread *th)
         while (vm->barrier_waiting);
         exec_state_set(th, TS_RUNNING);
     }
-    atomic_store_explicit(&l->owner, th->ractor, memory_order_relaxed);
+    atomic_store_explicit(&l->owner, exec_ractor_of(th), memory_order_relaxed);
     l->rec = 1;
     return 1;
 }
@@ -99,7 +99,7 @@ static void vm_lock_leave(struct exec_thread *th, unsigned lev)
     struct exec_vm *vm = th->vm;
     struct exec_vmlock *l = &vm->vmlock;
     (void)lev;
-    if (vm->barrier_ractor == th->ractor && vm->barrier_lock_rec == l->rec) barrier_end(vm);
+    if (vm->barrier_ractor == exec_ractor_of(th) && vm->barrier_lock_rec == l->rec) barrier_end(vm);
     if (--l->rec == 0) {
         atomic_store_explicit(&l->owner, NULL, memory_order_relaxed);
         pthread_mutex_unlock(&l->lock);
@@ -111,7 +111,7 @@ static void vm_barrier(struct exec_thread *th)
 {
     struct exec_vm *vm = th->vm;
     struct exec_vmlock *l = &vm->vmlock;
-    struct exec_ractor *cr = th->ractor;
+    struct exec_ractor *cr = exec_ractor_of(th);
     if (vm->barrier_ractor == cr) return;  /* already in barrier synchronisation */
     exec_state_set(th, TS_BARRIER_INIT);
     pthread_mutex_lock(&vm->sched_lock);
@@ -124,7 +124,7 @@ static void vm_barrier(struct exec_thread *th)
     pthread_mutex_unlock(&l->lock);
     for (int i = 0; i < vm->nthreads; i++) {
         struct exec_thread *t = &vm->threads[i];
-        if (t->in_running_threads && t->ractor != cr)
+        if (t->in_running_threads && exec_ractor_of(t) != cr)
             atomic_fetch_or(&t->interrupts, EXEC_INT_VM_BARRIER);
     }
     while (vm->running_cnt - vm->barrier_waiting_cnt != 1)

@@ -109,25 +109,3 @@ void scenario_free(struct scenario *s)
     free(s->ractors);
     memset(s, 0, sizeof *s);
 }
-
-char *scn_instance_name(const char *base, int idx, int count)
-{
-    size_t len = strlen(base) + 16;
-    char *s = malloc(len);
-    if (!s) return NULL;
-    if (count > 1) snprintf(s, len, "%s#%d", base, idx);
-    else snprintf(s, len, "%s", base);
-    return s;
-}
-
-char *scn_thread_name(const char *ractor_name, const char *base, int idx, int count,
-                      bool multi_ractor)
-{
-    char *tn = scn_instance_name(base, idx, count);
-    if (!tn || !multi_ractor) return tn;
-    size_t len = strlen(ractor_name) + strlen(tn) + 2;
-    char *s = malloc(len);
-    if (s) snprintf(s, len, "%s/%s", ractor_name, tn);
-    free(tn);
-    return s;
-}

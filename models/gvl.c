@@ -21,7 +21,7 @@
 #include "thread.h"
 #include "timer.h"
 
-static struct rb_sched *sched_of(struct rb_thread *th) { return &th->ractor->sched; }
+static struct rb_sched *sched_of(struct rb_thread *th) { return &rb_ractor_of(th)->sched; }
 
 struct gvl_actor gvl_self(struct rb_thread *th)
 {
@@ -32,7 +32,7 @@ static void notify_readyq(struct rb_sched *s)
 {
     struct vm *vm = s->ractor->vm;
     if (vm->obs.readyq)
-        vm->obs.readyq(vm->obs.ctx, s->ractor->id, s->readyq_cnt, sim_now(vm->eng));
+        vm->obs.readyq(vm->obs.ctx, s->ractor->core.id, s->readyq_cnt, sim_now(vm->eng));
 }
 
 void gvl_enq(struct rb_sched *s, struct rb_thread *th, struct gvl_actor by)
@@ -167,9 +167,9 @@ void gvl_acquired(struct rb_thread *th, th_cont k)
     /* control transfer complete: the previous owner can no longer steal */
     s->runnable_hot_th = NULL;
     s->runnable_hot_th_waiting = false;
-    if (th->ractor->last_ran != th) {
+    if (rb_ractor_of(th)->last_ran != th) {
         th->running_time = 0;
-        th->ractor->last_ran = th;
+        rb_ractor_of(th)->last_ran = th;
     }
     vm_set_state(th, TS_RUNNING);
     k(th);

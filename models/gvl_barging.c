@@ -47,8 +47,8 @@ struct barging {
     struct rb_thread *switch_waiters;  /* on switch_wait_cond (via rq_next: not in the readyq) */
 };
 
-static struct rb_sched *sched_of(struct rb_thread *th) { return &th->ractor->sched; }
-static struct barging *bg(struct rb_thread *th) { return th->ractor->sched.policy_data; }
+static struct rb_sched *sched_of(struct rb_thread *th) { return &rb_ractor_of(th)->sched; }
+static struct barging *bg(struct rb_thread *th) { return rb_ractor_of(th)->sched.policy_data; }
 
 /* Pay the CPU th owes before looking at the predicate of a condvar wait:
  * check-then-sleep is atomic under the lock in CRuby, so a signal sent
@@ -78,7 +78,7 @@ static void take(struct rb_thread *th, th_cont k)
 {
     struct rb_sched *s = sched_of(th);
     struct barging *b = s->policy_data;
-    struct rb_thread *prev = th->ractor->last_ran;
+    struct rb_thread *prev = rb_ractor_of(th)->last_ran;
     s->running = th;
     if (prev && prev != th) th->vm->gvl_handoffs++;
     if (!b->timer && s->rq_tail) {

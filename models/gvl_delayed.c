@@ -35,7 +35,7 @@ static void delayed_blocking_enter(struct rb_thread *th, bool yield_immediately)
 
 static void delayed_blocking_exit(struct rb_thread *th, th_cont k)
 {
-    if (th->ractor->sched.running == th) {
+    if (rb_ractor_of(th)->sched.running == th) {
         /* short operation: clear the flag and keep going */
         gvl_acquired(th, k);
         return;

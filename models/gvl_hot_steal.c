@@ -27,7 +27,7 @@
 /* thread_sched_to_waiting_common */
 static void hot_blocking_enter(struct rb_thread *th, bool yield_immediately)
 {
-    struct rb_sched *s = &th->ractor->sched;
+    struct rb_sched *s = &rb_ractor_of(th)->sched;
     if (!yield_immediately) {
         s->runnable_hot_th = th;
         s->runnable_hot_th_waiting = false;
@@ -45,7 +45,7 @@ static void hot_locked(struct mach_task *t, void *ctx)
 /* thread_sched_to_running */
 static void hot_blocking_exit(struct rb_thread *th, th_cont k)
 {
-    struct rb_sched *s = &th->ractor->sched;
+    struct rb_sched *s = &rb_ractor_of(th)->sched;
     /* the hint, stored before taking the lock */
     if (s->runnable_hot_th == th) s->runnable_hot_th_waiting = true;
     if (s->lock_holder != NULL && s->lock_holder != th) {

@@ -102,7 +102,7 @@ static void helper_run(struct mach_task *t, void *ctx)
 static void threshold_blocking_enter(struct rb_thread *th, bool yield_immediately)
 {
     (void)yield_immediately;
-    struct thr_helper *h = th->ractor->sched.policy_data;
+    struct thr_helper *h = rb_ractor_of(th)->sched.policy_data;
     struct vm *vm = th->vm;
     h->deferred = th;
     h->since = sim_now(vm->eng);
@@ -120,8 +120,8 @@ static void threshold_blocking_enter(struct rb_thread *th, bool yield_immediatel
 
 static void threshold_blocking_exit(struct rb_thread *th, th_cont k)
 {
-    struct thr_helper *h = th->ractor->sched.policy_data;
-    if (h->deferred == th && th->ractor->sched.running == th) {
+    struct thr_helper *h = rb_ractor_of(th)->sched.policy_data;
+    if (h->deferred == th && rb_ractor_of(th)->sched.running == th) {
         /* short call: never suspended */
         h->deferred = NULL;
         gvl_acquired(th, k);
@@ -139,7 +139,7 @@ static int threshold_init(struct rb_sched *s, char *err, unsigned errlen)
                        vm->scn->file);
     h->s = s;
     h->vm = vm;
-    snprintf(h->name, sizeof h->name, "gvl-helper/%s", s->ractor->name);
+    snprintf(h->name, sizeof h->name, "gvl-helper/%s", s->ractor->core.name);
     mach_task_init(&vm->mach, &h->nt, h->name);
     h->nt.wakeup_preempt = true;
     s->policy_data = h;

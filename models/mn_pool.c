@@ -101,7 +101,7 @@ static void grq_push(struct mn_pool *p, struct rb_ractor *r)
     int n = p->vm->nractors;
     p->grq[(p->grq_head + p->grq_cnt) % n] = r;
     p->grq_cnt++;
-    p->in_grq[r->id] = true;
+    p->in_grq[r->core.id] = true;
     if (p->vm->obs.counter) p->vm->obs.counter(p->vm->obs.ctx, "grq", p->grq_cnt, sim_now(p->vm->eng));
 }
 
@@ -111,7 +111,7 @@ static struct rb_ractor *grq_pop(struct mn_pool *p)
     struct rb_ractor *r = p->grq[p->grq_head];
     p->grq_head = (p->grq_head + 1) % p->vm->nractors;
     p->grq_cnt--;
-    p->in_grq[r->id] = false;
+    p->in_grq[r->core.id] = false;
     if (p->vm->obs.counter) p->vm->obs.counter(p->vm->obs.ctx, "grq", p->grq_cnt, sim_now(p->vm->eng));
     return r;
 }
@@ -261,9 +261,9 @@ static void check_and_create_shared(struct mn_pool *p)
 void mn_thread_start(struct rb_thread *th, th_cont k)
 {
     struct mn_pool *p = th->vm->mn;
-    struct rb_ractor *r = th->ractor;
-    if (!p->counted[r->id]) {  /* Ractor.new: vm_insert_ractor */
-        p->counted[r->id] = true;
+    struct rb_ractor *r = rb_ractor_of(th);
+    if (!p->counted[r->core.id]) {  /* Ractor.new: vm_insert_ractor */
+        p->counted[r->core.id] = true;
         p->ractor_cnt++;
     }
     vm_set_state(th, TS_WANTS_GVL);
@@ -276,8 +276,8 @@ int mn_signal(struct rb_thread *next, struct gvl_actor by)
 {
     struct mn_pool *p = next->vm->mn;
     if (next->nt) return 0;                 /* "already running" */
-    if (p->in_grq[next->ractor->id]) return 0;
-    return ractor_sched_enq(p, next->ractor, by);
+    if (p->in_grq[next->core.ractor->id]) return 0;
+    return ractor_sched_enq(p, rb_ractor_of(next), by);
 }
 
 bool mn_will_switch(const struct rb_thread *th, const struct rb_thread *next)
@@ -295,7 +295,7 @@ static void released(struct mach_task *t, void *ctx)
     struct rb_sched *sc = s->from;
     s->from = NULL;
     struct rb_thread *next = sc->running;
-    if (next && mn_thread_p(next) && !next->nt && !s->pool->in_grq[sc->ractor->id]) {
+    if (next && mn_thread_p(next) && !next->nt && !s->pool->in_grq[sc->ractor->core.id]) {
         switch_to(s, next, 0);  /* the coroutine switch was paid by the leaving thread */
         return;
     }
@@ -306,7 +306,7 @@ static void leave_nt(struct rb_thread *th, struct mn_snt *s, sim_time cost)
 {
     th->nt = NULL;
     s->th = NULL;
-    s->from = &th->ractor->sched;
+    s->from = &rb_ractor_of(th)->sched;
     mach_burst(&th->vm->mach, &s->nt, cost, released, s);
 }
 
@@ -314,7 +314,7 @@ void mn_thread_wait(struct rb_thread *th)
 {
     struct mn_snt *s = snt_of(th);
     if (!s) {
-        vm_fail(th->vm, "thread %s: M:N wait without a shared native thread", th->name);
+        vm_fail(th->vm, "thread %s: M:N wait without a shared native thread", th->core.name);
         return;
     }
     sim_time cost = th->pending_cost + mach_of(s->pool)->coroutine_switch;
@@ -326,10 +326,10 @@ void mn_thread_exit(struct rb_thread *th)
 {
     struct mn_pool *p = th->vm->mn;
     struct mn_snt *s = snt_of(th);
-    struct rb_ractor *r = th->ractor;
-    if (--p->alive[r->id] == 0 && r->id != 0) p->ractor_cnt--;  /* vm_remove_ractor */
+    struct rb_ractor *r = rb_ractor_of(th);
+    if (--p->alive[r->core.id] == 0 && r->core.id != 0) p->ractor_cnt--;  /* vm_remove_ractor */
     if (!s) {
-        vm_fail(th->vm, "thread %s: M:N exit without a shared native thread", th->name);
+        vm_fail(th->vm, "thread %s: M:N exit without a shared native thread", th->core.name);
         return;
     }
     leave_nt(th, s, mach_of(p)->coroutine_switch);
@@ -381,7 +381,7 @@ int mn_init(struct vm *vm, char *err, unsigned errlen)
     }
     p->vm = vm;
     vm->mn = p;
-    for (int r = 0; r < vm->nractors; r++) p->alive[r] = vm->ractors[r].nthreads;
+    for (int r = 0; r < vm->nractors; r++) p->alive[r] = vm->ractors[r].core.nthreads;
     if (vm->nractors > 0) p->counted[0] = true;  /* the main Ractor exists from the start */
     p->ractor_cnt = 1;
     for (int i = 0; i < vm->nthreads; i++) {

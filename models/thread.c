@@ -18,10 +18,10 @@
 #include "thread.h"
 
 #include <inttypes.h>
-#include <math.h>
 #include <stdio.h>
 #include <string.h>
 
+#include "../core/cursor.h"
 #include "barrier.h"
 #include "counter.h"
 #include "gvl_policy.h"
@@ -89,60 +89,20 @@ void th_interrupt_at(struct rb_thread *th, unsigned bits, sim_time safepoint_in)
     if (th->in_compute) mach_interrupt(&th->vm->mach, th->nt, safepoint_in);
 }
 
-/* ---- durations ---------------------------------------------------------- */
-
-static sim_time draw(struct rb_thread *th, const struct scn_dist *d)
-{
-    switch (d->kind) {
-    case DIST_UNIFORM: return rng_uniform(&th->rng, d->a, d->b);
-    case DIST_EXP: return rng_exp(&th->rng, d->a);
-    case DIST_CONST: break;
-    }
-    return d->a;
-}
-
-/* CPU work measured on the scenario's reference machine, on this one. */
-static sim_time scale_work(const struct rb_thread *th, sim_time d)
-{
-    double s = machine_of(th)->work_scale;
-    if (s == 1.0) return d;
-    return (sim_time)llround((double)d * s);
-}
-
 /* ---- program counter ---------------------------------------------------- */
 
 static const struct scn_op *next_op(struct rb_thread *th)
 {
-    for (;;) {
-        struct th_frame *f = &th->stack[th->sp - 1];
-        if (f->pc < f->prog->nops) return &f->prog->ops[f->pc++];
-        if (th->sp == 1) return NULL;
-        /* one iteration of a loop body is complete */
-        if (f->measure) th->ractor->ops++;
-        if (f->forever || f->left > 0) {
-            if (!f->forever) f->left--;
-            f->pc = 0;
-            continue;
-        }
-        th->sp--;
-    }
+    const struct scn_op *op;
+    enum core_next n;
+    while ((n = core_cursor_next(&th->core, &op)) == CORE_NEXT_ITERATION) continue;
+    return n == CORE_NEXT_OP ? op : NULL;
 }
 
 static void enter_loop(struct rb_thread *th, const struct scn_op *op)
 {
-    bool forever = op->u.loop.mode == LOOP_FOREVER;
-    uint64_t n = forever ? 1 : scn_loop_times(op, th->instance, th->ninstances);
-    if (n == 0) return;
-    if (th->sp >= TH_MAX_DEPTH) {  /* the loader limits nesting to 32 */
-        vm_fail(th->vm, "thread %s: loops nested too deep at %s", th->name, op->path);
-        return;
-    }
-    struct th_frame *f = &th->stack[th->sp++];
-    f->prog = op->u.loop.body;
-    f->pc = 0;
-    f->left = n - 1;
-    f->forever = forever;
-    f->measure = op->u.loop.measure;
+    if (!core_cursor_enter(&th->core, op))  /* the loader limits nesting */
+        vm_fail(th->vm, "thread %s: loops nested too deep at %s", th->core.name, op->path);
 }
 
 /* ---- ops ---------------------------------------------------------------- */
@@ -192,8 +152,7 @@ static void syscall_holding_gvl_done(struct mach_task *t, void *ctx)
 
 static void run_syscall(struct rb_thread *th, const struct scn_op *op)
 {
-    sim_time d = draw(th, &op->u.syscall.dur);
-    if (!op->u.syscall.io_wait) d = scale_work(th, d);
+    sim_time d = core_op_dur(&th->core, op, machine_of(th)->work_scale);
     if (!op->u.syscall.releases_gvl) {
         /* the call runs holding the GVL: no interrupt can cut it */
         th_burst(th, d, syscall_holding_gvl_done);
@@ -219,7 +178,7 @@ static void sleep_done(struct mach_task *t, void *ctx)
 
 static void run_sleep(struct rb_thread *th, const struct scn_op *op)
 {
-    sim_time d = draw(th, &op->u.sleep.dur);
+    sim_time d = core_op_dur(&th->core, op, machine_of(th)->work_scale);
     th->blocking = true;
     vm_set_state(th, TS_SLEEPING);
     mn_blocking_begin(th);  /* M:N: pin the SNT */
@@ -303,7 +262,7 @@ static bool execute_interrupts(struct rb_thread *th)
         const struct scn_runtime *rt = &th->vm->scn->runtime;
         /* one tick's credit (3.3+); a whole quantum under CRuby <= 3.2 */
         th->running_time += th->vm->policy->tick_credits_quantum ? rt->quantum : rt->timer_tick;
-        if (th->running_time >= rt->quantum && th->ractor->sched.rq_head) {
+        if (th->running_time >= rt->quantum && rb_ractor_of(th)->sched.rq_head) {
             th->vm->policy->yield(th, th_step);
             return true;
         }
@@ -340,7 +299,7 @@ void th_step(struct rb_thread *th)
         if (++th->zero_time_ops > TH_ZERO_TIME_LIMIT) {
             vm_fail(vm, "thread %s makes no progress: %" PRIu64 " ops without simulated time "
                     "passing (last at %s, line %d): a loop whose body takes no time?",
-                    th->name, th->zero_time_ops, op->path, op->line);
+                    th->core.name, th->zero_time_ops, op->path, op->line);
             return;
         }
         switch (op->kind) {
@@ -350,13 +309,13 @@ void th_step(struct rb_thread *th)
                 sim_time w = counter_work(th, op->u.compute.insns, &overflow);
                 if (overflow) {
                     vm_fail(vm, "thread %s: compute of %" PRIu64 " insns at %s lasts beyond the "
-                            "simulator's time range (about 106 days)", th->name,
+                            "simulator's time range (about 106 days)", th->core.name,
                             op->u.compute.insns, op->path);
                     return;
                 }
                 run_compute(th, w);
             } else
-                run_compute(th, scale_work(th, draw(th, &op->u.compute.dur)));
+                run_compute(th, core_op_dur(&th->core, op, machine_of(th)->work_scale));
             return;
         case OP_SYSCALL:
             run_syscall(th, op);
@@ -385,7 +344,7 @@ void th_step(struct rb_thread *th)
         case OP_KIND_COUNT:
             break;
         }
-        vm_fail(vm, "thread %s: unknown op kind %d", th->name, (int)op->kind);
+        vm_fail(vm, "thread %s: unknown op kind %d", th->core.name, (int)op->kind);
         return;
     }
 }
@@ -427,11 +386,11 @@ void th_describe_wait(const struct rb_thread *th, char *buf, unsigned len)
                  vm->alive - 1, vm->alive - 1 == 1 ? "" : "s", where, line, vm_lock_held_note(th));
     } else if (th->ts == TS_WANTS_SNT) {  /* M:N (mn_pool.c) */
         snprintf(buf, len, "waiting for a shared native thread (Ractor %s in the global run queue) "
-                 "at %s (line %d)", th->ractor->name, where, line);
+                 "at %s (line %d)", th->core.ractor->name, where, line);
     } else if (th->ts == TS_WANTS_GVL) {
-        const struct rb_thread *owner = th->ractor->sched.running;
+        const struct rb_thread *owner = rb_ractor_of(th)->sched.running;
         snprintf(buf, len, "waiting for the GVL of Ractor %s (held by %s) at %s (line %d)",
-                 th->ractor->name, owner ? owner->name : "nobody", where, line);
+                 th->core.ractor->name, owner ? owner->core.name : "nobody", where, line);
     } else {
         snprintf(buf, len, "in state %s at %s (line %d)", thread_state_name(th->ts), where, line);
     }

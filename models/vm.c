@@ -17,6 +17,7 @@
 #include <string.h>
 
 #include "../common/err.h"
+#include "../core/expand.h"
 #include "counter.h"
 #include "gvl_policy.h"
 #include "mn_pool.h"
@@ -48,7 +49,17 @@ void vm_set_state_at(struct rb_thread *th, enum thread_state to, sim_time now)
     if (from < TS_COUNT) th->ts_time[from] += now - th->ts_since;
     th->ts = to;
     th->ts_since = now;
-    if (vm->obs.thread_state && from != to) vm->obs.thread_state(vm->obs.ctx, th->id, from, to, now);
+    if (vm->obs.thread_state && from != to) vm->obs.thread_state(vm->obs.ctx, th->core.id, from, to, now);
+}
+
+static struct core_ractor *ractor_at(void *ctx, int i)
+{
+    return &((struct vm *)ctx)->ractors[i].core;
+}
+
+static struct core_thread *thread_at(void *ctx, int i)
+{
+    return &((struct vm *)ctx)->threads[i].core;
 }
 
 int vm_init(struct vm *vm, const struct scenario *scn, struct sim_engine *eng, char *err,
@@ -87,38 +98,18 @@ int vm_init(struct vm *vm, const struct scenario *scn, struct sim_engine *eng, c
         vm->queues[q].items = scn->queues[q].initial;
     }
 
-    int ri = 0, ti = 0;
-    for (int sr = 0; sr < scn->nractors; sr++) {
-        const struct scn_ractor *srac = &scn->ractors[sr];
-        for (int rc_i = 0; rc_i < srac->count; rc_i++, ri++) {
-            struct rb_ractor *r = &vm->ractors[ri];
-            r->vm = vm;
-            r->id = ri;
-            r->name = scn_instance_name(srac->name, rc_i, srac->count);
-            if (!r->name) goto oom;
-            r->sched.ractor = r;
-            for (int st = 0; st < srac->nthreads; st++) {
-                const struct scn_thread *sth = &srac->threads[st];
-                for (int tc = 0; tc < sth->count; tc++, ti++) {
-                    struct rb_thread *th = &vm->threads[ti];
-                    th->id = ti;
-                    th->vm = vm;
-                    th->ractor = r;
-                    th->name = scn_thread_name(r->name, sth->name, tc, sth->count, vm->nractors > 1);
-                    if (!th->name) goto oom;
-                    th->instance = rc_i * sth->count + tc;
-                    th->ninstances = srac->count * sth->count;
-                    rng_seed(&th->rng, scn->seed, (uint64_t)ti);
-                    mach_task_init(&vm->mach, &th->own_nt, th->name);
-                    th->nt = &th->own_nt;
-                    th->stack[0].prog = &sth->prog;
-                    th->sp = 1;
-                    th->parked_queue = -1;
-                    th->ts = TS_COUNT;
-                    r->nthreads++;
-                }
-            }
-        }
+    if (core_expand(scn, ractor_at, thread_at, vm) != GV_OK) goto oom;
+    for (int r = 0; r < vm->nractors; r++) {
+        vm->ractors[r].vm = vm;
+        vm->ractors[r].sched.ractor = &vm->ractors[r];
+    }
+    for (int i = 0; i < vm->nthreads; i++) {
+        struct rb_thread *th = &vm->threads[i];
+        th->vm = vm;
+        mach_task_init(&vm->mach, &th->own_nt, th->core.name);
+        th->nt = &th->own_nt;
+        th->parked_queue = -1;
+        th->ts = TS_COUNT;
     }
     timer_init(vm);
     vm->alive = vm->nthreads;
@@ -161,7 +152,7 @@ static void deadlock_report(struct vm *vm, char *err, unsigned errlen)
         if (th->dead) continue;
         char what[512];
         th_describe_wait(th, what, sizeof what);
-        off += (size_t)snprintf(err + off, errlen - off, "\n  thread %s: %s", th->name, what);
+        off += (size_t)snprintf(err + off, errlen - off, "\n  thread %s: %s", th->core.name, what);
     }
 }
 
@@ -225,6 +216,7 @@ int vm_collect(struct vm *vm, struct run_metrics *m)
         m->vol_switches += th->own_nt.vcsw;
         m->invol_switches += th->own_nt.ivcsw;
         m->syscalls += th->syscalls;
+        ractor_ops[th->core.ractor->id] += th->core.cur.ops;
     }
     m->vol_switches += vm->timer.nt.vcsw;
     m->invol_switches += vm->timer.nt.ivcsw;
@@ -236,10 +228,7 @@ int vm_collect(struct vm *vm, struct run_metrics *m)
     m->barriers = vm->barriers;
     m->vmlock_acquires = vm->vmlock_acquires;
     m->vmlock_waits = vm->vmlock_waits;
-    for (int r = 0; r < vm->nractors; r++) {
-        m->ops += vm->ractors[r].ops;
-        ractor_ops[r] = vm->ractors[r].ops;
-    }
+    for (int r = 0; r < vm->nractors; r++) m->ops += ractor_ops[r];
     m->ractor_ops = ractor_ops;
     m->nractor_ops = vm->nractors;
     mn_collect(vm, m);       /* native_threads, SNT switches */
@@ -253,11 +242,11 @@ int vm_collect(struct vm *vm, struct run_metrics *m)
 void vm_free(struct vm *vm)
 {
     if (vm->threads)
-        for (int i = 0; i < vm->nthreads; i++) free(vm->threads[i].name);
+        for (int i = 0; i < vm->nthreads; i++) core_thread_free(&vm->threads[i].core);
     if (vm->ractors)
         for (int r = 0; r < vm->nractors; r++) {
             if (vm->policy && vm->policy->fini) vm->policy->fini(&vm->ractors[r].sched);
-            free(vm->ractors[r].name);
+            core_ractor_free(&vm->ractors[r].core);
         }
     free(vm->threads);
     free(vm->ractors);

@@ -12,6 +12,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "../core/core.h"
 #include "../input/scenario.h"
 #include "../common/metrics.h"
 #include "../common/observer.h"
@@ -66,24 +67,11 @@ struct rb_sched {
 };
 
 struct rb_ractor {
+    struct core_ractor core;     /* id, name, threads (core/core.h) */
     struct vm *vm;
-    int id;
-    char *name;           /* "main", "r", "r#3" */
     struct rb_sched sched;
     struct rb_thread *last_ran;  /* ractor->threads.running_ec: resets running_time */
-    int nthreads;
-    uint64_t ops;                /* measured iterations of its threads */
 };
-
-struct th_frame {
-    const struct scn_prog *prog;
-    int pc;
-    uint64_t left;               /* iterations left after the current one */
-    bool forever;
-    bool measure;
-};
-
-#define TH_MAX_DEPTH 34
 
 /* A thread's part in the VM lock and barrier protocol (models/vm_lock.c,
  * models/barrier.c, models/invariant.c).  One continuation per protocol
@@ -121,18 +109,11 @@ struct th_sync {
 };
 
 struct rb_thread {
-    int id;
-    char *name;                  /* "main", "worker", "worker#3" */
+    struct core_thread core;     /* id, name, Ractor, random stream, program cursor (core/core.h) */
     struct vm *vm;
-    struct rb_ractor *ractor;
     struct mach_task own_nt;     /* its dedicated native thread (1:1) */
     struct mach_task *nt;        /* the native thread it runs on now */
-    int instance, ninstances;    /* among instances of its template (times_total) */
-    struct rng rng;
 
-    /* program counter */
-    struct th_frame stack[TH_MAX_DEPTH];
-    int sp;
     const struct scn_op *op;     /* op in progress (for reports) */
     sim_time compute_left;       /* rest of a compute cut by an interrupt */
     bool in_compute;             /* in a compute burst (cuttable at safe points) */
@@ -224,6 +205,16 @@ struct vm {
     int status;                  /* GV_OK or the first error */
     char error[1024];
 };
+
+/* The simulator's thread / Ractor that embeds a core one. */
+static inline struct rb_thread *rb_thread_of(const struct core_thread *c)
+{
+    return c ? core_container_of(c, struct rb_thread, core) : NULL;
+}
+static inline struct rb_ractor *rb_ractor_of(const struct rb_thread *th)
+{
+    return core_container_of(th->core.ractor, struct rb_ractor, core);
+}
 
 /* Build the VM for a scenario on an engine.  Returns GV_OK or an error code
  * with a message in err. */

@@ -199,8 +199,8 @@ void vml_mutex_lock(struct rb_thread *th, struct vml_mutex *m, enum thread_state
 void vml_mutex_unlock(struct rb_thread *th, struct vml_mutex *m)
 {
     if (m->holder != th) {
-        vm_fail(th->vm, "thread %s unlocks %s held by %s", th->name, m->name,
-                m->holder ? m->holder->name : "nobody");
+        vm_fail(th->vm, "thread %s unlocks %s held by %s", th->core.name, m->name,
+                m->holder ? m->holder->core.name : "nobody");
         return;
     }
     m->holder = NULL;
@@ -301,7 +301,7 @@ static void enter_locked(struct rb_thread *th)
         barrier_join(th, enter_locked);
         return;
     }
-    sy->lock_owner = th->ractor;
+    sy->lock_owner = th->core.ractor;
     sy->lock_rec = 1;
     if (th->ts != th->sync.enter_state) vm_set_state(th, th->sync.enter_state);
     th->sync.enter_k(th);
@@ -314,7 +314,7 @@ void vm_lock_enter(struct rb_thread *th, th_cont k)
         k(th);
         return;
     }
-    if (sy->lock_owner == th->ractor) {  /* vm_locked(): recursive */
+    if (sy->lock_owner == th->core.ractor) {  /* vm_locked(): recursive */
         sy->lock_rec++;
         k(th);
         return;
@@ -330,11 +330,11 @@ void vm_lock_leave(struct rb_thread *th)
 {
     struct vm_sync *sy = th->vm->sync;
     if (!sy->multi) return;
-    if (sy->lock_owner != th->ractor || sy->lock_rec == 0) {
-        vm_fail(th->vm, "thread %s leaves the VM lock it does not hold", th->name);
+    if (sy->lock_owner != th->core.ractor || sy->lock_rec == 0) {
+        vm_fail(th->vm, "thread %s leaves the VM lock it does not hold", th->core.name);
         return;
     }
-    if (sy->barrier_ractor == th->ractor && sy->barrier_lock_rec == sy->lock_rec)
+    if (sy->barrier_ractor == th->core.ractor && sy->barrier_lock_rec == sy->lock_rec)
         barrier_end(th);
     if (--sy->lock_rec == 0) {
         sy->lock_owner = NULL;
@@ -403,8 +403,8 @@ static void describe_holder(const struct vm_sync *sy, const struct vml_mutex *m,
     const struct rb_thread *h = m->holder;
     if (!h) snprintf(buf, len, "free, its waiter woken");
     else if (h == sy->barrier_initiator && m == &sy->sched_lock)
-        snprintf(buf, len, "held by thread %s, which runs a VM barrier", h->name);
-    else snprintf(buf, len, "held by thread %s", h->name);
+        snprintf(buf, len, "held by thread %s, which runs a VM barrier", h->core.name);
+    else snprintf(buf, len, "held by thread %s", h->core.name);
 }
 
 bool vm_lock_describe_wait(const struct rb_thread *th, char *buf, unsigned len)
@@ -422,18 +422,18 @@ bool vm_lock_describe_wait(const struct rb_thread *th, char *buf, unsigned len)
             int n = 0;
             for (int i = 0; i < th->vm->nractors; i++) {
                 const struct rb_sched *s = &th->vm->ractors[i].sched;
-                if (s->ractor == th->ractor || !s->is_running || !s->running) continue;
+                if (&s->ractor->core == th->core.ractor || !s->is_running || !s->running) continue;
                 if (s->running->sync.joined) continue;
                 n++;
                 if (off + 2 < sizeof names)
                     off += (size_t)snprintf(names + off, sizeof names - off, "%s%s", off ? ", " : "",
-                                            s->running->name);
+                                            s->running->core.name);
             }
             snprintf(buf, len, "initiating a VM barrier, waiting for %d running thread%s to join (%s) "
                      "at %s (line %d)", n, n == 1 ? "" : "s", n ? names : "none left", where, line);
         } else if (th->sync.cond == &sy->barrier_release_cond) {
             snprintf(buf, len, "stopped at a VM barrier started by thread %s, waiting for its end "
-                     "at %s (line %d)", sy->barrier_initiator ? sy->barrier_initiator->name : "?",
+                     "at %s (line %d)", sy->barrier_initiator ? sy->barrier_initiator->core.name : "?",
                      where, line);
         } else {
             snprintf(buf, len, "waiting on %s at %s (line %d)", th->sync.cond->name, where, line);

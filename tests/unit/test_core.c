@@ -1,0 +1,226 @@
+/* test_core.c - core/: the expansion of templates into instances, the
+ * program cursor, the scheduler's decisions and the GVL policies, on
+ * plain core structs (no engine, no threads). */
+#include "test.h"
+
+#include "../../common/err.h"
+#include "../../core/cursor.h"
+#include "../../core/expand.h"
+
+/* ---- expansion ------------------------------------------------------------ */
+
+struct layout {
+    struct core_ractor ractors[8];
+    struct core_thread threads[16];
+};
+
+static struct core_ractor *ractor_at(void *ctx, int i) { return &((struct layout *)ctx)->ractors[i]; }
+static struct core_thread *thread_at(void *ctx, int i) { return &((struct layout *)ctx)->threads[i]; }
+
+static void layout_free(struct layout *l)
+{
+    for (int i = 0; i < 8; i++) core_ractor_free(&l->ractors[i]);
+    for (int i = 0; i < 16; i++) core_thread_free(&l->threads[i]);
+}
+
+static struct scn_op compute_op(sim_time d)
+{
+    struct scn_op op;
+    memset(&op, 0, sizeof op);
+    op.kind = OP_COMPUTE;
+    op.u.compute.dur.kind = DIST_CONST;
+    op.u.compute.dur.a = d;
+    return op;
+}
+
+static struct scn_op loop_op(int mode, uint64_t times, bool measure, struct scn_prog *body)
+{
+    struct scn_op op;
+    memset(&op, 0, sizeof op);
+    op.kind = OP_LOOP;
+    op.u.loop.mode = mode;
+    op.u.loop.times = times;
+    op.u.loop.measure = measure;
+    op.u.loop.body = body;
+    return op;
+}
+
+static void test_expand_names_and_instances(void)
+{
+    struct scn_op op = compute_op(SIM_US);
+    struct scn_thread mt = { "main", 1, { &op, 1 } };
+    struct scn_thread wt[2] = { { "w", 3, { &op, 1 } }, { NULL, 1, { &op, 1 } } };
+    struct scn_ractor rs[2] = { { "main", 1, &mt, 1 }, { NULL, 2, wt, 2 } };
+    struct scenario s;
+    memset(&s, 0, sizeof s);
+    s.seed = 7;
+    s.ractors = rs;
+    s.nractors = 2;
+    struct layout l;
+    memset(&l, 0, sizeof l);
+    ASSERT_EQ(core_expand(&s, ractor_at, thread_at, &l), GV_OK);
+    ASSERT_STREQ(l.ractors[0].name, "main");
+    ASSERT_STREQ(l.ractors[1].name, "r#0");   /* a template without a name is "r" */
+    ASSERT_STREQ(l.ractors[2].name, "r#1");
+    ASSERT_EQ(l.ractors[0].nthreads, 1);
+    ASSERT_EQ(l.ractors[2].nthreads, 4);
+    ASSERT_STREQ(l.threads[0].name, "main/main");  /* several Ractors: prefixed */
+    ASSERT_STREQ(l.threads[1].name, "r#0/w#0");
+    ASSERT_STREQ(l.threads[4].name, "r#0/t");
+    ASSERT_STREQ(l.threads[7].name, "r#1/w#2");
+    ASSERT_EQ(l.threads[8].id, 8);
+    ASSERT(l.threads[8].ractor == &l.ractors[2]);
+    /* times_total shares: w has 2 Ractors x 3 threads = 6 instances */
+    ASSERT_EQ(l.threads[6].instance, 4);
+    ASSERT_EQ(l.threads[6].ninstances, 6);
+    ASSERT_EQ(l.threads[8].instance, 1);
+    ASSERT_EQ(l.threads[8].ninstances, 2);
+    /* each thread's stream is (seed, index) */
+    struct rng r;
+    rng_seed(&r, 7, 5);
+    ASSERT_EQ(rng_next(&l.threads[5].rng), rng_next(&r));
+    ASSERT(l.threads[5].cur.stack[0].prog == &wt[0].prog);
+    ASSERT_EQ(l.threads[5].cur.sp, 1);
+    layout_free(&l);
+
+    /* one Ractor: thread names alone */
+    rs[0].threads = wt;
+    rs[0].nthreads = 2;
+    s.nractors = 1;
+    memset(&l, 0, sizeof l);
+    ASSERT_EQ(core_expand(&s, ractor_at, thread_at, &l), GV_OK);
+    ASSERT_STREQ(l.threads[0].name, "w#0");
+    ASSERT_STREQ(l.threads[3].name, "t");
+    layout_free(&l);
+}
+
+/* ---- the cursor ------------------------------------------------------------- */
+
+static void test_cursor_loops(void)
+{
+    struct scn_op body_ops[2] = { compute_op(1), compute_op(2) };
+    struct scn_prog body = { body_ops, 2 };
+    struct scn_op ops[3] = { compute_op(3), loop_op(LOOP_TIMES, 3, true, &body), compute_op(4) };
+    struct scn_prog prog = { ops, 3 };
+    struct core_thread th;
+    memset(&th, 0, sizeof th);
+    core_cursor_init(&th.cur, &prog);
+    const struct scn_op *op;
+    ASSERT_EQ(core_cursor_next(&th, &op), CORE_NEXT_OP);
+    ASSERT(op == &ops[0]);
+    ASSERT_EQ(core_cursor_next(&th, &op), CORE_NEXT_OP);
+    ASSERT(op == &ops[1]);
+    ASSERT(core_cursor_enter(&th, op));
+    for (int it = 0; it < 3; it++) {
+        if (it > 0) ASSERT_EQ(core_cursor_next(&th, &op), CORE_NEXT_ITERATION);
+        ASSERT_EQ(core_cursor_next(&th, &op), CORE_NEXT_OP);
+        ASSERT(op == &body_ops[0]);
+        ASSERT_EQ(core_cursor_next(&th, &op), CORE_NEXT_OP);
+        ASSERT(op == &body_ops[1]);
+    }
+    ASSERT_EQ(core_cursor_next(&th, &op), CORE_NEXT_OP);
+    ASSERT(op == &ops[2]);
+    ASSERT_EQ(th.cur.ops, 3);  /* measured iterations */
+    ASSERT_EQ(core_cursor_next(&th, &op), CORE_NEXT_END);
+    ASSERT_EQ(core_cursor_next(&th, &op), CORE_NEXT_END);
+}
+
+static void test_cursor_times_total_and_forever(void)
+{
+    struct scn_op body_ops[1] = { compute_op(1) };
+    struct scn_prog body = { body_ops, 1 };
+    struct scn_op total = loop_op(LOOP_TIMES_TOTAL, 10, false, &body);
+    struct scn_prog prog = { &total, 1 };
+    const struct scn_op *op;
+    for (int inst = 0; inst < 3; inst++) {  /* 10 = 4 + 3 + 3 */
+        struct core_thread th;
+        memset(&th, 0, sizeof th);
+        th.instance = inst;
+        th.ninstances = 3;
+        core_cursor_init(&th.cur, &prog);
+        ASSERT_EQ(core_cursor_next(&th, &op), CORE_NEXT_OP);
+        ASSERT(core_cursor_enter(&th, op));
+        int n = 0;
+        enum core_next r;
+        while ((r = core_cursor_next(&th, &op)) != CORE_NEXT_END) n += r == CORE_NEXT_OP;
+        ASSERT_EQ(n, inst == 0 ? 4 : 3);
+        ASSERT_EQ(th.cur.ops, 0);  /* not measured */
+    }
+    struct scn_op forever = loop_op(LOOP_FOREVER, 0, true, &body);
+    prog.ops = &forever;
+    struct core_thread th;
+    memset(&th, 0, sizeof th);
+    core_cursor_init(&th.cur, &prog);
+    ASSERT_EQ(core_cursor_next(&th, &op), CORE_NEXT_OP);
+    ASSERT(core_cursor_enter(&th, op));
+    for (int i = 0; i < 1000; i++) {
+        ASSERT_EQ(core_cursor_next(&th, &op), CORE_NEXT_OP);
+        ASSERT_EQ(core_cursor_next(&th, &op), CORE_NEXT_ITERATION);
+    }
+    ASSERT_EQ(th.cur.ops, 1000);
+    /* zero iterations: the body is skipped */
+    struct scn_op none = loop_op(LOOP_TIMES, 0, true, &body);
+    prog.ops = &none;
+    core_cursor_init(&th.cur, &prog);
+    ASSERT_EQ(core_cursor_next(&th, &op), CORE_NEXT_OP);
+    ASSERT(core_cursor_enter(&th, op));
+    ASSERT_EQ(core_cursor_next(&th, &op), CORE_NEXT_END);
+}
+
+static void test_cursor_depth_limit(void)
+{
+    /* SCN_MAX_LOOP_DEPTH nested loops fit the frame stack; one more does not */
+    struct scn_op inner = compute_op(1);
+    struct scn_prog progs[SCN_MAX_LOOP_DEPTH + 2];
+    struct scn_op loops[SCN_MAX_LOOP_DEPTH + 1];
+    progs[SCN_MAX_LOOP_DEPTH + 1] = (struct scn_prog){ &inner, 1 };
+    for (int d = SCN_MAX_LOOP_DEPTH; d >= 0; d--) {
+        loops[d] = loop_op(LOOP_TIMES, 1, false, &progs[d + 1]);
+        progs[d] = (struct scn_prog){ &loops[d], 1 };
+    }
+    struct core_thread th;
+    memset(&th, 0, sizeof th);
+    core_cursor_init(&th.cur, &progs[0]);
+    const struct scn_op *op;
+    for (int d = 0; d < SCN_MAX_LOOP_DEPTH; d++) {
+        ASSERT_EQ(core_cursor_next(&th, &op), CORE_NEXT_OP);
+        ASSERT(core_cursor_enter(&th, op));
+    }
+    ASSERT_EQ(th.cur.sp, CORE_MAX_FRAMES);
+    ASSERT_EQ(core_cursor_next(&th, &op), CORE_NEXT_OP);
+    ASSERT(op->kind == OP_LOOP);
+    ASSERT(!core_cursor_enter(&th, op));
+}
+
+static void test_op_durations(void)
+{
+    struct core_thread th;
+    memset(&th, 0, sizeof th);
+    rng_seed(&th.rng, 1, 0);
+    struct scn_op c = compute_op(10 * SIM_US);
+    ASSERT_EQ(core_op_dur(&th, &c, 1.5), 15 * SIM_US);   /* CPU work is scaled */
+    struct scn_op sys;
+    memset(&sys, 0, sizeof sys);
+    sys.kind = OP_SYSCALL;
+    sys.u.syscall.dur = (struct scn_dist){ DIST_CONST, 2 * SIM_US, 0 };
+    ASSERT_EQ(core_op_dur(&th, &sys, 1.5), 3 * SIM_US);
+    sys.u.syscall.io_wait = true;                          /* a wait off the CPU is not */
+    ASSERT_EQ(core_op_dur(&th, &sys, 1.5), 2 * SIM_US);
+    struct scn_op sl;
+    memset(&sl, 0, sizeof sl);
+    sl.kind = OP_SLEEP;
+    sl.u.sleep.dur = (struct scn_dist){ DIST_UNIFORM, 5, 9 };
+    struct rng r;
+    rng_seed(&r, 1, 0);
+    ASSERT_EQ(core_op_dur(&th, &sl, 1.5), rng_uniform(&r, 5, 9));  /* drawn from its stream */
+}
+
+int main(void)
+{
+    RUN(test_expand_names_and_instances);
+    RUN(test_cursor_loops);
+    RUN(test_cursor_times_total_and_forever);
+    RUN(test_cursor_depth_limit);
+    RUN(test_op_durations);
+    TEST_DONE();
+}
