@@ -12,6 +12,7 @@
 #ifndef CORE_CORE_H
 #define CORE_CORE_H
 
+#include <stdatomic.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -21,6 +22,14 @@
 
 /* The backend struct that embeds `ptr` as its member `member`. */
 #define core_container_of(ptr, type, member) ((type *)(void *)((char *)(ptr) - offsetof(type, member)))
+
+/* ec->interrupt_flag bits (vm_core.h) that the backends use. */
+enum {
+    CORE_INT_TIMER = 0x01,       /* TIMER_INTERRUPT_MASK: a timer tick (or the 3.2 timer waiter) */
+    CORE_INT_PENDING = 0x02,     /* PENDING_INTERRUPT_MASK: woken by a Queue push etc. */
+    CORE_INT_TERMINATE = 0x10,   /* TERMINATE_INTERRUPT_MASK: end at the next safe point */
+    CORE_INT_VM_BARRIER = 0x20   /* VM_BARRIER_INTERRUPT_MASK: join the barrier at the next safe point */
+};
 
 /* A thread's frame stack holds its program and one frame per loop it is
  * inside; the loader limits nesting to SCN_MAX_LOOP_DEPTH. */
@@ -41,11 +50,33 @@ struct core_cursor {
     uint64_t ops;                /* iterations of "measure" loops completed */
 };
 
+struct core_thread;
+struct core_hooks;
+
+/* Per-Ractor thread scheduler (struct rb_thread_sched of thread_pthread.h),
+ * core/sched.h.  In the executor every field is read and written under the
+ * Ractor's sched lock, except the two hints of PR 15840, which CRuby reads
+ * and writes without it (hence atomics). */
+struct core_sched {
+    struct core_thread *running;          /* owner of the GVL, or NULL */
+    struct core_thread *rq_head, *rq_tail;/* the FIFO ready queue (3.2: the GVL's wait queue) */
+    int readyq_cnt;
+    bool is_running;                      /* `running` is in vm running_threads */
+    bool is_running_timeslice;            /* ... and in the timer's timeslice set */
+    /* hot_steal (PR 15840): sched->runnable_hot_th / runnable_hot_th_waiting */
+    _Atomic(struct core_thread *) runnable_hot_th;
+    atomic_bool runnable_hot_th_waiting;
+    struct core_thread *last_ran;         /* ractor->threads.running_ec: resets running_time */
+    uint64_t handoffs;                    /* times the GVL passed from one thread to another */
+    const struct core_hooks *hooks;       /* what the backend does for a decision (core/sched.h) */
+};
+
 /* A Ractor instance. */
 struct core_ractor {
     int id;
     char *name;                  /* "main", "r", "r#3" */
     int nthreads;
+    struct core_sched sched;
 };
 
 /* A Ruby thread instance. */
@@ -56,6 +87,16 @@ struct core_thread {
     int instance, ninstances;    /* among instances of its template (times_total) */
     struct rng rng;
     struct core_cursor cur;
+
+    /* scheduler */
+    struct core_thread *rq_next; /* in the ready queue (or a backend's own list) */
+    bool in_readyq;
+    sim_time running_time;       /* th->running_time_us, credited per TIMER interrupt */
 };
+
+static inline struct core_sched *core_sched_of(const struct core_thread *th)
+{
+    return &th->ractor->sched;
+}
 
 #endif

@@ -1,52 +1,50 @@
 /* exec_gvl.c - CRuby 3.3+ per-Ractor thread scheduler on real pthreads
- * (thread_pthread.c), re-implemented from the functions named below.
- *
- * `running` owns the GVL.  A thread that wants it while someone else runs
- * appends itself to the FIFO ready queue and sleeps on its own condvar,
- * paired with the Ractor's sched lock (thread_sched_wait_running_turn).
- * Handing over (thread_sched_wakeup_next_thread) sets `running` to the
- * queue head *before* it is awake and signals its condvar: the successor
- * owns the GVL while still waking (the HANDOFF window of bug #21685).
- *
- * Every switch updates vm running_threads and the timeslice set under the
- * global vm->sched_lock (thread_sched_setup_running_threads), as CRuby
- * does; the barrier protocol (exec_vmlock.c) relies on that set.
+ * (thread_pthread.c).  The decisions are core/sched.c's; here each
+ * Ractor's sched lock guards them, a thread waits for its turn on its own
+ * condvar (thread_sched_wait_running_turn), and every switch updates vm
+ * running_threads and the timeslice set under the global vm->sched_lock
+ * (thread_sched_setup_running_threads), as CRuby does; the barrier
+ * protocol (exec_vmlock.c) relies on that set.
  */
 #include "exec_gvl.h"
 
 #include "exec_policy.h"
 #include "exec_timer.h"
+#include "exec_wait.h"
 
-int exec_sched_init(struct exec_sched *s, struct exec_ractor *r)
+static struct core_sched *sched_of(const struct exec_thread *th) { return core_sched_of(&th->core); }
+
+int exec_sched_init(struct exec_ractor *r)
 {
-    s->ractor = r;
-    if (pthread_mutex_init(&s->lock, NULL)) return -1;
-    if (exec_cond_init(&s->helper_cond)) return -1;
-    if (exec_cond_init(&s->switch_cond)) return -1;
-    if (exec_cond_init(&s->switch_wait_cond)) return -1;
-    atomic_init(&s->runnable_hot_th, NULL);
-    atomic_init(&s->runnable_hot_th_waiting, 0);
-    atomic_init(&s->holders, 0);
-    s->timer_timedout = true;
+    struct exec_sched *xs = &r->sched;
+    core_sched_init(&r->core.sched, &exec_gvl_hooks);
+    if (pthread_mutex_init(&xs->lock, NULL)) return -1;
+    if (exec_cond_init(&xs->helper_cond)) return -1;
+    if (exec_cond_init(&xs->switch_cond)) return -1;
+    if (exec_cond_init(&xs->switch_wait_cond)) return -1;
+    atomic_init(&xs->holders, 0);
+    xs->timer_timedout = true;
     return 0;
 }
 
-void exec_sched_destroy(struct exec_sched *s)
+void exec_sched_destroy(struct exec_ractor *r)
 {
-    pthread_mutex_destroy(&s->lock);
-    pthread_cond_destroy(&s->helper_cond);
-    pthread_cond_destroy(&s->switch_cond);
-    pthread_cond_destroy(&s->switch_wait_cond);
+    pthread_mutex_destroy(&r->sched.lock);
+    pthread_cond_destroy(&r->sched.helper_cond);
+    pthread_cond_destroy(&r->sched.switch_cond);
+    pthread_cond_destroy(&r->sched.switch_wait_cond);
 }
 
 /* thread_sched_setup_running_threads: under the global sched lock, update
  * running_threads (add_th / del_th) and the timeslice set (add_ts_th; a
- * deleted running thread also leaves it).  The caller holds s->lock. */
-static void setup_running_threads(struct exec_sched *s, struct exec_thread *add_th,
+ * deleted running thread also leaves it).  The caller holds the Ractor's
+ * sched lock. */
+static void setup_running_threads(struct exec_ractor *r, struct exec_thread *add_th,
                                   struct exec_thread *del_th, struct exec_thread *add_ts_th,
                                   struct exec_actor_counts *by)
 {
-    struct exec_vm *vm = s->ractor->vm;
+    struct core_sched *s = &r->core.sched;
+    struct exec_vm *vm = r->vm;
     struct exec_thread *del_ts_th = NULL;
     if (del_th && s->is_running_timeslice) {
         del_ts_th = del_th;
@@ -82,78 +80,15 @@ static void setup_running_threads(struct exec_sched *s, struct exec_thread *add_
     pthread_mutex_unlock(&vm->sched_lock);
 }
 
-void exec_gvl_running_threads_update_locked(struct exec_sched *s, struct exec_thread *add_th,
+void exec_gvl_running_threads_update_locked(struct exec_ractor *r, struct exec_thread *add_th,
                                             struct exec_thread *del_th, struct exec_actor_counts *by)
 {
-    setup_running_threads(s, add_th, del_th, NULL, by);
+    setup_running_threads(r, add_th, del_th, NULL, by);
 }
 
-void exec_gvl_add_running_thread_locked(struct exec_sched *s, struct exec_thread *th)
+void exec_gvl_add_running_thread_locked(struct exec_thread *th)
 {
-    setup_running_threads(s, th, NULL, s->rq_head ? th : NULL, &th->ac);
-}
-
-static void del_running_thread_locked(struct exec_sched *s, struct exec_thread *th,
-                                      struct exec_actor_counts *by)
-{
-    setup_running_threads(s, NULL, th, NULL, by);
-}
-
-void exec_rq_append_locked(struct exec_sched *s, struct exec_thread *th)
-{
-    th->rq_next = NULL;
-    if (s->rq_tail) s->rq_tail->rq_next = th;
-    else s->rq_head = th;
-    s->rq_tail = th;
-    th->in_readyq = true;
-    s->readyq_cnt++;
-}
-
-void exec_rq_remove_locked(struct exec_sched *s, struct exec_thread *th)
-{
-    struct exec_thread **pp = &s->rq_head, *prev = NULL;
-    while (*pp && *pp != th) {
-        prev = *pp;
-        pp = &(*pp)->rq_next;
-    }
-    if (!*pp) return;
-    *pp = th->rq_next;
-    if (s->rq_tail == th) s->rq_tail = prev;
-    th->rq_next = NULL;
-    th->in_readyq = false;
-    s->readyq_cnt--;
-}
-
-void exec_gvl_enq_locked(struct exec_sched *s, struct exec_thread *th, struct exec_actor_counts *by)
-{
-    bool was_empty = s->rq_head == NULL;
-    /* the running thread joins the timeslice set when it gets its first waiter */
-    if (was_empty && s->is_running && !s->is_running_timeslice && s->running)
-        setup_running_threads(s, NULL, NULL, s->running, by);
-    exec_rq_append_locked(s, th);
-    /* threshold: the helper sleeps without a timeout while nobody waits */
-    if (was_empty) exec_policy_waiters_appeared_locked(s, by);
-}
-
-static void enq_head_locked(struct exec_sched *s, struct exec_thread *th)
-{
-    th->rq_next = s->rq_head;
-    s->rq_head = th;
-    if (!s->rq_tail) s->rq_tail = th;
-    th->in_readyq = true;
-    s->readyq_cnt++;
-}
-
-struct exec_thread *exec_gvl_deq_locked(struct exec_sched *s)
-{
-    struct exec_thread *th = s->rq_head;
-    if (!th) return NULL;
-    s->rq_head = th->rq_next;
-    if (!s->rq_head) s->rq_tail = NULL;
-    th->rq_next = NULL;
-    th->in_readyq = false;
-    s->readyq_cnt--;
-    return th;
+    setup_running_threads(exec_ractor_of(th), th, NULL, sched_of(th)->rq_head ? th : NULL, &th->ac);
 }
 
 void exec_gvl_signal_locked(struct exec_thread *th, struct exec_actor_counts *by)
@@ -163,177 +98,177 @@ void exec_gvl_signal_locked(struct exec_thread *th, struct exec_actor_counts *by
     pthread_cond_signal(&th->cond);
 }
 
-void exec_gvl_to_ready_common_locked(struct exec_sched *s, struct exec_thread *th, bool wakeup,
-                                     struct exec_actor_counts *by)
+/* ---- the hooks of core/sched.c -------------------------------------------- */
+
+static void hook_signal(struct core_sched *s, struct core_thread *th, struct core_thread *from, void *by)
 {
-    if (s->running == NULL) {
-        s->running = th;
-        if (wakeup) exec_gvl_signal_locked(th, by);
-    } else {
-        exec_gvl_enq_locked(s, th, by);
-    }
+    (void)s;
+    (void)from;
+    exec_gvl_signal_locked(exec_thread_of(th), by);
 }
+
+static void hook_add_running(struct core_sched *s, struct core_thread *th)
+{
+    (void)s;
+    exec_gvl_add_running_thread_locked(exec_thread_of(th));
+}
+
+static void hook_del_running(struct core_sched *s, struct core_thread *th, void *by)
+{
+    setup_running_threads(exec_ractor_of_sched(s), NULL, exec_thread_of(th), NULL, by);
+}
+
+static void hook_timeslice_add(struct core_sched *s, void *by)
+{
+    setup_running_threads(exec_ractor_of_sched(s), NULL, NULL, exec_thread_of(s->running), by);
+}
+
+static void hook_waiters_appeared(struct core_sched *s, void *by)
+{
+    exec_policy_waiters_appeared_locked(exec_ractor_of_sched(s), by);
+}
+
+const struct core_hooks exec_gvl_hooks = {
+    .signal = hook_signal,
+    .add_running = hook_add_running,
+    .del_running = hook_del_running,
+    .timeslice_add = hook_timeslice_add,
+    .waiters_appeared = hook_waiters_appeared,
+};
+
+/* ---- holding the GVL ------------------------------------------------------- */
 
 void exec_gvl_released(struct exec_thread *th)
 {
     atomic_fetch_sub(&exec_ractor_of(th)->sched.holders, 1);
 }
 
-void exec_gvl_acquired_locked(struct exec_sched *s, struct exec_thread *th)
+void exec_gvl_acquired_locked(struct exec_thread *th)
 {
-    if (atomic_fetch_add(&s->holders, 1) != 0) atomic_fetch_add(&th->vm->gvl_violations, 1);
-    /* rb_ractor_thread_switch: a thread switching in starts a new quantum */
-    if (exec_ractor_of(th)->last_ran != th) {
-        th->running_time_ns = 0;
-        exec_ractor_of(th)->last_ran = th;
-    }
+    if (atomic_fetch_add(&exec_ractor_of(th)->sched.holders, 1) != 0)
+        atomic_fetch_add(&th->vm->gvl_violations, 1);
+    core_sched_acquired(sched_of(th), &th->core);
 }
 
-void exec_gvl_wait_running_turn_locked(struct exec_sched *s, struct exec_thread *th)
+void exec_gvl_wait_running_turn_locked(struct exec_thread *th)
 {
-    if (th != s->running) {
-        if (th == atomic_load_explicit(&s->runnable_hot_th, memory_order_relaxed)) {
-            /* PR 15840: the hot thread is back before its successor took
-             * over.  Put the successor back at the head of the queue and
-             * take the GVL without sleeping; the successor will wake, find
-             * running != self and sleep again. */
-            struct exec_thread *succ = s->running;
-            if (succ) enq_head_locked(s, succ);
-            if (th->in_readyq) exec_rq_remove_locked(s, th);
-            s->running = th;
+    struct core_sched *s = sched_of(th);
+    struct exec_sched *xs = &exec_ractor_of(th)->sched;
+    if (s->running != &th->core) {
+        if (!core_sched_steal(s, &th->core, true)) {
+            do {
+                th->cond_waiting = true;
+                th->signalled = false;
+                exec_cond_wait(th, &th->cond, &xs->lock);
+                th->cond_waiting = false;
+                if (core_sched_hot_spinning(s)) {
+                    /* give a spinning hot thread the chance to take the lock */
+                    pthread_mutex_unlock(&xs->lock);
+                    pthread_mutex_lock(&xs->lock);
+                }
+                /* woken (or spuriously awake) and the GVL is not ours: sleep again */
+                if (s->running != &th->core) th->c.wasted_wakes++;
+            } while (s->running != &th->core);
         }
-        while (s->running != th) {
-            th->cond_waiting = true;
-            th->signalled = false;
-            exec_cond_wait(th, &th->cond, &s->lock);
-            th->cond_waiting = false;
-            if (atomic_load_explicit(&s->runnable_hot_th, memory_order_relaxed) != NULL &&
-                atomic_load_explicit(&s->runnable_hot_th_waiting, memory_order_relaxed)) {
-                /* give a spinning hot thread the chance to take the lock */
-                pthread_mutex_unlock(&s->lock);
-                pthread_mutex_lock(&s->lock);
-            }
-            /* woken (or spuriously awake) and the GVL is not ours: sleep again */
-            if (s->running != th) th->c.wasted_wakes++;
-        }
-        exec_gvl_add_running_thread_locked(s, th);
+        exec_gvl_add_running_thread_locked(th);
     }
-    /* control transfer complete: the previous owner can no longer steal */
-    atomic_store_explicit(&s->runnable_hot_th, NULL, memory_order_relaxed);
-    atomic_store_explicit(&s->runnable_hot_th_waiting, 0, memory_order_relaxed);
-    exec_gvl_acquired_locked(s, th);
+    exec_gvl_acquired_locked(th);
 }
 
-void exec_gvl_wakeup_next_locked(struct exec_sched *s, struct exec_thread *cur,
-                                 struct exec_actor_counts *by)
+bool exec_gvl_handoff_blocked_locked(struct exec_ractor *r, struct exec_actor_counts *by)
 {
-    struct exec_thread *next = exec_gvl_deq_locked(s);
-    s->running = next;
-    if (next) {
-        by->gvl_handoffs++;
-        exec_gvl_signal_locked(next, by);
-    }
-    if (cur != next) del_running_thread_locked(s, cur, by);
-}
-
-bool exec_gvl_handoff_blocked_locked(struct exec_sched *s, struct exec_actor_counts *by)
-{
-    if (!s->owner_blocked || !s->rq_head || !s->running) return false;
-    s->owner_blocked = false;
-    exec_gvl_wakeup_next_locked(s, s->running, by);
+    struct core_sched *s = &r->core.sched;
+    if (!r->sched.owner_blocked || !s->rq_head || !s->running) return false;
+    r->sched.owner_blocked = false;
+    core_sched_wakeup_next(s, s->running, by);
     return true;
 }
 
 /* ---- the 3.3 entries ----------------------------------------------------- */
 
-void exec_gvl33_prefill(struct exec_sched *s, struct exec_thread *th)
+void exec_gvl33_prefill(struct exec_thread *th)
 {
     /* the threads start in scenario order: the first owns the GVL, the
      * others queue behind it, as if each had called thread_sched_to_running */
-    exec_gvl_to_ready_common_locked(s, th, false, &th->vm->controller_counts);
+    core_sched_to_ready(sched_of(th), &th->core, false, &th->vm->controller_counts);
 }
 
 void exec_gvl33_start(struct exec_thread *th)
 {
-    struct exec_sched *s = &exec_ractor_of(th)->sched;
-    pthread_mutex_lock(&s->lock);
-    if (s->running == th) exec_gvl_add_running_thread_locked(s, th);
-    exec_gvl_wait_running_turn_locked(s, th);
-    pthread_mutex_unlock(&s->lock);
+    struct exec_sched *xs = &exec_ractor_of(th)->sched;
+    pthread_mutex_lock(&xs->lock);
+    if (sched_of(th)->running == &th->core) exec_gvl_add_running_thread_locked(th);
+    exec_gvl_wait_running_turn_locked(th);
+    pthread_mutex_unlock(&xs->lock);
 }
 
 void exec_gvl33_to_waiting(struct exec_thread *th, bool set_hot)
 {
-    struct exec_sched *s = &exec_ractor_of(th)->sched;
+    struct core_sched *s = sched_of(th);
+    struct exec_sched *xs = &exec_ractor_of(th)->sched;
     exec_gvl_released(th);
-    pthread_mutex_lock(&s->lock);
-    if (set_hot) {
-        atomic_store_explicit(&s->runnable_hot_th, th, memory_order_relaxed);
-        atomic_store_explicit(&s->runnable_hot_th_waiting, 0, memory_order_relaxed);
-    }
-    exec_gvl_wakeup_next_locked(s, th, &th->ac);
-    pthread_mutex_unlock(&s->lock);
+    pthread_mutex_lock(&xs->lock);
+    if (set_hot) core_sched_mark_hot(s, &th->core);
+    core_sched_wakeup_next(s, &th->core, &th->ac);
+    pthread_mutex_unlock(&xs->lock);
 }
 
 void exec_gvl33_to_running(struct exec_thread *th)
 {
-    struct exec_sched *s = &exec_ractor_of(th)->sched;
-    /* the lock-free "I am back" hint of PR 15840 */
-    if (atomic_load_explicit(&s->runnable_hot_th, memory_order_relaxed) == th)
-        atomic_store_explicit(&s->runnable_hot_th_waiting, 1, memory_order_relaxed);
-    pthread_mutex_lock(&s->lock);
-    exec_gvl_to_ready_common_locked(s, th, false, &th->ac);
-    if (s->running == th) exec_gvl_add_running_thread_locked(s, th);
-    exec_gvl_wait_running_turn_locked(s, th);
-    pthread_mutex_unlock(&s->lock);
+    struct core_sched *s = sched_of(th);
+    struct exec_sched *xs = &exec_ractor_of(th)->sched;
+    core_sched_hot_back(s, &th->core);
+    pthread_mutex_lock(&xs->lock);
+    core_sched_to_running(s, &th->core, &th->ac);
+    exec_gvl_wait_running_turn_locked(th);
+    pthread_mutex_unlock(&xs->lock);
 }
 
 void exec_gvl33_park(struct exec_thread *th)
 {
-    struct exec_sched *s = &exec_ractor_of(th)->sched;
-    pthread_mutex_lock(&s->lock);
+    struct exec_sched *xs = &exec_ractor_of(th)->sched;
+    pthread_mutex_lock(&xs->lock);
     if (th->park_pending) {
         /* made ready before it could sleep (ubf_set saw the interrupt) */
         th->park_pending = false;
         th->ready_at_ns = exec_now_ns();
-        pthread_mutex_unlock(&s->lock);
+        pthread_mutex_unlock(&xs->lock);
         return;
     }
     exec_gvl_released(th);
-    exec_gvl_wakeup_next_locked(s, th, &th->ac);
-    exec_gvl_wait_running_turn_locked(s, th);
-    pthread_mutex_unlock(&s->lock);
+    core_sched_wakeup_next(sched_of(th), &th->core, &th->ac);
+    exec_gvl_wait_running_turn_locked(th);
+    pthread_mutex_unlock(&xs->lock);
 }
 
 void exec_gvl33_ready(struct exec_actor_counts *by, struct exec_thread *th)
 {
-    struct exec_sched *s = &exec_ractor_of(th)->sched;
-    pthread_mutex_lock(&s->lock);
+    struct exec_sched *xs = &exec_ractor_of(th)->sched;
+    pthread_mutex_lock(&xs->lock);
     th->ready_at_ns = exec_now_ns();
-    if (s->running == th) th->park_pending = true;  /* not sleeping yet */
-    else exec_gvl_to_ready_common_locked(s, th, true, by);
-    pthread_mutex_unlock(&s->lock);
+    if (!core_sched_ready(sched_of(th), &th->core, by)) th->park_pending = true;  /* not sleeping yet */
+    pthread_mutex_unlock(&xs->lock);
 }
 
 void exec_gvl33_yield(struct exec_thread *th)
 {
-    struct exec_sched *s = &exec_ractor_of(th)->sched;
-    pthread_mutex_lock(&s->lock);
+    struct core_sched *s = sched_of(th);
+    struct exec_sched *xs = &exec_ractor_of(th)->sched;
+    pthread_mutex_lock(&xs->lock);
     if (s->rq_head) {
         exec_gvl_released(th);
-        exec_gvl_wakeup_next_locked(s, th, &th->ac);
-        exec_gvl_to_ready_common_locked(s, th, false, &th->ac);
-        if (s->running == th) exec_gvl_add_running_thread_locked(s, th);
-        exec_gvl_wait_running_turn_locked(s, th);
+        core_sched_yield(s, &th->core, &th->ac);
+        if (s->running == &th->core) exec_gvl_add_running_thread_locked(th);
+        exec_gvl_wait_running_turn_locked(th);
     }
-    pthread_mutex_unlock(&s->lock);
+    pthread_mutex_unlock(&xs->lock);
 }
 
 void exec_gvl33_dead(struct exec_thread *th)
 {
-    struct exec_sched *s = &exec_ractor_of(th)->sched;
+    struct exec_sched *xs = &exec_ractor_of(th)->sched;
     exec_gvl_released(th);
-    pthread_mutex_lock(&s->lock);
-    exec_gvl_wakeup_next_locked(s, th, &th->ac);
-    pthread_mutex_unlock(&s->lock);
+    pthread_mutex_lock(&xs->lock);
+    core_sched_wakeup_next(sched_of(th), &th->core, &th->ac);
+    pthread_mutex_unlock(&xs->lock);
 }

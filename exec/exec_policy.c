@@ -44,30 +44,30 @@ static void hot_steal_blocking_enter(struct exec_thread *th, bool yield_immediat
 static void deferred_blocking_enter(struct exec_thread *th, bool yield_immediately)
 {
     (void)yield_immediately;
-    struct exec_sched *s = &exec_ractor_of(th)->sched;
+    struct exec_sched *xs = &exec_ractor_of(th)->sched;
     exec_gvl_released(th);
-    pthread_mutex_lock(&s->lock);
-    s->owner_blocked = true;
-    s->blocked_since_ns = exec_now_ns();
-    pthread_mutex_unlock(&s->lock);
+    pthread_mutex_lock(&xs->lock);
+    xs->owner_blocked = true;
+    xs->blocked_since_ns = exec_now_ns();
+    pthread_mutex_unlock(&xs->lock);
 }
 
 static void deferred_blocking_exit(struct exec_thread *th)
 {
-    struct exec_sched *s = &exec_ractor_of(th)->sched;
-    pthread_mutex_lock(&s->lock);
-    if (s->running == th) {
+    struct exec_sched *xs = &exec_ractor_of(th)->sched;
+    struct core_sched *s = core_sched_of(&th->core);
+    pthread_mutex_lock(&xs->lock);
+    if (s->running == &th->core) {
         /* nobody took the GVL over: continue without a switch */
-        s->owner_blocked = false;
-        exec_gvl_acquired_locked(s, th);
-        pthread_mutex_unlock(&s->lock);
+        xs->owner_blocked = false;
+        exec_gvl_acquired_locked(th);
+        pthread_mutex_unlock(&xs->lock);
         return;
     }
     /* handed on while blocked: queue up */
-    exec_gvl_to_ready_common_locked(s, th, false, &th->ac);
-    if (s->running == th) exec_gvl_add_running_thread_locked(s, th);
-    exec_gvl_wait_running_turn_locked(s, th);
-    pthread_mutex_unlock(&s->lock);
+    core_sched_to_running(s, &th->core, &th->ac);
+    exec_gvl_wait_running_turn_locked(th);
+    pthread_mutex_unlock(&xs->lock);
 }
 
 static const struct exec_policy policy_eager = {
@@ -140,10 +140,10 @@ const struct exec_policy *exec_policy_get(enum scn_gvl_policy id)
     return NULL;
 }
 
-void exec_policy_waiters_appeared_locked(struct exec_sched *s, struct exec_actor_counts *by)
+void exec_policy_waiters_appeared_locked(struct exec_ractor *r, struct exec_actor_counts *by)
 {
-    if (!s->ractor->vm->policy->uses_helper || !s->helper_idle) return;
+    if (!r->vm->policy->uses_helper || !r->sched.helper_idle) return;
     by->wakeups++;
-    s->helper_idle = false;
-    pthread_cond_signal(&s->helper_cond);
+    r->sched.helper_idle = false;
+    pthread_cond_signal(&r->sched.helper_cond);
 }

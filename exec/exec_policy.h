@@ -17,7 +17,7 @@ struct exec_policy {
     const char *name;
     enum scn_gvl_policy id;
     /* before the start gate: queue th on its GVL in scenario order */
-    void (*prefill)(struct exec_sched *s, struct exec_thread *th);
+    void (*prefill)(struct exec_thread *th);
     /* the thread's first acquisition */
     void (*start)(struct exec_thread *th);
     /* BLOCKING_REGION entry; yield_immediately for native sleeps
@@ -42,7 +42,7 @@ const struct exec_policy *exec_policy_get(enum scn_gvl_policy id);
 
 /* A GVL's ready queue stopped being empty (sched->lock held): the
  * threshold helper, if it idles, must start watching. */
-void exec_policy_waiters_appeared_locked(struct exec_sched *s, struct exec_actor_counts *by);
+void exec_policy_waiters_appeared_locked(struct exec_ractor *r, struct exec_actor_counts *by);
 
 extern const struct exec_policy exec_policy_barging;
 

@@ -16,6 +16,7 @@
 #include "exec_queue.h"
 
 #include "exec_policy.h"
+#include "exec_thread.h"
 
 int exec_queue_init(struct exec_queue *q, const char *name, int64_t initial)
 {

@@ -39,6 +39,7 @@
 #include "exec_threshold.h"
 #include "exec_timer.h"
 #include "exec_vmlock.h"
+#include "exec_wait.h"
 #include "exec_work.h"
 
 /* Most threads a run may create (each is a real pthread with its stack). */
@@ -47,42 +48,6 @@
 #define EXEC_MAX_CALIB_SPREAD 0.10
 /* How long aborted threads get to leave before they are left behind. */
 #define EXEC_ABORT_GRACE_NS INT64_C(3000000000)
-
-/* ---- helpers used by every exec file ---------------------------------------- */
-
-int exec_cond_init(pthread_cond_t *c)
-{
-    pthread_condattr_t a;
-    if (pthread_condattr_init(&a)) return -1;
-    int rc = pthread_condattr_setclock(&a, CLOCK_MONOTONIC);
-    if (!rc) rc = pthread_cond_init(c, &a);
-    pthread_condattr_destroy(&a);
-    return rc ? -1 : 0;
-}
-
-void exec_check_abort(struct exec_thread *th, pthread_mutex_t *mu)
-{
-    if (!atomic_load_explicit(&th->vm->aborting, memory_order_acquire)) return;
-    if (mu) pthread_mutex_unlock(mu);
-    pthread_exit(NULL);
-}
-
-void exec_cond_wait(struct exec_thread *th, pthread_cond_t *c, pthread_mutex_t *mu)
-{
-    exec_check_abort(th, mu);
-    pthread_cond_wait(c, mu);
-    exec_check_abort(th, mu);
-}
-
-int exec_cond_timedwait(struct exec_thread *th, pthread_cond_t *c, pthread_mutex_t *mu,
-                        int64_t deadline_ns)
-{
-    exec_check_abort(th, mu);
-    struct timespec ts = exec_abstime(deadline_ns);
-    int rc = pthread_cond_timedwait(c, mu, &ts);
-    exec_check_abort(th, mu);
-    return rc;
-}
 
 /* ---- building --------------------------------------------------------------- */
 
@@ -160,7 +125,7 @@ static void vm_free(struct exec_vm *vm)
     }
     for (int r = 0; r < vm->nractors; r++) {
         core_ractor_free(&vm->ractors[r].core);
-        if (r < vm->nractors_built) exec_sched_destroy(&vm->ractors[r].sched);
+        if (r < vm->nractors_built) exec_sched_destroy(&vm->ractors[r]);
     }
     for (int q = 0; q < vm->nqueues; q++) exec_queue_destroy(&vm->queues[q]);
     free(vm->threads);
@@ -258,7 +223,7 @@ static int vm_build(const struct scenario *scn, const struct exec_opts *opts, st
     for (; vm->nractors_built < nractors; vm->nractors_built++) {
         struct exec_ractor *r = &vm->ractors[vm->nractors_built];
         r->vm = vm;
-        if (exec_sched_init(&r->sched, r) != 0) goto oom;
+        if (exec_sched_init(r) != 0) goto oom;
     }
     for (; vm->nthreads_built < nthreads; vm->nthreads_built++) {
         struct exec_thread *th = &vm->threads[vm->nthreads_built];
@@ -378,7 +343,6 @@ static bool join_threads(struct exec_vm *vm, int created, bool with_grace)
 static void add_counts(struct exec_actor_counts *sum, const struct exec_actor_counts *c)
 {
     sum->wakeups += c->wakeups;
-    sum->gvl_handoffs += c->gvl_handoffs;
 }
 
 static sim_time ns_to_ps(int64_t ns)
@@ -440,7 +404,7 @@ static void collect(struct exec_vm *vm, const struct rusage *ru0, const struct r
         m->timer_ticks += s->barging_timer_fires;
         if (vm->policy->uses_helper) native++;
     }
-    m->gvl_handoffs = ac.gvl_handoffs;
+    for (int r = 0; r < vm->nractors; r++) m->gvl_handoffs += vm->ractors[r].core.sched.handoffs;
     m->wakeups = ac.wakeups;
     m->native_threads = native;
     m->line_transfers = 0;  /* not observable on real hardware without perf counters */
@@ -560,7 +524,7 @@ int exec_run(const struct scenario *scn, const struct exec_opts *opts, struct ex
         for (int i = 0; i < vm->nthreads; i++) {
             struct exec_thread *th = &vm->threads[i];
             pthread_mutex_lock(&exec_ractor_of(th)->sched.lock);
-            vm->policy->prefill(&exec_ractor_of(th)->sched, th);
+            vm->policy->prefill(th);
             pthread_mutex_unlock(&exec_ractor_of(th)->sched.lock);
         }
         getrusage(RUSAGE_SELF, &ru0);

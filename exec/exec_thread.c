@@ -35,6 +35,7 @@
 #include "exec_syscall.h"
 #include "exec_vmlock.h"
 #include "exec_work.h"
+#include "exec_wait.h"
 
 /* Iterations per compute chunk are derived from this duration. */
 #define COMPUTE_CHUNK_NS 2000
@@ -70,9 +71,8 @@ static bool safepoint(struct exec_thread *th)
     if (bits & EXEC_INT_VM_BARRIER) exec_barrier_safepoint(th);
     if (bits & EXEC_INT_TIMER) {
         const struct scn_runtime *rt = &vm->scn->runtime;
-        int64_t quantum = exec_ps_to_ns(rt->quantum);
-        th->running_time_ns += vm->policy->credit_full_quantum ? quantum : exec_ps_to_ns(rt->timer_tick);
-        if (th->running_time_ns >= quantum) {
+        th->core.running_time += vm->policy->credit_full_quantum ? rt->quantum : rt->timer_tick;
+        if (th->core.running_time >= rt->quantum) {
             exec_state_set(th, TS_WANTS_GVL);
             vm->policy->yield(th);
             exec_state_set(th, TS_RUNNING);

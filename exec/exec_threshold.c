@@ -29,8 +29,9 @@
 
 static void *helper_main(void *arg)
 {
-    struct exec_sched *s = arg;
-    struct exec_vm *vm = s->ractor->vm;
+    struct exec_ractor *r = arg;
+    struct exec_sched *s = &r->sched;
+    struct exec_vm *vm = r->vm;
     struct rusage ru0, ru1;
     getrusage(RUSAGE_THREAD, &ru0);
     int64_t threshold = exec_ps_to_ns(vm->scn->runtime.threshold);
@@ -38,7 +39,7 @@ static void *helper_main(void *arg)
     pthread_mutex_lock(&s->lock);
     while (!s->helper_stop) {
         int64_t now = exec_now_ns(), deadline;
-        if (!s->rq_head) {
+        if (!r->core.sched.rq_head) {
             s->helper_idle = true;
             pthread_cond_wait(&s->helper_cond, &s->lock);
             s->helper_idle = false;
@@ -47,7 +48,7 @@ static void *helper_main(void *arg)
         if (s->owner_blocked) {
             deadline = s->blocked_since_ns + threshold;
             if (now >= deadline) {
-                exec_gvl_handoff_blocked_locked(s, &s->helper_counts);
+                exec_gvl_handoff_blocked_locked(r, &s->helper_counts);
                 continue;
             }
         } else {
@@ -67,7 +68,7 @@ int exec_threshold_start(struct exec_vm *vm, char *err, size_t errlen)
 {
     for (int r = 0; r < vm->nractors; r++) {
         struct exec_sched *s = &vm->ractors[r].sched;
-        int rc = pthread_create(&s->helper, NULL, helper_main, s);
+        int rc = pthread_create(&s->helper, NULL, helper_main, &vm->ractors[r]);
         if (rc) return gv_fail(err, errlen, GV_ERUN, "cannot start the threshold helper of Ractor %s: %s",
                                vm->ractors[r].core.name, strerror(rc));
         s->helper_started = true;

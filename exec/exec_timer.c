@@ -43,7 +43,7 @@ static void timer_tick_locked(struct exec_vm *vm)
     for (int r = 0; r < vm->nractors; r++) {
         struct exec_sched *s = &vm->ractors[r].sched;
         pthread_mutex_lock(&s->lock);
-        exec_gvl_handoff_blocked_locked(s, &vm->timer_counts);
+        exec_gvl_handoff_blocked_locked(&vm->ractors[r], &vm->timer_counts);
         pthread_mutex_unlock(&s->lock);
     }
     pthread_mutex_lock(&vm->sched_lock);

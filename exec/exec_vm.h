@@ -44,22 +44,13 @@ enum {
  * thread, a threshold helper.  Each actor writes only its own. */
 struct exec_actor_counts {
     uint64_t wakeups;        /* condvar signals to a thread that was waiting on it */
-    uint64_t gvl_handoffs;   /* GVL passed to another thread */
 };
 
-/* Per-Ractor thread scheduler: the GVL (struct rb_thread_sched). */
+/* The real side of a Ractor's scheduler: its lock, and the policies'
+ * helpers.  The scheduler's state (`running`, the ready queue, ...) is the
+ * Ractor's core.sched (core/sched.h), read and written under `lock`. */
 struct exec_sched {
-    struct exec_ractor *ractor;
     pthread_mutex_t lock;                  /* sched->lock_ */
-    struct exec_thread *running;           /* owner of the GVL, or NULL */
-    struct exec_thread *rq_head, *rq_tail; /* FIFO readyq (3.2: the GVL waitq) */
-    int readyq_cnt;
-    bool is_running;                       /* running is in vm running_threads */
-    bool is_running_timeslice;             /* ... and in the timeslice set */
-
-    /* hot_steal (PR 15840): read without the lock as in CRuby, hence atomics */
-    _Atomic(struct exec_thread *) runnable_hot_th;
-    atomic_int runnable_hot_th_waiting;
 
     /* delayed / threshold: `running` is inside a blocking region and kept the GVL */
     bool owner_blocked;
@@ -87,10 +78,9 @@ struct exec_sched {
 };
 
 struct exec_ractor {
-    struct core_ractor core;               /* id, name, threads (core/core.h) */
+    struct core_ractor core;               /* id, name, threads, scheduler (core/core.h) */
     struct exec_vm *vm;
     struct exec_sched sched;
-    struct exec_thread *last_ran;          /* resets running_time on switch-in */
 };
 
 /* Per-thread counters; written by the thread itself only, summed after join. */
@@ -109,12 +99,9 @@ struct exec_thread {
     pthread_cond_t cond;                   /* nt->cond.readyq */
     bool cond_waiting;                     /* sleeping on cond now */
     bool signalled;                        /* barging: a release signalled it */
-    struct exec_thread *rq_next;
-    bool in_readyq;
     bool park_pending;                     /* made ready before it parked */
     bool park_woken;                       /* barging: woken from a park */
     int64_t ready_at_ns;                   /* when a waker made it ready */
-    int64_t running_time_ns;               /* th->running_time_us, credited per tick */
     atomic_uint interrupts;                /* EXEC_INT_* */
 
     /* running_threads / timeslice set (under vm->sched_lock) */
@@ -232,6 +219,10 @@ static inline struct exec_ractor *exec_ractor_of(const struct exec_thread *th)
 {
     return core_container_of(th->core.ractor, struct exec_ractor, core);
 }
+static inline struct exec_ractor *exec_ractor_of_sched(const struct core_sched *s)
+{
+    return core_container_of(s, struct exec_ractor, core.sched);
+}
 
 /* ---- time ---------------------------------------------------------------- */
 
@@ -253,27 +244,5 @@ static inline int64_t exec_ps_to_ns(sim_time ps)
 {
     return (ps + 500) / 1000;
 }
-
-/* ---- helpers shared by the exec files (exec_run.c) ----------------------- */
-
-/* Initialise a condvar on CLOCK_MONOTONIC (all timed waits use it). */
-int exec_cond_init(pthread_cond_t *c);
-
-/* The thread records its own state change, now or at an earlier time t. */
-void exec_state_set(struct exec_thread *th, enum thread_state to);
-void exec_state_set_at(struct exec_thread *th, enum thread_state to, int64_t t_ns);
-
-/* Wait on a condvar; if the run is being aborted, release `mu` and end
- * the calling thread (pthread_exit): an aborted run's threads leave every
- * wait this way, so the controller can join them and free everything. */
-void exec_cond_wait(struct exec_thread *th, pthread_cond_t *c, pthread_mutex_t *mu);
-/* Same with a deadline; returns the pthread_cond_timedwait result. */
-int exec_cond_timedwait(struct exec_thread *th, pthread_cond_t *c, pthread_mutex_t *mu,
-                        int64_t deadline_ns);
-/* Leave the thread if the run is being aborted (mu released first, may be NULL). */
-void exec_check_abort(struct exec_thread *th, pthread_mutex_t *mu);
-
-/* Parked-thread accounting for deadlock detection; the caller holds life_lock. */
-void exec_park_count_locked(struct exec_vm *vm, int delta);
 
 #endif

@@ -28,6 +28,8 @@
  * and the global lock, so reading them under either is race-free.
  */
 #include "exec_vmlock.h"
+#include "exec_thread.h"
+#include "exec_wait.h"
 
 #include <stdlib.h>
 

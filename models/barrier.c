@@ -59,7 +59,7 @@ static void counter(struct vm *vm, const char *name, int64_t v)
 static void flag_barrier(struct rb_thread *t)
 {
     sim_time gap = machine_of(t)->safepoint_gap;
-    th_interrupt_at(t, INT_VM_BARRIER, gap > 0 ? rng_uniform(&t->core.rng, 1, gap) : 0);
+    th_interrupt_at(t, CORE_INT_VM_BARRIER, gap > 0 ? rng_uniform(&t->core.rng, 1, gap) : 0);
 }
 
 /* ractor_sched_barrier_completed_p */
@@ -118,9 +118,9 @@ static void start_sched_locked(struct rb_thread *th)
     vml_mutex_unlock(th, &sy->lock);
     /* interrupt all running threads of the other Ractors */
     for (int i = 0; i < vm->nractors; i++) {
-        struct rb_sched *s = &vm->ractors[i].sched;
-        if (&s->ractor->core == th->core.ractor || !s->is_running || !s->running) continue;
-        flag_barrier(s->running);
+        const struct core_sched *s = &vm->ractors[i].core.sched;
+        if (&vm->ractors[i].core == th->core.ractor || !s->is_running || !s->running) continue;
+        flag_barrier(rb_thread_of(s->running));
         th->pending_cost += machine_of(th)->remote_rmw;
     }
     /* the flags are written with the sched lock held */
@@ -157,7 +157,7 @@ void barrier_end(struct rb_thread *th)
 bool barrier_need_join(const struct rb_thread *th)
 {
     const struct vm_sync *sy = th->vm->sync;
-    return sy->barrier_waiting && rb_ractor_of(th)->sched.running != NULL;
+    return sy->barrier_waiting && core_sched_of(&th->core)->running != NULL;
 }
 
 static void join_done(struct rb_thread *th)

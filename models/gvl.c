@@ -21,78 +21,63 @@
 #include "thread.h"
 #include "timer.h"
 
-static struct rb_sched *sched_of(struct rb_thread *th) { return &rb_ractor_of(th)->sched; }
+static struct core_sched *sched_of(const struct rb_thread *th) { return core_sched_of(&th->core); }
+
+/* Is it th's turn? */
+static bool is_running(const struct rb_thread *th) { return sched_of(th)->running == &th->core; }
 
 struct gvl_actor gvl_self(struct rb_thread *th)
 {
     return (struct gvl_actor){ th->nt, &th->pending_cost };
 }
 
-static void notify_readyq(struct rb_sched *s)
+/* ---- the hooks of core/sched.c -------------------------------------------- */
+
+static void hook_signal(struct core_sched *s, struct core_thread *th, struct core_thread *from, void *by)
 {
-    struct vm *vm = s->ractor->vm;
-    if (vm->obs.readyq)
-        vm->obs.readyq(vm->obs.ctx, s->ractor->core.id, s->readyq_cnt, sim_now(vm->eng));
+    (void)s;
+    struct rb_thread *next = rb_thread_of(th);
+    if (from && mn_will_switch(rb_thread_of(from), next)) return;  /* M:N: `from` switches to next on its NT */
+    gvl_signal(next, *(struct gvl_actor *)by);
 }
 
-void gvl_enq(struct rb_sched *s, struct rb_thread *th, struct gvl_actor by)
+static void hook_add_running(struct core_sched *s, struct core_thread *th)
 {
-    /* the running thread joins the timeslice set when it gets its first waiter */
-    if (s->is_running && !s->rq_head && !s->is_running_timeslice)
-        timer_timeslice_add(s, by);
-    th->rq_next = NULL;
-    if (s->rq_tail) s->rq_tail->rq_next = th;
-    else s->rq_head = th;
-    s->rq_tail = th;
-    th->in_readyq = true;
-    s->readyq_cnt++;
-    notify_readyq(s);
+    (void)s;
+    gvl_add_running_thread(rb_thread_of(th));
 }
 
-void gvl_enq_head(struct rb_sched *s, struct rb_thread *th)
+static void hook_del_running(struct core_sched *s, struct core_thread *th, void *by)
 {
-    th->rq_next = s->rq_head;
-    s->rq_head = th;
-    if (!s->rq_tail) s->rq_tail = th;
-    th->in_readyq = true;
-    s->readyq_cnt++;
-    notify_readyq(s);
+    (void)s;
+    gvl_del_running_thread_by(rb_thread_of(th), *(struct gvl_actor *)by);
 }
 
-struct rb_thread *gvl_deq(struct rb_sched *s)
+static void hook_timeslice_add(struct core_sched *s, void *by)
 {
-    struct rb_thread *th = s->rq_head;
-    if (!th) return NULL;
-    s->rq_head = th->rq_next;
-    if (!s->rq_head) s->rq_tail = NULL;
-    th->rq_next = NULL;
-    th->in_readyq = false;
-    s->readyq_cnt--;
-    notify_readyq(s);
-    return th;
+    timer_timeslice_add(s, *(struct gvl_actor *)by);
 }
 
-void gvl_readyq_remove(struct rb_sched *s, struct rb_thread *th)
+static void hook_readyq_changed(struct core_sched *s)
 {
-    struct rb_thread **pp = &s->rq_head, *prev = NULL;
-    while (*pp && *pp != th) { prev = *pp; pp = &(*pp)->rq_next; }
-    if (!*pp) return;
-    *pp = th->rq_next;
-    if (s->rq_tail == th) s->rq_tail = prev;
-    th->rq_next = NULL;
-    th->in_readyq = false;
-    s->readyq_cnt--;
-    notify_readyq(s);
+    struct rb_ractor *r = rb_ractor_of_sched(s);
+    struct vm *vm = r->vm;
+    if (vm->obs.readyq) vm->obs.readyq(vm->obs.ctx, r->core.id, s->readyq_cnt, sim_now(vm->eng));
 }
 
-void gvl_set_running(struct rb_sched *s, struct rb_thread *th)
-{
-    s->running = th;
-}
+const struct core_hooks gvl_hooks = {
+    .signal = hook_signal,
+    .add_running = hook_add_running,
+    .del_running = hook_del_running,
+    .timeslice_add = hook_timeslice_add,
+    .readyq_changed = hook_readyq_changed,
+};
+
+/* ---- running_threads, signals -------------------------------------------------- */
 
 void gvl_add_running_thread(struct rb_thread *th)
 {
-    struct rb_sched *s = sched_of(th);
+    struct core_sched *s = sched_of(th);
     /* thread_sched_setup_running_threads needs vm->ractor.sched.lock; while
      * a VM barrier holds it the add waits, in `gvl_acquired` (models/barrier.c) */
     if (barrier_defer_add_running(th)) return;
@@ -102,14 +87,9 @@ void gvl_add_running_thread(struct rb_thread *th)
     if (s->rq_head && !s->is_running_timeslice) timer_timeslice_add(s, gvl_self(th));
 }
 
-void gvl_del_running_thread(struct rb_thread *th)
-{
-    gvl_del_running_thread_by(th, gvl_self(th));
-}
-
 void gvl_del_running_thread_by(struct rb_thread *th, struct gvl_actor by)
 {
-    struct rb_sched *s = sched_of(th);
+    struct core_sched *s = sched_of(th);
     *by.cost += th->vm->scn->machine.sched_lock_cs;
     s->is_running = false;
     barrier_deleted_running(th);
@@ -133,44 +113,23 @@ void gvl_wakeup_next(struct rb_thread *th)
 
 void gvl_wakeup_next_by(struct rb_thread *th, struct gvl_actor by)
 {
-    struct rb_sched *s = sched_of(th);
-    struct rb_thread *next = gvl_deq(s);
-    gvl_set_running(s, next);
-    if (next) {
-        th->vm->gvl_handoffs++;
-        if (!mn_will_switch(th, next))  /* M:N: th switches to next on its NT */
-            gvl_signal(next, by);
-    }
-    if (th != next) gvl_del_running_thread_by(th, by);
+    core_sched_wakeup_next(sched_of(th), &th->core, &by);
 }
 
 void gvl_to_ready(struct rb_thread *th, bool wakeup, struct gvl_actor by)
 {
-    struct rb_sched *s = sched_of(th);
-    if (s->running == NULL) {
-        gvl_set_running(s, th);
-        if (wakeup) gvl_signal(th, by);
-    } else {
-        gvl_enq(s, th, by);
-    }
+    core_sched_to_ready(sched_of(th), &th->core, wakeup, &by);
 }
 
 /* The turn is ours: rb_ractor_thread_switch and the RESUMED hook. */
 void gvl_acquired(struct rb_thread *th, th_cont k)
 {
-    struct rb_sched *s = sched_of(th);
     /* the add to running_threads waits for a VM barrier's sched lock */
     if (th->sync.add_deferred) {
         barrier_switch_in(th, k, gvl_acquired);
         return;
     }
-    /* control transfer complete: the previous owner can no longer steal */
-    s->runnable_hot_th = NULL;
-    s->runnable_hot_th_waiting = false;
-    if (rb_ractor_of(th)->last_ran != th) {
-        th->running_time = 0;
-        rb_ractor_of(th)->last_ran = th;
-    }
+    core_sched_acquired(sched_of(th), &th->core);
     vm_set_state(th, TS_RUNNING);
     k(th);
 }
@@ -185,7 +144,7 @@ static void turn_sleep_now(struct mach_task *t, void *ctx)
 {
     (void)t;
     struct rb_thread *th = ctx;
-    if (sched_of(th)->running == th) {
+    if (is_running(th)) {
         gvl_add_running_thread(th);
         gvl_acquired(th, th->gvl_k);
         return;
@@ -206,7 +165,7 @@ static void turn_sleep(struct rb_thread *th)
 /* M:N: a thread that gave its NT away has one again (mn_pool.c). */
 void gvl_turn_resume(struct rb_thread *th)
 {
-    if (sched_of(th)->running == th) {
+    if (is_running(th)) {
         gvl_add_running_thread(th);
         gvl_acquired(th, th->gvl_k);
         return;
@@ -217,8 +176,7 @@ void gvl_turn_resume(struct rb_thread *th)
 /* Is it our turn? (after the wake, holding sched->lock_) */
 static void turn_check(struct rb_thread *th)
 {
-    struct rb_sched *s = sched_of(th);
-    if (s->running == th) {
+    if (is_running(th)) {
         gvl_add_running_thread(th);
         gvl_acquired(th, th->gvl_k);
         return;
@@ -252,9 +210,8 @@ static void turn_locked(struct mach_task *t, void *ctx)
 {
     (void)t;
     struct rb_thread *th = ctx;
-    struct rb_sched *s = sched_of(th);
-    s->lock_holder = NULL;
-    if (s->runnable_hot_th != NULL && s->runnable_hot_th_waiting) {
+    rb_ractor_of(th)->lock_holder = NULL;
+    if (core_sched_hot_spinning(sched_of(th))) {
         /* "Give the hot thread a chance to preempt, if it's actively
          * spinning": thread_sched_unlock + thread_sched_lock */
         th_burst(th, th->vm->scn->machine.mutex_uncontended, turn_relocked);
@@ -268,11 +225,12 @@ static void turn_wake(struct mach_task *t, void *ctx)
 {
     (void)t;
     struct rb_thread *th = ctx;
-    struct rb_sched *s = sched_of(th);
-    if (s->runnable_hot_th != NULL && s->runnable_hot_th != th && s->lock_holder == NULL) {
+    struct rb_ractor *r = rb_ractor_of(th);
+    struct core_thread *hot = core_sched_hot(sched_of(th));
+    if (hot != NULL && hot != &th->core && r->lock_holder == NULL) {
         sim_time hold = th->vm->scn->machine.mutex_uncontended;
-        s->lock_holder = th;
-        s->lock_free_at = sim_now(th->vm->eng) + hold + th->pending_cost;
+        r->lock_holder = th;
+        r->lock_free_at = sim_now(th->vm->eng) + hold + th->pending_cost;
         th_burst(th, hold, turn_locked);
         return;
     }
@@ -281,23 +239,13 @@ static void turn_wake(struct mach_task *t, void *ctx)
 
 void gvl_wait_running_turn(struct rb_thread *th, th_cont k)
 {
-    struct rb_sched *s = sched_of(th);
-    if (th != s->running) {
-        if (th == s->runnable_hot_th && th->nt == &th->own_nt &&
-            (s->running == NULL || s->running->nt == &s->running->own_nt)) {
-            /* PR 15840: the hot thread is back before its successor really
-             * runs.  Put the successor back at the head of the queue and
-             * take the GVL without sleeping; the successor will wake, find
-             * running != self and sleep again (a wasted wake). */
-            struct rb_thread *succ = s->running;
-            if (succ) gvl_enq_head(s, succ);
-            if (th->in_readyq) gvl_readyq_remove(s, th);
-            gvl_set_running(s, th);
-        } else if (th == s->runnable_hot_th) {
-            s->runnable_hot_th = NULL;
-            s->runnable_hot_th_waiting = false;
-        }
-        if (th != s->running) {
+    struct core_sched *s = sched_of(th);
+    if (!is_running(th)) {
+        /* PR 15840's steal needs both on dedicated native threads (M:N
+         * threads switch on their shared one instead) */
+        const struct rb_thread *run = rb_thread_of(s->running);
+        bool can_steal = th->nt == &th->own_nt && (!run || run->nt == &run->own_nt);
+        if (!core_sched_steal(s, &th->core, can_steal)) {
             th->gvl_k = k;
             turn_sleep(th);
             return;
@@ -309,11 +257,10 @@ void gvl_wait_running_turn(struct rb_thread *th, th_cont k)
 
 void gvl_to_running(struct rb_thread *th, th_cont k)
 {
-    struct rb_sched *s = sched_of(th);
-    /* thread_sched_to_running: the lock-free "I am back" hint of PR 15840 */
-    if (s->runnable_hot_th == th) s->runnable_hot_th_waiting = true;
-    gvl_to_ready(th, false, gvl_self(th));
-    if (s->running == th) gvl_add_running_thread(th);
+    struct core_sched *s = sched_of(th);
+    struct gvl_actor self = gvl_self(th);
+    core_sched_hot_back(s, &th->core);
+    core_sched_to_running(s, &th->core, &self);
     gvl_wait_running_turn(th, k);
 }
 
@@ -339,22 +286,20 @@ void gvl33_park(struct rb_thread *th, th_cont k)
 
 void gvl33_ready(struct rb_thread *waker, struct rb_thread *th)
 {
-    /* ubf_waiting */
-    struct rb_sched *s = sched_of(th);
-    if (s->running == th) return;  /* not sleeping yet */
+    /* ubf_waiting (a thread still `running` is not sleeping yet) */
     struct gvl_actor by = waker ? gvl_self(waker)
                                 : (struct gvl_actor){ &th->vm->timer.nt, &th->vm->timer.pending_cost };
-    gvl_to_ready(th, true, by);
+    core_sched_ready(sched_of(th), &th->core, &by);
 }
 
 void gvl33_yield(struct rb_thread *th, th_cont k)
 {
     /* thread_sched_yield */
-    struct rb_sched *s = sched_of(th);
+    struct core_sched *s = sched_of(th);
     if (!s->rq_head) { k(th); return; }
     vm_set_state(th, TS_WANTS_GVL);
-    gvl_wakeup_next(th);
-    gvl_to_ready(th, false, gvl_self(th));
+    struct gvl_actor self = gvl_self(th);
+    core_sched_yield(s, &th->core, &self);
     gvl_wait_running_turn(th, k);
 }
 

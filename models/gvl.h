@@ -1,35 +1,26 @@
-/* gvl.h - the per-Ractor thread scheduler of CRuby 3.3+ (thread_pthread.c):
- * `running`, the FIFO ready queue, and the hand-off protocol between them.
- *
- * The eager, hot_steal, delayed and threshold policies are built on these
- * functions; each is named after the CRuby function it models.  (barging,
- * the 2.6-3.2 GVL, has its own acquire/release in gvl_barging.c and only
- * shares the queue helpers and gvl_acquired.)
+/* gvl.h - the simulator's side of the per-Ractor scheduler of CRuby 3.3+
+ * (thread_pthread.c).  The decisions (who is `running`, the ready queue,
+ * the PR 15840 steal) are core/sched.h's; this file gives them their
+ * costs and continuations: a futex wake paid by its actor, the wait for a
+ * CPU after a wake, the sleep of a thread whose turn has not come.
  */
 #ifndef MODELS_GVL_H
 #define MODELS_GVL_H
 
 #include <stdbool.h>
 
+#include "../core/sched.h"
 #include "vm.h"
+
+/* The simulator's hooks for core/sched.c (every Ractor's scheduler). */
+extern const struct core_hooks gvl_hooks;
 
 /* The actor for code a Ruby thread runs itself. */
 struct gvl_actor gvl_self(struct rb_thread *th);
 
-/* thread_sched_enq / _deq: the FIFO ready queue.  `by` pays for waking the
- * timer thread when the queue stops being empty. */
-void gvl_enq(struct rb_sched *s, struct rb_thread *th, struct gvl_actor by);
-void gvl_enq_head(struct rb_sched *s, struct rb_thread *th);
-struct rb_thread *gvl_deq(struct rb_sched *s);
-void gvl_readyq_remove(struct rb_sched *s, struct rb_thread *th);
-
-/* thread_sched_set_running */
-void gvl_set_running(struct rb_sched *s, struct rb_thread *th);
-
 /* thread_sched_add_running_thread / _del_: vm running_threads and the
  * timeslice set, under the global sched lock (charged to `th`). */
 void gvl_add_running_thread(struct rb_thread *th);
-void gvl_del_running_thread(struct rb_thread *th);
 /* ... with the global-lock section paid by another actor (a helper, the
  * timer thread) that takes th off the GVL on its behalf. */
 void gvl_del_running_thread_by(struct rb_thread *th, struct gvl_actor by);

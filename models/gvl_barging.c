@@ -44,11 +44,11 @@ struct barging {
     bool timed_out;                    /* the timer's wait ended by timeout */
     bool need_yield, wait_yield;
     struct rb_thread *yielder;         /* sleeping on switch_cond */
-    struct rb_thread *switch_waiters;  /* on switch_wait_cond (via rq_next: not in the readyq) */
+    struct core_thread *switch_waiters;/* on switch_wait_cond (via rq_next: not in the readyq) */
 };
 
-static struct rb_sched *sched_of(struct rb_thread *th) { return &rb_ractor_of(th)->sched; }
-static struct barging *bg(struct rb_thread *th) { return rb_ractor_of(th)->sched.policy_data; }
+static struct core_sched *sched_of(struct rb_thread *th) { return core_sched_of(&th->core); }
+static struct barging *bg(struct rb_thread *th) { return rb_ractor_of(th)->policy_data; }
 
 /* Pay the CPU th owes before looking at the predicate of a condvar wait:
  * check-then-sleep is atomic under the lock in CRuby, so a signal sent
@@ -68,23 +68,23 @@ static void count_wasted(struct rb_thread *th)
 /* thread_sched_to_waiting_common */
 static void release(struct rb_thread *th)
 {
-    struct rb_sched *s = sched_of(th);
+    struct core_sched *s = sched_of(th);
     s->running = NULL;
-    if (s->rq_head) gvl_signal(s->rq_head, gvl_self(th));
+    if (s->rq_head) gvl_signal(rb_thread_of(s->rq_head), gvl_self(th));
 }
 
 /* the end of thread_sched_to_running_common: ready -> running */
 static void take(struct rb_thread *th, th_cont k)
 {
-    struct rb_sched *s = sched_of(th);
-    struct barging *b = s->policy_data;
-    struct rb_thread *prev = rb_ractor_of(th)->last_ran;
-    s->running = th;
-    if (prev && prev != th) th->vm->gvl_handoffs++;
+    struct core_sched *s = sched_of(th);
+    struct barging *b = bg(th);
+    struct core_thread *prev = s->last_ran;
+    s->running = &th->core;
+    if (prev && prev != &th->core) s->handoffs++;
     if (!b->timer && s->rq_tail) {
         /* designate_timer_thread: the tail will be in the queue longest */
-        b->designated = s->rq_tail;
-        gvl_signal(s->rq_tail, gvl_self(th));
+        b->designated = rb_thread_of(s->rq_tail);
+        gvl_signal(b->designated, gvl_self(th));
     }
     gvl_acquired(th, k);
 }
@@ -94,9 +94,9 @@ static void wait_turn(struct rb_thread *th);
 /* the wait loop saw `running` NULL */
 static void got_it(struct rb_thread *th)
 {
-    struct rb_sched *s = sched_of(th);
-    struct barging *b = s->policy_data;
-    gvl_readyq_remove(s, th);
+    struct core_sched *s = sched_of(th);
+    struct barging *b = bg(th);
+    core_rq_remove(s, &th->core);
     if (b->need_yield) {
         b->need_yield = false;
         gvl_signal(b->yielder, gvl_self(th));  /* switch_cond */
@@ -135,8 +135,8 @@ static void timer_woken(struct mach_task *t, void *ctx)
 {
     (void)t;
     struct rb_thread *th = ctx;
-    struct rb_sched *s = sched_of(th);
-    struct barging *b = s->policy_data;
+    struct core_sched *s = sched_of(th);
+    struct barging *b = bg(th);
     bool timed_out = b->timed_out;
     if (b->timeout_ev) {  /* signalled before the deadline */
         sim_cancel(th->vm->eng, b->timeout_ev);
@@ -145,7 +145,7 @@ static void timer_woken(struct mach_task *t, void *ctx)
     b->timer_err_timedout = timed_out;
     if (s->running) {
         if (!timed_out) count_wasted(th);
-        th_interrupt(s->running, INT_TIMER);  /* "Timeslice" */
+        th_interrupt(rb_thread_of(s->running), CORE_INT_TIMER);  /* "Timeslice" */
     }
     b->timer = NULL;
     if (s->running) wait_turn(th);
@@ -157,8 +157,8 @@ static void wait_now(struct mach_task *t, void *ctx)
 {
     (void)t;
     struct rb_thread *th = ctx;
-    struct rb_sched *s = sched_of(th);
-    struct barging *b = s->policy_data;
+    struct core_sched *s = sched_of(th);
+    struct barging *b = bg(th);
     if (!s->running) {
         got_it(th);
         return;
@@ -183,10 +183,11 @@ static void wait_turn(struct rb_thread *th)
 /* thread_sched_to_running_common */
 static void acquire(struct rb_thread *th, th_cont k)
 {
-    struct rb_sched *s = sched_of(th);
-    struct barging *b = s->policy_data;
+    struct core_sched *s = sched_of(th);
+    struct barging *b = bg(th);
     if (s->running) {
-        gvl_enq(s, th, gvl_self(th));
+        struct gvl_actor self = gvl_self(th);
+        core_sched_enq(s, &th->core, &self);
         th->gvl_k = k;
         wait_turn(th);
         return;
@@ -245,16 +246,16 @@ static void barging_ready(struct rb_thread *waker, struct rb_thread *th)
 
 static void switch_wait_broadcast(struct rb_thread *th)
 {
-    for (struct rb_thread *w = bg(th)->switch_waiters; w; w = w->rq_next)
-        if (w->nt->state == MT_BLOCKED) gvl_signal(w, gvl_self(th));
+    for (struct core_thread *w = bg(th)->switch_waiters; w; w = w->rq_next)
+        if (rb_thread_of(w)->nt->state == MT_BLOCKED) gvl_signal(rb_thread_of(w), gvl_self(th));
 }
 
 static void switch_waiters_remove(struct rb_thread *th)
 {
-    struct rb_thread **pp = &bg(th)->switch_waiters;
-    while (*pp && *pp != th) pp = &(*pp)->rq_next;
-    if (*pp) *pp = th->rq_next;
-    th->rq_next = NULL;
+    struct core_thread **pp = &bg(th)->switch_waiters;
+    while (*pp && *pp != &th->core) pp = &(*pp)->rq_next;
+    if (*pp) *pp = th->core.rq_next;
+    th->core.rq_next = NULL;
 }
 
 static void yield_wait_now(struct mach_task *t, void *ctx);
@@ -305,15 +306,15 @@ static void switch_wait_now(struct mach_task *t, void *ctx)
 /* thread_sched_yield */
 static void barging_yield(struct rb_thread *th, th_cont k)
 {
-    struct rb_sched *s = sched_of(th);
-    struct barging *b = s->policy_data;
-    struct rb_thread *next = s->rq_head;
+    struct core_sched *s = sched_of(th);
+    struct barging *b = bg(th);
+    struct core_thread *next = s->rq_head;
     vm_set_state(th, TS_WANTS_GVL);
     release(th);
     th->gvl_k = k;
     if (b->wait_yield) {  /* another thread is processing a GVL yield */
-        th->rq_next = b->switch_waiters;
-        b->switch_waiters = th;
+        th->core.rq_next = b->switch_waiters;
+        b->switch_waiters = &th->core;
         settle(th, switch_wait_now);
     } else if (next) {  /* wait until another thread takes the GVL */
         b->need_yield = true;
@@ -336,21 +337,20 @@ static void barging_dead(struct rb_thread *th)
     release(th);
 }
 
-static int barging_init(struct rb_sched *s, char *err, unsigned errlen)
+static int barging_init(struct rb_ractor *r, char *err, unsigned errlen)
 {
     struct barging *b = calloc(1, sizeof *b);
     if (!b)
-        return gv_fail(err, errlen, GV_ENOMEM, "%s: out of memory for the GVL",
-                       s->ractor->vm->scn->file);
+        return gv_fail(err, errlen, GV_ENOMEM, "%s: out of memory for the GVL", r->vm->scn->file);
     b->timer_err_timedout = true;
-    s->policy_data = b;
+    r->policy_data = b;
     return GV_OK;
 }
 
-static void barging_fini(struct rb_sched *s)
+static void barging_fini(struct rb_ractor *r)
 {
-    free(s->policy_data);
-    s->policy_data = NULL;
+    free(r->policy_data);
+    r->policy_data = NULL;
 }
 
 const struct gvl_policy gvl_barging = {

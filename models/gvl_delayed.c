@@ -35,7 +35,7 @@ static void delayed_blocking_enter(struct rb_thread *th, bool yield_immediately)
 
 static void delayed_blocking_exit(struct rb_thread *th, th_cont k)
 {
-    if (rb_ractor_of(th)->sched.running == th) {
+    if (core_sched_of(&th->core)->running == &th->core) {
         /* short operation: clear the flag and keep going */
         gvl_acquired(th, k);
         return;
@@ -45,11 +45,11 @@ static void delayed_blocking_exit(struct rb_thread *th, th_cont k)
 }
 
 /* the timer thread's check of a running thread with waiters */
-static void delayed_tick(struct rb_sched *s)
+static void delayed_tick(struct core_sched *s)
 {
-    struct rb_thread *run = s->running;
+    struct rb_thread *run = rb_thread_of(s->running);
     if (!run || !run->blocking || !s->rq_head) return;
-    struct vm *vm = s->ractor->vm;
+    struct vm *vm = run->vm;
     struct gvl_actor timer = { &vm->timer.nt, &vm->timer.pending_cost };
     gvl_wakeup_next_by(run, timer);
 }

@@ -27,11 +27,7 @@
 /* thread_sched_to_waiting_common */
 static void hot_blocking_enter(struct rb_thread *th, bool yield_immediately)
 {
-    struct rb_sched *s = &rb_ractor_of(th)->sched;
-    if (!yield_immediately) {
-        s->runnable_hot_th = th;
-        s->runnable_hot_th_waiting = false;
-    }
+    if (!yield_immediately) core_sched_mark_hot(core_sched_of(&th->core), &th->core);
     gvl_wakeup_next(th);
 }
 
@@ -45,13 +41,13 @@ static void hot_locked(struct mach_task *t, void *ctx)
 /* thread_sched_to_running */
 static void hot_blocking_exit(struct rb_thread *th, th_cont k)
 {
-    struct rb_sched *s = &rb_ractor_of(th)->sched;
+    struct rb_ractor *r = rb_ractor_of(th);
     /* the hint, stored before taking the lock */
-    if (s->runnable_hot_th == th) s->runnable_hot_th_waiting = true;
-    if (s->lock_holder != NULL && s->lock_holder != th) {
+    core_sched_hot_back(&r->core.sched, &th->core);
+    if (r->lock_holder != NULL && r->lock_holder != th) {
         /* a waking successor holds sched->lock_: spin until it lets go */
         sim_time now = sim_now(th->vm->eng);
-        sim_time spin = s->lock_free_at > now ? s->lock_free_at - now : 0;
+        sim_time spin = r->lock_free_at > now ? r->lock_free_at - now : 0;
         th->gvl_k = k;
         th_burst(th, spin, hot_locked);
         return;

@@ -36,7 +36,7 @@ struct gvl_policy {
     /* th ends and releases the GVL. */
     void (*dead)(struct rb_thread *th);
     /* a timer tick found this sched in the timeslice set (may be NULL). */
-    void (*tick)(struct rb_sched *s);
+    void (*tick)(struct core_sched *s);
     /* does this policy use the timer thread's timeslice set? (barging has
      * no timer thread: its first waiter times the quantum) */
     bool uses_timer_thread;
@@ -49,11 +49,11 @@ struct gvl_policy {
      * 2.6-3.2 GVL's fields): set up before any thread starts (GV_OK or an
      * error code with a message), freed with the VM (also after a failed
      * init, so it must accept a NULL policy_data). */
-    int (*init)(struct rb_sched *s, char *err, unsigned errlen);
-    void (*fini)(struct rb_sched *s);
+    int (*init)(struct rb_ractor *r, char *err, unsigned errlen);
+    void (*fini)(struct rb_ractor *r);
     /* Optional: add the policy's own native threads to the run's metrics
      * (their context switches, native_threads). */
-    void (*collect)(const struct rb_sched *s, struct run_metrics *m);
+    void (*collect)(const struct rb_ractor *r, struct run_metrics *m);
 };
 
 const struct gvl_policy *gvl_policy_get(enum scn_gvl_policy id);

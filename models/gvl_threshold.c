@@ -37,7 +37,7 @@
 #include "thread.h"
 
 struct thr_helper {
-    struct rb_sched *s;
+    struct core_sched *s;
     struct vm *vm;
     struct mach_task nt;
     char name[48];
@@ -76,10 +76,10 @@ static void helper_sleep(struct mach_task *t, void *ctx)
 static void helper_check(struct mach_task *t, void *ctx)
 {
     struct thr_helper *h = ctx;
-    struct rb_sched *s = h->s;
+    struct core_sched *s = h->s;
     sim_time now = sim_now(h->vm->eng);
     struct rb_thread *th = h->deferred;
-    if (th && now - h->since >= h->vm->scn->runtime.threshold && s->running == th && s->rq_head) {
+    if (th && now - h->since >= h->vm->scn->runtime.threshold && s->running == &th->core && s->rq_head) {
         /* the call is still running after `threshold`: suspend it now */
         h->deferred = NULL;
         gvl_wakeup_next_by(th, (struct gvl_actor){ &h->nt, &h->pending_cost });
@@ -102,7 +102,7 @@ static void helper_run(struct mach_task *t, void *ctx)
 static void threshold_blocking_enter(struct rb_thread *th, bool yield_immediately)
 {
     (void)yield_immediately;
-    struct thr_helper *h = rb_ractor_of(th)->sched.policy_data;
+    struct thr_helper *h = rb_ractor_of(th)->policy_data;
     struct vm *vm = th->vm;
     h->deferred = th;
     h->since = sim_now(vm->eng);
@@ -120,8 +120,8 @@ static void threshold_blocking_enter(struct rb_thread *th, bool yield_immediatel
 
 static void threshold_blocking_exit(struct rb_thread *th, th_cont k)
 {
-    struct thr_helper *h = rb_ractor_of(th)->sched.policy_data;
-    if (h->deferred == th && rb_ractor_of(th)->sched.running == th) {
+    struct thr_helper *h = rb_ractor_of(th)->policy_data;
+    if (h->deferred == th && core_sched_of(&th->core)->running == &th->core) {
         /* short call: never suspended */
         h->deferred = NULL;
         gvl_acquired(th, k);
@@ -130,31 +130,31 @@ static void threshold_blocking_exit(struct rb_thread *th, th_cont k)
     gvl_to_running(th, k);
 }
 
-static int threshold_init(struct rb_sched *s, char *err, unsigned errlen)
+static int threshold_init(struct rb_ractor *r, char *err, unsigned errlen)
 {
-    struct vm *vm = s->ractor->vm;
+    struct vm *vm = r->vm;
     struct thr_helper *h = calloc(1, sizeof *h);
     if (!h)
         return gv_fail(err, errlen, GV_ENOMEM, "%s: out of memory for the threshold helper",
                        vm->scn->file);
-    h->s = s;
+    h->s = &r->core.sched;
     h->vm = vm;
-    snprintf(h->name, sizeof h->name, "gvl-helper/%s", s->ractor->core.name);
+    snprintf(h->name, sizeof h->name, "gvl-helper/%s", r->core.name);
     mach_task_init(&vm->mach, &h->nt, h->name);
     h->nt.wakeup_preempt = true;
-    s->policy_data = h;
+    r->policy_data = h;
     return GV_OK;
 }
 
-static void threshold_fini(struct rb_sched *s)
+static void threshold_fini(struct rb_ractor *r)
 {
-    free(s->policy_data);
-    s->policy_data = NULL;
+    free(r->policy_data);
+    r->policy_data = NULL;
 }
 
-static void threshold_collect(const struct rb_sched *s, struct run_metrics *m)
+static void threshold_collect(const struct rb_ractor *r, struct run_metrics *m)
 {
-    const struct thr_helper *h = s->policy_data;
+    const struct thr_helper *h = r->policy_data;
     if (!h || !h->started) return;
     m->vol_switches += h->nt.vcsw;
     m->invol_switches += h->nt.ivcsw;

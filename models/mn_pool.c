@@ -61,7 +61,7 @@ struct mn_snt {
     struct mach_task nt;      /* first member: th->nt points here */
     struct mn_pool *pool;
     struct rb_thread *th;     /* nt->running_thread, NULL in the nt_start loop */
-    struct rb_sched *from;    /* Ractor of the thread that just left this NT */
+    struct rb_ractor *from;   /* Ractor of the thread that just left this NT */
     int dedicated;            /* > 0 while pinned by a blocking region */
     struct mn_snt *idle_next; /* waiting on vm->ractor.sched.cond */
     char name[24];
@@ -156,7 +156,7 @@ static int cond_signal(struct mn_pool *p, struct gvl_actor by)
 static int ractor_sched_enq(struct mn_pool *p, struct rb_ractor *r, struct gvl_actor by)
 {
     grq_push(p, r);
-    struct rb_thread *th = r->sched.running;
+    struct rb_thread *th = rb_thread_of(r->core.sched.running);
     if (th && th->ts == TS_WANTS_GVL) vm_set_state(th, TS_WANTS_SNT);
     *by.cost += mach_of(p)->sched_lock_cs;  /* ractor_sched_lock */
     return cond_signal(p, by);
@@ -209,7 +209,7 @@ static void nt_loop(struct mn_snt *s)
             mach_block(&p->vm->mach, &s->nt, nt_woken, s);
             return;
         }
-        struct rb_thread *next = r->sched.running;
+        struct rb_thread *next = rb_thread_of(r->core.sched.running);
         if (next && !next->nt) {
             switch_to(s, next, mach_of(p)->sched_lock_cs + mach_of(p)->coroutine_switch);
             return;
@@ -292,10 +292,10 @@ static void released(struct mach_task *t, void *ctx)
 {
     (void)t;
     struct mn_snt *s = ctx;
-    struct rb_sched *sc = s->from;
+    struct rb_ractor *r = s->from;
     s->from = NULL;
-    struct rb_thread *next = sc->running;
-    if (next && mn_thread_p(next) && !next->nt && !s->pool->in_grq[sc->ractor->core.id]) {
+    struct rb_thread *next = rb_thread_of(r->core.sched.running);
+    if (next && mn_thread_p(next) && !next->nt && !s->pool->in_grq[r->core.id]) {
         switch_to(s, next, 0);  /* the coroutine switch was paid by the leaving thread */
         return;
     }
@@ -306,7 +306,7 @@ static void leave_nt(struct rb_thread *th, struct mn_snt *s, sim_time cost)
 {
     th->nt = NULL;
     s->th = NULL;
-    s->from = &rb_ractor_of(th)->sched;
+    s->from = rb_ractor_of(th);
     mach_burst(&th->vm->mach, &s->nt, cost, released, s);
 }
 

@@ -18,7 +18,7 @@ void queue_push(struct rb_thread *th, struct rb_queue *q)
     if (!q->wait_head) q->wait_tail = NULL;
     w->wait_next = NULL;
     w->parked_queue = -1;
-    w->interrupts |= INT_PENDING;
+    w->interrupts |= CORE_INT_PENDING;
     vm_set_state(w, TS_WANTS_GVL);
     th->vm->policy->ready(th, w);
 }

@@ -251,18 +251,18 @@ static bool execute_interrupts(struct rb_thread *th)
 {
     unsigned bits = th->interrupts;
     th->interrupts = 0;
-    if (bits & INT_VM_BARRIER) {
+    if (bits & CORE_INT_VM_BARRIER) {
         /* RB_VM_LOCKING() {}: join the barrier (models/barrier.c); the
          * other bits are handled after it, in CRuby's order */
-        th->interrupts = bits & ~(unsigned)INT_VM_BARRIER;
+        th->interrupts = bits & ~(unsigned)CORE_INT_VM_BARRIER;
         barrier_interrupt(th, th_step);
         return true;
     }
-    if (bits & INT_TIMER) {
+    if (bits & CORE_INT_TIMER) {
         const struct scn_runtime *rt = &th->vm->scn->runtime;
         /* one tick's credit (3.3+); a whole quantum under CRuby <= 3.2 */
-        th->running_time += th->vm->policy->tick_credits_quantum ? rt->quantum : rt->timer_tick;
-        if (th->running_time >= rt->quantum && rb_ractor_of(th)->sched.rq_head) {
+        th->core.running_time += th->vm->policy->tick_credits_quantum ? rt->quantum : rt->timer_tick;
+        if (th->core.running_time >= rt->quantum && core_sched_of(&th->core)->rq_head) {
             th->vm->policy->yield(th, th_step);
             return true;
         }
@@ -388,7 +388,7 @@ void th_describe_wait(const struct rb_thread *th, char *buf, unsigned len)
         snprintf(buf, len, "waiting for a shared native thread (Ractor %s in the global run queue) "
                  "at %s (line %d)", th->core.ractor->name, where, line);
     } else if (th->ts == TS_WANTS_GVL) {
-        const struct rb_thread *owner = rb_ractor_of(th)->sched.running;
+        const struct rb_thread *owner = rb_thread_of(core_sched_of(&th->core)->running);
         snprintf(buf, len, "waiting for the GVL of Ractor %s (held by %s) at %s (line %d)",
                  th->core.ractor->name, owner ? owner->core.name : "nobody", where, line);
     } else {

@@ -49,7 +49,7 @@ static void timer_work_done(struct mach_task *t, void *ctx)
         tm->tick_due = false;
         tm->ticks++;
         for (int i = 0; i < vm->nractors; i++) {
-            struct rb_sched *s = &vm->ractors[i].sched;
+            struct core_sched *s = &vm->ractors[i].core.sched;
             if (!s->is_running_timeslice || !s->running) continue;
             /* the policy's tick first: the delayed policy hands the GVL of
              * a thread still blocked to the next ready one, which takes it
@@ -59,7 +59,7 @@ static void timer_work_done(struct mach_task *t, void *ctx)
                 vm->policy->tick(s);
                 if (!s->is_running_timeslice || !s->running) continue;
             }
-            th_interrupt(s->running, INT_TIMER);
+            th_interrupt(rb_thread_of(s->running), CORE_INT_TIMER);
         }
         mn_timer_tick(vm);  /* M:N: lazy grq deq, SNT top-up */
     }
@@ -91,9 +91,9 @@ void timer_start(struct vm *vm)
     mach_start(&vm->mach, &vm->timer.nt, timer_run, vm);
 }
 
-void timer_timeslice_add(struct rb_sched *s, struct gvl_actor by)
+void timer_timeslice_add(struct core_sched *s, struct gvl_actor by)
 {
-    struct vm *vm = s->ractor->vm;
+    struct vm *vm = rb_ractor_of_sched(s)->vm;
     struct rb_timer *tm = &vm->timer;
     if (!vm->policy->uses_timer_thread) return;  /* barging: the first waiter times the quantum */
     s->is_running_timeslice = true;
@@ -104,8 +104,8 @@ void timer_timeslice_add(struct rb_sched *s, struct gvl_actor by)
     }
 }
 
-void timer_timeslice_del(struct rb_sched *s)
+void timer_timeslice_del(struct core_sched *s)
 {
     s->is_running_timeslice = false;
-    s->ractor->vm->timer.timeslice_cnt--;
+    rb_ractor_of_sched(s)->vm->timer.timeslice_cnt--;
 }

@@ -19,6 +19,7 @@
 #include "../common/err.h"
 #include "../core/expand.h"
 #include "counter.h"
+#include "gvl.h"
 #include "gvl_policy.h"
 #include "mn_pool.h"
 #include "thread.h"
@@ -101,7 +102,7 @@ int vm_init(struct vm *vm, const struct scenario *scn, struct sim_engine *eng, c
     if (core_expand(scn, ractor_at, thread_at, vm) != GV_OK) goto oom;
     for (int r = 0; r < vm->nractors; r++) {
         vm->ractors[r].vm = vm;
-        vm->ractors[r].sched.ractor = &vm->ractors[r];
+        core_sched_init(&vm->ractors[r].core.sched, &gvl_hooks);
     }
     for (int i = 0; i < vm->nthreads; i++) {
         struct rb_thread *th = &vm->threads[i];
@@ -123,7 +124,7 @@ int vm_init(struct vm *vm, const struct scenario *scn, struct sim_engine *eng, c
     /* per-Ractor state of the GVL policy (gvl_policy.h init) */
     if (vm->policy->init) {
         for (int r = 0; r < vm->nractors; r++) {
-            int prc = vm->policy->init(&vm->ractors[r].sched, err, errlen);
+            int prc = vm->policy->init(&vm->ractors[r], err, errlen);
             if (prc != GV_OK) {
                 vm_free(vm);
                 return prc;
@@ -221,7 +222,7 @@ int vm_collect(struct vm *vm, struct run_metrics *m)
     m->vol_switches += vm->timer.nt.vcsw;
     m->invol_switches += vm->timer.nt.ivcsw;
     m->main_vol_switches = vm->nthreads > 0 ? vm->threads[0].own_nt.vcsw : 0;
-    m->gvl_handoffs = vm->gvl_handoffs;
+    for (int r = 0; r < vm->nractors; r++) m->gvl_handoffs += vm->ractors[r].core.sched.handoffs;
     m->wakeups = vm->wakeups;
     m->wasted_wakes = vm->wasted_wakes;
     m->timer_ticks = vm->timer.ticks;
@@ -234,7 +235,7 @@ int vm_collect(struct vm *vm, struct run_metrics *m)
     mn_collect(vm, m);       /* native_threads, SNT switches */
     counter_collect(vm, m);  /* line_transfers */
     if (vm->policy->collect)  /* helper threads of the GVL policy */
-        for (int r = 0; r < vm->nractors; r++) vm->policy->collect(&vm->ractors[r].sched, m);
+        for (int r = 0; r < vm->nractors; r++) vm->policy->collect(&vm->ractors[r], m);
     m->engine_events = vm->eng->fired;
     return GV_OK;
 }
@@ -245,7 +246,7 @@ void vm_free(struct vm *vm)
         for (int i = 0; i < vm->nthreads; i++) core_thread_free(&vm->threads[i].core);
     if (vm->ractors)
         for (int r = 0; r < vm->nractors; r++) {
-            if (vm->policy && vm->policy->fini) vm->policy->fini(&vm->ractors[r].sched);
+            if (vm->policy && vm->policy->fini) vm->policy->fini(&vm->ractors[r]);
             core_ractor_free(&vm->ractors[r].core);
         }
     free(vm->threads);

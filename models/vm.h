@@ -41,36 +41,15 @@ struct gvl_actor {
     sim_time *cost;
 };
 
-/* ec->interrupt_flag bits that matter here (vm_core.h) */
-enum {
-    INT_TIMER = 0x01,       /* TIMER_INTERRUPT_MASK: the timer thread's tick */
-    INT_PENDING = 0x02,     /* PENDING_INTERRUPT_MASK: woken by a Queue push etc. */
-    INT_VM_BARRIER = 0x20   /* VM_BARRIER_INTERRUPT_MASK */
-};
-
-/* Per-Ractor thread scheduler: the GVL (struct rb_thread_sched). */
-struct rb_sched {
-    struct rb_ractor *ractor;
-    struct rb_thread *running;        /* owner of the GVL, or NULL */
-    struct rb_thread *rq_head, *rq_tail;
-    int readyq_cnt;
-    bool is_running;                  /* `running` is in vm running_threads */
-    bool is_running_timeslice;        /* ... and in the timer's timeslice set */
-    /* hot_steal (PR 15840): sched->runnable_hot_th / runnable_hot_th_waiting */
-    struct rb_thread *runnable_hot_th;
-    bool runnable_hot_th_waiting;
+/* A Ractor: its scheduler (the GVL, core/sched.h) is in core.sched. */
+struct rb_ractor {
+    struct core_ractor core;     /* id, name, threads, scheduler (core/core.h) */
+    struct vm *vm;
     /* hot_steal: a successor back from cond_wait holds sched->lock_ until
      * lock_free_at while a hot thread is out (gvl.c turn_wake) */
     struct rb_thread *lock_holder;
     sim_time lock_free_at;
-    void *policy_data;                /* per-policy state (delayed, threshold, barging) */
-};
-
-struct rb_ractor {
-    struct core_ractor core;     /* id, name, threads (core/core.h) */
-    struct vm *vm;
-    struct rb_sched sched;
-    struct rb_thread *last_ran;  /* ractor->threads.running_ec: resets running_time */
+    void *policy_data;           /* per-policy state (threshold, barging) */
 };
 
 /* A thread's part in the VM lock and barrier protocol (models/vm_lock.c,
@@ -119,10 +98,7 @@ struct rb_thread {
     bool in_compute;             /* in a compute burst (cuttable at safe points) */
 
     /* GVL */
-    struct rb_thread *rq_next;
-    bool in_readyq;
     th_cont gvl_k;               /* continuation once the GVL is ours */
-    sim_time running_time;       /* th->running_time_us, credited per tick */
     unsigned interrupts;         /* INT_* bits pending */
     bool dead;
     bool blocking;               /* inside a blocking region */
@@ -189,8 +165,7 @@ struct vm {
     bool stopped;                /* stop.time reached */
     sim_time end_time;
 
-    /* counters for the CSV */
-    uint64_t gvl_handoffs;
+    /* counters for the CSV (GVL hand-offs: core_sched.handoffs) */
     uint64_t wakeups;
     uint64_t wasted_wakes;
 
@@ -214,6 +189,10 @@ static inline struct rb_thread *rb_thread_of(const struct core_thread *c)
 static inline struct rb_ractor *rb_ractor_of(const struct rb_thread *th)
 {
     return core_container_of(th->core.ractor, struct rb_ractor, core);
+}
+static inline struct rb_ractor *rb_ractor_of_sched(const struct core_sched *s)
+{
+    return core_container_of(s, struct rb_ractor, core.sched);
 }
 
 /* Build the VM for a scenario on an engine.  Returns GV_OK or an error code

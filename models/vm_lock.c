@@ -421,13 +421,13 @@ bool vm_lock_describe_wait(const struct rb_thread *th, char *buf, unsigned len)
             size_t off = 0;
             int n = 0;
             for (int i = 0; i < th->vm->nractors; i++) {
-                const struct rb_sched *s = &th->vm->ractors[i].sched;
-                if (&s->ractor->core == th->core.ractor || !s->is_running || !s->running) continue;
-                if (s->running->sync.joined) continue;
+                const struct core_sched *s = &th->vm->ractors[i].core.sched;
+                if (&th->vm->ractors[i].core == th->core.ractor || !s->is_running || !s->running) continue;
+                if (rb_thread_of(s->running)->sync.joined) continue;
                 n++;
                 if (off + 2 < sizeof names)
                     off += (size_t)snprintf(names + off, sizeof names - off, "%s%s", off ? ", " : "",
-                                            s->running->core.name);
+                                            s->running->name);
             }
             snprintf(buf, len, "initiating a VM barrier, waiting for %d running thread%s to join (%s) "
                      "at %s (line %d)", n, n == 1 ? "" : "s", n ? names : "none left", where, line);

@@ -6,6 +6,7 @@
 #include "../../common/err.h"
 #include "../../core/cursor.h"
 #include "../../core/expand.h"
+#include "../../core/sched.h"
 
 /* ---- expansion ------------------------------------------------------------ */
 
@@ -215,6 +216,136 @@ static void test_op_durations(void)
     ASSERT_EQ(core_op_dur(&th, &sl, 1.5), rng_uniform(&r, 5, 9));  /* drawn from its stream */
 }
 
+/* ---- the scheduler ------------------------------------------------------------ */
+
+/* A backend that records what the decisions asked of it. */
+static char g_log[512];
+
+static void logf_(const char *fmt, int a, int b)
+{
+    size_t n = strlen(g_log);
+    snprintf(g_log + n, sizeof g_log - n, fmt, a, b);
+}
+
+static void h_signal(struct core_sched *s, struct core_thread *th, struct core_thread *from, void *by)
+{
+    (void)s;
+    (void)by;
+    logf_("signal %d from %d;", th->id, from ? from->id : -1);
+}
+static void h_add(struct core_sched *s, struct core_thread *th)
+{
+    s->is_running = true;
+    logf_("add %d;", th->id, 0);
+}
+static void h_del(struct core_sched *s, struct core_thread *th, void *by)
+{
+    (void)by;
+    s->is_running = false;
+    s->is_running_timeslice = false;
+    logf_("del %d;", th->id, 0);
+}
+static void h_timeslice(struct core_sched *s, void *by)
+{
+    (void)by;
+    s->is_running_timeslice = true;
+    logf_("timeslice %d;", s->running->id, 0);
+}
+
+static const struct core_hooks test_hooks = { h_signal, h_add, h_del, h_timeslice, NULL, NULL };
+
+/* One Ractor with n threads, nobody running. */
+static struct core_sched *sched_setup(struct core_ractor *r, struct core_thread *th, int n)
+{
+    memset(r, 0, sizeof *r);
+    core_sched_init(&r->sched, &test_hooks);
+    memset(th, 0, sizeof *th * (size_t)n);
+    for (int i = 0; i < n; i++) {
+        th[i].id = i;
+        th[i].ractor = r;
+    }
+    g_log[0] = 0;
+    return &r->sched;
+}
+
+static void test_sched_handoff(void)
+{
+    struct core_ractor r;
+    struct core_thread th[3];
+    struct core_sched *s = sched_setup(&r, th, 3);
+    /* nobody runs: the first to be ready takes the GVL at once */
+    ASSERT(core_sched_to_running(s, &th[0], NULL));
+    ASSERT(s->running == &th[0]);
+    ASSERT_STREQ(g_log, "add 0;");
+    /* the others queue; the first waiter puts the runner in the timeslice set */
+    ASSERT(!core_sched_to_ready(s, &th[1], false, NULL));
+    ASSERT(!core_sched_to_ready(s, &th[2], false, NULL));
+    ASSERT_STREQ(g_log, "add 0;timeslice 0;");
+    ASSERT_EQ(s->readyq_cnt, 2);
+    /* blocking region under eager: the head becomes running before it wakes */
+    g_log[0] = 0;
+    ASSERT(core_sched_wakeup_next(s, &th[0], NULL) == &th[1]);
+    ASSERT(s->running == &th[1]);
+    ASSERT_STREQ(g_log, "signal 1 from 0;del 0;");
+    ASSERT_EQ(s->handoffs, 1);
+    /* back from the call: queue behind th[2] */
+    ASSERT(!core_sched_to_running(s, &th[0], NULL));
+    ASSERT(s->rq_head == &th[2] && s->rq_tail == &th[0]);
+    /* a thread switching in starts a new quantum */
+    th[1].running_time = 5;
+    core_sched_acquired(s, &th[1]);
+    ASSERT_EQ(th[1].running_time, 0);
+    th[1].running_time = 5;
+    core_sched_acquired(s, &th[1]);
+    ASSERT_EQ(th[1].running_time, 5);
+    /* the quantum: yield to th[2], queue behind th[0] */
+    ASSERT(core_sched_yield(s, &th[1], NULL));
+    ASSERT(s->running == &th[2]);
+    ASSERT(s->rq_head == &th[0] && s->rq_tail == &th[1]);
+    /* ubf: a thread still running is not asleep yet */
+    ASSERT(!core_sched_ready(s, &th[2], NULL));
+    /* the last one leaves: nobody runs */
+    core_rq_remove(s, &th[0]);
+    core_rq_remove(s, &th[1]);
+    ASSERT(!core_sched_yield(s, &th[2], NULL));
+    ASSERT(core_sched_wakeup_next(s, &th[2], NULL) == NULL);
+    ASSERT(s->running == NULL);
+    ASSERT_EQ(s->readyq_cnt, 0);
+    ASSERT_EQ(s->handoffs, 2);
+}
+
+static void test_sched_hot_steal(void)
+{
+    struct core_ractor r;
+    struct core_thread th[3];
+    struct core_sched *s = sched_setup(&r, th, 3);
+    s->running = &th[0];
+    core_rq_append(s, &th[1]);
+    core_rq_append(s, &th[2]);
+    /* th[0] enters a BLOCKING_REGION: hot, and hands over eagerly */
+    core_sched_mark_hot(s, &th[0]);
+    core_sched_wakeup_next(s, &th[0], NULL);
+    ASSERT(s->running == &th[1]);
+    /* back before th[1] took over: the hint, then the steal */
+    core_sched_hot_back(s, &th[0]);
+    ASSERT(core_sched_hot_spinning(s));
+    ASSERT(!core_sched_to_running(s, &th[0], NULL));
+    ASSERT(core_sched_steal(s, &th[0], true));
+    ASSERT(s->running == &th[0]);
+    ASSERT(s->rq_head == &th[1] && th[1].rq_next == &th[2] && !th[0].in_readyq);
+    core_sched_acquired(s, &th[0]);
+    ASSERT(core_sched_hot(s) == NULL && !core_sched_hot_spinning(s));
+    /* a hot thread that cannot steal (M:N) loses the hint and waits */
+    core_sched_mark_hot(s, &th[0]);
+    core_sched_wakeup_next(s, &th[0], NULL);
+    ASSERT(!core_sched_to_running(s, &th[0], NULL));
+    ASSERT(!core_sched_steal(s, &th[0], false));
+    ASSERT(core_sched_hot(s) == NULL);
+    ASSERT(s->running == &th[1]);
+    /* only the hot thread steals */
+    ASSERT(!core_sched_steal(s, &th[2], true));
+}
+
 int main(void)
 {
     RUN(test_expand_names_and_instances);
@@ -222,5 +353,7 @@ int main(void)
     RUN(test_cursor_times_total_and_forever);
     RUN(test_cursor_depth_limit);
     RUN(test_op_durations);
+    RUN(test_sched_handoff);
+    RUN(test_sched_hot_steal);
     TEST_DONE();
 }
