@@ -52,6 +52,15 @@ struct core_cursor {
 
 struct core_thread;
 struct core_hooks;
+struct core_policy;
+
+/* The 2.6-3.2 GVL's own fields (rb_global_vm_lock_t), used by the barging
+ * policy only (core/policy.h, core_barging_*). */
+struct core_barging {
+    struct core_thread *timer;   /* the designated timer waiter (do_gvl_timer) */
+    bool timer_timedout;         /* timer_err == ETIMEDOUT: arm a new deadline */
+    bool need_yield, wait_yield; /* gvl_yield in progress */
+};
 
 /* Per-Ractor thread scheduler (struct rb_thread_sched of thread_pthread.h),
  * core/sched.h.  In the executor every field is read and written under the
@@ -66,8 +75,13 @@ struct core_sched {
     /* hot_steal (PR 15840): sched->runnable_hot_th / runnable_hot_th_waiting */
     _Atomic(struct core_thread *) runnable_hot_th;
     atomic_bool runnable_hot_th_waiting;
+    /* delayed / threshold: the running thread inside a blocking region that
+     * kept the GVL (PR 15529's `waiting` flag), or NULL */
+    struct core_thread *deferred;
     struct core_thread *last_ran;         /* ractor->threads.running_ec: resets running_time */
     uint64_t handoffs;                    /* times the GVL passed from one thread to another */
+    struct core_barging barging;
+    const struct core_policy *policy;     /* the GVL policy (core/policy.h) */
     const struct core_hooks *hooks;       /* what the backend does for a decision (core/sched.h) */
 };
 
@@ -92,6 +106,11 @@ struct core_thread {
     struct core_thread *rq_next; /* in the ready queue (or a backend's own list) */
     bool in_readyq;
     sim_time running_time;       /* th->running_time_us, credited per TIMER interrupt */
+
+    /* parked on a queue or in join */
+    struct core_thread *wait_next;
+    int parked_queue;            /* queue index, -1 if not parked on a queue */
+    bool joining;
 };
 
 static inline struct core_sched *core_sched_of(const struct core_thread *th)

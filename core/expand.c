@@ -56,6 +56,7 @@ int core_expand(const struct scenario *scn, struct core_ractor *(*ractor_at)(voi
                     th->ninstances = srac->count * sth->count;
                     rng_seed(&th->rng, scn->seed, (uint64_t)ti);
                     core_cursor_init(&th->cur, &sth->prog);
+                    th->parked_queue = -1;
                     r->nthreads++;
                 }
             }

@@ -9,14 +9,17 @@
  */
 #include "sched.h"
 
-void core_sched_init(struct core_sched *s, const struct core_hooks *hooks)
+void core_sched_init(struct core_sched *s, const struct core_policy *policy,
+                     const struct core_hooks *hooks)
 {
-    s->running = s->rq_head = s->rq_tail = s->last_ran = NULL;
+    s->running = s->rq_head = s->rq_tail = s->deferred = s->last_ran = NULL;
     s->readyq_cnt = 0;
     s->is_running = s->is_running_timeslice = false;
     atomic_init(&s->runnable_hot_th, NULL);
     atomic_init(&s->runnable_hot_th_waiting, false);
     s->handoffs = 0;
+    s->barging = (struct core_barging){ NULL, true, false, false };
+    s->policy = policy;
     s->hooks = hooks;
 }
 

@@ -35,7 +35,8 @@ struct core_hooks {
     void (*waiters_appeared)(struct core_sched *s, void *by);
 };
 
-void core_sched_init(struct core_sched *s, const struct core_hooks *hooks);
+void core_sched_init(struct core_sched *s, const struct core_policy *policy,
+                     const struct core_hooks *hooks);
 
 /* The ready queue as a plain FIFO (no timeslice bookkeeping): the 2.x
  * GVL's wait queue uses these too. */

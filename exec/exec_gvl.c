@@ -8,7 +8,9 @@
  */
 #include "exec_gvl.h"
 
-#include "exec_policy.h"
+#include "../core/policy.h"
+#include "exec_gvl_barging.h"
+#include "exec_threshold.h"
 #include "exec_timer.h"
 #include "exec_wait.h"
 
@@ -17,13 +19,12 @@ static struct core_sched *sched_of(const struct exec_thread *th) { return core_s
 int exec_sched_init(struct exec_ractor *r)
 {
     struct exec_sched *xs = &r->sched;
-    core_sched_init(&r->core.sched, &exec_gvl_hooks);
+    core_sched_init(&r->core.sched, r->vm->policy, &exec_gvl_hooks);
     if (pthread_mutex_init(&xs->lock, NULL)) return -1;
     if (exec_cond_init(&xs->helper_cond)) return -1;
     if (exec_cond_init(&xs->switch_cond)) return -1;
     if (exec_cond_init(&xs->switch_wait_cond)) return -1;
     atomic_init(&xs->holders, 0);
-    xs->timer_timedout = true;
     return 0;
 }
 
@@ -36,20 +37,16 @@ void exec_sched_destroy(struct exec_ractor *r)
 }
 
 /* thread_sched_setup_running_threads: under the global sched lock, update
- * running_threads (add_th / del_th) and the timeslice set (add_ts_th; a
- * deleted running thread also leaves it).  The caller holds the Ractor's
- * sched lock. */
+ * running_threads (add_th / del_th) and the timeslice set (add_ts: the
+ * Ractor's running thread joins it; a deleted running thread also leaves
+ * it).  The caller holds the Ractor's sched lock. */
 static void setup_running_threads(struct exec_ractor *r, struct exec_thread *add_th,
-                                  struct exec_thread *del_th, struct exec_thread *add_ts_th,
-                                  struct exec_actor_counts *by)
+                                  struct exec_thread *del_th, bool add_ts, struct exec_actor_counts *by)
 {
     struct core_sched *s = &r->core.sched;
     struct exec_vm *vm = r->vm;
-    struct exec_thread *del_ts_th = NULL;
-    if (del_th && s->is_running_timeslice) {
-        del_ts_th = del_th;
-        s->is_running_timeslice = false;
-    }
+    bool del_ts = del_th && s->is_running_timeslice;
+    if (del_ts) s->is_running_timeslice = false;
     pthread_mutex_lock(&vm->sched_lock);
     if (del_th) {
         del_th->in_running_threads = false;
@@ -61,34 +58,30 @@ static void setup_running_threads(struct exec_ractor *r, struct exec_thread *add
     }
     if (add_th) {
         /* a thread switching in during a barrier must join it */
-        if (vm->barrier_waiting) atomic_fetch_or(&add_th->interrupts, EXEC_INT_VM_BARRIER);
+        if (vm->barrier_waiting) atomic_fetch_or(&add_th->interrupts, CORE_INT_VM_BARRIER);
         add_th->in_running_threads = true;
         vm->running_cnt++;
         s->is_running = true;
     }
-    if (add_ts_th) {
+    if (add_ts) {
         bool was_empty = vm->timeslice_cnt == 0;
-        add_ts_th->in_timeslice = true;
         vm->timeslice_cnt++;
         s->is_running_timeslice = true;
         if (was_empty) exec_timer_wakeup_locked(vm, by);
     }
-    if (del_ts_th) {
-        del_ts_th->in_timeslice = false;
-        vm->timeslice_cnt--;
-    }
+    if (del_ts) vm->timeslice_cnt--;
     pthread_mutex_unlock(&vm->sched_lock);
 }
 
 void exec_gvl_running_threads_update_locked(struct exec_ractor *r, struct exec_thread *add_th,
                                             struct exec_thread *del_th, struct exec_actor_counts *by)
 {
-    setup_running_threads(r, add_th, del_th, NULL, by);
+    setup_running_threads(r, add_th, del_th, false, by);
 }
 
 void exec_gvl_add_running_thread_locked(struct exec_thread *th)
 {
-    setup_running_threads(exec_ractor_of(th), th, NULL, sched_of(th)->rq_head ? th : NULL, &th->ac);
+    setup_running_threads(exec_ractor_of(th), th, NULL, sched_of(th)->rq_head != NULL, &th->ac);
 }
 
 void exec_gvl_signal_locked(struct exec_thread *th, struct exec_actor_counts *by)
@@ -115,17 +108,17 @@ static void hook_add_running(struct core_sched *s, struct core_thread *th)
 
 static void hook_del_running(struct core_sched *s, struct core_thread *th, void *by)
 {
-    setup_running_threads(exec_ractor_of_sched(s), NULL, exec_thread_of(th), NULL, by);
+    setup_running_threads(exec_ractor_of_sched(s), NULL, exec_thread_of(th), false, by);
 }
 
 static void hook_timeslice_add(struct core_sched *s, void *by)
 {
-    setup_running_threads(exec_ractor_of_sched(s), NULL, NULL, exec_thread_of(s->running), by);
+    setup_running_threads(exec_ractor_of_sched(s), NULL, NULL, true, by);
 }
 
 static void hook_waiters_appeared(struct core_sched *s, void *by)
 {
-    exec_policy_waiters_appeared_locked(exec_ractor_of_sched(s), by);
+    exec_threshold_waiters_locked(exec_ractor_of_sched(s), by);  /* the helper, if it idles */
 }
 
 const struct core_hooks exec_gvl_hooks = {
@@ -175,26 +168,21 @@ void exec_gvl_wait_running_turn_locked(struct exec_thread *th)
     exec_gvl_acquired_locked(th);
 }
 
-bool exec_gvl_handoff_blocked_locked(struct exec_ractor *r, struct exec_actor_counts *by)
-{
-    struct core_sched *s = &r->core.sched;
-    if (!r->sched.owner_blocked || !s->rq_head || !s->running) return false;
-    r->sched.owner_blocked = false;
-    core_sched_wakeup_next(s, s->running, by);
-    return true;
-}
+/* ---- the entries ------------------------------------------------------------ */
 
-/* ---- the 3.3 entries ----------------------------------------------------- */
-
-void exec_gvl33_prefill(struct exec_thread *th)
+void exec_gvl_prefill(struct exec_thread *th)
 {
     /* the threads start in scenario order: the first owns the GVL, the
      * others queue behind it, as if each had called thread_sched_to_running */
     core_sched_to_ready(sched_of(th), &th->core, false, &th->vm->controller_counts);
 }
 
-void exec_gvl33_start(struct exec_thread *th)
+void exec_gvl_start(struct exec_thread *th)
 {
+    if (th->vm->policy->barging) {
+        exec_gvl32_start(th);
+        return;
+    }
     struct exec_sched *xs = &exec_ractor_of(th)->sched;
     pthread_mutex_lock(&xs->lock);
     if (sched_of(th)->running == &th->core) exec_gvl_add_running_thread_locked(th);
@@ -202,30 +190,48 @@ void exec_gvl33_start(struct exec_thread *th)
     pthread_mutex_unlock(&xs->lock);
 }
 
-void exec_gvl33_to_waiting(struct exec_thread *th, bool set_hot)
+void exec_gvl_blocking_enter(struct exec_thread *th, bool yield_immediately)
 {
-    struct core_sched *s = sched_of(th);
-    struct exec_sched *xs = &exec_ractor_of(th)->sched;
+    struct exec_ractor *r = exec_ractor_of(th);
     exec_gvl_released(th);
-    pthread_mutex_lock(&xs->lock);
-    if (set_hot) core_sched_mark_hot(s, &th->core);
-    core_sched_wakeup_next(s, &th->core, &th->ac);
-    pthread_mutex_unlock(&xs->lock);
+    pthread_mutex_lock(&r->sched.lock);
+    switch (core_blocking_enter(&r->core.sched, &th->core, yield_immediately, &th->ac)) {
+    case CORE_ENTER_HANDED_ON: break;
+    case CORE_ENTER_KEPT: r->sched.blocked_since_ns = exec_now_ns(); break;  /* for the helper */
+    case CORE_ENTER_RELEASE: exec_gvl32_release_locked(r, th); break;
+    }
+    pthread_mutex_unlock(&r->sched.lock);
 }
 
-void exec_gvl33_to_running(struct exec_thread *th)
+void exec_gvl_blocking_exit(struct exec_thread *th)
 {
-    struct core_sched *s = sched_of(th);
-    struct exec_sched *xs = &exec_ractor_of(th)->sched;
+    struct exec_ractor *r = exec_ractor_of(th);
+    struct core_sched *s = &r->core.sched;
+    /* thread_sched_to_running: PR 15840's hint, stored before the lock */
     core_sched_hot_back(s, &th->core);
-    pthread_mutex_lock(&xs->lock);
-    core_sched_to_running(s, &th->core, &th->ac);
-    exec_gvl_wait_running_turn_locked(th);
-    pthread_mutex_unlock(&xs->lock);
+    pthread_mutex_lock(&r->sched.lock);
+    switch (core_blocking_exit(s, &th->core)) {
+    case CORE_EXIT_KEPT:  /* nobody took the GVL over: continue without a switch */
+        exec_gvl_acquired_locked(th);
+        break;
+    case CORE_EXIT_QUEUE:
+        core_sched_to_running(s, &th->core, &th->ac);
+        exec_gvl_wait_running_turn_locked(th);
+        break;
+    case CORE_EXIT_ACQUIRE:
+        exec_gvl32_acquire_locked(r, th, false);
+        break;
+    }
+    pthread_mutex_unlock(&r->sched.lock);
 }
 
-void exec_gvl33_park(struct exec_thread *th)
+void exec_gvl_park(struct exec_thread *th)
 {
+    if (th->vm->policy->barging) {
+        exec_gvl32_park(th);
+        return;
+    }
+    /* thread_sched_to_waiting_until_wakeup */
     struct exec_sched *xs = &exec_ractor_of(th)->sched;
     pthread_mutex_lock(&xs->lock);
     if (th->park_pending) {
@@ -241,8 +247,13 @@ void exec_gvl33_park(struct exec_thread *th)
     pthread_mutex_unlock(&xs->lock);
 }
 
-void exec_gvl33_ready(struct exec_actor_counts *by, struct exec_thread *th)
+void exec_gvl_ready(struct exec_actor_counts *by, struct exec_thread *th)
 {
+    if (th->vm->policy->barging) {
+        exec_gvl32_ready(by, th);
+        return;
+    }
+    /* ubf_waiting */
     struct exec_sched *xs = &exec_ractor_of(th)->sched;
     pthread_mutex_lock(&xs->lock);
     th->ready_at_ns = exec_now_ns();
@@ -250,25 +261,30 @@ void exec_gvl33_ready(struct exec_actor_counts *by, struct exec_thread *th)
     pthread_mutex_unlock(&xs->lock);
 }
 
-void exec_gvl33_yield(struct exec_thread *th)
+void exec_gvl_yield(struct exec_thread *th)
 {
+    if (th->vm->policy->barging) {
+        exec_gvl32_yield(th);
+        return;
+    }
+    /* thread_sched_yield */
     struct core_sched *s = sched_of(th);
     struct exec_sched *xs = &exec_ractor_of(th)->sched;
     pthread_mutex_lock(&xs->lock);
     if (s->rq_head) {
         exec_gvl_released(th);
         core_sched_yield(s, &th->core, &th->ac);
-        if (s->running == &th->core) exec_gvl_add_running_thread_locked(th);
         exec_gvl_wait_running_turn_locked(th);
     }
     pthread_mutex_unlock(&xs->lock);
 }
 
-void exec_gvl33_dead(struct exec_thread *th)
+void exec_gvl_dead(struct exec_thread *th)
 {
-    struct exec_sched *xs = &exec_ractor_of(th)->sched;
+    struct exec_ractor *r = exec_ractor_of(th);
     exec_gvl_released(th);
-    pthread_mutex_lock(&xs->lock);
-    core_sched_wakeup_next(sched_of(th), &th->core, &th->ac);
-    pthread_mutex_unlock(&xs->lock);
+    pthread_mutex_lock(&r->sched.lock);
+    if (th->vm->policy->barging) exec_gvl32_release_locked(r, th);
+    else core_sched_wakeup_next(&r->core.sched, &th->core, &th->ac);
+    pthread_mutex_unlock(&r->sched.lock);
 }

@@ -41,27 +41,29 @@ void exec_gvl_running_threads_update_locked(struct exec_ractor *r, struct exec_t
 void exec_gvl_released(struct exec_thread *th);
 void exec_gvl_acquired_locked(struct exec_thread *th);
 
-/* delayed / threshold: if the running thread is still blocked and others
- * wait, hand the GVL on for it (called by the timer or the helper). */
-bool exec_gvl_handoff_blocked_locked(struct exec_ractor *r, struct exec_actor_counts *by);
+/* ---- the entries, at the same points as the simulator's (models/gvl.h) --
+ * Each runs on the thread it names, except exec_gvl_ready (the waker:
+ * another Ruby thread or the controller) and exec_gvl_prefill (the
+ * controller, holding the sched lock).  Entries that (re)acquire the GVL
+ * return once the calling thread holds it.  The policy's decisions are
+ * core/policy.h's; barging is the 2.x GVL of exec_gvl_barging.c. */
 
-/* ---- the 3.3 entries of a policy table ---------------------------------- */
-
-void exec_gvl33_start(struct exec_thread *th);
-/* before the start gate: queue th on its GVL in scenario order */
-void exec_gvl33_prefill(struct exec_thread *th);
-/* thread_sched_to_waiting (BLOCKING_REGION entry): eager hand-off; with
- * set_hot the releasing thread becomes runnable_hot_th (PR 15840). */
-void exec_gvl33_to_waiting(struct exec_thread *th, bool set_hot);
-/* thread_sched_to_running (BLOCKING_REGION exit) */
-void exec_gvl33_to_running(struct exec_thread *th);
-/* thread_sched_to_waiting_until_wakeup (Queue#pop on empty, join) */
-void exec_gvl33_park(struct exec_thread *th);
-/* ubf_waiting: a parked th is made ready by `by` */
-void exec_gvl33_ready(struct exec_actor_counts *by, struct exec_thread *th);
-/* thread_sched_yield (quantum expired) */
-void exec_gvl33_yield(struct exec_thread *th);
-/* thread_sched_to_dead */
-void exec_gvl33_dead(struct exec_thread *th);
+/* Before the start gate: queue th on its GVL in scenario order. */
+void exec_gvl_prefill(struct exec_thread *th);
+/* The thread's first acquisition. */
+void exec_gvl_start(struct exec_thread *th);
+/* BLOCKING_REGION entry; yield_immediately for native sleeps
+ * (THREAD_BLOCKING_BEGIN), false for system calls. */
+void exec_gvl_blocking_enter(struct exec_thread *th, bool yield_immediately);
+/* BLOCKING_REGION exit: wants the GVL back. */
+void exec_gvl_blocking_exit(struct exec_thread *th);
+/* Give up the GVL until exec_gvl_ready is called on th (Queue#pop on
+ * empty, join), then hold it again. */
+void exec_gvl_park(struct exec_thread *th);
+void exec_gvl_ready(struct exec_actor_counts *by, struct exec_thread *th);
+/* The quantum is used up. */
+void exec_gvl_yield(struct exec_thread *th);
+/* The thread ends and releases the GVL. */
+void exec_gvl_dead(struct exec_thread *th);
 
 #endif

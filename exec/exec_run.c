@@ -30,10 +30,10 @@
 
 #include "../common/err.h"
 #include "../core/expand.h"
+#include "../core/policy.h"
 #include "exec.h"
 #include "exec_affinity.h"
 #include "exec_gvl.h"
-#include "exec_policy.h"
 #include "exec_queue.h"
 #include "exec_thread.h"
 #include "exec_threshold.h"
@@ -169,7 +169,7 @@ static int vm_build(const struct scenario *scn, const struct exec_opts *opts, st
             int rc = check_prog(scn, &scn->ractors[i].threads[j].prog, 0, &max_iseq, err, errlen);
             if (rc != GV_OK) return rc;
         }
-    const struct exec_policy *policy = exec_policy_get(scn->runtime.gvl_policy);
+    const struct core_policy *policy = core_policy_get(scn->runtime.gvl_policy);
     if (!policy)
         return gv_fail(err, errlen, GV_EINVAL, "%s: unknown gvl_policy %d", scn->file,
                        (int)scn->runtime.gvl_policy);
@@ -229,7 +229,6 @@ static int vm_build(const struct scenario *scn, const struct exec_opts *opts, st
         struct exec_thread *th = &vm->threads[vm->nthreads_built];
         th->vm = vm;
         if (exec_cond_init(&th->cond) != 0) goto oom;
-        th->parked_queue = -1;
         th->sys.devnull_fd = th->sys.opened_fd = -1;
         th->ts = TS_COUNT;
         atomic_init(&th->interrupts, 0);
@@ -257,7 +256,7 @@ static void describe_thread(const struct exec_vm *vm, const struct exec_thread *
     int line = op ? op->line : 0;
     if (st == TS_PARKED && op && op->kind == OP_QUEUE_POP) {
         snprintf(buf, len, "parked in queue_pop on queue \"%s\" at %s (line %d)",
-                 vm->queues[op->u.queue.queue].name, where, line);
+                 vm->queues[op->u.queue.queue].core.name, where, line);
     } else if (st == TS_PARKED && op && op->kind == OP_JOIN) {
         snprintf(buf, len, "in join, waiting for the other threads to finish, at %s (line %d)", where, line);
     } else if (st == TS_WANTS_GVL) {
@@ -289,7 +288,7 @@ static void thread_report(const struct exec_vm *vm, char *err, size_t errlen)
 static void abort_run(struct exec_vm *vm)
 {
     atomic_store_explicit(&vm->aborting, true, memory_order_release);
-    for (int i = 0; i < vm->nthreads; i++) atomic_fetch_or(&vm->threads[i].interrupts, EXEC_INT_TERMINATE);
+    for (int i = 0; i < vm->nthreads; i++) atomic_fetch_or(&vm->threads[i].interrupts, CORE_INT_TERMINATE);
     for (int r = 0; r < vm->nractors; r++) {
         struct exec_sched *s = &vm->ractors[r].sched;
         pthread_mutex_lock(&s->lock);
@@ -394,6 +393,7 @@ static void collect(struct exec_vm *vm, const struct rusage *ru0, const struct r
     m->main_vol_switches = (uint64_t)(vm->threads[0].ru_end.ru_nvcsw - vm->threads[0].ru_start.ru_nvcsw);
     m->vol_switches += (uint64_t)vm->timer_ru.ru_nvcsw;
     m->invol_switches += (uint64_t)vm->timer_ru.ru_nivcsw;
+    bool helpers = vm->policy->defer == CORE_DEFER_HELPER;
     uint64_t native = (uint64_t)vm->nthreads + (vm->policy->uses_timer_thread ? 1 : 0);
     m->timer_ticks = vm->timer_ticks;
     for (int r = 0; r < vm->nractors; r++) {
@@ -402,7 +402,7 @@ static void collect(struct exec_vm *vm, const struct rusage *ru0, const struct r
         m->vol_switches += (uint64_t)s->helper_ru.ru_nvcsw;
         m->invol_switches += (uint64_t)s->helper_ru.ru_nivcsw;
         m->timer_ticks += s->barging_timer_fires;
-        if (vm->policy->uses_helper) native++;
+        if (helpers) native++;
     }
     for (int r = 0; r < vm->nractors; r++) m->gvl_handoffs += vm->ractors[r].core.sched.handoffs;
     m->wakeups = ac.wakeups;
@@ -454,7 +454,7 @@ static int supervise(struct exec_vm *vm, double timeout_s, bool *stopped, char *
             pthread_mutex_unlock(&vm->life_lock);
             atomic_store(&vm->stopping, true);
             for (int i = 0; i < vm->nthreads; i++)
-                atomic_fetch_or(&vm->threads[i].interrupts, EXEC_INT_TERMINATE);
+                atomic_fetch_or(&vm->threads[i].interrupts, CORE_INT_TERMINATE);
             exec_wake_all_parked(vm);
             pthread_mutex_lock(&vm->life_lock);
             continue;
@@ -517,14 +517,14 @@ int exec_run(const struct scenario *scn, const struct exec_opts *opts, struct ex
     bool stopped = false;
     rc = start_threads(vm, &created, err, errlen);
     if (rc == GV_OK && vm->policy->uses_timer_thread) rc = exec_timer_start(vm, err, errlen);
-    if (rc == GV_OK && vm->policy->uses_helper) rc = exec_threshold_start(vm, err, errlen);
+    if (rc == GV_OK && vm->policy->defer == CORE_DEFER_HELPER) rc = exec_threshold_start(vm, err, errlen);
     struct rusage ru0, ru1;
     if (rc == GV_OK) {
         /* queue every thread on its GVL in scenario order, then open the gate */
         for (int i = 0; i < vm->nthreads; i++) {
             struct exec_thread *th = &vm->threads[i];
             pthread_mutex_lock(&exec_ractor_of(th)->sched.lock);
-            vm->policy->prefill(th);
+            exec_gvl_prefill(th);
             pthread_mutex_unlock(&exec_ractor_of(th)->sched.lock);
         }
         getrusage(RUSAGE_SELF, &ru0);

@@ -30,7 +30,8 @@
 #include <unistd.h>
 
 #include "../core/cursor.h"
-#include "exec_policy.h"
+#include "../core/policy.h"
+#include "exec_gvl.h"
 #include "exec_queue.h"
 #include "exec_syscall.h"
 #include "exec_vmlock.h"
@@ -65,20 +66,19 @@ static bool safepoint(struct exec_thread *th)
 {
     unsigned bits = atomic_load_explicit(&th->interrupts, memory_order_relaxed);
     if (!bits) return false;
-    if (bits & EXEC_INT_TERMINATE) return true;
-    bits = atomic_fetch_and(&th->interrupts, ~(unsigned)(EXEC_INT_TIMER | EXEC_INT_VM_BARRIER));
+    if (bits & CORE_INT_TERMINATE) return true;
+    bits = atomic_fetch_and(&th->interrupts, ~(unsigned)(CORE_INT_TIMER | CORE_INT_VM_BARRIER));
     struct exec_vm *vm = th->vm;
-    if (bits & EXEC_INT_VM_BARRIER) exec_barrier_safepoint(th);
-    if (bits & EXEC_INT_TIMER) {
-        const struct scn_runtime *rt = &vm->scn->runtime;
-        th->core.running_time += vm->policy->credit_full_quantum ? rt->quantum : rt->timer_tick;
-        if (th->core.running_time >= rt->quantum) {
+    if (bits & CORE_INT_VM_BARRIER) exec_barrier_safepoint(th);
+    if (bits & CORE_INT_TIMER) {
+        /* one tick's credit (3.3+); a whole quantum under CRuby <= 3.2 */
+        if (core_thread_tick(&th->core, &vm->scn->runtime)) {
             exec_state_set(th, TS_WANTS_GVL);
-            vm->policy->yield(th);
+            exec_gvl_yield(th);
             exec_state_set(th, TS_RUNNING);
         }
     }
-    return (atomic_load_explicit(&th->interrupts, memory_order_relaxed) & EXEC_INT_TERMINATE) != 0;
+    return (atomic_load_explicit(&th->interrupts, memory_order_relaxed) & CORE_INT_TERMINATE) != 0;
 }
 
 /* ---- ops ----------------------------------------------------------------- */
@@ -133,7 +133,6 @@ static bool run_insns(struct exec_thread *th, uint64_t n)
 
 static void run_syscall(struct exec_thread *th, const struct scn_op *op)
 {
-    struct exec_vm *vm = th->vm;
     struct exec_syscall_ctx *ctx = &th->sys;
     int64_t dur = exec_ps_to_ns(core_op_dur(&th->core, op, EXEC_WORK_SCALE));
     if (!op->u.syscall.releases_gvl) {
@@ -142,20 +141,19 @@ static void run_syscall(struct exec_thread *th, const struct scn_op *op)
         return;
     }
     exec_state_set(th, TS_BLOCKING);
-    vm->policy->blocking_enter(th, false);
+    exec_gvl_blocking_enter(th, false);
     exec_syscall_run(ctx, op->u.syscall.call, op->u.syscall.io_wait, dur);
     th->c.syscalls++;
     exec_state_set(th, TS_WANTS_GVL);
-    vm->policy->blocking_exit(th);
+    exec_gvl_blocking_exit(th);
     exec_state_set(th, TS_RUNNING);
 }
 
 static void run_sleep(struct exec_thread *th, const struct scn_op *op)
 {
-    struct exec_vm *vm = th->vm;
     int64_t dur = exec_ps_to_ns(core_op_dur(&th->core, op, EXEC_WORK_SCALE));
     exec_state_set(th, TS_SLEEPING);
-    vm->policy->blocking_enter(th, true);
+    exec_gvl_blocking_enter(th, true);
     /* native_sleep: a timed wait on the thread's own condvar (which the
      * watchdog can interrupt), not a nanosleep */
     struct exec_sched *s = &exec_ractor_of(th)->sched;
@@ -164,7 +162,7 @@ static void run_sleep(struct exec_thread *th, const struct scn_op *op)
     while (exec_now_ns() < deadline) exec_cond_timedwait(th, &th->cond, &s->lock, deadline);
     pthread_mutex_unlock(&s->lock);
     exec_state_set(th, TS_WANTS_GVL);
-    vm->policy->blocking_exit(th);
+    exec_gvl_blocking_exit(th);
     exec_state_set(th, TS_RUNNING);
 }
 
@@ -172,7 +170,7 @@ static void run_sleep(struct exec_thread *th, const struct scn_op *op)
 static void park(struct exec_thread *th)
 {
     /* the state is already TS_PARKED (set when it registered as a waiter) */
-    th->vm->policy->park(th);
+    exec_gvl_park(th);
     exec_state_set_at(th, TS_WANTS_GVL, th->ready_at_ns);
     exec_state_set(th, TS_RUNNING);
 }
@@ -187,7 +185,7 @@ static bool run_wait_op(struct exec_thread *th, const struct scn_op *op)
         if (r == EXEC_WAIT_DONE) return true;
         if (r == EXEC_WAIT_STOPPING) return false;
         park(th);
-        if (atomic_load_explicit(&th->interrupts, memory_order_relaxed) & EXEC_INT_TERMINATE)
+        if (atomic_load_explicit(&th->interrupts, memory_order_relaxed) & CORE_INT_TERMINATE)
             return false;
     }
 }
@@ -265,13 +263,13 @@ void *exec_thread_main(void *arg)
 
     th->ts = TS_COUNT;
     exec_state_set_at(th, TS_WANTS_GVL, vm->t_start_ns);
-    vm->policy->start(th);
+    exec_gvl_start(th);
     exec_state_set(th, TS_RUNNING);
     run_program(th);
     /* exec_thread_exited may record the end of the run: close the books first */
     exec_state_set(th, TS_COUNT);
     exec_thread_exited(th);
-    vm->policy->dead(th);
+    exec_gvl_dead(th);
 
     getrusage(RUSAGE_THREAD, &th->ru_end);
     if (th->sys.devnull_fd >= 0) close(th->sys.devnull_fd);

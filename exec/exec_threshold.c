@@ -23,7 +23,7 @@
 #include <string.h>
 
 #include "../common/err.h"
-#include "exec_gvl.h"
+#include "../core/policy.h"
 
 #define HELPER_MIN_POLL_NS 20000
 
@@ -45,10 +45,10 @@ static void *helper_main(void *arg)
             s->helper_idle = false;
             continue;
         }
-        if (s->owner_blocked) {
+        if (r->core.sched.deferred) {
             deadline = s->blocked_since_ns + threshold;
             if (now >= deadline) {
-                exec_gvl_handoff_blocked_locked(r, &s->helper_counts);
+                core_sched_handoff_deferred(&r->core.sched, &s->helper_counts);
                 continue;
             }
         } else {
@@ -88,4 +88,12 @@ void exec_threshold_stop(struct exec_vm *vm)
         pthread_join(s->helper, NULL);
         s->helper_started = false;
     }
+}
+
+void exec_threshold_waiters_locked(struct exec_ractor *r, struct exec_actor_counts *by)
+{
+    if (r->core.sched.policy->defer != CORE_DEFER_HELPER || !r->sched.helper_idle) return;
+    by->wakeups++;
+    r->sched.helper_idle = false;
+    pthread_cond_signal(&r->sched.helper_cond);
 }

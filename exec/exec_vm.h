@@ -23,6 +23,7 @@
 #include <time.h>
 
 #include "../core/core.h"
+#include "../core/queue.h"
 #include "../input/scenario.h"
 #include "../common/metrics.h"
 #include "../common/rng.h"
@@ -32,13 +33,6 @@
 struct exec_vm;
 struct exec_thread;
 struct exec_ractor;
-
-/* ec->interrupt_flag bits (vm_core.h) plus the executor's stop request. */
-enum {
-    EXEC_INT_TIMER = 0x01,       /* TIMER_INTERRUPT_MASK: a timer tick (or the 3.2 timer waiter) */
-    EXEC_INT_TERMINATE = 0x10,   /* TERMINATE_INTERRUPT_MASK: stop.time reached, end at the next safe point */
-    EXEC_INT_VM_BARRIER = 0x20   /* VM_BARRIER_INTERRUPT_MASK: join the barrier at the next safe point */
-};
 
 /* Counts kept by whoever executes scheduler code: a Ruby thread, the timer
  * thread, a threshold helper.  Each actor writes only its own. */
@@ -52,8 +46,7 @@ struct exec_actor_counts {
 struct exec_sched {
     pthread_mutex_t lock;                  /* sched->lock_ */
 
-    /* delayed / threshold: `running` is inside a blocking region and kept the GVL */
-    bool owner_blocked;
+    /* delayed / threshold: when the region that kept the GVL (core.sched.deferred) began */
     int64_t blocked_since_ns;
 
     /* threshold: the helper thread that hands the GVL on after the threshold */
@@ -65,11 +58,8 @@ struct exec_sched {
     struct exec_actor_counts helper_counts;
     struct rusage helper_ru;
 
-    /* barging (2.6-3.2 rb_global_vm_lock_t): designated timer waiter, gvl_yield */
-    struct exec_thread *timer_th;
-    bool timer_timedout;                   /* timer_err == ETIMEDOUT: arm a new 100 ms deadline */
-    struct timespec timer_abs;
-    bool need_yield, wait_yield;
+    /* barging (2.6-3.2 rb_global_vm_lock_t; its state is core.sched.barging) */
+    struct timespec timer_abs;             /* the designated timer's deadline */
     pthread_cond_t switch_cond, switch_wait_cond;
     uint64_t barging_timer_fires;          /* TIMER interrupts set by the designated waiter */
 
@@ -102,16 +92,12 @@ struct exec_thread {
     bool park_pending;                     /* made ready before it parked */
     bool park_woken;                       /* barging: woken from a park */
     int64_t ready_at_ns;                   /* when a waker made it ready */
-    atomic_uint interrupts;                /* EXEC_INT_* */
+    atomic_uint interrupts;                /* CORE_INT_* (core/core.h) */
 
-    /* running_threads / timeslice set (under vm->sched_lock) */
+    /* running_threads (under vm->sched_lock) */
     bool in_running_threads;
-    bool in_timeslice;
-
-    /* parked on a queue or in join (under queue->lock / vm->life_lock) */
-    struct exec_thread *wait_next;
-    int parked_queue;                      /* -1 if not */
-    bool joining;
+    /* parked on a queue or in join: core.wait_next, parked_queue, joining
+     * (under queue->lock / vm->life_lock) */
 
     double compute_carry;                  /* fraction of an iteration owed */
 
@@ -129,11 +115,10 @@ struct exec_thread {
     _Atomic(const struct scn_op *) pub_op;
 };
 
+/* Thread::Queue: core/queue.h's decisions under a mutex. */
 struct exec_queue {
-    const char *name;
+    struct core_queue core;
     pthread_mutex_t lock;
-    int64_t items;
-    struct exec_thread *wait_head, *wait_tail;
 };
 
 /* The VM lock (vm->ractor.sync): a mutex recursive per Ractor. */
@@ -149,11 +134,11 @@ struct exec_shared_counter {
     char pad[64 - sizeof(uint64_t)];
 };
 
-struct exec_policy;
+struct core_policy;
 
 struct exec_vm {
     const struct scenario *scn;
-    const struct exec_policy *policy;
+    const struct core_policy *policy;      /* the GVL policy (core/policy.h) */
     const char *stat_path;
     struct exec_calibration calib;
 
@@ -199,7 +184,7 @@ struct exec_vm {
     bool gate_open;
     int alive;
     int parked_cnt;                        /* parked on a queue or join, not yet made ready */
-    struct exec_thread *joiners;
+    struct core_thread *joiners;           /* in join (via wait_next) */
     bool all_done;
     bool deadlock;
     int64_t t_start_ns, t_end_ns;

@@ -127,7 +127,7 @@ static void vm_barrier(struct exec_thread *th)
     for (int i = 0; i < vm->nthreads; i++) {
         struct exec_thread *t = &vm->threads[i];
         if (t->in_running_threads && exec_ractor_of(t) != cr)
-            atomic_fetch_or(&t->interrupts, EXEC_INT_VM_BARRIER);
+            atomic_fetch_or(&t->interrupts, CORE_INT_VM_BARRIER);
     }
     while (vm->running_cnt - vm->barrier_waiting_cnt != 1)
         exec_cond_wait(th, &vm->barrier_complete_cond, &vm->sched_lock);

@@ -15,8 +15,11 @@
  */
 #include "gvl.h"
 
+#include "../common/err.h"
+#include "../core/policy.h"
 #include "barrier.h"
-#include "gvl_policy.h"
+#include "gvl_barging.h"
+#include "gvl_helper.h"
 #include "mn_pool.h"
 #include "thread.h"
 #include "timer.h"
@@ -264,36 +267,74 @@ void gvl_to_running(struct rb_thread *th, th_cont k)
     gvl_wait_running_turn(th, k);
 }
 
-/* ---- the 3.3 policy entries --------------------------------------------- */
+/* ---- the entries ------------------------------------------------------------ */
 
-void gvl33_blocking_enter(struct rb_thread *th, bool yield_immediately)
+void gvl_blocking_enter(struct rb_thread *th, bool yield_immediately)
 {
-    (void)yield_immediately;  /* eager: always hand over now */
-    gvl_wakeup_next(th);
+    struct gvl_actor self = gvl_self(th);
+    switch (core_blocking_enter(sched_of(th), &th->core, yield_immediately, &self)) {
+    case CORE_ENTER_HANDED_ON: return;
+    case CORE_ENTER_KEPT:
+        if (th->vm->policy->defer == CORE_DEFER_HELPER) helper_region_began(th);
+        return;
+    case CORE_ENTER_RELEASE: gvl32_release(th); return;
+    }
 }
 
-void gvl33_blocking_exit(struct rb_thread *th, th_cont k)
+static void hot_locked(struct mach_task *t, void *ctx)
 {
+    (void)t;
+    struct rb_thread *th = ctx;
+    gvl_to_running(th, th->gvl_k);
+}
+
+void gvl_blocking_exit(struct rb_thread *th, th_cont k)
+{
+    struct rb_ractor *r = rb_ractor_of(th);
+    switch (core_blocking_exit(&r->core.sched, &th->core)) {
+    case CORE_EXIT_KEPT: gvl_acquired(th, k); return;
+    case CORE_EXIT_ACQUIRE: gvl32_acquire(th, k); return;
+    case CORE_EXIT_QUEUE: break;
+    }
+    /* thread_sched_to_running: PR 15840's hint, stored before the lock */
+    core_sched_hot_back(&r->core.sched, &th->core);
+    if (r->lock_holder != NULL && r->lock_holder != th) {
+        /* a waking successor holds sched->lock_ (turn_wake): spin until it lets go */
+        sim_time now = sim_now(th->vm->eng);
+        sim_time spin = r->lock_free_at > now ? r->lock_free_at - now : 0;
+        th->gvl_k = k;
+        th_burst(th, spin, hot_locked);
+        return;
+    }
     gvl_to_running(th, k);
 }
 
-void gvl33_park(struct rb_thread *th, th_cont k)
+void gvl_park(struct rb_thread *th, th_cont k)
 {
+    if (th->vm->policy->barging) {
+        gvl32_park(th, k);
+        return;
+    }
     /* thread_sched_to_waiting_until_wakeup */
     gvl_wakeup_next(th);
     gvl_wait_running_turn(th, k);
 }
 
-void gvl33_ready(struct rb_thread *waker, struct rb_thread *th)
+void gvl_ready(struct rb_thread *waker, struct rb_thread *th)
 {
     /* ubf_waiting (a thread still `running` is not sleeping yet) */
     struct gvl_actor by = waker ? gvl_self(waker)
                                 : (struct gvl_actor){ &th->vm->timer.nt, &th->vm->timer.pending_cost };
-    core_sched_ready(sched_of(th), &th->core, &by);
+    if (th->vm->policy->barging) gvl32_ready(by, th);
+    else core_sched_ready(sched_of(th), &th->core, &by);
 }
 
-void gvl33_yield(struct rb_thread *th, th_cont k)
+void gvl_yield(struct rb_thread *th, th_cont k)
 {
+    if (th->vm->policy->barging) {
+        gvl32_yield(th, k);
+        return;
+    }
     /* thread_sched_yield */
     struct core_sched *s = sched_of(th);
     if (!s->rq_head) { k(th); return; }
@@ -303,12 +344,36 @@ void gvl33_yield(struct rb_thread *th, th_cont k)
     gvl_wait_running_turn(th, k);
 }
 
-void gvl33_start(struct rb_thread *th, th_cont k)
+void gvl_start(struct rb_thread *th, th_cont k)
 {
-    gvl_to_running(th, k);
+    if (th->vm->policy->barging) gvl32_acquire(th, k);
+    else gvl_to_running(th, k);
 }
 
-void gvl33_dead(struct rb_thread *th)
+void gvl_dead(struct rb_thread *th)
 {
-    gvl_wakeup_next(th);
+    if (th->vm->policy->barging) gvl32_release(th);
+    else gvl_wakeup_next(th);
+}
+
+int gvl_init(struct rb_ractor *r, char *err, unsigned errlen)
+{
+    const struct core_policy *p = r->vm->policy;
+    core_sched_init(&r->core.sched, p, &gvl_hooks);
+    if (p->barging) return gvl32_init(r, err, errlen);
+    if (p->defer == CORE_DEFER_HELPER) return helper_init(r, err, errlen);
+    return GV_OK;
+}
+
+void gvl_free(struct rb_ractor *r)
+{
+    const struct core_policy *p = r->vm->policy;
+    if (p && p->barging) gvl32_free(r);
+    else if (p && p->defer == CORE_DEFER_HELPER) helper_free(r);
+}
+
+void gvl_collect(const struct rb_ractor *r, struct run_metrics *m)
+{
+    m->gvl_handoffs += r->core.sched.handoffs;
+    if (r->vm->policy->defer == CORE_DEFER_HELPER) helper_collect(r, m);
 }

@@ -56,13 +56,37 @@ void gvl_turn_resume(struct rb_thread *th);
 /* thread_sched_to_running_common: ready, then wait for the turn. */
 void gvl_to_running(struct rb_thread *th, th_cont k);
 
-/* The 3.3 entries of a policy table (used as-is by eager). */
-void gvl33_blocking_enter(struct rb_thread *th, bool yield_immediately);
-void gvl33_blocking_exit(struct rb_thread *th, th_cont k);
-void gvl33_park(struct rb_thread *th, th_cont k);
-void gvl33_ready(struct rb_thread *waker, struct rb_thread *th);
-void gvl33_yield(struct rb_thread *th, th_cont k);
-void gvl33_start(struct rb_thread *th, th_cont k);
-void gvl33_dead(struct rb_thread *th);
+/* ---- the entries, at well-named points of a thread's life ----------------
+ * Each is called by the thread that holds or wants the GVL while its native
+ * thread is on a core (gvl_ready: by the waker).  Entries taking a
+ * continuation call it once th holds the GVL and runs on a core:
+ * synchronously if no wait was needed, else later from an event.  The
+ * policy's decisions are core/policy.h's; barging is the 2.x GVL of
+ * gvl_barging.c. */
+
+/* BLOCKING_REGION begins: th holds the GVL and will run a syscall without
+ * it.  yield_immediately is THREAD_BLOCKING_BEGIN's flag (native sleeps). */
+void gvl_blocking_enter(struct rb_thread *th, bool yield_immediately);
+/* BLOCKING_REGION ends: th wants the GVL back. */
+void gvl_blocking_exit(struct rb_thread *th, th_cont k);
+/* th gives up the GVL to sleep until gvl_ready is called on it (Queue#pop
+ * on empty, join); k runs once it holds the GVL again. */
+void gvl_park(struct rb_thread *th, th_cont k);
+/* ubf: a parked th is made ready by `waker` (NULL: the timer / kernel). */
+void gvl_ready(struct rb_thread *waker, struct rb_thread *th);
+/* The quantum expired: let the next ready thread run. */
+void gvl_yield(struct rb_thread *th, th_cont k);
+/* A new thread asks for the GVL for the first time. */
+void gvl_start(struct rb_thread *th, th_cont k);
+/* th ends and releases the GVL. */
+void gvl_dead(struct rb_thread *th);
+
+/* A Ractor's scheduler and its policy's own state (the threshold helper,
+ * the 2.x GVL): set up before any thread starts (GV_OK or an error code
+ * with a message), freed with the VM (also after a failed init). */
+int gvl_init(struct rb_ractor *r, char *err, unsigned errlen);
+void gvl_free(struct rb_ractor *r);
+/* Hand-offs, and the policy's own native threads (their switches). */
+void gvl_collect(const struct rb_ractor *r, struct run_metrics *m);
 
 #endif

@@ -1,24 +1,24 @@
 /* gvl_barging.c - the GVL of CRuby 2.6 to 3.2 (thread_pthread.c of v3_2_0:
  * thread_sched_to_waiting_common, thread_sched_to_running_common,
  * do_gvl_timer, designate_timer_thread, thread_sched_yield; thread.c:
- * rb_threadptr_execute_interrupts, rb_thread_schedule_limits).
+ * rb_threadptr_execute_interrupts, rb_thread_schedule_limits) in simulated
+ * time.  Its rules are core/policy.h's core_barging_*; this file gives
+ * them their waits:
  *
  * - Release (every blocking region, THREAD_BLOCKING_BEGIN of native sleeps
  *   and Queue waits, thread death) sets `running` to NULL and signals the
  *   head of the ready queue; it hands nothing over.
- * - Acquire: with `running` NULL, take it at once ("reset timer if
- *   uncontended": timer_err = ETIMEDOUT).  Otherwise queue at the tail and
- *   loop until `running` is NULL: the first waiter with no timer becomes the
- *   designated timer (do_gvl_timer: a timed wait on its own condvar until a
+ * - Acquire: with `running` NULL, take it at once.  Otherwise queue at the
+ *   tail and loop until `running` is NULL: the first waiter with no timer
+ *   becomes the designated timer (a timed wait on its own condvar until a
  *   deadline TIME_QUANTUM after the last expiry); the others cond_wait.
  *   Whoever finds `running` NULL first takes it, so a thread back from a
  *   short syscall usually re-takes the GVL before the signalled waiter is
  *   even on a CPU; that waiter wakes, finds it owned and sleeps again.
  * - Every return of the timer from its timed wait - the timeout, but also
  *   a release's signal when it is the queue head - sets TIMER_INTERRUPT on
- *   the owner, and one TIMER interrupt credits a whole TIME_QUANTUM
- *   (running_time_us += TIME_QUANTUM_USEC): the owner yields at its next
- *   safe point.
+ *   the owner, which credits a whole TIME_QUANTUM: the owner yields at its
+ *   next safe point.
  * - Yield: release, then if a waiter exists set need_yield and sleep on
  *   switch_cond until a waiter has taken the GVL (it signals), then acquire
  *   again.  A second yield while one is pending waits on switch_wait_cond.
@@ -28,27 +28,27 @@
  *   (cond.intr) until the pusher signals it, then acquires as above.
  * There is no timeslice timer thread and no global running_threads list.
  */
+#include "gvl_barging.h"
+
 #include <stdlib.h>
 
 #include "../common/err.h"
+#include "../core/policy.h"
 #include "gvl.h"
-#include "gvl_policy.h"
 #include "thread.h"
 
-struct barging {
-    struct rb_thread *timer;           /* sched->timer: the designated timer */
+/* The simulator's side of a Ractor's 2.x GVL (rb_ractor.policy_data). */
+struct gvl32 {
     struct rb_thread *designated;      /* signalled by designate_timer_thread */
-    bool timer_err_timedout;           /* sched->timer_err == ETIMEDOUT */
-    sim_time abs;                      /* the timed wait's deadline */
+    sim_time abs;                      /* the timer's timed wait's deadline */
     sim_event_id timeout_ev;
     bool timed_out;                    /* the timer's wait ended by timeout */
-    bool need_yield, wait_yield;
     struct rb_thread *yielder;         /* sleeping on switch_cond */
     struct core_thread *switch_waiters;/* on switch_wait_cond (via rq_next: not in the readyq) */
 };
 
 static struct core_sched *sched_of(struct rb_thread *th) { return core_sched_of(&th->core); }
-static struct barging *bg(struct rb_thread *th) { return rb_ractor_of(th)->policy_data; }
+static struct gvl32 *bg(struct rb_thread *th) { return rb_ractor_of(th)->policy_data; }
 
 /* Pay the CPU th owes before looking at the predicate of a condvar wait:
  * check-then-sleep is atomic under the lock in CRuby, so a signal sent
@@ -65,26 +65,23 @@ static void count_wasted(struct rb_thread *th)
     th->vm->wasted_wakes++;
 }
 
-/* thread_sched_to_waiting_common */
-static void release(struct rb_thread *th)
+void gvl32_release(struct rb_thread *th)
 {
-    struct core_sched *s = sched_of(th);
-    s->running = NULL;
-    if (s->rq_head) gvl_signal(rb_thread_of(s->rq_head), gvl_self(th));
+    struct gvl_actor self = gvl_self(th);
+    core_barging_release(sched_of(th), &self);
 }
 
 /* the end of thread_sched_to_running_common: ready -> running */
 static void take(struct rb_thread *th, th_cont k)
 {
     struct core_sched *s = sched_of(th);
-    struct barging *b = bg(th);
     struct core_thread *prev = s->last_ran;
-    s->running = &th->core;
+    struct rb_thread *timer = rb_thread_of(core_barging_take(s, &th->core));
     if (prev && prev != &th->core) s->handoffs++;
-    if (!b->timer && s->rq_tail) {
+    if (timer) {
         /* designate_timer_thread: the tail will be in the queue longest */
-        b->designated = rb_thread_of(s->rq_tail);
-        gvl_signal(b->designated, gvl_self(th));
+        bg(th)->designated = timer;
+        gvl_signal(timer, gvl_self(th));
     }
     gvl_acquired(th, k);
 }
@@ -94,13 +91,8 @@ static void wait_turn(struct rb_thread *th);
 /* the wait loop saw `running` NULL */
 static void got_it(struct rb_thread *th)
 {
-    struct core_sched *s = sched_of(th);
-    struct barging *b = bg(th);
-    core_rq_remove(s, &th->core);
-    if (b->need_yield) {
-        b->need_yield = false;
-        gvl_signal(b->yielder, gvl_self(th));  /* switch_cond */
-    }
+    if (core_barging_got_it(sched_of(th), &th->core))
+        gvl_signal(bg(th)->yielder, gvl_self(th));  /* switch_cond */
     take(th, th->gvl_k);
 }
 
@@ -109,7 +101,7 @@ static void woken(struct mach_task *t, void *ctx)
 {
     (void)t;
     struct rb_thread *th = ctx;
-    struct barging *b = bg(th);
+    struct gvl32 *b = bg(th);
     if (sched_of(th)->running) {
         if (b->designated == th) b->designated = NULL;  /* woken to become the timer */
         else count_wasted(th);
@@ -120,11 +112,11 @@ static void woken(struct mach_task *t, void *ctx)
     got_it(th);
 }
 
-static void timer_timeout(void *obj, uint64_t arg)
+static void gvl32_timeout(void *obj, uint64_t arg)
 {
     (void)arg;
     struct rb_thread *th = obj;
-    struct barging *b = bg(th);
+    struct gvl32 *b = bg(th);
     b->timeout_ev = 0;
     b->timed_out = true;
     mach_wake(&th->vm->mach, th->nt, NULL);
@@ -135,21 +127,20 @@ static void timer_woken(struct mach_task *t, void *ctx)
 {
     (void)t;
     struct rb_thread *th = ctx;
-    struct core_sched *s = sched_of(th);
-    struct barging *b = bg(th);
+    struct gvl32 *b = bg(th);
     bool timed_out = b->timed_out;
     if (b->timeout_ev) {  /* signalled before the deadline */
         sim_cancel(th->vm->eng, b->timeout_ev);
         b->timeout_ev = 0;
     }
-    b->timer_err_timedout = timed_out;
-    if (s->running) {
+    struct rb_thread *owner = rb_thread_of(core_barging_timer_end(sched_of(th), timed_out));
+    if (owner) {
         if (!timed_out) count_wasted(th);
-        th_interrupt(rb_thread_of(s->running), CORE_INT_TIMER);  /* "Timeslice" */
+        th_interrupt(owner, CORE_INT_TIMER);  /* "Timeslice" */
+        wait_turn(th);
+    } else {
+        got_it(th);
     }
-    b->timer = NULL;
-    if (s->running) wait_turn(th);
-    else got_it(th);
 }
 
 /* one turn of the do-while loop of thread_sched_to_running_common */
@@ -158,17 +149,17 @@ static void wait_now(struct mach_task *t, void *ctx)
     (void)t;
     struct rb_thread *th = ctx;
     struct core_sched *s = sched_of(th);
-    struct barging *b = bg(th);
+    struct gvl32 *b = bg(th);
     if (!s->running) {
         got_it(th);
         return;
     }
-    if (!b->timer) {
+    if (!s->barging.timer) {
         /* do_gvl_timer: become the designated timer */
-        b->timer = th;
-        if (b->timer_err_timedout) b->abs = sim_now(th->vm->eng) + th->vm->scn->runtime.quantum;
+        if (core_barging_timer_begin(s, &th->core))
+            b->abs = sim_now(th->vm->eng) + th->vm->scn->runtime.quantum;
         b->timed_out = false;
-        b->timeout_ev = sim_at(th->vm->eng, b->abs, timer_timeout, th, 0);
+        b->timeout_ev = sim_at(th->vm->eng, b->abs, gvl32_timeout, th, 0);
         th_block(th, timer_woken);
         return;
     }
@@ -180,40 +171,23 @@ static void wait_turn(struct rb_thread *th)
     settle(th, wait_now);
 }
 
-/* thread_sched_to_running_common */
-static void acquire(struct rb_thread *th, th_cont k)
+void gvl32_acquire(struct rb_thread *th, th_cont k)
 {
     struct core_sched *s = sched_of(th);
-    struct barging *b = bg(th);
-    if (s->running) {
-        struct gvl_actor self = gvl_self(th);
-        core_sched_enq(s, &th->core, &self);
+    if (!core_barging_uncontended(s, &th->core)) {
+        core_rq_append(s, &th->core);
         th->gvl_k = k;
         wait_turn(th);
         return;
     }
-    b->timer_err_timedout = true;  /* reset timer if uncontended */
     take(th, k);
-}
-
-/* ---- the policy entries ------------------------------------------------- */
-
-static void barging_blocking_enter(struct rb_thread *th, bool yield_immediately)
-{
-    (void)yield_immediately;
-    release(th);
-}
-
-static void barging_blocking_exit(struct rb_thread *th, th_cont k)
-{
-    acquire(th, k);
 }
 
 static void park_woken(struct mach_task *t, void *ctx)
 {
     (void)t;
     struct rb_thread *th = ctx;
-    acquire(th, th->gvl_k);  /* THREAD_BLOCKING_END */
+    gvl32_acquire(th, th->gvl_k);  /* THREAD_BLOCKING_END */
 }
 
 /* native_cond_sleep: sleep on cond.intr unless already interrupted */
@@ -221,26 +195,24 @@ static void park_sleep(struct mach_task *t, void *ctx)
 {
     (void)t;
     struct rb_thread *th = ctx;
-    if (th->parked_queue >= 0 || th->joining) {
+    if (th->core.parked_queue >= 0 || th->core.joining) {
         th_block(th, park_woken);
         return;
     }
-    acquire(th, th->gvl_k);
+    gvl32_acquire(th, th->gvl_k);
 }
 
-static void barging_park(struct rb_thread *th, th_cont k)
+void gvl32_park(struct rb_thread *th, th_cont k)
 {
-    release(th);  /* THREAD_BLOCKING_BEGIN */
+    gvl32_release(th);  /* THREAD_BLOCKING_BEGIN */
     th->gvl_k = k;
     settle(th, park_sleep);
 }
 
 /* ubf_pthread_cond_signal */
-static void barging_ready(struct rb_thread *waker, struct rb_thread *th)
+void gvl32_ready(struct gvl_actor by, struct rb_thread *th)
 {
     if (th->nt->state != MT_BLOCKED) return;  /* not asleep yet: park_sleep sees the wake */
-    struct gvl_actor by = waker ? gvl_self(waker)
-                                : (struct gvl_actor){ &th->vm->timer.nt, &th->vm->timer.pending_cost };
     gvl_signal(th, by);
 }
 
@@ -271,15 +243,15 @@ static void yield_wait_now(struct mach_task *t, void *ctx)
 {
     (void)t;
     struct rb_thread *th = ctx;
-    struct barging *b = bg(th);
-    if (b->need_yield) {
+    struct core_sched *s = sched_of(th);
+    if (s->barging.need_yield) {
         th_block(th, yield_woken);
         return;
     }
-    b->wait_yield = false;
-    b->yielder = NULL;
+    s->barging.wait_yield = false;
+    bg(th)->yielder = NULL;
     switch_wait_broadcast(th);
-    acquire(th, th->gvl_k);
+    gvl32_acquire(th, th->gvl_k);
 }
 
 static void switch_wait_now(struct mach_task *t, void *ctx);
@@ -295,77 +267,48 @@ static void switch_wait_now(struct mach_task *t, void *ctx)
 {
     (void)t;
     struct rb_thread *th = ctx;
-    if (bg(th)->wait_yield) {
+    if (sched_of(th)->barging.wait_yield) {
         th_block(th, switch_wait_woken);
         return;
     }
     switch_waiters_remove(th);
-    acquire(th, th->gvl_k);
+    gvl32_acquire(th, th->gvl_k);
 }
 
-/* thread_sched_yield */
-static void barging_yield(struct rb_thread *th, th_cont k)
+void gvl32_yield(struct rb_thread *th, th_cont k)
 {
-    struct core_sched *s = sched_of(th);
-    struct barging *b = bg(th);
-    struct core_thread *next = s->rq_head;
+    struct gvl32 *b = bg(th);
+    struct gvl_actor self = gvl_self(th);
     vm_set_state(th, TS_WANTS_GVL);
-    release(th);
     th->gvl_k = k;
-    if (b->wait_yield) {  /* another thread is processing a GVL yield */
+    switch (core_barging_yield(sched_of(th), &self)) {
+    case CORE_YIELD_WAIT_SWITCH:  /* another thread is processing a GVL yield */
         th->core.rq_next = b->switch_waiters;
         b->switch_waiters = &th->core;
         settle(th, switch_wait_now);
-    } else if (next) {  /* wait until another thread takes the GVL */
-        b->need_yield = true;
-        b->wait_yield = true;
+        return;
+    case CORE_YIELD_WAIT_TAKEN:  /* wait until another thread takes the GVL */
         b->yielder = th;
         settle(th, yield_wait_now);
-    } else {  /* native_thread_yield(), then take it back */
+        return;
+    case CORE_YIELD_NATIVE:  /* native_thread_yield(), then take it back */
         switch_wait_broadcast(th);
-        acquire(th, k);
+        gvl32_acquire(th, k);
+        return;
     }
 }
 
-static void barging_start(struct rb_thread *th, th_cont k)
+int gvl32_init(struct rb_ractor *r, char *err, unsigned errlen)
 {
-    acquire(th, k);
-}
-
-static void barging_dead(struct rb_thread *th)
-{
-    release(th);
-}
-
-static int barging_init(struct rb_ractor *r, char *err, unsigned errlen)
-{
-    struct barging *b = calloc(1, sizeof *b);
+    struct gvl32 *b = calloc(1, sizeof *b);
     if (!b)
         return gv_fail(err, errlen, GV_ENOMEM, "%s: out of memory for the GVL", r->vm->scn->file);
-    b->timer_err_timedout = true;
     r->policy_data = b;
     return GV_OK;
 }
 
-static void barging_fini(struct rb_ractor *r)
+void gvl32_free(struct rb_ractor *r)
 {
     free(r->policy_data);
     r->policy_data = NULL;
 }
-
-const struct gvl_policy gvl_barging = {
-    .name = "barging",
-    .id = GVL_POLICY_BARGING,
-    .blocking_enter = barging_blocking_enter,
-    .blocking_exit = barging_blocking_exit,
-    .park = barging_park,
-    .ready = barging_ready,
-    .yield = barging_yield,
-    .start = barging_start,
-    .dead = barging_dead,
-    .tick = NULL,
-    .uses_timer_thread = false,
-    .tick_credits_quantum = true,
-    .init = barging_init,
-    .fini = barging_fini,
-};

@@ -24,7 +24,8 @@
 #include "../core/cursor.h"
 #include "barrier.h"
 #include "counter.h"
-#include "gvl_policy.h"
+#include "../core/policy.h"
+#include "gvl.h"
 #include "invariant.h"
 #include "mn_pool.h"
 #include "queue.h"
@@ -139,7 +140,7 @@ static void syscall_done(struct mach_task *t, void *ctx)
     th->blocking = false;
     vm_set_state(th, TS_WANTS_GVL);
     mn_blocking_end(th);  /* M:N: unpin the SNT */
-    th->vm->policy->blocking_exit(th, after_blocking);
+    gvl_blocking_exit(th, after_blocking);
 }
 
 static void syscall_holding_gvl_done(struct mach_task *t, void *ctx)
@@ -161,7 +162,7 @@ static void run_syscall(struct rb_thread *th, const struct scn_op *op)
     th->blocking = true;
     vm_set_state(th, TS_BLOCKING);
     mn_blocking_begin(th);  /* M:N: pin the SNT */
-    th->vm->policy->blocking_enter(th, false);
+    gvl_blocking_enter(th, false);
     if (op->u.syscall.io_wait) th_block_timeout(th, d, syscall_done);
     else th_burst(th, d, syscall_done);
 }
@@ -173,7 +174,7 @@ static void sleep_done(struct mach_task *t, void *ctx)
     th->blocking = false;
     vm_set_state(th, TS_WANTS_GVL);
     mn_blocking_end(th);  /* M:N: unpin the SNT */
-    th->vm->policy->blocking_exit(th, after_blocking);
+    gvl_blocking_exit(th, after_blocking);
 }
 
 static void run_sleep(struct rb_thread *th, const struct scn_op *op)
@@ -182,7 +183,7 @@ static void run_sleep(struct rb_thread *th, const struct scn_op *op)
     th->blocking = true;
     vm_set_state(th, TS_SLEEPING);
     mn_blocking_begin(th);  /* M:N: pin the SNT */
-    th->vm->policy->blocking_enter(th, true);  /* THREAD_BLOCKING_BEGIN */
+    gvl_blocking_enter(th, true);  /* THREAD_BLOCKING_BEGIN */
     th_block_timeout(th, d, sleep_done);
 }
 
@@ -211,11 +212,12 @@ static void wake_joiner(struct rb_thread *th)
     struct vm *vm = th->vm;
     /* a joiner waits until it is the only thread left */
     if (vm->alive != 1) return;
-    for (struct rb_thread *j = vm->joiners; j; j = j->wait_next) {
-        if (j->dead || !j->joining) continue;
-        j->joining = false;
+    for (struct core_thread *c = vm->joiners; c; c = c->wait_next) {
+        struct rb_thread *j = rb_thread_of(c);
+        if (j->dead || !c->joining) continue;
+        c->joining = false;
         vm_set_state(j, TS_WANTS_GVL);
-        vm->policy->ready(th, j);
+        gvl_ready(th, j);
     }
 }
 
@@ -226,7 +228,7 @@ static void thread_finish(struct rb_thread *th)
     vm->alive--;
     vm_set_state(th, TS_COUNT);
     wake_joiner(th);
-    vm->policy->dead(th);
+    gvl_dead(th);
     if (th->pending_cost > 0) th_burst(th, 0, thread_exit_now);
     else thread_exit_now(th->nt, th);
 }
@@ -235,11 +237,11 @@ static bool run_join(struct rb_thread *th)
 {
     struct vm *vm = th->vm;
     if (vm->alive == 1) return true;
-    th->joining = true;
-    th->wait_next = vm->joiners;
-    vm->joiners = th;
+    th->core.joining = true;
+    th->core.wait_next = vm->joiners;
+    vm->joiners = &th->core;
     vm_set_state(th, TS_PARKED);
-    vm->policy->park(th, retry_op);
+    gvl_park(th, retry_op);
     return false;
 }
 
@@ -261,9 +263,9 @@ static bool execute_interrupts(struct rb_thread *th)
     if (bits & CORE_INT_TIMER) {
         const struct scn_runtime *rt = &th->vm->scn->runtime;
         /* one tick's credit (3.3+); a whole quantum under CRuby <= 3.2 */
-        th->core.running_time += th->vm->policy->tick_credits_quantum ? rt->quantum : rt->timer_tick;
-        if (th->core.running_time >= rt->quantum && core_sched_of(&th->core)->rq_head) {
-            th->vm->policy->yield(th, th_step);
+        /* one tick's credit (3.3+); a whole quantum under CRuby <= 3.2 */
+        if (core_thread_tick(&th->core, rt) && core_sched_of(&th->core)->rq_head) {
+            gvl_yield(th, th_step);
             return true;
         }
     }
@@ -329,7 +331,7 @@ void th_step(struct rb_thread *th)
         case OP_QUEUE_POP:
             if (queue_try_pop(th, &vm->queues[op->u.queue.queue])) continue;
             vm_set_state(th, TS_PARKED);
-            vm->policy->park(th, retry_op);
+            gvl_park(th, retry_op);
             return;
         case OP_LOOP:
             enter_loop(th, op);
@@ -358,7 +360,7 @@ static void nt_started(struct mach_task *t, void *ctx)
 {
     (void)t;
     struct rb_thread *th = ctx;
-    th->vm->policy->start(th, started);
+    gvl_start(th, started);
 }
 
 void th_start(struct rb_thread *th)
@@ -378,10 +380,10 @@ void th_describe_wait(const struct rb_thread *th, char *buf, unsigned len)
     int line = th->op ? th->op->line : 0;
     /* the VM lock, the sched lock and the barrier's condvars (models/vm_lock.c) */
     if (vm_lock_describe_wait(th, buf, len)) return;
-    if (th->parked_queue >= 0) {
+    if (th->core.parked_queue >= 0) {
         snprintf(buf, len, "parked in queue_pop on queue \"%s\" (empty) at %s (line %d)%s",
-                 vm->queues[th->parked_queue].name, where, line, vm_lock_held_note(th));
-    } else if (th->joining) {
+                 vm->queues[th->core.parked_queue].name, where, line, vm_lock_held_note(th));
+    } else if (th->core.joining) {
         snprintf(buf, len, "in join, waiting for %d other thread%s to finish, at %s (line %d)%s",
                  vm->alive - 1, vm->alive - 1 == 1 ? "" : "s", where, line, vm_lock_held_note(th));
     } else if (th->ts == TS_WANTS_SNT) {  /* M:N (mn_pool.c) */

@@ -11,7 +11,8 @@
  */
 #include "timer.h"
 
-#include "gvl_policy.h"
+#include "../core/policy.h"
+#include "gvl.h"
 #include "mn_pool.h"
 #include "thread.h"
 
@@ -48,18 +49,11 @@ static void timer_work_done(struct mach_task *t, void *ctx)
         /* timer_thread_check_timeslice */
         tm->tick_due = false;
         tm->ticks++;
+        struct gvl_actor timer = { &tm->nt, &tm->pending_cost };
         for (int i = 0; i < vm->nractors; i++) {
             struct core_sched *s = &vm->ractors[i].core.sched;
-            if (!s->is_running_timeslice || !s->running) continue;
-            /* the policy's tick first: the delayed policy hands the GVL of
-             * a thread still blocked to the next ready one, which takes it
-             * out of the timeslice set (no TIMER for a thread that lost
-             * the GVL) */
-            if (vm->policy->tick) {
-                vm->policy->tick(s);
-                if (!s->is_running_timeslice || !s->running) continue;
-            }
-            th_interrupt(rb_thread_of(s->running), CORE_INT_TIMER);
+            /* the delayed policy's hand-off first (core/policy.c) */
+            if (core_sched_tick(s, &timer)) th_interrupt(rb_thread_of(s->running), CORE_INT_TIMER);
         }
         mn_timer_tick(vm);  /* M:N: lazy grq deq, SNT top-up */
     }

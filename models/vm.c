@@ -18,9 +18,9 @@
 
 #include "../common/err.h"
 #include "../core/expand.h"
+#include "../core/policy.h"
 #include "counter.h"
 #include "gvl.h"
-#include "gvl_policy.h"
 #include "mn_pool.h"
 #include "thread.h"
 #include "timer.h"
@@ -69,7 +69,7 @@ int vm_init(struct vm *vm, const struct scenario *scn, struct sim_engine *eng, c
     memset(vm, 0, sizeof *vm);
     vm->scn = scn;
     vm->eng = eng;
-    vm->policy = gvl_policy_get(scn->runtime.gvl_policy);
+    vm->policy = core_policy_get(scn->runtime.gvl_policy);
     if (!vm->policy)
         return gv_fail(err, errlen, GV_EUNSUP, "%s: gvl_policy \"%s\" is not implemented by the simulator",
                        scn->file, scn_policy_name(scn->runtime.gvl_policy));
@@ -95,21 +95,16 @@ int vm_init(struct vm *vm, const struct scenario *scn, struct sim_engine *eng, c
     if (!vm->ractors || !vm->threads || !vm->queues) goto oom;
 
     for (int q = 0; q < scn->nqueues; q++) {
-        vm->queues[q].name = scn->queues[q].name;
-        vm->queues[q].items = scn->queues[q].initial;
+        core_queue_init(&vm->queues[q], scn->queues[q].name, scn->queues[q].initial);
     }
 
     if (core_expand(scn, ractor_at, thread_at, vm) != GV_OK) goto oom;
-    for (int r = 0; r < vm->nractors; r++) {
-        vm->ractors[r].vm = vm;
-        core_sched_init(&vm->ractors[r].core.sched, &gvl_hooks);
-    }
+    for (int r = 0; r < vm->nractors; r++) vm->ractors[r].vm = vm;
     for (int i = 0; i < vm->nthreads; i++) {
         struct rb_thread *th = &vm->threads[i];
         th->vm = vm;
         mach_task_init(&vm->mach, &th->own_nt, th->core.name);
         th->nt = &th->own_nt;
-        th->parked_queue = -1;
         th->ts = TS_COUNT;
     }
     timer_init(vm);
@@ -121,14 +116,12 @@ int vm_init(struct vm *vm, const struct scenario *scn, struct sim_engine *eng, c
         vm_free(vm);
         return rc;
     }
-    /* per-Ractor state of the GVL policy (gvl_policy.h init) */
-    if (vm->policy->init) {
-        for (int r = 0; r < vm->nractors; r++) {
-            int prc = vm->policy->init(&vm->ractors[r], err, errlen);
-            if (prc != GV_OK) {
-                vm_free(vm);
-                return prc;
-            }
+    /* every Ractor's scheduler and the policy's state (gvl.c) */
+    for (int r = 0; r < vm->nractors; r++) {
+        int prc = gvl_init(&vm->ractors[r], err, errlen);
+        if (prc != GV_OK) {
+            vm_free(vm);
+            return prc;
         }
     }
     return GV_OK;
@@ -222,7 +215,6 @@ int vm_collect(struct vm *vm, struct run_metrics *m)
     m->vol_switches += vm->timer.nt.vcsw;
     m->invol_switches += vm->timer.nt.ivcsw;
     m->main_vol_switches = vm->nthreads > 0 ? vm->threads[0].own_nt.vcsw : 0;
-    for (int r = 0; r < vm->nractors; r++) m->gvl_handoffs += vm->ractors[r].core.sched.handoffs;
     m->wakeups = vm->wakeups;
     m->wasted_wakes = vm->wasted_wakes;
     m->timer_ticks = vm->timer.ticks;
@@ -234,8 +226,7 @@ int vm_collect(struct vm *vm, struct run_metrics *m)
     m->nractor_ops = vm->nractors;
     mn_collect(vm, m);       /* native_threads, SNT switches */
     counter_collect(vm, m);  /* line_transfers */
-    if (vm->policy->collect)  /* helper threads of the GVL policy */
-        for (int r = 0; r < vm->nractors; r++) vm->policy->collect(&vm->ractors[r], m);
+    for (int r = 0; r < vm->nractors; r++) gvl_collect(&vm->ractors[r], m);  /* hand-offs, helpers */
     m->engine_events = vm->eng->fired;
     return GV_OK;
 }
@@ -246,7 +237,7 @@ void vm_free(struct vm *vm)
         for (int i = 0; i < vm->nthreads; i++) core_thread_free(&vm->threads[i].core);
     if (vm->ractors)
         for (int r = 0; r < vm->nractors; r++) {
-            if (vm->policy && vm->policy->fini) vm->policy->fini(&vm->ractors[r]);
+            gvl_free(&vm->ractors[r]);
             core_ractor_free(&vm->ractors[r].core);
         }
     free(vm->threads);

@@ -13,6 +13,7 @@
 #include <stdint.h>
 
 #include "../core/core.h"
+#include "../core/queue.h"
 #include "../input/scenario.h"
 #include "../common/metrics.h"
 #include "../common/observer.h"
@@ -23,7 +24,7 @@
 struct vm;
 struct rb_thread;
 struct rb_ractor;
-struct gvl_policy;
+struct core_policy;
 struct mn_pool;
 struct counter;
 struct vm_sync;
@@ -103,10 +104,6 @@ struct rb_thread {
     bool dead;
     bool blocking;               /* inside a blocking region */
 
-    /* parking on a queue or join */
-    struct rb_thread *wait_next;
-    int parked_queue;            /* queue index, -1 if not parked on a queue */
-    bool joining;
 
     /* CPU charged to the next burst (futex wakes, lock sections) */
     sim_time pending_cost;
@@ -126,12 +123,6 @@ struct rb_thread {
     struct th_sync sync;         /* VM lock / barrier protocol state */
 };
 
-struct rb_queue {
-    const char *name;
-    int64_t items;
-    struct rb_thread *wait_head, *wait_tail;
-};
-
 /* The timer thread (thread_pthread.c timer_thread_func). */
 struct rb_timer {
     struct mach_task nt;
@@ -147,20 +138,20 @@ struct vm {
     const struct scenario *scn;
     struct sim_engine *eng;
     struct machine mach;
-    const struct gvl_policy *policy;
+    const struct core_policy *policy;  /* the GVL policy (core/policy.h) */
 
     struct rb_ractor *ractors;
     int nractors;
     struct rb_thread *threads;
     int nthreads;
-    struct rb_queue *queues;
+    struct core_queue *queues;   /* Thread::Queue (core/queue.h) */
     int nqueues;
     struct rb_timer timer;
     struct mn_pool *mn;          /* M:N shared native threads (mn_pool.c) */
     struct counter *counter;     /* the instruction counter (counter.c) */
 
     int alive;                   /* threads not dead */
-    struct rb_thread *joiners;   /* threads waiting in OP_JOIN */
+    struct core_thread *joiners; /* threads waiting in OP_JOIN (via wait_next) */
     bool finished;               /* every thread ended */
     bool stopped;                /* stop.time reached */
     sim_time end_time;

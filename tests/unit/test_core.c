@@ -6,6 +6,7 @@
 #include "../../common/err.h"
 #include "../../core/cursor.h"
 #include "../../core/expand.h"
+#include "../../core/policy.h"
 #include "../../core/sched.h"
 
 /* ---- expansion ------------------------------------------------------------ */
@@ -254,11 +255,12 @@ static void h_timeslice(struct core_sched *s, void *by)
 
 static const struct core_hooks test_hooks = { h_signal, h_add, h_del, h_timeslice, NULL, NULL };
 
-/* One Ractor with n threads, nobody running. */
-static struct core_sched *sched_setup(struct core_ractor *r, struct core_thread *th, int n)
+/* One Ractor with n threads under policy p, nobody running. */
+static struct core_sched *sched_setup_p(struct core_ractor *r, struct core_thread *th, int n,
+                                       enum scn_gvl_policy p)
 {
     memset(r, 0, sizeof *r);
-    core_sched_init(&r->sched, &test_hooks);
+    core_sched_init(&r->sched, core_policy_get(p), &test_hooks);
     memset(th, 0, sizeof *th * (size_t)n);
     for (int i = 0; i < n; i++) {
         th[i].id = i;
@@ -266,6 +268,11 @@ static struct core_sched *sched_setup(struct core_ractor *r, struct core_thread 
     }
     g_log[0] = 0;
     return &r->sched;
+}
+
+static struct core_sched *sched_setup(struct core_ractor *r, struct core_thread *th, int n)
+{
+    return sched_setup_p(r, th, n, GVL_POLICY_EAGER);
 }
 
 static void test_sched_handoff(void)
@@ -346,6 +353,132 @@ static void test_sched_hot_steal(void)
     ASSERT(!core_sched_steal(s, &th[2], true));
 }
 
+/* ---- the policies ------------------------------------------------------------- */
+
+/* th[0] runs (in running_threads, in the timeslice set), th[1] waits. */
+static struct core_sched *contended(struct core_ractor *r, struct core_thread *th, enum scn_gvl_policy p)
+{
+    struct core_sched *s = sched_setup_p(r, th, 2, p);
+    core_sched_to_running(s, &th[0], NULL);
+    core_sched_to_ready(s, &th[1], false, NULL);
+    g_log[0] = 0;
+    return s;
+}
+
+static void test_policy_blocking_regions(void)
+{
+    struct core_ractor r;
+    struct core_thread th[2];
+    /* eager: entry hands over at once; exit queues */
+    struct core_sched *s = contended(&r, th, GVL_POLICY_EAGER);
+    ASSERT_EQ(core_blocking_enter(s, &th[0], false, NULL), CORE_ENTER_HANDED_ON);
+    ASSERT(s->running == &th[1] && core_sched_hot(s) == NULL);
+    ASSERT_EQ(core_blocking_exit(s, &th[0]), CORE_EXIT_QUEUE);
+    /* hot_steal: BLOCKING_REGION marks the hot thread, a native sleep does not */
+    s = contended(&r, th, GVL_POLICY_HOT_STEAL);
+    ASSERT_EQ(core_blocking_enter(s, &th[0], true, NULL), CORE_ENTER_HANDED_ON);
+    ASSERT(core_sched_hot(s) == NULL);
+    s = contended(&r, th, GVL_POLICY_HOT_STEAL);
+    ASSERT_EQ(core_blocking_enter(s, &th[0], false, NULL), CORE_ENTER_HANDED_ON);
+    ASSERT(core_sched_hot(s) == &th[0] && s->running == &th[1]);
+    ASSERT_EQ(core_blocking_exit(s, &th[0]), CORE_EXIT_QUEUE);
+    /* delayed and threshold keep the GVL through the region (sleeps too) */
+    for (int p = GVL_POLICY_DELAYED; p <= GVL_POLICY_THRESHOLD; p++) {
+        s = contended(&r, th, (enum scn_gvl_policy)p);
+        ASSERT_EQ(core_blocking_enter(s, &th[0], true, NULL), CORE_ENTER_KEPT);
+        ASSERT(s->running == &th[0] && s->deferred == &th[0]);
+        ASSERT_STREQ(g_log, "");  /* nobody woken */
+        /* a short call: back with the GVL, no switch */
+        ASSERT_EQ(core_blocking_exit(s, &th[0]), CORE_EXIT_KEPT);
+        ASSERT(s->deferred == NULL);
+        /* a long one: handed on by the timer (delayed) or the helper */
+        core_blocking_enter(s, &th[0], false, NULL);
+        ASSERT(core_sched_handoff_deferred(s, NULL));
+        ASSERT(s->running == &th[1] && s->deferred == NULL);
+        ASSERT_STREQ(g_log, "signal 1 from 0;del 0;");
+        ASSERT(!core_sched_handoff_deferred(s, NULL));
+        ASSERT_EQ(core_blocking_exit(s, &th[0]), CORE_EXIT_QUEUE);
+    }
+    /* nobody waits: a deferred region is never handed on */
+    s = sched_setup_p(&r, th, 1, GVL_POLICY_THRESHOLD);
+    core_sched_to_running(s, &th[0], NULL);
+    core_blocking_enter(s, &th[0], false, NULL);
+    ASSERT(!core_sched_handoff_deferred(s, NULL));
+    /* barging releases and acquires on its own */
+    s = contended(&r, th, GVL_POLICY_BARGING);
+    ASSERT_EQ(core_blocking_enter(s, &th[0], false, NULL), CORE_ENTER_RELEASE);
+    ASSERT(s->running == &th[0]);
+    ASSERT_EQ(core_blocking_exit(s, &th[0]), CORE_EXIT_ACQUIRE);
+}
+
+static void test_policy_ticks(void)
+{
+    struct core_ractor r;
+    struct core_thread th[2];
+    struct scn_runtime rt;
+    memset(&rt, 0, sizeof rt);
+    rt.quantum = 100;
+    rt.timer_tick = 10;
+    /* eager: the runner with a waiter gets TIMER; ten ticks use its quantum */
+    struct core_sched *s = contended(&r, th, GVL_POLICY_EAGER);
+    ASSERT(s->is_running_timeslice);
+    ASSERT(core_sched_tick(s, NULL));
+    for (int i = 1; i < 10; i++) ASSERT(!core_thread_tick(&th[0], &rt));
+    ASSERT(core_thread_tick(&th[0], &rt));
+    /* delayed: a runner still in its region loses the GVL at the tick, and
+     * no TIMER goes to a thread that lost it */
+    s = contended(&r, th, GVL_POLICY_DELAYED);
+    core_blocking_enter(s, &th[0], false, NULL);
+    ASSERT(!core_sched_tick(s, NULL));
+    ASSERT(s->running == &th[1]);
+    /* threshold: the tick leaves the hand-off to the helper */
+    s = contended(&r, th, GVL_POLICY_THRESHOLD);
+    core_blocking_enter(s, &th[0], false, NULL);
+    ASSERT(core_sched_tick(s, NULL));
+    ASSERT(s->running == &th[0]);
+    /* barging (<= 3.2): one TIMER credits a whole quantum */
+    s = sched_setup_p(&r, th, 1, GVL_POLICY_BARGING);
+    ASSERT(core_thread_tick(&th[0], &rt));
+}
+
+static void test_barging_rules(void)
+{
+    struct core_ractor r;
+    struct core_thread th[3];
+    struct core_sched *s = sched_setup_p(&r, th, 3, GVL_POLICY_BARGING);
+    /* uncontended: take it at once, reset the timer */
+    s->barging.timer_timedout = false;
+    ASSERT(core_barging_uncontended(s, &th[0]));
+    ASSERT(s->barging.timer_timedout);
+    ASSERT(core_barging_take(s, &th[0]) == NULL);  /* nobody to designate */
+    /* contended: th[1], th[2] queue; the first waiter becomes the timer */
+    ASSERT(!core_barging_uncontended(s, &th[1]));
+    core_rq_append(s, &th[1]);
+    core_rq_append(s, &th[2]);
+    ASSERT(core_barging_timer_begin(s, &th[1]));  /* arm a deadline */
+    ASSERT(s->barging.timer == &th[1]);
+    /* its wait returns while th[0] owns the GVL: TIMER for th[0] */
+    ASSERT(core_barging_timer_end(s, true) == &th[0]);
+    ASSERT(s->barging.timer == NULL && s->barging.timer_timedout);
+    /* release: the owner is cleared, the head signalled, nothing handed over */
+    g_log[0] = 0;
+    ASSERT(core_barging_release(s, NULL) == &th[1]);
+    ASSERT(s->running == NULL);
+    ASSERT_STREQ(g_log, "signal 1 from -1;");
+    /* th[0] barges back in before th[1] runs */
+    ASSERT(core_barging_uncontended(s, &th[0]));
+    ASSERT(core_barging_take(s, &th[0]) == &th[2]);  /* the tail becomes the timer */
+    /* a yield with waiters waits until one took the GVL */
+    ASSERT_EQ(core_barging_yield(s, NULL), CORE_YIELD_WAIT_TAKEN);
+    ASSERT(s->barging.need_yield && s->barging.wait_yield);
+    ASSERT_EQ(core_barging_yield(s, NULL), CORE_YIELD_WAIT_SWITCH);  /* a second one waits for it */
+    ASSERT(core_barging_got_it(s, &th[1]));  /* the taker signals the yielder */
+    ASSERT(!s->barging.need_yield && !th[1].in_readyq);
+    ASSERT(!core_barging_got_it(s, &th[2]));
+    s->barging.wait_yield = false;
+    ASSERT_EQ(core_barging_yield(s, NULL), CORE_YIELD_NATIVE);  /* nobody waits */
+}
+
 int main(void)
 {
     RUN(test_expand_names_and_instances);
@@ -355,5 +488,8 @@ int main(void)
     RUN(test_op_durations);
     RUN(test_sched_handoff);
     RUN(test_sched_hot_steal);
+    RUN(test_policy_blocking_regions);
+    RUN(test_policy_ticks);
+    RUN(test_barging_rules);
     TEST_DONE();
 }

@@ -1,39 +1,39 @@
-/* gvl_threshold.c - deferred suspend with a helper thread: PR 15294
- * (J. Lacouture, branch deferred_thread_wait, on 3.4.7; superseded by PR
- * 15840).  The PR text is not retrievable; what is known comes from the
- * bug thread (seed 003): "The fix simply defers suspending the thread until
- * the syscall has been running for some short interval. I chose 100usec",
- * a helper thread per Ractor ("a single-thread per process rather than one
- * per ractor involves some complexity"), and, from PR 15840's description,
- * that it needed "the additional thread and the magic number (sleep time)".
+/* gvl_helper.c - the helper thread of the threshold policy (PR 15294,
+ * core/policy.c) in simulated time.  The PR text is not retrievable; what
+ * is known comes from the bug thread (seed 003): "The fix simply defers
+ * suspending the thread until the syscall has been running for some short
+ * interval. I chose 100usec", a helper thread per Ractor ("a single-thread
+ * per process rather than one per ractor involves some complexity"), and,
+ * from PR 15840's description, that it needed "the additional thread and
+ * the magic number (sleep time)".
  *
  * Assumptions (docs/policies.md):
- * - Entry to a blocking region (BLOCKING_REGION and, as for PR 15529, the
- *   THREAD_BLOCKING_BEGIN of native sleeps: both reached the patched
- *   thread_sched_to_waiting in 3.4) keeps the GVL: the thread stays
- *   `running`, records when the region began, and wakes the helper only if
- *   the helper is idle (a futex wake, paid by the thread).
+ * - Entry to a blocking region keeps the GVL (core_blocking_enter: the
+ *   thread stays `running`, sched->deferred); the thread records when the
+ *   region began and wakes the helper only if the helper is idle (a futex
+ *   wake, paid by the thread).
  * - The helper is a native thread of its own (sim/machine.h task), created
  *   at the first deferred region.  Awake, it spends timer_tick_cost of CPU
  *   (the same work as a timer-thread wake-up: look at the sched, go back to
  *   sleep).  It sleeps until the current region is `threshold` old (a
  *   timed wait: the "sleep time"); if that same region is still running and
  *   a thread is ready, it performs the hand-off the thread skipped
- *   (thread_sched_wakeup_next_thread on its behalf, paying the futex wake
- *   and the global lock section); if a newer region is running it sleeps
- *   until that one is `threshold` old; with no region running it waits to
- *   be woken.  Like the timer thread it sleeps most of the time, so a
- *   wake-up preempts a busy core (CFS wake-up preemption).
- * - Exit from a region the helper did not hand over: clear the mark and
- *   continue, no context switch; otherwise queue up as under eager.
- * - The Queue park/wake path is untouched.
+ *   (core_sched_handoff_deferred on its behalf, paying the futex wake and
+ *   the global lock section); if a newer region is running it sleeps until
+ *   that one is `threshold` old; with no region running it waits to be
+ *   woken.  Like the timer thread it sleeps most of the time, so a wake-up
+ *   preempts a busy core (CFS wake-up preemption).
  */
+#include "gvl_helper.h"
+
+#include "gvl_helper.h"
+
 #include <stdio.h>
 #include <stdlib.h>
 
 #include "../common/err.h"
+#include "../core/policy.h"
 #include "gvl.h"
-#include "gvl_policy.h"
 #include "thread.h"
 
 struct thr_helper {
@@ -43,8 +43,7 @@ struct thr_helper {
     char name[48];
     bool started;
     bool idle;                  /* waiting until a region wakes it */
-    struct rb_thread *deferred; /* the running thread in a deferred region */
-    sim_time since;             /* when that region began */
+    sim_time since;             /* when the deferred region (sched->deferred) began */
     sim_time pending_cost;      /* futex wakes and lock sections it issued */
 };
 
@@ -61,7 +60,7 @@ static void helper_sleep(struct mach_task *t, void *ctx)
 {
     struct thr_helper *h = ctx;
     sim_time threshold = h->vm->scn->runtime.threshold;
-    if (h->deferred) {
+    if (h->s->deferred) {
         sim_time now = sim_now(h->vm->eng);
         sim_time due = h->since + threshold;
         if (due <= now) due = now + threshold;  /* expired with nobody ready: look again later */
@@ -78,11 +77,10 @@ static void helper_check(struct mach_task *t, void *ctx)
     struct thr_helper *h = ctx;
     struct core_sched *s = h->s;
     sim_time now = sim_now(h->vm->eng);
-    struct rb_thread *th = h->deferred;
-    if (th && now - h->since >= h->vm->scn->runtime.threshold && s->running == &th->core && s->rq_head) {
+    if (s->deferred && now - h->since >= h->vm->scn->runtime.threshold) {
         /* the call is still running after `threshold`: suspend it now */
-        h->deferred = NULL;
-        gvl_wakeup_next_by(th, (struct gvl_actor){ &h->nt, &h->pending_cost });
+        struct gvl_actor helper = { &h->nt, &h->pending_cost };
+        core_sched_handoff_deferred(s, &helper);
     }
     if (h->pending_cost > 0) {
         sim_time c = h->pending_cost;
@@ -99,12 +97,10 @@ static void helper_run(struct mach_task *t, void *ctx)
     mach_burst(&h->vm->mach, t, h->vm->scn->machine.timer_tick_cost, helper_check, h);
 }
 
-static void threshold_blocking_enter(struct rb_thread *th, bool yield_immediately)
+void helper_region_began(struct rb_thread *th)
 {
-    (void)yield_immediately;
     struct thr_helper *h = rb_ractor_of(th)->policy_data;
     struct vm *vm = th->vm;
-    h->deferred = th;
     h->since = sim_now(vm->eng);
     if (!h->started) {
         h->started = true;
@@ -118,19 +114,7 @@ static void threshold_blocking_enter(struct rb_thread *th, bool yield_immediatel
     }
 }
 
-static void threshold_blocking_exit(struct rb_thread *th, th_cont k)
-{
-    struct thr_helper *h = rb_ractor_of(th)->policy_data;
-    if (h->deferred == th && core_sched_of(&th->core)->running == &th->core) {
-        /* short call: never suspended */
-        h->deferred = NULL;
-        gvl_acquired(th, k);
-        return;
-    }
-    gvl_to_running(th, k);
-}
-
-static int threshold_init(struct rb_ractor *r, char *err, unsigned errlen)
+int helper_init(struct rb_ractor *r, char *err, unsigned errlen)
 {
     struct vm *vm = r->vm;
     struct thr_helper *h = calloc(1, sizeof *h);
@@ -146,13 +130,13 @@ static int threshold_init(struct rb_ractor *r, char *err, unsigned errlen)
     return GV_OK;
 }
 
-static void threshold_fini(struct rb_ractor *r)
+void helper_free(struct rb_ractor *r)
 {
     free(r->policy_data);
     r->policy_data = NULL;
 }
 
-static void threshold_collect(const struct rb_ractor *r, struct run_metrics *m)
+void helper_collect(const struct rb_ractor *r, struct run_metrics *m)
 {
     const struct thr_helper *h = r->policy_data;
     if (!h || !h->started) return;
@@ -160,20 +144,3 @@ static void threshold_collect(const struct rb_ractor *r, struct run_metrics *m)
     m->invol_switches += h->nt.ivcsw;
     m->native_threads++;
 }
-
-const struct gvl_policy gvl_threshold = {
-    .name = "threshold",
-    .id = GVL_POLICY_THRESHOLD,
-    .blocking_enter = threshold_blocking_enter,
-    .blocking_exit = threshold_blocking_exit,
-    .park = gvl33_park,
-    .ready = gvl33_ready,
-    .yield = gvl33_yield,
-    .start = gvl33_start,
-    .dead = gvl33_dead,
-    .tick = NULL,
-    .uses_timer_thread = true,
-    .init = threshold_init,
-    .fini = threshold_fini,
-    .collect = threshold_collect,
-};
