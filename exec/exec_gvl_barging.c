@@ -26,7 +26,7 @@
 #include <sched.h>
 
 #include "../core/policy.h"
-#include "exec_gvl.h"
+#include "exec_sched.h"
 #include "exec_wait.h"
 
 /* designate_timer_thread: wake the last waiter so that it becomes the timer. */
@@ -78,15 +78,15 @@ void exec_gvl32_acquire_locked(struct exec_ractor *r, struct exec_thread *th, bo
         s->handoffs++;
     }
     struct exec_thread *timer = exec_thread_of(core_barging_take(s, &th->core));
-    if (th->vm->multi_ractor) exec_gvl_running_threads_update_locked(r, th, NULL, &th->ac);
-    exec_gvl_acquired_locked(th);
+    if (th->vm->multi_ractor) exec_sched_running_update_locked(r, th, NULL, &th->ac);
+    exec_sched_acquired_locked(th);
     if (timer) designate_timer_thread_locked(timer, &th->ac);
 }
 
-/* thread_sched_to_waiting_common (3.2), after exec_gvl_released */
+/* thread_sched_to_waiting_common (3.2), after exec_sched_released */
 void exec_gvl32_release_locked(struct exec_ractor *r, struct exec_thread *th)
 {
-    if (th->vm->multi_ractor) exec_gvl_running_threads_update_locked(r, NULL, th, &th->ac);
+    if (th->vm->multi_ractor) exec_sched_running_update_locked(r, NULL, th, &th->ac);
     core_barging_release(&r->core.sched, &th->ac);
 }
 
@@ -97,8 +97,8 @@ void exec_gvl32_start(struct exec_thread *th)
     pthread_mutex_lock(&r->sched.lock);
     if (s->running == &th->core) {  /* first in scenario order (the prefill) */
         struct exec_thread *timer = exec_thread_of(core_barging_take(s, &th->core));
-        if (th->vm->multi_ractor) exec_gvl_running_threads_update_locked(r, th, NULL, &th->ac);
-        exec_gvl_acquired_locked(th);
+        if (th->vm->multi_ractor) exec_sched_running_update_locked(r, th, NULL, &th->ac);
+        exec_sched_acquired_locked(th);
         if (timer) designate_timer_thread_locked(timer, &th->ac);
     } else {
         exec_gvl32_acquire_locked(r, th, th->core.in_readyq);
@@ -119,7 +119,7 @@ void exec_gvl32_park(struct exec_thread *th)
         pthread_mutex_unlock(&xs->lock);
         return;
     }
-    exec_gvl_released(th);
+    exec_sched_released(th);
     exec_gvl32_release_locked(r, th);
     while (!th->park_woken) {
         th->cond_waiting = true;
@@ -150,8 +150,8 @@ void exec_gvl32_yield(struct exec_thread *th)
     struct core_sched *s = &r->core.sched;
     struct exec_sched *xs = &r->sched;
     pthread_mutex_lock(&xs->lock);
-    exec_gvl_released(th);
-    if (th->vm->multi_ractor) exec_gvl_running_threads_update_locked(r, NULL, th, &th->ac);
+    exec_sched_released(th);
+    if (th->vm->multi_ractor) exec_sched_running_update_locked(r, NULL, th, &th->ac);
     switch (core_barging_yield(s, &th->ac)) {
     case CORE_YIELD_WAIT_SWITCH:
         while (s->barging.wait_yield) exec_cond_wait(th, &xs->switch_wait_cond, &xs->lock);

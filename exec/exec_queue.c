@@ -16,7 +16,6 @@
 #include "exec_queue.h"
 
 #include "exec_gvl.h"
-#include "exec_thread.h"
 
 int exec_queue_init(struct exec_queue *q, const char *name, int64_t initial)
 {

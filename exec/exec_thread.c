@@ -46,23 +46,10 @@
  * not apply. */
 #define EXEC_WORK_SCALE 1.0
 
-void exec_state_set_at(struct exec_thread *th, enum thread_state to, int64_t t_ns)
-{
-    if (th->ts < TS_COUNT && t_ns > th->ts_since_ns) th->ts_ns[th->ts] += t_ns - th->ts_since_ns;
-    if (t_ns > th->ts_since_ns || th->ts == TS_COUNT) th->ts_since_ns = t_ns;
-    th->ts = to;
-    atomic_store_explicit(&th->pub_state, (int)to, memory_order_relaxed);
-}
-
-void exec_state_set(struct exec_thread *th, enum thread_state to)
-{
-    exec_state_set_at(th, to, exec_now_ns());
-}
-
 /* ---- safe points ----------------------------------------------------------- */
 
 /* rb_threadptr_execute_interrupts.  Returns true if the thread must end. */
-static bool safepoint(struct exec_thread *th)
+static bool exec_safepoint(struct exec_thread *th)
 {
     unsigned bits = atomic_load_explicit(&th->interrupts, memory_order_relaxed);
     if (!bits) return false;
@@ -90,7 +77,7 @@ static inline void consume(uint64_t x)
 }
 
 /* Busy-loop for d picoseconds of calibrated work; false if told to end. */
-static bool run_compute(struct exec_thread *th, sim_time d)
+static bool exec_run_compute(struct exec_thread *th, sim_time d)
 {
     double ps_per_iter = th->vm->calib.ps_per_iter;
     double want = (double)d / ps_per_iter + th->compute_carry;
@@ -103,7 +90,7 @@ static bool run_compute(struct exec_thread *th, sim_time d)
         uint64_t n = iters < chunk ? iters : chunk;
         x = exec_spin(n, x);
         iters -= n;
-        if (iters > 0 && safepoint(th)) {
+        if (iters > 0 && exec_safepoint(th)) {
             consume(x);
             return false;
         }
@@ -112,7 +99,7 @@ static bool run_compute(struct exec_thread *th, sim_time d)
     return true;
 }
 
-static bool run_insns(struct exec_thread *th, uint64_t n)
+static bool exec_run_insns(struct exec_thread *th, uint64_t n)
 {
     struct exec_vm *vm = th->vm;
     enum scn_insn_counter kind = vm->scn->runtime.insn_counter;
@@ -122,7 +109,7 @@ static bool run_insns(struct exec_thread *th, uint64_t n)
         x = exec_insns(kind, vm->shared_counter, k, x);
         th->c.insns += k;
         n -= k;
-        if (n > 0 && safepoint(th)) {
+        if (n > 0 && exec_safepoint(th)) {
             consume(x);
             return false;
         }
@@ -131,7 +118,7 @@ static bool run_insns(struct exec_thread *th, uint64_t n)
     return true;
 }
 
-static void run_syscall(struct exec_thread *th, const struct scn_op *op)
+static void exec_run_syscall(struct exec_thread *th, const struct scn_op *op)
 {
     struct exec_syscall_ctx *ctx = &th->sys;
     int64_t dur = exec_ps_to_ns(core_op_dur(&th->core, op, EXEC_WORK_SCALE));
@@ -149,7 +136,7 @@ static void run_syscall(struct exec_thread *th, const struct scn_op *op)
     exec_state_set(th, TS_RUNNING);
 }
 
-static void run_sleep(struct exec_thread *th, const struct scn_op *op)
+static void exec_run_sleep(struct exec_thread *th, const struct scn_op *op)
 {
     int64_t dur = exec_ps_to_ns(core_op_dur(&th->core, op, EXEC_WORK_SCALE));
     exec_state_set(th, TS_SLEEPING);
@@ -167,7 +154,7 @@ static void run_sleep(struct exec_thread *th, const struct scn_op *op)
 }
 
 /* Park until made ready, then hold the GVL again. */
-static void park(struct exec_thread *th)
+static void exec_park(struct exec_thread *th)
 {
     /* the state is already TS_PARKED (set when it registered as a waiter) */
     exec_gvl_park(th);
@@ -176,7 +163,7 @@ static void park(struct exec_thread *th)
 }
 
 /* queue_pop / join: false if the thread must end (stop.time). */
-static bool run_wait_op(struct exec_thread *th, const struct scn_op *op)
+static bool exec_run_wait_op(struct exec_thread *th, const struct scn_op *op)
 {
     for (;;) {
         enum exec_wait_result r = op->kind == OP_QUEUE_POP
@@ -184,7 +171,7 @@ static bool run_wait_op(struct exec_thread *th, const struct scn_op *op)
                                       : exec_join_try(th);
         if (r == EXEC_WAIT_DONE) return true;
         if (r == EXEC_WAIT_STOPPING) return false;
-        park(th);
+        exec_park(th);
         if (atomic_load_explicit(&th->interrupts, memory_order_relaxed) & CORE_INT_TERMINATE)
             return false;
     }
@@ -194,47 +181,47 @@ static bool run_wait_op(struct exec_thread *th, const struct scn_op *op)
 
 /* The next op, or NULL at the end of the program (or when told to end at
  * the safe point between two loop iterations). */
-static const struct scn_op *next_op(struct exec_thread *th)
+static const struct scn_op *exec_next_op(struct exec_thread *th)
 {
     const struct scn_op *op;
     for (;;) {
         switch (core_cursor_next(&th->core, &op)) {
         case CORE_NEXT_OP: return op;
         case CORE_NEXT_ITERATION:
-            if (safepoint(th)) return NULL;
+            if (exec_safepoint(th)) return NULL;
             continue;
         case CORE_NEXT_END: return NULL;
         }
     }
 }
 
-static void run_program(struct exec_thread *th)
+static void exec_run_program(struct exec_thread *th)
 {
     struct exec_vm *vm = th->vm;
     for (;;) {
-        if (safepoint(th)) return;
-        const struct scn_op *op = next_op(th);
+        if (exec_safepoint(th)) return;
+        const struct scn_op *op = exec_next_op(th);
         if (!op) return;
         atomic_store_explicit(&th->pub_op, op, memory_order_relaxed);
         switch (op->kind) {
         case OP_COMPUTE: {
-            bool go = op->u.compute.has_insns ? run_insns(th, op->u.compute.insns)
-                                              : run_compute(th, core_op_dur(&th->core, op, EXEC_WORK_SCALE));
+            bool go = op->u.compute.has_insns ? exec_run_insns(th, op->u.compute.insns)
+                                              : exec_run_compute(th, core_op_dur(&th->core, op, EXEC_WORK_SCALE));
             if (!go) return;
             break;
         }
         case OP_SYSCALL:
-            run_syscall(th, op);
+            exec_run_syscall(th, op);
             break;
         case OP_SLEEP:
-            run_sleep(th, op);
+            exec_run_sleep(th, op);
             break;
         case OP_QUEUE_PUSH:
             exec_queue_push(th, &vm->queues[op->u.queue.queue]);
             break;
         case OP_QUEUE_POP:
         case OP_JOIN:
-            if (!run_wait_op(th, op)) return;
+            if (!exec_run_wait_op(th, op)) return;
             break;
         case OP_LOOP:
             core_cursor_enter(&th->core, op);  /* the loader limits nesting; exec_run checks it */
@@ -265,7 +252,7 @@ void *exec_thread_main(void *arg)
     exec_state_set_at(th, TS_WANTS_GVL, vm->t_start_ns);
     exec_gvl_start(th);
     exec_state_set(th, TS_RUNNING);
-    run_program(th);
+    exec_run_program(th);
     /* exec_thread_exited may record the end of the run: close the books first */
     exec_state_set(th, TS_COUNT);
     exec_thread_exited(th);

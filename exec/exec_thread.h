@@ -8,8 +8,4 @@
  * program, release the GVL, record the thread's context switches. */
 void *exec_thread_main(void *arg);
 
-/* The thread records its own state change, now or at an earlier time t. */
-void exec_state_set(struct exec_thread *th, enum thread_state to);
-void exec_state_set_at(struct exec_thread *th, enum thread_state to, int64_t t_ns);
-
 #endif

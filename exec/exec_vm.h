@@ -20,7 +20,6 @@
 #include <stdbool.h>
 #include <stdint.h>
 #include <sys/resource.h>
-#include <time.h>
 
 #include "../core/core.h"
 #include "../core/queue.h"
@@ -28,6 +27,7 @@
 #include "../common/metrics.h"
 #include "../common/rng.h"
 #include "exec.h"
+#include "exec_clock.h"
 #include "exec_syscall.h"
 
 struct exec_vm;
@@ -209,25 +209,22 @@ static inline struct exec_ractor *exec_ractor_of_sched(const struct core_sched *
     return core_container_of(s, struct exec_ractor, core.sched);
 }
 
-/* ---- time ---------------------------------------------------------------- */
+/* ---- a thread's state --------------------------------------------------- */
 
-static inline int64_t exec_now_ns(void)
+/* The thread records its own state change at time t (monotonic ns; an
+ * earlier t, e.g. a waker's timestamp, ends the previous state there). */
+static inline void exec_state_set_at(struct exec_thread *th, enum thread_state to, int64_t t_ns)
 {
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
+    if (th->ts < TS_COUNT && t_ns > th->ts_since_ns) th->ts_ns[th->ts] += t_ns - th->ts_since_ns;
+    if (t_ns > th->ts_since_ns || th->ts == TS_COUNT) th->ts_since_ns = t_ns;
+    th->ts = to;
+    atomic_store_explicit(&th->pub_state, (int)to, memory_order_relaxed);
 }
 
-static inline struct timespec exec_abstime(int64_t ns)
+/* ... now. */
+static inline void exec_state_set(struct exec_thread *th, enum thread_state to)
 {
-    struct timespec ts = { (time_t)(ns / 1000000000), (long)(ns % 1000000000) };
-    return ts;
-}
-
-/* Scenario picoseconds -> nanoseconds (rounded). */
-static inline int64_t exec_ps_to_ns(sim_time ps)
-{
-    return (ps + 500) / 1000;
+    exec_state_set_at(th, to, exec_now_ns());
 }
 
 #endif

@@ -28,7 +28,6 @@
  * and the global lock, so reading them under either is race-free.
  */
 #include "exec_vmlock.h"
-#include "exec_thread.h"
 #include "exec_wait.h"
 
 #include <stdlib.h>
@@ -47,7 +46,7 @@ void exec_vmlock_destroy(struct exec_vm *vm)
 }
 
 /* rb_ractor_sched_barrier_join: VM mutex held on entry and on return. */
-static void barrier_join(struct exec_thread *th)
+static void exec_barrier_join(struct exec_thread *th)
 {
     struct exec_vm *vm = th->vm;
     pthread_mutex_unlock(&vm->vmlock.lock);
@@ -64,7 +63,7 @@ static void barrier_join(struct exec_thread *th)
 }
 
 /* vm_lock_enter; returns the lock level */
-static unsigned vm_lock_enter(struct exec_thread *th)
+static unsigned exec_vmlock_enter(struct exec_thread *th)
 {
     struct exec_vm *vm = th->vm;
     struct exec_vmlock *l = &vm->vmlock;
@@ -78,7 +77,7 @@ static unsigned vm_lock_enter(struct exec_thread *th)
     }
     if (vm->barrier_waiting) {
         exec_state_set(th, TS_BARRIER_JOIN);
-        do barrier_join(th);
+        do exec_barrier_join(th);
         while (vm->barrier_waiting);
         exec_state_set(th, TS_RUNNING);
     }
@@ -88,7 +87,7 @@ static unsigned vm_lock_enter(struct exec_thread *th)
 }
 
 /* rb_ractor_sched_barrier_end: the global sched lock is released here. */
-static void barrier_end(struct exec_vm *vm)
+static void exec_barrier_end(struct exec_vm *vm)
 {
     vm->barrier_waiting = false;
     vm->barrier_ractor = NULL;
@@ -96,12 +95,12 @@ static void barrier_end(struct exec_vm *vm)
     pthread_mutex_unlock(&vm->sched_lock);
 }
 
-static void vm_lock_leave(struct exec_thread *th, unsigned lev)
+static void exec_vmlock_leave(struct exec_thread *th, unsigned lev)
 {
     struct exec_vm *vm = th->vm;
     struct exec_vmlock *l = &vm->vmlock;
     (void)lev;
-    if (vm->barrier_ractor == exec_ractor_of(th) && vm->barrier_lock_rec == l->rec) barrier_end(vm);
+    if (vm->barrier_ractor == exec_ractor_of(th) && vm->barrier_lock_rec == l->rec) exec_barrier_end(vm);
     if (--l->rec == 0) {
         atomic_store_explicit(&l->owner, NULL, memory_order_relaxed);
         pthread_mutex_unlock(&l->lock);
@@ -109,7 +108,7 @@ static void vm_lock_leave(struct exec_thread *th, unsigned lev)
 }
 
 /* rb_vm_barrier -> rb_ractor_sched_barrier_start; VM lock held. */
-static void vm_barrier(struct exec_thread *th)
+static void exec_vm_barrier(struct exec_thread *th)
 {
     struct exec_vm *vm = th->vm;
     struct exec_vmlock *l = &vm->vmlock;
@@ -162,17 +161,17 @@ void exec_env_escape(struct exec_thread *th, int iseq)
         return;
     }
     /* rb_jit_vm_lock_then_barrier: rb_vm_lock_enter + rb_vm_barrier */
-    unsigned lev = vm_lock_enter(th);
-    vm_barrier(th);
+    unsigned lev = exec_vmlock_enter(th);
+    exec_vm_barrier(th);
     /* the critical section: YJIT records the escape in its set */
     vm->iseq_seen[iseq] = 1;
     atomic_store_explicit(&vm->iseq_recorded[iseq], 1, memory_order_relaxed);
-    vm_lock_leave(th, lev);
+    exec_vmlock_leave(th, lev);
 }
 
 void exec_barrier_safepoint(struct exec_thread *th)
 {
     if (!th->vm->multi_ractor) return;
-    unsigned lev = vm_lock_enter(th);
-    vm_lock_leave(th, lev);
+    unsigned lev = exec_vmlock_enter(th);
+    exec_vmlock_leave(th, lev);
 }

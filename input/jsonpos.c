@@ -107,7 +107,7 @@ static int grow(struct jpos_table *t)
     return GV_OK;
 }
 
-static int put(struct jpos_table *t, const struct jpos_ent *ent)
+static int table_put(struct jpos_table *t, const struct jpos_ent *ent)
 {
     struct jpos_ent *e = find(t, ent->node);
     if (e) { *e = *ent; return GV_OK; }
@@ -123,7 +123,7 @@ int jpos_put(struct jpos_table *t, const cJSON *node, int doc, int line, int col
              int key_line, int key_col)
 {
     struct jpos_ent e = { node, line, col, key_line, key_col, (uint32_t)doc, NO_TEXT };
-    return put(t, &e);
+    return table_put(t, &e);
 }
 
 int jpos_set_key(struct jpos_table *t, const cJSON *node, int key_line, int key_col)
@@ -256,7 +256,7 @@ static void record(struct scan *sc, size_t key_off)
     struct jpos_ent e = { n, 0, 0, 0, 0, (uint32_t)sc->doc, (uint32_t)sc->off };
     if (key_off != SIZE_MAX) sync_to(sc, key_off, &e.key_line, &e.key_col);
     sync_to(sc, sc->off, &e.line, &e.col);
-    if (put(sc->t, &e) != GV_OK) sc->bad = 2;
+    if (table_put(sc->t, &e) != GV_OK) sc->bad = 2;
 }
 
 static int can_read(const struct scan *sc, size_t n) { return sc->off + n <= sc->len; }

@@ -1,6 +1,8 @@
 /* scenario.c - enum names, loop shares, instance names and freeing a scenario. */
 #include "scenario.h"
 
+#include "../common/metrics.h"
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -108,4 +110,14 @@ void scenario_free(struct scenario *s)
     }
     free(s->ractors);
     memset(s, 0, sizeof *s);
+}
+
+void scn_metrics_describe(const struct scenario *s, struct run_metrics *m)
+{
+    m->scenario = s->name;
+    m->policy = scn_policy_name(s->runtime.gvl_policy);
+    m->invariant_check = scn_invariant_name(s->runtime.invariant_check);
+    m->insn_counter = scn_counter_name(s->runtime.insn_counter);
+    m->cores = s->machine.cores;
+    m->seed = s->seed;
 }

@@ -255,6 +255,12 @@ const char *scn_dist_name(enum scn_dist_kind k);
  * (N/k, plus one if instance < N%k), UINT64_MAX for LOOP_FOREVER. */
 uint64_t scn_loop_times(const struct scn_op *op, int instance, int ninstances);
 
+/* The columns of a run's metrics that the scenario decides (its name,
+ * policy, invariant check, instruction counter, cores, seed), whichever
+ * backend runs it. */
+struct run_metrics;
+void scn_metrics_describe(const struct scenario *s, struct run_metrics *m);
+
 void scenario_free(struct scenario *s);
 
 #endif

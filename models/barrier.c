@@ -36,11 +36,6 @@
 #include "thread.h"
 #include "vm_lock.h"
 
-static const struct scn_machine *machine_of(const struct rb_thread *th)
-{
-    return &th->vm->scn->machine;
-}
-
 static void instant(struct rb_thread *th, const char *name)
 {
     struct vm *vm = th->vm;
@@ -58,7 +53,7 @@ static void counter(struct vm *vm, const char *name, int64_t v)
  * stopping at the same instant would be an artifact). */
 static void flag_barrier(struct rb_thread *t)
 {
-    sim_time gap = machine_of(t)->safepoint_gap;
+    sim_time gap = rb_machine_of(t)->safepoint_gap;
     th_interrupt_at(t, CORE_INT_VM_BARRIER, gap > 0 ? rng_uniform(&t->core.rng, 1, gap) : 0);
 }
 
@@ -121,7 +116,7 @@ static void start_sched_locked(struct rb_thread *th)
         const struct core_sched *s = &vm->ractors[i].core.sched;
         if (&vm->ractors[i].core == th->core.ractor || !s->is_running || !s->running) continue;
         flag_barrier(rb_thread_of(s->running));
-        th->pending_cost += machine_of(th)->remote_rmw;
+        th->pending_cost += rb_machine_of(th)->remote_rmw;
     }
     /* the flags are written with the sched lock held */
     th_burst(th, 0, start_wait_mc);

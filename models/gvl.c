@@ -24,10 +24,10 @@
 #include "thread.h"
 #include "timer.h"
 
-static struct core_sched *sched_of(const struct rb_thread *th) { return core_sched_of(&th->core); }
+static struct core_sched *gvl_sched(const struct rb_thread *th) { return core_sched_of(&th->core); }
 
 /* Is it th's turn? */
-static bool is_running(const struct rb_thread *th) { return sched_of(th)->running == &th->core; }
+static bool is_running(const struct rb_thread *th) { return gvl_sched(th)->running == &th->core; }
 
 struct gvl_actor gvl_self(struct rb_thread *th)
 {
@@ -36,7 +36,7 @@ struct gvl_actor gvl_self(struct rb_thread *th)
 
 /* ---- the hooks of core/sched.c -------------------------------------------- */
 
-static void hook_signal(struct core_sched *s, struct core_thread *th, struct core_thread *from, void *by)
+static void gvl_hook_signal(struct core_sched *s, struct core_thread *th, struct core_thread *from, void *by)
 {
     (void)s;
     struct rb_thread *next = rb_thread_of(th);
@@ -44,24 +44,24 @@ static void hook_signal(struct core_sched *s, struct core_thread *th, struct cor
     gvl_signal(next, *(struct gvl_actor *)by);
 }
 
-static void hook_add_running(struct core_sched *s, struct core_thread *th)
+static void gvl_hook_add_running(struct core_sched *s, struct core_thread *th)
 {
     (void)s;
     gvl_add_running_thread(rb_thread_of(th));
 }
 
-static void hook_del_running(struct core_sched *s, struct core_thread *th, void *by)
+static void gvl_hook_del_running(struct core_sched *s, struct core_thread *th, void *by)
 {
     (void)s;
     gvl_del_running_thread_by(rb_thread_of(th), *(struct gvl_actor *)by);
 }
 
-static void hook_timeslice_add(struct core_sched *s, void *by)
+static void gvl_hook_timeslice_add(struct core_sched *s, void *by)
 {
     timer_timeslice_add(s, *(struct gvl_actor *)by);
 }
 
-static void hook_readyq_changed(struct core_sched *s)
+static void gvl_hook_readyq_changed(struct core_sched *s)
 {
     struct rb_ractor *r = rb_ractor_of_sched(s);
     struct vm *vm = r->vm;
@@ -69,18 +69,18 @@ static void hook_readyq_changed(struct core_sched *s)
 }
 
 const struct core_hooks gvl_hooks = {
-    .signal = hook_signal,
-    .add_running = hook_add_running,
-    .del_running = hook_del_running,
-    .timeslice_add = hook_timeslice_add,
-    .readyq_changed = hook_readyq_changed,
+    .signal = gvl_hook_signal,
+    .add_running = gvl_hook_add_running,
+    .del_running = gvl_hook_del_running,
+    .timeslice_add = gvl_hook_timeslice_add,
+    .readyq_changed = gvl_hook_readyq_changed,
 };
 
 /* ---- running_threads, signals -------------------------------------------------- */
 
 void gvl_add_running_thread(struct rb_thread *th)
 {
-    struct core_sched *s = sched_of(th);
+    struct core_sched *s = gvl_sched(th);
     /* thread_sched_setup_running_threads needs vm->ractor.sched.lock; while
      * a VM barrier holds it the add waits, in `gvl_acquired` (models/barrier.c) */
     if (barrier_defer_add_running(th)) return;
@@ -92,7 +92,7 @@ void gvl_add_running_thread(struct rb_thread *th)
 
 void gvl_del_running_thread_by(struct rb_thread *th, struct gvl_actor by)
 {
-    struct core_sched *s = sched_of(th);
+    struct core_sched *s = gvl_sched(th);
     *by.cost += th->vm->scn->machine.sched_lock_cs;
     s->is_running = false;
     barrier_deleted_running(th);
@@ -116,12 +116,12 @@ void gvl_wakeup_next(struct rb_thread *th)
 
 void gvl_wakeup_next_by(struct rb_thread *th, struct gvl_actor by)
 {
-    core_sched_wakeup_next(sched_of(th), &th->core, &by);
+    core_sched_wakeup_next(gvl_sched(th), &th->core, &by);
 }
 
 void gvl_to_ready(struct rb_thread *th, bool wakeup, struct gvl_actor by)
 {
-    core_sched_to_ready(sched_of(th), &th->core, wakeup, &by);
+    core_sched_to_ready(gvl_sched(th), &th->core, wakeup, &by);
 }
 
 /* The turn is ours: rb_ractor_thread_switch and the RESUMED hook. */
@@ -132,7 +132,7 @@ void gvl_acquired(struct rb_thread *th, th_cont k)
         barrier_switch_in(th, k, gvl_acquired);
         return;
     }
-    core_sched_acquired(sched_of(th), &th->core);
+    core_sched_acquired(gvl_sched(th), &th->core);
     vm_set_state(th, TS_RUNNING);
     k(th);
 }
@@ -214,7 +214,7 @@ static void turn_locked(struct mach_task *t, void *ctx)
     (void)t;
     struct rb_thread *th = ctx;
     rb_ractor_of(th)->lock_holder = NULL;
-    if (core_sched_hot_spinning(sched_of(th))) {
+    if (core_sched_hot_spinning(gvl_sched(th))) {
         /* "Give the hot thread a chance to preempt, if it's actively
          * spinning": thread_sched_unlock + thread_sched_lock */
         th_burst(th, th->vm->scn->machine.mutex_uncontended, turn_relocked);
@@ -229,7 +229,7 @@ static void turn_wake(struct mach_task *t, void *ctx)
     (void)t;
     struct rb_thread *th = ctx;
     struct rb_ractor *r = rb_ractor_of(th);
-    struct core_thread *hot = core_sched_hot(sched_of(th));
+    struct core_thread *hot = core_sched_hot(gvl_sched(th));
     if (hot != NULL && hot != &th->core && r->lock_holder == NULL) {
         sim_time hold = th->vm->scn->machine.mutex_uncontended;
         r->lock_holder = th;
@@ -242,7 +242,7 @@ static void turn_wake(struct mach_task *t, void *ctx)
 
 void gvl_wait_running_turn(struct rb_thread *th, th_cont k)
 {
-    struct core_sched *s = sched_of(th);
+    struct core_sched *s = gvl_sched(th);
     if (!is_running(th)) {
         /* PR 15840's steal needs both on dedicated native threads (M:N
          * threads switch on their shared one instead) */
@@ -260,7 +260,7 @@ void gvl_wait_running_turn(struct rb_thread *th, th_cont k)
 
 void gvl_to_running(struct rb_thread *th, th_cont k)
 {
-    struct core_sched *s = sched_of(th);
+    struct core_sched *s = gvl_sched(th);
     struct gvl_actor self = gvl_self(th);
     core_sched_hot_back(s, &th->core);
     core_sched_to_running(s, &th->core, &self);
@@ -272,7 +272,7 @@ void gvl_to_running(struct rb_thread *th, th_cont k)
 void gvl_blocking_enter(struct rb_thread *th, bool yield_immediately)
 {
     struct gvl_actor self = gvl_self(th);
-    switch (core_blocking_enter(sched_of(th), &th->core, yield_immediately, &self)) {
+    switch (core_blocking_enter(gvl_sched(th), &th->core, yield_immediately, &self)) {
     case CORE_ENTER_HANDED_ON: return;
     case CORE_ENTER_KEPT:
         if (th->vm->policy->defer == CORE_DEFER_HELPER) helper_region_began(th);
@@ -326,7 +326,7 @@ void gvl_ready(struct rb_thread *waker, struct rb_thread *th)
     struct gvl_actor by = waker ? gvl_self(waker)
                                 : (struct gvl_actor){ &th->vm->timer.nt, &th->vm->timer.pending_cost };
     if (th->vm->policy->barging) gvl32_ready(by, th);
-    else core_sched_ready(sched_of(th), &th->core, &by);
+    else core_sched_ready(gvl_sched(th), &th->core, &by);
 }
 
 void gvl_yield(struct rb_thread *th, th_cont k)
@@ -336,7 +336,7 @@ void gvl_yield(struct rb_thread *th, th_cont k)
         return;
     }
     /* thread_sched_yield */
-    struct core_sched *s = sched_of(th);
+    struct core_sched *s = gvl_sched(th);
     if (!s->rq_head) { k(th); return; }
     vm_set_state(th, TS_WANTS_GVL);
     struct gvl_actor self = gvl_self(th);

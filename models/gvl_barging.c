@@ -47,7 +47,7 @@ struct gvl32 {
     struct core_thread *switch_waiters;/* on switch_wait_cond (via rq_next: not in the readyq) */
 };
 
-static struct core_sched *sched_of(struct rb_thread *th) { return core_sched_of(&th->core); }
+static struct core_sched *gvl32_sched(struct rb_thread *th) { return core_sched_of(&th->core); }
 static struct gvl32 *bg(struct rb_thread *th) { return rb_ractor_of(th)->policy_data; }
 
 /* Pay the CPU th owes before looking at the predicate of a condvar wait:
@@ -68,13 +68,13 @@ static void count_wasted(struct rb_thread *th)
 void gvl32_release(struct rb_thread *th)
 {
     struct gvl_actor self = gvl_self(th);
-    core_barging_release(sched_of(th), &self);
+    core_barging_release(gvl32_sched(th), &self);
 }
 
 /* the end of thread_sched_to_running_common: ready -> running */
 static void take(struct rb_thread *th, th_cont k)
 {
-    struct core_sched *s = sched_of(th);
+    struct core_sched *s = gvl32_sched(th);
     struct core_thread *prev = s->last_ran;
     struct rb_thread *timer = rb_thread_of(core_barging_take(s, &th->core));
     if (prev && prev != &th->core) s->handoffs++;
@@ -91,7 +91,7 @@ static void wait_turn(struct rb_thread *th);
 /* the wait loop saw `running` NULL */
 static void got_it(struct rb_thread *th)
 {
-    if (core_barging_got_it(sched_of(th), &th->core))
+    if (core_barging_got_it(gvl32_sched(th), &th->core))
         gvl_signal(bg(th)->yielder, gvl_self(th));  /* switch_cond */
     take(th, th->gvl_k);
 }
@@ -102,7 +102,7 @@ static void woken(struct mach_task *t, void *ctx)
     (void)t;
     struct rb_thread *th = ctx;
     struct gvl32 *b = bg(th);
-    if (sched_of(th)->running) {
+    if (gvl32_sched(th)->running) {
         if (b->designated == th) b->designated = NULL;  /* woken to become the timer */
         else count_wasted(th);
         wait_turn(th);
@@ -133,7 +133,7 @@ static void timer_woken(struct mach_task *t, void *ctx)
         sim_cancel(th->vm->eng, b->timeout_ev);
         b->timeout_ev = 0;
     }
-    struct rb_thread *owner = rb_thread_of(core_barging_timer_end(sched_of(th), timed_out));
+    struct rb_thread *owner = rb_thread_of(core_barging_timer_end(gvl32_sched(th), timed_out));
     if (owner) {
         if (!timed_out) count_wasted(th);
         th_interrupt(owner, CORE_INT_TIMER);  /* "Timeslice" */
@@ -148,7 +148,7 @@ static void wait_now(struct mach_task *t, void *ctx)
 {
     (void)t;
     struct rb_thread *th = ctx;
-    struct core_sched *s = sched_of(th);
+    struct core_sched *s = gvl32_sched(th);
     struct gvl32 *b = bg(th);
     if (!s->running) {
         got_it(th);
@@ -173,7 +173,7 @@ static void wait_turn(struct rb_thread *th)
 
 void gvl32_acquire(struct rb_thread *th, th_cont k)
 {
-    struct core_sched *s = sched_of(th);
+    struct core_sched *s = gvl32_sched(th);
     if (!core_barging_uncontended(s, &th->core)) {
         core_rq_append(s, &th->core);
         th->gvl_k = k;
@@ -243,7 +243,7 @@ static void yield_wait_now(struct mach_task *t, void *ctx)
 {
     (void)t;
     struct rb_thread *th = ctx;
-    struct core_sched *s = sched_of(th);
+    struct core_sched *s = gvl32_sched(th);
     if (s->barging.need_yield) {
         th_block(th, yield_woken);
         return;
@@ -267,7 +267,7 @@ static void switch_wait_now(struct mach_task *t, void *ctx)
 {
     (void)t;
     struct rb_thread *th = ctx;
-    if (sched_of(th)->barging.wait_yield) {
+    if (gvl32_sched(th)->barging.wait_yield) {
         th_block(th, switch_wait_woken);
         return;
     }
@@ -281,7 +281,7 @@ void gvl32_yield(struct rb_thread *th, th_cont k)
     struct gvl_actor self = gvl_self(th);
     vm_set_state(th, TS_WANTS_GVL);
     th->gvl_k = k;
-    switch (core_barging_yield(sched_of(th), &self)) {
+    switch (core_barging_yield(gvl32_sched(th), &self)) {
     case CORE_YIELD_WAIT_SWITCH:  /* another thread is processing a GVL yield */
         th->core.rq_next = b->switch_waiters;
         b->switch_waiters = &th->core;

@@ -35,11 +35,6 @@
  * the run is declared hung (a loop whose body takes no time). */
 #define TH_ZERO_TIME_LIMIT UINT64_C(10000000)
 
-static const struct scn_machine *machine_of(const struct rb_thread *th)
-{
-    return &th->vm->scn->machine;
-}
-
 /* ---- CPU and kernel sleeps ---------------------------------------------- */
 
 void th_burst(struct rb_thread *th, sim_time d, mach_cont k)
@@ -81,7 +76,7 @@ void th_block(struct rb_thread *th, mach_cont k)
 
 void th_interrupt(struct rb_thread *th, unsigned bits)
 {
-    th_interrupt_at(th, bits, machine_of(th)->safepoint_gap);
+    th_interrupt_at(th, bits, rb_machine_of(th)->safepoint_gap);
 }
 
 void th_interrupt_at(struct rb_thread *th, unsigned bits, sim_time safepoint_in)
@@ -153,7 +148,7 @@ static void syscall_holding_gvl_done(struct mach_task *t, void *ctx)
 
 static void run_syscall(struct rb_thread *th, const struct scn_op *op)
 {
-    sim_time d = core_op_dur(&th->core, op, machine_of(th)->work_scale);
+    sim_time d = core_op_dur(&th->core, op, rb_machine_of(th)->work_scale);
     if (!op->u.syscall.releases_gvl) {
         /* the call runs holding the GVL: no interrupt can cut it */
         th_burst(th, d, syscall_holding_gvl_done);
@@ -179,7 +174,7 @@ static void sleep_done(struct mach_task *t, void *ctx)
 
 static void run_sleep(struct rb_thread *th, const struct scn_op *op)
 {
-    sim_time d = core_op_dur(&th->core, op, machine_of(th)->work_scale);
+    sim_time d = core_op_dur(&th->core, op, rb_machine_of(th)->work_scale);
     th->blocking = true;
     vm_set_state(th, TS_SLEEPING);
     mn_blocking_begin(th);  /* M:N: pin the SNT */
@@ -317,7 +312,7 @@ void th_step(struct rb_thread *th)
                 }
                 run_compute(th, w);
             } else
-                run_compute(th, core_op_dur(&th->core, op, machine_of(th)->work_scale));
+                run_compute(th, core_op_dur(&th->core, op, rb_machine_of(th)->work_scale));
             return;
         case OP_SYSCALL:
             run_syscall(th, op);

@@ -53,12 +53,12 @@ void vm_set_state_at(struct rb_thread *th, enum thread_state to, sim_time now)
     if (vm->obs.thread_state && from != to) vm->obs.thread_state(vm->obs.ctx, th->core.id, from, to, now);
 }
 
-static struct core_ractor *ractor_at(void *ctx, int i)
+static struct core_ractor *vm_ractor_at(void *ctx, int i)
 {
     return &((struct vm *)ctx)->ractors[i].core;
 }
 
-static struct core_thread *thread_at(void *ctx, int i)
+static struct core_thread *vm_thread_at(void *ctx, int i)
 {
     return &((struct vm *)ctx)->threads[i].core;
 }
@@ -98,7 +98,7 @@ int vm_init(struct vm *vm, const struct scenario *scn, struct sim_engine *eng, c
         core_queue_init(&vm->queues[q], scn->queues[q].name, scn->queues[q].initial);
     }
 
-    if (core_expand(scn, ractor_at, thread_at, vm) != GV_OK) goto oom;
+    if (core_expand(scn, vm_ractor_at, vm_thread_at, vm) != GV_OK) goto oom;
     for (int r = 0; r < vm->nractors; r++) vm->ractors[r].vm = vm;
     for (int i = 0; i < vm->nthreads; i++) {
         struct rb_thread *th = &vm->threads[i];
@@ -192,16 +192,11 @@ int vm_collect(struct vm *vm, struct run_metrics *m)
     uint64_t *ractor_ops = calloc((size_t)(vm->nractors ? vm->nractors : 1), sizeof *ractor_ops);
     if (!ractor_ops) return GV_ENOMEM;
     const struct scenario *scn = vm->scn;
-    m->scenario = scn->name;
+    scn_metrics_describe(scn, m);
     m->backend = "sim";
     m->engine = vm->eng->ops->name;
-    m->policy = scn_policy_name(scn->runtime.gvl_policy);
-    m->invariant_check = scn_invariant_name(scn->runtime.invariant_check);
-    m->insn_counter = scn_counter_name(scn->runtime.insn_counter);
-    m->cores = scn->machine.cores;
     m->ractors = vm->nractors;
     m->threads = vm->nthreads;
-    m->seed = scn->seed;
     m->wall = vm->end_time;
     m->cpu = mach_cpu_time(&vm->mach);
     for (int i = 0; i < vm->nthreads; i++) {

@@ -185,6 +185,11 @@ static inline struct rb_ractor *rb_ractor_of_sched(const struct core_sched *s)
 {
     return core_container_of(s, struct rb_ractor, core.sched);
 }
+/* The machine profile th's costs come from. */
+static inline const struct scn_machine *rb_machine_of(const struct rb_thread *th)
+{
+    return &th->vm->scn->machine;
+}
 
 /* Build the VM for a scenario on an engine.  Returns GV_OK or an error code
  * with a message in err. */

@@ -62,11 +62,6 @@
 #include "barrier.h"
 #include "thread.h"
 
-static const struct scn_machine *machine_of(const struct rb_thread *th)
-{
-    return &th->vm->scn->machine;
-}
-
 static void notify_counter(struct vm *vm, const char *name, int64_t value)
 {
     if (name && vm->obs.counter) vm->obs.counter(vm->obs.ctx, name, value, sim_now(vm->eng));
@@ -120,7 +115,7 @@ static void sync_wake(struct rb_thread *target, struct rb_thread *by)
     } else {
         return;  /* already awake and on its way to re-check: nothing to do */
     }
-    if (by) by->pending_cost += machine_of(target)->futex_wake;
+    if (by) by->pending_cost += rb_machine_of(target)->futex_wake;
 }
 
 /* ---- the mutex ------------------------------------------------------------ */
@@ -167,7 +162,7 @@ static void mutex_try(struct rb_thread *th)
         m->contended = mark_contended;
         th->sync.mutex = NULL;
         th->sync.relock = false;
-        th->pending_cost += machine_of(th)->mutex_uncontended;
+        th->pending_cost += rb_machine_of(th)->mutex_uncontended;
         if (th->sync.slept) vm_set_state(th, th->sync.resume_state);
         /* the atomic and the section it guards take time with the mutex
          * held: whoever comes meanwhile finds it taken */
@@ -206,13 +201,13 @@ void vml_mutex_unlock(struct rb_thread *th, struct vml_mutex *m)
     m->holder = NULL;
     bool was_contended = m->contended;
     m->contended = false;
-    if (machine_of(th)->mutex_impl == MUTEX_GLIBC) {
+    if (rb_machine_of(th)->mutex_impl == MUTEX_GLIBC) {
         /* lll_unlock: FUTEX_WAKE only if the word was 2 (the syscall is
          * paid even when nobody sleeps any more) */
         if (!was_contended) return;
         struct rb_thread *w = mutex_dequeue(th->vm, m);
         if (w) sync_wake(w, th);
-        else th->pending_cost += machine_of(th)->futex_wake;
+        else th->pending_cost += rb_machine_of(th)->futex_wake;
         return;
     }
     /* darwin: __psynch_mutexdrop whenever a kernel waiter is counted */
