@@ -1,15 +1,16 @@
 /* exec_thread.c - the program interpreter of a real Ruby thread.
  *
- * The same ops as the simulator's models/thread.c, in the order of CRuby's
- * own code paths, but executed:
+ * The same ops as the simulator's models/thread.c, stepped by the same
+ * cursor (core/cursor.c), in the order of CRuby's own code paths, but
+ * executed:
  * - compute: the calibrated busy loop (or the instruction loop for insns)
  *   in chunks of about 2 us, with a safe point between chunks, as CRuby
  *   checks interrupts on backward branches;
- * - syscall with releases_gvl: BLOCKING_REGION: policy blocking_enter, the
- *   real call (exec_syscall.c), policy blocking_exit, then
+ * - syscall with releases_gvl: BLOCKING_REGION: the GVL's blocking_enter
+ *   (exec_gvl.c), the real call (exec_syscall.c), blocking_exit, then
  *   RUBY_VM_CHECK_INTS_BLOCKING (a safe point); without releases_gvl the
  *   call is made holding the GVL;
- * - queue_pop on an empty queue: park through the policy, retry on wake;
+ * - queue_pop on an empty queue: park through the GVL, retry on wake;
  * - sleep: THREAD_BLOCKING_BEGIN (yield_immediately) around a timed wait
  *   on the thread's condvar (native_sleep);
  * - env_escape: exec_vmlock.c; join: park until every other thread ended.

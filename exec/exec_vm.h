@@ -2,12 +2,15 @@
  * VM lock and barrier state, as real pthread objects.
  *
  * Names follow CRuby (vm_core.h, thread_pthread.h) as the simulator's
- * models/vm.h does: exec_sched ~ struct rb_thread_sched (the per-Ractor
- * GVL), exec_thread ~ rb_thread_t with its dedicated native thread.
+ * models/vm.h does: a Ractor's core.sched ~ struct rb_thread_sched (the
+ * per-Ractor GVL, core/sched.h) guarded by its exec_sched's lock,
+ * exec_thread ~ rb_thread_t with its dedicated native thread.  The parts
+ * both backends share are core/'s structs, embedded as `core`.
  *
  * Locks, in the order they may be nested (never the other way round):
  *   queue->lock  ->  vm->life_lock
- *   sched->lock  ->  vm->sched_lock (ractor.sched.lock)  ->  vm->timer_lock
+ *   sched->lock  ->  vm->sched_lock (ractor.sched.lock)
+ *   (the timer thread lets go of vm->sched_lock before it takes a sched->lock)
  *   vm->sched_lock -> vm->vmlock.lock (only the barrier initiator, step 5)
  * A thread never holds a sched lock while taking the VM lock, nor the VM
  * lock while taking the global sched lock (vm_sync.c joins unlock first).

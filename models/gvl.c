@@ -1,17 +1,18 @@
-/* gvl.c - CRuby 3.3+ per-Ractor thread scheduler (thread_pthread.c).
+/* gvl.c - CRuby 3.3+ per-Ractor thread scheduler (thread_pthread.c) in
+ * simulated time, and the GVL's entries for every policy.
  *
- * `running` owns the GVL; other ready threads wait in a FIFO `readyq`,
- * each sleeping on its own native thread's condition variable.  Handing the
- * GVL over (thread_sched_wakeup_next_thread) sets `running` to the queue
- * head and signals its condvar: a futex wake of a sleeping native thread,
- * which then needs a CPU before it can run (the HANDOFF window).  A thread
- * that wants the GVL back while someone else is `running` appends itself to
- * the queue and sleeps in thread_sched_wait_running_turn: one voluntary
- * context switch per wait that really sleeps.
+ * The decisions are core/sched.c's and core/policy.c's: `running` owns the
+ * GVL, other ready threads wait in a FIFO ready queue.  Here they cost and
+ * wait: each waiter sleeps on its own native thread's condition variable;
+ * handing the GVL over (thread_sched_wakeup_next_thread) signals it, a
+ * futex wake of a sleeping native thread, which then needs a CPU before it
+ * can run (the HANDOFF window).  A thread that wants the GVL back while
+ * someone else is `running` sleeps in thread_sched_wait_running_turn: one
+ * voluntary context switch per wait that really sleeps.
  *
- * The hot-thread steal of PR 15840 lives in wait_running_turn, as in
- * CRuby master; it only acts when a policy set sched->runnable_hot_th
- * (gvl_hot_steal.c), so eager runs the pre-15840 code path.
+ * The hot-thread steal of PR 15840 is decided in core_sched_steal, as in
+ * CRuby master's wait_running_turn; it only acts when the policy marked
+ * sched->runnable_hot_th (hot_steal), so eager runs the pre-15840 path.
  */
 #include "gvl.h"
 
@@ -198,7 +199,7 @@ static void turn_check(struct rb_thread *th)
  * cond_wait returns holding lock_, and while a hot thread is out in its
  * blocking region the successor holds it for mutex_uncontended before it
  * looks at `running`.  A hot thread back inside that window finds lock_
- * taken and spins (gvl_hot_steal.c); the successor then sees
+ * taken and spins (gvl_blocking_exit); the successor then sees
  * runnable_hot_th_waiting, drops and re-takes the lock, the hot thread
  * steals in between, and the successor finds running != self: a wasted
  * wake.  Only armed under hot_steal (runnable_hot_th is NULL otherwise). */

@@ -1,13 +1,14 @@
 /* thread.c - the program interpreter of a simulated Ruby thread.
  *
- * One op at a time, in the order of CRuby's own code paths:
+ * One op at a time, stepped by the program cursor (core/cursor.c), in the
+ * order of CRuby's own code paths:
  * - compute: Ruby work holding the GVL, cut at a safe point when an
  *   interrupt arrives (a timer tick, a barrier);
- * - syscall with releases_gvl: BLOCKING_REGION (thread.c): policy
- *   blocking_enter, the call itself (on the CPU, or asleep for io_wait),
- *   policy blocking_exit, then RUBY_VM_CHECK_INTS_BLOCKING;
+ * - syscall with releases_gvl: BLOCKING_REGION (thread.c): the GVL's
+ *   blocking_enter (models/gvl.c), the call itself (on the CPU, or asleep
+ *   for io_wait), blocking_exit, then RUBY_VM_CHECK_INTS_BLOCKING;
  * - queue_pop on an empty queue: queue_sleep -> native_sleep ->
- *   thread_sched_to_waiting_until_wakeup (policy park), retried on wake;
+ *   thread_sched_to_waiting_until_wakeup (gvl_park), retried on wake;
  * - sleep: native_cond_sleep between THREAD_BLOCKING_BEGIN/END, which
  *   release the GVL at once (yield_immediately);
  * - the end of the program: thread_sched_to_dead.

@@ -2,8 +2,10 @@
  * the timer thread, built from a scenario and run on an engine + machine.
  *
  * Names follow CRuby (vm_core.h, thread_pthread.h) so that a model file
- * reads like the code it models: rb_thread ~ rb_thread_t, rb_sched ~
- * struct rb_thread_sched (the per-Ractor "GVL").
+ * reads like the code it models: rb_thread ~ rb_thread_t, a Ractor's
+ * core.sched ~ struct rb_thread_sched (the per-Ractor "GVL").  The parts
+ * both backends share (identity, program cursor, scheduler) are core/'s
+ * structs, embedded as `core`.
  */
 #ifndef MODELS_VM_H
 #define MODELS_VM_H
