@@ -99,8 +99,6 @@ struct core_thread {
     char *name;                  /* "main", "worker", "worker#3", "r#2/worker" */
     struct core_ractor *ractor;
     int instance, ninstances;    /* among instances of its template (times_total) */
-    struct rng rng;
-    struct core_cursor cur;
 
     /* scheduler */
     struct core_thread *rq_next; /* in the ready queue (or a backend's own list) */
@@ -111,6 +109,9 @@ struct core_thread {
     struct core_thread *wait_next;
     int parked_queue;            /* queue index, -1 if not parked on a queue */
     bool joining;
+
+    struct rng rng;
+    struct core_cursor cur;      /* last: the frame stack is the large cold part */
 };
 
 static inline struct core_sched *core_sched_of(const struct core_thread *th)
