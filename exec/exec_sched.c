@@ -12,26 +12,6 @@
 #include "exec_timer.h"
 #include "exec_wait.h"
 
-int exec_sched_init(struct exec_ractor *r)
-{
-    struct exec_sched *xs = &r->sched;
-    core_sched_init(&r->core.sched, r->vm->policy, &exec_sched_hooks);
-    if (pthread_mutex_init(&xs->lock, NULL)) return -1;
-    if (exec_cond_init(&xs->helper_cond)) return -1;
-    if (exec_cond_init(&xs->switch_cond)) return -1;
-    if (exec_cond_init(&xs->switch_wait_cond)) return -1;
-    atomic_init(&xs->holders, 0);
-    return 0;
-}
-
-void exec_sched_destroy(struct exec_ractor *r)
-{
-    pthread_mutex_destroy(&r->sched.lock);
-    pthread_cond_destroy(&r->sched.helper_cond);
-    pthread_cond_destroy(&r->sched.switch_cond);
-    pthread_cond_destroy(&r->sched.switch_wait_cond);
-}
-
 /* thread_sched_setup_running_threads: under the global sched lock, update
  * running_threads (add_th / del_th) and the timeslice set (add_ts: the
  * Ractor's running thread joins it; a deleted running thread also leaves
@@ -80,7 +60,9 @@ void exec_sched_add_running_locked(struct exec_thread *th)
     setup_running_threads(exec_ractor_of(th), th, NULL, core_sched_of(&th->core)->rq_head != NULL, &th->ac);
 }
 
-void exec_sched_signal_locked(struct exec_thread *th, struct exec_actor_counts *by)
+/* thread_sched_wakeup_running_thread: signal th's condvar (counted as a
+ * wakeup in `by` if th was waiting on it). */
+static void exec_sched_signal_locked(struct exec_thread *th, struct exec_actor_counts *by)
 {
     if (th->cond_waiting) by->wakeups++;
     th->signalled = true;
@@ -117,13 +99,33 @@ static void exec_sched_hook_waiters_appeared(struct core_sched *s, void *by)
     exec_threshold_waiters_locked(exec_ractor_of_sched(s), by);  /* the helper, if it idles */
 }
 
-const struct core_hooks exec_sched_hooks = {
+static const struct core_hooks exec_sched_hooks = {
     .signal = exec_sched_hook_signal,
     .add_running = exec_sched_hook_add_running,
     .del_running = exec_sched_hook_del_running,
     .timeslice_add = exec_sched_hook_timeslice_add,
     .waiters_appeared = exec_sched_hook_waiters_appeared,
 };
+
+int exec_sched_init(struct exec_ractor *r)
+{
+    struct exec_sched *xs = &r->sched;
+    core_sched_init(&r->core.sched, r->vm->policy, &exec_sched_hooks);
+    if (pthread_mutex_init(&xs->lock, NULL)) return -1;
+    if (exec_cond_init(&xs->helper_cond)) return -1;
+    if (exec_cond_init(&xs->switch_cond)) return -1;
+    if (exec_cond_init(&xs->switch_wait_cond)) return -1;
+    atomic_init(&xs->holders, 0);
+    return 0;
+}
+
+void exec_sched_destroy(struct exec_ractor *r)
+{
+    pthread_mutex_destroy(&r->sched.lock);
+    pthread_cond_destroy(&r->sched.helper_cond);
+    pthread_cond_destroy(&r->sched.switch_cond);
+    pthread_cond_destroy(&r->sched.switch_wait_cond);
+}
 
 /* ---- holding the GVL ------------------------------------------------------- */
 

@@ -13,15 +13,10 @@
 #include "../core/sched.h"
 #include "exec_vm.h"
 
-/* The executor's hooks for core/sched.c; `by` is a struct exec_actor_counts. */
-extern const struct core_hooks exec_sched_hooks;
-
+/* The Ractor's scheduler (core.sched, driven through this module's hooks;
+ * their `by` is a struct exec_actor_counts) and its lock and condvars. */
 int exec_sched_init(struct exec_ractor *r);
 void exec_sched_destroy(struct exec_ractor *r);
-
-/* thread_sched_wakeup_running_thread: signal th's condvar (counted as a
- * wakeup in `by` if th was waiting on it). */
-void exec_sched_signal_locked(struct exec_thread *th, struct exec_actor_counts *by);
 
 /* thread_sched_wait_running_turn: sleep on th->cond until running == th,
  * with the PR 15840 steal when th is sched->runnable_hot_th. */

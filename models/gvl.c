@@ -30,6 +30,8 @@ static struct core_sched *gvl_sched(const struct rb_thread *th) { return core_sc
 /* Is it th's turn? */
 static bool is_running(const struct rb_thread *th) { return gvl_sched(th)->running == &th->core; }
 
+static void gvl_del_running_thread_by(struct rb_thread *th, struct gvl_actor by);
+
 struct gvl_actor gvl_self(struct rb_thread *th)
 {
     return (struct gvl_actor){ th->nt, &th->pending_cost };
@@ -69,7 +71,7 @@ static void gvl_hook_readyq_changed(struct core_sched *s)
     if (vm->obs.readyq) vm->obs.readyq(vm->obs.ctx, r->core.id, s->readyq_cnt, sim_now(vm->eng));
 }
 
-const struct core_hooks gvl_hooks = {
+static const struct core_hooks gvl_hooks = {
     .signal = gvl_hook_signal,
     .add_running = gvl_hook_add_running,
     .del_running = gvl_hook_del_running,
@@ -91,7 +93,9 @@ void gvl_add_running_thread(struct rb_thread *th)
     if (s->rq_head && !s->is_running_timeslice) timer_timeslice_add(s, gvl_self(th));
 }
 
-void gvl_del_running_thread_by(struct rb_thread *th, struct gvl_actor by)
+/* thread_sched_del_running_thread, its global-lock section paid by `by`
+ * (th itself, or the timer or a helper taking th off the GVL) */
+static void gvl_del_running_thread_by(struct rb_thread *th, struct gvl_actor by)
 {
     struct core_sched *s = gvl_sched(th);
     *by.cost += th->vm->scn->machine.sched_lock_cs;
@@ -110,14 +114,11 @@ int gvl_signal(struct rb_thread *next, struct gvl_actor by)
     return 1;
 }
 
-void gvl_wakeup_next(struct rb_thread *th)
+/* thread_sched_wakeup_next_thread by th itself */
+static void gvl_wakeup_next(struct rb_thread *th)
 {
-    gvl_wakeup_next_by(th, gvl_self(th));
-}
-
-void gvl_wakeup_next_by(struct rb_thread *th, struct gvl_actor by)
-{
-    core_sched_wakeup_next(gvl_sched(th), &th->core, &by);
+    struct gvl_actor self = gvl_self(th);
+    core_sched_wakeup_next(gvl_sched(th), &th->core, &self);
 }
 
 void gvl_to_ready(struct rb_thread *th, bool wakeup, struct gvl_actor by)
@@ -241,7 +242,8 @@ static void turn_wake(struct mach_task *t, void *ctx)
     turn_check(th);
 }
 
-void gvl_wait_running_turn(struct rb_thread *th, th_cont k)
+/* thread_sched_wait_running_turn: sleep until running == th, then k. */
+static void gvl_wait_running_turn(struct rb_thread *th, th_cont k)
 {
     struct core_sched *s = gvl_sched(th);
     if (!is_running(th)) {
@@ -259,7 +261,8 @@ void gvl_wait_running_turn(struct rb_thread *th, th_cont k)
     gvl_acquired(th, k);
 }
 
-void gvl_to_running(struct rb_thread *th, th_cont k)
+/* thread_sched_to_running_common: ready, then wait for the turn. */
+static void gvl_to_running(struct rb_thread *th, th_cont k)
 {
     struct core_sched *s = gvl_sched(th);
     struct gvl_actor self = gvl_self(th);

@@ -12,30 +12,17 @@
 #include "../core/sched.h"
 #include "vm.h"
 
-/* The simulator's hooks for core/sched.c (every Ractor's scheduler). */
-extern const struct core_hooks gvl_hooks;
-
 /* The actor for code a Ruby thread runs itself. */
 struct gvl_actor gvl_self(struct rb_thread *th);
 
-/* thread_sched_add_running_thread / _del_: vm running_threads and the
- * timeslice set, under the global sched lock (charged to `th`). */
+/* thread_sched_add_running_thread: vm running_threads and the timeslice
+ * set, under the global sched lock (charged to `th`). */
 void gvl_add_running_thread(struct rb_thread *th);
-/* ... with the global-lock section paid by another actor (a helper, the
- * timer thread) that takes th off the GVL on its behalf. */
-void gvl_del_running_thread_by(struct rb_thread *th, struct gvl_actor by);
 
 /* thread_sched_wakeup_running_thread: signal next's native thread.  The
  * actor pays futex_wake if the target really slept.  Returns 1 if a
  * sleeping thread was woken. */
 int gvl_signal(struct rb_thread *next, struct gvl_actor by);
-
-/* thread_sched_wakeup_next_thread: th hands the GVL to the head of the
- * ready queue (or to nobody) and leaves running_threads. */
-void gvl_wakeup_next(struct rb_thread *th);
-/* ... done by another actor on th's behalf (the delayed policy's timer
- * tick, the threshold policy's helper), which pays the futex wake. */
-void gvl_wakeup_next_by(struct rb_thread *th, struct gvl_actor by);
 
 /* thread_sched_to_ready_common: th becomes ready; if nobody runs it takes
  * the GVL at once (and is signalled if `wakeup`). */
@@ -46,15 +33,9 @@ void gvl_to_ready(struct rb_thread *th, bool wakeup, struct gvl_actor by);
  * state running, then k. */
 void gvl_acquired(struct rb_thread *th, th_cont k);
 
-/* thread_sched_wait_running_turn: sleep until running == th, then k. */
-void gvl_wait_running_turn(struct rb_thread *th, th_cont k);
-
 /* An M:N thread is back on a native thread (mn_pool.c): if it is
  * `running`, it takes the GVL and continues with th->gvl_k. */
 void gvl_turn_resume(struct rb_thread *th);
-
-/* thread_sched_to_running_common: ready, then wait for the turn. */
-void gvl_to_running(struct rb_thread *th, th_cont k);
 
 /* ---- the entries, at well-named points of a thread's life ----------------
  * Each is called by the thread that holds or wants the GVL while its native

@@ -23,9 +23,9 @@
 #include <string.h>
 
 #include "../core/cursor.h"
+#include "../core/policy.h"
 #include "barrier.h"
 #include "counter.h"
-#include "../core/policy.h"
 #include "gvl.h"
 #include "invariant.h"
 #include "mn_pool.h"
@@ -258,7 +258,6 @@ static bool execute_interrupts(struct rb_thread *th)
     }
     if (bits & CORE_INT_TIMER) {
         const struct scn_runtime *rt = &th->vm->scn->runtime;
-        /* one tick's credit (3.3+); a whole quantum under CRuby <= 3.2 */
         /* one tick's credit (3.3+); a whole quantum under CRuby <= 3.2 */
         if (core_thread_tick(&th->core, rt) && core_sched_of(&th->core)->rq_head) {
             gvl_yield(th, th_step);
