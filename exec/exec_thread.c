@@ -72,7 +72,7 @@ static bool exec_safepoint(struct exec_thread *th)
 /* ---- ops ----------------------------------------------------------------- */
 
 /* Keep a loop's final value alive without storing it anywhere. */
-static inline void consume(uint64_t x)
+static inline void exec_consume(uint64_t x)
 {
     __asm__ volatile("" : : "r"(x));
 }
@@ -92,11 +92,11 @@ static bool exec_run_compute(struct exec_thread *th, sim_time d)
         x = exec_spin(n, x);
         iters -= n;
         if (iters > 0 && exec_safepoint(th)) {
-            consume(x);
+            exec_consume(x);
             return false;
         }
     }
-    consume(x);
+    exec_consume(x);
     return true;
 }
 
@@ -111,11 +111,11 @@ static bool exec_run_insns(struct exec_thread *th, uint64_t n)
         th->c.insns += k;
         n -= k;
         if (n > 0 && exec_safepoint(th)) {
-            consume(x);
+            exec_consume(x);
             return false;
         }
     }
-    consume(x);
+    exec_consume(x);
     return true;
 }
 

@@ -27,6 +27,14 @@
  * - A Queue pop that parks releases the GVL, sleeps on its own condvar
  *   (cond.intr) until the pusher signals it, then acquires as above.
  * There is no timeslice timer thread and no global running_threads list.
+ * What a VM barrier waits for is kept all the same: 3.1's rb_vm_barrier
+ * waits for every Ractor that is not blocking (rb_ractor_blocking_threads_inc
+ * in blocking_region_begin, _dec after gvl_acquire in blocking_region_end),
+ * i.e. for the Ractors whose GVL is held - what the running-threads count
+ * of models/barrier.c counts.  So the owner enters that count when it takes
+ * the GVL and leaves it when it releases; no cost is charged (3.1 takes the
+ * Ractor's own lock there, which the model does not time), so runs without
+ * a barrier are unchanged.
  */
 #include "gvl_barging.h"
 
@@ -34,6 +42,7 @@
 
 #include "../common/err.h"
 #include "../core/policy.h"
+#include "barrier.h"
 #include "gvl.h"
 #include "thread.h"
 
@@ -65,9 +74,28 @@ static void count_wasted(struct rb_thread *th)
     th->vm->wasted_wakes++;
 }
 
+/* The GVL's owner counts for a VM barrier (see the top).  While a barrier
+ * holds the sched lock the add waits, in gvl_acquired (models/barrier.c). */
+static void running_add(struct rb_thread *th)
+{
+    struct core_sched *s = gvl32_sched(th);
+    if (s->is_running || barrier_defer_add_running(th)) return;
+    s->is_running = true;
+    barrier_added_running(th);
+}
+
+static void running_del(struct rb_thread *th)
+{
+    struct core_sched *s = gvl32_sched(th);
+    if (!s->is_running) return;
+    s->is_running = false;
+    barrier_deleted_running(th);
+}
+
 void gvl32_release(struct rb_thread *th)
 {
     struct gvl_actor self = gvl_self(th);
+    running_del(th);  /* as the owner is cleared, before the waiter's signal */
     core_barging_release(gvl32_sched(th), &self);
 }
 
@@ -77,6 +105,7 @@ static void take(struct rb_thread *th, th_cont k)
     struct core_sched *s = gvl32_sched(th);
     struct core_thread *prev = s->last_ran;
     struct rb_thread *timer = rb_thread_of(core_barging_take(s, &th->core));
+    running_add(th);
     if (prev && prev != &th->core) s->handoffs++;
     if (timer) {
         /* designate_timer_thread: the tail will be in the queue longest */
@@ -281,6 +310,7 @@ void gvl32_yield(struct rb_thread *th, th_cont k)
     struct gvl_actor self = gvl_self(th);
     vm_set_state(th, TS_WANTS_GVL);
     th->gvl_k = k;
+    running_del(th);
     switch (core_barging_yield(gvl32_sched(th), &self)) {
     case CORE_YIELD_WAIT_SWITCH:  /* another thread is processing a GVL yield */
         th->core.rq_next = b->switch_waiters;

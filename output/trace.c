@@ -77,7 +77,7 @@ static void put_i64(struct trace *t, int64_t v)
 }
 
 /* A JSON string literal: quotes, backslashes and control bytes escaped. */
-static void put_str(struct trace *t, const char *s)
+static void trace_put_str(struct trace *t, const char *s)
 {
     char esc[8];
     const char *run = s;
@@ -104,10 +104,10 @@ static void ev_begin(struct trace *t, char ph, const char *cat, const char *name
     trace_put(t, "\"");
     if (cat) {
         trace_put(t, ",\"cat\":");
-        put_str(t, cat);
+        trace_put_str(t, cat);
     }
     trace_put(t, ",\"name\":");
-    put_str(t, name);
+    trace_put_str(t, name);
     snprintf(b, sizeof b, ",\"pid\":%d,\"tid\":%d", TRACE_PID, tid);
     trace_put(t, b);
 }
@@ -172,9 +172,9 @@ static void write_core_slice(struct trace *t, int c, const struct core_open *o, 
     ev_begin(t, 'X', "core", o->st == CORE_BUSY ? task : core_state_name(o->st), tid_core(t, c));
     slice_body(t, o->since, to);
     trace_put(t, ",\"args\":{\"state\":");
-    put_str(t, core_state_name(o->st));
+    trace_put_str(t, core_state_name(o->st));
     trace_put(t, ",\"task\":");
-    put_str(t, task);
+    trace_put_str(t, task);
     trace_put(t, "}}");
 }
 
@@ -194,7 +194,7 @@ static void write_counter(struct trace *t, const char *name, const char *series,
     trace_put(t, ",\"ts\":");
     put_us(t, now);
     trace_put(t, ",\"args\":{");
-    put_str(t, series);
+    trace_put_str(t, series);
     trace_put(t, ":");
     put_i64(t, v);
     trace_put(t, "}}");
@@ -321,9 +321,9 @@ static void write_meta(struct trace *t, const char *what, int tid, const char *k
     if (!admit(t, 0)) return;
     ev_begin(t, 'M', NULL, what, tid);
     trace_put(t, ",\"args\":{");
-    put_str(t, key);
+    trace_put_str(t, key);
     trace_put(t, ":");
-    if (sval) put_str(t, sval);
+    if (sval) trace_put_str(t, sval);
     else put_i64(t, ival);
     trace_put(t, "}}");
 }
