@@ -16,8 +16,6 @@
  */
 #include "gvl.h"
 
-#include <stddef.h>
-
 #include "../common/err.h"
 #include "../core/policy.h"
 #include "barrier.h"
@@ -118,27 +116,10 @@ int gvl_signal(struct rb_thread *next, struct gvl_actor by)
 }
 
 /* thread_sched_wakeup_next_thread by th itself */
-/* The thread the next hand-off will wake: fetch its hot lines now.  With
- * thousands of threads taking the GVL in FIFO order each one is cold by its
- * turn; fetched one hand-off ahead, its misses overlap with this hand-off's
- * work instead of stalling the next.  (The hot part of rb_thread is its
- * first ~360 bytes: the core part, the interpreter's and the GVL's fields,
- * the native thread's burst and placement fields; vm.h.)  No effect on
- * results. */
-static inline void prefetch_next_ready(const struct core_sched *s)
-{
-    const struct rb_thread *n = rb_thread_of(s->rq_head);
-    if (!n) return;
-    for (size_t off = 0; off < offsetof(struct rb_thread, own_nt) + 160; off += 64)
-        __builtin_prefetch((const char *)n + off, 1);
-    __builtin_prefetch(n->core.cur.stack, 1);
-}
-
 static void gvl_wakeup_next(struct rb_thread *th)
 {
     struct gvl_actor self = gvl_self(th);
     core_sched_wakeup_next(gvl_sched(th), &th->core, &self);
-    prefetch_next_ready(gvl_sched(th));
 }
 
 void gvl_to_ready(struct rb_thread *th, bool wakeup, struct gvl_actor by)
