@@ -108,6 +108,8 @@ struct rb_thread {
     sim_time block_timeout;      /* < 0: until woken */
     /* accounting */
     sim_time ts_since;
+    sim_time ts_time[TS_COUNT];
+    uint64_t syscalls;
     uint64_t zero_time_ops;      /* ops run without time passing (hang guard) */
     enum thread_state ts;
     unsigned interrupts;         /* INT_* bits pending */
@@ -116,11 +118,9 @@ struct rb_thread {
     bool blocking;               /* inside a blocking region */
     bool redo_op;                /* re-run th->op (a pop retried after a wake) */
 
-    struct mach_task own_nt;     /* its dedicated native thread (1:1) */
+    struct mach_task own_nt;     /* its dedicated native thread (1:1), hot part first */
 
-    /* colder: totals, and the VM lock / barrier protocol */
-    sim_time ts_time[TS_COUNT];
-    uint64_t syscalls;
+    /* colder: the VM lock / barrier protocol */
     uint64_t wasted_wakes;
     struct th_sync sync;         /* VM lock / barrier protocol state */
 };

@@ -66,24 +66,24 @@ enum mach_task_state {
 };
 
 struct mach_task {
-    int id;
-    const char *name;
+    /* Hot first: what every wake, arrival, burst and block reads or writes
+     * fits two cache lines (128 bytes); with many threads each task is
+     * cold by its turn and every further line is a miss (docs/bench.md). */
     enum mach_task_state state;
     int core;       /* core it runs/queues/arrives on, or -1 */
     int last_core;  /* core it last ran on (placement), -1 if never */
     bool wakeup_preempt;     /* fifo: preempts a busy core when woken */
-    struct fair_se se;       /* the fair class's entity (cfs, eevdf) */
+    bool in_burst;           /* in a CPU burst (below) */
+    bool rated;              /* ... a rated one (mach_burst_rated, below) */
+    bool interrupt_pending;  /* cut the burst as soon as it runs again */
 
     /* the current CPU burst */
-    bool in_burst;
     sim_time burst_left;     /* work still to do when paused */
     sim_time burst_end;      /* natural end while running */
     sim_time burst_cut;      /* earlier end requested by mach_interrupt, or 0 */
     sim_event_id burst_ev;
     mach_cont burst_k;
     void *burst_ctx;
-    bool interrupt_pending;  /* cut the burst as soon as it runs again */
-    sim_time interrupt_delay;
 
     /* continuation after a block or start */
     mach_cont resume_k;
@@ -92,22 +92,28 @@ struct mach_task {
     struct mach_task *rq_next;
     sim_event_id arrive_ev;
     sim_time on_core_since;
-    sim_time slice_used;     /* time slice used before a sleeper preempted it */
 
     /* statistics */
-    uint64_t vcsw;       /* voluntary switches (blocked while on a core) */
-    uint64_t ivcsw;      /* involuntary switches (preempted) */
-    uint64_t wakes;      /* times woken from BLOCKED */
     sim_time cpu_time;   /* time on a core */
+    uint64_t vcsw;       /* voluntary switches (blocked while on a core) */
+    uint64_t wakes;      /* times woken from BLOCKED */
+
+    /* colder */
+    int id;
+    const char *name;
+    uint64_t ivcsw;      /* involuntary switches (preempted) */
+    sim_time interrupt_delay;
+    sim_time slice_used;     /* time slice used before a sleeper preempted it */
 
     /* rated burst (mach_burst_rated): work is counted in units, each
      * costing rate_num/rate_den ps; the rate may change mid-burst */
-    bool rated;
     sim_time work_left;      /* units not done at seg_start */
     sim_time seg_start;      /* start of the current constant-rate segment */
     uint64_t rate_num, rate_den;
     sim_time burst_ev_at;    /* time burst_ev fires (rated bursts) */
     const struct mach_rate_hook *rate_hook;
+
+    struct fair_se se;       /* the fair class's entity (cfs, eevdf) */
 };
 
 enum mach_core_state { CORE_IDLE, CORE_SWITCHING, CORE_WAKING, CORE_BUSY };  /* 0..3: state_time */
