@@ -71,6 +71,10 @@ static int run_exec(int argc, char **argv)
     struct run_options o;
     int rc = run_options_parse(&cli_cmd_run, argc, argv, &o);
     if (rc != GV_EXIT_OK) return rc;
+    if (o.exec_opt) {
+        run_options_free(&o);
+        return cli_usage_error(&cli_cmd_run, "%s is an option of `gvlsim exec`", o.exec_opt);
+    }
     if (strcmp(o.engine, "native") != 0) {
         run_options_free(&o);
         return cli_usage_error(&cli_cmd_run, "unknown engine \"%s\" (available: native)", o.engine);

@@ -58,8 +58,13 @@ int run_options_parse(const struct cli_command *cmd, int argc, char **argv, stru
     o->max_time = 3600 * SIM_S;
     o->trace_max_events = 2000000;
     o->timeout = 600;
+    o->backend = "pthread";
     o->sets = calloc((size_t)argc, sizeof *o->sets);
-    if (!o->sets) return GV_EXIT_NOMEM;
+    o->ruby_opts = calloc((size_t)argc, sizeof *o->ruby_opts);
+    if (!o->sets || !o->ruby_opts) {
+        run_options_free(o);
+        return GV_EXIT_NOMEM;
+    }
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i], *v = NULL;
         int rc = GV_EXIT_OK;
@@ -108,6 +113,36 @@ int run_options_parse(const struct cli_command *cmd, int argc, char **argv, stru
                 rc = cli_usage_error(cmd, "--timeout needs seconds > 0, got \"%s\"", v);
                 goto bad;
             }
+        } else if (opt_is(a, "--backend")) {
+            if ((rc = want_arg(cmd, argc, argv, &i, &v))) goto bad;
+            if (strcmp(v, "pthread") && strcmp(v, "ruby")) {
+                rc = cli_usage_error(cmd, "--backend is pthread or ruby, got \"%s\"%s", v,
+                                     !strcmp(v, "sim") ? " (the simulator is `gvlsim run`)" : "");
+                goto bad;
+            }
+            o->backend = v;
+            o->exec_opt = o->exec_opt ? o->exec_opt : "--backend";
+        } else if (opt_is(a, "--ruby")) {
+            if ((rc = want_arg(cmd, argc, argv, &i, &v))) goto bad;
+            o->ruby = v;
+            o->exec_opt = o->exec_opt ? o->exec_opt : "--ruby";
+        } else if (opt_is(a, "--ruby-opt")) {
+            /* --ruby-opt=--yjit, or --ruby-opt --yjit: the value may start with '-' */
+            if ((rc = want_arg(cmd, argc, argv, &i, &v))) goto bad;
+            o->ruby_opts[o->nruby_opts++] = v;
+            o->exec_opt = o->exec_opt ? o->exec_opt : "--ruby-opt";
+        } else if (!strcmp(a, "--print-program")) {
+            o->print_program = true;
+            o->exec_opt = o->exec_opt ? o->exec_opt : "--print-program";
+        } else if (opt_is(a, "--max-spread")) {
+            if ((rc = want_arg(cmd, argc, argv, &i, &v))) goto bad;
+            double pct;
+            if (parse_pos_double(v, &pct) || pct > 1000) {
+                rc = cli_usage_error(cmd, "--max-spread needs a percentage > 0, got \"%s\"", v);
+                goto bad;
+            }
+            o->max_spread = pct / 100.0;
+            o->exec_opt = o->exec_opt ? o->exec_opt : "--max-spread";
         } else if (!strcmp(a, "--no-header")) {
             o->no_header = true;
         } else if (!strcmp(a, "--reproducible")) {
@@ -138,7 +173,9 @@ int run_options_parse(const struct cli_command *cmd, int argc, char **argv, stru
 void run_options_free(struct run_options *o)
 {
     free(o->sets);
+    free(o->ruby_opts);
     o->sets = NULL;
+    o->ruby_opts = NULL;
 }
 
 int run_options_load(const struct run_options *o, struct scenario *scn)

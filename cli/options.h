@@ -25,6 +25,14 @@ struct run_options {
     bool quiet;
     sim_time max_time;     /* --max-time */
     double timeout;        /* --timeout (exec watchdog), seconds */
+    /* exec only */
+    const char *backend;   /* --backend: "pthread" (default) or "ruby" */
+    const char *ruby;      /* --ruby PATH */
+    const char **ruby_opts;/* --ruby-opt values, in order */
+    int nruby_opts;
+    bool print_program;    /* --print-program */
+    double max_spread;     /* --max-spread PCT / 100; 0: the default */
+    const char *exec_opt;  /* the first exec-only option given, or NULL (`run` refuses it) */
 };
 
 /* Parse argv (argv[0] = command name).  Returns GV_EXIT_OK or the exit code

@@ -108,7 +108,18 @@ struct scn_runtime {
     int max_cpu;                               /* "max_cpu" (RUBY_MAX_CPU, 8) */
     enum scn_snt_cap snt_cap;                  /* "snt_cap" */
     bool mn_main;                              /* "mn_main" (RUBY_MN_THREADS=1) */
+    bool yjit;                                 /* "yjit": YJIT on (decides invariant_check with "ruby") */
+    char *ruby;                                /* "ruby": the version preset as written ("3.1"), or NULL */
+    unsigned asked;                            /* bit 1u << RT_x: the key was given, or set by "ruby" */
 };
+
+/* The runtime keys, for scn_runtime.asked (a real backend refuses a key that
+ * was asked for and that it cannot honour; defaults are never refused). */
+enum scn_rt_key {
+    RT_GVL_POLICY, RT_QUANTUM, RT_TIMER_TICK, RT_THRESHOLD, RT_INVARIANT_CHECK, RT_INSN_COUNTER,
+    RT_COUNTER_MODEL, RT_MAX_CPU, RT_SNT_CAP, RT_MN_MAIN, RT_YJIT, RT_KEY_COUNT
+};
+extern const char *const scn_rt_key_names[RT_KEY_COUNT + 1];
 
 /* ---- durations drawn per execution -------------------------------------- */
 

@@ -57,6 +57,19 @@ void csv_write_header(FILE *f)
           "vmlock_waits,line_transfers,native_threads,engine_events,host_s\n", f);
 }
 
+/* ",value" for a count, or "," alone when the backend did not measure it. */
+static void put_count(FILE *f, const struct run_metrics *m, enum metric_id id, uint64_t v)
+{
+    fputc(',', f);
+    if (metrics_measured(m, id)) fprintf(f, "%" PRIu64, v);
+}
+
+static void put_seconds(FILE *f, const struct run_metrics *m, enum metric_id id, sim_time t)
+{
+    fputc(',', f);
+    if (metrics_measured(m, id)) put_time(f, t);
+}
+
 void csv_write_row(FILE *f, const struct run_metrics *m, bool reproducible)
 {
     csv_put_field(f, m->scenario);
@@ -70,24 +83,34 @@ void csv_write_row(FILE *f, const struct run_metrics *m, bool reproducible)
     csv_put_field(f, m->invariant_check);
     fputc(',', f);
     csv_put_field(f, m->insn_counter);
-    fprintf(f, ",%d,%d,%d,%" PRIu64 ",", m->cores, m->ractors, m->threads, m->seed);
-    put_time(f, m->wall);
+    fprintf(f, ",%d,%d,%d,%" PRIu64, m->cores, m->ractors, m->threads, m->seed);
+    put_seconds(f, m, MET_WALL, m->wall);
+    put_seconds(f, m, MET_CPU, m->cpu);
+    for (int s = 0; s < TS_COUNT; s++)
+        put_seconds(f, m, (enum metric_id)(MET_STATE_TIME + s), m->state_time[s]);
+    put_count(f, m, MET_VOL_SWITCHES, m->vol_switches);
+    put_count(f, m, MET_INVOL_SWITCHES, m->invol_switches);
+    put_count(f, m, MET_MAIN_VOL_SWITCHES, m->main_vol_switches);
+    put_count(f, m, MET_GVL_HANDOFFS, m->gvl_handoffs);
+    put_count(f, m, MET_WAKEUPS, m->wakeups);
+    put_count(f, m, MET_WASTED_WAKES, m->wasted_wakes);
+    put_count(f, m, MET_TIMER_TICKS, m->timer_ticks);
+    put_count(f, m, MET_SYSCALLS, m->syscalls);
+    put_count(f, m, MET_OPS, m->ops);
     fputc(',', f);
-    put_time(f, m->cpu);
-    for (int s = 0; s < TS_COUNT; s++) {
-        fputc(',', f);
-        put_time(f, m->state_time[s]);
-    }
-    fprintf(f, ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64
-               ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%.3f,",
-            m->vol_switches, m->invol_switches, m->main_vol_switches, m->gvl_handoffs,
-            m->wakeups, m->wasted_wakes, m->timer_ticks, m->syscalls, m->ops,
-            rate(m->ops, m->wall));
-    for (int r = 0; r < m->nractor_ops; r++)
-        fprintf(f, "%s%.3f", r ? ";" : "", rate(m->ractor_ops[r], m->wall));
-    fprintf(f, ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",",
-            m->barriers, m->vmlock_acquires, m->vmlock_waits, m->line_transfers,
-            m->native_threads, m->engine_events);
+    bool timed = metrics_measured(m, MET_WALL);
+    if (timed && metrics_measured(m, MET_OPS)) fprintf(f, "%.3f", rate(m->ops, m->wall));
+    fputc(',', f);
+    if (timed && metrics_measured(m, MET_RACTOR_OPS))
+        for (int r = 0; r < m->nractor_ops; r++)
+            fprintf(f, "%s%.3f", r ? ";" : "", rate(m->ractor_ops[r], m->wall));
+    put_count(f, m, MET_BARRIERS, m->barriers);
+    put_count(f, m, MET_VMLOCK_ACQUIRES, m->vmlock_acquires);
+    put_count(f, m, MET_VMLOCK_WAITS, m->vmlock_waits);
+    put_count(f, m, MET_LINE_TRANSFERS, m->line_transfers);
+    put_count(f, m, MET_NATIVE_THREADS, m->native_threads);
+    put_count(f, m, MET_ENGINE_EVENTS, m->engine_events);
+    fputc(',', f);
     if (!reproducible) fprintf(f, "%.6f", m->host_seconds);
     fputc('\n', f);
 }
