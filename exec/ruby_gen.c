@@ -84,6 +84,11 @@ static void put(struct rgen *g, const char *s, size_t n)
     for (size_t i = 0; i < n; i++) g->line += s[i] == '\n';
 }
 
+static void lit(struct rgen *g, const char *s)
+{
+    put(g, s, strlen(s));
+}
+
 static void vout(struct rgen *g, const char *fmt, va_list ap)
 {
     char small[512];
@@ -119,7 +124,7 @@ __attribute__((format(printf, 2, 3))) static void out(struct rgen *g, const char
 
 static void pad(struct rgen *g)
 {
-    for (int i = 0; i < g->indent; i++) put(g, "  ", 2);
+    for (int i = 0; i < g->indent; i++) lit(g, "  ");
 }
 
 /* A whole line at the current indentation. */
@@ -130,7 +135,7 @@ __attribute__((format(printf, 2, 3))) static void line(struct rgen *g, const cha
     va_start(ap, fmt);
     vout(g, fmt, ap);
     va_end(ap);
-    put(g, "\n", 1);
+    lit(g, "\n");
 }
 
 /* The line that runs `op`: code, then "# /pointer (line N)"; remembered
@@ -160,7 +165,7 @@ __attribute__((format(printf, 3, 4))) static void op_line(struct rgen *g, const 
 /* A Ruby double-quoted string literal of s (no interpolation). */
 static void rstr(struct rgen *g, const char *s)
 {
-    put(g, "\"", 1);
+    lit(g, "\"");
     for (; *s; s++) {
         unsigned char ch = (unsigned char)*s;
         if (ch == '"' || ch == '\\' || ch == '#') {
@@ -172,7 +177,7 @@ static void rstr(struct rgen *g, const char *s)
             put(g, (const char *)s, 1);
         }
     }
-    put(g, "\"", 1);
+    lit(g, "\"");
 }
 
 /* A name inside a Ruby string literal being written (escaped as rstr). */
@@ -215,9 +220,9 @@ static void dist_s(struct rgen *g, const struct scn_dist *d)
         out(g, "%.12g", (double)d->a / (double)SIM_S);
         return;
     }
-    put(g, "(", 1);
+    lit(g, "(");
     dist_ns(g, d);
-    put(g, ") / 1e9", 7);
+    lit(g, ") / 1e9");
 }
 
 static unsigned dist_needs(const struct scn_dist *d)
@@ -616,8 +621,10 @@ static void thread_method(struct rgen *g, int r, int t)
 {
     const struct scn_ractor *rt = &g->scn->ractors[r];
     const struct scn_thread *th = &rt->threads[t];
-    line(g, "# ractors[%d].threads[%d] \"%s\": %d instance%s in each of %d cop%s of ractors[%d]", r, t, th->name,
-         th->count, th->count == 1 ? "" : "s", rt->count, rt->count == 1 ? "y" : "ies", r);
+    out(g, "# ractors[%d].threads[%d] ", r, t);
+    rstr(g, th->name);
+    out(g, ": %d instance%s in each of %d cop%s of ractors[%d]\n", th->count, th->count == 1 ? "" : "s", rt->count,
+        rt->count == 1 ? "y" : "ies", r);
     line(g, "def gv_t%d_%d(inst, seed, st, gate, res)", r, t);
     g->indent++;
     line(g, "ops = sys = ins = 0");
@@ -638,7 +645,7 @@ static void thread_method(struct rgen *g, int r, int t)
             pad(g);
             out(g, "q%d = res[%d] # queue ", q, q);
             rstr(g, g->scn->queues[q].name);
-            put(g, "\n", 1);
+            lit(g, "\n");
         }
     free(used);
     line(g, "gate.pop");
@@ -659,7 +666,7 @@ static void thread_method(struct rgen *g, int r, int t)
     line(g, "[ops, sys, ins]");
     g->indent--;
     line(g, "end");
-    put(g, "\n", 1);
+    lit(g, "\n");
 }
 
 /* A Ruby string expression for the name of an instance: base, or base#j
@@ -668,15 +675,16 @@ static void name_expr(struct rgen *g, int r, int t, const char *rk, const char *
 {
     const struct scn_ractor *rt = &g->scn->ractors[r];
     const struct scn_thread *th = &rt->threads[t];
-    put(g, "\"", 1);
+    lit(g, "\"");
     if (g->scn->total_ractors > 1) {
         rstr_part(g, rt->name);
         if (rt->count > 1) out(g, "##{%s}", rk);
-        put(g, "/", 1);
+        lit(g, "/");
     }
     rstr_part(g, th->name);
-    if (th->count > 1) out(g, "##{%s}", tj);
-    put(g, "\"", 1);
+    if (th->count > 1 && !strcmp(tj, "0")) lit(g, "#0");
+    else if (th->count > 1) out(g, "##{%s}", tj);
+    lit(g, "\"");
 }
 
 /* Thread.new for every instance of the templates of Ractor template r (in
@@ -690,15 +698,18 @@ static void start_threads(struct rgen *g, int r, const char *k, const char *list
         if (t == 0 && th->count == 1) continue;
         long long base, per;
         thread_base(g->scn, r, t, &base, &per);
-        line(g, "# ractors[%d].threads[%d] \"%s\"", r, t, th->name);
+        pad(g);
+        out(g, "# ractors[%d].threads[%d] ", r, t);
+        rstr(g, th->name);
+        lit(g, "\n");
         line(g, "(%d...%d).each do |gv_j|", t == 0 ? 1 : 0, th->count);
         g->indent++;
         line(g, "%s << Thread.new(gv_j) do |j|", list);
         g->indent++;
         pad(g);
-        put(g, "Thread.current.name = ", 22);
+        lit(g, "Thread.current.name = ");
         name_expr(g, r, t, k, "j");
-        put(g, "\n", 1);
+        lit(g, "\n");
         line(g, "gv_fin(%s, gv_t%d_%d(%s * %d + j, GV_SEED * 1_000_003 + %lld + %s * %lld + j, st, gate, res))", ri,
              r, t, k, th->count, base, k, per);
         g->indent--;
@@ -713,12 +724,12 @@ static void start_threads(struct rgen *g, int r, const char *k, const char *list
 static void make_queues(struct rgen *g, int r, const int *owner)
 {
     pad(g);
-    put(g, "res = [", 7);
+    lit(g, "res = [");
     for (int q = 0; q < g->scn->nqueues; q++) {
         bool mine = owner[q] == r || (owner[q] < 0 && r == 0);
         out(g, "%s%s", q ? ", " : "", mine ? "Thread::Queue.new" : "nil");
     }
-    put(g, "]\n", 2);
+    lit(g, "]\n");
     for (int q = 0; q < g->scn->nqueues; q++) {
         bool mine = owner[q] == r || (owner[q] < 0 && r == 0);
         if (mine && g->scn->queues[q].initial > 0)
@@ -731,8 +742,10 @@ static void ractor_method(struct rgen *g, int r, const int *owner)
     const struct scn_ractor *rt = &g->scn->ractors[r];
     long long base, per;
     thread_base(g->scn, r, 0, &base, &per);
-    line(g, "# ractors[%d] \"%s\": %d cop%s; copy k is Ractor instance %d + k", r, rt->name, rt->count,
-         rt->count == 1 ? "y" : "ies", ractor_base(g->scn, r));
+    out(g, "# ractors[%d] ", r);
+    rstr(g, rt->name);
+    out(g, ": %d cop%s; copy k is Ractor instance %d + k\n", rt->count, rt->count == 1 ? "y" : "ies",
+        ractor_base(g->scn, r));
     line(g, "def gv_r%d(k)", r);
     g->indent++;
     line(g, "ri = %d + k", ractor_base(g->scn, r));
@@ -752,9 +765,9 @@ static void ractor_method(struct rgen *g, int r, const int *owner)
     g->indent--;
     line(g, "end");
     pad(g);
-    put(g, "Thread.current.name = ", 22);
+    lit(g, "Thread.current.name = ");
     name_expr(g, r, 0, "k", "0");
-    put(g, "\n", 1);
+    lit(g, "\n");
     line(g, "out = [gv_fin(ri, gv_t%d_0(k * %d, GV_SEED * 1_000_003 + %lld + k * %lld, st, go, res))]", r,
          rt->threads[0].count, base, per);
     line(g, "ths.each { |t| out << t.value }");
@@ -764,7 +777,7 @@ static void ractor_method(struct rgen *g, int r, const int *owner)
     line(g, "rescue Exception => e # any failure: the main Ractor must hear of it");
     line(g, "  Ractor.main.send([:error, ri, e.full_message(highlight: false)])");
     line(g, "end");
-    put(g, "\n", 1);
+    lit(g, "\n");
 }
 
 static void main_part(struct rgen *g, const int *owner)
@@ -784,11 +797,11 @@ static void main_part(struct rgen *g, const int *owner)
     for (int r = 1; r < scn->nractors; r++) {
         line(g, "%d.times do |k|", scn->ractors[r].count);
         pad(g);
-        put(g, "  $gv_ractors << Ractor.new(k, name: ", 36);
+        lit(g, "  $gv_ractors << Ractor.new(k, name: ");
         if (scn->ractors[r].count > 1) {
-            put(g, "\"", 1);
+            lit(g, "\"");
             rstr_part(g, scn->ractors[r].name);
-            put(g, "##{k}\"", 6);
+            lit(g, "##{k}\"");
         } else {
             rstr(g, scn->ractors[r].name);
         }
@@ -797,9 +810,9 @@ static void main_part(struct rgen *g, const int *owner)
     }
     line(g, "go = GvGate.new { gv_start(gate, st, %s) }", g->stop ? "GV_STOP_NS" : "0");
     pad(g);
-    put(g, "Thread.current.name = ", 22);
+    lit(g, "Thread.current.name = ");
     name_expr(g, 0, 0, "0", "0");
-    put(g, "\n", 1);
+    lit(g, "\n");
     line(g, "main = gv_fin(0, gv_t0_0(0, GV_SEED * 1_000_003, st, go, res))");
     line(g, "gv_finish(main, st, tstop, %s)", g->stop ? "gv_stopper_th" : "nil");
 }
@@ -817,19 +830,22 @@ int rgen_generate(const struct scenario *scn, const struct rgen_opts *o, struct 
     }
     struct rgen g = { .scn = scn, .stop = scn->stop_time > 0 };
     out(&g, "%s", rgen_prelude);
-    line(&g, "# ---- scenario \"%s\" (%s), generated by gvlsim for `gvlsim exec --backend ruby`", scn->name,
-         scn->file ? scn->file : "-");
+    lit(&g, "# ---- scenario ");
+    rstr(&g, scn->name);
+    lit(&g, " from ");
+    rstr(&g, scn->file ? scn->file : "-");
+    lit(&g, ", generated by gvlsim for `gvlsim exec --backend ruby`\n");
     line(&g, "# Run: ruby THIS_FILE RESULT.json -- it writes its measurements to RESULT.json.");
     line(&g, "# A line ending in \"# /pointer (line N)\" runs that op of the scenario.");
     line(&g, "GV_MAX_SPREAD = %.4g", o && o->max_spread > 0 ? o->max_spread : RGEN_MAX_SPREAD);
     pad(&g);
-    put(&g, "GV_STAT = ", 10);
+    lit(&g, "GV_STAT = ");
     rstr(&g, o && o->stat_path ? o->stat_path : "/");
-    put(&g, "\n", 1);
+    lit(&g, "\n");
     line(&g, "GV_SEED = %" PRIu64, scn->seed);
     line(&g, "GV_RACTORS = %d", scn->total_ractors);
     if (g.stop) line(&g, "GV_STOP_NS = %" PRId64, (int64_t)((scn->stop_time + SIM_NS / 2) / SIM_NS));
-    put(&g, "\n", 1);
+    lit(&g, "\n");
 
     struct iseqs is = { 0 };
     for (int r = 0; r < scn->nractors; r++)
@@ -840,7 +856,7 @@ int rgen_generate(const struct scenario *scn, const struct rgen_opts *o, struct 
         line(&g, "  x = %d", is.v[i]);
         line(&g, "  -> { x }");
         line(&g, "end");
-        put(&g, "\n", 1);
+        lit(&g, "\n");
     }
     g.oom |= is.oom;
     free(is.v);

@@ -181,8 +181,33 @@ static void value_text(const struct rver_row *r, char *buf, size_t len)
     }
 }
 
+/* The presets of the release lines (and patch releases) that differ. */
+static void render_presets(FILE *f)
+{
+    static const char *const lines[][2] = {
+        { "3.0", "3.0 - 3.2" }, { "3.3", "3.3" }, { "3.4", "3.4" }, { "4.0", "4.0.0 - 4.0.5" },
+        { "4.0.6", "4.0.6 and later 4.0" }, { "4.1", "4.1 (master)" },
+    };
+    fputs("| `ruby` | `gvl_policy` | `invariant_check` (`yjit` false / true) | `insn_counter` | `max_cpu` | "
+          "`snt_cap` |\n|---|---|---|---|---|---|\n", f);
+    for (size_t i = 0; i < sizeof lines / sizeof lines[0]; i++) {
+        struct rver v;
+        struct rver_facts fa;
+        if (rver_parse(lines[i][0], &v) != 0 || rver_facts_of(&v, &fa) != GV_OK) continue;
+        char cpu[64];
+        if (!fa.mn) snprintf(cpu, sizeof cpu, "%d (no M:N: the pool never binds)", NO_MN_MAX_CPU);
+        else if (fa.max_cpu) snprintf(cpu, sizeof cpu, "%d", fa.max_cpu);
+        else snprintf(cpu, sizeof cpu, "`machine.cores`");
+        fprintf(f, "| %s | `%s` | `none` / `%s` | `%s` | %s | `%s` |\n", lines[i][1], scn_policy_name(fa.gvl_policy),
+                scn_invariant_name(fa.invariant_yjit), scn_counter_name(fa.insn_counter_jit), cpu,
+                scn_snt_cap_name(fa.mn ? fa.snt_cap : SNT_CAP_EXACT));
+    }
+}
+
 void rver_render_markdown(FILE *f)
 {
+    render_presets(f);
+    fputs("\nThe rows they come from, each with its source:\n\n", f);
     fputs("| setting | versions | value | source |\n|---|---|---|---|\n", f);
     for (int i = 0; i < rver_nrows; i++) {
         const struct rver_row *r = &rver_table[i];

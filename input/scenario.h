@@ -63,8 +63,8 @@ struct scn_machine {
 /* ---- runtime (JSON "runtime") ------------------------------------------- */
 
 enum scn_gvl_policy {
-    GVL_POLICY_EAGER,      /* CRuby 3.3-4.0.x: hand off at blocking-region entry */
-    GVL_POLICY_HOT_STEAL,  /* PR 15840 (merged): releaser steals back if successor not yet running */
+    GVL_POLICY_EAGER,      /* CRuby 3.3-4.0.5: hand off at blocking-region entry */
+    GVL_POLICY_HOT_STEAL,  /* PR 15840 (4.0.6 and later): releaser steals back if successor not yet running */
     GVL_POLICY_DELAYED,    /* PR 15529: hand off only from a timer tick */
     GVL_POLICY_THRESHOLD,  /* PR 15294: helper hands off after `threshold` */
     GVL_POLICY_BARGING,    /* CRuby 2.6-3.2: release clears owner, first to lock wins */
