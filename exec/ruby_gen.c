@@ -162,25 +162,9 @@ __attribute__((format(printf, 3, 4))) static void op_line(struct rgen *g, const 
     out(g, " # %s (line %d)\n", op->path, op->line);
 }
 
-/* A Ruby double-quoted string literal of s (no interpolation). */
-static void rstr(struct rgen *g, const char *s)
-{
-    lit(g, "\"");
-    for (; *s; s++) {
-        unsigned char ch = (unsigned char)*s;
-        if (ch == '"' || ch == '\\' || ch == '#') {
-            char e[2] = { '\\', (char)ch };
-            put(g, e, 2);
-        } else if (ch < 0x20 || ch == 0x7f) {
-            out(g, "\\x%02x", ch);
-        } else {
-            put(g, (const char *)s, 1);
-        }
-    }
-    lit(g, "\"");
-}
-
-/* A name inside a Ruby string literal being written (escaped as rstr). */
+/* s inside a Ruby double-quoted string literal: no interpolation, and
+ * bytes outside printable ASCII as \x escapes (the same bytes, whatever
+ * the source encoding). */
 static void rstr_part(struct rgen *g, const char *s)
 {
     for (; *s; s++) {
@@ -188,12 +172,20 @@ static void rstr_part(struct rgen *g, const char *s)
         if (ch == '"' || ch == '\\' || ch == '#') {
             char e[2] = { '\\', (char)ch };
             put(g, e, 2);
-        } else if (ch < 0x20 || ch == 0x7f) {
+        } else if (ch < 0x20 || ch >= 0x7f) {
             out(g, "\\x%02x", ch);
         } else {
             put(g, (const char *)s, 1);
         }
     }
+}
+
+/* A Ruby double-quoted string literal of s. */
+static void rstr(struct rgen *g, const char *s)
+{
+    lit(g, "\"");
+    rstr_part(g, s);
+    lit(g, "\"");
 }
 
 /* ---- durations -------------------------------------------------------------- */
