@@ -1,6 +1,9 @@
 # gvlsim - build, test, demo, bench.
 #
-#   make          build ./gvlsim (needs libcjson-dev; `make deps` installs it)
+#   make          build ./gvlsim, its man page and bash completion (in build/;
+#                 needs libcjson-dev and zlib1g-dev; `make deps` installs them)
+#   make install  install them (PREFIX=/usr/local, DESTDIR for staging);
+#                 `make uninstall` removes them
 #   make test     unit + golden + end-to-end tests, then the same under ASan+UBSan
 #   make demo     install missing packages, build, run the seed scenarios -> out/
 #   make bench    engine and simulator speed figures (never part of `make test`)
@@ -10,7 +13,10 @@
 CC      ?= cc
 PKGCONF ?= pkg-config
 
-WARN    := -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wmissing-prototypes \
+# -Werror in `make test` and CI (which pass WERROR=-Werror), not in a plain
+# user `make`: a newer compiler's new warning must not stop a user's build.
+WERROR  ?=
+WARN    := -Wall -Wextra $(WERROR) -Wshadow -Wstrict-prototypes -Wmissing-prototypes \
            -Wpointer-arith -Wvla
 STD     := -std=c11 -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE -D_GNU_SOURCE
 # zlib: gzip-compressed traces (output/gzfile.c)
@@ -46,9 +52,67 @@ REL_OBJ := $(LIB_SRC:%.c=$(REL)/%.o)
 ASN_OBJ := $(LIB_SRC:%.c=$(ASN)/%.o)
 TSN_OBJ := $(LIB_SRC:%.c=$(TSN)/%.o)
 
-.PHONY: all deps demo test test-suite unit-test golden-test e2e-test asan-test bench valgrind tsan clean check-deps
+.DEFAULT_GOAL := all
 
-all: check-deps gvlsim
+# Objects depend on a stamp of the flags they were built with, so that a
+# change of flags (WERROR, CC) rebuilds them.
+define flags_stamp
+$(1)/.flags: FORCE
+	@mkdir -p $(1)
+	@echo '$(2)' | cmp -s - $$@ || echo '$(2)' > $$@
+endef
+$(eval $(call flags_stamp,$(REL),$(CC) $(RELEASE_CFLAGS)))
+$(eval $(call flags_stamp,$(ASN),$(CC) $(ASAN_CFLAGS)))
+$(eval $(call flags_stamp,$(TSN),$(CC) $(TSAN_CFLAGS)))
+FORCE:
+
+.PHONY: all deps FORCE demo test test-suite unit-test golden-test e2e-test asan-test bench valgrind tsan clean check-deps \
+        install uninstall install-test
+
+# The man page and the bash completion are printed by gvlsim from its
+# command and option tables (cli/cmd_help.c), so they cannot drift from
+# what the parser accepts.
+MAN        := build/gvlsim.1
+COMPLETION := build/gvlsim.bash-completion
+
+all: check-deps gvlsim $(MAN) $(COMPLETION)
+
+$(MAN): gvlsim
+	@echo "  GEN     $@"
+	$(Q)./gvlsim help --man >$@.tmp && mv $@.tmp $@
+
+$(COMPLETION): gvlsim scripts/completion.bash
+	@echo "  GEN     $@"
+	$(Q){ ./gvlsim help --completion-data && cat scripts/completion.bash; } >$@.tmp && mv $@.tmp $@
+
+PREFIX  ?= /usr/local
+DESTDIR ?=
+BINDIR  ?= $(PREFIX)/bin
+DATADIR ?= $(PREFIX)/share
+MANDIR  ?= $(DATADIR)/man
+DOCDIR  ?= $(DATADIR)/doc/gvlsim
+BASHCOMPDIR ?= $(DATADIR)/bash-completion/completions
+# What `make install` puts under DATADIR/gvlsim and DOCDIR (example
+# scenarios and machine profiles; the documentation).
+INSTALL_SCENARIOS := $(shell find scenarios -type f | LC_ALL=C sort)
+INSTALL_DOCS      := README.md $(wildcard docs/*.md)
+
+install: all
+	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(BASHCOMPDIR) $(DESTDIR)$(DOCDIR)
+	install -m 755 gvlsim $(DESTDIR)$(BINDIR)/gvlsim
+	install -m 644 $(MAN) $(DESTDIR)$(MANDIR)/man1/gvlsim.1
+	install -m 644 $(COMPLETION) $(DESTDIR)$(BASHCOMPDIR)/gvlsim
+	install -m 644 $(INSTALL_DOCS) $(DESTDIR)$(DOCDIR)
+	for f in $(INSTALL_SCENARIOS); do install -D -m 644 $$f $(DESTDIR)$(DATADIR)/gvlsim/$$f || exit 1; done
+
+uninstall:
+	rm -f $(DESTDIR)$(BINDIR)/gvlsim $(DESTDIR)$(MANDIR)/man1/gvlsim.1 $(DESTDIR)$(BASHCOMPDIR)/gvlsim
+	rm -rf $(DESTDIR)$(DOCDIR) $(DESTDIR)$(DATADIR)/gvlsim
+
+# `make install` into a staging directory, checked file by file, then
+# `make uninstall` (tests/install.sh).
+install-test: all
+	@tests/install.sh "$(MAKE)"
 
 check-deps:
 	@$(PKGCONF) --exists libcjson 2>/dev/null || { \
@@ -65,17 +129,17 @@ gvlsim: $(REL_OBJ) $(REL)/cli/main.o
 	@echo "  LD      $@"
 	$(Q)$(CC) $(RELEASE_CFLAGS) -o $@ $^ $(LDLIBS)
 
-$(REL)/%.o: %.c
+$(REL)/%.o: %.c $(REL)/.flags
 	@mkdir -p $(dir $@)
 	@[ "$(V)" != 0 ] || echo "  CC      $<"
 	$(Q)$(CC) $(RELEASE_CFLAGS) -MMD -MP -c -o $@ $<
 
-$(ASN)/%.o: %.c
+$(ASN)/%.o: %.c $(ASN)/.flags
 	@mkdir -p $(dir $@)
 	@[ "$(V)" != 0 ] || echo "  CC asan $<"
 	$(Q)$(CC) $(ASAN_CFLAGS) -MMD -MP -c -o $@ $<
 
-$(TSN)/%.o: %.c
+$(TSN)/%.o: %.c $(TSN)/.flags
 	@mkdir -p $(dir $@)
 	@[ "$(V)" != 0 ] || echo "  CC tsan $<"
 	$(Q)$(CC) $(TSAN_CFLAGS) -MMD -MP -c -o $@ $<
@@ -123,9 +187,9 @@ asan-test: $(ASN_UNITS) $(ASN)/gvlsim
 # `make test` on a fresh machine: install what is missing first (as root),
 # then run the suite in a fresh make so that pkg-config sees the packages.
 test: deps
-	@$(MAKE) --no-print-directory test-suite
+	@$(MAKE) --no-print-directory WERROR=-Werror test-suite
 
-test-suite: check-deps unit-test golden-test e2e-test asan-test
+test-suite: check-deps unit-test golden-test e2e-test install-test asan-test
 	@echo "make test: all passed"
 
 demo: deps
@@ -146,3 +210,4 @@ clean:
 	rm -rf build gvlsim
 
 -include $(REL_OBJ:.o=.d) $(ASN_OBJ:.o=.d) $(TSN_OBJ:.o=.d) $(REL)/cli/main.d $(ASN)/cli/main.d
+-include $(REL_UNITS:=.d) $(ASN_UNITS:=.d)

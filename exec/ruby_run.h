@@ -19,7 +19,7 @@
 
 #include "../input/ruby_version.h"
 #include "../input/scenario.h"
-#include "../output/metrics.h"
+#include "../common/metrics.h"
 #include "ruby_gen.h"
 
 struct rrun_opts {

@@ -15,7 +15,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "../sim/engine.h"
+#include "../common/time.h"
 
 /* ---- machine profile (JSON "machine", or scenarios/machines/NAME.json) --- */
 

@@ -17,7 +17,7 @@
 #include <cjson/cJSON.h>
 
 #include "../common/diag.h"
-#include "../sim/engine.h"
+#include "../common/time.h"
 #include "jsonpos.h"
 
 enum sch_kind {

@@ -32,7 +32,7 @@ static void notify_readyq(struct rb_sched *s)
 {
     struct vm *vm = s->ractor->vm;
     if (vm->obs.readyq)
-        vm->obs.readyq(vm->obs.ctx, s, s->readyq_cnt, sim_now(vm->eng));
+        vm->obs.readyq(vm->obs.ctx, s->ractor->id, s->readyq_cnt, sim_now(vm->eng));
 }
 
 void gvl_enq(struct rb_sched *s, struct rb_thread *th, struct gvl_actor by)

@@ -67,10 +67,10 @@ void mach_task_init(struct machine *m, struct mach_task *t, const char *name)
 
 /* ---- per-core accounting ------------------------------------------------ */
 
-static void core_set(struct machine *m, struct mach_core *c, enum mach_core_state st,
-                     struct mach_task *t)
+static void core_set_at(struct machine *m, struct mach_core *c, enum mach_core_state st,
+                        struct mach_task *t, sim_time now)
 {
-    sim_time now = now_of(m), dt = now - c->state_since;
+    sim_time dt = now - c->state_since;
     switch (c->state) {
     case CORE_IDLE: c->idle_time += dt; break;
     case CORE_SWITCHING: c->switch_time += dt; break;
@@ -83,11 +83,17 @@ static void core_set(struct machine *m, struct mach_core *c, enum mach_core_stat
     if (m->obs.core_change) m->obs.core_change(m->obs.ctx, c->id, st, t, now);
 }
 
-void mach_finish(struct machine *m)
+static void core_set(struct machine *m, struct mach_core *c, enum mach_core_state st,
+                     struct mach_task *t)
+{
+    core_set_at(m, c, st, t, now_of(m));
+}
+
+void mach_finish(struct machine *m, sim_time end)
 {
     for (int i = 0; i < m->ncores; i++) {
         struct mach_core *c = &m->cores[i];
-        core_set(m, c, c->state, c->cur);
+        core_set_at(m, c, c->state, c->cur, end);
     }
 }
 

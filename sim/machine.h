@@ -41,7 +41,7 @@
 #include <stdint.h>
 
 #include "engine.h"
-#include "rng.h"
+#include "../common/rng.h"
 
 struct machine;
 struct mach_task;
@@ -197,8 +197,9 @@ void mach_burst_set_rate(struct machine *m, struct mach_task *t, uint64_t rate_n
  * SIM_TIME_MAX.  Exact integer arithmetic (128-bit), no floating point. */
 sim_time mach_work_time(sim_time work, uint64_t num, uint64_t den);
 
-/* Close the books at `now`: per-core state times up to date. */
-void mach_finish(struct machine *m);
+/* Close the books at `end` (the run's end time, which may lie after the
+ * last event): per-core state times up to date. */
+void mach_finish(struct machine *m, sim_time end);
 
 /* Summed over cores: time busy running tasks plus switching. */
 sim_time mach_cpu_time(const struct machine *m);

@@ -8,7 +8,7 @@
 
 #include "../../common/err.h"
 #include "../../sim/engine_heap.h"
-#include "../../sim/rng.h"
+#include "../../common/rng.h"
 
 struct hold {
     struct sim_engine *e;

@@ -84,7 +84,7 @@ static inline void ms_run(struct ms_world *w)
     char err[128];
     ASSERT_EQ(sim_run(w->e, SIM_TIME_MAX, err, sizeof err), GV_OK);
     ASSERT_STREQ(w->m.error, "");
-    mach_finish(&w->m);
+    mach_finish(&w->m, sim_now(w->m.eng));
 }
 
 static inline void ms_teardown(struct ms_world *w)

@@ -27,9 +27,9 @@ struct run_result {
     vm_hook hook;                      /* run after the observers are attached (may be NULL) */
 };
 
-static void obs_instant(void *ctx, const char *name, const struct rb_thread *th, sim_time now)
+static void obs_instant(void *ctx, const char *name, int thread, sim_time now)
 {
-    (void)th, (void)now;
+    (void)thread, (void)now;
     struct run_result *r = ctx;
     if (!strcmp(name, "barrier_start")) r->barrier_starts++;
     if (!strcmp(name, "barrier_end")) r->barrier_ends++;
@@ -42,13 +42,13 @@ static void obs_counter(void *ctx, const char *name, int64_t v, sim_time now)
     if (!strcmp(name, "barrier_joined") && v > 0) r->joins++;
 }
 
-static void obs_state(void *ctx, const struct rb_thread *th, enum thread_state from,
-                      enum thread_state to, sim_time now)
+static void obs_state(void *ctx, int thread, enum thread_state from, enum thread_state to,
+                      sim_time now)
 {
     (void)from;
     struct run_result *r = ctx;
     if (to == TS_BARRIER_JOIN) r->join_entries++;
-    if (to == TS_COUNT && th->id < 16) r->th_end[th->id] = now;
+    if (to == TS_COUNT && thread < 16) r->th_end[thread] = now;
 }
 
 static void attach_observers(struct vm *vm, void *ctx)
@@ -384,6 +384,7 @@ static void test_mutex_impls_differ(void)
  * barrier_start (the next initiator's Ruby work and locks). */
 struct phases {
     int workers;
+    const struct vm *vm;
     const struct rb_thread *init;
     int state;
     sim_time t_start, t_joined, t_oncore, t_end;
@@ -392,8 +393,9 @@ struct phases {
 };
 static struct phases g_ph;
 
-static void ph_instant(void *ctx, const char *name, const struct rb_thread *th, sim_time now)
+static void ph_instant(void *ctx, const char *name, int thread, sim_time now)
 {
+    const struct rb_thread *th = thread >= 0 ? &g_ph.vm->threads[thread] : NULL;
     (void)ctx;
     struct phases *p = &g_ph;
     if (!strcmp(name, "barrier_start")) {
@@ -434,6 +436,7 @@ static void ph_core(void *ctx, int core, enum mach_core_state st, const struct m
 
 static void phases_hook(struct vm *vm)
 {
+    g_ph.vm = vm;
     vm->obs.instant = ph_instant;
     vm->obs.counter = ph_counter;
     vm->mach.obs.core_change = ph_core;

@@ -1,17 +1,17 @@
 /* metrics.h - what one run measured, whichever backend produced it.
  *
- * The simulator (sim/run.c) and the real executor (exec/) both fill a
+ * The simulator (models/simulate.c) and the real executor (exec/) both fill a
  * struct run_metrics; output/csv.c turns it into one CSV row with the same
  * columns for both, so simulated and measured runs sit side by side.  Every
  * column is documented in README.md ("CSV columns").
  */
-#ifndef OUTPUT_METRICS_H
-#define OUTPUT_METRICS_H
+#ifndef COMMON_METRICS_H
+#define COMMON_METRICS_H
 
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "../sim/engine.h"
+#include "time.h"
 
 /* Per-thread states whose times are summed over threads into the CSV.
  * Names follow the gvl-tracing gem where it has one (running, wants_gvl). */
@@ -110,5 +110,8 @@ static inline bool metrics_measured(const struct run_metrics *m, enum metric_id 
 {
     return !(m->unmeasured & (UINT64_C(1) << id));
 }
+
+/* Free what a simulated run's metrics own (ractor_ops) and empty them. */
+void run_metrics_free(struct run_metrics *m);
 
 #endif
