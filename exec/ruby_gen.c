@@ -751,8 +751,8 @@ static void ractor_method(struct rgen *g, int r, const int *owner)
     line(g, "go = GvGate.new do");
     g->indent++;
     line(g, "Ractor.main.send([:ready, ri])");
-    line(g, "m = Ractor.receive");
-    if (g->stop) line(g, "st[1] = m[1] + GV_STOP_NS");
+    if (g->stop) line(g, "st[1] = Ractor.receive[1] + GV_STOP_NS");
+    else line(g, "Ractor.receive");
     line(g, "gate.close");
     g->indent--;
     line(g, "end");

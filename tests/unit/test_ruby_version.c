@@ -137,7 +137,7 @@ static int load_text(const char *json, const char *const *sets, int nsets, struc
     ASSERT_EQ(write(fd, json, strlen(json)), (long long)strlen(json));
     close(fd);
     diag_init(d);
-    struct load_opts lo = { sets, nsets, NULL };
+    struct load_opts lo = { .sets = sets, .nsets = nsets };
     int rc = scn_load(path, &lo, s, d);
     unlink(path);
     return rc;
