@@ -86,20 +86,25 @@ const struct cli_command cli_cmd_exec = {
     .exec = exec_cmd,
 };
 
+/* The row of a run that succeeded, and the summary unless --quiet (the
+ * backend's own lines are the caller's). */
+static int write_result(const struct run_options *o, struct run_metrics *m, double t0, char *err,
+                        size_t errlen)
+{
+    m->host_seconds = cli_host_now() - t0;
+    int rc = csv_write_result(o->output, o->format, m, !o->no_header, o->reproducible, err, errlen);
+    if (rc == GV_OK && !o->quiet) summary_write(stderr, m);
+    return rc;
+}
+
 static int exec_pthread(const struct run_options *o, double max_spread, const struct scenario *scn,
                         double t0, char *err, size_t errlen)
 {
     struct exec_opts eo = { .timeout_s = o->timeout, .stat_path = NULL, .max_spread = max_spread };
     struct exec_report rep;
     int rc = exec_run(scn, &eo, &rep, err, errlen);
-    if (rc == GV_OK) {
-        rep.m.host_seconds = cli_host_now() - t0;
-        rc = csv_write_result(o->output, o->format, &rep.m, !o->no_header, o->reproducible, err, errlen);
-        if (rc == GV_OK && !o->quiet) {
-            summary_write(stderr, &rep.m);
-            exec_summary_write(stderr, &rep);
-        }
-    }
+    if (rc == GV_OK) rc = write_result(o, &rep.m, t0, err, errlen);
+    if (rc == GV_OK && !o->quiet) exec_summary_write(stderr, &rep);
     exec_report_free(&rep);
     return rc;
 }
@@ -121,14 +126,8 @@ static int exec_ruby(const struct args *a, const struct run_options *o, double m
     }
     struct rrun_report rep;
     int rc = rrun_run(scn, &ro, &rep, err, errlen);
-    if (rc == GV_OK) {
-        rep.m.host_seconds = cli_host_now() - t0;
-        rc = csv_write_result(o->output, o->format, &rep.m, !o->no_header, o->reproducible, err, errlen);
-        if (rc == GV_OK && !o->quiet) {
-            summary_write(stderr, &rep.m);
-            rrun_summary_write(stderr, &rep);
-        }
-    }
+    if (rc == GV_OK) rc = write_result(o, &rep.m, t0, err, errlen);
+    if (rc == GV_OK && !o->quiet) rrun_summary_write(stderr, &rep);
     rrun_report_free(&rep);
     return rc;
 }

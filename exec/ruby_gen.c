@@ -195,26 +195,22 @@ static double ns_of(sim_time t)
     return (double)t / (double)SIM_NS;
 }
 
-/* A Ruby expression for a duration drawn from d, in nanoseconds. */
-static void dist_ns(struct rgen *g, const struct scn_dist *d)
+/* A Ruby expression for a duration drawn from d (each execution, from the
+ * thread's rng), in nanoseconds or in seconds; in buf. */
+static const char *dist_expr(char *buf, size_t len, const struct scn_dist *d, bool seconds)
 {
+    char ns[128];
     switch (d->kind) {
-    case DIST_CONST: out(g, "%.3f", ns_of(d->a)); break;
-    case DIST_UNIFORM: out(g, "%.3f + %.3f * rng.rand", ns_of(d->a), ns_of(d->b - d->a)); break;
-    case DIST_EXP: out(g, "-%.3f * Math.log(1.0 - rng.rand)", ns_of(d->a)); break;
+    case DIST_CONST:
+        if (seconds) snprintf(buf, len, "%.12g", (double)d->a / (double)SIM_S);
+        else snprintf(buf, len, "%.3f", ns_of(d->a));
+        return buf;
+    case DIST_UNIFORM: snprintf(ns, sizeof ns, "%.3f + %.3f * rng.rand", ns_of(d->a), ns_of(d->b - d->a)); break;
+    case DIST_EXP: snprintf(ns, sizeof ns, "-%.3f * Math.log(1.0 - rng.rand)", ns_of(d->a)); break;
     }
-}
-
-/* The same in seconds (sleep, IO.select). */
-static void dist_s(struct rgen *g, const struct scn_dist *d)
-{
-    if (d->kind == DIST_CONST) {
-        out(g, "%.12g", (double)d->a / (double)SIM_S);
-        return;
-    }
-    lit(g, "(");
-    dist_ns(g, d);
-    lit(g, ") / 1e9");
+    if (seconds) snprintf(buf, len, "(%s) / 1e9", ns);
+    else snprintf(buf, len, "%s", ns);
+    return buf;
 }
 
 static unsigned dist_needs(const struct scn_dist *d)
@@ -267,12 +263,8 @@ static int emit_compute(struct rgen *g, const struct scn_prog *prog, int i)
         op_line(g, op, "ins += gv_insns(%" PRIu64 ")", op->u.compute.insns);
         return 1;
     }
-    /* the op_line helper takes a format: build the expression in a side buffer */
-    struct rgen e = { .scn = g->scn };
-    dist_ns(&e, &op->u.compute.dur);
-    op_line(g, op, "c = gv_spin(%s, c)", e.buf ? e.buf : "0.0");
-    g->oom |= e.oom;
-    free(e.buf);
+    char e[160];
+    op_line(g, op, "c = gv_spin(%s, c)", dist_expr(e, sizeof e, &op->u.compute.dur, false));
     return 1;
 }
 
@@ -317,13 +309,10 @@ static bool is_call(const struct scn_prog *prog, int i, enum scn_syscall_call ca
  * blocking region the thread spends asleep in the kernel. */
 static void io_wait(struct rgen *g, const struct scn_op *op)
 {
-    struct rgen e = { .scn = g->scn };
-    dist_s(&e, &op->u.syscall.dur);
-    const char *d = e.buf ? e.buf : "0";
+    char d[160];
+    dist_expr(d, sizeof d, &op->u.syscall.dur, true);
     if (g->stop) op_line(g, op, "gv_iowait(nv, %s, st); sys += 1", d);
     else op_line(g, op, "IO.select([nv], nil, nil, %s); sys += 1", d);
-    g->oom |= e.oom;
-    free(e.buf);
 }
 
 static int emit_syscall(struct rgen *g, const struct scn_prog *prog, int i)
@@ -395,13 +384,10 @@ static unsigned needs_sleep(const struct scn_op *op)
 static int emit_sleep(struct rgen *g, const struct scn_prog *prog, int i)
 {
     const struct scn_op *op = &prog->ops[i];
-    struct rgen e = { .scn = g->scn };
-    dist_s(&e, &op->u.sleep.dur);
-    const char *d = e.buf ? e.buf : "0";
+    char d[160];
+    dist_expr(d, sizeof d, &op->u.sleep.dur, true);
     if (g->stop) op_line(g, op, "gv_sleep(%s, st)", d);
     else op_line(g, op, "sleep(%s)", d);
-    g->oom |= e.oom;
-    free(e.buf);
     return 1;
 }
 

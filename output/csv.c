@@ -63,12 +63,19 @@ void csv_columns(struct row *cols)
         row_text(cols, last_columns[i]);
 }
 
-/* A measured count or time, or a null cell (empty in CSV, null in JSON)
- * when the backend cannot observe it. */
-static void put_count(struct row *r, const struct run_metrics *m, enum metric_id id, uint64_t v)
+/* Measured counts or times, or a null cell (empty in CSV, null in JSON)
+ * for each that the backend cannot observe. */
+struct metric_count {
+    enum metric_id id;
+    uint64_t v;
+};
+
+static void put_counts(struct row *r, const struct run_metrics *m, const struct metric_count *c, size_t n)
 {
-    if (metrics_measured(m, id)) put_u64(r, v);
-    else row_null(r);
+    for (size_t i = 0; i < n; i++) {
+        if (metrics_measured(m, c[i].id)) put_u64(r, c[i].v);
+        else row_null(r);
+    }
 }
 
 static void put_seconds(struct row *r, const struct run_metrics *m, enum metric_id id, sim_time t)
@@ -93,15 +100,13 @@ void csv_row(struct row *r, const struct run_metrics *m, bool reproducible)
     put_seconds(r, m, MET_CPU, m->cpu);
     for (int s = 0; s < TS_COUNT; s++)
         put_seconds(r, m, (enum metric_id)(MET_STATE_TIME + s), m->state_time[s]);
-    put_count(r, m, MET_VOL_SWITCHES, m->vol_switches);
-    put_count(r, m, MET_INVOL_SWITCHES, m->invol_switches);
-    put_count(r, m, MET_MAIN_VOL_SWITCHES, m->main_vol_switches);
-    put_count(r, m, MET_GVL_HANDOFFS, m->gvl_handoffs);
-    put_count(r, m, MET_WAKEUPS, m->wakeups);
-    put_count(r, m, MET_WASTED_WAKES, m->wasted_wakes);
-    put_count(r, m, MET_TIMER_TICKS, m->timer_ticks);
-    put_count(r, m, MET_SYSCALLS, m->syscalls);
-    put_count(r, m, MET_OPS, m->ops);
+    const struct metric_count counts[] = {
+        { MET_VOL_SWITCHES, m->vol_switches }, { MET_INVOL_SWITCHES, m->invol_switches },
+        { MET_MAIN_VOL_SWITCHES, m->main_vol_switches }, { MET_GVL_HANDOFFS, m->gvl_handoffs },
+        { MET_WAKEUPS, m->wakeups }, { MET_WASTED_WAKES, m->wasted_wakes },
+        { MET_TIMER_TICKS, m->timer_ticks }, { MET_SYSCALLS, m->syscalls }, { MET_OPS, m->ops },
+    };
+    put_counts(r, m, counts, sizeof counts / sizeof *counts);
     bool timed = metrics_measured(m, MET_WALL);
     if (timed && metrics_measured(m, MET_OPS)) {
         row_cell(r, ROW_NUM);
@@ -116,12 +121,12 @@ void csv_row(struct row *r, const struct run_metrics *m, bool reproducible)
     } else {
         row_null(r);
     }
-    put_count(r, m, MET_BARRIERS, m->barriers);
-    put_count(r, m, MET_VMLOCK_ACQUIRES, m->vmlock_acquires);
-    put_count(r, m, MET_VMLOCK_WAITS, m->vmlock_waits);
-    put_count(r, m, MET_LINE_TRANSFERS, m->line_transfers);
-    put_count(r, m, MET_NATIVE_THREADS, m->native_threads);
-    put_count(r, m, MET_ENGINE_EVENTS, m->engine_events);
+    const struct metric_count more[] = {
+        { MET_BARRIERS, m->barriers }, { MET_VMLOCK_ACQUIRES, m->vmlock_acquires },
+        { MET_VMLOCK_WAITS, m->vmlock_waits }, { MET_LINE_TRANSFERS, m->line_transfers },
+        { MET_NATIVE_THREADS, m->native_threads }, { MET_ENGINE_EVENTS, m->engine_events },
+    };
+    put_counts(r, m, more, sizeof more / sizeof *more);
     if (reproducible) {
         row_null(r);
     } else {

@@ -22,9 +22,9 @@
 #   proc_on    the same with YJIT on (runtime.yjit; the Ruby backend runs ruby --yjit)
 #   tarai      tarai_ractors, 2 worker Ractors x TARAI_INSNS instructions (default 300000000)
 # QUICK=1: tiny sizes and 2 runs (checks the script, not the machine).
-# Quiet gate as scripts/exec_results.sh: before each real run, wait (up to
-# QUIET_WAIT s, default 120) until QUIET_IDLE percent (default 90) of the CPUs
-# were idle over 0.5 s; QUIET_IDLE=0 turns it off.  A run refused because
+# Quiet gate (scripts/quiet.inc): before each real run, wait (up to QUIET_WAIT
+# s, default 120) until QUIET_IDLE percent (default 90) of the CPUs were idle
+# over 0.5 s; QUIET_IDLE=0 turns the waiting off.  A run refused because
 # its busy loop would not calibrate is retried up to 3 times; MAX_SPREAD=PCT
 # passes --max-spread PCT to the real backends (default: their 10%).
 set -u
@@ -46,25 +46,7 @@ raw=$out/raw.csv
 tmp=$(mktemp) || exit 1
 trap 'rm -f "$tmp" "$tmp.err" "$raw.new"' EXIT
 
-quiet_idle=${QUIET_IDLE:-90}
-quiet_wait=${QUIET_WAIT:-120}
-idle_pct() {
-    a=$(awk '/^cpu / { print $2 + $3 + $4 + $5 + $6 + $7 + $8 + $9, $5 + $6 }' /proc/stat)
-    sleep 0.5
-    b=$(awk '/^cpu / { print $2 + $3 + $4 + $5 + $6 + $7 + $8 + $9, $5 + $6 }' /proc/stat)
-    echo "$a $b" | awk '{ t = $3 - $1; v = t > 0 ? 100 * ($4 - $2) / t : 100; printf "%d", v }'
-}
-wait_quiet() {
-    idle=-
-    [ "$quiet_idle" -gt 0 ] || return 0
-    waited=0
-    idle=$(idle_pct)
-    while [ "$idle" -lt "$quiet_idle" ] && [ "$waited" -lt "$quiet_wait" ]; do
-        sleep 2
-        waited=$((waited + 3))
-        idle=$(idle_pct)
-    done
-}
+. "$(dirname "$0")/quiet.inc"
 
 rt() { printf 'runtime={"ruby": "%s"%s}' "$version" "$1"; }
 configs() {
@@ -135,11 +117,10 @@ mv "$raw.new" "$raw"
     echo "runs: $runs interleaved runs of each real backend; the simulator once (deterministic)"
     echo "sizes: $msgs messages, $calls File.mtime calls, proc_heavy for $proc_time, tarai $insns instructions per Ractor"
     [ "${QUICK:-0}" = 1 ] && echo "check: a QUICK=1 run (tiny sizes, 2 runs): it checks the script, not the machine; do not read its numbers"
-    awk -F, 'NR > 1 && $3 != "sim" { l[++n] = $6; if ($5 != "-") v[++m] = $5 } END {
-        for (i = 1; i <= n; i++) for (j = i + 1; j <= n; j++) if (l[j] < l[i]) { t = l[i]; l[i] = l[j]; l[j] = t }
-        for (i = 1; i <= m; i++) for (j = i + 1; j <= m; j++) if (v[j] < v[i]) { t = v[i]; v[i] = v[j]; v[j] = t }
-        if (m) printf "quiet: idle CPU share in the 0.5 s before a real run %s-%s%% (median %s%%), 1-minute load %s-%s\n",
-                      v[1], v[m], v[int((m + 1) / 2)], l[1], l[n]
-        else printf "quiet: no quiet gate (QUIET_IDLE=0); 1-minute load %s-%s\n", l[1], l[n] }' "$raw"
+    awk -F, -v gate="$quiet_idle" 'NR > 1 && $3 != "sim" { v[++n] = $5; l[n] = $6 } END {
+        for (i = 1; i <= n; i++) for (j = i + 1; j <= n; j++) if (v[j] + 0 < v[i] + 0) { t = v[i]; v[i] = v[j]; v[j] = t }
+        for (i = 1; i <= n; i++) for (j = i + 1; j <= n; j++) if (l[j] + 0 < l[i] + 0) { t = l[i]; l[i] = l[j]; l[j] = t }
+        printf "quiet: idle CPU share in the 0.5 s before a real run %s-%s%% (median %s%%, gate %s%%), 1-minute load %s-%s\n",
+               v[1], v[n], v[int((n + 1) / 2)], gate, l[1], l[n] }' "$raw"
 } >"$out/host.txt"
 scripts/backends_table.sh "$out" --update README.md

@@ -8,17 +8,6 @@ set -u
 bin=$1
 . tests/e2e/lib.inc
 
-# col NAME FILE: the value of CSV column NAME in the row of FILE
-col() {
-    awk -F, -v name="$1" 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == name) c = i }
-                          NR == 2 { print $c }' "$2"
-}
-expect_col() {
-    checks=$((checks + 1))
-    v=$(col "$1" "$tmp/$3")
-    [ "$v" = "$2" ] || fail "$4: column $1 is \"$v\", expected \"$2\""
-}
-
 mtime="scenarios/mtime_loop.json --set ractors.0.threads.1.program.0.times_total=3000 --set ractors.0.threads.1.count=3"
 ncpu=$(nproc)
 

@@ -9,15 +9,6 @@ set -u
 bin=$1
 . tests/e2e/lib.inc
 
-col() {
-    awk -F, -v name="$1" 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == name) c = i }
-                          NR == 2 { print $c }' "$2"
-}
-expect_col() {
-    checks=$((checks + 1))
-    v=$(col "$1" "$tmp/$3")
-    [ "$v" = "$2" ] || fail "$4: column $1 is \"$v\", expected \"$2\""
-}
 expect_no_file() {
     checks=$((checks + 1))
     [ -z "$(ls "$tmp" | grep "$1")" ] || fail "$2: an output or temporary file was left"
@@ -52,8 +43,9 @@ expect_code 2 "run --ruby-opt"
 expect_match err 'unknown option "--ruby-opt"' "run --ruby-opt"
 
 if ! command -v ruby >/dev/null 2>&1; then
-    echo "  ruby.sh: SKIPPED the real Ruby runs: no ruby on PATH (apt-get install ruby; .ci/run installs it)"
-    finish "$script"
+    [ "$failures" -eq 0 ] || finish "$script"
+    skip "ruby is not installed, so no Ruby ran (the $checks checks that need none passed;" \
+         "optional: apt-get install ruby, or \`make deps\` as root)"
 fi
 version=$(ruby -e 'print RUBY_VERSION')
 
@@ -80,7 +72,7 @@ for cores in 1 2; do
     # 100 File.mtime, 50 File.write = 150 blocking regions
     expect_col syscalls 250 f.csv "facts: syscalls"
     checks=$((checks + 1))
-    ro=$(col ractor_ops_per_s "$tmp/f.csv")
+    ro=$(csv_col ractor_ops_per_s "$tmp/f.csv")
     [ "$(echo "$ro" | tr ';' '\n' | wc -l)" -eq 4 ] || fail "facts: ractor_ops_per_s \"$ro\" is not 4 rates"
     # what a Ruby program cannot see is empty, not 0
     for c in running_s wants_gvl_s parked_s gvl_handoffs wakeups wasted_wakes timer_ticks barriers \
@@ -88,9 +80,9 @@ for cores in 1 2; do
         expect_col $c "" f.csv "facts: $c is not measured"
     done
     checks=$((checks + 1))
-    case $(col vol_switches "$tmp/f.csv") in ''|*[!0-9]*) fail "facts: vol_switches is not a count" ;; esac
+    case $(csv_col vol_switches "$tmp/f.csv") in ''|*[!0-9]*) fail "facts: vol_switches is not a count" ;; esac
     checks=$((checks + 1))
-    [ "$(col native_threads "$tmp/f.csv")" -ge 7 ] || fail "facts: fewer native threads than Ruby threads"
+    [ "$(csv_col native_threads "$tmp/f.csv")" -ge 7 ] || fail "facts: fewer native threads than Ruby threads"
     # 2 x 10^6 instructions, as the loop's instruction sequence counts them
     checks=$((checks + 1))
     awk '/^  instructions: / { ins = $2; split($0, a, "[(]"); split(a[2], b, " "); per = b[1]; fix = b[6]
@@ -103,7 +95,7 @@ case $version in
 3.[012].*) expect_col policy barging f.csv "facts: Ruby $version has the barging GVL" ;;
 esac
 # the GVL of this Ruby, which the seed scenarios (written for eager) must be told
-policy=$(col policy "$tmp/f.csv")
+policy=$(csv_col policy "$tmp/f.csv")
 
 # the seed scenarios, small
 run $R scenarios/queue_pingpong.json --set ractors.0.threads.0.program.0.times=400 \
@@ -125,8 +117,8 @@ run $R tests/data/ruby_stop.json --timeout 60 -o "$tmp/s.csv"
 expect_code 0 "stop.time"
 expect_match err '^  stopped at stop.time$' "stop.time"
 checks=$((checks + 1))
-awk -v w="$(col wall_s "$tmp/s.csv")" -v o="$(col ops "$tmp/s.csv")" 'BEGIN { exit !(w >= 0.2 && o > 0) }' ||
-    fail "stop.time: wall $(col wall_s "$tmp/s.csv") s, ops $(col ops "$tmp/s.csv")"
+awk -v w="$(csv_col wall_s "$tmp/s.csv")" -v o="$(csv_col ops "$tmp/s.csv")" 'BEGIN { exit !(w >= 0.2 && o > 0) }' ||
+    fail "stop.time: wall $(csv_col wall_s "$tmp/s.csv") s, ops $(csv_col ops "$tmp/s.csv")"
 
 # ---- refusals: a setting this Ruby cannot honour, named, exit 7, no output ----------
 run $R tests/data/ruby_facts.json --set runtime.gvl_policy=delayed -o "$tmp/r.csv"
