@@ -1,9 +1,10 @@
 #!/bin/sh
 # backends_results.sh [GVLSIM] [OUTDIR] - the seed scenarios on all three
 # backends (sim, pthread, ruby) side by side, on 1 and 2 cores, with the
-# settings of the installed Ruby: raw rows to OUTDIR/raw.csv and the host to
-# OUTDIR/host.txt (default docs/results/backends, committed), then the table
-# (scripts/backends_table.sh) spliced into README.md.
+# settings of the installed Ruby: raw rows to OUTDIR/raw.csv (keyed
+# LABEL/CORES/BACKEND) and the host to OUTDIR/host.txt (default
+# docs/data/backends, committed), then scripts/docs/render.sh renders the
+# README's tables from them (scripts/docs/tables/backends*.awk).
 #
 # Every backend runs the same scenario with the same --set values:
 #   --set machine=dev_vm --set machine.cores=C
@@ -29,7 +30,7 @@
 # passes --max-spread PCT to the real backends (default: their 10%).
 set -u
 bin=${1:-./gvlsim}
-out=${2:-docs/results/backends}
+out=${2:-docs/data/backends}
 runs=${RUNS:-5}
 msgs=${PINGPONG_MSGS:-200000}
 calls=${MTIME_CALLS:-200000}
@@ -42,6 +43,9 @@ command -v ruby >/dev/null 2>&1 || { echo "backends_results: no ruby on PATH (ap
 [ "$(nproc)" -ge 2 ] || { echo "backends_results: needs 2 CPUs" >&2; exit 1; }
 version=$(ruby -e 'print RUBY_VERSION') || exit 1
 mkdir -p "$out" || exit 1
+# the tree measured: its commit, "+changes" when the work tree differs
+commit=$(git rev-parse --short HEAD 2>/dev/null || echo unknown)
+git diff --quiet HEAD 2>/dev/null || commit="$commit+changes"
 raw=$out/raw.csv
 tmp=$(mktemp) || exit 1
 trap 'rm -f "$tmp" "$tmp.err" "$raw.new"' EXIT
@@ -84,8 +88,8 @@ one() {
         cat "$tmp.err" >&2
         exit 1
     done
-    [ -s "$raw.new" ] || { printf 'label,cores_run,backend_run,rep,idle_pct,load1,'; head -n 1 "$tmp"; } >"$raw.new"
-    printf '%s,%s,%s,%s,%s,%s,' "$label" "$cores" "$backend" "$rep" "$idle" "$load" >>"$raw.new"
+    [ -s "$raw.new" ] || { printf 'key,rep,idle_pct,load1,'; head -n 1 "$tmp"; } >"$raw.new"
+    printf '%s/%s/%s,%s,%s,%s,' "$label" "$cores" "$backend" "$rep" "$idle" "$load" >>"$raw.new"
     tail -n 1 "$tmp" >>"$raw.new"
 }
 
@@ -111,16 +115,20 @@ done
 echo >&2
 mv "$raw.new" "$raw"
 {
-    echo "host: $(nproc) CPUs, $(grep -m1 'model name' /proc/cpuinfo | sed 's/.*: //'), kernel $(uname -r)"
-    echo "ruby: $(ruby -e 'print RUBY_DESCRIPTION')"
-    echo "date: $(date -u +%Y-%m-%d)"
-    echo "runs: $runs interleaved runs of each real backend; the simulator once (deterministic)"
-    echo "sizes: $msgs messages, $calls File.mtime calls, proc_heavy for $proc_time, tarai $insns instructions per Ractor"
-    [ "${QUICK:-0}" = 1 ] && echo "check: a QUICK=1 run (tiny sizes, 2 runs): it checks the script, not the machine; do not read its numbers"
-    awk -F, -v gate="$quiet_idle" 'NR > 1 && $3 != "sim" { v[++n] = $5; l[n] = $6 } END {
-        for (i = 1; i <= n; i++) for (j = i + 1; j <= n; j++) if (v[j] + 0 < v[i] + 0) { t = v[i]; v[i] = v[j]; v[j] = t }
-        for (i = 1; i <= n; i++) for (j = i + 1; j <= n; j++) if (l[j] + 0 < l[i] + 0) { t = l[i]; l[i] = l[j]; l[j] = t }
-        printf "quiet: idle CPU share in the 0.5 s before a real run %s-%s%% (median %s%%, gate %s%%), 1-minute load %s-%s\n",
-               v[1], v[n], v[int((n + 1) / 2)], gate, l[1], l[n] }' "$raw"
+    echo "cpu=$(grep -m1 'model name' /proc/cpuinfo | sed 's/.*: //')"
+    echo "cpus=$(nproc)"
+    echo "kernel=$(uname -r)"
+    echo "ruby=$(ruby -e 'print RUBY_DESCRIPTION')"
+    echo "ruby_version=$version"
+    echo "date=$(date -u +%Y-%m-%d)"
+    echo "commit=$commit"
+    echo "runs=$runs"
+    echo "quick=${QUICK:-0}"
+    echo "pingpong_msgs=$msgs"
+    echo "mtime_calls=$calls"
+    echo "proc_time=$proc_time"
+    echo "tarai_insns=$insns"
+    echo "quiet_idle=$quiet_idle"
+    echo "quiet_wait=$quiet_wait"
 } >"$out/host.txt"
-scripts/backends_table.sh "$out" --update README.md
+"$(dirname "$0")/docs/render.sh"

@@ -1,13 +1,10 @@
 #!/bin/sh
-# ruby_versions_doc.sh - splice the CRuby version table (input/ruby_version.c)
-# into scenarios/README.md, between its two "ruby-versions" markers.
-# tests/unit/test_ruby_version checks that the copy is current.
+# ruby_versions_doc.sh - write the CRuby version table (input/ruby_version.c)
+# to docs/data/ruby-versions.txt and re-render the docs, which show it in
+# scenarios/README.md ("Ruby versions").  tests/unit/test_ruby_version
+# checks that the data file is the table's current rendering.
 set -eu
 cd "$(dirname "$0")/.."
 make --no-print-directory build/release/tests/test_ruby_version >/dev/null
-doc=scenarios/README.md
-table=$(mktemp)
-trap 'rm -f "$table"' EXIT
-build/release/tests/test_ruby_version --print-table >"$table"
-scripts/splice_doc.sh "$doc" ruby-versions "$table"
-echo "ruby_versions_doc.sh: $doc updated"
+build/release/tests/test_ruby_version --print-table >docs/data/ruby-versions.txt
+scripts/docs/render.sh
