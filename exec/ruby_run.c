@@ -547,16 +547,16 @@ static void fill_metrics(const struct scenario *scn, struct rrun_report *rep)
     struct run_metrics *m = &rep->m;
     const struct rrun_ruby *rb = &rep->ruby;
     snprintf(rep->engine, sizeof rep->engine, "ruby %s%s", rb->version, rb->yjit ? " +YJIT" : "");
-    m->scenario = scn->name;
+    scn_metrics_describe(scn, m);
     m->backend = "ruby";
     m->engine = rep->engine;
+    /* what this Ruby does, not what the scenario asked (rrun_check_settings
+     * refused what it asked and cannot have) */
     m->policy = scn_policy_name(rb->facts.gvl_policy);
     m->invariant_check = scn_invariant_name(actual_invariant(rb));
     m->insn_counter = scn_counter_name(actual_counter(rb));
-    m->cores = scn->machine.cores;
     m->ractors = scn->total_ractors;
     m->threads = scn->total_threads;
-    m->seed = scn->seed;
     m->ractor_ops = rep->ractor_ops_buf;
     m->nractor_ops = scn->total_ractors;
     for (int s = 0; s < TS_COUNT; s++) metrics_set_unmeasured(m, (enum metric_id)(MET_STATE_TIME + s));
