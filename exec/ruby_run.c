@@ -2,10 +2,10 @@
  *
  * The program runs as a child process: posix_spawnp with stdin from
  * /dev/null, stdout and stderr into files of a private temporary directory
- * (removed afterwards), in its own process group, with the CPU mask of
- * machine.cores inherited from gvlsim.  The watchdog waits on a pidfd; when
- * --timeout passes it sends SIGUSR1 (the program prints where each thread
- * of its main Ractor is), then kills the group.  Environment variables set
+ * (removed afterwards), with the CPU mask of machine.cores inherited from
+ * gvlsim; it stays in gvlsim's process group, so a Ctrl-C stops both.  The
+ * watchdog waits on a pidfd; when --timeout passes it sends SIGUSR1 (the
+ * program prints where each thread of its main Ractor is), then SIGKILL.  Environment variables set
  * the runtime settings Ruby reads from the environment (RUBY_MAX_CPU,
  * RUBY_MN_THREADS, RUBY_THREAD_TIMESLICE); everything else is passed through.
  */
@@ -133,9 +133,8 @@ static int wait_until(pid_t pid, int pidfd, double until, int *status)
     }
 }
 
-/* Run argv with envp, stdin /dev/null, stdout and stderr into files, in its
- * own process group; wait at most timeout_s (then SIGUSR1, DUMP_GRACE_S,
- * SIGKILL).  GV_OK with c filled, or the spawn error (ENOENT/EACCES:
+/* Run argv with envp, stdin /dev/null, stdout and stderr into files; wait
+ * at most timeout_s (then SIGUSR1, DUMP_GRACE_S, SIGKILL).  GV_OK with c filled, or the spawn error (ENOENT/EACCES:
  * GV_EUNSUP, the executable is missing). */
 static int run_child(char *const *argv, char *const *envp, const char *out_path, const char *err_path,
                      double timeout_s, struct child *c, char *err, size_t errlen)
@@ -148,11 +147,10 @@ static int run_child(char *const *argv, char *const *envp, const char *out_path,
     posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0);
     posix_spawn_file_actions_addopen(&fa, 1, out_path, O_WRONLY | O_CREAT | O_TRUNC, 0600);
     posix_spawn_file_actions_addopen(&fa, 2, err_path, O_WRONLY | O_CREAT | O_TRUNC, 0600);
-    posix_spawnattr_setpgroup(&at, 0);
     sigset_t none;
     sigemptyset(&none);
     posix_spawnattr_setsigmask(&at, &none);
-    posix_spawnattr_setflags(&at, POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGMASK);
+    posix_spawnattr_setflags(&at, POSIX_SPAWN_SETSIGMASK);
     pid_t pid;
     int rc = posix_spawnp(&pid, argv[0], &fa, &at, argv, envp);
     posix_spawn_file_actions_destroy(&fa);
@@ -168,9 +166,9 @@ static int run_child(char *const *argv, char *const *envp, const char *out_path,
     double t0 = mono_s();
     if (!wait_until(pid, pidfd, t0 + (timeout_s > 0 ? timeout_s : DEFAULT_TIMEOUT_S), &c->status)) {
         c->timed_out = true;
-        kill(-pid, SIGUSR1);
+        kill(pid, SIGUSR1);
         if (!wait_until(pid, pidfd, mono_s() + DUMP_GRACE_S, &c->status)) {
-            kill(-pid, SIGKILL);
+            kill(pid, SIGKILL);
             while (waitpid(pid, &c->status, 0) < 0 && errno == EINTR) {}
         }
     }
