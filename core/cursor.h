@@ -74,16 +74,30 @@ static inline sim_time core_scale_work(sim_time d, double work_scale)
 /* The duration of a compute ("dur"), syscall or sleep op, drawn from th's
  * stream.  CPU work (compute, a syscall that is not an io_wait) is
  * multiplied by work_scale, machine.work_scale: durations are measured on
- * the scenario's reference machine. */
+ * the scenario's reference machine.  One function per kind for a caller
+ * that knows it (small enough to inline), and core_op_dur for any. */
+static inline sim_time core_compute_dur(struct core_thread *th, const struct scn_op *op, double work_scale)
+{
+    return core_scale_work(core_draw(th, &op->u.compute.dur), work_scale);
+}
+
+static inline sim_time core_syscall_dur(struct core_thread *th, const struct scn_op *op, double work_scale)
+{
+    sim_time d = core_draw(th, &op->u.syscall.dur);
+    return op->u.syscall.io_wait ? d : core_scale_work(d, work_scale);
+}
+
+static inline sim_time core_sleep_dur(struct core_thread *th, const struct scn_op *op)
+{
+    return core_draw(th, &op->u.sleep.dur);
+}
+
 static inline sim_time core_op_dur(struct core_thread *th, const struct scn_op *op, double work_scale)
 {
     switch (op->kind) {
-    case OP_COMPUTE: return core_scale_work(core_draw(th, &op->u.compute.dur), work_scale);
-    case OP_SYSCALL: {
-        sim_time d = core_draw(th, &op->u.syscall.dur);
-        return op->u.syscall.io_wait ? d : core_scale_work(d, work_scale);
-    }
-    case OP_SLEEP: return core_draw(th, &op->u.sleep.dur);
+    case OP_COMPUTE: return core_compute_dur(th, op, work_scale);
+    case OP_SYSCALL: return core_syscall_dur(th, op, work_scale);
+    case OP_SLEEP: return core_sleep_dur(th, op);
     default: return 0;
     }
 }

@@ -56,6 +56,7 @@
 #include "policy.h"
 
 #include "sched.h"
+#include "sched_inline.h"
 
 static const struct core_policy policies[GVL_POLICY_COUNT] = {
     [GVL_POLICY_EAGER] = { .name = "eager", .id = GVL_POLICY_EAGER, .uses_timer_thread = true },
@@ -80,28 +81,12 @@ const struct core_policy *core_policy_get(enum scn_gvl_policy id)
 enum core_enter core_blocking_enter(struct core_sched *s, struct core_thread *th, bool yield_immediately,
                                     void *by)
 {
-    const struct core_policy *p = s->policy;
-    if (p->barging) return CORE_ENTER_RELEASE;
-    if (p->defer != CORE_DEFER_NONE) {
-        /* keep `running`, mark the region; wake nobody */
-        s->deferred = th;
-        return CORE_ENTER_KEPT;
-    }
-    if (p->marks_hot && !yield_immediately) core_sched_mark_hot(s, th);
-    core_sched_wakeup_next(s, th, by);
-    return CORE_ENTER_HANDED_ON;
+    return core_blocking_enter_h(s, th, yield_immediately, by, s->hooks);
 }
 
 enum core_exit core_blocking_exit(struct core_sched *s, struct core_thread *th)
 {
-    const struct core_policy *p = s->policy;
-    if (p->barging) return CORE_EXIT_ACQUIRE;
-    if (p->defer != CORE_DEFER_NONE && s->running == th) {
-        /* a short region: never handed on; clear the mark and go on */
-        s->deferred = NULL;
-        return CORE_EXIT_KEPT;
-    }
-    return CORE_EXIT_QUEUE;
+    return core_blocking_exit_h(s, th);
 }
 
 bool core_sched_handoff_deferred(struct core_sched *s, void *by)

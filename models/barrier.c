@@ -219,29 +219,18 @@ void barrier_interrupt(struct rb_thread *th, th_cont k)
 
 /* ---- thread_sched_setup_running_threads ---------------------------------------- */
 
-bool barrier_defer_add_running(struct rb_thread *th)
+/* A barrier waits while th enters running_threads: it must join as well
+ * (RUBY_VM_SET_VM_BARRIER_INTERRUPT(add_th->ec)). */
+void barrier_added_while_waiting(struct rb_thread *th)
 {
-    const struct vm_sync *sy = th->vm->sync;
-    if (!sy || !sy->sched_lock.holder || sy->sched_lock.holder == th) return false;
-    th->sync.add_deferred = true;
-    return true;
+    flag_barrier(th);
 }
 
-void barrier_added_running(struct rb_thread *th)
+/* ... or leaves it: one fewer to wait for
+ * (ractor_sched_barrier_join_signal_locked). */
+void barrier_deleted_while_waiting(struct rb_thread *th)
 {
-    struct vm *vm = th->vm;
-    vm->running_cnt++;
-    /* RUBY_VM_SET_VM_BARRIER_INTERRUPT(add_th->ec): it must join as well */
-    if (vm->sync && vm->sync->barrier_waiting) flag_barrier(th);
-}
-
-void barrier_deleted_running(struct rb_thread *th)
-{
-    struct vm *vm = th->vm;
-    vm->running_cnt--;
-    /* one fewer to wait for: ractor_sched_barrier_join_signal_locked */
-    if (vm->sync && vm->sync->barrier_waiting && completed_p(vm))
-        vml_cond_signal(th, &vm->sync->barrier_complete_cond);
+    if (completed_p(th->vm)) vml_cond_signal(th, &th->vm->sync->barrier_complete_cond);
 }
 
 static void switch_in_locked(struct rb_thread *th)

@@ -18,6 +18,7 @@
 
 #include "../common/err.h"
 #include "../core/policy.h"
+#include "../core/sched_inline.h"
 #include "barrier.h"
 #include "gvl_barging.h"
 #include "gvl_helper.h"
@@ -119,12 +120,12 @@ int gvl_signal(struct rb_thread *next, struct gvl_actor by)
 static void gvl_wakeup_next(struct rb_thread *th)
 {
     struct gvl_actor self = gvl_self(th);
-    core_sched_wakeup_next(gvl_sched(th), &th->core, &self);
+    core_sched_wakeup_next_h(gvl_sched(th), &th->core, &self, &gvl_hooks);
 }
 
 void gvl_to_ready(struct rb_thread *th, bool wakeup, struct gvl_actor by)
 {
-    core_sched_to_ready(gvl_sched(th), &th->core, wakeup, &by);
+    core_sched_to_ready_h(gvl_sched(th), &th->core, wakeup, &by, &gvl_hooks);
 }
 
 /* The turn is ours: rb_ractor_thread_switch and the RESUMED hook. */
@@ -135,7 +136,7 @@ void gvl_acquired(struct rb_thread *th, th_cont k)
         barrier_switch_in(th, k, gvl_acquired);
         return;
     }
-    core_sched_acquired(gvl_sched(th), &th->core);
+    core_sched_acquired_h(gvl_sched(th), &th->core);
     vm_set_state(th, TS_RUNNING);
     k(th);
 }
@@ -267,8 +268,8 @@ static void gvl_to_running(struct rb_thread *th, th_cont k)
 {
     struct core_sched *s = gvl_sched(th);
     struct gvl_actor self = gvl_self(th);
-    core_sched_hot_back(s, &th->core);
-    core_sched_to_running(s, &th->core, &self);
+    core_sched_hot_back_h(s, &th->core);
+    core_sched_to_running_h(s, &th->core, &self, &gvl_hooks);
     gvl_wait_running_turn(th, k);
 }
 
@@ -277,7 +278,7 @@ static void gvl_to_running(struct rb_thread *th, th_cont k)
 void gvl_blocking_enter(struct rb_thread *th, bool yield_immediately)
 {
     struct gvl_actor self = gvl_self(th);
-    switch (core_blocking_enter(gvl_sched(th), &th->core, yield_immediately, &self)) {
+    switch (core_blocking_enter_h(gvl_sched(th), &th->core, yield_immediately, &self, &gvl_hooks)) {
     case CORE_ENTER_HANDED_ON: return;
     case CORE_ENTER_KEPT:
         if (th->vm->policy->defer == CORE_DEFER_HELPER) helper_region_began(th);
@@ -296,13 +297,13 @@ static void hot_locked(struct mach_task *t, void *ctx)
 void gvl_blocking_exit(struct rb_thread *th, th_cont k)
 {
     struct rb_ractor *r = rb_ractor_of(th);
-    switch (core_blocking_exit(&r->core.sched, &th->core)) {
+    switch (core_blocking_exit_h(&r->core.sched, &th->core)) {
     case CORE_EXIT_KEPT: gvl_acquired(th, k); return;
     case CORE_EXIT_ACQUIRE: gvl32_acquire(th, k); return;
     case CORE_EXIT_QUEUE: break;
     }
     /* thread_sched_to_running: PR 15840's hint, stored before the lock */
-    core_sched_hot_back(&r->core.sched, &th->core);
+    core_sched_hot_back_h(&r->core.sched, &th->core);
     if (r->lock_holder != NULL && r->lock_holder != th) {
         /* a waking successor holds sched->lock_ (turn_wake): spin until it lets go */
         sim_time now = sim_now(th->vm->eng);
@@ -331,7 +332,7 @@ void gvl_ready(struct rb_thread *waker, struct rb_thread *th)
     struct gvl_actor by = waker ? gvl_self(waker)
                                 : (struct gvl_actor){ &th->vm->timer.nt, &th->vm->timer.pending_cost };
     if (th->vm->policy->barging) gvl32_ready(by, th);
-    else core_sched_ready(gvl_sched(th), &th->core, &by);
+    else core_sched_ready_h(gvl_sched(th), &th->core, &by, &gvl_hooks);
 }
 
 void gvl_yield(struct rb_thread *th, th_cont k)

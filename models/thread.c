@@ -149,7 +149,7 @@ static void syscall_holding_gvl_done(struct mach_task *t, void *ctx)
 
 static void run_syscall(struct rb_thread *th, const struct scn_op *op)
 {
-    sim_time d = core_op_dur(&th->core, op, rb_machine_of(th)->work_scale);
+    sim_time d = core_syscall_dur(&th->core, op, rb_machine_of(th)->work_scale);
     if (!op->u.syscall.releases_gvl) {
         /* the call runs holding the GVL: no interrupt can cut it */
         th_burst(th, d, syscall_holding_gvl_done);
@@ -175,7 +175,7 @@ static void sleep_done(struct mach_task *t, void *ctx)
 
 static void run_sleep(struct rb_thread *th, const struct scn_op *op)
 {
-    sim_time d = core_op_dur(&th->core, op, rb_machine_of(th)->work_scale);
+    sim_time d = core_sleep_dur(&th->core, op);
     th->blocking = true;
     vm_set_state(th, TS_SLEEPING);
     mn_blocking_begin(th);  /* M:N: pin the SNT */
@@ -312,7 +312,7 @@ void th_step(struct rb_thread *th)
                 }
                 run_compute(th, w);
             } else
-                run_compute(th, core_op_dur(&th->core, op, rb_machine_of(th)->work_scale));
+                run_compute(th, core_compute_dur(&th->core, op, rb_machine_of(th)->work_scale));
             return;
         case OP_SYSCALL:
             run_syscall(th, op);

@@ -38,27 +38,6 @@ void vm_fail(struct vm *vm, const char *fmt, ...)
     sim_stop(vm->eng);
 }
 
-sim_time vm_wake_cost(const struct vm *vm, int woke)
-{
-    const struct scn_machine *m = &vm->scn->machine;
-    return m->futex_wake + (woke == MACH_WAKE_REMOTE ? m->wake_ipi : 0);
-}
-
-void vm_set_state(struct rb_thread *th, enum thread_state to)
-{
-    vm_set_state_at(th, to, sim_now(th->vm->eng));
-}
-
-void vm_set_state_at(struct rb_thread *th, enum thread_state to, sim_time now)
-{
-    struct vm *vm = th->vm;
-    enum thread_state from = th->ts;
-    if (from < TS_COUNT) th->ts_time[from] += now - th->ts_since;
-    th->ts = to;
-    th->ts_since = now;
-    if (vm->obs.thread_state && from != to) vm->obs.thread_state(vm->obs.ctx, th->core.id, from, to, now);
-}
-
 static struct core_ractor *vm_ractor_at(void *ctx, int i)
 {
     return &((struct vm *)ctx)->ractors[i].core;
@@ -117,6 +96,7 @@ int vm_init(struct vm *vm, const struct scenario *scn, struct sim_engine *eng, c
     for (int i = 0; i < vm->nthreads; i++) {
         struct rb_thread *th = &vm->threads[i];
         th->vm = vm;
+        th->mn = mn_thread_rule(th);
         mach_task_init(&vm->mach, &th->own_nt, th->core.name);
         th->nt = &th->own_nt;
         th->ts = TS_COUNT;

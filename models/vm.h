@@ -117,6 +117,7 @@ struct rb_thread {
     bool dead;
     bool blocking;               /* inside a blocking region */
     bool redo_op;                /* re-run th->op (a pop retried after a wake) */
+    bool mn;                     /* runs M:N (mn_thread_p; set once by vm_init) */
 
     struct mach_task own_nt;     /* its dedicated native thread (1:1), hot part first */
 
@@ -205,14 +206,32 @@ int vm_run(struct vm *vm, sim_time max_time, char *err, unsigned errlen);
 int vm_collect(struct vm *vm, struct run_metrics *out);
 void vm_free(struct vm *vm);
 
-/* Record that th's state changes now (summed into the CSV columns). */
-void vm_set_state(struct rb_thread *th, enum thread_state to);
-/* ... at time t (closing the books at the end time, which may lie after
- * the last event). */
-void vm_set_state_at(struct rb_thread *th, enum thread_state to, sim_time t);
+/* Record that th's state changes at time t (summed into the CSV columns;
+ * t is the end time when the books are closed, which may lie after the
+ * last event).  Inline, as the next two: several times per event. */
+static inline void vm_set_state_at(struct rb_thread *th, enum thread_state to, sim_time now)
+{
+    struct vm *vm = th->vm;
+    enum thread_state from = th->ts;
+    if (from < TS_COUNT) th->ts_time[from] += now - th->ts_since;
+    th->ts = to;
+    th->ts_since = now;
+    if (vm->obs.thread_state && from != to) vm->obs.thread_state(vm->obs.ctx, th->core.id, from, to, now);
+}
+
+/* ... now. */
+static inline void vm_set_state(struct rb_thread *th, enum thread_state to)
+{
+    vm_set_state_at(th, to, sim_now(th->vm->eng));
+}
+
 /* The waker's CPU cost of a futex wake that mach_wake answered with `woke`:
  * futex_wake, plus wake_ipi when another core had to be interrupted. */
-sim_time vm_wake_cost(const struct vm *vm, int woke);
+static inline sim_time vm_wake_cost(const struct vm *vm, int woke)
+{
+    const struct scn_machine *m = &vm->scn->machine;
+    return m->futex_wake + (woke == MACH_WAKE_REMOTE ? m->wake_ipi : 0);
+}
 /* Stop the run with an error (a model found an impossible situation). */
 void vm_fail(struct vm *vm, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
