@@ -236,7 +236,7 @@ void barrier_deleted_while_waiting(struct rb_thread *th)
 static void switch_in_locked(struct rb_thread *th)
 {
     struct vm_sync *sy = th->vm->sync;
-    th->sync.add_deferred = false;
+    th->add_deferred = false;
     gvl_add_running_thread(th);
     vml_mutex_unlock(th, &sy->sched_lock);
     th->sync.switch_resume(th, th->sync.switch_k);

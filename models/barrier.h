@@ -37,7 +37,7 @@ static inline bool barrier_defer_add_running(struct rb_thread *th)
 {
     const struct vm_sync *sy = th->vm->sync;
     if (!sy || !sy->sched_lock.holder || sy->sched_lock.holder == th) return false;
-    th->sync.add_deferred = true;
+    th->add_deferred = true;
     return true;
 }
 

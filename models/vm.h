@@ -86,7 +86,6 @@ struct th_sync {
     th_cont intr_k;                   /* after the VM_BARRIER interrupt's RB_VM_LOCKING() */
     th_cont switch_k;                 /* a switch-in waiting for the sched lock */
     void (*switch_resume)(struct rb_thread *th, th_cont k);
-    bool add_deferred;                /* thread_sched_add_running_thread waits for the sched lock */
     int escape_iseq;                  /* iseq of the env escape in progress */
 };
 
@@ -118,6 +117,9 @@ struct rb_thread {
     bool blocking;               /* inside a blocking region */
     bool redo_op;                /* re-run th->op (a pop retried after a wake) */
     bool mn;                     /* runs M:N (mn_thread_p; set once by vm_init) */
+    /* thread_sched_add_running_thread waits for the sched lock (barrier.h;
+     * the one part of the VM-lock protocol read at every GVL hand-off) */
+    bool add_deferred;
 
     struct mach_task own_nt;     /* its dedicated native thread (1:1), hot part first */
 

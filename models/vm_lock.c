@@ -438,7 +438,7 @@ bool vm_lock_describe_wait(const struct rb_thread *th, char *buf, unsigned len)
     }
     if (m && th->sync.in_mutex_queue) {
         describe_holder(sy, m, holder, sizeof holder);
-        const char *why = th->sync.add_deferred ? "switching in, " :
+        const char *why = th->add_deferred ? "switching in, " :
                           th->ts == TS_BARRIER_JOIN ? "joining a VM barrier, " :
                           th->ts == TS_BARRIER_INIT ? "starting a VM barrier, " : "";
         snprintf(buf, len, "%swaiting for %s (%s) at %s (line %d)", why, m->name, holder, where, line);

@@ -276,7 +276,7 @@ static void begin_arrival(struct machine *m, struct mach_core *c, struct mach_ta
     core_set(m, c, how, t);
     t->state = MT_ARRIVING;
     t->core = c->id;
-    t->arrive_ev = sim_after(m->eng, cost, ev_arrive, t, (uint64_t)(uintptr_t)m);
+    sim_after(m->eng, cost, ev_arrive, t, (uint64_t)(uintptr_t)m);
 }
 
 /* The core's task left (blocked, exited, preempted): pick the next one. */
@@ -379,7 +379,6 @@ static void ev_arrive(void *obj, uint64_t arg)
     struct mach_task *t = obj;
     struct machine *m = (struct machine *)(uintptr_t)arg;
     struct mach_core *c = &m->cores[t->core];
-    t->arrive_ev = 0;
     core_set(m, c, CORE_BUSY, t);
     t->state = MT_RUNNING;
     t->on_core_since = mach_now_of(m);
@@ -479,7 +478,6 @@ static void ev_enqueue(void *obj, uint64_t arg)
     struct mach_task *t = obj;
     struct machine *m = (struct machine *)(uintptr_t)arg;
     struct mach_core *c = &m->cores[t->core];
-    t->arrive_ev = 0;
     if (c->state == CORE_IDLE) {  /* went idle meanwhile */
         if (fair_on(m)) fair_enqueue(m, c, t, false);
         begin_arrival(m, c, t, CORE_SWITCHING, m->p.context_switch);
@@ -590,8 +588,7 @@ static int place(struct machine *m, struct mach_task *t, const struct mach_task 
     t->core = target;
     if (fair_on(m)) {
         /* remote busy core: it joins the queue after the IPI (ev_enqueue) */
-        t->arrive_ev = sim_after(m->eng, wake_latency(m, m->p.wake_busy_core, m->busy_spread), ev_enqueue, t,
-                                 (uint64_t)(uintptr_t)m);
+        sim_after(m->eng, wake_latency(m, m->p.wake_busy_core, m->busy_spread), ev_enqueue, t, (uint64_t)(uintptr_t)m);
     } else if (t->wakeup_preempt) {
         rq_push_head(m, c, t);
         sim_at(m->eng, mach_now_of(m), ev_wake_preempt, m, (uint64_t)target);
@@ -599,8 +596,7 @@ static int place(struct machine *m, struct mach_task *t, const struct mach_task 
         rq_push_tail(m, c, t);  /* the core's own timer interrupt, or the waker's core */
         arm_slice(m, c);
     } else {
-        t->arrive_ev = sim_after(m->eng, wake_latency(m, m->p.wake_busy_core, m->busy_spread), ev_enqueue, t,
-                                 (uint64_t)(uintptr_t)m);
+        sim_after(m->eng, wake_latency(m, m->p.wake_busy_core, m->busy_spread), ev_enqueue, t, (uint64_t)(uintptr_t)m);
     }
     return wcore >= 0 && target != wcore ? MACH_WAKE_REMOTE : MACH_WAKE_LOCAL;
 }
@@ -783,7 +779,6 @@ void mach_block(struct machine *m, struct mach_task *t, mach_cont k, void *ctx)
 int mach_wake(struct machine *m, struct mach_task *t, const struct mach_task *waker)
 {
     if (t->state != MT_BLOCKED) return 0;
-    t->wakes++;
     return place(m, t, waker);
 }
 

@@ -90,20 +90,18 @@ struct mach_task {
     void *resume_ctx;
 
     struct mach_task *rq_next;
-    sim_event_id arrive_ev;
     sim_time on_core_since;
+    sim_time slice_used;     /* time slice used before a sleeper preempted it (read at every arrival) */
 
     /* statistics */
     sim_time cpu_time;   /* time on a core */
     uint64_t vcsw;       /* voluntary switches (blocked while on a core) */
-    uint64_t wakes;      /* times woken from BLOCKED */
+    uint64_t ivcsw;      /* involuntary switches (preempted) */
 
     /* colder */
     int id;
     const char *name;
-    uint64_t ivcsw;      /* involuntary switches (preempted) */
     sim_time interrupt_delay;
-    sim_time slice_used;     /* time slice used before a sleeper preempted it */
 
     /* rated burst (mach_burst_rated): work is counted in units, each
      * costing rate_num/rate_den ps; the rate may change mid-burst */
