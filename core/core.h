@@ -45,7 +45,7 @@ struct core_frame {
 
 /* Where a thread is in its program (core/cursor.h). */
 struct core_cursor {
-    struct core_frame *stack;    /* nframes frames, malloc'ed (core_cursor_init) */
+    struct core_frame *stack;    /* nframes frames (core_cursor_init, core_cursor_place) */
     int sp, nframes;             /* nframes: the program's depth, at most CORE_MAX_FRAMES */
     uint64_t ops;                /* iterations of "measure" loops completed */
 };
@@ -90,6 +90,7 @@ struct core_ractor {
     int id;
     char *name;                  /* "main", "r", "r#3" */
     int nthreads;
+    void *block;                 /* its and its threads' names and frames (core_expand) */
     struct core_sched sched;
 };
 

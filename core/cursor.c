@@ -2,6 +2,7 @@
 #include "cursor.h"
 
 #include <stdlib.h>
+#include <string.h>
 
 #include "../common/err.h"
 
@@ -20,16 +21,24 @@ int core_prog_depth(const struct scn_prog *prog)
 /* The frames live outside the thread struct and are sized to the program
  * (typically 2 or 3 of them, against CORE_MAX_FRAMES = 33): the
  * simulator's threads stay small and their hot fields close together. */
+void core_cursor_place(struct core_cursor *c, const struct scn_prog *prog, struct core_frame *frames,
+                       int nframes)
+{
+    memset(frames, 0, (size_t)nframes * sizeof *frames);
+    c->stack = frames;
+    c->nframes = nframes;
+    c->stack[0].prog = prog;
+    c->sp = 1;
+    c->ops = 0;
+}
+
 int core_cursor_init(struct core_cursor *c, const struct scn_prog *prog)
 {
     int n = core_prog_depth(prog);
     if (n > CORE_MAX_FRAMES) n = CORE_MAX_FRAMES;
-    c->stack = calloc((size_t)n, sizeof *c->stack);
-    if (!c->stack) return GV_ENOMEM;
-    c->nframes = n;
-    c->stack[0].prog = prog;
-    c->stack[0].pc = 0;
-    c->sp = 1;
+    struct core_frame *f = malloc((size_t)n * sizeof *f);
+    if (!f) return GV_ENOMEM;
+    core_cursor_place(c, prog, f, n);
     return GV_OK;
 }
 

@@ -15,6 +15,10 @@
  * core_cursor_free releases the frames. */
 int core_cursor_init(struct core_cursor *c, const struct scn_prog *prog);
 void core_cursor_free(struct core_cursor *c);
+/* ... on the caller's nframes frames (at least core_prog_depth(prog), at
+ * most CORE_MAX_FRAMES), which it keeps and frees. */
+void core_cursor_place(struct core_cursor *c, const struct scn_prog *prog, struct core_frame *frames,
+                       int nframes);
 
 /* Frames a program needs: one, plus one per level of its deepest nest of
  * loops (a loop with an empty body never gets a frame). */
