@@ -36,7 +36,8 @@ enum {
 #define CORE_MAX_FRAMES (SCN_MAX_LOOP_DEPTH + 1)
 
 struct core_frame {
-    const struct scn_prog *prog;
+    const struct scn_op *ops;    /* its program's ops (the program's own, or a loop body's) */
+    int nops;
     int pc;
     uint64_t left;               /* iterations left after the current one */
     bool forever;

@@ -27,7 +27,8 @@ void core_cursor_place(struct core_cursor *c, const struct scn_prog *prog, struc
     memset(frames, 0, (size_t)nframes * sizeof *frames);
     c->stack = frames;
     c->nframes = nframes;
-    c->stack[0].prog = prog;
+    c->stack[0].ops = prog->ops;
+    c->stack[0].nops = prog->nops;
     c->sp = 1;
     c->ops = 0;
 }
@@ -57,7 +58,8 @@ bool core_cursor_enter(struct core_thread *th, const struct scn_op *op)
     if (n == 0 || !op->u.loop.body || op->u.loop.body->nops == 0) return true;
     if (c->sp >= c->nframes) return false;
     struct core_frame *f = &c->stack[c->sp++];
-    f->prog = op->u.loop.body;
+    f->ops = op->u.loop.body->ops;
+    f->nops = op->u.loop.body->nops;
     f->pc = 0;
     f->left = n - 1;
     f->forever = forever;

@@ -41,8 +41,8 @@ static inline enum core_next core_cursor_next(struct core_thread *th, const stru
     struct core_cursor *c = &th->cur;
     for (;;) {
         struct core_frame *f = &c->stack[c->sp - 1];
-        if (f->pc < f->prog->nops) {
-            *op = &f->prog->ops[f->pc++];
+        if (f->pc < f->nops) {
+            *op = &f->ops[f->pc++];
             return CORE_NEXT_OP;
         }
         if (c->sp == 1) return CORE_NEXT_END;
