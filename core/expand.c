@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../common/bigmem.h"
 #include "../common/err.h"
 #include "cursor.h"
 
@@ -85,7 +86,7 @@ static int expand_ractor(const struct scenario *scn, const struct scn_ractor *sr
                       (sth->count > 1 ? 1 + ndigits(sth->count - 1) : 0) + 1;
         names += each * (size_t)sth->count;
     }
-    char *block = malloc(nframes * sizeof(struct core_frame) + names);
+    char *block = bigmem_calloc(1, nframes * sizeof(struct core_frame) + names);
     if (!block) return GV_ENOMEM;
     r->block = block;
     struct core_frame *frames = (struct core_frame *)(void *)block;

@@ -16,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../common/bigmem.h"
 #include "../common/err.h"
 #include "../core/expand.h"
 #include "../core/policy.h"
@@ -83,7 +84,7 @@ int vm_init(struct vm *vm, const struct scenario *scn, struct sim_engine *eng, c
     vm->nthreads = scn->total_threads;
     vm->nqueues = scn->nqueues;
     vm->ractors = calloc((size_t)vm->nractors, sizeof *vm->ractors);
-    vm->threads = calloc((size_t)vm->nthreads, sizeof *vm->threads);
+    vm->threads = bigmem_calloc((size_t)vm->nthreads, sizeof *vm->threads);
     vm->queues = calloc((size_t)(vm->nqueues ? vm->nqueues : 1), sizeof *vm->queues);
     if (!vm->ractors || !vm->threads || !vm->queues) goto oom;
 
