@@ -101,6 +101,14 @@ static inline bool core_sched_ready_h(struct core_sched *s, struct core_thread *
     return true;
 }
 
+/* thread_sched_wait_running_turn, for th != running: only the hot thread
+ * of PR 15840 can steal (core_sched_steal); anyone else must wait. */
+static inline bool core_sched_steal_h(struct core_sched *s, struct core_thread *th, bool can_steal)
+{
+    if (th != atomic_load_explicit(&s->runnable_hot_th, memory_order_relaxed)) return th == s->running;
+    return core_sched_steal(s, th, can_steal);
+}
+
 /* thread_sched_to_running: PR 15840's "I am back" hint */
 static inline void core_sched_hot_back_h(struct core_sched *s, struct core_thread *th)
 {

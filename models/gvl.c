@@ -281,7 +281,7 @@ static void gvl_wait_running_turn(struct rb_thread *th, th_cont k)
          * threads switch on their shared one instead) */
         const struct rb_thread *run = rb_thread_of(s->running);
         bool can_steal = th->nt == &th->own_nt && (!run || run->nt == &run->own_nt);
-        if (!core_sched_steal(s, &th->core, can_steal)) {
+        if (!core_sched_steal_h(s, &th->core, can_steal)) {
             th->gvl_k = k;
             turn_sleep(th);
             return;

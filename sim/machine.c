@@ -254,11 +254,17 @@ static struct mach_task *rq_pop(struct machine *m, struct mach_core *c)
  * fires it re-checks the core (which may have switched tasks meanwhile) and
  * re-arms for the current slice.  Cancelling on every switch would leave
  * one dead heap entry per switch for a whole time slice. */
-static void arm_slice(struct machine *m, struct mach_core *c)
+static __attribute__((noinline)) void arm_slice_now(struct machine *m, struct mach_core *c)
 {
-    if (c->slice_ev || c->state != CORE_BUSY || c->nrq == 0) return;
     sim_time at = fair_on(m) ? fair_resched_time(m, c) : c->slice_start + m->p.os_timeslice;
     c->slice_ev = sim_at(m->eng, at, ev_slice, m, (uint64_t)c->id);
+}
+
+/* (The test inline: asked at every arrival and enqueue, true rarely.) */
+static inline void arm_slice(struct machine *m, struct mach_core *c)
+{
+    if (c->slice_ev || c->state != CORE_BUSY || c->nrq == 0) return;
+    arm_slice_now(m, c);
 }
 
 /* fair: the core re-picks at once (need_resched; an event, so that no
