@@ -13,6 +13,24 @@
 
 #include "../common/err.h"
 
+/* A rated burst's state: work is counted in units, each costing
+ * rate_num/rate_den ps; the rate may change mid-burst. */
+struct mach_rated {
+    sim_time work_left;      /* units not done at seg_start */
+    sim_time seg_start;      /* start of the current constant-rate segment */
+    uint64_t rate_num, rate_den;
+    sim_time burst_ev_at;    /* time burst_ev fires */
+    const struct mach_rate_hook *hook;
+};
+
+/* Handed out to tasks in chunks, freed with the machine. */
+#define RATED_CHUNK 64
+struct mach_rated_pool {
+    struct mach_rated_pool *next;
+    int used;
+    struct mach_rated r[RATED_CHUNK];
+};
+
 static void ev_arrive(void *obj, uint64_t arg);
 static void ev_burst_end(void *obj, uint64_t arg);
 static void ev_slice(void *obj, uint64_t arg);
@@ -130,6 +148,11 @@ int mach_init(struct machine *m, struct sim_engine *eng, const struct mach_param
 
 void mach_free(struct machine *m)
 {
+    while (m->rated) {
+        struct mach_rated_pool *p = m->rated;
+        m->rated = p->next;
+        free(p);
+    }
     free(m->cores);
     free(m->idle);
     free(m->rq_min);
@@ -333,8 +356,8 @@ static void preempt(struct machine *m, struct mach_core *c, int to_head)
         sim_cancel(m->eng, t->burst_ev);
         t->burst_ev = 0;
         if (t->rated) {  /* rated: bank the work done so far */
-            t->work_left -= rated_done(t, now);
-            t->seg_start = now;
+            t->rt->work_left -= rated_done(t, now);
+            t->rt->seg_start = now;
         } else {
             t->burst_left = t->burst_end - now;
         }
@@ -420,7 +443,7 @@ static void ev_burst_end(void *obj, uint64_t arg)
         return;
     }
     if (rated) {  /* burst_left counts units for a rated burst */
-        t->burst_left = t->work_left - rated_done(t, now);
+        t->burst_left = t->rt->work_left - rated_done(t, now);
         t->rated = false;
     } else {
         t->burst_left = t->burst_end > now ? t->burst_end - now : 0;
@@ -633,6 +656,18 @@ void mach_burst(struct machine *m, struct mach_task *t, sim_time d, mach_cont k,
 
 /* ---- rated bursts ------------------------------------------------------- */
 
+static struct mach_rated *rated_new(struct machine *m)
+{
+    struct mach_rated_pool *p = m->rated;
+    if (!p || p->used == RATED_CHUNK) {
+        p = calloc(1, sizeof *p);
+        if (!p) return NULL;
+        p->next = m->rated;
+        m->rated = p;
+    }
+    return &p->r[p->used++];
+}
+
 sim_time mach_work_time(sim_time work, uint64_t num, uint64_t den)
 {
     if (work <= 0) return 0;
@@ -646,16 +681,16 @@ sim_time mach_work_time(sim_time work, uint64_t num, uint64_t den)
  * the time elapsed, floored; all of it once the planned end is reached. */
 static sim_time rated_done(const struct mach_task *t, sim_time now)
 {
-    sim_time span = t->burst_end - t->seg_start, el = now - t->seg_start;
+    sim_time span = t->burst_end - t->rt->seg_start, el = now - t->rt->seg_start;
     if (el <= 0) return 0;
-    if (el >= span) return t->work_left;
-    return (sim_time)((unsigned __int128)(uint64_t)t->work_left * (uint64_t)el / (uint64_t)span);
+    if (el >= span) return t->rt->work_left;
+    return (sim_time)((unsigned __int128)(uint64_t)t->rt->work_left * (uint64_t)el / (uint64_t)span);
 }
 
 static void rated_plan(struct machine *m, struct mach_task *t)
 {
-    sim_time now = mach_now_of(m), d = mach_work_time(t->work_left, t->rate_num, t->rate_den);
-    t->seg_start = now;
+    sim_time now = mach_now_of(m), d = mach_work_time(t->rt->work_left, t->rt->rate_num, t->rt->rate_den);
+    t->rt->seg_start = now;
     t->burst_end = d > SIM_TIME_MAX - now ? SIM_TIME_MAX : now + d;
 }
 
@@ -675,15 +710,15 @@ static void rated_arm(struct machine *m, struct mach_task *t)
     sim_time at = t->burst_end, now = mach_now_of(m);
     if (t->burst_cut && t->burst_cut < at) at = t->burst_cut;
     if (at - now > RATED_HORIZON) at = now + RATED_HORIZON;
-    if (t->burst_ev && t->burst_ev_at == at) return;
+    if (t->burst_ev && t->rt->burst_ev_at == at) return;
     sim_cancel(m->eng, t->burst_ev);
-    t->burst_ev_at = at;
+    t->rt->burst_ev_at = at;
     t->burst_ev = sim_at(m->eng, at, ev_burst_end, t, (uint64_t)(uintptr_t)m);
 }
 
 static void rated_tell(struct mach_task *t, bool running)
 {
-    const struct mach_rate_hook *h = t->rate_hook;
+    const struct mach_rate_hook *h = t->rt->hook;
     if (h && h->on_cpu) h->on_cpu(h->ctx, t, running);
 }
 
@@ -712,14 +747,19 @@ void mach_burst_rated(struct machine *m, struct mach_task *t, sim_time work, uin
         protocol_error(m, t, "mach_burst_rated with a zero rate term");
         return;
     }
+    if (!t->rt && !(t->rt = rated_new(m))) {
+        m->oom = true;
+        sim_stop(m->eng);
+        return;
+    }
     t->in_burst = true;
     t->rated = true;
     t->burst_k = k;
     t->burst_ctx = ctx;
-    t->work_left = work > 0 ? work : 0;
-    t->rate_num = rate_num;
-    t->rate_den = rate_den;
-    t->rate_hook = hook;
+    t->rt->work_left = work > 0 ? work : 0;
+    t->rt->rate_num = rate_num;
+    t->rt->rate_den = rate_den;
+    t->rt->hook = hook;
     t->interrupt_pending = false;
     rated_start(m, t);
 }
@@ -728,16 +768,16 @@ void mach_burst_set_rate(struct machine *m, struct mach_task *t, uint64_t rate_n
                          uint64_t rate_den)
 {
     if (!t->in_burst || !t->rated || rate_num == 0 || rate_den == 0) return;
-    if (rate_num == t->rate_num && rate_den == t->rate_den) return;
+    if (rate_num == t->rt->rate_num && rate_den == t->rt->rate_den) return;
     if (t->state == MT_RUNNING) {
-        t->work_left -= rated_done(t, mach_now_of(m));
-        t->rate_num = rate_num;
-        t->rate_den = rate_den;
+        t->rt->work_left -= rated_done(t, mach_now_of(m));
+        t->rt->rate_num = rate_num;
+        t->rt->rate_den = rate_den;
         rated_plan(m, t);
         rated_arm(m, t);
     } else {  /* paused: the new rate applies when it runs again */
-        t->rate_num = rate_num;
-        t->rate_den = rate_den;
+        t->rt->rate_num = rate_num;
+        t->rt->rate_den = rate_den;
     }
 }
 

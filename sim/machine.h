@@ -53,6 +53,8 @@
 struct machine;
 struct mach_task;
 struct mach_rate_hook;
+struct mach_rated;
+struct mach_rated_pool;
 
 typedef void (*mach_cont)(struct mach_task *t, void *ctx);
 
@@ -103,13 +105,9 @@ struct mach_task {
     const char *name;
     sim_time interrupt_delay;
 
-    /* rated burst (mach_burst_rated): work is counted in units, each
-     * costing rate_num/rate_den ps; the rate may change mid-burst */
-    sim_time work_left;      /* units not done at seg_start */
-    sim_time seg_start;      /* start of the current constant-rate segment */
-    uint64_t rate_num, rate_den;
-    sim_time burst_ev_at;    /* time burst_ev fires (rated bursts) */
-    const struct mach_rate_hook *rate_hook;
+    /* its rated burst's state (mach_burst_rated), from the machine's pool
+     * at its first one: most tasks never run one */
+    struct mach_rated *rt;
 
     struct fair_se se;       /* the fair class's entity (cfs, eevdf) */
 };
@@ -168,6 +166,8 @@ struct machine {
     uint64_t migrations; /* idle-balance pulls */
     struct rng rng;      /* wake-latency jitter */
     sim_time idle_spread, busy_spread;  /* of wake_idle_core, wake_busy_core */
+    struct mach_rated_pool *rated;  /* rated-burst states handed out (machine.c) */
+    bool oom;            /* one could not be allocated: the run stopped */
     char error[256];     /* first protocol violation by a model, if any */
 };
 
