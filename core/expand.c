@@ -141,11 +141,3 @@ void core_ractor_free(struct core_ractor *r)
     r->block = NULL;
     r->name = NULL;
 }
-
-void core_thread_free(struct core_thread *th)
-{
-    /* its name and frames are in its Ractor's block */
-    th->name = NULL;
-    th->cur.stack = NULL;
-    th->cur.nframes = th->cur.sp = 0;
-}

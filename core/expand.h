@@ -22,11 +22,9 @@
 int core_expand(const struct scenario *scn, struct core_ractor *(*ractor_at)(void *ctx, int i),
                 struct core_thread *(*thread_at)(void *ctx, int i), void *ctx);
 
-/* Free what core_expand made: a Ractor's block (its and its threads' names
- * and frame stacks; a NULL one is skipped); a thread just forgets its
- * pointers into it. */
+/* Free what core_expand made for a Ractor and its threads: their names and
+ * frame stacks, all in its block (a NULL one is skipped). */
 void core_ractor_free(struct core_ractor *r);
-void core_thread_free(struct core_thread *th);
 
 /* Instance names: `base` alone, or "base#i" when the template is
  * replicated (count > 1); a thread's name is prefixed with its Ractor's

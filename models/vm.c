@@ -224,8 +224,6 @@ int vm_collect(struct vm *vm, struct run_metrics *m)
 
 void vm_free(struct vm *vm)
 {
-    if (vm->threads)
-        for (int i = 0; i < vm->nthreads; i++) core_thread_free(&vm->threads[i].core);
     if (vm->ractors)
         for (int r = 0; r < vm->nractors; r++) {
             gvl_free(&vm->ractors[r]);

@@ -22,7 +22,6 @@ static struct core_thread *thread_at(void *ctx, int i) { return &((struct layout
 static void layout_free(struct layout *l)
 {
     for (int i = 0; i < 8; i++) core_ractor_free(&l->ractors[i]);
-    for (int i = 0; i < 16; i++) core_thread_free(&l->threads[i]);
 }
 
 static struct scn_op compute_op(sim_time d)
