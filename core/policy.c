@@ -92,7 +92,7 @@ enum core_exit core_blocking_exit(struct core_sched *s, struct core_thread *th)
 bool core_sched_handoff_deferred(struct core_sched *s, void *by)
 {
     struct core_thread *th = s->deferred;
-    if (!th || !s->rq_head || s->running != th) return false;
+    if (!th || s->readyq_cnt == 0 || s->running != th) return false;
     s->deferred = NULL;
     core_sched_wakeup_next(s, th, by);
     return true;
@@ -118,7 +118,7 @@ bool core_thread_tick(struct core_thread *th, const struct scn_runtime *rt)
 
 struct core_thread *core_barging_release(struct core_sched *s, void *by)
 {
-    struct core_thread *next = s->rq_head;
+    struct core_thread *next = core_rq_first(s);
     s->running = NULL;
     if (next) s->hooks->signal(s, next, NULL, by);
     return next;
@@ -144,7 +144,7 @@ bool core_barging_got_it(struct core_sched *s, struct core_thread *th)
 struct core_thread *core_barging_take(struct core_sched *s, struct core_thread *th)
 {
     s->running = th;
-    return !s->barging.timer && s->rq_tail ? s->rq_tail : NULL;
+    return !s->barging.timer ? core_rq_last(s) : NULL;
 }
 
 bool core_barging_timer_begin(struct core_sched *s, struct core_thread *th)

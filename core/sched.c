@@ -9,13 +9,18 @@
  */
 #include "sched.h"
 
+#include <stdlib.h>
+
+#include "../common/err.h"
 #include "sched_inline.h"
 
-void core_sched_init(struct core_sched *s, const struct core_policy *policy,
-                     const struct core_hooks *hooks)
+int core_sched_init(struct core_sched *s, const struct core_policy *policy,
+                    const struct core_hooks *hooks, int nthreads)
 {
-    s->running = s->rq_head = s->rq_tail = s->deferred = s->last_ran = NULL;
-    s->readyq_cnt = 0;
+    s->running = s->deferred = s->last_ran = NULL;
+    s->rq_cap = nthreads > 0 ? nthreads : 1;
+    s->rq_first = s->readyq_cnt = 0;
+    s->rq = calloc((size_t)s->rq_cap, sizeof *s->rq);
     s->is_running = s->is_running_timeslice = false;
     atomic_init(&s->runnable_hot_th, NULL);
     atomic_init(&s->runnable_hot_th_waiting, false);
@@ -23,6 +28,14 @@ void core_sched_init(struct core_sched *s, const struct core_policy *policy,
     s->barging = (struct core_barging){ NULL, true, false, false };
     s->policy = policy;
     s->hooks = hooks;
+    return s->rq ? GV_OK : GV_ENOMEM;
+}
+
+void core_sched_free(struct core_sched *s)
+{
+    free(s->rq);
+    s->rq = NULL;
+    s->rq_cap = 0;
 }
 
 void core_rq_append(struct core_sched *s, struct core_thread *th)
@@ -32,9 +45,8 @@ void core_rq_append(struct core_sched *s, struct core_thread *th)
 
 void core_rq_push_head(struct core_sched *s, struct core_thread *th)
 {
-    th->rq_next = s->rq_head;
-    s->rq_head = th;
-    if (!s->rq_tail) s->rq_tail = th;
+    s->rq_first = s->rq_first ? s->rq_first - 1 : s->rq_cap - 1;
+    s->rq[s->rq_first] = th;
     th->in_readyq = true;
     s->readyq_cnt++;
     core_readyq_changed_h(s, s->hooks);
@@ -47,15 +59,15 @@ struct core_thread *core_rq_pop(struct core_sched *s)
 
 void core_rq_remove(struct core_sched *s, struct core_thread *th)
 {
-    struct core_thread **pp = &s->rq_head, *prev = NULL;
-    while (*pp && *pp != th) {
-        prev = *pp;
-        pp = &(*pp)->rq_next;
+    int i = 0;
+    while (i < s->readyq_cnt && core_rq_at(s, i) != th) i++;
+    if (i == s->readyq_cnt) return;
+    /* the ones behind it move up */
+    for (; i + 1 < s->readyq_cnt; i++) {
+        int k = s->rq_first + i;
+        if (k >= s->rq_cap) k -= s->rq_cap;
+        s->rq[k] = core_rq_at(s, i + 1);
     }
-    if (!*pp) return;
-    *pp = th->rq_next;
-    if (s->rq_tail == th) s->rq_tail = prev;
-    th->rq_next = NULL;
     th->in_readyq = false;
     s->readyq_cnt--;
     core_readyq_changed_h(s, s->hooks);
@@ -130,7 +142,7 @@ bool core_sched_ready(struct core_sched *s, struct core_thread *th, void *by)
 
 bool core_sched_yield(struct core_sched *s, struct core_thread *th, void *by)
 {
-    if (!s->rq_head) return false;
+    if (s->readyq_cnt == 0) return false;
     core_sched_wakeup_next(s, th, by);
     core_sched_to_ready(s, th, false, by);
     return true;

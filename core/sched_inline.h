@@ -23,10 +23,8 @@ static inline void core_readyq_changed_h(struct core_sched *s, const struct core
 static inline void core_rq_append_h(struct core_sched *s, struct core_thread *th,
                                     const struct core_hooks *h)
 {
-    th->rq_next = NULL;
-    if (s->rq_tail) s->rq_tail->rq_next = th;
-    else s->rq_head = th;
-    s->rq_tail = th;
+    int k = s->rq_first + s->readyq_cnt;
+    s->rq[k >= s->rq_cap ? k - s->rq_cap : k] = th;
     th->in_readyq = true;
     s->readyq_cnt++;
     core_readyq_changed_h(s, h);
@@ -34,11 +32,10 @@ static inline void core_rq_append_h(struct core_sched *s, struct core_thread *th
 
 static inline struct core_thread *core_rq_pop_h(struct core_sched *s, const struct core_hooks *h)
 {
-    struct core_thread *th = s->rq_head;
-    if (!th) return NULL;
-    s->rq_head = th->rq_next;
-    if (!s->rq_head) s->rq_tail = NULL;
-    th->rq_next = NULL;
+    if (s->readyq_cnt == 0) return NULL;
+    int first = s->rq_first;
+    struct core_thread *th = s->rq[first];
+    s->rq_first = first + 1 == s->rq_cap ? 0 : first + 1;
     th->in_readyq = false;
     s->readyq_cnt--;
     core_readyq_changed_h(s, h);
@@ -49,7 +46,7 @@ static inline struct core_thread *core_rq_pop_h(struct core_sched *s, const stru
 static inline void core_sched_enq_h(struct core_sched *s, struct core_thread *th, void *by,
                                     const struct core_hooks *h)
 {
-    bool first = s->rq_head == NULL;
+    bool first = s->readyq_cnt == 0;
     if (first && s->is_running && !s->is_running_timeslice && s->running) h->timeslice_add(s, by);
     core_rq_append_h(s, th, h);
     if (first && h->waiters_appeared) h->waiters_appeared(s, by);

@@ -42,28 +42,26 @@ struct gvl_actor gvl_self(struct rb_thread *th)
 
 /* ---- the hooks of core/sched.c -------------------------------------------- */
 
-/* How many hand-offs ahead the ready queue's threads are fetched, and
- * from what queue length on (shorter queues stay in the cache anyway). */
-#define PREFETCH_AHEAD 3
-#define PREFETCH_MIN_QUEUE 16
+/* How many hand-offs ahead the ready queue's threads are fetched: their
+ * hot lines at PREFETCH_AHEAD, their current frame (whose pointer those
+ * lines bring in) at half that distance. */
+#define PREFETCH_AHEAD 12
 
 /* With thousands of threads taking the GVL in FIFO order, each is cold by
- * its turn: fetch the hot lines of the thread PREFETCH_AHEAD places down
- * the ready queue (its core part, interpreter and GVL fields, the native
- * thread's hot part: vm.h), and the current frame of the queue's head,
- * whose pointer those lines brought in at an earlier hand-off.  Their
- * misses then overlap the hand-offs in between instead of stalling the
- * thread's own (100k threads: 25% less CPU time; docs/bench.md).  No
+ * its turn: fetch the memory of those a few hand-offs down the ready queue
+ * (its core part, interpreter and GVL fields, the native thread's hot
+ * part: vm.h), so that their misses overlap the hand-offs in between
+ * instead of stalling their own (100k threads: 40% less CPU time;
+ * docs/bench.md).  Queues shorter than that stay in the cache anyway.  No
  * effect on results.  Always inline: a function made only of prefetches
- * counts as free of side effects for GCC's interprocedural analysis,
- * which then deletes its calls. */
+ * counts as free of side effects for GCC's interprocedural analysis, which
+ * then deletes its calls. */
 static inline __attribute__((always_inline)) void prefetch_ready(const struct core_sched *s)
 {
-    if (s->readyq_cnt < PREFETCH_MIN_QUEUE) return;
-    const struct core_thread *q = s->rq_head;
-    __builtin_prefetch(q->cur.stack + q->cur.sp - 1, 1);
-    for (int i = 1; i < PREFETCH_AHEAD; i++) q = q->rq_next;
-    const char *p = (const char *)rb_thread_of(q);
+    if (s->readyq_cnt <= PREFETCH_AHEAD) return;
+    const struct core_thread *f = core_rq_at(s, PREFETCH_AHEAD / 2);
+    __builtin_prefetch(f->cur.stack + f->cur.sp - 1, 1);
+    const char *p = (const char *)rb_thread_of(core_rq_at(s, PREFETCH_AHEAD));
     for (size_t off = 0; off < offsetof(struct rb_thread, own_nt) + 128; off += 64) __builtin_prefetch(p + off, 1);
 }
 
@@ -118,7 +116,7 @@ void gvl_add_running_thread(struct rb_thread *th)
     th->pending_cost += th->vm->scn->machine.sched_lock_cs;
     s->is_running = true;
     barrier_added_running(th);
-    if (s->rq_head && !s->is_running_timeslice) timer_timeslice_add(s, gvl_self(th));
+    if (s->readyq_cnt > 0 && !s->is_running_timeslice) timer_timeslice_add(s, gvl_self(th));
 }
 
 /* thread_sched_del_running_thread, its global-lock section paid by `by`
@@ -371,7 +369,7 @@ void gvl_yield(struct rb_thread *th, th_cont k)
     }
     /* thread_sched_yield */
     struct core_sched *s = gvl_sched(th);
-    if (!s->rq_head) { k(th); return; }
+    if (s->readyq_cnt == 0) { k(th); return; }
     vm_set_state(th, TS_WANTS_GVL);
     struct gvl_actor self = gvl_self(th);
     core_sched_yield(s, &th->core, &self);
@@ -393,7 +391,8 @@ void gvl_dead(struct rb_thread *th)
 int gvl_init(struct rb_ractor *r, char *err, unsigned errlen)
 {
     const struct core_policy *p = r->vm->policy;
-    core_sched_init(&r->core.sched, p, &gvl_hooks);
+    if (core_sched_init(&r->core.sched, p, &gvl_hooks, r->core.nthreads) != GV_OK)
+        return gv_fail(err, errlen, GV_ENOMEM, "out of memory for the ready queue of Ractor %s", r->core.name);
     if (p->barging) return gvl32_init(r, err, errlen);
     if (p->defer == CORE_DEFER_HELPER) return helper_init(r, err, errlen);
     return GV_OK;
@@ -404,6 +403,7 @@ void gvl_free(struct rb_ractor *r)
     const struct core_policy *p = r->vm->policy;
     if (p && p->barging) gvl32_free(r);
     else if (p && p->defer == CORE_DEFER_HELPER) helper_free(r);
+    core_sched_free(&r->core.sched);
 }
 
 void gvl_collect(const struct rb_ractor *r, struct run_metrics *m)

@@ -53,7 +53,7 @@ struct gvl32 {
     sim_event_id timeout_ev;
     bool timed_out;                    /* the timer's wait ended by timeout */
     struct rb_thread *yielder;         /* sleeping on switch_cond */
-    struct core_thread *switch_waiters;/* on switch_wait_cond (via rq_next: not in the readyq) */
+    struct core_thread *switch_waiters;/* on switch_wait_cond (via core.link) */
 };
 
 static struct core_sched *gvl32_sched(struct rb_thread *th) { return core_sched_of(&th->core); }
@@ -247,16 +247,16 @@ void gvl32_ready(struct gvl_actor by, struct rb_thread *th)
 
 static void switch_wait_broadcast(struct rb_thread *th)
 {
-    for (struct core_thread *w = bg(th)->switch_waiters; w; w = w->rq_next)
+    for (struct core_thread *w = bg(th)->switch_waiters; w; w = w->link)
         if (rb_thread_of(w)->nt->state == MT_BLOCKED) gvl_signal(rb_thread_of(w), gvl_self(th));
 }
 
 static void switch_waiters_remove(struct rb_thread *th)
 {
     struct core_thread **pp = &bg(th)->switch_waiters;
-    while (*pp && *pp != &th->core) pp = &(*pp)->rq_next;
-    if (*pp) *pp = th->core.rq_next;
-    th->core.rq_next = NULL;
+    while (*pp && *pp != &th->core) pp = &(*pp)->link;
+    if (*pp) *pp = th->core.link;
+    th->core.link = NULL;
 }
 
 static void yield_wait_now(struct mach_task *t, void *ctx);
@@ -313,7 +313,7 @@ void gvl32_yield(struct rb_thread *th, th_cont k)
     running_del(th);
     switch (core_barging_yield(gvl32_sched(th), &self)) {
     case CORE_YIELD_WAIT_SWITCH:  /* another thread is processing a GVL yield */
-        th->core.rq_next = b->switch_waiters;
+        th->core.link = b->switch_waiters;
         b->switch_waiters = &th->core;
         settle(th, switch_wait_now);
         return;

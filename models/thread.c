@@ -259,7 +259,7 @@ static bool execute_interrupts(struct rb_thread *th)
     if (bits & CORE_INT_TIMER) {
         const struct scn_runtime *rt = &th->vm->scn->runtime;
         /* one tick's credit (3.3+); a whole quantum under CRuby <= 3.2 */
-        if (core_thread_tick(&th->core, rt) && core_sched_of(&th->core)->rq_head) {
+        if (core_thread_tick(&th->core, rt) && core_sched_of(&th->core)->readyq_cnt > 0) {
             gvl_yield(th, th_step);
             return true;
         }
