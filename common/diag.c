@@ -15,8 +15,65 @@ void diag_free(struct diag_list *d)
     memset(d, 0, sizeof *d);
 }
 
-static void diag_push(struct diag_list *d, char *msg)
+int diag_unsafe_cp(unsigned long cp)
 {
+    return cp < 0x20 || (cp >= 0x7F && cp <= 0x9F) || cp == 0x200E || cp == 0x200F ||
+           (cp >= 0x2028 && cp <= 0x202E) || (cp >= 0x2066 && cp <= 0x2069);
+}
+
+size_t diag_utf8_decode(const char *str, unsigned long *cp)
+{
+    const unsigned char *s = (const unsigned char *)str;
+    unsigned char c = s[0];
+    size_t n;
+    unsigned long v;
+    if (c < 0x80) { *cp = c; return 1; }
+    if (c >= 0xC2 && c <= 0xDF) { n = 2; v = c & 0x1F; }
+    else if (c >= 0xE0 && c <= 0xEF) { n = 3; v = c & 0x0F; }
+    else if (c >= 0xF0 && c <= 0xF4) { n = 4; v = c & 0x07; }
+    else return 0;
+    for (size_t i = 1; i < n; i++) {
+        if ((s[i] & 0xC0) != 0x80) return 0;  /* also stops at the NUL */
+        v = v << 6 | (s[i] & 0x3F);
+    }
+    static const unsigned long least[5] = { 0, 0, 0x80, 0x800, 0x10000 };
+    if (v < least[n] || v > 0x10FFFF || (v >= 0xD800 && v <= 0xDFFF)) return 0;
+    *cp = v;
+    return n;
+}
+
+char *diag_escape(const char *s)
+{
+    size_t cap = strlen(s) * 4 + 1;  /* at most 4 bytes out for a byte in: "\xff" */
+    char *out = malloc(cap), *o = out;
+    if (!out) return NULL;
+    const unsigned char *p = (const unsigned char *)s;
+    while (*p) {
+        unsigned long cp;
+        size_t n = diag_utf8_decode((const char *)p, &cp);
+        if (n && !diag_unsafe_cp(cp)) {
+            memcpy(o, p, n);
+            o += n;
+        } else if (n == 1 && (cp == '\n' || cp == '\r' || cp == '\t')) {
+            *o++ = '\\';
+            *o++ = cp == '\n' ? 'n' : cp == '\r' ? 'r' : 't';
+        } else if (n == 1 || !n) {
+            o += sprintf(o, "\\x%02x", *p);
+            n = 1;
+        } else {
+            o += sprintf(o, "\\u%04lx", cp);
+        }
+        p += n;
+    }
+    *o = '\0';
+    return out;
+}
+
+static void diag_push(struct diag_list *d, char *raw)
+{
+    if (!raw) { d->oom = 1; return; }
+    char *msg = diag_escape(raw);
+    free(raw);
     if (!msg) { d->oom = 1; return; }
     if (d->n == d->cap) {
         size_t cap = d->cap ? d->cap * 2 : 8;

@@ -147,6 +147,11 @@ enum scn_syscall_call {
 
 struct scn_prog;
 
+/* Loops nest at most this deep: the one limit that the validator enforces,
+ * that the JSON nesting limit (input/jsonpos.h) is derived from, and that
+ * the backends' program stacks are sized by. */
+#define SCN_MAX_LOOP_DEPTH 32
+
 struct scn_op {
     enum scn_op_kind kind;
     char *path;   /* JSON pointer of the op, e.g. "/ractors/0/threads/1/program/2" */

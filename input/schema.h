@@ -40,12 +40,13 @@ enum sch_kind {
 #define SCH_REQUIRED 1u
 #define SCH_POSITIVE 2u   /* SCH_DUR: must be > 0 (min is ignored) */
 #define SCH_ZERO_OK 4u    /* SCH_NUMBER: 0 is allowed: [0, dmax] */
+#define SCH_FREE_TEXT 8u  /* SCH_STRING: never printed, may hold control characters
+                           * (other strings are names: printed in output and messages) */
 
 #define SCH_NOFF ((size_t)-1)   /* no struct field: the builder handles it */
 
 #define SCH_INT_MAX 9007199254740992LL   /* 2^53: larger JSON integers are not exact */
 #define SCH_MAX_ERRORS 100               /* diagnostics per file before giving up */
-#define SCH_MAX_LOOP_DEPTH 32
 #define SCH_MAX_THREADS 1000000LL
 #define SCH_MAX_RACTORS 100000LL
 
