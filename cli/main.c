@@ -2,6 +2,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "../common/afile.h"
 #include "../common/err.h"
 #include "cli.h"
 
@@ -37,6 +38,7 @@ static void print_usage(FILE *f)
 
 int main(int argc, char **argv)
 {
+    afile_catch_signals();  /* an interrupted run leaves no temporary output file */
     if (argc < 2) {
         print_usage(stderr);
         return GV_EXIT_USAGE;

@@ -92,13 +92,21 @@ void csv_write_row(FILE *f, const struct run_metrics *m, bool reproducible)
     fputc('\n', f);
 }
 
+int csv_prepare_file(struct afile *out, const char *path, const struct run_metrics *m, bool header,
+                     bool reproducible, char *err, size_t errlen)
+{
+    int rc = afile_open(out, path, err, errlen);
+    if (rc != GV_OK) return rc;
+    if (header) csv_write_header(out->f);
+    csv_write_row(out->f, m, reproducible);
+    return afile_prepare(out, err, errlen);
+}
+
 int csv_write_file(const char *path, const struct run_metrics *m, bool header,
                    bool reproducible, char *err, size_t errlen)
 {
     struct afile out;
-    int rc = afile_open(&out, path, err, errlen);
+    int rc = csv_prepare_file(&out, path, m, header, reproducible, err, errlen);
     if (rc != GV_OK) return rc;
-    if (header) csv_write_header(out.f);
-    csv_write_row(out.f, m, reproducible);
     return afile_commit(&out, err, errlen);
 }

@@ -6,6 +6,7 @@
 #include <stdbool.h>
 #include <stdio.h>
 
+#include "../common/afile.h"
 #include "../common/metrics.h"
 
 void csv_write_header(FILE *f);
@@ -17,6 +18,11 @@ void csv_write_row(FILE *f, const struct run_metrics *m, bool reproducible);
  * `path` ("-" = stdout).  GV_OK or GV_EIO / GV_ENOMEM with a message. */
 int csv_write_file(const char *path, const struct run_metrics *m, bool header,
                    bool reproducible, char *err, size_t errlen);
+/* The same, prepared but not committed (common/afile.h), for a run that
+ * commits several outputs together: on GV_OK the caller commits or aborts
+ * `out`; on failure nothing is left. */
+int csv_prepare_file(struct afile *out, const char *path, const struct run_metrics *m, bool header,
+                     bool reproducible, char *err, size_t errlen);
 /* Seconds with 9 decimals from picoseconds, rounded to the nanosecond. */
 void csv_format_seconds(char *buf, size_t len, sim_time t);
 
