@@ -35,7 +35,7 @@ const struct cli_command cli_cmd_exec = {
         "  --reproducible    leave the host_s column empty\n"
         "  --machines DIR    also look for machine profiles in DIR\n"
         "  -q, --quiet       no summary on stderr\n"
-        "(--engine, --trace and --max-time are simulator options and are refused here.)\n"
+        "(--engine, --trace, --max-time and --force are simulator options and are refused here.)\n"
         "\n"
         "exit status: 0 ok, 2 usage, 3 invalid scenario or more cores than the host has,\n"
         "4 run failed (deadlock, watchdog, unstable calibration), 5 I/O error, 6 no memory.\n",
@@ -54,6 +54,10 @@ static int exec_cmd(int argc, char **argv)
     if (o.trace) {
         run_options_free(&o);
         return cli_usage_error(&cli_cmd_exec, "--trace is not available for real runs");
+    }
+    if (o.force) {
+        run_options_free(&o);
+        return cli_usage_error(&cli_cmd_exec, "--force is a simulator option (a real run is bounded by --timeout)");
     }
 
     double t0 = cli_host_now();

@@ -32,6 +32,8 @@ const struct cli_command cli_cmd_run = {
         "  --reproducible    leave the host_s column empty, so that the same scenario\n"
         "                    and seed give byte-identical output\n"
         "  --max-time SECS   simulated-time limit (default 3600); reaching it fails the run\n"
+        "  --force           run even a scenario estimated to take very long (beyond\n"
+        "                    5e9 engine events, several minutes): refused otherwise, exit 3\n"
         "  --engine NAME     event engine: native (default)\n"
         "  --machines DIR    also look for machine profiles in DIR\n"
         "  --trace FILE      also write a timeline (Chrome trace-event JSON for\n"
@@ -124,7 +126,7 @@ static int run_exec(int argc, char **argv)
     char err[4096] = "";
     struct run_metrics m;
     struct run_trace rt = { .o = &o };
-    struct simulate_opts so = { .engine = o.engine, .max_time = o.max_time };
+    struct simulate_opts so = { .engine = o.engine, .max_time = o.max_time, .force = o.force };
     if (o.trace) {
         so.ctx = &rt;
         so.setup = trace_setup;

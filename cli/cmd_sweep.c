@@ -47,6 +47,8 @@ const struct cli_command cli_cmd_sweep = {
         "  --reproducible    leave host_s empty: byte-identical output for any -j\n"
         "  --no-header       leave out the CSV header line\n"
         "  --max-time SECS   simulated-time limit per run (default 3600)\n"
+        "  --force           run even points estimated to take very long (beyond 5e9\n"
+        "                    engine events each): refused otherwise, as failed runs (3)\n"
         "  --engine NAME     event engine: native (default)\n"
         "  --machines DIR    also look for machine profiles in DIR\n"
         "  -q, --quiet       no progress and no summary on stderr (failures are\n"
@@ -84,7 +86,7 @@ struct sweep_opts {
     uint64_t seed;
     int jobs;
     sim_time max_time;
-    bool reproducible, no_header, quiet;
+    bool reproducible, no_header, quiet, force;
     struct sweep_grid grid;
 };
 
@@ -168,6 +170,8 @@ static int parse_opts(int argc, char **argv, struct sweep_opts *o)
             return rc;
         } else if (!strcmp(a, "--reproducible")) {
             o->reproducible = true;
+        } else if (!strcmp(a, "--force")) {
+            o->force = true;
         } else if (!strcmp(a, "--no-header")) {
             o->no_header = true;
         } else if (!strcmp(a, "-q") || !strcmp(a, "--quiet")) {
@@ -260,7 +264,7 @@ static void run_one(struct sweep *sw, uint64_t r, struct run_result *out)
     loaded = true;
     scn.seed = sweep_seed(o->has_seed ? o->seed : scn.seed, rep);
 
-    struct simulate_opts so = { .engine = o->engine, .max_time = o->max_time };
+    struct simulate_opts so = { .engine = o->engine, .max_time = o->max_time, .force = o->force };
     struct run_metrics m;
     double t0 = cli_host_now();
     rc = simulate_run(&scn, &so, &m, err, sizeof err);

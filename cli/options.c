@@ -112,6 +112,8 @@ int run_options_parse(const struct cli_command *cmd, int argc, char **argv, stru
             o->no_header = true;
         } else if (!strcmp(a, "--reproducible")) {
             o->reproducible = true;
+        } else if (!strcmp(a, "--force")) {
+            o->force = true;
         } else if (!strcmp(a, "-q") || !strcmp(a, "--quiet")) {
             o->quiet = true;
         } else if (a[0] == '-' && a[1] != 0) {

@@ -23,6 +23,7 @@ struct run_options {
     bool no_header;
     bool reproducible;
     bool quiet;
+    bool force;            /* --force: run even if estimated to take very long */
     sim_time max_time;     /* --max-time */
     double timeout;        /* --timeout (exec watchdog), seconds */
 };
