@@ -178,8 +178,10 @@ void gp_write_script(FILE *f, const struct gp_spec *s, const struct gp_data *d)
     put_comment(f, "data: ", s->csv_path);
     if (s->command) put_comment(f, "made by: ", s->command);
     fputs("# Re-render: gnuplot -d THIS.gp   (or: gnuplot -d -c THIS.gp OTHER.png)\n", f);
-    fprintf(f, "# Points: %s (mean over rows with the same x%s), one line per %s.\n", s->ycol,
-            errorbars ? "; bars: min..max" : "", s->series_col ? s->series_col : "column");
+    char points[1024];  /* column names are data: a comment, so that no newline in one escapes it */
+    snprintf(points, sizeof points, "Points: %s (mean over rows with the same x%s), one line per %s.",
+             s->ycol, errorbars ? "; bars: min..max" : "", s->series_col ? s->series_col : "column");
+    put_comment(f, "", points);
     fputs("out = (ARGC >= 1) ? ARG1 : ", f);
     put_q(f, s->png);
     fputs("\nset terminal pngcairo size 1280,720 noenhanced font 'DejaVu Sans,11'\n"

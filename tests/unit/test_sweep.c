@@ -120,6 +120,20 @@ static void test_csv_reader(void)
     ASSERT_EQ(csvr_parse("a,b\n", "t.csv", &t, err, sizeof err), GV_OK);
     ASSERT_EQ(t.nrows, 0);
     csvr_free(&t);
+    /* A text ending just after a comma (found by fuzzing: the header had no
+     * columns and a row could vanish): the last field is empty. */
+    ASSERT_EQ(csvr_parse("a,", "t.csv", &t, err, sizeof err), GV_OK);
+    ASSERT_EQ(t.ncols, 2);
+    ASSERT_EQ(t.nrows, 0);
+    ASSERT_STREQ(t.header[1], "");
+    csvr_free(&t);
+    ASSERT_EQ(csvr_parse("a,b\n1,", "t.csv", &t, err, sizeof err), GV_OK);
+    ASSERT_EQ(t.nrows, 1);
+    ASSERT_STREQ(csvr_cell(&t, 0, 0), "1");
+    ASSERT_STREQ(csvr_cell(&t, 0, 1), "");
+    csvr_free(&t);
+    ASSERT_EQ(csvr_parse("a,b\n1,2,", "t.csv", &t, err, sizeof err), GV_EINVAL);
+    ASSERT_STREQ(err, "t.csv:2: 3 fields, the header has 2");
 }
 
 static const char *SWEEP_CSV =
@@ -191,6 +205,22 @@ static void test_plot_data(void)
     ASSERT_CONTAINS(buf, "set title 'Bob''s plot'");
     ASSERT_CONTAINS(buf, "set logscale x 2\nset logscale y\n");
     ASSERT_CONTAINS(buf, "with linespoints");
+    free(buf);
+    gp_data_free(&d);
+    csvr_free(&t);
+
+    /* Column names are data: a newline in one cannot start a gnuplot
+     * command line of its own (found by fuzzing the comment line). */
+    ASSERT_EQ(csvr_parse("x,\"y\nsystem('touch pwned')\",\"s\nsystem('x')\"\n1,2,a\n", "n.csv", &t, err,
+                         sizeof err), GV_OK);
+    struct gp_spec n = { .csv_path = "n.csv", .xcol = "x", .ycol = t.header[1], .series_col = t.header[2],
+                         .png = "n.png" };
+    ASSERT_EQ(gp_build(&t, &n, &d, err, sizeof err), GV_OK);
+    f = open_memstream(&buf, &len);
+    gp_write_script(f, &n, &d);
+    fclose(f);
+    ASSERT(!strstr(buf, "\nsystem("));
+    ASSERT_CONTAINS(buf, "# Points: y system('touch pwned') (mean over rows with the same x)");
     free(buf);
     gp_data_free(&d);
     csvr_free(&t);
