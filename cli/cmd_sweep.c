@@ -2,9 +2,9 @@
  * and seeds, in parallel, one CSV row per run in grid order.
  *
  * Runs go to worker threads (-j): a run shares nothing with another (the
- * simulator has no globals), except scenario loading, which is serialised
- * because cJSON records parse errors in a process-global variable
- * (cJSON.c global_error).  The main thread writes the rows in run order as
+ * loader and the simulator have no globals; the loader's parser builds
+ * cJSON trees but never calls cJSON_Parse, which records its errors in a
+ * process-global variable).  The main thread writes the rows in run order as
  * soon as every earlier run is done, so the output is byte-identical
  * whatever -j is (with --reproducible, which leaves host_s empty). */
 #include <inttypes.h>
@@ -12,14 +12,17 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
+#include <zlib.h>
 
 #include "../common/afile.h"
 #include "../common/err.h"
 #include "../input/load.h"
 #include "../models/simulate.h"
 #include "../output/csv.h"
+#include "../output/journal.h"
 #include "../sim/engines.h"
 #include "cli.h"
 #include "sweep.h"
@@ -53,6 +56,10 @@ const struct cli_command cli_cmd_sweep = {
         "  --machines DIR    also look for machine profiles in DIR\n"
         "  -q, --quiet       no progress and no summary on stderr (failures are\n"
         "                    still reported)\n"
+        "  --resume          continue an interrupted sweep from the journal of its\n"
+        "                    output (OUT.csv.journal, below): only the runs missing\n"
+        "                    from it are run, and the CSV is the one an uninterrupted\n"
+        "                    sweep writes\n"
         "\n"
         "CSV: the columns of `gvlsim run`, preceded by\n"
         "  point   index of the parameter combination (0-based, grid order)\n"
@@ -60,6 +67,12 @@ const struct cli_command cli_cmd_sweep = {
         "  KEY...  one column per --param, named by its KEY, holding the value\n"
         "          exactly as given\n"
         "Rows come in run order: point by point, replicates innermost.\n"
+        "\n"
+        "Journal: with -o FILE, every run is recorded in FILE.journal as it completes\n"
+        "(synced to disk at least once a second), so a sweep that is killed or\n"
+        "interrupted loses no finished run: run the same command with --resume.  The\n"
+        "journal is removed once the CSV is in place.  Without --resume, a journal\n"
+        "left by an interrupted sweep stops the sweep (exit 2) rather than be lost.\n"
         "\n"
         "Progress goes to stderr: a live line on a terminal, else one line per\n"
         "tenth of the runs.  A failing run (invalid value, deadlock, time limit) is\n"
@@ -86,7 +99,7 @@ struct sweep_opts {
     uint64_t seed;
     int jobs;
     sim_time max_time;
-    bool reproducible, no_header, quiet, force;
+    bool reproducible, no_header, quiet, force, resume;
     struct sweep_grid grid;
 };
 
@@ -172,6 +185,8 @@ static int parse_opts(int argc, char **argv, struct sweep_opts *o)
             o->reproducible = true;
         } else if (!strcmp(a, "--force")) {
             o->force = true;
+        } else if (!strcmp(a, "--resume")) {
+            o->resume = true;
         } else if (!strcmp(a, "--no-header")) {
             o->no_header = true;
         } else if (!strcmp(a, "-q") || !strcmp(a, "--quiet")) {
@@ -206,6 +221,7 @@ struct run_result {
     char *msg;     /* why it failed */
     int code;      /* exit code of the failure, 0 if ok */
     bool done;
+    bool journaled;  /* read back from the journal (or written to it) */
 };
 
 struct sweep {
@@ -217,7 +233,6 @@ struct sweep {
     uint64_t next;
     uint64_t *completed;       /* run indexes in completion order */
     uint64_t ncompleted;
-    pthread_mutex_t load_mu;   /* scn_load: cJSON's global error pointer */
 };
 
 static void run_one(struct sweep *sw, uint64_t r, struct run_result *out)
@@ -249,9 +264,7 @@ static void run_one(struct sweep *sw, uint64_t r, struct run_result *out)
     struct load_opts lo = { sets, nsets, o->machines };
     struct diag_list d;
     diag_init(&d);
-    pthread_mutex_lock(&sw->load_mu);
     rc = scn_load(o->scenario, &lo, &scn, &d);
-    pthread_mutex_unlock(&sw->load_mu);
     if (rc != GV_OK) {
         size_t off = 0;
         for (size_t i = 0; i < d.n && off + 8 < sizeof err; i++)
@@ -304,6 +317,7 @@ static void *worker(void *arg)
     struct sweep *sw = arg;
     for (;;) {
         pthread_mutex_lock(&sw->mu);
+        while (sw->next < sw->nruns && sw->res[sw->next].done) sw->next++;  /* resumed */
         uint64_t r = sw->next < sw->nruns ? sw->next++ : UINT64_MAX;
         pthread_mutex_unlock(&sw->mu);
         if (r == UINT64_MAX) return NULL;
@@ -369,6 +383,86 @@ static void report_failure(struct progress *p, const struct sweep_opts *o, uint6
     }
 }
 
+/* ---- the journal ---------------------------------------------------------- */
+
+/* The sweep as its journal describes it: everything that decides its rows
+ * (not -j, -q or --resume), and the scenario file's bytes as a CRC. */
+static char *describe(const struct sweep_opts *o)
+{
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&buf, &len);
+    if (!f) return NULL;
+    unsigned long crc = crc32(0L, Z_NULL, 0);
+    FILE *s = fopen(o->scenario, "rb");
+    if (s) {
+        char b[65536];
+        size_t n;
+        while ((n = fread(b, 1, sizeof b, s)) > 0) crc = crc32(crc, (const Bytef *)b, (uInt)n);
+        fclose(s);
+    }
+    fprintf(f, "scenario %s (crc %08lx)\n", o->scenario, crc);
+    for (int i = 0; i < o->nsets; i++) fprintf(f, "set %s\n", o->sets[i]);
+    for (int i = 0; i < o->grid.nparams; i++) {
+        fprintf(f, "param %s", o->grid.params[i].key);
+        for (int v = 0; v < o->grid.params[i].nvalues; v++)
+            fprintf(f, "%s%s", v ? "," : "=", o->grid.params[i].values[v]);
+        fputc('\n', f);
+    }
+    fprintf(f, "seeds %d\n", o->grid.nseeds);
+    if (o->has_seed) fprintf(f, "seed %" PRIu64 "\n", o->seed);
+    fprintf(f, "max-time %" PRId64 " ps\nengine %s\nmachines %s\n%s%s%s", o->max_time,
+            o->engine ? o->engine : "native", o->machines ? o->machines : "-",
+            o->reproducible ? "reproducible\n" : "", o->no_header ? "no-header\n" : "",
+            o->force ? "force\n" : "");
+    if (fclose(f) != 0) {
+        free(buf);
+        return NULL;
+    }
+    return buf;
+}
+
+struct resume_ctx {
+    struct sweep *sw;
+    const char *output;
+    uint64_t resumed;
+};
+
+/* A record read back from the journal. */
+static int resume_record(void *ctx, char kind, uint64_t r, int code, const char *data, size_t len)
+{
+    struct resume_ctx *c = ctx;
+    (void)len;
+    if (kind == 'T') {  /* the killed sweep's temporary output, if it is still there */
+        size_t n = strlen(c->output);
+        if (!strncmp(data, c->output, n) && !strncmp(data + n, ".tmp.", 5)) unlink(data);
+        return GV_OK;
+    }
+    if (r >= c->sw->nruns || c->sw->res[r].done) return GV_EIO;
+    struct run_result *res = &c->sw->res[r];
+    if (code == GV_EXIT_OK) res->row = strdup(data);
+    else res->msg = strdup(data);
+    if (!res->row && !res->msg) return GV_ENOMEM;
+    res->code = code;
+    res->done = res->journaled = true;
+    c->sw->completed[c->sw->ncompleted++] = r;
+    c->resumed++;
+    return GV_OK;
+}
+
+/* The journal of `output` ("OUT.journal") in *path, or NULL when there is
+ * none: stdout, or a device or pipe written in place.  GV_OK or GV_ENOMEM. */
+static int journal_path(const char *output, char **path)
+{
+    struct stat st;
+    *path = NULL;
+    if (!strcmp(output, "-") || (stat(output, &st) == 0 && !S_ISREG(st.st_mode))) return GV_OK;
+    size_t n = strlen(output) + sizeof ".journal";
+    if (!(*path = malloc(n))) return GV_ENOMEM;
+    snprintf(*path, n, "%s.journal", output);
+    return GV_OK;
+}
+
 /* ---- the command ---------------------------------------------------------- */
 
 static int sweep_exec(int argc, char **argv)
@@ -396,22 +490,6 @@ static int sweep_exec(int argc, char **argv)
     }
 
     char err[GV_ERRLEN];
-    struct afile out;
-    int rc = afile_open(&out, o.output, err, sizeof err);
-    if (rc != GV_OK) {
-        fprintf(stderr, "gvlsim sweep: %s\n", err);
-        opts_free(&o);
-        return gv_exit_code(rc);
-    }
-    if (!o.no_header) {
-        fputs("point,rep,", out.f);
-        for (int i = 0; i < o.grid.nparams; i++) {
-            csv_put_field(out.f, o.grid.params[i].key);
-            fputc(',', out.f);
-        }
-        csv_write_header(out.f);
-    }
-
     struct sweep sw;
     memset(&sw, 0, sizeof sw);
     sw.o = &o;
@@ -420,39 +498,93 @@ static int sweep_exec(int argc, char **argv)
     sw.completed = calloc((size_t)sw.nruns, sizeof *sw.completed);
     int nworkers = o.jobs < (int)(sw.nruns < 1024 ? sw.nruns : 1024) ? o.jobs : (int)sw.nruns;
     pthread_t *tids = calloc((size_t)nworkers, sizeof *tids);
-    if (!sw.res || !sw.completed || !tids) {
+    char *jpath = NULL, *desc = NULL;
+    int jrc = journal_path(o.output, &jpath);
+    if (jpath) desc = describe(&o);
+    if (!sw.res || !sw.completed || !tids || jrc != GV_OK || (jpath && !desc)) {
         free(sw.res);
         free(sw.completed);
         free(tids);
-        afile_abort(&out);
+        free(jpath);
+        free(desc);
         opts_free(&o);
         fprintf(stderr, "gvlsim sweep: out of memory for %" PRIu64 " runs\n", sw.nruns);
         return GV_EXIT_NOMEM;
     }
+    int rc = GV_OK;
+    struct journal *jnl = NULL;
+    struct resume_ctx rctx = { &sw, o.output, 0 };
+    if (o.resume && !jpath)
+        rc = gv_fail(err, sizeof err, GV_EUSAGE, "--resume needs the journal of -o FILE (not stdout, "
+                     "a device or a pipe)");
+    else if (jpath)
+        rc = jnl_open(&jnl, jpath, desc, o.resume, resume_record, &rctx, err, sizeof err);
+    free(desc);
+    struct afile out;
+    bool out_open = false;
+    if (rc == GV_OK) out_open = (rc = afile_open(&out, o.output, err, sizeof err)) == GV_OK;
+    /* a killed sweep cannot remove its temporary output: a resumed one will */
+    if (rc == GV_OK && jnl && out.tmp) rc = jnl_append(jnl, 'T', 0, 0, out.tmp, strlen(out.tmp), err, sizeof err);
+    if (rc != GV_OK) {
+        fprintf(stderr, "gvlsim sweep: %s\n", err);
+        if (out_open) afile_abort(&out);
+        if (jnl) jnl_close(jnl, rctx.resumed == 0, err, sizeof err);  /* an empty one goes */
+        for (uint64_t r = 0; r < sw.nruns; r++) {
+            free(sw.res[r].row);
+            free(sw.res[r].msg);
+        }
+        free(sw.res);
+        free(sw.completed);
+        free(tids);
+        free(jpath);
+        opts_free(&o);
+        return gv_exit_code(rc);
+    }
+    if (rctx.resumed && !o.quiet)
+        fprintf(stderr, "sweep: resuming: %" PRIu64 " of %" PRIu64 " runs are done (%s)\n", rctx.resumed,
+                sw.nruns, jpath);
+    if (!o.no_header) {
+        fputs("point,rep,", out.f);
+        for (int i = 0; i < o.grid.nparams; i++) {
+            csv_put_field(out.f, o.grid.params[i].key);
+            fputc(',', out.f);
+        }
+        csv_write_header(out.f);
+    }
     pthread_mutex_init(&sw.mu, NULL);
-    pthread_mutex_init(&sw.load_mu, NULL);
     pthread_cond_init(&sw.cv, NULL);
 
     struct progress pr = { .tty = isatty(STDERR_FILENO) == 1, .quiet = o.quiet, .total = sw.nruns };
     pr.step = sw.nruns >= 10 ? sw.nruns / 10 : 1;
     pr.start = pr.last = cli_host_now();
     int started = 0;
-    for (; started < nworkers; started++)
-        if (pthread_create(&tids[started], NULL, worker, &sw) != 0) break;
+    if (sw.ncompleted < sw.nruns)
+        for (; started < nworkers; started++)
+            if (pthread_create(&tids[started], NULL, worker, &sw) != 0) break;
     if (started == 0) {  /* no thread at all: run here */
         worker(&sw);
     }
 
     int worst = GV_EXIT_OK;
+    bool jnl_failed = false;
     uint64_t written = 0, reported = 0;
     pthread_mutex_lock(&sw.mu);
     for (;;) {
         while (reported < sw.ncompleted) {
             uint64_t r = sw.completed[reported++];
-            if (sw.res[r].code != GV_EXIT_OK) {
+            struct run_result *res = &sw.res[r];
+            if (jnl && !res->journaled && !jnl_failed) {  /* durable before anything else */
+                const char *d = res->row ? res->row : res->msg ? res->msg : "";
+                if (jnl_append(jnl, 'R', r, res->code, d, strlen(d), err, sizeof err) != GV_OK) {
+                    fprintf(stderr, "gvlsim sweep: %s (the sweep goes on without it)\n", err);
+                    jnl_failed = true;
+                }
+                res->journaled = true;
+            }
+            if (res->code != GV_EXIT_OK) {
                 pr.failed++;
-                if (sw.res[r].code > worst) worst = sw.res[r].code;
-                report_failure(&pr, &o, r, &sw.res[r]);
+                if (res->code > worst) worst = res->code;
+                report_failure(&pr, &o, r, res);
             }
             progress_line(&pr, reported, false);
         }
@@ -477,6 +609,9 @@ static int sweep_exec(int argc, char **argv)
         fprintf(stderr, "gvlsim sweep: %s\n", err);
         worst = GV_EXIT_IO;
     }
+    /* the CSV is in place: the journal has served (kept if it is not) */
+    if (jnl && jnl_close(jnl, rc == GV_OK, err, sizeof err) != GV_OK) fprintf(stderr, "gvlsim sweep: %s\n", err);
+    free(jpath);
     if (!o.quiet)
         fprintf(stderr, "sweep: %" PRIu64 " run%s (%" PRIu64 " point%s x %d seed%s), %" PRIu64
                         " failed, %d worker%s, %.1f s\n",
@@ -484,7 +619,6 @@ static int sweep_exec(int argc, char **argv)
                 o.grid.nseeds, o.grid.nseeds == 1 ? "" : "s", pr.failed, started ? started : 1,
                 started == 1 ? "" : "s", cli_host_now() - pr.start);
     pthread_mutex_destroy(&sw.mu);
-    pthread_mutex_destroy(&sw.load_mu);
     pthread_cond_destroy(&sw.cv);
     free(sw.res);
     free(sw.completed);
