@@ -1,6 +1,9 @@
 # gvlsim - build, test, demo, bench.
 #
-#   make          build ./gvlsim (needs libcjson-dev; `make deps` installs it)
+#   make          build ./gvlsim, its man page and bash completion (in build/;
+#                 needs libcjson-dev and zlib1g-dev; `make deps` installs them)
+#   make install  install them (PREFIX=/usr/local, DESTDIR for staging);
+#                 `make uninstall` removes them
 #   make test     unit + golden + end-to-end tests, then the same under ASan+UBSan
 #   make demo     install missing packages, build, run the seed scenarios -> out/
 #   make bench    engine and simulator speed figures (never part of `make test`)
@@ -66,9 +69,52 @@ $(eval $(call flags_stamp,$(TSN),$(CC) $(TSAN_CFLAGS)))
 FORCE:
 
 .PHONY: all deps FORCE demo test test-suite unit-test golden-test e2e-test asan-test bench valgrind tsan clean check-deps \
-        fuzz fuzz-replay
+        install uninstall install-test fuzz fuzz-replay
 
-all: check-deps gvlsim
+# The man page and the bash completion are printed by gvlsim from its
+# command and option tables (cli/cmd_help.c), so they cannot drift from
+# what the parser accepts.
+MAN        := build/gvlsim.1
+COMPLETION := build/gvlsim.bash-completion
+
+all: check-deps gvlsim $(MAN) $(COMPLETION)
+
+$(MAN): gvlsim
+	@echo "  GEN     $@"
+	$(Q)./gvlsim help --man >$@.tmp && mv $@.tmp $@
+
+$(COMPLETION): gvlsim scripts/completion.bash
+	@echo "  GEN     $@"
+	$(Q){ ./gvlsim help --completion-data && cat scripts/completion.bash; } >$@.tmp && mv $@.tmp $@
+
+PREFIX  ?= /usr/local
+DESTDIR ?=
+BINDIR  ?= $(PREFIX)/bin
+DATADIR ?= $(PREFIX)/share
+MANDIR  ?= $(DATADIR)/man
+DOCDIR  ?= $(DATADIR)/doc/gvlsim
+BASHCOMPDIR ?= $(DATADIR)/bash-completion/completions
+# What `make install` puts under DATADIR/gvlsim and DOCDIR (example
+# scenarios and machine profiles; the documentation).
+INSTALL_SCENARIOS := $(shell find scenarios -type f | LC_ALL=C sort)
+INSTALL_DOCS      := README.md $(wildcard docs/*.md)
+
+install: all
+	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(BASHCOMPDIR) $(DESTDIR)$(DOCDIR)
+	install -m 755 gvlsim $(DESTDIR)$(BINDIR)/gvlsim
+	install -m 644 $(MAN) $(DESTDIR)$(MANDIR)/man1/gvlsim.1
+	install -m 644 $(COMPLETION) $(DESTDIR)$(BASHCOMPDIR)/gvlsim
+	install -m 644 $(INSTALL_DOCS) $(DESTDIR)$(DOCDIR)
+	for f in $(INSTALL_SCENARIOS); do install -D -m 644 $$f $(DESTDIR)$(DATADIR)/gvlsim/$$f || exit 1; done
+
+uninstall:
+	rm -f $(DESTDIR)$(BINDIR)/gvlsim $(DESTDIR)$(MANDIR)/man1/gvlsim.1 $(DESTDIR)$(BASHCOMPDIR)/gvlsim
+	rm -rf $(DESTDIR)$(DOCDIR) $(DESTDIR)$(DATADIR)/gvlsim
+
+# `make install` into a staging directory, checked file by file, then
+# `make uninstall` (tests/install.sh).
+install-test: all
+	@tests/install.sh "$(MAKE)"
 
 check-deps:
 	@$(PKGCONF) --exists libcjson 2>/dev/null || { \
@@ -194,7 +240,7 @@ asan-test: $(ASN_UNITS) $(ASN_REPLAY) $(ASN)/gvlsim
 test: deps
 	@$(MAKE) --no-print-directory WERROR=-Werror test-suite
 
-test-suite: check-deps unit-test fuzz-replay golden-test e2e-test asan-test
+test-suite: check-deps unit-test fuzz-replay golden-test e2e-test install-test asan-test
 	@echo "make test: all passed"
 
 demo: deps

@@ -16,32 +16,44 @@
 #include "cli.h"
 #include "options.h"
 
-static int run_exec(int argc, char **argv);
+static int run_exec(const struct args *a);
+
+static const struct args_opt run_opts[] = {
+    CLI_OPT_SET,
+    CLI_OPT_SEED,
+    CLI_OPT_ROWS_OUTPUT,
+    CLI_OPT_FORMAT,
+    CLI_OPT_NO_HEADER,
+    CLI_OPT_REPRODUCIBLE_H("leave the host_s column empty, so that the same scenario\n"
+                           "and seed give byte-identical output"),
+    CLI_OPT_MAX_TIME_H("simulated-time limit (default 3600); reaching it fails the run"),
+    CLI_OPT_FORCE_H("run even a scenario estimated to take very long (beyond\n"
+                    "5e9 engine events, several minutes): refused otherwise, exit 3"),
+    CLI_OPT_ENGINE,
+    CLI_OPT_MACHINES,
+    { .name = "trace", .kind = ARGS_PATH,
+      .help = "also write a timeline (Chrome trace-event JSON for\n"
+              "ui.perfetto.dev; gzip-compressed if FILE ends in .gz),\n"
+              "atomically; written for a failed run too, up to the failure" },
+    { .name = "trace-max-events", .kind = ARGS_INT, .min = 1, .max = 1000000000,
+      .help = "cap on trace events (default 2000000): the trace is\n"
+              "cut at the time the cap is reached, which is reported" },
+    CLI_OPT_QUIET,
+    CLI_OPT_END,
+};
 
 const struct cli_command cli_cmd_run = {
     .name = "run",
     .usage = "SCENARIO [--set KEY=VALUE]... [--seed N] [-o OUT.csv] [options]",
-    .summary = "simulate a scenario and write one CSV row (stdout by default)",
-    .help =
-        "options:\n"
-        "  --set KEY=VALUE   override a scenario value, e.g. --set machine.cores=2\n"
-        "                    --set ractors.0.threads.1.count=8 (repeatable)\n"
-        "  --seed N          random seed (overrides the scenario's \"seed\")\n"
-        "  -o, --output FILE write the CSV to FILE (atomically; default: stdout)\n"
-        "  --no-header       leave out the CSV header line\n"
-        "  --reproducible    leave the host_s column empty, so that the same scenario\n"
-        "                    and seed give byte-identical output\n"
-        "  --max-time SECS   simulated-time limit (default 3600); reaching it fails the run\n"
-        "  --force           run even a scenario estimated to take very long (beyond\n"
-        "                    5e9 engine events, several minutes): refused otherwise, exit 3\n"
-        "  --engine NAME     event engine: native (default)\n"
-        "  --machines DIR    also look for machine profiles in DIR\n"
-        "  --trace FILE      also write a timeline (Chrome trace-event JSON for\n"
-        "                    ui.perfetto.dev; gzip-compressed if FILE ends in .gz),\n"
-        "                    atomically; written for a failed run too, up to the failure\n"
-        "  --trace-max-events N  cap on trace events (default 2000000): the trace is\n"
-        "                    cut at the time the cap is reached, which is reported\n"
-        "  -q, --quiet       no summary on stderr\n",
+    .summary = "simulate a scenario and write one result row (CSV on stdout by default)",
+    .args = { run_opts, "SCENARIO", 1, 1 },
+    .details = "The row's columns are listed in README.md (\"CSV columns\"); a summary of\n"
+               "the run goes to stderr.",
+    .exit_status = "0 ok, 2 usage error, 3 invalid scenario, or a run estimated to take very\n"
+                   "long (without --force), 4 the run failed (deadlock, simulated time\n"
+                   "limit), 5 I/O error (scenario unreadable, an output not written: then\n"
+                   "none is), 6 out of memory, 7 engine not in this build; 128+N when\n"
+                   "killed by signal N (130 for SIGINT), temporary files removed.",
     .exec = run_exec,
 };
 
@@ -106,22 +118,15 @@ static int commit_trace(struct run_trace *rt, bool run_failed)
     return GV_OK;
 }
 
-static int run_exec(int argc, char **argv)
+static int run_exec(const struct args *a)
 {
     struct run_options o;
-    int rc = run_options_parse(&cli_cmd_run, argc, argv, &o);
+    int rc = run_options_get(&cli_cmd_run, a, &o);
     if (rc != GV_EXIT_OK) return rc;
-    if (!sim_engine_known(o.engine)) {
-        run_options_free(&o);
-        return cli_usage_error(&cli_cmd_run, "unknown engine \"%s\" (known: native, simgrid)", o.engine);
-    }
 
     struct scenario scn;
     rc = run_options_load(&o, &scn);
-    if (rc != GV_EXIT_OK) {
-        run_options_free(&o);
-        return rc;
-    }
+    if (rc != GV_EXIT_OK) return rc;
 
     char err[4096] = "";
     struct run_metrics m;
@@ -141,7 +146,8 @@ static int run_exec(int argc, char **argv)
     bool ran = rc == GV_OK;
     if (ran) {
         m.host_seconds = t1 - t0;
-        rc = csv_prepare_file(&csv, o.output, &m, !o.no_header, o.reproducible, err, sizeof err);
+        rc = csv_prepare_result(&csv, o.output, o.format, &m, !o.no_header, o.reproducible, err,
+                                sizeof err);
         if (rc == GV_OK) rc = afile_commit(&csv, err, sizeof err);
     }
     if (rt.tr) {
@@ -160,6 +166,5 @@ static int run_exec(int argc, char **argv)
     if (ran) run_metrics_free(&m);
     if (rc != GV_OK) fprintf(stderr, "gvlsim run: %s\n", err);
     scenario_free(&scn);
-    run_options_free(&o);
     return gv_exit_code(rc);
 }

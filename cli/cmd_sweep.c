@@ -1,5 +1,5 @@
 /* cmd_sweep.c - `gvlsim sweep`: run a scenario over a grid of --set values
- * and seeds, in parallel, one CSV row per run in grid order.
+ * and seeds, in parallel, one result row per run in grid order.
  *
  * Runs go to worker threads (-j): a run shares nothing with another (the
  * loader and the simulator have no globals; the loader's parser builds
@@ -25,199 +25,129 @@
 #include "../output/journal.h"
 #include "../sim/engines.h"
 #include "cli.h"
+#include "options.h"
 #include "sweep.h"
 
-static int sweep_exec(int argc, char **argv);
+static int sweep_exec(const struct args *a);
+
+static const struct args_opt sweep_opts[] = {
+    { .name = "param", .kind = ARGS_KV, .flags = ARGS_REPEAT | ARGS_KEYPATH,
+      .metavar = "KEY=V1,V2,...",
+      .help = "sweep a --set path over these values (JSON or bare\n"
+              "strings, as --set takes them; commas inside [..], {..}\n"
+              "or \"..\" do not split); the runs are the cartesian\n"
+              "product, the first --param varying slowest" },
+    { .name = "seeds", .kind = ARGS_INT, .min = 1, .max = 100000,
+      .help = "N replicates per point (default 1): replicate 0 uses the\n"
+              "scenario's seed (or --seed), replicate k a seed derived\n"
+              "from it by SplitMix64, the same for every point" },
+    { .name = "jobs", .short_name = 'j', .kind = ARGS_INT, .min = 1, .max = 1024,
+      .help = "worker threads (default: the number of online CPUs);\n"
+              "the output does not depend on it" },
+    CLI_OPT_ROWS_OUTPUT,
+    CLI_OPT_FORMAT,
+    CLI_OPT_SET_H("override a value in every run (applied before --param)"),
+    CLI_OPT_SEED_H("base seed (overrides the scenario's \"seed\")"),
+    CLI_OPT_REPRODUCIBLE_H("leave host_s empty: byte-identical output for any -j"),
+    CLI_OPT_NO_HEADER,
+    CLI_OPT_MAX_TIME_H("simulated-time limit per run (default 3600)"),
+    CLI_OPT_FORCE_H("run even points estimated to take very long (beyond 5e9\n"
+                    "engine events each): refused otherwise, as failed runs (3)"),
+    { .name = "resume", .kind = ARGS_FLAG,
+      .help = "continue an interrupted sweep from the journal of its\n"
+              "output (OUT.journal, below): only the runs missing from\n"
+              "it are run, and the output is the one an uninterrupted\n"
+              "sweep writes" },
+    CLI_OPT_ENGINE,
+    CLI_OPT_MACHINES,
+    CLI_OPT_QUIET_H("no progress and no summary on stderr (failures are\n"
+                    "still reported)"),
+    CLI_OPT_END,
+};
 
 const struct cli_command cli_cmd_sweep = {
     .name = "sweep",
     .usage = "SCENARIO --param KEY=V1,V2,... [--param ...] [--seeds N] [-j N] [-o OUT.csv] [options]",
-    .summary = "run a scenario over a grid of parameter values and seeds, one CSV row per run",
-    .help =
-        "options:\n"
-        "  --param KEY=V1,V2,...  sweep a --set path over these values (JSON or bare\n"
-        "                    strings, as --set takes them; commas inside [..], {..}\n"
-        "                    or \"..\" do not split).  Repeatable: the runs are the\n"
-        "                    cartesian product, the first --param varying slowest\n"
-        "  --seeds N         N replicates per point (default 1): replicate 0 uses the\n"
-        "                    scenario's seed (or --seed), replicate k a seed derived\n"
-        "                    from it by SplitMix64, the same for every point\n"
-        "  -j, --jobs N      worker threads (default: the number of online CPUs);\n"
-        "                    the output does not depend on it\n"
-        "  -o, --output FILE write the CSV to FILE (atomically; default: stdout)\n"
-        "  --set KEY=VALUE   override a value in every run (applied before --param)\n"
-        "  --seed N          base seed (overrides the scenario's \"seed\")\n"
-        "  --reproducible    leave host_s empty: byte-identical output for any -j\n"
-        "  --no-header       leave out the CSV header line\n"
-        "  --max-time SECS   simulated-time limit per run (default 3600)\n"
-        "  --force           run even points estimated to take very long (beyond 5e9\n"
-        "                    engine events each): refused otherwise, as failed runs (3)\n"
-        "  --engine NAME     event engine: native (default)\n"
-        "  --machines DIR    also look for machine profiles in DIR\n"
-        "  -q, --quiet       no progress and no summary on stderr (failures are\n"
-        "                    still reported)\n"
-        "  --resume          continue an interrupted sweep from the journal of its\n"
-        "                    output (OUT.csv.journal, below): only the runs missing\n"
-        "                    from it are run, and the CSV is the one an uninterrupted\n"
-        "                    sweep writes\n"
-        "\n"
-        "CSV: the columns of `gvlsim run`, preceded by\n"
+    .summary = "run a scenario over a grid of parameter values and seeds, one row per run",
+    .args = { sweep_opts, "SCENARIO", 1, 1 },
+    .details =
+        "Rows: the columns of `gvlsim run`, preceded by\n"
         "  point   index of the parameter combination (0-based, grid order)\n"
         "  rep     replicate (0..N-1 of --seeds); the seed is in the seed column\n"
         "  KEY...  one column per --param, named by its KEY, holding the value\n"
-        "          exactly as given\n"
+        "          exactly as given (in JSON: a number if it is one, else a string)\n"
         "Rows come in run order: point by point, replicates innermost.\n"
         "\n"
         "Journal: with -o FILE, every run is recorded in FILE.journal as it completes\n"
         "(synced to disk at least once a second), so a sweep that is killed or\n"
         "interrupted loses no finished run: run the same command with --resume.  The\n"
-        "journal is removed once the CSV is in place.  Without --resume, a journal\n"
+        "journal is removed once the output is in place.  Without --resume, a journal\n"
         "left by an interrupted sweep stops the sweep (exit 2) rather than be lost.\n"
         "\n"
         "Progress goes to stderr: a live line on a terminal, else one line per\n"
         "tenth of the runs.  A failing run (invalid value, deadlock, time limit) is\n"
-        "reported as it happens and left out of the CSV; the others still run and\n"
-        "the CSV is still written.\n"
-        "\n"
-        "exit status: 0 every run succeeded; otherwise the highest exit code of the\n"
+        "reported as it happens and left out of the output; the others still run and\n"
+        "the output is still written.",
+    .exit_status =
+        "0 every run succeeded; otherwise the highest exit code of the\n"
         "failed runs (3 invalid value, 4 run failed, 6 out of memory, 7 not supported\n"
-        "by this build); 2 usage error, 3/5 the scenario itself is invalid/unreadable,\n"
-        "5 the output cannot be written.\n",
+        "by this build, 3 also a run estimated to take very long without --force);\n"
+        "2 usage error (also: a journal left without --resume, or another sweep's),\n"
+        "3/5 the scenario itself is invalid/unreadable, 5 the output cannot be\n"
+        "written; 128+N when killed by signal N (the journal stays).",
     .exec = sweep_exec,
 };
 
 /* ---- options -------------------------------------------------------------- */
 
 struct sweep_opts {
-    const char *scenario;
-    const char **sets;
-    int nsets;
-    const char *output;
-    const char *machines;
-    const char *engine;
-    bool has_seed;
-    uint64_t seed;
+    struct run_options run;   /* scenario, --set, --seed, -o, --format, ... */
     int jobs;
-    sim_time max_time;
-    bool reproducible, no_header, quiet, force, resume;
+    bool resume;              /* --resume */
     struct sweep_grid grid;
+    struct row cols;          /* the output's columns */
 };
 
-static int parse_int(const char *s, long lo, long hi, long *out)
-{
-    char *end;
-    long v = strtol(s, &end, 10);
-    if (!*s || *end || v < lo || v > hi) return -1;
-    *out = v;
-    return 0;
-}
-
-/* value of an option given as "--opt=V" or "--opt V" */
-static const char *opt_value(const char *a, const char *name, int argc, char **argv, int *i,
-                             int *rc)
-{
-    size_t n = strlen(name);
-    if (strncmp(a, name, n) != 0) return NULL;
-    if (a[n] == '=' && name[1] == '-') return a + n + 1;
-    if (a[n] != 0) return NULL;
-    if (*i + 1 >= argc) {
-        *rc = cli_usage_error(&cli_cmd_sweep, "option %s needs a value", name);
-        return NULL;
-    }
-    return argv[++*i];
-}
-
-static int parse_opts(int argc, char **argv, struct sweep_opts *o)
+static int parse_opts(const struct args *a, struct sweep_opts *o)
 {
     memset(o, 0, sizeof *o);
     sweep_grid_init(&o->grid);
-    o->output = "-";
-    o->max_time = 3600 * SIM_S;
+    row_init(&o->cols);
+    int rc = run_options_get(&cli_cmd_sweep, a, &o->run);
+    if (rc != GV_EXIT_OK) return rc;
     long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
-    o->jobs = ncpu > 0 ? (int)(ncpu > 256 ? 256 : ncpu) : 1;
-    o->sets = calloc((size_t)argc, sizeof *o->sets);
-    if (!o->sets) return GV_EXIT_NOMEM;
-    long seeds = 1;
-    for (int i = 1; i < argc; i++) {
-        const char *a = argv[i], *v;
-        int rc = GV_EXIT_OK;
+    o->jobs = (int)args_num(a, "jobs", ncpu > 0 ? (ncpu > 256 ? 256 : ncpu) : 1);
+    const char *const *params = args_strs(a, "param");
+    for (int i = 0; i < args_count(a, "param"); i++) {
         char msg[512];
-        long n;
-        if ((v = opt_value(a, "--param", argc, argv, &i, &rc))) {
-            if (sweep_grid_add(&o->grid, v, msg, sizeof msg) != 0)
-                return cli_usage_error(&cli_cmd_sweep, "%s", msg);
-        } else if ((v = opt_value(a, "--set", argc, argv, &i, &rc))) {
-            if (!strchr(v, '=')) return cli_usage_error(&cli_cmd_sweep, "--set needs KEY=VALUE, got \"%s\"", v);
-            o->sets[o->nsets++] = v;
-        } else if ((v = opt_value(a, "--seeds", argc, argv, &i, &rc))) {
-            if (parse_int(v, 1, 100000, &seeds))
-                return cli_usage_error(&cli_cmd_sweep, "--seeds needs an integer 1..100000, got \"%s\"", v);
-        } else if ((v = opt_value(a, "-j", argc, argv, &i, &rc)) ||
-                   (v = opt_value(a, "--jobs", argc, argv, &i, &rc))) {
-            if (parse_int(v, 1, 1024, &n))
-                return cli_usage_error(&cli_cmd_sweep, "-j needs an integer 1..1024, got \"%s\"", v);
-            o->jobs = (int)n;
-        } else if ((v = opt_value(a, "-o", argc, argv, &i, &rc)) ||
-                   (v = opt_value(a, "--output", argc, argv, &i, &rc))) {
-            o->output = v;
-        } else if ((v = opt_value(a, "--seed", argc, argv, &i, &rc))) {
-            char *end;
-            unsigned long long s = strtoull(v, &end, 10);
-            if (!*v || *v == '-' || *end || s > (UINT64_C(1) << 53))
-                return cli_usage_error(&cli_cmd_sweep, "--seed needs an integer 0..2^53, got \"%s\"", v);
-            o->seed = s;
-            o->has_seed = true;
-        } else if ((v = opt_value(a, "--max-time", argc, argv, &i, &rc))) {
-            char *end;
-            double s = strtod(v, &end);
-            if (!*v || *end || !(s > 0) || s > 9.0e6)
-                return cli_usage_error(&cli_cmd_sweep, "--max-time needs seconds > 0 (at most 9e6), got \"%s\"", v);
-            o->max_time = (sim_time)(s * (double)SIM_S + 0.5);
-        } else if ((v = opt_value(a, "--engine", argc, argv, &i, &rc))) {
-            if (!sim_engine_known(v))
-                return cli_usage_error(&cli_cmd_sweep, "unknown engine \"%s\" (known: native, simgrid)", v);
-            o->engine = v;
-        } else if ((v = opt_value(a, "--machines", argc, argv, &i, &rc))) {
-            o->machines = v;
-        } else if (rc != GV_EXIT_OK) {
-            return rc;
-        } else if (!strcmp(a, "--reproducible")) {
-            o->reproducible = true;
-        } else if (!strcmp(a, "--force")) {
-            o->force = true;
-        } else if (!strcmp(a, "--resume")) {
-            o->resume = true;
-        } else if (!strcmp(a, "--no-header")) {
-            o->no_header = true;
-        } else if (!strcmp(a, "-q") || !strcmp(a, "--quiet")) {
-            o->quiet = true;
-        } else if (a[0] == '-' && a[1] != 0) {
-            return cli_usage_error(&cli_cmd_sweep, "unknown option \"%s\"", a);
-        } else if (!o->scenario) {
-            o->scenario = a;
-        } else {
-            return cli_usage_error(&cli_cmd_sweep, "only one scenario per sweep (got \"%s\" and \"%s\")",
-                                   o->scenario, a);
-        }
-        if (rc != GV_EXIT_OK) return rc;
+        if (sweep_grid_add(&o->grid, params[i], msg, sizeof msg) != 0)
+            return cli_usage_error(&cli_cmd_sweep, "%s", msg);
     }
-    if (!o->scenario) return cli_usage_error(&cli_cmd_sweep, "missing SCENARIO");
-    o->grid.nseeds = (int)seeds;
+    o->grid.nseeds = (int)args_num(a, "seeds", 1);
+    o->resume = args_has(a, "resume");
     if (sweep_runs(&o->grid) > 10000000u)
         return cli_usage_error(&cli_cmd_sweep, "the sweep would make more than 10^7 runs");
+    row_text(&o->cols, "point");
+    row_text(&o->cols, "rep");
+    for (int i = 0; i < o->grid.nparams; i++) row_text(&o->cols, o->grid.params[i].key);
+    csv_columns(&o->cols);
+    if (o->cols.oom) {
+        fprintf(stderr, "gvlsim sweep: out of memory\n");
+        return GV_EXIT_NOMEM;
+    }
     return GV_EXIT_OK;
 }
 
 static void opts_free(struct sweep_opts *o)
 {
-    free(o->sets);
     sweep_grid_free(&o->grid);
+    row_free(&o->cols);
 }
 
 /* ---- one run -------------------------------------------------------------- */
 
 struct run_result {
-    char *row;     /* the CSV line, or NULL if the run failed */
+    char *row;     /* the encoded row, or NULL if the run failed */
     char *msg;     /* why it failed */
     int code;      /* exit code of the failure, 0 if ok */
     bool done;
@@ -241,7 +171,7 @@ static void run_one(struct sweep *sw, uint64_t r, struct run_result *out)
     const struct sweep_grid *g = &o->grid;
     uint64_t point = r / (uint64_t)g->nseeds;
     int rep = (int)(r % (uint64_t)g->nseeds);
-    int nsets = o->nsets + g->nparams;
+    int nsets = o->run.nsets + g->nparams;
     const char **sets = calloc((size_t)(nsets ? nsets : 1), sizeof *sets);
     char **mine = calloc((size_t)(g->nparams ? g->nparams : 1), sizeof *mine);
     char err[4096] = "";
@@ -252,19 +182,20 @@ static void run_one(struct sweep *sw, uint64_t r, struct run_result *out)
         rc = gv_fail(err, sizeof err, GV_ENOMEM, "out of memory");
         goto done;
     }
-    memcpy(sets, o->sets, (size_t)o->nsets * sizeof *sets);
+    memcpy(sets, o->run.sets, (size_t)o->run.nsets * sizeof *sets);
     for (int i = 0; i < g->nparams; i++) {
         mine[i] = sweep_set_string(g, point, i);
         if (!mine[i]) {
             rc = gv_fail(err, sizeof err, GV_ENOMEM, "out of memory");
             goto done;
         }
-        sets[o->nsets + i] = mine[i];
+        sets[o->run.nsets + i] = mine[i];
     }
-    struct load_opts lo = { sets, nsets, o->machines };
+    struct load_opts lo = { .sets = sets, .nsets = nsets, .machines_dirs = o->run.machines,
+                            .nmachines_dirs = o->run.nmachines };
     struct diag_list d;
     diag_init(&d);
-    rc = scn_load(o->scenario, &lo, &scn, &d);
+    rc = scn_load(o->run.scenario, &lo, &scn, &d);
     if (rc != GV_OK) {
         size_t off = 0;
         for (size_t i = 0; i < d.n && off + 8 < sizeof err; i++)
@@ -275,31 +206,28 @@ static void run_one(struct sweep *sw, uint64_t r, struct run_result *out)
     }
     diag_free(&d);
     loaded = true;
-    scn.seed = sweep_seed(o->has_seed ? o->seed : scn.seed, rep);
+    scn.seed = sweep_seed(o->run.has_seed ? o->run.seed : scn.seed, rep);
 
-    struct simulate_opts so = { .engine = o->engine, .max_time = o->max_time, .force = o->force };
+    struct simulate_opts so = { .engine = o->run.engine, .max_time = o->run.max_time,
+                                .force = o->run.force };
     struct run_metrics m;
     double t0 = cli_host_now();
     rc = simulate_run(&scn, &so, &m, err, sizeof err);
     double t1 = cli_host_now();
     if (rc == GV_OK) {
         m.host_seconds = t1 - t0;
-        char *buf = NULL;
-        size_t len = 0;
-        FILE *f = open_memstream(&buf, &len);
-        if (!f) {
-            rc = gv_fail(err, sizeof err, GV_ENOMEM, "out of memory");
-        } else {
-            fprintf(f, "%" PRIu64 ",%d,", point, rep);
-            for (int i = 0; i < g->nparams; i++) {
-                csv_put_field(f, g->params[i].values[sweep_value_index(g, point, i)]);
-                fputc(',', f);
-            }
-            csv_write_row(f, &m, o->reproducible);
-            if (fclose(f) != 0 || !buf) rc = gv_fail(err, sizeof err, GV_ENOMEM, "out of memory");
-            else out->row = buf;
-            if (rc != GV_OK) free(buf);
-        }
+        struct row cells;
+        row_init(&cells);
+        row_cell(&cells, ROW_NUM);
+        row_printf(&cells, "%" PRIu64, point);
+        row_cell(&cells, ROW_NUM);
+        row_printf(&cells, "%d", rep);
+        for (int i = 0; i < g->nparams; i++)
+            row_guess(&cells, g->params[i].values[sweep_value_index(g, point, i)]);
+        csv_row(&cells, &m, o->run.reproducible);
+        out->row = cells.oom ? NULL : rows_encode_str(o->run.format, &o->cols, &cells);
+        if (!out->row) rc = gv_fail(err, sizeof err, GV_ENOMEM, "out of memory");
+        row_free(&cells);
         run_metrics_free(&m);
     }
 done:
@@ -394,15 +322,15 @@ static char *describe(const struct sweep_opts *o)
     FILE *f = open_memstream(&buf, &len);
     if (!f) return NULL;
     unsigned long crc = crc32(0L, Z_NULL, 0);
-    FILE *s = fopen(o->scenario, "rb");
+    FILE *s = fopen(o->run.scenario, "rb");
     if (s) {
         char b[65536];
         size_t n;
         while ((n = fread(b, 1, sizeof b, s)) > 0) crc = crc32(crc, (const Bytef *)b, (uInt)n);
         fclose(s);
     }
-    fprintf(f, "scenario %s (crc %08lx)\n", o->scenario, crc);
-    for (int i = 0; i < o->nsets; i++) fprintf(f, "set %s\n", o->sets[i]);
+    fprintf(f, "scenario %s (crc %08lx)\n", o->run.scenario, crc);
+    for (int i = 0; i < o->run.nsets; i++) fprintf(f, "set %s\n", o->run.sets[i]);
     for (int i = 0; i < o->grid.nparams; i++) {
         fprintf(f, "param %s", o->grid.params[i].key);
         for (int v = 0; v < o->grid.params[i].nvalues; v++)
@@ -410,11 +338,11 @@ static char *describe(const struct sweep_opts *o)
         fputc('\n', f);
     }
     fprintf(f, "seeds %d\n", o->grid.nseeds);
-    if (o->has_seed) fprintf(f, "seed %" PRIu64 "\n", o->seed);
-    fprintf(f, "max-time %" PRId64 " ps\nengine %s\nmachines %s\n%s%s%s", o->max_time,
-            o->engine ? o->engine : "native", o->machines ? o->machines : "-",
-            o->reproducible ? "reproducible\n" : "", o->no_header ? "no-header\n" : "",
-            o->force ? "force\n" : "");
+    if (o->run.has_seed) fprintf(f, "seed %" PRIu64 "\n", o->run.seed);
+    for (int i = 0; i < o->run.nmachines; i++) fprintf(f, "machines %s\n", o->run.machines[i]);
+    fprintf(f, "max-time %" PRId64 " ps\nengine %s\nformat %s\n%s%s%s", o->run.max_time, o->run.engine,
+            rows_format_names[o->run.format], o->run.reproducible ? "reproducible\n" : "",
+            o->run.no_header ? "no-header\n" : "", o->run.force ? "force\n" : "");
     if (fclose(f) != 0) {
         free(buf);
         return NULL;
@@ -465,26 +393,21 @@ static int journal_path(const char *output, char **path)
 
 /* ---- the command ---------------------------------------------------------- */
 
-static int sweep_exec(int argc, char **argv)
+static int sweep_exec(const struct args *a)
 {
     struct sweep_opts o;
-    int code = parse_opts(argc, argv, &o);
+    int code = parse_opts(a, &o);
     if (code != GV_EXIT_OK) {
         opts_free(&o);
         return code;
     }
     /* the scenario with the common --set values must be valid before any run */
     {
-        struct load_opts lo = { o.sets, o.nsets, o.machines };
         struct scenario scn;
-        struct diag_list d;
-        diag_init(&d);
-        int rc = scn_load(o.scenario, &lo, &scn, &d);
-        for (size_t i = 0; i < d.n; i++) fprintf(stderr, "%s\n", d.msgs[i]);
-        diag_free(&d);
-        if (rc != GV_OK) {
+        int rc = run_options_load(&o.run, &scn);
+        if (rc != GV_EXIT_OK) {
             opts_free(&o);
-            return gv_exit_code(rc);
+            return rc;
         }
         scenario_free(&scn);
     }
@@ -499,7 +422,7 @@ static int sweep_exec(int argc, char **argv)
     int nworkers = o.jobs < (int)(sw.nruns < 1024 ? sw.nruns : 1024) ? o.jobs : (int)sw.nruns;
     pthread_t *tids = calloc((size_t)nworkers, sizeof *tids);
     char *jpath = NULL, *desc = NULL;
-    int jrc = journal_path(o.output, &jpath);
+    int jrc = journal_path(o.run.output, &jpath);
     if (jpath) desc = describe(&o);
     if (!sw.res || !sw.completed || !tids || jrc != GV_OK || (jpath && !desc)) {
         free(sw.res);
@@ -513,7 +436,7 @@ static int sweep_exec(int argc, char **argv)
     }
     int rc = GV_OK;
     struct journal *jnl = NULL;
-    struct resume_ctx rctx = { &sw, o.output, 0 };
+    struct resume_ctx rctx = { &sw, o.run.output, 0 };
     if (o.resume && !jpath)
         rc = gv_fail(err, sizeof err, GV_EUSAGE, "--resume needs the journal of -o FILE (not stdout, "
                      "a device or a pipe)");
@@ -522,7 +445,7 @@ static int sweep_exec(int argc, char **argv)
     free(desc);
     struct afile out;
     bool out_open = false;
-    if (rc == GV_OK) out_open = (rc = afile_open(&out, o.output, err, sizeof err)) == GV_OK;
+    if (rc == GV_OK) out_open = (rc = afile_open(&out, o.run.output, err, sizeof err)) == GV_OK;
     /* a killed sweep cannot remove its temporary output: a resumed one will */
     if (rc == GV_OK && jnl && out.tmp) rc = jnl_append(jnl, 'T', 0, 0, out.tmp, strlen(out.tmp), err, sizeof err);
     if (rc != GV_OK) {
@@ -540,21 +463,15 @@ static int sweep_exec(int argc, char **argv)
         opts_free(&o);
         return gv_exit_code(rc);
     }
-    if (rctx.resumed && !o.quiet)
+    if (rctx.resumed && !o.run.quiet)
         fprintf(stderr, "sweep: resuming: %" PRIu64 " of %" PRIu64 " runs are done (%s)\n", rctx.resumed,
                 sw.nruns, jpath);
-    if (!o.no_header) {
-        fputs("point,rep,", out.f);
-        for (int i = 0; i < o.grid.nparams; i++) {
-            csv_put_field(out.f, o.grid.params[i].key);
-            fputc(',', out.f);
-        }
-        csv_write_header(out.f);
-    }
+    struct rows_writer rw;
+    rows_begin(&rw, out.f, o.run.format, &o.cols, !o.run.no_header);
     pthread_mutex_init(&sw.mu, NULL);
     pthread_cond_init(&sw.cv, NULL);
 
-    struct progress pr = { .tty = isatty(STDERR_FILENO) == 1, .quiet = o.quiet, .total = sw.nruns };
+    struct progress pr = { .tty = isatty(STDERR_FILENO) == 1, .quiet = o.run.quiet, .total = sw.nruns };
     pr.step = sw.nruns >= 10 ? sw.nruns / 10 : 1;
     pr.start = pr.last = cli_host_now();
     int started = 0;
@@ -590,7 +507,7 @@ static int sweep_exec(int argc, char **argv)
         }
         while (written < sw.nruns && sw.res[written].done) {
             struct run_result *res = &sw.res[written];
-            if (res->row) fputs(res->row, out.f);
+            if (res->row) rows_put_encoded(&rw, res->row);
             free(res->row);
             free(res->msg);
             res->row = res->msg = NULL;
@@ -604,6 +521,7 @@ static int sweep_exec(int argc, char **argv)
     for (int i = 0; i < started; i++) pthread_join(tids[i], NULL);
     progress_line(&pr, sw.nruns, true);
 
+    rows_end(&rw);
     rc = afile_commit(&out, err, sizeof err);
     if (rc != GV_OK) {
         fprintf(stderr, "gvlsim sweep: %s\n", err);
@@ -612,7 +530,7 @@ static int sweep_exec(int argc, char **argv)
     /* the CSV is in place: the journal has served (kept if it is not) */
     if (jnl && jnl_close(jnl, rc == GV_OK, err, sizeof err) != GV_OK) fprintf(stderr, "gvlsim sweep: %s\n", err);
     free(jpath);
-    if (!o.quiet)
+    if (!o.run.quiet)
         fprintf(stderr, "sweep: %" PRIu64 " run%s (%" PRIu64 " point%s x %d seed%s), %" PRIu64
                         " failed, %d worker%s, %.1f s\n",
                 sw.nruns, sw.nruns == 1 ? "" : "s", o.grid.npoints, o.grid.npoints == 1 ? "" : "s",

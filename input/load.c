@@ -179,7 +179,7 @@ static int resolve_profile(const char *file, const cJSON *root, const struct loa
             goto done;
         }
     } else {
-        /* opts->machines_dir, <scenario dir>/machines, then $GVLSIM_MACHINES. */
+        /* opts->machines_dirs, <scenario dir>/machines, then $GVLSIM_MACHINES. */
         const char *env = getenv("GVLSIM_MACHINES");
         char *envcopy = strdup(env ? env : "");
         char *mdir = str_printf("%s/machines", sdir);
@@ -190,12 +190,21 @@ static int resolve_profile(const char *file, const cJSON *root, const struct loa
             rc = GV_ENOMEM;
             goto done;
         }
-        const char *dirs[3 + 64];
+        int nopt = opts && opts->machines_dirs ? opts->nmachines_dirs : 0;
+        const char **dirs = calloc((size_t)nopt + 1 + 64, sizeof *dirs);
+        if (!dirs) {
+            free(envcopy);
+            free(mdir);
+            rc = GV_ENOMEM;
+            goto done;
+        }
         int nd = 0;
-        if (opts && opts->machines_dir && *opts->machines_dir) dirs[nd++] = opts->machines_dir;
+        for (int i = 0; i < nopt; i++)
+            if (opts->machines_dirs[i] && *opts->machines_dirs[i]) dirs[nd++] = opts->machines_dirs[i];
         dirs[nd++] = mdir;
-        for (char *save = NULL, *tok = strtok_r(envcopy, ":", &save); tok && nd < 3 + 64;
-             tok = strtok_r(NULL, ":", &save))
+        int nenv = 0;
+        for (char *save = NULL, *tok = strtok_r(envcopy, ":", &save); tok && nenv < 64;
+             tok = strtok_r(NULL, ":", &save), nenv++)
             dirs[nd++] = tok;
         for (int i = 0; i < nd && !path; i++) {
             char *cand = str_printf("%s/%s.json", dirs[i], name);
@@ -220,6 +229,7 @@ static int resolve_profile(const char *file, const cJSON *root, const struct loa
                 rc = GV_EINVAL;
             }
         }
+        free(dirs);
         free(envcopy);
         free(mdir);
         if (rc != GV_OK) goto done;

@@ -26,6 +26,11 @@ int sim_engine_known(const char *name)
     return 0;
 }
 
+const char *sim_engine_name(size_t i)
+{
+    return i < NENGINES ? engines[i].name : NULL;
+}
+
 int sim_engine_new(const char *name, struct sim_engine **out, char *err, size_t errlen)
 {
     *out = NULL;

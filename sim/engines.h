@@ -21,4 +21,8 @@ int sim_engine_new(const char *name, struct sim_engine **out, char *err, size_t 
 /* Is `name` an engine gvlsim knows (built in or not)? */
 int sim_engine_known(const char *name);
 
+/* The i-th known engine's name (built in or not), NULL past the last: what
+ * --engine accepts, its help and its completion. */
+const char *sim_engine_name(size_t i);
+
 #endif

@@ -27,7 +27,7 @@ expect_code 0 "/dev/stdin redirected"
 cat tests/data/minimal.json | timeout 20 "$bin" check /dev/stdin >"$tmp/out" 2>"$tmp/err"
 code=$?
 expect_code 0 "/dev/stdin from a pipeline"
-expect_line out "/dev/stdin: ok (1 ractors, 1 threads, machine default, 8 cores, policy eager)" "pipeline"
+expect_line out "/dev/stdin: ok (1 ractor, 1 thread, machine default, 8 cores, policy eager)" "pipeline"
 # A writer holds the FIFO open (read-write: opening never blocks) until
 # gvlsim has opened it too, then closes it: gvlsim reads to the end.
 exec 3<>"$tmp/fifo"
@@ -51,7 +51,7 @@ kill $pid 2>/dev/null
 wait $pid
 code=$?
 expect_code 0 "FIFO with a writer"
-expect_line out "$tmp/fifo: ok (1 ractors, 1 threads, machine default, 8 cores, policy eager)" "FIFO with a writer"
+expect_line out "$tmp/fifo: ok (1 ractor, 1 thread, machine default, 8 cores, policy eager)" "FIFO with a writer"
 
 # -- millions of values in a file under the 64 MiB limit: refused with exit 3
 # after at most 1,000,000 values, in bounded memory (before: 5.6 GB)

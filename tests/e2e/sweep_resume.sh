@@ -39,7 +39,7 @@ expect_code 2 "journal left, no --resume"
 expect_line err "gvlsim sweep: $tmp/k.csv.journal: the journal of an interrupted sweep is here: add --resume to continue it, or remove it to start over" "journal left"
 # another sweep cannot resume it
 # shellcheck disable=SC2086
-run $sweep -j 2 -o "$tmp/k.csv" --resume --seeds 5
+run $sweep -j 2 -o "$tmp/k.csv" --resume --set runtime.quantum=50ms
 expect_code 2 "another sweep"
 expect_match err 'belongs to a different sweep' "another sweep"
 # the same sweep resumes it, with another -j

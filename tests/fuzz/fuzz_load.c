@@ -107,7 +107,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     for (size_t i = len; i < size && nsets < 4; i++)
         if (copy[i] == '\0') sets[nsets++] = copy + i + 1;
 
-    struct load_opts o = { sets, nsets, "scenarios/machines" };
+    static const char *const machines[] = { "scenarios/machines" };
+    struct load_opts o = { .sets = sets, .nsets = nsets, .machines_dirs = machines, .nmachines_dirs = 1 };
     struct scenario s;
     struct diag_list d;
     diag_init(&d);

@@ -167,7 +167,8 @@ static inline struct scn_op fx_loop(uint64_t times, struct scn_prog *body, bool 
 static inline int fx_load(const char *path, const char *const *sets, int nsets, const char *machines_dir,
                           struct scenario *s)
 {
-    struct load_opts lo = { .sets = sets, .nsets = nsets, .machines_dir = machines_dir };
+    struct load_opts lo = { .sets = sets, .nsets = nsets, .machines_dirs = &machines_dir,
+                            .nmachines_dirs = machines_dir ? 1 : 0 };
     struct diag_list d;
     diag_init(&d);
     int rc = scn_load(path, &lo, s, &d);

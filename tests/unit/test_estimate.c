@@ -34,7 +34,7 @@ static void load_args(const char *scn, char *args, struct scenario *s)
         else if (!strcmp(tok, "--seed")) seed = atoll(val);
         else ASSERT(0);
     }
-    struct load_opts o = { sets, nsets, mdir };
+    struct load_opts o = { .sets = sets, .nsets = nsets, .machines_dirs = &mdir, .nmachines_dirs = mdir != NULL };
     struct diag_list d;
     diag_init(&d);
     ASSERT_EQ(scn_load(scn, &o, s, &d), GV_OK);
