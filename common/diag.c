@@ -42,30 +42,43 @@ size_t diag_utf8_decode(const char *str, unsigned long *cp)
     return n;
 }
 
-char *diag_escape(const char *s)
+size_t diag_escape_to(char *dst, size_t size, const char *s)
 {
-    size_t cap = strlen(s) * 4 + 1;  /* at most 4 bytes out for a byte in: "\xff" */
-    char *out = malloc(cap), *o = out;
-    if (!out) return NULL;
+    size_t n = 0;
     const unsigned char *p = (const unsigned char *)s;
     while (*p) {
         unsigned long cp;
-        size_t n = diag_utf8_decode((const char *)p, &cp);
-        if (n && !diag_unsafe_cp(cp)) {
-            memcpy(o, p, n);
-            o += n;
-        } else if (n == 1 && (cp == '\n' || cp == '\r' || cp == '\t')) {
-            *o++ = '\\';
-            *o++ = cp == '\n' ? 'n' : cp == '\r' ? 'r' : 't';
-        } else if (n == 1 || !n) {
-            o += sprintf(o, "\\x%02x", *p);
-            n = 1;
+        size_t k = diag_utf8_decode((const char *)p, &cp);
+        char esc[8];
+        const char *out = esc;
+        size_t len;
+        if (k && !diag_unsafe_cp(cp)) {
+            out = (const char *)p;
+            len = k;
+        } else if (k == 1 && (cp == '\n' || cp == '\r' || cp == '\t')) {
+            esc[0] = '\\';
+            esc[1] = cp == '\n' ? 'n' : cp == '\r' ? 'r' : 't';
+            len = 2;
+        } else if (k <= 1) {
+            len = (size_t)snprintf(esc, sizeof esc, "\\x%02x", *p);
+            k = 1;
         } else {
-            o += sprintf(o, "\\u%04lx", cp);
+            len = (size_t)snprintf(esc, sizeof esc, "\\u%04lx", cp);
         }
-        p += n;
+        if (n + len < size) memcpy(dst + n, out, len);
+        else if (n < size) size = n + 1;  /* stop writing: no cut escape or character */
+        n += len;
+        p += k;
     }
-    *o = '\0';
+    if (size) dst[n < size ? n : size - 1] = '\0';
+    return n;
+}
+
+char *diag_escape(const char *s)
+{
+    size_t n = diag_escape_to(NULL, 0, s);
+    char *out = malloc(n + 1);
+    if (out) diag_escape_to(out, n + 1, s);
     return out;
 }
 

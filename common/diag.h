@@ -25,6 +25,10 @@ size_t diag_utf8_decode(const char *s, unsigned long *cp);
 int diag_unsafe_cp(unsigned long cp);
 /* A malloc'd copy of s, escaped as above; NULL if out of memory. */
 char *diag_escape(const char *s);
+/* s escaped into dst (size bytes, NUL-terminated, cut before an escape or a
+ * character that does not fit); returns the length of the whole escaped
+ * text, like snprintf. */
+size_t diag_escape_to(char *dst, size_t size, const char *s);
 
 void diag_init(struct diag_list *d);
 void diag_free(struct diag_list *d);

@@ -21,10 +21,12 @@ static int col_or_fail(const struct csv_table *t, const char *opt, const char *n
 {
     *out = csvr_col(t, name);
     if (*out >= 0) return GV_OK;
-    size_t off = (size_t)snprintf(err, errlen, "%s %s: no such column; the columns are:", opt, name);
-    for (int i = 0; i < t->ncols && off < errlen; i++)
-        off += (size_t)snprintf(err + off, errlen - off, " %s", t->header[i]);
-    return GV_EUSAGE;
+    char list[GV_ERRLEN];  /* the CSV's names: escaped by gv_fail, like any text from a file */
+    size_t off = 0;
+    list[0] = '\0';
+    for (int i = 0; i < t->ncols && off < sizeof list; i++)
+        off += (size_t)snprintf(list + off, sizeof list - off, " %s", t->header[i]);
+    return gv_fail(err, errlen, GV_EUSAGE, "%s %s: no such column; the columns are:%s", opt, name, list);
 }
 
 static int number(const char *s, double *v)

@@ -637,6 +637,22 @@ static void test_err_control_characters(void)
     scenario_free(&s);
 }
 
+/* Messages built anywhere (gv_fail) escape what they quote, and
+ * diag_escape_to never cuts an escape or a character in two. */
+static void test_messages_escaped(void)
+{
+    char err[64];
+    ASSERT_EQ(gv_fail(err, sizeof err, GV_EIO, "cannot read \"%s\"", "a\x1b[31m\nb\xff\xc2\x9b"), GV_EIO);
+    ASSERT_STREQ(err, "cannot read \"a\\x1b[31m\\nb\\xff\\u009b\"");
+    char small[8];
+    ASSERT_EQ(diag_escape_to(small, sizeof small, "ab\x1b" "cd"), 8);
+    ASSERT_STREQ(small, "ab\\x1bc");
+    ASSERT_EQ(diag_escape_to(small, 5, "ab\x1b" "cd"), 8);
+    ASSERT_STREQ(small, "ab");             /* "\x1b" does not fit: not cut */
+    ASSERT_EQ(diag_escape_to(small, 4, "a\xc3\xa9\xc3\xa9"), 5);
+    ASSERT_STREQ(small, "a\xc3\xa9");      /* nor is "é" */
+}
+
 /* ---- derived counts and the full round trip --------------------------------------- */
 
 static void test_counts_and_times_total(void)
@@ -820,6 +836,7 @@ int main(void)
     RUN(test_profile_errors);
     RUN(test_profile_not_json);
     RUN(test_err_control_characters);
+    RUN(test_messages_escaped);
     RUN(test_counts_and_times_total);
     RUN(test_full_round_trip);
     RUN(test_example_scenario);
