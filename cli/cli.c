@@ -2,6 +2,8 @@
  * command's arguments, usage errors (kept out of main.c so that unit
  * tests, which link every cli/ object but main.o, can call them). */
 #include <stdarg.h>
+#include <stdbool.h>
+#include <stdlib.h>
 #include <stdio.h>
 #include <string.h>
 #include <time.h>
@@ -17,6 +19,8 @@ const struct cli_command *const cli_commands[] = {
     &cli_cmd_check,
     &cli_cmd_sweep,  /* output tooling: sweep and plot */
     &cli_cmd_plot,
+    &cli_cmd_fit,
+    &cli_cmd_calibrate,
     &cli_cmd_help,
     NULL,
 };
@@ -81,4 +85,20 @@ double cli_host_now(void)
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
     return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+char *cli_command_line(const struct args *a)
+{
+    size_t n = strlen("gvlsim") + 1;
+    for (int i = 0; i < a->argc; i++) n += strlen(a->argv[i]) + 3;
+    char *s = malloc(n);
+    if (!s) return NULL;
+    strcpy(s, "gvlsim");
+    for (int i = 0; i < a->argc; i++) {
+        bool q = strpbrk(a->argv[i], " \t'\"") != NULL;
+        strcat(s, q ? " '" : " ");
+        strcat(s, a->argv[i]);
+        if (q) strcat(s, "'");
+    }
+    return s;
 }

@@ -76,23 +76,6 @@ static char *swap_ext(const char *path, const char *old, const char *ext)
     return s;
 }
 
-/* The command line, quoted for the script's comment. */
-static char *join_args(const char *const *argv, int argc)
-{
-    size_t n = strlen("gvlsim plot") + 1;
-    for (int i = 0; i < argc; i++) n += strlen(argv[i]) + 3;
-    char *s = malloc(n);
-    if (!s) return NULL;
-    strcpy(s, "gvlsim plot");
-    for (int i = 0; i < argc; i++) {
-        bool q = strpbrk(argv[i], " \t'\"") != NULL;
-        strcat(s, q ? " '" : " ");
-        strcat(s, argv[i]);
-        if (q) strcat(s, "'");
-    }
-    return s;
-}
-
 static int plot_exec(const struct args *a)
 {
     struct plot_opts o = {
@@ -111,7 +94,7 @@ static int plot_exec(const struct args *a)
     char err[2048];
     char *png = o.png ? strdup(o.png) : swap_ext(o.csv, ".csv", ".png");
     char *gp = png ? swap_ext(png, ".png", ".gp") : NULL;
-    char *cmd = join_args((const char *const *)a->argv + 1, a->argc - 1);
+    char *cmd = cli_command_line(a);
     struct csv_table t;
     struct gp_data d;
     memset(&t, 0, sizeof t);
