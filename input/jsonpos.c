@@ -2,6 +2,7 @@
 #include "jsonpos.h"
 
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -487,32 +488,52 @@ static int enter(struct parser *p)
     return 1;
 }
 
-static cJSON *parse_array(struct parser *p, size_t key_off)
+/* The '[' or '{' at p->off: the container's node, and whether it is empty
+ * (then already closed).  NULL on failure. */
+static cJSON *open_container(struct parser *p, size_t key_off, bool object, bool *empty)
 {
     size_t start = p->off;
     if (!enter(p) || !count_value(p)) return NULL;
-    cJSON *arr = record(p, cJSON_CreateArray(), start, key_off);
-    if (!arr) return NULL;
+    cJSON *node = record(p, object ? cJSON_CreateObject() : cJSON_CreateArray(), start, key_off);
+    if (!node) return NULL;
     p->off++;
     skip_ws(p);
-    if (p->off < p->len && p->s[p->off] == ']') {
+    *empty = p->off < p->len && p->s[p->off] == (object ? '}' : ']');
+    if (*empty) {
         p->off++;
         p->depth--;
-        return arr;
     }
-    for (;;) {
+    return node;
+}
+
+/* After a member: 1 if a ',' announces another, 0 if `close` ends the
+ * container (consumed), -1 on a syntax error. */
+static int next_member(struct parser *p, char close)
+{
+    skip_ws(p);
+    if (p->off < p->len && p->s[p->off] == ',') {
+        p->off++;
+        return 1;
+    }
+    if (p->off < p->len && p->s[p->off] == close) {
+        p->off++;
+        p->depth--;
+        return 0;
+    }
+    fail_unexpected(p, p->off);
+    return -1;
+}
+
+static cJSON *parse_array(struct parser *p, size_t key_off)
+{
+    bool empty;
+    cJSON *arr = open_container(p, key_off, false, &empty);
+    if (!arr || empty) return arr;
+    for (int more = 1; more > 0;) {
         cJSON *v = parse_value(p, SIZE_MAX);
         if (!v) break;
         cJSON_AddItemToArray(arr, v);
-        skip_ws(p);
-        if (p->off < p->len && p->s[p->off] == ',') { p->off++; continue; }
-        if (p->off < p->len && p->s[p->off] == ']') {
-            p->off++;
-            p->depth--;
-            return arr;
-        }
-        fail_unexpected(p, p->off);
-        break;
+        if ((more = next_member(p, ']')) == 0) return arr;
     }
     cJSON_Delete(arr);
     return NULL;
@@ -520,18 +541,10 @@ static cJSON *parse_array(struct parser *p, size_t key_off)
 
 static cJSON *parse_object(struct parser *p, size_t key_off)
 {
-    size_t start = p->off;
-    if (!enter(p) || !count_value(p)) return NULL;
-    cJSON *obj = record(p, cJSON_CreateObject(), start, key_off);
-    if (!obj) return NULL;
-    p->off++;
-    skip_ws(p);
-    if (p->off < p->len && p->s[p->off] == '}') {
-        p->off++;
-        p->depth--;
-        return obj;
-    }
-    for (;;) {
+    bool empty;
+    cJSON *obj = open_container(p, key_off, true, &empty);
+    if (!obj || empty) return obj;
+    for (int more = 1; more > 0;) {
         skip_ws(p);
         size_t k = p->off;
         if (k >= p->len || p->s[k] != '"') { fail_unexpected(p, k); break; }
@@ -549,15 +562,7 @@ static cJSON *parse_object(struct parser *p, size_t key_off)
         if (!v) { free(key); break; }
         v->string = key;  /* a duplicate key stays a member of its own, as cJSON parses it */
         cJSON_AddItemToArray(obj, v);
-        skip_ws(p);
-        if (p->off < p->len && p->s[p->off] == ',') { p->off++; continue; }
-        if (p->off < p->len && p->s[p->off] == '}') {
-            p->off++;
-            p->depth--;
-            return obj;
-        }
-        fail_unexpected(p, p->off);
-        break;
+        if ((more = next_member(p, '}')) == 0) return obj;
     }
     cJSON_Delete(obj);
     return NULL;
