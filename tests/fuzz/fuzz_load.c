@@ -10,10 +10,13 @@
  *   - each diagnostic is one line of printable text (control characters
  *     escaped), "NAME: ..." or "NAME:L:C: ...";
  *   - a loaded scenario is within the documented limits: threads, Ractors,
- *     loop depth, non-negative durations, known enum values.
+ *     loop depth, non-negative durations, known enum values;
+ *   - its run-size estimate (models/estimate.c) is a finite number >= 0, so
+ *     that the guard refusing long runs decides on a number.
  *
  * Built with libFuzzer by `make fuzz`; tests/fuzz/replay.c runs the kept
  * corpus and crashers through the same function in `make test`. */
+#include <math.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -22,6 +25,7 @@
 #include "../../common/err.h"
 #include "../../input/load.h"
 #include "../../input/schema.h"
+#include "../../models/estimate.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
@@ -117,6 +121,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     if (rc == GV_OK) {
         CHECK(d.n == 0);
         check_scenario(&s);
+        double ev = estimate_events(&s, 3600 * SIM_S);
+        CHECK(isfinite(ev) && ev >= 0);
         scenario_free(&s);
     } else if (rc != GV_ENOMEM) {
         CHECK(d.n > 0);
