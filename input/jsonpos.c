@@ -110,7 +110,7 @@ static int grow(struct jpos_table *t)
     return GV_OK;
 }
 
-static int put(struct jpos_table *t, const struct jpos_ent *ent)
+static int table_put(struct jpos_table *t, const struct jpos_ent *ent)
 {
     struct jpos_ent *e = find(t, ent->node);
     if (e) { *e = *ent; return GV_OK; }
@@ -126,7 +126,7 @@ int jpos_put(struct jpos_table *t, const cJSON *node, int doc, int line, int col
              int key_line, int key_col)
 {
     struct jpos_ent e = { node, line, col, key_line, key_col, (uint32_t)doc, NO_TEXT };
-    return put(t, &e);
+    return table_put(t, &e);
 }
 
 int jpos_set_key(struct jpos_table *t, const cJSON *node, int key_line, int key_col)
@@ -341,13 +341,13 @@ static int count_value(struct parser *p)
 
 /* Record a new node made from the text at `off`; key_off is its member
  * key's offset or SIZE_MAX.  Frees the node and returns NULL on failure. */
-static cJSON *record(struct parser *p, cJSON *node, size_t off, size_t key_off)
+static cJSON *parse_record(struct parser *p, cJSON *node, size_t off, size_t key_off)
 {
     if (!node) { fail_nomem(p); return NULL; }
     struct jpos_ent e = { node, 0, 0, 0, 0, (uint32_t)p->doc, (uint32_t)off };
     if (key_off != SIZE_MAX) sync_to(p, key_off, &e.key_line, &e.key_col);
     sync_to(p, off, &e.line, &e.col);
-    if (put(p->t, &e) != GV_OK) {
+    if (table_put(p->t, &e) != GV_OK) {
         cJSON_Delete(node);
         fail_nomem(p);
         return NULL;
@@ -494,7 +494,7 @@ static cJSON *open_container(struct parser *p, size_t key_off, bool object, bool
 {
     size_t start = p->off;
     if (!enter(p) || !count_value(p)) return NULL;
-    cJSON *node = record(p, object ? cJSON_CreateObject() : cJSON_CreateArray(), start, key_off);
+    cJSON *node = parse_record(p, object ? cJSON_CreateObject() : cJSON_CreateArray(), start, key_off);
     if (!node) return NULL;
     p->off++;
     skip_ws(p);
@@ -576,7 +576,7 @@ static cJSON *parse_number(struct parser *p, size_t key_off)
     if (!n) { fail_at(p, start + bad, "%s", why); return NULL; }
     size_t used = 0;
     if (!buf_put(p, &used, p->s + start, n) || !count_value(p)) return NULL;
-    cJSON *v = record(p, cJSON_CreateNumber(strtod(p->buf, NULL)), start, key_off);
+    cJSON *v = parse_record(p, cJSON_CreateNumber(strtod(p->buf, NULL)), start, key_off);
     p->off = start + n;
     p->seen_json = 1;
     return v;
@@ -593,7 +593,7 @@ static cJSON *parse_value(struct parser *p, size_t key_off)
     case '[': return parse_array(p, key_off);
     case '"': {
         if (!parse_string(p) || !count_value(p)) return NULL;
-        return record(p, cJSON_CreateString(p->buf), start, key_off);
+        return parse_record(p, cJSON_CreateString(p->buf), start, key_off);
     }
     case 't': case 'f': case 'n': {
         static const char *const lit[] = { "true", "false", "null" };
@@ -604,7 +604,7 @@ static cJSON *parse_value(struct parser *p, size_t key_off)
         p->off += n;
         p->seen_json = 1;
         cJSON *v = i == 0 ? cJSON_CreateTrue() : i == 1 ? cJSON_CreateFalse() : cJSON_CreateNull();
-        return record(p, v, start, key_off);
+        return parse_record(p, v, start, key_off);
     }
     default:
         if (w[0] == '-' || is_digit((unsigned char)w[0])) return parse_number(p, key_off);
