@@ -309,7 +309,8 @@ static void ev_arrive(void *obj, uint64_t arg)
         return;
     }
     if (t->in_burst) {  /* resume a burst paused by preemption */
-        t->burst_end = mach_now_of(m) + t->burst_left;
+        sim_time now = mach_now_of(m);
+        t->burst_end = t->burst_left > SIM_TIME_MAX - now ? SIM_TIME_MAX : now + t->burst_left;
         start_burst_timer(m, t);
         return;
     }
