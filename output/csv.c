@@ -12,13 +12,18 @@
 #include "../common/afile.h"
 #include "../common/err.h"
 
-void csv_format_seconds(char *buf, size_t len, sim_time t)
+void csv_format_seconds(char *buf, size_t len, sim_sum t)
 {
     int neg = t < 0;
-    uint64_t ps = neg ? (uint64_t)(-t) : (uint64_t)t;
-    uint64_t ns = (ps + 500) / 1000;
-    snprintf(buf, len, "%s%" PRIu64 ".%09" PRIu64, neg ? "-" : "", ns / 1000000000u,
-             ns % 1000000000u);
+    unsigned __int128 ps = neg ? -(unsigned __int128)t : (unsigned __int128)t;
+    unsigned __int128 ns = (ps + 500) / 1000, s = ns / 1000000000u;
+    char digits[48], *d = digits + sizeof digits;  /* the seconds may exceed 64 bits */
+    *--d = '\0';
+    do {
+        *--d = (char)('0' + (int)(s % 10));
+        s /= 10;
+    } while (s);
+    snprintf(buf, len, "%s%s.%09u", neg ? "-" : "", d, (unsigned)(ns % 1000000000u));
 }
 
 static double rate(uint64_t n, sim_time wall)
@@ -26,7 +31,7 @@ static double rate(uint64_t n, sim_time wall)
     return wall > 0 ? (double)n * (double)SIM_S / (double)wall : 0.0;
 }
 
-static void put_time(struct row *r, sim_time t)
+static void put_time(struct row *r, sim_sum t)
 {
     char buf[48];
     csv_format_seconds(buf, sizeof buf, t);

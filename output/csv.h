@@ -37,6 +37,6 @@ int csv_prepare_result(struct afile *out, const char *path, enum rows_format fmt
 int csv_write_file(const char *path, const struct run_metrics *m, bool header,
                    bool reproducible, char *err, size_t errlen);
 /* Seconds with 9 decimals from picoseconds, rounded to the nanosecond. */
-void csv_format_seconds(char *buf, size_t len, sim_time t);
+void csv_format_seconds(char *buf, size_t len, sim_sum t);
 
 #endif

@@ -100,9 +100,9 @@ void mach_finish(struct machine *m, sim_time end)
     }
 }
 
-sim_time mach_cpu_time(const struct machine *m)
+sim_sum mach_cpu_time(const struct machine *m)
 {
-    sim_time t = 0;
+    sim_sum t = 0;
     for (int i = 0; i < m->ncores; i++) t += m->cores[i].busy_time + m->cores[i].switch_time;
     return t;
 }
