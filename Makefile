@@ -261,6 +261,7 @@ demo: deps
 docs: gvlsim
 	@scripts/docs/simulate.sh -b ./gvlsim
 	@scripts/docs/render.sh
+	@scripts/bad-inputs.sh ./gvlsim --update README.md
 
 docs-measure: gvlsim
 	@scripts/exec_results.sh ./gvlsim out/exec-results

@@ -18,7 +18,8 @@
 # quote), and trip no sanitizer: otherwise it is listed and the script fails.
 # The table gives per class the number of cases, the exit codes seen and the
 # first line gvlsim printed for the class's first case (temporary paths shown
-# as TMP).  --update FILE rewrites the table between the markers
+# as TMP); a sentence after it sums the fuzzing runs of tests/fuzz/runs.tsv
+# and names the crashers kept in tests/fuzz/crashers.  --update FILE rewrites the table between the markers
 # "<!-- bad-inputs:begin -->" and "<!-- bad-inputs:end -->" in FILE; --check
 # FILE fails if it differs (tests/e2e/bad_inputs.sh).  Run from the root.
 set -u
@@ -99,6 +100,20 @@ for dir in tests/bad/*/; do
 done
 total=$(awk -F'|' 'NR > 2 { s += $3 } END { print s }' "$table")
 printf '| **all** | **%d** | | |\n' "$total" >>"$table"
+# the fuzzing so far (tests/fuzz/runs.tsv, appended by `make fuzz`) and what it kept
+{
+    echo
+    awk -F'\t' '{ n[$2] += $4; s[$2] += $3; c[$2] += $5; t += $4 }
+        END { printf "Fuzzing (`make fuzz`, logged in `tests/fuzz/runs.tsv`): %d executions in all", t
+              sep = " ("
+              for (k in n) names[++m] = k
+              for (i = 1; i <= m; i++) for (j = i + 1; j <= m; j++) if (names[j] < names[i]) { x = names[i]; names[i] = names[j]; names[j] = x }
+              for (i = 1; i <= m; i++) { k = names[i]; printf "%s`%s` %d in %d s, %d crasher%s", sep, k, n[k], s[k], c[k], c[k] == 1 ? "" : "s"; sep = "; " }
+              printf ").  " }' tests/fuzz/runs.tsv
+    printf 'Crashers kept (minimised, replayed by `make test`):'
+    for f in $(cd tests/fuzz/crashers && ls */* 2>/dev/null | LC_ALL=C sort); do printf ' `%s`' "$f"; done
+    echo .
+} >>"$table"
 
 case $mode in
 '') cat "$table" ;;
