@@ -104,6 +104,8 @@ struct sweep_opts {
     struct run_options run;   /* scenario, --set, --seed, -o, --format, ... */
     int jobs;
     bool resume;              /* --resume */
+    char *text;               /* the scenario file, read once (it may be a pipe) */
+    size_t textlen;
     struct sweep_grid grid;
     struct row cols;          /* the output's columns */
 };
@@ -140,6 +142,7 @@ static int parse_opts(const struct args *a, struct sweep_opts *o)
 
 static void opts_free(struct sweep_opts *o)
 {
+    free(o->text);
     sweep_grid_free(&o->grid);
     row_free(&o->cols);
 }
@@ -195,7 +198,7 @@ static void run_one(struct sweep *sw, uint64_t r, struct run_result *out)
                             .nmachines_dirs = o->run.nmachines };
     struct diag_list d;
     diag_init(&d);
-    rc = scn_load(o->run.scenario, &lo, &scn, &d);
+    rc = scn_load_text(o->run.scenario, o->text, o->textlen, &lo, &scn, &d);
     if (rc != GV_OK) {
         size_t off = 0;
         for (size_t i = 0; i < d.n && off + 8 < sizeof err; i++)
@@ -314,21 +317,14 @@ static void report_failure(struct progress *p, const struct sweep_opts *o, uint6
 /* ---- the journal ---------------------------------------------------------- */
 
 /* The sweep as its journal describes it: everything that decides its rows
- * (not -j, -q or --resume), and the scenario file's bytes as a CRC. */
+ * (not -j, -q or --resume), and the scenario's bytes as a CRC. */
 static char *describe(const struct sweep_opts *o)
 {
     char *buf = NULL;
     size_t len = 0;
     FILE *f = open_memstream(&buf, &len);
     if (!f) return NULL;
-    unsigned long crc = crc32(0L, Z_NULL, 0);
-    FILE *s = fopen(o->run.scenario, "rb");
-    if (s) {
-        char b[65536];
-        size_t n;
-        while ((n = fread(b, 1, sizeof b, s)) > 0) crc = crc32(crc, (const Bytef *)b, (uInt)n);
-        fclose(s);
-    }
+    unsigned long crc = crc32(crc32(0L, Z_NULL, 0), (const Bytef *)o->text, (uInt)o->textlen);
     fprintf(f, "scenario %s (crc %08lx)\n", o->run.scenario, crc);
     for (int i = 0; i < o->run.nsets; i++) fprintf(f, "set %s\n", o->run.sets[i]);
     for (int i = 0; i < o->grid.nparams; i++) {
@@ -401,13 +397,21 @@ static int sweep_exec(const struct args *a)
         opts_free(&o);
         return code;
     }
-    /* the scenario with the common --set values must be valid before any run */
+    /* the scenario, read once, with the common --set values must be valid
+     * before any run */
     {
         struct scenario scn;
-        int rc = run_options_load(&o.run, &scn);
-        if (rc != GV_EXIT_OK) {
+        struct diag_list d;
+        diag_init(&d);
+        struct load_opts lo = { .sets = o.run.sets, .nsets = o.run.nsets, .machines_dirs = o.run.machines,
+                                .nmachines_dirs = o.run.nmachines };
+        int rc = scn_read_file(o.run.scenario, &o.text, &o.textlen, &d);
+        if (rc == GV_OK) rc = scn_load_text(o.run.scenario, o.text, o.textlen, &lo, &scn, &d);
+        for (size_t i = 0; i < d.n; i++) fprintf(stderr, "%s\n", d.msgs[i]);
+        diag_free(&d);
+        if (rc != GV_OK) {
             opts_free(&o);
-            return rc;
+            return gv_exit_code(rc);
         }
         scenario_free(&scn);
     }

@@ -331,6 +331,12 @@ out:
     return rc;
 }
 
+int scn_read_file(const char *file, char **text, size_t *len, struct diag_list *diags)
+{
+    int rc = read_file(file, "scenario", text, len, diags);
+    return rc == GV_EINVAL && diags->oom ? GV_ENOMEM : rc;
+}
+
 int scn_load(const char *file, const struct load_opts *opts, struct scenario *out,
              struct diag_list *diags)
 {

@@ -28,6 +28,11 @@ cat tests/data/minimal.json | timeout 20 "$bin" check /dev/stdin >"$tmp/out" 2>"
 code=$?
 expect_code 0 "/dev/stdin from a pipeline"
 expect_line out "/dev/stdin: ok (1 ractor, 1 thread, machine default, 8 cores, policy eager)" "pipeline"
+# a sweep reads its scenario once, so that a pipe serves every run
+cat tests/data/minimal.json | timeout 20 "$bin" sweep /dev/stdin --param machine.cores=1,2 -q >"$tmp/out" 2>"$tmp/err"
+code=$?
+expect_code 0 "sweep from a pipe"
+expect_lines out 3 "sweep from a pipe"
 # A writer holds the FIFO open (read-write: opening never blocks) until
 # gvlsim has opened it too, then closes it: gvlsim reads to the end.
 exec 3<>"$tmp/fifo"
