@@ -77,6 +77,9 @@ void afile_catch_signals(void)
     }
 }
 
+int afile_track(const char *tmp) { return pending_add(tmp); }
+void afile_untrack(int slot) { pending_remove(slot); }
+
 /* ---- the files ------------------------------------------------------------ */
 
 static void release(struct afile *a)

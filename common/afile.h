@@ -48,4 +48,11 @@ void afile_abort(struct afile *a);
  * started, as for a background job of a shell, stays ignored). */
 void afile_catch_signals(void);
 
+/* A temporary file made by other means (a PNG that gnuplot writes before it
+ * is renamed into place) joins the pending ones: afile_track returns its
+ * slot (or -1 if the table is full), afile_untrack(slot) once it is renamed
+ * or removed. */
+int afile_track(const char *tmp);
+void afile_untrack(int slot);
+
 #endif

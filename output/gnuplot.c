@@ -10,6 +10,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "../common/afile.h"
 #include "../common/err.h"
 
 extern char **environ;
@@ -229,6 +230,47 @@ void gp_write_script(FILE *f, const struct gp_spec *s, const struct gp_data *d)
 
 /* ---- running gnuplot ------------------------------------------------------ */
 
+/* Run gnuplot on `script` into `tmp`, then rename it over `png` (unless
+ * written in place); the temporary file is removed on failure. */
+static int render_into(const char *script, const char *png, const char *tmp, bool in_place, char *err,
+                       size_t errlen)
+{
+    char *argv[] = { "gnuplot", "-d", "-c", (char *)script, (char *)tmp, NULL };
+    pid_t pid;
+    int rc = posix_spawnp(&pid, "gnuplot", NULL, NULL, argv, environ);
+    if (rc != 0) {
+        if (!in_place) unlink(tmp);
+        if (rc == ENOENT)
+            return gv_fail(err, errlen, GV_EUNSUP,
+                           "gnuplot is not installed (plots are optional): the script %s is written; "
+                           "install gnuplot-nox and fonts-dejavu-core (`make deps` as root), then run "
+                           "`gnuplot -d %s`",
+                           script, script);
+        return gv_fail(err, errlen, GV_EIO, "cannot run gnuplot: %s", strerror(rc));
+    }
+    int st;
+    while (waitpid(pid, &st, 0) < 0) {
+        if (errno != EINTR) {
+            st = -1;
+            break;
+        }
+    }
+    struct stat sb;
+    if (st == -1 || !WIFEXITED(st) || WEXITSTATUS(st) != 0 || stat(tmp, &sb) != 0 ||
+        (!in_place && sb.st_size == 0)) {
+        if (!in_place) unlink(tmp);
+        if (st != -1 && WIFEXITED(st) && WEXITSTATUS(st) == 127)
+            return gv_fail(err, errlen, GV_EUNSUP, "gnuplot could not be started (exit 127)");
+        return gv_fail(err, errlen, GV_EIO, "gnuplot failed on %s (see its messages above)", script);
+    }
+    if (!in_place && rename(tmp, png) != 0) {
+        int e = errno;
+        unlink(tmp);
+        return gv_fail(err, errlen, GV_EIO, "%s: cannot rename into place: %s", png, strerror(e));
+    }
+    return GV_OK;
+}
+
 int gp_render(const char *script, const char *png, char *err, size_t errlen)
 {
     size_t n = strlen(png) + 16;
@@ -249,42 +291,10 @@ int gp_render(const char *script, const char *png, char *err, size_t errlen)
         fchmod(fd, 0644);  /* mkstemp made it 0600; gnuplot keeps the mode */
         close(fd);
     }
-    char *argv[] = { "gnuplot", "-d", "-c", (char *)script, tmp, NULL };
-    pid_t pid;
-    int rc = posix_spawnp(&pid, "gnuplot", NULL, NULL, argv, environ);
-    if (rc != 0) {
-        if (!in_place) unlink(tmp);
-        free(tmp);
-        if (rc == ENOENT)
-            return gv_fail(err, errlen, GV_EUNSUP,
-                           "gnuplot is not installed (plots are optional): the script %s is written; "
-                           "install gnuplot-nox and fonts-dejavu-core (`make deps` as root), then run "
-                           "`gnuplot -d %s`",
-                           script, script);
-        return gv_fail(err, errlen, GV_EIO, "cannot run gnuplot: %s", strerror(rc));
-    }
-    int st;
-    while (waitpid(pid, &st, 0) < 0) {
-        if (errno != EINTR) {
-            st = -1;
-            break;
-        }
-    }
-    struct stat sb;
-    if (st == -1 || !WIFEXITED(st) || WEXITSTATUS(st) != 0 || stat(tmp, &sb) != 0 ||
-        (!in_place && sb.st_size == 0)) {
-        if (!in_place) unlink(tmp);
-        free(tmp);
-        if (st != -1 && WIFEXITED(st) && WEXITSTATUS(st) == 127)
-            return gv_fail(err, errlen, GV_EUNSUP, "gnuplot could not be started (exit 127)");
-        return gv_fail(err, errlen, GV_EIO, "gnuplot failed on %s (see its messages above)", script);
-    }
-    if (!in_place && rename(tmp, png) != 0) {
-        int e = errno;
-        unlink(tmp);
-        free(tmp);
-        return gv_fail(err, errlen, GV_EIO, "%s: cannot rename into place: %s", png, strerror(e));
-    }
+    int slot = in_place ? -1 : afile_track(tmp);  /* removed if gvlsim is interrupted */
+    int rc = render_into(script, png, tmp, in_place, err, errlen);
+    afile_untrack(slot);
     free(tmp);
-    return GV_OK;
+    return rc;
 }
+

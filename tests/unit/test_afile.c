@@ -100,8 +100,13 @@ static void test_signals(void)
             if (afile_open(&b, path, err, sizeof err) != GV_OK) _exit(91);
             fputs("partial", a.f);
             if (afile_prepare(&b, err, sizeof err) != GV_OK) _exit(92);
+            /* a temporary file made by another program (gnuplot's PNG) */
+            snprintf(path, sizeof path, "%s/c.png.tmp.XXXXXX", dir);
+            int fd = mkstemp(path);
+            if (fd < 0 || afile_track(path) < 0) _exit(93);
+            close(fd);
             raise(sigs[i]);
-            _exit(93);  /* not reached */
+            _exit(94);  /* not reached */
         }
         int st;
         ASSERT_EQ(waitpid(pid, &st, 0), pid);
