@@ -148,17 +148,13 @@ static bool hogs_gvl(const struct scn_prog *p)
     for (int i = 0; i < p->nops; i++) {
         const struct scn_op *op = &p->ops[i];
         if (op->kind != OP_LOOP || op->u.loop.mode != LOOP_FOREVER) continue;
-        struct ectx c = { 0 };
-        struct est b = { 0 };
         for (int j = 0; j < op->u.loop.body->nops; j++) {
-            const struct scn_op *o = &op->u.loop.body->ops[j];
-            if (o->kind == OP_LOOP) return false;  /* nested: not worth following */
-            if (o->kind == OP_SYSCALL || o->kind == OP_SLEEP || o->kind == OP_QUEUE_POP ||
-                o->kind == OP_JOIN || o->kind == OP_ENV_ESCAPE)
-                b.releases = true;
+            enum scn_op_kind k = op->u.loop.body->ops[j].kind;
+            if (k == OP_LOOP) return false;  /* nested: not worth following */
+            if (k == OP_SYSCALL || k == OP_SLEEP || k == OP_QUEUE_POP || k == OP_JOIN || k == OP_ENV_ESCAPE)
+                return false;
         }
-        (void)c;
-        return !b.releases;
+        return true;
     }
     return false;
 }
