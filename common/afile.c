@@ -10,6 +10,7 @@
 #include "afile.h"
 
 #include <errno.h>
+#include <pthread.h>
 #include <signal.h>
 #include <stdatomic.h>
 #include <stdlib.h>
@@ -77,8 +78,25 @@ void afile_catch_signals(void)
     }
 }
 
-int afile_track(const char *tmp) { return pending_add(tmp); }
 void afile_untrack(int slot) { pending_remove(slot); }
+
+int afile_mkstemp(char *tmpl, int *slot)
+{
+    /* no signal between the file's creation and its entry in the table:
+     * it would leave the file behind */
+    sigset_t block, old;
+    sigemptyset(&block);
+    sigaddset(&block, SIGINT);
+    sigaddset(&block, SIGTERM);
+    sigaddset(&block, SIGHUP);
+    pthread_sigmask(SIG_BLOCK, &block, &old);
+    int fd = mkstemp(tmpl);
+    *slot = fd >= 0 ? pending_add(tmpl) : -1;
+    int e = errno;
+    pthread_sigmask(SIG_SETMASK, &old, NULL);
+    errno = e;
+    return fd;
+}
 
 /* ---- the files ------------------------------------------------------------ */
 
@@ -120,13 +138,12 @@ int afile_open(struct afile *a, const char *path, char *err, size_t errlen)
         return gv_fail(err, errlen, GV_ENOMEM, "output file: out of memory");
     }
     snprintf(a->tmp, n + 16, "%s.tmp.XXXXXX", a->path);
-    int fd = mkstemp(a->tmp);
+    int fd = afile_mkstemp(a->tmp, &a->slot);
     if (fd < 0) {
         int rc = gv_fail(err, errlen, GV_EIO, "%s: cannot create output file: %s", a->path, strerror(errno));
         release(a);
         return rc;
     }
-    a->slot = pending_add(a->tmp);
     fchmod(fd, 0644);
     a->f = fdopen(fd, "w");
     if (!a->f) {

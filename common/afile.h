@@ -49,10 +49,11 @@ void afile_abort(struct afile *a);
 void afile_catch_signals(void);
 
 /* A temporary file made by other means (a PNG that gnuplot writes before it
- * is renamed into place) joins the pending ones: afile_track returns its
- * slot (or -1 if the table is full), afile_untrack(slot) once it is renamed
- * or removed. */
-int afile_track(const char *tmp);
+ * is renamed into place) joins the pending ones: afile_mkstemp creates it
+ * as mkstemp(3) does and enters it in the table with those signals blocked
+ * (*slot: its entry, or -1 if the table is full), afile_untrack(slot) takes
+ * it out once it is renamed or removed. */
+int afile_mkstemp(char *tmpl, int *slot);
 void afile_untrack(int slot);
 
 #endif

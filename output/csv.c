@@ -83,7 +83,7 @@ static void put_counts(struct row *r, const struct run_metrics *m, const struct 
     }
 }
 
-static void put_seconds(struct row *r, const struct run_metrics *m, enum metric_id id, sim_time t)
+static void put_seconds(struct row *r, const struct run_metrics *m, enum metric_id id, sim_sum t)
 {
     if (metrics_measured(m, id)) put_time(r, t);
     else row_null(r);

@@ -277,12 +277,13 @@ int gp_render(const char *script, const char *png, char *err, size_t errlen)
     char *tmp = malloc(n);
     if (!tmp) return gv_fail(err, errlen, GV_ENOMEM, "out of memory");
     struct stat pst;
+    int slot = -1;
     bool in_place = stat(png, &pst) == 0 && !S_ISREG(pst.st_mode);  /* /dev/null: never rename over it */
     if (in_place) {
         snprintf(tmp, n, "%s", png);
     } else {
         snprintf(tmp, n, "%s.tmp.XXXXXX", png);
-        int fd = mkstemp(tmp);
+        int fd = afile_mkstemp(tmp, &slot);  /* removed if gvlsim is interrupted */
         if (fd < 0) {
             int e = errno;
             free(tmp);
@@ -291,7 +292,6 @@ int gp_render(const char *script, const char *png, char *err, size_t errlen)
         fchmod(fd, 0644);  /* mkstemp made it 0600; gnuplot keeps the mode */
         close(fd);
     }
-    int slot = in_place ? -1 : afile_track(tmp);  /* removed if gvlsim is interrupted */
     int rc = render_into(script, png, tmp, in_place, err, errlen);
     afile_untrack(slot);
     free(tmp);

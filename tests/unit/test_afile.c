@@ -102,8 +102,8 @@ static void test_signals(void)
             if (afile_prepare(&b, err, sizeof err) != GV_OK) _exit(92);
             /* a temporary file made by another program (gnuplot's PNG) */
             snprintf(path, sizeof path, "%s/c.png.tmp.XXXXXX", dir);
-            int fd = mkstemp(path);
-            if (fd < 0 || afile_track(path) < 0) _exit(93);
+            int slot, fd = afile_mkstemp(path, &slot);
+            if (fd < 0 || slot < 0) _exit(93);
             close(fd);
             raise(sigs[i]);
             _exit(94);  /* not reached */
