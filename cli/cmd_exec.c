@@ -19,10 +19,7 @@ static const struct args_opt exec_opts[] = {
     CLI_OPT_SEED_H("random seed for drawn durations (overrides the scenario's)"),
     CLI_OPT_ROWS_OUTPUT,
     CLI_OPT_FORMAT,
-    { .name = "timeout", .kind = ARGS_SECONDS, .min = 1, .max = CLI_TIME_MAX,
-      .help = "watchdog: stop a run still going after SECS (default 600);\n"
-              "it is reported with what each thread waits on, exit 4, and\n"
-              "no output file is written" },
+    CLI_OPT_TIMEOUT,
     CLI_OPT_NO_HEADER,
     CLI_OPT_REPRODUCIBLE_H("leave the host_s column empty"),
     CLI_OPT_MACHINES,

@@ -50,6 +50,11 @@
 #define CLI_OPT_QUIET_H(help_) \
     { .name = "quiet", .short_name = 'q', .kind = ARGS_FLAG, .help = help_ }
 #define CLI_OPT_QUIET CLI_OPT_QUIET_H("no summary on stderr")
+#define CLI_OPT_TIMEOUT \
+    { .name = "timeout", .kind = ARGS_SECONDS, .min = 1, .max = CLI_TIME_MAX, \
+      .help = "watchdog: stop a run still going after SECS (default 600);\n" \
+              "it is reported with what each thread waits on, exit 4, and\n" \
+              "no output file is written" }
 #define CLI_OPT_END { .name = NULL }
 
 /* The options of `run`, `exec` and `sweep`, read from the parsed command

@@ -1,0 +1,49 @@
+/* backend.c - the table of backends (backend.h). */
+#include "backend.h"
+
+#include <string.h>
+
+#include "../common/err.h"
+#include "../exec/exec.h"
+#include "../models/simulate.h"
+
+static int run_sim(const struct scenario *scn, const struct backend_opts *o, struct run_metrics *m,
+                   char *err, size_t errlen)
+{
+    struct simulate_opts so = { .engine = o->engine, .max_time = o->max_time };
+    return simulate_run(scn, &so, m, err, errlen);
+}
+
+static int run_pthread(const struct scenario *scn, const struct backend_opts *o,
+                       struct run_metrics *m, char *err, size_t errlen)
+{
+    struct exec_opts eo = { .timeout_s = o->timeout_s };
+    struct exec_report rep;
+    int rc = exec_run(scn, &eo, &rep, err, errlen);
+    if (rc == GV_OK) {
+        *m = rep.m;                    /* m owns the per-Ractor counts now */
+        rep.ractor_ops_buf = NULL;
+        rep.m.ractor_ops = NULL;
+    } else {
+        memset(m, 0, sizeof *m);
+    }
+    exec_report_free(&rep);
+    return rc;
+}
+
+static const struct backend backends[] = {
+    { "sim", false, run_sim },
+    { "pthread", true, run_pthread },
+};
+
+const struct backend *backend_find(const char *name)
+{
+    for (size_t i = 0; i < sizeof backends / sizeof *backends; i++)
+        if (strcmp(backends[i].name, name) == 0) return &backends[i];
+    return NULL;
+}
+
+const char *backend_name(size_t i)
+{
+    return i < sizeof backends / sizeof *backends ? backends[i].name : NULL;
+}
