@@ -579,8 +579,10 @@ int cmp_run(const struct csv_table *base, const char *base_name, const struct cs
                          one_side, one_side == 1 ? "" : "s", lost, one_side > 5 ? "\n  ..." : "");
             goto out;
         }
-        snprintf(r->note, sizeof r->note, "%d configuration%s on one side only:%s", one_side,
-                 one_side == 1 ? "" : "s", lost);
+        int n = snprintf(r->note, sizeof r->note, "%d configuration%s on one side only:", one_side,
+                         one_side == 1 ? "" : "s");
+        if (n > 0 && (size_t)n < sizeof r->note)
+            strncat(r->note, lost, sizeof r->note - (size_t)n - 1);
     }
 
     /* the key columns worth showing: those that vary */
