@@ -6,6 +6,9 @@
 #                 `make uninstall` removes them
 #   make test     unit + golden + end-to-end tests, then the same under ASan+UBSan
 #   make demo     install missing packages, build, run the seed scenarios -> out/
+#   make regress  run the seed suite (the sweeps of scenarios/demo.txt) and
+#                 compare it with its baselines, tests/regress/*.csv
+#   make regress-update  rewrite those baselines (a deliberate model change)
 #   make bench    engine and simulator speed figures (never part of `make test`)
 #   make valgrind the unit and golden tests under valgrind memcheck
 #   make tsan     the real executor's unit tests under ThreadSanitizer
@@ -66,7 +69,7 @@ $(eval $(call flags_stamp,$(ASN),$(CC) $(ASAN_CFLAGS)))
 $(eval $(call flags_stamp,$(TSN),$(CC) $(TSAN_CFLAGS)))
 FORCE:
 
-.PHONY: all deps FORCE demo test test-suite unit-test golden-test e2e-test asan-test bench valgrind tsan clean check-deps \
+.PHONY: all deps FORCE demo regress regress-update test test-suite unit-test golden-test e2e-test asan-test bench valgrind tsan clean check-deps \
         install uninstall install-test
 
 # The man page and the bash completion are printed by gvlsim from its
@@ -195,6 +198,12 @@ test-suite: check-deps unit-test golden-test e2e-test install-test asan-test
 demo: deps
 	@$(MAKE) --no-print-directory gvlsim
 	@scripts/demo.sh ./gvlsim out
+
+regress: check-deps gvlsim
+	@scripts/regress.sh ./gvlsim
+
+regress-update: check-deps gvlsim
+	@scripts/regress.sh ./gvlsim --update
 
 bench: gvlsim $(REL)/tests/bench_engine
 	@scripts/bench.sh ./gvlsim $(REL)/tests/bench_engine

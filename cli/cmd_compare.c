@@ -50,7 +50,7 @@ const struct cli_command cli_cmd_compare = {
         "sweep's --param columns and rep, then scenario, backend, policy,\n"
         "invariant_check, insn_counter, cores, ractors, threads and seed.  Every other\n"
         "column is a metric (named measures included), except host_s and point.",
-    .args = { compare_opts, "BASE NEW", 2, 2 },
+    .args = { compare_opts, "CSV", 2, 2 },
     .details =
         "Simulated rows are deterministic: any change is reported, unless --tolerance\n"
         "allows it.  Measured rows (backend pthread, ruby) that differ only in rep and\n"

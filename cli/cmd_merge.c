@@ -42,7 +42,7 @@ const struct cli_command cli_cmd_merge = {
         "bytes: merging the shards of a --reproducible sweep gives the single-process\n"
         "output exactly.  `sweep --emit-jobs` prints the merge command with --points\n"
         "and --seeds, so that a shard missing at the end is noticed too.",
-    .args = { merge_opts, "SHARD", 1, -1 },
+    .args = { merge_opts, "CSV", 1, -1 },
     .exit_status =
         "0 ok, 2 usage, 3 invalid input (a malformed file, shards with\n"
         "different columns, rows without point/rep, a missing or duplicated run),\n"

@@ -581,8 +581,11 @@ int cmp_run(const struct csv_table *base, const char *base_name, const struct cs
         }
         int n = snprintf(r->note, sizeof r->note, "%d configuration%s on one side only:", one_side,
                          one_side == 1 ? "" : "s");
-        if (n > 0 && (size_t)n < sizeof r->note)
-            strncat(r->note, lost, sizeof r->note - (size_t)n - 1);
+        if (n > 0 && (size_t)n < sizeof r->note) {
+            size_t room = sizeof r->note - (size_t)n - 1, len = strlen(lost);
+            memcpy(r->note + n, lost, len < room ? len : room);
+            r->note[(size_t)n + (len < room ? len : room)] = 0;
+        }
     }
 
     /* the key columns worth showing: those that vary */
@@ -661,7 +664,10 @@ static void change_text(char *buf, size_t len, const struct cmp_change *c)
     if (isnan(c->rel)) snprintf(buf, len, "%s", c->base && c->base[0] && c->new && c->new[0] &&
                                                     strtod(c->base, NULL) == 0 ? "from 0" : "");
     else if (fabs(100 * c->rel) >= 0.1 || isinf(c->rel)) snprintf(buf, len, "%+.2f%%", 100 * c->rel);
-    else snprintf(buf, len, "%+.2g%%", 100 * c->rel);   /* +0.0012%: not "+0.00%" */
+    else {  /* two significant digits, without an exponent: +0.0012%, not +0.00% */
+        int d = (int)ceil(-log10(fabs(100 * c->rel))) + 1;
+        snprintf(buf, len, "%+.*f%%", d > 12 ? 12 : d, 100 * c->rel);
+    }
 }
 
 static void tolerance_text(char *buf, size_t len, const struct cmp_change *c)
