@@ -3,6 +3,8 @@
  * tests, which link every cli/ object but main.o, can call them). */
 #include <sched.h>
 #include <stdarg.h>
+#include <stdbool.h>
+#include <stdlib.h>
 #include <stdio.h>
 #include <string.h>
 #include <time.h>
@@ -20,6 +22,8 @@ const struct cli_command *const cli_commands[] = {
     &cli_cmd_plot,
     &cli_cmd_merge,
     &cli_cmd_compare,
+    &cli_cmd_fit,
+    &cli_cmd_calibrate,
     &cli_cmd_help,
     NULL,
 };
@@ -94,4 +98,20 @@ int cli_cpus(void)
         n = online > 0 ? (int)(online > 1024 ? 1024 : online) : 1;
     }
     return n > 256 ? 256 : n;
+}
+
+char *cli_command_line(const struct args *a)
+{
+    size_t n = strlen("gvlsim") + 1;
+    for (int i = 0; i < a->argc; i++) n += strlen(a->argv[i]) + 3;
+    char *s = malloc(n);
+    if (!s) return NULL;
+    strcpy(s, "gvlsim");
+    for (int i = 0; i < a->argc; i++) {
+        bool q = strpbrk(a->argv[i], " \t'\"") != NULL;
+        strcat(s, q ? " '" : " ");
+        strcat(s, a->argv[i]);
+        if (q) strcat(s, "'");
+    }
+    return s;
 }

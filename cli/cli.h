@@ -39,6 +39,8 @@ extern const struct cli_command cli_cmd_sweep;
 extern const struct cli_command cli_cmd_plot;
 extern const struct cli_command cli_cmd_compare;
 extern const struct cli_command cli_cmd_merge;
+extern const struct cli_command cli_cmd_fit;
+extern const struct cli_command cli_cmd_calibrate;
 extern const struct cli_command cli_cmd_help;
 
 /* Every command, in the order `gvlsim help` lists them; NULL-terminated. */
@@ -59,6 +61,11 @@ int cli_usage_error(const struct cli_command *cmd, const char *fmt, ...)
 /* Report an unknown command name (with a suggestion) as a usage error of
  * `from` (NULL: of gvlsim itself); returns GV_EXIT_USAGE. */
 int cli_unknown_command(const struct cli_command *from, const char *name);
+
+/* "gvlsim NAME ARGS..." as given (arguments with spaces or quotes single-
+ * quoted), for the record a command writes of how it was run; NULL if out
+ * of memory. */
+char *cli_command_line(const struct args *a);
 
 /* Monotonic host seconds, for the host_s column and progress lines. */
 double cli_host_now(void);

@@ -105,23 +105,6 @@ static char *swap_ext(const char *path, const char *const *old, const char *ext)
     return s;
 }
 
-/* The command line, quoted for the script's comment. */
-static char *join_args(const char *const *argv, int argc)
-{
-    size_t n = strlen("gvlsim plot") + 1;
-    for (int i = 0; i < argc; i++) n += strlen(argv[i]) + 3;
-    char *s = malloc(n);
-    if (!s) return NULL;
-    strcpy(s, "gvlsim plot");
-    for (int i = 0; i < argc; i++) {
-        bool q = strpbrk(argv[i], " \t'\"") != NULL;
-        strcat(s, q ? " '" : " ");
-        strcat(s, argv[i]);
-        if (q) strcat(s, "'");
-    }
-    return s;
-}
-
 static int plot_exec(const struct args *a)
 {
     static const char *const row_suffixes[] = { ".csv", ".jsonl", ".ndjson", ".json", NULL };
@@ -149,7 +132,7 @@ static int plot_exec(const struct args *a)
     char err[2048];
     char *png = o.png ? strdup(o.png) : swap_ext(o.csv, row_suffixes, ".png");
     char *gp = png ? swap_ext(png, image_suffixes, ".gp") : NULL;
-    char *cmd = join_args((const char *const *)a->argv + 1, a->argc - 1);
+    char *cmd = cli_command_line(a);
     char *ratio_col = ratio ? strndup(ratio, strcspn(ratio, "=")) : NULL;
     struct csv_table t, ref;
     struct gp_data d;

@@ -146,15 +146,35 @@ static int resolve_profile(const char *file, const cJSON *root, const struct loa
     size_t nlen = strlen(name);
     int is_path = strchr(name, '/') || (nlen > 5 && !strcmp(name + nlen - 5, ".json"));
     if (is_path) {
-        path = name[0] == '/' ? strdup(name) : str_printf("%s/%s", sdir, name);
-        if (!path) { rc = GV_ENOMEM; goto done; }
-        if (!is_file(path)) {
-            char *msg = str_printf("no machine profile \"%s\" (looked for: %s)", name, path);
+        /* a relative path given with --set is relative to the working
+         * directory (as any path on a command line), one in a file to the
+         * file's directory; each falls back on the other */
+        struct jpos np;
+        bool from_set = jpos_get(pos, node, &np) && ovr_is_set_doc(np.file);
+        char *beside = name[0] == '/' ? strdup(name) : str_printf("%s/%s", sdir, name);
+        char *cwd = strdup(name);
+        if (!beside || !cwd) {
+            free(beside);
+            free(cwd);
+            rc = GV_ENOMEM;
+            goto done;
+        }
+        char *first = from_set ? cwd : beside, *second = from_set ? beside : cwd;
+        if (is_file(first)) {
+            path = first;
+            free(second);
+        } else if (is_file(second)) {
+            path = second;
+            free(first);
+        } else {
+            char *msg = !strcmp(first, second)
+                      ? str_printf("no machine profile \"%s\" (looked for: %s)", name, first)
+                      : str_printf("no machine profile \"%s\" (looked for: %s, %s)", name, first, second);
+            free(first);
+            free(second);
             if (!msg) { rc = GV_ENOMEM; goto done; }
             at_node(diags, pos, node, file, ptr, msg);
             free(msg);
-            free(path);
-            path = NULL;
             rc = GV_EINVAL;
             goto done;
         }

@@ -4,7 +4,9 @@
  * line:col); apply every --set override to the JSON tree; resolve the
  * machine profile named by machine.profile (in each --machines directory,
  * in order, then machines/NAME.json next to the scenario, then each
- * directory of $GVLSIM_MACHINES) and lay
+ * directory of $GVLSIM_MACHINES; a path is relative to the working
+ * directory when given with --set, to the scenario's directory when
+ * written in it, each falling back on the other) and lay
  * the scenario's own machine keys over it; validate the whole tree against
  * the schema (unknown keys, duplicate keys, wrong types, out-of-range
  * values, unknown queue names, ...), collecting every problem; and only if

@@ -120,9 +120,10 @@ int gvl_signal(struct rb_thread *next, struct gvl_actor by)
 {
     if (!next) return 0;
     if (mn_thread_p(next)) return mn_signal(next, by);  /* M:N: queue its Ractor (mn_pool.c) */
-    if (!mach_wake(&next->vm->mach, next->nt, by.nt)) return 0;
+    int woke = mach_wake(&next->vm->mach, next->nt, by.nt);
+    if (!woke) return 0;
     next->vm->wakeups++;
-    *by.cost += next->vm->scn->machine.futex_wake;
+    *by.cost += vm_wake_cost(next->vm, woke);
     return 1;
 }
 

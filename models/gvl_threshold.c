@@ -111,9 +111,10 @@ static void threshold_blocking_enter(struct rb_thread *th, bool yield_immediatel
         mach_start(&vm->mach, &h->nt, helper_run, h);
     } else if (h->idle) {
         h->idle = false;
-        if (mach_wake(&vm->mach, &h->nt, th->nt)) {
+        int woke = mach_wake(&vm->mach, &h->nt, th->nt);
+        if (woke) {
             vm->wakeups++;
-            th->pending_cost += vm->scn->machine.futex_wake;
+            th->pending_cost += vm_wake_cost(vm, woke);
         }
     }
 }

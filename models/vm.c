@@ -36,6 +36,12 @@ void vm_fail(struct vm *vm, const char *fmt, ...)
     sim_stop(vm->eng);
 }
 
+sim_time vm_wake_cost(const struct vm *vm, int woke)
+{
+    const struct scn_machine *m = &vm->scn->machine;
+    return m->futex_wake + (woke == MACH_WAKE_REMOTE ? m->wake_ipi : 0);
+}
+
 void vm_set_state(struct rb_thread *th, enum thread_state to)
 {
     vm_set_state_at(th, to, sim_now(th->vm->eng));
@@ -50,6 +56,12 @@ void vm_set_state_at(struct rb_thread *th, enum thread_state to, sim_time now)
     th->ts_since = now;
     if (vm->obs.thread_state && from != to) vm->obs.thread_state(vm->obs.ctx, th->id, from, to, now);
 }
+
+_Static_assert((int)OS_SCHED_FIFO == (int)MACH_SCHED_FIFO && (int)OS_SCHED_CFS == (int)MACH_SCHED_CFS &&
+                   (int)OS_SCHED_EEVDF == (int)MACH_SCHED_EEVDF &&
+                   (int)OS_SCHED_EEVDF_DELAY == (int)MACH_SCHED_EEVDF_DELAY &&
+                   (int)OS_SCHED_COUNT == (int)MACH_SCHED_COUNT,
+               "os_scheduler names the machine's schedulers in order");
 
 int vm_init(struct vm *vm, const struct scenario *scn, struct sim_engine *eng, char *err,
             unsigned errlen)
@@ -69,6 +81,8 @@ int vm_init(struct vm *vm, const struct scenario *scn, struct sim_engine *eng, c
         .wake_busy_core = scn->machine.wake_busy_core,
         .wake_jitter = scn->machine.wake_jitter,
         .os_timeslice = scn->machine.os_timeslice,
+        .sched = (enum mach_sched)scn->machine.os_scheduler,
+        .os_tick = scn->machine.os_tick,
         .seed = scn->seed,
     };
     int rc = mach_init(&vm->mach, eng, &mp, err, errlen);

@@ -242,6 +242,9 @@ void vm_set_state(struct rb_thread *th, enum thread_state to);
 /* ... at time t (closing the books at the end time, which may lie after
  * the last event). */
 void vm_set_state_at(struct rb_thread *th, enum thread_state to, sim_time t);
+/* The waker's CPU cost of a futex wake that mach_wake answered with `woke`:
+ * futex_wake, plus wake_ipi when another core had to be interrupted. */
+sim_time vm_wake_cost(const struct vm *vm, int woke);
 /* Stop the run with an error (a model found an impossible situation). */
 void vm_fail(struct vm *vm, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
