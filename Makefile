@@ -10,6 +10,8 @@
 #                 compare it with its baselines, tests/regress/*.csv
 #   make regress-update  rewrite those baselines (a deliberate model change)
 #   make bench    engine and simulator speed figures (never part of `make test`)
+#   make docs     re-run the simulations behind the docs' tables and re-render them
+#   make docs-measure  re-measure the real executor's tables (minutes, quiet host)
 #   make valgrind the unit and golden tests under valgrind memcheck
 #   make tsan     the real executor's unit tests under ThreadSanitizer
 
@@ -69,8 +71,8 @@ $(eval $(call flags_stamp,$(ASN),$(CC) $(ASAN_CFLAGS)))
 $(eval $(call flags_stamp,$(TSN),$(CC) $(TSAN_CFLAGS)))
 FORCE:
 
-.PHONY: all deps FORCE demo regress regress-update test test-suite unit-test golden-test e2e-test asan-test bench valgrind tsan clean check-deps \
-        install uninstall install-test
+.PHONY: all deps FORCE demo regress regress-update test test-suite unit-test golden-test e2e-test docs-test \
+        asan-test bench valgrind tsan clean check-deps install uninstall install-test docs docs-measure
 
 # The man page and the bash completion are printed by gvlsim from its
 # command and option tables (cli/cmd_help.c), so they cannot drift from
@@ -192,7 +194,7 @@ asan-test: $(ASN_UNITS) $(ASN)/gvlsim
 test: deps
 	@$(MAKE) --no-print-directory WERROR=-Werror test-suite
 
-test-suite: check-deps unit-test golden-test e2e-test install-test asan-test
+test-suite: check-deps unit-test golden-test e2e-test docs-test install-test asan-test
 	@echo "make test: all passed"
 
 demo: deps
@@ -204,6 +206,32 @@ regress: check-deps gvlsim
 
 regress-update: check-deps gvlsim
 	@scripts/regress.sh ./gvlsim --update
+
+# The docs' tables are generated (scripts/docs/): `make docs` runs every
+# simulation of docs/data/sim-runs.txt into docs/data/sim.csv, then renders
+# the tables and figures of README.md, docs/*.md and scenarios/README.md
+# from docs/data.  `make docs-measure` measures the real executor's tables
+# into out/exec-results, copies the raw data to docs/data/exec, renders.
+# `make docs-test` (part of `make test`) checks that every rendering matches
+# the committed data, that the data is what this tree's simulator gives
+# (re-running its cheapest runs), that every schema key is documented and
+# that no committed file points outside the repository.
+docs: gvlsim
+	@scripts/docs/simulate.sh -b ./gvlsim
+	@scripts/docs/render.sh
+
+docs-measure: gvlsim
+	@scripts/exec_results.sh ./gvlsim out/exec-results
+	@mkdir -p docs/data/exec
+	@cp out/exec-results/raw.csv out/exec-results/summaries.txt out/exec-results/host.txt docs/data/exec/
+	@scripts/docs/render.sh
+
+docs-test: gvlsim $(REL)/tests/schema_keys
+	@tests/docs/run.sh ./gvlsim $(REL)/tests/schema_keys
+
+$(REL)/tests/schema_keys: tests/docs/schema_keys.c $(REL_OBJ)
+	@mkdir -p $(dir $@)
+	$(Q)$(CC) $(RELEASE_CFLAGS) -o $@ $< $(REL_OBJ) $(LDLIBS)
 
 bench: gvlsim $(REL)/tests/bench_engine
 	@scripts/bench.sh ./gvlsim $(REL)/tests/bench_engine

@@ -225,6 +225,7 @@ static const struct sch_key root_keys[] = {
 const struct sch_obj sch_scenario = { "scenario", root_keys, NKEYS(root_keys) };
 
 const struct sch_obj *sch_op(int kind) { return &op_objs[kind]; }
+const struct sch_obj *sch_dist(int kind) { return &dist_objs[kind]; }
 
 const struct sch_key *sch_find(const struct sch_obj *o, const char *name)
 {
