@@ -334,30 +334,29 @@ done:
 
 /* ---- the comparison ---------------------------------------------------------- */
 
-static int add_change(struct cmp_result *r, size_t *cap, const struct cmp_change *c)
+/* Append one element of `size` bytes to `arr` (*n elements, capacity
+ * *cap, doubled as needed).  Returns the array, perhaps moved, or NULL
+ * (out of memory; `arr` is unchanged). */
+static void *append(void *arr, size_t *n, size_t *cap, const void *elem, size_t size)
 {
-    if (r->nchanges == *cap) {
+    if (*n == *cap) {
         size_t ncap = *cap ? 2 * *cap : 16;
-        struct cmp_change *nc = realloc(r->changes, ncap * sizeof *nc);
-        if (!nc) return GV_ENOMEM;
-        r->changes = nc;
+        void *na = realloc(arr, ncap * size);
+        if (!na) return NULL;
+        arr = na;
         *cap = ncap;
     }
-    r->changes[r->nchanges++] = *c;
-    if (c->beyond) r->nbeyond++;
-    return GV_OK;
+    memcpy((char *)arr + *n * size, elem, size);
+    (*n)++;
+    return arr;
 }
 
-static int add_group(struct cmp_result *r, size_t *cap, const struct cmp_group *g)
+static int add_change(struct cmp_result *r, size_t *cap, const struct cmp_change *c)
 {
-    if (r->ngroups == *cap) {
-        size_t ncap = *cap ? 2 * *cap : 16;
-        struct cmp_group *ng = realloc(r->groups, ncap * sizeof *ng);
-        if (!ng) return GV_ENOMEM;
-        r->groups = ng;
-        *cap = ncap;
-    }
-    r->groups[r->ngroups++] = *g;
+    struct cmp_change *a = append(r->changes, &r->nchanges, cap, c, sizeof *c);
+    if (!a) return GV_ENOMEM;
+    r->changes = a;
+    if (c->beyond) r->nbeyond++;
     return GV_OK;
 }
 
@@ -546,7 +545,11 @@ int cmp_run(const struct csv_table *base, const char *base_name, const struct cs
             g.key[q] = strdup(rep ? "*" : csvr_cell(base, g.base_row, key[q]));
             if (!g.key[q]) rc = GV_ENOMEM;
         }
-        if (rc == GV_OK) rc = add_group(r, &gcap, &g);
+        if (rc == GV_OK) {
+            struct cmp_group *a = append(r->groups, &r->ngroups, &gcap, &g, sizeof g);
+            if (a) r->groups = a;
+            else rc = GV_ENOMEM;
+        }
         if (rc != GV_OK) {
             for (int q = 0; q < nkey; q++) free(g.key[q]);
             free(g.key);
