@@ -35,7 +35,7 @@ ASAN_CFLAGS    := $(STD) $(WARN) -O1 -g -fno-omit-frame-pointer \
 TSAN_CFLAGS    := $(STD) $(WARN) -O1 -g -fsanitize=thread $(DEPS_CFLAGS)
 
 # Library sources: everything except the CLI entry point.
-LIB_DIRS := common sim models input output exec cli
+LIB_DIRS := common sim core models input output exec cli
 LIB_SRC  := $(filter-out cli/main.c,$(foreach d,$(LIB_DIRS),$(wildcard $(d)/*.c)))
 MAIN_SRC := cli/main.c
 UNIT_SRC := $(wildcard tests/unit/test_*.c)

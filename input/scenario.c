@@ -1,6 +1,8 @@
 /* scenario.c - enum names, loop shares, instance names and freeing a scenario. */
 #include "scenario.h"
 
+#include "../common/metrics.h"
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -117,24 +119,12 @@ void scenario_free(struct scenario *s)
     memset(s, 0, sizeof *s);
 }
 
-char *scn_instance_name(const char *base, int idx, int count)
+void scn_metrics_describe(const struct scenario *s, struct run_metrics *m)
 {
-    size_t len = strlen(base) + 16;
-    char *s = malloc(len);
-    if (!s) return NULL;
-    if (count > 1) snprintf(s, len, "%s#%d", base, idx);
-    else snprintf(s, len, "%s", base);
-    return s;
-}
-
-char *scn_thread_name(const char *ractor_name, const char *base, int idx, int count,
-                      bool multi_ractor)
-{
-    char *tn = scn_instance_name(base, idx, count);
-    if (!tn || !multi_ractor) return tn;
-    size_t len = strlen(ractor_name) + strlen(tn) + 2;
-    char *s = malloc(len);
-    if (s) snprintf(s, len, "%s/%s", ractor_name, tn);
-    free(tn);
-    return s;
+    m->scenario = s->name;
+    m->policy = scn_policy_name(s->runtime.gvl_policy);
+    m->invariant_check = scn_invariant_name(s->runtime.invariant_check);
+    m->insn_counter = scn_counter_name(s->runtime.insn_counter);
+    m->cores = s->machine.cores;
+    m->seed = s->seed;
 }

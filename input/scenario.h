@@ -194,6 +194,10 @@ struct scn_op {
     } u;
 };
 
+/* Loops nest at most this deep in a program: the loader rejects deeper
+ * ones, and a running thread's frame stack is sized from it (core/core.h). */
+#define SCN_MAX_LOOP_DEPTH 32
+
 struct scn_prog {
     struct scn_op *ops;
     int nops;
@@ -266,13 +270,11 @@ const char *scn_dist_name(enum scn_dist_kind k);
  * (N/k, plus one if instance < N%k), UINT64_MAX for LOOP_FOREVER. */
 uint64_t scn_loop_times(const struct scn_op *op, int instance, int ninstances);
 
-/* Names both backends give instances: `base` alone, or "base#i" when the
- * template is replicated (count > 1); a thread's name is prefixed with its
- * Ractor's ("r#2/worker") when the run has several Ractor instances.
- * Malloc'ed; NULL when out of memory. */
-char *scn_instance_name(const char *base, int idx, int count);
-char *scn_thread_name(const char *ractor_name, const char *base, int idx, int count,
-                      bool multi_ractor);
+/* The columns of a run's metrics that the scenario decides (its name,
+ * policy, invariant check, instruction counter, cores, seed), whichever
+ * backend runs it. */
+struct run_metrics;
+void scn_metrics_describe(const struct scenario *s, struct run_metrics *m);
 
 void scenario_free(struct scenario *s);
 

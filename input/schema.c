@@ -848,8 +848,8 @@ static void check_op(struct vctx *c, const cJSON *v)
     jptr_pop(&c->ptr, mark);
     if (kind < 0) return;
 
-    if (kind == OP_LOOP && c->loop_depth >= SCH_MAX_LOOP_DEPTH) {
-        report(c, v, 0, "loops nested deeper than %d", SCH_MAX_LOOP_DEPTH);
+    if (kind == OP_LOOP && c->loop_depth >= SCN_MAX_LOOP_DEPTH) {
+        report(c, v, 0, "loops nested deeper than %d", SCN_MAX_LOOP_DEPTH);
         return;
     }
     const cJSON *found[SCH_MAX_KEYS];

@@ -45,7 +45,6 @@ enum sch_kind {
 
 #define SCH_INT_MAX 9007199254740992LL   /* 2^53: larger JSON integers are not exact */
 #define SCH_MAX_ERRORS 100               /* diagnostics per file before giving up */
-#define SCH_MAX_LOOP_DEPTH 32
 #define SCH_MAX_THREADS 1000000LL
 #define SCH_MAX_RACTORS 100000LL
 

@@ -24,7 +24,7 @@ static void rated_arm(struct machine *m, struct mach_task *t);
 static void rated_tell(struct mach_task *t, bool running);
 static sim_time rated_done(const struct mach_task *t, sim_time now);
 
-static sim_time now_of(const struct machine *m) { return sim_now(m->eng); }
+static sim_time mach_now_of(const struct machine *m) { return sim_now(m->eng); }
 
 static void protocol_error(struct machine *m, const struct mach_task *t, const char *what)
 {
@@ -89,7 +89,7 @@ static void core_set_at(struct machine *m, struct mach_core *c, enum mach_core_s
 static void core_set(struct machine *m, struct mach_core *c, enum mach_core_state st,
                      struct mach_task *t)
 {
-    core_set_at(m, c, st, t, now_of(m));
+    core_set_at(m, c, st, t, mach_now_of(m));
 }
 
 void mach_finish(struct machine *m, sim_time end)
@@ -232,7 +232,7 @@ static void dispatch(struct machine *m, struct mach_core *c)
 static void leave_core(struct machine *m, struct mach_task *t)
 {
     fair_curr_stop(m, &m->cores[t->core], t);
-    t->cpu_time += now_of(m) - t->on_core_since;
+    t->cpu_time += mach_now_of(m) - t->on_core_since;
     t->last_core = t->core;
 }
 
@@ -240,7 +240,7 @@ static void preempt(struct machine *m, struct mach_core *c, int to_head)
 {
     struct mach_task *t = c->cur;
     if (t->in_burst) {
-        sim_time now = now_of(m);
+        sim_time now = mach_now_of(m);
         sim_cancel(m->eng, t->burst_ev);
         t->burst_ev = 0;
         if (t->rated) {  /* rated: bank the work done so far */
@@ -263,7 +263,7 @@ static void preempt(struct machine *m, struct mach_core *c, int to_head)
      * sleeper wake-ups would hand it a fresh slice each time and starve
      * the tasks queued behind it */
     if (to_head && !fair_on(m)) {
-        t->slice_used = now_of(m) - c->slice_start;
+        t->slice_used = mach_now_of(m) - c->slice_start;
         rq_push_after_sleepers(c, t);
     } else {
         rq_push_tail(c, t);  /* fair classes pick by v, not by position */
@@ -281,7 +281,7 @@ static void check_protocol(struct machine *m, struct mach_task *t)
 
 static void start_burst_timer(struct machine *m, struct mach_task *t)
 {
-    sim_time now = now_of(m), end = t->burst_end;
+    sim_time now = mach_now_of(m), end = t->burst_end;
     t->burst_cut = 0;
     if (t->interrupt_pending) {
         sim_time cut = now + t->interrupt_delay;
@@ -299,8 +299,8 @@ static void ev_arrive(void *obj, uint64_t arg)
     t->arrive_ev = 0;
     core_set(m, c, CORE_BUSY, t);
     t->state = MT_RUNNING;
-    t->on_core_since = now_of(m);
-    c->slice_start = now_of(m) - t->slice_used;
+    t->on_core_since = mach_now_of(m);
+    c->slice_start = mach_now_of(m) - t->slice_used;
     t->slice_used = 0;
     fair_curr_start(m, c, t);
     arm_slice(m, c);
@@ -309,7 +309,7 @@ static void ev_arrive(void *obj, uint64_t arg)
         return;
     }
     if (t->in_burst) {  /* resume a burst paused by preemption */
-        t->burst_end = now_of(m) + t->burst_left;
+        t->burst_end = mach_now_of(m) + t->burst_left;
         start_burst_timer(m, t);
         return;
     }
@@ -324,7 +324,7 @@ static void ev_burst_end(void *obj, uint64_t arg)
 {
     struct mach_task *t = obj;
     struct machine *m = (struct machine *)(uintptr_t)arg;
-    sim_time now = now_of(m);
+    sim_time now = mach_now_of(m);
     t->burst_ev = 0;
     bool rated = t->rated;
     if (rated && now < t->burst_end && !(t->burst_cut && now >= t->burst_cut)) {
@@ -359,7 +359,7 @@ static void ev_slice(void *obj, uint64_t arg)
         begin_arrival(m, c, t, CORE_SWITCHING, m->p.context_switch);
         return;
     }
-    if (now_of(m) - c->slice_start < m->p.os_timeslice) { arm_slice(m, c); return; }
+    if (mach_now_of(m) - c->slice_start < m->p.os_timeslice) { arm_slice(m, c); return; }
     preempt(m, c, 0);
     dispatch(m, c);
 }
@@ -511,7 +511,7 @@ static int place(struct machine *m, struct mach_task *t, const struct mach_task 
                                  (uint64_t)(uintptr_t)m);
     } else if (t->wakeup_preempt) {
         rq_push_head(c, t);
-        sim_at(m->eng, now_of(m), ev_wake_preempt, m, (uint64_t)target);
+        sim_at(m->eng, mach_now_of(m), ev_wake_preempt, m, (uint64_t)target);
     } else if (waker == NULL || target == wcore) {
         rq_push_tail(c, t);  /* the core's own timer interrupt, or the waker's core */
         arm_slice(m, c);
@@ -541,7 +541,7 @@ void mach_burst(struct machine *m, struct mach_task *t, sim_time d, mach_cont k,
     t->in_burst = true;
     t->burst_k = k;
     t->burst_ctx = ctx;
-    t->burst_end = now_of(m) + (d > 0 ? d : 0);
+    t->burst_end = mach_now_of(m) + (d > 0 ? d : 0);
     t->interrupt_pending = false;
     start_burst_timer(m, t);
 }
@@ -569,7 +569,7 @@ static sim_time rated_done(const struct mach_task *t, sim_time now)
 
 static void rated_plan(struct machine *m, struct mach_task *t)
 {
-    sim_time now = now_of(m), d = mach_work_time(t->work_left, t->rate_num, t->rate_den);
+    sim_time now = mach_now_of(m), d = mach_work_time(t->work_left, t->rate_num, t->rate_den);
     t->seg_start = now;
     t->burst_end = d > SIM_TIME_MAX - now ? SIM_TIME_MAX : now + d;
 }
@@ -587,7 +587,7 @@ static void rated_plan(struct machine *m, struct mach_task *t)
  * (or a relay at the horizon). */
 static void rated_arm(struct machine *m, struct mach_task *t)
 {
-    sim_time at = t->burst_end, now = now_of(m);
+    sim_time at = t->burst_end, now = mach_now_of(m);
     if (t->burst_cut && t->burst_cut < at) at = t->burst_cut;
     if (at - now > RATED_HORIZON) at = now + RATED_HORIZON;
     if (t->burst_ev && t->burst_ev_at == at) return;
@@ -608,7 +608,7 @@ static void rated_start(struct machine *m, struct mach_task *t)
     rated_plan(m, t);
     t->burst_cut = 0;
     if (t->interrupt_pending) {
-        t->burst_cut = now_of(m) + t->interrupt_delay;
+        t->burst_cut = mach_now_of(m) + t->interrupt_delay;
         t->interrupt_pending = false;
     }
     t->burst_ev = 0;
@@ -645,7 +645,7 @@ void mach_burst_set_rate(struct machine *m, struct mach_task *t, uint64_t rate_n
     if (!t->in_burst || !t->rated || rate_num == 0 || rate_den == 0) return;
     if (rate_num == t->rate_num && rate_den == t->rate_den) return;
     if (t->state == MT_RUNNING) {
-        t->work_left -= rated_done(t, now_of(m));
+        t->work_left -= rated_done(t, mach_now_of(m));
         t->rate_num = rate_num;
         t->rate_den = rate_den;
         rated_plan(m, t);
@@ -665,7 +665,7 @@ int mach_interrupt(struct machine *m, struct mach_task *t, sim_time delay)
         t->interrupt_pending = true;
         return 1;
     }
-    sim_time cut = now_of(m) + delay;
+    sim_time cut = mach_now_of(m) + delay;
     if (t->rated) {  /* its end may still move: remember the cut whatever it is */
         if (t->burst_cut && t->burst_cut <= cut) return 1;
         t->burst_cut = cut;
