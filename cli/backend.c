@@ -7,25 +7,25 @@
 #include "../exec/exec.h"
 #include "../models/simulate.h"
 
-static int run_sim(const struct scenario *scn, const struct backend_opts *o, struct run_metrics *m,
+static int run_sim(const struct scenario *scn, const struct backend_opts *o, struct backend_result *r,
                    char *err, size_t errlen)
 {
     struct simulate_opts so = { .engine = o->engine, .max_time = o->max_time };
-    return simulate_run(scn, &so, m, err, errlen);
+    memset(r, 0, sizeof *r);
+    return simulate_run(scn, &so, &r->m, err, errlen);
 }
 
 static int run_pthread(const struct scenario *scn, const struct backend_opts *o,
-                       struct run_metrics *m, char *err, size_t errlen)
+                       struct backend_result *r, char *err, size_t errlen)
 {
     struct exec_opts eo = { .timeout_s = o->timeout_s };
     struct exec_report rep;
+    memset(r, 0, sizeof *r);
     int rc = exec_run(scn, &eo, &rep, err, errlen);
     if (rc == GV_OK) {
-        *m = rep.m;                    /* m owns the per-Ractor counts now */
+        r->m = rep.m;                  /* r owns the per-Ractor counts now */
         rep.ractor_ops_buf = NULL;
         rep.m.ractor_ops = NULL;
-    } else {
-        memset(m, 0, sizeof *m);
     }
     exec_report_free(&rep);
     return rc;
@@ -35,6 +35,11 @@ static const struct backend backends[] = {
     { "sim", false, run_sim },
     { "pthread", true, run_pthread },
 };
+
+void backend_result_free(struct backend_result *r)
+{
+    run_metrics_free(&r->m);
+}
 
 const struct backend *backend_find(const char *name)
 {

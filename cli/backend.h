@@ -21,16 +21,26 @@ struct backend_opts {
     double timeout_s;        /* real backends: the watchdog */
 };
 
+/* What a run gives: the metrics, whose strings point into the scenario or
+ * into `engine` (a backend whose engine name is made per run, such as a
+ * Ruby's version, copies it there). */
+struct backend_result {
+    struct run_metrics m;
+    char engine[64];
+};
+
 struct backend {
     const char *name;        /* "sim", "pthread", ... : option values and the CSV's backend */
     /* A measurement on this host: it needs the machine's cores (one run at a
      * time), and its timings vary from run to run (repeat and interleave). */
     bool measured;
-    /* Run `scn`; on GV_OK `m` is filled (free it with run_metrics_free),
+    /* Run `scn`; on GV_OK `r` is filled (free it with backend_result_free),
      * otherwise err says why, with the codes of simulate_run / exec_run. */
-    int (*run)(const struct scenario *scn, const struct backend_opts *o, struct run_metrics *m,
+    int (*run)(const struct scenario *scn, const struct backend_opts *o, struct backend_result *r,
                char *err, size_t errlen);
 };
+
+void backend_result_free(struct backend_result *r);
 
 /* The backend called `name`, or NULL. */
 const struct backend *backend_find(const char *name);

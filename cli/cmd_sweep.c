@@ -263,12 +263,12 @@ static void run_one(struct sweep *sw, uint64_t r, struct run_result *out)
 
     struct backend_opts bo = { .engine = o->run.engine, .max_time = o->run.max_time,
                                .timeout_s = o->run.timeout };
-    struct run_metrics m;
+    struct backend_result res;
     double t0 = cli_host_now();
-    rc = o->backend->run(&scn, &bo, &m, err, sizeof err);
+    rc = o->backend->run(&scn, &bo, &res, err, sizeof err);
     double t1 = cli_host_now();
     if (rc == GV_OK) {
-        m.host_seconds = t1 - t0;
+        res.m.host_seconds = t1 - t0;
         struct row cells;
         row_init(&cells);
         row_cell(&cells, ROW_NUM);
@@ -277,11 +277,11 @@ static void run_one(struct sweep *sw, uint64_t r, struct run_result *out)
         row_printf(&cells, "%d", rep);
         for (int i = 0; i < g->nparams; i++)
             row_guess(&cells, g->params[i].values[sweep_value_index(g, point, i)]);
-        csv_row(&cells, &m, o->run.reproducible);
+        csv_row(&cells, &res.m, o->run.reproducible);
         out->row = cells.oom ? NULL : rows_encode_str(o->run.format, &o->cols, &cells);
         if (!out->row) rc = gv_fail(err, sizeof err, GV_ENOMEM, "out of memory");
         row_free(&cells);
-        run_metrics_free(&m);
+        backend_result_free(&res);
     }
 done:
     if (loaded) scenario_free(&scn);
