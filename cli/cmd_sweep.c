@@ -364,21 +364,6 @@ static void report_failure(struct progress *p, const struct sweep_opts *o, uint6
     }
 }
 
-/* The order in which a real backend runs the shard's slots: replicate 0
- * of every point, then replicate 1 of every point, ... (A B A B), so that
- * a host whose speed drifts during the sweep spreads its drift over every
- * configuration alike.  NULL if out of memory. */
-static uint64_t *interleaved(const struct sweep_opts *o, uint64_t nslots)
-{
-    uint64_t *order = malloc((nslots ? (size_t)nslots : 1) * sizeof *order);
-    if (!order) return NULL;
-    uint64_t k = 0, seeds = (uint64_t)o->grid.nseeds;
-    for (uint64_t rep = 0; rep < seeds; rep++)
-        for (uint64_t j = 0; j < nslots; j++)
-            if (sweep_shard_run(&o->shard, j) % seeds == rep) order[k++] = j;
-    return order;
-}
-
 /* ---- the command ---------------------------------------------------------- */
 
 static int sweep_exec(const struct args *a)
@@ -424,7 +409,10 @@ static int sweep_exec(const struct args *a)
     size_t nalloc = sw.nruns ? (size_t)sw.nruns : 1;
     sw.res = calloc(nalloc, sizeof *sw.res);
     sw.completed = calloc(nalloc, sizeof *sw.completed);
-    if (o.backend->measured) sw.order = interleaved(&o, sw.nruns);
+    if (o.backend->measured) {  /* A B A B: see sweep_interleave */
+        sw.order = malloc(nalloc * sizeof *sw.order);
+        if (sw.order) sweep_interleave(&o.shard, sw.nruns, o.grid.nseeds, sw.order);
+    }
     int nworkers = o.jobs < (int)(sw.nruns < 1024 ? sw.nruns : 1024) ? o.jobs : (int)sw.nruns;
     pthread_t *tids = calloc(nworkers ? (size_t)nworkers : 1, sizeof *tids);
     if (!sw.res || !sw.completed || !tids || (o.backend->measured && !sw.order)) {

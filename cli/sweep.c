@@ -178,3 +178,11 @@ uint64_t sweep_shard_run(const struct sweep_shard *sh, uint64_t j)
 {
     return sh->k - 1 + j * sh->n;
 }
+
+void sweep_interleave(const struct sweep_shard *sh, uint64_t nslots, int seeds, uint64_t *order)
+{
+    uint64_t k = 0;
+    for (uint64_t rep = 0; rep < (uint64_t)seeds; rep++)
+        for (uint64_t j = 0; j < nslots; j++)
+            if (sweep_shard_run(sh, j) % (uint64_t)seeds == rep) order[k++] = j;
+}

@@ -60,6 +60,13 @@ uint64_t sweep_shard_runs(const struct sweep_shard *sh, uint64_t runs);
 /* The run index of the share's j-th run (in run order). */
 uint64_t sweep_shard_run(const struct sweep_shard *sh, uint64_t j);
 
+/* The order in which a real backend runs a share's `nslots` runs (slot j
+ * is the share's j-th run in run order): replicate 0 of every point, then
+ * replicate 1 of every point, ... (A B A B), so that a host whose speed
+ * drifts during the sweep spreads the drift over every configuration
+ * alike.  `order` receives the nslots slots. */
+void sweep_interleave(const struct sweep_shard *sh, uint64_t nslots, int seeds, uint64_t *order);
+
 /* Seed of replicate `rep` (see above); always <= 2^53. */
 uint64_t sweep_seed(uint64_t base, int rep);
 

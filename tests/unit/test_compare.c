@@ -367,6 +367,29 @@ static void test_shards(void)
     }
 }
 
+static void test_interleave(void)
+{
+    /* 3 points x 2 seeds: runs 0..5 = (p0 r0) (p0 r1) (p1 r0) (p1 r1) (p2 r0) (p2 r1) */
+    struct sweep_shard all = { 1, 1 };
+    uint64_t order[6];
+    sweep_interleave(&all, 6, 2, order);
+    const uint64_t want[6] = { 0, 2, 4, 1, 3, 5 };   /* every rep 0, then every rep 1 */
+    for (int i = 0; i < 6; i++) ASSERT_EQ(order[i], want[i]);
+    /* share 2 of 4 holds runs 1 (p0 r1) and 5 (p2 r1): both rep 1, in point order */
+    struct sweep_shard sh = { 2, 4 };
+    ASSERT_EQ(sweep_shard_runs(&sh, 6), 2);
+    sweep_interleave(&sh, 2, 2, order);
+    ASSERT_EQ(order[0], 0);
+    ASSERT_EQ(order[1], 1);
+    /* 5 points x 2 seeds, share 2 of 5 holds runs 1 (p0 r1) and 6 (p3 r0):
+     * the rep-0 run first although it comes later in run order */
+    struct sweep_shard s5 = { 2, 5 };
+    ASSERT_EQ(sweep_shard_runs(&s5, 10), 2);
+    sweep_interleave(&s5, 2, 2, order);
+    ASSERT_EQ(order[0], 1);
+    ASSERT_EQ(order[1], 0);
+}
+
 int main(void)
 {
     RUN(test_format_detection);
@@ -378,5 +401,6 @@ int main(void)
     RUN(test_compare_lists_and_measures);
     RUN(test_tolerance_syntax);
     RUN(test_shards);
+    RUN(test_interleave);
     TEST_DONE();
 }
