@@ -726,7 +726,7 @@ static void write_breakdown(FILE *f, const struct gp_spec *s, const struct gp_da
     fputs("set title ", f);
     put_q(f, title);
     fputs("\nset ylabel 'share of thread time (%)'\nset yrange [0:100]\nset ytics 10\nset grid ytics\n"
-          "set key outside right top reverse Left\nset style data histograms\n"
+          "set key outside right top reverse Left width 3\nset style data histograms\n"
           "set style histogram rowstacked\nset style fill solid 0.9 border rgb '#333333'\n"
           "set boxwidth 0.75\nset bmargin 6\n", f);
     fprintf(f, "set xrange [-0.6:%.1f]\n", (double)d->nbars - 0.4);
