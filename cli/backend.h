@@ -19,6 +19,10 @@ struct backend_opts {
     const char *engine;      /* simulator: the event engine (NULL: the default) */
     sim_time max_time;       /* simulator: the simulated-time limit */
     double timeout_s;        /* real backends: the watchdog */
+    double max_spread;       /* real backends: the calibration's largest spread; 0: default */
+    const char *ruby;        /* ruby: the executable (NULL: ruby on PATH) */
+    const char *const *ruby_opts;  /* ruby: its options, e.g. --yjit */
+    int nruby_opts;
 };
 
 /* What a run gives: the metrics, whose strings point into the scenario or

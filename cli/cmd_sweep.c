@@ -66,6 +66,9 @@ static const struct args_opt sweep_opts[] = {
               "cores), the replicates interleaved (rep 0 of every point,\n"
               "then rep 1, ...) so that a drifting host spreads evenly" },
     CLI_OPT_TIMEOUT,
+    CLI_OPT_MAX_SPREAD,
+    CLI_OPT_RUBY,
+    CLI_OPT_RUBY_OPT,
     { .name = "shard", .kind = ARGS_STRING, .metavar = "K/N", .check = shard_check,
       .help = "run only the K-th of N shares of the runs (run r belongs to\n"
               "share r mod N + 1), writing the rows the whole sweep writes\n"
@@ -120,6 +123,7 @@ const struct cli_command cli_cmd_sweep = {
 struct sweep_opts {
     struct run_options run;   /* scenario, --set, --seed, -o, --format, ... */
     const struct backend *backend;
+    struct backend_opts bo;   /* what the backend's runs need */
     struct sweep_shard shard; /* 1/1 without --shard */
     int emit;                 /* --emit-jobs: index into sweep_job_kinds, or -1 */
     int jobs;
@@ -135,6 +139,12 @@ static int parse_opts(const struct args *a, struct sweep_opts *o)
     int rc = run_options_get(&cli_cmd_sweep, a, &o->run);
     if (rc != GV_EXIT_OK) return rc;
     o->backend = backend_find(args_str(a, "backend", "sim"));
+    o->bo = (struct backend_opts){ .engine = o->run.engine, .max_time = o->run.max_time,
+                                   .timeout_s = o->run.timeout, .max_spread = cli_max_spread(a),
+                                   .ruby = args_str(a, "ruby", NULL), .ruby_opts = args_strs(a, "ruby-opt"),
+                                   .nruby_opts = args_count(a, "ruby-opt") };
+    if (strcmp(o->backend->name, "ruby") != 0 && (args_has(a, "ruby") || args_has(a, "ruby-opt")))
+        return cli_usage_error(&cli_cmd_sweep, "--ruby and --ruby-opt need --backend ruby");
     o->emit = (int)args_num(a, "emit-jobs", -1);
     o->shard = (struct sweep_shard){ 1, 1 };
     if (args_has(a, "shard")) {
@@ -152,9 +162,10 @@ static int parse_opts(const struct args *a, struct sweep_opts *o)
                                    o->backend->name);
         o->jobs = 1;
     } else {
-        if (args_has(a, "timeout"))
-            return cli_usage_error(&cli_cmd_sweep, "--timeout is the watchdog of real backends "
-                                   "(--backend pthread); the simulator's limit is --max-time");
+        if (args_has(a, "timeout") || args_has(a, "max-spread"))
+            return cli_usage_error(&cli_cmd_sweep, "--%s is an option of real backends "
+                                   "(--backend pthread|ruby); the simulator's limit is --max-time",
+                                   args_has(a, "timeout") ? "timeout" : "max-spread");
         o->jobs = (int)args_num(a, "jobs", cli_cpus());
     }
     if (o->emit >= 0) {
@@ -261,11 +272,9 @@ static void run_one(struct sweep *sw, uint64_t r, struct run_result *out)
     loaded = true;
     scn.seed = sweep_seed(o->run.has_seed ? o->run.seed : scn.seed, rep);
 
-    struct backend_opts bo = { .engine = o->run.engine, .max_time = o->run.max_time,
-                               .timeout_s = o->run.timeout };
     struct backend_result res;
     double t0 = cli_host_now();
-    rc = o->backend->run(&scn, &bo, &res, err, sizeof err);
+    rc = o->backend->run(&scn, &o->bo, &res, err, sizeof err);
     double t1 = cli_host_now();
     if (rc == GV_OK) {
         res.m.host_seconds = t1 - t0;
