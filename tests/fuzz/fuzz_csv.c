@@ -30,7 +30,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
  * command, a continuation of `plot`, or a line of a data block. */
 static void check_script(char *text)
 {
-    static const char *const starts[] = { "#", "out = ", "set ", "unset ", "plot ", "     $s", "$s", NULL };
+    static const char *const starts[] = { "#", "out = ", "fmt = ", "if (fmt eq 'svg') {", "    set terminal ",
+                                          "set ", "unset ", "plot ", "     $s", "$s", NULL };
+    static const char *const whole[] = { "} else {", "}", NULL };
     int in_data = 0;
     for (char *line = text, *nl; *line; line = nl + 1) {
         nl = strchr(line, '\n');
@@ -43,6 +45,7 @@ static void check_script(char *text)
         }
         int ok = 0;
         for (int i = 0; starts[i] && !ok; i++) ok = !strncmp(line, starts[i], strlen(starts[i]));
+        for (int i = 0; whole[i] && !ok; i++) ok = !strcmp(line, whole[i]);
         if (!ok) fprintf(stderr, "fuzz_csv: a script line gvlsim does not write: \"%s\"\n", line);
         CHECK(ok);
         if (line[0] == '$' && strstr(line, " << EOD")) in_data = 1;
@@ -69,7 +72,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     for (size_t i = 0; i < (t.nrows + 1) * (size_t)t.ncols; i++) CHECK(t.header[i] != NULL);
     if (t.ncols >= 2) {
         struct gp_spec spec = { .csv_path = "fuzz.csv", .xcol = t.header[0], .ycol = t.header[1],
-                                .series_col = t.ncols >= 3 ? t.header[2] : NULL, .png = "fuzz.png",
+                                .series_col = t.ncols >= 3 ? t.header[2] : NULL, .out = "fuzz.png",
                                 .command = "gvlsim plot fuzz.csv" };
         struct gp_data d;
         memset(&d, 0, sizeof d);
