@@ -37,6 +37,7 @@ extern const struct cli_command cli_cmd_check;
 extern const struct cli_command cli_cmd_exec;
 extern const struct cli_command cli_cmd_sweep;
 extern const struct cli_command cli_cmd_plot;
+extern const struct cli_command cli_cmd_validate;
 extern const struct cli_command cli_cmd_fit;
 extern const struct cli_command cli_cmd_calibrate;
 extern const struct cli_command cli_cmd_help;
