@@ -102,6 +102,7 @@ struct rb_thread {
 
     /* GVL */
     th_cont gvl_k;               /* continuation once the GVL is ours */
+    th_cont park_k;              /* barging: once a native sleep has the GVL again */
     unsigned interrupts;         /* INT_* bits pending */
     bool dead;
     bool blocking;               /* inside a blocking region */
@@ -153,6 +154,7 @@ struct vm {
     struct counter *counter;     /* the instruction counter (counter.c) */
 
     int alive;                   /* threads not dead */
+    struct core_thread *sigwait; /* barging: the thread sleeping on the signal self-pipe */
     struct core_thread *joiners; /* threads waiting in OP_JOIN (via wait_next) */
     bool finished;               /* every thread ended */
     bool stopped;                /* stop.time reached */

@@ -717,3 +717,23 @@ void mach_exit(struct machine *m, struct mach_task *t)
     t->core = -1;
     dispatch(m, c);
 }
+
+void mach_yield(struct machine *m, struct mach_task *t, mach_cont k, void *ctx)
+{
+    if (t->state != MT_RUNNING || t->in_burst) {
+        protocol_error(m, t, "mach_yield while not running or in a burst");
+        return;
+    }
+    struct mach_core *c = &m->cores[t->core];
+    struct mach_task *next = NULL;
+    if (c->nrq > 0) next = fair_on(m) ? fair_yield(m, c, t) : c->rq_head;
+    if (!next) {
+        k(t, ctx);
+        return;
+    }
+    t->resume_k = k;
+    t->resume_ctx = ctx;
+    rq_remove(c, next);
+    preempt(m, c, 0);
+    begin_arrival(m, c, next, CORE_SWITCHING, m->p.context_switch);
+}

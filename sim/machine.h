@@ -10,6 +10,8 @@
  *   mach_block(t, k, ctx)     sleep (a voluntary switch) until mach_wake(t),
  *                             then call k(t, ctx) once back on a core
  *   mach_exit(t)              the thread ends
+ * and may call, instead of one of them, mach_yield(t, k, ctx) (sched_yield:
+ * another runnable task of its core may run first), which ends in k.
  *
  * What the OS does on its own (this is what makes 1 core differ from 2):
  * - wake placement, after Linux select_idle_sibling: the wakee's previous
@@ -188,6 +190,12 @@ enum { MACH_WAKE_NONE = 0, MACH_WAKE_LOCAL = 1, MACH_WAKE_REMOTE = 2 };
 int mach_wake(struct machine *m, struct mach_task *t, const struct mach_task *waker);
 
 void mach_exit(struct machine *m, struct mach_task *t);
+/* sched_yield(2): t (RUNNING, not in a burst) lets another runnable task of
+ * its core run first - FIFO: the run-queue head; fair: fair_yield - an
+ * involuntary switch (the kernel counts a yield that switches in nivcsw),
+ * t queued again; k(t, ctx) runs once t is back on a core.  With nothing
+ * else runnable on its core, k runs at once. */
+void mach_yield(struct machine *m, struct mach_task *t, mach_cont k, void *ctx);
 
 /* ---- rated bursts (fluid models) ----------------------------------------
  * A rated burst does `work` units at rate_num/rate_den ps per unit.  The
