@@ -38,6 +38,15 @@
  *   (6.12+) is woken on that same core.
  * The waker's own cost (futex_wake) is charged by the model that wakes.
  *
+ * Co-running cores (corun_slowdown s > 1): work on a core takes longer while
+ * other cores are busy too - shared execution resources of SMT siblings, a
+ * lower turbo frequency, shared caches - by the factor
+ *     f(b) = 1 + (s - 1) (b - 1) / (N - 1)
+ * with b of the N cores busy (running a task): s when all are.  Every
+ * burst is fluid: its remaining work is re-timed whenever b changes.  A
+ * profile measures s with two busy loops (gvlsim calibrate); between 1 and
+ * N cores the linear form is an assumption.
+ *
  * Rated bursts (mach_burst_rated) serve fluid models (models/counter.c): a
  * burst of `work` units whose cost per unit the model may change while it
  * runs; the machine re-plans its end, rounding once in mach_work_time.
@@ -78,7 +87,8 @@ struct mach_task {
 
     /* the current CPU burst */
     bool in_burst;
-    sim_time burst_left;     /* work still to do when paused */
+    sim_time burst_left;     /* work still to do when paused (uncontended time) */
+    double burst_f;          /* the co-running factor the burst's end was planned with */
     sim_time burst_end;      /* natural end while running */
     sim_time burst_cut;      /* earlier end requested by mach_interrupt, or 0 */
     sim_event_id burst_ev;
@@ -144,6 +154,7 @@ struct mach_params {
     sim_time os_timeslice;  /* fifo: the slice; eevdf: the base slice; cfs: min granularity */
     enum mach_sched sched;  /* fifo, cfs, eevdf, eevdf with DELAY_DEQUEUE */
     sim_time os_tick;       /* the kernel's tick (fair classes notice slice ends there) */
+    double corun_slowdown;  /* work's slowdown with every core busy (<= 1: none) */
     uint64_t seed;          /* for the wake-latency draws */
 };
 
@@ -155,6 +166,8 @@ struct machine {
     int ntasks;          /* ids handed out */
     struct mach_observer obs;
     uint64_t migrations; /* idle-balance pulls */
+    int nbusy;           /* cores running a task (CORE_BUSY) */
+    bool corun;          /* corun_slowdown applies (> 1, several cores) */
     struct rng rng;      /* wake-latency jitter */
     char error[256];     /* first protocol violation by a model, if any */
 };
