@@ -254,12 +254,10 @@ static void park_yield(struct mach_task *t, void *ctx)
 }
 
 /* rb_ractor_living_thread_num */
-static int living_threads(const struct rb_thread *th)
+static int living_threads(struct rb_thread *th)
 {
-    int n = 0;
-    for (int i = 0; i < th->vm->nthreads; i++)
-        n += th->vm->threads[i].core.ractor == th->core.ractor && !th->vm->threads[i].dead;
-    return n;
+    struct rb_ractor *r = rb_ractor_of(th);
+    return r->core.nthreads - r->dead;
 }
 
 void gvl32_park(struct rb_thread *th, th_cont k)

@@ -53,6 +53,7 @@ struct rb_ractor {
     struct rb_thread *lock_holder;
     sim_time lock_free_at;
     void *policy_data;           /* per-policy state (threshold, barging) */
+    int dead;                    /* its threads that ended (living = core.nthreads - dead) */
 };
 
 /* A thread's part in the VM lock and barrier protocol (models/vm_lock.c,
