@@ -15,24 +15,23 @@
 #include "../common/afile.h"
 #include "../common/err.h"
 #include "../exec/calib_host.h"
-#include "../exec/exec.h"
-#include "../exec/ruby_run.h"
 #include "../input/load.h"
-#include "../models/simulate.h"
+#include "../output/compare.h"
 #include "../output/csv.h"
-#include "../output/csvread.h"
+#include "../output/rowsread.h"
 #include "../output/validate.h"
+#include "backend.h"
 #include "cli.h"
 #include "options.h"
 #include "sweep.h"
 
 static int validate_exec(const struct args *a);
 
-enum { B_SIM, B_PTHREAD, B_RUBY, B_COUNT };
-static const char *const backend_names[] = { "sim", "pthread", "ruby", NULL };
+/* at most this many backends in cli/backend.c's table (a bit mask of --backend) */
+#define B_MAX 16
 
 static const struct args_opt validate_opts[] = {
-    { .name = "backend", .kind = ARGS_ENUM, .flags = ARGS_LIST, .values = backend_names,
+    { .name = "backend", .kind = ARGS_ENUM, .flags = ARGS_LIST, .names = backend_name,
       .metavar = "B,B,...",
       .help = "the backends, comma-separated (default sim,pthread,ruby):\n"
               "sim and at least one of pthread (the executor) and ruby\n"
@@ -50,13 +49,14 @@ static const struct args_opt validate_opts[] = {
     { .name = "rows", .kind = ARGS_PATH, .metavar = "FILE",
       .help = "also write every run's row to FILE (point, rep, KEY...,\n"
               "then the columns of `gvlsim run`; format by suffix)" },
-    { .name = "report", .kind = ARGS_ENUM, .values = val_report_names,
+    { .name = "report", .kind = ARGS_ENUM, .values = cmp_report_names,
       .help = "the table on stdout: text (the default), markdown, or JSON\n"
               "with the rows of -o" },
-    { .name = "measured", .kind = ARGS_PATH, .metavar = "ROWS.csv",
+    { .name = "measured", .kind = ARGS_PATH, .metavar = "ROWS",
       .help = "run nothing for real: take the real backends' runs from\n"
-              "ROWS.csv, written by an earlier --rows with the same --param\n"
-              "keys (a past measurement against today's simulator)" },
+              "ROWS (CSV, JSON or JSON Lines), written by an earlier --rows\n"
+              "with the same --param keys (a past measurement against\n"
+              "today's simulator)" },
     CLI_OPT_SEED_H("random seed of every run (overrides the scenario's)"),
     CLI_OPT_MAX_TIME_H("the simulator's simulated-time limit (default 3600)"),
     CLI_OPT_ENGINE,
@@ -109,7 +109,10 @@ const struct cli_command cli_cmd_validate = {
 struct validation {
     struct run_options run;
     const struct args *a;
-    int nreal, real[B_COUNT - 1];     /* the real backends, in table order */
+    const struct backend *sim;
+    int nreal;
+    const struct backend *real[B_MAX];/* the real backends, in table order */
+    struct backend_opts bo;
     int nreps;
     struct sweep_grid grid;
     int npoints;
@@ -117,8 +120,8 @@ struct validation {
     struct scenario *scns;            /* [point] */
     bool *loaded;
     int *base;                        /* [point] */
-    struct val_figures *sim, *real_f; /* as in struct val_input */
-    char engines[B_COUNT - 1][64];
+    struct val_figures *sim_f, *real_f; /* as in struct val_input */
+    char engines[B_MAX][64];
     /* --rows */
     struct afile rows_file;
     bool rows_open;
@@ -150,14 +153,29 @@ static int parse(const struct args *a, struct validation *v)
     v->a = a;
     int rc = run_options_get(&cli_cmd_validate, a, &v->run);
     if (rc != GV_EXIT_OK) return rc;
-    unsigned mask = (unsigned)args_num(a, "backend", (1u << B_SIM) | (1u << B_PTHREAD) | (1u << B_RUBY));
-    if (!(mask & (1u << B_SIM)) || !(mask & ~(1u << B_SIM)))
+    unsigned mask = 0;
+    if (args_has(a, "backend")) {
+        mask = (unsigned)args_num(a, "backend", 0);
+    } else {  /* every backend of the table */
+        for (size_t i = 0; i < B_MAX && backend_name(i); i++) mask |= 1u << i;
+    }
+    for (size_t i = 0; i < B_MAX && backend_name(i); i++) {
+        if (!(mask & (1u << i))) continue;
+        const struct backend *b = backend_find(backend_name(i));
+        if (!b->measured) v->sim = b;
+        else v->real[v->nreal++] = b;
+    }
+    if (!v->sim || v->nreal == 0)
         return cli_usage_error(&cli_cmd_validate, "--backend needs sim and at least one real backend "
                                                   "(pthread, ruby): the table sets one beside the other");
-    for (int b = B_PTHREAD; b < B_COUNT; b++)
-        if (mask & (1u << b)) v->real[v->nreal++] = b;
-    if (!(mask & (1u << B_RUBY)) && (args_has(a, "ruby") || args_has(a, "ruby-opt")))
+    bool ruby = false;
+    for (int i = 0; i < v->nreal; i++) ruby |= strcmp(v->real[i]->name, "ruby") == 0;
+    if (!ruby && (args_has(a, "ruby") || args_has(a, "ruby-opt")))
         return cli_usage_error(&cli_cmd_validate, "--ruby and --ruby-opt need the ruby backend");
+    v->bo = (struct backend_opts){ .engine = v->run.engine, .max_time = v->run.max_time,
+                                   .timeout_s = v->run.timeout, .max_spread = cli_max_spread(a),
+                                   .ruby = args_str(a, "ruby", NULL), .ruby_opts = args_strs(a, "ruby-opt"),
+                                   .nruby_opts = args_count(a, "ruby-opt") };
     v->nreps = (int)args_num(a, "reps", 3);
     if (args_has(a, "measured")) {
         static const char *const real_only[] = { "reps", "timeout", "max-spread", "ruby", "ruby-opt" };
@@ -263,45 +281,21 @@ static void find_bases(struct validation *v)
 
 /* ---- one run --------------------------------------------------------------- */
 
-static int run_sim(const struct validation *v, const struct scenario *scn, struct run_metrics *m,
-                   char *err, size_t errlen)
+/* Run `b` on the point's scenario: its figures, its row's cells, what ran. */
+static int run_one(const struct validation *v, const struct backend *b, const struct scenario *scn,
+                   struct val_figures *f, struct row *cells, char *engine, size_t englen, char *err,
+                   size_t errlen)
 {
-    struct simulate_opts so = { .engine = v->run.engine, .max_time = v->run.max_time };
-    return simulate_run(scn, &so, m, err, errlen);
-}
-
-/* The real backends: metrics, and the engine's name copied to `engine`. */
-static int run_real(const struct validation *v, int backend, const struct scenario *scn,
-                    struct val_figures *f, struct row *cells, char *engine, size_t englen, char *err,
-                    size_t errlen)
-{
-    int rc;
+    struct backend_result r;
     double t0 = cli_host_now();
-    if (backend == B_PTHREAD) {
-        struct exec_opts eo = { .timeout_s = v->run.timeout, .max_spread = cli_max_spread(v->a) };
-        struct exec_report rep;
-        rc = exec_run(scn, &eo, &rep, err, errlen);
-        if (rc == GV_OK) {
-            rep.m.host_seconds = cli_host_now() - t0;
-            val_figures_of(&rep.m, f);
-            csv_row(cells, &rep.m, false);
-            snprintf(engine, englen, "%s", rep.m.engine);
-        }
-        exec_report_free(&rep);
-        return rc;
-    }
-    struct rrun_opts ro = { .ruby = args_str(v->a, "ruby", NULL), .ruby_opts = args_strs(v->a, "ruby-opt"),
-                            .nruby_opts = args_count(v->a, "ruby-opt"), .timeout_s = v->run.timeout,
-                            .max_spread = cli_max_spread(v->a) };
-    struct rrun_report rep;
-    rc = rrun_run(scn, &ro, &rep, err, errlen);
+    int rc = b->run(scn, &v->bo, &r, err, errlen);
     if (rc == GV_OK) {
-        rep.m.host_seconds = cli_host_now() - t0;
-        val_figures_of(&rep.m, f);
-        csv_row(cells, &rep.m, false);
-        snprintf(engine, englen, "%s", rep.engine);
+        r.m.host_seconds = cli_host_now() - t0;
+        val_figures_of(&r.m, f);
+        csv_row(cells, &r.m, false);
+        snprintf(engine, englen, "%s", r.m.engine);
+        backend_result_free(&r);
     }
-    rrun_report_free(&rep);
     return rc;
 }
 
@@ -355,41 +349,31 @@ static int run_all(struct validation *v)
     struct row cells;
     row_init(&cells);
     int code = GV_EXIT_OK;
+    char engine[64];
     for (int p = 0; p < v->npoints && code == GV_EXIT_OK; p++) {
-        struct run_metrics m;
         err[0] = 0;
-        double t0 = cli_host_now();
-        int rc = run_sim(v, &v->scns[p], &m, err, sizeof err);
-        if (rc == GV_OK) {
-            m.host_seconds = cli_host_now() - t0;
-            val_figures_of(&m, &v->sim[p]);
-            row_clear(&cells);
-            row_head(v, p, 0, &cells);
-            csv_row(&cells, &m, false);
-            put_row(v, &cells);
-            run_metrics_free(&m);
-        } else {
-            code = failed(v, "sim", p, 0, rc, err);
-        }
-        progress(v, "sim", p, &v->sim[p]);
+        row_clear(&cells);
+        row_head(v, p, 0, &cells);
+        int rc = run_one(v, v->sim, &v->scns[p], &v->sim_f[p], &cells, engine, sizeof engine, err, sizeof err);
+        if (rc == GV_OK) put_row(v, &cells);
+        else code = failed(v, v->sim->name, p, 0, rc, err);
+        progress(v, v->sim->name, p, &v->sim_f[p]);
     }
     for (int k = 0; k < v->nreps && code == GV_EXIT_OK && !args_has(v->a, "measured"); k++)
         for (int p = 0; p < v->npoints && code == GV_EXIT_OK; p++)
             for (int i = 0; i < v->nreal && code == GV_EXIT_OK; i++) {
-                int b = v->real[i];
                 struct val_figures *f = &v->real_f[((size_t)p * (size_t)v->nreal + (size_t)i) * (size_t)v->nreps + (size_t)k];
-                char engine[64] = "";
                 err[0] = 0;
                 row_clear(&cells);
                 row_head(v, p, k, &cells);
-                int rc = run_real(v, b, &v->scns[p], f, &cells, engine, sizeof engine, err, sizeof err);
+                int rc = run_one(v, v->real[i], &v->scns[p], f, &cells, engine, sizeof engine, err, sizeof err);
                 if (rc == GV_OK) {
                     put_row(v, &cells);
                     if (!v->engines[i][0]) snprintf(v->engines[i], sizeof v->engines[i], "%s", engine);
                 } else {
-                    code = failed(v, backend_names[b], p, k, rc, err);
+                    code = failed(v, v->real[i]->name, p, k, rc, err);
                 }
-                progress(v, backend_names[b], p, f);
+                progress(v, v->real[i]->name, p, f);
             }
     row_free(&cells);
     return code;
@@ -443,17 +427,17 @@ static int measured_rows(struct validation *v, const struct csv_table *t, const 
         v->real_f = calloc((size_t)v->npoints * (size_t)v->nreal * (size_t)v->nreps, sizeof *v->real_f);
         if (!v->real_f) rc = gv_fail(err, errlen, GV_ENOMEM, "out of memory");
     }
-    int found[B_COUNT] = { 0 };
+    int found[B_MAX] = { 0 };
     for (size_t r = 0; r < t->nrows && rc == GV_OK; r++) {
         int i = 0;
-        while (i < v->nreal && strcmp(backend_names[v->real[i]], csvr_cell(t, r, col[C_BACKEND])) != 0) i++;
+        while (i < v->nreal && strcmp(v->real[i]->name, csvr_cell(t, r, col[C_BACKEND])) != 0) i++;
         int p = i < v->nreal ? point_of_row(v, t, r, key_col) : -1;
         if (p < 0) continue;  /* the simulator's, or another configuration's */
         int k = atoi(csvr_cell(t, r, col[C_REP]));
         struct val_figures *f = &v->real_f[((size_t)p * (size_t)v->nreal + (size_t)i) * (size_t)v->nreps + (size_t)k];
         if (f->ok) {
             rc = gv_fail(err, errlen, GV_EINVAL, "%s: row %zu: a second %s run %d of configuration %d", path,
-                         r + 2, backend_names[v->real[i]], k, p);
+                         r + 2, v->real[i]->name, k, p);
         } else if (val_figures_parse(csvr_cell(t, r, col[C_WALL]), csvr_cell(t, r, col[C_OPS]),
                                      csvr_cell(t, r, col[C_VOL]), csvr_cell(t, r, col[C_HANDOFFS]), f) != 0) {
             rc = gv_fail(err, errlen, GV_EINVAL, "%s: row %zu: wall_s or ops is not a number", path, r + 2);
@@ -466,7 +450,7 @@ static int measured_rows(struct validation *v, const struct csv_table *t, const 
     for (int i = 0; i < v->nreal && rc == GV_OK; i++)
         if (!found[i])
             rc = gv_fail(err, errlen, GV_EINVAL, "%s: no %s run of any configuration of this grid", path,
-                         backend_names[v->real[i]]);
+                         v->real[i]->name);
     free(key_col);
     return rc;
 }
@@ -476,7 +460,7 @@ static int load_measured(struct validation *v)
     const char *path = args_str(v->a, "measured", "-");
     struct csv_table t;
     char err[GV_ERRLEN];
-    int rc = csvr_read(path, &t, err, sizeof err);
+    int rc = rowsr_read(path, &t, NULL, err, sizeof err);
     if (rc == GV_OK) {
         rc = measured_rows(v, &t, path, err, sizeof err);
         csvr_free(&t);
@@ -490,7 +474,7 @@ static int load_measured(struct validation *v)
 static int write_outputs(struct validation *v)
 {
     struct val_input in = { .npoints = v->npoints, .nreal = v->nreal, .nreps = v->nreps,
-                            .fixed_time = v->scns[0].stop_time > 0, .sim = v->sim, .real = v->real_f,
+                            .fixed_time = v->scns[0].stop_time > 0, .sim = v->sim_f, .real = v->real_f,
                             .base = v->base };
     struct val_row *rows;
     size_t nrows;
@@ -500,7 +484,7 @@ static int write_outputs(struct validation *v)
     }
     const char **keys = calloc((size_t)v->grid.nparams + 1, sizeof *keys);
     const char **values = calloc((size_t)v->npoints * (size_t)v->grid.nparams + 1, sizeof *values);
-    const char *backends[B_COUNT], *engines[B_COUNT];
+    const char *backends[B_MAX], *engines[B_MAX];
     if (!keys || !values) {
         free(keys);
         free(values);
@@ -514,7 +498,7 @@ static int write_outputs(struct validation *v)
             values[(size_t)p * (size_t)v->grid.nparams + (size_t)i] =
                 v->grid.params[i].values[sweep_value_index(&v->grid, (uint64_t)p, i)];
     for (int i = 0; i < v->nreal; i++) {
-        backends[i] = backend_names[v->real[i]];
+        backends[i] = v->real[i]->name;
         engines[i] = v->engines[i];
     }
     struct calib_host h;
@@ -571,7 +555,7 @@ static int write_outputs(struct validation *v)
         }
     }
     if (code == GV_EXIT_OK) {
-        val_write_report(stdout, (enum val_report_kind)args_num(v->a, "report", VAL_REPORT_TEXT), &rep);
+        val_write_report(stdout, (enum cmp_report)args_num(v->a, "report", CMP_TEXT), &rep);
         if (fflush(stdout) != 0) {
             fprintf(stderr, "gvlsim validate: stdout: write failed\n");
             code = GV_EXIT_IO;
@@ -632,7 +616,7 @@ static void validation_free(struct validation *v)
     free(v->scns);
     free(v->loaded);
     free(v->base);
-    free(v->sim);
+    free(v->sim_f);
     free(v->real_f);
     sweep_grid_free(&v->grid);
     row_free(&v->rows_cols);
@@ -654,9 +638,9 @@ static int validate_exec(const struct args *a)
     v.scns = calloc((size_t)v.npoints, sizeof *v.scns);
     v.loaded = calloc((size_t)v.npoints, sizeof *v.loaded);
     v.base = calloc((size_t)v.npoints, sizeof *v.base);
-    v.sim = calloc((size_t)v.npoints, sizeof *v.sim);
+    v.sim_f = calloc((size_t)v.npoints, sizeof *v.sim_f);
     if (!measured) v.real_f = calloc(nreal_runs, sizeof *v.real_f);
-    if (!v.scns || !v.loaded || !v.base || !v.sim || (!measured && !v.real_f)) {
+    if (!v.scns || !v.loaded || !v.base || !v.sim_f || (!measured && !v.real_f)) {
         fprintf(stderr, "gvlsim validate: out of memory\n");
         validation_free(&v);
         return GV_EXIT_NOMEM;

@@ -80,7 +80,7 @@ int run_options_load(const struct run_options *o, struct scenario *scn)
     return GV_EXIT_OK;
 }
 
-int cli_check_percent(const char *v, char *err, size_t errlen)
+int cli_check_spread(const char *v, char *err, size_t errlen)
 {
     errno = 0;
     char *end;

@@ -58,9 +58,8 @@
       .help = "watchdog: stop a run still going after SECS (default 600);\n" \
               "it is reported with what each thread waits on, exit 4, and\n" \
               "no output file is written" }
-/* The real backends' options (exec, validate). */
 #define CLI_OPT_MAX_SPREAD \
-    { .name = "max-spread", .kind = ARGS_STRING, .metavar = "PCT", .check = cli_check_percent, \
+    { .name = "max-spread", .kind = ARGS_STRING, .metavar = "PCT", .check = cli_check_spread, \
       .help = "largest accepted spread of the busy-loop calibration\n" \
               "(interquartile range / median, default 10); a run that\n" \
               "cannot calibrate within it fails with exit 4" }
@@ -71,6 +70,12 @@
     { .name = "ruby-opt", .kind = ARGS_STRING, .flags = ARGS_REPEAT, .metavar = "OPT", \
       .help = "--backend ruby: pass OPT to Ruby, e.g. --ruby-opt=--yjit" }
 #define CLI_OPT_END { .name = NULL }
+
+/* --max-spread: a percentage > 0 (an args check: 0, or -1 with a message). */
+int cli_check_spread(const char *v, char *err, size_t errlen);
+/* --max-spread as a fraction (0.1 for 10), or 0 when not given (the
+ * calibration's default). */
+double cli_max_spread(const struct args *a);
 
 /* The options of `run`, `exec` and `sweep`, read from the parsed command
  * line (an option a command does not have keeps its default). */
@@ -98,11 +103,6 @@ struct run_options {
  * (--format against the -o suffix, --no-header with JSON).  Returns
  * GV_EXIT_OK or GV_EXIT_USAGE (reported). */
 int run_options_get(const struct cli_command *cmd, const struct args *a, struct run_options *o);
-
-/* --max-spread's check: a percentage > 0 (at most 100000). */
-int cli_check_percent(const char *v, char *err, size_t errlen);
-/* --max-spread as a fraction (0: not given, the backend's default). */
-double cli_max_spread(const struct args *a);
 
 struct scenario;
 /* Load the scenario named by the options (with their --set values and

@@ -16,8 +16,6 @@ static const char *const metric_names[VAL_NMETRICS] = {
     [VAL_HANDOFFS_PER_OP] = "gvl_handoffs_per_op",
 };
 
-const char *const val_report_names[] = { "text", "markdown", "json", NULL };
-
 const char *val_metric_name(enum val_metric m)
 {
     return m < VAL_NMETRICS ? metric_names[m] : "?";
@@ -454,15 +452,15 @@ static void write_json(FILE *f, const struct val_report *r)
     fputs("\n]}\n", f);
 }
 
-void val_write_report(FILE *f, enum val_report_kind kind, const struct val_report *r)
+void val_write_report(FILE *f, enum cmp_report kind, const struct val_report *r)
 {
-    if (kind == VAL_REPORT_JSON) {
+    if (kind == CMP_JSON) {
         write_json(f, r);
         return;
     }
     struct grid g = { 0 };
-    build_grid(r, &g, kind == VAL_REPORT_MARKDOWN);
-    if (kind == VAL_REPORT_MARKDOWN) {
+    build_grid(r, &g, kind == CMP_MARKDOWN);
+    if (kind == CMP_MARKDOWN) {
         fprintf(f, "**%s**: simulated against measured (%d run%s per backend and configuration; "
                    "error = simulated / median - 1).  Host: %s.%s%s\n\n",
                 r->scenario, r->nreps, r->nreps == 1 ? "" : "s", r->host, r->note ? "  " : "",

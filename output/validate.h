@@ -32,6 +32,7 @@
 #include <stdio.h>
 
 #include "../common/metrics.h"
+#include "compare.h"
 #include "rows.h"
 
 enum val_metric {
@@ -111,13 +112,10 @@ struct val_report {
     size_t nrows;
 };
 
-/* "text", "markdown", "json", NULL: the names --report accepts. */
-extern const char *const val_report_names[];
-enum val_report_kind { VAL_REPORT_TEXT, VAL_REPORT_MARKDOWN, VAL_REPORT_JSON };
-
-/* The report on f: a table (text or markdown) or a JSON object with the
- * labels and the rows of val_rows. */
-void val_write_report(FILE *f, enum val_report_kind kind, const struct val_report *r);
+/* The report on f in one of compare's forms (output/compare.h: text,
+ * markdown, json): a table, or a JSON object with the labels and the rows
+ * of val_row_cells. */
+void val_write_report(FILE *f, enum cmp_report kind, const struct val_report *r);
 
 /* The table as result rows (CSV, JSON, JSON Lines): the columns
  *   point, KEY..., metric, backend, engine, simulated, measured_min,

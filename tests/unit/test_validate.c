@@ -168,7 +168,7 @@ static void test_parse(void)
 }
 
 /* The renderings of the two-point table. */
-static char *render(enum val_report_kind kind, const struct val_report *r)
+static char *render(enum cmp_report kind, const struct val_report *r)
 {
     char *buf = NULL;
     size_t len = 0;
@@ -193,7 +193,7 @@ static void test_report(void)
     struct val_report rep = { .scenario = "demo", .host = "Test CPU, 2 CPUs, Linux 6.1", .note = "load 0.1",
                               .nreps = 3, .nkeys = 1, .keys = keys, .values = values, .nreal = 2,
                               .backends = backends, .engines = engines, .rows = rows, .nrows = n };
-    char *t = render(VAL_REPORT_TEXT, &rep);
+    char *t = render(CMP_TEXT, &rep);
     ASSERT_CONTAINS(t, "demo: simulated against measured, 3 runs per backend and configuration");
     ASSERT_CONTAINS(t, "host: Test CPU, 2 CPUs, Linux 6.1\nload 0.1\n\n");
     ASSERT_CONTAINS(t, "configuration    metric               simulated  pthread: min / median / max  error  "
@@ -208,7 +208,7 @@ static void test_report(void)
                        "                       2 / 2 / 2   +50%\n");
     free(t);
 
-    t = render(VAL_REPORT_MARKDOWN, &rep);
+    t = render(CMP_MARKDOWN, &rep);
     ASSERT_CONTAINS(t, "**demo**: simulated against measured (3 runs per backend and configuration; ");
     ASSERT_CONTAINS(t, "| configuration | metric | simulated | pthread: min / median / max | error | "
                        "ruby 3.1.2: min / median / max | error |\n|---|---|---:|---:|---:|---:|---:|\n");
@@ -216,7 +216,7 @@ static void test_report(void)
     ASSERT_CONTAINS(t, "| machine.cores=1 | gvl_handoffs_per_op | 0.2 | 0.1 / 0.2 / 0.3 | +0% | - |  |\n");
     free(t);
 
-    t = render(VAL_REPORT_JSON, &rep);
+    t = render(CMP_JSON, &rep);
     ASSERT_CONTAINS(t, "{\"scenario\":\"demo\",\"host\":\"Test CPU, 2 CPUs, Linux 6.1\",\"note\":\"load 0.1\","
                        "\"runs_per_backend\":3,\"backends\":[{\"backend\":\"pthread\",\"engine\":\"pthread\"},"
                        "{\"backend\":\"ruby\",\"engine\":\"ruby 3.1.2\"}],\"rows\":[\n");
