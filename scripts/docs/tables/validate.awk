@@ -45,7 +45,8 @@ function cell(ds, metric, backend, cores, policy, target, unit,   r, sim, md, er
         if ((err < 0 ? -err : err) <= target) NHIT++
         else e = "**" e "**"
     }
-    return num(sim) unit " / " num(md) unit " (" e ")"
+    if (unit == "x") return sprintf("%.2fx / %.2fx (%s)", sim, md, e)
+    return num(sim) " / " num(md) " (" e ")"
 }
 function line(name, label, backend, engine, policy,   ds) {
     ds = "validate/" name
