@@ -24,7 +24,7 @@ enum gv_status {
 /* Process exit codes, one per status (see README "Exit codes"). */
 enum gv_exit {
     GV_EXIT_OK = 0,
-    GV_EXIT_REGRESSION = 1, /* reserved for `compare`: a regression was found */
+    GV_EXIT_REGRESSION = 1, /* `compare`: a metric moved beyond its tolerance */
     GV_EXIT_USAGE = 2,
     GV_EXIT_INVALID = 3,
     GV_EXIT_RUN = 4,
@@ -38,8 +38,10 @@ enum gv_exit {
 int gv_exit_code(int status);
 const char *gv_strerror(int status);
 
-/* printf into an error buffer (truncating); returns `code` so callers can
- * write `return gv_fail(err, errlen, GV_EIO, "...", ...);`. */
+/* printf into an error buffer (truncating at GV_ERRLEN too), with control
+ * characters escaped as diagnostics escape them (common/diag.h): a message
+ * is one line of printable text whatever it quotes; returns `code` so
+ * callers can write `return gv_fail(err, errlen, GV_EIO, "...", ...);`. */
 int gv_fail(char *err, size_t errlen, int code, const char *fmt, ...)
     __attribute__((format(printf, 4, 5)));
 

@@ -110,7 +110,10 @@ bool core_sched_tick(struct core_sched *s, void *by)
 
 bool core_thread_tick(struct core_thread *th, const struct scn_runtime *rt)
 {
-    th->running_time += th->ractor->sched.policy->tick_credits_quantum ? rt->quantum : rt->timer_tick;
+    sim_time credit = th->ractor->sched.policy->tick_credits_quantum ? rt->quantum : rt->timer_tick;
+    /* only running_time >= quantum matters: saturate rather than overflow
+     * when a thread keeps the GVL through very many ticks */
+    th->running_time = th->running_time > SIM_TIME_MAX - credit ? SIM_TIME_MAX : th->running_time + credit;
     return th->running_time >= rt->quantum;
 }
 
@@ -168,4 +171,23 @@ enum core_yield core_barging_yield(struct core_sched *s, void *by)
     s->barging.need_yield = true;
     s->barging.wait_yield = true;
     return CORE_YIELD_WAIT_TAKEN;
+}
+
+bool core_barging_sleep_ppoll(struct core_thread **sigwait, struct core_thread *th, bool is_main)
+{
+    if (*sigwait == NULL) {
+        *sigwait = th;
+        return true;
+    }
+    return *sigwait == th || is_main;
+}
+
+bool core_barging_sleep_yields(const struct core_thread *next, int living)
+{
+    return next == NULL && living > 1;
+}
+
+void core_barging_sleep_end(struct core_thread **sigwait, struct core_thread *th)
+{
+    if (*sigwait == th) *sigwait = NULL;
 }

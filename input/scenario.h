@@ -50,6 +50,7 @@ struct scn_machine {
     sim_time wake_idle_core;   /* "wake_idle_core": wake -> running on an idle core (IPI + idle exit) */
     sim_time wake_busy_core;   /* "wake_busy_core": IPI/enqueue delay onto a busy remote core */
     double wake_jitter;        /* "wake_jitter": wake latencies drawn in [L(1-j), L(1+j)] */
+    double corun_slowdown;     /* "corun_slowdown": work's slowdown with every core busy (sim/machine.h) */
     sim_time os_timeslice;     /* "os_timeslice": slice before an involuntary switch when a core is shared */
     enum scn_os_scheduler os_scheduler; /* "os_scheduler" */
     sim_time os_tick;          /* "os_tick": the kernel's timer tick (1/HZ) */
@@ -171,6 +172,11 @@ enum scn_syscall_call {
 
 struct scn_prog;
 
+/* Loops nest at most this deep: the one limit that the validator enforces,
+ * that the JSON nesting limit (input/jsonpos.h) is derived from, and that a
+ * running thread's frame stack is sized from (core/core.h). */
+#define SCN_MAX_LOOP_DEPTH 32
+
 struct scn_op {
     enum scn_op_kind kind;
     char *path;   /* JSON pointer of the op, e.g. "/ractors/0/threads/1/program/2" */
@@ -204,10 +210,6 @@ struct scn_op {
         } env_escape;
     } u;
 };
-
-/* Loops nest at most this deep in a program: the loader rejects deeper
- * ones, and a running thread's frame stack is sized from it (core/core.h). */
-#define SCN_MAX_LOOP_DEPTH 32
 
 struct scn_prog {
     struct scn_op *ops;

@@ -4,6 +4,7 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <stdbool.h>
 #include <string.h>
 
 #include "../common/err.h"
@@ -64,8 +65,9 @@ static const struct sch_obj calibration_obj = { "calibration", calibration_keys,
 static const struct sch_key machine_keys[] = {
     { .name = "profile", .kind = SCH_STRING, .off = SCH_NOFF },
     { .name = "name", .kind = SCH_STRING, .off = offsetof(struct scn_machine, name) },
-    { .name = "source", .kind = SCH_STRING, .def = "", .off = offsetof(struct scn_machine, source) },
-    { .name = "description", .kind = SCH_STRING, .off = SCH_NOFF },
+    { .name = "source", .kind = SCH_STRING, .flags = SCH_FREE_TEXT, .def = "",
+      .off = offsetof(struct scn_machine, source) },
+    { .name = "description", .kind = SCH_STRING, .flags = SCH_FREE_TEXT, .off = SCH_NOFF },
     { .name = "cores", .kind = SCH_INT, .def = "8", .min = 1, .max = 4096,
       .off = offsetof(struct scn_machine, cores) },
     M_DUR("context_switch", "1.5us", context_switch),
@@ -81,6 +83,8 @@ static const struct sch_key machine_keys[] = {
     M_DUR_POS("os_tick", "4ms", os_tick),
     { .name = "work_scale", .kind = SCH_NUMBER, .def = "1.0", .dmax = 1000.0,
       .off = offsetof(struct scn_machine, work_scale) },
+    { .name = "corun_slowdown", .kind = SCH_NUMBER, .def = "1.0", .dmin = 1.0, .dmax = 100.0,
+      .off = offsetof(struct scn_machine, corun_slowdown) },
     M_DUR("timer_tick_cost", "1us", timer_tick_cost),
     M_DUR("mutex_uncontended", "40ns", mutex_uncontended),
     M_DUR("sched_lock_cs", "75ns", sched_lock_cs),
@@ -215,7 +219,7 @@ static const struct sch_obj stop_obj = { "stop", stop_keys, NKEYS(stop_keys) };
 
 static const struct sch_key root_keys[] = {
     { .name = "name", .kind = SCH_STRING, .off = SCH_NOFF },
-    { .name = "description", .kind = SCH_STRING, .off = SCH_NOFF },
+    { .name = "description", .kind = SCH_STRING, .flags = SCH_FREE_TEXT, .off = SCH_NOFF },
     { .name = "seed", .kind = SCH_INT, .def = "1", .min = 0, .max = SCH_INT_MAX, .off = SCH_NOFF },
     { .name = "machine", .kind = SCH_MACHINE, .off = SCH_NOFF },
     { .name = "runtime", .kind = SCH_OBJECT, .obj = &sch_runtime, .off = SCH_NOFF },
@@ -234,6 +238,55 @@ const struct sch_key *sch_find(const struct sch_obj *o, const char *name)
     for (int i = 0; i < o->nkeys; i++)
         if (!strcmp(o->keys[i].name, name)) return &o->keys[i];
     return NULL;
+}
+
+/* The key an op of any kind has under `name` (an op's keys depend on its
+ * "op"; a --set path does not say which). */
+static const struct sch_key *op_key(const char *name)
+{
+    for (int k = 0; k < OP_KIND_COUNT; k++) {
+        const struct sch_key *key = sch_find(sch_op(k), name);
+        if (key) return key;
+    }
+    return NULL;
+}
+
+const struct sch_key *sch_path_key(const char *path)
+{
+    const struct sch_obj *o = &sch_scenario;
+    bool in_ops = false;
+    const struct sch_key *k = NULL;
+    char seg[128];
+    for (const char *p = path; *p;) {
+        size_t n = strcspn(p, ".");
+        if (n == 0 || n >= sizeof seg) return NULL;
+        memcpy(seg, p, n);
+        seg[n] = 0;
+        p += n;
+        if (*p) p++;
+        if (!o && !in_ops) return NULL;   /* below a leaf */
+        k = in_ops ? op_key(seg) : sch_find(o, seg);
+        if (!k) return NULL;
+        in_ops = false;
+        o = NULL;
+        switch (k->kind) {
+        case SCH_OBJECT: o = k->obj; break;
+        case SCH_MACHINE: o = &sch_machine; break;
+        case SCH_ARRAY:
+        case SCH_OPS: {  /* an index comes next */
+            size_t m = strcspn(p, ".");
+            if (m == 0 || strspn(p, "0123456789") != m) return *p ? NULL : k;
+            p += m;
+            if (*p) p++;
+            if (k->kind == SCH_ARRAY) o = k->obj;
+            else in_ops = true;
+            if (!*p) return NULL;   /* an element, not a key */
+            break;
+        }
+        default: break;
+        }
+    }
+    return k;
 }
 
 int sch_enum_index(const char *const *values, const char *s)
@@ -622,6 +675,27 @@ static int valid_name(const char *s)
     return 1;
 }
 
+/* A name is printed (CSV, summaries, run reports): no control characters,
+ * bidi overrides or line separators (the ones diag_escape escapes). */
+static int check_printable(struct vctx *c, const cJSON *v)
+{
+    const char *s = v->valuestring;
+    for (size_t i = 0, n; s[i]; i += n) {
+        unsigned long cp;
+        n = diag_utf8_decode(s + i, &cp);
+        if (!n) {  /* a --set value is argv text, not parsed JSON */
+            report(c, v, 0, "invalid UTF-8 in a name (byte 0x%02X)", (unsigned char)s[i]);
+            return 0;
+        }
+        if (diag_unsafe_cp(cp)) {
+            report(c, v, 0, "control character U+%04lX in a name (names are printed in output and "
+                   "messages; only \"description\" and \"source\" may hold them)", cp);
+            return 0;
+        }
+    }
+    return 1;
+}
+
 static void check_profile_file(struct vctx *c)
 {
     const cJSON *p = c->d->profile;
@@ -679,7 +753,7 @@ static int check_value(struct vctx *c, const cJSON *v, const struct sch_key *k)
     switch (k->kind) {
     case SCH_STRING:
         if (!cJSON_IsString(v)) { type_error(c, v, "a string"); return 0; }
-        return 1;
+        return (k->flags & SCH_FREE_TEXT) || check_printable(c, v);
     case SCH_NAME:
         if (!cJSON_IsString(v)) { type_error(c, v, "a string"); return 0; }
         if (!valid_name(v->valuestring)) {
@@ -693,12 +767,17 @@ static int check_value(struct vctx *c, const cJSON *v, const struct sch_key *k)
     case SCH_NUMBER: {
         if (!cJSON_IsNumber(v)) { type_error(c, v, "a number"); return 0; }
         int zero_ok = (k->flags & SCH_ZERO_OK) != 0;
-        if (!(v->valuedouble > 0 || (zero_ok && v->valuedouble == 0)) || v->valuedouble > k->dmax) {
+        bool low_ok = k->dmin > 0 ? v->valuedouble >= k->dmin
+                                  : v->valuedouble > 0 || (zero_ok && v->valuedouble == 0);
+        if (!low_ok || v->valuedouble > k->dmax) {
             char buf[40];
             size_t len;
             const char *t = num_text(c->d->pos, v, buf, sizeof buf, &len);
-            report(c, v, 0, "%.*s is out of range (%s 0 and <= %g)", (int)len, t,
-                   zero_ok ? ">=" : ">", k->dmax);
+            if (k->dmin > 0)
+                report(c, v, 0, "%.*s is out of range (>= %g and <= %g)", (int)len, t, k->dmin, k->dmax);
+            else
+                report(c, v, 0, "%.*s is out of range (%s 0 and <= %g)", (int)len, t,
+                       zero_ok ? ">=" : ">", k->dmax);
             return 0;
         }
         return 1;
@@ -733,7 +812,8 @@ static int check_value(struct vctx *c, const cJSON *v, const struct sch_key *k)
         check_ops(c, v, k);
         return 1;
     case SCH_MACHINE:
-        if (cJSON_IsObject(v)) check_object(c, v, &sch_machine, found);
+        if (cJSON_IsString(v)) check_printable(c, v);
+        else if (cJSON_IsObject(v)) check_object(c, v, &sch_machine, found);
         else if (!cJSON_IsString(v)) type_error(c, v, "a machine profile name or a machine object");
         if (c->d->profile) check_profile_file(c);
         return 1;
