@@ -24,6 +24,7 @@ enum thread_state {
     TS_BARRIER_JOIN,  /* stopped at a VM barrier started by another Ractor */
     TS_VMLOCK_WAIT,   /* waiting for the VM lock */
     TS_WANTS_SNT,     /* M:N: Ractor ready, waiting for a shared native thread */
+    TS_GC,            /* running the garbage collector (holding the GVL) */
     TS_COUNT
 };
 
@@ -42,6 +43,7 @@ struct run_metrics {
     int ractors;
     int threads;
     uint64_t seed;
+    double work_scale;       /* machine.work_scale applied to the scenario's durations */
 
     sim_time wall;                   /* simulated or measured wall time */
     sim_time cpu;                    /* busy core time, switches included */
@@ -62,6 +64,9 @@ struct run_metrics {
     uint64_t vmlock_waits;       /* of which had to wait */
     uint64_t line_transfers;     /* shared-counter cache-line transfers */
     uint64_t native_threads;     /* native threads ever used (DNT + SNT + helpers) */
+    uint64_t gc_count;           /* garbage collections (minor and major) */
+    uint64_t mutex_waits;        /* Mutex#lock calls that had to sleep */
+    uint64_t timeouts;           /* timed waits (cv_wait, queue_pop) that timed out */
 
     /* ops per Ractor instance (for per-Ractor throughput); NULL if unused */
     uint64_t *ractor_ops;

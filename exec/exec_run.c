@@ -157,6 +157,7 @@ static void collect(struct exec_vm *vm, const struct rusage *ru0, const struct r
     scn_metrics_describe(scn, m);
     m->backend = "real";
     m->engine = "pthread";
+    m->work_scale = 1.0;  /* durations run as written (exec_thread.c) */
     m->ractors = vm->nractors;
     m->threads = vm->nthreads;
     m->wall = ns_to_ps(vm->t_end_ns - vm->t_start_ns);

@@ -127,4 +127,5 @@ void scn_metrics_describe(const struct scenario *s, struct run_metrics *m)
     m->insn_counter = scn_counter_name(s->runtime.insn_counter);
     m->cores = s->machine.cores;
     m->seed = s->seed;
+    m->work_scale = s->machine.work_scale;
 }

@@ -42,13 +42,13 @@ static void put_u64(struct row *r, uint64_t v)
 
 static const char *const first_columns[] = {
     "scenario", "backend", "engine", "policy", "invariant_check", "insn_counter", "cores",
-    "ractors", "threads", "seed", "wall_s", "cpu_s",
+    "ractors", "threads", "seed", "work_scale", "wall_s", "cpu_s",
 };
 static const char *const last_columns[] = {
     "vol_switches", "invol_switches", "main_vol_switches", "gvl_handoffs", "wakeups",
     "wasted_wakes", "timer_ticks", "syscalls", "ops", "ops_per_s", "ractor_ops_per_s",
     "barriers", "vmlock_acquires", "vmlock_waits", "line_transfers", "native_threads",
-    "engine_events", "host_s",
+    "gc_count", "mutex_waits", "timeouts", "engine_events", "host_s",
 };
 
 void csv_columns(struct row *cols)
@@ -75,6 +75,8 @@ void csv_row(struct row *r, const struct run_metrics *m, bool reproducible)
     put_u64(r, (uint64_t)m->ractors);
     put_u64(r, (uint64_t)m->threads);
     put_u64(r, m->seed);
+    row_cell(r, ROW_NUM);
+    row_printf(r, "%.6g", m->work_scale);
     put_time(r, m->wall);
     put_time(r, m->cpu);
     for (int s = 0; s < TS_COUNT; s++) put_time(r, m->state_time[s]);
@@ -88,7 +90,8 @@ void csv_row(struct row *r, const struct run_metrics *m, bool reproducible)
     for (int k = 0; k < m->nractor_ops; k++)
         row_printf(r, "%s%.3f", k ? ";" : "", rate(m->ractor_ops[k], m->wall));
     const uint64_t more[] = { m->barriers, m->vmlock_acquires, m->vmlock_waits,
-                              m->line_transfers, m->native_threads, m->engine_events };
+                              m->line_transfers, m->native_threads, m->gc_count,
+                              m->mutex_waits, m->timeouts, m->engine_events };
     for (size_t i = 0; i < sizeof more / sizeof *more; i++) put_u64(r, more[i]);
     if (reproducible) {
         row_null(r);

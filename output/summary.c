@@ -16,10 +16,12 @@ static void human_count(char *buf, size_t len, uint64_t n)
 void summary_write(FILE *f, const struct run_metrics *m)
 {
     double wall = (double)m->wall / (double)SIM_S;
-    fprintf(f, "%s [%s/%s] %s, %d core%s, %d ractor%s, %d thread%s: wall %.6f s, cpu %.6f s\n",
+    fprintf(f, "%s [%s/%s] %s, %d core%s, %d ractor%s, %d thread%s: wall %.6f s, cpu %.6f s",
             m->scenario, m->backend, m->engine, m->policy, m->cores, m->cores == 1 ? "" : "s",
             m->ractors, m->ractors == 1 ? "" : "s", m->threads, m->threads == 1 ? "" : "s", wall,
             (double)m->cpu / (double)SIM_S);
+    if (m->work_scale != 1.0) fprintf(f, "; durations x%g (machine.work_scale)", m->work_scale);
+    fputc('\n', f);
     sim_time total = 0;
     for (int s = 0; s < TS_COUNT; s++) total += m->state_time[s];
     fprintf(f, "  thread time:");

@@ -185,9 +185,9 @@ static void test_metrics_row(void)
     struct run_metrics m = {
         .scenario = "s,1", .backend = "sim", .engine = "native", .policy = "eager",
         .invariant_check = "none", .insn_counter = "none", .cores = 2, .ractors = 2,
-        .threads = 3, .seed = 7, .wall = 2 * SIM_S, .cpu = 1500 * SIM_MS, .vol_switches = 5,
-        .ops = 40, .ractor_ops = rops, .nractor_ops = 2, .engine_events = 99,
-        .host_seconds = 0.25,
+        .threads = 3, .seed = 7, .work_scale = 1.5, .wall = 2 * SIM_S, .cpu = 1500 * SIM_MS,
+        .vol_switches = 5, .ops = 40, .ractor_ops = rops, .nractor_ops = 2, .engine_events = 99,
+        .gc_count = 4, .host_seconds = 0.25,
     };
     m.state_time[TS_RUNNING] = SIM_S + 1;  /* 1 ps rounds away */
     struct row cols, r;
@@ -208,9 +208,9 @@ static void test_metrics_row(void)
     char *enc = encode(ROWS_CSV, NULL, &cols);
     ASSERT(strncmp(hdr, enc, strlen(enc)) == 0 && !strcmp(hdr + strlen(enc), "\n"));
     free(enc);
-    const char *start = "\"s,1\",sim,native,eager,none,none,2,2,3,7,2.000000000,1.500000000,1.000000000,";
+    const char *start = "\"s,1\",sim,native,eager,none,none,2,2,3,7,1.5,2.000000000,1.500000000,1.000000000,";
     ASSERT(strncmp(line, start, strlen(start)) == 0);
-    ASSERT_CONTAINS(line, ",5,0,0,0,0,0,0,0,40,20.000,5.000;15.000,0,0,0,0,0,99,\n");
+    ASSERT_CONTAINS(line, ",5,0,0,0,0,0,0,0,40,20.000,5.000;15.000,0,0,0,0,0,4,0,0,99,\n");
 
     char *json = encode(ROWS_JSON, &cols, &r);
     cJSON *doc = cJSON_Parse(json);
