@@ -24,5 +24,6 @@ const char *thread_state_name(enum thread_state s)
 void run_metrics_free(struct run_metrics *m)
 {
     free(m->ractor_ops);
+    free(m->measures);
     memset(m, 0, sizeof *m);
 }

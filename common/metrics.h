@@ -18,7 +18,7 @@ enum thread_state {
     TS_RUNNING,       /* holds the GVL and executes (Ruby code or a non-releasing syscall) */
     TS_WANTS_GVL,     /* ready or handed the GVL but not yet on a CPU */
     TS_BLOCKING,      /* inside a GVL-releasing blocking region (syscall, I/O) */
-    TS_PARKED,        /* parked on a Queue or a join */
+    TS_PARKED,        /* parked on a Queue, a Mutex, a ConditionVariable or a join */
     TS_SLEEPING,      /* Kernel#sleep */
     TS_BARRIER_INIT,  /* initiating a VM barrier: waiting for the others to join */
     TS_BARRIER_JOIN,  /* stopped at a VM barrier started by another Ractor */
@@ -31,6 +31,13 @@ enum thread_state {
 const char *thread_state_name(enum thread_state s);
 
 #define METRICS_MAX_RACTOR_COLS 4096
+
+/* One named measure's latency distribution (core/measure.h): exact. */
+struct run_measure {
+    const char *name;
+    uint64_t count;          /* samples completed after the warm-up */
+    sim_time mean, p50, p90, p99, max;
+};
 
 struct run_metrics {
     const char *scenario;
@@ -66,7 +73,15 @@ struct run_metrics {
     uint64_t native_threads;     /* native threads ever used (DNT + SNT + helpers) */
     uint64_t gc_count;           /* garbage collections (minor and major) */
     uint64_t mutex_waits;        /* Mutex#lock calls that had to sleep */
-    uint64_t timeouts;           /* timed waits (cv_wait, queue_pop) that timed out */
+    uint64_t timeouts;           /* ops with a timeout (cv_wait, queue_pop) that timed out */
+
+    /* not in the CSV: the summary's lines on the GC and spawned threads */
+    uint64_t gc_major, gc_sweeps;
+    uint64_t spawned;            /* threads started by spawn ops */
+
+    sim_time warmup;             /* rates (ops_per_s, NAME_per_s) count from it */
+    struct run_measure *measures;/* the named measures, in declaration order (owned) */
+    int nmeasures;
 
     /* ops per Ractor instance (for per-Ractor throughput); NULL if unused */
     uint64_t *ractor_ops;

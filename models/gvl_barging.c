@@ -224,7 +224,7 @@ static void park_sleep(struct mach_task *t, void *ctx)
 {
     (void)t;
     struct rb_thread *th = ctx;
-    if (th->core.parked_queue >= 0 || th->core.joining) {
+    if (core_waiting(&th->core)) {
         th_block(th, park_woken);
         return;
     }

@@ -50,6 +50,8 @@ static const char *const last_columns[] = {
     "barriers", "vmlock_acquires", "vmlock_waits", "line_transfers", "native_threads",
     "gc_count", "mutex_waits", "timeouts", "engine_events", "host_s",
 };
+/* After the fixed columns, per named measure, in declaration order: */
+static const char *const measure_columns[] = { "count", "per_s", "mean_s", "p50_s", "p90_s", "p99_s", "max_s" };
 
 void csv_columns(struct row *cols)
 {
@@ -61,6 +63,20 @@ void csv_columns(struct row *cols)
     }
     for (size_t i = 0; i < sizeof last_columns / sizeof *last_columns; i++)
         row_text(cols, last_columns[i]);
+}
+
+void csv_measure_columns(struct row *cols, const char *name)
+{
+    for (size_t i = 0; i < sizeof measure_columns / sizeof *measure_columns; i++) {
+        row_cell(cols, ROW_TEXT);
+        row_printf(cols, "%s_%s", name, measure_columns[i]);
+    }
+}
+
+/* The rates' window: from the warm-up's end to the end of the run. */
+static sim_time window(const struct run_metrics *m)
+{
+    return m->wall > m->warmup ? m->wall - m->warmup : 0;
 }
 
 void csv_row(struct row *r, const struct run_metrics *m, bool reproducible)
@@ -85,10 +101,10 @@ void csv_row(struct row *r, const struct run_metrics *m, bool reproducible)
                                 m->syscalls, m->ops };
     for (size_t i = 0; i < sizeof counts / sizeof *counts; i++) put_u64(r, counts[i]);
     row_cell(r, ROW_NUM);
-    row_printf(r, "%.3f", rate(m->ops, m->wall));
+    row_printf(r, "%.3f", rate(m->ops, window(m)));
     row_cell(r, ROW_LIST);
     for (int k = 0; k < m->nractor_ops; k++)
-        row_printf(r, "%s%.3f", k ? ";" : "", rate(m->ractor_ops[k], m->wall));
+        row_printf(r, "%s%.3f", k ? ";" : "", rate(m->ractor_ops[k], window(m)));
     const uint64_t more[] = { m->barriers, m->vmlock_acquires, m->vmlock_waits,
                               m->line_transfers, m->native_threads, m->gc_count,
                               m->mutex_waits, m->timeouts, m->engine_events };
@@ -99,6 +115,23 @@ void csv_row(struct row *r, const struct run_metrics *m, bool reproducible)
         row_cell(r, ROW_NUM);
         row_printf(r, "%.6f", m->host_seconds);
     }
+    for (int k = 0; k < m->nmeasures; k++) {
+        const struct run_measure *x = &m->measures[k];
+        put_u64(r, x->count);
+        row_cell(r, ROW_NUM);
+        row_printf(r, "%.3f", rate(x->count, window(m)));
+        const sim_time v[] = { x->mean, x->p50, x->p90, x->p99, x->max };
+        for (size_t i = 0; i < sizeof v / sizeof *v; i++) {
+            if (x->count) put_time(r, v[i]);
+            else row_null(r);  /* no sample: no latency */
+        }
+    }
+}
+
+void csv_columns_of(struct row *cols, const struct run_metrics *m)
+{
+    csv_columns(cols);
+    for (int k = 0; k < m->nmeasures; k++) csv_measure_columns(cols, m->measures[k].name);
 }
 
 void csv_put_field(FILE *f, const char *s)
@@ -110,11 +143,11 @@ void csv_put_field(FILE *f, const char *s)
     row_free(&r);
 }
 
-void csv_write_header(FILE *f)
+void csv_write_header(FILE *f, const struct run_metrics *m)
 {
     struct row cols;
     row_init(&cols);
-    csv_columns(&cols);
+    csv_columns_of(&cols, m);
     struct rows_writer w;
     if (!cols.oom) rows_begin(&w, f, ROWS_CSV, &cols, true);
     row_free(&cols);
@@ -137,7 +170,7 @@ int csv_write_result(const char *path, enum rows_format fmt, const struct run_me
     struct row cols, r;
     row_init(&cols);
     row_init(&r);
-    csv_columns(&cols);
+    csv_columns_of(&cols, m);
     csv_row(&r, m, reproducible);
     int rc = GV_OK;
     if (cols.oom || r.oom) {
