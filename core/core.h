@@ -61,8 +61,8 @@ struct core_samples {
 
 /* Where a thread is in its program (core/cursor.h). */
 struct core_cursor {
-    struct core_frame stack[CORE_MAX_FRAMES];
-    int sp;
+    struct core_frame *stack;    /* nframes frames, malloc'ed (core_cursor_init) */
+    int sp, nframes;             /* nframes: the program's depth, at most CORE_MAX_FRAMES */
     uint64_t ops;                /* iterations of "measure": true loops completed (after warmup) */
     sim_time warmup;             /* samples and ops completed before it are not counted */
     struct core_samples *samples;/* one per named measure (the backend's array), or NULL */
@@ -143,7 +143,7 @@ struct core_thread {
     sim_time arrival;            /* generator: the next arrival (op_phase 1) or the last one */
 
     struct rng rng;
-    struct core_cursor cur;      /* last: the frame stack is the large cold part */
+    struct core_cursor cur;      /* its frames sized to the program's depth */
 };
 
 /* Is th still on a wait list (a queue, a mutex, a condition variable, a

@@ -4,17 +4,64 @@
 #include <stdlib.h>
 #include <string.h>
 
-void core_cursor_init(struct core_cursor *c, const struct scn_prog *prog, sim_time warmup)
+#include "../common/err.h"
+
+/* The frames a body needs when its block is entered: none for a body
+ * that pushes no frame. */
+static int body_depth(const struct scn_prog *body, bool always)
 {
-    memset(&c->stack[0], 0, sizeof c->stack[0]);
+    if (!body || (body->nops == 0 && !always)) return 0;
+    return core_prog_depth(body);
+}
+
+int core_prog_depth(const struct scn_prog *prog)
+{
+    int deepest = 0;
+    for (int i = 0; i < prog->nops; i++) {
+        const struct scn_op *op = &prog->ops[i];
+        int d = 0;
+        switch (op->kind) {
+        case OP_LOOP: d = body_depth(op->u.loop.body, false); break;
+        case OP_MEASURE: d = body_depth(op->u.measure.body, false); break;
+        case OP_SYNCHRONIZE: d = body_depth(op->u.mutex.body, true); break;  /* its unlock needs a frame */
+        case OP_BRANCH: {
+            int t = body_depth(op->u.branch.then_body, false), e = body_depth(op->u.branch.else_body, false);
+            d = t > e ? t : e;
+            break;
+        }
+        default: break;
+        }
+        if (d > deepest) deepest = d;
+    }
+    return 1 + deepest;
+}
+
+/* The frames live outside the thread struct and are sized to the program
+ * (typically 2 or 3 of them, against CORE_MAX_FRAMES = 33): the
+ * simulator's threads stay small and their hot fields close together. */
+int core_cursor_init(struct core_cursor *c, const struct scn_prog *prog, sim_time warmup)
+{
+    int n = core_prog_depth(prog);
+    if (n > CORE_MAX_FRAMES) n = CORE_MAX_FRAMES;
+    c->stack = calloc((size_t)n, sizeof *c->stack);
+    if (!c->stack) return GV_ENOMEM;
+    c->nframes = n;
     c->stack[0].prog = prog;
     c->sp = 1;
     c->warmup = warmup;
+    return GV_OK;
+}
+
+void core_cursor_free(struct core_cursor *c)
+{
+    free(c->stack);
+    c->stack = NULL;
+    c->nframes = c->sp = 0;
 }
 
 static struct core_frame *push(struct core_cursor *c, const struct scn_prog *body)
 {
-    if (c->sp >= CORE_MAX_FRAMES) return NULL;
+    if (c->sp >= c->nframes) return NULL;
     struct core_frame *f = &c->stack[c->sp++];
     memset(f, 0, sizeof *f);
     f->prog = body;

@@ -12,9 +12,17 @@
 
 #include "core.h"
 
-/* Start at the first op of `prog`; samples and ops completed before
- * `warmup` are not counted. */
-void core_cursor_init(struct core_cursor *c, const struct scn_prog *prog, sim_time warmup);
+/* Start at the first op of `prog`, with a frame stack as deep as the
+ * program's blocks nest (at most CORE_MAX_FRAMES); samples and ops
+ * completed before `warmup` are not counted.  GV_OK or GV_ENOMEM;
+ * core_cursor_free releases the frames. */
+int core_cursor_init(struct core_cursor *c, const struct scn_prog *prog, sim_time warmup);
+void core_cursor_free(struct core_cursor *c);
+
+/* Frames a program needs: one, plus one per level of its deepest nest of
+ * blocks (a loop, measure or branch body with no op never gets a frame; a
+ * synchronize always does, for its unlock). */
+int core_prog_depth(const struct scn_prog *prog);
 
 /* Does entering `op` (a block) need the time, passed to core_cursor_enter?
  * Only measured blocks do (a backend with a costly clock asks first). */

@@ -35,16 +35,16 @@ int core_thread_count(const struct scenario *scn)
     return scn->total_threads + scn->ngenerators;
 }
 
-/* What every instance starts with. */
-static void thread_init(struct core_thread *th, int id, struct core_ractor *r, const struct scn_prog *prog,
-                        sim_time warmup)
+/* What every instance starts with; GV_OK or GV_ENOMEM (its frames). */
+static int thread_init(struct core_thread *th, int id, struct core_ractor *r, const struct scn_prog *prog,
+                       sim_time warmup)
 {
     th->id = id;
     th->ractor = r;
-    core_cursor_init(&th->cur, prog, warmup);
     th->parked_queue = th->parked_mutex = th->parked_cv = -1;
     th->gen = -1;
     r->nthreads++;
+    return core_cursor_init(&th->cur, prog, warmup);
 }
 
 int core_expand(const struct scenario *scn, struct core_ractor *(*ractor_at)(void *ctx, int i),
@@ -67,7 +67,7 @@ int core_expand(const struct scenario *scn, struct core_ractor *(*ractor_at)(voi
                 int tmpl = tmpl0 + st;
                 for (int tc = 0; tc < sth->count; tc++, ti++) {
                     struct core_thread *th = thread_at(ctx, ti);
-                    thread_init(th, ti, r, &sth->prog, scn->warmup);
+                    if (thread_init(th, ti, r, &sth->prog, scn->warmup) != GV_OK) return GV_ENOMEM;
                     th->name = core_thread_name(r->name, sth->name ? sth->name : "t", tc, sth->count, multi);
                     if (!th->name) return GV_ENOMEM;
                     th->instance = rc * sth->count + tc;
@@ -85,7 +85,7 @@ int core_expand(const struct scenario *scn, struct core_ractor *(*ractor_at)(voi
     for (int g = 0; g < scn->ngenerators; g++, ti++) {
         const struct scn_generator *gen = &scn->generators[g];
         struct core_thread *th = thread_at(ctx, ti);
-        thread_init(th, ti, ractor_at(ctx, 0), &gen->prog, scn->warmup);
+        if (thread_init(th, ti, ractor_at(ctx, 0), &gen->prog, scn->warmup) != GV_OK) return GV_ENOMEM;
         th->name = core_thread_name(th->ractor->name, gen->name, 0, 1, multi);
         if (!th->name) return GV_ENOMEM;
         th->ninstances = 1;
@@ -107,4 +107,5 @@ void core_thread_free(struct core_thread *th)
 {
     free(th->name);
     th->name = NULL;
+    core_cursor_free(&th->cur);
 }

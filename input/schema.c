@@ -8,6 +8,7 @@
 
 #include "../common/err.h"
 #include "jptr.h"
+#include "ruby_version.h"
 #include "scenario.h"
 #include "units.h"
 
@@ -130,6 +131,8 @@ static const struct sch_key runtime_keys[] = {
       .off = offsetof(struct scn_runtime, gc_heap_init_slots) },
     { .name = "gc_heap_growth_factor", .kind = SCH_NUMBER, .def = "1.8", .dmax = 100.0,
       .off = offsetof(struct scn_runtime, gc_heap_growth_factor) },
+    { .name = "yjit", .kind = SCH_BOOL, .def = "false", .off = offsetof(struct scn_runtime, yjit) },
+    { .name = "ruby", .kind = SCH_RUBY, .off = SCH_NOFF },
 };
 
 const struct sch_obj sch_runtime = { "runtime", runtime_keys, NKEYS(runtime_keys) };
@@ -692,6 +695,33 @@ static struct qname *find_name(const struct nametab *tab, const char *name)
     return lo < tab->n && !strcmp(tab->v[lo].name, name) ? &tab->v[lo] : NULL;
 }
 
+const char *sch_ruby_text(const struct jpos_table *pos, const cJSON *v, char *buf, size_t size)
+{
+    if (cJSON_IsString(v)) return v->valuestring;
+    if (!cJSON_IsNumber(v)) return NULL;
+    size_t len;
+    const char *t = num_text(pos, v, buf, size, &len);
+    snprintf(buf, size, "%.*s", (int)len, t);
+    return buf;
+}
+
+/* runtime.ruby: a version the table covers (ruby_version.c). */
+static void check_ruby(struct vctx *c, const cJSON *v)
+{
+    char buf[40];
+    const char *t = sch_ruby_text(c->d->pos, v, buf, sizeof buf);
+    if (!t) { type_error(c, v, "a Ruby version such as \"3.1\" or \"3.4.2\""); return; }
+    struct rver rv;
+    struct rver_facts f;
+    char oldest[16];
+    rver_format(&rver_oldest, oldest, sizeof oldest);
+    if (rver_parse(t, &rv) != 0)
+        report(c, v, 0, "bad Ruby version \"%.40s\" (expected MAJOR.MINOR or MAJOR.MINOR.PATCH, e.g. \"3.1\")", t);
+    else if (rver_facts_of(&rv, &f) != GV_OK)
+        report(c, v, 0, "Ruby %.40s is older than the version table (%s and later: Ractors exist from 3.0)", t,
+               oldest);
+}
+
 /* A reference to a declared name of kind `nt`; the entry, or NULL
  * (reported: unknown, with a suggestion). */
 static struct qname *check_ref(struct vctx *c, const cJSON *v, int nt)
@@ -967,6 +997,9 @@ static int check_value(struct vctx *c, const cJSON *v, const struct sch_key *k)
     case SCH_DURS:
     case SCH_WEIGHTS:
         return check_list(c, v, k);
+    case SCH_RUBY:
+        check_ruby(c, v);
+        return 1;
     }
     return 1;
 }

@@ -41,7 +41,8 @@ enum sch_kind {
     SCH_MEASURE_OR_BOOL, /* true, false, or the name of a declared measure */
     SCH_TMPL,     /* the name of a thread template */
     SCH_DURS,     /* an array of at least `min` durations in [0, max] */
-    SCH_WEIGHTS   /* an array of numbers >= 0 */
+    SCH_WEIGHTS,  /* an array of numbers >= 0 */
+    SCH_RUBY      /* a CRuby version known to input/ruby_version.c, string or number ("3.1", 3.4) */
 };
 
 #define SCH_REQUIRED 1u
@@ -104,6 +105,9 @@ sim_time sch_dur(const struct jpos_table *pos, const cJSON *v);
 int64_t sch_default_int(const struct sch_key *k);
 sim_time sch_default_dur(const struct sch_key *k);
 int sch_enum_index(const char *const *values, const char *s);  /* -1 if absent */
+/* The text of a runtime.ruby value: the string, or a number as written
+ * (3.4 -> "3.4", in buf); NULL if neither. */
+const char *sch_ruby_text(const struct jpos_table *pos, const cJSON *v, char *buf, size_t size);
 
 /* Best "did you mean" candidate among n names (stride bytes apart, so a
  * table of structs whose first member is the name works too), or NULL. */

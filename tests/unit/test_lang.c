@@ -38,13 +38,22 @@ struct mthread {
 static void mthread_init(struct mthread *m, const struct scn_prog *prog, sim_time warmup)
 {
     memset(m, 0, sizeof *m);
-    core_cursor_init(&m->th.cur, prog, warmup);
+    ASSERT_EQ(core_cursor_init(&m->th.cur, prog, warmup), GV_OK);
     m->th.cur.samples = m->samples;
     rng_seed(&m->th.rng, 1, 0);
 }
 
+/* The cursor again at the start of prog (samples kept). */
+static void mthread_restart(struct mthread *m, const struct scn_prog *prog)
+{
+    core_cursor_free(&m->th.cur);
+    ASSERT_EQ(core_cursor_init(&m->th.cur, prog, 0), GV_OK);
+    m->th.cur.samples = m->samples;
+}
+
 static void mthread_free(struct mthread *m)
 {
+    core_cursor_free(&m->th.cur);
     for (int i = 0; i < 2; i++) free(m->samples[i].v);
 }
 
@@ -107,6 +116,7 @@ static void test_cursor_ops_after_warmup(void)
         if (n == CORE_NEXT_SAMPLE) core_cursor_sample(&m.th, t += 40);  /* 40, 80, 120, 160 */
     ASSERT_EQ(m.th.cur.ops, 2);
     /* without a warm-up nothing is timed, and every iteration counts */
+    mthread_free(&m);
     mthread_init(&m, &prog, 0);
     ASSERT(!core_block_timed(&m.th.cur, &loop));
     core_cursor_next(&m.th, &op);
@@ -173,7 +183,7 @@ static void test_cursor_branch_and_synchronize(void)
     rng_seed(&ref, 1, 0);
     for (int i = 0; i < 1000; i++) {
         br.u.branch.p = 0.25;
-        core_cursor_init(&m.th.cur, &prog, 0);
+        mthread_restart(&m, &prog);
         const struct scn_op *op = NULL;
         core_cursor_next(&m.th, &op);
         ASSERT(core_cursor_enter(&m.th, op, 0));
@@ -188,7 +198,7 @@ static void test_cursor_branch_and_synchronize(void)
     br.u.branch.then_body = &empty;
     br.u.branch.p = 1.0;
     struct rng before = m.th.rng;
-    core_cursor_init(&m.th.cur, &prog, 0);
+    mthread_restart(&m, &prog);
     const struct scn_op *op = NULL;
     core_cursor_next(&m.th, &op);
     ASSERT(core_cursor_enter(&m.th, op, 0));
@@ -202,7 +212,7 @@ static void test_cursor_branch_and_synchronize(void)
     struct scn_op after = compute_op(5);
     struct scn_op sops[2] = { sync, after };
     struct scn_prog sprog = { sops, 2 };
-    core_cursor_init(&m.th.cur, &sprog, 0);
+    mthread_restart(&m, &sprog);
     core_cursor_next(&m.th, &op);
     ASSERT(core_cursor_enter(&m.th, op, 0));
     ASSERT_EQ(core_cursor_next(&m.th, &op), CORE_NEXT_OP);
@@ -210,7 +220,7 @@ static void test_cursor_branch_and_synchronize(void)
     ASSERT_EQ(core_cursor_next(&m.th, &op), CORE_NEXT_OP);
     ASSERT(op == &sops[1]);
     /* an exception inside a block: the program ends, no unlock runs */
-    core_cursor_init(&m.th.cur, &sprog, 0);
+    mthread_restart(&m, &sprog);
     core_cursor_next(&m.th, &op);
     ASSERT(core_cursor_enter(&m.th, op, 0));
     core_cursor_abort(&m.th);
