@@ -44,29 +44,58 @@
 
 /* ---- reports ------------------------------------------------------------------ */
 
+/* What a parked thread waits for, read under the locks its writers hold
+ * (after a failure the other threads still run: an ending one unlocks its
+ * mutexes, wakes its joiners).  Each lock taken alone, never nested. */
+struct parked_view {
+    bool on_cv;              /* parked in a cv_wait's wait, not relocking */
+    const char *owner;       /* the mutex's holder ("nobody") */
+    const char *join_target; /* the thread a template join waits for ("?") */
+};
+
+static void parked_view(const struct exec_vm *vm, const struct exec_thread *th, const struct scn_op *op,
+                        struct parked_view *pv)
+{
+    struct exec_vm *v = (struct exec_vm *)vm;
+    pv->on_cv = false;
+    pv->owner = "nobody";
+    pv->join_target = "?";
+    if (op->kind == OP_MUTEX_LOCK || op->kind == OP_SYNCHRONIZE || op->kind == OP_CV_WAIT) {
+        int m = op->kind == OP_CV_WAIT ? op->u.cv.mutex : op->u.mutex.mutex;
+        pthread_mutex_lock(&v->rsync_lock);
+        pv->on_cv = op->kind == OP_CV_WAIT && th->core.parked_cv >= 0;
+        const struct exec_thread *owner = exec_thread_of(vm->mutexes[m].owner);
+        if (owner) pv->owner = owner->core.name;
+        pthread_mutex_unlock(&v->rsync_lock);
+    } else if (op->kind == OP_JOIN && op->u.join.tmpl) {
+        pthread_mutex_lock(&v->life_lock);
+        const struct core_thread *t = th->core.join_target;
+        if (t) pv->join_target = t->name;
+        pthread_mutex_unlock(&v->life_lock);
+    }
+}
+
 static void describe_thread(const struct exec_vm *vm, const struct exec_thread *th, char *buf, size_t len)
 {
     enum thread_state st = (enum thread_state)atomic_load(&((struct exec_thread *)th)->pub_state);
     const struct scn_op *op = atomic_load(&((struct exec_thread *)th)->pub_op);
     const char *where = op && op->path ? op->path : "(start)";
     int line = op ? op->line : 0;
+    struct parked_view pv = { false, "nobody", "?" };
+    if (st == TS_PARKED && op) parked_view(vm, th, op, &pv);
     if (st == TS_PARKED && op && op->kind == OP_QUEUE_POP) {
         snprintf(buf, len, "parked in queue_pop on queue \"%s\" at %s (line %d)",
                  vm->queues[op->u.queue.queue].core.name, where, line);
     } else if (st == TS_PARKED && op &&
-               (op->kind == OP_MUTEX_LOCK || op->kind == OP_SYNCHRONIZE ||
-                (op->kind == OP_CV_WAIT && th->core.parked_cv < 0))) {
-        /* read racily: the report is written once every thread is parked */
+               (op->kind == OP_MUTEX_LOCK || op->kind == OP_SYNCHRONIZE || (op->kind == OP_CV_WAIT && !pv.on_cv))) {
         int m = op->kind == OP_CV_WAIT ? op->u.cv.mutex : op->u.mutex.mutex;
-        const struct exec_thread *owner = exec_thread_of(vm->mutexes[m].owner);
         snprintf(buf, len, "waiting to lock mutex \"%s\" (held by %s) at %s (line %d)", vm->mutexes[m].name,
-                 owner ? owner->core.name : "nobody", where, line);
+                 pv.owner, where, line);
     } else if (st == TS_PARKED && op && op->kind == OP_CV_WAIT) {
         snprintf(buf, len, "waiting on condition variable \"%s\" (nobody left to signal it) at %s (line %d)",
                  vm->condvars[op->u.cv.cv].name, where, line);
     } else if (st == TS_PARKED && op && op->kind == OP_JOIN && op->u.join.tmpl) {
-        const struct core_thread *t = th->core.join_target;
-        snprintf(buf, len, "in join, waiting for thread %s to finish, at %s (line %d)", t ? t->name : "?", where,
+        snprintf(buf, len, "in join, waiting for thread %s to finish, at %s (line %d)", pv.join_target, where,
                  line);
     } else if (st == TS_PARKED && op && op->kind == OP_JOIN) {
         snprintf(buf, len, "in join, waiting for the other threads to finish, at %s (line %d)", where, line);

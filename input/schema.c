@@ -4,6 +4,7 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <stdbool.h>
 #include <string.h>
 
 #include "../common/err.h"
@@ -341,6 +342,55 @@ const struct sch_key *sch_find(const struct sch_obj *o, const char *name)
     for (int i = 0; i < o->nkeys; i++)
         if (!strcmp(o->keys[i].name, name)) return &o->keys[i];
     return NULL;
+}
+
+/* The key an op of any kind has under `name` (an op's keys depend on its
+ * "op"; a --set path does not say which). */
+static const struct sch_key *op_key(const char *name)
+{
+    for (int k = 0; k < OP_KIND_COUNT; k++) {
+        const struct sch_key *key = sch_find(sch_op(k), name);
+        if (key) return key;
+    }
+    return NULL;
+}
+
+const struct sch_key *sch_path_key(const char *path)
+{
+    const struct sch_obj *o = &sch_scenario;
+    bool in_ops = false;
+    const struct sch_key *k = NULL;
+    char seg[128];
+    for (const char *p = path; *p;) {
+        size_t n = strcspn(p, ".");
+        if (n == 0 || n >= sizeof seg) return NULL;
+        memcpy(seg, p, n);
+        seg[n] = 0;
+        p += n;
+        if (*p) p++;
+        if (!o && !in_ops) return NULL;   /* below a leaf */
+        k = in_ops ? op_key(seg) : sch_find(o, seg);
+        if (!k) return NULL;
+        in_ops = false;
+        o = NULL;
+        switch (k->kind) {
+        case SCH_OBJECT: o = k->obj; break;
+        case SCH_MACHINE: o = &sch_machine; break;
+        case SCH_ARRAY:
+        case SCH_OPS: {  /* an index comes next */
+            size_t m = strcspn(p, ".");
+            if (m == 0 || strspn(p, "0123456789") != m) return *p ? NULL : k;
+            p += m;
+            if (*p) p++;
+            if (k->kind == SCH_ARRAY) o = k->obj;
+            else in_ops = true;
+            if (!*p) return NULL;   /* an element, not a key */
+            break;
+        }
+        default: break;
+        }
+    }
+    return k;
 }
 
 int sch_enum_index(const char *const *values, const char *s)
@@ -1077,7 +1127,7 @@ static int is_block(int kind)
 }
 
 /* The key `name` of an op was found (found[i] for key i of its table). */
-static const cJSON *op_key(const cJSON *const *found, int kind, const char *name)
+static const cJSON *found_key(const cJSON *const *found, int kind, const char *name)
 {
     const struct sch_obj *o = &op_objs[kind];
     for (int i = 0; i < o->nkeys; i++)
@@ -1096,19 +1146,19 @@ static void at_key(struct vctx *c, const cJSON *m, const char *fmt, const char *
  * one Ractor, the spawn target, latency_from with a named measure. */
 static void check_op_refs(struct vctx *c, int kind, const cJSON *const *found)
 {
-    const cJSON *m = op_key(found, kind, "mutex");
+    const cJSON *m = found_key(found, kind, "mutex");
     if (m && cJSON_IsString(m)) {
         size_t mark = jptr_push_key(&c->ptr, "mutex");
         check_scope(c, m, find_name(&c->tabs[NT_MUTEX], m->valuestring), NT_MUTEX);
         jptr_pop(&c->ptr, mark);
     }
-    const cJSON *cv = op_key(found, kind, "cv");
+    const cJSON *cv = found_key(found, kind, "cv");
     if (cv && cJSON_IsString(cv)) {
         size_t mark = jptr_push_key(&c->ptr, "cv");
         check_scope(c, cv, find_name(&c->tabs[NT_CONDVAR], cv->valuestring), NT_CONDVAR);
         jptr_pop(&c->ptr, mark);
     }
-    const cJSON *t = op_key(found, kind, "thread");
+    const cJSON *t = found_key(found, kind, "thread");
     if (kind == OP_SPAWN && t && cJSON_IsString(t)) {
         struct qname *q = find_name(&c->tabs[NT_TMPL], t->valuestring);
         if (q && !q->spawned)
@@ -1118,9 +1168,9 @@ static void check_op_refs(struct vctx *c, int kind, const cJSON *const *found)
             at_key(c, t, "thread template \"%.80s\" belongs to another Ractor: Thread.new starts a thread in "
                    "the caller's Ractor", q->name);
     }
-    const cJSON *lf = op_key(found, kind, "latency_from");
+    const cJSON *lf = found_key(found, kind, "latency_from");
     if (kind == OP_LOOP && lf) {
-        const cJSON *meas = op_key(found, kind, "measure");
+        const cJSON *meas = found_key(found, kind, "measure");
         if (!meas || !cJSON_IsString(meas))
             at_key(c, lf, "\"latency_from\" needs a named measure (\"measure\": \"NAME\")%s", "");
     }

@@ -73,6 +73,27 @@ void csv_measure_columns(struct row *cols, const char *name)
     }
 }
 
+int csv_column_kind(const char *name)
+{
+    for (size_t i = 0; i < sizeof first_columns / sizeof *first_columns; i++)
+        if (strcmp(name, first_columns[i]) == 0) return i < 6 ? ROW_TEXT : ROW_NUM;
+    if (strcmp(name, "ractor_ops_per_s") == 0) return ROW_LIST;
+    for (size_t i = 0; i < sizeof last_columns / sizeof *last_columns; i++)
+        if (strcmp(name, last_columns[i]) == 0) return ROW_NUM;
+    for (int s = 0; s < TS_COUNT; s++) {
+        const char *st = thread_state_name((enum thread_state)s);
+        size_t n = strlen(st);
+        if (strncmp(name, st, n) == 0 && strcmp(name + n, "_s") == 0) return ROW_NUM;
+    }
+    /* a named measure's: NAME_ + one of measure_columns, NAME not empty */
+    size_t n = strlen(name);
+    for (size_t i = 0; i < sizeof measure_columns / sizeof *measure_columns; i++) {
+        size_t k = strlen(measure_columns[i]);
+        if (n > k + 1 && name[n - k - 1] == '_' && strcmp(name + n - k, measure_columns[i]) == 0) return ROW_NUM;
+    }
+    return -1;
+}
+
 /* The rates' window: from the warm-up's end to the end of the run. */
 static sim_time window(const struct run_metrics *m)
 {

@@ -18,6 +18,10 @@ void csv_columns(struct row *cols);
 void csv_measure_columns(struct row *cols, const char *name);
 /* Every column of m's row: the fixed ones, then its measures'. */
 void csv_columns_of(struct row *cols, const struct run_metrics *m);
+/* The kind of a column of the fixed schema (ROW_TEXT, ROW_NUM, ROW_LIST)
+ * or of a named measure (NAME_count ... NAME_max_s: ROW_NUM), or -1 for
+ * any other column (a sweep's --param columns, ...). */
+int csv_column_kind(const char *name);
 /* A run's cells.  reproducible: leave the one non-deterministic column
  * (host_s) empty (null in JSON). */
 void csv_row(struct row *r, const struct run_metrics *m, bool reproducible);

@@ -190,7 +190,9 @@ awk -v n="$(csv_col acquire_count "$tmp/l.csv")" -v t="$(csv_col timeouts "$tmp/
     'BEGIN { exit !(t >= 0 && t <= 3 && n >= 1000 * (3 - t) && n <= 3000 - 1000 * t + 999 * t) }' ||
     fail "resource_pool: $(csv_col acquire_count "$tmp/l.csv") acquisitions, $(csv_col timeouts "$tmp/l.csv") timeouts"
 # Mutex deadlocks: Ruby's own detection, reported with the ops
-run $R $L/deadlock_mutex.json -o "$tmp/d.csv"
+# (each holds its first mutex 200 ms, time enough for the other to start on a loaded host)
+run $R $L/deadlock_mutex.json --set ractors.0.threads.0.program.1.dur=200ms \
+    --set ractors.0.threads.1.program.1.dur=200ms -o "$tmp/d.csv"
 expect_code 4 "mutex deadlock"
 expect_match err 'deadlock: Ruby found every thread of the main Ractor waiting forever' "mutex deadlock"
 expect_match err 'runs mutex_lock /ractors/0/threads/[01]/program/2, line [0-9]+\)$' "mutex deadlock: the op"

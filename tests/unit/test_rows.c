@@ -213,6 +213,10 @@ static void test_measure_columns(void)
     for (size_t i = 0; i < n; i++)
         if (!strcmp(row_get(&cols, i), "ops_per_s")) ops_per_s = i;
     ASSERT_STREQ(row_get(&r, ops_per_s), "10.000");     /* ops after the warm-up too */
+    /* every measure column is numeric to readers of rows (compare, merge, plot) */
+    for (size_t i = n - 14; i < n; i++) ASSERT_EQ(csv_column_kind(row_get(&cols, i)), ROW_NUM);
+    ASSERT_EQ(csv_column_kind("_p99_s"), -1);           /* no NAME */
+    ASSERT_EQ(csv_column_kind("request_p98_s"), -1);
     row_free(&cols);
     row_free(&r);
 }
