@@ -270,6 +270,7 @@ static void thread_finish(struct rb_thread *th)
     th->dead = true;
     th->core.finished = true;
     vm->alive--;
+    rb_ractor_of(th)->dead++;
     vm_set_state(th, TS_COUNT);
     sync_thread_end(th);  /* joiners, then the mutexes it holds */
     gvl_dead(th);
@@ -425,6 +426,7 @@ void th_start(struct rb_thread *th)
 {
     th->core.started = true;
     th->vm->started++;
+    rb_ractor_of(th)->started++;
     if (mn_thread_p(th)) {  /* M:N: no native thread of its own (mn_pool.c) */
         mn_thread_start(th, started);
         return;

@@ -55,6 +55,8 @@ struct rb_ractor {
     struct rb_thread *lock_holder;
     sim_time lock_free_at;
     void *policy_data;           /* per-policy state (threshold, barging) */
+    int started, dead;           /* its threads started, ended (living = started - dead: a
+                                    spawned or later-starting thread does not exist before) */
 };
 
 /* A thread's part in the VM lock and barrier protocol (models/vm_lock.c,
@@ -122,8 +124,9 @@ struct rb_thread {
 
     struct mach_task own_nt;     /* its dedicated native thread (1:1), hot part first */
 
-    /* colder: the sync ops' waits, the GC, the VM lock / barrier protocol */
+    /* colder: the sync ops' waits, the GC, the VM lock / barrier protocol, barging's native sleep */
     uint64_t wasted_wakes;
+    th_cont park_k;              /* barging: once a native sleep has the GVL again */
     th_cont sleep_k;             /* after a Kernel#sleep (a sleep op, a generator's wait) */
     /* a timed wait (models/sync.c) */
     bool timed_waiting;          /* in native_cond_sleep with a timeout */
@@ -174,6 +177,7 @@ struct vm {
     int started;                 /* threads started */
     uint64_t spawned;            /* by spawn ops */
     uint64_t timeouts;           /* timed waits that timed out */
+    struct core_thread *sigwait; /* barging: the thread sleeping on the signal self-pipe */
     struct core_thread *joiners; /* threads waiting in OP_JOIN (via wait_next) */
     bool finished;               /* every thread ended */
     bool stopped;                /* stop.time reached */
