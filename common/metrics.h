@@ -85,8 +85,8 @@ struct run_metrics {
     double work_scale;       /* machine.work_scale applied to the scenario's durations */
 
     sim_time wall;                   /* simulated or measured wall time */
-    sim_time cpu;                    /* busy core time, switches included */
-    sim_time state_time[TS_COUNT];   /* summed over threads */
+    sim_sum cpu;                     /* busy core time, switches included, summed over cores */
+    sim_sum state_time[TS_COUNT];    /* summed over threads */
 
     uint64_t vol_switches;       /* voluntary context switches, all threads */
     uint64_t invol_switches;     /* involuntary (preemptions), all threads */

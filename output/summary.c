@@ -64,7 +64,7 @@ void summary_write(FILE *f, const struct run_metrics *m)
         human_time(w, sizeof w, m->warmup);
         fprintf(f, "  warm-up: the first %s not measured (ops and measures; rates per second after it)\n", w);
     }
-    sim_time total = 0;
+    sim_sum total = 0;
     for (int s = 0; s < TS_COUNT; s++) total += m->state_time[s];
     fprintf(f, "  thread time:");
     if (!metrics_measured(m, MET_STATE_TIME + TS_RUNNING)) fprintf(f, " not measured by this backend");
