@@ -65,53 +65,65 @@ char *core_thread_name(const char *ractor_name, const char *base, int idx, int c
     return name_new(multi_ractor ? ractor_name : NULL, base, idx, count > 1);
 }
 
-/* One Ractor instance (template srac, instance rc) and its threads, from
- * thread index ti on: one block holds the threads' frame stacks, then the
- * Ractor's name and the threads' names. */
-static int expand_ractor(const struct scenario *scn, const struct scn_ractor *srac, int rc,
-                         struct core_ractor *r, int ti, bool multi,
-                         struct core_thread *(*thread_at)(void *ctx, int i), void *ctx)
+int core_thread_count(const struct scenario *scn)
+{
+    return scn->total_threads + scn->ngenerators;
+}
+
+/* The frames a thread of `prog` gets. */
+static int frames_of(const struct scn_prog *prog)
+{
+    int n = core_prog_depth(prog);
+    return n > CORE_MAX_FRAMES ? CORE_MAX_FRAMES : n;
+}
+
+/* What every instance starts with, its frames at *frames (moved past). */
+static void thread_init(struct core_thread *th, int id, struct core_ractor *r, const struct scn_prog *prog,
+                        sim_time warmup, struct core_frame **frames)
+{
+    th->id = id;
+    th->ractor = r;
+    th->parked_queue = th->parked_mutex = th->parked_cv = -1;
+    th->gen = -1;
+    r->nthreads++;
+    int n = frames_of(prog);
+    core_cursor_place(&th->cur, prog, warmup, *frames, n);
+    *frames += n;
+}
+
+/* Where the next frames and names of a Ractor's block go. */
+struct block_pos {
+    struct core_frame *frames;
+    char *names;
+};
+
+/* Ractor instance rc of template srac gets one block for its name and its
+ * threads' names and frame stacks, frames first (and, the first Ractor,
+ * room for the generators' threads, which run in it). */
+static int ractor_block(const struct scenario *scn, const struct scn_ractor *srac, int rc, bool multi,
+                        bool with_generators, struct core_ractor *r, struct block_pos *pos)
 {
     const char *rbase = srac->name ? srac->name : "r";
     bool rnum = srac->count > 1;
-    size_t rlen = name_len(NULL, rbase, rc, rnum);
+    size_t rlen = name_len(NULL, rbase, rc, rnum), prefix = multi ? rlen + 1 : 0;
     size_t nframes = 0, names = rlen + 1;
     for (int st = 0; st < srac->nthreads; st++) {
         const struct scn_thread *sth = &srac->threads[st];
-        int depth = core_prog_depth(&sth->prog);
-        if (depth > CORE_MAX_FRAMES) depth = CORE_MAX_FRAMES;
-        nframes += (size_t)depth * (size_t)sth->count;
-        /* "rname/" + base + "#" + digits of the largest index, for each */
-        size_t each = (multi ? rlen + 1 : 0) + strlen(sth->name ? sth->name : "t") +
-                      (sth->count > 1 ? 1 + ndigits(sth->count - 1) : 0) + 1;
-        names += each * (size_t)sth->count;
+        nframes += (size_t)frames_of(&sth->prog) * (size_t)sth->count;
+        /* each: "rname/" + base + "#" + the digits of the largest index */
+        names += (prefix + strlen(sth->name ? sth->name : "t") + (sth->count > 1 ? 1 + ndigits(sth->count - 1) : 0) + 1) *
+                 (size_t)sth->count;
+    }
+    for (int g = 0; with_generators && g < scn->ngenerators; g++) {
+        nframes += (size_t)frames_of(&scn->generators[g].prog);
+        names += prefix + strlen(scn->generators[g].name) + 1;
     }
     char *block = bigmem_calloc(1, nframes * sizeof(struct core_frame) + names);
     if (!block) return GV_ENOMEM;
     r->block = block;
-    struct core_frame *frames = (struct core_frame *)(void *)block;
-    char *np = block + nframes * sizeof(struct core_frame);
-    r->name = np;
-    np = name_put(np, NULL, rbase, rc, rnum);
-    for (int st = 0; st < srac->nthreads; st++) {
-        const struct scn_thread *sth = &srac->threads[st];
-        int depth = core_prog_depth(&sth->prog);
-        if (depth > CORE_MAX_FRAMES) depth = CORE_MAX_FRAMES;
-        for (int tc = 0; tc < sth->count; tc++, ti++) {
-            struct core_thread *th = thread_at(ctx, ti);
-            th->id = ti;
-            th->ractor = r;
-            th->name = np;
-            np = name_put(np, multi ? r->name : NULL, sth->name ? sth->name : "t", tc, sth->count > 1);
-            th->instance = rc * sth->count + tc;
-            th->ninstances = srac->count * sth->count;
-            rng_seed(&th->rng, scn->seed, (uint64_t)ti);
-            core_cursor_place(&th->cur, &sth->prog, frames, depth);
-            frames += depth;
-            th->parked_queue = -1;
-            r->nthreads++;
-        }
-    }
+    pos->frames = (struct core_frame *)(void *)block;
+    r->name = block + nframes * sizeof(struct core_frame);
+    pos->names = name_put(r->name, NULL, rbase, rc, rnum);
     return GV_OK;
 }
 
@@ -121,16 +133,50 @@ int core_expand(const struct scenario *scn, struct core_ractor *(*ractor_at)(voi
     int nractors = 0;
     for (int sr = 0; sr < scn->nractors; sr++) nractors += scn->ractors[sr].count;
     bool multi = nractors > 1;
-    int ri = 0, ti = 0;
+    int ri = 0, ti = 0, tmpl0 = 0;
+    uint64_t stream = 0;  /* the next self-starting instance's */
+    struct block_pos gpos = { NULL, NULL };  /* the generators' room in the first Ractor's block */
     for (int sr = 0; sr < scn->nractors; sr++) {
         const struct scn_ractor *srac = &scn->ractors[sr];
         for (int rc = 0; rc < srac->count; rc++, ri++) {
             struct core_ractor *r = ractor_at(ctx, ri);
             r->id = ri;
-            int rc2 = expand_ractor(scn, srac, rc, r, ti, multi, thread_at, ctx);
-            if (rc2 != GV_OK) return rc2;
-            ti += r->nthreads;
+            struct block_pos pos;
+            if (ractor_block(scn, srac, rc, multi, ri == 0, r, &pos) != GV_OK) return GV_ENOMEM;
+            for (int st = 0; st < srac->nthreads; st++) {
+                const struct scn_thread *sth = &srac->threads[st];
+                int tmpl = tmpl0 + st;
+                for (int tc = 0; tc < sth->count; tc++, ti++) {
+                    struct core_thread *th = thread_at(ctx, ti);
+                    thread_init(th, ti, r, &sth->prog, scn->warmup, &pos.frames);
+                    th->name = pos.names;
+                    pos.names = name_put(pos.names, multi ? r->name : NULL, sth->name ? sth->name : "t", tc,
+                                         sth->count > 1);
+                    th->instance = rc * sth->count + tc;
+                    th->ninstances = srac->count * sth->count;
+                    th->tmpl = tmpl;
+                    th->start_at = sth->spawned ? -1 : sth->start;
+                    rng_seed(&th->rng, scn->seed,
+                             sth->spawned ? CORE_STREAM_SPAWNED | (uint64_t)tmpl << 24 | (uint64_t)th->instance
+                                          : stream++);
+                }
+            }
+            if (ri == 0) gpos = pos;
         }
+        tmpl0 += srac->nthreads;
+    }
+    for (int g = 0; g < scn->ngenerators; g++, ti++) {
+        const struct scn_generator *gen = &scn->generators[g];
+        struct core_thread *th = thread_at(ctx, ti);
+        struct core_ractor *r0 = ractor_at(ctx, 0);
+        thread_init(th, ti, r0, &gen->prog, scn->warmup, &gpos.frames);
+        th->name = gpos.names;
+        gpos.names = name_put(gpos.names, multi ? r0->name : NULL, gen->name, 0, false);
+        th->ninstances = 1;
+        th->tmpl = -1;
+        th->gen = g;
+        th->arrival = gen->start;
+        rng_seed(&th->rng, scn->seed, CORE_STREAM_GENERATOR | (uint64_t)g);
     }
     return GV_OK;
 }
