@@ -235,8 +235,10 @@ static void corun_replan(struct machine *m)
 
 /* (The idle bitmap is kept by dispatch and begin_arrival, the one way
  * into CORE_IDLE and the one way out of it.) */
-static void core_set_at(struct machine *m, struct mach_core *c, enum mach_core_state st,
-                        struct mach_task *t, sim_time now)
+/* (Inline: several times per event; the re-timing of co-running bursts,
+ * rare, stays out of line.) */
+static inline void core_set_at(struct machine *m, struct mach_core *c, enum mach_core_state st,
+                               struct mach_task *t, sim_time now)
 {
     bool was_busy = c->state == CORE_BUSY;
     c->state_time[c->state] += now - c->state_since;
