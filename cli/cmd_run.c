@@ -11,7 +11,8 @@
 #include "../output/csv.h"
 #include "../output/summary.h"
 #include "../output/trace.h"
-#include "../sim/engine_heap.h"
+#include "../sim/engines.h"
+#include "../sim/evlog.h"
 #include "cli.h"
 #include "options.h"
 
@@ -31,7 +32,8 @@ const struct cli_command cli_cmd_run = {
         "  --reproducible    leave the host_s column empty, so that the same scenario\n"
         "                    and seed give byte-identical output\n"
         "  --max-time SECS   simulated-time limit (default 3600); reaching it fails the run\n"
-        "  --engine NAME     event engine: native (default)\n"
+        "  --engine NAME     event engine: native (default) or simgrid (the reference\n"
+        "                    engine, in builds with libsimgrid-dev; docs/engines.md)\n"
         "  --machines DIR    also look for machine profiles in DIR\n"
         "  --trace FILE      also write a timeline (Chrome trace-event JSON for\n"
         "                    ui.perfetto.dev; gzip-compressed if FILE ends in .gz),\n"
@@ -71,9 +73,13 @@ static int run_exec(int argc, char **argv)
     struct run_options o;
     int rc = run_options_parse(&cli_cmd_run, argc, argv, &o);
     if (rc != GV_EXIT_OK) return rc;
-    if (strcmp(o.engine, "native") != 0) {
+    char err[4096] = "";
+    rc = sim_engine_check(o.engine, err, sizeof err);
+    if (rc != GV_OK) {
         run_options_free(&o);
-        return cli_usage_error(&cli_cmd_run, "unknown engine \"%s\" (available: native)", o.engine);
+        if (rc == GV_EUSAGE) return cli_usage_error(&cli_cmd_run, "%s", err);
+        fprintf(stderr, "gvlsim run: %s\n", err);
+        return gv_exit_code(rc);
     }
 
     struct scenario scn;
@@ -83,14 +89,19 @@ static int run_exec(int argc, char **argv)
         return rc;
     }
 
-    char err[4096] = "";
-    struct sim_engine *eng = sim_heap_create();
+    struct sim_engine *eng = NULL;
     struct vm vm;
     struct run_metrics m;
     memset(&m, 0, sizeof m);
-    if (!eng) {
-        rc = gv_fail(err, sizeof err, GV_ENOMEM, "out of memory creating the engine");
-        goto done;
+    rc = sim_engine_new(o.engine, &eng, err, sizeof err);
+    if (rc != GV_OK) goto done;
+    /* GVLSIM_EVENT_LOG=FILE: every fired event, for comparing engines */
+    const char *evlog = getenv("GVLSIM_EVENT_LOG");
+    if (evlog && *evlog) {
+        struct sim_engine *logged;
+        rc = sim_evlog_wrap(eng, evlog, &logged, err, sizeof err);
+        if (rc != GV_OK) goto done;
+        eng = logged;
     }
     rc = vm_init(&vm, &scn, eng, err, sizeof err);
     if (rc != GV_OK) goto done;

@@ -20,8 +20,9 @@
 #include "../input/load.h"
 #include "../models/vm.h"
 #include "../output/csv.h"
-#include "../sim/engine_heap.h"
+#include "../sim/engines.h"
 #include "cli.h"
+#include "spawn.h"
 #include "sweep.h"
 
 static int sweep_exec(int argc, char **argv);
@@ -47,7 +48,9 @@ const struct cli_command cli_cmd_sweep = {
         "  --reproducible    leave host_s empty: byte-identical output for any -j\n"
         "  --no-header       leave out the CSV header line\n"
         "  --max-time SECS   simulated-time limit per run (default 3600)\n"
-        "  --engine NAME     event engine: native (default)\n"
+        "  --engine NAME     event engine: native (default) or simgrid, which runs each\n"
+        "                    point as its own `gvlsim run` process (SimGrid's clock\n"
+        "                    belongs to the process); the rows are the same\n"
         "  --machines DIR    also look for machine profiles in DIR\n"
         "  -q, --quiet       no progress and no summary on stderr (failures are\n"
         "                    still reported)\n"
@@ -79,6 +82,8 @@ struct sweep_opts {
     int nsets;
     const char *output;
     const char *machines;
+    const char *engine;
+    const char *max_time_arg;  /* --max-time as given, for child processes */
     bool has_seed;
     uint64_t seed;
     int jobs;
@@ -116,6 +121,7 @@ static int parse_opts(int argc, char **argv, struct sweep_opts *o)
     memset(o, 0, sizeof *o);
     sweep_grid_init(&o->grid);
     o->output = "-";
+    o->engine = "native";
     o->max_time = 3600 * SIM_S;
     long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
     o->jobs = ncpu > 0 ? (int)(ncpu > 256 ? 256 : ncpu) : 1;
@@ -157,9 +163,15 @@ static int parse_opts(int argc, char **argv, struct sweep_opts *o)
             if (!*v || *end || !(s > 0) || s > 9.0e6)
                 return cli_usage_error(&cli_cmd_sweep, "--max-time needs seconds > 0 (at most 9e6), got \"%s\"", v);
             o->max_time = (sim_time)(s * (double)SIM_S + 0.5);
+            o->max_time_arg = v;
         } else if ((v = opt_value(a, "--engine", argc, argv, &i, &rc))) {
-            if (strcmp(v, "native") != 0)
-                return cli_usage_error(&cli_cmd_sweep, "unknown engine \"%s\" (available: native)", v);
+            int erc = sim_engine_check(v, msg, sizeof msg);
+            if (erc == GV_EUSAGE) return cli_usage_error(&cli_cmd_sweep, "%s", msg);
+            if (erc != GV_OK) {
+                fprintf(stderr, "gvlsim sweep: %s\n", msg);
+                return gv_exit_code(erc);
+            }
+            o->engine = v;
         } else if ((v = opt_value(a, "--machines", argc, argv, &i, &rc))) {
             o->machines = v;
         } else if (rc != GV_EXIT_OK) {
@@ -214,6 +226,91 @@ struct sweep {
     pthread_mutex_t load_mu;   /* scn_load: cJSON's global error pointer */
 };
 
+/* "point,rep,VALUE,...," : the columns a sweep puts before a run's row */
+static void row_prefix(FILE *f, const struct sweep_grid *g, uint64_t point, int rep)
+{
+    fprintf(f, "%" PRIu64 ",%d,", point, rep);
+    for (int i = 0; i < g->nparams; i++) {
+        csv_put_field(f, g->params[i].values[sweep_value_index(g, point, i)]);
+        fputc(',', f);
+    }
+}
+
+/* Run one point as `gvlsim run --engine E` in a process of its own, with
+ * the same --set values in the same order and the seed the point would
+ * get here; its CSV row, after the sweep's columns, is the row. */
+static void run_spawned(const struct sweep_opts *o, const char **sets, int nsets, uint64_t seed,
+                        uint64_t point, int rep, struct run_result *out)
+{
+    char seedbuf[32], err[GV_ERRLEN];
+    snprintf(seedbuf, sizeof seedbuf, "%" PRIu64, seed);
+    const char **argv = calloc((size_t)(2 * nsets + 20), sizeof *argv);
+    if (!argv) {
+        out->code = GV_EXIT_NOMEM;
+        out->msg = strdup("out of memory");
+        return;
+    }
+    int n = 0;
+    argv[n++] = "gvlsim";
+    argv[n++] = "run";
+    argv[n++] = o->scenario;
+    for (int i = 0; i < nsets; i++) {
+        argv[n++] = "--set";
+        argv[n++] = sets[i];
+    }
+    argv[n++] = "--seed";
+    argv[n++] = seedbuf;
+    argv[n++] = "--engine";
+    argv[n++] = o->engine;
+    if (o->max_time_arg) {
+        argv[n++] = "--max-time";
+        argv[n++] = o->max_time_arg;
+    }
+    if (o->machines) {
+        argv[n++] = "--machines";
+        argv[n++] = o->machines;
+    }
+    if (o->reproducible) argv[n++] = "--reproducible";
+    argv[n++] = "--no-header";
+    argv[n++] = "-q";
+    argv[n++] = "-o";
+    argv[n++] = "-";
+    argv[n] = NULL;
+    struct spawn_result sr;
+    int rc = spawn_self((char *const *)argv, &sr, err, sizeof err);
+    free(argv);
+    if (rc != GV_OK) {
+        out->code = gv_exit_code(rc);
+        out->msg = strdup(err);
+    } else if (sr.exit_code != GV_EXIT_OK || !strchr(sr.out, '\n')) {
+        const char *m = sr.errtext;
+        if (!strncmp(m, "gvlsim run: ", 12)) m += 12;
+        size_t len = strlen(m);
+        while (len > 0 && m[len - 1] == '\n') len--;
+        out->code = sr.exit_code != GV_EXIT_OK ? sr.exit_code : GV_EXIT_RUN;
+        if (sr.signal)
+            rc = asprintf(&out->msg, "gvlsim run was killed by signal %d%s%.*s", sr.signal, len ? ": " : "",
+                          (int)len, m);
+        else
+            rc = asprintf(&out->msg, "%.*s", (int)len, len ? m : "gvlsim run wrote no CSV row");
+        if (rc < 0) out->msg = NULL;
+    } else {
+        size_t len = 0;
+        FILE *f = open_memstream(&out->row, &len);
+        if (f) {
+            row_prefix(f, &o->grid, point, rep);
+            fputs(sr.out, f);
+        }
+        if (!f || fclose(f) != 0 || !out->row) {
+            free(out->row);
+            out->row = NULL;
+            out->code = GV_EXIT_NOMEM;
+            out->msg = strdup("out of memory");
+        }
+    }
+    spawn_result_free(&sr);
+}
+
 static void run_one(struct sweep *sw, uint64_t r, struct run_result *out)
 {
     const struct sweep_opts *o = sw->o;
@@ -257,12 +354,14 @@ static void run_one(struct sweep *sw, uint64_t r, struct run_result *out)
     diag_free(&d);
     loaded = true;
     scn.seed = sweep_seed(o->has_seed ? o->seed : scn.seed, rep);
-
-    struct sim_engine *eng = sim_heap_create();
-    if (!eng) {
-        rc = gv_fail(err, sizeof err, GV_ENOMEM, "out of memory creating the engine");
+    if (sim_engine_one_per_process(o->engine)) {
+        run_spawned(o, sets, nsets, scn.seed, point, rep, out);
         goto done;
     }
+
+    struct sim_engine *eng;
+    rc = sim_engine_new(o->engine, &eng, err, sizeof err);
+    if (rc != GV_OK) goto done;
     struct vm vm;
     rc = vm_init(&vm, &scn, eng, err, sizeof err);
     if (rc == GV_OK) {
@@ -280,11 +379,7 @@ static void run_one(struct sweep *sw, uint64_t r, struct run_result *out)
             if (!f) {
                 rc = gv_fail(err, sizeof err, GV_ENOMEM, "out of memory");
             } else {
-                fprintf(f, "%" PRIu64 ",%d,", point, rep);
-                for (int i = 0; i < g->nparams; i++) {
-                    csv_put_field(f, g->params[i].values[sweep_value_index(g, point, i)]);
-                    fputc(',', f);
-                }
+                row_prefix(f, g, point, rep);
                 csv_write_row(f, &m, o->reproducible);
                 if (fclose(f) != 0 || !buf) rc = gv_fail(err, sizeof err, GV_ENOMEM, "out of memory");
                 else out->row = buf;
@@ -300,8 +395,10 @@ done:
         for (int i = 0; i < g->nparams; i++) free(mine[i]);
     free(mine);
     free(sets);
-    out->code = gv_exit_code(rc);
-    if (rc != GV_OK) out->msg = strdup(err[0] ? err : gv_strerror(rc));
+    if (rc != GV_OK) {
+        out->code = gv_exit_code(rc);
+        out->msg = strdup(err[0] ? err : gv_strerror(rc));
+    }
 }
 
 static void *worker(void *arg)

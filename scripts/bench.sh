@@ -6,8 +6,17 @@ set -u
 bin=${1:?usage: bench.sh GVLSIM BENCH_ENGINE}
 engine=${2:?usage: bench.sh GVLSIM BENCH_ENGINE}
 runs=${RUNS:-3}
-echo "== engine (tests/bench/bench_engine.c)"
-"$engine"
+echo "== engine (tests/bench/bench_engine.c): native, then SimGrid with the ratio"
+"$engine" native | tee "${TMPDIR:-/tmp}/gvlsim-bench.$$"
+if "$engine" simgrid >"${TMPDIR:-/tmp}/gvlsim-bench-sg.$$" 2>/dev/null; then
+    paste -d'\n' "${TMPDIR:-/tmp}/gvlsim-bench.$$" "${TMPDIR:-/tmp}/gvlsim-bench-sg.$$" | awk '
+        NR % 2 == 1 { split($0, f, "  +"); native = $0; sub(/^.* ([0-9.]+) M events\/s.*$/, "", native) }
+        { for (i = 1; i <= NF; i++) if ($(i + 1) == "M" && $(i + 2) == "events/s") rate[NR % 2] = $i }
+        NR % 2 == 0 { print; printf "%-46s native/simgrid = %.1fx\n", "", rate[1] / rate[0] }'
+else
+    echo "(no SimGrid engine in this build)"
+fi
+rm -f "${TMPDIR:-/tmp}/gvlsim-bench.$$" "${TMPDIR:-/tmp}/gvlsim-bench-sg.$$"
 echo
 echo "== simulations: host seconds over $runs runs (min / median / max), events, events/s"
 sim() {
