@@ -1,24 +1,31 @@
 # gvlsim - build, test, demo, bench.
 #
-#   make          build ./gvlsim (needs libcjson-dev; `make deps` installs it), and
-#                 ./gvlsim-simgrid.so, the SimGrid engine, when libsimgrid-dev is there
+#   make          build ./gvlsim, its man page and bash completion (in build/;
+#                 needs libcjson-dev and zlib1g-dev; `make deps` installs them),
+#                 and ./gvlsim-simgrid.so, the SimGrid engine, if libsimgrid-dev is there
+#   make install  install them (PREFIX=/usr/local, DESTDIR for staging);
+#                 `make uninstall` removes them
 #   make test     unit + golden + end-to-end + engine (native vs SimGrid) tests,
 #                 then the unit, golden and end-to-end ones under ASan+UBSan
 #   make demo     install missing packages, build, run the seed scenarios -> out/
 #   make bench    engine and simulator speed figures (never part of `make test`)
+#   make docs     re-run the simulations behind the docs' tables and re-render them
+#   make docs-measure  re-measure the real executor's and the engines' tables (minutes, quiet host)
 #   make valgrind the unit and golden tests under valgrind memcheck
 #   make tsan     the real executor's unit tests under ThreadSanitizer
 
 CC      ?= cc
 PKGCONF ?= pkg-config
 
-WARN    := -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wmissing-prototypes \
+# -Werror in `make test` and CI (which pass WERROR=-Werror), not in a plain
+# user `make`: a newer compiler's new warning must not stop a user's build.
+WERROR  ?=
+WARN    := -Wall -Wextra $(WERROR) -Wshadow -Wstrict-prototypes -Wmissing-prototypes \
            -Wpointer-arith -Wvla
 STD     := -std=c11 -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE -D_GNU_SOURCE
 # zlib: gzip-compressed traces (output/gzfile.c)
 DEPS_CFLAGS := $(shell $(PKGCONF) --cflags libcjson zlib 2>/dev/null)
 DEPS_LIBS   := $(shell $(PKGCONF) --libs libcjson zlib 2>/dev/null)
-
 LDLIBS  := $(DEPS_LIBS) -lpthread -lm
 
 # SimGrid (libsimgrid-dev), the reference engine: built when pkg-config finds
@@ -34,7 +41,7 @@ SG_LIBS  := $(shell $(PKGCONF) --libs simgrid) -lstdc++
 PLUGIN_REL := gvlsim-simgrid.so
 PLUGIN_ASN := build/asan/gvlsim-simgrid.so
 endif
-CXXWARN := -Wall -Wextra -Werror -Wshadow -Wpointer-arith
+CXXWARN := -Wall -Wextra $(WERROR) -Wshadow -Wpointer-arith
 CXXSTD  := -std=c++17 -fPIC
 
 RELEASE_CFLAGS := $(STD) $(WARN) -O2 -g $(DEPS_CFLAGS) $(SG_DEFS)
@@ -69,15 +76,71 @@ REL_OBJ := $(LIB_SRC:%.c=$(REL)/%.o)
 ASN_OBJ := $(LIB_SRC:%.c=$(ASN)/%.o)
 TSN_OBJ := $(LIB_SRC:%.c=$(TSN)/%.o)
 
-# sim/engines.c lists SimGrid or not: rebuild it when that changes
-SG_STAMP := build/.simgrid-$(if $(HAVE_SIMGRID),yes,no)
-$(SG_STAMP):
-	@mkdir -p build && rm -f build/.simgrid-* && touch $@
-$(REL)/sim/engines.o $(ASN)/sim/engines.o $(TSN)/sim/engines.o: $(SG_STAMP)
+.DEFAULT_GOAL := all
 
-.PHONY: all deps demo test test-suite unit-test golden-test e2e-test engine-test asan-test bench valgrind tsan clean check-deps
+# Objects depend on a stamp of the flags they were built with, so that a
+# change of flags (WERROR, CC) rebuilds them.
+define flags_stamp
+$(1)/.flags: FORCE
+	@mkdir -p $(1)
+	@echo '$(2)' | cmp -s - $$@ || echo '$(2)' > $$@
+endef
+$(eval $(call flags_stamp,$(REL),$(CC) $(RELEASE_CFLAGS) $(CXX) $(REL_CXXFLAGS)))
+$(eval $(call flags_stamp,$(ASN),$(CC) $(ASAN_CFLAGS) $(CXX) $(ASN_CXXFLAGS)))
+$(eval $(call flags_stamp,$(TSN),$(CC) $(TSAN_CFLAGS)))
+FORCE:
 
-all: check-deps gvlsim
+.PHONY: all deps FORCE demo test test-suite unit-test golden-test e2e-test engine-test docs-test asan-test bench valgrind tsan clean check-deps \
+        install uninstall install-test docs docs-measure
+
+# The man page and the bash completion are printed by gvlsim from its
+# command and option tables (cli/cmd_help.c), so they cannot drift from
+# what the parser accepts.
+MAN        := build/gvlsim.1
+COMPLETION := build/gvlsim.bash-completion
+
+all: check-deps gvlsim $(PLUGIN_REL) $(MAN) $(COMPLETION)
+
+$(MAN): gvlsim
+	@echo "  GEN     $@"
+	$(Q)./gvlsim help --man >$@.tmp && mv $@.tmp $@
+
+$(COMPLETION): gvlsim scripts/completion.bash
+	@echo "  GEN     $@"
+	$(Q){ ./gvlsim help --completion-data && cat scripts/completion.bash; } >$@.tmp && mv $@.tmp $@
+
+PREFIX  ?= /usr/local
+DESTDIR ?=
+BINDIR  ?= $(PREFIX)/bin
+DATADIR ?= $(PREFIX)/share
+MANDIR  ?= $(DATADIR)/man
+DOCDIR  ?= $(DATADIR)/doc/gvlsim
+BASHCOMPDIR ?= $(DATADIR)/bash-completion/completions
+# the SimGrid engine: sim/engines.c looks for it beside the executable, then
+# in ../lib/gvlsim relative to it
+PLUGINDIR ?= $(PREFIX)/lib/gvlsim
+# What `make install` puts under DATADIR/gvlsim and DOCDIR (example
+# scenarios and machine profiles; the documentation).
+INSTALL_SCENARIOS := $(shell find scenarios -type f | LC_ALL=C sort)
+INSTALL_DOCS      := README.md $(wildcard docs/*.md)
+
+install: all
+	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(BASHCOMPDIR) $(DESTDIR)$(DOCDIR)
+	install -m 755 gvlsim $(DESTDIR)$(BINDIR)/gvlsim
+	$(if $(PLUGIN_REL),install -D -m 644 $(PLUGIN_REL) $(DESTDIR)$(PLUGINDIR)/$(PLUGIN_REL))
+	install -m 644 $(MAN) $(DESTDIR)$(MANDIR)/man1/gvlsim.1
+	install -m 644 $(COMPLETION) $(DESTDIR)$(BASHCOMPDIR)/gvlsim
+	install -m 644 $(INSTALL_DOCS) $(DESTDIR)$(DOCDIR)
+	for f in $(INSTALL_SCENARIOS); do install -D -m 644 $$f $(DESTDIR)$(DATADIR)/gvlsim/$$f || exit 1; done
+
+uninstall:
+	rm -f $(DESTDIR)$(BINDIR)/gvlsim $(DESTDIR)$(MANDIR)/man1/gvlsim.1 $(DESTDIR)$(BASHCOMPDIR)/gvlsim
+	rm -rf $(DESTDIR)$(DOCDIR) $(DESTDIR)$(DATADIR)/gvlsim $(DESTDIR)$(PLUGINDIR)
+
+# `make install` into a staging directory, checked file by file, then
+# `make uninstall` (tests/install.sh).
+install-test: all
+	@tests/install.sh "$(MAKE)"
 
 check-deps:
 	@$(PKGCONF) --exists libcjson 2>/dev/null || { \
@@ -94,17 +157,17 @@ gvlsim: $(REL_OBJ) $(REL)/cli/main.o | $(PLUGIN_REL)
 	@echo "  LD      $@"
 	$(Q)$(CC) $(RELEASE_CFLAGS) -o $@ $^ $(LDLIBS)
 
-$(REL)/%.o: %.c
+$(REL)/%.o: %.c $(REL)/.flags
 	@mkdir -p $(dir $@)
 	@[ "$(V)" != 0 ] || echo "  CC      $<"
 	$(Q)$(CC) $(RELEASE_CFLAGS) -MMD -MP -c -o $@ $<
 
-$(REL)/%.o: %.cpp
+$(REL)/%.o: %.cpp $(REL)/.flags
 	@mkdir -p $(dir $@)
 	@[ "$(V)" != 0 ] || echo "  CXX     $<"
 	$(Q)$(CXX) $(REL_CXXFLAGS) -MMD -MP -c -o $@ $<
 
-$(ASN)/%.o: %.cpp
+$(ASN)/%.o: %.cpp $(ASN)/.flags
 	@mkdir -p $(dir $@)
 	@[ "$(V)" != 0 ] || echo "  CXX asan $<"
 	$(Q)$(CXX) $(ASN_CXXFLAGS) -MMD -MP -c -o $@ $<
@@ -116,12 +179,12 @@ gvlsim-simgrid.so: $(REL)/sim/engine_simgrid.o
 $(ASN)/gvlsim-simgrid.so: $(ASN)/sim/engine_simgrid.o
 	$(Q)$(CXX) -shared -fsanitize=address,undefined -o $@ $< $(SG_LIBS)
 
-$(ASN)/%.o: %.c
+$(ASN)/%.o: %.c $(ASN)/.flags
 	@mkdir -p $(dir $@)
 	@[ "$(V)" != 0 ] || echo "  CC asan $<"
 	$(Q)$(CC) $(ASAN_CFLAGS) -MMD -MP -c -o $@ $<
 
-$(TSN)/%.o: %.c
+$(TSN)/%.o: %.c $(TSN)/.flags
 	@mkdir -p $(dir $@)
 	@[ "$(V)" != 0 ] || echo "  CC tsan $<"
 	$(Q)$(CC) $(TSAN_CFLAGS) -MMD -MP -c -o $@ $<
@@ -182,19 +245,47 @@ asan-test: $(ASN_UNITS) $(ASN)/gvlsim
 # `make test` on a fresh machine: install what is missing first (as root),
 # then run the suite in a fresh make so that pkg-config sees the packages.
 test: deps
-	@$(MAKE) --no-print-directory test-suite
+	@$(MAKE) --no-print-directory WERROR=-Werror test-suite
 
-test-suite: check-deps unit-test golden-test e2e-test engine-test asan-test
+test-suite: check-deps unit-test golden-test e2e-test engine-test docs-test install-test asan-test
 	@echo "make test: all passed"
 
 demo: deps
 	@$(MAKE) --no-print-directory gvlsim
 	@scripts/demo.sh ./gvlsim out
 
-BENCH_SG := $(if $(HAVE_SIMGRID),$(REL)/sim/engine_simgrid.o)
+# The docs' tables are generated (scripts/docs/): `make docs` runs every
+# simulation of docs/data/sim-runs.txt into docs/data/sim.csv, then renders
+# the tables and figures of README.md, docs/*.md and scenarios/README.md
+# from docs/data.  `make docs-measure` measures the real executor's tables
+# into out/exec-results, copies the raw data to docs/data/exec, measures the
+# two engines into docs/data/engines (scripts/engines_bench.sh), renders.
+# `make docs-test` (part of `make test`) checks that every rendering matches
+# the committed data, that the data is what this tree's simulator gives
+# (re-running its cheapest runs), that every schema key is documented and
+# that no committed file points outside the repository.
+docs: gvlsim
+	@scripts/docs/simulate.sh -b ./gvlsim
+	@scripts/docs/render.sh
+
+docs-measure: gvlsim
+	@scripts/exec_results.sh ./gvlsim out/exec-results
+	@mkdir -p docs/data/exec
+	@cp out/exec-results/raw.csv out/exec-results/summaries.txt out/exec-results/host.txt docs/data/exec/
+	@$(if $(HAVE_SIMGRID),scripts/engines_bench.sh ./gvlsim docs/data/engines,echo "docs-measure: no SimGrid engine: docs/data/engines kept")
+	@scripts/docs/render.sh
+
+docs-test: gvlsim $(REL)/tests/schema_keys
+	@tests/docs/run.sh ./gvlsim $(REL)/tests/schema_keys
+
+$(REL)/tests/schema_keys: tests/docs/schema_keys.c $(REL_OBJ)
+	@mkdir -p $(dir $@)
+	$(Q)$(CC) $(RELEASE_CFLAGS) -o $@ $< $(REL_OBJ) $(LDLIBS)
+
 bench: gvlsim $(REL)/tests/bench_engine
 	@scripts/bench.sh ./gvlsim $(REL)/tests/bench_engine
 
+BENCH_SG := $(if $(HAVE_SIMGRID),$(REL)/sim/engine_simgrid.o)
 $(REL)/tests/bench_engine: tests/bench/bench_engine.c $(REL_OBJ) $(BENCH_SG)
 	@mkdir -p $(dir $@)
 	$(Q)$(CC) $(RELEASE_CFLAGS) -o $@ $< $(REL_OBJ) $(BENCH_SG) $(LDLIBS) $(if $(BENCH_SG),$(SG_LIBS))
@@ -207,3 +298,4 @@ clean:
 
 -include $(REL_OBJ:.o=.d) $(ASN_OBJ:.o=.d) $(TSN_OBJ:.o=.d) $(REL)/cli/main.d $(ASN)/cli/main.d \
          $(REL)/sim/engine_simgrid.d $(ASN)/sim/engine_simgrid.d
+-include $(REL_UNITS:=.d) $(ASN_UNITS:=.d)

@@ -9,35 +9,51 @@
 #include "../output/csvread.h"
 #include "../output/gnuplot.h"
 #include "cli.h"
+#include "options.h"
 
-static int plot_exec(int argc, char **argv);
+static int plot_exec(const struct args *a);
+
+static const struct args_opt plot_opts[] = {
+    { .name = "x", .kind = ARGS_STRING, .flags = ARGS_REQUIRED, .metavar = "COL",
+      .help = "the column on the x axis (numeric), e.g. --x cores" },
+    { .name = "y", .kind = ARGS_STRING, .flags = ARGS_REQUIRED, .metavar = "COL",
+      .help = "the column on the y axis (numeric), e.g. --y wall_s" },
+    { .name = "series", .kind = ARGS_STRING, .metavar = "COL",
+      .help = "one line per value of COL (e.g. policy, or a swept KEY)" },
+    { .name = "series-title", .kind = ARGS_STRING, .metavar = "T",
+      .help = "legend label instead of COL (\"T=value\")" },
+    { .name = "logx", .kind = ARGS_FLAG, .help = "logarithmic x axis" },
+    { .name = "logy", .kind = ARGS_FLAG, .help = "logarithmic y axis" },
+    CLI_OPT_OUTPUT_H("FILE", "the PNG (default: the CSV's name with .png); the gnuplot\n"
+                             "script goes beside it, with .gp instead of .png"),
+    { .name = "title", .kind = ARGS_STRING, .metavar = "T",
+      .help = "the plot's title (default: from the columns)" },
+    { .name = "xlabel", .kind = ARGS_STRING, .metavar = "T",
+      .help = "the x axis' label (default: the column)" },
+    { .name = "ylabel", .kind = ARGS_STRING, .metavar = "T",
+      .help = "the y axis' label (default: the column)" },
+    { .name = "script-only", .kind = ARGS_FLAG,
+      .help = "write the .gp script, do not run gnuplot" },
+    CLI_OPT_END,
+};
 
 const struct cli_command cli_cmd_plot = {
     .name = "plot",
     .usage = "CSV --x COL --y COL [--series COL] [--logx] [--logy] [-o OUT.png] [options]",
     .summary = "plot two CSV columns (from run or sweep) with gnuplot: OUT.png + OUT.gp",
-    .help =
-        "options:\n"
-        "  --x COL, --y COL  the columns to plot (numeric), e.g. --x cores --y wall_s\n"
-        "  --series COL      one line per value of COL (e.g. policy, or a swept KEY)\n"
-        "  --series-title T  legend label instead of COL (\"T=value\")\n"
-        "  --logx, --logy    logarithmic axes\n"
-        "  -o, --output FILE the PNG (default: the CSV's name with .png); the gnuplot\n"
-        "                    script goes beside it, with .gp instead of .png\n"
-        "  --title T, --xlabel T, --ylabel T   texts (default: from the columns)\n"
-        "  --script-only     write the .gp script, do not run gnuplot\n"
-        "\n"
+    .args = { plot_opts, "CSV", 1, 1 },
+    .details =
         "Rows with the same x in a series (e.g. the --seeds replicates of a sweep)\n"
         "are averaged, with min..max error bars.  Rows whose x or y is empty are\n"
         "skipped.  The script holds the aggregated points, so\n"
         "  gnuplot -d OUT.gp                re-renders OUT.png\n"
         "  gnuplot -d -c OUT.gp OTHER.png   renders elsewhere\n"
-        "without the CSV or gvlsim.\n"
-        "\n"
-        "exit status: 0 ok, 2 usage (unknown or non-numeric column; the message\n"
+        "without the CSV or gvlsim.",
+    .exit_status =
+        "0 ok, 2 usage (unknown or non-numeric column; the message\n"
         "lists the columns), 3 malformed CSV, 5 unreadable CSV, unwritable output\n"
         "or gnuplot failed, 6 out of memory, 7 gnuplot not installed (the .gp is\n"
-        "written; install gnuplot-nox, or `make deps`).\n",
+        "written; install gnuplot-nox, or `make deps`).",
     .exec = plot_exec,
 };
 
@@ -47,42 +63,6 @@ struct plot_opts {
     const char *png;
     bool script_only;
 };
-
-static int parse(int argc, char **argv, struct plot_opts *o)
-{
-    memset(o, 0, sizeof *o);
-    for (int i = 1; i < argc; i++) {
-        const char *a = argv[i];
-        const char **slot = NULL;
-        if (!strcmp(a, "--x")) slot = &o->spec.xcol;
-        else if (!strcmp(a, "--y")) slot = &o->spec.ycol;
-        else if (!strcmp(a, "--series")) slot = &o->spec.series_col;
-        else if (!strcmp(a, "--series-title")) slot = &o->spec.series_title;
-        else if (!strcmp(a, "--title")) slot = &o->spec.title;
-        else if (!strcmp(a, "--xlabel")) slot = &o->spec.xlabel;
-        else if (!strcmp(a, "--ylabel")) slot = &o->spec.ylabel;
-        else if (!strcmp(a, "-o") || !strcmp(a, "--output")) slot = &o->png;
-        if (slot) {
-            if (i + 1 >= argc) return cli_usage_error(&cli_cmd_plot, "option %s needs a value", a);
-            *slot = argv[++i];
-        } else if (!strcmp(a, "--logx")) {
-            o->spec.logx = true;
-        } else if (!strcmp(a, "--logy")) {
-            o->spec.logy = true;
-        } else if (!strcmp(a, "--script-only")) {
-            o->script_only = true;
-        } else if (a[0] == '-' && a[1] != 0) {
-            return cli_usage_error(&cli_cmd_plot, "unknown option \"%s\"", a);
-        } else if (!o->csv) {
-            o->csv = a;
-        } else {
-            return cli_usage_error(&cli_cmd_plot, "only one CSV per plot (got \"%s\" and \"%s\")", o->csv, a);
-        }
-    }
-    if (!o->csv) return cli_usage_error(&cli_cmd_plot, "missing CSV");
-    if (!o->spec.xcol || !o->spec.ycol) return cli_usage_error(&cli_cmd_plot, "--x and --y are required");
-    return GV_EXIT_OK;
-}
 
 /* "dir/name.csv" -> "dir/name<ext>"; "x.png" -> "x<ext>" */
 static char *swap_ext(const char *path, const char *old, const char *ext)
@@ -96,31 +76,25 @@ static char *swap_ext(const char *path, const char *old, const char *ext)
     return s;
 }
 
-static char *join_args(int argc, char **argv)
+static int plot_exec(const struct args *a)
 {
-    size_t n = strlen("gvlsim") + 1;
-    for (int i = 0; i < argc; i++) n += strlen(argv[i]) + 3;
-    char *s = malloc(n);
-    if (!s) return NULL;
-    strcpy(s, "gvlsim");
-    for (int i = 0; i < argc; i++) {
-        bool q = strpbrk(argv[i], " \t'\"") != NULL;
-        strcat(s, q ? " '" : " ");
-        strcat(s, argv[i]);
-        if (q) strcat(s, "'");
-    }
-    return s;
-}
-
-static int plot_exec(int argc, char **argv)
-{
-    struct plot_opts o;
-    int code = parse(argc, argv, &o);
-    if (code != GV_EXIT_OK) return code;
+    struct plot_opts o = {
+        .spec = {
+            .xcol = args_str(a, "x", NULL), .ycol = args_str(a, "y", NULL),
+            .series_col = args_str(a, "series", NULL),
+            .series_title = args_str(a, "series-title", NULL),
+            .title = args_str(a, "title", NULL), .xlabel = args_str(a, "xlabel", NULL),
+            .ylabel = args_str(a, "ylabel", NULL),
+            .logx = args_has(a, "logx"), .logy = args_has(a, "logy"),
+        },
+        .csv = a->operands[0],
+        .png = args_str(a, "output", NULL),
+        .script_only = args_has(a, "script-only"),
+    };
     char err[2048];
     char *png = o.png ? strdup(o.png) : swap_ext(o.csv, ".csv", ".png");
     char *gp = png ? swap_ext(png, ".png", ".gp") : NULL;
-    char *cmd = join_args(argc, argv);
+    char *cmd = cli_command_line(a);
     struct csv_table t;
     struct gp_data d;
     memset(&t, 0, sizeof t);

@@ -7,40 +7,49 @@
 
 #include "../common/err.h"
 #include "../input/scenario.h"
+#include "../models/simulate.h"
 #include "../models/vm.h"
 #include "../output/csv.h"
 #include "../output/summary.h"
 #include "../output/trace.h"
 #include "../sim/engines.h"
-#include "../sim/evlog.h"
 #include "cli.h"
 #include "options.h"
 
-static int run_exec(int argc, char **argv);
+static int run_exec(const struct args *a);
+
+static const struct args_opt run_opts[] = {
+    CLI_OPT_SET,
+    CLI_OPT_SEED,
+    CLI_OPT_ROWS_OUTPUT,
+    CLI_OPT_FORMAT,
+    CLI_OPT_NO_HEADER,
+    CLI_OPT_REPRODUCIBLE_H("leave the host_s column empty, so that the same scenario\n"
+                           "and seed give byte-identical output"),
+    CLI_OPT_MAX_TIME_H("simulated-time limit (default 3600); reaching it fails the run"),
+    CLI_OPT_ENGINE,
+    CLI_OPT_MACHINES,
+    { .name = "trace", .kind = ARGS_PATH,
+      .help = "also write a timeline (Chrome trace-event JSON for\n"
+              "ui.perfetto.dev; gzip-compressed if FILE ends in .gz),\n"
+              "atomically; written for a failed run too, up to the failure" },
+    { .name = "trace-max-events", .kind = ARGS_INT, .min = 1, .max = 1000000000,
+      .help = "cap on trace events (default 2000000): the trace is\n"
+              "cut at the time the cap is reached, which is reported" },
+    CLI_OPT_QUIET,
+    CLI_OPT_END,
+};
 
 const struct cli_command cli_cmd_run = {
     .name = "run",
     .usage = "SCENARIO [--set KEY=VALUE]... [--seed N] [-o OUT.csv] [options]",
-    .summary = "simulate a scenario and write one CSV row (stdout by default)",
-    .help =
-        "options:\n"
-        "  --set KEY=VALUE   override a scenario value, e.g. --set machine.cores=2\n"
-        "                    --set ractors.0.threads.1.count=8 (repeatable)\n"
-        "  --seed N          random seed (overrides the scenario's \"seed\")\n"
-        "  -o, --output FILE write the CSV to FILE (atomically; default: stdout)\n"
-        "  --no-header       leave out the CSV header line\n"
-        "  --reproducible    leave the host_s column empty, so that the same scenario\n"
-        "                    and seed give byte-identical output\n"
-        "  --max-time SECS   simulated-time limit (default 3600); reaching it fails the run\n"
-        "  --engine NAME     event engine: native (default) or simgrid (the reference\n"
-        "                    engine, in builds with libsimgrid-dev; docs/engines.md)\n"
-        "  --machines DIR    also look for machine profiles in DIR\n"
-        "  --trace FILE      also write a timeline (Chrome trace-event JSON for\n"
-        "                    ui.perfetto.dev; gzip-compressed if FILE ends in .gz),\n"
-        "                    atomically; written for a failed run too, up to the failure\n"
-        "  --trace-max-events N  cap on trace events (default 2000000): the trace is\n"
-        "                    cut at the time the cap is reached, which is reported\n"
-        "  -q, --quiet       no summary on stderr\n",
+    .summary = "simulate a scenario and write one result row (CSV on stdout by default)",
+    .args = { run_opts, "SCENARIO", 1, 1 },
+    .details = "The row's columns are listed in README.md (\"CSV columns\"); a summary of\n"
+               "the run goes to stderr.",
+    .exit_status = "0 ok, 2 usage error, 3 invalid scenario, 4 the run failed (deadlock,\n"
+                   "simulated time limit), 5 I/O error (scenario unreadable, output not\n"
+                   "written), 6 out of memory, 7 engine not in this build.",
     .exec = run_exec,
 };
 
@@ -68,72 +77,65 @@ static int finish_trace(struct trace *tr, sim_time end, const char *path, bool r
     return GV_OK;
 }
 
-static int run_exec(int argc, char **argv)
+/* --trace: the trace's observers on the VM, the file committed after the run. */
+struct run_trace {
+    const struct run_options *o;
+    struct trace *tr;
+};
+
+static int trace_setup(void *ctx, struct vm *vm, char *err, size_t errlen)
+{
+    struct run_trace *rt = ctx;
+    struct run_layout lay;
+    if (simulate_layout(vm, &lay) != GV_OK) return gv_fail(err, errlen, GV_ENOMEM, "out of memory");
+    int rc = trace_open(&rt->tr, rt->o->trace, (uint64_t)rt->o->trace_max_events, &lay, err, errlen);
+    simulate_layout_free(&lay);
+    if (rc == GV_OK) trace_observe(rt->tr, &vm->obs, &vm->mach.obs, &vm->timer.nt);
+    return rc;
+}
+
+static int trace_finish(void *ctx, struct vm *vm, int run_rc, sim_time end, char *err, size_t errlen)
+{
+    (void)vm;
+    struct run_trace *rt = ctx;
+    int rc = finish_trace(rt->tr, end, rt->o->trace, run_rc != GV_OK);
+    rt->tr = NULL;
+    if (rc != GV_OK) snprintf(err, errlen, "the trace was not written (see above)");
+    return rc;
+}
+
+static int run_exec(const struct args *a)
 {
     struct run_options o;
-    int rc = run_options_parse(&cli_cmd_run, argc, argv, &o);
+    int rc = run_options_get(&cli_cmd_run, a, &o);
     if (rc != GV_EXIT_OK) return rc;
-    char err[4096] = "";
-    rc = sim_engine_check(o.engine, err, sizeof err);
-    if (rc != GV_OK) {
-        run_options_free(&o);
-        if (rc == GV_EUSAGE) return cli_usage_error(&cli_cmd_run, "%s", err);
-        fprintf(stderr, "gvlsim run: %s\n", err);
-        return gv_exit_code(rc);
-    }
 
     struct scenario scn;
     rc = run_options_load(&o, &scn);
-    if (rc != GV_EXIT_OK) {
-        run_options_free(&o);
-        return rc;
-    }
+    if (rc != GV_EXIT_OK) return rc;
 
-    struct sim_engine *eng = NULL;
-    struct vm vm;
+    char err[4096] = "";
     struct run_metrics m;
-    memset(&m, 0, sizeof m);
-    rc = sim_engine_new(o.engine, &eng, err, sizeof err);
-    if (rc != GV_OK) goto done;
-    /* GVLSIM_EVENT_LOG=FILE: every fired event, for comparing engines */
+    struct run_trace rt = { &o, NULL };
+    /* GVLSIM_EVENT_LOG=FILE: every fired event, to compare engines (docs/engines.md) */
     const char *evlog = getenv("GVLSIM_EVENT_LOG");
-    if (evlog && *evlog) {
-        struct sim_engine *logged;
-        rc = sim_evlog_wrap(eng, evlog, &logged, err, sizeof err);
-        if (rc != GV_OK) goto done;
-        eng = logged;
-    }
-    rc = vm_init(&vm, &scn, eng, err, sizeof err);
-    if (rc != GV_OK) goto done;
-    /* --trace: observers on the vm, the file committed after the run */
-    struct trace *tr = NULL;
+    struct simulate_opts so = { .engine = o.engine, .max_time = o.max_time,
+                                .event_log = evlog && *evlog ? evlog : NULL };
     if (o.trace) {
-        rc = trace_open(&tr, o.trace, (uint64_t)o.trace_max_events, &vm, err, sizeof err);
-        if (rc != GV_OK) {
-            vm_free(&vm);
-            goto done;
-        }
+        so.ctx = &rt;
+        so.setup = trace_setup;
+        so.finish = trace_finish;
     }
     double t0 = cli_host_now();
-    rc = vm_run(&vm, o.max_time, err, sizeof err);
+    rc = simulate_run(&scn, &so, &m, err, sizeof err);
     double t1 = cli_host_now();
-    int trace_rc = GV_OK;
-    if (tr) trace_rc = finish_trace(tr, rc == GV_OK ? vm.end_time : sim_now(eng), o.trace, rc != GV_OK);
     if (rc == GV_OK) {
-        vm_collect(&vm, &m);
         m.host_seconds = t1 - t0;
-        rc = csv_write_file(o.output, &m, !o.no_header, o.reproducible, err, sizeof err);
+        rc = csv_write_result(o.output, o.format, &m, !o.no_header, o.reproducible, err, sizeof err);
         if (rc == GV_OK && !o.quiet) summary_write(stderr, &m);
-        if (rc == GV_OK && trace_rc != GV_OK) {
-            rc = trace_rc;
-            snprintf(err, sizeof err, "the trace was not written (see above)");
-        }
+        run_metrics_free(&m);
     }
-    vm_free(&vm);
-done:
-    sim_destroy(eng);
     if (rc != GV_OK) fprintf(stderr, "gvlsim run: %s\n", err);
     scenario_free(&scn);
-    run_options_free(&o);
     return gv_exit_code(rc);
 }

@@ -1,37 +1,83 @@
-/* options.h - the options `run` and `exec` share (scenario, --set, --seed,
- * -o, ...), parsed once so both commands accept exactly the same forms. */
+/* options.h - options shared by several commands, as table lines (one
+ * definition each: name, kind, range, help), and what `run`, `exec` and
+ * `sweep` make of them (struct run_options). */
 #ifndef CLI_OPTIONS_H
 #define CLI_OPTIONS_H
 
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "../sim/engine.h"
+#include "../common/time.h"
+#include "../output/rows.h"
+#include "../sim/engines.h"
 #include "cli.h"
 
+/* Largest --seed: 2^53, the largest integer a JSON number holds exactly. */
+#define CLI_SEED_MAX (INT64_C(1) << 53)
+/* --max-time and --timeout: at most 9e6 s (int64 picoseconds reach 9.2e6 s). */
+#define CLI_TIME_MAX (INT64_C(9000000) * SIM_S)
+
+#define CLI_OPT_SET_H(help_) \
+    { .name = "set", .kind = ARGS_KV, .flags = ARGS_REPEAT | ARGS_KEYPATH, .help = help_ }
+#define CLI_OPT_SET CLI_OPT_SET_H("override a scenario value, e.g. --set machine.cores=2\n" \
+                                  "--set ractors.0.threads.1.count=8")
+#define CLI_OPT_SEED_H(help_) \
+    { .name = "seed", .kind = ARGS_INT, .min = 0, .max = CLI_SEED_MAX, .help = help_ }
+#define CLI_OPT_SEED CLI_OPT_SEED_H("random seed (overrides the scenario's \"seed\")")
+#define CLI_OPT_MACHINES \
+    { .name = "machines", .kind = ARGS_DIR, .flags = ARGS_REPEAT, \
+      .help = "look for machine profiles (NAME.json) in DIR first; several\n" \
+              "are searched in the order given" }
+#define CLI_OPT_OUTPUT_H(meta_, help_) \
+    { .name = "output", .short_name = 'o', .kind = ARGS_PATH, .metavar = meta_, .help = help_ }
+#define CLI_OPT_ROWS_OUTPUT CLI_OPT_OUTPUT_H("FILE", \
+    "write the rows to FILE (atomically; default: stdout); a\n" \
+    ".csv, .json or .jsonl suffix chooses the format")
+#define CLI_OPT_FORMAT \
+    { .name = "format", .kind = ARGS_ENUM, .values = rows_format_names, \
+      .help = "row encoding: CSV (the default), one JSON array of objects,\n" \
+              "or JSON Lines (one object per line); numbers are JSON numbers,\n" \
+              "empty columns null.  Must agree with the -o suffix" }
+#define CLI_OPT_NO_HEADER \
+    { .name = "no-header", .kind = ARGS_FLAG, .help = "leave out the CSV header line (CSV only)" }
+#define CLI_OPT_REPRODUCIBLE_H(help_) \
+    { .name = "reproducible", .kind = ARGS_FLAG, .help = help_ }
+#define CLI_OPT_MAX_TIME_H(help_) \
+    { .name = "max-time", .kind = ARGS_SECONDS, .min = 1, .max = CLI_TIME_MAX, .help = help_ }
+#define CLI_OPT_ENGINE \
+    { .name = "engine", .kind = ARGS_ENUM, .names = sim_engine_name, \
+      .help = "event engine (default native)" }
+#define CLI_OPT_QUIET_H(help_) \
+    { .name = "quiet", .short_name = 'q', .kind = ARGS_FLAG, .help = help_ }
+#define CLI_OPT_QUIET CLI_OPT_QUIET_H("no summary on stderr")
+#define CLI_OPT_END { .name = NULL }
+
+/* The options of `run`, `exec` and `sweep`, read from the parsed command
+ * line (an option a command does not have keeps its default). */
 struct run_options {
     const char *scenario;
-    char **sets;           /* --set values, in order */
+    const char *const *sets;     /* --set values, in order */
     int nsets;
     bool has_seed;
     uint64_t seed;
-    const char *output;    /* "-" for stdout */
+    const char *output;          /* "-" for stdout */
+    enum rows_format format;     /* --format, or the output's suffix */
     const char *engine;
-    const char *machines_dir;
-    const char *trace;     /* --trace FILE, or NULL */
+    const char *const *machines; /* --machines directories, in order */
+    int nmachines;
+    const char *trace;           /* --trace FILE, or NULL */
     long trace_max_events;
     bool no_header;
     bool reproducible;
     bool quiet;
-    sim_time max_time;     /* --max-time */
-    double timeout;        /* --timeout (exec watchdog), seconds */
+    sim_time max_time;           /* --max-time */
+    double timeout;              /* --timeout (exec watchdog), seconds */
 };
 
-/* Parse argv (argv[0] = command name).  Returns GV_EXIT_OK or the exit code
- * of a usage error (already reported). */
-int run_options_parse(const struct cli_command *cmd, int argc, char **argv,
-                      struct run_options *o);
-void run_options_free(struct run_options *o);
+/* Fill `o` from a parsed command line; checks what no single option can
+ * (--format against the -o suffix, --no-header with JSON).  Returns
+ * GV_EXIT_OK or GV_EXIT_USAGE (reported). */
+int run_options_get(const struct cli_command *cmd, const struct args *a, struct run_options *o);
 
 struct scenario;
 /* Load the scenario named by the options (with their --set values and

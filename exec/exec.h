@@ -18,7 +18,7 @@
 #include <stdio.h>
 
 #include "../input/scenario.h"
-#include "../output/metrics.h"
+#include "../common/metrics.h"
 
 /* The busy-loop calibration (exec_work.c). */
 struct exec_calibration {

@@ -23,8 +23,8 @@
 #include <time.h>
 
 #include "../input/scenario.h"
-#include "../output/metrics.h"
-#include "../sim/rng.h"
+#include "../common/metrics.h"
+#include "../common/rng.h"
 #include "exec.h"
 #include "exec_syscall.h"
 

@@ -146,20 +146,40 @@ static int resolve_profile(const char *file, const cJSON *root, const struct loa
     size_t nlen = strlen(name);
     int is_path = strchr(name, '/') || (nlen > 5 && !strcmp(name + nlen - 5, ".json"));
     if (is_path) {
-        path = name[0] == '/' ? strdup(name) : str_printf("%s/%s", sdir, name);
-        if (!path) { rc = GV_ENOMEM; goto done; }
-        if (!is_file(path)) {
-            char *msg = str_printf("no machine profile \"%s\" (looked for: %s)", name, path);
+        /* a relative path given with --set is relative to the working
+         * directory (as any path on a command line), one in a file to the
+         * file's directory; each falls back on the other */
+        struct jpos np;
+        bool from_set = jpos_get(pos, node, &np) && ovr_is_set_doc(np.file);
+        char *beside = name[0] == '/' ? strdup(name) : str_printf("%s/%s", sdir, name);
+        char *cwd = strdup(name);
+        if (!beside || !cwd) {
+            free(beside);
+            free(cwd);
+            rc = GV_ENOMEM;
+            goto done;
+        }
+        char *first = from_set ? cwd : beside, *second = from_set ? beside : cwd;
+        if (is_file(first)) {
+            path = first;
+            free(second);
+        } else if (is_file(second)) {
+            path = second;
+            free(first);
+        } else {
+            char *msg = !strcmp(first, second)
+                      ? str_printf("no machine profile \"%s\" (looked for: %s)", name, first)
+                      : str_printf("no machine profile \"%s\" (looked for: %s, %s)", name, first, second);
+            free(first);
+            free(second);
             if (!msg) { rc = GV_ENOMEM; goto done; }
             at_node(diags, pos, node, file, ptr, msg);
             free(msg);
-            free(path);
-            path = NULL;
             rc = GV_EINVAL;
             goto done;
         }
     } else {
-        /* opts->machines_dir, <scenario dir>/machines, then $GVLSIM_MACHINES. */
+        /* opts->machines_dirs, <scenario dir>/machines, then $GVLSIM_MACHINES. */
         const char *env = getenv("GVLSIM_MACHINES");
         char *envcopy = strdup(env ? env : "");
         char *mdir = str_printf("%s/machines", sdir);
@@ -170,12 +190,21 @@ static int resolve_profile(const char *file, const cJSON *root, const struct loa
             rc = GV_ENOMEM;
             goto done;
         }
-        const char *dirs[3 + 64];
+        int nopt = opts && opts->machines_dirs ? opts->nmachines_dirs : 0;
+        const char **dirs = calloc((size_t)nopt + 1 + 64, sizeof *dirs);
+        if (!dirs) {
+            free(envcopy);
+            free(mdir);
+            rc = GV_ENOMEM;
+            goto done;
+        }
         int nd = 0;
-        if (opts && opts->machines_dir && *opts->machines_dir) dirs[nd++] = opts->machines_dir;
+        for (int i = 0; i < nopt; i++)
+            if (opts->machines_dirs[i] && *opts->machines_dirs[i]) dirs[nd++] = opts->machines_dirs[i];
         dirs[nd++] = mdir;
-        for (char *save = NULL, *tok = strtok_r(envcopy, ":", &save); tok && nd < 3 + 64;
-             tok = strtok_r(NULL, ":", &save))
+        int nenv = 0;
+        for (char *save = NULL, *tok = strtok_r(envcopy, ":", &save); tok && nenv < 64;
+             tok = strtok_r(NULL, ":", &save), nenv++)
             dirs[nd++] = tok;
         for (int i = 0; i < nd && !path; i++) {
             char *cand = str_printf("%s/%s.json", dirs[i], name);
@@ -200,6 +229,7 @@ static int resolve_profile(const char *file, const cJSON *root, const struct loa
                 rc = GV_EINVAL;
             }
         }
+        free(dirs);
         free(envcopy);
         free(mdir);
         if (rc != GV_OK) goto done;

@@ -2,8 +2,11 @@
  *
  * Steps, in order: read the file; parse it with cJSON (syntax errors carry
  * line:col); apply every --set override to the JSON tree; resolve the
- * machine profile named by machine.profile (scenarios/machines/NAME.json
- * next to the scenario, then each directory of $GVLSIM_MACHINES) and lay
+ * machine profile named by machine.profile (in each --machines directory,
+ * in order, then machines/NAME.json next to the scenario, then each
+ * directory of $GVLSIM_MACHINES; a path is relative to the working
+ * directory when given with --set, to the scenario's directory when
+ * written in it, each falling back on the other) and lay
  * the scenario's own machine keys over it; validate the whole tree against
  * the schema (unknown keys, duplicate keys, wrong types, out-of-range
  * values, unknown queue names, ...), collecting every problem; and only if
@@ -21,7 +24,8 @@
 struct load_opts {
     const char *const *sets;  /* "key.path=value" strings from --set */
     int nsets;
-    const char *machines_dir; /* extra profile directory searched first (may be NULL) */
+    const char *const *machines_dirs; /* profile directories searched first, in order */
+    int nmachines_dirs;
 };
 
 /* Returns GV_OK, GV_EINVAL (problems in `diags`), GV_EIO (file unreadable,

@@ -161,6 +161,11 @@ static int make_value(const char *value, int valcol, const char *name, struct jp
     return rc;
 }
 
+bool ovr_is_set_doc(const char *file)
+{
+    return file && !strncmp(file, "--set[", 6);
+}
+
 int ovr_apply(cJSON *root, const char *set, int n, struct jpos_table *pos,
               struct diag_list *diags)
 {

@@ -14,10 +14,15 @@
 #ifndef INPUT_OVERRIDE_H
 #define INPUT_OVERRIDE_H
 
+#include <stdbool.h>
+
 #include <cjson/cJSON.h>
 
 #include "../common/diag.h"
 #include "jsonpos.h"
+
+/* Whether a position's document name is one of --set's ("--set[N]"). */
+bool ovr_is_set_doc(const char *file);
 
 /* Apply `set` (the n-th --set, 1-based) to root.  Returns GV_OK, GV_EINVAL
  * (a diagnostic was added; root is unchanged) or GV_ENOMEM. */

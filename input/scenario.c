@@ -17,6 +17,9 @@ const char *const scn_counter_names[COUNTER_COUNT + 1] = {
 const char *const scn_counter_model_names[COUNTER_MODEL_COUNT + 1] = { "line", "penalty", NULL };
 const char *const scn_snt_cap_names[SNT_CAP_COUNT + 1] = { "exact", "minus_one", NULL };
 const char *const scn_mutex_impl_names[MUTEX_IMPL_COUNT + 1] = { "glibc", "darwin", NULL };
+const char *const scn_os_scheduler_names[OS_SCHED_COUNT + 1] = {
+    "fifo", "cfs", "eevdf", "eevdf_delay_dequeue", NULL,
+};
 const char *const scn_op_names[OP_KIND_COUNT + 1] = {
     "compute", "syscall", "queue_push", "queue_pop", "sleep", "loop", "env_escape", "join", NULL,
 };
@@ -54,6 +57,10 @@ const char *scn_snt_cap_name(enum scn_snt_cap c)
 const char *scn_mutex_impl_name(enum scn_mutex_impl m)
 {
     return name_of(scn_mutex_impl_names, MUTEX_IMPL_COUNT, (int)m);
+}
+const char *scn_os_scheduler_name(enum scn_os_scheduler s)
+{
+    return name_of(scn_os_scheduler_names, OS_SCHED_COUNT, (int)s);
 }
 const char *scn_op_name(enum scn_op_kind k) { return name_of(scn_op_names, OP_KIND_COUNT, (int)k); }
 const char *scn_call_name(enum scn_syscall_call c) { return name_of(scn_call_names, CALL_COUNT, (int)c); }

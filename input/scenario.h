@@ -15,13 +15,23 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "../sim/engine.h"
+#include "../common/time.h"
 
 /* ---- machine profile (JSON "machine", or scenarios/machines/NAME.json) --- */
 
 /* The C library's pthread mutex, for the VM lock and the sched lock
  * (models/vm_lock.c): both barge (no hand-off), they differ in when an
  * unlock wakes a sleeper. */
+/* The OS scheduler's run-queue and wakeup-preemption rules (sim/machine.c,
+ * sim/fair.c). */
+enum scn_os_scheduler {
+    OS_SCHED_FIFO,          /* FIFO run queues; only long sleepers (wakeup_preempt) preempt */
+    OS_SCHED_CFS,           /* Linux before 6.6: vruntime, wakeup_gran */
+    OS_SCHED_EEVDF,         /* Linux 6.6-6.11: lag, virtual deadlines, RUN_TO_PARITY */
+    OS_SCHED_EEVDF_DELAY,   /* Linux 6.12+: the same with DELAY_DEQUEUE / DELAY_ZERO */
+    OS_SCHED_COUNT
+};
+
 enum scn_mutex_impl {
     MUTEX_GLIBC,   /* 3-state futex word: only an unlock of a lock taken contended wakes one */
     MUTEX_DARWIN,  /* psynch firstfit: an unlock wakes one whenever the kernel has a waiter */
@@ -36,10 +46,13 @@ struct scn_machine {
     /* OS scheduler and wake-up costs (sim/machine.c) */
     sim_time context_switch;   /* "context_switch": a core switching directly between two threads */
     sim_time futex_wake;       /* "futex_wake": CPU time of the waker in FUTEX_WAKE */
+    sim_time wake_ipi;         /* "wake_ipi": extra waker CPU time when the wakee goes to another core */
     sim_time wake_idle_core;   /* "wake_idle_core": wake -> running on an idle core (IPI + idle exit) */
     sim_time wake_busy_core;   /* "wake_busy_core": IPI/enqueue delay onto a busy remote core */
     double wake_jitter;        /* "wake_jitter": wake latencies drawn in [L(1-j), L(1+j)] */
     sim_time os_timeslice;     /* "os_timeslice": slice before an involuntary switch when a core is shared */
+    enum scn_os_scheduler os_scheduler; /* "os_scheduler" */
+    sim_time os_tick;          /* "os_tick": the kernel's timer tick (1/HZ) */
     double work_scale;         /* "work_scale": multiplier on scenario compute/syscall durations */
     sim_time timer_tick_cost;  /* "timer_tick_cost": CPU time of one timer-thread wake-up */
 
@@ -230,6 +243,7 @@ extern const char *const scn_counter_names[COUNTER_COUNT + 1];
 extern const char *const scn_counter_model_names[COUNTER_MODEL_COUNT + 1];
 extern const char *const scn_snt_cap_names[SNT_CAP_COUNT + 1];
 extern const char *const scn_mutex_impl_names[MUTEX_IMPL_COUNT + 1];
+extern const char *const scn_os_scheduler_names[OS_SCHED_COUNT + 1];
 extern const char *const scn_op_names[OP_KIND_COUNT + 1];
 extern const char *const scn_call_names[CALL_COUNT + 1];
 extern const char *const scn_dist_names[4];   /* const, uniform, exp */
@@ -240,6 +254,7 @@ const char *scn_counter_name(enum scn_insn_counter c);
 const char *scn_counter_model_name(enum scn_counter_model m);
 const char *scn_snt_cap_name(enum scn_snt_cap c);
 const char *scn_mutex_impl_name(enum scn_mutex_impl m);
+const char *scn_os_scheduler_name(enum scn_os_scheduler s);
 const char *scn_op_name(enum scn_op_kind k);
 const char *scn_call_name(enum scn_syscall_call c);
 

@@ -26,6 +26,39 @@
     { .name = key, .kind = SCH_DUR, .flags = SCH_POSITIVE, .def = d, .max = HOUR, \
       .off = offsetof(struct scn_machine, field) }
 
+/* What `gvlsim calibrate` records beside the keys it derives: the host, every
+ * measurement (median and quartiles of its samples), and each key's
+ * derivation.  Validated so that a hand-edited record stays readable;
+ * nothing here changes a simulation. */
+#define C_STR(key) { .name = key, .kind = SCH_STRING, .off = SCH_NOFF }
+#define C_NUM(key) { .name = key, .kind = SCH_NUMBER, .flags = SCH_ZERO_OK, .dmax = 1e15, .off = SCH_NOFF }
+#define C_INT(key) { .name = key, .kind = SCH_INT, .min = 0, .max = 1000000000, .off = SCH_NOFF }
+static const struct sch_key calib_host_keys[] = {
+    C_STR("cpu"), C_INT("cpus_online"), C_INT("cpus_allowed"), C_STR("kernel"),
+    C_STR("kernel_version"), C_STR("arch"), C_STR("libc"), C_INT("config_hz"), C_STR("date"),
+    C_STR("command"), { .name = "quick", .kind = SCH_BOOL, .off = SCH_NOFF }, C_NUM("seconds"),
+};
+static const struct sch_obj calib_host_obj = { "calibration host", calib_host_keys, NKEYS(calib_host_keys) };
+static const struct sch_key calib_meas_keys[] = {
+    { .name = "name", .kind = SCH_STRING, .flags = SCH_REQUIRED, .off = SCH_NOFF },
+    C_STR("unit"), C_STR("what"), C_NUM("median"), C_NUM("q1"), C_NUM("q3"), C_INT("samples"),
+    C_INT("rounds"), C_NUM("round_spread"), { .name = "stable", .kind = SCH_BOOL, .off = SCH_NOFF },
+    C_STR("note"),
+};
+static const struct sch_obj calib_meas_obj = { "measurement", calib_meas_keys, NKEYS(calib_meas_keys) };
+static const struct sch_key calib_key_keys[] = {
+    { .name = "key", .kind = SCH_STRING, .flags = SCH_REQUIRED, .off = SCH_NOFF },
+    C_STR("value"), { .name = "measured", .kind = SCH_BOOL, .off = SCH_NOFF }, C_STR("derivation"),
+};
+static const struct sch_obj calib_key_obj = { "derived key", calib_key_keys, NKEYS(calib_key_keys) };
+static const struct sch_key calibration_keys[] = {
+    { .name = "host", .kind = SCH_OBJECT, .obj = &calib_host_obj, .off = SCH_NOFF },
+    { .name = "measurements", .kind = SCH_ARRAY, .min = 0, .obj = &calib_meas_obj, .off = SCH_NOFF },
+    { .name = "keys", .kind = SCH_ARRAY, .min = 0, .obj = &calib_key_obj, .off = SCH_NOFF },
+    { .name = "warnings", .kind = SCH_INT, .min = 0, .max = 1000, .off = SCH_NOFF },
+};
+static const struct sch_obj calibration_obj = { "calibration", calibration_keys, NKEYS(calibration_keys) };
+
 /* "profile" first: sch_machine_profile is this table without it. */
 static const struct sch_key machine_keys[] = {
     { .name = "profile", .kind = SCH_STRING, .off = SCH_NOFF },
@@ -36,11 +69,15 @@ static const struct sch_key machine_keys[] = {
       .off = offsetof(struct scn_machine, cores) },
     M_DUR("context_switch", "1.5us", context_switch),
     M_DUR("futex_wake", "1us", futex_wake),
+    M_DUR("wake_ipi", "0ns", wake_ipi),
     M_DUR("wake_idle_core", "25us", wake_idle_core),
     M_DUR("wake_busy_core", "2us", wake_busy_core),
     { .name = "wake_jitter", .kind = SCH_NUMBER, .flags = SCH_ZERO_OK, .def = "0.5", .dmax = 1.0,
       .off = offsetof(struct scn_machine, wake_jitter) },
     M_DUR_POS("os_timeslice", "3ms", os_timeslice),
+    { .name = "os_scheduler", .kind = SCH_ENUM, .def = "fifo", .values = scn_os_scheduler_names,
+      .off = offsetof(struct scn_machine, os_scheduler) },
+    M_DUR_POS("os_tick", "4ms", os_tick),
     { .name = "work_scale", .kind = SCH_NUMBER, .def = "1.0", .dmax = 1000.0,
       .off = offsetof(struct scn_machine, work_scale) },
     M_DUR("timer_tick_cost", "1us", timer_tick_cost),
@@ -58,6 +95,7 @@ static const struct sch_key machine_keys[] = {
       .off = offsetof(struct scn_machine, line_store_batch) },
     M_DUR("tls_insn_overhead", "0.5ns", tls_insn_overhead),
     M_DUR("coroutine_switch", "0.3us", coroutine_switch),
+    { .name = "calibration", .kind = SCH_OBJECT, .obj = &calibration_obj, .off = SCH_NOFF },
 };
 _Static_assert(NKEYS(machine_keys) <= SCH_MAX_KEYS, "raise SCH_MAX_KEYS");
 
@@ -186,6 +224,7 @@ static const struct sch_key root_keys[] = {
 const struct sch_obj sch_scenario = { "scenario", root_keys, NKEYS(root_keys) };
 
 const struct sch_obj *sch_op(int kind) { return &op_objs[kind]; }
+const struct sch_obj *sch_dist(int kind) { return &dist_objs[kind]; }
 
 const struct sch_key *sch_find(const struct sch_obj *o, const char *name)
 {

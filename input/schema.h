@@ -17,7 +17,7 @@
 #include <cjson/cJSON.h>
 
 #include "../common/diag.h"
-#include "../sim/engine.h"
+#include "../common/time.h"
 #include "jsonpos.h"
 
 enum sch_kind {
@@ -77,6 +77,7 @@ extern const struct sch_obj sch_runtime;
 /* The other objects, for their defaults. */
 extern const struct sch_obj sch_scenario, sch_queue, sch_ractor, sch_thread;
 const struct sch_obj *sch_op(int kind);   /* enum scn_op_kind */
+const struct sch_obj *sch_dist(int kind); /* enum scn_dist_kind */
 
 /* What the validator and the builder read. */
 struct sch_doc {

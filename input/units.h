@@ -15,7 +15,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "../sim/engine.h"
+#include "../common/time.h"
 
 enum units_status {
     UNITS_OK = 0,

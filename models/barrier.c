@@ -44,7 +44,7 @@ static const struct scn_machine *machine_of(const struct rb_thread *th)
 static void instant(struct rb_thread *th, const char *name)
 {
     struct vm *vm = th->vm;
-    if (vm->obs.instant) vm->obs.instant(vm->obs.ctx, name, th, sim_now(vm->eng));
+    if (vm->obs.instant) vm->obs.instant(vm->obs.ctx, name, th ? th->id : -1, sim_now(vm->eng));
 }
 
 static void counter(struct vm *vm, const char *name, int64_t v)

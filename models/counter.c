@@ -18,8 +18,8 @@
  * (T).  Cores that write at the same time therefore queue for the line in
  * turn, and with k >= 2 cores executing:
  *     per-core instruction rate = min(1/insn_time, B / (k T))
- * (cruby-model.md section 7: R_line = 1/T transfers per second, B
- * instructions per transfer, shared by k cores).  With k = 1 the line
+ * (the line serves 1/T transfers per second, B instructions per transfer,
+ * shared by k cores).  With k = 1 the line
  * never leaves the core: no transfer, no slowdown.  Above saturation the
  * aggregate rate B/T is independent of k, so each core's rate falls as
  * 1/k.  Only the product B/T is identified by the one measured point (8

@@ -32,7 +32,7 @@ static void notify_readyq(struct rb_sched *s)
 {
     struct vm *vm = s->ractor->vm;
     if (vm->obs.readyq)
-        vm->obs.readyq(vm->obs.ctx, s, s->readyq_cnt, sim_now(vm->eng));
+        vm->obs.readyq(vm->obs.ctx, s->ractor->id, s->readyq_cnt, sim_now(vm->eng));
 }
 
 void gvl_enq(struct rb_sched *s, struct rb_thread *th, struct gvl_actor by)
@@ -120,9 +120,10 @@ int gvl_signal(struct rb_thread *next, struct gvl_actor by)
 {
     if (!next) return 0;
     if (mn_thread_p(next)) return mn_signal(next, by);  /* M:N: queue its Ractor (mn_pool.c) */
-    if (!mach_wake(&next->vm->mach, next->nt, by.nt)) return 0;
+    int woke = mach_wake(&next->vm->mach, next->nt, by.nt);
+    if (!woke) return 0;
     next->vm->wakeups++;
-    *by.cost += next->vm->scn->machine.futex_wake;
+    *by.cost += vm_wake_cost(next->vm, woke);
     return 1;
 }
 

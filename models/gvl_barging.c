@@ -27,10 +27,19 @@
  * - A Queue pop that parks releases the GVL, sleeps on its own condvar
  *   (cond.intr) until the pusher signals it, then acquires as above.
  * There is no timeslice timer thread and no global running_threads list.
+ * What a VM barrier waits for is kept all the same: 3.1's rb_vm_barrier
+ * waits for every Ractor that is not blocking (rb_ractor_blocking_threads_inc
+ * in blocking_region_begin, _dec after gvl_acquire in blocking_region_end),
+ * i.e. for the Ractors whose GVL is held - what the running-threads count
+ * of models/barrier.c counts.  So the owner enters that count when it takes
+ * the GVL and leaves it when it releases; no cost is charged (3.1 takes the
+ * Ractor's own lock there, which the model does not time), so runs without
+ * a barrier are unchanged.
  */
 #include <stdlib.h>
 
 #include "../common/err.h"
+#include "barrier.h"
 #include "gvl.h"
 #include "gvl_policy.h"
 #include "thread.h"
@@ -65,11 +74,30 @@ static void count_wasted(struct rb_thread *th)
     th->vm->wasted_wakes++;
 }
 
+/* The GVL's owner counts for a VM barrier (see the top).  While a barrier
+ * holds the sched lock the add waits, in gvl_acquired (models/barrier.c). */
+static void running_add(struct rb_thread *th)
+{
+    struct rb_sched *s = sched_of(th);
+    if (s->is_running || barrier_defer_add_running(th)) return;
+    s->is_running = true;
+    barrier_added_running(th);
+}
+
+static void running_del(struct rb_thread *th)
+{
+    struct rb_sched *s = sched_of(th);
+    if (!s->is_running) return;
+    s->is_running = false;
+    barrier_deleted_running(th);
+}
+
 /* thread_sched_to_waiting_common */
 static void release(struct rb_thread *th)
 {
     struct rb_sched *s = sched_of(th);
     s->running = NULL;
+    running_del(th);
     if (s->rq_head) gvl_signal(s->rq_head, gvl_self(th));
 }
 
@@ -80,6 +108,7 @@ static void take(struct rb_thread *th, th_cont k)
     struct barging *b = s->policy_data;
     struct rb_thread *prev = th->ractor->last_ran;
     s->running = th;
+    running_add(th);
     if (prev && prev != th) th->vm->gvl_handoffs++;
     if (!b->timer && s->rq_tail) {
         /* designate_timer_thread: the tail will be in the queue longest */

@@ -1,11 +1,12 @@
 /* gvl_threshold.c - deferred suspend with a helper thread: PR 15294
  * (J. Lacouture, branch deferred_thread_wait, on 3.4.7; superseded by PR
- * 15840).  The PR text is not retrievable; what is known comes from the
- * bug thread (seed 003): "The fix simply defers suspending the thread until
- * the syscall has been running for some short interval. I chose 100usec",
- * a helper thread per Ractor ("a single-thread per process rather than one
- * per ractor involves some complexity"), and, from PR 15840's description,
- * that it needed "the additional thread and the magic number (sleep time)".
+ * 15840).  What is known of it comes from jpl-coconut's posts in the thread
+ * of bug #21685 (https://bugs.ruby-lang.org/issues/21685): "The fix simply
+ * defers suspending the thread until the syscall has been running for some
+ * short interval. I chose 100usec", a helper thread per Ractor ("a
+ * single-thread per process rather than one per ractor involves some
+ * complexity"), and, from the post introducing PR 15840, that it needed
+ * "the additional thread and the magic number (sleep time)".
  *
  * Assumptions (docs/policies.md):
  * - Entry to a blocking region (BLOCKING_REGION and, as for PR 15529, the
@@ -111,9 +112,10 @@ static void threshold_blocking_enter(struct rb_thread *th, bool yield_immediatel
         mach_start(&vm->mach, &h->nt, helper_run, h);
     } else if (h->idle) {
         h->idle = false;
-        if (mach_wake(&vm->mach, &h->nt, th->nt)) {
+        int woke = mach_wake(&vm->mach, &h->nt, th->nt);
+        if (woke) {
             vm->wakeups++;
-            th->pending_cost += vm->scn->machine.futex_wake;
+            th->pending_cost += vm_wake_cost(vm, woke);
         }
     }
 }

@@ -146,9 +146,10 @@ static int cond_signal(struct mn_pool *p, struct gvl_actor by)
 {
     struct mn_snt *s = idle_pop(p);
     if (!s) return 0;
-    if (!mach_wake(&p->vm->mach, &s->nt, by.nt)) return 0;
+    int woke = mach_wake(&p->vm->mach, &s->nt, by.nt);
+    if (!woke) return 0;
     p->vm->wakeups++;
-    *by.cost += mach_of(p)->futex_wake;
+    *by.cost += vm_wake_cost(p->vm, woke);
     return 1;
 }
 

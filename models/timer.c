@@ -100,7 +100,8 @@ void timer_timeslice_add(struct rb_sched *s, struct gvl_actor by)
     if (tm->timeslice_cnt++ == 0 && tm->sleeping_forever) {
         /* timer_thread_wakeup_locked: an eventfd write */
         tm->sleeping_forever = false;
-        if (mach_wake(&vm->mach, &tm->nt, by.nt)) *by.cost += vm->scn->machine.futex_wake;
+        int woke = mach_wake(&vm->mach, &tm->nt, by.nt);
+        if (woke) *by.cost += vm_wake_cost(vm, woke);
     }
 }
 

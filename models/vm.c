@@ -36,16 +36,32 @@ void vm_fail(struct vm *vm, const char *fmt, ...)
     sim_stop(vm->eng);
 }
 
+sim_time vm_wake_cost(const struct vm *vm, int woke)
+{
+    const struct scn_machine *m = &vm->scn->machine;
+    return m->futex_wake + (woke == MACH_WAKE_REMOTE ? m->wake_ipi : 0);
+}
+
 void vm_set_state(struct rb_thread *th, enum thread_state to)
 {
+    vm_set_state_at(th, to, sim_now(th->vm->eng));
+}
+
+void vm_set_state_at(struct rb_thread *th, enum thread_state to, sim_time now)
+{
     struct vm *vm = th->vm;
-    sim_time now = sim_now(vm->eng);
     enum thread_state from = th->ts;
     if (from < TS_COUNT) th->ts_time[from] += now - th->ts_since;
     th->ts = to;
     th->ts_since = now;
-    if (vm->obs.thread_state && from != to) vm->obs.thread_state(vm->obs.ctx, th, from, to, now);
+    if (vm->obs.thread_state && from != to) vm->obs.thread_state(vm->obs.ctx, th->id, from, to, now);
 }
+
+_Static_assert((int)OS_SCHED_FIFO == (int)MACH_SCHED_FIFO && (int)OS_SCHED_CFS == (int)MACH_SCHED_CFS &&
+                   (int)OS_SCHED_EEVDF == (int)MACH_SCHED_EEVDF &&
+                   (int)OS_SCHED_EEVDF_DELAY == (int)MACH_SCHED_EEVDF_DELAY &&
+                   (int)OS_SCHED_COUNT == (int)MACH_SCHED_COUNT,
+               "os_scheduler names the machine's schedulers in order");
 
 int vm_init(struct vm *vm, const struct scenario *scn, struct sim_engine *eng, char *err,
             unsigned errlen)
@@ -65,6 +81,8 @@ int vm_init(struct vm *vm, const struct scenario *scn, struct sim_engine *eng, c
         .wake_busy_core = scn->machine.wake_busy_core,
         .wake_jitter = scn->machine.wake_jitter,
         .os_timeslice = scn->machine.os_timeslice,
+        .sched = (enum mach_sched)scn->machine.os_scheduler,
+        .os_tick = scn->machine.os_tick,
         .seed = scn->seed,
     };
     int rc = mach_init(&vm->mach, eng, &mp, err, errlen);
@@ -76,8 +94,7 @@ int vm_init(struct vm *vm, const struct scenario *scn, struct sim_engine *eng, c
     vm->ractors = calloc((size_t)vm->nractors, sizeof *vm->ractors);
     vm->threads = calloc((size_t)vm->nthreads, sizeof *vm->threads);
     vm->queues = calloc((size_t)(vm->nqueues ? vm->nqueues : 1), sizeof *vm->queues);
-    vm->ractor_ops = calloc((size_t)vm->nractors, sizeof *vm->ractor_ops);
-    if (!vm->ractors || !vm->threads || !vm->queues || !vm->ractor_ops) goto oom;
+    if (!vm->ractors || !vm->threads || !vm->queues) goto oom;
 
     for (int q = 0; q < scn->nqueues; q++) {
         vm->queues[q].name = scn->queues[q].name;
@@ -191,17 +208,18 @@ int vm_run(struct vm *vm, sim_time max_time, char *err, unsigned errlen)
                        vm->alive == 1 ? "" : "s");
     }
     /* close the books at the end time */
-    vm->eng->now = vm->end_time;
     for (int i = 0; i < vm->nthreads; i++) {
         struct rb_thread *th = &vm->threads[i];
-        if (th->ts < TS_COUNT) vm_set_state(th, TS_COUNT);
+        if (th->ts < TS_COUNT) vm_set_state_at(th, TS_COUNT, vm->end_time);
     }
-    mach_finish(&vm->mach);
+    mach_finish(&vm->mach, vm->end_time);
     return GV_OK;
 }
 
-void vm_collect(struct vm *vm, struct run_metrics *m)
+int vm_collect(struct vm *vm, struct run_metrics *m)
 {
+    uint64_t *ractor_ops = calloc((size_t)(vm->nractors ? vm->nractors : 1), sizeof *ractor_ops);
+    if (!ractor_ops) return GV_ENOMEM;
     const struct scenario *scn = vm->scn;
     m->scenario = scn->name;
     m->backend = "sim";
@@ -234,15 +252,16 @@ void vm_collect(struct vm *vm, struct run_metrics *m)
     m->vmlock_waits = vm->vmlock_waits;
     for (int r = 0; r < vm->nractors; r++) {
         m->ops += vm->ractors[r].ops;
-        vm->ractor_ops[r] = vm->ractors[r].ops;
+        ractor_ops[r] = vm->ractors[r].ops;
     }
-    m->ractor_ops = vm->ractor_ops;
+    m->ractor_ops = ractor_ops;
     m->nractor_ops = vm->nractors;
     mn_collect(vm, m);       /* native_threads, SNT switches */
     counter_collect(vm, m);  /* line_transfers */
     if (vm->policy->collect)  /* helper threads of the GVL policy */
         for (int r = 0; r < vm->nractors; r++) vm->policy->collect(&vm->ractors[r].sched, m);
     m->engine_events = vm->eng->fired;
+    return GV_OK;
 }
 
 void vm_free(struct vm *vm)
@@ -257,7 +276,6 @@ void vm_free(struct vm *vm)
     free(vm->threads);
     free(vm->ractors);
     free(vm->queues);
-    free(vm->ractor_ops);
     mn_free(vm);
     counter_free(vm);
     vm_sync_free(vm);

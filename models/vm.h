@@ -13,10 +13,11 @@
 #include <stdint.h>
 
 #include "../input/scenario.h"
-#include "../output/metrics.h"
+#include "../common/metrics.h"
+#include "../common/observer.h"
 #include "../sim/engine.h"
 #include "../sim/machine.h"
-#include "../sim/rng.h"
+#include "../common/rng.h"
 
 struct vm;
 struct rb_thread;
@@ -185,21 +186,6 @@ struct rb_timer {
     uint64_t ticks;
 };
 
-/* Observer for traces (output/trace.c): all callbacks optional.  Models
- * report what happens; the trace writer decides what to draw. */
-struct vm_observer {
-    void *ctx;
-    /* a thread changes state (its slices on the thread's track) */
-    void (*thread_state)(void *ctx, const struct rb_thread *th, enum thread_state from,
-                         enum thread_state to, sim_time now);
-    /* the ready queue of a Ractor's GVL changes length */
-    void (*readyq)(void *ctx, const struct rb_sched *s, int len, sim_time now);
-    /* a point event, e.g. "barrier_start" / "barrier_end" by `th` (may be NULL) */
-    void (*instant)(void *ctx, const char *name, const struct rb_thread *th, sim_time now);
-    /* a named process-wide counter changes, e.g. "vm_lock_waiters" */
-    void (*counter)(void *ctx, const char *name, int64_t value, sim_time now);
-};
-
 struct vm {
     const struct scenario *scn;
     struct sim_engine *eng;
@@ -223,7 +209,6 @@ struct vm {
     sim_time end_time;
 
     /* counters for the CSV */
-    uint64_t *ractor_ops;        /* per Ractor, filled by vm_collect */
     uint64_t gvl_handoffs;
     uint64_t wakeups;
     uint64_t wasted_wakes;
@@ -235,7 +220,7 @@ struct vm {
     uint64_t vmlock_acquires;    /* outermost VM lock enters in multi-Ractor mode */
     uint64_t vmlock_waits;       /* of which slept on the VM mutex */
 
-    struct vm_observer obs;
+    struct run_observer obs;     /* traces (common/observer.h) */
     int status;                  /* GV_OK or the first error */
     char error[1024];
 };
@@ -247,12 +232,19 @@ int vm_init(struct vm *vm, const struct scenario *scn, struct sim_engine *eng,
 /* Run to completion (or stop.time / max_time).  GV_ERUN with a report of
  * who waits on what if the scenario deadlocks or hits max_time. */
 int vm_run(struct vm *vm, sim_time max_time, char *err, unsigned errlen);
-/* Fill the metrics of a finished run. */
-void vm_collect(struct vm *vm, struct run_metrics *out);
+/* Fill the metrics of a finished run (out->ractor_ops is allocated: free
+ * it with run_metrics_free).  GV_OK or GV_ENOMEM. */
+int vm_collect(struct vm *vm, struct run_metrics *out);
 void vm_free(struct vm *vm);
 
 /* Record that th's state changes now (summed into the CSV columns). */
 void vm_set_state(struct rb_thread *th, enum thread_state to);
+/* ... at time t (closing the books at the end time, which may lie after
+ * the last event). */
+void vm_set_state_at(struct rb_thread *th, enum thread_state to, sim_time t);
+/* The waker's CPU cost of a futex wake that mach_wake answered with `woke`:
+ * futex_wake, plus wake_ipi when another core had to be interrupted. */
+sim_time vm_wake_cost(const struct vm *vm, int woke);
 /* Stop the run with an error (a model found an impossible situation). */
 void vm_fail(struct vm *vm, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 

@@ -113,14 +113,15 @@ static void sync_wake(struct rb_thread *target, struct rb_thread *by)
 {
     struct vm *vm = target->vm;
     const struct mach_task *waker = by ? by->nt : NULL;
-    if (mach_wake(&vm->mach, target->nt, waker)) {
+    int woke = mach_wake(&vm->mach, target->nt, waker);
+    if (woke) {
         vm->wakeups++;
     } else if (target->sync.pre_sleep) {
         target->sync.wake_pending = true;
     } else {
         return;  /* already awake and on its way to re-check: nothing to do */
     }
-    if (by) by->pending_cost += machine_of(target)->futex_wake;
+    if (by) by->pending_cost += vm_wake_cost(vm, woke);
 }
 
 /* ---- the mutex ------------------------------------------------------------ */

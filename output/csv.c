@@ -1,4 +1,5 @@
-/* csv.c - the CSV schema shared by `run`, `exec` and later commands.
+/* csv.c - the columns of a result row, shared by `run`, `exec`, `sweep`
+ * and later commands.
  *
  * Times are printed from integer picoseconds as seconds with nine decimals
  * (rounded to the nanosecond), so a simulated row is byte-identical from
@@ -20,85 +21,142 @@ void csv_format_seconds(char *buf, size_t len, sim_time t)
              ns % 1000000000u);
 }
 
-void csv_put_field(FILE *f, const char *s)
-{
-    if (!s) s = "";
-    if (strpbrk(s, ",\"\n\r")) {
-        fputc('"', f);
-        for (; *s; s++) {
-            if (*s == '"') fputc('"', f);
-            fputc(*s, f);
-        }
-        fputc('"', f);
-    } else {
-        fputs(s, f);
-    }
-}
-
-static void put_time(FILE *f, sim_time t)
-{
-    char buf[48];
-    csv_format_seconds(buf, sizeof buf, t);
-    fputs(buf, f);
-}
-
 static double rate(uint64_t n, sim_time wall)
 {
     return wall > 0 ? (double)n * (double)SIM_S / (double)wall : 0.0;
 }
 
+static void put_time(struct row *r, sim_time t)
+{
+    char buf[48];
+    csv_format_seconds(buf, sizeof buf, t);
+    row_cell(r, ROW_NUM);
+    row_printf(r, "%s", buf);
+}
+
+static void put_u64(struct row *r, uint64_t v)
+{
+    row_cell(r, ROW_NUM);
+    row_printf(r, "%" PRIu64, v);
+}
+
+static const char *const first_columns[] = {
+    "scenario", "backend", "engine", "policy", "invariant_check", "insn_counter", "cores",
+    "ractors", "threads", "seed", "wall_s", "cpu_s",
+};
+static const char *const last_columns[] = {
+    "vol_switches", "invol_switches", "main_vol_switches", "gvl_handoffs", "wakeups",
+    "wasted_wakes", "timer_ticks", "syscalls", "ops", "ops_per_s", "ractor_ops_per_s",
+    "barriers", "vmlock_acquires", "vmlock_waits", "line_transfers", "native_threads",
+    "engine_events", "host_s",
+};
+
+void csv_columns(struct row *cols)
+{
+    for (size_t i = 0; i < sizeof first_columns / sizeof *first_columns; i++)
+        row_text(cols, first_columns[i]);
+    for (int s = 0; s < TS_COUNT; s++) {
+        row_cell(cols, ROW_TEXT);
+        row_printf(cols, "%s_s", thread_state_name((enum thread_state)s));
+    }
+    for (size_t i = 0; i < sizeof last_columns / sizeof *last_columns; i++)
+        row_text(cols, last_columns[i]);
+}
+
+void csv_row(struct row *r, const struct run_metrics *m, bool reproducible)
+{
+    row_text(r, m->scenario);
+    row_text(r, m->backend);
+    row_text(r, m->engine);
+    row_text(r, m->policy);
+    row_text(r, m->invariant_check);
+    row_text(r, m->insn_counter);
+    put_u64(r, (uint64_t)m->cores);
+    put_u64(r, (uint64_t)m->ractors);
+    put_u64(r, (uint64_t)m->threads);
+    put_u64(r, m->seed);
+    put_time(r, m->wall);
+    put_time(r, m->cpu);
+    for (int s = 0; s < TS_COUNT; s++) put_time(r, m->state_time[s]);
+    const uint64_t counts[] = { m->vol_switches, m->invol_switches, m->main_vol_switches,
+                                m->gvl_handoffs, m->wakeups, m->wasted_wakes, m->timer_ticks,
+                                m->syscalls, m->ops };
+    for (size_t i = 0; i < sizeof counts / sizeof *counts; i++) put_u64(r, counts[i]);
+    row_cell(r, ROW_NUM);
+    row_printf(r, "%.3f", rate(m->ops, m->wall));
+    row_cell(r, ROW_LIST);
+    for (int k = 0; k < m->nractor_ops; k++)
+        row_printf(r, "%s%.3f", k ? ";" : "", rate(m->ractor_ops[k], m->wall));
+    const uint64_t more[] = { m->barriers, m->vmlock_acquires, m->vmlock_waits,
+                              m->line_transfers, m->native_threads, m->engine_events };
+    for (size_t i = 0; i < sizeof more / sizeof *more; i++) put_u64(r, more[i]);
+    if (reproducible) {
+        row_null(r);
+    } else {
+        row_cell(r, ROW_NUM);
+        row_printf(r, "%.6f", m->host_seconds);
+    }
+}
+
+void csv_put_field(FILE *f, const char *s)
+{
+    struct row r;
+    row_init(&r);
+    row_text(&r, s ? s : "");
+    if (!r.oom) rows_encode(f, ROWS_CSV, NULL, &r);
+    row_free(&r);
+}
+
 void csv_write_header(FILE *f)
 {
-    fputs("scenario,backend,engine,policy,invariant_check,insn_counter,cores,ractors,threads,seed,"
-          "wall_s,cpu_s", f);
-    for (int s = 0; s < TS_COUNT; s++) fprintf(f, ",%s_s", thread_state_name((enum thread_state)s));
-    fputs(",vol_switches,invol_switches,main_vol_switches,gvl_handoffs,wakeups,wasted_wakes,"
-          "timer_ticks,syscalls,ops,ops_per_s,ractor_ops_per_s,barriers,vmlock_acquires,"
-          "vmlock_waits,line_transfers,native_threads,engine_events,host_s\n", f);
+    struct row cols;
+    row_init(&cols);
+    csv_columns(&cols);
+    struct rows_writer w;
+    if (!cols.oom) rows_begin(&w, f, ROWS_CSV, &cols, true);
+    row_free(&cols);
 }
 
 void csv_write_row(FILE *f, const struct run_metrics *m, bool reproducible)
 {
-    csv_put_field(f, m->scenario);
-    fputc(',', f);
-    csv_put_field(f, m->backend);
-    fputc(',', f);
-    csv_put_field(f, m->engine);
-    fputc(',', f);
-    csv_put_field(f, m->policy);
-    fputc(',', f);
-    csv_put_field(f, m->invariant_check);
-    fputc(',', f);
-    csv_put_field(f, m->insn_counter);
-    fprintf(f, ",%d,%d,%d,%" PRIu64 ",", m->cores, m->ractors, m->threads, m->seed);
-    put_time(f, m->wall);
-    fputc(',', f);
-    put_time(f, m->cpu);
-    for (int s = 0; s < TS_COUNT; s++) {
-        fputc(',', f);
-        put_time(f, m->state_time[s]);
+    struct row r;
+    row_init(&r);
+    csv_row(&r, m, reproducible);
+    struct rows_writer w;
+    rows_begin(&w, f, ROWS_CSV, NULL, false);
+    if (!r.oom) rows_put(&w, &r);
+    row_free(&r);
+}
+
+int csv_write_result(const char *path, enum rows_format fmt, const struct run_metrics *m,
+                     bool header, bool reproducible, char *err, size_t errlen)
+{
+    struct row cols, r;
+    row_init(&cols);
+    row_init(&r);
+    csv_columns(&cols);
+    csv_row(&r, m, reproducible);
+    int rc = GV_OK;
+    if (cols.oom || r.oom) {
+        rc = gv_fail(err, errlen, GV_ENOMEM, "out of memory");
+    } else {
+        struct afile out;
+        rc = afile_open(&out, path, err, errlen);
+        if (rc == GV_OK) {
+            struct rows_writer w;
+            rows_begin(&w, out.f, fmt, &cols, header);
+            rows_put(&w, &r);
+            rows_end(&w);
+            rc = afile_commit(&out, err, errlen);
+        }
     }
-    fprintf(f, ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64
-               ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%.3f,",
-            m->vol_switches, m->invol_switches, m->main_vol_switches, m->gvl_handoffs,
-            m->wakeups, m->wasted_wakes, m->timer_ticks, m->syscalls, m->ops,
-            rate(m->ops, m->wall));
-    for (int r = 0; r < m->nractor_ops; r++)
-        fprintf(f, "%s%.3f", r ? ";" : "", rate(m->ractor_ops[r], m->wall));
-    fprintf(f, ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",",
-            m->barriers, m->vmlock_acquires, m->vmlock_waits, m->line_transfers,
-            m->native_threads, m->engine_events);
-    if (!reproducible) fprintf(f, "%.6f", m->host_seconds);
-    fputc('\n', f);
+    row_free(&cols);
+    row_free(&r);
+    return rc;
 }
 
 int csv_write_file(const char *path, const struct run_metrics *m, bool header,
                    bool reproducible, char *err, size_t errlen)
 {
-    struct afile out;
-    int rc = afile_open(&out, path, err, errlen);
-    if (rc != GV_OK) return rc;
-    if (header) csv_write_header(out.f);
-    csv_write_row(out.f, m, reproducible);
-    return afile_commit(&out, err, errlen);
+    return csv_write_result(path, ROWS_CSV, m, header, reproducible, err, errlen);
 }

@@ -1,20 +1,32 @@
-/* csv.h - one CSV row per run, the same columns for every backend.
- * The columns are listed, with meaning and unit, in README.md. */
+/* csv.h - the columns of a result row: one row per run, the same columns
+ * for every backend, in CSV, JSON or JSON Lines (output/rows.h).  The
+ * columns are listed, with meaning and unit, in README.md. */
 #ifndef OUTPUT_CSV_H
 #define OUTPUT_CSV_H
 
 #include <stdbool.h>
 #include <stdio.h>
 
-#include "metrics.h"
+#include "../common/metrics.h"
+#include "rows.h"
 
+/* The column names (a row of text cells). */
+void csv_columns(struct row *cols);
+/* A run's cells.  reproducible: leave the one non-deterministic column
+ * (host_s) empty (null in JSON). */
+void csv_row(struct row *r, const struct run_metrics *m, bool reproducible);
+
+/* The CSV header line / one CSV row of a run, each with its newline. */
 void csv_write_header(FILE *f);
+void csv_write_row(FILE *f, const struct run_metrics *m, bool reproducible);
 /* One field, quoted (RFC 4180) if it holds a comma, quote or newline. */
 void csv_put_field(FILE *f, const char *s);
-/* reproducible: leave the one non-deterministic column (host_s) empty. */
-void csv_write_row(FILE *f, const struct run_metrics *m, bool reproducible);
-/* The whole output of a run: [header +] one row, written atomically to
- * `path` ("-" = stdout).  GV_OK or GV_EIO / GV_ENOMEM with a message. */
+/* The whole output of a run in `fmt`: [header (CSV only) +] one row,
+ * written atomically to `path` ("-" = stdout).  GV_OK or GV_EIO /
+ * GV_ENOMEM with a message. */
+int csv_write_result(const char *path, enum rows_format fmt, const struct run_metrics *m,
+                     bool header, bool reproducible, char *err, size_t errlen);
+/* The same in CSV. */
 int csv_write_file(const char *path, const struct run_metrics *m, bool header,
                    bool reproducible, char *err, size_t errlen);
 /* Seconds with 9 decimals from picoseconds, rounded to the nanosecond. */

@@ -1,5 +1,7 @@
-/* summary.c - what happened, in three lines: the wall time, where the
- * threads spent it, and the switch and hand-off counts that explain it. */
+/* summary.c - what happened, on stderr: the wall time, where the threads
+ * spent it, and the switch and hand-off counts that explain it; with
+ * Ractors the VM lock and its barriers; for a simulation the engine's
+ * events and host time.  README.md shows what it prints (generated). */
 #include "summary.h"
 
 #include <inttypes.h>

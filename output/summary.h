@@ -4,7 +4,7 @@
 
 #include <stdio.h>
 
-#include "metrics.h"
+#include "../common/metrics.h"
 
 void summary_write(FILE *f, const struct run_metrics *m);
 

@@ -13,9 +13,11 @@
 #include <string.h>
 
 #include "../common/err.h"
-#include "../models/vm.h"
+#include "../common/observer.h"
+#include "../input/scenario.h"
+#include "../sim/machine.h"
 #include "gzfile.h"
-#include "metrics.h"
+#include "../common/metrics.h"
 
 #define TRACE_PID 1
 
@@ -32,7 +34,10 @@ struct core_open {
 
 struct trace {
     struct gzfile *g;
-    struct vm *vm;               /* observed, until trace_end */
+    struct run_observer *obs;    /* installed by trace_observe, cleared by trace_end */
+    struct mach_observer *mobs;
+    char **ractor_names;         /* readyq counter series, one per Ractor */
+    int nractors;
     uint64_t max, written, dropped, reserve;
     bool cut;
     sim_time cut_at;
@@ -251,28 +256,28 @@ static void cut_here(struct trace *t, sim_time now)
 
 /* ---- observers ------------------------------------------------------------ */
 
-static void on_thread_state(void *ctx, const struct rb_thread *th, enum thread_state from,
-                            enum thread_state to, sim_time now)
+static void on_thread_state(void *ctx, int thread, enum thread_state from, enum thread_state to,
+                            sim_time now)
 {
     (void)from;
     struct trace *t = ctx;
-    struct th_open *o = &t->th[th->id];
+    struct th_open *o = &t->th[thread];
     if (o->st < TS_COUNT && now > o->since && admit(t, now))
-        write_thread_slice(t, th->id, o->st, o->since, now);
+        write_thread_slice(t, thread, o->st, o->since, now);
     o->st = to;
     o->since = now;
 }
 
-static void on_readyq(void *ctx, const struct rb_sched *s, int len, sim_time now)
+static void on_readyq(void *ctx, int ractor, int len, sim_time now)
 {
     struct trace *t = ctx;
-    if (admit(t, now)) write_counter(t, "readyq", s->ractor->name, len, now);
+    if (admit(t, now)) write_counter(t, "readyq", t->ractor_names[ractor], len, now);
 }
 
-static void on_instant(void *ctx, const char *name, const struct rb_thread *th, sim_time now)
+static void on_instant(void *ctx, const char *name, int thread, sim_time now)
 {
     struct trace *t = ctx;
-    if (admit(t, now)) write_instant(t, name, th ? tid_thread(th->id) : -1, now);
+    if (admit(t, now)) write_instant(t, name, thread >= 0 ? tid_thread(thread) : -1, now);
 }
 
 static void on_counter(void *ctx, const char *name, int64_t value, sim_time now)
@@ -325,30 +330,38 @@ static void write_meta(struct trace *t, const char *what, int tid, const char *k
 
 static void detach(struct trace *t)
 {
-    if (!t->vm) return;
-    memset(&t->vm->obs, 0, sizeof t->vm->obs);
-    memset(&t->vm->mach.obs, 0, sizeof t->vm->mach.obs);
-    t->vm = NULL;
+    if (t->obs) memset(t->obs, 0, sizeof *t->obs);
+    if (t->mobs) memset(t->mobs, 0, sizeof *t->mobs);
+    t->obs = NULL;
+    t->mobs = NULL;
 }
 
 static void trace_free(struct trace *t)
 {
+    if (t->ractor_names)
+        for (int r = 0; r < t->nractors; r++) free(t->ractor_names[r]);
+    free(t->ractor_names);
     free(t->th);
     free(t->core);
     free(t);
 }
 
-int trace_open(struct trace **out, const char *path, uint64_t max_events, struct vm *vm,
-               char *err, size_t errlen)
+int trace_open(struct trace **out, const char *path, uint64_t max_events,
+               const struct run_layout *lay, char *err, size_t errlen)
 {
     *out = NULL;
     struct trace *t = calloc(1, sizeof *t);
     if (!t) return gv_fail(err, errlen, GV_ENOMEM, "%s: out of memory", path);
-    t->nthreads = vm->nthreads;
-    t->ncores = vm->mach.ncores;
+    t->nthreads = lay->nthreads;
+    t->ncores = lay->ncores;
+    t->nractors = lay->nractors;
     t->th = calloc((size_t)(t->nthreads ? t->nthreads : 1), sizeof *t->th);
     t->core = calloc((size_t)t->ncores, sizeof *t->core);
-    if (!t->th || !t->core) {
+    t->ractor_names = calloc((size_t)(t->nractors ? t->nractors : 1), sizeof *t->ractor_names);
+    bool oom = !t->th || !t->core || !t->ractor_names;
+    for (int r = 0; !oom && r < t->nractors; r++)
+        oom = !(t->ractor_names[r] = strdup(lay->ractor_names[r]));
+    if (oom) {
         trace_free(t);
         return gv_fail(err, errlen, GV_ENOMEM, "%s: out of memory", path);
     }
@@ -362,20 +375,16 @@ int trace_open(struct trace **out, const char *path, uint64_t max_events, struct
     t->max = max_events;
     /* one slot per track that can have an open slice, plus the cut marker */
     t->reserve = (uint64_t)t->nthreads + (uint64_t)t->ncores + 1 + 1;
-    t->timer_nt = &vm->timer.nt;
-    t->vm = vm;
 
-    const struct scenario *scn = vm->scn;
     char pname[512];
-    snprintf(pname, sizeof pname, "%s [%s, %d core%s, seed %" PRIu64 "]", scn->name,
-             scn_policy_name(scn->runtime.gvl_policy), vm->mach.ncores,
-             vm->mach.ncores == 1 ? "" : "s", scn->seed);
+    snprintf(pname, sizeof pname, "%s [%s, %d core%s, seed %" PRIu64 "]", lay->scenario,
+             lay->policy, lay->ncores, lay->ncores == 1 ? "" : "s", lay->seed);
     put(t, "{\"traceEvents\":[");
     write_meta(t, "process_name", tid_thread(0), "name", pname, 0);
     char name[64];
     int sort = 0;
     for (int i = 0; i < t->nthreads; i++) {
-        write_meta(t, "thread_name", tid_thread(i), "name", vm->threads[i].name, 0);
+        write_meta(t, "thread_name", tid_thread(i), "name", lay->thread_names[i], 0);
         write_meta(t, "thread_sort_index", tid_thread(i), "sort_index", NULL, sort++);
     }
     write_meta(t, "thread_name", tid_timer(t), "name", "timer thread", 0);
@@ -386,19 +395,26 @@ int trace_open(struct trace **out, const char *path, uint64_t max_events, struct
         write_meta(t, "thread_sort_index", tid_core(t, c), "sort_index", NULL, sort++);
     }
     /* counters start at zero */
-    for (int r = 0; r < vm->nractors; r++)
-        if (admit(t, 0)) write_counter(t, "readyq", vm->ractors[r].name, 0, 0);
+    for (int r = 0; r < t->nractors; r++)
+        if (admit(t, 0)) write_counter(t, "readyq", t->ractor_names[r], 0, 0);
     if (admit(t, 0)) write_counter(t, "cores", "busy", 0, 0);
-
-    vm->obs.ctx = t;
-    vm->obs.thread_state = on_thread_state;
-    vm->obs.readyq = on_readyq;
-    vm->obs.instant = on_instant;
-    vm->obs.counter = on_counter;
-    vm->mach.obs.ctx = t;
-    vm->mach.obs.core_change = on_core_change;
     *out = t;
     return GV_OK;
+}
+
+void trace_observe(struct trace *t, struct run_observer *obs, struct mach_observer *mobs,
+                   const struct mach_task *timer)
+{
+    t->obs = obs;
+    t->mobs = mobs;
+    t->timer_nt = timer;
+    obs->ctx = t;
+    obs->thread_state = on_thread_state;
+    obs->readyq = on_readyq;
+    obs->instant = on_instant;
+    obs->counter = on_counter;
+    mobs->ctx = t;
+    mobs->core_change = on_core_change;
 }
 
 void trace_end(struct trace *t, sim_time end)

@@ -11,8 +11,8 @@
  *             "switch" (context switch in) / "wake" (idle exit), args.task;
  * `C` counters: "readyq" (one series per Ractor: its GVL ready queue
  * length), "cores" (series "busy": cores not idle), and every
- * vm_observer.counter name (series "value"); `i` instants from
- * vm_observer.instant (thread-scoped when a thread is given).
+ * run_observer.counter name (series "value"); `i` instants from
+ * run_observer.instant (thread-scoped when a thread is given).
  *
  * A slice is written when its state ends, so the slices of one track are
  * consecutive and never overlap; zero-length states are left out.  Times
@@ -33,10 +33,12 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "../sim/engine.h"
+#include "../common/observer.h"
+#include "../common/time.h"
 
-struct vm;
 struct trace;
+struct mach_observer;
+struct mach_task;
 
 struct trace_stats {
     uint64_t written;     /* events in the file */
@@ -46,11 +48,15 @@ struct trace_stats {
     sim_time cut_at;      /* when the cap was reached (if truncated) */
 };
 
-/* Open PATH (gzip if it ends in ".gz"), write the header and track names,
- * and install the observers on vm (after vm_init, before vm_run).
- * Returns GV_OK, GV_EIO or GV_ENOMEM (message in err). */
-int trace_open(struct trace **out, const char *path, uint64_t max_events, struct vm *vm,
-               char *err, size_t errlen);
+/* Open PATH (gzip if it ends in ".gz") and write the header and the track
+ * names of a run shaped as `lay`.  Returns GV_OK, GV_EIO or GV_ENOMEM
+ * (message in err). */
+int trace_open(struct trace **out, const char *path, uint64_t max_events,
+               const struct run_layout *lay, char *err, size_t errlen);
+/* Install the trace as the run's observers (before the run starts);
+ * `timer` is the timer thread's native task, drawn on its own track. */
+void trace_observe(struct trace *t, struct run_observer *obs, struct mach_observer *mobs,
+                   const struct mach_task *timer);
 /* Close every open slice at `end` (the run's end, or the time it failed). */
 void trace_end(struct trace *t, sim_time end);
 /* Write the trailer and put the file in place; frees t and detaches the

@@ -10,7 +10,6 @@ echo "== engine (tests/bench/bench_engine.c): native, then SimGrid with the rati
 "$engine" native | tee "${TMPDIR:-/tmp}/gvlsim-bench.$$"
 if "$engine" simgrid >"${TMPDIR:-/tmp}/gvlsim-bench-sg.$$" 2>/dev/null; then
     paste -d'\n' "${TMPDIR:-/tmp}/gvlsim-bench.$$" "${TMPDIR:-/tmp}/gvlsim-bench-sg.$$" | awk '
-        NR % 2 == 1 { split($0, f, "  +"); native = $0; sub(/^.* ([0-9.]+) M events\/s.*$/, "", native) }
         { for (i = 1; i <= NF; i++) if ($(i + 1) == "M" && $(i + 2) == "events/s") rate[NR % 2] = $i }
         NR % 2 == 0 { print; printf "%-46s native/simgrid = %.1fx\n", "", rate[1] / rate[0] }'
 else

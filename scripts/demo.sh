@@ -1,7 +1,8 @@
 #!/bin/sh
 # demo.sh BINARY OUTDIR - run the demo list (scenarios/demo.txt): one sweep
 # CSV per line, a gnuplot script + PNG where a plot is asked for, and two
-# small Perfetto traces.  Called by `make demo` after `make deps`.
+# small Perfetto traces with the CSV row of each traced run.  It ends with
+# the list of every file it wrote.  Called by `make demo` after `make deps`.
 # Exit status: 0 if every sweep ran (a missing gnuplot only skips the PNGs),
 # 1 otherwise.
 set -u
@@ -63,7 +64,8 @@ if "$bin" run scenarios/queue_pingpong.json -q --set machine.cores=2 \
    "$bin" run scenarios/mtime_loop.json -q --set machine.cores=2 \
         --set ractors.0.threads.1.program.0.times_total=2000 \
         --trace "$out/mtime_loop_8threads_2core.trace.json.gz" -o "$out/mtime_loop_8threads_2core.trace.csv"; then
-    made="$made $out/queue_pingpong_2core.trace.json.gz $out/mtime_loop_8threads_2core.trace.json.gz"
+    made="$made $out/queue_pingpong_2core.trace.json.gz $out/queue_pingpong_2core.trace.csv"
+    made="$made $out/mtime_loop_8threads_2core.trace.json.gz $out/mtime_loop_8threads_2core.trace.csv"
 else
     failed=1
 fi

@@ -19,6 +19,9 @@ for args in "run scenarios/mtime_loop.json --set ractors.0.threads.1.program.0.t
             "check scenarios/queue_pingpong.json tests/data/bad/queue_pingpong.json" \
             "run tests/data/deadlock.json -q --trace /tmp/gvlsim.vg.trace.json.gz" \
             "sweep scenarios/mtime_loop.json --set ractors.0.threads.1.program.0.times_total=200 --param machine.cores=1,2 --param runtime.gvl_policy=eager,nosuch -j 2 -q -o /dev/null" \
+            "sweep scenarios/mtime_loop.json --set ractors.0.threads.1.program.0.times_total=200 --param machine.cores=1,2 --format json -q -o /dev/null" \
+            "run scenarios/mtime_loop.json --machines /nonexistent --machines scenarios/machines --seed -1" \
+            "help --man" "help --completion-data" "help sweep" \
             "plot tests/golden/mtime8_2core.csv --x cores --y wall_s --script-only -o /tmp/gvlsim.vg.png"; do
     echo "== valgrind gvlsim $args"
     # shellcheck disable=SC2086

@@ -6,10 +6,7 @@
  * the default) and SimGrid's kernel timers (sim/engine_simgrid.cpp, the
  * reference; docs/engines.md).  sim/engines.h creates them by name.
  *
- * Time is an int64 count of picoseconds.  Why picoseconds: per-instruction
- * costs of the interpreter (5-10 ns) and of a thread-local counter (0.3-1 ns)
- * must be representable exactly, while 2^63 ps is still 106 days of
- * simulated time.  Integer time means no float drift and exact ties.
+ * Time is an int64 count of picoseconds (common/time.h).
  *
  * Ordering contract (every engine): events fire in (time, insertion
  * sequence) order, so events due at the same time fire in the order they
@@ -20,14 +17,7 @@
 
 #include <stdint.h>
 
-typedef int64_t sim_time;
-
-#define SIM_PS ((sim_time)1)
-#define SIM_NS ((sim_time)1000)
-#define SIM_US ((sim_time)1000000)
-#define SIM_MS ((sim_time)1000000000)
-#define SIM_S ((sim_time)1000000000000)
-#define SIM_TIME_MAX INT64_MAX
+#include "../common/time.h"
 
 /* An event handler: `obj` is the model object, `arg` a small payload. */
 typedef void (*sim_handler)(void *obj, uint64_t arg);

@@ -1,4 +1,4 @@
-/* engines.c - the table of event engines (see engines.h). */
+/* engines.c - the engine registry (engines.h). */
 #include "engines.h"
 
 #include <stdio.h>
@@ -21,22 +21,32 @@ static int heap_new(struct sim_engine **out, char *err, size_t errlen)
 }
 
 #ifdef GVLSIM_HAVE_SIMGRID
-/* The SimGrid engine lives in a plugin beside the executable (see
- * engine_simgrid.h).  It is never unloaded: SimGrid leaves exit handlers. */
+/* The SimGrid engine is a plugin (see engine_simgrid.h), looked for beside
+ * the executable (the build tree), then in ../lib/gvlsim relative to it
+ * (`make install`).  It is never unloaded: SimGrid leaves exit handlers. */
 static int simgrid_new(struct sim_engine **out, char *err, size_t errlen)
 {
-    char path[PATH_MAX];
-    ssize_t n = readlink("/proc/self/exe", path, sizeof path - sizeof SIM_SIMGRID_PLUGIN - 1);
+    static const char *const where[] = { "", "../lib/gvlsim/" };
+    char exe[PATH_MAX], path[PATH_MAX + 64], tried[2 * PATH_MAX + 256] = "";
+    ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
     if (n <= 0) return gv_fail(err, errlen, GV_EUNSUP, "SimGrid engine: cannot find the gvlsim executable");
-    path[n] = 0;
-    char *slash = strrchr(path, '/');
-    strcpy(slash ? slash + 1 : path, SIM_SIMGRID_PLUGIN);
-    void *h = dlopen(path, RTLD_NOW | RTLD_LOCAL);
+    exe[n] = 0;
+    char *slash = strrchr(exe, '/');
+    if (slash) slash[1] = 0;
+    void *h = NULL;
+    for (size_t i = 0; i < sizeof where / sizeof where[0] && !h; i++) {
+        snprintf(path, sizeof path, "%s%s%s", slash ? exe : "", where[i], SIM_SIMGRID_PLUGIN);
+        h = dlopen(path, RTLD_NOW | RTLD_LOCAL);
+        if (!h) {
+            size_t len = strlen(tried);
+            snprintf(tried + len, sizeof tried - len, "%s%s", len ? "; " : "", dlerror());
+        }
+    }
     if (!h)
         return gv_fail(err, errlen, GV_EUNSUP,
                        "SimGrid engine: cannot load %s (%s); `make` builds it beside gvlsim when the "
                        "Debian package libsimgrid-dev is installed",
-                       path, dlerror());
+                       SIM_SIMGRID_PLUGIN, tried);
     sim_simgrid_create_fn *create;
     void *sym = dlsym(h, "sim_simgrid_create");
     memcpy(&create, &sym, sizeof create);  /* POSIX: a data pointer can hold a function's */
@@ -66,6 +76,7 @@ static const struct engine_entry engines[] = {
 
 static const struct engine_entry *lookup(const char *name, char *err, size_t errlen, int *rc)
 {
+    if (!name) name = SIM_ENGINE_DEFAULT;
     for (size_t i = 0; i < NENGINES; i++) {
         if (strcmp(engines[i].name, name) != 0) continue;
         if (!engines[i].create) {
@@ -78,13 +89,9 @@ static const struct engine_entry *lookup(const char *name, char *err, size_t err
         *rc = GV_OK;
         return &engines[i];
     }
-    size_t off = (size_t)snprintf(err, errlen, "unknown engine \"%s\" (available:", name);
-    const char *sep = " ";
-    for (size_t i = 0; i < NENGINES && off < errlen; i++) {
-        if (!engines[i].create) continue;
-        off += (size_t)snprintf(err + off, errlen - off, "%s%s", sep, engines[i].name);
-        sep = ", ";
-    }
+    size_t off = (size_t)snprintf(err, errlen, "unknown engine \"%s\" (known:", name);
+    for (size_t i = 0; i < NENGINES && off < errlen; i++)
+        off += (size_t)snprintf(err + off, errlen - off, "%s %s", i ? "," : "", engines[i].name);
     if (off < errlen) snprintf(err + off, errlen - off, ")");
     *rc = GV_EUSAGE;
     return NULL;
@@ -103,6 +110,18 @@ int sim_engine_new(const char *name, struct sim_engine **out, char *err, size_t 
     *out = NULL;
     const struct engine_entry *en = lookup(name, err, errlen, &rc);
     return en ? en->create(out, err, errlen) : rc;
+}
+
+int sim_engine_known(const char *name)
+{
+    for (size_t i = 0; i < NENGINES; i++)
+        if (strcmp(engines[i].name, name) == 0) return 1;
+    return 0;
+}
+
+const char *sim_engine_name(size_t i)
+{
+    return i < NENGINES ? engines[i].name : NULL;
 }
 
 int sim_engine_one_per_process(const char *name)

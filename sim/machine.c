@@ -18,6 +18,7 @@ static void ev_burst_end(void *obj, uint64_t arg);
 static void ev_slice(void *obj, uint64_t arg);
 static void ev_enqueue(void *obj, uint64_t arg);
 static void ev_wake_preempt(void *obj, uint64_t arg);
+static void ev_resched(void *obj, uint64_t arg);
 static void rated_start(struct machine *m, struct mach_task *t);
 static void rated_arm(struct machine *m, struct mach_task *t);
 static void rated_tell(struct mach_task *t, bool running);
@@ -63,14 +64,16 @@ void mach_task_init(struct machine *m, struct mach_task *t, const char *name)
     t->state = MT_NEW;
     t->core = -1;
     t->last_core = -1;
+    t->se.rq_core = -1;
+    t->se.left_core = -1;
 }
 
 /* ---- per-core accounting ------------------------------------------------ */
 
-static void core_set(struct machine *m, struct mach_core *c, enum mach_core_state st,
-                     struct mach_task *t)
+static void core_set_at(struct machine *m, struct mach_core *c, enum mach_core_state st,
+                        struct mach_task *t, sim_time now)
 {
-    sim_time now = now_of(m), dt = now - c->state_since;
+    sim_time dt = now - c->state_since;
     switch (c->state) {
     case CORE_IDLE: c->idle_time += dt; break;
     case CORE_SWITCHING: c->switch_time += dt; break;
@@ -83,11 +86,17 @@ static void core_set(struct machine *m, struct mach_core *c, enum mach_core_stat
     if (m->obs.core_change) m->obs.core_change(m->obs.ctx, c->id, st, t, now);
 }
 
-void mach_finish(struct machine *m)
+static void core_set(struct machine *m, struct mach_core *c, enum mach_core_state st,
+                     struct mach_task *t)
+{
+    core_set_at(m, c, st, t, now_of(m));
+}
+
+void mach_finish(struct machine *m, sim_time end)
 {
     for (int i = 0; i < m->ncores; i++) {
         struct mach_core *c = &m->cores[i];
-        core_set(m, c, c->state, c->cur);
+        core_set_at(m, c, c->state, c->cur, end);
     }
 }
 
@@ -136,6 +145,22 @@ static void rq_push_after_sleepers(struct mach_core *c, struct mach_task *t)
     c->nrq++;
 }
 
+/* Take t out of c's run queue, wherever it is (the fair classes pick any). */
+static void rq_remove(struct mach_core *c, struct mach_task *t)
+{
+    struct mach_task *prev = NULL, *q = c->rq_head;
+    while (q && q != t) {
+        prev = q;
+        q = q->rq_next;
+    }
+    if (!q) return;
+    if (prev) prev->rq_next = t->rq_next;
+    else c->rq_head = t->rq_next;
+    if (c->rq_tail == t) c->rq_tail = prev;
+    t->rq_next = NULL;
+    c->nrq--;
+}
+
 static struct mach_task *rq_pop(struct mach_core *c)
 {
     struct mach_task *t = c->rq_head;
@@ -154,8 +179,15 @@ static struct mach_task *rq_pop(struct mach_core *c)
 static void arm_slice(struct machine *m, struct mach_core *c)
 {
     if (c->slice_ev || c->state != CORE_BUSY || c->nrq == 0) return;
-    c->slice_ev = sim_at(m->eng, c->slice_start + m->p.os_timeslice, ev_slice, m,
-                         (uint64_t)c->id);
+    sim_time at = fair_on(m) ? fair_resched_time(m, c) : c->slice_start + m->p.os_timeslice;
+    c->slice_ev = sim_at(m->eng, at, ev_slice, m, (uint64_t)c->id);
+}
+
+/* fair: the core re-picks at once (need_resched; an event, so that no
+ * model continuation runs inside the call that asked). */
+static void ask_resched(struct machine *m, struct mach_core *c, sim_time delay)
+{
+    if (!c->resched_ev) c->resched_ev = sim_after(m->eng, delay, ev_resched, m, (uint64_t)c->id);
 }
 
 /* Core c starts bringing task t in, taking `cost` (context switch or idle exit). */
@@ -171,7 +203,13 @@ static void begin_arrival(struct machine *m, struct mach_core *c, struct mach_ta
 /* The core's task left (blocked, exited, preempted): pick the next one. */
 static void dispatch(struct machine *m, struct mach_core *c)
 {
-    struct mach_task *t = rq_pop(c);
+    struct mach_task *t;
+    if (fair_on(m)) {
+        t = fair_pick(m, c, false);
+        if (t) rq_remove(c, t);
+    } else {
+        t = rq_pop(c);
+    }
     if (!t) {
         /* idle balance: pull the longest-waiting task of the busiest queue */
         struct mach_core *src = NULL;
@@ -182,6 +220,8 @@ static void dispatch(struct machine *m, struct mach_core *c)
         if (src) {
             t = rq_pop(src);
             m->migrations++;
+            fair_dequeue(m, src, t, true);  /* its lag goes along */
+            fair_enqueue(m, c, t, false);
         }
     }
     if (t) begin_arrival(m, c, t, CORE_SWITCHING, m->p.context_switch);
@@ -191,6 +231,7 @@ static void dispatch(struct machine *m, struct mach_core *c)
 /* Take task t (RUNNING on its core) off the core, accounting its CPU time. */
 static void leave_core(struct machine *m, struct mach_task *t)
 {
+    fair_curr_stop(m, &m->cores[t->core], t);
     t->cpu_time += now_of(m) - t->on_core_since;
     t->last_core = t->core;
 }
@@ -221,9 +262,12 @@ static void preempt(struct machine *m, struct mach_core *c, int to_head)
      * already used (CFS: its vruntime goes on), or a stream of short
      * sleeper wake-ups would hand it a fresh slice each time and starve
      * the tasks queued behind it */
-    if (to_head) t->slice_used = now_of(m) - c->slice_start;
-    if (to_head) rq_push_after_sleepers(c, t);
-    else rq_push_tail(c, t);
+    if (to_head && !fair_on(m)) {
+        t->slice_used = now_of(m) - c->slice_start;
+        rq_push_after_sleepers(c, t);
+    } else {
+        rq_push_tail(c, t);  /* fair classes pick by v, not by position */
+    }
     if (t->in_burst && t->rated) rated_tell(t, false);
 }
 
@@ -258,6 +302,7 @@ static void ev_arrive(void *obj, uint64_t arg)
     t->on_core_since = now_of(m);
     c->slice_start = now_of(m) - t->slice_used;
     t->slice_used = 0;
+    fair_curr_start(m, c, t);
     arm_slice(m, c);
     if (t->in_burst && t->rated) {  /* resume a rated burst */
         rated_start(m, t);
@@ -305,9 +350,44 @@ static void ev_slice(void *obj, uint64_t arg)
     struct mach_core *c = &m->cores[arg];
     c->slice_ev = 0;
     if (c->state != CORE_BUSY || c->nrq == 0) return;
+    if (fair_on(m)) {
+        if (!fair_tick(m, c)) { arm_slice(m, c); return; }
+        struct mach_task *t = fair_pick(m, c, true);
+        if (!t || t == c->cur) { arm_slice(m, c); return; }
+        rq_remove(c, t);
+        preempt(m, c, 0);
+        begin_arrival(m, c, t, CORE_SWITCHING, m->p.context_switch);
+        return;
+    }
     if (now_of(m) - c->slice_start < m->p.os_timeslice) { arm_slice(m, c); return; }
     preempt(m, c, 0);
     dispatch(m, c);
+}
+
+/* fair: a woken task (or an expired deadline) asked the core to re-pick. */
+static void ev_resched(void *obj, uint64_t arg)
+{
+    struct machine *m = obj;
+    struct mach_core *c = &m->cores[arg];
+    c->resched_ev = 0;
+    if (c->state != CORE_BUSY) return;
+    struct mach_task *t = fair_pick(m, c, true);
+    if (!t || t == c->cur) return;
+    rq_remove(c, t);
+    preempt(m, c, 0);
+    begin_arrival(m, c, t, CORE_SWITCHING, m->p.context_switch);
+}
+
+/* fair: t joins busy core c's run queue (woken or arrived after the IPI)
+ * and the core decides whether it preempts. */
+static void fair_join(struct machine *m, struct mach_core *c, struct mach_task *t)
+{
+    t->state = MT_READY;
+    t->core = c->id;
+    rq_push_tail(c, t);
+    fair_enqueue(m, c, t, false);
+    if (fair_wakeup_preempt(m, c, t)) ask_resched(m, c, 0);
+    arm_slice(m, c);
 }
 
 /* A task woken onto a busy remote core reaches its run queue (after the IPI). */
@@ -318,7 +398,12 @@ static void ev_enqueue(void *obj, uint64_t arg)
     struct mach_core *c = &m->cores[t->core];
     t->arrive_ev = 0;
     if (c->state == CORE_IDLE) {  /* went idle meanwhile */
+        fair_enqueue(m, c, t, false);
         begin_arrival(m, c, t, CORE_SWITCHING, m->p.context_switch);
+        return;
+    }
+    if (fair_on(m)) {
+        fair_join(m, c, t);
         return;
     }
     rq_push_tail(c, t);
@@ -362,20 +447,38 @@ static int waker_load(const struct mach_core *c, const struct mach_task *waker)
     return load;
 }
 
-static void place(struct machine *m, struct mach_task *t, const struct mach_task *waker)
+/* Returns MACH_WAKE_REMOTE if the task goes to a core other than the
+ * waker's (the waker sends an IPI), else MACH_WAKE_LOCAL. */
+static int place(struct machine *m, struct mach_task *t, const struct mach_task *waker)
 {
+    int wcore = waker && waker->state == MT_RUNNING ? waker->core : -1;
+    bool initial = t->state == MT_NEW;
+    if (fair_on(m) && t->se.delayed) {
+        /* 6.12 ttwu_runnable: still on its core's run queue (delayed): put
+         * back there by the waker, who takes that core's lock; a remote
+         * core notices a preemption after the IPI */
+        struct mach_core *c = &m->cores[t->se.rq_core];
+        fair_requeue_delayed(m, c, t);
+        t->state = MT_READY;
+        t->core = c->id;
+        rq_push_tail(c, t);
+        if (fair_wakeup_preempt(m, c, t))
+            ask_resched(m, c, c->id == wcore || wcore < 0 ? 0 : wake_latency(m, m->p.wake_busy_core));
+        arm_slice(m, c);
+        return wcore >= 0 && c->id != wcore ? MACH_WAKE_REMOTE : MACH_WAKE_LOCAL;
+    }
     /* 1. an idle core: the previous one first (cache affinity), else the lowest */
     int target = -1;
     if (t->last_core >= 0 && m->cores[t->last_core].state == CORE_IDLE) target = t->last_core;
     for (int i = 0; target < 0 && i < m->ncores; i++)
         if (m->cores[i].state == CORE_IDLE) target = i;
     if (target >= 0) {
+        fair_enqueue(m, &m->cores[target], t, initial);
         begin_arrival(m, &m->cores[target], t, CORE_WAKING, wake_latency(m, m->p.wake_idle_core));
-        return;
+        return wcore >= 0 ? MACH_WAKE_REMOTE : MACH_WAKE_LOCAL;
     }
     /* 2. no idle core: the least loaded run queue; ties to the previous core,
      *    then the waker's, then the lowest index */
-    int wcore = waker && waker->state == MT_RUNNING ? waker->core : -1;
     for (int i = 0; i < m->ncores; i++) {
         if (target < 0 || waker_load(&m->cores[i], waker) < waker_load(&m->cores[target], waker)) {
             target = i;
@@ -388,9 +491,25 @@ static void place(struct machine *m, struct mach_task *t, const struct mach_task
         }
     }
     struct mach_core *c = &m->cores[target];
+    if (fair_on(m) && (waker == NULL || target == wcore)) {
+        if (initial) {
+            t->state = MT_READY;
+            t->core = target;
+            rq_push_tail(c, t);
+            fair_enqueue(m, c, t, true);
+            arm_slice(m, c);
+        } else {
+            fair_join(m, c, t);
+        }
+        return MACH_WAKE_LOCAL;
+    }
     t->state = MT_READY;
     t->core = target;
-    if (t->wakeup_preempt) {
+    if (fair_on(m)) {
+        /* remote busy core: it joins the queue after the IPI (ev_enqueue) */
+        t->arrive_ev = sim_after(m->eng, wake_latency(m, m->p.wake_busy_core), ev_enqueue, t,
+                                 (uint64_t)(uintptr_t)m);
+    } else if (t->wakeup_preempt) {
         rq_push_head(c, t);
         sim_at(m->eng, now_of(m), ev_wake_preempt, m, (uint64_t)target);
     } else if (waker == NULL || target == wcore) {
@@ -400,6 +519,7 @@ static void place(struct machine *m, struct mach_task *t, const struct mach_task
         t->arrive_ev = sim_after(m->eng, wake_latency(m, m->p.wake_busy_core), ev_enqueue, t,
                                  (uint64_t)(uintptr_t)m);
     }
+    return wcore >= 0 && target != wcore ? MACH_WAKE_REMOTE : MACH_WAKE_LOCAL;
 }
 
 /* ---- the model-facing calls --------------------------------------------- */
@@ -568,6 +688,7 @@ void mach_block(struct machine *m, struct mach_task *t, mach_cont k, void *ctx)
     }
     struct mach_core *c = &m->cores[t->core];
     leave_core(m, t);
+    fair_dequeue_sleep(m, c, t);
     t->vcsw++;
     t->state = MT_BLOCKED;
     t->resume_k = k;
@@ -580,8 +701,7 @@ int mach_wake(struct machine *m, struct mach_task *t, const struct mach_task *wa
 {
     if (t->state != MT_BLOCKED) return 0;
     t->wakes++;
-    place(m, t, waker);
-    return 1;
+    return place(m, t, waker);
 }
 
 void mach_exit(struct machine *m, struct mach_task *t)
@@ -592,6 +712,7 @@ void mach_exit(struct machine *m, struct mach_task *t)
     }
     struct mach_core *c = &m->cores[t->core];
     leave_core(m, t);
+    fair_dequeue(m, c, t, false);
     t->state = MT_DEAD;
     t->core = -1;
     dispatch(m, c);

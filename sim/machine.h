@@ -25,9 +25,15 @@
  *   pulls the head of the longest other run queue (idle balance), or idles;
  * - a core with waiting tasks preempts its task after os_timeslice: an
  *   involuntary switch, the burst paused and resumed later;
- * - tasks marked wakeup_preempt (the timer thread) preempt a busy core at
- *   once when woken and no core is idle (CFS wakeup preemption of a thread
- *   that slept long).
+ * - os_scheduler "fifo": run queues are FIFO, and only tasks marked
+ *   wakeup_preempt (the timer thread) preempt a busy core when woken (a
+ *   thread that slept long);
+ * - os_scheduler "cfs", "eevdf", "eevdf_delay_dequeue": Linux's fair class
+ *   (sim/fair.h) decides who runs next on a core, when a time slice ends
+ *   (noticed at the ticks, every os_tick) and whether a woken task
+ *   preempts the running one - from the tasks' virtual runtimes and lags,
+ *   for every task alike.  A task that sleeps while "delayed" on a core
+ *   (6.12+) is woken on that same core.
  * The waker's own cost (futex_wake) is charged by the model that wakes.
  *
  * Rated bursts (mach_burst_rated) serve fluid models (models/counter.c): a
@@ -41,7 +47,8 @@
 #include <stdint.h>
 
 #include "engine.h"
-#include "rng.h"
+#include "../common/rng.h"
+#include "fair.h"
 
 struct machine;
 struct mach_task;
@@ -64,7 +71,8 @@ struct mach_task {
     enum mach_task_state state;
     int core;       /* core it runs/queues/arrives on, or -1 */
     int last_core;  /* core it last ran on (placement), -1 if never */
-    bool wakeup_preempt;
+    bool wakeup_preempt;     /* fifo: preempts a busy core when woken */
+    struct fair_se se;       /* the fair class's entity (cfs, eevdf) */
 
     /* the current CPU burst */
     bool in_burst;
@@ -119,6 +127,8 @@ struct mach_core {
     int nrq;
     sim_time slice_start;
     sim_event_id slice_ev;
+    sim_event_id resched_ev; /* fair: a re-pick asked for (need_resched) */
+    struct fair_rq frq;      /* fair: what V needs */
     sim_time state_since;
     sim_time busy_time, switch_time, waking_time, idle_time;
 };
@@ -129,7 +139,9 @@ struct mach_params {
     sim_time wake_idle_core;
     sim_time wake_busy_core;
     double wake_jitter;     /* wake latencies uniform in [L(1-j), L(1+j)] */
-    sim_time os_timeslice;
+    sim_time os_timeslice;  /* fifo: the slice; eevdf: the base slice; cfs: min granularity */
+    enum mach_sched sched;  /* fifo, cfs, eevdf, eevdf with DELAY_DEQUEUE */
+    sim_time os_tick;       /* the kernel's tick (fair classes notice slice ends there) */
     uint64_t seed;          /* for the wake-latency draws */
 };
 
@@ -167,8 +179,12 @@ int mach_interrupt(struct machine *m, struct mach_task *t, sim_time delay);
 void mach_block(struct machine *m, struct mach_task *t, mach_cont k, void *ctx);
 
 /* Wake a BLOCKED task (futex wake); `waker` may be NULL (kernel timer).
- * Returns 1 if the task was blocked and is now on its way, 0 if it was not
- * sleeping (the wake is then a no-op, as FUTEX_WAKE with no waiter). */
+ * Returns MACH_WAKE_NONE (0) if it was not sleeping (the wake is then a
+ * no-op, as FUTEX_WAKE with no waiter), else MACH_WAKE_LOCAL if it is
+ * placed on the waker's own core (or there is no waker), or
+ * MACH_WAKE_REMOTE if another core must be interrupted: the waker sends an
+ * IPI, which the model charges it (wake_ipi) beside futex_wake. */
+enum { MACH_WAKE_NONE = 0, MACH_WAKE_LOCAL = 1, MACH_WAKE_REMOTE = 2 };
 int mach_wake(struct machine *m, struct mach_task *t, const struct mach_task *waker);
 
 void mach_exit(struct machine *m, struct mach_task *t);
@@ -197,8 +213,9 @@ void mach_burst_set_rate(struct machine *m, struct mach_task *t, uint64_t rate_n
  * SIM_TIME_MAX.  Exact integer arithmetic (128-bit), no floating point. */
 sim_time mach_work_time(sim_time work, uint64_t num, uint64_t den);
 
-/* Close the books at `now`: per-core state times up to date. */
-void mach_finish(struct machine *m);
+/* Close the books at `end` (the run's end time, which may lie after the
+ * last event): per-core state times up to date. */
+void mach_finish(struct machine *m, sim_time end);
 
 /* Summed over cores: time busy running tasks plus switching. */
 sim_time mach_cpu_time(const struct machine *m);

@@ -15,7 +15,7 @@
 
 #include "../../common/err.h"
 #include "../../sim/engine_heap.h"
-#include "../../sim/rng.h"
+#include "../../common/rng.h"
 #ifdef GVLSIM_HAVE_SIMGRID
 #include "../../sim/engine_simgrid.h"
 #endif

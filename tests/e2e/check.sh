@@ -8,13 +8,13 @@ bin=$1
 # -- valid files: exit 0, one summary line each on stdout, nothing on stderr
 run check tests/data/minimal.json
 expect_code 0 "valid file"
-expect_line out "tests/data/minimal.json: ok (1 ractors, 1 threads, machine default, 8 cores, policy eager)" "valid file"
+expect_line out "tests/data/minimal.json: ok (1 ractor, 1 thread, machine default, 8 cores, policy eager)" "valid file"
 expect_empty err "valid file"
 
 run check tests/data/full.json scenarios/examples/token_pingpong.json
 expect_code 0 "two valid files"
 expect_line out "tests/data/full.json: ok (4 ractors, 11 threads, machine testbox, 6 cores, policy threshold)" "full"
-expect_line out "scenarios/examples/token_pingpong.json: ok (1 ractors, 2 threads, machine default, 2 cores, policy eager)" "example"
+expect_line out "scenarios/examples/token_pingpong.json: ok (1 ractor, 2 threads, machine default, 2 cores, policy eager)" "example"
 expect_lines out 2 "two valid files"
 
 # -- invalid: exit 3, every problem on stderr, one per line
@@ -53,12 +53,12 @@ expect_line err "-dash.json: cannot read scenario: No such file or directory" "f
 # -- --set, both spellings, applied to every file
 run check tests/data/minimal.json --set runtime.gvl_policy=hot_steal --set=machine.cores=3
 expect_code 0 "--set"
-expect_line out "tests/data/minimal.json: ok (1 ractors, 1 threads, machine default, 3 cores, policy hot_steal)" "--set"
+expect_line out "tests/data/minimal.json: ok (1 ractor, 1 thread, machine default, 3 cores, policy hot_steal)" "--set"
 
 run check --set ractors.0.threads.0.count=5 tests/data/minimal.json tests/data/profile_name.json
 expect_code 0 "--set on two files"
-expect_line out "tests/data/minimal.json: ok (1 ractors, 5 threads, machine default, 8 cores, policy eager)" "--set file 1"
-expect_line out "tests/data/profile_name.json: ok (1 ractors, 5 threads, machine testbox, 4 cores, policy eager)" "--set file 2"
+expect_line out "tests/data/minimal.json: ok (1 ractor, 5 threads, machine default, 8 cores, policy eager)" "--set file 1"
+expect_line out "tests/data/profile_name.json: ok (1 ractor, 5 threads, machine testbox, 4 cores, policy eager)" "--set file 2"
 
 run check tests/data/minimal.json --set runtime.gvl_policy=hot_stela
 expect_code 3 "bad --set value"
@@ -70,7 +70,7 @@ expect_line err "--set[1]:1:1: missing '=' in \"seed\" (expected key.path=value)
 
 run check tests/data/profile_name.json --set machine=anon
 expect_code 0 "--set machine=NAME"
-expect_line out "tests/data/profile_name.json: ok (1 ractors, 1 threads, machine anon, 3 cores, policy eager)" "--set machine=NAME"
+expect_line out "tests/data/profile_name.json: ok (1 ractor, 1 thread, machine anon, 3 cores, policy eager)" "--set machine=NAME"
 
 # -- machine profiles: --machines DIR, then <dir>/machines, then $GVLSIM_MACHINES
 run check tests/data/profile_alt.json
@@ -79,7 +79,7 @@ expect_line err 'tests/data/profile_alt.json:2:14: /machine: no machine profile 
 
 run check --machines tests/data/altmachines tests/data/profile_alt.json
 expect_code 0 "--machines"
-expect_line out "tests/data/profile_alt.json: ok (1 ractors, 1 threads, machine alt, 12 cores, policy eager)" "--machines"
+expect_line out "tests/data/profile_alt.json: ok (1 ractor, 1 thread, machine alt, 12 cores, policy eager)" "--machines"
 
 GVLSIM_MACHINES=/nonexistent:tests/data/altmachines run check tests/data/profile_alt.json
 expect_code 0 "GVLSIM_MACHINES"
@@ -91,7 +91,7 @@ expect_line err 'tests/data/machines/broken.json:2:12: /cores: 9000 is out of ra
 # -- usage errors: exit 2
 run check
 expect_code 2 "no file"
-expect_line err "gvlsim check: no scenario file given" "no file"
+expect_line err "gvlsim check: missing SCENARIO" "no file"
 
 run check --frobnicate tests/data/minimal.json
 expect_code 2 "unknown option"

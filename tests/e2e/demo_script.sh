@@ -16,10 +16,15 @@ GVLSIM_DEMO_LIST="$tmp/list.txt" sh scripts/demo.sh "$bin" "$tmp/d1" >"$tmp/out"
 code=$?
 expect_code 0 "demo on a small list"
 expect_line out "demo: later: scenarios/not_there_yet.json does not exist here, skipped" "missing scenario skipped"
-for f in tok.csv tok.gp queue_pingpong_2core.trace.json.gz mtime_loop_8threads_2core.trace.json.gz; do
+for f in tok.csv tok.gp queue_pingpong_2core.trace.json.gz mtime_loop_8threads_2core.trace.json.gz \
+         queue_pingpong_2core.trace.csv mtime_loop_8threads_2core.trace.csv; do
     checks=$((checks + 1))
     [ -s "$tmp/d1/$f" ] || fail "demo did not write $f"
     expect_line out "  $tmp/d1/$f" "demo lists $f"
+done
+# and it lists every file it wrote
+for f in "$tmp"/d1/*; do
+    expect_line out "  $f" "demo lists $(basename "$f")"
 done
 checks=$((checks + 1))
 [ "$(wc -l <"$tmp/d1/tok.csv")" -eq 3 ] || fail "tok.csv: expected a header and 2 rows"

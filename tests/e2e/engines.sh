@@ -11,7 +11,7 @@ small="--set ractors.0.threads.1.program.0.times_total=400"
 
 run run tests/data/minimal.json --engine heap -q
 expect_code 2 "unknown engine"
-expect_match err '^gvlsim run: unknown engine "heap" \(available: native' "unknown engine lists the engines"
+expect_match err '^gvlsim run: --engine: unknown value "heap" \(one of: native or simgrid\)' "unknown engine lists the engines"
 run sweep tests/data/minimal.json --engine heap -q
 expect_code 2 "sweep: unknown engine"
 
@@ -48,6 +48,21 @@ checks=$((checks + 1))
 csv_drop_engine_columns "$tmp/native.csv" >"$tmp/a"
 csv_drop_engine_columns "$tmp/sg1.csv" >"$tmp/b"
 cmp -s "$tmp/a" "$tmp/b" || fail "sweep: simgrid rows differ from native ones: $(diff "$tmp/a" "$tmp/b" | head -4)"
+# JSON and JSON Lines rows: the sweep's cells joined to the child's object
+for f in json jsonl; do
+    for e in native simgrid; do
+        # shellcheck disable=SC2086
+        run sweep scenarios/mtime_loop.json $small $grid --engine $e -j 2 --reproducible -q --format $f \
+            -o "$tmp/$e.$f"
+        expect_code 0 "sweep --engine $e --format $f"
+    done
+    checks=$((checks + 1))
+    sed 's/"engine":"simgrid"/"engine":"native"/' "$tmp/simgrid.$f" | cmp -s - "$tmp/native.$f" ||
+        fail "sweep --format $f: simgrid rows differ: $(sed 's/"engine":"simgrid"/"engine":"native"/' \
+            "$tmp/simgrid.$f" | diff "$tmp/native.$f" - | head -4)"
+done
+checks=$((checks + 1))
+[ "$(grep -c '"engine":"simgrid"' "$tmp/simgrid.jsonl")" -eq 8 ] || fail "sweep --format jsonl: 8 rows"
 # without --reproducible the child's host_s is filled in
 run sweep scenarios/mtime_loop.json $small --engine simgrid -q
 expect_code 0 "sweep --engine simgrid, host_s"
@@ -77,7 +92,7 @@ bin_saved=$bin
 bin=$tmp/alone/gvlsim
 run run tests/data/minimal.json --engine simgrid -q
 expect_code 7 "no plugin beside the executable"
-expect_match err 'cannot load .*/alone/gvlsim-simgrid\.so .*libsimgrid-dev' "missing plugin: the message"
+expect_match err 'cannot load gvlsim-simgrid\.so \(.*/alone/gvlsim-simgrid\.so: .*libsimgrid-dev' "missing plugin: the message"
 bin=$bin_saved
 
 # -- event logs: identical on both engines; a divergence is described

@@ -1,6 +1,7 @@
 #!/bin/sh
 # policies.sh BINARY - the results of docs/policies.md, with tolerances.
-# Runs scripts/policy_results.sh (every recipe x GVL policy x cores) and
+# Runs scripts/policy_results.sh (the pol/* runs of docs/data/sim-runs.txt:
+# every recipe x GVL policy x cores) and
 # checks each target both ways: the number, and the mechanism behind it
 # (switches, hand-offs, wasted wakes, where the threads spend their time).
 # Under a sanitizer build (GVLSIM_SANITIZED=1) the loops are 50x smaller
@@ -18,8 +19,8 @@ expect_code 0 "policy_results.sh"
 
 # c NAME: the index of CSV column NAME
 c() { head -n 1 "$csv" | tr ',' '\n' | grep -nx "$1" | cut -d: -f1; }
-# v RECIPE POLICY CORES COLUMN: one value
-v() { awk -F, -v k="$1|$2|$3" -v n="$(c "$4")" 'NR > 1 && $1 "|" $4 "|" $7 == k { print $n }' "$csv"; }
+# v RECIPE POLICY CORES COLUMN: one value (the row with ID pol/RECIPE/POLICY/CORES)
+v() { awk -F, -v k="pol/$1/$2/$3" -v n="$(c "$4")" 'NR > 1 && $1 == k { print $n }' "$csv"; }
 # calc EXPR: awk arithmetic
 calc() { awk "BEGIN { print $1 }"; }
 # within WHAT VALUE LO HI

@@ -1,7 +1,8 @@
 #!/bin/sh
 # tests/e2e/run.sh BINARY - run every tests/e2e/*.sh (except this driver)
 # from the repository root, each given the absolute path of BINARY; print a
-# pass/fail summary and exit non-zero if any failed.
+# pass/fail summary and exit non-zero if any failed.  A script that exits
+# 77 was skipped (an optional dependency is missing: it says which).
 set -u
 if [ $# -ne 1 ]; then
     echo "usage: tests/e2e/run.sh BINARY" >&2
@@ -17,18 +18,24 @@ cd "$(dirname "$0")/../.." || exit 2
 
 pass=0
 fail=0
+skip=0
 failed=
 for t in tests/e2e/*.sh; do
     name=$(basename "$t")
     [ "$name" = run.sh ] && continue
-    if sh "$t" "$bin"; then
+    sh "$t" "$bin"
+    rc=$?
+    if [ "$rc" -eq 0 ]; then
         pass=$((pass + 1))
         echo "PASS $name"
+    elif [ "$rc" -eq 77 ]; then
+        skip=$((skip + 1))
+        echo "SKIP $name"
     else
         fail=$((fail + 1))
         failed="$failed $name"
         echo "FAIL $name"
     fi
 done
-echo "e2e: $pass passed, $fail failed${failed:+ ($failed )}"
+echo "e2e: $pass passed, $skip skipped, $fail failed${failed:+ ($failed )}"
 [ "$fail" -eq 0 ]

@@ -12,14 +12,15 @@ csv_drop_engine_columns() {
 }
 
 # One event-log line (N TIME_PS HANDLER OBJ) made readable: the time in
-# seconds, the handler resolved to a function and source line.
+# seconds, the handler resolved to a function and source line (relative to
+# the current directory, the repository's root).
 describe_event() {  # describe_event BINARY LINE
     set -- "$1" $2
     [ $# -ge 5 ] || { echo "(no event: the log ends here)"; return; }
     h=$4
     case $h in
         +0x*) if command -v addr2line >/dev/null 2>&1; then
-                  h=$(addr2line -f -e "$1" "${h#+}" | paste -sd' ' | sed 's/ \(.*\)/ (\1)/')
+                  h=$(addr2line -f -e "$1" "${h#+}" | paste -sd' ' | sed "s| $PWD/| |; s/ \(.*\)/ (\1)/")
               fi ;;
     esac
     awk -v n="$2" -v t="$3" -v h="$h" -v o="$5" 'BEGIN {

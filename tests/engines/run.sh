@@ -5,7 +5,8 @@
 # native and on the SimGrid engine, each logging every fired event
 # (GVLSIM_EVENT_LOG).  The event logs must be identical, and so must the CSVs
 # apart from the `engine` and `host_s` columns, and a failing run must fail
-# alike (exit code and message).  On a difference, the first diverging event
+# alike (exit code and message; cases named fail_* must fail, the others
+# must succeed).  On a difference, the first diverging event
 # is printed (time, handler, object).
 #
 # SIMGRID is "yes" when the build has the SimGrid engine (the Makefile passes
@@ -44,7 +45,12 @@ check() {  # check NAME SCENARIO ARGS...
         [ -e "$tmp/$e.csv" ] && csv_drop_engine_columns "$tmp/$e.csv" >"$tmp/$e.cut" || : >"$tmp/$e.cut"
     done
     why=
-    if ! cmp -s "$tmp/native.log" "$tmp/simgrid.log"; then why="event logs differ"
+    case $name in fail_*) want_rc=nonzero ;; *) want_rc=0 ;; esac
+    if [ "$want_rc" = 0 ] && [ "$(cat "$tmp/native.rc")" != 0 ]; then
+        why="the native run failed: $(head -3 "$tmp/native.err")"
+    elif [ "$want_rc" != 0 ] && [ "$(cat "$tmp/native.rc")" = 0 ]; then
+        why="the native run should have failed"
+    elif ! cmp -s "$tmp/native.log" "$tmp/simgrid.log"; then why="event logs differ"
     elif ! cmp -s "$tmp/native.rc" "$tmp/simgrid.rc"; then
         why="exit codes differ: native $(cat "$tmp/native.rc"), simgrid $(cat "$tmp/simgrid.rc")"
     elif ! cmp -s "$tmp/native.msg" "$tmp/simgrid.msg"; then why="messages differ"

@@ -25,6 +25,8 @@ struct ms_task {
     int nmarks;
     sim_time left[MS_MAX_MARKS];  /* burst_left seen at each continuation */
     int nleft;
+    int woke[MS_MAX_MARKS];       /* what each A_WAKE's mach_wake returned */
+    int nwoke;
     struct ms_task *all;
 };
 
@@ -39,7 +41,11 @@ static inline void ms_go(struct mach_task *t, void *ctx)
         switch (st->a) {
         case A_BURST: mach_burst(x->m, t, st->d, ms_go, x); return;
         case A_BLOCK: mach_block(x->m, t, ms_go, x); return;
-        case A_WAKE: mach_wake(x->m, &x->all[st->target].t, t); continue;
+        case A_WAKE: {
+            int r = mach_wake(x->m, &x->all[st->target].t, t);
+            if (x->nwoke < MS_MAX_MARKS) x->woke[x->nwoke++] = r;
+            continue;
+        }
         case A_MARK: if (x->nmarks < MS_MAX_MARKS) x->marks[x->nmarks++] = sim_now(x->m->eng); continue;
         case A_EXIT: mach_exit(x->m, t); return;
         }
@@ -52,11 +58,13 @@ struct ms_world {
     struct ms_task t[MS_MAX_TASKS];
 };
 
-/* `n` tasks with their scripts on `cores` cores; none started yet. */
-static inline void ms_setup(struct ms_world *w, int cores, const struct ms_step *const *scripts, int n)
+/* `n` tasks with their scripts on `cores` cores under scheduler `sched`
+ * (tick 100 for the fair classes); none started yet. */
+static inline void ms_setup_sched(struct ms_world *w, int cores, const struct ms_step *const *scripts, int n,
+                                  enum mach_sched sched)
 {
     struct mach_params p = { .cores = cores, .context_switch = 2, .wake_idle_core = 10,
-                             .wake_busy_core = 3, .os_timeslice = 1000 };
+                             .wake_busy_core = 3, .os_timeslice = 1000, .sched = sched, .os_tick = 100 };
     char err[128];
     w->e = sim_heap_create();
     ASSERT(w->e);
@@ -68,8 +76,15 @@ static inline void ms_setup(struct ms_world *w, int cores, const struct ms_step 
         w->t[i].pc = 0;
         w->t[i].nmarks = 0;
         w->t[i].nleft = 0;
+        w->t[i].nwoke = 0;
         w->t[i].all = w->t;
     }
+}
+
+/* The FIFO machine. */
+static inline void ms_setup(struct ms_world *w, int cores, const struct ms_step *const *scripts, int n)
+{
+    ms_setup_sched(w, cores, scripts, n, MACH_SCHED_FIFO);
 }
 
 static inline void ms_start(struct ms_world *w, int i)
@@ -84,7 +99,7 @@ static inline void ms_run(struct ms_world *w)
     char err[128];
     ASSERT_EQ(sim_run(w->e, SIM_TIME_MAX, err, sizeof err), GV_OK);
     ASSERT_STREQ(w->m.error, "");
-    mach_finish(&w->m);
+    mach_finish(&w->m, sim_now(w->m.eng));
 }
 
 static inline void ms_teardown(struct ms_world *w)

@@ -8,13 +8,14 @@
 #define GV_SIM_FIXTURE_H
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "../../common/diag.h"
 #include "../../common/err.h"
 #include "../../input/load.h"
 #include "../../models/vm.h"
-#include "../../sim/engine_heap.h"
+#include "../../models/simulate.h"
 
 /* ---- machine, runtime, scenario ------------------------------------------------- */
 
@@ -166,7 +167,8 @@ static inline struct scn_op fx_loop(uint64_t times, struct scn_prog *body, bool 
 static inline int fx_load(const char *path, const char *const *sets, int nsets, const char *machines_dir,
                           struct scenario *s)
 {
-    struct load_opts lo = { .sets = sets, .nsets = nsets, .machines_dir = machines_dir };
+    struct load_opts lo = { .sets = sets, .nsets = nsets, .machines_dirs = &machines_dir,
+                            .nmachines_dirs = machines_dir ? 1 : 0 };
     struct diag_list d;
     diag_init(&d);
     int rc = scn_load(path, &lo, s, &d);
@@ -195,6 +197,38 @@ struct fx_hooks {
     void *ctx;
 };
 
+struct fx_run_ctx {
+    const struct fx_hooks *h;
+    struct fx_result *r;
+};
+
+static inline int fx_setup(void *ctx, struct vm *vm, char *err, size_t errlen)
+{
+    (void)err, (void)errlen;
+    struct fx_run_ctx *c = ctx;
+    if (c->h && c->h->setup) c->h->setup(vm, c->h->ctx);
+    return GV_OK;
+}
+
+static inline int fx_finish(void *ctx, struct vm *vm, int run_rc, sim_time end, char *err,
+                            size_t errlen)
+{
+    (void)end, (void)err, (void)errlen;
+    struct fx_run_ctx *c = ctx;
+    struct fx_result *r = c->r;
+    r->rc = run_rc;
+    r->nthreads = vm->nthreads;
+    for (int i = 0; i < vm->nthreads; i++) {
+        r->thread_vcsw += vm->threads[i].own_nt.vcsw;
+        if (i < 8) {
+            r->wants[i] = vm->threads[i].ts_time[TS_WANTS_GVL];
+            r->wasted[i] = vm->threads[i].wasted_wakes;
+        }
+    }
+    if (c->h && c->h->inspect) c->h->inspect(vm, c->h->ctx);
+    return GV_OK;
+}
+
 /* Simulate `s` on the native engine (up to an hour of simulated time):
  * counts its Ractors and threads, names it "test" unless it has a file. */
 static inline void fx_run(struct scenario *s, const struct fx_hooks *h, struct fx_result *r)
@@ -211,27 +245,13 @@ static inline void fx_run(struct scenario *s, const struct fx_hooks *h, struct f
         for (int j = 0; j < s->ractors[i].nthreads; j++)
             s->total_threads += s->ractors[i].count * s->ractors[i].threads[j].count;
     }
-    struct sim_engine *e = sim_heap_create();
-    struct vm vm;
-    r->rc = vm_init(&vm, s, e, r->err, sizeof r->err);
-    if (r->rc == GV_OK) {
-        if (h && h->setup) h->setup(&vm, h->ctx);
-        r->rc = vm_run(&vm, 3600 * SIM_S, r->err, sizeof r->err);
-        if (r->rc == GV_OK) vm_collect(&vm, &r->m);
-        r->nthreads = vm.nthreads;
-        for (int i = 0; i < vm.nthreads; i++) {
-            r->thread_vcsw += vm.threads[i].own_nt.vcsw;
-            if (i < 8) {
-                r->wants[i] = vm.threads[i].ts_time[TS_WANTS_GVL];
-                r->wasted[i] = vm.threads[i].wasted_wakes;
-            }
-        }
-        if (h && h->inspect) h->inspect(&vm, h->ctx);
-        vm_free(&vm);
-        r->m.ractor_ops = NULL;  /* owned by the vm */
-        r->m.nractor_ops = 0;
-    }
-    sim_destroy(e);
+    struct fx_run_ctx c = { h, r };
+    struct simulate_opts so = { .engine = "native", .max_time = 3600 * SIM_S, .ctx = &c,
+                                .setup = fx_setup, .finish = fx_finish };
+    r->rc = simulate_run(s, &so, &r->m, r->err, sizeof r->err);
+    free(r->m.ractor_ops);  /* the tests read per-Ractor counts in `inspect` */
+    r->m.ractor_ops = NULL;
+    r->m.nractor_ops = 0;
 }
 
 /* fx_run without hooks. */

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "../../models/counter.h"
+#include "../../sim/engine_heap.h"
 #include "../../sim/machine.h"
 #include "sim_fixture.h"
 #include "test.h"

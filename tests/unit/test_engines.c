@@ -12,7 +12,7 @@
 #include "../../sim/engine_heap.h"
 #include "../../sim/engines.h"
 #include "../../sim/evlog.h"
-#include "../../sim/rng.h"
+#include "../../common/rng.h"
 #ifdef GVLSIM_HAVE_SIMGRID
 #include "../../sim/engine_simgrid.h"
 #endif
@@ -23,7 +23,11 @@ static void test_table(void)
     char err[512];
     ASSERT_EQ(sim_engine_check("native", err, sizeof err), GV_OK);
     ASSERT_EQ(sim_engine_check("heap", err, sizeof err), GV_EUSAGE);
-    ASSERT_CONTAINS(err, "unknown engine \"heap\" (available: native");
+    ASSERT_CONTAINS(err, "unknown engine \"heap\" (known: native, simgrid)");
+    ASSERT_EQ(sim_engine_known("heap"), 0);
+    ASSERT_STREQ(sim_engine_name(0), "native");
+    ASSERT_STREQ(sim_engine_name(1), "simgrid");
+    ASSERT(sim_engine_name(2) == NULL);
     ASSERT_EQ(sim_engine_one_per_process("native"), 0);
     ASSERT_EQ(sim_engine_one_per_process("simgrid"), 1);
     struct sim_engine *e;
@@ -33,7 +37,7 @@ static void test_table(void)
 #ifdef GVLSIM_HAVE_SIMGRID
     ASSERT_EQ(sim_engine_check("simgrid", err, sizeof err), GV_OK);
     ASSERT_EQ(sim_engine_check("nosuch", err, sizeof err), GV_EUSAGE);
-    ASSERT_CONTAINS(err, "(available: native, simgrid)");
+    ASSERT_EQ(sim_engine_known("simgrid"), 1);
 #else
     ASSERT_EQ(sim_engine_check("simgrid", err, sizeof err), GV_EUNSUP);
     ASSERT_CONTAINS(err, "libsimgrid-dev");

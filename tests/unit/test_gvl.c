@@ -72,6 +72,14 @@ static void test_eager_trace_exact(void)
     ASSERT_EQ(r.m.wakeups, 3);
     ASSERT_EQ(r.m.state_time[TS_RUNNING], 10 * SIM_US);
     ASSERT_EQ(r.m.state_time[TS_BLOCKING], 4 * SIM_US);
+    /* the same with an IPI cost: each of the three hand-offs wakes a thread
+     * onto the other, idle core, so its waker pays wake_ipi (3 us) beside
+     * futex_wake; the wakes themselves leave at the same times */
+    s.machine.wake_ipi = 3 * SIM_US;
+    struct fx_result ri = fx_simulate(&s);
+    ASSERT_EQ(ri.rc, GV_OK);
+    ASSERT_EQ(ri.m.wall, 90 * SIM_US);
+    ASSERT_EQ(ri.m.cpu - r.m.cpu, 9 * SIM_US);
 }
 
 /* The #21685 mechanism: once another thread is ready, every syscall of an

@@ -2,7 +2,7 @@
  * stale ids, stop, `until`, and a randomised check against a reference. */
 #include "../../common/err.h"
 #include "../../sim/engine_heap.h"
-#include "../../sim/rng.h"
+#include "../../common/rng.h"
 #include "test.h"
 
 #define MAXLOG 20000

@@ -20,7 +20,8 @@ static void dump(const struct diag_list *d)
 static int load_with(const char *file, const char *const *sets, int nsets, const char *mdir,
                      struct scenario *s, struct diag_list *d)
 {
-    struct load_opts o = { sets, nsets, mdir };
+    struct load_opts o = { .sets = sets, .nsets = nsets, .machines_dirs = &mdir,
+                           .nmachines_dirs = mdir ? 1 : 0 };
     diag_init(d);
     return scn_load(file, &o, s, d);
 }
@@ -520,11 +521,28 @@ static void test_profile_lookup(void)
     unsetenv("GVLSIM_MACHINES");
     EXPECT(D "profile_alt.json",
            D "profile_alt.json:2:14: /machine: no machine profile \"alt\" (looked in: tests/data/machines)");
-    load_ok(D "profile_alt.json", NULL, 0, D "altmachines", &s);   /* opts->machines_dir */
+    load_ok(D "profile_alt.json", NULL, 0, D "altmachines", &s);   /* opts->machines_dirs */
     ASSERT_STREQ(s.machine.name, "alt");
     ASSERT_EQ(s.machine.cores, 12);
     ASSERT_STREQ(s.machine.source, "alternative directory");
     scenario_free(&s);
+    /* several --machines directories: each searched, in the order given */
+    {
+        const char *dirs[] = { "/nonexistent", D "altmachines" };
+        struct load_opts o = { .machines_dirs = dirs, .nmachines_dirs = 2 };
+        struct diag_list d;
+        diag_init(&d);
+        ASSERT_EQ(scn_load(D "profile_alt.json", &o, &s, &d), GV_OK);
+        ASSERT_EQ(s.machine.cores, 12);
+        scenario_free(&s);
+        diag_free(&d);
+        diag_init(&d);
+        ASSERT_EQ(scn_load(D "profile_nosuch.json", &o, &s, &d), GV_EINVAL);
+        ASSERT_EQ(d.n, 1);
+        ASSERT_STREQ(d.msgs[0], D "profile_nosuch.json:2:14: /machine: no machine profile \"nosuch\" "
+                                  "(looked in: /nonexistent, tests/data/altmachines, tests/data/machines)");
+        diag_free(&d);
+    }
     setenv("GVLSIM_MACHINES", "/nonexistent::" D "altmachines", 1);
     load_ok(D "profile_alt.json", NULL, 0, NULL, &s);
     ASSERT_EQ(s.machine.cores, 12);

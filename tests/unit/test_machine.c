@@ -48,6 +48,29 @@ static void test_same_core_wake(void)
     ASSERT_EQ(w.t[1].t.vcsw, 1);
     ASSERT_EQ(w.t[0].t.ivcsw, 0);
     ASSERT_EQ(w.t[1].t.wakes, 1);
+    /* both wakes stay on the waker's core: no IPI */
+    ASSERT_EQ(w.t[0].woke[0], MACH_WAKE_LOCAL);
+    ASSERT_EQ(w.t[1].woke[0], MACH_WAKE_LOCAL);
+    ms_teardown(&w);
+}
+
+/* A wake onto another core (idle: X wakes Z; busy: done below) interrupts
+ * it: MACH_WAKE_REMOTE, for which the waker pays wake_ipi; waking a task
+ * that is not asleep is MACH_WAKE_NONE. */
+static void test_wake_kinds(void)
+{
+    static const struct ms_step z[] = { { A_BLOCK, 0, 0 }, { A_MARK, 0, 0 }, { A_EXIT, 0, 0 } };
+    static const struct ms_step x[] = { { A_BURST, 100, 0 }, { A_WAKE, 0, 0 }, { A_WAKE, 0, 0 },
+                                         { A_BURST, 50, 0 }, { A_EXIT, 0, 0 } };
+    const struct ms_step *const s[] = { z, x };
+    struct ms_world w;
+    ms_setup(&w, 2, s, 2);
+    ms_start(&w, 0);  /* Z: core 0 at 10, blocks */
+    ms_start(&w, 1);  /* X: core 1 at 10 */
+    ms_run(&w);
+    ASSERT_EQ(w.t[1].woke[0], MACH_WAKE_REMOTE);  /* Z's core 0 is idle: IPI */
+    ASSERT_EQ(w.t[1].woke[1], MACH_WAKE_NONE);    /* Z is already on its way */
+    ASSERT_EQ(w.t[0].marks[0], 120);              /* 110 + wake_idle_core 10 */
     ms_teardown(&w);
 }
 
@@ -74,6 +97,7 @@ static void test_remote_busy_wake_and_slice(void)
     ASSERT_EQ(w.t[2].marks[0], 6017);
     ASSERT_EQ(w.t[1].marks[0], 5110);
     ASSERT_EQ(w.t[1].t.ivcsw, 0);
+    ASSERT_EQ(w.t[1].woke[0], MACH_WAKE_REMOTE);  /* onto busy core 0 */
     ms_teardown(&w);
 }
 
@@ -189,6 +213,7 @@ int main(void)
 {
     RUN(test_start_placement);
     RUN(test_same_core_wake);
+    RUN(test_wake_kinds);
     RUN(test_remote_busy_wake_and_slice);
     RUN(test_interrupt_cuts_burst);
     RUN(test_interrupt_while_preempted);

@@ -86,7 +86,7 @@ static void outcome(int rc, const struct scenario *s, const struct diag_list *d,
  * that is a plain string), exactly as the clean run did. */
 static long sweep(const char *file, const char *const *sets, int nsets, int after, int clean_rc)
 {
-    struct load_opts o = { sets, nsets, NULL };
+    struct load_opts o = { .sets = sets, .nsets = nsets };
     char clean[512] = "", got[512];
     long n;
     for (n = 0;; n++) {

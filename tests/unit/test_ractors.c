@@ -27,9 +27,9 @@ struct run_result {
     vm_hook hook;                      /* run after the observers are attached (may be NULL) */
 };
 
-static void obs_instant(void *ctx, const char *name, const struct rb_thread *th, sim_time now)
+static void obs_instant(void *ctx, const char *name, int thread, sim_time now)
 {
-    (void)th, (void)now;
+    (void)thread, (void)now;
     struct run_result *r = ctx;
     if (!strcmp(name, "barrier_start")) r->barrier_starts++;
     if (!strcmp(name, "barrier_end")) r->barrier_ends++;
@@ -42,13 +42,13 @@ static void obs_counter(void *ctx, const char *name, int64_t v, sim_time now)
     if (!strcmp(name, "barrier_joined") && v > 0) r->joins++;
 }
 
-static void obs_state(void *ctx, const struct rb_thread *th, enum thread_state from,
-                      enum thread_state to, sim_time now)
+static void obs_state(void *ctx, int thread, enum thread_state from, enum thread_state to,
+                      sim_time now)
 {
     (void)from;
     struct run_result *r = ctx;
     if (to == TS_BARRIER_JOIN) r->join_entries++;
-    if (to == TS_COUNT && th->id < 16) r->th_end[th->id] = now;
+    if (to == TS_COUNT && thread < 16) r->th_end[thread] = now;
 }
 
 static void attach_observers(struct vm *vm, void *ctx)
@@ -314,6 +314,45 @@ static void test_lockless_once_per_iseq(void)
     ASSERT(r.th_state[2][TS_BARRIER_JOIN] > 0);  /* o was stopped by them */
 }
 
+/* Every GVL policy with every env-escape check: a worker Ractor that ends
+ * early leaves the running-threads count the barrier waits for, so the
+ * other one's barriers still complete (barging once never entered or left
+ * that count: its first barrier after a thread ended waited forever and the
+ * run stopped with a false deadlock).  Exact counts: every op done, one
+ * barrier per escape under lock_barrier, one per iseq under lockless. */
+static void test_every_policy_and_check_finishes(void)
+{
+    static struct scn_op short_body[2], long_body[2], s_prog[1], l_prog[1];
+    short_body[0] = fx_escape(1);
+    short_body[1] = fx_compute(1 * SIM_US);
+    long_body[0] = fx_escape(1);
+    long_body[1] = fx_compute(1 * SIM_US);
+    static struct scn_prog sp = { short_body, 2 }, lp = { long_body, 2 };
+    s_prog[0] = fx_loop(50, &sp, true);
+    l_prog[0] = fx_loop(300, &lp, true);
+    for (int p = 0; p < GVL_POLICY_COUNT; p++)
+        for (int c = 0; c < INVARIANT_COUNT; c++)
+            for (int cores = 1; cores <= 2; cores++) {
+                struct scn_prog progs[] = { join_prog(), { s_prog, 1 }, { l_prog, 1 } };
+                const char *names[] = { "main", "short", "long" };
+                struct built b;
+                build(&b, cores, (enum scn_invariant_check)c, 3, names, progs);
+                b.s.runtime.gvl_policy = (enum scn_gvl_policy)p;
+                struct run_result r = *run_vm(&b.s, NULL);
+                if (r.fx.rc != GV_OK)
+                    fprintf(stderr, "%s, %s, %d cores: %s\n", scn_policy_name(b.s.runtime.gvl_policy),
+                            scn_invariant_name(b.s.runtime.invariant_check), cores, r.fx.err);
+                ASSERT_EQ(r.fx.rc, GV_OK);
+                ASSERT_EQ(r.fx.m.ops, 350);
+                ASSERT_EQ(r.ractor_ops[1], 50);
+                ASSERT_EQ(r.ractor_ops[2], 300);
+                uint64_t want = c == INVARIANT_LOCK_BARRIER ? 350 : c == INVARIANT_LOCKLESS ? 1 : 0;
+                ASSERT_EQ(r.fx.m.barriers, want);
+                ASSERT_EQ(r.barrier_starts, want);
+                ASSERT_EQ(r.barrier_ends, want);
+            }
+}
+
 /* ---- tests: bug #22224 ---------------------------------------------------------------- */
 
 /* lock_barrier: aggregate throughput collapses from 1 to 8 workers on 8
@@ -384,6 +423,7 @@ static void test_mutex_impls_differ(void)
  * barrier_start (the next initiator's Ruby work and locks). */
 struct phases {
     int workers;
+    const struct vm *vm;
     const struct rb_thread *init;
     int state;
     sim_time t_start, t_joined, t_oncore, t_end;
@@ -392,8 +432,9 @@ struct phases {
 };
 static struct phases g_ph;
 
-static void ph_instant(void *ctx, const char *name, const struct rb_thread *th, sim_time now)
+static void ph_instant(void *ctx, const char *name, int thread, sim_time now)
 {
+    const struct rb_thread *th = thread >= 0 ? &g_ph.vm->threads[thread] : NULL;
     (void)ctx;
     struct phases *p = &g_ph;
     if (!strcmp(name, "barrier_start")) {
@@ -434,6 +475,7 @@ static void ph_core(void *ctx, int core, enum mach_core_state st, const struct m
 
 static void phases_hook(struct vm *vm)
 {
+    g_ph.vm = vm;
     vm->obs.instant = ph_instant;
     vm->obs.counter = ph_counter;
     vm->mach.obs.core_change = ph_core;
@@ -577,6 +619,7 @@ int main(void)
     RUN(test_switch_in_before_completion_joins);
     RUN(test_switch_in_after_completion_waits);
     RUN(test_lockless_once_per_iseq);
+    RUN(test_every_policy_and_check_finishes);
     RUN(test_proc_collapse_and_fix);
     RUN(test_calc_scales);
     RUN(test_mutex_impls_differ);

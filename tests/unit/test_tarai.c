@@ -7,7 +7,8 @@
  * - the line model's predictions at k = 2 and 4 (~2.5x, ~5x), and one core
  *   (no contention at all);
  * - the default max_cpu 8 with the 3.3/3.4 cap: ~2x the wall of `exact`
- *   (seed 001: 4.70 s vs 2.46 s), one Ractor waiting in wants_snt;
+ *   (bug #20489's thread: 4.70 s with the default vs 2.46 s with
+ *   RUBY_MAX_CPU=12, two builds), one Ractor waiting in wants_snt;
  * - full size stays a few thousand events. */
 #include <math.h>
 
@@ -139,7 +140,8 @@ static void test_predictions(void)
 
 /* Default RUBY_MAX_CPU (8) with the 3.3/3.4 cap: 7 SNTs for 8 Ractors, so
  * one Ractor waits in the grq until another ends: ~2x the wall of `exact`
- * (seed 001, thread-local build: 4.70 s vs 2.46 s with RUBY_MAX_CPU=12). */
+ * (bug #20489's thread, thread-local builds: 4.70 s with the default vs
+ * 2.46 s with RUBY_MAX_CPU=12). */
 static void test_minus_one(void)
 {
     const char *m1[] = { "runtime.insn_counter=thread_local", "runtime.max_cpu=8", NULL };

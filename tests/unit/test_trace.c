@@ -31,37 +31,60 @@ struct traced {
     int nthreads, ncores;
 };
 
+struct traced_run {
+    const char *path;
+    uint64_t max_events;
+    struct traced *out;
+    struct trace *tr;
+};
+
+static int traced_setup(void *ctx, struct vm *vm, char *err, size_t errlen)
+{
+    struct traced_run *c = ctx;
+    struct run_layout lay;
+    ASSERT_EQ(simulate_layout(vm, &lay), GV_OK);
+    int rc = trace_open(&c->tr, c->path, c->max_events, &lay, err, errlen);
+    simulate_layout_free(&lay);
+    ASSERT_EQ(rc, GV_OK);
+    trace_observe(c->tr, &vm->obs, &vm->mach.obs, &vm->timer.nt);
+    c->out->nthreads = vm->nthreads;
+    c->out->ncores = vm->mach.ncores;
+    return GV_OK;
+}
+
+static int traced_finish(void *ctx, struct vm *vm, int run_rc, sim_time end, char *err,
+                         size_t errlen)
+{
+    (void)vm;
+    struct traced_run *c = ctx;
+    c->out->run_rc = run_rc;
+    c->out->end = end;
+    trace_end(c->tr, end);
+    ASSERT_EQ(trace_commit(c->tr, &c->out->st, err, errlen), GV_OK);
+    return GV_OK;
+}
+
 static void run_traced(const char *file, const char *const *sets, int nsets, const char *machines,
                        const char *trace_path, uint64_t max_events, struct traced *out)
 {
     memset(out, 0, sizeof *out);
     struct scenario scn;
     ASSERT_EQ(fx_load(file, sets, nsets, machines, &scn), GV_OK);
-    struct sim_engine *eng = sim_heap_create();
-    ASSERT(eng);
-    struct vm vm;
+    struct traced_run c = { trace_path, max_events, out, NULL };
+    struct simulate_opts so = { .engine = "native", .max_time = 3600 * SIM_S, .ctx = &c,
+                                .setup = traced_setup, .finish = traced_finish };
+    struct run_metrics m;
     char err[4096];
-    ASSERT_EQ(vm_init(&vm, &scn, eng, err, sizeof err), GV_OK);
-    struct trace *tr;
-    ASSERT_EQ(trace_open(&tr, trace_path, max_events, &vm, err, sizeof err), GV_OK);
-    out->run_rc = vm_run(&vm, 3600 * SIM_S, err, sizeof err);
-    out->end = out->run_rc == GV_OK ? vm.end_time : sim_now(eng);
-    out->nthreads = vm.nthreads;
-    out->ncores = vm.mach.ncores;
-    trace_end(tr, out->end);
-    ASSERT_EQ(trace_commit(tr, &out->st, err, sizeof err), GV_OK);
-    if (out->run_rc == GV_OK) {
-        struct run_metrics m;
-        memset(&m, 0, sizeof m);
-        vm_collect(&vm, &m);
+    int rc = simulate_run(&scn, &so, &m, err, sizeof err);
+    ASSERT_EQ(rc, out->run_rc);
+    if (rc == GV_OK) {
         FILE *f = fmemopen(out->csv, sizeof out->csv, "w");
         ASSERT(f);
         csv_write_header(f);
         csv_write_row(f, &m, true);
         fclose(f);
+        run_metrics_free(&m);
     }
-    vm_free(&vm);
-    sim_destroy(eng);
     scenario_free(&scn);
 }
 
@@ -492,29 +515,29 @@ static void test_format_us(void)
 
 static void test_unwritable(void)
 {
-    const char *sets[] = { "machine.cores=1" };
-    struct scenario scn;
-    ASSERT_EQ(fx_load("tests/data/deadlock.json", sets, 1, NULL, &scn), GV_OK);
-    struct sim_engine *eng = sim_heap_create();
-    struct vm vm;
+    const char *threads[] = { "main", "worker" };
+    const char *ractors[] = { "main" };
+    struct run_layout lay = { .scenario = "t", .policy = "eager", .ncores = 1, .nthreads = 2,
+                              .thread_names = threads, .nractors = 1, .ractor_names = ractors };
+    struct run_observer obs;
+    struct mach_observer mobs;
+    memset(&obs, 0, sizeof obs);
+    memset(&mobs, 0, sizeof mobs);
     char err[512];
-    ASSERT_EQ(vm_init(&vm, &scn, eng, err, sizeof err), GV_OK);
     struct trace *tr = NULL;
-    ASSERT_EQ(trace_open(&tr, "/nonexistent-dir/x.json", 100, &vm, err, sizeof err), GV_EIO);
+    ASSERT_EQ(trace_open(&tr, "/nonexistent-dir/x.json", 100, &lay, err, sizeof err), GV_EIO);
     ASSERT_CONTAINS(err, "/nonexistent-dir/x.json");
-    ASSERT(!vm.obs.thread_state && !vm.mach.obs.core_change);  /* nothing attached */
+    ASSERT(!tr);
     /* abort removes the temporary file and detaches */
     char path[256];
     path_in_tmp(path, sizeof path, "aborted.json.gz");
-    ASSERT_EQ(trace_open(&tr, path, 100, &vm, err, sizeof err), GV_OK);
-    ASSERT(vm.obs.thread_state);
+    ASSERT_EQ(trace_open(&tr, path, 100, &lay, err, sizeof err), GV_OK);
+    trace_observe(tr, &obs, &mobs, NULL);
+    ASSERT(obs.thread_state && mobs.core_change);
     trace_abort(tr);
-    ASSERT(!vm.obs.thread_state && !vm.mach.obs.core_change);
+    ASSERT(!obs.thread_state && !mobs.core_change);
     ASSERT(access(path, F_OK) != 0);
     ASSERT_EQ(files_in_tmp(), 0);  /* no temporary file left behind either */
-    vm_free(&vm);
-    sim_destroy(eng);
-    scenario_free(&scn);
 }
 
 int main(void)

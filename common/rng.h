@@ -3,12 +3,12 @@
  * Every simulated thread gets its own stream derived from (scenario seed,
  * stream index), so a thread's draws never depend on what other threads did
  * or on how runs are spread over worker processes. */
-#ifndef SIM_RNG_H
-#define SIM_RNG_H
+#ifndef COMMON_RNG_H
+#define COMMON_RNG_H
 
 #include <stdint.h>
 
-#include "engine.h"
+#include "time.h"
 
 struct rng {
     uint64_t s[4];

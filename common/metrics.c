@@ -1,6 +1,9 @@
 /* metrics.c - names of the per-thread states (CSV column stems). */
 #include "metrics.h"
 
+#include <stdlib.h>
+#include <string.h>
+
 const char *thread_state_name(enum thread_state s)
 {
     static const char *const names[TS_COUNT] = {
@@ -15,4 +18,10 @@ const char *thread_state_name(enum thread_state s)
         [TS_WANTS_SNT] = "wants_snt",
     };
     return (unsigned)s < TS_COUNT ? names[s] : "dead";
+}
+
+void run_metrics_free(struct run_metrics *m)
+{
+    free(m->ractor_ops);
+    memset(m, 0, sizeof *m);
 }

@@ -1,16 +1,16 @@
 /* metrics.h - what one run measured, whichever backend produced it.
  *
- * The simulator (sim/run.c) and the real executor (exec/) both fill a
+ * The simulator (models/simulate.c) and the real executor (exec/) both fill a
  * struct run_metrics; output/csv.c turns it into one CSV row with the same
  * columns for both, so simulated and measured runs sit side by side.  Every
  * column is documented in README.md ("CSV columns").
  */
-#ifndef OUTPUT_METRICS_H
-#define OUTPUT_METRICS_H
+#ifndef COMMON_METRICS_H
+#define COMMON_METRICS_H
 
 #include <stdint.h>
 
-#include "../sim/engine.h"
+#include "time.h"
 
 /* Per-thread states whose times are summed over threads into the CSV.
  * Names follow the gvl-tracing gem where it has one (running, wants_gvl). */
@@ -70,5 +70,8 @@ struct run_metrics {
     uint64_t engine_events;  /* events fired by the engine (0 for real runs) */
     double host_seconds;     /* host CPU/wall seconds spent; the one non-deterministic column */
 };
+
+/* Free what a simulated run's metrics own (ractor_ops) and empty them. */
+void run_metrics_free(struct run_metrics *m);
 
 #endif

@@ -1,0 +1,188 @@
+/* calib.c - the calibration run: descriptions, pinned threads, futexes,
+ * and calib_run, which pins itself to the first CPU and runs every
+ * benchmark group. */
+#include <errno.h>
+#include <linux/futex.h>
+#include <sched.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/syscall.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "../common/err.h"
+#include "calib_int.h"
+
+static const struct calib_desc descs[CALIB_COUNT] = {
+    [CALIB_BUSY_LOOP] = { "busy_loop_ns", "ns", "busy-loop iteration (the executor's compute loop)" },
+    [CALIB_MUTEX_UNCONTENDED] = { "mutex_uncontended_ns", "ns", "mutex lock + unlock, one thread" },
+    [CALIB_MUTEX_CONTENDED] = { "mutex_contended_ns", "ns", "mutex lock + unlock, two CPUs on one mutex" },
+    [CALIB_SYSCALL_GETPID] = { "syscall_getpid_ns", "ns", "getpid(2): a bare system call" },
+    [CALIB_SYSCALL_STAT] = { "syscall_stat_ns", "ns", "stat(2) of a cached file (File.mtime)" },
+    [CALIB_SYSCALL_WRITE] = { "syscall_write_ns", "ns", "write(2) of 1 byte to /dev/null" },
+    [CALIB_FILE_WRITE] = { "file_write_ns", "ns", "open + write + close of /dev/null (File.write)" },
+    [CALIB_FUTEX_WAKE] = { "futex_wake_ns", "ns", "the waker's CPU time in FUTEX_WAKE, sleeper on its CPU" },
+    [CALIB_FUTEX_WAKE_REMOTE] = { "futex_wake_remote_ns", "ns",
+                                  "the waker's CPU time in FUTEX_WAKE, sleeper on another CPU" },
+    [CALIB_WAKE_IDLE] = { "wake_idle_ns", "ns", "FUTEX_WAKE -> running, sleeper on an idle CPU" },
+    [CALIB_WAKE_BUSY] = { "wake_busy_ns", "ns", "FUTEX_WAKE -> running, sleeper on a busy CPU (when at once)" },
+    [CALIB_WAKE_BUSY_PREEMPT] = { "wake_busy_preempt", "fraction", "wakes onto a busy CPU that ran at once" },
+    [CALIB_HANDOFF_SAME] = { "handoff_same_cpu_ns", "ns", "futex ping-pong hand-off, both threads on one CPU" },
+    [CALIB_HANDOFF_SAME_INVOL] = { "handoff_same_cpu_involuntary", "fraction",
+                                   "involuntary share of that ping-pong's switches" },
+    [CALIB_HANDOFF_CROSS] = { "handoff_cross_cpu_ns", "ns", "futex ping-pong hand-off across two CPUs" },
+    [CALIB_YIELD_SWITCH] = { "yield_switch_ns", "ns", "context switch by sched_yield, two threads on one CPU" },
+    [CALIB_WAKE_PREEMPT] = { "wake_preempt", "fraction", "hand-offs on one CPU where the wakee preempts its waker" },
+    [CALIB_LINE_TRANSFER] = { "line_transfer_ns", "ns", "atomic increment of a line the other CPU wrote last" },
+    [CALIB_INCR_LOCAL] = { "incr_local_ns", "ns", "busy-loop step + thread-local increment" },
+    [CALIB_INCR_SHARED] = { "incr_shared_ns", "ns", "busy-loop step + plain increment of one line, two CPUs" },
+    [CALIB_TICK_PERIOD] = { "tick_period_ns", "ns", "period of the kernel's timer tick on a busy CPU" },
+    [CALIB_TIMESLICE] = { "timeslice_ns", "ns", "run length of a CPU-bound thread sharing its CPU" },
+    [CALIB_TIMER_WAKE_CPU] = { "timer_wake_cpu_ns", "ns", "CPU time per wake-up of a 1 ms epoll_wait loop" },
+};
+
+const struct calib_desc *calib_describe(enum calib_id id)
+{
+    return (unsigned)id < CALIB_COUNT ? &descs[id] : NULL;
+}
+
+double calib_budget(const struct calib_ctx *c, double full_s)
+{
+    return full_s * c->scale;
+}
+
+static int pin(char *err, size_t errlen, pthread_t t, int cpu)
+{
+    cpu_set_t set;
+    CPU_ZERO(&set);
+    CPU_SET(cpu, &set);
+    int e = pthread_setaffinity_np(t, sizeof set, &set);
+    if (e) return gv_fail(err, errlen, GV_ERUN, "cannot pin a thread to CPU %d: %s", cpu, strerror(e));
+    return GV_OK;
+}
+
+int calib_pin_self(struct calib_ctx *c, int cpu)
+{
+    return pin(c->err, c->errlen, pthread_self(), cpu);
+}
+
+int calib_thread_start(struct calib_ctx *c, pthread_t *t, int cpu, void *(*fn)(void *), void *arg)
+{
+    pthread_attr_t a;
+    cpu_set_t set;
+    CPU_ZERO(&set);
+    CPU_SET(cpu, &set);
+    if (pthread_attr_init(&a)) return gv_fail(c->err, c->errlen, GV_ENOMEM, "pthread_attr_init failed");
+    pthread_attr_setaffinity_np(&a, sizeof set, &set);
+    int e = pthread_create(t, &a, fn, arg);
+    pthread_attr_destroy(&a);
+    if (e) return gv_fail(c->err, c->errlen, GV_ERUN, "cannot start a benchmark thread: %s", strerror(e));
+    return GV_OK;
+}
+
+void calib_skip(struct calib_stat *st, const char *why)
+{
+    memset(st, 0, sizeof *st);
+    snprintf(st->note, sizeof st->note, "%s", why);
+}
+
+void calib_spin_ns(long long ns)
+{
+    long long end = calib_now_ns() + ns;
+    while (calib_now_ns() < end) {
+    }
+}
+
+long long calib_thread_cpu_ns(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+    return (long long)ts.tv_sec * 1000000000LL + ts.tv_nsec;
+}
+
+void calib_futex_wait(atomic_int *w, int val)
+{
+    while (atomic_load(w) == val) {
+        long r = syscall(SYS_futex, (int *)w, FUTEX_WAIT_PRIVATE, val, NULL, NULL, 0);
+        if (r == -1 && errno != EAGAIN && errno != EINTR) break;
+    }
+}
+
+int calib_futex_wake(atomic_int *w, int n)
+{
+    long r = syscall(SYS_futex, (int *)w, FUTEX_WAKE_PRIVATE, n, NULL, NULL, 0);
+    return r < 0 ? 0 : (int)r;
+}
+
+unsigned long long calib_rand(unsigned long long *s)
+{
+    unsigned long long x = *s;
+    x ^= x << 13;
+    x ^= x >> 7;
+    x ^= x << 17;
+    return *s = x;
+}
+
+int calib_rounds(struct calib_ctx *c, enum calib_id id, double full_s,
+                 int (*round)(struct calib_ctx *c, void *ctx, double *v), void *ctx)
+{
+    struct calib_stat *st = &c->r->m[id];
+    struct calib_series all = { 0 };
+    struct calib_loop l;
+    calib_loop_start(&l, calib_budget(c, full_s), c->min_rounds, 200, c->o->max_spread);
+    double v = 0;
+    int rc;
+    while ((rc = round(c, ctx, &v)) == GV_OK) {
+        calib_series_add(&all, v);
+        if (!calib_loop_more(&l, v)) break;
+    }
+    calib_series_stat(&all, st);
+    calib_loop_end(&l, st);
+    calib_series_free(&all);
+    if (rc != GV_OK) {
+        calib_skip(st, c->err);
+        c->err[0] = '\0';
+    }
+    return rc;
+}
+
+void calib_done(struct calib_ctx *c, enum calib_id id)
+{
+    if (c->o->progress) c->o->progress(c->o->progress_ctx, id, &c->r->m[id]);
+}
+
+int calib_run(const struct calib_opts *o, struct calib_result *r, char *err, size_t errlen)
+{
+    memset(r, 0, sizeof *r);
+    struct calib_opts defaults;
+    if (!o) {
+        memset(&defaults, 0, sizeof defaults);
+        o = &defaults;
+    }
+    cpu_set_t saved;
+    if (sched_getaffinity(0, sizeof saved, &saved) != 0)
+        return gv_fail(err, errlen, GV_ERUN, "sched_getaffinity: %s", strerror(errno));
+    r->ncpus_allowed = CPU_COUNT(&saved);
+    r->cpus[0] = r->cpus[1] = -1;
+    for (int cpu = 0, k = 0; cpu < CPU_SETSIZE && k < 2; cpu++)
+        if (CPU_ISSET(cpu, &saved)) r->cpus[k++] = cpu;
+    if (r->cpus[0] < 0) return gv_fail(err, errlen, GV_ERUN, "no CPU in the affinity mask");
+
+    struct calib_opts oo = *o;
+    if (oo.max_spread <= 0) oo.max_spread = 0.10;
+    if (!oo.stat_path) oo.stat_path = "/";
+    struct calib_ctx c = {
+        .o = &oo, .r = r, .cpu0 = r->cpus[0], .cpu1 = r->cpus[1],
+        .scale = oo.quick ? 0.25 : 1.0, .min_rounds = oo.quick ? 3 : 5,
+        .err = err, .errlen = errlen,
+    };
+    long long t0 = calib_now_ns();
+    int rc = calib_pin_self(&c, c.cpu0);
+    if (rc == GV_OK) {
+        calib_bench_cpu(&c);
+        calib_bench_wake(&c);
+    }
+    sched_setaffinity(0, sizeof saved, &saved);
+    r->seconds = (double)(calib_now_ns() - t0) * 1e-9;
+    return rc;
+}

@@ -1,0 +1,125 @@
+/* calib.h - microbenchmarks of this machine on real threads, behind
+ * `gvlsim calibrate`.
+ *
+ * Each measurement runs in rounds until the medians of its rounds agree
+ * (interquartile range / median of the round medians <= max_spread, after
+ * at least a few rounds) or its time budget is spent; it then records the
+ * median and quartiles of all its samples, and is flagged unstable if the
+ * rounds never agreed.  Threads are pinned (the first two CPUs of the
+ * process's affinity mask); cross-core measurements are skipped with a note
+ * when only one CPU is available.  docs/calibrate.md says what each one
+ * measures and how calib_map.c turns them into machine-profile keys.
+ */
+#ifndef EXEC_CALIB_H
+#define EXEC_CALIB_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+enum calib_id {
+    CALIB_BUSY_LOOP,           /* ns per iteration of the executor's busy loop (exec_spin) */
+    CALIB_MUTEX_UNCONTENDED,   /* ns per lock + unlock, one thread */
+    CALIB_MUTEX_CONTENDED,     /* ns per lock + unlock, two threads on two CPUs, one mutex */
+    CALIB_SYSCALL_GETPID,      /* ns per getpid(2): the bare system-call round trip */
+    CALIB_SYSCALL_STAT,        /* ns per stat(2) of a cached file (File.mtime) */
+    CALIB_SYSCALL_WRITE,       /* ns per write(2) of one byte to /dev/null */
+    CALIB_FILE_WRITE,          /* ns per open + write + close of /dev/null (File.write) */
+    CALIB_FUTEX_WAKE,          /* CPU ns of the waker in FUTEX_WAKE, sleeper on the waker's CPU */
+    CALIB_FUTEX_WAKE_REMOTE,   /* the same, sleeper on another (idle) CPU: with the IPI */
+    CALIB_WAKE_IDLE,           /* ns from FUTEX_WAKE to the sleeper running on an idle CPU */
+    CALIB_WAKE_BUSY,           /* ns from FUTEX_WAKE to the sleeper running on a busy CPU, when it ran at once */
+    CALIB_WAKE_BUSY_PREEMPT,   /* fraction of those wakes that preempted the busy CPU at once */
+    CALIB_HANDOFF_SAME,        /* ns per hand-off of a futex ping-pong on one CPU */
+    CALIB_HANDOFF_SAME_INVOL,  /* fraction of that ping-pong's switches that were involuntary */
+    CALIB_HANDOFF_CROSS,       /* ns per hand-off of the ping-pong across two CPUs */
+    CALIB_YIELD_SWITCH,        /* ns per sched_yield switch between two threads on one CPU */
+    CALIB_WAKE_PREEMPT,        /* fraction of hand-offs on one CPU where the woken thread preempts its waker */
+    CALIB_LINE_TRANSFER,       /* ns per atomic increment of a line the other CPU wrote last */
+    CALIB_INCR_LOCAL,          /* ns per iteration: busy-loop step + a thread-local increment */
+    CALIB_INCR_SHARED,         /* ns per iteration per CPU: the step + a plain increment of one line from two CPUs */
+    CALIB_TICK_PERIOD,         /* ns between the kernel's timer ticks on a busy CPU */
+    CALIB_TIMESLICE,           /* ns a CPU-bound thread runs before the other one sharing its CPU */
+    CALIB_TIMER_WAKE_CPU,      /* CPU ns per wake-up of a thread in a 1 ms epoll_wait loop */
+    CALIB_COUNT
+};
+
+struct calib_desc {
+    const char *name;   /* JSON name, e.g. "wake_idle_ns" */
+    const char *unit;   /* "ns" or "fraction" */
+    const char *what;   /* one line for the summary */
+};
+const struct calib_desc *calib_describe(enum calib_id id);
+
+struct calib_stat {
+    bool measured;      /* false: skipped (note says why) */
+    bool unstable;      /* the round medians never agreed within max_spread */
+    double median, q1, q3;
+    int samples;        /* samples behind median and quartiles */
+    int rounds;         /* rounds run */
+    double round_spread;/* IQR / median of the round medians at the end */
+    char note[200];
+};
+
+struct calib_opts {
+    bool quick;          /* about 4x shorter budgets (whole run within 15 s) */
+    double max_spread;   /* default 0.10 */
+    const char *stat_path;  /* file for the stat(2) benchmark; NULL: "/" */
+    /* called after each measurement (progress lines); may be NULL */
+    void (*progress)(void *ctx, enum calib_id id, const struct calib_stat *st);
+    void *progress_ctx;
+};
+
+struct calib_result {
+    struct calib_stat m[CALIB_COUNT];
+    int cpus[2];         /* the CPUs used (cpus[1] = -1 with one CPU) */
+    int ncpus_allowed;   /* CPUs in the affinity mask */
+    double seconds;      /* host time the run took */
+};
+
+/* Run every benchmark.  GV_OK, or GV_ERUN / GV_ENOMEM with a message (a
+ * thread that cannot be created or pinned). */
+int calib_run(const struct calib_opts *o, struct calib_result *r, char *err, size_t errlen);
+
+/* ---- statistics (calib_stats.c), exposed for the unit tests ------------ */
+
+/* The kernel tick's period from the times (ns) at which a CPU-bound thread
+ * was switched out by another one on its CPU (calib_cpu.c); 0 if they are
+ * not periodic. */
+double calib_tick_estimate(const long long *at, int n);
+
+/* Quantile q (0..1) of n sorted values, linearly interpolated. */
+double calib_quantile(const double *sorted, int n, double q);
+/* Median and quartiles of n values (sorts a copy); GV_ENOMEM or GV_OK. */
+int calib_summarise(const double *v, int n, double *median, double *q1, double *q3);
+
+/* A growable list of samples. */
+struct calib_series {
+    double *v;
+    int n, cap;
+    bool oom;
+};
+void calib_series_add(struct calib_series *s, double x);
+void calib_series_free(struct calib_series *s);
+/* Fill st's median/quartiles/samples from s (measured = n > 0). */
+void calib_series_stat(const struct calib_series *s, struct calib_stat *st);
+
+/* Rounds until stable: start with a budget, then after each round pass the
+ * round's median to calib_loop_more, which says whether to run another. */
+struct calib_loop {
+    double t_end;        /* host seconds (monotonic) */
+    int min_rounds, max_rounds;
+    double max_spread;
+    struct calib_series medians;
+    double spread;
+    bool stable;
+};
+void calib_loop_start(struct calib_loop *l, double budget_s, int min_rounds, int max_rounds,
+                      double max_spread);
+bool calib_loop_more(struct calib_loop *l, double round_median);
+/* Record rounds, spread and stability in st; frees the loop. */
+void calib_loop_end(struct calib_loop *l, struct calib_stat *st);
+
+/* Monotonic host time. */
+long long calib_now_ns(void);
+
+#endif

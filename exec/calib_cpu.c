@@ -1,0 +1,454 @@
+/* calib_cpu.c - benchmarks of CPU work, locks, system calls, the cache
+ * line, and what the kernel does to a CPU-bound thread (tick, time slice).
+ *
+ * Costs of one thread are timed on its CPU-time clock (a preemption by
+ * another process does not count); costs involving two threads on the wall
+ * clock, both threads pinned.  Every benchmark is a round function run by
+ * the calib_loop until its rounds agree.
+ */
+#include <fcntl.h>
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/epoll.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include "../common/err.h"
+#include "calib_int.h"
+#include "exec_work.h"
+
+/* keep a computed value alive */
+static void consume(uint64_t x)
+{
+    __asm__ volatile("" : : "r"(x));
+}
+
+/* ---- one thread, CPU-time clock ------------------------------------------ */
+
+enum op_kind { OP_SPIN, OP_INCR_LOCAL, OP_MUTEX, OP_GETPID, OP_STAT, OP_WRITE, OP_FILE_WRITE };
+
+struct op_ctx {
+    enum op_kind kind;
+    const char *stat_path;
+    int devnull;
+    pthread_mutex_t mu;
+    uint64_t x;
+};
+
+static void op_run(struct op_ctx *o, uint64_t n)
+{
+    struct stat st;
+    switch (o->kind) {
+    case OP_SPIN: o->x = exec_spin(n, o->x); break;
+    case OP_INCR_LOCAL: o->x = exec_insns(COUNTER_THREAD_LOCAL, NULL, n, o->x); break;
+    case OP_MUTEX:
+        for (uint64_t i = 0; i < n; i++) {
+            pthread_mutex_lock(&o->mu);
+            pthread_mutex_unlock(&o->mu);
+        }
+        break;
+    case OP_GETPID:
+        for (uint64_t i = 0; i < n; i++) o->x += (uint64_t)syscall(SYS_getpid);
+        break;
+    case OP_STAT:
+        for (uint64_t i = 0; i < n; i++) o->x += (uint64_t)stat(o->stat_path, &st);
+        break;
+    case OP_WRITE:
+        for (uint64_t i = 0; i < n; i++) o->x += (uint64_t)write(o->devnull, "0", 1);
+        break;
+    case OP_FILE_WRITE:
+        for (uint64_t i = 0; i < n; i++) {
+            int fd = open("/dev/null", O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
+            if (fd < 0) continue;
+            o->x += (uint64_t)write(fd, "0", 1);
+            close(fd);
+        }
+        break;
+    }
+    consume(o->x);
+}
+
+static double median_of(const double *v, int n)
+{
+    double med, q1, q3;
+    calib_summarise(v, n, &med, &q1, &q3);
+    return med;
+}
+
+/* ns per operation on the CPU-time clock: 9 samples of ~sample_ns each. */
+static void bench_op(struct calib_ctx *c, enum calib_id id, enum op_kind kind, double full_s)
+{
+    struct calib_stat *st = &c->r->m[id];
+    struct op_ctx o;
+    memset(&o, 0, sizeof o);
+    o.kind = kind;
+    o.x = 1;
+    o.stat_path = c->o->stat_path;
+    o.devnull = -1;
+    pthread_mutex_init(&o.mu, NULL);
+    if (kind == OP_WRITE && (o.devnull = open("/dev/null", O_WRONLY | O_CLOEXEC)) < 0) {
+        calib_skip(st, "cannot open /dev/null");
+        calib_done(c, id);
+        return;
+    }
+    /* size a sample at ~200 us */
+    uint64_t n = 16;
+    for (;;) {
+        long long t = calib_thread_cpu_ns();
+        op_run(&o, n);
+        long long dt = calib_thread_cpu_ns() - t;
+        if (dt >= 50000 || n >= (1ull << 40)) {
+            n = (uint64_t)((double)n * 200000.0 / (double)(dt > 0 ? dt : 1)) + 1;
+            break;
+        }
+        n *= 4;
+    }
+    struct calib_series all = { 0 };
+    struct calib_loop l;
+    calib_loop_start(&l, calib_budget(c, full_s), c->min_rounds, 200, c->o->max_spread);
+    double round[9];
+    do {
+        for (int i = 0; i < 9; i++) {
+            long long t = calib_thread_cpu_ns();
+            op_run(&o, n);
+            round[i] = (double)(calib_thread_cpu_ns() - t) / (double)n;
+            calib_series_add(&all, round[i]);
+        }
+    } while (calib_loop_more(&l, median_of(round, 9)));
+    calib_series_stat(&all, st);
+    calib_loop_end(&l, st);
+    calib_series_free(&all);
+    if (o.devnull >= 0) close(o.devnull);
+    pthread_mutex_destroy(&o.mu);
+    calib_done(c, id);
+}
+
+/* ---- two CPUs ------------------------------------------------------------- */
+
+struct pair {
+    atomic_int go;         /* generation to run; -1: quit */
+    atomic_int done;       /* last generation the other thread finished */
+    uint64_t n;            /* iterations each */
+    long long t_start, t_end[2];
+    pthread_mutex_t mu;
+    struct exec_shared_counter *shared;
+    _Alignas(64) atomic_uint_fast64_t ball;   /* the line-transfer ping-pong */
+    int kind;              /* 0 mutex, 1 shared increments, 2 ping-pong */
+};
+
+static void pair_work(struct pair *p, int who)
+{
+    uint64_t x = (uint64_t)who + 1;
+    switch (p->kind) {
+    case 0:
+        for (uint64_t i = 0; i < p->n; i++) {
+            pthread_mutex_lock(&p->mu);
+            x++;
+            pthread_mutex_unlock(&p->mu);
+        }
+        break;
+    case 1: x = exec_insns(COUNTER_SHARED, p->shared, p->n, x); break;
+    case 2:
+        for (uint64_t i = 0; i < p->n; i++) {
+            while ((atomic_load_explicit(&p->ball, memory_order_acquire) & 1) != (uint64_t)who) {
+            }
+            atomic_fetch_add_explicit(&p->ball, 1, memory_order_acq_rel);
+        }
+        break;
+    }
+    consume(x);
+}
+
+static void *pair_thread(void *arg)
+{
+    struct pair *p = arg;
+    int seen = 0;
+    for (;;) {
+        int g;
+        while ((g = atomic_load(&p->go)) == seen) {
+        }
+        if (g < 0) return NULL;
+        seen = g;
+        pair_work(p, 1);
+        p->t_end[1] = calib_now_ns();
+        atomic_store(&p->done, g);
+    }
+}
+
+/* One run of both sides (generation go + 1); returns the wall ns until
+ * both ended. */
+static long long pair_round(struct pair *p)
+{
+    atomic_store(&p->ball, 0);
+    int g = atomic_load(&p->go) + 1;
+    p->t_start = calib_now_ns();
+    atomic_store(&p->go, g);
+    pair_work(p, 0);
+    p->t_end[0] = calib_now_ns();
+    while (atomic_load(&p->done) != g) {
+    }
+    long long end = p->t_end[0] > p->t_end[1] ? p->t_end[0] : p->t_end[1];
+    return end - p->t_start;
+}
+
+/* One round: ns per mutex pair, per increment per CPU, or per ball move. */
+static int pair_sample(struct calib_ctx *c, void *ctx, double *v)
+{
+    (void)c;
+    struct pair *p = ctx;
+    double per = p->kind == 1 ? (double)p->n : 2.0 * (double)p->n;
+    *v = (double)pair_round(p) / per;
+    return GV_OK;
+}
+
+/* kind 0: ns per mutex pair; 1: ns per shared-increment iteration per CPU;
+ * 2: ns per ball move (one atomic increment on a line the other CPU wrote). */
+static void bench_pair(struct calib_ctx *c, enum calib_id id, int kind, uint64_t n, double full_s)
+{
+    struct calib_stat *st = &c->r->m[id];
+    if (c->cpu1 < 0) {
+        calib_skip(st, "needs two CPUs");
+        calib_done(c, id);
+        return;
+    }
+    struct pair *p = aligned_alloc(64, sizeof *p);
+    struct exec_shared_counter *sc = aligned_alloc(64, sizeof *sc);
+    if (!p || !sc) {
+        free(p);
+        free(sc);
+        calib_skip(st, "out of memory");
+        calib_done(c, id);
+        return;
+    }
+    memset(p, 0, sizeof *p);
+    memset(sc, 0, sizeof *sc);
+    p->kind = kind;
+    p->n = n;
+    p->shared = sc;
+    pthread_mutex_init(&p->mu, NULL);
+    pthread_t t;
+    if (calib_thread_start(c, &t, c->cpu1, pair_thread, p) != GV_OK) {
+        calib_skip(st, c->err);
+        c->err[0] = '\0';
+        pthread_mutex_destroy(&p->mu);
+        free(p);
+        free(sc);
+        calib_done(c, id);
+        return;
+    }
+    calib_rounds(c, id, full_s, pair_sample, p);
+    atomic_store(&p->go, -1);
+    pthread_join(t, NULL);
+    pthread_mutex_destroy(&p->mu);
+    free(p);
+    free(sc);
+    calib_done(c, id);
+}
+
+/* ---- what the kernel does to a spinning thread ----------------------------- */
+
+/* Spin reading the clock for `ns`; record the start and length of every
+ * gap longer than gap_ns (the thread was not running).  Returns the number
+ * of gaps (at most max). */
+static int spin_gaps(long long ns, long long gap_ns, long long *at, long long *len, int max)
+{
+    long long start = calib_now_ns(), prev = start, end = start + ns;
+    int n = 0;
+    for (;;) {
+        long long t = calib_now_ns();
+        if (t - prev > gap_ns && n < max) {
+            at[n] = prev;
+            len[n] = t - prev;
+            n++;
+        }
+        prev = t;
+        if (t >= end) break;
+    }
+    return n;
+}
+
+/* Candidate tick periods: HZ = 1000, 500, 300, 250, 100. */
+static const double tick_candidates_ns[] = { 1e6, 2e6, 1e9 / 300.0, 4e6, 1e7 };
+#define NTICK (int)(sizeof tick_candidates_ns / sizeof tick_candidates_ns[0])
+#define PHASE_BINS 25
+
+/* The most populated 3/25 of the phase circle modulo `period`: the share
+ * of the times in it, and its centre (0..1). */
+static double phase_concentration(const long long *at, int n, double period, double *centre)
+{
+    int bins[PHASE_BINS] = { 0 };
+    for (int i = 0; i < n; i++) {
+        double ph = (double)at[i] / period;
+        ph -= (double)(long long)ph;
+        int b = (int)(ph * PHASE_BINS);
+        bins[b < PHASE_BINS ? b : PHASE_BINS - 1]++;
+    }
+    int best = 0, bb = 0;
+    for (int b = 0; b < PHASE_BINS; b++) {
+        int s = bins[b] + bins[(b + 1) % PHASE_BINS] + bins[(b + PHASE_BINS - 1) % PHASE_BINS];
+        if (s > best) { best = s; bb = b; }
+    }
+    *centre = ((double)bb + 0.5) / PHASE_BINS;
+    return n ? (double)best / n : 0;
+}
+
+/* The tick period from the times at which a CPU-bound thread was switched
+ * out by another CPU-bound one: such switches happen only at a tick (the
+ * slice's end is noticed there), so the times are multiples of the period
+ * plus a constant.  The longest candidate period whose phase concentration
+ * is within 80% of the best (a divisor of the true period concentrates as
+ * well, a multiple does not) is refined by the spacing of the first and
+ * last time in phase.  0 if nothing is periodic.  (If every run lasts the
+ * same number k of ticks, a period k times the tick fits as well: the
+ * kernel's CONFIG_HZ, when readable, decides; see calib_host.c.) */
+double calib_tick_estimate(const long long *at, int n)
+{
+    if (n < 6) return 0;
+    double conc[NTICK], centre[NTICK], best = 0;
+    for (int i = 0; i < NTICK; i++) {
+        conc[i] = phase_concentration(at, n, tick_candidates_ns[i], &centre[i]);
+        if (conc[i] > best) best = conc[i];
+    }
+    if (best < 0.5) return 0;
+    int k = -1;
+    for (int i = 0; i < NTICK; i++)
+        if (conc[i] >= 0.8 * best && (k < 0 || tick_candidates_ns[i] > tick_candidates_ns[k])) k = i;
+    double period = tick_candidates_ns[k];
+    long long first = -1, last = -1;
+    for (int i = 0; i < n; i++) {
+        double ph = (double)at[i] / period;
+        ph -= (double)(long long)ph;
+        double d = ph - centre[k];
+        if (d > 0.5) d -= 1;
+        if (d < -0.5) d += 1;
+        if (d < -1.5 / PHASE_BINS || d > 1.5 / PHASE_BINS) continue;
+        if (first < 0 || at[i] < first) first = at[i];
+        if (at[i] > last) last = at[i];
+    }
+    if (first < 0 || last <= first) return period;
+    long long ticks = (long long)((double)(last - first) / period + 0.5);
+    return ticks > 0 ? (double)(last - first) / (double)ticks : period;
+}
+
+#define MAX_GAPS 20000
+
+/* Two CPU-bound threads on one CPU.  Each run between two gaps longer than
+ * 50 us (the other thread ran) is one time slice; the gaps' start times
+ * give the tick period. */
+struct slice_ctx {
+    long long window;
+    struct calib_series runs;
+    long long *starts;     /* gap start times of both threads */
+    int nstarts;
+    pthread_mutex_t mu;
+};
+
+static void *slice_thread(void *arg)
+{
+    struct slice_ctx *s = arg;
+    long long *at = malloc(MAX_GAPS * sizeof *at), *len = malloc(MAX_GAPS * sizeof *len);
+    if (at && len) {
+        int n = spin_gaps(s->window, 50000, at, len, MAX_GAPS);
+        pthread_mutex_lock(&s->mu);
+        /* runs between consecutive gaps (the first and last are cut by the window) */
+        for (int i = 1; i < n; i++) calib_series_add(&s->runs, (double)(at[i] - (at[i - 1] + len[i - 1])));
+        for (int i = 0; i < n && s->nstarts < 2 * MAX_GAPS; i++) s->starts[s->nstarts++] = at[i];
+        pthread_mutex_unlock(&s->mu);
+    }
+    free(at);
+    free(len);
+    return NULL;
+}
+
+static void bench_slice_tick(struct calib_ctx *c)
+{
+    struct calib_stat *st = &c->r->m[CALIB_TIMESLICE], *tk = &c->r->m[CALIB_TICK_PERIOD];
+    struct slice_ctx s;
+    memset(&s, 0, sizeof s);
+    pthread_mutex_init(&s.mu, NULL);
+    s.window = c->o->quick ? 100000000LL : 200000000LL;
+    s.starts = malloc(2 * MAX_GAPS * sizeof *s.starts);
+    struct calib_series all = { 0 }, ticks = { 0 };
+    struct calib_loop l;
+    calib_loop_start(&l, calib_budget(c, 5.0), c->min_rounds, 40, c->o->max_spread);
+    double v = 0;
+    bool failed = !s.starts;
+    if (failed) snprintf(c->err, c->errlen, "out of memory");
+    while (!failed) {
+        pthread_t t[2];
+        int started = 0;
+        s.nstarts = 0;
+        for (int i = 0; i < 2; i++) {
+            if (calib_thread_start(c, &t[i], c->cpu0, slice_thread, &s) != GV_OK) break;
+            started++;
+        }
+        for (int i = 0; i < started; i++) pthread_join(t[i], NULL);
+        if (started < 2) { failed = true; break; }
+        v = median_of(s.runs.v, s.runs.n);
+        for (int i = 0; i < s.runs.n; i++) calib_series_add(&all, s.runs.v[i]);
+        s.runs.n = 0;
+        double tick = calib_tick_estimate(s.starts, s.nstarts);
+        if (tick > 0) calib_series_add(&ticks, tick);
+        if (!calib_loop_more(&l, v)) break;
+    }
+    calib_series_stat(&all, st);
+    calib_series_stat(&ticks, tk);
+    calib_loop_end(&l, st);
+    tk->rounds = st->rounds;
+    if (failed) {
+        calib_skip(st, c->err);
+        calib_skip(tk, c->err);
+        c->err[0] = '\0';
+    } else if (!tk->measured) {
+        snprintf(tk->note, sizeof tk->note, "the switches between two CPU-bound threads were not periodic");
+    }
+    calib_series_free(&all);
+    calib_series_free(&ticks);
+    calib_series_free(&s.runs);
+    free(s.starts);
+    pthread_mutex_destroy(&s.mu);
+    calib_done(c, CALIB_TIMESLICE);
+    calib_done(c, CALIB_TICK_PERIOD);
+}
+
+/* CPU time per wake-up of a thread that waits 1 ms in epoll_wait, as the
+ * timer thread of CRuby 3.3+ does (timer_thread_polling). */
+static int timer_wake_round(struct calib_ctx *c, void *ctx, double *v)
+{
+    int ep = *(int *)ctx, n = c->o->quick ? 40 : 100;
+    struct epoll_event ev;
+    long long t = calib_thread_cpu_ns();
+    for (int i = 0; i < n; i++) (void)epoll_wait(ep, &ev, 1, 1);
+    *v = (double)(calib_thread_cpu_ns() - t) / n;
+    return GV_OK;
+}
+
+static void bench_timer_wake(struct calib_ctx *c)
+{
+    int ep = epoll_create1(EPOLL_CLOEXEC);
+    if (ep < 0) calib_skip(&c->r->m[CALIB_TIMER_WAKE_CPU], "epoll_create1 failed");
+    else calib_rounds(c, CALIB_TIMER_WAKE_CPU, 2.0, timer_wake_round, &ep);
+    if (ep >= 0) close(ep);
+    calib_done(c, CALIB_TIMER_WAKE_CPU);
+}
+
+void calib_bench_cpu(struct calib_ctx *c)
+{
+    bench_op(c, CALIB_BUSY_LOOP, OP_SPIN, 1.0);
+    bench_op(c, CALIB_INCR_LOCAL, OP_INCR_LOCAL, 1.0);
+    bench_op(c, CALIB_MUTEX_UNCONTENDED, OP_MUTEX, 1.0);
+    bench_pair(c, CALIB_MUTEX_CONTENDED, 0, 2000, 2.0);
+    bench_op(c, CALIB_SYSCALL_GETPID, OP_GETPID, 1.0);
+    bench_op(c, CALIB_SYSCALL_STAT, OP_STAT, 1.0);
+    bench_op(c, CALIB_SYSCALL_WRITE, OP_WRITE, 1.0);
+    bench_op(c, CALIB_FILE_WRITE, OP_FILE_WRITE, 1.0);
+    bench_pair(c, CALIB_LINE_TRANSFER, 2, 2000, 2.0);
+    bench_pair(c, CALIB_INCR_SHARED, 1, 2000000, 3.0);
+    bench_slice_tick(c);
+    bench_timer_wake(c);
+}

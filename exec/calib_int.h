@@ -1,0 +1,60 @@
+/* calib_int.h - what the calibration benchmarks share (not a public API):
+ * the run context, pinned threads, futexes, spinning. */
+#ifndef EXEC_CALIB_INT_H
+#define EXEC_CALIB_INT_H
+
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stddef.h>
+
+#include "calib.h"
+
+struct calib_ctx {
+    const struct calib_opts *o;
+    struct calib_result *r;
+    int cpu0, cpu1;        /* cpu1 = -1: one CPU only */
+    double scale;          /* budget multiplier: 1 (full) or 0.25 (--quick) */
+    int min_rounds;        /* before the spread test applies */
+    char *err;
+    size_t errlen;
+};
+
+/* Budget of a benchmark that takes full_s seconds in a full run. */
+double calib_budget(const struct calib_ctx *c, double full_s);
+
+/* Start a thread pinned to `cpu`; GV_ERUN with a message on failure. */
+int calib_thread_start(struct calib_ctx *c, pthread_t *t, int cpu, void *(*fn)(void *), void *arg);
+/* Pin the calling thread. */
+int calib_pin_self(struct calib_ctx *c, int cpu);
+
+/* Mark st skipped with a reason. */
+void calib_skip(struct calib_stat *st, const char *why);
+
+/* Busy-wait for ns (monotonic clock). */
+void calib_spin_ns(long long ns);
+/* CPU time of the calling thread, ns. */
+long long calib_thread_cpu_ns(void);
+
+/* FUTEX_WAIT while *w == val (returns at once otherwise); FUTEX_WAKE of up
+ * to n waiters (returns how many were woken). */
+void calib_futex_wait(atomic_int *w, int val);
+int calib_futex_wake(atomic_int *w, int n);
+
+/* xorshift64: random gaps between samples, so nothing phase-locks. */
+unsigned long long calib_rand(unsigned long long *s);
+
+/* The two groups of benchmarks. */
+void calib_bench_cpu(struct calib_ctx *c);    /* calib_cpu.c */
+void calib_bench_wake(struct calib_ctx *c);   /* calib_wake.c */
+
+/* Rounds of one sample each, round(c, ctx, &v), until their values agree
+ * or the budget (full_s in a full run) is spent; r->m[id] gets the stats.
+ * A round returning an error (message in c->err) ends it: the
+ * measurement is skipped with that message.  Returns GV_OK or the error. */
+int calib_rounds(struct calib_ctx *c, enum calib_id id, double full_s,
+                 int (*round)(struct calib_ctx *c, void *ctx, double *v), void *ctx);
+
+/* Report one finished measurement (progress callback). */
+void calib_done(struct calib_ctx *c, enum calib_id id);
+
+#endif

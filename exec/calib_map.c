@@ -1,0 +1,227 @@
+/* calib_map.c - measurements -> machine-profile keys (the table of
+ * docs/calibrate.md).  The machine model's costs (sim/machine.h) are read
+ * off the microbenchmarks that isolate them:
+ *
+ *   context_switch  = a sched_yield switch - a bare system call
+ *   futex_wake      = the waker's CPU time in FUTEX_WAKE, sleeper on its CPU
+ *   wake_ipi        = the same with the sleeper on another CPU, minus that
+ *   wake_idle_core  = a futex ping-pong across two CPUs, per hand-off (the
+ *                     model's hand-off to an idle core takes wake_idle_core)
+ *   wake_busy_core  = wake -> running on a busy CPU (when at once) - context_switch
+ *   wake_jitter     = interquartile range / median of the idle-CPU wake
+ *                     latency (a uniform +-j spread has IQR = j x mean)
+ *   os_scheduler    = the kernel's version and scheduler features
+ *   os_tick         = 1 / CONFIG_HZ, else the measured tick period
+ *   os_timeslice    = EEVDF: the base slice; CFS: the measured run length
+ *   timer_tick_cost = CPU time per wake-up of a 1 ms epoll_wait loop
+ *   mutex_uncontended, line_transfer = measured as such
+ *   remote_rmw      = line_transfer (an atomic RMW on a line another CPU wrote)
+ *   sched_lock_cs   = mutex_uncontended + line_transfer (the global lock is
+ *                     taken by threads on different CPUs: its line moves)
+ *   line_store_batch= 2 x line_transfer / per-CPU time of a plain shared
+ *                     increment on two CPUs (the line model's rate
+ *                     B / (k x line_transfer) at k = 2), at least 1
+ *   tls_insn_overhead = thread-local increment loop - the same loop without it
+ */
+#include "calib_map.h"
+
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "../input/schema.h"
+#include "../input/units.h"
+
+static const struct calib_stat *M(const struct calib_result *r, enum calib_id id)
+{
+    const struct calib_stat *s = &r->m[id];
+    return s->measured ? s : NULL;
+}
+
+static const char *mname(enum calib_id id)
+{
+    return calib_describe(id)->name;
+}
+
+/* ns -> ps, rounded to 3 significant digits (the measurements are not
+ * more precise than that, and the profile stays readable). */
+static sim_time ns3(double ns)
+{
+    if (!(ns > 0)) return 0;
+    double ps = ns * 1000.0, mag = pow(10.0, floor(log10(ps)) - 2);
+    if (mag < 1) mag = 1;
+    return (sim_time)(floor(ps / mag + 0.5) * mag);
+}
+
+static struct calib_key *add(struct calib_profile *p, const char *name, enum calib_key_kind kind)
+{
+    struct calib_key *k = &p->k[p->n++];
+    memset(k, 0, sizeof *k);
+    k->name = name;
+    k->kind = kind;
+    return k;
+}
+
+static struct calib_key *add_dur(struct calib_profile *p, const char *name, double ns, bool measured,
+                                 const char *fmt, ...) __attribute__((format(printf, 5, 6)));
+
+static struct calib_key *add_dur(struct calib_profile *p, const char *name, double ns, bool measured,
+                                 const char *fmt, ...)
+{
+    struct calib_key *k = add(p, name, CK_DUR);
+    k->dur = ns3(ns);
+    k->measured = measured;
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(k->how, sizeof k->how, fmt, ap);
+    va_end(ap);
+    return k;
+}
+
+/* The schema's default of a duration key, in ns. */
+static double default_ns(const char *key)
+{
+    const struct sch_key *k = sch_find(&sch_machine_profile, key);
+    return k ? (double)sch_default_dur(k) / 1000.0 : 0;
+}
+
+#define NONE CALIB_COUNT   /* no measurement */
+
+/* A key from one measurement minus others (floored at 0), or its default. */
+static void dur_or_default(struct calib_profile *p, const char *key, const struct calib_result *r,
+                           enum calib_id a, enum calib_id minus1, enum calib_id minus2)
+{
+    const struct calib_stat *sa = M(r, a);
+    bool need1 = minus1 != NONE, need2 = minus2 != NONE;
+    const struct calib_stat *s1 = need1 ? M(r, minus1) : NULL;
+    const struct calib_stat *s2 = need2 ? M(r, minus2) : NULL;
+    if (!sa || (need1 && !s1) || (need2 && !s2)) {
+        enum calib_id miss = !sa ? a : (need1 && !s1) ? minus1 : minus2;
+        add_dur(p, key, default_ns(key), false, "not measured (%s: %s): the default",
+                mname(miss), r->m[miss].note[0] ? r->m[miss].note : "no samples");
+        return;
+    }
+    double v = sa->median - (s1 ? s1->median : 0) - (s2 ? s2->median : 0);
+    if (!need1)
+        add_dur(p, key, v, true, "%s %.4g ns", mname(a), sa->median);
+    else if (!need2)
+        add_dur(p, key, v > 0 ? v : 0, true, "%s %.4g ns - %s %.4g ns", mname(a), sa->median,
+                mname(minus1), s1->median);
+    else
+        add_dur(p, key, v > 0 ? v : 0, true, "%s %.4g ns - %s %.4g ns - %s %.4g ns", mname(a),
+                sa->median, mname(minus1), s1->median, mname(minus2), s2->median);
+}
+
+
+void calib_map(const struct calib_result *r, const struct calib_host *h, struct calib_profile *p)
+{
+    memset(p, 0, sizeof *p);
+    struct calib_key *k = add(p, "cores", CK_INT);
+    k->i = r->ncpus_allowed > 0 ? r->ncpus_allowed : h->cpus_allowed;
+    snprintf(k->how, sizeof k->how, "CPUs in the affinity mask (%d online)", h->cpus_online);
+
+    dur_or_default(p, "context_switch", r, CALIB_YIELD_SWITCH, CALIB_SYSCALL_GETPID, NONE);
+    dur_or_default(p, "futex_wake", r, CALIB_FUTEX_WAKE, NONE, NONE);
+    dur_or_default(p, "wake_ipi", r, CALIB_FUTEX_WAKE_REMOTE, CALIB_FUTEX_WAKE, NONE);
+    dur_or_default(p, "wake_idle_core", r, CALIB_HANDOFF_CROSS, NONE, NONE);
+    const struct calib_key *cs = calib_profile_key(p, "context_switch");
+    const struct calib_stat *wb = M(r, CALIB_WAKE_BUSY);
+    if (wb && cs->measured) {
+        double v = wb->median - (double)cs->dur / 1000.0;
+        add_dur(p, "wake_busy_core", v > 0 ? v : 0, true, "%s %.4g ns - context_switch %.4g ns",
+                mname(CALIB_WAKE_BUSY), wb->median, (double)cs->dur / 1000.0);
+    } else {
+        add_dur(p, "wake_busy_core", default_ns("wake_busy_core"), false,
+                "not measured (%s: %s): the default", mname(CALIB_WAKE_BUSY),
+                r->m[CALIB_WAKE_BUSY].note[0] ? r->m[CALIB_WAKE_BUSY].note : "no wake ran at once");
+    }
+
+    k = add(p, "wake_jitter", CK_NUM);
+    const struct calib_stat *wi = M(r, CALIB_WAKE_IDLE);
+    if (wi && wi->median > 0) {
+        double j = (wi->q3 - wi->q1) / wi->median;
+        j = j > 1 ? 1 : j;
+        k->num = floor(j * 100 + 0.5) / 100;
+        k->measured = true;
+        snprintf(k->how, sizeof k->how, "(q3 %.4g - q1 %.4g) / median %.4g of %s", wi->q3, wi->q1,
+                 wi->median, mname(CALIB_WAKE_IDLE));
+    } else {
+        k->num = 0.5;
+        snprintf(k->how, sizeof k->how, "not measured: the default");
+    }
+
+    const char *why;
+    k = add(p, "os_scheduler", CK_STR);
+    k->str = calib_host_scheduler(h, &why);
+    snprintf(k->how, sizeof k->how, "Linux %s: %s", h->kernel, why);
+
+    const struct calib_stat *tp = M(r, CALIB_TICK_PERIOD);
+    if (h->config_hz > 0) {
+        add_dur(p, "os_tick", 1e9 / h->config_hz, false, "1 / CONFIG_HZ (%d, %s)%s%.4g ns",
+                h->config_hz, h->config_from, tp ? "; measured " : "", tp ? tp->median : 0);
+    } else if (tp) {
+        add_dur(p, "os_tick", tp->median, true, "%s %.4g ns (the kernel's config is not readable)",
+                mname(CALIB_TICK_PERIOD), tp->median);
+    } else {
+        add_dur(p, "os_tick", default_ns("os_tick"), false, "not measured, config not readable: the default");
+    }
+
+    const struct calib_stat *ts = M(r, CALIB_TIMESLICE);
+    if (strcmp(k->str, "cfs") != 0) {
+        long long bs = calib_host_base_slice_ns(h);
+        add_dur(p, "os_timeslice", (double)bs, false, "EEVDF's base slice%s%s%.4g ns",
+                h->base_slice_ns > 0 ? " (debugfs)" : ", 0.75 ms x (1 + log2(min(CPUs, 8)))",
+                ts ? "; a CPU-bound thread sharing its CPU measured runs of " : "", ts ? ts->median : 0);
+    } else {
+        dur_or_default(p, "os_timeslice", r, CALIB_TIMESLICE, NONE, NONE);
+    }
+
+    dur_or_default(p, "timer_tick_cost", r, CALIB_TIMER_WAKE_CPU, NONE, NONE);
+    dur_or_default(p, "mutex_uncontended", r, CALIB_MUTEX_UNCONTENDED, NONE, NONE);
+    dur_or_default(p, "line_transfer", r, CALIB_LINE_TRANSFER, NONE, NONE);
+    dur_or_default(p, "remote_rmw", r, CALIB_LINE_TRANSFER, NONE, NONE);
+
+    const struct calib_stat *mu = M(r, CALIB_MUTEX_UNCONTENDED), *lt = M(r, CALIB_LINE_TRANSFER);
+    if (mu && lt)
+        add_dur(p, "sched_lock_cs", mu->median + lt->median, true, "%s %.4g ns + %s %.4g ns",
+                mname(CALIB_MUTEX_UNCONTENDED), mu->median, mname(CALIB_LINE_TRANSFER), lt->median);
+    else
+        add_dur(p, "sched_lock_cs", default_ns("sched_lock_cs"), false, "not measured: the default");
+
+    k = add(p, "line_store_batch", CK_INT);
+    const struct calib_stat *sh = M(r, CALIB_INCR_SHARED);
+    if (lt && sh && sh->median > 0) {
+        double b = 2.0 * lt->median / sh->median;
+        k->i = b < 1 ? 1 : (long long)floor(b + 0.5);
+        k->measured = true;
+        snprintf(k->how, sizeof k->how, "2 x %s %.4g ns / %s %.4g ns = %.3g", mname(CALIB_LINE_TRANSFER),
+                 lt->median, mname(CALIB_INCR_SHARED), sh->median, b);
+    } else {
+        k->i = 1;
+        snprintf(k->how, sizeof k->how, "not measured: the default");
+    }
+
+    dur_or_default(p, "tls_insn_overhead", r, CALIB_INCR_LOCAL, CALIB_BUSY_LOOP, NONE);
+
+    k = add(p, "mutex_impl", CK_STR);
+    k->str = "glibc";
+    snprintf(k->how, sizeof k->how, "the C library (%s)", h->libc);
+}
+
+const struct calib_key *calib_profile_key(const struct calib_profile *p, const char *name)
+{
+    for (int i = 0; i < p->n; i++)
+        if (!strcmp(p->k[i].name, name)) return &p->k[i];
+    return NULL;
+}
+
+void calib_key_value(const struct calib_key *k, char *buf, size_t size)
+{
+    switch (k->kind) {
+    case CK_DUR: units_format(k->dur, buf, size); break;
+    case CK_INT: snprintf(buf, size, "%lld", k->i); break;
+    case CK_NUM: snprintf(buf, size, "%g", k->num); break;
+    case CK_STR: snprintf(buf, size, "%s", k->str); break;
+    }
+}

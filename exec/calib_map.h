@@ -1,0 +1,47 @@
+/* calib_map.h - measurements -> machine-profile keys.
+ *
+ * One function, calib_map, derives every key a calibration can set from the
+ * measurements and the host facts, each with a one-line derivation that
+ * names the measurements and their values; a key whose measurement is
+ * missing keeps the schema's default and says so.  docs/calibrate.md has
+ * the same table in prose (a test checks they agree).
+ */
+#ifndef EXEC_CALIB_MAP_H
+#define EXEC_CALIB_MAP_H
+
+#include <stdbool.h>
+
+#include "../common/time.h"
+#include "calib.h"
+#include "calib_host.h"
+
+enum calib_key_kind { CK_DUR, CK_INT, CK_NUM, CK_STR };
+
+struct calib_key {
+    const char *name;          /* the profile key */
+    enum calib_key_kind kind;
+    sim_time dur;              /* CK_DUR, ps */
+    long long i;               /* CK_INT */
+    double num;                /* CK_NUM */
+    const char *str;           /* CK_STR (static) */
+    bool measured;             /* from this run's measurements (false: a host fact or a default) */
+    char how[320];             /* the derivation */
+};
+
+#define CALIB_MAX_KEYS 24
+
+struct calib_profile {
+    struct calib_key k[CALIB_MAX_KEYS];
+    int n;
+};
+
+void calib_map(const struct calib_result *r, const struct calib_host *h, struct calib_profile *p);
+
+/* The key named `name`, or NULL. */
+const struct calib_key *calib_profile_key(const struct calib_profile *p, const char *name);
+
+/* The key's value as JSON text would write it ("789ns", "3", "0.12",
+ * "eevdf"), into buf. */
+void calib_key_value(const struct calib_key *k, char *buf, size_t size);
+
+#endif

@@ -1,0 +1,459 @@
+/* calib_wake.c - benchmarks of waking a sleeping thread: what FUTEX_WAKE
+ * costs the waker, how long the sleeper takes to run on an idle or a busy
+ * CPU, futex ping-pongs on one and on two CPUs, the cost of a context
+ * switch (sched_yield), and whether a woken thread preempts its waker on
+ * one CPU.
+ *
+ * Latencies are taken between two threads on CLOCK_MONOTONIC, which is one
+ * clock for every CPU: the waker reads it just before FUTEX_WAKE, the
+ * sleeper just after its FUTEX_WAIT returns.  Before each one-way wake the
+ * waker sleeps a random 200-600 us, long enough for an idle CPU to reach
+ * its idle state (and short enough to take thousands of samples), never
+ * periodic, so that nothing phase-locks with the tick.
+ */
+#include <pthread.h>
+#include <sched.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <time.h>
+
+#include "../common/err.h"
+#include "calib_int.h"
+
+/* A wake counts as "at once" on a busy CPU below this latency: anything
+ * longer waited for the busy thread's time slice (>= 0.75 ms on Linux). */
+#define AT_ONCE_NS 250000LL
+
+static void sleep_ns(long long ns)
+{
+    struct timespec ts = { (time_t)(ns / 1000000000LL), (long)(ns % 1000000000LL) };
+    while (nanosleep(&ts, &ts) != 0) {
+    }
+}
+
+static void thread_switches(long *vol, long *invol)
+{
+    struct rusage ru;
+    getrusage(RUSAGE_THREAD, &ru);
+    *vol = ru.ru_nvcsw;
+    *invol = ru.ru_nivcsw;
+}
+
+/* ---- one-way wakes: idle CPU, busy CPU --------------------------------------- */
+
+struct sleeper {
+    atomic_int word;       /* 0: sleep; 1: woken */
+    atomic_int ack;        /* wakes handled */
+    atomic_int quit;
+    atomic_int spin;       /* the busy-CPU spinner runs while set */
+    long long t1;          /* when the sleeper last ran after a wake */
+};
+
+static void *sleeper_thread(void *arg)
+{
+    struct sleeper *s = arg;
+    for (int n = 1;; n++) {
+        calib_futex_wait(&s->word, 0);
+        if (atomic_load(&s->quit)) return NULL;
+        s->t1 = calib_now_ns();
+        atomic_store(&s->word, 0);
+        atomic_store(&s->ack, n);
+    }
+}
+
+static void *spinner_thread(void *arg)
+{
+    struct sleeper *s = arg;
+    while (atomic_load_explicit(&s->spin, memory_order_relaxed)) {
+    }
+    return NULL;
+}
+
+/* Wake the sleeper once; *lat = wake -> running (wall clock), *cost = the
+ * waker's CPU time in FUTEX_WAKE (its thread CPU clock: if the sleeper
+ * preempts it, the sleeper's run is not counted).  A sleeper on the
+ * waker's own CPU is waited for by sleeping, not spinning.  Returns 0 if
+ * the sleeper was not asleep in the kernel (the sample is dropped). */
+static int wake_once(struct sleeper *s, bool same_cpu, unsigned long long *rnd, long long *lat,
+                     long long *cost)
+{
+    sleep_ns(200000 + (long long)(calib_rand(rnd) % 400000));
+    int n = atomic_load(&s->ack) + 1;
+    long long c0 = calib_thread_cpu_ns();
+    long long t0 = calib_now_ns();
+    atomic_store(&s->word, 1);
+    int woken = calib_futex_wake(&s->word, 1);
+    long long c1 = calib_thread_cpu_ns();
+    while (atomic_load(&s->ack) != n)
+        if (same_cpu) sleep_ns(20000);
+    *lat = s->t1 - t0;
+    *cost = c1 - c0;
+    return woken == 1;
+}
+
+static void stop_sleeper(struct sleeper *s, pthread_t t)
+{
+    atomic_store(&s->quit, 1);
+    atomic_store(&s->word, 1);
+    calib_futex_wake(&s->word, 1);
+    pthread_join(t, NULL);
+}
+
+static void skip_ids(struct calib_ctx *c, const enum calib_id *ids, int n, const char *why)
+{
+    for (int i = 0; i < n; i++) {
+        calib_skip(&c->r->m[ids[i]], why);
+        calib_done(c, ids[i]);
+    }
+}
+
+enum wake_where { WAKE_LOCAL, WAKE_IDLE, WAKE_BUSY };
+
+/* The sleeper on the waker's CPU (LOCAL: the waker's cost without an IPI),
+ * on the second CPU idle (IDLE: the cost with an IPI, and the latency), or
+ * on the second CPU shared with a spinner (BUSY: latency and how often it
+ * ran at once). */
+static void bench_wake(struct calib_ctx *c, enum wake_where where)
+{
+    static const enum calib_id ids_of[3][2] = {
+        [WAKE_LOCAL] = { CALIB_FUTEX_WAKE, CALIB_FUTEX_WAKE },
+        [WAKE_IDLE] = { CALIB_FUTEX_WAKE_REMOTE, CALIB_WAKE_IDLE },
+        [WAKE_BUSY] = { CALIB_WAKE_BUSY_PREEMPT, CALIB_WAKE_BUSY },
+    };
+    const enum calib_id *ids = ids_of[where];
+    int nids = where == WAKE_LOCAL ? 1 : 2;
+    if (where != WAKE_LOCAL && c->cpu1 < 0) {
+        skip_ids(c, ids, nids, "needs two CPUs");
+        return;
+    }
+    int cpu = where == WAKE_LOCAL ? c->cpu0 : c->cpu1;
+    struct sleeper s;
+    memset(&s, 0, sizeof s);
+    atomic_store(&s.spin, 1);
+    pthread_t ts, tspin;
+    if (calib_thread_start(c, &ts, cpu, sleeper_thread, &s) != GV_OK) {
+        skip_ids(c, ids, nids, c->err);
+        c->err[0] = '\0';
+        return;
+    }
+    if (where == WAKE_BUSY && calib_thread_start(c, &tspin, cpu, spinner_thread, &s) != GV_OK) {
+        stop_sleeper(&s, ts);
+        skip_ids(c, ids, nids, c->err);
+        c->err[0] = '\0';
+        return;
+    }
+    unsigned long long rnd = 0x9e3779b97f4a7c15ull;
+    /* first: the waker's cost (LOCAL, IDLE) or the at-once share (BUSY);
+     * second: the latency (IDLE; BUSY when at once) */
+    struct calib_series first = { 0 }, second = { 0 }, round = { 0 };
+    struct calib_loop l;
+    calib_loop_start(&l, calib_budget(c, where == WAKE_BUSY ? 5.0 : 3.0), c->min_rounds, 400,
+                     c->o->max_spread);
+    int per_round = where == WAKE_BUSY ? 20 : 40;
+    double v;
+    do {
+        round.n = 0;
+        int fast = 0, kept = 0;
+        for (int i = 0; i < per_round; i++) {
+            long long lat, cost;
+            if (!wake_once(&s, where == WAKE_LOCAL, &rnd, &lat, &cost)) continue;
+            kept++;
+            if (where == WAKE_BUSY) {
+                if (lat < AT_ONCE_NS) {
+                    fast++;
+                    calib_series_add(&second, (double)lat);
+                }
+                continue;
+            }
+            calib_series_add(&first, (double)cost);
+            calib_series_add(&round, (double)(where == WAKE_LOCAL ? cost : lat));
+            if (where == WAKE_IDLE) calib_series_add(&second, (double)lat);
+        }
+        if (where == WAKE_BUSY) {
+            v = kept ? (double)fast / kept : 0;
+            calib_series_add(&first, v);
+        } else {
+            double q1, q3;
+            calib_summarise(round.v, round.n, &v, &q1, &q3);
+        }
+    } while (calib_loop_more(&l, v));
+    if (where == WAKE_BUSY) {
+        atomic_store(&s.spin, 0);
+        pthread_join(tspin, NULL);
+    }
+    stop_sleeper(&s, ts);
+    struct calib_stat *s0 = &c->r->m[ids[0]];
+    calib_series_stat(&first, s0);
+    calib_loop_end(&l, s0);
+    if (nids == 2) {
+        struct calib_stat *s1 = &c->r->m[ids[1]];
+        calib_series_stat(&second, s1);
+        s1->rounds = s0->rounds;
+        s1->round_spread = s0->round_spread;
+        s1->unstable = s0->unstable;
+        if (where == WAKE_BUSY && !s1->measured)
+            snprintf(s1->note, sizeof s1->note, "no wake onto the busy CPU ran within %lld us",
+                     AT_ONCE_NS / 1000);
+    }
+    calib_series_free(&first);
+    calib_series_free(&second);
+    calib_series_free(&round);
+    for (int i = 0; i < nids; i++) calib_done(c, ids[i]);
+}
+
+/* ---- futex ping-pong ------------------------------------------------------------ */
+
+struct pingpong {
+    atomic_int word[2];    /* word[i] = 1: thread i's turn */
+    atomic_int quit;       /* the other thread could not start */
+    long n;                /* turns each */
+    long vol[2], invol[2]; /* switches during the run, per thread */
+};
+
+struct pp_arg {
+    struct pingpong *p;
+    int who;
+};
+
+static void *pp_thread(void *arg)
+{
+    struct pp_arg *a = arg;
+    struct pingpong *p = a->p;
+    int me = a->who, other = 1 - me;
+    long v0, i0, v1, i1;
+    thread_switches(&v0, &i0);
+    for (long i = 0; i < p->n; i++) {
+        calib_futex_wait(&p->word[me], 0);
+        if (atomic_load(&p->quit)) break;
+        atomic_store(&p->word[me], 0);
+        atomic_store(&p->word[other], 1);
+        calib_futex_wake(&p->word[other], 1);
+    }
+    thread_switches(&v1, &i1);
+    p->vol[me] = v1 - v0;
+    p->invol[me] = i1 - i0;
+    return NULL;
+}
+
+/* One ping-pong of 2n hand-offs on cpu_a / cpu_b: ns per hand-off, and the
+ * involuntary share of the two threads' switches. */
+static int pingpong_round(struct calib_ctx *c, int cpu_a, int cpu_b, long n, double *per, double *invol)
+{
+    struct pingpong p;
+    memset(&p, 0, sizeof p);
+    p.n = n;
+    atomic_store(&p.word[0], 1);
+    struct pp_arg a0 = { &p, 0 }, a1 = { &p, 1 };
+    pthread_t t0, t1;
+    long long start = calib_now_ns();
+    if (calib_thread_start(c, &t1, cpu_b, pp_thread, &a1) != GV_OK) return GV_ERUN;
+    if (calib_thread_start(c, &t0, cpu_a, pp_thread, &a0) != GV_OK) {
+        atomic_store(&p.quit, 1);
+        atomic_store(&p.word[1], 1);
+        calib_futex_wake(&p.word[1], 1);
+        pthread_join(t1, NULL);
+        return GV_ERUN;
+    }
+    pthread_join(t0, NULL);
+    pthread_join(t1, NULL);
+    long long dt = calib_now_ns() - start;
+    *per = (double)dt / (double)(2 * n);
+    long sw = p.vol[0] + p.vol[1] + p.invol[0] + p.invol[1];
+    *invol = sw > 0 ? (double)(p.invol[0] + p.invol[1]) / (double)sw : 0;
+    return GV_OK;
+}
+
+struct pp_rounds {
+    int cpu_b;
+    long n;
+    struct calib_series invol;   /* the involuntary share of each round */
+};
+
+static int pp_round(struct calib_ctx *c, void *ctx, double *v)
+{
+    struct pp_rounds *p = ctx;
+    double invol;
+    int rc = pingpong_round(c, c->cpu0, p->cpu_b, p->n, v, &invol);
+    if (rc == GV_OK) calib_series_add(&p->invol, invol);
+    return rc;
+}
+
+static void bench_pingpong(struct calib_ctx *c, bool same)
+{
+    enum calib_id id = same ? CALIB_HANDOFF_SAME : CALIB_HANDOFF_CROSS;
+    if (!same && c->cpu1 < 0) {
+        skip_ids(c, &id, 1, "needs two CPUs");
+        return;
+    }
+    struct pp_rounds p = { same ? c->cpu0 : c->cpu1, c->o->quick ? 2000 : 5000, { 0 } };
+    int rc = calib_rounds(c, id, 2.5, pp_round, &p);
+    calib_done(c, id);
+    if (same) {
+        struct calib_stat *si = &c->r->m[CALIB_HANDOFF_SAME_INVOL];
+        if (rc == GV_OK) {
+            calib_series_stat(&p.invol, si);
+            si->rounds = c->r->m[id].rounds;
+        } else {
+            calib_skip(si, c->r->m[id].note);
+        }
+        calib_done(c, CALIB_HANDOFF_SAME_INVOL);
+    }
+    calib_series_free(&p.invol);
+}
+
+/* ---- context switch: two threads yielding on one CPU ---------------------------- */
+
+struct yield_ctx {
+    long n;
+    long sw[2];
+    atomic_int started;
+};
+
+struct yield_arg {
+    struct yield_ctx *y;
+    int who;
+};
+
+static void *yield_thread(void *arg)
+{
+    struct yield_arg *a = arg;
+    long v0, i0, v1, i1;
+    atomic_fetch_add(&a->y->started, 1);
+    while (atomic_load(&a->y->started) < 2) sched_yield();
+    thread_switches(&v0, &i0);
+    for (long i = 0; i < a->y->n; i++) sched_yield();
+    thread_switches(&v1, &i1);
+    a->y->sw[a->who] = (v1 - v0) + (i1 - i0);
+    return NULL;
+}
+
+static int yield_round(struct calib_ctx *c, void *ctx, double *v)
+{
+    (void)ctx;
+    struct yield_ctx y;
+    memset(&y, 0, sizeof y);
+    y.n = c->o->quick ? 5000 : 10000;
+    struct yield_arg a0 = { &y, 0 }, a1 = { &y, 1 };
+    pthread_t t0, t1;
+    if (calib_thread_start(c, &t0, c->cpu0, yield_thread, &a0) != GV_OK) return GV_ERUN;
+    long long start = calib_now_ns();
+    if (calib_thread_start(c, &t1, c->cpu0, yield_thread, &a1) != GV_OK) {
+        atomic_fetch_add(&y.started, 1);
+        pthread_join(t0, NULL);
+        return GV_ERUN;
+    }
+    pthread_join(t0, NULL);
+    pthread_join(t1, NULL);
+    long long dt = calib_now_ns() - start;
+    long sw = y.sw[0] + y.sw[1];
+    *v = sw > 0 ? (double)dt / (double)sw : 0;
+    return GV_OK;
+}
+
+static void bench_yield(struct calib_ctx *c)
+{
+    calib_rounds(c, CALIB_YIELD_SWITCH, 1.5, yield_round, NULL);
+    calib_done(c, CALIB_YIELD_SWITCH);
+}
+
+/* ---- wakeup preemption on one CPU ------------------------------------------------ *
+ * A hand-off chain like a GVL's: A works 2 us, wakes B and goes on working
+ * for 10 us (a releaser back from its system call), then sleeps until B
+ * wakes it; B, woken, works 2 us, wakes A and sleeps.  Both on one CPU.  B
+ * preempted A if B ran before A's 10 us were over. */
+
+#define PRE_WORK_NS 2000
+#define PRE_AFTER_NS 10000
+
+struct preempt_ctx {
+    atomic_int word[2];
+    atomic_int quit;        /* A could not start */
+    long n;
+    long long t_wake_end;   /* A's end of work after the wake */
+    long long t_b;          /* when B ran */
+    long preempted, total;
+};
+
+static void *preempt_b(void *arg)
+{
+    struct preempt_ctx *p = arg;
+    for (long i = 0; i < p->n; i++) {
+        calib_futex_wait(&p->word[1], 0);
+        if (atomic_load(&p->quit)) break;
+        p->t_b = calib_now_ns();
+        atomic_store(&p->word[1], 0);
+        calib_spin_ns(PRE_WORK_NS);
+        atomic_store(&p->word[0], 1);
+        calib_futex_wake(&p->word[0], 1);
+    }
+    return NULL;
+}
+
+static void preempt_a(struct preempt_ctx *p)
+{
+    for (long i = 0; i < p->n; i++) {
+        calib_spin_ns(PRE_WORK_NS);
+        long long t0 = calib_now_ns();
+        atomic_store(&p->word[1], 1);
+        calib_futex_wake(&p->word[1], 1);
+        /* work on: PRE_AFTER_NS of CPU time, not of wall time (a preemption
+         * must not shorten it) */
+        long long c0 = calib_thread_cpu_ns();
+        while (calib_thread_cpu_ns() - c0 < PRE_AFTER_NS) {
+        }
+        p->t_wake_end = calib_now_ns();
+        calib_futex_wait(&p->word[0], 0);
+        atomic_store(&p->word[0], 0);
+        if (p->t_b >= t0) {
+            p->total++;
+            if (p->t_b < p->t_wake_end) p->preempted++;
+        }
+    }
+}
+
+static void *preempt_a_thread(void *arg)
+{
+    preempt_a(arg);
+    return NULL;
+}
+
+static int preempt_round(struct calib_ctx *c, void *ctx, double *v)
+{
+    (void)ctx;
+    struct preempt_ctx p;
+    memset(&p, 0, sizeof p);
+    p.n = c->o->quick ? 300 : 600;
+    pthread_t ta, tb;
+    if (calib_thread_start(c, &tb, c->cpu0, preempt_b, &p) != GV_OK) return GV_ERUN;
+    if (calib_thread_start(c, &ta, c->cpu0, preempt_a_thread, &p) != GV_OK) {
+        atomic_store(&p.quit, 1);
+        atomic_store(&p.word[1], 1);
+        calib_futex_wake(&p.word[1], 1);
+        pthread_join(tb, NULL);
+        return GV_ERUN;
+    }
+    pthread_join(ta, NULL);
+    pthread_join(tb, NULL);
+    *v = p.total ? (double)p.preempted / (double)p.total : 0;
+    return GV_OK;
+}
+
+static void bench_preempt(struct calib_ctx *c)
+{
+    calib_rounds(c, CALIB_WAKE_PREEMPT, 2.5, preempt_round, NULL);
+    calib_done(c, CALIB_WAKE_PREEMPT);
+}
+
+void calib_bench_wake(struct calib_ctx *c)
+{
+    bench_yield(c);
+    bench_pingpong(c, true);
+    bench_preempt(c);
+    bench_wake(c, WAKE_LOCAL);
+    bench_wake(c, WAKE_IDLE);
+    bench_wake(c, WAKE_BUSY);
+    bench_pingpong(c, false);
+}

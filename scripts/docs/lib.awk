@@ -1,0 +1,136 @@
+# lib.awk - the data of the docs' tables, and helpers for their renderers.
+#
+# scripts/docs/render.awk runs, for each marker in a Markdown file,
+#     awk -v ARGS='...' -f lib.awk -f tables/NAME.awk DATA-FILES...
+# where tables/NAME.awk defines render(), which prints the table (or, for
+# an inline value, the value).  lib.awk loads every data file first:
+#   - a CSV (name ending in .csv) under its path below docs/data without
+#     the extension ("sim", "exec/raw"): rows keyed by their first column
+#     (several rows may share a key: repeated measurements);
+#   - any other file as lines ("exec/host").
+# A missing dataset, key or column stops the rendering with a message
+# (exit 2): a table is never rendered from data that is not there.
+BEGIN { FS = "," }
+FNR == 1 {
+    DS = FILENAME; sub(/^.*docs\/data\//, "", DS); sub(/\.[A-Za-z0-9]+$/, "", DS)
+    ISCSV = FILENAME ~ /\.csv$/
+    HAVE[DS] = 1
+    if (ISCSV) { nh = split($0, hd, ","); for (i = 1; i <= nh; i++) COL[DS, hd[i]] = i; next }
+}
+ISCSV {
+    n = ++CNT[DS, $1]
+    ROW[DS, $1, n] = $0
+    if (n == 1) KEY[DS, ++NKEY[DS]] = $1
+    next
+}
+{ LINE[DS, ++NLINE[DS]] = $0 }
+END { if (!DIED) render(); exit DIED }
+
+function die(msg) { print "render: " msg > "/dev/stderr"; DIED = 2; exit 2 }
+
+# has(ds, key): the dataset has rows for key
+function has(ds, key) { return (ds, key, 1) in ROW }
+
+# field(ds, key, col, n): column col of the n-th row of key
+function field(ds, key, col, n,   f) {
+    if (!(ds in HAVE)) die("no dataset docs/data/" ds)
+    if (!((ds, col) in COL)) die("docs/data/" ds ": no column " col)
+    if (!((ds, key, n) in ROW)) die("docs/data/" ds ": no row " key (n > 1 ? " #" n : ""))
+    split(ROW[ds, key, n], f, ",")
+    return f[COL[ds, col]]
+}
+# value(ds, key, col): the value of the (first) row of key
+function value(ds, key, col) { return field(ds, key, col, 1) }
+# s(key, col): a simulated value (docs/data/sim.csv)
+function s(key, col) { return field("sim", key, col, 1) }
+
+# values(ds, key, col, a): every row's value, sorted ascending into a[1..n]; n
+function values(ds, key, col, a,   n, i, j, t) {
+    n = CNT[ds, key] + 0
+    if (!n) die("docs/data/" ds ": no row " key)
+    for (i = 1; i <= n; i++) a[i] = field(ds, key, col, i) + 0
+    for (i = 1; i <= n; i++) for (j = i + 1; j <= n; j++) if (a[j] < a[i]) { t = a[i]; a[i] = a[j]; a[j] = t }
+    return n
+}
+function median(a, n) { return n % 2 ? a[(n + 1) / 2] : (a[n / 2] + a[n / 2 + 1]) / 2 }
+# med(ds, key, col): the median over key's rows
+function med(ds, key, col,   a, n) { n = values(ds, key, col, a); return median(a, n) }
+# mmm(ds, key, col, fmt): "min / median / max" over key's rows, each in fmt
+function mmm(ds, key, col, fmt,   a, n) {
+    n = values(ds, key, col, a)
+    return sprintf(fmt " / " fmt " / " fmt, a[1], median(a, n), a[n])
+}
+
+# fx(x, d): x with d decimals
+function fx(x, d) { return sprintf("%." d "f", x) }
+# comma(x): x rounded to an integer, with thousands separators
+function comma(x,   t, neg, r) {
+    t = sprintf("%.0f", x); neg = t ~ /^-/; if (neg) t = substr(t, 2)
+    r = ""
+    while (length(t) > 3) { r = "," substr(t, length(t) - 2) r; t = substr(t, 1, length(t) - 3) }
+    return (neg ? "-" : "") t r
+}
+# human(x): 5.56M, 67.8K, 134K style (three significant digits)
+function human(x,   a) {
+    a = x < 0 ? -x : x
+    if (a >= 1e9) return sg(x / 1e9) "G"
+    if (a >= 1e6) return sg(x / 1e6) "M"
+    if (a >= 1e3) return sg(x / 1e3) "K"
+    return sg(x)
+}
+function sg(x,   a) { a = x < 0 ? -x : x; return a >= 100 ? fx(x, 0) : a >= 10 ? fx(x, 1) : fx(x, 2) }
+# ratio(a, b, d): a / b with d decimals, "-" when b is 0
+function ratio(a, b, d) { return b + 0 == 0 ? "-" : fx(a / b, d) }
+# arg(i): the i-th word of the marker's arguments
+function arg(i,   w) { split(ARGS, w, " "); return w[i] }
+# dur(ns): a duration in ns as "0.5 µs", "20 µs", "1 ms", "20 ms"
+function dur(ns) {
+    if (ns >= 1e6) return (ns / 1e6) " ms"
+    return (ns / 1e3) " µs"
+}
+# POL: the five GVL policies, in the order of the docs
+function policies(a) { return split("eager hot_steal delayed threshold barging", a, " ") }
+# sv(key, col): a simulated value, or a quotient of two when col is "a/b"
+function sv(key, col,   p) {
+    if (split(col, p, "/") == 2) return s(key, p[1]) / s(key, p[2])
+    return s(key, col)
+}
+# medq(ds, key, a, b): the median over key's rows of column a / column b
+function medq(ds, key, a, b,   x, n, i, j, t) {
+    n = CNT[ds, key] + 0
+    if (!n) die("docs/data/" ds ": no row " key)
+    for (i = 1; i <= n; i++) x[i] = field(ds, key, b, i) > 0 ? field(ds, key, a, i) / field(ds, key, b, i) : 0
+    for (i = 1; i <= n; i++) for (j = i + 1; j <= n; j++) if (x[j] < x[i]) { t = x[i]; x[i] = x[j]; x[j] = t }
+    return median(x, n)
+}
+# param(ds, name): "name=value" lines of a text dataset (docs/data/exec/host.txt)
+function param(ds, name,   i, l) {
+    for (i = 1; i <= NLINE[ds]; i++) {
+        l = LINE[ds, i]
+        if (index(l, name "=") == 1) return substr(l, length(name) + 2)
+    }
+    die("docs/data/" ds ": no " name "=")
+}
+# summary_values(ds, label, what, v): from the stderr summaries of the runs of
+# label (docs/data/exec/summaries.txt, "## label" sections), the value of
+# `what`: "joins" (barrier joins) or "kept" (the shared counter's final value
+# over the instructions executed); sorted into v[1..n]; returns n
+function summary_values(ds, label, what, v,   i, l, on, n, w, t, j) {
+    n = 0
+    for (i = 1; i <= NLINE[ds]; i++) {
+        l = LINE[ds, i]
+        if (l ~ /^## /) { on = (l == "## " label); continue }
+        if (!on) continue
+        if (what == "joins" && l ~ /barriers:/) { sub(/.*completed, /, "", l); sub(/ joins.*/, "", l); v[++n] = l + 0 }
+        if (what == "kept" && l ~ /instructions:/) { split(l, w, " "); v[++n] = w[2] > 0 ? w[6] / w[2] : 0 }
+    }
+    for (i = 1; i <= n; i++) for (j = i + 1; j <= n; j++) if (v[j] < v[i]) { t = v[i]; v[i] = v[j]; v[j] = t }
+    return n
+}
+# thead(first, a, from, to, align): a table header "| first | a[from] | ... |"
+# and its separator; align is the first column's ("---" or "---:"), the
+# others are right-aligned
+function thead(first, a, from, to, align,   j) {
+    printf "| %s |", first; for (j = from; j <= to; j++) printf " %s |", a[j]; print ""
+    printf "|%s|", align; for (j = from; j <= to; j++) printf "---:|"; print ""
+}

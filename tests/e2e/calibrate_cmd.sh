@@ -1,0 +1,57 @@
+#!/bin/sh
+# calibrate_cmd.sh BINARY - `gvlsim calibrate --quick`: a profile that
+# `check` and `run` accept as is (by a path relative to the working
+# directory), with the host and every measurement recorded; usage errors;
+# an unwritable output fails before measuring.  No timing is asserted: the
+# numbers depend on this machine and its load.
+set -u
+bin=$1
+. tests/e2e/lib.inc
+
+run calibrate --bogus
+expect_code 2 "unknown option"
+run calibrate --max-spread 0
+expect_code 2 "--max-spread 0"
+run calibrate --quick -o /nonexistent/dir/p.json
+expect_code 5 "unwritable output"
+expect_match err "^gvlsim calibrate: .*/nonexistent/dir" "unwritable output named"
+run calibrate --help
+expect_code 0 "--help"
+expect_match out "docs/calibrate.md" "--help names the docs"
+
+run calibrate --quick -q -o "$tmp/host.json"
+expect_code 0 "calibrate --quick"
+checks=$((checks + 1))
+[ -s "$tmp/host.json" ] || fail "no profile written"
+for key in '"name": "host"' '"os_scheduler": ' '"context_switch": ' '"wake_idle_core": ' \
+           '"calibration": {' '"kernel": ' '"cpu": ' '"date": ' '"name": "wake_preempt"' \
+           '"name": "syscall_stat_ns"' '"derivation": '; do
+    checks=$((checks + 1))
+    grep -qF -- "$key" "$tmp/host.json" || fail "profile lacks $key"
+done
+checks=$((checks + 1))
+ls "$tmp" | grep -q 'tmp\.' && fail "a temporary file was left: $(ls "$tmp")"
+
+# the profile as is, by a path relative to the working directory
+root=$(pwd)
+cd "$tmp" || exit 1
+run check "$root/scenarios/queue_pingpong.json" --set machine=host.json
+expect_code 0 "check --set machine=RELATIVE"
+expect_match out "queue_pingpong.json: ok .*machine host" "the calibrated profile is used"
+run run "$root/scenarios/mtime_loop.json" --set machine=host.json --set machine.cores=1 \
+    --set ractors.0.threads.1.program.0.times_total=200 -q
+expect_code 0 "run with the calibrated profile"
+run check "$root/scenarios/queue_pingpong.json" --set machine=nosuch.json
+expect_code 3 "missing relative profile"
+expect_match err "no machine profile \"nosuch.json\" \(looked for: nosuch.json, $root/scenarios/nosuch.json\)" \
+    "both places named"
+cd "$root" || exit 1
+
+# --machines may be given several times: the first directory that has it wins
+mkdir -p "$tmp/m1" "$tmp/m2"
+printf '{ "cores": 3 }\n' >"$tmp/m2/box.json"
+printf '{ "cores": 5 }\n' >"$tmp/m1/other.json"
+run check tests/data/minimal.json --set machine=box --machines "$tmp/m1" --machines "$tmp/m2"
+expect_code 0 "--machines twice"
+expect_match out "machine box, 3 cores" "the second --machines directory searched"
+finish "$script"

@@ -1,0 +1,273 @@
+/* test_calib.c - the calibration's arithmetic, without timing anything:
+ * quantiles, the repeat-until-stable loop, the tick estimator on synthetic
+ * switch times, the kernel -> scheduler table, and the mapping of
+ * measurements to profile keys (each key from the measurements the docs
+ * name, a missing one falling back on the schema's default). */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "../../exec/calib.h"
+#include "../../exec/calib_host.h"
+#include "../../exec/calib_map.h"
+#include "../../input/units.h"
+#include "test.h"
+
+static void test_quantiles(void)
+{
+    double v[] = { 5, 1, 4, 2, 3 };
+    double med, q1, q3;
+    ASSERT_EQ(calib_summarise(v, 5, &med, &q1, &q3), 0);
+    ASSERT(med == 3 && q1 == 2 && q3 == 4);
+    double w[] = { 10, 20, 30, 40 };
+    ASSERT_EQ(calib_summarise(w, 4, &med, &q1, &q3), 0);
+    ASSERT(med == 25 && q1 == 17.5 && q3 == 32.5);   /* linear interpolation */
+    ASSERT(v[0] == 5);                                  /* the input is not sorted in place */
+    double s[] = { 1, 2 };
+    ASSERT(calib_quantile(s, 2, 0) == 1 && calib_quantile(s, 2, 1) == 2);
+    ASSERT(calib_quantile(s, 0, 0.5) == 0);
+}
+
+static void test_loop_stops_when_stable(void)
+{
+    struct calib_loop l;
+    calib_loop_start(&l, 100.0, 5, 50, 0.10);
+    int rounds = 0;
+    while (calib_loop_more(&l, 100.0 + (rounds % 2))) rounds++;  /* 100, 101, ...: 1% apart */
+    struct calib_stat st;
+    memset(&st, 0, sizeof st);
+    calib_loop_end(&l, &st);
+    ASSERT_EQ(st.rounds, 5);   /* the minimum, then stable */
+    ASSERT(!st.unstable);
+    ASSERT(st.round_spread < 0.02);
+}
+
+static void test_loop_flags_unstable(void)
+{
+    struct calib_loop l;
+    calib_loop_start(&l, 100.0, 3, 12, 0.10);
+    int i = 0;
+    while (calib_loop_more(&l, (i++ % 2) ? 100.0 : 200.0)) {
+    }
+    struct calib_stat st;
+    memset(&st, 0, sizeof st);
+    calib_loop_end(&l, &st);
+    ASSERT_EQ(st.rounds, 12);  /* max_rounds */
+    ASSERT(st.unstable);
+    /* an exhausted budget stops after the minimum too */
+    calib_loop_start(&l, 0.0, 3, 1000, 0.10);
+    i = 0;
+    while (calib_loop_more(&l, (i++ % 2) ? 100.0 : 200.0)) {
+    }
+    calib_loop_end(&l, &st);
+    ASSERT_EQ(st.rounds, 3);
+    ASSERT(st.unstable);
+}
+
+static double lcg01(unsigned long long *s)
+{
+    *s = *s * 6364136223846793005ULL + 1442695040888963407ULL;
+    return (double)(*s >> 11) / 9007199254740992.0;
+}
+
+/* Switch-outs on tick boundaries (HZ 250, some runs 1 tick, some 2) plus
+ * a few at random times; 1000 Hz ticks with runs of 3 ticks; nothing
+ * periodic. */
+static void test_tick_estimate(void)
+{
+    long long at[400];
+    unsigned long long seed = 42;
+    int n = 0;
+    long long t = 123456789;
+    for (int i = 0; i < 300; i++) {
+        t += (lcg01(&seed) < 0.7 ? 1 : 2) * 4000000LL;
+        at[n++] = t + (long long)(lcg01(&seed) * 2000);   /* within 2 us of the tick */
+    }
+    for (int i = 0; i < 30; i++) at[n++] = 100000000 + (long long)(lcg01(&seed) * 1.2e9);
+    double p = calib_tick_estimate(at, n);
+    ASSERT(fabs(p - 4e6) < 1e3);
+
+    n = 0;
+    t = 5;
+    for (int i = 0; i < 200; i++) {
+        t += (lcg01(&seed) < 0.5 ? 3 : 4) * 1000000LL;
+        at[n++] = t;
+    }
+    p = calib_tick_estimate(at, n);
+    ASSERT(fabs(p - 1e6) < 1e3);
+
+    n = 0;
+    for (int i = 0; i < 200; i++) at[n++] = (long long)(lcg01(&seed) * 1e9);
+    ASSERT(calib_tick_estimate(at, n) == 0);
+    ASSERT(calib_tick_estimate(at, 3) == 0);   /* too few */
+}
+
+static void test_kernel_to_scheduler(void)
+{
+    struct calib_host h;
+    memset(&h, 0, sizeof h);
+    int a, b;
+    ASSERT(calib_host_parse_kernel("6.18.44-fc-v769", &a, &b) && a == 6 && b == 18);
+    ASSERT(calib_host_parse_kernel("5.15.0-91-generic", &a, &b) && a == 5 && b == 15);
+    ASSERT(!calib_host_parse_kernel("weird", &a, &b));
+    const char *why;
+    h.delay_dequeue = -1;
+    h.kmajor = 5, h.kminor = 15;
+    ASSERT_STREQ(calib_host_scheduler(&h, &why), "cfs");
+    h.kmajor = 6, h.kminor = 8;   /* ko1's Ubuntu 24.04 */
+    ASSERT_STREQ(calib_host_scheduler(&h, &why), "eevdf");
+    h.kminor = 12;
+    ASSERT_STREQ(calib_host_scheduler(&h, &why), "eevdf_delay_dequeue");
+    h.delay_dequeue = 0;          /* the features file says NO_DELAY_DEQUEUE */
+    ASSERT_STREQ(calib_host_scheduler(&h, &why), "eevdf");
+    h.kminor = 8;
+    h.delay_dequeue = 1;
+    ASSERT_STREQ(calib_host_scheduler(&h, &why), "eevdf_delay_dequeue");
+    /* base slice: 0.75 ms x (1 + ilog2(min(ncpu, 8))) */
+    h.cpus_online = 1;
+    ASSERT_EQ(calib_host_base_slice_ns(&h), 750000);
+    h.cpus_online = 2;
+    ASSERT_EQ(calib_host_base_slice_ns(&h), 1500000);
+    h.cpus_online = 20;
+    ASSERT_EQ(calib_host_base_slice_ns(&h), 3000000);
+    h.base_slice_ns = 2800000;
+    ASSERT_EQ(calib_host_base_slice_ns(&h), 2800000);
+}
+
+static void set(struct calib_result *r, enum calib_id id, double med, double q1, double q3)
+{
+    r->m[id].measured = true;
+    r->m[id].median = med;
+    r->m[id].q1 = q1;
+    r->m[id].q3 = q3;
+    r->m[id].samples = 10;
+}
+
+/* The development guest: 2 CPUs, Linux 6.18, HZ 250, no debugfs. */
+static struct calib_host dev_host(void)
+{
+    struct calib_host h;
+    memset(&h, 0, sizeof h);
+    h.cpus_online = 2;
+    h.kmajor = 6, h.kminor = 18;
+    h.delay_dequeue = -1;
+    h.config_hz = 250;
+    return h;
+}
+
+static sim_time dur(const struct calib_profile *p, const char *key)
+{
+    const struct calib_key *k = calib_profile_key(p, key);
+    ASSERT(k && k->kind == CK_DUR);
+    return k->dur;
+}
+
+static void test_map(void)
+{
+    struct calib_result r;
+    memset(&r, 0, sizeof r);
+    r.ncpus_allowed = 2;
+    set(&r, CALIB_YIELD_SWITCH, 975, 900, 1000);
+    set(&r, CALIB_SYSCALL_GETPID, 75, 74, 76);
+    set(&r, CALIB_FUTEX_WAKE, 950, 900, 1000);
+    set(&r, CALIB_FUTEX_WAKE_REMOTE, 11500, 11000, 12000);
+    set(&r, CALIB_HANDOFF_CROSS, 58800, 58000, 60000);
+    set(&r, CALIB_WAKE_BUSY, 17400, 17000, 18000);
+    set(&r, CALIB_WAKE_IDLE, 25000, 21000, 26500);
+    set(&r, CALIB_MUTEX_UNCONTENDED, 2.5, 2.4, 2.6);
+    set(&r, CALIB_LINE_TRANSFER, 62.5, 62, 63);
+    set(&r, CALIB_INCR_SHARED, 40, 39, 41);
+    set(&r, CALIB_BUSY_LOOP, 0.98, 0.97, 0.99);
+    set(&r, CALIB_INCR_LOCAL, 1.2, 1.1, 1.3);
+    set(&r, CALIB_TIMER_WAKE_CPU, 16200, 15000, 17000);
+    set(&r, CALIB_TIMESLICE, 3.97e6, 3.9e6, 4e6);
+    struct calib_host h = dev_host();
+    struct calib_profile p;
+    calib_map(&r, &h, &p);
+    ASSERT_EQ(calib_profile_key(&p, "cores")->i, 2);
+    ASSERT_EQ(dur(&p, "context_switch"), 900 * SIM_NS);          /* 975 - 75 */
+    ASSERT_EQ(dur(&p, "futex_wake"), 950 * SIM_NS);
+    ASSERT_EQ(dur(&p, "wake_ipi"), 10600 * SIM_NS);               /* 10550, 3 digits */
+    ASSERT_EQ(dur(&p, "wake_idle_core"), 58800 * SIM_NS);
+    ASSERT_EQ(dur(&p, "wake_busy_core"), 16500 * SIM_NS);         /* 17400 - 900 */
+    ASSERT(fabs(calib_profile_key(&p, "wake_jitter")->num - 0.22) < 1e-9);  /* 5500 / 25000 */
+    ASSERT_STREQ(calib_profile_key(&p, "os_scheduler")->str, "eevdf_delay_dequeue");
+    ASSERT_EQ(dur(&p, "os_tick"), 4 * SIM_MS);
+    ASSERT_EQ(dur(&p, "os_timeslice"), 1500 * SIM_US);            /* EEVDF base slice, 2 CPUs */
+    ASSERT_EQ(dur(&p, "timer_tick_cost"), 16200 * SIM_NS);
+    ASSERT_EQ(dur(&p, "sched_lock_cs"), 65000);                   /* 2.5 + 62.5 ns */
+    ASSERT_EQ(dur(&p, "remote_rmw"), dur(&p, "line_transfer"));
+    ASSERT_EQ(calib_profile_key(&p, "line_store_batch")->i, 3);   /* 2 x 62.5 / 40 */
+    ASSERT_EQ(dur(&p, "tls_insn_overhead"), 220);                 /* 0.22 ns */
+    for (int i = 0; i < p.n; i++) ASSERT(p.k[i].how[0]);
+    ASSERT(calib_profile_key(&p, "context_switch")->measured);
+    char buf[64];
+    calib_key_value(calib_profile_key(&p, "wake_ipi"), buf, sizeof buf);
+    ASSERT_STREQ(buf, "10.6us");
+
+    /* one CPU: the cross-CPU measurements are missing -> defaults, said so;
+     * CFS: the measured run length is the slice; no config: the measured tick */
+    r.m[CALIB_HANDOFF_CROSS].measured = false;
+    snprintf(r.m[CALIB_HANDOFF_CROSS].note, sizeof r.m[0].note, "needs two CPUs");
+    r.m[CALIB_FUTEX_WAKE_REMOTE].measured = false;
+    h.kminor = 1;
+    h.config_hz = 0;
+    set(&r, CALIB_TICK_PERIOD, 3.3331e6, 3.33e6, 3.34e6);   /* HZ 300 */
+    calib_map(&r, &h, &p);
+    ASSERT_EQ(dur(&p, "wake_idle_core"), 25 * SIM_US);            /* the schema default */
+    ASSERT(!calib_profile_key(&p, "wake_idle_core")->measured);
+    ASSERT(strstr(calib_profile_key(&p, "wake_idle_core")->how, "needs two CPUs"));
+    ASSERT_EQ(dur(&p, "wake_ipi"), 0);
+    ASSERT_STREQ(calib_profile_key(&p, "os_scheduler")->str, "cfs");
+    ASSERT_EQ(dur(&p, "os_timeslice"), 3970 * SIM_US);
+    ASSERT_EQ(dur(&p, "os_tick"), 3330 * SIM_US);
+}
+
+/* docs/calibrate.md has a row for every key calib_map writes, naming each
+ * measurement its derivation uses. */
+static void test_docs_table(void)
+{
+    FILE *f = fopen("docs/calibrate.md", "r");
+    ASSERT(f);
+    static char doc[65536];
+    size_t n = fread(doc, 1, sizeof doc - 1, f);
+    fclose(f);
+    doc[n] = '\0';
+    struct calib_result r;
+    memset(&r, 0, sizeof r);
+    r.ncpus_allowed = 2;
+    for (int i = 0; i < CALIB_COUNT; i++) set(&r, (enum calib_id)i, 100 + i, 90 + i, 110 + i);
+    struct calib_host h = dev_host();
+    struct calib_profile p;
+    calib_map(&r, &h, &p);
+    for (int i = 0; i < p.n; i++) {
+        char head[64];
+        snprintf(head, sizeof head, "\n| `%s` |", p.k[i].name);
+        const char *row = strstr(doc, head);
+        if (!row) fprintf(stderr, "docs/calibrate.md: no row for `%s`\n", p.k[i].name);
+        ASSERT(row);
+        const char *end = strchr(row + 1, '\n');
+        for (int m = 0; m < CALIB_COUNT; m++) {
+            const char *name = calib_describe((enum calib_id)m)->name;
+            if (!strstr(p.k[i].how, name)) continue;
+            char quoted[64];
+            snprintf(quoted, sizeof quoted, "`%s`", name);
+            const char *hit = strstr(row, quoted);
+            if (!hit || hit > end)
+                fprintf(stderr, "docs/calibrate.md: the row of `%s` does not name %s\n", p.k[i].name, quoted);
+            ASSERT(hit && hit < end);
+        }
+    }
+}
+
+int main(void)
+{
+    RUN(test_quantiles);
+    RUN(test_loop_stops_when_stable);
+    RUN(test_loop_flags_unstable);
+    RUN(test_tick_estimate);
+    RUN(test_kernel_to_scheduler);
+    RUN(test_map);
+    RUN(test_docs_table);
+    TEST_DONE();
+}

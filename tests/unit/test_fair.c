@@ -1,0 +1,203 @@
+/* test_fair.c - the fair classes of the OS model (sim/fair.c) with exact
+ * times: when a woken task preempts the running one under EEVDF (its lag,
+ * V, RUN_TO_PARITY), what DELAY_DEQUEUE keeps on a core, slices noticed at
+ * ticks, CFS's wakeup granularity, and FIFO left as it was.  The machine
+ * of mach_script.h: context switch 2, idle wake 10, busy wake 3, slice
+ * 1000, tick 100 (engine units). */
+#include "mach_script.h"
+
+/* A runs 400 and sleeps while B waits (A's lag -200); B runs 20, wakes A
+ * (negative lag: no preemption) and sleeps with lag +200; A, back, runs
+ * 100 and wakes B: B is placed 400 left of V and A, now right of V, is no
+ * longer eligible - B preempts at once. */
+static const struct ms_step lag_a[] = { { A_BURST, 400, 0 }, { A_BLOCK, 0, 0 }, { A_MARK, 0, 0 },
+                                        { A_BURST, 100, 0 }, { A_WAKE, 0, 1 }, { A_BURST, 50, 0 },
+                                        { A_MARK, 0, 0 }, { A_EXIT, 0, 0 } };
+static const struct ms_step lag_b[] = { { A_BURST, 20, 0 }, { A_WAKE, 0, 0 }, { A_BLOCK, 0, 0 },
+                                        { A_MARK, 0, 0 }, { A_BURST, 10, 0 }, { A_EXIT, 0, 0 } };
+
+static void run_lag(enum mach_sched sched, struct ms_world *w)
+{
+    const struct ms_step *const s[] = { lag_a, lag_b };
+    ms_setup_sched(w, 1, s, 2, sched);
+    ms_start(w, 0);  /* A: idle core, at 10 */
+    ms_start(w, 1);  /* B: queued */
+    ms_run(w);
+}
+
+static void test_eevdf_positive_lag_preempts(void)
+{
+    struct ms_world w;
+    run_lag(MACH_SCHED_EEVDF, &w);
+    ASSERT_EQ(w.t[0].marks[0], 434);  /* A waited for B to sleep: no preemption at 432 */
+    ASSERT_EQ(w.t[1].marks[0], 536);  /* B preempted A at 534 */
+    ASSERT_EQ(w.t[0].marks[1], 598);  /* A: 534..536 switch, B 10, switch, then its 50 */
+    ASSERT_EQ(w.t[0].t.ivcsw, 1);
+    ASSERT_EQ(w.t[1].t.ivcsw, 0);
+    ms_teardown(&w);
+    /* 6.12's DELAY_DEQUEUE gets there another way (A stays queued while
+     * delayed, B leaves with +190): the same times */
+    run_lag(MACH_SCHED_EEVDF_DELAY, &w);
+    ASSERT_EQ(w.t[0].marks[0], 434);
+    ASSERT_EQ(w.t[1].marks[0], 536);
+    ASSERT_EQ(w.t[0].t.ivcsw, 1);
+    ms_teardown(&w);
+    /* FIFO: a woken task waits for the core */
+    run_lag(MACH_SCHED_FIFO, &w);
+    ASSERT_EQ(w.t[0].marks[1], 584);
+    ASSERT_EQ(w.t[1].marks[0], 586);
+    ASSERT_EQ(w.t[0].t.ivcsw, 0);
+    ms_teardown(&w);
+}
+
+/* The same first steps, inspected at the moment A sleeps: under EEVDF A
+ * leaves the queue with its lag (-200: V = 200, v = 400); with
+ * DELAY_DEQUEUE an ineligible sleeper stays on the queue, still in V. */
+struct probe {
+    struct ms_world *w;
+    bool delayed;
+    sim_time vlag;
+    int nr;
+};
+
+static void probe_at(void *obj, uint64_t arg)
+{
+    (void)arg;
+    struct probe *p = obj;
+    p->delayed = p->w->t[0].t.se.delayed;
+    p->vlag = p->w->t[0].t.se.vlag;
+    p->nr = p->w->m.cores[0].frq.nr;
+}
+
+static void test_delay_dequeue_keeps_sleeper(void)
+{
+    static const struct ms_step a[] = { { A_BURST, 400, 0 }, { A_BLOCK, 0, 0 }, { A_EXIT, 0, 0 } };
+    static const struct ms_step b[] = { { A_BURST, 20, 0 }, { A_WAKE, 0, 0 }, { A_EXIT, 0, 0 } };
+    const struct ms_step *const s[] = { a, b };
+    for (int mode = 0; mode < 2; mode++) {
+        struct ms_world w;
+        ms_setup_sched(&w, 1, s, 2, mode ? MACH_SCHED_EEVDF_DELAY : MACH_SCHED_EEVDF);
+        ms_start(&w, 0);
+        ms_start(&w, 1);
+        struct probe p = { &w, false, 0, 0 };
+        sim_at(w.e, 411, probe_at, &p, 0);  /* A slept at 410, B arrives at 412 */
+        ms_run(&w);
+        if (mode) {
+            ASSERT(p.delayed);
+            ASSERT_EQ(p.nr, 2);
+        } else {
+            ASSERT(!p.delayed);
+            ASSERT_EQ(p.vlag, -200);
+            ASSERT_EQ(p.nr, 1);
+        }
+        ms_teardown(&w);
+    }
+}
+
+/* A delayed task is woken on its own core (ttwu_runnable), even with
+ * another core idle; without DELAY_DEQUEUE the wake goes to the idle core. */
+static void wake_a(void *obj, uint64_t arg)
+{
+    (void)arg;
+    struct ms_world *w = obj;
+    mach_wake(&w->m, &w->t[0].t, NULL);
+}
+
+static void test_delayed_wakes_on_its_core(void)
+{
+    static const struct ms_step a[] = { { A_BURST, 400, 0 }, { A_BLOCK, 0, 0 }, { A_MARK, 0, 0 },
+                                        { A_EXIT, 0, 0 } };
+    static const struct ms_step b[] = { { A_BURST, 300, 0 }, { A_EXIT, 0, 0 } };
+    static const struct ms_step c[] = { { A_BURST, 410, 0 }, { A_EXIT, 0, 0 } };
+    const struct ms_step *const s[] = { a, b, c };
+    for (int mode = 0; mode < 2; mode++) {
+        struct ms_world w;
+        ms_setup_sched(&w, 2, s, 3, mode ? MACH_SCHED_EEVDF_DELAY : MACH_SCHED_EEVDF);
+        ms_start(&w, 0);  /* A: core 0 at 10 */
+        ms_start(&w, 2);  /* C: core 1 at 10, ends at 420: core 1 idles */
+        ms_start(&w, 1);  /* B: queued on core 0 behind A */
+        sim_at(w.e, 425, wake_a, &w, 0);  /* A slept at 410; B runs 412..712 */
+        ms_run(&w);
+        if (mode) {
+            /* delayed on core 0: put back there; B (protected) keeps it
+             * until it exits at 712, then a switch */
+            ASSERT_EQ(w.t[0].marks[0], 714);
+            ASSERT_EQ(w.t[0].t.last_core, 0);
+        } else {
+            /* off every queue: the idle core 1, after its wake-up */
+            ASSERT_EQ(w.t[0].marks[0], 435);
+            ASSERT_EQ(w.t[0].t.last_core, 1);
+        }
+        ms_teardown(&w);
+    }
+}
+
+/* Two CPU-bound tasks on one core: the running one's deadline (v + slice)
+ * is noticed at the next tick, where the other, now eligible with the
+ * earlier deadline, takes over.  Slice 150 < tick 100 x 2: they alternate
+ * at every other tick or every tick as their deadlines fall. */
+static void test_eevdf_slices_at_ticks(void)
+{
+    static const struct ms_step a[] = { { A_BURST, 1000, 0 }, { A_MARK, 0, 0 }, { A_EXIT, 0, 0 } };
+    const struct ms_step *const s[] = { a, a };
+    struct ms_world w;
+    ms_setup_sched(&w, 1, s, 2, MACH_SCHED_EEVDF);
+    w.m.p.os_timeslice = 150;
+    ms_start(&w, 0);  /* at 10, deadline 75 (a new task's half slice) */
+    ms_start(&w, 1);  /* queued, deadline 75 */
+    ms_run(&w);
+    /* every switch is at a tick: the busy core time is 2000 work + the switches */
+    uint64_t sw = w.t[0].t.ivcsw + w.t[1].t.ivcsw;
+    ASSERT(sw >= 10 && sw <= 20);
+    ASSERT_EQ(w.m.cores[0].busy_time, 2000);
+    ASSERT_EQ(w.m.cores[0].switch_time, 2 * (sw + 1));
+    /* the first finishes about a tick before the other */
+    sim_time end0 = w.t[0].marks[0], end1 = w.t[1].marks[0];
+    sim_time last = end0 > end1 ? end0 : end1, first = end0 > end1 ? end1 : end0;
+    ASSERT_EQ(last, 10 + 2000 + 2 * (sw + 1));
+    ASSERT(last - first <= 200);
+    ms_teardown(&w);
+}
+
+/* CFS: a woken task preempts only if its v is more than wakeup_gran
+ * (4/3 x os_timeslice) behind the running one's; sleeper credit is capped
+ * at latency / 2 (4 x os_timeslice). */
+static void test_cfs_wakeup_gran(void)
+{
+    static const struct ms_step a[] = { { A_BURST, 10, 0 }, { A_BLOCK, 0, 0 }, { A_MARK, 0, 0 },
+                                        { A_EXIT, 0, 0 } };
+    static const struct ms_step b[] = { { A_BURST, 3000, 0 }, { A_WAKE, 0, 0 }, { A_BURST, 500, 0 },
+                                        { A_MARK, 0, 0 }, { A_EXIT, 0, 0 } };
+    const struct ms_step *const s[] = { a, b };
+    struct ms_world w;
+    ms_setup_sched(&w, 1, s, 2, MACH_SCHED_CFS);
+    w.m.p.os_timeslice = 1000;  /* wakeup_gran 1333; B runs 3000 ahead: A preempts */
+    ms_start(&w, 0);
+    ms_start(&w, 1);
+    ms_run(&w);
+    /* A 10..20, sleeps; B 22..; the tick slices do not stop B (A sleeps);
+     * B wakes A at 3022: A's v 10 is floored at min_vruntime - 4000, 2990
+     * behind B's: > 1333, so A runs at once */
+    ASSERT_EQ(w.t[0].marks[0], 3024);
+    ASSERT_EQ(w.t[1].t.ivcsw, 1);
+    ms_teardown(&w);
+    ms_setup_sched(&w, 1, s, 2, MACH_SCHED_CFS);
+    w.m.p.os_timeslice = 3000;  /* wakeup_gran 4000 > 2990: no preemption */
+    ms_start(&w, 0);
+    ms_start(&w, 1);
+    ms_run(&w);
+    ASSERT_EQ(w.t[1].marks[0], 3522);
+    ASSERT_EQ(w.t[0].marks[0], 3524);
+    ASSERT_EQ(w.t[1].t.ivcsw, 0);
+    ms_teardown(&w);
+}
+
+int main(void)
+{
+    RUN(test_eevdf_positive_lag_preempts);
+    RUN(test_delay_dequeue_keeps_sleeper);
+    RUN(test_delayed_wakes_on_its_core);
+    RUN(test_eevdf_slices_at_ticks);
+    RUN(test_cfs_wakeup_gran);
+    TEST_DONE();
+}
