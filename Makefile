@@ -54,7 +54,7 @@ ASN_CXXFLAGS := $(CXXSTD) $(CXXWARN) -O1 -g -fno-omit-frame-pointer \
                 -fsanitize=address,undefined -fno-sanitize-recover=all $(SG_FLAGS)
 
 # Library sources: everything except the CLI entry point.
-LIB_DIRS := common sim models input output exec cli
+LIB_DIRS := common sim core models input output exec cli
 LIB_SRC  := $(filter-out cli/main.c,$(foreach d,$(LIB_DIRS),$(wildcard $(d)/*.c)))
 MAIN_SRC := cli/main.c
 UNIT_SRC := $(wildcard tests/unit/test_*.c)
@@ -282,13 +282,22 @@ $(REL)/tests/schema_keys: tests/docs/schema_keys.c $(REL_OBJ)
 	@mkdir -p $(dir $@)
 	$(Q)$(CC) $(RELEASE_CFLAGS) -o $@ $< $(REL_OBJ) $(LDLIBS)
 
-bench: gvlsim $(REL)/tests/bench_engine
-	@scripts/bench.sh ./gvlsim $(REL)/tests/bench_engine
+# `make bench` also times gvlsim as built at BENCH_BASE_REV (the commit the
+# speed work started from; scripts/bench_base.sh builds it under /tmp) side
+# by side; BENCH_BASE_REV= skips that.  RUNS=N runs per figure (default 5).
+BENCH_BASE_REV ?= 938b7a5
+bench: gvlsim $(REL)/tests/bench_engine $(REL)/tests/maxrss
+	@base=""; [ -z "$(BENCH_BASE_REV)" ] || base=$$(scripts/bench_base.sh $(BENCH_BASE_REV)) || base=""; \
+	  scripts/bench.sh ./gvlsim $(REL)/tests/bench_engine $(REL)/tests/maxrss $$base
 
 BENCH_SG := $(if $(HAVE_SIMGRID),$(REL)/sim/engine_simgrid.o)
 $(REL)/tests/bench_engine: tests/bench/bench_engine.c $(REL_OBJ) $(BENCH_SG)
 	@mkdir -p $(dir $@)
 	$(Q)$(CC) $(RELEASE_CFLAGS) -o $@ $< $(REL_OBJ) $(BENCH_SG) $(LDLIBS) $(if $(BENCH_SG),$(SG_LIBS))
+
+$(REL)/tests/maxrss: tests/bench/maxrss.c
+	@mkdir -p $(dir $@)
+	$(Q)$(CC) $(RELEASE_CFLAGS) -o $@ $<
 
 valgrind: $(REL_UNITS) gvlsim
 	@scripts/valgrind.sh ./gvlsim $(REL_UNITS)

@@ -1,11 +1,5 @@
-/* exec_gvl.h - the real per-Ractor GVL of CRuby 3.3+ (thread_pthread.c):
- * a mutex, the `running` owner, a FIFO ready queue and one condition
- * variable per thread, with the hand-off protocol between them.
- *
- * The policies eager, hot_steal, delayed and threshold (exec_policy.c) are
- * built on these functions; each is named after the CRuby function it
- * re-implements.  Functions ending in _locked expect sched->lock held.
- */
+/* exec_gvl.h - the GVL on real threads: its entries, at the same points
+ * of a thread's life as the simulator's (models/gvl.h). */
 #ifndef EXEC_EXEC_GVL_H
 #define EXEC_EXEC_GVL_H
 
@@ -13,71 +7,29 @@
 
 #include "exec_vm.h"
 
-int exec_sched_init(struct exec_sched *s, struct exec_ractor *r);
-void exec_sched_destroy(struct exec_sched *s);
+/* ---- the entries, at the same points as the simulator's (models/gvl.h) --
+ * Each runs on the thread it names, except exec_gvl_ready (the waker:
+ * another Ruby thread or the controller) and exec_gvl_prefill (the
+ * controller, holding the sched lock).  Entries that (re)acquire the GVL
+ * return once the calling thread holds it.  The policy's decisions are
+ * core/policy.h's; barging is the 2.x GVL of exec_gvl_barging.c. */
 
-/* thread_sched_enq / thread_sched_deq and the head insertion of the
- * hot-thread steal. */
-/* The ready queue as a plain FIFO (no timeslice bookkeeping): the 2.x GVL's
- * wait queue uses these too. */
-void exec_rq_append_locked(struct exec_sched *s, struct exec_thread *th);
-void exec_rq_remove_locked(struct exec_sched *s, struct exec_thread *th);
-void exec_gvl_enq_locked(struct exec_sched *s, struct exec_thread *th, struct exec_actor_counts *by);
-struct exec_thread *exec_gvl_deq_locked(struct exec_sched *s);
-
-/* thread_sched_wakeup_running_thread: signal th's condvar (counted as a
- * wakeup in `by` if th was waiting on it). */
-void exec_gvl_signal_locked(struct exec_thread *th, struct exec_actor_counts *by);
-
-/* thread_sched_to_ready_common: th becomes ready; if nobody runs it is
- * made `running` (and signalled if `wakeup`). */
-void exec_gvl_to_ready_common_locked(struct exec_sched *s, struct exec_thread *th, bool wakeup,
-                                     struct exec_actor_counts *by);
-
-/* thread_sched_wait_running_turn: sleep on th->cond until running == th,
- * with the PR 15840 steal when th is sched->runnable_hot_th. */
-void exec_gvl_wait_running_turn_locked(struct exec_sched *s, struct exec_thread *th);
-
-/* thread_sched_wakeup_next_thread: `cur` (the running thread, possibly
- * blocked) hands the GVL to the head of the queue or to nobody, and leaves
- * running_threads. */
-void exec_gvl_wakeup_next_locked(struct exec_sched *s, struct exec_thread *cur,
-                                 struct exec_actor_counts *by);
-
-/* thread_sched_add_running_thread: `running` joins vm running_threads (and
- * the timeslice set if it has waiters). */
-void exec_gvl_add_running_thread_locked(struct exec_sched *s, struct exec_thread *th);
-
-/* thread_sched_setup_running_threads without the timeslice part (barging
- * in multi-Ractor runs). */
-void exec_gvl_running_threads_update_locked(struct exec_sched *s, struct exec_thread *add_th,
-                                            struct exec_thread *del_th, struct exec_actor_counts *by);
-
-/* The calling thread stops / starts executing with the GVL: the
- * two-holders check and the running_time reset (rb_ractor_thread_switch). */
-void exec_gvl_released(struct exec_thread *th);
-void exec_gvl_acquired_locked(struct exec_sched *s, struct exec_thread *th);
-
-/* delayed / threshold: if the running thread is still blocked and others
- * wait, hand the GVL on for it (called by the timer or the helper). */
-bool exec_gvl_handoff_blocked_locked(struct exec_sched *s, struct exec_actor_counts *by);
-
-/* ---- the 3.3 entries of a policy table ---------------------------------- */
-
-void exec_gvl33_start(struct exec_thread *th);
-void exec_gvl33_prefill(struct exec_sched *s, struct exec_thread *th);
-/* thread_sched_to_waiting (BLOCKING_REGION entry): eager hand-off; with
- * set_hot the releasing thread becomes runnable_hot_th (PR 15840). */
-void exec_gvl33_to_waiting(struct exec_thread *th, bool set_hot);
-/* thread_sched_to_running (BLOCKING_REGION exit) */
-void exec_gvl33_to_running(struct exec_thread *th);
-/* thread_sched_to_waiting_until_wakeup (Queue#pop on empty, join) */
-void exec_gvl33_park(struct exec_thread *th);
-/* ubf_waiting: a parked th is made ready by `by` */
-void exec_gvl33_ready(struct exec_actor_counts *by, struct exec_thread *th);
-/* thread_sched_yield (quantum expired) */
-void exec_gvl33_yield(struct exec_thread *th);
-/* thread_sched_to_dead */
-void exec_gvl33_dead(struct exec_thread *th);
+/* Before the start gate: queue th on its GVL in scenario order. */
+void exec_gvl_prefill(struct exec_thread *th);
+/* The thread's first acquisition. */
+void exec_gvl_start(struct exec_thread *th);
+/* BLOCKING_REGION entry; yield_immediately for native sleeps
+ * (THREAD_BLOCKING_BEGIN), false for system calls. */
+void exec_gvl_blocking_enter(struct exec_thread *th, bool yield_immediately);
+/* BLOCKING_REGION exit: wants the GVL back. */
+void exec_gvl_blocking_exit(struct exec_thread *th);
+/* Give up the GVL until exec_gvl_ready is called on th (Queue#pop on
+ * empty, join), then hold it again. */
+void exec_gvl_park(struct exec_thread *th);
+void exec_gvl_ready(struct exec_actor_counts *by, struct exec_thread *th);
+/* The quantum is used up. */
+void exec_gvl_yield(struct exec_thread *th);
+/* The thread ends and releases the GVL. */
+void exec_gvl_dead(struct exec_thread *th);
 
 #endif

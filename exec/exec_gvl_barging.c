@@ -14,205 +14,160 @@
  * owner's TIMER interrupt, which under 3.2 credits a whole quantum, so the
  * owner yields at its next safe point.
  *
- * The per-Ractor structure (exec_sched) is shared with the 3.3 code; the
- * ready queue is the GVL wait queue.  In multi-Ractor runs the threads also
+ * The rules are core/policy.h's core_barging_*; the Ractor's core.sched is
+ * shared with the 3.3 code (its ready queue is the GVL wait queue).  In multi-Ractor runs the threads also
  * enter and leave vm running_threads, so that the barrier (exec_vmlock.c)
  * works the same under every policy (3.2's own barrier counted blocking
  * threads instead: an approximation, documented in docs/exec-results.md).
  */
+#include "exec_gvl_barging.h"
+
 #include <errno.h>
 #include <sched.h>
 
-#include "exec_gvl.h"
-#include "exec_policy.h"
+#include "../core/policy.h"
+#include "exec_sched.h"
+#include "exec_wait.h"
 
 /* designate_timer_thread: wake the last waiter so that it becomes the timer. */
-static void designate_timer_thread_locked(struct exec_sched *s, struct exec_actor_counts *by)
+static void designate_timer_thread_locked(struct exec_thread *last, struct exec_actor_counts *by)
 {
-    struct exec_thread *last = s->rq_tail;
-    if (!last) return;
     if (last->cond_waiting) by->wakeups++;
     pthread_cond_signal(&last->cond);  /* not `signalled`: this wake is not for the GVL */
 }
 
 /* do_gvl_timer: the designated waiter's timed wait. */
-static void do_gvl_timer_locked(struct exec_sched *s, struct exec_thread *th)
+static void do_gvl_timer_locked(struct exec_ractor *r, struct exec_thread *th)
 {
-    struct exec_vm *vm = th->vm;
-    s->timer_th = th;
-    if (s->timer_timedout) {
-        int64_t deadline = exec_now_ns() + exec_ps_to_ns(vm->scn->runtime.quantum);
-        s->timer_abs = exec_abstime(deadline);
-    }
-    int64_t deadline_ns = (int64_t)s->timer_abs.tv_sec * 1000000000 + s->timer_abs.tv_nsec;
+    struct core_sched *s = &r->core.sched;
+    struct exec_sched *xs = &r->sched;
+    if (core_barging_timer_begin(s, &th->core))
+        xs->timer_abs = exec_abstime(exec_now_ns() + exec_ps_to_ns(th->vm->scn->runtime.quantum));
+    int64_t deadline_ns = (int64_t)xs->timer_abs.tv_sec * 1000000000 + xs->timer_abs.tv_nsec;
     th->cond_waiting = true;
-    int rc = exec_cond_timedwait(th, &th->cond, &s->lock, deadline_ns);
+    int rc = exec_cond_timedwait(th, &th->cond, &xs->lock, deadline_ns);
     th->cond_waiting = false;
-    s->timer_timedout = rc == ETIMEDOUT;
     /* time slice: the owner yields at its next safe point */
-    if (s->running) {
-        atomic_fetch_or(&s->running->interrupts, EXEC_INT_TIMER);
-        s->barging_timer_fires++;
+    struct exec_thread *owner = exec_thread_of(core_barging_timer_end(s, rc == ETIMEDOUT));
+    if (owner) {
+        atomic_fetch_or(&owner->interrupts, CORE_INT_TIMER);
+        xs->barging_timer_fires++;
     }
-    s->timer_th = NULL;
 }
 
 /* thread_sched_to_running_common (3.2) */
-static void acquire_locked(struct exec_sched *s, struct exec_thread *th, bool queued)
+void exec_gvl32_acquire_locked(struct exec_ractor *r, struct exec_thread *th, bool queued)
 {
-    if (s->running) {
-        if (!queued) exec_rq_append_locked(s, th);
+    struct core_sched *s = &r->core.sched;
+    struct exec_sched *xs = &r->sched;
+    if (!core_barging_uncontended(s, &th->core)) {
+        if (!queued) core_rq_append(s, &th->core);
         do {
             th->signalled = false;
-            if (!s->timer_th) {
-                do_gvl_timer_locked(s, th);
+            if (!s->barging.timer) {
+                do_gvl_timer_locked(r, th);
             } else {
                 th->cond_waiting = true;
-                exec_cond_wait(th, &th->cond, &s->lock);
+                exec_cond_wait(th, &th->cond, &xs->lock);
                 th->cond_waiting = false;
             }
             /* signalled by a release, but someone barged in first */
             if (s->running && th->signalled) th->c.wasted_wakes++;
         } while (s->running);
-        exec_rq_remove_locked(s, th);
-        if (s->need_yield) {
-            s->need_yield = false;
-            pthread_cond_signal(&s->switch_cond);
-        }
-        th->ac.gvl_handoffs++;
-    } else {
-        /* a thread queued by the start-up prefill finds the GVL free */
-        if (th->in_readyq) exec_rq_remove_locked(s, th);
-        s->timer_timedout = true;  /* reset the timer if uncontended */
+        if (core_barging_got_it(s, &th->core)) pthread_cond_signal(&xs->switch_cond);
+        s->handoffs++;
     }
-    s->running = th;
-    if (th->vm->multi_ractor) exec_gvl_running_threads_update_locked(s, th, NULL, &th->ac);
-    exec_gvl_acquired_locked(s, th);
-    if (!s->timer_th) designate_timer_thread_locked(s, &th->ac);
+    struct exec_thread *timer = exec_thread_of(core_barging_take(s, &th->core));
+    if (th->vm->multi_ractor) exec_sched_running_update_locked(r, th, NULL, &th->ac);
+    exec_sched_acquired_locked(th);
+    if (timer) designate_timer_thread_locked(timer, &th->ac);
 }
 
-/* thread_sched_to_waiting_common (3.2): returns the signalled waiter. */
-static struct exec_thread *release_locked(struct exec_sched *s, struct exec_thread *th)
+/* thread_sched_to_waiting_common (3.2), after exec_sched_released */
+void exec_gvl32_release_locked(struct exec_ractor *r, struct exec_thread *th)
 {
-    exec_gvl_released(th);
-    s->running = NULL;
-    if (th->vm->multi_ractor) exec_gvl_running_threads_update_locked(s, NULL, th, &th->ac);
-    struct exec_thread *next = s->rq_head;
-    if (next) exec_gvl_signal_locked(next, &th->ac);
-    return next;
+    if (th->vm->multi_ractor) exec_sched_running_update_locked(r, NULL, th, &th->ac);
+    core_barging_release(&r->core.sched, &th->ac);
 }
 
-static void barging_prefill(struct exec_sched *s, struct exec_thread *th)
+void exec_gvl32_start(struct exec_thread *th)
 {
-    if (!s->running) s->running = th;
-    else exec_rq_append_locked(s, th);
-}
-
-static void barging_start(struct exec_thread *th)
-{
-    struct exec_sched *s = &th->ractor->sched;
-    pthread_mutex_lock(&s->lock);
-    if (s->running == th) {
-        if (th->vm->multi_ractor) exec_gvl_running_threads_update_locked(s, th, NULL, &th->ac);
-        exec_gvl_acquired_locked(s, th);
-        if (!s->timer_th) designate_timer_thread_locked(s, &th->ac);
+    struct exec_ractor *r = exec_ractor_of(th);
+    struct core_sched *s = &r->core.sched;
+    pthread_mutex_lock(&r->sched.lock);
+    if (s->running == &th->core) {  /* first in scenario order (the prefill) */
+        struct exec_thread *timer = exec_thread_of(core_barging_take(s, &th->core));
+        if (th->vm->multi_ractor) exec_sched_running_update_locked(r, th, NULL, &th->ac);
+        exec_sched_acquired_locked(th);
+        if (timer) designate_timer_thread_locked(timer, &th->ac);
     } else {
-        acquire_locked(s, th, th->in_readyq);
+        exec_gvl32_acquire_locked(r, th, th->core.in_readyq);
     }
-    pthread_mutex_unlock(&s->lock);
-}
-
-static void barging_release(struct exec_thread *th, bool yield_immediately)
-{
-    (void)yield_immediately;
-    struct exec_sched *s = &th->ractor->sched;
-    pthread_mutex_lock(&s->lock);
-    release_locked(s, th);
-    pthread_mutex_unlock(&s->lock);
-}
-
-static void barging_acquire(struct exec_thread *th)
-{
-    struct exec_sched *s = &th->ractor->sched;
-    pthread_mutex_lock(&s->lock);
-    acquire_locked(s, th, false);
-    pthread_mutex_unlock(&s->lock);
-}
-
-static void barging_dead(struct exec_thread *th)
-{
-    barging_release(th, false);
+    pthread_mutex_unlock(&r->sched.lock);
 }
 
 /* native_sleep of 3.2: release, sleep on the thread's condvar until
  * woken (the unblock function), then acquire like any other waiter. */
-static void barging_park(struct exec_thread *th)
+void exec_gvl32_park(struct exec_thread *th)
 {
-    struct exec_sched *s = &th->ractor->sched;
-    pthread_mutex_lock(&s->lock);
+    struct exec_ractor *r = exec_ractor_of(th);
+    struct exec_sched *xs = &r->sched;
+    pthread_mutex_lock(&xs->lock);
     if (th->park_woken) {  /* woken before it slept */
         th->park_woken = false;
         th->ready_at_ns = exec_now_ns();
-        pthread_mutex_unlock(&s->lock);
+        pthread_mutex_unlock(&xs->lock);
         return;
     }
-    release_locked(s, th);
+    exec_sched_released(th);
+    exec_gvl32_release_locked(r, th);
     while (!th->park_woken) {
         th->cond_waiting = true;
-        exec_cond_wait(th, &th->cond, &s->lock);
+        exec_cond_wait(th, &th->cond, &xs->lock);
         th->cond_waiting = false;
     }
     th->park_woken = false;
-    acquire_locked(s, th, false);
-    pthread_mutex_unlock(&s->lock);
+    exec_gvl32_acquire_locked(r, th, false);
+    pthread_mutex_unlock(&xs->lock);
 }
 
-static void barging_ready(struct exec_actor_counts *by, struct exec_thread *th)
+void exec_gvl32_ready(struct exec_actor_counts *by, struct exec_thread *th)
 {
-    struct exec_sched *s = &th->ractor->sched;
-    pthread_mutex_lock(&s->lock);
+    struct exec_sched *xs = &exec_ractor_of(th)->sched;
+    pthread_mutex_lock(&xs->lock);
     th->park_woken = true;
     th->ready_at_ns = exec_now_ns();
     if (th->cond_waiting) by->wakeups++;
     pthread_cond_signal(&th->cond);
-    pthread_mutex_unlock(&s->lock);
+    pthread_mutex_unlock(&xs->lock);
 }
 
 /* thread_sched_yield (3.2): release, wait until a waiter really took the
  * GVL (need_yield / switch_cond), then queue up again. */
-static void barging_yield(struct exec_thread *th)
+void exec_gvl32_yield(struct exec_thread *th)
 {
-    struct exec_sched *s = &th->ractor->sched;
-    pthread_mutex_lock(&s->lock);
-    struct exec_thread *next = release_locked(s, th);
-    if (s->wait_yield) {
-        while (s->wait_yield) exec_cond_wait(th, &s->switch_wait_cond, &s->lock);
-    } else if (next) {
-        s->need_yield = true;
-        s->wait_yield = true;
-        while (s->need_yield) exec_cond_wait(th, &s->switch_cond, &s->lock);
-        s->wait_yield = false;
-        pthread_cond_broadcast(&s->switch_wait_cond);
-    } else {
-        pthread_mutex_unlock(&s->lock);
+    struct exec_ractor *r = exec_ractor_of(th);
+    struct core_sched *s = &r->core.sched;
+    struct exec_sched *xs = &r->sched;
+    pthread_mutex_lock(&xs->lock);
+    exec_sched_released(th);
+    if (th->vm->multi_ractor) exec_sched_running_update_locked(r, NULL, th, &th->ac);
+    switch (core_barging_yield(s, &th->ac)) {
+    case CORE_YIELD_WAIT_SWITCH:
+        while (s->barging.wait_yield) exec_cond_wait(th, &xs->switch_wait_cond, &xs->lock);
+        break;
+    case CORE_YIELD_WAIT_TAKEN:
+        while (s->barging.need_yield) exec_cond_wait(th, &xs->switch_cond, &xs->lock);
+        s->barging.wait_yield = false;
+        pthread_cond_broadcast(&xs->switch_wait_cond);
+        break;
+    case CORE_YIELD_NATIVE:
+        pthread_mutex_unlock(&xs->lock);
         sched_yield();
-        pthread_mutex_lock(&s->lock);
-        pthread_cond_broadcast(&s->switch_wait_cond);
+        pthread_mutex_lock(&xs->lock);
+        pthread_cond_broadcast(&xs->switch_wait_cond);
+        break;
     }
-    acquire_locked(s, th, false);
-    pthread_mutex_unlock(&s->lock);
+    exec_gvl32_acquire_locked(r, th, false);
+    pthread_mutex_unlock(&xs->lock);
 }
-
-const struct exec_policy exec_policy_barging = {
-    .name = "barging",
-    .id = GVL_POLICY_BARGING,
-    .prefill = barging_prefill,
-    .start = barging_start,
-    .blocking_enter = barging_release,
-    .blocking_exit = barging_acquire,
-    .park = barging_park,
-    .ready = barging_ready,
-    .yield = barging_yield,
-    .dead = barging_dead,
-    .credit_full_quantum = true,
-};

@@ -1,8 +1,8 @@
 /* exec_queue.c - Thread::Queue (thread_sync.c) and join on real threads.
  *
- * A queue is a mutex, an item count and a FIFO of parked poppers.  pop on
- * an empty queue registers the thread as a waiter and parks it through the
- * GVL policy (queue_sleep -> native_sleep ->
+ * A queue is a mutex around core/queue.h's item count and FIFO of parked
+ * poppers.  pop on an empty queue registers the thread as a waiter and
+ * parks it through the GVL (queue_sleep -> native_sleep ->
  * thread_sched_to_waiting_until_wakeup: the GVL goes to the next ready
  * thread); push takes the first waiter off the list and makes it ready
  * (wakeup_one -> ubf_waiting).  A woken popper re-checks and parks again
@@ -15,13 +15,11 @@
  */
 #include "exec_queue.h"
 
-#include "exec_policy.h"
+#include "exec_gvl.h"
 
 int exec_queue_init(struct exec_queue *q, const char *name, int64_t initial)
 {
-    q->name = name;
-    q->items = initial;
-    q->wait_head = q->wait_tail = NULL;
+    core_queue_init(&q->core, name, initial);
     return pthread_mutex_init(&q->lock, NULL) ? -1 : 0;
 }
 
@@ -44,19 +42,14 @@ void exec_queue_push(struct exec_thread *th, struct exec_queue *q)
 {
     struct exec_vm *vm = th->vm;
     pthread_mutex_lock(&q->lock);
-    q->items++;
-    struct exec_thread *w = q->wait_head;
+    struct exec_thread *w = exec_thread_of(core_queue_push(&q->core));
     if (w) {
-        q->wait_head = w->wait_next;
-        if (!q->wait_head) q->wait_tail = NULL;
-        w->wait_next = NULL;
-        w->parked_queue = -1;
         pthread_mutex_lock(&vm->life_lock);
         exec_park_count_locked(vm, -1);
         pthread_mutex_unlock(&vm->life_lock);
     }
     pthread_mutex_unlock(&q->lock);
-    if (w) vm->policy->ready(&th->ac, w);
+    if (w) exec_gvl_ready(&th->ac, w);
 }
 
 enum exec_wait_result exec_queue_try_pop(struct exec_thread *th, struct exec_queue *q)
@@ -64,16 +57,12 @@ enum exec_wait_result exec_queue_try_pop(struct exec_thread *th, struct exec_que
     struct exec_vm *vm = th->vm;
     enum exec_wait_result r = EXEC_WAIT_DONE;
     pthread_mutex_lock(&q->lock);
-    if (q->items > 0) {
-        q->items--;
+    if (core_queue_take(&q->core)) {
+        r = EXEC_WAIT_DONE;
     } else if (atomic_load(&vm->stopping)) {
         r = EXEC_WAIT_STOPPING;
     } else {
-        th->wait_next = NULL;
-        if (q->wait_tail) q->wait_tail->wait_next = th;
-        else q->wait_head = th;
-        q->wait_tail = th;
-        th->parked_queue = (int)(q - vm->queues);
+        core_queue_wait(&q->core, &th->core, (int)(q - vm->queues));
         exec_state_set(th, TS_PARKED);  /* before it counts as parked (reports) */
         pthread_mutex_lock(&vm->life_lock);
         exec_park_count_locked(vm, +1);
@@ -94,10 +83,10 @@ enum exec_wait_result exec_join_try(struct exec_thread *th)
     } else if (atomic_load(&vm->stopping)) {
         r = EXEC_WAIT_STOPPING;
     } else {
-        th->joining = true;
+        th->core.joining = true;
         exec_state_set(th, TS_PARKED);
-        th->wait_next = vm->joiners;
-        vm->joiners = th;
+        th->core.wait_next = vm->joiners;
+        vm->joiners = &th->core;
         exec_park_count_locked(vm, +1);
         r = EXEC_WAIT_PARK;
     }
@@ -106,23 +95,24 @@ enum exec_wait_result exec_join_try(struct exec_thread *th)
 }
 
 /* Take the joiners off the list (life_lock held); returns the list. */
-static struct exec_thread *take_joiners_locked(struct exec_vm *vm)
+static struct core_thread *take_joiners_locked(struct exec_vm *vm)
 {
-    struct exec_thread *list = vm->joiners;
+    struct core_thread *list = vm->joiners;
     vm->joiners = NULL;
-    for (struct exec_thread *j = list; j; j = j->wait_next) {
+    for (struct core_thread *j = list; j; j = j->wait_next) {
         j->joining = false;
         exec_park_count_locked(vm, -1);
     }
     return list;
 }
 
-static void ready_list(struct exec_vm *vm, struct exec_thread *list, struct exec_actor_counts *by)
+/* Make every thread of a list (linked through wait_next) ready. */
+static void ready_list(struct core_thread *list, struct exec_actor_counts *by)
 {
     while (list) {
-        struct exec_thread *next = list->wait_next;
+        struct core_thread *next = list->wait_next;
         list->wait_next = NULL;
-        vm->policy->ready(by, list);
+        exec_gvl_ready(by, exec_thread_of(list));
         list = next;
     }
 }
@@ -130,7 +120,7 @@ static void ready_list(struct exec_vm *vm, struct exec_thread *list, struct exec
 void exec_thread_exited(struct exec_thread *th)
 {
     struct exec_vm *vm = th->vm;
-    struct exec_thread *wake = NULL;
+    struct core_thread *wake = NULL;
     pthread_mutex_lock(&vm->life_lock);
     vm->alive--;
     if (vm->alive == 1 && vm->joiners) wake = take_joiners_locked(vm);
@@ -143,7 +133,7 @@ void exec_thread_exited(struct exec_thread *th)
         pthread_cond_broadcast(&vm->life_cond);
     }
     pthread_mutex_unlock(&vm->life_lock);
-    ready_list(vm, wake, &th->ac);
+    ready_list(wake, &th->ac);
 }
 
 void exec_wake_all_parked(struct exec_vm *vm)
@@ -152,19 +142,18 @@ void exec_wake_all_parked(struct exec_vm *vm)
     for (int qi = 0; qi < vm->nqueues; qi++) {
         struct exec_queue *q = &vm->queues[qi];
         pthread_mutex_lock(&q->lock);
-        struct exec_thread *list = q->wait_head;
-        q->wait_head = q->wait_tail = NULL;
-        for (struct exec_thread *w = list; w; w = w->wait_next) {
+        struct core_thread *list = core_waitq_take_all(&q->core.waiters);
+        for (struct core_thread *w = list; w; w = w->wait_next) {
             w->parked_queue = -1;
             pthread_mutex_lock(&vm->life_lock);
             exec_park_count_locked(vm, -1);
             pthread_mutex_unlock(&vm->life_lock);
         }
         pthread_mutex_unlock(&q->lock);
-        ready_list(vm, list, by);
+        ready_list(list, by);
     }
     pthread_mutex_lock(&vm->life_lock);
-    struct exec_thread *joiners = take_joiners_locked(vm);
+    struct core_thread *joiners = take_joiners_locked(vm);
     pthread_mutex_unlock(&vm->life_lock);
-    ready_list(vm, joiners, by);
+    ready_list(joiners, by);
 }

@@ -29,6 +29,9 @@ enum exec_wait_result exec_join_try(struct exec_thread *th);
  * of the run or a deadlock.  Called before it releases its GVL. */
 void exec_thread_exited(struct exec_thread *th);
 
+/* Parked-thread accounting for deadlock detection; the caller holds life_lock. */
+void exec_park_count_locked(struct exec_vm *vm, int delta);
+
 /* stop.time: make every parked thread ready (the controller). */
 void exec_wake_all_parked(struct exec_vm *vm);
 

@@ -1,12 +1,12 @@
-/* exec_run.c - build the executor's VM from a scenario, run it on real
- * threads, watch it, and fill the metrics.
+/* exec_run.c - the executor's driver: run a scenario's VM (exec_build.c)
+ * on real threads, watch it, and fill the metrics.
  *
- * Order of a run: validate what the executor needs; pin the process to
- * machine.cores CPUs; calibrate the busy loop on them; create one pthread
- * per Ruby thread (each waits at a start gate), the timer thread and the
- * threshold helpers; queue the threads on their GVLs in scenario order (the
- * first of each Ractor owns it, as if each had asked in turn); open the
- * gate and start the clock.
+ * Order of a run: build the VM, validating what the executor needs; pin
+ * the process to machine.cores CPUs; calibrate the busy loop on them;
+ * create one pthread per Ruby thread (each waits at a start gate), the
+ * timer thread and the threshold helpers; queue the threads on their GVLs
+ * in scenario order (the first of each Ractor owns it, as if each had
+ * asked in turn); open the gate and start the clock.
  *
  * The calling thread is the controller.  It sleeps on vm->life_cond until
  * the last thread ends, stop.time comes (it then sets TERMINATE in every
@@ -19,283 +19,27 @@
  * freed.  A thread that does not come back within a grace period (stuck in
  * a long system call) is left behind and the VM is not freed.
  */
-#include <errno.h>
 #include <inttypes.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 #include "../common/err.h"
+#include "../core/policy.h"
 #include "exec.h"
 #include "exec_affinity.h"
+#include "exec_build.h"
 #include "exec_gvl.h"
-#include "exec_policy.h"
 #include "exec_queue.h"
 #include "exec_thread.h"
 #include "exec_threshold.h"
 #include "exec_timer.h"
-#include "exec_vmlock.h"
 #include "exec_work.h"
 
-/* Most threads a run may create (each is a real pthread with its stack). */
-#define EXEC_MAX_THREADS 4096
 /* Largest spread of the busy-loop calibration accepted. */
 #define EXEC_MAX_CALIB_SPREAD 0.10
 /* How long aborted threads get to leave before they are left behind. */
 #define EXEC_ABORT_GRACE_NS INT64_C(3000000000)
-
-/* ---- helpers used by every exec file ---------------------------------------- */
-
-int exec_cond_init(pthread_cond_t *c)
-{
-    pthread_condattr_t a;
-    if (pthread_condattr_init(&a)) return -1;
-    int rc = pthread_condattr_setclock(&a, CLOCK_MONOTONIC);
-    if (!rc) rc = pthread_cond_init(c, &a);
-    pthread_condattr_destroy(&a);
-    return rc ? -1 : 0;
-}
-
-void exec_check_abort(struct exec_thread *th, pthread_mutex_t *mu)
-{
-    if (!atomic_load_explicit(&th->vm->aborting, memory_order_acquire)) return;
-    if (mu) pthread_mutex_unlock(mu);
-    pthread_exit(NULL);
-}
-
-void exec_cond_wait(struct exec_thread *th, pthread_cond_t *c, pthread_mutex_t *mu)
-{
-    exec_check_abort(th, mu);
-    pthread_cond_wait(c, mu);
-    exec_check_abort(th, mu);
-}
-
-int exec_cond_timedwait(struct exec_thread *th, pthread_cond_t *c, pthread_mutex_t *mu,
-                        int64_t deadline_ns)
-{
-    exec_check_abort(th, mu);
-    struct timespec ts = exec_abstime(deadline_ns);
-    int rc = pthread_cond_timedwait(c, mu, &ts);
-    exec_check_abort(th, mu);
-    return rc;
-}
-
-/* ---- building --------------------------------------------------------------- */
-
-/* Check a program for what the executor relies on; find the largest iseq. */
-static int check_prog(const struct scenario *scn, const struct scn_prog *p, int depth, int *max_iseq,
-                      char *err, size_t errlen)
-{
-    if (depth > EXEC_MAX_DEPTH - 2)
-        return gv_fail(err, errlen, GV_EINVAL, "%s: loops nested deeper than %d", scn->file,
-                       EXEC_MAX_DEPTH - 2);
-    for (int i = 0; i < p->nops; i++) {
-        const struct scn_op *op = &p->ops[i];
-        const char *where = op->path ? op->path : "(op)";
-        switch (op->kind) {
-        case OP_QUEUE_PUSH:
-        case OP_QUEUE_POP:
-            if (op->u.queue.queue < 0 || op->u.queue.queue >= scn->nqueues)
-                return gv_fail(err, errlen, GV_EINVAL, "%s: %s: queue index %d out of range", scn->file,
-                               where, op->u.queue.queue);
-            break;
-        case OP_LOOP:
-            if (!op->u.loop.body)
-                return gv_fail(err, errlen, GV_EINVAL, "%s: %s: loop without a body", scn->file, where);
-            if (op->u.loop.mode == LOOP_FOREVER && scn->stop_time == 0)
-                return gv_fail(err, errlen, GV_EINVAL,
-                               "%s: %s: a forever loop needs stop.time to end", scn->file, where);
-            {
-                int rc = check_prog(scn, op->u.loop.body, depth + 1, max_iseq, err, errlen);
-                if (rc != GV_OK) return rc;
-            }
-            break;
-        case OP_ENV_ESCAPE:
-            if (op->u.env_escape.iseq < 0 || op->u.env_escape.iseq > 1000000)
-                return gv_fail(err, errlen, GV_EINVAL, "%s: %s: iseq %d out of range", scn->file, where,
-                               op->u.env_escape.iseq);
-            if (op->u.env_escape.iseq > *max_iseq) *max_iseq = op->u.env_escape.iseq;
-            break;
-        case OP_COMPUTE:
-        case OP_SYSCALL:
-        case OP_SLEEP:
-        case OP_JOIN:
-            break;
-        case OP_KIND_COUNT:
-        default:
-            return gv_fail(err, errlen, GV_EINVAL, "%s: %s: unknown op kind %d", scn->file, where,
-                           (int)op->kind);
-        }
-    }
-    return GV_OK;
-}
-
-static int count_threads(const struct scenario *scn, int *nractors, int *nthreads)
-{
-    long r = 0, t = 0;
-    for (int i = 0; i < scn->nractors; i++) {
-        const struct scn_ractor *sr = &scn->ractors[i];
-        if (sr->count < 1 || sr->count > EXEC_MAX_THREADS) return -1;
-        r += sr->count;
-        for (int j = 0; j < sr->nthreads; j++) {
-            if (sr->threads[j].count < 1 || sr->threads[j].count > EXEC_MAX_THREADS) return -1;
-            t += (long)sr->count * sr->threads[j].count;
-            if (t > EXEC_MAX_THREADS) return -1;
-        }
-    }
-    *nractors = (int)r;
-    *nthreads = (int)t;
-    return 0;
-}
-
-static void vm_free(struct exec_vm *vm)
-{
-    for (int i = 0; i < vm->nthreads; i++) {
-        free(vm->threads[i].name);
-        pthread_cond_destroy(&vm->threads[i].cond);
-    }
-    for (int r = 0; r < vm->nractors; r++) {
-        free(vm->ractors[r].name);
-        exec_sched_destroy(&vm->ractors[r].sched);
-    }
-    for (int q = 0; q < vm->nqueues; q++) exec_queue_destroy(&vm->queues[q]);
-    free(vm->threads);
-    free(vm->ractors);
-    free(vm->queues);
-    free(vm->iseq_recorded);
-    free(vm->iseq_seen);
-    free(vm->shared_counter);
-    exec_vmlock_destroy(vm);
-    pthread_mutex_destroy(&vm->sched_lock);
-    pthread_mutex_destroy(&vm->life_lock);
-    pthread_cond_destroy(&vm->barrier_complete_cond);
-    pthread_cond_destroy(&vm->barrier_release_cond);
-    pthread_cond_destroy(&vm->timer_cond);
-    pthread_cond_destroy(&vm->life_cond);
-    free(vm);
-}
-
-static int vm_build(const struct scenario *scn, const struct exec_opts *opts, struct exec_vm **out,
-                    char *err, size_t errlen)
-{
-    int nractors = 0, nthreads = 0, max_iseq = -1;
-    if (count_threads(scn, &nractors, &nthreads) != 0 || nthreads < 1)
-        return gv_fail(err, errlen, GV_EINVAL,
-                       "%s: gvlsim exec runs 1 to %d threads (one pthread each); this scenario has %s",
-                       scn->file, EXEC_MAX_THREADS, nthreads < 1 ? "none" : "more");
-    if (scn->nqueues < 0 || (scn->nqueues > 0 && !scn->queues))
-        return gv_fail(err, errlen, GV_EINVAL, "%s: bad queue table", scn->file);
-    for (int i = 0; i < scn->nractors; i++)
-        for (int j = 0; j < scn->ractors[i].nthreads; j++) {
-            int rc = check_prog(scn, &scn->ractors[i].threads[j].prog, 0, &max_iseq, err, errlen);
-            if (rc != GV_OK) return rc;
-        }
-    const struct exec_policy *policy = exec_policy_get(scn->runtime.gvl_policy);
-    if (!policy)
-        return gv_fail(err, errlen, GV_EINVAL, "%s: unknown gvl_policy %d", scn->file,
-                       (int)scn->runtime.gvl_policy);
-    if (scn->runtime.quantum <= 0 || scn->runtime.timer_tick <= 0)
-        return gv_fail(err, errlen, GV_EINVAL, "%s: runtime.quantum and runtime.timer_tick must be > 0",
-                       scn->file);
-
-    struct exec_vm *vm = calloc(1, sizeof *vm);
-    if (!vm) return gv_fail(err, errlen, GV_ENOMEM, "out of memory");
-    vm->scn = scn;
-    vm->policy = policy;
-    vm->nractors = nractors;
-    vm->nthreads = nthreads;
-    vm->nqueues = scn->nqueues;
-    vm->multi_ractor = nractors > 1;
-    vm->niseqs = max_iseq + 1;
-    /* every sync object is created before anything can fail: vm_free destroys them all */
-    bool sync_ok = pthread_mutex_init(&vm->sched_lock, NULL) == 0 &&
-                   pthread_mutex_init(&vm->life_lock, NULL) == 0 &&
-                   exec_cond_init(&vm->barrier_complete_cond) == 0 &&
-                   exec_cond_init(&vm->barrier_release_cond) == 0 &&
-                   exec_cond_init(&vm->timer_cond) == 0 && exec_cond_init(&vm->life_cond) == 0 &&
-                   exec_vmlock_init(vm) == 0;
-    vm->ractors = calloc((size_t)nractors, sizeof *vm->ractors);
-    vm->threads = calloc((size_t)nthreads, sizeof *vm->threads);
-    vm->queues = calloc((size_t)(vm->nqueues ? vm->nqueues : 1), sizeof *vm->queues);
-    vm->iseq_recorded = calloc((size_t)(vm->niseqs ? vm->niseqs : 1), sizeof *vm->iseq_recorded);
-    vm->iseq_seen = calloc((size_t)(vm->niseqs ? vm->niseqs : 1), 1);
-    vm->shared_counter = aligned_alloc(64, sizeof *vm->shared_counter);
-    int built_r = 0, built_t = 0, built_q = 0;
-    if (!sync_ok || !vm->ractors || !vm->threads || !vm->queues || !vm->iseq_recorded ||
-        !vm->iseq_seen || !vm->shared_counter)
-        goto oom;
-    memset(vm->shared_counter, 0, sizeof *vm->shared_counter);
-    for (int i = 0; i < vm->niseqs; i++) atomic_init(&vm->iseq_recorded[i], 0);
-    atomic_init(&vm->aborting, false);
-    atomic_init(&vm->stopping, false);
-    atomic_init(&vm->gvl_violations, 0);
-
-    /* the file stat(2)ed by File.mtime: the scenario itself if possible */
-    struct stat st;
-    vm->stat_path = opts && opts->stat_path ? opts->stat_path
-                  : (scn->file && stat(scn->file, &st) == 0) ? scn->file : "/";
-
-    for (; built_q < scn->nqueues; built_q++)
-        if (exec_queue_init(&vm->queues[built_q], scn->queues[built_q].name ? scn->queues[built_q].name : "?",
-                            scn->queues[built_q].initial) != 0)
-            goto oom;
-
-    int ri = 0, ti = 0;
-    for (int sr = 0; sr < scn->nractors; sr++) {
-        const struct scn_ractor *srac = &scn->ractors[sr];
-        for (int rc_i = 0; rc_i < srac->count; rc_i++, ri++) {
-            struct exec_ractor *r = &vm->ractors[ri];
-            r->vm = vm;
-            r->id = ri;
-            r->name = scn_instance_name(srac->name ? srac->name : "r", rc_i, srac->count);
-            if (!r->name || exec_sched_init(&r->sched, r) != 0) goto oom;
-            built_r = ri + 1;
-            for (int st_i = 0; st_i < srac->nthreads; st_i++) {
-                const struct scn_thread *sth = &srac->threads[st_i];
-                for (int tc = 0; tc < sth->count; tc++, ti++) {
-                    struct exec_thread *th = &vm->threads[ti];
-                    th->id = ti;
-                    th->vm = vm;
-                    th->ractor = r;
-                    th->name = scn_thread_name(r->name, sth->name ? sth->name : "t", tc, sth->count,
-                                               vm->multi_ractor);
-                    if (!th->name || exec_cond_init(&th->cond) != 0) {
-                        free(th->name);
-                        th->name = NULL;
-                        goto oom;
-                    }
-                    built_t = ti + 1;
-                    th->instance = rc_i * sth->count + tc;
-                    th->ninstances = srac->count * sth->count;
-                    rng_seed(&th->rng, scn->seed, (uint64_t)ti);
-                    th->stack[0].prog = &sth->prog;
-                    th->sp = 1;
-                    th->parked_queue = -1;
-                    th->sys.devnull_fd = th->sys.opened_fd = -1;
-                    th->ts = TS_COUNT;
-                    atomic_init(&th->interrupts, 0);
-                    atomic_init(&th->pub_state, TS_COUNT);
-                    atomic_init(&th->pub_op, NULL);
-                    r->nthreads++;
-                }
-            }
-        }
-    }
-    vm->alive = nthreads;
-    *out = vm;
-    return GV_OK;
-
-oom:
-    vm->nthreads = built_t;
-    vm->nractors = built_r;
-    vm->nqueues = built_q;
-    vm_free(vm);
-    return gv_fail(err, errlen, GV_ENOMEM, "%s: out of memory (or out of sync objects) building %d threads",
-                   scn->file, nthreads);
-}
 
 /* ---- reports ------------------------------------------------------------------ */
 
@@ -307,11 +51,11 @@ static void describe_thread(const struct exec_vm *vm, const struct exec_thread *
     int line = op ? op->line : 0;
     if (st == TS_PARKED && op && op->kind == OP_QUEUE_POP) {
         snprintf(buf, len, "parked in queue_pop on queue \"%s\" at %s (line %d)",
-                 vm->queues[op->u.queue.queue].name, where, line);
+                 vm->queues[op->u.queue.queue].core.name, where, line);
     } else if (st == TS_PARKED && op && op->kind == OP_JOIN) {
         snprintf(buf, len, "in join, waiting for the other threads to finish, at %s (line %d)", where, line);
     } else if (st == TS_WANTS_GVL) {
-        snprintf(buf, len, "waiting for the GVL of Ractor %s at %s (line %d)", th->ractor->name, where, line);
+        snprintf(buf, len, "waiting for the GVL of Ractor %s at %s (line %d)", th->core.ractor->name, where, line);
     } else if (st == TS_COUNT) {
         snprintf(buf, len, "%s", op ? "finished" : "not started");
     } else {
@@ -326,7 +70,7 @@ static void thread_report(const struct exec_vm *vm, char *err, size_t errlen)
         const struct exec_thread *th = &vm->threads[i];
         char what[512];
         describe_thread(vm, th, what, sizeof what);
-        int n = snprintf(err + off, errlen - off, "\n  thread %s: %s", th->name, what);
+        int n = snprintf(err + off, errlen - off, "\n  thread %s: %s", th->core.name, what);
         if (n < 0) break;
         off += (size_t)n;
         if (off >= errlen) break;
@@ -339,12 +83,12 @@ static void thread_report(const struct exec_vm *vm, char *err, size_t errlen)
 static void abort_run(struct exec_vm *vm)
 {
     atomic_store_explicit(&vm->aborting, true, memory_order_release);
-    for (int i = 0; i < vm->nthreads; i++) atomic_fetch_or(&vm->threads[i].interrupts, EXEC_INT_TERMINATE);
+    for (int i = 0; i < vm->nthreads; i++) atomic_fetch_or(&vm->threads[i].interrupts, CORE_INT_TERMINATE);
     for (int r = 0; r < vm->nractors; r++) {
         struct exec_sched *s = &vm->ractors[r].sched;
         pthread_mutex_lock(&s->lock);
         for (int i = 0; i < vm->nthreads; i++)
-            if (vm->threads[i].ractor == &vm->ractors[r]) pthread_cond_broadcast(&vm->threads[i].cond);
+            if (vm->threads[i].core.ractor == &vm->ractors[r].core) pthread_cond_broadcast(&vm->threads[i].cond);
         pthread_cond_broadcast(&s->switch_cond);
         pthread_cond_broadcast(&s->switch_wait_cond);
         pthread_mutex_unlock(&s->lock);
@@ -393,7 +137,6 @@ static bool join_threads(struct exec_vm *vm, int created, bool with_grace)
 static void add_counts(struct exec_actor_counts *sum, const struct exec_actor_counts *c)
 {
     sum->wakeups += c->wakeups;
-    sum->gvl_handoffs += c->gvl_handoffs;
 }
 
 static sim_time ns_to_ps(int64_t ns)
@@ -411,16 +154,11 @@ static void collect(struct exec_vm *vm, const struct rusage *ru0, const struct r
 {
     const struct scenario *scn = vm->scn;
     struct run_metrics *m = &rep->m;
-    m->scenario = scn->name;
-    m->backend = "real";
+    scn_metrics_describe(scn, m);
+    m->backend = "pthread";
     m->engine = "pthread";
-    m->policy = scn_policy_name(scn->runtime.gvl_policy);
-    m->invariant_check = scn_invariant_name(scn->runtime.invariant_check);
-    m->insn_counter = scn_counter_name(scn->runtime.insn_counter);
-    m->cores = scn->machine.cores;
     m->ractors = vm->nractors;
     m->threads = vm->nthreads;
-    m->seed = scn->seed;
     m->wall = ns_to_ps(vm->t_end_ns - vm->t_start_ns);
     double cpu = tv_s(ru1->ru_utime) - tv_s(ru0->ru_utime) + tv_s(ru1->ru_stime) - tv_s(ru0->ru_stime);
     m->cpu = (sim_time)(cpu * 1e12);
@@ -432,19 +170,20 @@ static void collect(struct exec_vm *vm, const struct rusage *ru0, const struct r
         m->vol_switches += (uint64_t)(th->ru_end.ru_nvcsw - th->ru_start.ru_nvcsw);
         m->invol_switches += (uint64_t)(th->ru_end.ru_nivcsw - th->ru_start.ru_nivcsw);
         m->syscalls += th->c.syscalls;
-        m->ops += th->c.ops;
+        m->ops += th->core.cur.ops;
         m->wasted_wakes += th->c.wasted_wakes;
         m->barriers += th->c.barriers;
         m->vmlock_acquires += th->c.vmlock_acquires;
         m->vmlock_waits += th->c.vmlock_waits;
         rep->barrier_joins += th->c.barrier_joins;
         rep->insns += th->c.insns;
-        rep->ractor_ops_buf[th->ractor->id] += th->c.ops;
+        rep->ractor_ops_buf[th->core.ractor->id] += th->core.cur.ops;
         add_counts(&ac, &th->ac);
     }
     m->main_vol_switches = (uint64_t)(vm->threads[0].ru_end.ru_nvcsw - vm->threads[0].ru_start.ru_nvcsw);
     m->vol_switches += (uint64_t)vm->timer_ru.ru_nvcsw;
     m->invol_switches += (uint64_t)vm->timer_ru.ru_nivcsw;
+    bool helpers = vm->policy->defer == CORE_DEFER_HELPER;
     uint64_t native = (uint64_t)vm->nthreads + (vm->policy->uses_timer_thread ? 1 : 0);
     m->timer_ticks = vm->timer_ticks;
     for (int r = 0; r < vm->nractors; r++) {
@@ -453,15 +192,15 @@ static void collect(struct exec_vm *vm, const struct rusage *ru0, const struct r
         m->vol_switches += (uint64_t)s->helper_ru.ru_nvcsw;
         m->invol_switches += (uint64_t)s->helper_ru.ru_nivcsw;
         m->timer_ticks += s->barging_timer_fires;
-        if (vm->policy->uses_helper) native++;
+        if (helpers) native++;
     }
-    m->gvl_handoffs = ac.gvl_handoffs;
+    for (int r = 0; r < vm->nractors; r++) m->gvl_handoffs += vm->ractors[r].core.sched.handoffs;
     m->wakeups = ac.wakeups;
     m->native_threads = native;
-    m->line_transfers = 0;  /* not observable on real hardware without perf counters */
+    metrics_set_unmeasured(m, MET_LINE_TRANSFERS);  /* needs perf counters on real hardware */
     m->ractor_ops = rep->ractor_ops_buf;
     m->nractor_ops = vm->nractors;
-    m->engine_events = 0;
+    metrics_set_unmeasured(m, MET_ENGINE_EVENTS);   /* no simulation engine */
     rep->gvl_violations = atomic_load(&vm->gvl_violations);
     rep->shared_counter = vm->shared_counter->value;
     rep->proc_vol_switches = (uint64_t)(ru1->ru_nvcsw - ru0->ru_nvcsw);
@@ -505,7 +244,7 @@ static int supervise(struct exec_vm *vm, double timeout_s, bool *stopped, char *
             pthread_mutex_unlock(&vm->life_lock);
             atomic_store(&vm->stopping, true);
             for (int i = 0; i < vm->nthreads; i++)
-                atomic_fetch_or(&vm->threads[i].interrupts, EXEC_INT_TERMINATE);
+                atomic_fetch_or(&vm->threads[i].interrupts, CORE_INT_TERMINATE);
             exec_wake_all_parked(vm);
             pthread_mutex_lock(&vm->life_lock);
             continue;
@@ -527,7 +266,7 @@ static int start_threads(struct exec_vm *vm, int *created, char *err, size_t err
         int rc = pthread_create(&th->pt, NULL, exec_thread_main, th);
         if (rc)
             return gv_fail(err, errlen, GV_ERUN, "cannot create thread %d of %d (%s): %s", i + 1,
-                           vm->nthreads, th->name, strerror(rc));
+                           vm->nthreads, th->core.name, strerror(rc));
         th->created = true;
         *created = i + 1;
     }
@@ -539,28 +278,29 @@ int exec_run(const struct scenario *scn, const struct exec_opts *opts, struct ex
 {
     memset(rep, 0, sizeof *rep);
     struct exec_vm *vm = NULL;
-    int rc = vm_build(scn, opts, &vm, err, errlen);
+    int rc = exec_vm_build(scn, opts, &vm, err, errlen);
     if (rc != GV_OK) return rc;
     rep->ractor_ops_buf = calloc((size_t)vm->nractors, sizeof *rep->ractor_ops_buf);
     if (!rep->ractor_ops_buf) {
-        vm_free(vm);
+        exec_vm_free(vm);
         return gv_fail(err, errlen, GV_ENOMEM, "out of memory");
     }
 
     struct exec_affinity aff;
     rc = exec_affinity_pin(&aff, scn->machine.cores, err, errlen);
     if (rc != GV_OK) {
-        vm_free(vm);
+        exec_vm_free(vm);
         return rc;
     }
     if (opts && opts->calibration && opts->calibration->ps_per_iter > 0)
         vm->calib = *opts->calibration;
     else
-        rc = exec_calibrate(&vm->calib, EXEC_MAX_CALIB_SPREAD, err, errlen);
+        rc = exec_calibrate(&vm->calib, opts && opts->max_spread > 0 ? opts->max_spread : EXEC_MAX_CALIB_SPREAD,
+                            err, errlen);
     rep->calib = vm->calib;
     if (rc != GV_OK) {
         exec_affinity_restore(&aff);
-        vm_free(vm);
+        exec_vm_free(vm);
         return rc;
     }
 
@@ -568,15 +308,15 @@ int exec_run(const struct scenario *scn, const struct exec_opts *opts, struct ex
     bool stopped = false;
     rc = start_threads(vm, &created, err, errlen);
     if (rc == GV_OK && vm->policy->uses_timer_thread) rc = exec_timer_start(vm, err, errlen);
-    if (rc == GV_OK && vm->policy->uses_helper) rc = exec_threshold_start(vm, err, errlen);
+    if (rc == GV_OK && vm->policy->defer == CORE_DEFER_HELPER) rc = exec_threshold_start(vm, err, errlen);
     struct rusage ru0, ru1;
     if (rc == GV_OK) {
         /* queue every thread on its GVL in scenario order, then open the gate */
         for (int i = 0; i < vm->nthreads; i++) {
             struct exec_thread *th = &vm->threads[i];
-            pthread_mutex_lock(&th->ractor->sched.lock);
-            vm->policy->prefill(&th->ractor->sched, th);
-            pthread_mutex_unlock(&th->ractor->sched.lock);
+            pthread_mutex_lock(&exec_ractor_of(th)->sched.lock);
+            exec_gvl_prefill(th);
+            pthread_mutex_unlock(&exec_ractor_of(th)->sched.lock);
         }
         getrusage(RUSAGE_SELF, &ru0);
         pthread_mutex_lock(&vm->life_lock);
@@ -611,7 +351,7 @@ int exec_run(const struct scenario *scn, const struct exec_opts *opts, struct ex
                  (int)(EXEC_ABORT_GRACE_NS / 1000000000));
         return rc;
     }
-    vm_free(vm);
+    exec_vm_free(vm);
     return rc;
 }
 

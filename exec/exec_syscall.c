@@ -31,7 +31,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "exec_vm.h"
+#include "exec_clock.h"
 
 void exec_sleep_ns(int64_t ns)
 {

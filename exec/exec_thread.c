@@ -1,15 +1,16 @@
 /* exec_thread.c - the program interpreter of a real Ruby thread.
  *
- * The same ops as the simulator's models/thread.c, in the order of CRuby's
- * own code paths, but executed:
+ * The same ops as the simulator's models/thread.c, stepped by the same
+ * cursor (core/cursor.c), in the order of CRuby's own code paths, but
+ * executed:
  * - compute: the calibrated busy loop (or the instruction loop for insns)
  *   in chunks of about 2 us, with a safe point between chunks, as CRuby
  *   checks interrupts on backward branches;
- * - syscall with releases_gvl: BLOCKING_REGION: policy blocking_enter, the
- *   real call (exec_syscall.c), policy blocking_exit, then
+ * - syscall with releases_gvl: BLOCKING_REGION: the GVL's blocking_enter
+ *   (exec_gvl.c), the real call (exec_syscall.c), blocking_exit, then
  *   RUBY_VM_CHECK_INTS_BLOCKING (a safe point); without releases_gvl the
  *   call is made holding the GVL;
- * - queue_pop on an empty queue: park through the policy, retry on wake;
+ * - queue_pop on an empty queue: park through the GVL, retry on wake;
  * - sleep: THREAD_BLOCKING_BEGIN (yield_immediately) around a timed wait
  *   on the thread's condvar (native_sleep);
  * - env_escape: exec_vmlock.c; join: park until every other thread ended.
@@ -29,75 +30,55 @@
 #include <math.h>
 #include <unistd.h>
 
-#include "exec_policy.h"
+#include "../core/cursor.h"
+#include "../core/policy.h"
+#include "exec_gvl.h"
 #include "exec_queue.h"
 #include "exec_syscall.h"
 #include "exec_vmlock.h"
 #include "exec_work.h"
+#include "exec_wait.h"
 
 /* Iterations per compute chunk are derived from this duration. */
 #define COMPUTE_CHUNK_NS 2000
 #define INSNS_CHUNK 2048
-
-void exec_state_set_at(struct exec_thread *th, enum thread_state to, int64_t t_ns)
-{
-    if (th->ts < TS_COUNT && t_ns > th->ts_since_ns) th->ts_ns[th->ts] += t_ns - th->ts_since_ns;
-    if (t_ns > th->ts_since_ns || th->ts == TS_COUNT) th->ts_since_ns = t_ns;
-    th->ts = to;
-    atomic_store_explicit(&th->pub_state, (int)to, memory_order_relaxed);
-}
-
-void exec_state_set(struct exec_thread *th, enum thread_state to)
-{
-    exec_state_set_at(th, to, exec_now_ns());
-}
-
-/* ---- durations ----------------------------------------------------------- */
-
-static sim_time draw(struct exec_thread *th, const struct scn_dist *d)
-{
-    switch (d->kind) {
-    case DIST_UNIFORM: return rng_uniform(&th->rng, d->a, d->b);
-    case DIST_EXP: return rng_exp(&th->rng, d->a);
-    case DIST_CONST: break;
-    }
-    return d->a;
-}
+/* Durations run as written: this machine does the work, so the profile's
+ * work_scale (a simulated machine's speed against the reference one) does
+ * not apply. */
+#define EXEC_WORK_SCALE 1.0
 
 /* ---- safe points ----------------------------------------------------------- */
 
 /* rb_threadptr_execute_interrupts.  Returns true if the thread must end. */
-static bool safepoint(struct exec_thread *th)
+static bool exec_safepoint(struct exec_thread *th)
 {
     unsigned bits = atomic_load_explicit(&th->interrupts, memory_order_relaxed);
     if (!bits) return false;
-    if (bits & EXEC_INT_TERMINATE) return true;
-    bits = atomic_fetch_and(&th->interrupts, ~(unsigned)(EXEC_INT_TIMER | EXEC_INT_VM_BARRIER));
+    if (bits & CORE_INT_TERMINATE) return true;
+    bits = atomic_fetch_and(&th->interrupts, ~(unsigned)(CORE_INT_TIMER | CORE_INT_VM_BARRIER));
     struct exec_vm *vm = th->vm;
-    if (bits & EXEC_INT_VM_BARRIER) exec_barrier_safepoint(th);
-    if (bits & EXEC_INT_TIMER) {
-        const struct scn_runtime *rt = &vm->scn->runtime;
-        int64_t quantum = exec_ps_to_ns(rt->quantum);
-        th->running_time_ns += vm->policy->credit_full_quantum ? quantum : exec_ps_to_ns(rt->timer_tick);
-        if (th->running_time_ns >= quantum) {
+    if (bits & CORE_INT_VM_BARRIER) exec_barrier_safepoint(th);
+    if (bits & CORE_INT_TIMER) {
+        /* one tick's credit (3.3+); a whole quantum under CRuby <= 3.2 */
+        if (core_thread_tick(&th->core, &vm->scn->runtime)) {
             exec_state_set(th, TS_WANTS_GVL);
-            vm->policy->yield(th);
+            exec_gvl_yield(th);
             exec_state_set(th, TS_RUNNING);
         }
     }
-    return (atomic_load_explicit(&th->interrupts, memory_order_relaxed) & EXEC_INT_TERMINATE) != 0;
+    return (atomic_load_explicit(&th->interrupts, memory_order_relaxed) & CORE_INT_TERMINATE) != 0;
 }
 
 /* ---- ops ----------------------------------------------------------------- */
 
 /* Keep a loop's final value alive without storing it anywhere. */
-static inline void consume(uint64_t x)
+static inline void exec_consume(uint64_t x)
 {
     __asm__ volatile("" : : "r"(x));
 }
 
 /* Busy-loop for d picoseconds of calibrated work; false if told to end. */
-static bool run_compute(struct exec_thread *th, sim_time d)
+static bool exec_run_compute(struct exec_thread *th, sim_time d)
 {
     double ps_per_iter = th->vm->calib.ps_per_iter;
     double want = (double)d / ps_per_iter + th->compute_carry;
@@ -105,87 +86,85 @@ static bool run_compute(struct exec_thread *th, sim_time d)
     th->compute_carry = want - (double)iters;
     uint64_t chunk = (uint64_t)((double)COMPUTE_CHUNK_NS * 1000.0 / ps_per_iter);
     if (chunk < 1) chunk = 1;
-    uint64_t x = (uint64_t)th->id + 1;
+    uint64_t x = (uint64_t)th->core.id + 1;
     while (iters > 0) {
         uint64_t n = iters < chunk ? iters : chunk;
         x = exec_spin(n, x);
         iters -= n;
-        if (iters > 0 && safepoint(th)) {
-            consume(x);
+        if (iters > 0 && exec_safepoint(th)) {
+            exec_consume(x);
             return false;
         }
     }
-    consume(x);
+    exec_consume(x);
     return true;
 }
 
-static bool run_insns(struct exec_thread *th, uint64_t n)
+static bool exec_run_insns(struct exec_thread *th, uint64_t n)
 {
     struct exec_vm *vm = th->vm;
     enum scn_insn_counter kind = vm->scn->runtime.insn_counter;
-    uint64_t x = (uint64_t)th->id + 1;
+    uint64_t x = (uint64_t)th->core.id + 1;
     while (n > 0) {
         uint64_t k = n < INSNS_CHUNK ? n : INSNS_CHUNK;
         x = exec_insns(kind, vm->shared_counter, k, x);
         th->c.insns += k;
         n -= k;
-        if (n > 0 && safepoint(th)) {
-            consume(x);
+        if (n > 0 && exec_safepoint(th)) {
+            exec_consume(x);
             return false;
         }
     }
-    consume(x);
+    exec_consume(x);
     return true;
 }
 
-static void run_syscall(struct exec_thread *th, const struct scn_op *op)
+static void exec_run_syscall(struct exec_thread *th, const struct scn_op *op)
 {
-    struct exec_vm *vm = th->vm;
     struct exec_syscall_ctx *ctx = &th->sys;
-    int64_t dur = exec_ps_to_ns(draw(th, &op->u.syscall.dur));
+    int64_t dur = exec_ps_to_ns(core_op_dur(&th->core, op, EXEC_WORK_SCALE));
     if (!op->u.syscall.releases_gvl) {
         exec_syscall_run(ctx, op->u.syscall.call, op->u.syscall.io_wait, dur);
         th->c.syscalls++;
         return;
     }
     exec_state_set(th, TS_BLOCKING);
-    vm->policy->blocking_enter(th, false);
+    exec_gvl_blocking_enter(th, false);
     exec_syscall_run(ctx, op->u.syscall.call, op->u.syscall.io_wait, dur);
     th->c.syscalls++;
     exec_state_set(th, TS_WANTS_GVL);
-    vm->policy->blocking_exit(th);
+    exec_gvl_blocking_exit(th);
     exec_state_set(th, TS_RUNNING);
 }
 
-static void run_sleep(struct exec_thread *th, const struct scn_op *op)
+static void exec_run_sleep(struct exec_thread *th, const struct scn_op *op)
 {
-    struct exec_vm *vm = th->vm;
-    int64_t dur = exec_ps_to_ns(draw(th, &op->u.sleep.dur));
+    int64_t dur = exec_ps_to_ns(core_op_dur(&th->core, op, EXEC_WORK_SCALE));
     exec_state_set(th, TS_SLEEPING);
-    vm->policy->blocking_enter(th, true);
+    exec_gvl_blocking_enter(th, true);
     /* native_sleep: a timed wait on the thread's own condvar (which the
      * watchdog can interrupt), not a nanosleep */
-    struct exec_sched *s = &th->ractor->sched;
+    struct exec_sched *s = &exec_ractor_of(th)->sched;
     int64_t deadline = exec_now_ns() + dur;
     pthread_mutex_lock(&s->lock);
     while (exec_now_ns() < deadline) exec_cond_timedwait(th, &th->cond, &s->lock, deadline);
     pthread_mutex_unlock(&s->lock);
     exec_state_set(th, TS_WANTS_GVL);
-    vm->policy->blocking_exit(th);
+    exec_gvl_blocking_exit(th);
     exec_state_set(th, TS_RUNNING);
 }
 
 /* Park until made ready, then hold the GVL again. */
-static void park(struct exec_thread *th)
+static void exec_park(struct exec_thread *th)
 {
     /* the state is already TS_PARKED (set when it registered as a waiter) */
-    th->vm->policy->park(th);
+    exec_gvl_park(th);
     exec_state_set_at(th, TS_WANTS_GVL, th->ready_at_ns);
     exec_state_set(th, TS_RUNNING);
 }
 
 /* queue_pop / join: false if the thread must end (stop.time). */
-static bool run_wait_op(struct exec_thread *th, const struct scn_op *op)
+static bool exec_run_wait_op(struct exec_thread *th, const struct scn_op *op)
 {
     for (;;) {
         enum exec_wait_result r = op->kind == OP_QUEUE_POP
@@ -193,8 +172,8 @@ static bool run_wait_op(struct exec_thread *th, const struct scn_op *op)
                                       : exec_join_try(th);
         if (r == EXEC_WAIT_DONE) return true;
         if (r == EXEC_WAIT_STOPPING) return false;
-        park(th);
-        if (atomic_load_explicit(&th->interrupts, memory_order_relaxed) & EXEC_INT_TERMINATE)
+        exec_park(th);
+        if (atomic_load_explicit(&th->interrupts, memory_order_relaxed) & CORE_INT_TERMINATE)
             return false;
     }
 }
@@ -203,67 +182,50 @@ static bool run_wait_op(struct exec_thread *th, const struct scn_op *op)
 
 /* The next op, or NULL at the end of the program (or when told to end at
  * the safe point between two loop iterations). */
-static const struct scn_op *next_op(struct exec_thread *th)
+static const struct scn_op *exec_next_op(struct exec_thread *th)
 {
+    const struct scn_op *op;
     for (;;) {
-        struct exec_frame *f = &th->stack[th->sp - 1];
-        if (f->pc < f->prog->nops) return &f->prog->ops[f->pc++];
-        if (th->sp == 1) return NULL;
-        if (f->measure) th->c.ops++;
-        if (f->forever || f->left > 0) {
-            if (!f->forever) f->left--;
-            f->pc = 0;
-            if (safepoint(th)) return NULL;
+        switch (core_cursor_next(&th->core, &op)) {
+        case CORE_NEXT_OP: return op;
+        case CORE_NEXT_ITERATION:
+            if (exec_safepoint(th)) return NULL;
             continue;
+        case CORE_NEXT_END: return NULL;
         }
-        th->sp--;
     }
 }
 
-static void enter_loop(struct exec_thread *th, const struct scn_op *op)
-{
-    bool forever = op->u.loop.mode == LOOP_FOREVER;
-    uint64_t n = forever ? 1 : scn_loop_times(op, th->instance, th->ninstances);
-    if (n == 0 || op->u.loop.body == NULL || op->u.loop.body->nops == 0) return;
-    if (th->sp >= EXEC_MAX_DEPTH) return;  /* the loader limits nesting; exec_run checks it */
-    struct exec_frame *f = &th->stack[th->sp++];
-    f->prog = op->u.loop.body;
-    f->pc = 0;
-    f->left = n - 1;
-    f->forever = forever;
-    f->measure = op->u.loop.measure;
-}
-
-static void run_program(struct exec_thread *th)
+static void exec_run_program(struct exec_thread *th)
 {
     struct exec_vm *vm = th->vm;
     for (;;) {
-        if (safepoint(th)) return;
-        const struct scn_op *op = next_op(th);
+        if (exec_safepoint(th)) return;
+        const struct scn_op *op = exec_next_op(th);
         if (!op) return;
         atomic_store_explicit(&th->pub_op, op, memory_order_relaxed);
         switch (op->kind) {
         case OP_COMPUTE: {
-            bool go = op->u.compute.has_insns ? run_insns(th, op->u.compute.insns)
-                                              : run_compute(th, draw(th, &op->u.compute.dur));
+            bool go = op->u.compute.has_insns ? exec_run_insns(th, op->u.compute.insns)
+                                              : exec_run_compute(th, core_op_dur(&th->core, op, EXEC_WORK_SCALE));
             if (!go) return;
             break;
         }
         case OP_SYSCALL:
-            run_syscall(th, op);
+            exec_run_syscall(th, op);
             break;
         case OP_SLEEP:
-            run_sleep(th, op);
+            exec_run_sleep(th, op);
             break;
         case OP_QUEUE_PUSH:
             exec_queue_push(th, &vm->queues[op->u.queue.queue]);
             break;
         case OP_QUEUE_POP:
         case OP_JOIN:
-            if (!run_wait_op(th, op)) return;
+            if (!exec_run_wait_op(th, op)) return;
             break;
         case OP_LOOP:
-            enter_loop(th, op);
+            core_cursor_enter(&th->core, op);  /* the loader limits nesting; exec_run checks it */
             break;
         case OP_ENV_ESCAPE:
             exec_env_escape(th, op->u.env_escape.iseq);
@@ -289,13 +251,13 @@ void *exec_thread_main(void *arg)
 
     th->ts = TS_COUNT;
     exec_state_set_at(th, TS_WANTS_GVL, vm->t_start_ns);
-    vm->policy->start(th);
+    exec_gvl_start(th);
     exec_state_set(th, TS_RUNNING);
-    run_program(th);
+    exec_run_program(th);
     /* exec_thread_exited may record the end of the run: close the books first */
     exec_state_set(th, TS_COUNT);
     exec_thread_exited(th);
-    vm->policy->dead(th);
+    exec_gvl_dead(th);
 
     getrusage(RUSAGE_THREAD, &th->ru_end);
     if (th->sys.devnull_fd >= 0) close(th->sys.devnull_fd);

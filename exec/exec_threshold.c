@@ -23,14 +23,15 @@
 #include <string.h>
 
 #include "../common/err.h"
-#include "exec_gvl.h"
+#include "../core/policy.h"
 
 #define HELPER_MIN_POLL_NS 20000
 
 static void *helper_main(void *arg)
 {
-    struct exec_sched *s = arg;
-    struct exec_vm *vm = s->ractor->vm;
+    struct exec_ractor *r = arg;
+    struct exec_sched *s = &r->sched;
+    struct exec_vm *vm = r->vm;
     struct rusage ru0, ru1;
     getrusage(RUSAGE_THREAD, &ru0);
     int64_t threshold = exec_ps_to_ns(vm->scn->runtime.threshold);
@@ -38,16 +39,16 @@ static void *helper_main(void *arg)
     pthread_mutex_lock(&s->lock);
     while (!s->helper_stop) {
         int64_t now = exec_now_ns(), deadline;
-        if (!s->rq_head) {
+        if (!r->core.sched.rq_head) {
             s->helper_idle = true;
             pthread_cond_wait(&s->helper_cond, &s->lock);
             s->helper_idle = false;
             continue;
         }
-        if (s->owner_blocked) {
+        if (r->core.sched.deferred) {
             deadline = s->blocked_since_ns + threshold;
             if (now >= deadline) {
-                exec_gvl_handoff_blocked_locked(s, &s->helper_counts);
+                core_sched_handoff_deferred(&r->core.sched, &s->helper_counts);
                 continue;
             }
         } else {
@@ -67,9 +68,9 @@ int exec_threshold_start(struct exec_vm *vm, char *err, size_t errlen)
 {
     for (int r = 0; r < vm->nractors; r++) {
         struct exec_sched *s = &vm->ractors[r].sched;
-        int rc = pthread_create(&s->helper, NULL, helper_main, s);
+        int rc = pthread_create(&s->helper, NULL, helper_main, &vm->ractors[r]);
         if (rc) return gv_fail(err, errlen, GV_ERUN, "cannot start the threshold helper of Ractor %s: %s",
-                               vm->ractors[r].name, strerror(rc));
+                               vm->ractors[r].core.name, strerror(rc));
         s->helper_started = true;
     }
     return GV_OK;
@@ -87,4 +88,12 @@ void exec_threshold_stop(struct exec_vm *vm)
         pthread_join(s->helper, NULL);
         s->helper_started = false;
     }
+}
+
+void exec_threshold_waiters_locked(struct exec_ractor *r, struct exec_actor_counts *by)
+{
+    if (r->core.sched.policy->defer != CORE_DEFER_HELPER || !r->sched.helper_idle) return;
+    by->wakeups++;
+    r->sched.helper_idle = false;
+    pthread_cond_signal(&r->sched.helper_cond);
 }

@@ -11,4 +11,8 @@
 int exec_threshold_start(struct exec_vm *vm, char *err, size_t errlen);
 void exec_threshold_stop(struct exec_vm *vm);
 
+/* A GVL's ready queue stopped being empty (its sched lock held): the
+ * helper, if it idles, must start watching (one futex wake, counted in by). */
+void exec_threshold_waiters_locked(struct exec_ractor *r, struct exec_actor_counts *by);
+
 #endif

@@ -9,8 +9,8 @@
  * vm->sched_lock the set lives under).  On each tick
  * (timer_thread_check_timeslice) it ORs TIMER_INTERRUPT into every thread
  * of the set; each credits one tick at its next safe point.  Under the
- * delayed policy (PR 15529) the tick also hands the GVL on for an owner
- * still blocked in a system call.
+ * delayed policy (PR 15529) the tick first hands the GVL on for an owner
+ * still blocked in a system call (core_sched_tick).
  */
 #include "exec_timer.h"
 
@@ -19,8 +19,7 @@
 #include <string.h>
 
 #include "../common/err.h"
-#include "exec_gvl.h"
-#include "exec_policy.h"
+#include "../core/policy.h"
 
 void exec_timer_wakeup_locked(struct exec_vm *vm, struct exec_actor_counts *by)
 {
@@ -30,21 +29,20 @@ void exec_timer_wakeup_locked(struct exec_vm *vm, struct exec_actor_counts *by)
     pthread_cond_signal(&vm->timer_cond);
 }
 
-/* One tick; vm->sched_lock held on entry and on return. */
+/* One tick (timer_thread_check_timeslice); vm->sched_lock held on entry
+ * and on return.  Each Ractor's decision (core_sched_tick: the delayed
+ * policy's hand-off, then TIMER for `running`) is taken under its sched
+ * lock, which comes before the global one. */
 static void timer_tick_locked(struct exec_vm *vm)
 {
     vm->timer_ticks++;
-    for (int i = 0; i < vm->nthreads; i++)
-        if (vm->threads[i].in_timeslice)
-            atomic_fetch_or(&vm->threads[i].interrupts, EXEC_INT_TIMER);
-    if (vm->policy->id != GVL_POLICY_DELAYED) return;
-    /* delayed: hand off for owners still blocked (sched lock before global) */
     pthread_mutex_unlock(&vm->sched_lock);
-    for (int r = 0; r < vm->nractors; r++) {
-        struct exec_sched *s = &vm->ractors[r].sched;
-        pthread_mutex_lock(&s->lock);
-        exec_gvl_handoff_blocked_locked(s, &vm->timer_counts);
-        pthread_mutex_unlock(&s->lock);
+    for (int i = 0; i < vm->nractors; i++) {
+        struct exec_ractor *r = &vm->ractors[i];
+        pthread_mutex_lock(&r->sched.lock);
+        if (core_sched_tick(&r->core.sched, &vm->timer_counts))
+            atomic_fetch_or(&exec_thread_of(r->core.sched.running)->interrupts, CORE_INT_TIMER);
+        pthread_mutex_unlock(&r->sched.lock);
     }
     pthread_mutex_lock(&vm->sched_lock);
 }

@@ -28,6 +28,7 @@
  * and the global lock, so reading them under either is race-free.
  */
 #include "exec_vmlock.h"
+#include "exec_wait.h"
 
 #include <stdlib.h>
 
@@ -45,7 +46,7 @@ void exec_vmlock_destroy(struct exec_vm *vm)
 }
 
 /* rb_ractor_sched_barrier_join: VM mutex held on entry and on return. */
-static void barrier_join(struct exec_thread *th)
+static void exec_barrier_join(struct exec_thread *th)
 {
     struct exec_vm *vm = th->vm;
     pthread_mutex_unlock(&vm->vmlock.lock);
@@ -62,11 +63,11 @@ static void barrier_join(struct exec_thread *th)
 }
 
 /* vm_lock_enter; returns the lock level */
-static unsigned vm_lock_enter(struct exec_thread *th)
+static unsigned exec_vmlock_enter(struct exec_thread *th)
 {
     struct exec_vm *vm = th->vm;
     struct exec_vmlock *l = &vm->vmlock;
-    if (atomic_load_explicit(&l->owner, memory_order_relaxed) == th->ractor) return ++l->rec;
+    if (atomic_load_explicit(&l->owner, memory_order_relaxed) == exec_ractor_of(th)) return ++l->rec;
     th->c.vmlock_acquires++;
     if (pthread_mutex_trylock(&l->lock) != 0) {
         th->c.vmlock_waits++;
@@ -76,17 +77,17 @@ static unsigned vm_lock_enter(struct exec_thread *th)
     }
     if (vm->barrier_waiting) {
         exec_state_set(th, TS_BARRIER_JOIN);
-        do barrier_join(th);
+        do exec_barrier_join(th);
         while (vm->barrier_waiting);
         exec_state_set(th, TS_RUNNING);
     }
-    atomic_store_explicit(&l->owner, th->ractor, memory_order_relaxed);
+    atomic_store_explicit(&l->owner, exec_ractor_of(th), memory_order_relaxed);
     l->rec = 1;
     return 1;
 }
 
 /* rb_ractor_sched_barrier_end: the global sched lock is released here. */
-static void barrier_end(struct exec_vm *vm)
+static void exec_barrier_end(struct exec_vm *vm)
 {
     vm->barrier_waiting = false;
     vm->barrier_ractor = NULL;
@@ -94,12 +95,12 @@ static void barrier_end(struct exec_vm *vm)
     pthread_mutex_unlock(&vm->sched_lock);
 }
 
-static void vm_lock_leave(struct exec_thread *th, unsigned lev)
+static void exec_vmlock_leave(struct exec_thread *th, unsigned lev)
 {
     struct exec_vm *vm = th->vm;
     struct exec_vmlock *l = &vm->vmlock;
     (void)lev;
-    if (vm->barrier_ractor == th->ractor && vm->barrier_lock_rec == l->rec) barrier_end(vm);
+    if (vm->barrier_ractor == exec_ractor_of(th) && vm->barrier_lock_rec == l->rec) exec_barrier_end(vm);
     if (--l->rec == 0) {
         atomic_store_explicit(&l->owner, NULL, memory_order_relaxed);
         pthread_mutex_unlock(&l->lock);
@@ -107,11 +108,11 @@ static void vm_lock_leave(struct exec_thread *th, unsigned lev)
 }
 
 /* rb_vm_barrier -> rb_ractor_sched_barrier_start; VM lock held. */
-static void vm_barrier(struct exec_thread *th)
+static void exec_vm_barrier(struct exec_thread *th)
 {
     struct exec_vm *vm = th->vm;
     struct exec_vmlock *l = &vm->vmlock;
-    struct exec_ractor *cr = th->ractor;
+    struct exec_ractor *cr = exec_ractor_of(th);
     if (vm->barrier_ractor == cr) return;  /* already in barrier synchronisation */
     exec_state_set(th, TS_BARRIER_INIT);
     pthread_mutex_lock(&vm->sched_lock);
@@ -124,8 +125,8 @@ static void vm_barrier(struct exec_thread *th)
     pthread_mutex_unlock(&l->lock);
     for (int i = 0; i < vm->nthreads; i++) {
         struct exec_thread *t = &vm->threads[i];
-        if (t->in_running_threads && t->ractor != cr)
-            atomic_fetch_or(&t->interrupts, EXEC_INT_VM_BARRIER);
+        if (t->in_running_threads && exec_ractor_of(t) != cr)
+            atomic_fetch_or(&t->interrupts, CORE_INT_VM_BARRIER);
     }
     while (vm->running_cnt - vm->barrier_waiting_cnt != 1)
         exec_cond_wait(th, &vm->barrier_complete_cond, &vm->sched_lock);
@@ -160,17 +161,17 @@ void exec_env_escape(struct exec_thread *th, int iseq)
         return;
     }
     /* rb_jit_vm_lock_then_barrier: rb_vm_lock_enter + rb_vm_barrier */
-    unsigned lev = vm_lock_enter(th);
-    vm_barrier(th);
+    unsigned lev = exec_vmlock_enter(th);
+    exec_vm_barrier(th);
     /* the critical section: YJIT records the escape in its set */
     vm->iseq_seen[iseq] = 1;
     atomic_store_explicit(&vm->iseq_recorded[iseq], 1, memory_order_relaxed);
-    vm_lock_leave(th, lev);
+    exec_vmlock_leave(th, lev);
 }
 
 void exec_barrier_safepoint(struct exec_thread *th)
 {
     if (!th->vm->multi_ractor) return;
-    unsigned lev = vm_lock_enter(th);
-    vm_lock_leave(th, lev);
+    unsigned lev = exec_vmlock_enter(th);
+    exec_vmlock_leave(th, lev);
 }

@@ -46,7 +46,7 @@ static int64_t thread_cpu_ns(void)
     return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
 }
 
-static int cmp_double(const void *a, const void *b)
+static int exec_cmp_double(const void *a, const void *b)
 {
     double x = *(const double *)a, y = *(const double *)b;
     return x < y ? -1 : x > y;
@@ -78,7 +78,7 @@ static void calibrate_once(struct exec_calibration *c)
         ps[i] = (double)(b - a) * 1000.0 / (double)per_sample;
     }
     __asm__ volatile("" : : "r"(x));  /* the loops' result is used */
-    qsort(ps, CALIB_SAMPLES, sizeof ps[0], cmp_double);
+    qsort(ps, CALIB_SAMPLES, sizeof ps[0], exec_cmp_double);
     c->samples = CALIB_SAMPLES;
     c->ps_per_iter = ps[CALIB_SAMPLES / 2];
     c->min_ps = ps[0];

@@ -107,7 +107,7 @@ static int grow(struct jpos_table *t)
     return GV_OK;
 }
 
-static int put(struct jpos_table *t, const struct jpos_ent *ent)
+static int table_put(struct jpos_table *t, const struct jpos_ent *ent)
 {
     struct jpos_ent *e = find(t, ent->node);
     if (e) { *e = *ent; return GV_OK; }
@@ -123,7 +123,7 @@ int jpos_put(struct jpos_table *t, const cJSON *node, int doc, int line, int col
              int key_line, int key_col)
 {
     struct jpos_ent e = { node, line, col, key_line, key_col, (uint32_t)doc, NO_TEXT };
-    return put(t, &e);
+    return table_put(t, &e);
 }
 
 int jpos_set_key(struct jpos_table *t, const cJSON *node, int key_line, int key_col)
@@ -245,7 +245,7 @@ static int type_matches(const cJSON *n, unsigned char c)
 }
 
 /* A value starts at sc->off; key_off is its member key's offset or SIZE_MAX. */
-static void record(struct scan *sc, size_t key_off)
+static void scan_record(struct scan *sc, size_t key_off)
 {
     if (!sc->t || sc->bad) return;
     const cJSON *n = iter_next(&sc->it);
@@ -256,7 +256,7 @@ static void record(struct scan *sc, size_t key_off)
     struct jpos_ent e = { n, 0, 0, 0, 0, (uint32_t)sc->doc, (uint32_t)sc->off };
     if (key_off != SIZE_MAX) sync_to(sc, key_off, &e.key_line, &e.key_col);
     sync_to(sc, sc->off, &e.line, &e.col);
-    if (put(sc->t, &e) != GV_OK) sc->bad = 2;
+    if (table_put(sc->t, &e) != GV_OK) sc->bad = 2;
 }
 
 static int can_read(const struct scan *sc, size_t n) { return sc->off + n <= sc->len; }
@@ -372,24 +372,24 @@ static int scan_value(struct scan *sc, size_t key_off, int depth)
 {
     const char *p = (const char *)sc->s + sc->off;
     if (depth > JPOS_MAX_DEPTH + 1) return 0;  /* never: the pre-pass limits depth */
-    if (can_read(sc, 4) && !strncmp(p, "null", 4)) { record(sc, key_off); sc->off += 4; return 1; }
-    if (can_read(sc, 5) && !strncmp(p, "false", 5)) { record(sc, key_off); sc->off += 5; return 1; }
-    if (can_read(sc, 4) && !strncmp(p, "true", 4)) { record(sc, key_off); sc->off += 4; return 1; }
+    if (can_read(sc, 4) && !strncmp(p, "null", 4)) { scan_record(sc, key_off); sc->off += 4; return 1; }
+    if (can_read(sc, 5) && !strncmp(p, "false", 5)) { scan_record(sc, key_off); sc->off += 5; return 1; }
+    if (can_read(sc, 4) && !strncmp(p, "true", 4)) { scan_record(sc, key_off); sc->off += 4; return 1; }
     if (!can_at(sc, 0)) return 0;
     unsigned char c = sc->s[sc->off];
     if (c == '"') {
-        record(sc, key_off);
+        scan_record(sc, key_off);
         return scan_string(sc);
     }
     if (c == '-' || (c >= '0' && c <= '9')) {
         size_t n = units_number_len(p, number_run(p, sc->numcap));
         if (!n) return 0;
-        record(sc, key_off);
+        scan_record(sc, key_off);
         sc->off += n;
         return 1;
     }
-    if (c == '[') { record(sc, key_off); return scan_array(sc, depth); }
-    if (c == '{') { record(sc, key_off); return scan_object(sc, depth); }
+    if (c == '[') { scan_record(sc, key_off); return scan_array(sc, depth); }
+    if (c == '{') { scan_record(sc, key_off); return scan_object(sc, depth); }
     return 0;
 }
 

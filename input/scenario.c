@@ -1,6 +1,8 @@
 /* scenario.c - enum names, loop shares, instance names and freeing a scenario. */
 #include "scenario.h"
 
+#include "../common/metrics.h"
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -25,6 +27,10 @@ const char *const scn_op_names[OP_KIND_COUNT + 1] = {
 };
 const char *const scn_call_names[CALL_COUNT + 1] = {
     "stat", "write_devnull", "getpid", "nanosleep", "open_devnull", "close", NULL,
+};
+const char *const scn_rt_key_names[RT_KEY_COUNT + 1] = {
+    "gvl_policy", "quantum", "timer_tick", "threshold", "invariant_check", "insn_counter",
+    "counter_model", "max_cpu", "snt_cap", "mn_main", "yjit", NULL,
 };
 const char *const scn_dist_names[4] = { "const", "uniform", "exp", NULL };
 
@@ -102,6 +108,7 @@ void scenario_free(struct scenario *s)
     free(s->description);
     free(s->machine.name);
     free(s->machine.source);
+    free(s->runtime.ruby);
     for (int i = 0; i < s->nqueues; i++) free(s->queues[i].name);
     free(s->queues);
     for (int i = 0; i < s->nractors; i++) {
@@ -117,24 +124,12 @@ void scenario_free(struct scenario *s)
     memset(s, 0, sizeof *s);
 }
 
-char *scn_instance_name(const char *base, int idx, int count)
+void scn_metrics_describe(const struct scenario *s, struct run_metrics *m)
 {
-    size_t len = strlen(base) + 16;
-    char *s = malloc(len);
-    if (!s) return NULL;
-    if (count > 1) snprintf(s, len, "%s#%d", base, idx);
-    else snprintf(s, len, "%s", base);
-    return s;
-}
-
-char *scn_thread_name(const char *ractor_name, const char *base, int idx, int count,
-                      bool multi_ractor)
-{
-    char *tn = scn_instance_name(base, idx, count);
-    if (!tn || !multi_ractor) return tn;
-    size_t len = strlen(ractor_name) + strlen(tn) + 2;
-    char *s = malloc(len);
-    if (s) snprintf(s, len, "%s/%s", ractor_name, tn);
-    free(tn);
-    return s;
+    m->scenario = s->name;
+    m->policy = scn_policy_name(s->runtime.gvl_policy);
+    m->invariant_check = scn_invariant_name(s->runtime.invariant_check);
+    m->insn_counter = scn_counter_name(s->runtime.insn_counter);
+    m->cores = s->machine.cores;
+    m->seed = s->seed;
 }

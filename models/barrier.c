@@ -36,15 +36,10 @@
 #include "thread.h"
 #include "vm_lock.h"
 
-static const struct scn_machine *machine_of(const struct rb_thread *th)
-{
-    return &th->vm->scn->machine;
-}
-
 static void instant(struct rb_thread *th, const char *name)
 {
     struct vm *vm = th->vm;
-    if (vm->obs.instant) vm->obs.instant(vm->obs.ctx, name, th ? th->id : -1, sim_now(vm->eng));
+    if (vm->obs.instant) vm->obs.instant(vm->obs.ctx, name, th ? th->core.id : -1, sim_now(vm->eng));
 }
 
 static void counter(struct vm *vm, const char *name, int64_t v)
@@ -58,8 +53,8 @@ static void counter(struct vm *vm, const char *name, int64_t v)
  * stopping at the same instant would be an artifact). */
 static void flag_barrier(struct rb_thread *t)
 {
-    sim_time gap = machine_of(t)->safepoint_gap;
-    th_interrupt_at(t, INT_VM_BARRIER, gap > 0 ? rng_uniform(&t->rng, 1, gap) : 0);
+    sim_time gap = rb_machine_of(t)->safepoint_gap;
+    th_interrupt_at(t, CORE_INT_VM_BARRIER, gap > 0 ? rng_uniform(&t->core.rng, 1, gap) : 0);
 }
 
 /* ractor_sched_barrier_completed_p */
@@ -75,7 +70,7 @@ static void start_vm_relocked(struct rb_thread *th)
     struct vm *vm = th->vm;
     struct vm_sync *sy = vm->sync;
     sy->lock_rec = sy->barrier_lock_rec;
-    sy->lock_owner = th->ractor;
+    sy->lock_owner = th->core.ractor;
     vm->barriers++;
     vm_set_state(th, th->sync.barrier_state);
     th->sync.barrier_k(th);
@@ -108,7 +103,7 @@ static void start_sched_locked(struct rb_thread *th)
     struct vm *vm = th->vm;
     struct vm_sync *sy = vm->sync;
     sy->barrier_waiting = true;
-    sy->barrier_ractor = th->ractor;
+    sy->barrier_ractor = th->core.ractor;
     sy->barrier_lock_rec = sy->lock_rec;
     sy->barrier_initiator = th;
     instant(th, "barrier_start");
@@ -118,10 +113,10 @@ static void start_sched_locked(struct rb_thread *th)
     vml_mutex_unlock(th, &sy->lock);
     /* interrupt all running threads of the other Ractors */
     for (int i = 0; i < vm->nractors; i++) {
-        struct rb_sched *s = &vm->ractors[i].sched;
-        if (s->ractor == th->ractor || !s->is_running || !s->running) continue;
-        flag_barrier(s->running);
-        th->pending_cost += machine_of(th)->remote_rmw;
+        const struct core_sched *s = &vm->ractors[i].core.sched;
+        if (&vm->ractors[i].core == th->core.ractor || !s->is_running || !s->running) continue;
+        flag_barrier(rb_thread_of(s->running));
+        th->pending_cost += rb_machine_of(th)->remote_rmw;
     }
     /* the flags are written with the sched lock held */
     th_burst(th, 0, start_wait_mc);
@@ -131,7 +126,7 @@ void barrier_vm_barrier(struct rb_thread *th, th_cont k)
 {
     struct vm_sync *sy = th->vm->sync;
     /* !rb_multi_ractor_p(), or vm_barrier_acquired_p: nothing to do */
-    if (!sy->multi || sy->barrier_ractor == th->ractor) {
+    if (!sy->multi || sy->barrier_ractor == th->core.ractor) {
         k(th);
         return;
     }
@@ -157,7 +152,7 @@ void barrier_end(struct rb_thread *th)
 bool barrier_need_join(const struct rb_thread *th)
 {
     const struct vm_sync *sy = th->vm->sync;
-    return sy->barrier_waiting && th->ractor->sched.running != NULL;
+    return sy->barrier_waiting && core_sched_of(&th->core)->running != NULL;
 }
 
 static void join_done(struct rb_thread *th)

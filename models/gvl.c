@@ -1,98 +1,89 @@
-/* gvl.c - CRuby 3.3+ per-Ractor thread scheduler (thread_pthread.c).
+/* gvl.c - CRuby 3.3+ per-Ractor thread scheduler (thread_pthread.c) in
+ * simulated time, and the GVL's entries for every policy.
  *
- * `running` owns the GVL; other ready threads wait in a FIFO `readyq`,
- * each sleeping on its own native thread's condition variable.  Handing the
- * GVL over (thread_sched_wakeup_next_thread) sets `running` to the queue
- * head and signals its condvar: a futex wake of a sleeping native thread,
- * which then needs a CPU before it can run (the HANDOFF window).  A thread
- * that wants the GVL back while someone else is `running` appends itself to
- * the queue and sleeps in thread_sched_wait_running_turn: one voluntary
- * context switch per wait that really sleeps.
+ * The decisions are core/sched.c's and core/policy.c's: `running` owns the
+ * GVL, other ready threads wait in a FIFO ready queue.  Here they cost and
+ * wait: each waiter sleeps on its own native thread's condition variable;
+ * handing the GVL over (thread_sched_wakeup_next_thread) signals it, a
+ * futex wake of a sleeping native thread, which then needs a CPU before it
+ * can run (the HANDOFF window).  A thread that wants the GVL back while
+ * someone else is `running` sleeps in thread_sched_wait_running_turn: one
+ * voluntary context switch per wait that really sleeps.
  *
- * The hot-thread steal of PR 15840 lives in wait_running_turn, as in
- * CRuby master; it only acts when a policy set sched->runnable_hot_th
- * (gvl_hot_steal.c), so eager runs the pre-15840 code path.
+ * The hot-thread steal of PR 15840 is decided in core_sched_steal, as in
+ * CRuby master's wait_running_turn; it only acts when the policy marked
+ * sched->runnable_hot_th (hot_steal), so eager runs the pre-15840 path.
  */
 #include "gvl.h"
 
+#include "../common/err.h"
+#include "../core/policy.h"
 #include "barrier.h"
-#include "gvl_policy.h"
+#include "gvl_barging.h"
+#include "gvl_helper.h"
 #include "mn_pool.h"
 #include "thread.h"
 #include "timer.h"
 
-static struct rb_sched *sched_of(struct rb_thread *th) { return &th->ractor->sched; }
+static struct core_sched *gvl_sched(const struct rb_thread *th) { return core_sched_of(&th->core); }
+
+/* Is it th's turn? */
+static bool is_running(const struct rb_thread *th) { return gvl_sched(th)->running == &th->core; }
+
+static void gvl_del_running_thread_by(struct rb_thread *th, struct gvl_actor by);
 
 struct gvl_actor gvl_self(struct rb_thread *th)
 {
     return (struct gvl_actor){ th->nt, &th->pending_cost };
 }
 
-static void notify_readyq(struct rb_sched *s)
+/* ---- the hooks of core/sched.c -------------------------------------------- */
+
+static void gvl_hook_signal(struct core_sched *s, struct core_thread *th, struct core_thread *from, void *by)
 {
-    struct vm *vm = s->ractor->vm;
-    if (vm->obs.readyq)
-        vm->obs.readyq(vm->obs.ctx, s->ractor->id, s->readyq_cnt, sim_now(vm->eng));
+    (void)s;
+    struct rb_thread *next = rb_thread_of(th);
+    if (from && mn_will_switch(rb_thread_of(from), next)) return;  /* M:N: `from` switches to next on its NT */
+    gvl_signal(next, *(struct gvl_actor *)by);
 }
 
-void gvl_enq(struct rb_sched *s, struct rb_thread *th, struct gvl_actor by)
+static void gvl_hook_add_running(struct core_sched *s, struct core_thread *th)
 {
-    /* the running thread joins the timeslice set when it gets its first waiter */
-    if (s->is_running && !s->rq_head && !s->is_running_timeslice)
-        timer_timeslice_add(s, by);
-    th->rq_next = NULL;
-    if (s->rq_tail) s->rq_tail->rq_next = th;
-    else s->rq_head = th;
-    s->rq_tail = th;
-    th->in_readyq = true;
-    s->readyq_cnt++;
-    notify_readyq(s);
+    (void)s;
+    gvl_add_running_thread(rb_thread_of(th));
 }
 
-void gvl_enq_head(struct rb_sched *s, struct rb_thread *th)
+static void gvl_hook_del_running(struct core_sched *s, struct core_thread *th, void *by)
 {
-    th->rq_next = s->rq_head;
-    s->rq_head = th;
-    if (!s->rq_tail) s->rq_tail = th;
-    th->in_readyq = true;
-    s->readyq_cnt++;
-    notify_readyq(s);
+    (void)s;
+    gvl_del_running_thread_by(rb_thread_of(th), *(struct gvl_actor *)by);
 }
 
-struct rb_thread *gvl_deq(struct rb_sched *s)
+static void gvl_hook_timeslice_add(struct core_sched *s, void *by)
 {
-    struct rb_thread *th = s->rq_head;
-    if (!th) return NULL;
-    s->rq_head = th->rq_next;
-    if (!s->rq_head) s->rq_tail = NULL;
-    th->rq_next = NULL;
-    th->in_readyq = false;
-    s->readyq_cnt--;
-    notify_readyq(s);
-    return th;
+    timer_timeslice_add(s, *(struct gvl_actor *)by);
 }
 
-void gvl_readyq_remove(struct rb_sched *s, struct rb_thread *th)
+static void gvl_hook_readyq_changed(struct core_sched *s)
 {
-    struct rb_thread **pp = &s->rq_head, *prev = NULL;
-    while (*pp && *pp != th) { prev = *pp; pp = &(*pp)->rq_next; }
-    if (!*pp) return;
-    *pp = th->rq_next;
-    if (s->rq_tail == th) s->rq_tail = prev;
-    th->rq_next = NULL;
-    th->in_readyq = false;
-    s->readyq_cnt--;
-    notify_readyq(s);
+    struct rb_ractor *r = rb_ractor_of_sched(s);
+    struct vm *vm = r->vm;
+    if (vm->obs.readyq) vm->obs.readyq(vm->obs.ctx, r->core.id, s->readyq_cnt, sim_now(vm->eng));
 }
 
-void gvl_set_running(struct rb_sched *s, struct rb_thread *th)
-{
-    s->running = th;
-}
+static const struct core_hooks gvl_hooks = {
+    .signal = gvl_hook_signal,
+    .add_running = gvl_hook_add_running,
+    .del_running = gvl_hook_del_running,
+    .timeslice_add = gvl_hook_timeslice_add,
+    .readyq_changed = gvl_hook_readyq_changed,
+};
+
+/* ---- running_threads, signals -------------------------------------------------- */
 
 void gvl_add_running_thread(struct rb_thread *th)
 {
-    struct rb_sched *s = sched_of(th);
+    struct core_sched *s = gvl_sched(th);
     /* thread_sched_setup_running_threads needs vm->ractor.sched.lock; while
      * a VM barrier holds it the add waits, in `gvl_acquired` (models/barrier.c) */
     if (barrier_defer_add_running(th)) return;
@@ -102,14 +93,11 @@ void gvl_add_running_thread(struct rb_thread *th)
     if (s->rq_head && !s->is_running_timeslice) timer_timeslice_add(s, gvl_self(th));
 }
 
-void gvl_del_running_thread(struct rb_thread *th)
+/* thread_sched_del_running_thread, its global-lock section paid by `by`
+ * (th itself, or the timer or a helper taking th off the GVL) */
+static void gvl_del_running_thread_by(struct rb_thread *th, struct gvl_actor by)
 {
-    gvl_del_running_thread_by(th, gvl_self(th));
-}
-
-void gvl_del_running_thread_by(struct rb_thread *th, struct gvl_actor by)
-{
-    struct rb_sched *s = sched_of(th);
+    struct core_sched *s = gvl_sched(th);
     *by.cost += th->vm->scn->machine.sched_lock_cs;
     s->is_running = false;
     barrier_deleted_running(th);
@@ -127,51 +115,27 @@ int gvl_signal(struct rb_thread *next, struct gvl_actor by)
     return 1;
 }
 
-void gvl_wakeup_next(struct rb_thread *th)
+/* thread_sched_wakeup_next_thread by th itself */
+static void gvl_wakeup_next(struct rb_thread *th)
 {
-    gvl_wakeup_next_by(th, gvl_self(th));
-}
-
-void gvl_wakeup_next_by(struct rb_thread *th, struct gvl_actor by)
-{
-    struct rb_sched *s = sched_of(th);
-    struct rb_thread *next = gvl_deq(s);
-    gvl_set_running(s, next);
-    if (next) {
-        th->vm->gvl_handoffs++;
-        if (!mn_will_switch(th, next))  /* M:N: th switches to next on its NT */
-            gvl_signal(next, by);
-    }
-    if (th != next) gvl_del_running_thread_by(th, by);
+    struct gvl_actor self = gvl_self(th);
+    core_sched_wakeup_next(gvl_sched(th), &th->core, &self);
 }
 
 void gvl_to_ready(struct rb_thread *th, bool wakeup, struct gvl_actor by)
 {
-    struct rb_sched *s = sched_of(th);
-    if (s->running == NULL) {
-        gvl_set_running(s, th);
-        if (wakeup) gvl_signal(th, by);
-    } else {
-        gvl_enq(s, th, by);
-    }
+    core_sched_to_ready(gvl_sched(th), &th->core, wakeup, &by);
 }
 
 /* The turn is ours: rb_ractor_thread_switch and the RESUMED hook. */
 void gvl_acquired(struct rb_thread *th, th_cont k)
 {
-    struct rb_sched *s = sched_of(th);
     /* the add to running_threads waits for a VM barrier's sched lock */
     if (th->sync.add_deferred) {
         barrier_switch_in(th, k, gvl_acquired);
         return;
     }
-    /* control transfer complete: the previous owner can no longer steal */
-    s->runnable_hot_th = NULL;
-    s->runnable_hot_th_waiting = false;
-    if (th->ractor->last_ran != th) {
-        th->running_time = 0;
-        th->ractor->last_ran = th;
-    }
+    core_sched_acquired(gvl_sched(th), &th->core);
     vm_set_state(th, TS_RUNNING);
     k(th);
 }
@@ -186,7 +150,7 @@ static void turn_sleep_now(struct mach_task *t, void *ctx)
 {
     (void)t;
     struct rb_thread *th = ctx;
-    if (sched_of(th)->running == th) {
+    if (is_running(th)) {
         gvl_add_running_thread(th);
         gvl_acquired(th, th->gvl_k);
         return;
@@ -207,7 +171,7 @@ static void turn_sleep(struct rb_thread *th)
 /* M:N: a thread that gave its NT away has one again (mn_pool.c). */
 void gvl_turn_resume(struct rb_thread *th)
 {
-    if (sched_of(th)->running == th) {
+    if (is_running(th)) {
         gvl_add_running_thread(th);
         gvl_acquired(th, th->gvl_k);
         return;
@@ -218,8 +182,7 @@ void gvl_turn_resume(struct rb_thread *th)
 /* Is it our turn? (after the wake, holding sched->lock_) */
 static void turn_check(struct rb_thread *th)
 {
-    struct rb_sched *s = sched_of(th);
-    if (s->running == th) {
+    if (is_running(th)) {
         gvl_add_running_thread(th);
         gvl_acquired(th, th->gvl_k);
         return;
@@ -238,7 +201,7 @@ static void turn_check(struct rb_thread *th)
  * cond_wait returns holding lock_, and while a hot thread is out in its
  * blocking region the successor holds it for mutex_uncontended before it
  * looks at `running`.  A hot thread back inside that window finds lock_
- * taken and spins (gvl_hot_steal.c); the successor then sees
+ * taken and spins (gvl_blocking_exit); the successor then sees
  * runnable_hot_th_waiting, drops and re-takes the lock, the hot thread
  * steals in between, and the successor finds running != self: a wasted
  * wake.  Only armed under hot_steal (runnable_hot_th is NULL otherwise). */
@@ -253,9 +216,8 @@ static void turn_locked(struct mach_task *t, void *ctx)
 {
     (void)t;
     struct rb_thread *th = ctx;
-    struct rb_sched *s = sched_of(th);
-    s->lock_holder = NULL;
-    if (s->runnable_hot_th != NULL && s->runnable_hot_th_waiting) {
+    rb_ractor_of(th)->lock_holder = NULL;
+    if (core_sched_hot_spinning(gvl_sched(th))) {
         /* "Give the hot thread a chance to preempt, if it's actively
          * spinning": thread_sched_unlock + thread_sched_lock */
         th_burst(th, th->vm->scn->machine.mutex_uncontended, turn_relocked);
@@ -269,36 +231,28 @@ static void turn_wake(struct mach_task *t, void *ctx)
 {
     (void)t;
     struct rb_thread *th = ctx;
-    struct rb_sched *s = sched_of(th);
-    if (s->runnable_hot_th != NULL && s->runnable_hot_th != th && s->lock_holder == NULL) {
+    struct rb_ractor *r = rb_ractor_of(th);
+    struct core_thread *hot = core_sched_hot(gvl_sched(th));
+    if (hot != NULL && hot != &th->core && r->lock_holder == NULL) {
         sim_time hold = th->vm->scn->machine.mutex_uncontended;
-        s->lock_holder = th;
-        s->lock_free_at = sim_now(th->vm->eng) + hold + th->pending_cost;
+        r->lock_holder = th;
+        r->lock_free_at = sim_now(th->vm->eng) + hold + th->pending_cost;
         th_burst(th, hold, turn_locked);
         return;
     }
     turn_check(th);
 }
 
-void gvl_wait_running_turn(struct rb_thread *th, th_cont k)
+/* thread_sched_wait_running_turn: sleep until running == th, then k. */
+static void gvl_wait_running_turn(struct rb_thread *th, th_cont k)
 {
-    struct rb_sched *s = sched_of(th);
-    if (th != s->running) {
-        if (th == s->runnable_hot_th && th->nt == &th->own_nt &&
-            (s->running == NULL || s->running->nt == &s->running->own_nt)) {
-            /* PR 15840: the hot thread is back before its successor really
-             * runs.  Put the successor back at the head of the queue and
-             * take the GVL without sleeping; the successor will wake, find
-             * running != self and sleep again (a wasted wake). */
-            struct rb_thread *succ = s->running;
-            if (succ) gvl_enq_head(s, succ);
-            if (th->in_readyq) gvl_readyq_remove(s, th);
-            gvl_set_running(s, th);
-        } else if (th == s->runnable_hot_th) {
-            s->runnable_hot_th = NULL;
-            s->runnable_hot_th_waiting = false;
-        }
-        if (th != s->running) {
+    struct core_sched *s = gvl_sched(th);
+    if (!is_running(th)) {
+        /* PR 15840's steal needs both on dedicated native threads (M:N
+         * threads switch on their shared one instead) */
+        const struct rb_thread *run = rb_thread_of(s->running);
+        bool can_steal = th->nt == &th->own_nt && (!run || run->nt == &run->own_nt);
+        if (!core_sched_steal(s, &th->core, can_steal)) {
             th->gvl_k = k;
             turn_sleep(th);
             return;
@@ -308,63 +262,123 @@ void gvl_wait_running_turn(struct rb_thread *th, th_cont k)
     gvl_acquired(th, k);
 }
 
-void gvl_to_running(struct rb_thread *th, th_cont k)
+/* thread_sched_to_running_common: ready, then wait for the turn. */
+static void gvl_to_running(struct rb_thread *th, th_cont k)
 {
-    struct rb_sched *s = sched_of(th);
-    /* thread_sched_to_running: the lock-free "I am back" hint of PR 15840 */
-    if (s->runnable_hot_th == th) s->runnable_hot_th_waiting = true;
-    gvl_to_ready(th, false, gvl_self(th));
-    if (s->running == th) gvl_add_running_thread(th);
+    struct core_sched *s = gvl_sched(th);
+    struct gvl_actor self = gvl_self(th);
+    core_sched_hot_back(s, &th->core);
+    core_sched_to_running(s, &th->core, &self);
     gvl_wait_running_turn(th, k);
 }
 
-/* ---- the 3.3 policy entries --------------------------------------------- */
+/* ---- the entries ------------------------------------------------------------ */
 
-void gvl33_blocking_enter(struct rb_thread *th, bool yield_immediately)
+void gvl_blocking_enter(struct rb_thread *th, bool yield_immediately)
 {
-    (void)yield_immediately;  /* eager: always hand over now */
-    gvl_wakeup_next(th);
+    struct gvl_actor self = gvl_self(th);
+    switch (core_blocking_enter(gvl_sched(th), &th->core, yield_immediately, &self)) {
+    case CORE_ENTER_HANDED_ON: return;
+    case CORE_ENTER_KEPT:
+        if (th->vm->policy->defer == CORE_DEFER_HELPER) helper_region_began(th);
+        return;
+    case CORE_ENTER_RELEASE: gvl32_release(th); return;
+    }
 }
 
-void gvl33_blocking_exit(struct rb_thread *th, th_cont k)
+static void hot_locked(struct mach_task *t, void *ctx)
 {
+    (void)t;
+    struct rb_thread *th = ctx;
+    gvl_to_running(th, th->gvl_k);
+}
+
+void gvl_blocking_exit(struct rb_thread *th, th_cont k)
+{
+    struct rb_ractor *r = rb_ractor_of(th);
+    switch (core_blocking_exit(&r->core.sched, &th->core)) {
+    case CORE_EXIT_KEPT: gvl_acquired(th, k); return;
+    case CORE_EXIT_ACQUIRE: gvl32_acquire(th, k); return;
+    case CORE_EXIT_QUEUE: break;
+    }
+    /* thread_sched_to_running: PR 15840's hint, stored before the lock */
+    core_sched_hot_back(&r->core.sched, &th->core);
+    if (r->lock_holder != NULL && r->lock_holder != th) {
+        /* a waking successor holds sched->lock_ (turn_wake): spin until it lets go */
+        sim_time now = sim_now(th->vm->eng);
+        sim_time spin = r->lock_free_at > now ? r->lock_free_at - now : 0;
+        th->gvl_k = k;
+        th_burst(th, spin, hot_locked);
+        return;
+    }
     gvl_to_running(th, k);
 }
 
-void gvl33_park(struct rb_thread *th, th_cont k)
+void gvl_park(struct rb_thread *th, th_cont k)
 {
+    if (th->vm->policy->barging) {
+        gvl32_park(th, k);
+        return;
+    }
     /* thread_sched_to_waiting_until_wakeup */
     gvl_wakeup_next(th);
     gvl_wait_running_turn(th, k);
 }
 
-void gvl33_ready(struct rb_thread *waker, struct rb_thread *th)
+void gvl_ready(struct rb_thread *waker, struct rb_thread *th)
 {
-    /* ubf_waiting */
-    struct rb_sched *s = sched_of(th);
-    if (s->running == th) return;  /* not sleeping yet */
+    /* ubf_waiting (a thread still `running` is not sleeping yet) */
     struct gvl_actor by = waker ? gvl_self(waker)
                                 : (struct gvl_actor){ &th->vm->timer.nt, &th->vm->timer.pending_cost };
-    gvl_to_ready(th, true, by);
+    if (th->vm->policy->barging) gvl32_ready(by, th);
+    else core_sched_ready(gvl_sched(th), &th->core, &by);
 }
 
-void gvl33_yield(struct rb_thread *th, th_cont k)
+void gvl_yield(struct rb_thread *th, th_cont k)
 {
+    if (th->vm->policy->barging) {
+        gvl32_yield(th, k);
+        return;
+    }
     /* thread_sched_yield */
-    struct rb_sched *s = sched_of(th);
+    struct core_sched *s = gvl_sched(th);
     if (!s->rq_head) { k(th); return; }
     vm_set_state(th, TS_WANTS_GVL);
-    gvl_wakeup_next(th);
-    gvl_to_ready(th, false, gvl_self(th));
+    struct gvl_actor self = gvl_self(th);
+    core_sched_yield(s, &th->core, &self);
     gvl_wait_running_turn(th, k);
 }
 
-void gvl33_start(struct rb_thread *th, th_cont k)
+void gvl_start(struct rb_thread *th, th_cont k)
 {
-    gvl_to_running(th, k);
+    if (th->vm->policy->barging) gvl32_acquire(th, k);
+    else gvl_to_running(th, k);
 }
 
-void gvl33_dead(struct rb_thread *th)
+void gvl_dead(struct rb_thread *th)
 {
-    gvl_wakeup_next(th);
+    if (th->vm->policy->barging) gvl32_release(th);
+    else gvl_wakeup_next(th);
+}
+
+int gvl_init(struct rb_ractor *r, char *err, unsigned errlen)
+{
+    const struct core_policy *p = r->vm->policy;
+    core_sched_init(&r->core.sched, p, &gvl_hooks);
+    if (p->barging) return gvl32_init(r, err, errlen);
+    if (p->defer == CORE_DEFER_HELPER) return helper_init(r, err, errlen);
+    return GV_OK;
+}
+
+void gvl_free(struct rb_ractor *r)
+{
+    const struct core_policy *p = r->vm->policy;
+    if (p && p->barging) gvl32_free(r);
+    else if (p && p->defer == CORE_DEFER_HELPER) helper_free(r);
+}
+
+void gvl_collect(const struct rb_ractor *r, struct run_metrics *m)
+{
+    m->gvl_handoffs += r->core.sched.handoffs;
+    if (r->vm->policy->defer == CORE_DEFER_HELPER) helper_collect(r, m);
 }

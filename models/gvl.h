@@ -1,50 +1,28 @@
-/* gvl.h - the per-Ractor thread scheduler of CRuby 3.3+ (thread_pthread.c):
- * `running`, the FIFO ready queue, and the hand-off protocol between them.
- *
- * The eager, hot_steal, delayed and threshold policies are built on these
- * functions; each is named after the CRuby function it models.  (barging,
- * the 2.6-3.2 GVL, has its own acquire/release in gvl_barging.c and only
- * shares the queue helpers and gvl_acquired.)
+/* gvl.h - the simulator's side of the per-Ractor scheduler of CRuby 3.3+
+ * (thread_pthread.c).  The decisions (who is `running`, the ready queue,
+ * the PR 15840 steal) are core/sched.h's; this file gives them their
+ * costs and continuations: a futex wake paid by its actor, the wait for a
+ * CPU after a wake, the sleep of a thread whose turn has not come.
  */
 #ifndef MODELS_GVL_H
 #define MODELS_GVL_H
 
 #include <stdbool.h>
 
+#include "../core/sched.h"
 #include "vm.h"
 
 /* The actor for code a Ruby thread runs itself. */
 struct gvl_actor gvl_self(struct rb_thread *th);
 
-/* thread_sched_enq / _deq: the FIFO ready queue.  `by` pays for waking the
- * timer thread when the queue stops being empty. */
-void gvl_enq(struct rb_sched *s, struct rb_thread *th, struct gvl_actor by);
-void gvl_enq_head(struct rb_sched *s, struct rb_thread *th);
-struct rb_thread *gvl_deq(struct rb_sched *s);
-void gvl_readyq_remove(struct rb_sched *s, struct rb_thread *th);
-
-/* thread_sched_set_running */
-void gvl_set_running(struct rb_sched *s, struct rb_thread *th);
-
-/* thread_sched_add_running_thread / _del_: vm running_threads and the
- * timeslice set, under the global sched lock (charged to `th`). */
+/* thread_sched_add_running_thread: vm running_threads and the timeslice
+ * set, under the global sched lock (charged to `th`). */
 void gvl_add_running_thread(struct rb_thread *th);
-void gvl_del_running_thread(struct rb_thread *th);
-/* ... with the global-lock section paid by another actor (a helper, the
- * timer thread) that takes th off the GVL on its behalf. */
-void gvl_del_running_thread_by(struct rb_thread *th, struct gvl_actor by);
 
 /* thread_sched_wakeup_running_thread: signal next's native thread.  The
  * actor pays futex_wake if the target really slept.  Returns 1 if a
  * sleeping thread was woken. */
 int gvl_signal(struct rb_thread *next, struct gvl_actor by);
-
-/* thread_sched_wakeup_next_thread: th hands the GVL to the head of the
- * ready queue (or to nobody) and leaves running_threads. */
-void gvl_wakeup_next(struct rb_thread *th);
-/* ... done by another actor on th's behalf (the delayed policy's timer
- * tick, the threshold policy's helper), which pays the futex wake. */
-void gvl_wakeup_next_by(struct rb_thread *th, struct gvl_actor by);
 
 /* thread_sched_to_ready_common: th becomes ready; if nobody runs it takes
  * the GVL at once (and is signalled if `wakeup`). */
@@ -55,23 +33,41 @@ void gvl_to_ready(struct rb_thread *th, bool wakeup, struct gvl_actor by);
  * state running, then k. */
 void gvl_acquired(struct rb_thread *th, th_cont k);
 
-/* thread_sched_wait_running_turn: sleep until running == th, then k. */
-void gvl_wait_running_turn(struct rb_thread *th, th_cont k);
-
 /* An M:N thread is back on a native thread (mn_pool.c): if it is
  * `running`, it takes the GVL and continues with th->gvl_k. */
 void gvl_turn_resume(struct rb_thread *th);
 
-/* thread_sched_to_running_common: ready, then wait for the turn. */
-void gvl_to_running(struct rb_thread *th, th_cont k);
+/* ---- the entries, at well-named points of a thread's life ----------------
+ * Each is called by the thread that holds or wants the GVL while its native
+ * thread is on a core (gvl_ready: by the waker).  Entries taking a
+ * continuation call it once th holds the GVL and runs on a core:
+ * synchronously if no wait was needed, else later from an event.  The
+ * policy's decisions are core/policy.h's; barging is the 2.x GVL of
+ * gvl_barging.c. */
 
-/* The 3.3 entries of a policy table (used as-is by eager). */
-void gvl33_blocking_enter(struct rb_thread *th, bool yield_immediately);
-void gvl33_blocking_exit(struct rb_thread *th, th_cont k);
-void gvl33_park(struct rb_thread *th, th_cont k);
-void gvl33_ready(struct rb_thread *waker, struct rb_thread *th);
-void gvl33_yield(struct rb_thread *th, th_cont k);
-void gvl33_start(struct rb_thread *th, th_cont k);
-void gvl33_dead(struct rb_thread *th);
+/* BLOCKING_REGION begins: th holds the GVL and will run a syscall without
+ * it.  yield_immediately is THREAD_BLOCKING_BEGIN's flag (native sleeps). */
+void gvl_blocking_enter(struct rb_thread *th, bool yield_immediately);
+/* BLOCKING_REGION ends: th wants the GVL back. */
+void gvl_blocking_exit(struct rb_thread *th, th_cont k);
+/* th gives up the GVL to sleep until gvl_ready is called on it (Queue#pop
+ * on empty, join); k runs once it holds the GVL again. */
+void gvl_park(struct rb_thread *th, th_cont k);
+/* ubf: a parked th is made ready by `waker` (NULL: the timer / kernel). */
+void gvl_ready(struct rb_thread *waker, struct rb_thread *th);
+/* The quantum expired: let the next ready thread run. */
+void gvl_yield(struct rb_thread *th, th_cont k);
+/* A new thread asks for the GVL for the first time. */
+void gvl_start(struct rb_thread *th, th_cont k);
+/* th ends and releases the GVL. */
+void gvl_dead(struct rb_thread *th);
+
+/* A Ractor's scheduler and its policy's own state (the threshold helper,
+ * the 2.x GVL): set up before any thread starts (GV_OK or an error code
+ * with a message), freed with the VM (also after a failed init). */
+int gvl_init(struct rb_ractor *r, char *err, unsigned errlen);
+void gvl_free(struct rb_ractor *r);
+/* Hand-offs, and the policy's own native threads (their switches). */
+void gvl_collect(const struct rb_ractor *r, struct run_metrics *m);
 
 #endif

@@ -1,24 +1,24 @@
 /* gvl_barging.c - the GVL of CRuby 2.6 to 3.2 (thread_pthread.c of v3_2_0:
  * thread_sched_to_waiting_common, thread_sched_to_running_common,
  * do_gvl_timer, designate_timer_thread, thread_sched_yield; thread.c:
- * rb_threadptr_execute_interrupts, rb_thread_schedule_limits).
+ * rb_threadptr_execute_interrupts, rb_thread_schedule_limits) in simulated
+ * time.  Its rules are core/policy.h's core_barging_*; this file gives
+ * them their waits:
  *
  * - Release (every blocking region, THREAD_BLOCKING_BEGIN of native sleeps
  *   and Queue waits, thread death) sets `running` to NULL and signals the
  *   head of the ready queue; it hands nothing over.
- * - Acquire: with `running` NULL, take it at once ("reset timer if
- *   uncontended": timer_err = ETIMEDOUT).  Otherwise queue at the tail and
- *   loop until `running` is NULL: the first waiter with no timer becomes the
- *   designated timer (do_gvl_timer: a timed wait on its own condvar until a
+ * - Acquire: with `running` NULL, take it at once.  Otherwise queue at the
+ *   tail and loop until `running` is NULL: the first waiter with no timer
+ *   becomes the designated timer (a timed wait on its own condvar until a
  *   deadline TIME_QUANTUM after the last expiry); the others cond_wait.
  *   Whoever finds `running` NULL first takes it, so a thread back from a
  *   short syscall usually re-takes the GVL before the signalled waiter is
  *   even on a CPU; that waiter wakes, finds it owned and sleeps again.
  * - Every return of the timer from its timed wait - the timeout, but also
  *   a release's signal when it is the queue head - sets TIMER_INTERRUPT on
- *   the owner, and one TIMER interrupt credits a whole TIME_QUANTUM
- *   (running_time_us += TIME_QUANTUM_USEC): the owner yields at its next
- *   safe point.
+ *   the owner, which credits a whole TIME_QUANTUM: the owner yields at its
+ *   next safe point.
  * - Yield: release, then if a waiter exists set need_yield and sleep on
  *   switch_cond until a waiter has taken the GVL (it signals), then acquire
  *   again.  A second yield while one is pending waits on switch_wait_cond.
@@ -36,28 +36,28 @@
  * Ractor's own lock there, which the model does not time), so runs without
  * a barrier are unchanged.
  */
+#include "gvl_barging.h"
+
 #include <stdlib.h>
 
 #include "../common/err.h"
+#include "../core/policy.h"
 #include "barrier.h"
 #include "gvl.h"
-#include "gvl_policy.h"
 #include "thread.h"
 
-struct barging {
-    struct rb_thread *timer;           /* sched->timer: the designated timer */
+/* The simulator's side of a Ractor's 2.x GVL (rb_ractor.policy_data). */
+struct gvl32 {
     struct rb_thread *designated;      /* signalled by designate_timer_thread */
-    bool timer_err_timedout;           /* sched->timer_err == ETIMEDOUT */
-    sim_time abs;                      /* the timed wait's deadline */
+    sim_time abs;                      /* the timer's timed wait's deadline */
     sim_event_id timeout_ev;
     bool timed_out;                    /* the timer's wait ended by timeout */
-    bool need_yield, wait_yield;
     struct rb_thread *yielder;         /* sleeping on switch_cond */
-    struct rb_thread *switch_waiters;  /* on switch_wait_cond (via rq_next: not in the readyq) */
+    struct core_thread *switch_waiters;/* on switch_wait_cond (via rq_next: not in the readyq) */
 };
 
-static struct rb_sched *sched_of(struct rb_thread *th) { return &th->ractor->sched; }
-static struct barging *bg(struct rb_thread *th) { return th->ractor->sched.policy_data; }
+static struct core_sched *gvl32_sched(struct rb_thread *th) { return core_sched_of(&th->core); }
+static struct gvl32 *bg(struct rb_thread *th) { return rb_ractor_of(th)->policy_data; }
 
 /* Pay the CPU th owes before looking at the predicate of a condvar wait:
  * check-then-sleep is atomic under the lock in CRuby, so a signal sent
@@ -78,7 +78,7 @@ static void count_wasted(struct rb_thread *th)
  * holds the sched lock the add waits, in gvl_acquired (models/barrier.c). */
 static void running_add(struct rb_thread *th)
 {
-    struct rb_sched *s = sched_of(th);
+    struct core_sched *s = gvl32_sched(th);
     if (s->is_running || barrier_defer_add_running(th)) return;
     s->is_running = true;
     barrier_added_running(th);
@@ -86,34 +86,31 @@ static void running_add(struct rb_thread *th)
 
 static void running_del(struct rb_thread *th)
 {
-    struct rb_sched *s = sched_of(th);
+    struct core_sched *s = gvl32_sched(th);
     if (!s->is_running) return;
     s->is_running = false;
     barrier_deleted_running(th);
 }
 
-/* thread_sched_to_waiting_common */
-static void release(struct rb_thread *th)
+void gvl32_release(struct rb_thread *th)
 {
-    struct rb_sched *s = sched_of(th);
-    s->running = NULL;
-    running_del(th);
-    if (s->rq_head) gvl_signal(s->rq_head, gvl_self(th));
+    struct gvl_actor self = gvl_self(th);
+    running_del(th);  /* as the owner is cleared, before the waiter's signal */
+    core_barging_release(gvl32_sched(th), &self);
 }
 
 /* the end of thread_sched_to_running_common: ready -> running */
 static void take(struct rb_thread *th, th_cont k)
 {
-    struct rb_sched *s = sched_of(th);
-    struct barging *b = s->policy_data;
-    struct rb_thread *prev = th->ractor->last_ran;
-    s->running = th;
+    struct core_sched *s = gvl32_sched(th);
+    struct core_thread *prev = s->last_ran;
+    struct rb_thread *timer = rb_thread_of(core_barging_take(s, &th->core));
     running_add(th);
-    if (prev && prev != th) th->vm->gvl_handoffs++;
-    if (!b->timer && s->rq_tail) {
+    if (prev && prev != &th->core) s->handoffs++;
+    if (timer) {
         /* designate_timer_thread: the tail will be in the queue longest */
-        b->designated = s->rq_tail;
-        gvl_signal(s->rq_tail, gvl_self(th));
+        bg(th)->designated = timer;
+        gvl_signal(timer, gvl_self(th));
     }
     gvl_acquired(th, k);
 }
@@ -123,13 +120,8 @@ static void wait_turn(struct rb_thread *th);
 /* the wait loop saw `running` NULL */
 static void got_it(struct rb_thread *th)
 {
-    struct rb_sched *s = sched_of(th);
-    struct barging *b = s->policy_data;
-    gvl_readyq_remove(s, th);
-    if (b->need_yield) {
-        b->need_yield = false;
-        gvl_signal(b->yielder, gvl_self(th));  /* switch_cond */
-    }
+    if (core_barging_got_it(gvl32_sched(th), &th->core))
+        gvl_signal(bg(th)->yielder, gvl_self(th));  /* switch_cond */
     take(th, th->gvl_k);
 }
 
@@ -138,8 +130,8 @@ static void woken(struct mach_task *t, void *ctx)
 {
     (void)t;
     struct rb_thread *th = ctx;
-    struct barging *b = bg(th);
-    if (sched_of(th)->running) {
+    struct gvl32 *b = bg(th);
+    if (gvl32_sched(th)->running) {
         if (b->designated == th) b->designated = NULL;  /* woken to become the timer */
         else count_wasted(th);
         wait_turn(th);
@@ -149,11 +141,11 @@ static void woken(struct mach_task *t, void *ctx)
     got_it(th);
 }
 
-static void timer_timeout(void *obj, uint64_t arg)
+static void gvl32_timeout(void *obj, uint64_t arg)
 {
     (void)arg;
     struct rb_thread *th = obj;
-    struct barging *b = bg(th);
+    struct gvl32 *b = bg(th);
     b->timeout_ev = 0;
     b->timed_out = true;
     mach_wake(&th->vm->mach, th->nt, NULL);
@@ -164,21 +156,20 @@ static void timer_woken(struct mach_task *t, void *ctx)
 {
     (void)t;
     struct rb_thread *th = ctx;
-    struct rb_sched *s = sched_of(th);
-    struct barging *b = s->policy_data;
+    struct gvl32 *b = bg(th);
     bool timed_out = b->timed_out;
     if (b->timeout_ev) {  /* signalled before the deadline */
         sim_cancel(th->vm->eng, b->timeout_ev);
         b->timeout_ev = 0;
     }
-    b->timer_err_timedout = timed_out;
-    if (s->running) {
+    struct rb_thread *owner = rb_thread_of(core_barging_timer_end(gvl32_sched(th), timed_out));
+    if (owner) {
         if (!timed_out) count_wasted(th);
-        th_interrupt(s->running, INT_TIMER);  /* "Timeslice" */
+        th_interrupt(owner, CORE_INT_TIMER);  /* "Timeslice" */
+        wait_turn(th);
+    } else {
+        got_it(th);
     }
-    b->timer = NULL;
-    if (s->running) wait_turn(th);
-    else got_it(th);
 }
 
 /* one turn of the do-while loop of thread_sched_to_running_common */
@@ -186,18 +177,18 @@ static void wait_now(struct mach_task *t, void *ctx)
 {
     (void)t;
     struct rb_thread *th = ctx;
-    struct rb_sched *s = sched_of(th);
-    struct barging *b = s->policy_data;
+    struct core_sched *s = gvl32_sched(th);
+    struct gvl32 *b = bg(th);
     if (!s->running) {
         got_it(th);
         return;
     }
-    if (!b->timer) {
+    if (!s->barging.timer) {
         /* do_gvl_timer: become the designated timer */
-        b->timer = th;
-        if (b->timer_err_timedout) b->abs = sim_now(th->vm->eng) + th->vm->scn->runtime.quantum;
+        if (core_barging_timer_begin(s, &th->core))
+            b->abs = sim_now(th->vm->eng) + th->vm->scn->runtime.quantum;
         b->timed_out = false;
-        b->timeout_ev = sim_at(th->vm->eng, b->abs, timer_timeout, th, 0);
+        b->timeout_ev = sim_at(th->vm->eng, b->abs, gvl32_timeout, th, 0);
         th_block(th, timer_woken);
         return;
     }
@@ -209,39 +200,23 @@ static void wait_turn(struct rb_thread *th)
     settle(th, wait_now);
 }
 
-/* thread_sched_to_running_common */
-static void acquire(struct rb_thread *th, th_cont k)
+void gvl32_acquire(struct rb_thread *th, th_cont k)
 {
-    struct rb_sched *s = sched_of(th);
-    struct barging *b = s->policy_data;
-    if (s->running) {
-        gvl_enq(s, th, gvl_self(th));
+    struct core_sched *s = gvl32_sched(th);
+    if (!core_barging_uncontended(s, &th->core)) {
+        core_rq_append(s, &th->core);
         th->gvl_k = k;
         wait_turn(th);
         return;
     }
-    b->timer_err_timedout = true;  /* reset timer if uncontended */
     take(th, k);
-}
-
-/* ---- the policy entries ------------------------------------------------- */
-
-static void barging_blocking_enter(struct rb_thread *th, bool yield_immediately)
-{
-    (void)yield_immediately;
-    release(th);
-}
-
-static void barging_blocking_exit(struct rb_thread *th, th_cont k)
-{
-    acquire(th, k);
 }
 
 static void park_woken(struct mach_task *t, void *ctx)
 {
     (void)t;
     struct rb_thread *th = ctx;
-    acquire(th, th->gvl_k);  /* THREAD_BLOCKING_END */
+    gvl32_acquire(th, th->gvl_k);  /* THREAD_BLOCKING_END */
 }
 
 /* native_cond_sleep: sleep on cond.intr unless already interrupted */
@@ -249,41 +224,39 @@ static void park_sleep(struct mach_task *t, void *ctx)
 {
     (void)t;
     struct rb_thread *th = ctx;
-    if (th->parked_queue >= 0 || th->joining) {
+    if (th->core.parked_queue >= 0 || th->core.joining) {
         th_block(th, park_woken);
         return;
     }
-    acquire(th, th->gvl_k);
+    gvl32_acquire(th, th->gvl_k);
 }
 
-static void barging_park(struct rb_thread *th, th_cont k)
+void gvl32_park(struct rb_thread *th, th_cont k)
 {
-    release(th);  /* THREAD_BLOCKING_BEGIN */
+    gvl32_release(th);  /* THREAD_BLOCKING_BEGIN */
     th->gvl_k = k;
     settle(th, park_sleep);
 }
 
 /* ubf_pthread_cond_signal */
-static void barging_ready(struct rb_thread *waker, struct rb_thread *th)
+void gvl32_ready(struct gvl_actor by, struct rb_thread *th)
 {
     if (th->nt->state != MT_BLOCKED) return;  /* not asleep yet: park_sleep sees the wake */
-    struct gvl_actor by = waker ? gvl_self(waker)
-                                : (struct gvl_actor){ &th->vm->timer.nt, &th->vm->timer.pending_cost };
     gvl_signal(th, by);
 }
 
 static void switch_wait_broadcast(struct rb_thread *th)
 {
-    for (struct rb_thread *w = bg(th)->switch_waiters; w; w = w->rq_next)
-        if (w->nt->state == MT_BLOCKED) gvl_signal(w, gvl_self(th));
+    for (struct core_thread *w = bg(th)->switch_waiters; w; w = w->rq_next)
+        if (rb_thread_of(w)->nt->state == MT_BLOCKED) gvl_signal(rb_thread_of(w), gvl_self(th));
 }
 
 static void switch_waiters_remove(struct rb_thread *th)
 {
-    struct rb_thread **pp = &bg(th)->switch_waiters;
-    while (*pp && *pp != th) pp = &(*pp)->rq_next;
-    if (*pp) *pp = th->rq_next;
-    th->rq_next = NULL;
+    struct core_thread **pp = &bg(th)->switch_waiters;
+    while (*pp && *pp != &th->core) pp = &(*pp)->rq_next;
+    if (*pp) *pp = th->core.rq_next;
+    th->core.rq_next = NULL;
 }
 
 static void yield_wait_now(struct mach_task *t, void *ctx);
@@ -299,15 +272,15 @@ static void yield_wait_now(struct mach_task *t, void *ctx)
 {
     (void)t;
     struct rb_thread *th = ctx;
-    struct barging *b = bg(th);
-    if (b->need_yield) {
+    struct core_sched *s = gvl32_sched(th);
+    if (s->barging.need_yield) {
         th_block(th, yield_woken);
         return;
     }
-    b->wait_yield = false;
-    b->yielder = NULL;
+    s->barging.wait_yield = false;
+    bg(th)->yielder = NULL;
     switch_wait_broadcast(th);
-    acquire(th, th->gvl_k);
+    gvl32_acquire(th, th->gvl_k);
 }
 
 static void switch_wait_now(struct mach_task *t, void *ctx);
@@ -323,78 +296,49 @@ static void switch_wait_now(struct mach_task *t, void *ctx)
 {
     (void)t;
     struct rb_thread *th = ctx;
-    if (bg(th)->wait_yield) {
+    if (gvl32_sched(th)->barging.wait_yield) {
         th_block(th, switch_wait_woken);
         return;
     }
     switch_waiters_remove(th);
-    acquire(th, th->gvl_k);
+    gvl32_acquire(th, th->gvl_k);
 }
 
-/* thread_sched_yield */
-static void barging_yield(struct rb_thread *th, th_cont k)
+void gvl32_yield(struct rb_thread *th, th_cont k)
 {
-    struct rb_sched *s = sched_of(th);
-    struct barging *b = s->policy_data;
-    struct rb_thread *next = s->rq_head;
+    struct gvl32 *b = bg(th);
+    struct gvl_actor self = gvl_self(th);
     vm_set_state(th, TS_WANTS_GVL);
-    release(th);
     th->gvl_k = k;
-    if (b->wait_yield) {  /* another thread is processing a GVL yield */
-        th->rq_next = b->switch_waiters;
-        b->switch_waiters = th;
+    running_del(th);
+    switch (core_barging_yield(gvl32_sched(th), &self)) {
+    case CORE_YIELD_WAIT_SWITCH:  /* another thread is processing a GVL yield */
+        th->core.rq_next = b->switch_waiters;
+        b->switch_waiters = &th->core;
         settle(th, switch_wait_now);
-    } else if (next) {  /* wait until another thread takes the GVL */
-        b->need_yield = true;
-        b->wait_yield = true;
+        return;
+    case CORE_YIELD_WAIT_TAKEN:  /* wait until another thread takes the GVL */
         b->yielder = th;
         settle(th, yield_wait_now);
-    } else {  /* native_thread_yield(), then take it back */
+        return;
+    case CORE_YIELD_NATIVE:  /* native_thread_yield(), then take it back */
         switch_wait_broadcast(th);
-        acquire(th, k);
+        gvl32_acquire(th, k);
+        return;
     }
 }
 
-static void barging_start(struct rb_thread *th, th_cont k)
+int gvl32_init(struct rb_ractor *r, char *err, unsigned errlen)
 {
-    acquire(th, k);
-}
-
-static void barging_dead(struct rb_thread *th)
-{
-    release(th);
-}
-
-static int barging_init(struct rb_sched *s, char *err, unsigned errlen)
-{
-    struct barging *b = calloc(1, sizeof *b);
+    struct gvl32 *b = calloc(1, sizeof *b);
     if (!b)
-        return gv_fail(err, errlen, GV_ENOMEM, "%s: out of memory for the GVL",
-                       s->ractor->vm->scn->file);
-    b->timer_err_timedout = true;
-    s->policy_data = b;
+        return gv_fail(err, errlen, GV_ENOMEM, "%s: out of memory for the GVL", r->vm->scn->file);
+    r->policy_data = b;
     return GV_OK;
 }
 
-static void barging_fini(struct rb_sched *s)
+void gvl32_free(struct rb_ractor *r)
 {
-    free(s->policy_data);
-    s->policy_data = NULL;
+    free(r->policy_data);
+    r->policy_data = NULL;
 }
-
-const struct gvl_policy gvl_barging = {
-    .name = "barging",
-    .id = GVL_POLICY_BARGING,
-    .blocking_enter = barging_blocking_enter,
-    .blocking_exit = barging_blocking_exit,
-    .park = barging_park,
-    .ready = barging_ready,
-    .yield = barging_yield,
-    .start = barging_start,
-    .dead = barging_dead,
-    .tick = NULL,
-    .uses_timer_thread = false,
-    .tick_credits_quantum = true,
-    .init = barging_init,
-    .fini = barging_fini,
-};

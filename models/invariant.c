@@ -27,11 +27,6 @@
 #include "thread.h"
 #include "vm_lock.h"
 
-static const struct scn_machine *machine_of(const struct rb_thread *th)
-{
-    return &th->vm->scn->machine;
-}
-
 static void escape_done(struct mach_task *t, void *ctx)
 {
     (void)t;
@@ -46,7 +41,7 @@ static void escape_done(struct mach_task *t, void *ctx)
 static void escape_stopped_the_world(struct rb_thread *th)
 {
     /* no_ep_escape_iseqs lookup (and, the first time, the invalidation) */
-    th_burst(th, machine_of(th)->escape_check_cs, escape_done);
+    th_burst(th, rb_machine_of(th)->escape_check_cs, escape_done);
 }
 
 static void escape_locked(struct rb_thread *th)
@@ -62,7 +57,7 @@ bool invariant_env_escape(struct rb_thread *th, const struct scn_op *op)
     case INVARIANT_NONE:
         return true;
     case INVARIANT_LOCKLESS:
-        th->pending_cost += machine_of(th)->lockless_check;
+        th->pending_cost += rb_machine_of(th)->lockless_check;
         if (sy->ep_escape_recorded[iseq]) return true;
         break;
     case INVARIANT_LOCK_BARRIER:

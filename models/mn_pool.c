@@ -61,7 +61,7 @@ struct mn_snt {
     struct mach_task nt;      /* first member: th->nt points here */
     struct mn_pool *pool;
     struct rb_thread *th;     /* nt->running_thread, NULL in the nt_start loop */
-    struct rb_sched *from;    /* Ractor of the thread that just left this NT */
+    struct rb_ractor *from;   /* Ractor of the thread that just left this NT */
     int dedicated;            /* > 0 while pinned by a blocking region */
     struct mn_snt *idle_next; /* waiting on vm->ractor.sched.cond */
     char name[24];
@@ -101,7 +101,7 @@ static void grq_push(struct mn_pool *p, struct rb_ractor *r)
     int n = p->vm->nractors;
     p->grq[(p->grq_head + p->grq_cnt) % n] = r;
     p->grq_cnt++;
-    p->in_grq[r->id] = true;
+    p->in_grq[r->core.id] = true;
     if (p->vm->obs.counter) p->vm->obs.counter(p->vm->obs.ctx, "grq", p->grq_cnt, sim_now(p->vm->eng));
 }
 
@@ -111,7 +111,7 @@ static struct rb_ractor *grq_pop(struct mn_pool *p)
     struct rb_ractor *r = p->grq[p->grq_head];
     p->grq_head = (p->grq_head + 1) % p->vm->nractors;
     p->grq_cnt--;
-    p->in_grq[r->id] = false;
+    p->in_grq[r->core.id] = false;
     if (p->vm->obs.counter) p->vm->obs.counter(p->vm->obs.ctx, "grq", p->grq_cnt, sim_now(p->vm->eng));
     return r;
 }
@@ -157,7 +157,7 @@ static int cond_signal(struct mn_pool *p, struct gvl_actor by)
 static int ractor_sched_enq(struct mn_pool *p, struct rb_ractor *r, struct gvl_actor by)
 {
     grq_push(p, r);
-    struct rb_thread *th = r->sched.running;
+    struct rb_thread *th = rb_thread_of(r->core.sched.running);
     if (th && th->ts == TS_WANTS_GVL) vm_set_state(th, TS_WANTS_SNT);
     *by.cost += mach_of(p)->sched_lock_cs;  /* ractor_sched_lock */
     return cond_signal(p, by);
@@ -210,7 +210,7 @@ static void nt_loop(struct mn_snt *s)
             mach_block(&p->vm->mach, &s->nt, nt_woken, s);
             return;
         }
-        struct rb_thread *next = r->sched.running;
+        struct rb_thread *next = rb_thread_of(r->core.sched.running);
         if (next && !next->nt) {
             switch_to(s, next, mach_of(p)->sched_lock_cs + mach_of(p)->coroutine_switch);
             return;
@@ -262,9 +262,9 @@ static void check_and_create_shared(struct mn_pool *p)
 void mn_thread_start(struct rb_thread *th, th_cont k)
 {
     struct mn_pool *p = th->vm->mn;
-    struct rb_ractor *r = th->ractor;
-    if (!p->counted[r->id]) {  /* Ractor.new: vm_insert_ractor */
-        p->counted[r->id] = true;
+    struct rb_ractor *r = rb_ractor_of(th);
+    if (!p->counted[r->core.id]) {  /* Ractor.new: vm_insert_ractor */
+        p->counted[r->core.id] = true;
         p->ractor_cnt++;
     }
     vm_set_state(th, TS_WANTS_GVL);
@@ -277,8 +277,8 @@ int mn_signal(struct rb_thread *next, struct gvl_actor by)
 {
     struct mn_pool *p = next->vm->mn;
     if (next->nt) return 0;                 /* "already running" */
-    if (p->in_grq[next->ractor->id]) return 0;
-    return ractor_sched_enq(p, next->ractor, by);
+    if (p->in_grq[next->core.ractor->id]) return 0;
+    return ractor_sched_enq(p, rb_ractor_of(next), by);
 }
 
 bool mn_will_switch(const struct rb_thread *th, const struct rb_thread *next)
@@ -293,10 +293,10 @@ static void released(struct mach_task *t, void *ctx)
 {
     (void)t;
     struct mn_snt *s = ctx;
-    struct rb_sched *sc = s->from;
+    struct rb_ractor *r = s->from;
     s->from = NULL;
-    struct rb_thread *next = sc->running;
-    if (next && mn_thread_p(next) && !next->nt && !s->pool->in_grq[sc->ractor->id]) {
+    struct rb_thread *next = rb_thread_of(r->core.sched.running);
+    if (next && mn_thread_p(next) && !next->nt && !s->pool->in_grq[r->core.id]) {
         switch_to(s, next, 0);  /* the coroutine switch was paid by the leaving thread */
         return;
     }
@@ -307,7 +307,7 @@ static void leave_nt(struct rb_thread *th, struct mn_snt *s, sim_time cost)
 {
     th->nt = NULL;
     s->th = NULL;
-    s->from = &th->ractor->sched;
+    s->from = rb_ractor_of(th);
     mach_burst(&th->vm->mach, &s->nt, cost, released, s);
 }
 
@@ -315,7 +315,7 @@ void mn_thread_wait(struct rb_thread *th)
 {
     struct mn_snt *s = snt_of(th);
     if (!s) {
-        vm_fail(th->vm, "thread %s: M:N wait without a shared native thread", th->name);
+        vm_fail(th->vm, "thread %s: M:N wait without a shared native thread", th->core.name);
         return;
     }
     sim_time cost = th->pending_cost + mach_of(s->pool)->coroutine_switch;
@@ -327,10 +327,10 @@ void mn_thread_exit(struct rb_thread *th)
 {
     struct mn_pool *p = th->vm->mn;
     struct mn_snt *s = snt_of(th);
-    struct rb_ractor *r = th->ractor;
-    if (--p->alive[r->id] == 0 && r->id != 0) p->ractor_cnt--;  /* vm_remove_ractor */
+    struct rb_ractor *r = rb_ractor_of(th);
+    if (--p->alive[r->core.id] == 0 && r->core.id != 0) p->ractor_cnt--;  /* vm_remove_ractor */
     if (!s) {
-        vm_fail(th->vm, "thread %s: M:N exit without a shared native thread", th->name);
+        vm_fail(th->vm, "thread %s: M:N exit without a shared native thread", th->core.name);
         return;
     }
     leave_nt(th, s, mach_of(p)->coroutine_switch);
@@ -382,7 +382,7 @@ int mn_init(struct vm *vm, char *err, unsigned errlen)
     }
     p->vm = vm;
     vm->mn = p;
-    for (int r = 0; r < vm->nractors; r++) p->alive[r] = vm->ractors[r].nthreads;
+    for (int r = 0; r < vm->nractors; r++) p->alive[r] = vm->ractors[r].core.nthreads;
     if (vm->nractors > 0) p->counted[0] = true;  /* the main Ractor exists from the start */
     p->ractor_cnt = 1;
     for (int i = 0; i < vm->nthreads; i++) {

@@ -21,7 +21,7 @@
  * which keeps the process's own native thread (Init_native_thread). */
 static inline bool mn_thread_p(const struct rb_thread *th)
 {
-    return th->ractor->id != 0 || (th->vm->scn->runtime.mn_main && th->id != 0);
+    return th->core.ractor->id != 0 || (th->vm->scn->runtime.mn_main && th->core.id != 0);
 }
 
 int mn_init(struct vm *vm, char *err, unsigned errlen);

@@ -1,38 +1,22 @@
-/* queue.c - Thread::Queue (thread_sync.c).
- *
- * push: append, then wakeup_one(): the first waiter is taken off the wait
- * list and interrupted; its unblock function (ubf_waiting) makes it ready.
- * pop: while the queue is empty, queue_sleep() parks the thread; it
- * re-checks after every wake, so a stolen item means parking again.
- */
+/* queue.c - Thread::Queue (thread_sync.c) in simulated time: the queue's
+ * decisions are core/queue.h's; a woken waiter gets PENDING_INTERRUPT and
+ * is made ready through its unblock function (ubf_waiting). */
 #include "queue.h"
 
-#include "gvl_policy.h"
+#include "gvl.h"
 
-void queue_push(struct rb_thread *th, struct rb_queue *q)
+void queue_push(struct rb_thread *th, struct core_queue *q)
 {
-    q->items++;
-    struct rb_thread *w = q->wait_head;
+    struct rb_thread *w = rb_thread_of(core_queue_push(q));
     if (!w) return;
-    q->wait_head = w->wait_next;
-    if (!q->wait_head) q->wait_tail = NULL;
-    w->wait_next = NULL;
-    w->parked_queue = -1;
-    w->interrupts |= INT_PENDING;
+    w->interrupts |= CORE_INT_PENDING;
     vm_set_state(w, TS_WANTS_GVL);
-    th->vm->policy->ready(th, w);
+    gvl_ready(th, w);
 }
 
-bool queue_try_pop(struct rb_thread *th, struct rb_queue *q)
+bool queue_try_pop(struct rb_thread *th, struct core_queue *q)
 {
-    if (q->items > 0) {
-        q->items--;
-        return true;
-    }
-    th->parked_queue = (int)(q - th->vm->queues);
-    th->wait_next = NULL;
-    if (q->wait_tail) q->wait_tail->wait_next = th;
-    else q->wait_head = th;
-    q->wait_tail = th;
+    if (core_queue_take(q)) return true;
+    core_queue_wait(q, &th->core, (int)(q - th->vm->queues));
     return false;
 }

@@ -8,9 +8,9 @@
 #include "vm.h"
 
 /* Queue#push by `th`: wake the first waiter, if any (it becomes ready). */
-void queue_push(struct rb_thread *th, struct rb_queue *q);
+void queue_push(struct rb_thread *th, struct core_queue *q);
 /* Queue#pop: true if an item was taken; false if th must park (it has
  * been added to the queue's waiters). */
-bool queue_try_pop(struct rb_thread *th, struct rb_queue *q);
+bool queue_try_pop(struct rb_thread *th, struct core_queue *q);
 
 #endif

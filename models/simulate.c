@@ -20,8 +20,8 @@ int simulate_layout(const struct vm *vm, struct run_layout *lay)
         free(ra);
         return GV_ENOMEM;
     }
-    for (int i = 0; i < vm->nthreads; i++) th[i] = vm->threads[i].name;
-    for (int r = 0; r < vm->nractors; r++) ra[r] = vm->ractors[r].name;
+    for (int i = 0; i < vm->nthreads; i++) th[i] = vm->threads[i].core.name;
+    for (int r = 0; r < vm->nractors; r++) ra[r] = vm->ractors[r].core.name;
     lay->scenario = vm->scn->name;
     lay->policy = scn_policy_name(vm->scn->runtime.gvl_policy);
     lay->seed = vm->scn->seed;

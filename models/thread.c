@@ -1,13 +1,14 @@
 /* thread.c - the program interpreter of a simulated Ruby thread.
  *
- * One op at a time, in the order of CRuby's own code paths:
+ * One op at a time, stepped by the program cursor (core/cursor.c), in the
+ * order of CRuby's own code paths:
  * - compute: Ruby work holding the GVL, cut at a safe point when an
  *   interrupt arrives (a timer tick, a barrier);
- * - syscall with releases_gvl: BLOCKING_REGION (thread.c): policy
- *   blocking_enter, the call itself (on the CPU, or asleep for io_wait),
- *   policy blocking_exit, then RUBY_VM_CHECK_INTS_BLOCKING;
+ * - syscall with releases_gvl: BLOCKING_REGION (thread.c): the GVL's
+ *   blocking_enter (models/gvl.c), the call itself (on the CPU, or asleep
+ *   for io_wait), blocking_exit, then RUBY_VM_CHECK_INTS_BLOCKING;
  * - queue_pop on an empty queue: queue_sleep -> native_sleep ->
- *   thread_sched_to_waiting_until_wakeup (policy park), retried on wake;
+ *   thread_sched_to_waiting_until_wakeup (gvl_park), retried on wake;
  * - sleep: native_cond_sleep between THREAD_BLOCKING_BEGIN/END, which
  *   release the GVL at once (yield_immediately);
  * - the end of the program: thread_sched_to_dead.
@@ -18,13 +19,14 @@
 #include "thread.h"
 
 #include <inttypes.h>
-#include <math.h>
 #include <stdio.h>
 #include <string.h>
 
+#include "../core/cursor.h"
+#include "../core/policy.h"
 #include "barrier.h"
 #include "counter.h"
-#include "gvl_policy.h"
+#include "gvl.h"
 #include "invariant.h"
 #include "mn_pool.h"
 #include "queue.h"
@@ -33,11 +35,6 @@
 /* Ops a thread may run back to back without simulated time passing before
  * the run is declared hung (a loop whose body takes no time). */
 #define TH_ZERO_TIME_LIMIT UINT64_C(10000000)
-
-static const struct scn_machine *machine_of(const struct rb_thread *th)
-{
-    return &th->vm->scn->machine;
-}
 
 /* ---- CPU and kernel sleeps ---------------------------------------------- */
 
@@ -80,7 +77,7 @@ void th_block(struct rb_thread *th, mach_cont k)
 
 void th_interrupt(struct rb_thread *th, unsigned bits)
 {
-    th_interrupt_at(th, bits, machine_of(th)->safepoint_gap);
+    th_interrupt_at(th, bits, rb_machine_of(th)->safepoint_gap);
 }
 
 void th_interrupt_at(struct rb_thread *th, unsigned bits, sim_time safepoint_in)
@@ -89,60 +86,20 @@ void th_interrupt_at(struct rb_thread *th, unsigned bits, sim_time safepoint_in)
     if (th->in_compute) mach_interrupt(&th->vm->mach, th->nt, safepoint_in);
 }
 
-/* ---- durations ---------------------------------------------------------- */
-
-static sim_time draw(struct rb_thread *th, const struct scn_dist *d)
-{
-    switch (d->kind) {
-    case DIST_UNIFORM: return rng_uniform(&th->rng, d->a, d->b);
-    case DIST_EXP: return rng_exp(&th->rng, d->a);
-    case DIST_CONST: break;
-    }
-    return d->a;
-}
-
-/* CPU work measured on the scenario's reference machine, on this one. */
-static sim_time scale_work(const struct rb_thread *th, sim_time d)
-{
-    double s = machine_of(th)->work_scale;
-    if (s == 1.0) return d;
-    return (sim_time)llround((double)d * s);
-}
-
 /* ---- program counter ---------------------------------------------------- */
 
 static const struct scn_op *next_op(struct rb_thread *th)
 {
-    for (;;) {
-        struct th_frame *f = &th->stack[th->sp - 1];
-        if (f->pc < f->prog->nops) return &f->prog->ops[f->pc++];
-        if (th->sp == 1) return NULL;
-        /* one iteration of a loop body is complete */
-        if (f->measure) th->ractor->ops++;
-        if (f->forever || f->left > 0) {
-            if (!f->forever) f->left--;
-            f->pc = 0;
-            continue;
-        }
-        th->sp--;
-    }
+    const struct scn_op *op;
+    enum core_next n;
+    while ((n = core_cursor_next(&th->core, &op)) == CORE_NEXT_ITERATION) continue;
+    return n == CORE_NEXT_OP ? op : NULL;
 }
 
 static void enter_loop(struct rb_thread *th, const struct scn_op *op)
 {
-    bool forever = op->u.loop.mode == LOOP_FOREVER;
-    uint64_t n = forever ? 1 : scn_loop_times(op, th->instance, th->ninstances);
-    if (n == 0) return;
-    if (th->sp >= TH_MAX_DEPTH) {  /* the loader limits nesting to 32 */
-        vm_fail(th->vm, "thread %s: loops nested too deep at %s", th->name, op->path);
-        return;
-    }
-    struct th_frame *f = &th->stack[th->sp++];
-    f->prog = op->u.loop.body;
-    f->pc = 0;
-    f->left = n - 1;
-    f->forever = forever;
-    f->measure = op->u.loop.measure;
+    if (!core_cursor_enter(&th->core, op))  /* the loader limits nesting */
+        vm_fail(th->vm, "thread %s: loops nested too deep at %s", th->core.name, op->path);
 }
 
 /* ---- ops ---------------------------------------------------------------- */
@@ -179,7 +136,7 @@ static void syscall_done(struct mach_task *t, void *ctx)
     th->blocking = false;
     vm_set_state(th, TS_WANTS_GVL);
     mn_blocking_end(th);  /* M:N: unpin the SNT */
-    th->vm->policy->blocking_exit(th, after_blocking);
+    gvl_blocking_exit(th, after_blocking);
 }
 
 static void syscall_holding_gvl_done(struct mach_task *t, void *ctx)
@@ -192,8 +149,7 @@ static void syscall_holding_gvl_done(struct mach_task *t, void *ctx)
 
 static void run_syscall(struct rb_thread *th, const struct scn_op *op)
 {
-    sim_time d = draw(th, &op->u.syscall.dur);
-    if (!op->u.syscall.io_wait) d = scale_work(th, d);
+    sim_time d = core_op_dur(&th->core, op, rb_machine_of(th)->work_scale);
     if (!op->u.syscall.releases_gvl) {
         /* the call runs holding the GVL: no interrupt can cut it */
         th_burst(th, d, syscall_holding_gvl_done);
@@ -202,7 +158,7 @@ static void run_syscall(struct rb_thread *th, const struct scn_op *op)
     th->blocking = true;
     vm_set_state(th, TS_BLOCKING);
     mn_blocking_begin(th);  /* M:N: pin the SNT */
-    th->vm->policy->blocking_enter(th, false);
+    gvl_blocking_enter(th, false);
     if (op->u.syscall.io_wait) th_block_timeout(th, d, syscall_done);
     else th_burst(th, d, syscall_done);
 }
@@ -214,16 +170,16 @@ static void sleep_done(struct mach_task *t, void *ctx)
     th->blocking = false;
     vm_set_state(th, TS_WANTS_GVL);
     mn_blocking_end(th);  /* M:N: unpin the SNT */
-    th->vm->policy->blocking_exit(th, after_blocking);
+    gvl_blocking_exit(th, after_blocking);
 }
 
 static void run_sleep(struct rb_thread *th, const struct scn_op *op)
 {
-    sim_time d = draw(th, &op->u.sleep.dur);
+    sim_time d = core_op_dur(&th->core, op, rb_machine_of(th)->work_scale);
     th->blocking = true;
     vm_set_state(th, TS_SLEEPING);
     mn_blocking_begin(th);  /* M:N: pin the SNT */
-    th->vm->policy->blocking_enter(th, true);  /* THREAD_BLOCKING_BEGIN */
+    gvl_blocking_enter(th, true);  /* THREAD_BLOCKING_BEGIN */
     th_block_timeout(th, d, sleep_done);
 }
 
@@ -252,11 +208,12 @@ static void wake_joiner(struct rb_thread *th)
     struct vm *vm = th->vm;
     /* a joiner waits until it is the only thread left */
     if (vm->alive != 1) return;
-    for (struct rb_thread *j = vm->joiners; j; j = j->wait_next) {
-        if (j->dead || !j->joining) continue;
-        j->joining = false;
+    for (struct core_thread *c = vm->joiners; c; c = c->wait_next) {
+        struct rb_thread *j = rb_thread_of(c);
+        if (j->dead || !c->joining) continue;
+        c->joining = false;
         vm_set_state(j, TS_WANTS_GVL);
-        vm->policy->ready(th, j);
+        gvl_ready(th, j);
     }
 }
 
@@ -267,7 +224,7 @@ static void thread_finish(struct rb_thread *th)
     vm->alive--;
     vm_set_state(th, TS_COUNT);
     wake_joiner(th);
-    vm->policy->dead(th);
+    gvl_dead(th);
     if (th->pending_cost > 0) th_burst(th, 0, thread_exit_now);
     else thread_exit_now(th->nt, th);
 }
@@ -276,11 +233,11 @@ static bool run_join(struct rb_thread *th)
 {
     struct vm *vm = th->vm;
     if (vm->alive == 1) return true;
-    th->joining = true;
-    th->wait_next = vm->joiners;
-    vm->joiners = th;
+    th->core.joining = true;
+    th->core.wait_next = vm->joiners;
+    vm->joiners = &th->core;
     vm_set_state(th, TS_PARKED);
-    vm->policy->park(th, retry_op);
+    gvl_park(th, retry_op);
     return false;
 }
 
@@ -292,19 +249,18 @@ static bool execute_interrupts(struct rb_thread *th)
 {
     unsigned bits = th->interrupts;
     th->interrupts = 0;
-    if (bits & INT_VM_BARRIER) {
+    if (bits & CORE_INT_VM_BARRIER) {
         /* RB_VM_LOCKING() {}: join the barrier (models/barrier.c); the
          * other bits are handled after it, in CRuby's order */
-        th->interrupts = bits & ~(unsigned)INT_VM_BARRIER;
+        th->interrupts = bits & ~(unsigned)CORE_INT_VM_BARRIER;
         barrier_interrupt(th, th_step);
         return true;
     }
-    if (bits & INT_TIMER) {
+    if (bits & CORE_INT_TIMER) {
         const struct scn_runtime *rt = &th->vm->scn->runtime;
         /* one tick's credit (3.3+); a whole quantum under CRuby <= 3.2 */
-        th->running_time += th->vm->policy->tick_credits_quantum ? rt->quantum : rt->timer_tick;
-        if (th->running_time >= rt->quantum && th->ractor->sched.rq_head) {
-            th->vm->policy->yield(th, th_step);
+        if (core_thread_tick(&th->core, rt) && core_sched_of(&th->core)->rq_head) {
+            gvl_yield(th, th_step);
             return true;
         }
     }
@@ -340,7 +296,7 @@ void th_step(struct rb_thread *th)
         if (++th->zero_time_ops > TH_ZERO_TIME_LIMIT) {
             vm_fail(vm, "thread %s makes no progress: %" PRIu64 " ops without simulated time "
                     "passing (last at %s, line %d): a loop whose body takes no time?",
-                    th->name, th->zero_time_ops, op->path, op->line);
+                    th->core.name, th->zero_time_ops, op->path, op->line);
             return;
         }
         switch (op->kind) {
@@ -350,13 +306,13 @@ void th_step(struct rb_thread *th)
                 sim_time w = counter_work(th, op->u.compute.insns, &overflow);
                 if (overflow) {
                     vm_fail(vm, "thread %s: compute of %" PRIu64 " insns at %s lasts beyond the "
-                            "simulator's time range (about 106 days)", th->name,
+                            "simulator's time range (about 106 days)", th->core.name,
                             op->u.compute.insns, op->path);
                     return;
                 }
                 run_compute(th, w);
             } else
-                run_compute(th, scale_work(th, draw(th, &op->u.compute.dur)));
+                run_compute(th, core_op_dur(&th->core, op, rb_machine_of(th)->work_scale));
             return;
         case OP_SYSCALL:
             run_syscall(th, op);
@@ -370,7 +326,7 @@ void th_step(struct rb_thread *th)
         case OP_QUEUE_POP:
             if (queue_try_pop(th, &vm->queues[op->u.queue.queue])) continue;
             vm_set_state(th, TS_PARKED);
-            vm->policy->park(th, retry_op);
+            gvl_park(th, retry_op);
             return;
         case OP_LOOP:
             enter_loop(th, op);
@@ -385,7 +341,7 @@ void th_step(struct rb_thread *th)
         case OP_KIND_COUNT:
             break;
         }
-        vm_fail(vm, "thread %s: unknown op kind %d", th->name, (int)op->kind);
+        vm_fail(vm, "thread %s: unknown op kind %d", th->core.name, (int)op->kind);
         return;
     }
 }
@@ -399,7 +355,7 @@ static void nt_started(struct mach_task *t, void *ctx)
 {
     (void)t;
     struct rb_thread *th = ctx;
-    th->vm->policy->start(th, started);
+    gvl_start(th, started);
 }
 
 void th_start(struct rb_thread *th)
@@ -419,19 +375,19 @@ void th_describe_wait(const struct rb_thread *th, char *buf, unsigned len)
     int line = th->op ? th->op->line : 0;
     /* the VM lock, the sched lock and the barrier's condvars (models/vm_lock.c) */
     if (vm_lock_describe_wait(th, buf, len)) return;
-    if (th->parked_queue >= 0) {
+    if (th->core.parked_queue >= 0) {
         snprintf(buf, len, "parked in queue_pop on queue \"%s\" (empty) at %s (line %d)%s",
-                 vm->queues[th->parked_queue].name, where, line, vm_lock_held_note(th));
-    } else if (th->joining) {
+                 vm->queues[th->core.parked_queue].name, where, line, vm_lock_held_note(th));
+    } else if (th->core.joining) {
         snprintf(buf, len, "in join, waiting for %d other thread%s to finish, at %s (line %d)%s",
                  vm->alive - 1, vm->alive - 1 == 1 ? "" : "s", where, line, vm_lock_held_note(th));
     } else if (th->ts == TS_WANTS_SNT) {  /* M:N (mn_pool.c) */
         snprintf(buf, len, "waiting for a shared native thread (Ractor %s in the global run queue) "
-                 "at %s (line %d)", th->ractor->name, where, line);
+                 "at %s (line %d)", th->core.ractor->name, where, line);
     } else if (th->ts == TS_WANTS_GVL) {
-        const struct rb_thread *owner = th->ractor->sched.running;
+        const struct rb_thread *owner = rb_thread_of(core_sched_of(&th->core)->running);
         snprintf(buf, len, "waiting for the GVL of Ractor %s (held by %s) at %s (line %d)",
-                 th->ractor->name, owner ? owner->name : "nobody", where, line);
+                 th->core.ractor->name, owner ? owner->core.name : "nobody", where, line);
     } else {
         snprintf(buf, len, "in state %s at %s (line %d)", thread_state_name(th->ts), where, line);
     }

@@ -4,7 +4,7 @@
  * and its native thread is on a core, it handles pending interrupts, then
  * runs ops until one takes time (a CPU burst, a sleep in the kernel, a wait
  * for the GVL), and returns.  The ops that need the GVL protocol call the
- * policy table (models/gvl_policy.h).
+ * entries of models/gvl.h.
  */
 #ifndef MODELS_THREAD_H
 #define MODELS_THREAD_H

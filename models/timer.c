@@ -11,7 +11,8 @@
  */
 #include "timer.h"
 
-#include "gvl_policy.h"
+#include "../core/policy.h"
+#include "gvl.h"
 #include "mn_pool.h"
 #include "thread.h"
 
@@ -48,18 +49,11 @@ static void timer_work_done(struct mach_task *t, void *ctx)
         /* timer_thread_check_timeslice */
         tm->tick_due = false;
         tm->ticks++;
+        struct gvl_actor timer = { &tm->nt, &tm->pending_cost };
         for (int i = 0; i < vm->nractors; i++) {
-            struct rb_sched *s = &vm->ractors[i].sched;
-            if (!s->is_running_timeslice || !s->running) continue;
-            /* the policy's tick first: the delayed policy hands the GVL of
-             * a thread still blocked to the next ready one, which takes it
-             * out of the timeslice set (no TIMER for a thread that lost
-             * the GVL) */
-            if (vm->policy->tick) {
-                vm->policy->tick(s);
-                if (!s->is_running_timeslice || !s->running) continue;
-            }
-            th_interrupt(s->running, INT_TIMER);
+            struct core_sched *s = &vm->ractors[i].core.sched;
+            /* the delayed policy's hand-off first (core/policy.c) */
+            if (core_sched_tick(s, &timer)) th_interrupt(rb_thread_of(s->running), CORE_INT_TIMER);
         }
         mn_timer_tick(vm);  /* M:N: lazy grq deq, SNT top-up */
     }
@@ -91,9 +85,9 @@ void timer_start(struct vm *vm)
     mach_start(&vm->mach, &vm->timer.nt, timer_run, vm);
 }
 
-void timer_timeslice_add(struct rb_sched *s, struct gvl_actor by)
+void timer_timeslice_add(struct core_sched *s, struct gvl_actor by)
 {
-    struct vm *vm = s->ractor->vm;
+    struct vm *vm = rb_ractor_of_sched(s)->vm;
     struct rb_timer *tm = &vm->timer;
     if (!vm->policy->uses_timer_thread) return;  /* barging: the first waiter times the quantum */
     s->is_running_timeslice = true;
@@ -105,8 +99,8 @@ void timer_timeslice_add(struct rb_sched *s, struct gvl_actor by)
     }
 }
 
-void timer_timeslice_del(struct rb_sched *s)
+void timer_timeslice_del(struct core_sched *s)
 {
     s->is_running_timeslice = false;
-    s->ractor->vm->timer.timeslice_cnt--;
+    rb_ractor_of_sched(s)->vm->timer.timeslice_cnt--;
 }

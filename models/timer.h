@@ -14,7 +14,7 @@ void timer_init(struct vm *vm);
 void timer_start(struct vm *vm);
 /* The running thread of `s` joins/leaves the timeslice set; the first
  * join wakes the timer from its infinite wait (paid by `by`). */
-void timer_timeslice_add(struct rb_sched *s, struct gvl_actor by);
-void timer_timeslice_del(struct rb_sched *s);
+void timer_timeslice_add(struct core_sched *s, struct gvl_actor by);
+void timer_timeslice_del(struct core_sched *s);
 
 #endif

@@ -17,8 +17,10 @@
 #include <string.h>
 
 #include "../common/err.h"
+#include "../core/expand.h"
+#include "../core/policy.h"
 #include "counter.h"
-#include "gvl_policy.h"
+#include "gvl.h"
 #include "mn_pool.h"
 #include "thread.h"
 #include "timer.h"
@@ -54,7 +56,17 @@ void vm_set_state_at(struct rb_thread *th, enum thread_state to, sim_time now)
     if (from < TS_COUNT) th->ts_time[from] += now - th->ts_since;
     th->ts = to;
     th->ts_since = now;
-    if (vm->obs.thread_state && from != to) vm->obs.thread_state(vm->obs.ctx, th->id, from, to, now);
+    if (vm->obs.thread_state && from != to) vm->obs.thread_state(vm->obs.ctx, th->core.id, from, to, now);
+}
+
+static struct core_ractor *vm_ractor_at(void *ctx, int i)
+{
+    return &((struct vm *)ctx)->ractors[i].core;
+}
+
+static struct core_thread *vm_thread_at(void *ctx, int i)
+{
+    return &((struct vm *)ctx)->threads[i].core;
 }
 
 _Static_assert((int)OS_SCHED_FIFO == (int)MACH_SCHED_FIFO && (int)OS_SCHED_CFS == (int)MACH_SCHED_CFS &&
@@ -69,7 +81,7 @@ int vm_init(struct vm *vm, const struct scenario *scn, struct sim_engine *eng, c
     memset(vm, 0, sizeof *vm);
     vm->scn = scn;
     vm->eng = eng;
-    vm->policy = gvl_policy_get(scn->runtime.gvl_policy);
+    vm->policy = core_policy_get(scn->runtime.gvl_policy);
     if (!vm->policy)
         return gv_fail(err, errlen, GV_EUNSUP, "%s: gvl_policy \"%s\" is not implemented by the simulator",
                        scn->file, scn_policy_name(scn->runtime.gvl_policy));
@@ -97,42 +109,17 @@ int vm_init(struct vm *vm, const struct scenario *scn, struct sim_engine *eng, c
     if (!vm->ractors || !vm->threads || !vm->queues) goto oom;
 
     for (int q = 0; q < scn->nqueues; q++) {
-        vm->queues[q].name = scn->queues[q].name;
-        vm->queues[q].items = scn->queues[q].initial;
+        core_queue_init(&vm->queues[q], scn->queues[q].name, scn->queues[q].initial);
     }
 
-    int ri = 0, ti = 0;
-    for (int sr = 0; sr < scn->nractors; sr++) {
-        const struct scn_ractor *srac = &scn->ractors[sr];
-        for (int rc_i = 0; rc_i < srac->count; rc_i++, ri++) {
-            struct rb_ractor *r = &vm->ractors[ri];
-            r->vm = vm;
-            r->id = ri;
-            r->name = scn_instance_name(srac->name, rc_i, srac->count);
-            if (!r->name) goto oom;
-            r->sched.ractor = r;
-            for (int st = 0; st < srac->nthreads; st++) {
-                const struct scn_thread *sth = &srac->threads[st];
-                for (int tc = 0; tc < sth->count; tc++, ti++) {
-                    struct rb_thread *th = &vm->threads[ti];
-                    th->id = ti;
-                    th->vm = vm;
-                    th->ractor = r;
-                    th->name = scn_thread_name(r->name, sth->name, tc, sth->count, vm->nractors > 1);
-                    if (!th->name) goto oom;
-                    th->instance = rc_i * sth->count + tc;
-                    th->ninstances = srac->count * sth->count;
-                    rng_seed(&th->rng, scn->seed, (uint64_t)ti);
-                    mach_task_init(&vm->mach, &th->own_nt, th->name);
-                    th->nt = &th->own_nt;
-                    th->stack[0].prog = &sth->prog;
-                    th->sp = 1;
-                    th->parked_queue = -1;
-                    th->ts = TS_COUNT;
-                    r->nthreads++;
-                }
-            }
-        }
+    if (core_expand(scn, vm_ractor_at, vm_thread_at, vm) != GV_OK) goto oom;
+    for (int r = 0; r < vm->nractors; r++) vm->ractors[r].vm = vm;
+    for (int i = 0; i < vm->nthreads; i++) {
+        struct rb_thread *th = &vm->threads[i];
+        th->vm = vm;
+        mach_task_init(&vm->mach, &th->own_nt, th->core.name);
+        th->nt = &th->own_nt;
+        th->ts = TS_COUNT;
     }
     timer_init(vm);
     vm->alive = vm->nthreads;
@@ -143,14 +130,12 @@ int vm_init(struct vm *vm, const struct scenario *scn, struct sim_engine *eng, c
         vm_free(vm);
         return rc;
     }
-    /* per-Ractor state of the GVL policy (gvl_policy.h init) */
-    if (vm->policy->init) {
-        for (int r = 0; r < vm->nractors; r++) {
-            int prc = vm->policy->init(&vm->ractors[r].sched, err, errlen);
-            if (prc != GV_OK) {
-                vm_free(vm);
-                return prc;
-            }
+    /* every Ractor's scheduler and the policy's state (gvl.c) */
+    for (int r = 0; r < vm->nractors; r++) {
+        int prc = gvl_init(&vm->ractors[r], err, errlen);
+        if (prc != GV_OK) {
+            vm_free(vm);
+            return prc;
         }
     }
     return GV_OK;
@@ -175,7 +160,7 @@ static void deadlock_report(struct vm *vm, char *err, unsigned errlen)
         if (th->dead) continue;
         char what[512];
         th_describe_wait(th, what, sizeof what);
-        off += (size_t)snprintf(err + off, errlen - off, "\n  thread %s: %s", th->name, what);
+        off += (size_t)snprintf(err + off, errlen - off, "\n  thread %s: %s", th->core.name, what);
     }
 }
 
@@ -221,16 +206,11 @@ int vm_collect(struct vm *vm, struct run_metrics *m)
     uint64_t *ractor_ops = calloc((size_t)(vm->nractors ? vm->nractors : 1), sizeof *ractor_ops);
     if (!ractor_ops) return GV_ENOMEM;
     const struct scenario *scn = vm->scn;
-    m->scenario = scn->name;
+    scn_metrics_describe(scn, m);
     m->backend = "sim";
     m->engine = vm->eng->ops->name;
-    m->policy = scn_policy_name(scn->runtime.gvl_policy);
-    m->invariant_check = scn_invariant_name(scn->runtime.invariant_check);
-    m->insn_counter = scn_counter_name(scn->runtime.insn_counter);
-    m->cores = scn->machine.cores;
     m->ractors = vm->nractors;
     m->threads = vm->nthreads;
-    m->seed = scn->seed;
     m->wall = vm->end_time;
     m->cpu = mach_cpu_time(&vm->mach);
     for (int i = 0; i < vm->nthreads; i++) {
@@ -239,27 +219,23 @@ int vm_collect(struct vm *vm, struct run_metrics *m)
         m->vol_switches += th->own_nt.vcsw;
         m->invol_switches += th->own_nt.ivcsw;
         m->syscalls += th->syscalls;
+        ractor_ops[th->core.ractor->id] += th->core.cur.ops;
     }
     m->vol_switches += vm->timer.nt.vcsw;
     m->invol_switches += vm->timer.nt.ivcsw;
     m->main_vol_switches = vm->nthreads > 0 ? vm->threads[0].own_nt.vcsw : 0;
-    m->gvl_handoffs = vm->gvl_handoffs;
     m->wakeups = vm->wakeups;
     m->wasted_wakes = vm->wasted_wakes;
     m->timer_ticks = vm->timer.ticks;
     m->barriers = vm->barriers;
     m->vmlock_acquires = vm->vmlock_acquires;
     m->vmlock_waits = vm->vmlock_waits;
-    for (int r = 0; r < vm->nractors; r++) {
-        m->ops += vm->ractors[r].ops;
-        ractor_ops[r] = vm->ractors[r].ops;
-    }
+    for (int r = 0; r < vm->nractors; r++) m->ops += ractor_ops[r];
     m->ractor_ops = ractor_ops;
     m->nractor_ops = vm->nractors;
     mn_collect(vm, m);       /* native_threads, SNT switches */
     counter_collect(vm, m);  /* line_transfers */
-    if (vm->policy->collect)  /* helper threads of the GVL policy */
-        for (int r = 0; r < vm->nractors; r++) vm->policy->collect(&vm->ractors[r].sched, m);
+    for (int r = 0; r < vm->nractors; r++) gvl_collect(&vm->ractors[r], m);  /* hand-offs, helpers */
     m->engine_events = vm->eng->fired;
     return GV_OK;
 }
@@ -267,11 +243,11 @@ int vm_collect(struct vm *vm, struct run_metrics *m)
 void vm_free(struct vm *vm)
 {
     if (vm->threads)
-        for (int i = 0; i < vm->nthreads; i++) free(vm->threads[i].name);
+        for (int i = 0; i < vm->nthreads; i++) core_thread_free(&vm->threads[i].core);
     if (vm->ractors)
         for (int r = 0; r < vm->nractors; r++) {
-            if (vm->policy && vm->policy->fini) vm->policy->fini(&vm->ractors[r].sched);
-            free(vm->ractors[r].name);
+            gvl_free(&vm->ractors[r]);
+            core_ractor_free(&vm->ractors[r].core);
         }
     free(vm->threads);
     free(vm->ractors);

@@ -2,8 +2,10 @@
  * the timer thread, built from a scenario and run on an engine + machine.
  *
  * Names follow CRuby (vm_core.h, thread_pthread.h) so that a model file
- * reads like the code it models: rb_thread ~ rb_thread_t, rb_sched ~
- * struct rb_thread_sched (the per-Ractor "GVL").
+ * reads like the code it models: rb_thread ~ rb_thread_t, a Ractor's
+ * core.sched ~ struct rb_thread_sched (the per-Ractor "GVL").  The parts
+ * both backends share (identity, program cursor, scheduler) are core/'s
+ * structs, embedded as `core`.
  */
 #ifndef MODELS_VM_H
 #define MODELS_VM_H
@@ -12,6 +14,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "../core/core.h"
+#include "../core/queue.h"
 #include "../input/scenario.h"
 #include "../common/metrics.h"
 #include "../common/observer.h"
@@ -22,7 +26,7 @@
 struct vm;
 struct rb_thread;
 struct rb_ractor;
-struct gvl_policy;
+struct core_policy;
 struct mn_pool;
 struct counter;
 struct vm_sync;
@@ -40,50 +44,16 @@ struct gvl_actor {
     sim_time *cost;
 };
 
-/* ec->interrupt_flag bits that matter here (vm_core.h) */
-enum {
-    INT_TIMER = 0x01,       /* TIMER_INTERRUPT_MASK: the timer thread's tick */
-    INT_PENDING = 0x02,     /* PENDING_INTERRUPT_MASK: woken by a Queue push etc. */
-    INT_VM_BARRIER = 0x20   /* VM_BARRIER_INTERRUPT_MASK */
-};
-
-/* Per-Ractor thread scheduler: the GVL (struct rb_thread_sched). */
-struct rb_sched {
-    struct rb_ractor *ractor;
-    struct rb_thread *running;        /* owner of the GVL, or NULL */
-    struct rb_thread *rq_head, *rq_tail;
-    int readyq_cnt;
-    bool is_running;                  /* `running` is in vm running_threads */
-    bool is_running_timeslice;        /* ... and in the timer's timeslice set */
-    /* hot_steal (PR 15840): sched->runnable_hot_th / runnable_hot_th_waiting */
-    struct rb_thread *runnable_hot_th;
-    bool runnable_hot_th_waiting;
+/* A Ractor: its scheduler (the GVL, core/sched.h) is in core.sched. */
+struct rb_ractor {
+    struct core_ractor core;     /* id, name, threads, scheduler (core/core.h) */
+    struct vm *vm;
     /* hot_steal: a successor back from cond_wait holds sched->lock_ until
      * lock_free_at while a hot thread is out (gvl.c turn_wake) */
     struct rb_thread *lock_holder;
     sim_time lock_free_at;
-    void *policy_data;                /* per-policy state (delayed, threshold, barging) */
+    void *policy_data;           /* per-policy state (threshold, barging) */
 };
-
-struct rb_ractor {
-    struct vm *vm;
-    int id;
-    char *name;           /* "main", "r", "r#3" */
-    struct rb_sched sched;
-    struct rb_thread *last_ran;  /* ractor->threads.running_ec: resets running_time */
-    int nthreads;
-    uint64_t ops;                /* measured iterations of its threads */
-};
-
-struct th_frame {
-    const struct scn_prog *prog;
-    int pc;
-    uint64_t left;               /* iterations left after the current one */
-    bool forever;
-    bool measure;
-};
-
-#define TH_MAX_DEPTH 34
 
 /* A thread's part in the VM lock and barrier protocol (models/vm_lock.c,
  * models/barrier.c, models/invariant.c).  One continuation per protocol
@@ -121,58 +91,38 @@ struct th_sync {
 };
 
 struct rb_thread {
-    int id;
-    char *name;                  /* "main", "worker", "worker#3" */
+    struct core_thread core;     /* id, name, Ractor, random stream, program cursor (core/core.h) */
+    /* The fields every op and every GVL hand-off touch come first, next to
+     * the core part, so that a thread's hot state spans few cache lines:
+     * with many threads the hand-offs visit them in turn and each line is a
+     * miss (docs/bench.md).  The frame stack lives outside (core_cursor). */
     struct vm *vm;
-    struct rb_ractor *ractor;
-    struct mach_task own_nt;     /* its dedicated native thread (1:1) */
     struct mach_task *nt;        /* the native thread it runs on now */
-    int instance, ninstances;    /* among instances of its template (times_total) */
-    struct rng rng;
-
-    /* program counter */
-    struct th_frame stack[TH_MAX_DEPTH];
-    int sp;
     const struct scn_op *op;     /* op in progress (for reports) */
     sim_time compute_left;       /* rest of a compute cut by an interrupt */
-    bool in_compute;             /* in a compute burst (cuttable at safe points) */
-
-    /* GVL */
-    struct rb_thread *rq_next;
-    bool in_readyq;
-    th_cont gvl_k;               /* continuation once the GVL is ours */
-    sim_time running_time;       /* th->running_time_us, credited per tick */
-    unsigned interrupts;         /* INT_* bits pending */
-    bool dead;
-    bool blocking;               /* inside a blocking region */
-
-    /* parking on a queue or join */
-    struct rb_thread *wait_next;
-    int parked_queue;            /* queue index, -1 if not parked on a queue */
-    bool joining;
-
     /* CPU charged to the next burst (futex wakes, lock sections) */
     sim_time pending_cost;
+    th_cont gvl_k;               /* continuation once the GVL is ours */
     /* a kernel sleep requested while pending_cost is still being paid */
     mach_cont block_k;
     sim_time block_timeout;      /* < 0: until woken */
-    bool redo_op;                /* re-run th->op (a pop retried after a wake) */
-
     /* accounting */
-    enum thread_state ts;
     sim_time ts_since;
     sim_time ts_time[TS_COUNT];
     uint64_t syscalls;
-    uint64_t wasted_wakes;
     uint64_t zero_time_ops;      /* ops run without time passing (hang guard) */
+    enum thread_state ts;
+    unsigned interrupts;         /* INT_* bits pending */
+    bool in_compute;             /* in a compute burst (cuttable at safe points) */
+    bool dead;
+    bool blocking;               /* inside a blocking region */
+    bool redo_op;                /* re-run th->op (a pop retried after a wake) */
 
+    struct mach_task own_nt;     /* its dedicated native thread (1:1), hot part first */
+
+    /* colder: the VM lock / barrier protocol */
+    uint64_t wasted_wakes;
     struct th_sync sync;         /* VM lock / barrier protocol state */
-};
-
-struct rb_queue {
-    const char *name;
-    int64_t items;
-    struct rb_thread *wait_head, *wait_tail;
 };
 
 /* The timer thread (thread_pthread.c timer_thread_func). */
@@ -190,26 +140,25 @@ struct vm {
     const struct scenario *scn;
     struct sim_engine *eng;
     struct machine mach;
-    const struct gvl_policy *policy;
+    const struct core_policy *policy;  /* the GVL policy (core/policy.h) */
 
     struct rb_ractor *ractors;
     int nractors;
     struct rb_thread *threads;
     int nthreads;
-    struct rb_queue *queues;
+    struct core_queue *queues;   /* Thread::Queue (core/queue.h) */
     int nqueues;
     struct rb_timer timer;
     struct mn_pool *mn;          /* M:N shared native threads (mn_pool.c) */
     struct counter *counter;     /* the instruction counter (counter.c) */
 
     int alive;                   /* threads not dead */
-    struct rb_thread *joiners;   /* threads waiting in OP_JOIN */
+    struct core_thread *joiners; /* threads waiting in OP_JOIN (via wait_next) */
     bool finished;               /* every thread ended */
     bool stopped;                /* stop.time reached */
     sim_time end_time;
 
-    /* counters for the CSV */
-    uint64_t gvl_handoffs;
+    /* counters for the CSV (GVL hand-offs: core_sched.handoffs) */
     uint64_t wakeups;
     uint64_t wasted_wakes;
 
@@ -224,6 +173,25 @@ struct vm {
     int status;                  /* GV_OK or the first error */
     char error[1024];
 };
+
+/* The simulator's thread / Ractor that embeds a core one. */
+static inline struct rb_thread *rb_thread_of(const struct core_thread *c)
+{
+    return c ? core_container_of(c, struct rb_thread, core) : NULL;
+}
+static inline struct rb_ractor *rb_ractor_of(const struct rb_thread *th)
+{
+    return core_container_of(th->core.ractor, struct rb_ractor, core);
+}
+static inline struct rb_ractor *rb_ractor_of_sched(const struct core_sched *s)
+{
+    return core_container_of(s, struct rb_ractor, core.sched);
+}
+/* The machine profile th's costs come from. */
+static inline const struct scn_machine *rb_machine_of(const struct rb_thread *th)
+{
+    return &th->vm->scn->machine;
+}
 
 /* Build the VM for a scenario on an engine.  Returns GV_OK or an error code
  * with a message in err. */

@@ -62,11 +62,6 @@
 #include "barrier.h"
 #include "thread.h"
 
-static const struct scn_machine *machine_of(const struct rb_thread *th)
-{
-    return &th->vm->scn->machine;
-}
-
 static void notify_counter(struct vm *vm, const char *name, int64_t value)
 {
     if (name && vm->obs.counter) vm->obs.counter(vm->obs.ctx, name, value, sim_now(vm->eng));
@@ -168,7 +163,7 @@ static void mutex_try(struct rb_thread *th)
         m->contended = mark_contended;
         th->sync.mutex = NULL;
         th->sync.relock = false;
-        th->pending_cost += machine_of(th)->mutex_uncontended;
+        th->pending_cost += rb_machine_of(th)->mutex_uncontended;
         if (th->sync.slept) vm_set_state(th, th->sync.resume_state);
         /* the atomic and the section it guards take time with the mutex
          * held: whoever comes meanwhile finds it taken */
@@ -200,20 +195,20 @@ void vml_mutex_lock(struct rb_thread *th, struct vml_mutex *m, enum thread_state
 void vml_mutex_unlock(struct rb_thread *th, struct vml_mutex *m)
 {
     if (m->holder != th) {
-        vm_fail(th->vm, "thread %s unlocks %s held by %s", th->name, m->name,
-                m->holder ? m->holder->name : "nobody");
+        vm_fail(th->vm, "thread %s unlocks %s held by %s", th->core.name, m->name,
+                m->holder ? m->holder->core.name : "nobody");
         return;
     }
     m->holder = NULL;
     bool was_contended = m->contended;
     m->contended = false;
-    if (machine_of(th)->mutex_impl == MUTEX_GLIBC) {
+    if (rb_machine_of(th)->mutex_impl == MUTEX_GLIBC) {
         /* lll_unlock: FUTEX_WAKE only if the word was 2 (the syscall is
          * paid even when nobody sleeps any more) */
         if (!was_contended) return;
         struct rb_thread *w = mutex_dequeue(th->vm, m);
         if (w) sync_wake(w, th);
-        else th->pending_cost += machine_of(th)->futex_wake;
+        else th->pending_cost += rb_machine_of(th)->futex_wake;
         return;
     }
     /* darwin: __psynch_mutexdrop whenever a kernel waiter is counted */
@@ -302,7 +297,7 @@ static void enter_locked(struct rb_thread *th)
         barrier_join(th, enter_locked);
         return;
     }
-    sy->lock_owner = th->ractor;
+    sy->lock_owner = th->core.ractor;
     sy->lock_rec = 1;
     if (th->ts != th->sync.enter_state) vm_set_state(th, th->sync.enter_state);
     th->sync.enter_k(th);
@@ -315,7 +310,7 @@ void vm_lock_enter(struct rb_thread *th, th_cont k)
         k(th);
         return;
     }
-    if (sy->lock_owner == th->ractor) {  /* vm_locked(): recursive */
+    if (sy->lock_owner == th->core.ractor) {  /* vm_locked(): recursive */
         sy->lock_rec++;
         k(th);
         return;
@@ -331,11 +326,11 @@ void vm_lock_leave(struct rb_thread *th)
 {
     struct vm_sync *sy = th->vm->sync;
     if (!sy->multi) return;
-    if (sy->lock_owner != th->ractor || sy->lock_rec == 0) {
-        vm_fail(th->vm, "thread %s leaves the VM lock it does not hold", th->name);
+    if (sy->lock_owner != th->core.ractor || sy->lock_rec == 0) {
+        vm_fail(th->vm, "thread %s leaves the VM lock it does not hold", th->core.name);
         return;
     }
-    if (sy->barrier_ractor == th->ractor && sy->barrier_lock_rec == sy->lock_rec)
+    if (sy->barrier_ractor == th->core.ractor && sy->barrier_lock_rec == sy->lock_rec)
         barrier_end(th);
     if (--sy->lock_rec == 0) {
         sy->lock_owner = NULL;
@@ -404,8 +399,8 @@ static void describe_holder(const struct vm_sync *sy, const struct vml_mutex *m,
     const struct rb_thread *h = m->holder;
     if (!h) snprintf(buf, len, "free, its waiter woken");
     else if (h == sy->barrier_initiator && m == &sy->sched_lock)
-        snprintf(buf, len, "held by thread %s, which runs a VM barrier", h->name);
-    else snprintf(buf, len, "held by thread %s", h->name);
+        snprintf(buf, len, "held by thread %s, which runs a VM barrier", h->core.name);
+    else snprintf(buf, len, "held by thread %s", h->core.name);
 }
 
 bool vm_lock_describe_wait(const struct rb_thread *th, char *buf, unsigned len)
@@ -422,9 +417,9 @@ bool vm_lock_describe_wait(const struct rb_thread *th, char *buf, unsigned len)
             size_t off = 0;
             int n = 0;
             for (int i = 0; i < th->vm->nractors; i++) {
-                const struct rb_sched *s = &th->vm->ractors[i].sched;
-                if (s->ractor == th->ractor || !s->is_running || !s->running) continue;
-                if (s->running->sync.joined) continue;
+                const struct core_sched *s = &th->vm->ractors[i].core.sched;
+                if (&th->vm->ractors[i].core == th->core.ractor || !s->is_running || !s->running) continue;
+                if (rb_thread_of(s->running)->sync.joined) continue;
                 n++;
                 if (off + 2 < sizeof names)
                     off += (size_t)snprintf(names + off, sizeof names - off, "%s%s", off ? ", " : "",
@@ -434,7 +429,7 @@ bool vm_lock_describe_wait(const struct rb_thread *th, char *buf, unsigned len)
                      "at %s (line %d)", n, n == 1 ? "" : "s", n ? names : "none left", where, line);
         } else if (th->sync.cond == &sy->barrier_release_cond) {
             snprintf(buf, len, "stopped at a VM barrier started by thread %s, waiting for its end "
-                     "at %s (line %d)", sy->barrier_initiator ? sy->barrier_initiator->name : "?",
+                     "at %s (line %d)", sy->barrier_initiator ? sy->barrier_initiator->core.name : "?",
                      where, line);
         } else {
             snprintf(buf, len, "waiting on %s at %s (line %d)", th->sync.cond->name, where, line);

@@ -38,14 +38,14 @@ struct vm_sync {
     bool multi;                    /* rb_multi_ractor_p(): a second Ractor exists */
     /* vm->ractor.sync */
     struct vml_mutex lock;         /* sync.lock */
-    struct rb_ractor *lock_owner;  /* sync.lock_owner */
+    const struct core_ractor *lock_owner;  /* sync.lock_owner */
     unsigned lock_rec;             /* sync.lock_rec */
     /* vm->ractor.sched */
     struct vml_mutex sched_lock;   /* sched.lock: running_threads, barrier fields */
     bool barrier_waiting;
     int barrier_waiting_cnt;
     unsigned barrier_serial;
-    struct rb_ractor *barrier_ractor;
+    const struct core_ractor *barrier_ractor;
     unsigned barrier_lock_rec;
     struct vml_cond barrier_complete_cond;
     struct vml_cond barrier_release_cond;

@@ -60,24 +60,24 @@ void trace_format_us(char *buf, size_t len, sim_time ps)
     snprintf(buf, len, "%s%" PRIu64 ".%06" PRIu64, neg ? "-" : "", v / 1000000u, v % 1000000u);
 }
 
-static void put(struct trace *t, const char *s) { gzf_puts(t->g, s); }
+static void trace_put(struct trace *t, const char *s) { gzf_puts(t->g, s); }
 
 static void put_us(struct trace *t, sim_time ps)
 {
     char b[48];
     trace_format_us(b, sizeof b, ps);
-    put(t, b);
+    trace_put(t, b);
 }
 
 static void put_i64(struct trace *t, int64_t v)
 {
     char b[32];
     snprintf(b, sizeof b, "%" PRId64, v);
-    put(t, b);
+    trace_put(t, b);
 }
 
 /* A JSON string literal: quotes, backslashes and control bytes escaped. */
-static void put_str(struct trace *t, const char *s)
+static void trace_put_str(struct trace *t, const char *s)
 {
     char esc[8];
     const char *run = s;
@@ -88,7 +88,7 @@ static void put_str(struct trace *t, const char *s)
         gzf_write(t->g, run, (size_t)(s - run));
         if (c == '"' || c == '\\') snprintf(esc, sizeof esc, "\\%c", c);
         else snprintf(esc, sizeof esc, "\\u%04x", c);
-        put(t, esc);
+        trace_put(t, esc);
         run = s + 1;
     }
     gzf_write(t->g, run, (size_t)(s - run));
@@ -99,17 +99,17 @@ static void put_str(struct trace *t, const char *s)
 static void ev_begin(struct trace *t, char ph, const char *cat, const char *name, int tid)
 {
     char b[64];
-    put(t, t->written > 1 ? ",\n{\"ph\":\"" : "\n{\"ph\":\"");
+    trace_put(t, t->written > 1 ? ",\n{\"ph\":\"" : "\n{\"ph\":\"");
     gzf_write(t->g, &ph, 1);
-    put(t, "\"");
+    trace_put(t, "\"");
     if (cat) {
-        put(t, ",\"cat\":");
-        put_str(t, cat);
+        trace_put(t, ",\"cat\":");
+        trace_put_str(t, cat);
     }
-    put(t, ",\"name\":");
-    put_str(t, name);
+    trace_put(t, ",\"name\":");
+    trace_put_str(t, name);
     snprintf(b, sizeof b, ",\"pid\":%d,\"tid\":%d", TRACE_PID, tid);
-    put(t, b);
+    trace_put(t, b);
 }
 
 /* ---- the cap -------------------------------------------------------------- */
@@ -141,9 +141,9 @@ static int tid_core(const struct trace *t, int c) { return 2 + t->nthreads + c; 
 
 static void slice_body(struct trace *t, sim_time from, sim_time to)
 {
-    put(t, ",\"ts\":");
+    trace_put(t, ",\"ts\":");
     put_us(t, from);
-    put(t, ",\"dur\":");
+    trace_put(t, ",\"dur\":");
     put_us(t, to - from);
 }
 
@@ -152,7 +152,7 @@ static void write_thread_slice(struct trace *t, int id, enum thread_state st, si
 {
     ev_begin(t, 'X', "thread", thread_state_name(st), tid_thread(id));
     slice_body(t, from, to);
-    put(t, "}");
+    trace_put(t, "}");
 }
 
 static const char *core_state_name(enum mach_core_state st)
@@ -171,41 +171,41 @@ static void write_core_slice(struct trace *t, int c, const struct core_open *o, 
     const char *task = o->task && o->task->name ? o->task->name : "?";
     ev_begin(t, 'X', "core", o->st == CORE_BUSY ? task : core_state_name(o->st), tid_core(t, c));
     slice_body(t, o->since, to);
-    put(t, ",\"args\":{\"state\":");
-    put_str(t, core_state_name(o->st));
-    put(t, ",\"task\":");
-    put_str(t, task);
-    put(t, "}}");
+    trace_put(t, ",\"args\":{\"state\":");
+    trace_put_str(t, core_state_name(o->st));
+    trace_put(t, ",\"task\":");
+    trace_put_str(t, task);
+    trace_put(t, "}}");
 }
 
 static void write_timer_slice(struct trace *t, sim_time to)
 {
     ev_begin(t, 'X', "timer", "on_cpu", tid_timer(t));
     slice_body(t, t->timer_since, to);
-    put(t, ",\"args\":{\"core\":");
+    trace_put(t, ",\"args\":{\"core\":");
     put_i64(t, t->timer_core);
-    put(t, "}}");
+    trace_put(t, "}}");
 }
 
 static void write_counter(struct trace *t, const char *name, const char *series, int64_t v,
                           sim_time now)
 {
     ev_begin(t, 'C', NULL, name, tid_thread(0));
-    put(t, ",\"ts\":");
+    trace_put(t, ",\"ts\":");
     put_us(t, now);
-    put(t, ",\"args\":{");
-    put_str(t, series);
-    put(t, ":");
+    trace_put(t, ",\"args\":{");
+    trace_put_str(t, series);
+    trace_put(t, ":");
     put_i64(t, v);
-    put(t, "}}");
+    trace_put(t, "}}");
 }
 
 static void write_instant(struct trace *t, const char *name, int tid, sim_time now)
 {
     ev_begin(t, 'i', "instant", name, tid >= 0 ? tid : tid_thread(0));
-    put(t, tid >= 0 ? ",\"s\":\"t\",\"ts\":" : ",\"s\":\"p\",\"ts\":");
+    trace_put(t, tid >= 0 ? ",\"s\":\"t\",\"ts\":" : ",\"s\":\"p\",\"ts\":");
     put_us(t, now);
-    put(t, "}");
+    trace_put(t, "}");
 }
 
 /* Close every open slice at `now`, writing it if `write` (else counting it
@@ -320,12 +320,12 @@ static void write_meta(struct trace *t, const char *what, int tid, const char *k
 {
     if (!admit(t, 0)) return;
     ev_begin(t, 'M', NULL, what, tid);
-    put(t, ",\"args\":{");
-    put_str(t, key);
-    put(t, ":");
-    if (sval) put_str(t, sval);
+    trace_put(t, ",\"args\":{");
+    trace_put_str(t, key);
+    trace_put(t, ":");
+    if (sval) trace_put_str(t, sval);
     else put_i64(t, ival);
-    put(t, "}}");
+    trace_put(t, "}}");
 }
 
 static void detach(struct trace *t)
@@ -379,7 +379,7 @@ int trace_open(struct trace **out, const char *path, uint64_t max_events,
     char pname[512];
     snprintf(pname, sizeof pname, "%s [%s, %d core%s, seed %" PRIu64 "]", lay->scenario,
              lay->policy, lay->ncores, lay->ncores == 1 ? "" : "s", lay->seed);
-    put(t, "{\"traceEvents\":[");
+    trace_put(t, "{\"traceEvents\":[");
     write_meta(t, "process_name", tid_thread(0), "name", pname, 0);
     char name[64];
     int sort = 0;
@@ -439,17 +439,17 @@ int trace_commit(struct trace *t, struct trace_stats *st, char *err, size_t errl
     trace_get_stats(t, &s);
     if (st) *st = s;
     char b[256];
-    put(t, "\n],\n\"displayTimeUnit\":\"ns\",\n\"metadata\":{\"generator\":\"gvlsim\"");
+    trace_put(t, "\n],\n\"displayTimeUnit\":\"ns\",\n\"metadata\":{\"generator\":\"gvlsim\"");
     snprintf(b, sizeof b,
              ",\"max_events\":%" PRIu64 ",\"events\":%" PRIu64 ",\"dropped_events\":%" PRIu64
              ",\"truncated\":%s",
              s.max_events, s.written, s.dropped, s.truncated ? "true" : "false");
-    put(t, b);
+    trace_put(t, b);
     if (s.truncated) {
-        put(t, ",\"truncated_at_us\":");
+        trace_put(t, ",\"truncated_at_us\":");
         put_us(t, s.cut_at);
     }
-    put(t, "}}\n");
+    trace_put(t, "}}\n");
     int rc = gzf_commit(t->g, err, errlen);
     trace_free(t);
     return rc;

@@ -11,7 +11,7 @@
 #include "sim_fixture.h"
 #include "test.h"
 
-#include "../../models/gvl_policy.h"
+#include "../../core/policy.h"
 
 #define US SIM_US
 #define MS SIM_MS
@@ -38,18 +38,24 @@ static struct fx_result two_threads(enum scn_gvl_policy p, sim_time call, sim_ti
 static void test_registry(void)
 {
     for (int p = 0; p < GVL_POLICY_COUNT; p++) {
-        const struct gvl_policy *g = gvl_policy_get((enum scn_gvl_policy)p);
+        const struct core_policy *g = core_policy_get((enum scn_gvl_policy)p);
         ASSERT(g != NULL);
         ASSERT_EQ(g->id, p);
         ASSERT_STREQ(g->name, scn_policy_name((enum scn_gvl_policy)p));
-        ASSERT(g->blocking_enter && g->blocking_exit && g->park && g->ready && g->yield &&
-               g->start && g->dead);
+        /* every policy says what a blocking region does: barging releases,
+         * the deferring ones keep the GVL for the timer or a helper, the
+         * others hand it on (core/policy.c) */
+        ASSERT(g->barging ? g->defer == CORE_DEFER_NONE && !g->marks_hot
+                          : g->defer == CORE_DEFER_NONE || !g->marks_hot);
+        ASSERT_EQ(g->defer == CORE_DEFER_TIMER, p == GVL_POLICY_DELAYED);
+        ASSERT_EQ(g->defer == CORE_DEFER_HELPER, p == GVL_POLICY_THRESHOLD);
+        ASSERT_EQ(g->marks_hot, p == GVL_POLICY_HOT_STEAL);
         /* only the 2.6-3.2 GVL has no timeslice timer thread, and only it
          * credits a whole quantum per TIMER interrupt */
         ASSERT_EQ(g->uses_timer_thread, p != GVL_POLICY_BARGING);
         ASSERT_EQ(g->tick_credits_quantum, p == GVL_POLICY_BARGING);
     }
-    ASSERT(gvl_policy_get(GVL_POLICY_COUNT) == NULL);
+    ASSERT(core_policy_get(GVL_POLICY_COUNT) == NULL);
 }
 
 /* Eager (us): A hands the GVL to B at its syscall (25; futex: B's core is

@@ -65,7 +65,10 @@ static void inspect_threads(struct vm *vm, void *ctx)
 {
     struct run_result *r = ctx;
     if (r->fx.rc == GV_OK)
-        for (int i = 0; i < vm->nractors && i < 80; i++) r->ractor_ops[i] = vm->ractors[i].ops;
+        for (int i = 0; i < vm->nthreads; i++) {
+            int id = vm->threads[i].core.ractor->id;
+            if (id < 80) r->ractor_ops[id] += vm->threads[i].core.cur.ops;
+        }
     for (int i = 0; i < vm->nthreads && i < 16; i++) {
         memcpy(r->th_state[i], vm->threads[i].ts_time, sizeof r->th_state[i]);
         if (!vm->threads[i].dead) th_describe_wait(&vm->threads[i], r->waits[i], sizeof r->waits[i]);
@@ -556,7 +559,7 @@ static void hold_vm_lock(struct vm *vm)
 {
     /* a C extension that took the VM lock and parks with it */
     vm->sync->lock.holder = &vm->threads[1];
-    vm->sync->lock_owner = vm->threads[1].ractor;
+    vm->sync->lock_owner = vm->threads[1].core.ractor;
     vm->sync->lock_rec = 1;
 }
 

@@ -1,0 +1,110 @@
+/* policy.h - the GVL policies around blocking regions, each described
+ * once: as data (the table in policy.c) and the decisions below, which
+ * both backends call at the same points of a thread's life.  A policy
+ * added later is a line of the table (and, if it needs a new kind of
+ * decision, a case here); both backends run it.
+ *
+ * The 3.3+ policies share the scheduler of core/sched.h and differ only in
+ * what a blocking region does with the GVL and who hands a kept GVL on.
+ * barging is the 2.6-3.2 GVL, a different lock: its rules are the
+ * core_barging_* decisions.
+ */
+#ifndef CORE_POLICY_H
+#define CORE_POLICY_H
+
+#include "core.h"
+
+/* Who hands a GVL kept across a blocking region on to a waiter. */
+enum core_defer {
+    CORE_DEFER_NONE,    /* nobody: the region hands it on at entry (eager, hot_steal) */
+    CORE_DEFER_TIMER,   /* the timer thread's tick, if the region still runs (delayed, PR 15529) */
+    CORE_DEFER_HELPER   /* a per-Ractor helper, `threshold` after the region began (PR 15294) */
+};
+
+struct core_policy {
+    const char *name;
+    enum scn_gvl_policy id;
+    bool barging;               /* the 2.6-3.2 GVL: release clears the owner, first to lock wins */
+    bool marks_hot;             /* PR 15840: a BLOCKING_REGION records sched->runnable_hot_th */
+    enum core_defer defer;
+    bool uses_timer_thread;     /* the 3.3 timer thread times the quantum (barging: the first waiter) */
+    bool tick_credits_quantum;  /* a TIMER interrupt credits a whole quantum (<= 3.2), not one tick */
+};
+
+const struct core_policy *core_policy_get(enum scn_gvl_policy id);
+
+/* ---- blocking regions (3.3+ and barging) ---------------------------------- */
+
+enum core_enter {
+    CORE_ENTER_HANDED_ON,  /* the GVL went to the head of the queue (or to nobody) */
+    CORE_ENTER_KEPT,       /* th keeps the GVL through the region (sched->deferred) */
+    CORE_ENTER_RELEASE     /* barging: the caller releases it (core_barging_release) */
+};
+
+/* BLOCKING_REGION (yield_immediately false) or THREAD_BLOCKING_BEGIN of a
+ * native sleep (true) entered by th, the running thread
+ * (thread_sched_to_waiting_common). */
+enum core_enter core_blocking_enter(struct core_sched *s, struct core_thread *th, bool yield_immediately,
+                                    void *by);
+
+enum core_exit {
+    CORE_EXIT_KEPT,        /* nobody took the GVL over: go on without a switch */
+    CORE_EXIT_QUEUE,       /* thread_sched_to_running: ready, then wait for the turn */
+    CORE_EXIT_ACQUIRE      /* barging: acquire the 2.x GVL */
+};
+
+/* The region ends (thread_sched_to_running_common).  A hot thread's hint
+ * (core_sched_hot_back) is the caller's, before it takes the sched lock. */
+enum core_exit core_blocking_exit(struct core_sched *s, struct core_thread *th);
+
+/* A deferred region's GVL goes to the head of the queue on th's behalf,
+ * done by `by` (the delayed policy's tick, the threshold helper), if the
+ * region still runs and someone waits.  true if it was handed on. */
+bool core_sched_handoff_deferred(struct core_sched *s, void *by);
+
+/* timer_thread_check_timeslice for one Ractor: the policy's hand-off at
+ * the tick first (a thread that lost the GVL gets no TIMER), then true if
+ * `running` is in the timeslice set and gets a TIMER interrupt. */
+bool core_sched_tick(struct core_sched *s, void *by);
+
+/* th executes a TIMER interrupt: one tick's credit to running_time (a
+ * whole quantum under <= 3.2).  true once the quantum is used up
+ * (rb_thread_schedule_limits yields if someone waits). */
+bool core_thread_tick(struct core_thread *th, const struct scn_runtime *rt);
+
+/* ---- barging: the 2.6-3.2 GVL (thread_pthread.c of v3_2_0) ------------------ */
+
+/* thread_sched_to_waiting_common: clear the owner and signal the first
+ * waiter (the signal hook); returns it. */
+struct core_thread *core_barging_release(struct core_sched *s, void *by);
+
+/* thread_sched_to_running_common with nobody `running`: th takes the GVL
+ * at once ("reset timer if uncontended").  false if someone owns it: th
+ * queues (core_rq_append) and waits until the owner is NULL. */
+bool core_barging_uncontended(struct core_sched *s, struct core_thread *th);
+
+/* th's wait loop found the owner NULL: it leaves the queue.  true if a
+ * yielder waits for this (need_yield): signal it (switch_cond). */
+bool core_barging_got_it(struct core_sched *s, struct core_thread *th);
+
+/* th becomes the owner.  Returns the waiter to designate as the timer
+ * (designate_timer_thread: the tail, in the queue longest), or NULL. */
+struct core_thread *core_barging_take(struct core_sched *s, struct core_thread *th);
+
+/* do_gvl_timer: th, a waiter, becomes the designated timer.  true if the
+ * last wait timed out: arm a new deadline, a quantum from now. */
+bool core_barging_timer_begin(struct core_sched *s, struct core_thread *th);
+/* Its timed wait returned (timed out or signalled): returns the owner to
+ * interrupt with TIMER ("Timeslice"), or NULL. */
+struct core_thread *core_barging_timer_end(struct core_sched *s, bool timed_out);
+
+enum core_yield {
+    CORE_YIELD_WAIT_SWITCH,  /* another yield is in progress: wait until it ends (switch_wait_cond) */
+    CORE_YIELD_WAIT_TAKEN,   /* wait until a waiter took the GVL (need_yield, switch_cond) */
+    CORE_YIELD_NATIVE        /* nobody waits: native_thread_yield, then acquire again */
+};
+/* thread_sched_yield: release the GVL (signalling the first waiter) and
+ * say how to wait before acquiring it again. */
+enum core_yield core_barging_yield(struct core_sched *s, void *by);
+
+#endif

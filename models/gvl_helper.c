@@ -1,0 +1,148 @@
+/* gvl_helper.c - the helper thread of the threshold policy (PR 15294,
+ * core/policy.c) in simulated time.  What is known of it comes from
+ * jpl-coconut's posts in the thread of bug #21685
+ * (https://bugs.ruby-lang.org/issues/21685): "The fix simply defers
+ * suspending the thread until the syscall has been running for some short
+ * interval. I chose 100usec", a helper thread per Ractor ("a single-thread
+ * per process rather than one per ractor involves some complexity"), and,
+ * from the post introducing PR 15840, that it needed "the additional
+ * thread and the magic number (sleep time)".
+ *
+ * Assumptions (docs/policies.md):
+ * - Entry to a blocking region keeps the GVL (core_blocking_enter: the
+ *   thread stays `running`, sched->deferred); the thread records when the
+ *   region began and wakes the helper only if the helper is idle (a futex
+ *   wake, paid by the thread).
+ * - The helper is a native thread of its own (sim/machine.h task), created
+ *   at the first deferred region.  Awake, it spends timer_tick_cost of CPU
+ *   (the same work as a timer-thread wake-up: look at the sched, go back to
+ *   sleep).  It sleeps until the current region is `threshold` old (a
+ *   timed wait: the "sleep time"); if that same region is still running and
+ *   a thread is ready, it performs the hand-off the thread skipped
+ *   (core_sched_handoff_deferred on its behalf, paying the futex wake and
+ *   the global lock section); if a newer region is running it sleeps until
+ *   that one is `threshold` old; with no region running it waits to be
+ *   woken.  Like the timer thread it sleeps most of the time, so a wake-up
+ *   preempts a busy core (CFS wake-up preemption).
+ */
+#include "gvl_helper.h"
+
+#include "gvl_helper.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "../common/err.h"
+#include "../core/policy.h"
+#include "gvl.h"
+#include "thread.h"
+
+struct thr_helper {
+    struct core_sched *s;
+    struct vm *vm;
+    struct mach_task nt;
+    char name[48];
+    bool started;
+    bool idle;                  /* waiting until a region wakes it */
+    sim_time since;             /* when the deferred region (sched->deferred) began */
+    sim_time pending_cost;      /* futex wakes and lock sections it issued */
+};
+
+static void helper_run(struct mach_task *t, void *ctx);
+
+static void helper_timeout(void *obj, uint64_t arg)
+{
+    (void)arg;
+    struct thr_helper *h = obj;
+    mach_wake(&h->vm->mach, &h->nt, NULL);
+}
+
+static void helper_sleep(struct mach_task *t, void *ctx)
+{
+    struct thr_helper *h = ctx;
+    sim_time threshold = h->vm->scn->runtime.threshold;
+    if (h->s->deferred) {
+        sim_time now = sim_now(h->vm->eng);
+        sim_time due = h->since + threshold;
+        if (due <= now) due = now + threshold;  /* expired with nobody ready: look again later */
+        sim_at(h->vm->eng, due, helper_timeout, h, 0);
+        h->idle = false;
+    } else {
+        h->idle = true;
+    }
+    mach_block(&h->vm->mach, t, helper_run, h);
+}
+
+static void helper_check(struct mach_task *t, void *ctx)
+{
+    struct thr_helper *h = ctx;
+    struct core_sched *s = h->s;
+    sim_time now = sim_now(h->vm->eng);
+    if (s->deferred && now - h->since >= h->vm->scn->runtime.threshold) {
+        /* the call is still running after `threshold`: suspend it now */
+        struct gvl_actor helper = { &h->nt, &h->pending_cost };
+        core_sched_handoff_deferred(s, &helper);
+    }
+    if (h->pending_cost > 0) {
+        sim_time c = h->pending_cost;
+        h->pending_cost = 0;
+        mach_burst(&h->vm->mach, t, c, helper_sleep, h);
+        return;
+    }
+    helper_sleep(t, h);
+}
+
+static void helper_run(struct mach_task *t, void *ctx)
+{
+    struct thr_helper *h = ctx;
+    mach_burst(&h->vm->mach, t, h->vm->scn->machine.timer_tick_cost, helper_check, h);
+}
+
+void helper_region_began(struct rb_thread *th)
+{
+    struct thr_helper *h = rb_ractor_of(th)->policy_data;
+    struct vm *vm = th->vm;
+    h->since = sim_now(vm->eng);
+    if (!h->started) {
+        h->started = true;
+        mach_start(&vm->mach, &h->nt, helper_run, h);
+    } else if (h->idle) {
+        h->idle = false;
+        int woke = mach_wake(&vm->mach, &h->nt, th->nt);
+        if (woke) {
+            vm->wakeups++;
+            th->pending_cost += vm_wake_cost(vm, woke);
+        }
+    }
+}
+
+int helper_init(struct rb_ractor *r, char *err, unsigned errlen)
+{
+    struct vm *vm = r->vm;
+    struct thr_helper *h = calloc(1, sizeof *h);
+    if (!h)
+        return gv_fail(err, errlen, GV_ENOMEM, "%s: out of memory for the threshold helper",
+                       vm->scn->file);
+    h->s = &r->core.sched;
+    h->vm = vm;
+    snprintf(h->name, sizeof h->name, "gvl-helper/%s", r->core.name);
+    mach_task_init(&vm->mach, &h->nt, h->name);
+    h->nt.wakeup_preempt = true;
+    r->policy_data = h;
+    return GV_OK;
+}
+
+void helper_free(struct rb_ractor *r)
+{
+    free(r->policy_data);
+    r->policy_data = NULL;
+}
+
+void helper_collect(const struct rb_ractor *r, struct run_metrics *m)
+{
+    const struct thr_helper *h = r->policy_data;
+    if (!h || !h->started) return;
+    m->vol_switches += h->nt.vcsw;
+    m->invol_switches += h->nt.ivcsw;
+    m->native_threads++;
+}
