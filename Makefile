@@ -8,9 +8,14 @@
 #   make test     unit + golden + end-to-end + engine (native vs SimGrid) tests,
 #                 then the unit, golden and end-to-end ones under ASan+UBSan
 #   make demo     install missing packages, build, run the seed scenarios -> out/
+#   make regress  run the seed suite (the sweeps of scenarios/demo.txt) and
+#                 compare it with its baselines, tests/regress/*.csv
+#   make regress-update  rewrite those baselines (a deliberate model change)
 #   make bench    engine and simulator speed figures (never part of `make test`)
 #   make docs     re-run the simulations behind the docs' tables and re-render them
 #   make docs-measure  re-measure the real executor's and the engines' tables (minutes, quiet host)
+#   make docs-validate calibrate this host and re-measure the README's fidelity
+#                 targets (gvlsim validate; minutes, quiet host)
 #   make valgrind the unit and golden tests under valgrind memcheck
 #   make tsan     the real executor's unit tests under ThreadSanitizer
 
@@ -90,8 +95,9 @@ $(eval $(call flags_stamp,$(ASN),$(CC) $(ASAN_CFLAGS) $(CXX) $(ASN_CXXFLAGS)))
 $(eval $(call flags_stamp,$(TSN),$(CC) $(TSAN_CFLAGS)))
 FORCE:
 
-.PHONY: all deps FORCE demo test test-suite unit-test golden-test e2e-test engine-test docs-test asan-test bench valgrind tsan clean check-deps \
-        install uninstall install-test docs docs-measure
+.PHONY: all deps FORCE demo regress regress-update test test-suite unit-test golden-test e2e-test engine-test \
+        docs-test asan-test bench valgrind tsan clean check-deps install uninstall install-test docs docs-measure \
+        docs-validate
 
 # The man page and the bash completion are printed by gvlsim from its
 # command and option tables (cli/cmd_help.c), so they cannot drift from
@@ -254,18 +260,28 @@ demo: deps
 	@$(MAKE) --no-print-directory gvlsim
 	@scripts/demo.sh ./gvlsim out
 
+regress: check-deps gvlsim
+	@scripts/regress.sh ./gvlsim
+
+regress-update: check-deps gvlsim
+	@scripts/regress.sh ./gvlsim --update
+
 # The docs' tables are generated (scripts/docs/): `make docs` runs every
 # simulation of docs/data/sim-runs.txt into docs/data/sim.csv, then renders
 # the tables and figures of README.md, docs/*.md and scenarios/README.md
 # from docs/data.  `make docs-measure` measures the real executor's tables
 # into out/exec-results, copies the raw data to docs/data/exec, measures the
 # two engines into docs/data/engines (scripts/engines_bench.sh), renders.
+# `make docs-validate` calibrates the host and measures the fidelity targets
+# (docs/data/validate/targets.txt) with `gvlsim validate`; `make docs` sets
+# those measured runs beside this tree's simulator (scripts/docs/validate.sh).
 # `make docs-test` (part of `make test`) checks that every rendering matches
 # the committed data, that the data is what this tree's simulator gives
 # (re-running its cheapest runs), that every schema key is documented and
 # that no committed file points outside the repository.
 docs: gvlsim
 	@scripts/docs/simulate.sh -b ./gvlsim
+	@scripts/docs/validate.sh -b ./gvlsim
 	@scripts/docs/render.sh
 
 docs-measure: gvlsim
@@ -274,6 +290,9 @@ docs-measure: gvlsim
 	@cp out/exec-results/raw.csv out/exec-results/summaries.txt out/exec-results/host.txt docs/data/exec/
 	@$(if $(HAVE_SIMGRID),scripts/engines_bench.sh ./gvlsim docs/data/engines,echo "docs-measure: no SimGrid engine: docs/data/engines kept")
 	@scripts/docs/render.sh
+
+docs-validate: gvlsim
+	@scripts/validate_results.sh ./gvlsim docs/data/validate
 
 docs-test: gvlsim $(REL)/tests/schema_keys
 	@tests/docs/run.sh ./gvlsim $(REL)/tests/schema_keys

@@ -4,6 +4,7 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <stdbool.h>
 #include <string.h>
 
 #include "../common/err.h"
@@ -81,6 +82,8 @@ static const struct sch_key machine_keys[] = {
     M_DUR_POS("os_tick", "4ms", os_tick),
     { .name = "work_scale", .kind = SCH_NUMBER, .def = "1.0", .dmax = 1000.0,
       .off = offsetof(struct scn_machine, work_scale) },
+    { .name = "corun_slowdown", .kind = SCH_NUMBER, .def = "1.0", .dmin = 1.0, .dmax = 100.0,
+      .off = offsetof(struct scn_machine, corun_slowdown) },
     M_DUR("timer_tick_cost", "1us", timer_tick_cost),
     M_DUR("mutex_uncontended", "40ns", mutex_uncontended),
     M_DUR("sched_lock_cs", "75ns", sched_lock_cs),
@@ -234,6 +237,55 @@ const struct sch_key *sch_find(const struct sch_obj *o, const char *name)
     for (int i = 0; i < o->nkeys; i++)
         if (!strcmp(o->keys[i].name, name)) return &o->keys[i];
     return NULL;
+}
+
+/* The key an op of any kind has under `name` (an op's keys depend on its
+ * "op"; a --set path does not say which). */
+static const struct sch_key *op_key(const char *name)
+{
+    for (int k = 0; k < OP_KIND_COUNT; k++) {
+        const struct sch_key *key = sch_find(sch_op(k), name);
+        if (key) return key;
+    }
+    return NULL;
+}
+
+const struct sch_key *sch_path_key(const char *path)
+{
+    const struct sch_obj *o = &sch_scenario;
+    bool in_ops = false;
+    const struct sch_key *k = NULL;
+    char seg[128];
+    for (const char *p = path; *p;) {
+        size_t n = strcspn(p, ".");
+        if (n == 0 || n >= sizeof seg) return NULL;
+        memcpy(seg, p, n);
+        seg[n] = 0;
+        p += n;
+        if (*p) p++;
+        if (!o && !in_ops) return NULL;   /* below a leaf */
+        k = in_ops ? op_key(seg) : sch_find(o, seg);
+        if (!k) return NULL;
+        in_ops = false;
+        o = NULL;
+        switch (k->kind) {
+        case SCH_OBJECT: o = k->obj; break;
+        case SCH_MACHINE: o = &sch_machine; break;
+        case SCH_ARRAY:
+        case SCH_OPS: {  /* an index comes next */
+            size_t m = strcspn(p, ".");
+            if (m == 0 || strspn(p, "0123456789") != m) return *p ? NULL : k;
+            p += m;
+            if (*p) p++;
+            if (k->kind == SCH_ARRAY) o = k->obj;
+            else in_ops = true;
+            if (!*p) return NULL;   /* an element, not a key */
+            break;
+        }
+        default: break;
+        }
+    }
+    return k;
 }
 
 int sch_enum_index(const char *const *values, const char *s)
@@ -693,12 +745,17 @@ static int check_value(struct vctx *c, const cJSON *v, const struct sch_key *k)
     case SCH_NUMBER: {
         if (!cJSON_IsNumber(v)) { type_error(c, v, "a number"); return 0; }
         int zero_ok = (k->flags & SCH_ZERO_OK) != 0;
-        if (!(v->valuedouble > 0 || (zero_ok && v->valuedouble == 0)) || v->valuedouble > k->dmax) {
+        bool low_ok = k->dmin > 0 ? v->valuedouble >= k->dmin
+                                  : v->valuedouble > 0 || (zero_ok && v->valuedouble == 0);
+        if (!low_ok || v->valuedouble > k->dmax) {
             char buf[40];
             size_t len;
             const char *t = num_text(c->d->pos, v, buf, sizeof buf, &len);
-            report(c, v, 0, "%.*s is out of range (%s 0 and <= %g)", (int)len, t,
-                   zero_ok ? ">=" : ">", k->dmax);
+            if (k->dmin > 0)
+                report(c, v, 0, "%.*s is out of range (>= %g and <= %g)", (int)len, t, k->dmin, k->dmax);
+            else
+                report(c, v, 0, "%.*s is out of range (%s 0 and <= %g)", (int)len, t,
+                       zero_ok ? ">=" : ">", k->dmax);
             return 0;
         }
         return 1;

@@ -8,11 +8,16 @@ if ! "$bin" run tests/data/minimal.json --engine simgrid -q -o /dev/null 2>/dev/
 elif scripts/engines_bench.sh "$bin" "$tmpd/engines" "$runs"; then
     awk -v ARGS="$tmpd/engines" -f scripts/docs/lib.awk -f scripts/docs/tables/engines_speed.awk \
         "$tmpd/engines/raw.csv" "$tmpd/engines/host.txt"
-    # LABEL/ENGINE -> "min median max" of M events/s, then the label's description
-    for key in $(tail -n +2 "$tmpd/engines/raw.csv" | cut -d, -f1 | awk '!seen[$0]++'); do
-        s=$(grep "^$key," "$tmpd/engines/raw.csv" | cut -d, -f4 | stats)
-        desc=$(grep "^desc.${key%/*}=" "$tmpd/engines/host.txt" | cut -d= -f2-)
-        e=native; [ "${key#*/}" = simgrid ] && e=SimGrid
-        bench_json_add bigger "engines: $desc, $e" "M events/s" "$(col 2 "$s")" "$(col 1 "$s") .. $(col 3 "$s")" "$note"
+    # per label: each engine's M events/s and the ratio run by run (min median max)
+    for label in $(grep '^labels=' "$tmpd/engines/host.txt" | cut -d= -f2-); do
+        desc=$(grep "^desc.$label=" "$tmpd/engines/host.txt" | cut -d= -f2-)
+        grep "^$label/native," "$tmpd/engines/raw.csv" | cut -d, -f4 > "$tmpd/en"
+        grep "^$label/simgrid," "$tmpd/engines/raw.csv" | cut -d, -f4 > "$tmpd/es"
+        s=$(stats < "$tmpd/en")
+        bench_json_add bigger "engines: $desc, native" "M events/s" "$(col 2 "$s")" "$(col 1 "$s") .. $(col 3 "$s")" "$note"
+        s=$(stats < "$tmpd/es")
+        bench_json_add bigger "engines: $desc, SimGrid" "M events/s" "$(col 2 "$s")" "$(col 1 "$s") .. $(col 3 "$s")" "$note"
+        s=$(paste -d' ' "$tmpd/en" "$tmpd/es" | awk '{ print $1 / $2 }' | stats)
+        bench_json_add smaller "engines: $desc, native / SimGrid" "x" "$(col 2 "$s")" "$(col 1 "$s") .. $(col 3 "$s")" "$note"
     done
 fi

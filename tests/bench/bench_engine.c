@@ -98,8 +98,8 @@ static void bench(int simgrid, const char *name, int population, uint64_t events
     double t0 = now_s();
     if (sim_run(h.e, SIM_TIME_MAX, err, sizeof err) != GV_OK) { fprintf(stderr, "%s\n", err); exit(1); }
     double dt = now_s() - t0;
-    printf("%-7s %-28s %10.2f M events/s  (%llu events, %.3f s)\n", simgrid ? "simgrid" : "engine", name,
-           (double)h.e->fired / dt / 1e6, (unsigned long long)h.e->fired, dt);
+    printf("%s %-28s %10.*f M events/s  (%llu events, %.3f s)\n", simgrid ? "simgrid" : "engine", name,
+           simgrid ? 2 : 1, (double)h.e->fired / dt / 1e6, (unsigned long long)h.e->fired, dt);
     sim_destroy(h.e);
     if (simgrid) {
         fflush(stdout);
