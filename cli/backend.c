@@ -12,7 +12,7 @@
 static int run_sim(const struct scenario *scn, const struct backend_opts *o, struct backend_result *r,
                    char *err, size_t errlen)
 {
-    struct simulate_opts so = { .engine = o->engine, .max_time = o->max_time };
+    struct simulate_opts so = { .engine = o->engine, .max_time = o->max_time, .force = o->force };
     memset(r, 0, sizeof *r);
     return simulate_run(scn, &so, &r->m, err, errlen);
 }
@@ -25,9 +25,11 @@ static int run_pthread(const struct scenario *scn, const struct backend_opts *o,
     memset(r, 0, sizeof *r);
     int rc = exec_run(scn, &eo, &rep, err, errlen);
     if (rc == GV_OK) {
-        r->m = rep.m;                  /* r owns the per-Ractor counts now */
+        r->m = rep.m;                  /* r owns the per-Ractor counts and the measures now */
         rep.ractor_ops_buf = NULL;
         rep.m.ractor_ops = NULL;
+        rep.m.measures = NULL;
+        rep.m.nmeasures = 0;
     }
     exec_report_free(&rep);
     return rc;
@@ -47,6 +49,8 @@ static int run_ruby(const struct scenario *scn, const struct backend_opts *o, st
         r->m.engine = r->engine;
         rep.ractor_ops_buf = NULL;
         rep.m.ractor_ops = NULL;
+        rep.m.measures = NULL;
+        rep.m.nmeasures = 0;
     }
     rrun_report_free(&rep);
     return rc;

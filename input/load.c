@@ -20,18 +20,32 @@
 
 /* Read a whole file, NUL-terminated.  open/read, not stdio: no hidden
  * buffers, and errno stays meaningful.  Errors go to diags as
- * "name: message"; GV_EIO, GV_EINVAL (too large) or GV_ENOMEM. */
+ * "name: message"; GV_EIO, GV_EINVAL (too large) or GV_ENOMEM.
+ *
+ * A FIFO is opened without blocking: a blocking open would wait forever for
+ * a writer that may never come.  Reads then block again, so a pipe that has
+ * a writer (/dev/stdin, <(...), a FIFO being written) is read to its end,
+ * while one with no writer reads as end-of-file at once and is refused. */
 static int read_file(const char *path, const char *what, char **out, size_t *len,
                      struct diag_list *diags)
 {
     *out = NULL;
-    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
     if (fd < 0) {
         diag_at(diags, path, 0, 0, NULL, "cannot read %s: %s", what, strerror(errno));
         return GV_EIO;
     }
+    int fl = fcntl(fd, F_GETFL);
+    if (fl < 0 || fcntl(fd, F_SETFL, fl & ~O_NONBLOCK) < 0) {
+        int e = errno;
+        close(fd);
+        diag_at(diags, path, 0, 0, NULL, "cannot read %s: %s", what, strerror(e));
+        return GV_EIO;
+    }
     struct stat st;
-    int regular = fstat(fd, &st) == 0 && S_ISREG(st.st_mode);
+    int have_st = fstat(fd, &st) == 0;
+    int regular = have_st && S_ISREG(st.st_mode);
+    int fifo = have_st && S_ISFIFO(st.st_mode);
     if (regular && (uint64_t)st.st_size > LOAD_MAX_BYTES) {
         close(fd);
         diag_at(diags, path, 0, 0, NULL, "%s is too large (%lld bytes; the limit is 64 MiB)", what,
@@ -67,6 +81,12 @@ static int read_file(const char *path, const char *what, char **out, size_t *len
         n += (size_t)r;
     }
     close(fd);
+    if (n == 0 && fifo) {
+        free(buf);
+        diag_at(diags, path, 0, 0, NULL, "cannot read %s: a pipe or FIFO with no data and no writer",
+                what);
+        return GV_EIO;
+    }
     if (n > LOAD_MAX_BYTES) {
         free(buf);
         diag_at(diags, path, 0, 0, NULL, "%s is too large (%zu bytes; the limit is 64 MiB)", what, n);
@@ -272,19 +292,19 @@ static int worse(int a, int b)
     return ia >= ib ? a : b;
 }
 
-int scn_load(const char *file, const struct load_opts *opts, struct scenario *out,
-             struct diag_list *diags)
+/* Load from `text` (owned: freed in every case), named `file`. */
+static int load_text(const char *file, char *text, size_t len, const struct load_opts *opts,
+                     struct scenario *out, struct diag_list *diags)
 {
     struct jpos_table *pos = NULL;
     struct profile prof = { NULL, NULL };
     cJSON *root = NULL;
-    char *text = NULL;
-    size_t len = 0;
     int doc, rc;
 
-    memset(out, 0, sizeof *out);
-    if ((rc = jpos_new(&pos)) != GV_OK) goto out;
-    if ((rc = read_file(file, "scenario", &text, &len, diags)) != GV_OK) goto out;
+    if ((rc = jpos_new(&pos)) != GV_OK) {
+        free(text);
+        goto out;
+    }
     if ((rc = jpos_add_doc(pos, file, text, len, &doc)) != GV_OK) goto out;
     if ((rc = jpos_parse(pos, doc, 0, &root, diags)) != GV_OK) goto out;
 
@@ -309,4 +329,36 @@ out:
     free(prof.name);
     jpos_free(pos);
     return rc;
+}
+
+int scn_read_file(const char *file, char **text, size_t *len, struct diag_list *diags)
+{
+    int rc = read_file(file, "scenario", text, len, diags);
+    return rc == GV_EINVAL && diags->oom ? GV_ENOMEM : rc;
+}
+
+int scn_load(const char *file, const struct load_opts *opts, struct scenario *out,
+             struct diag_list *diags)
+{
+    char *text;
+    size_t len;
+    memset(out, 0, sizeof *out);
+    int rc = read_file(file, "scenario", &text, &len, diags);
+    if (rc != GV_OK) return rc == GV_EINVAL && diags->oom ? GV_ENOMEM : rc;
+    return load_text(file, text, len, opts, out, diags);
+}
+
+int scn_load_text(const char *name, const char *text, size_t len, const struct load_opts *opts,
+                  struct scenario *out, struct diag_list *diags)
+{
+    memset(out, 0, sizeof *out);
+    if (len > LOAD_MAX_BYTES) {
+        diag_at(diags, name, 0, 0, NULL, "scenario is too large (%zu bytes; the limit is 64 MiB)", len);
+        return diags->oom ? GV_ENOMEM : GV_EINVAL;
+    }
+    char *copy = malloc(len + 1);
+    if (!copy) return GV_ENOMEM;
+    memcpy(copy, text, len);
+    copy[len] = '\0';
+    return load_text(name, copy, len, opts, out, diags);
 }

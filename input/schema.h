@@ -35,12 +35,21 @@ enum sch_kind {
     SCH_OPS,      /* a program: at least `min` ops */
     SCH_MACHINE,  /* a profile name or a machine object */
     SCH_QUEUE,    /* the name of a declared queue */
+    SCH_MUTEX,    /* the name of a declared mutex */
+    SCH_CONDVAR,  /* the name of a declared condition variable */
+    SCH_MEASURE,  /* the name of a declared measure */
+    SCH_MEASURE_OR_BOOL, /* true, false, or the name of a declared measure */
+    SCH_TMPL,     /* the name of a thread template */
+    SCH_DURS,     /* an array of at least `min` durations in [0, max] */
+    SCH_WEIGHTS,  /* an array of numbers >= 0 */
     SCH_RUBY      /* a CRuby version known to input/ruby_version.c, string or number ("3.1", 3.4) */
 };
 
 #define SCH_REQUIRED 1u
 #define SCH_POSITIVE 2u   /* SCH_DUR: must be > 0 (min is ignored) */
 #define SCH_ZERO_OK 4u    /* SCH_NUMBER: 0 is allowed: [0, dmax] */
+#define SCH_FREE_TEXT 8u  /* SCH_STRING: never printed, may hold control characters
+                           * (other strings are names: printed in output and messages) */
 
 #define SCH_NOFF ((size_t)-1)   /* no struct field: the builder handles it */
 
@@ -76,7 +85,7 @@ extern const struct sch_obj sch_machine;
 extern const struct sch_obj sch_machine_profile;
 extern const struct sch_obj sch_runtime;
 /* The other objects, for their defaults. */
-extern const struct sch_obj sch_scenario, sch_queue, sch_ractor, sch_thread;
+extern const struct sch_obj sch_scenario, sch_queue, sch_ractor, sch_thread, sch_generator;
 const struct sch_obj *sch_op(int kind);   /* enum scn_op_kind */
 const struct sch_obj *sch_dist(int kind); /* enum scn_dist_kind */
 

@@ -5,12 +5,18 @@
 #include <unistd.h>
 
 #include "../../common/err.h"
+#include "../../input/jsonpos.h"
 #include "../../input/load.h"
 #include "../../input/units.h"
 #include "test.h"
 
 #define D "tests/data/"
 #define BAD "tests/data/bad/"
+/* the ops and the top-level keys, as the messages list them */
+#define ALL_OPS "compute, syscall, queue_push, queue_pop, sleep, loop, env_escape, join, measure, branch, " \
+                "mutex_lock, mutex_unlock, synchronize, cv_wait, cv_signal, cv_broadcast, spawn, alloc"
+#define ROOT_KEYS "name, description, seed, machine, runtime, queues, mutexes, condvars, measures, " \
+                  "generators, ractors, stop, warmup"
 
 static void dump(const struct diag_list *d)
 {
@@ -94,8 +100,7 @@ static void test_err_unknown_key(void)
 {
     EXPECT(BAD "unknown_key.json",
            BAD "unknown_key.json:2:16: /runtime/gvl_polcy: unknown key \"gvl_polcy\" (did you mean \"gvl_policy\"?)",
-           BAD "unknown_key.json:4:3: /colour: unknown key \"colour\" (valid keys: name, description, "
-               "seed, machine, runtime, queues, ractors, stop)");
+           BAD "unknown_key.json:4:3: /colour: unknown key \"colour\" (valid keys: " ROOT_KEYS ")");
 }
 
 static void test_err_duplicate_key(void)
@@ -137,7 +142,7 @@ static void test_err_missing_key(void)
            BAD "missing_key.json:2:15: /queues/0: missing required key \"name\"",
            BAD "missing_key.json:3:46: /ractors/0/threads/0/program/0: missing required key \"dur\"",
            BAD "missing_key.json:3:65: /ractors/0/threads/0/program/1: missing required key \"op\" "
-               "(one of: compute, syscall, queue_push, queue_pop, sleep, loop, env_escape, join)");
+               "(one of: " ALL_OPS ")");
     EXPECT(BAD "missing_ractors.json", BAD "missing_ractors.json:1:1: missing required key \"ractors\"");
 }
 
@@ -154,7 +159,7 @@ static void test_err_bad_duration(void)
                "(valid units: ps, ns, us, \xc2\xb5s, ms, s; only a JSON number, not a string, means nanoseconds)",
            BAD "bad_duration.json:6:71: /ractors/0/threads/0/program/2/dur/max: min (5us) is greater than max (1us)",
            BAD "bad_duration.json:7:39: /ractors/0/threads/0/program/3/dur/dist: unknown dist \"normal\" "
-               "(expected one of: const, uniform, exp)",
+               "(expected one of: const, uniform, exp, lognormal, empirical)",
            BAD "bad_duration.json:8:29: /ractors/0/threads/0/program/4/dur: expected a duration "
                "(like \"1.5us\", or a number of nanoseconds) or a distribution object, got an array",
            BAD "bad_duration.json:10:21: /stop/time: expected a duration (like \"1.5us\", or a number of "
@@ -238,14 +243,15 @@ static void test_err_file_limits(void)
     unlink(p);
     free(p);
 
-    /* Nesting deeper than 64: the 65th opening bracket. */
+    /* Nesting deeper than JPOS_MAX_DEPTH: the opening bracket one level too deep. */
     char deep[256] = "{\"ractors\":";
-    size_t n = strlen(deep);
-    for (int i = 0; i < 70; i++) deep[n++] = '[';
-    for (int i = 0; i < 70; i++) deep[n++] = ']';
+    size_t n = strlen(deep), pre = n;
+    for (int i = 0; i < JPOS_MAX_DEPTH + 5; i++) deep[n++] = '[';
+    for (int i = 0; i < JPOS_MAX_DEPTH + 5; i++) deep[n++] = ']';
     deep[n++] = '}';
     p = write_temp(deep, n);
-    snprintf(want, sizeof want, "%s:1:75: nesting deeper than 64 levels", p);
+    snprintf(want, sizeof want, "%s:1:%d: nesting deeper than %d levels", p, (int)pre + JPOS_MAX_DEPTH,
+             JPOS_MAX_DEPTH);
     EXPECT(p, want);
     unlink(p);
     free(p);
@@ -287,8 +293,33 @@ static void test_err_loop_depth(void)
     snprintf(want + strlen(want), sizeof want - strlen(want), "%d: /ractors/0/threads/0/program/0",
              (int)(strlen(path) + 2 + 13 * step));
     for (int i = 0; i < 32; i++) strcat(want, "/body/0");
-    strcat(want, ": loops nested deeper than 32");
+    strcat(want, ": blocks (loop, measure, branch, synchronize) nested deeper than 32");
     expect_sets(D "minimal.json", sets, 2, NULL, (const char *const[]){ want, NULL });
+}
+
+/* The documented 32 nested loops fit the JSON nesting limit, with a
+ * distribution object in the innermost op (the deepest a scenario nests). */
+static void test_loop_depth_limit_fits(void)
+{
+    char text[4096] = "{\"ractors\": [{\"threads\": [{\"program\": ";
+    for (int i = 0; i < SCN_MAX_LOOP_DEPTH; i++) strcat(text, "[{\"op\": \"loop\", \"times\": 2, \"body\": ");
+    strcat(text, "[{\"op\": \"compute\", \"dur\": {\"dist\": \"uniform\", \"min\": 1, \"max\": 2}}]");
+    for (int i = 0; i < SCN_MAX_LOOP_DEPTH; i++) strcat(text, "}]");
+    strcat(text, "}]}]}");
+    char *p = write_temp(text, strlen(text));
+    struct scenario s;
+    load_ok(p, NULL, 0, NULL, &s);
+    const struct scn_op *op = &s.ractors[0].threads[0].prog.ops[0];
+    int depth = 0;
+    while (op->kind == OP_LOOP) {
+        depth++;
+        op = &op->u.loop.body->ops[0];
+    }
+    ASSERT_EQ(depth, SCN_MAX_LOOP_DEPTH);
+    ASSERT_EQ(op->kind, OP_COMPUTE);
+    scenario_free(&s);
+    unlink(p);
+    free(p);
 }
 
 /* Columns count characters; a byte order mark is not one; pointers escape '/' and '~'. */
@@ -297,9 +328,8 @@ static void test_err_utf8_columns(void)
     const char text[] = "\xEF\xBB\xBF{ \"description\": \"caf\xc3\xa9\", \"a/b~c\": 1,\n"
                         "  \"name\": \"\xc2\xb5\", \"seed\": -1, \"ractors\": [] }";
     char *p = write_temp(text, sizeof text - 1);
-    char w1[256], w2[256], w3[256];
-    snprintf(w1, sizeof w1, "%s:1:26: /a~1b~0c: unknown key \"a/b~c\" (valid keys: name, description, "
-             "seed, machine, runtime, queues, ractors, stop)", p);
+    char w1[512], w2[256], w3[256];
+    snprintf(w1, sizeof w1, "%s:1:26: /a~1b~0c: unknown key \"a/b~c\" (valid keys: " ROOT_KEYS ")", p);
     snprintf(w2, sizeof w2, "%s:2:24: /seed: -1 is out of range (0..9007199254740992)", p);
     snprintf(w3, sizeof w3, "%s:2:39: /ractors: must have at least 1 Ractor", p);
     EXPECT(p, w1, w2, w3);
@@ -318,12 +348,12 @@ static void test_err_many(void)
     struct diag_list d;
     ASSERT_EQ(load_with(p, NULL, 0, NULL, &s, &d), GV_EINVAL);
     ASSERT_EQ(d.n, 101);
-    char want[256];
+    char want[512];
     snprintf(want, sizeof want, "%s:2:8: /ractors/0/threads/0/program/0/op: unknown op \"nop\" "
-             "(expected one of: compute, syscall, queue_push, queue_pop, sleep, loop, env_escape, join)", p);
+             "(expected one of: " ALL_OPS ")", p);
     ASSERT_STREQ(d.msgs[0], want);
     snprintf(want, sizeof want, "%s:101:8: /ractors/0/threads/0/program/99/op: unknown op \"nop\" "
-             "(expected one of: compute, syscall, queue_push, queue_pop, sleep, loop, env_escape, join)", p);
+             "(expected one of: " ALL_OPS ")", p);
     ASSERT_STREQ(d.msgs[99], want);
     snprintf(want, sizeof want, "%s: too many errors; stopping after 100", p);
     ASSERT_STREQ(d.msgs[100], want);
@@ -463,7 +493,7 @@ static void test_override_errors(void)
                "--set[1]:1:9: /ractors: \"first\" is not an array index (this is an array of 1 element)");
     EXPECT_SET(D "full.json", "seed.x=1", "--set[1]:1:6: /seed: cannot set \"x\" inside a number");
     EXPECT_SET(D "minimal.json", "runtime={\"gvl_policy\": }", "--set[1]:1:24: syntax error near '}'");
-    EXPECT_SET(D "minimal.json", "name=\"unterminated", "--set[1]:1:6: syntax error near '\"unterminated'");
+    EXPECT_SET(D "minimal.json", "name=\"unterminated", "--set[1]:1:6: unterminated string");
 }
 
 static void test_override_machine_profile(void)
@@ -560,6 +590,71 @@ static void test_profile_errors(void)
            D "machines/broken.json:2:12: /cores: 9000 is out of range (1..4096)",
            D "machines/broken.json:3:3: /profile: a machine profile file cannot name another profile",
            D "machines/broken.json:4:3: /wake_idl_core: unknown key \"wake_idl_core\" (did you mean \"wake_idle_core\"?)");
+}
+
+/* A profile path naming a file that is not JSON: nothing of it is quoted. */
+static void test_profile_not_json(void)
+{
+    static const char shadow[] = "root:$6$Zk2Xr9$s3cr3thash:19000:0:99999:7:::\n";
+    char *secret = write_temp(shadow, sizeof shadow - 1);
+    char text[512], want[512];
+    snprintf(text, sizeof text, "{\"machine\": \"%s\", \"ractors\": [{\"threads\": [{}]}]}", secret);
+    char *p = write_temp(text, strlen(text));
+    snprintf(want, sizeof want, "%s:1:1: syntax error: this is not JSON (its text is not quoted)", secret);
+    EXPECT(p, want);
+    unlink(p);
+    free(p);
+    unlink(secret);
+    free(secret);
+}
+
+/* Control characters from the input are escaped in every message (keys,
+ * profile names, --set keys), and refused in names, which are printed. */
+static void test_err_control_characters(void)
+{
+    static const char text[] =
+        "{\"\\u001b[2Jx\\ny\": 1, \"machine\": \"m\\u009b\\r\",\n"
+        " \"ractors\": [{\"threads\": [{\"name\": \"a\\u001b[31m\\u202e\", \"program\": []}]}]}";
+    char *p = write_temp(text, sizeof text - 1);
+    char w[5][512];
+    snprintf(w[0], sizeof w[0], "%s:1:33: /machine: no machine profile \"m\\u009b\\r\" (looked in: /tmp/machines)", p);
+    snprintf(w[1], sizeof w[1], "%s:1:2: /\\x1b[2Jx\\ny: unknown key \"\\x1b[2Jx\\ny\" (valid keys: name, "
+             "description, seed, machine, runtime, queues, mutexes, condvars, measures, generators, ractors, "
+             "stop, warmup)", p);
+    snprintf(w[2], sizeof w[2], "%s:1:33: /machine: control character U+009B in a name (names are printed in "
+             "output and messages; only \"description\" and \"source\" may hold them)", p);
+    snprintf(w[3], sizeof w[3], "%s:2:36: /ractors/0/threads/0/name: control character U+001B in a name (names "
+             "are printed in output and messages; only \"description\" and \"source\" may hold them)", p);
+    snprintf(w[4], sizeof w[4], "--set[1]:1:9: /runtime/q\\x1b]0;x\\x07\\n: unknown key \"q\\x1b]0;x\\x07\\n\" "
+             "(valid keys: gvl_policy, quantum, timer_tick, threshold, invariant_check, insn_counter, "
+             "counter_model, max_cpu, snt_cap, mn_main, gc_heap_init_slots, gc_heap_growth_factor, yjit, ruby)");
+    const char *sets[] = { "runtime.q\x1b]0;x\x07\n=1" };
+    expect_sets(p, sets, 1, NULL, (const char *const[]){ w[0], w[1], w[2], w[3], w[4], NULL });
+    unlink(p);
+    free(p);
+    /* Free text may hold them; a --set name that is not UTF-8 may not. */
+    EXPECT_SET(D "minimal.json", "name=\xff", "--set[1]:1:6: /name: invalid UTF-8 in a name (byte 0xFF)");
+    const char *ok[] = { "description=\"line 1\\nline 2\\u001b\"" };
+    struct scenario s;
+    load_ok(D "minimal.json", ok, 1, NULL, &s);
+    ASSERT_STREQ(s.description, "line 1\nline 2\x1b");
+    scenario_free(&s);
+}
+
+/* Messages built anywhere (gv_fail) escape what they quote, and
+ * diag_escape_to never cuts an escape or a character in two. */
+static void test_messages_escaped(void)
+{
+    char err[64];
+    ASSERT_EQ(gv_fail(err, sizeof err, GV_EIO, "cannot read \"%s\"", "a\x1b[31m\nb\xff\xc2\x9b"), GV_EIO);
+    ASSERT_STREQ(err, "cannot read \"a\\x1b[31m\\nb\\xff\\u009b\"");
+    char small[8];
+    ASSERT_EQ(diag_escape_to(small, sizeof small, "ab\x1b" "cd"), 8);
+    ASSERT_STREQ(small, "ab\\x1bc");
+    ASSERT_EQ(diag_escape_to(small, 5, "ab\x1b" "cd"), 8);
+    ASSERT_STREQ(small, "ab");             /* "\x1b" does not fit: not cut */
+    ASSERT_EQ(diag_escape_to(small, 4, "a\xc3\xa9\xc3\xa9"), 5);
+    ASSERT_STREQ(small, "a\xc3\xa9");      /* nor is "é" */
 }
 
 /* ---- derived counts and the full round trip --------------------------------------- */
@@ -712,6 +807,115 @@ static void test_example_scenario(void)
     scenario_free(&s);
 }
 
+/* The scenario language's keys: each error at its place. */
+static void test_err_lang(void)
+{
+    EXPECT(BAD "lang_keys.json",
+           BAD "lang_keys.json:3:43: /mutexes/1/name: duplicate mutex name \"m\" (first at 3:26)",
+           BAD "lang_keys.json:6:47: /generators/0/interval: \"rate\" and \"interval\" are mutually exclusive (a "
+               "generator takes one of them)",
+           BAD "lang_keys.json:6:79: /generators/1/queue: unknown queue \"qq\" (did you mean \"q\"?)",
+           BAD "lang_keys.json:6:68: /generators/1: a generator needs \"rate\" (arrivals per second) or \"interval\"",
+           BAD "lang_keys.json:12:40: /ractors/0/threads/0/program/0/mutex: unknown mutex \"mx\" (did you mean \"m\"?)",
+           BAD "lang_keys.json:13:34: /ractors/0/threads/0/program/1/cv: unknown condition variable \"cvv\" (did you "
+               "mean \"cv\"?)",
+           BAD "lang_keys.json:14:48: /ractors/0/threads/0/program/2/measure: unknown measure \"reqs\" (did you mean "
+               "\"req\"?)",
+           BAD "lang_keys.json:15:70: /ractors/0/threads/0/program/3/latency_from: \"latency_from\" needs a named "
+               "measure (\"measure\": \"NAME\")",
+           BAD "lang_keys.json:16:35: /ractors/0/threads/0/program/4/thread: unknown thread template \"nobody\" "
+               "(declared thread templates: main, w, x)",
+           BAD "lang_keys.json:18:75: /ractors/0/threads/0/program/6/dur/mean: \"median\" and \"mean\" are mutually "
+               "exclusive (a lognormal takes one of them)",
+           BAD "lang_keys.json:19:95: /ractors/0/threads/0/program/7/dur/weights: 1 weight for 2 values: give one "
+               "weight per value",
+           BAD "lang_keys.json:20:32: /ractors/0/threads/0/program/8/p: 1.5 is out of range (>= 0 and <= 1)",
+           BAD "lang_keys.json:21:37: /ractors/0/threads/0/program/9/objects: -1 is out of range (0..1000000000000)",
+           BAD "lang_keys.json:21:52: /ractors/0/threads/0/program/9/survive: 2 is out of range (>= 0 and <= 1)",
+           BAD "lang_keys.json:11:36: /ractors/0/threads/0/spawned: ractors[0].threads[0] is the main thread: it runs "
+               "from the start and cannot be \"spawned\"",
+           BAD "lang_keys.json:23:38: /ractors/0/threads/1/spawned: \"start\" and \"spawned\" are mutually exclusive "
+               "(a spawned thread starts when a spawn op starts it)",
+           BAD "lang_keys.json:26:68: /ractors/1/threads/0/program/0/mutex: a Mutex cannot be used in a replicated "
+               "Ractor (ractors[1] has count 2): each copy would need its own; use a Ractor with count 1",
+           BAD "lang_keys.json:7:13: /warmup: warmup (2s) must end before stop.time (1s)");
+    EXPECT(BAD "lang_scope.json",
+           BAD "lang_scope.json:4:19: /generators/0: a generator without \"count\" runs until the run stops: it "
+               "needs a top-level \"stop\": {\"time\": ...}",
+           BAD "lang_scope.json:7:103: /ractors/0/threads/0/program/1/thread: thread template \"x\" is not "
+               "\"spawned\": its instances start by themselves; add \"spawned\": true to it",
+           BAD "lang_scope.json:10:68: /ractors/1/threads/0/program/0/mutex: mutex \"m\" is used by threads of "
+               "ractors[0] (first at 7:69) and of ractors[1]: a Mutex cannot be shared between Ractors",
+           BAD "lang_scope.json:10:102: /ractors/1/threads/0/program/1/thread: thread template \"w\" belongs to "
+               "another Ractor: Thread.new starts a thread in the caller's Ractor");
+}
+
+/* The scenario language's keys, built. */
+static void test_lang_round_trip(void)
+{
+    struct scenario s;
+    struct diag_list d;
+    ASSERT_EQ(load_with("scenarios/examples/resource_pool.json", NULL, 0, NULL, &s, &d), GV_OK);
+    diag_free(&d);
+    ASSERT_EQ(s.nmutexes, 1);
+    ASSERT_EQ(s.ncondvars, 1);
+    ASSERT_EQ(s.nmeasures, 1);
+    ASSERT_STREQ(s.measures[0].name, "acquire");
+    ASSERT_EQ(s.ntmpls, 2);
+    ASSERT_EQ(s.ractors[0].threads[0].prog.ops[0].u.join.tmpl, 2);  /* 1 + "worker" */
+    const struct scn_op *body = s.ractors[0].threads[1].prog.ops[0].u.loop.body->ops;
+    ASSERT_EQ(body[0].kind, OP_MEASURE);
+    ASSERT_EQ(body[0].u.measure.mid, 1);
+    const struct scn_op *sync = &body[0].u.measure.body->ops[0];
+    ASSERT_EQ(sync->kind, OP_SYNCHRONIZE);
+    ASSERT(sync->u.mutex.unlock && sync->u.mutex.unlock->kind == OP_MUTEX_UNLOCK);
+    ASSERT_STREQ(sync->u.mutex.unlock->path, sync->path);
+    const struct scn_op *wait = &sync->u.mutex.body->ops[1];
+    ASSERT_EQ(wait->kind, OP_CV_WAIT);
+    ASSERT(wait->u.cv.has_timeout && wait->u.cv.timeout == SIM_S && wait->u.cv.raise);
+    ASSERT_EQ(wait->u.cv.while_empty, 1);
+    ASSERT_EQ(wait->u.cv.mutex, 0);
+    ASSERT_EQ(s.runtime.gc_heap_init_slots, 10000);
+    ASSERT(s.runtime.gc_heap_growth_factor == 1.8);
+    ASSERT_EQ(s.machine.gc_mark_per_object, 15 * SIM_NS);
+    scenario_free(&s);
+
+    ASSERT_EQ(load_with(D "lang/spawn_pool.json", NULL, 0, NULL, &s, &d), GV_OK);
+    diag_free(&d);
+    ASSERT(s.ractors[0].threads[1].spawned && s.ractors[0].threads[2].start == 3 * SIM_MS);
+    ASSERT_EQ(s.ractors[0].threads[0].prog.ops[0].u.spawn.tmpl, 1);
+    const struct scn_op *lp = &s.ractors[0].threads[1].prog.ops[0];
+    ASSERT(lp->u.loop.mid == 1 && lp->u.loop.from_pop && !lp->u.loop.measure);
+    const struct scn_dist *em = &lp->u.loop.body->ops[1].u.compute.dur;
+    ASSERT_EQ(em->kind, DIST_EMPIRICAL);
+    ASSERT(em->n == 3 && em->values[2] == SIM_MS && em->cum[0] == 6 && em->cum[2] == 10);
+    const struct scn_op *br = &lp->u.loop.body->ops[2];
+    ASSERT(br->kind == OP_BRANCH && br->u.branch.p == 0.5 && br->u.branch.else_body->nops == 0);
+    const struct scn_dist *ln = &br->u.branch.then_body->ops[0].u.sleep.dur;
+    ASSERT(ln->kind == DIST_LOGNORMAL && ln->a == 20 * SIM_US && ln->sigma == 0.5);
+    scenario_free(&s);
+
+    /* a rate is an interval; the generator's program is a loop of arrivals */
+    const char *const mean[] = { "ractors.0.threads.1.program.0.body.2.then.0.dur={\"dist\": \"lognormal\", "
+                                 "\"mean\": \"2ms\", \"sigma\": 1}" };
+    ASSERT_EQ(load_with(D "lang/spawn_pool.json", mean, 1, NULL, &s, &d), GV_OK);
+    diag_free(&d);
+    ln = &s.ractors[0].threads[1].prog.ops[0].u.loop.body->ops[2].u.branch.then_body->ops[0].u.sleep.dur;
+    ASSERT_EQ(ln->a, 1213061319);  /* 2 ms / e^0.5 */
+    scenario_free(&s);
+    ASSERT_EQ(load_with(D "lang/generator.json", NULL, 0, NULL, &s, &d), GV_OK);
+    diag_free(&d);
+    ASSERT_EQ(s.ngenerators, 1);
+    ASSERT_EQ(s.generators[0].interval, 500 * SIM_US);
+    ASSERT_EQ(s.generators[0].count, 200);
+    ASSERT_EQ(s.generators[0].process, PROCESS_POISSON);
+    ASSERT_EQ(s.generators[0].prog.ops[0].u.loop.times, 200);
+    ASSERT_EQ(s.generators[0].prog.ops[0].u.loop.body->ops[0].kind, OP_ARRIVE);
+    ASSERT_STREQ(s.generators[0].prog.ops[0].path, "/generators/0");
+    ASSERT_EQ(s.warmup, 10 * SIM_MS);
+    scenario_free(&s);
+}
+
 int main(void)
 {
     unsetenv("GVLSIM_MACHINES");  /* the caller's profiles must not leak into "looked in" */
@@ -731,6 +935,7 @@ int main(void)
     RUN(test_err_main_count);
     RUN(test_err_queue_names);
     RUN(test_err_loop_depth);
+    RUN(test_loop_depth_limit_fits);
     RUN(test_err_file_limits);
     RUN(test_err_utf8_columns);
     RUN(test_err_many);
@@ -742,8 +947,13 @@ int main(void)
     RUN(test_profile_merge);
     RUN(test_profile_lookup);
     RUN(test_profile_errors);
+    RUN(test_profile_not_json);
+    RUN(test_err_control_characters);
+    RUN(test_messages_escaped);
     RUN(test_counts_and_times_total);
     RUN(test_full_round_trip);
     RUN(test_example_scenario);
+    RUN(test_err_lang);
+    RUN(test_lang_round_trip);
     TEST_DONE();
 }
