@@ -27,8 +27,8 @@
 #include "../sim/engines.h"
 #include "backend.h"
 #include "cli.h"
-#include "spawn.h"
 #include "options.h"
+#include "spawn.h"
 #include "sweep.h"
 #include "sweep_jobs.h"
 
