@@ -19,6 +19,7 @@
 #include <zlib.h>
 
 #include "../common/afile.h"
+#include "../common/diag.h"
 #include "../common/err.h"
 #include "../input/load.h"
 #include "../models/simulate.h"
@@ -528,9 +529,13 @@ static void report_failure(struct progress *p, const struct sweep_opts *o, uint6
     }
     fprintf(stderr, "gvlsim sweep: run %" PRIu64 " (point %" PRIu64 ", rep %d", r, point,
             (int)(r % (uint64_t)g->nseeds));
-    for (int i = 0; i < g->nparams; i++)
-        fprintf(stderr, "%s%s=%s", i ? " " : ": ", g->params[i].key,
-                g->params[i].values[sweep_value_index(g, point, i)]);
+    for (int i = 0; i < g->nparams; i++) {
+        /* the values come from the command line: escaped like every message */
+        char key[256], val[256];
+        diag_escape_to(key, sizeof key, g->params[i].key);
+        diag_escape_to(val, sizeof val, g->params[i].values[sweep_value_index(g, point, i)]);
+        fprintf(stderr, "%s%s=%s", i ? " " : ": ", key, val);
+    }
     fprintf(stderr, ") failed:\n");
     const char *m = res->msg ? res->msg : "unknown error";
     while (*m) {
