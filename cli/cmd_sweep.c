@@ -288,41 +288,23 @@ static void run_one(struct sweep *sw, uint64_t r, struct run_result *out)
     const struct sweep_grid *g = &o->grid;
     uint64_t point = r / (uint64_t)g->nseeds;
     int rep = (int)(r % (uint64_t)g->nseeds);
-    int nsets = o->run.nsets + g->nparams;
-    const char **sets = calloc((size_t)(nsets ? nsets : 1), sizeof *sets);
-    char **mine = calloc((size_t)(g->nparams ? g->nparams : 1), sizeof *mine);
     char err[4096] = "";
     struct scenario scn;
-    bool loaded = false;
-    int rc = GV_OK;
-    if (!sets || !mine) {
-        rc = gv_fail(err, sizeof err, GV_ENOMEM, "out of memory");
-        goto done;
-    }
-    memcpy(sets, o->run.sets, (size_t)o->run.nsets * sizeof *sets);
-    for (int i = 0; i < g->nparams; i++) {
-        mine[i] = sweep_set_string(g, point, i);
-        if (!mine[i]) {
-            rc = gv_fail(err, sizeof err, GV_ENOMEM, "out of memory");
-            goto done;
-        }
-        sets[o->run.nsets + i] = mine[i];
-    }
-    struct load_opts lo = { .sets = sets, .nsets = nsets, .machines_dirs = o->run.machines,
-                            .nmachines_dirs = o->run.nmachines };
+    struct load_opts base = { .sets = o->run.sets, .nsets = o->run.nsets, .machines_dirs = o->run.machines,
+                              .nmachines_dirs = o->run.nmachines };
     struct diag_list d;
     diag_init(&d);
-    rc = scn_load_text(o->run.scenario, o->text, o->textlen, &lo, &scn, &d);
+    int rc = sweep_load_point(g, point, o->run.scenario, o->text, o->textlen, &base, &scn, &d);
     if (rc != GV_OK) {
         size_t off = 0;
         for (size_t i = 0; i < d.n && off + 8 < sizeof err; i++)
             off += (size_t)snprintf(err + off, sizeof err - off, "%s%s", i ? "\n" : "", d.msgs[i]);
-        if (d.n == 0) snprintf(err, sizeof err, "%s", gv_strerror(rc));
         diag_free(&d);
-        goto done;
+        out->code = gv_exit_code(rc);
+        out->msg = strdup(err[0] ? err : gv_strerror(rc));
+        return;
     }
     diag_free(&d);
-    loaded = true;
     scn.seed = sweep_seed(o->run.has_seed ? o->run.seed : scn.seed, rep);
 
     struct backend_result res;
@@ -351,12 +333,7 @@ static void run_one(struct sweep *sw, uint64_t r, struct run_result *out)
         row_free(&cells);
         backend_result_free(&res);
     }
-done:
-    if (loaded) scenario_free(&scn);
-    if (mine)
-        for (int i = 0; i < g->nparams; i++) free(mine[i]);
-    free(mine);
-    free(sets);
+    scenario_free(&scn);
     out->code = gv_exit_code(rc);
     if (rc != GV_OK) out->msg = strdup(err[0] ? err : gv_strerror(rc));
 }
