@@ -296,6 +296,52 @@ static void test_breakdown(void)
     csvr_free(&t);
 }
 
+/* 15 bars (3 series x 5 x values), the series named `names`: the script's
+ * image size and tick options. */
+static char *bars15(const char *const names[3])
+{
+    char *csv = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&csv, &len);
+    fputs("policy,runtime.quantum_us,running_s,wants_gvl_s,wall_s\n", f);
+    for (int i = 0; i < 3; i++)
+        for (int q = 1; q <= 5; q++) fprintf(f, "%s,%d,1,1,%d\n", names[i], q * 100, i + q);
+    fclose(f);
+    struct csv_table t;
+    table(csv, &t);
+    struct gp_spec s = { .csv_path = "b.csv", .xcol = "runtime.quantum_us", .series_col = "policy",
+                         .out = "b.svg", .breakdown = true };
+    struct gp_data d;
+    ASSERT_EQ(gp_build(&t, &s, &d, err, sizeof err), GV_OK);
+    ASSERT_EQ(d.nbars, 15);
+    char *buf = script(&s, &d);
+    gp_data_free(&d);
+    csvr_free(&t);
+    free(csv);
+    return buf;
+}
+
+/* Long tick labels do not run into each other: the image widens to give
+ * each bar its widest line ("quantum_us=100", 14 characters at 9 pixels,
+ * + 12: 138 pixels a bar, 15 x 138 + 280), and past 2400 pixels the labels
+ * turn upright and the image grows downwards instead. */
+static void test_breakdown_labels(void)
+{
+    static const char *const short_names[3] = { "eager", "hot_steal", "barging" };
+    char *buf = bars15(short_names);
+    ASSERT_CONTAINS(buf, "set terminal svg size 2350,720 ");
+    ASSERT_CONTAINS(buf, "set bmargin 6\n");
+    ASSERT_CONTAINS(buf, "set xtics nomirror (\"eager\\nquantum_us=100\\nwall 1 s\" 0, ");
+    free(buf);
+    /* 38 characters: 15 x 354 + 280 pixels would be too wide */
+    static const char *const long_names[3] = { "a_policy_with_a_very_long_name_number1", "b", "c" };
+    buf = bars15(long_names);
+    ASSERT_CONTAINS(buf, "set terminal svg size 1630,990 ");  /* 15 x 90 + 280; 720 + (21 - 6) x 18 */
+    ASSERT_CONTAINS(buf, "set bmargin 21\n");                  /* ceil(38 x 9 / 18) + 2 */
+    ASSERT_CONTAINS(buf, "set xtics nomirror rotate by 90 right (\"a_policy_with_a_very_long_name_number1\\n");
+    free(buf);
+}
+
 int main(void)
 {
     RUN(test_plot_data);
@@ -304,5 +350,6 @@ int main(void)
     RUN(test_ratio);
     RUN(test_refs);
     RUN(test_breakdown);
+    RUN(test_breakdown_labels);
     TEST_DONE();
 }
