@@ -37,9 +37,7 @@ interrupt() {
     checks=$((checks + 1))
     [ -n "$(programs_running)" ] || { sleep 0.5; [ -n "$(programs_running)" ]; } ||
         fail "SIG$sig: the Ruby program did not start: $(ls -R "$rt")"
-    kill -s "$sig" $pid
-    wait $pid 2>/dev/null
-    code=$?
+    stop_job "$sig" $pid
     expect_code "$want" "SIG$sig"
     checks=$((checks + 1))
     [ -z "$(ls -A "$rt")" ] || fail "SIG$sig: left in TMPDIR: $(ls -AR "$rt")"
