@@ -705,8 +705,8 @@ static void sources(FILE *f, const struct gp_data *d)
  * need a slot of at least their widest line per bar: the image widens
  * (from 1280 pixels) until it holds them, up to BAR_MAX_WIDTH; beyond, the
  * labels turn upright (rotated 90 degrees, so that neighbours never touch
- * whatever their length) and the image grows downwards instead, so that
- * the bars keep their height.  Widths are estimated at BAR_CHAR_PX per
+ * whatever their length) if that makes the image narrower, and it grows
+ * downwards instead, so that the bars keep their height.  Widths are estimated at BAR_CHAR_PX per
  * character: pngcairo draws DejaVu Sans 11 pt at 96 dpi, 14.7 pixels to
  * the em, about 8.8 pixels a character on these labels ("quantum=100 ms"
  * measured 123 pixels; the SVG terminal draws it smaller). */
@@ -750,13 +750,13 @@ static struct bar_layout bar_layout(const struct gp_data *d, bool walls)
     }
     size_t nbars = d->nbars;
     struct bar_layout lay = { .height = 720, .bmargin = lines + 3 > 6 ? lines + 3 : 6 };
-    int slot = widest * BAR_CHAR_PX + 12;
-    if (slot < BAR_MIN_SLOT) slot = BAR_MIN_SLOT;
-    long width = (long)nbars * slot + BAR_EXTRA_PX;
-    if (width > BAR_MAX_WIDTH) {
+    int flat = widest * BAR_CHAR_PX + 12, upright = lines * BAR_LINE_PX + 12;  /* pixels a bar */
+    if (flat < BAR_MIN_SLOT) flat = BAR_MIN_SLOT;
+    if (upright < BAR_MIN_SLOT) upright = BAR_MIN_SLOT;
+    long width = (long)nbars * flat + BAR_EXTRA_PX;
+    if (width > BAR_MAX_WIDTH && upright < flat) {  /* many short labels stay flat: nothing to gain */
         lay.rotate = true;
-        slot = lines * BAR_LINE_PX + 12 > BAR_MIN_SLOT ? lines * BAR_LINE_PX + 12 : BAR_MIN_SLOT;
-        width = (long)nbars * slot + BAR_EXTRA_PX;
+        width = (long)nbars * upright + BAR_EXTRA_PX;
         int label_lines = (widest * BAR_CHAR_PX + BAR_LINE_PX - 1) / BAR_LINE_PX;  /* upright text, in lines */
         lay.bmargin = label_lines + 2;
         lay.height += (lay.bmargin - 6 > 0 ? lay.bmargin - 6 : 0) * BAR_LINE_PX;

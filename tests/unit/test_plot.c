@@ -340,6 +340,25 @@ static void test_breakdown_labels(void)
     ASSERT_CONTAINS(buf, "set bmargin 21\n");                  /* ceil(38 x 9 / 18) + 2 */
     ASSERT_CONTAINS(buf, "set xtics nomirror rotate by 90 right (\"a_policy_with_a_very_long_name_number1\\n");
     free(buf);
+    /* 45 bars of short labels are wide (45 x 90 + 280) but stay flat: upright ones need as much */
+    struct csv_table t;
+    table("policy,cores,running_s,wall_s\n"
+          "a,1,1,1\na,2,1,1\na,3,1,1\na,4,1,1\na,5,1,1\na,6,1,1\na,7,1,1\na,8,1,1\na,9,1,1\n"
+          "b,1,1,1\nb,2,1,1\nb,3,1,1\nb,4,1,1\nb,5,1,1\nb,6,1,1\nb,7,1,1\nb,8,1,1\nb,9,1,1\n"
+          "c,1,1,1\nc,2,1,1\nc,3,1,1\nc,4,1,1\nc,5,1,1\nc,6,1,1\nc,7,1,1\nc,8,1,1\nc,9,1,1\n"
+          "d,1,1,1\nd,2,1,1\nd,3,1,1\nd,4,1,1\nd,5,1,1\nd,6,1,1\nd,7,1,1\nd,8,1,1\nd,9,1,1\n"
+          "e,1,1,1\ne,2,1,1\ne,3,1,1\ne,4,1,1\ne,5,1,1\ne,6,1,1\ne,7,1,1\ne,8,1,1\ne,9,1,1\n", &t);
+    struct gp_spec s = { .csv_path = "b.csv", .xcol = "cores", .series_col = "policy", .out = "b.png",
+                         .breakdown = true };
+    struct gp_data d;
+    ASSERT_EQ(gp_build(&t, &s, &d, err, sizeof err), GV_OK);
+    ASSERT_EQ(d.nbars, 45);
+    buf = script(&s, &d);
+    ASSERT_CONTAINS(buf, "size 4330,720 ");
+    ASSERT_CONTAINS(buf, "set xtics nomirror (\"a\\n1 core\" 0, ");
+    free(buf);
+    gp_data_free(&d);
+    csvr_free(&t);
 }
 
 int main(void)
