@@ -33,7 +33,13 @@ struct mn_pool;
 struct counter;
 struct vm_sync;
 struct vml_mutex;
-struct vml_cond;
+
+/* A pthread condition variable (models/vm_lock.h has its operations). */
+struct vml_cond {
+    const char *name;
+    struct rb_thread *head, *tail;            /* asleep in pthread_cond_wait, FIFO */
+    int nwaiters;
+};
 
 /* A model continuation: what a thread does next, once it can. */
 typedef void (*th_cont)(struct rb_thread *th);
@@ -71,8 +77,11 @@ struct th_sync {
     bool in_mutex_queue;              /* registered in mutex's wait list */
     bool pre_sleep;                   /* registered, still paying its way to the futex wait */
     bool wake_pending;                /* woken in that window: FUTEX_WAIT returns at once */
+    bool asleep;                      /* asleep in such a wait: only its mutex's or condvar's wakes end it */
     bool slept;                       /* the current mutex_lock had to sleep */
     bool relock;                      /* the current mutex_lock is pthread_cond_wait's re-lock */
+    bool timed_out;                   /* the last vml_cond_timedwait ended by its timeout */
+    sim_event_id timeout_ev;          /* its timeout, while it waits */
     enum thread_state wait_state;     /* state while asleep in the current wait */
     enum thread_state resume_state;   /* state to return to once the mutex is ours */
     th_cont lock_k;                   /* once the mutex is ours */
@@ -127,6 +136,10 @@ struct rb_thread {
     /* colder: the sync ops' waits, the GC, the VM lock / barrier protocol, barging's native sleep */
     uint64_t wasted_wakes;
     th_cont park_k;              /* barging: once a native sleep has the GVL again */
+    th_cont release_k;           /* barging: once a release's gvl->lock section is over */
+    bool park_yield;             /* barging: the native sleep's THREAD_BLOCKING_YIELD yields */
+    struct vml_cond gvlq;        /* barging: its native thread's cond.gvlq */
+    sim_time region_dur;         /* the blocking region (or sleep) being entered lasts this long */
     th_cont sleep_k;             /* after a Kernel#sleep (a sleep op, a generator's wait) */
     /* a timed wait (models/sync.c) */
     bool timed_waiting;          /* in native_cond_sleep with a timeout */

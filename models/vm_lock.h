@@ -23,13 +23,7 @@ struct vml_mutex {
     bool contended;                           /* glibc: the futex word is 2 (taken contended) */
     struct rb_thread *wait_head, *wait_tail;  /* asleep in pthread_mutex_lock, FIFO */
     int nwaiters;
-};
-
-/* A pthread condition variable. */
-struct vml_cond {
-    const char *name;
-    struct rb_thread *head, *tail;            /* asleep in pthread_cond_wait, FIFO */
-    int nwaiters;
+    uint64_t acquires, sleeps;                /* locks taken; sleeps on it (each needs a wake) */
 };
 
 /* vm->ractor.sync (the VM lock) and the barrier half of vm->ractor.sched
@@ -71,9 +65,17 @@ void vml_mutex_unlock(struct rb_thread *th, struct vml_mutex *m);
  * Callers re-check their predicate in k, as every cond_wait loop does. */
 void vml_cond_wait(struct rb_thread *th, struct vml_cond *c, struct vml_mutex *m,
                    enum thread_state wait_state, th_cont k);
-/* pthread_cond_signal / _broadcast by `by` (who pays the wakes). */
+/* pthread_cond_timedwait(c, m, abs): the same, ended at the absolute time
+ * `abs` if no signal came first (at once if abs has passed); k then finds
+ * th->sync.timed_out set (ETIMEDOUT). */
+void vml_cond_timedwait(struct rb_thread *th, struct vml_cond *c, struct vml_mutex *m,
+                        enum thread_state wait_state, sim_time abs, th_cont k);
+/* pthread_cond_signal / _broadcast by `by` (who pays the wakes; NULL: the
+ * kernel). */
 void vml_cond_signal(struct rb_thread *by, struct vml_cond *c);
 void vml_cond_broadcast(struct rb_thread *by, struct vml_cond *c);
+/* pthread_cond_signal by any actor (a Ruby thread, the timer thread). */
+void vml_cond_signal_as(struct gvl_actor by, struct vml_cond *c);
 
 /* RB_VM_LOCK_ENTER (vm_lock_enter): a no-op in single-Ractor mode,
  * recursive per Ractor; taking the mutex during a barrier joins it.  k runs
