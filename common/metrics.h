@@ -110,6 +110,9 @@ struct run_metrics {
     /* not in the CSV: the summary's lines on the GC and spawned threads */
     uint64_t gc_major, gc_sweeps;
     uint64_t spawned;            /* threads started by spawn ops */
+    /* ... and on the 2.x GVL's native lock (barging: gvl->lock) */
+    uint64_t gvl_lock_sections;  /* sections of gvl->lock (acquisitions) */
+    uint64_t gvl_lock_waits;     /* sleeps on it (FUTEX_WAIT; each is woken by an unlock) */
 
     sim_time warmup;             /* rates (ops_per_s, NAME_per_s) count from it */
     struct run_measure *measures;/* the named measures, in declaration order (owned) */

@@ -67,8 +67,14 @@ static inline __attribute__((always_inline)) void prefetch_ready(const struct co
 
 static void gvl_hook_signal(struct core_sched *s, struct core_thread *th, struct core_thread *from, void *by)
 {
-    (void)s;
     struct rb_thread *next = rb_thread_of(th);
+    if (s->policy->barging && !mn_thread_p(next)) {
+        /* the 2.x GVL's release: pthread_cond_signal of its waiter's
+         * cond.gvlq (under gvl->lock); a no-op if the waiter is not on it
+         * (woken already, taking gvl->lock back) */
+        gvl32_signal(next, *(struct gvl_actor *)by);
+        return;
+    }
     if (from && mn_will_switch(rb_thread_of(from), next)) return;  /* M:N: `from` switches to next on its NT */
     gvl_signal(next, *(struct gvl_actor *)by);
 }
@@ -301,16 +307,17 @@ static void gvl_to_running(struct rb_thread *th, th_cont k)
 
 /* ---- the entries ------------------------------------------------------------ */
 
-void gvl_blocking_enter(struct rb_thread *th, bool yield_immediately)
+void gvl_blocking_enter(struct rb_thread *th, bool yield_immediately, th_cont k)
 {
     struct gvl_actor self = gvl_self(th);
     switch (core_blocking_enter_h(gvl_sched(th), &th->core, yield_immediately, &self, &gvl_hooks)) {
-    case CORE_ENTER_HANDED_ON: return;
+    case CORE_ENTER_HANDED_ON: break;
     case CORE_ENTER_KEPT:
         if (th->vm->policy->defer == CORE_DEFER_HELPER) helper_region_began(th);
-        return;
-    case CORE_ENTER_RELEASE: gvl32_release(th); return;
+        break;
+    case CORE_ENTER_RELEASE: gvl32_release(th, k); return;  /* a section of gvl->lock */
     }
+    k(th);
 }
 
 static void hot_locked(struct mach_task *t, void *ctx)
@@ -382,10 +389,14 @@ void gvl_start(struct rb_thread *th, th_cont k)
     else gvl_to_running(th, k);
 }
 
-void gvl_dead(struct rb_thread *th)
+void gvl_dead(struct rb_thread *th, th_cont k)
 {
-    if (th->vm->policy->barging) gvl32_release(th);
-    else gvl_wakeup_next(th);
+    if (th->vm->policy->barging) {
+        gvl32_release(th, k);
+        return;
+    }
+    gvl_wakeup_next(th);
+    k(th);
 }
 
 int gvl_init(struct rb_ractor *r, char *err, unsigned errlen)
@@ -409,5 +420,6 @@ void gvl_free(struct rb_ractor *r)
 void gvl_collect(const struct rb_ractor *r, struct run_metrics *m)
 {
     m->gvl_handoffs += r->core.sched.handoffs;
+    if (r->vm->policy->barging) gvl32_collect(r, m);
     if (r->vm->policy->defer == CORE_DEFER_HELPER) helper_collect(r, m);
 }

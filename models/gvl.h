@@ -46,8 +46,10 @@ void gvl_turn_resume(struct rb_thread *th);
  * gvl_barging.c. */
 
 /* BLOCKING_REGION begins: th holds the GVL and will run a syscall without
- * it.  yield_immediately is THREAD_BLOCKING_BEGIN's flag (native sleeps). */
-void gvl_blocking_enter(struct rb_thread *th, bool yield_immediately);
+ * it; k runs once the GVL is released (at once, except for the 2.x GVL's
+ * gvl->lock section).  yield_immediately is THREAD_BLOCKING_BEGIN's flag
+ * (native sleeps). */
+void gvl_blocking_enter(struct rb_thread *th, bool yield_immediately, th_cont k);
 /* BLOCKING_REGION ends: th wants the GVL back. */
 void gvl_blocking_exit(struct rb_thread *th, th_cont k);
 /* th gives up the GVL to sleep until gvl_ready is called on it (Queue#pop
@@ -59,8 +61,8 @@ void gvl_ready(struct rb_thread *waker, struct rb_thread *th);
 void gvl_yield(struct rb_thread *th, th_cont k);
 /* A new thread asks for the GVL for the first time. */
 void gvl_start(struct rb_thread *th, th_cont k);
-/* th ends and releases the GVL. */
-void gvl_dead(struct rb_thread *th);
+/* th ends and releases the GVL; k runs once it has. */
+void gvl_dead(struct rb_thread *th, th_cont k);
 
 /* A Ractor's scheduler and its policy's own state (the threshold helper,
  * the 2.x GVL): set up before any thread starts (GV_OK or an error code

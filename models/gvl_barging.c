@@ -1,9 +1,31 @@
-/* gvl_barging.c - the GVL of CRuby 2.6 to 3.2 (thread_pthread.c of v3_2_0:
- * thread_sched_to_waiting_common, thread_sched_to_running_common,
- * do_gvl_timer, designate_timer_thread, thread_sched_yield; thread.c:
- * rb_threadptr_execute_interrupts, rb_thread_schedule_limits) in simulated
- * time.  Its rules are core/policy.h's core_barging_*; this file gives
- * them their waits:
+/* gvl_barging.c - the GVL of CRuby 2.6 to 3.2 (thread_pthread.c of v3_1_0:
+ * gvl_acquire_common, gvl_release_common, do_gvl_timer,
+ * designate_timer_thread, gvl_yield, GVL_UNLOCK_BEGIN_YIELD; v3_2_0 renamed
+ * them thread_sched_*; thread.c: rb_threadptr_execute_interrupts,
+ * rb_thread_schedule_limits) in simulated time.  Its rules are
+ * core/policy.h's core_barging_*; this file gives them their locks and
+ * waits.
+ *
+ * The GVL is a native mutex, gvl->lock, and condition variables: every
+ * acquire and release is a section of gvl->lock (gvl_acquire, gvl_release:
+ * lock, *_common, unlock), and every wait in it a pthread_cond_wait on
+ * gvl->lock - a waiter's own cond.gvlq, switch_cond, switch_wait_cond.
+ * They are the native mutex and condvars of models/vm_lock.c, with the C
+ * library's semantics (machine.mutex_impl): a section costs
+ * mutex_uncontended, a signal's futex wake (futex_wake, plus wake_ipi
+ * when the waiter goes to another core) is paid inside it - glibc's
+ * pthread_cond_signal makes the FUTEX_WAKE call itself, and CRuby calls
+ * it holding gvl->lock (gvl_release_common, designate_timer_thread,
+ * gvl_acquire_common's switch_cond) - and a condvar waiter must take
+ * gvl->lock again before it can look at the owner.  So a thread that
+ * wants gvl->lock while another holds it through such a signal sleeps on
+ * it (FUTEX_WAIT) and is woken by the unlock (glibc: the word is 2 after a
+ * contended lock, so that unlock is a FUTEX_WAKE) - one more voluntary
+ * switch and two more futex calls than a lock-free model gives.  On one
+ * CPU, where a woken thread may preempt its waker (os_scheduler), this is
+ * the waiter signalled by a release: it runs while the releaser still
+ * holds gvl->lock.  On several CPUs it is whoever comes back from a
+ * blocking region during a release or an acquire's signal.
  *
  * - Release (every blocking region, THREAD_BLOCKING_BEGIN of native sleeps
  *   and Queue waits, thread death) sets `running` to NULL and signals the
@@ -54,23 +76,25 @@
 #include "barrier.h"
 #include "gvl.h"
 #include "thread.h"
+#include "vm_lock.h"
 
-/* The simulator's side of a Ractor's 2.x GVL (rb_ractor.policy_data). */
+/* The simulator's side of a Ractor's 2.x GVL (rb_ractor.policy_data;
+ * rb_global_vm_lock_t).  owner, waitq, timer, need_yield and wait_yield
+ * are the Ractor's core.sched (core/policy.h). */
 struct gvl32 {
+    struct vml_mutex lock;             /* gvl->lock */
+    struct vml_cond switch_cond;       /* a yielder waits until a waiter took the GVL */
+    struct vml_cond switch_wait_cond;  /* other yielders wait for that yield to end */
     struct rb_thread *designated;      /* signalled by designate_timer_thread */
-    sim_time abs;                      /* the timer's timed wait's deadline */
-    sim_event_id timeout_ev;
-    bool timed_out;                    /* the timer's wait ended by timeout */
-    struct rb_thread *yielder;         /* sleeping on switch_cond */
-    struct core_thread *switch_waiters;/* on switch_wait_cond (via core.link) */
+    /* do_gvl_timer's deadline (a function-static `abs` in CRuby, shared by
+     * the Ractors' GVLs; one per Ractor here) */
+    sim_time abs;
 };
 
 static struct core_sched *gvl32_sched(struct rb_thread *th) { return core_sched_of(&th->core); }
 static struct gvl32 *bg(struct rb_thread *th) { return rb_ractor_of(th)->policy_data; }
 
-/* Pay the CPU th owes before looking at the predicate of a condvar wait:
- * check-then-sleep is atomic under the lock in CRuby, so a signal sent
- * while the cost is being paid must not be lost. */
+/* Pay the CPU th owes (a wake it sent), then k. */
 static void settle(struct rb_thread *th, mach_cont k)
 {
     if (th->pending_cost > 0) th_burst(th, 0, k);
@@ -81,6 +105,36 @@ static void count_wasted(struct rb_thread *th)
 {
     th->wasted_wakes++;
     th->vm->wasted_wakes++;
+}
+
+/* rb_native_mutex_lock(&gvl->lock): k runs holding it.  Waiting for it
+ * leaves th in the state it is in (wanting the GVL, or entering a blocking
+ * region). */
+static void lock_gvl(struct rb_thread *th, th_cont k)
+{
+    vml_mutex_lock(th, &bg(th)->lock, th->ts, k);
+}
+
+static void unlocked(struct mach_task *t, void *ctx)
+{
+    (void)t;
+    struct rb_thread *th = ctx;
+    vml_mutex_unlock(th, &bg(th)->lock);
+    th->release_k(th);
+}
+
+/* rb_native_mutex_unlock(&gvl->lock) at the end of a section: what the
+ * section owes (its signals) is paid with the lock held; then k. */
+static void unlock_gvl(struct rb_thread *th, th_cont k)
+{
+    th->release_k = k;
+    settle(th, unlocked);
+}
+
+/* pthread_cond_wait(c, &gvl->lock): k runs woken, holding it again */
+static void cond_wait_gvl(struct rb_thread *th, struct vml_cond *c, th_cont k)
+{
+    vml_cond_wait(th, c, &bg(th)->lock, th->ts, k);
 }
 
 /* The GVL's owner counts for a VM barrier (see the top).  While a barrier
@@ -101,15 +155,30 @@ static void running_del(struct rb_thread *th)
     barrier_deleted_running(th);
 }
 
-struct core_thread *gvl32_release(struct rb_thread *th)
+/* gvl_release_common, holding gvl->lock: clear the owner and signal the
+ * head of the waitq (gvl32_signal); returns it */
+static struct core_thread *release_common(struct rb_thread *th)
 {
     struct gvl_actor self = gvl_self(th);
     running_del(th);  /* as the owner is cleared, before the waiter's signal */
     return core_barging_release(gvl32_sched(th), &self);
 }
 
-/* the end of thread_sched_to_running_common: ready -> running */
-static void take(struct rb_thread *th, th_cont k)
+void gvl32_signal(struct rb_thread *next, struct gvl_actor by)
+{
+    vml_cond_signal_as(by, &next->gvlq);
+}
+
+/* ---- gvl_acquire ------------------------------------------------------------- */
+
+static void acquired(struct rb_thread *th)
+{
+    gvl_acquired(th, th->gvl_k);
+}
+
+/* the end of gvl_acquire_common (owner = th; designate_timer_thread if
+ * there is no timer), then gvl_acquire's unlock */
+static void take(struct rb_thread *th)
 {
     struct core_sched *s = gvl32_sched(th);
     struct core_thread *prev = s->last_ran;
@@ -117,109 +186,100 @@ static void take(struct rb_thread *th, th_cont k)
     running_add(th);
     if (prev && prev != &th->core) s->handoffs++;
     if (timer) {
-        /* designate_timer_thread: the tail will be in the queue longest */
+        /* designate_timer_thread: the tail will be in the waitq longest */
         bg(th)->designated = timer;
-        gvl_signal(timer, gvl_self(th));
+        vml_cond_signal(th, &timer->gvlq);
     }
-    gvl_acquired(th, k);
+    unlock_gvl(th, acquired);
 }
 
-static void wait_turn(struct rb_thread *th);
+static void wait_loop(struct rb_thread *th);
 
-/* the wait loop saw `running` NULL */
+/* the wait loop saw the owner NULL: list_del_init, then signal a yielder
+ * waiting for this (need_yield: switch_cond) */
 static void got_it(struct rb_thread *th)
 {
-    if (core_barging_got_it(gvl32_sched(th), &th->core))
-        gvl_signal(bg(th)->yielder, gvl_self(th));  /* switch_cond */
-    take(th, th->gvl_k);
+    if (core_barging_got_it(gvl32_sched(th), &th->core)) vml_cond_signal(th, &bg(th)->switch_cond);
+    take(th);
 }
 
-/* rb_native_cond_wait returned */
-static void woken(struct mach_task *t, void *ctx)
+/* rb_native_cond_wait(&nd->cond.gvlq, &gvl->lock) returned */
+static void woken(struct rb_thread *th)
 {
-    (void)t;
-    struct rb_thread *th = ctx;
     struct gvl32 *b = bg(th);
+    bool designated = b->designated == th;  /* woken to become the timer */
+    if (designated) b->designated = NULL;
     if (gvl32_sched(th)->running) {
-        if (b->designated == th) b->designated = NULL;  /* woken to become the timer */
-        else count_wasted(th);
-        wait_turn(th);
+        if (!designated) count_wasted(th);
+        wait_loop(th);
         return;
     }
-    if (b->designated == th) b->designated = NULL;
     got_it(th);
 }
 
-static void gvl32_timeout(void *obj, uint64_t arg)
-{
-    (void)arg;
-    struct rb_thread *th = obj;
-    struct gvl32 *b = bg(th);
-    b->timeout_ev = 0;
-    b->timed_out = true;
-    mach_wake(&th->vm->mach, th->nt, NULL);
-}
-
 /* do_gvl_timer, after native_cond_timedwait returned */
-static void timer_woken(struct mach_task *t, void *ctx)
+static void timer_woken(struct rb_thread *th)
 {
-    (void)t;
-    struct rb_thread *th = ctx;
-    struct gvl32 *b = bg(th);
-    bool timed_out = b->timed_out;
-    if (b->timeout_ev) {  /* signalled before the deadline */
-        sim_cancel(th->vm->eng, b->timeout_ev);
-        b->timeout_ev = 0;
-    }
+    bool timed_out = th_sync_of(th)->timed_out;
     struct rb_thread *owner = rb_thread_of(core_barging_timer_end(gvl32_sched(th), timed_out));
     if (owner) {
         if (!timed_out) count_wasted(th);
         th_interrupt(owner, CORE_INT_TIMER);  /* "Timeslice" */
-        wait_turn(th);
+        wait_loop(th);
     } else {
         got_it(th);
     }
 }
 
-/* one turn of the do-while loop of thread_sched_to_running_common */
-static void wait_now(struct mach_task *t, void *ctx)
+/* one turn of gvl_acquire_common's do { ... } while (gvl->owner) */
+static void wait_loop(struct rb_thread *th)
 {
-    (void)t;
-    struct rb_thread *th = ctx;
     struct core_sched *s = gvl32_sched(th);
     struct gvl32 *b = bg(th);
-    if (!s->running) {
-        got_it(th);
-        return;
-    }
     if (!s->barging.timer) {
-        /* do_gvl_timer: become the designated timer */
+        /* do_gvl_timer: become the designated timer; a new deadline only
+         * after the last wait timed out */
         if (core_barging_timer_begin(s, &th->core))
             b->abs = sim_now(th->vm->eng) + th->vm->scn->runtime.quantum;
-        b->timed_out = false;
-        b->timeout_ev = sim_at(th->vm->eng, b->abs, gvl32_timeout, th, 0);
-        th_block(th, timer_woken);
+        vml_cond_timedwait(th, &th->gvlq, &b->lock, th->ts, b->abs, timer_woken);
         return;
     }
-    th_block(th, woken);
+    cond_wait_gvl(th, &th->gvlq, woken);
 }
 
-static void wait_turn(struct rb_thread *th)
-{
-    settle(th, wait_now);
-}
-
-void gvl32_acquire(struct rb_thread *th, th_cont k)
+/* gvl_acquire_common, holding gvl->lock */
+static void acquire_common(struct rb_thread *th)
 {
     struct core_sched *s = gvl32_sched(th);
     if (!core_barging_uncontended(s, &th->core)) {
         core_rq_append(s, &th->core);
-        th->gvl_k = k;
-        wait_turn(th);
+        wait_loop(th);
         return;
     }
-    take(th, k);
+    take(th);
 }
+
+void gvl32_acquire(struct rb_thread *th, th_cont k)
+{
+    th->gvl_k = k;
+    lock_gvl(th, acquire_common);
+}
+
+/* ---- gvl_release -------------------------------------------------------------- */
+
+static void release_locked(struct rb_thread *th)
+{
+    release_common(th);
+    unlock_gvl(th, th->release_k);
+}
+
+void gvl32_release(struct rb_thread *th, th_cont k)
+{
+    th->release_k = k;
+    lock_gvl(th, release_locked);
+}
+
+/* ---- native_sleep: Queue#pop on an empty queue, join ----------------------------- */
 
 /* THREAD_BLOCKING_END done: the GVL is ours again; rb_sigwait_fd_put */
 static void park_done(struct rb_thread *th)
@@ -231,11 +291,10 @@ static void park_done(struct rb_thread *th)
 static void park_woken(struct mach_task *t, void *ctx)
 {
     (void)t;
-    struct rb_thread *th = ctx;
-    gvl32_acquire(th, park_done);  /* THREAD_BLOCKING_END */
+    gvl32_acquire(ctx, park_done);  /* THREAD_BLOCKING_END */
 }
 
-/* sleep (cond_wait, or ppoll) unless already interrupted */
+/* sleep (cond_wait on cond.intr, or ppoll) unless already interrupted */
 static void park_sleep(struct mach_task *t, void *ctx)
 {
     (void)t;
@@ -260,88 +319,74 @@ static int living_threads(struct rb_thread *th)
     return r->started - r->dead;
 }
 
+static void park_released(struct rb_thread *th)
+{
+    settle(th, th->park_yield ? park_yield : park_sleep);
+}
+
+/* GVL_UNLOCK_BEGIN_YIELD: release under gvl->lock; yield after the unlock
+ * if the release signalled nobody */
+static void park_locked(struct rb_thread *th)
+{
+    struct core_thread *next = release_common(th);
+    th->park_yield = th->park_yield && core_barging_sleep_yields(next, living_threads(th));
+    unlock_gvl(th, park_released);
+}
+
 void gvl32_park(struct rb_thread *th, th_cont k)
 {
     struct vm *vm = th->vm;
-    bool ppoll = core_barging_sleep_ppoll(&vm->sigwait, &th->core, th == &vm->threads[0]);
-    struct core_thread *next = gvl32_release(th);  /* THREAD_BLOCKING_BEGIN */
     th->park_k = k;
-    if (ppoll && core_barging_sleep_yields(next, living_threads(th))) settle(th, park_yield);
-    else settle(th, park_sleep);
+    /* rb_sigwait_fd_get: the ppoll paths release with THREAD_BLOCKING_YIELD */
+    th->park_yield = core_barging_sleep_ppoll(&vm->sigwait, &th->core, th == &vm->threads[0]);
+    lock_gvl(th, park_locked);
 }
 
-/* ubf_pthread_cond_signal */
+/* ubf_pthread_cond_signal (under th->interrupt_lock, not gvl->lock) */
 void gvl32_ready(struct gvl_actor by, struct rb_thread *th)
 {
-    if (th->nt->state != MT_BLOCKED) return;  /* not asleep yet: park_sleep sees the wake */
+    /* not asleep in the native sleep yet (paying its way there, or waiting
+     * for gvl->lock to release the GVL): park_sleep sees the wake */
+    if (th->nt->state != MT_BLOCKED || th->vml_asleep) return;
     gvl_signal(th, by);
 }
 
-static void switch_wait_broadcast(struct rb_thread *th)
+/* ---- gvl_yield ----------------------------------------------------------------- */
+
+/* while (gvl->wait_yield) cond_wait(switch_wait_cond); then acquire */
+static void yield_switch_wait(struct rb_thread *th)
 {
-    for (struct core_thread *w = bg(th)->switch_waiters; w; w = w->link)
-        if (rb_thread_of(w)->nt->state == MT_BLOCKED) gvl_signal(rb_thread_of(w), gvl_self(th));
+    if (gvl32_sched(th)->barging.wait_yield) {
+        cond_wait_gvl(th, &bg(th)->switch_wait_cond, yield_switch_wait);
+        return;
+    }
+    acquire_common(th);
 }
 
-static void switch_waiters_remove(struct rb_thread *th)
+/* while (gvl->need_yield) cond_wait(switch_cond); wait_yield = 0;
+ * broadcast(switch_wait_cond); then acquire */
+static void yield_wait_taken(struct rb_thread *th)
 {
-    struct core_thread **pp = &bg(th)->switch_waiters;
-    while (*pp && *pp != &th->core) pp = &(*pp)->link;
-    if (*pp) *pp = th->core.link;
-    th->core.link = NULL;
-}
-
-static void yield_wait_now(struct mach_task *t, void *ctx);
-
-static void yield_woken(struct mach_task *t, void *ctx)
-{
-    (void)t;
-    settle(ctx, yield_wait_now);
-}
-
-/* while (sched->need_yield) cond_wait(switch_cond) */
-static void yield_wait_now(struct mach_task *t, void *ctx)
-{
-    (void)t;
-    struct rb_thread *th = ctx;
     struct core_sched *s = gvl32_sched(th);
     if (s->barging.need_yield) {
-        th_block(th, yield_woken);
+        cond_wait_gvl(th, &bg(th)->switch_cond, yield_wait_taken);
         return;
     }
     s->barging.wait_yield = false;
-    bg(th)->yielder = NULL;
-    switch_wait_broadcast(th);
-    gvl32_acquire(th, th->gvl_k);
+    vml_cond_broadcast(th, &bg(th)->switch_wait_cond);
+    acquire_common(th);
 }
 
-static void switch_wait_now(struct mach_task *t, void *ctx);
-
-static void switch_wait_woken(struct mach_task *t, void *ctx)
+static void yield_relocked(struct rb_thread *th)
 {
-    (void)t;
-    settle(ctx, switch_wait_now);
-}
-
-/* while (sched->wait_yield) cond_wait(switch_wait_cond) */
-static void switch_wait_now(struct mach_task *t, void *ctx)
-{
-    (void)t;
-    struct rb_thread *th = ctx;
-    if (gvl32_sched(th)->barging.wait_yield) {
-        th_block(th, switch_wait_woken);
-        return;
-    }
-    switch_waiters_remove(th);
-    gvl32_acquire(th, th->gvl_k);
+    vml_cond_broadcast(th, &bg(th)->switch_wait_cond);
+    acquire_common(th);
 }
 
 static void yield_native_back(struct mach_task *t, void *ctx)
 {
     (void)t;
-    struct rb_thread *th = ctx;
-    switch_wait_broadcast(th);
-    gvl32_acquire(th, th->gvl_k);
+    lock_gvl(ctx, yield_relocked);
 }
 
 static void yield_native(struct mach_task *t, void *ctx)
@@ -349,27 +394,33 @@ static void yield_native(struct mach_task *t, void *ctx)
     mach_yield(&((struct rb_thread *)ctx)->vm->mach, t, yield_native_back, ctx);
 }
 
-void gvl32_yield(struct rb_thread *th, th_cont k)
+static void yield_unlocked(struct rb_thread *th)
 {
-    struct gvl32 *b = bg(th);
+    settle(th, yield_native);
+}
+
+static void yield_locked(struct rb_thread *th)
+{
     struct gvl_actor self = gvl_self(th);
-    vm_set_state(th, TS_WANTS_GVL);
-    th->gvl_k = k;
     running_del(th);
     switch (core_barging_yield(gvl32_sched(th), &self)) {
     case CORE_YIELD_WAIT_SWITCH:  /* another thread is processing a GVL yield */
-        th->core.link = b->switch_waiters;
-        b->switch_waiters = &th->core;
-        settle(th, switch_wait_now);
+        yield_switch_wait(th);
         return;
     case CORE_YIELD_WAIT_TAKEN:  /* wait until another thread takes the GVL */
-        b->yielder = th;
-        settle(th, yield_wait_now);
+        yield_wait_taken(th);
         return;
-    case CORE_YIELD_NATIVE:  /* native_thread_yield(), then take it back */
-        settle(th, yield_native);
+    case CORE_YIELD_NATIVE:  /* unlock, native_thread_yield(), lock, then acquire */
+        unlock_gvl(th, yield_unlocked);
         return;
     }
+}
+
+void gvl32_yield(struct rb_thread *th, th_cont k)
+{
+    vm_set_state(th, TS_WANTS_GVL);
+    th->gvl_k = k;
+    lock_gvl(th, yield_locked);
 }
 
 int gvl32_init(struct rb_ractor *r, char *err, unsigned errlen)
@@ -377,8 +428,26 @@ int gvl32_init(struct rb_ractor *r, char *err, unsigned errlen)
     struct gvl32 *b = calloc(1, sizeof *b);
     if (!b)
         return gv_fail(err, errlen, GV_ENOMEM, "%s: out of memory for the GVL", r->vm->scn->file);
+    b->lock.name = "the GVL's native lock (gvl->lock)";
+    b->switch_cond.name = "the GVL's switch_cond";
+    b->switch_wait_cond.name = "the GVL's switch_wait_cond";
     r->policy_data = b;
+    if (r == &r->vm->ractors[0]) {  /* once for all threads */
+        /* every wait here is a native mutex's or condvar's (models/vm_lock.c):
+         * each thread's part in them, which other policies allocate only
+         * when the VM lock is first taken */
+        if (!vm_sync_threads(r->vm))
+            return gv_fail(err, errlen, GV_ENOMEM, "%s: out of memory for the GVL's waits", r->vm->scn->file);
+        for (int i = 0; i < r->vm->nthreads; i++) r->vm->threads[i].gvlq.name = "its cond.gvlq";
+    }
     return GV_OK;
+}
+
+void gvl32_collect(const struct rb_ractor *r, struct run_metrics *m)
+{
+    const struct gvl32 *b = r->policy_data;
+    m->gvl_lock_sections += b->lock.acquires;
+    m->gvl_lock_waits += b->lock.sleeps;
 }
 
 void gvl32_free(struct rb_ractor *r)

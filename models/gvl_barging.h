@@ -1,5 +1,6 @@
 /* gvl_barging.h - the 2.6-3.2 GVL (policy "barging") in simulated time:
- * the waits and wake-ups behind core/policy.h's core_barging_* rules. */
+ * the native lock, the waits and wake-ups behind core/policy.h's
+ * core_barging_* rules. */
 #ifndef MODELS_GVL_BARGING_H
 #define MODELS_GVL_BARGING_H
 
@@ -8,12 +9,15 @@
 int gvl32_init(struct rb_ractor *r, char *err, unsigned errlen);
 void gvl32_free(struct rb_ractor *r);
 
-/* thread_sched_to_waiting_common: release, signal the first waiter
- * (returned, or NULL). */
-struct core_thread *gvl32_release(struct rb_thread *th);
-/* thread_sched_to_running_common: take the GVL, or queue and wait; k runs
- * once th holds it. */
+/* gvl_release: under gvl->lock, clear the owner and signal the first
+ * waiter; k runs once gvl->lock is released again. */
+void gvl32_release(struct rb_thread *th, th_cont k);
+/* gvl_acquire: take the GVL, or queue and wait; k runs once th holds it
+ * (and gvl->lock is released). */
 void gvl32_acquire(struct rb_thread *th, th_cont k);
+/* The release's signal to the head waiter (the scheduler hook): its
+ * cond.gvlq, by `by`. */
+void gvl32_signal(struct rb_thread *next, struct gvl_actor by);
 /* native_sleep of a Queue pop or join: release (and, on the ppoll paths,
  * sched_yield when nobody waits for the GVL), sleep until made ready,
  * acquire. */
@@ -22,5 +26,7 @@ void gvl32_park(struct rb_thread *th, th_cont k);
 void gvl32_ready(struct gvl_actor by, struct rb_thread *th);
 /* thread_sched_yield */
 void gvl32_yield(struct rb_thread *th, th_cont k);
+/* gvl->lock's sections and sleeps, into m */
+void gvl32_collect(const struct rb_ractor *r, struct run_metrics *m);
 
 #endif

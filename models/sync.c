@@ -41,7 +41,9 @@ static void timed_timeout(void *obj, uint64_t arg)
     struct rb_thread *th = obj;
     th->wait_timeout_ev = 0;
     th->wait_woken = true;
-    mach_wake(&th->vm->mach, th->nt, NULL);  /* the kernel's timer */
+    /* the kernel's timer (a thread still waiting for gvl->lock to release
+     * the GVL sees wait_woken in timed_sleep_now) */
+    if (!th->vml_asleep) mach_wake(&th->vm->mach, th->nt, NULL);
 }
 
 /* the cond_timedwait, once th has paid its way there: a wake that came
@@ -60,6 +62,12 @@ static void timed_sleep_now(struct mach_task *t, void *ctx)
 /* native_cond_sleep with a timeout: release the GVL as a native sleep
  * does, sleep on the thread's own condvar until a waker's
  * ubf_pthread_cond_signal or the timeout, take the GVL back, re-run the op. */
+static void timed_released(struct rb_thread *th)
+{
+    if (th->pending_cost > 0) th_burst(th, 0, timed_sleep_now);
+    else timed_sleep_now(th->nt, th);
+}
+
 static void timed_wait(struct rb_thread *th, sim_time timeout)
 {
     th->timed_waiting = true;
@@ -67,10 +75,8 @@ static void timed_wait(struct rb_thread *th, sim_time timeout)
     th->blocking = true;
     vm_set_state(th, TS_PARKED);
     mn_blocking_begin(th);  /* M:N: pin the SNT */
-    gvl_blocking_enter(th, true);  /* THREAD_BLOCKING_BEGIN */
     th->wait_timeout_ev = sim_after(th->vm->eng, timeout, timed_timeout, th, 0);
-    if (th->pending_cost > 0) th_burst(th, 0, timed_sleep_now);
-    else timed_sleep_now(th->nt, th);
+    gvl_blocking_enter(th, true, timed_released);  /* THREAD_BLOCKING_BEGIN */
 }
 
 void sync_wake(struct rb_thread *waker, struct rb_thread *w)
@@ -80,7 +86,7 @@ void sync_wake(struct rb_thread *waker, struct rb_thread *w)
         if (w->wait_woken) return;
         w->wait_woken = true;
         vm_set_state(w, TS_WANTS_GVL);  /* ready from now, as an untimed waiter would be */
-        int woke = mach_wake(&w->vm->mach, w->nt, waker ? waker->nt : NULL);
+        int woke = w->vml_asleep ? 0 : mach_wake(&w->vm->mach, w->nt, waker ? waker->nt : NULL);
         if (woke) {
             w->vm->wakeups++;
             if (waker) waker->pending_cost += vm_wake_cost(w->vm, woke);

@@ -56,7 +56,7 @@ static void kernel_wake(void *obj, uint64_t arg)
 {
     (void)arg;
     struct rb_thread *th = obj;
-    mach_wake(&th->vm->mach, th->nt, NULL);
+    if (!th->vml_asleep) mach_wake(&th->vm->mach, th->nt, NULL);
 }
 
 static void block_now(struct mach_task *t, void *ctx)
@@ -173,6 +173,13 @@ static bool dur_in_range(struct rb_thread *th, const struct scn_op *op, sim_time
     return false;
 }
 
+/* the call itself, the GVL released */
+static void syscall_run(struct rb_thread *th)
+{
+    if (th->op->u.syscall.io_wait) th_block_timeout(th, th->region_dur, syscall_done);
+    else th_burst(th, th->region_dur, syscall_done);
+}
+
 static void run_syscall(struct rb_thread *th, const struct scn_op *op)
 {
     sim_time d = core_syscall_dur(&th->core, op, rb_machine_of(th)->work_scale);
@@ -183,11 +190,10 @@ static void run_syscall(struct rb_thread *th, const struct scn_op *op)
         return;
     }
     th->blocking = true;
+    th->region_dur = d;
     vm_set_state(th, TS_BLOCKING);
     mn_blocking_begin(th);  /* M:N: pin the SNT */
-    gvl_blocking_enter(th, false);
-    if (op->u.syscall.io_wait) th_block_timeout(th, d, syscall_done);
-    else th_burst(th, d, syscall_done);
+    gvl_blocking_enter(th, false, syscall_run);
 }
 
 void th_retry(struct rb_thread *th)
@@ -206,15 +212,20 @@ static void sleep_done(struct mach_task *t, void *ctx)
     gvl_blocking_exit(th, th->sleep_k);
 }
 
+static void sleep_now(struct rb_thread *th)
+{
+    th_block_timeout(th, th->region_dur, sleep_done);
+}
+
 /* Kernel#sleep for d, then k (holding the GVL again) */
 static void sleep_for(struct rb_thread *th, sim_time d, th_cont k)
 {
     th->sleep_k = k;
     th->blocking = true;
+    th->region_dur = d;
     vm_set_state(th, TS_SLEEPING);
     mn_blocking_begin(th);  /* M:N: pin the SNT */
-    gvl_blocking_enter(th, true);  /* THREAD_BLOCKING_BEGIN */
-    th_block_timeout(th, d, sleep_done);
+    gvl_blocking_enter(th, true, sleep_now);  /* THREAD_BLOCKING_BEGIN */
 }
 
 static void run_sleep(struct rb_thread *th, const struct scn_op *op)
@@ -277,6 +288,12 @@ static void thread_exit_now(struct mach_task *t, void *ctx)
     }
 }
 
+static void thread_released(struct rb_thread *th)
+{
+    if (th->pending_cost > 0) th_burst(th, 0, thread_exit_now);
+    else thread_exit_now(th->nt, th);
+}
+
 static void thread_finish(struct rb_thread *th)
 {
     struct vm *vm = th->vm;
@@ -286,9 +303,7 @@ static void thread_finish(struct rb_thread *th)
     rb_ractor_of(th)->dead++;
     vm_set_state(th, TS_COUNT);
     sync_thread_end(th);  /* joiners, then the mutexes it holds */
-    gvl_dead(th);
-    if (th->pending_cost > 0) th_burst(th, 0, thread_exit_now);
-    else thread_exit_now(th->nt, th);
+    gvl_dead(th, thread_released);
 }
 
 

@@ -33,7 +33,13 @@ struct mn_pool;
 struct counter;
 struct vm_sync;
 struct vml_mutex;
-struct vml_cond;
+
+/* A pthread condition variable (models/vm_lock.h has its operations). */
+struct vml_cond {
+    const char *name;
+    struct rb_thread *head, *tail;            /* asleep in pthread_cond_wait, FIFO */
+    int nwaiters;
+};
 
 /* A model continuation: what a thread does next, once it can. */
 typedef void (*th_cont)(struct rb_thread *th);
@@ -90,6 +96,9 @@ struct rb_thread {
     /* thread_sched_add_running_thread waits for the sched lock (barrier.h;
      * the one part of the VM-lock protocol read at every GVL hand-off) */
     bool add_deferred;
+    /* asleep in a native mutex or condvar wait (models/vm_lock.c): only
+     * that mutex's or condvar's wakes end it (read by every kernel wake) */
+    bool vml_asleep;
 
     struct mach_task own_nt;     /* its dedicated native thread (1:1), hot part first */
 
@@ -98,6 +107,10 @@ struct rb_thread {
      * models/vm_lock.h) */
     uint64_t wasted_wakes;
     th_cont park_k;              /* barging: once a native sleep has the GVL again */
+    th_cont release_k;           /* barging: once a release's gvl->lock section is over */
+    bool park_yield;             /* barging: the native sleep's THREAD_BLOCKING_YIELD yields */
+    struct vml_cond gvlq;        /* barging: its native thread's cond.gvlq */
+    sim_time region_dur;         /* the blocking region (or sleep) being entered lasts this long */
     th_cont sleep_k;             /* after a Kernel#sleep (a sleep op, a generator's wait) */
     /* a timed wait (models/sync.c) */
     bool timed_waiting;          /* in native_cond_sleep with a timeout */

@@ -78,6 +78,7 @@ static void sleep_woken(struct mach_task *t, void *ctx)
 {
     (void)t;
     struct rb_thread *th = ctx;
+    th->vml_asleep = false;
     th_sync_of(th)->wake_pending = false;
     th_sync_of(th)->wake_k(th);
 }
@@ -92,23 +93,27 @@ static void sleep_block(struct mach_task *t, void *ctx)
         return;
     }
     th->zero_time_ops = 0;
+    th->vml_asleep = true;
     mach_block(&th->vm->mach, t, sleep_woken, th);
 }
 
 static void sync_sleep(struct rb_thread *th, th_cont on_wake)
 {
     th_sync_of(th)->wake_k = on_wake;
-    th_sync_of(th)->pre_sleep = true;
-    th_sync_of(th)->wake_pending = false;
+    if (!th_sync_of(th)->pre_sleep) {  /* (a condvar waiter registered earlier: vml_cond_wait) */
+        th_sync_of(th)->pre_sleep = true;
+        th_sync_of(th)->wake_pending = false;
+    }
     if (th->pending_cost > 0) th_burst(th, 0, sleep_block);
     else sleep_block(th->nt, th);
 }
 
-static void sync_wake(struct rb_thread *target, struct rb_thread *by)
+/* A wake by `by` (its native thread and the CPU it owes; nt NULL: the
+ * kernel, which pays nothing). */
+static void sync_wake_as(struct rb_thread *target, struct gvl_actor by)
 {
     struct vm *vm = target->vm;
-    const struct mach_task *waker = by ? by->nt : NULL;
-    int woke = mach_wake(&vm->mach, target->nt, waker);
+    int woke = mach_wake(&vm->mach, target->nt, by.nt);
     if (woke) {
         vm->wakeups++;
     } else if (th_sync_of(target)->pre_sleep) {
@@ -116,7 +121,17 @@ static void sync_wake(struct rb_thread *target, struct rb_thread *by)
     } else {
         return;  /* already awake and on its way to re-check: nothing to do */
     }
-    if (by) by->pending_cost += vm_wake_cost(vm, woke);
+    if (by.cost) *by.cost += vm_wake_cost(vm, woke);
+}
+
+static struct gvl_actor actor_of(struct rb_thread *th)
+{
+    return th ? (struct gvl_actor){ th->nt, &th->pending_cost } : (struct gvl_actor){ NULL, NULL };
+}
+
+static void sync_wake(struct rb_thread *target, struct rb_thread *by)
+{
+    sync_wake_as(target, actor_of(by));
 }
 
 /* ---- the mutex ------------------------------------------------------------ */
@@ -164,6 +179,7 @@ static void mutex_try(struct rb_thread *th)
         th_sync_of(th)->mutex = NULL;
         th_sync_of(th)->relock = false;
         th->pending_cost += rb_machine_of(th)->mutex_uncontended;
+        m->acquires++;
         if (th_sync_of(th)->slept) vm_set_state(th, th_sync_of(th)->resume_state);
         /* the atomic and the section it guards take time with the mutex
          * held: whoever comes meanwhile finds it taken */
@@ -179,6 +195,7 @@ static void mutex_try(struct rb_thread *th)
         vm_set_state(th, th_sync_of(th)->wait_state);
     }
     mutex_enqueue(m, th);
+    m->sleeps++;
     sync_sleep(th, mutex_try);
 }
 
@@ -220,6 +237,10 @@ void vml_mutex_unlock(struct rb_thread *th, struct vml_mutex *m)
 
 static void cond_woken(struct rb_thread *th)
 {
+    if (th_sync_of(th)->timeout_ev) {  /* signalled before the deadline */
+        sim_cancel(th->vm->eng, th_sync_of(th)->timeout_ev);
+        th_sync_of(th)->timeout_ev = 0;
+    }
     /* pthread_cond_wait returns with the mutex locked again */
     struct vml_mutex *m = th_sync_of(th)->mutex;
     vml_mutex_lock(th, m, th_sync_of(th)->wait_state, th_sync_of(th)->cond_k);
@@ -252,6 +273,10 @@ void vml_cond_wait(struct rb_thread *th, struct vml_cond *c, struct vml_mutex *m
     else c->head = th;
     c->tail = th;
     c->nwaiters++;
+    /* registered: a signal (or the deadline) from now on is not lost,
+     * even before the mutex is released */
+    th_sync_of(th)->pre_sleep = true;
+    th_sync_of(th)->wake_pending = false;
     /* what the thread owes (a signal it sent, say) is paid before the
      * mutex is released: the C library does it inside the section */
     if (th->pending_cost > 0) th_burst(th, 0, cond_sleep_mc);
@@ -270,10 +295,48 @@ static struct rb_thread *cond_dequeue(struct vml_cond *c)
     return th;
 }
 
-void vml_cond_signal(struct rb_thread *by, struct vml_cond *c)
+void vml_cond_signal_as(struct gvl_actor by, struct vml_cond *c)
 {
     struct rb_thread *w = cond_dequeue(c);
-    if (w) sync_wake(w, by);
+    if (w) sync_wake_as(w, by);
+}
+
+void vml_cond_signal(struct rb_thread *by, struct vml_cond *c)
+{
+    vml_cond_signal_as(actor_of(by), c);
+}
+
+/* the deadline of a timed wait: if th still waits on its condvar, it
+ * leaves it (ETIMEDOUT) and the kernel wakes it */
+static void cond_timeout(void *obj, uint64_t arg)
+{
+    (void)arg;
+    struct rb_thread *th = obj;
+    struct vml_cond *c = th_sync_of(th)->cond;
+    th_sync_of(th)->timeout_ev = 0;
+    if (!c) return;
+    struct rb_thread **pp = &c->head, *prev = NULL;
+    while (*pp && *pp != th) {
+        prev = *pp;
+        pp = &th_sync_of(*pp)->wait_next;
+    }
+    if (!*pp) return;
+    *pp = th_sync_of(th)->wait_next;
+    if (c->tail == th) c->tail = prev;
+    th_sync_of(th)->wait_next = NULL;
+    th_sync_of(th)->cond = NULL;
+    c->nwaiters--;
+    th_sync_of(th)->timed_out = true;
+    sync_wake(th, NULL);
+}
+
+void vml_cond_timedwait(struct rb_thread *th, struct vml_cond *c, struct vml_mutex *m,
+                        enum thread_state wait_state, sim_time abs, th_cont k)
+{
+    sim_time now = sim_now(th->vm->eng);
+    th_sync_of(th)->timed_out = false;
+    th_sync_of(th)->timeout_ev = sim_at(th->vm->eng, abs > now ? abs : now, cond_timeout, th, 0);
+    vml_cond_wait(th, c, m, wait_state, k);
 }
 
 void vml_cond_broadcast(struct rb_thread *by, struct vml_cond *c)

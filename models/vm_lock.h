@@ -32,6 +32,8 @@ struct th_sync {
     bool wake_pending;                /* woken in that window: FUTEX_WAIT returns at once */
     bool slept;                       /* the current mutex_lock had to sleep */
     bool relock;                      /* the current mutex_lock is pthread_cond_wait's re-lock */
+    bool timed_out;                   /* the last vml_cond_timedwait ended by its timeout */
+    sim_event_id timeout_ev;          /* its timeout, while it waits */
     enum thread_state wait_state;     /* state while asleep in the current wait */
     enum thread_state resume_state;   /* state to return to once the mutex is ours */
     th_cont lock_k;                   /* once the mutex is ours */
@@ -60,13 +62,7 @@ struct vml_mutex {
     bool contended;                           /* glibc: the futex word is 2 (taken contended) */
     struct rb_thread *wait_head, *wait_tail;  /* asleep in pthread_mutex_lock, FIFO */
     int nwaiters;
-};
-
-/* A pthread condition variable. */
-struct vml_cond {
-    const char *name;
-    struct rb_thread *head, *tail;            /* asleep in pthread_cond_wait, FIFO */
-    int nwaiters;
+    uint64_t acquires, sleeps;                /* locks taken; sleeps on it (each needs a wake) */
 };
 
 /* vm->ractor.sync (the VM lock) and the barrier half of vm->ractor.sched
@@ -121,9 +117,17 @@ void vml_mutex_unlock(struct rb_thread *th, struct vml_mutex *m);
  * Callers re-check their predicate in k, as every cond_wait loop does. */
 void vml_cond_wait(struct rb_thread *th, struct vml_cond *c, struct vml_mutex *m,
                    enum thread_state wait_state, th_cont k);
-/* pthread_cond_signal / _broadcast by `by` (who pays the wakes). */
+/* pthread_cond_timedwait(c, m, abs): the same, ended at the absolute time
+ * `abs` if no signal came first (at once if abs has passed); k then finds
+ * th_sync_of(th)->timed_out set (ETIMEDOUT). */
+void vml_cond_timedwait(struct rb_thread *th, struct vml_cond *c, struct vml_mutex *m,
+                        enum thread_state wait_state, sim_time abs, th_cont k);
+/* pthread_cond_signal / _broadcast by `by` (who pays the wakes; NULL: the
+ * kernel). */
 void vml_cond_signal(struct rb_thread *by, struct vml_cond *c);
 void vml_cond_broadcast(struct rb_thread *by, struct vml_cond *c);
+/* pthread_cond_signal by any actor (a Ruby thread, the timer thread). */
+void vml_cond_signal_as(struct gvl_actor by, struct vml_cond *c);
 
 /* RB_VM_LOCK_ENTER (vm_lock_enter): a no-op in single-Ractor mode,
  * recursive per Ractor; taking the mutex during a barrier joins it.  k runs

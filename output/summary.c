@@ -98,6 +98,13 @@ void summary_write(FILE *f, const struct run_metrics *m)
             fprintf(f, ", one per %.2f us", (double)m->wall / (double)m->barriers / (double)SIM_US);
         fputc('\n', f);
     }
+    if (m->gvl_lock_sections) {
+        /* the 2.x GVL's native mutex (models/gvl_barging.c) */
+        char a[32], wt[32];
+        human_count(a, sizeof a, m->gvl_lock_sections);
+        human_count(wt, sizeof wt, m->gvl_lock_waits);
+        fprintf(f, "  GVL lock (gvl->lock): %s sections, %s sleeps on it\n", a, wt);
+    }
     if (m->gc_count || m->gc_sweeps) {
         char g[32], mj[32], sw[32];
         human_count(g, sizeof g, m->gc_count);

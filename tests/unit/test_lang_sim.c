@@ -58,13 +58,14 @@ static void test_timed_wait_wakes(void)
         RUN_SETS(LANG "timed_pop.json", &r, pol[p]);
         ASSERT_EQ(r.rc, GV_OK);
         ASSERT_EQ(r.m.ops, 100);
-        ASSERT_EQ(r.m.wakeups, untimed[p]);
+        /* (and one per sleep on the 2.x GVL's own lock, models/gvl_barging.c) */
+        ASSERT_EQ(r.m.wakeups - r.m.gvl_lock_waits, untimed[p]);
         run_free(&r);
         RUN_SETS(LANG "timed_pop.json", &r, pol[p], "ractors.0.threads.1.program.0.body.0.timeout=1s");
         ASSERT_EQ(r.rc, GV_OK);
         ASSERT_EQ(r.m.ops, 100);
         ASSERT_EQ(r.m.timeouts, 0);
-        ASSERT_EQ(r.m.wakeups, timed[p]);
+        ASSERT_EQ(r.m.wakeups - r.m.gvl_lock_waits, timed[p]);
         run_free(&r);
     }
     /* nobody pushes: every pop times out after 50 us, and the loop goes on */
@@ -257,6 +258,41 @@ static void test_gc(void)
     run_free(&r);
 }
 
+/* barging: every acquire and release of the 2.x GVL is a section of its
+ * native mutex gvl->lock.  One worker (N File.mtime calls: a release and
+ * an acquire each) and the main thread joining it never contend: 2N
+ * sections, + 6 (each thread's start and end, the join's release and
+ * acquire), no sleep on the lock.  Eight workers on two cores come back
+ * from stat(2) while another holds gvl->lock through a release's futex
+ * wake: they sleep on it, each sleep a voluntary switch and a wake-up. */
+static void test_barging_gvl_lock(void)
+{
+    const char *one[] = { "runtime.gvl_policy=barging", "machine.cores=2", "ractors.0.threads.1.count=1",
+                          "ractors.0.threads.1.program.0.times_total=2000", NULL };
+    struct run r;
+    run_sets("scenarios/mtime_loop.json", one, &r);
+    ASSERT_EQ(r.rc, GV_OK);
+    ASSERT_EQ(r.m.gvl_lock_sections, 2 * 2000 + 6);
+    ASSERT_EQ(r.m.gvl_lock_waits, 0);
+    run_free(&r);
+    const char *eight[] = { "runtime.gvl_policy=barging", "machine.cores=2",
+                            "ractors.0.threads.1.program.0.times_total=20000", NULL };
+    run_sets("scenarios/mtime_loop.json", eight, &r);
+    ASSERT_EQ(r.rc, GV_OK);
+    ASSERT(r.m.gvl_lock_waits > 0);
+    ASSERT(r.m.gvl_lock_sections >= 2 * 20000);
+    ASSERT(r.m.vol_switches >= r.m.gvl_lock_waits);
+    ASSERT(r.m.wakeups >= r.m.gvl_lock_waits);
+    run_free(&r);
+    /* the 3.3+ GVL has no such lock */
+    const char *eager[] = { "runtime.gvl_policy=eager", "machine.cores=2",
+                            "ractors.0.threads.1.program.0.times_total=20000", NULL };
+    run_sets("scenarios/mtime_loop.json", eager, &r);
+    ASSERT_EQ(r.rc, GV_OK);
+    ASSERT_EQ(r.m.gvl_lock_sections, 0);
+    run_free(&r);
+}
+
 int main(void)
 {
     RUN(test_timed_wait_wakes);
@@ -266,5 +302,6 @@ int main(void)
     RUN(test_spawn_and_start);
     RUN(test_generator);
     RUN(test_gc);
+    RUN(test_barging_gvl_lock);
     TEST_DONE();
 }

@@ -150,13 +150,16 @@ static void test_deferred_short_call_trace(void)
     ASSERT_EQ(t.m.vol_switches, d.m.vol_switches + 1);
 }
 
-/* barging (us): B becomes the designated timer (timed wait).  A's syscall
- * releases the GVL and signals B (idle core: 45); A is back at 27 and takes
- * the GVL again (barging).  B wakes at 45, finds it owned: a wasted wake,
- * and as the timer it sets A's TIMER interrupt, which under 3.2 credits a
- * whole quantum: A yields at once (45, +1 us futex to B).  B runs at 65,
- * signals A's switch_cond (A: 85), computes 66..71, ends.  A takes the GVL
- * at 85 and finishes its remaining 12 us at 97. */
+/* barging (us; gvl->lock is glibc's, its sections free here, so nobody
+ * ever finds it held): B becomes the designated timer (timed wait).  A's
+ * syscall releases the GVL and signals B (idle core: 45); A is back at 27
+ * and takes the GVL again (barging).  B wakes at 45 and re-locks gvl->lock,
+ * finds the GVL owned: a wasted wake; as the timer it sets A's TIMER
+ * interrupt, which under 3.2 credits a whole quantum, and waits again.  A
+ * yields at once (45): it releases and signals B (+1 us futex, paid
+ * holding gvl->lock: 46) and sleeps on switch_cond.  B runs at 65, takes
+ * the GVL and signals A's switch_cond (A: 85), computes 66..71, ends.  A
+ * takes the GVL at 85 and finishes its remaining 12 us at 97. */
 static void test_barging_trace(void)
 {
     struct fx_result b = two_threads(GVL_POLICY_BARGING, 1 * US, 0);
@@ -165,6 +168,10 @@ static void test_barging_trace(void)
     ASSERT_EQ(b.m.wasted_wakes, 1);
     ASSERT_EQ(b.m.gvl_handoffs, 2);  /* A -> B at the yield, B -> A */
     ASSERT_EQ(b.m.timer_ticks, 0);   /* no timeslice timer thread */
+    /* A: start, release, acquire, yield, switch_cond's re-lock, end; B:
+     * start, two re-locks of the timed wait, end */
+    ASSERT_EQ(b.m.gvl_lock_sections, 10);
+    ASSERT_EQ(b.m.gvl_lock_waits, 0);
 }
 
 /* 2 threads looping compute 1 us + syscall 1 us, 2000 times each, with
