@@ -272,19 +272,19 @@ static int worse(int a, int b)
     return ia >= ib ? a : b;
 }
 
-int scn_load(const char *file, const struct load_opts *opts, struct scenario *out,
-             struct diag_list *diags)
+/* Load from `text` (owned: freed in every case), named `file`. */
+static int load_text(const char *file, char *text, size_t len, const struct load_opts *opts,
+                     struct scenario *out, struct diag_list *diags)
 {
     struct jpos_table *pos = NULL;
     struct profile prof = { NULL, NULL };
     cJSON *root = NULL;
-    char *text = NULL;
-    size_t len = 0;
     int doc, rc;
 
-    memset(out, 0, sizeof *out);
-    if ((rc = jpos_new(&pos)) != GV_OK) goto out;
-    if ((rc = read_file(file, "scenario", &text, &len, diags)) != GV_OK) goto out;
+    if ((rc = jpos_new(&pos)) != GV_OK) {
+        free(text);
+        goto out;
+    }
     if ((rc = jpos_add_doc(pos, file, text, len, &doc)) != GV_OK) goto out;
     if ((rc = jpos_parse(pos, doc, 0, &root, diags)) != GV_OK) goto out;
 
@@ -309,4 +309,30 @@ out:
     free(prof.name);
     jpos_free(pos);
     return rc;
+}
+
+int scn_load(const char *file, const struct load_opts *opts, struct scenario *out,
+             struct diag_list *diags)
+{
+    char *text;
+    size_t len;
+    memset(out, 0, sizeof *out);
+    int rc = read_file(file, "scenario", &text, &len, diags);
+    if (rc != GV_OK) return rc == GV_EINVAL && diags->oom ? GV_ENOMEM : rc;
+    return load_text(file, text, len, opts, out, diags);
+}
+
+int scn_load_text(const char *name, const char *text, size_t len, const struct load_opts *opts,
+                  struct scenario *out, struct diag_list *diags)
+{
+    memset(out, 0, sizeof *out);
+    if (len > LOAD_MAX_BYTES) {
+        diag_at(diags, name, 0, 0, NULL, "scenario is too large (%zu bytes; the limit is 64 MiB)", len);
+        return diags->oom ? GV_ENOMEM : GV_EINVAL;
+    }
+    char *copy = malloc(len + 1);
+    if (!copy) return GV_ENOMEM;
+    memcpy(copy, text, len);
+    copy[len] = '\0';
+    return load_text(name, copy, len, opts, out, diags);
 }

@@ -32,5 +32,10 @@ struct load_opts {
  * message in `diags`) or GV_ENOMEM.  On failure `out` holds nothing to free. */
 int scn_load(const char *file, const struct load_opts *opts,
              struct scenario *out, struct diag_list *diags);
+/* The same for a scenario already in memory (len bytes, any content),
+ * named `name` in messages; a machine profile named by a relative path is
+ * looked up relative to the directory of `name`. */
+int scn_load_text(const char *name, const char *text, size_t len, const struct load_opts *opts,
+                  struct scenario *out, struct diag_list *diags);
 
 #endif

@@ -140,24 +140,29 @@ static const struct sch_obj dist_objs[] = {
     { "distribution", dist_exp_keys, NKEYS(dist_exp_keys) },
 };
 
-/* Ops, indexed by enum scn_op_kind.  "op" itself is checked first. */
+/* Ops, indexed by enum scn_op_kind.  "op" itself is checked first.  Every
+ * op may say where it comes from ("trace": gvlsim import writes it); the
+ * simulator never reads it. */
 #define OP_KEY { .name = "op", .kind = SCH_STRING, .flags = SCH_REQUIRED, .off = SCH_NOFF }
+#define OP_TRACE { .name = "trace", .kind = SCH_STRING, .off = SCH_NOFF }
 #define OP_DIST(flags_) { .name = "dur", .kind = SCH_DIST, .flags = flags_, .off = SCH_NOFF }
 
 static const struct sch_key compute_keys[] = {
     OP_KEY, OP_DIST(0),
     { .name = "insns", .kind = SCH_INT, .min = 0, .max = 1000000000000000LL, .off = SCH_NOFF },
+    OP_TRACE,
 };
 static const struct sch_key syscall_keys[] = {
     OP_KEY, OP_DIST(SCH_REQUIRED),
     { .name = "call", .kind = SCH_ENUM, .def = "getpid", .values = scn_call_names, .off = SCH_NOFF },
     { .name = "releases_gvl", .kind = SCH_BOOL, .def = "true", .off = SCH_NOFF },
     { .name = "io_wait", .kind = SCH_BOOL, .off = SCH_NOFF },
+    OP_TRACE,
 };
 static const struct sch_key queue_op_keys[] = {
-    OP_KEY, { .name = "queue", .kind = SCH_QUEUE, .flags = SCH_REQUIRED, .off = SCH_NOFF },
+    OP_KEY, { .name = "queue", .kind = SCH_QUEUE, .flags = SCH_REQUIRED, .off = SCH_NOFF }, OP_TRACE,
 };
-static const struct sch_key sleep_keys[] = { OP_KEY, OP_DIST(SCH_REQUIRED) };
+static const struct sch_key sleep_keys[] = { OP_KEY, OP_DIST(SCH_REQUIRED), OP_TRACE };
 static const struct sch_key loop_keys[] = {
     OP_KEY,
     { .name = "times", .kind = SCH_INT, .min = 0, .max = 1000000000000000LL, .off = SCH_NOFF },
@@ -165,12 +170,14 @@ static const struct sch_key loop_keys[] = {
     { .name = "forever", .kind = SCH_TRUE, .off = SCH_NOFF },
     { .name = "body", .kind = SCH_OPS, .flags = SCH_REQUIRED, .min = 1, .off = SCH_NOFF },
     { .name = "measure", .kind = SCH_BOOL, .def = "false", .off = SCH_NOFF },
+    OP_TRACE,
 };
 static const struct sch_key env_escape_keys[] = {
     OP_KEY,
     { .name = "iseq", .kind = SCH_INT, .flags = SCH_REQUIRED, .min = 0, .max = 1000000, .off = SCH_NOFF },
+    OP_TRACE,
 };
-static const struct sch_key join_keys[] = { OP_KEY };
+static const struct sch_key join_keys[] = { OP_KEY, OP_TRACE };
 
 static const struct sch_obj op_objs[] = {
     [OP_COMPUTE] = { "op", compute_keys, NKEYS(compute_keys) },

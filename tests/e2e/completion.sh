@@ -28,7 +28,7 @@ expect_completion() {
     [ "$got" = "$2" ] || fail "completion of \"$1\": got \"$got\", want \"$2\""
 }
 
-expect_completion "gvlsim " "calibrate check exec fit help plot run sweep "
+expect_completion "gvlsim " "calibrate check exec fit help import plot run sweep "
 expect_completion "gvlsim sw" "sweep "
 expect_completion "gvlsim -" "--help --version -V -h "
 expect_completion "gvlsim run --se" "--seed --set "
