@@ -418,6 +418,7 @@ static int classify_waits(struct ctx *c, const struct imp_classify_opts *o, char
                 s->cls = IMP_CLS_NONE;
                 if (v->cls == IMP_CLS_IO) {
                     s->cls = IMP_CLS_IO;
+                    if (t->form == IMP_FORM_GVL_TRACING) s->oncpu = s->t1 - s->t0 < IMP_ONCPU_MAX;
                 } else if (!find_waker(c, i, s->t1, SIM_TIME_MAX, s)) {
                     return gv_fail(err, errlen, GV_EINVAL,
                                    "--classify %s:%d=sync: no other thread held or released the GVL, or "
@@ -439,6 +440,7 @@ static int classify_waits(struct ctx *c, const struct imp_classify_opts *o, char
                 s->rule = IMP_RULE_KNOWN;
                 continue;
             }
+            if (t->form == IMP_FORM_GVL_TRACING) s->oncpu = s->t1 - s->t0 < IMP_ONCPU_MAX;
             /* a wait the trace calls parked (gvlsim) is woken by someone: the
              * nearest act, whatever its distance */
             sim_time limit = s->known == IMP_CLS_SYNC ? SIM_TIME_MAX : c->window;

@@ -157,6 +157,14 @@ static void emit_act(struct em *e, cJSON *prog, const struct act *a)
     add_str(e, op, "queue", q);
 }
 
+/* The CPU time of [a, b) within segment s: all of it, or (a gvlsim trace,
+ * which shows when the thread had a core) its share of the CPU time. */
+static sim_time cpu_of(const struct imp_seg *s, sim_time a, sim_time b)
+{
+    if (s->cpu < 0 || s->t1 == s->t0) return b - a;
+    return (sim_time)((double)(b - a) * (double)s->cpu / (double)(s->t1 - s->t0) + 0.5);
+}
+
 /* compute [t0, t1) with the acts that fall in it; *next is the first act not
  * yet emitted. */
 static void emit_hold(struct em *e, cJSON *prog, int ti, const struct imp_seg *s, int *next)
@@ -168,10 +176,13 @@ static void emit_hold(struct em *e, cJSON *prog, int ti, const struct imp_seg *s
         bool have = *next < e->nacts[ti] && acts[*next].at <= s->t1;
         sim_time until = have ? acts[*next].at : s->t1;
         if (until > at) {
-            cJSON *op = op_new(e, prog, "compute", part ? "e%d %s (part %d)" : "e%d %s", s->event,
-                               imp_state_name(s->st), part + 1);
-            add_dur(e, op, until - at);
-            part++;
+            sim_time d = cpu_of(s, at, until);
+            if (d > 0) {
+                cJSON *op = op_new(e, prog, "compute", part ? "e%d %s (part %d)" : "e%d %s", s->event,
+                                   imp_state_name(s->st), part + 1);
+                add_dur(e, op, d);
+                part++;
+            }
             at = until;
         }
         if (!have) break;
@@ -186,10 +197,11 @@ static void emit_wait(struct em *e, cJSON *prog, int ti, const struct imp_seg *s
     cJSON *op;
     switch (s->cls) {
     case IMP_CLS_IO:
-        op = op_new(e, prog, "syscall", "e%d waiting[%d] io: %s", s->event, s->wait_index, imp_rule_text(s->rule));
-        add_dur(e, op, s->t1 - s->t0);
-        add_str(e, op, "call", "nanosleep");
-        add_bool(e, op, "io_wait", true);
+        op = op_new(e, prog, "syscall", "e%d waiting[%d] io%s: %s", s->event, s->wait_index,
+                    s->oncpu ? " on the CPU" : "", imp_rule_text(s->rule));
+        add_dur(e, op, s->cpu >= 0 ? s->cpu : s->t1 - s->t0);
+        if (!s->oncpu) add_str(e, op, "call", "nanosleep");
+        add_bool(e, op, "io_wait", !s->oncpu);
         break;
     case IMP_CLS_SYNC:
     case IMP_CLS_JOIN:
@@ -235,7 +247,7 @@ static cJSON *emit_thread(struct em *e, int ti)
             break;
         case IMP_SLEEPING: {
             cJSON *op = op_new(e, prog, "sleep", "e%d sleeping", s->event);
-            add_dur(e, op, s->t1 - s->t0);
+            add_dur(e, op, s->cpu >= 0 ? s->cpu : s->t1 - s->t0);
             break;
         }
         case IMP_WAITING:

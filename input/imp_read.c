@@ -92,11 +92,13 @@ struct rd {
     int *vals;
     size_t hcap, hcount;
     /* per thread, while reading */
-    struct th_rd { int open; enum imp_state st; sim_time t0; int ev; sim_time last; int last_ev;
-                   bool any, begun, dead, broken; } *th;
+    struct th_rd { int open; enum imp_state st; const char *st_name; sim_time t0; int ev; sim_time last;
+                   int last_ev; bool any, begun, dead, broken; } *th;
     size_t thcap;
     sim_time origin;             /* the first event's time: 0 of the segments */
     int64_t pid;                 /* gvl-tracing: the traced process */
+    struct busy { char *task; sim_time t0, t1; bool busy; } *busy;  /* gvlsim: core slices of a task */
+    size_t nbusy, capbusy;
     int tracer;                  /* gvl-tracing: the thread that started tracing, or -1 */
     int64_t tracer_tid;
 };
@@ -169,9 +171,10 @@ static int read_all(const char *path, char **out, size_t *len, struct diag_list 
  * fails its check is an error; what was inflated before is kept in *out so
  * that the message can say where in the JSON the data stops. */
 static int gunzip(const char *name, const unsigned char *in, size_t inlen, char **out, size_t *outlen,
-                  bool *truncated, struct diag_list *diags)
+                  bool *truncated, char *corrupt, size_t corruptlen, struct diag_list *diags)
 {
     *truncated = false;
+    corrupt[0] = '\0';
     size_t cap = inlen * 4 + 1024, n = 0;
     if (cap > IMP_MAX_BYTES + 1) cap = IMP_MAX_BYTES + 1;
     char *buf = malloc(cap);
@@ -233,9 +236,8 @@ static int gunzip(const char *name, const unsigned char *in, size_t inlen, char 
         }
         if (zr == Z_BUF_ERROR) continue;
         if (zr == Z_MEM_ERROR) { rc = GV_ENOMEM; break; }
-        diag_add(diags, "%s: corrupt gzip data after %zu compressed bytes (%zu bytes of JSON inflated): %s",
-                 name, consumed_total, n, z.msg ? z.msg : "inflate failed");
-        rc = GV_EINVAL;
+        snprintf(corrupt, corruptlen, "corrupt gzip data after %zu compressed bytes (%s)", consumed_total,
+                 z.msg ? z.msg : "inflate failed");
         break;
     }
     inflateEnd(&z);
@@ -387,12 +389,37 @@ static int new_thread(struct rd *r, int64_t tid, sim_time start)
     return i;
 }
 
+static int push_seg(struct imp_thread *th, struct imp_seg seg)
+{
+    if (th->nsegs == th->cap) {
+        int cap = th->cap ? th->cap * 2 : 16;
+        struct imp_seg *s = realloc(th->segs, (size_t)cap * sizeof *s);
+        if (!s) return GV_ENOMEM;
+        th->segs = s;
+        th->cap = cap;
+    }
+    th->segs[th->nsegs++] = seg;
+    return GV_OK;
+}
+
 static int add_seg(struct imp_trace *t, struct imp_thread *th, enum imp_state st, sim_time t0,
                    sim_time t1, int ev, enum imp_class known)
 {
     if (t1 == t0 && st != IMP_DIED && st != IMP_STOPPED) {
         t->zero_length++;
         return GV_OK;
+    }
+    /* A thread blocks by running Ruby code: a wait or a sleep that follows
+     * a state without the GVL (wants_gvl, or a wait: CRuby 3.2's native_sleep
+     * reports SUSPENDED before and after releasing the GVL; gvlsim leaves
+     * out zero-length running slices) had a hold of its own at its start,
+     * where it may have woken another thread. */
+    if ((st == IMP_WAITING || st == IMP_SLEEPING) && th->nsegs > 0) {
+        const struct imp_seg *p = &th->segs[th->nsegs - 1];
+        if (p->st != IMP_RUNNING && p->st != IMP_GC && p->t1 == t0 &&
+            push_seg(th, (struct imp_seg){ .st = IMP_RUNNING, .t0 = t0, .t1 = t0, .event = ev, .waker = -1,
+                                           .cpu = -1 }) != GV_OK)
+            return GV_ENOMEM;
     }
     if (th->nsegs > 0) {
         struct imp_seg *p = &th->segs[th->nsegs - 1];
@@ -402,16 +429,8 @@ static int add_seg(struct imp_trace *t, struct imp_thread *th, enum imp_state st
             return GV_OK;
         }
     }
-    if (th->nsegs == th->cap) {
-        int cap = th->cap ? th->cap * 2 : 16;
-        struct imp_seg *s = realloc(th->segs, (size_t)cap * sizeof *s);
-        if (!s) return GV_ENOMEM;
-        th->segs = s;
-        th->cap = cap;
-    }
-    th->segs[th->nsegs++] = (struct imp_seg){ .st = st, .t0 = t0, .t1 = t1, .event = ev,
-                                              .waker = -1, .known = known };
-    return GV_OK;
+    return push_seg(th, (struct imp_seg){ .st = st, .t0 = t0, .t1 = t1, .event = ev, .waker = -1, .known = known,
+                                          .cpu = -1 });
 }
 
 /* ---- event fields -------------------------------------------------------- */
@@ -641,16 +660,17 @@ static int read_gvl_tracing(struct rd *r, const cJSON *events)
                 err_at(r, off_of(r, ev), "event %d: a B event needs the state as \"name\"", i);
                 continue;
             }
-            if (!lookup_state(nm, &st)) {
-                err_at(r, off_of(r, ev), "event %d (tid %" PRId64 "): unknown state \"%.40s\" (gvl-tracing's: %s)",
-                       i, tid, nm, GVLT_STATE_LIST);
-                continue;
-            }
         }
         int ti = thread_of(r, tid, ts);
         if (ti < 0) return GV_ENOMEM;
         struct th_rd *x = &r->th[ti];
         if (x->broken) continue;  /* one error per thread: what follows is not placed either */
+        if (ph[0] == 'B' && !lookup_state(field_str(ev, "name"), &st)) {
+            err_at(r, off_of(r, ev), "event %d (tid %" PRId64 "): unknown state \"%.40s\" (gvl-tracing's: %s)", i,
+                   tid, field_str(ev, "name"), GVLT_STATE_LIST);
+            x->broken = true;
+            continue;
+        }
         if (x->any && ts < x->last) {
             char a[48], b[48];
             units_format(x->last + r->origin, a, sizeof a);
@@ -679,7 +699,7 @@ static int read_gvl_tracing(struct rd *r, const cJSON *events)
             if (x->open) {
                 err_at(r, off_of(r, ev),
                        "event %d (tid %" PRId64 "): B \"%s\" while \"%s\" (event %d) is still open: a missing "
-                       "E (unbalanced B/E)", i, tid, field_str(ev, "name"), imp_state_name(x->st), x->ev);
+                       "E (unbalanced B/E)", i, tid, field_str(ev, "name"), x->st_name, x->ev);
                 x->broken = true;
                 continue;
             }
@@ -700,6 +720,7 @@ static int read_gvl_tracing(struct rd *r, const cJSON *events)
             if (r->tracer < 0 && !strcmp(field_str(ev, "name"), "started_tracing")) r->tracer = ti;
             x->open = 1;
             x->st = st;
+            x->st_name = field_str(ev, "name");
             x->t0 = ts;
             x->ev = i;
             if (st == IMP_DIED) {
@@ -716,6 +737,84 @@ static int read_gvl_tracing(struct rd *r, const cJSON *events)
 }
 
 /* ---- the gvlsim form ----------------------------------------------------- */
+
+/* A core busy running a task (core slices name the task as the thread
+ * tracks name the thread): was a blocking thread on a CPU? */
+static int add_busy(struct rd *r, const cJSON *ev)
+{
+    const cJSON *a = cJSON_GetObjectItemCaseSensitive(ev, "args");
+    const char *state = cJSON_IsObject(a) ? field_str(a, "state") : NULL;
+    const char *task = cJSON_IsObject(a) ? field_str(a, "task") : NULL;
+    const cJSON *tv = cJSON_GetObjectItemCaseSensitive(ev, "ts"), *dv = cJSON_GetObjectItemCaseSensitive(ev, "dur");
+    if (!state || !task || !cJSON_IsNumber(tv) || !cJSON_IsNumber(dv)) return GV_OK;
+    bool busy = !strcmp(state, "busy");
+    if (!busy && strcmp(state, "wake") && strcmp(state, "switch")) return GV_OK;
+    if (r->nbusy == r->capbusy) {
+        size_t cap = r->capbusy ? r->capbusy * 2 : 256;
+        struct busy *b = realloc(r->busy, cap * sizeof *b);
+        if (!b) return GV_ENOMEM;
+        r->busy = b;
+        r->capbusy = cap;
+    }
+    char *name = strdup(task);
+    if (!name) return GV_ENOMEM;
+    sim_time t0 = (sim_time)llround(tv->valuedouble * 1e6);
+    r->busy[r->nbusy++] = (struct busy){ name, t0, t0 + (sim_time)llround(dv->valuedouble * 1e6), busy };
+    return GV_OK;
+}
+
+static int cmp_busy(const void *x, const void *y)
+{
+    const struct busy *p = x, *q = y;
+    int c = strcmp(p->task, q->task);
+    return c ? c : p->t0 < q->t0 ? -1 : p->t0 > q->t0;
+}
+
+/* How long each slice of a thread had a core.  A blocking slice during
+ * which the thread's task was busy on a core for at least half its length
+ * was a system call on the CPU (io_wait false); a running slice or a
+ * system call that waited for a core replays only the time it had one.
+ * An off-CPU wait (a sleep, an io_wait system call) ends when its thread
+ * is woken, which an idle core's "wake" or a busy core's "switch" to the
+ * task shows: the wake-up is the machine's, not the wait's own length. */
+static void mark_oncpu(struct rd *r)
+{
+    struct imp_trace *t = r->t;
+    qsort(r->busy, r->nbusy, sizeof *r->busy, cmp_busy);
+    for (int ti = 0; ti < t->nthreads; ti++) {
+        struct imp_thread *th = &t->threads[ti];
+        if (!th->name) continue;
+        size_t lo = 0, hi = r->nbusy;   /* the first core slice of this task */
+        while (lo < hi) {
+            size_t mid = (lo + hi) / 2;
+            if (strcmp(r->busy[mid].task, th->name) < 0) lo = mid + 1;
+            else hi = mid;
+        }
+        size_t first = lo;
+        for (int k = 0; k < th->nsegs; k++) {
+            struct imp_seg *s = &th->segs[k];
+            bool hold = s->st == IMP_RUNNING || s->st == IMP_GC;
+            if (s->known != IMP_CLS_IO && !hold && s->st != IMP_SLEEPING) continue;
+            /* slices of one task do not overlap: skip those that ended before s */
+            while (first < r->nbusy && !strcmp(r->busy[first].task, th->name) && r->busy[first].t1 <= s->t0)
+                first++;
+            sim_time on = 0, woke = -1;
+            for (size_t j = first; j < r->nbusy && !strcmp(r->busy[j].task, th->name) && r->busy[j].t0 < s->t1;
+                 j++) {
+                const struct busy *b = &r->busy[j];
+                sim_time a = b->t0 > s->t0 ? b->t0 : s->t0, e = b->t1 < s->t1 ? b->t1 : s->t1;
+                if (b->busy && e > a) on += e - a;
+                if (!b->busy && b->t0 > s->t0) woke = b->t0;   /* the last wake-up in the slice */
+            }
+            if (hold) {
+                s->cpu = on;
+                continue;
+            }
+            if (s->known == IMP_CLS_IO) s->oncpu = on * 2 >= s->t1 - s->t0;
+            s->cpu = s->oncpu ? on : woke >= 0 ? woke - s->t0 : -1;
+        }
+    }
+}
 
 static int read_gvlsim(struct rd *r, const cJSON *root, const cJSON *events)
 {
@@ -751,6 +850,11 @@ static int read_gvlsim(struct rd *r, const cJSON *root, const cJSON *events)
             }
             int ti = thread_of(r, tid, 0);
             if (ti < 0 || set_name(t, ti, tn) != GV_OK) return GV_ENOMEM;
+            continue;
+        }
+        if (!strcmp(ph, "X") && cat && !strcmp(cat, "core")) {
+            if (add_busy(r, ev) != GV_OK) return GV_ENOMEM;
+            t->other_events++;
             continue;
         }
         if (strcmp(ph, "X") || !cat || strcmp(cat, "thread")) {
@@ -798,6 +902,7 @@ static int read_gvlsim(struct rd *r, const cJSON *root, const cJSON *events)
     }
     /* gvlsim's threads end with their last slice */
     for (int ti = 0; ti < t->nthreads; ti++) t->threads[ti].died = t->threads[ti].nsegs > 0;
+    if (!r->nerr) mark_oncpu(r);
     return r->nerr ? GV_EINVAL : GV_OK;
 }
 
@@ -897,10 +1002,11 @@ int imp_read_mem(const char *name, const void *data, size_t len, struct imp_trac
     char *text = NULL;
     size_t tlen = 0;
     bool truncated = false;
+    char corrupt[256] = "";
     int rc;
     const unsigned char *d = data;
     if (len >= 2 && d[0] == 0x1f && d[1] == 0x8b) {
-        rc = gunzip(name, d, len, &text, &tlen, &truncated, diags);
+        rc = gunzip(name, d, len, &text, &tlen, &truncated, corrupt, sizeof corrupt, diags);
         if (rc != GV_OK) { free(text); return rc; }
     } else {
         if (len > IMP_MAX_BYTES) {
@@ -917,7 +1023,7 @@ int imp_read_mem(const char *name, const void *data, size_t len, struct imp_trac
         free(text);
         return GV_EINVAL;
     }
-    if (strspn(text, " \t\r\n") == tlen) {
+    if (strspn(text, " \t\r\n") == tlen && !corrupt[0] && !truncated) {
         diag_add(diags, "%s: an empty file is not a trace", name);
         free(text);
         return GV_EINVAL;
@@ -926,15 +1032,16 @@ int imp_read_mem(const char *name, const void *data, size_t len, struct imp_trac
     scan_text(text, tlen, &sc);
     out->trailing_commas = sc.commas;
     r.text = text;
-    if (truncated || sc.ends_inside) {
-        const char *what = truncated ? "the gzip stream is truncated" : "the JSON is not closed";
+    if (truncated || corrupt[0] || sc.ends_inside) {
+        const char *what = corrupt[0] ? corrupt : truncated ? "the gzip stream is truncated" : "the JSON is not closed";
         if (sc.nevents > sc.complete)
             err_at(&r, sc.last_start,
-                   "%s: it ends inside event %zu (after %zu complete events): a truncated trace "
-                   "(gvl-tracing closes the file at GvlTracing.stop)", what, sc.complete, sc.complete);
+                   "%s: %s inside event %zu (after %zu complete events)%s", what,
+                   corrupt[0] ? "what could be read ends" : "it ends", sc.complete, sc.complete,
+                   corrupt[0] ? "" : ": a truncated trace (gvl-tracing closes the file at GvlTracing.stop)");
         else
-            err_at(&r, SIZE_MAX, "%s: it ends after %zu complete events: a truncated trace "
-                   "(gvl-tracing closes the file at GvlTracing.stop)", what, sc.complete);
+            err_at(&r, SIZE_MAX, "%s: it ends after %zu complete events%s", what, sc.complete,
+                   corrupt[0] ? "" : ": a truncated trace (gvl-tracing closes the file at GvlTracing.stop)");
         free(text);
         return GV_EINVAL;
     }
@@ -965,6 +1072,8 @@ done:
     free(r.keys);
     free(r.vals);
     free(r.th);
+    for (size_t i = 0; i < r.nbusy; i++) free(r.busy[i].task);
+    free(r.busy);
     if (rc != GV_OK) imp_trace_free(out);
     return rc;
 }

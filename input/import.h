@@ -87,7 +87,15 @@ struct imp_seg {
     sim_time wake_at;        /* when the waker acted, in the waker's timeline */
     sim_time gap;            /* |end - the waker's act or release| (SYNC, JOIN) */
     enum imp_class known;    /* the trace's own classification (gvlsim form), else NONE */
+    bool oncpu;              /* an io wait spent on a CPU (a system call), not asleep */
+    sim_time cpu;            /* gvlsim: CPU time within the segment (-1: not known); of an
+                                off-CPU wait, its length before the thread's wake-up */
 };
+
+/* gvl-tracing does not say whether a thread released the GVL to sleep in
+ * the kernel or to run a system call: shorter waits than this are replayed
+ * as system calls on the CPU, longer ones as off-CPU waits. */
+#define IMP_ONCPU_MAX (50 * SIM_US)
 
 struct imp_thread {
     int64_t tid;
