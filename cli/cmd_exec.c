@@ -1,11 +1,16 @@
-/* cmd_exec.c - `gvlsim exec`: run a scenario on real threads, write one
- * result row (same columns as `gvlsim run`, backend "real"). */
+/* cmd_exec.c - `gvlsim exec`: run a scenario for real and write one result
+ * row (the columns of `gvlsim run`): on pthreads (backend "pthread",
+ * exec/exec_run.c) or as a Ruby program on a real Ruby (backend "ruby",
+ * exec/ruby_run.c). */
+#include <errno.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "../common/err.h"
 #include "../exec/exec.h"
+#include "../exec/ruby_run.h"
 #include "../input/scenario.h"
 #include "../output/csv.h"
 #include "../output/summary.h"
@@ -14,7 +19,25 @@
 
 static int exec_cmd(const struct args *a);
 
+static const char *const backend_names[] = { "pthread", "ruby", NULL };
+
+/* --max-spread: a percentage > 0 */
+static int check_spread(const char *v, char *err, size_t errlen)
+{
+    errno = 0;
+    char *end;
+    double x = strtod(v, &end);
+    if (errno || end == v || *end || !(x > 0) || !isfinite(x) || x > 100000) {
+        snprintf(err, errlen, "needs a percentage > 0, got \"%s\"", v);
+        return -1;
+    }
+    return 0;
+}
+
 static const struct args_opt exec_opts[] = {
+    { .name = "backend", .kind = ARGS_ENUM, .values = backend_names,
+      .help = "pthread (default): the pthread executor; ruby: the scenario as\n"
+              "a Ruby program on a real Ruby" },
     CLI_OPT_SET_H("override a scenario value, e.g. --set machine.cores=1"),
     CLI_OPT_SEED_H("random seed for drawn durations (overrides the scenario's)"),
     CLI_OPT_ROWS_OUTPUT,
@@ -23,6 +46,16 @@ static const struct args_opt exec_opts[] = {
       .help = "watchdog: stop a run still going after SECS (default 600);\n"
               "it is reported with what each thread waits on, exit 4, and\n"
               "no output file is written" },
+    { .name = "max-spread", .kind = ARGS_STRING, .metavar = "PCT", .check = check_spread,
+      .help = "largest accepted spread of the busy-loop calibration\n"
+              "(interquartile range / median, default 10); a run that\n"
+              "cannot calibrate within it fails with exit 4" },
+    { .name = "ruby", .kind = ARGS_PATH, .metavar = "PATH",
+      .help = "--backend ruby: the Ruby to run (default: ruby on PATH)" },
+    { .name = "ruby-opt", .kind = ARGS_STRING, .flags = ARGS_REPEAT, .metavar = "OPT",
+      .help = "--backend ruby: pass OPT to Ruby, e.g. --ruby-opt=--yjit" },
+    { .name = "print-program", .kind = ARGS_FLAG,
+      .help = "--backend ruby: print the Ruby program and exit (no run)" },
     CLI_OPT_NO_HEADER,
     CLI_OPT_REPRODUCIBLE_H("leave the host_s column empty"),
     CLI_OPT_MACHINES,
@@ -32,26 +65,82 @@ static const struct args_opt exec_opts[] = {
 
 const struct cli_command cli_cmd_exec = {
     .name = "exec",
-    .usage = "SCENARIO [--set KEY=VALUE]... [--seed N] [-o OUT.csv] [--timeout SECS] [options]",
-    .summary = "run a scenario on real threads and write one result row (backend \"real\")",
+    .usage = "SCENARIO [--backend pthread|ruby] [--set KEY=VALUE]... [-o OUT.csv] [--timeout SECS] [options]",
+    .summary = "run a scenario for real (pthreads, or a real Ruby) and write one result row",
     .description =
-        "One pthread per Ruby thread, a real GVL per Ractor (runtime.gvl_policy), a real\n"
-        "timer thread, real system calls, a real VM lock and barrier; the run is pinned to\n"
-        "machine.cores CPUs.  Timings vary from run to run: repeat runs and compare\n"
-        "distributions.  The rest of the machine profile is the simulator's business.",
+        "--backend pthread (default): one pthread per Ruby thread, a real GVL per Ractor\n"
+        "(runtime.gvl_policy), a real timer thread, real system calls, a real VM lock and\n"
+        "barrier.  --backend ruby: the scenario as a Ruby program (--print-program shows\n"
+        "it) on a real CRuby, which measures itself; the row's policy, invariant_check and\n"
+        "insn_counter say what that Ruby does, and a runtime setting it cannot honour is\n"
+        "refused (exit 7).  Either way the run is pinned to machine.cores CPUs, and what\n"
+        "the backend cannot measure is an empty cell.  Timings vary from run to run:\n"
+        "repeat runs and compare distributions.  The rest of the machine profile is the\n"
+        "simulator's business.",
     .args = { exec_opts, "SCENARIO", 1, 1 },
     .details = "--engine, --trace and --max-time are simulator options (`gvlsim run`).",
     .exit_status = "0 ok, 2 usage, 3 invalid scenario or more cores than the host has,\n"
-                   "4 run failed (deadlock, watchdog, unstable calibration), 5 I/O error,\n"
-                   "6 no memory.",
+                   "4 run failed (deadlock, watchdog, unstable calibration, the Ruby program\n"
+                   "failed), 5 I/O error, 6 no memory, 7 not supported (no ruby, or a setting\n"
+                   "or op this Ruby cannot honour).",
     .exec = exec_cmd,
 };
+
+/* The row of a run that succeeded, and the summary unless --quiet (the
+ * backend's own lines are the caller's). */
+static int write_result(const struct run_options *o, struct run_metrics *m, double t0, char *err,
+                        size_t errlen)
+{
+    m->host_seconds = cli_host_now() - t0;
+    int rc = csv_write_result(o->output, o->format, m, !o->no_header, o->reproducible, err, errlen);
+    if (rc == GV_OK && !o->quiet) summary_write(stderr, m);
+    return rc;
+}
+
+static int exec_pthread(const struct run_options *o, double max_spread, const struct scenario *scn,
+                        double t0, char *err, size_t errlen)
+{
+    struct exec_opts eo = { .timeout_s = o->timeout, .stat_path = NULL, .max_spread = max_spread };
+    struct exec_report rep;
+    int rc = exec_run(scn, &eo, &rep, err, errlen);
+    if (rc == GV_OK) rc = write_result(o, &rep.m, t0, err, errlen);
+    if (rc == GV_OK && !o->quiet) exec_summary_write(stderr, &rep);
+    exec_report_free(&rep);
+    return rc;
+}
+
+static int exec_ruby(const struct args *a, const struct run_options *o, double max_spread,
+                     const struct scenario *scn, double t0, char *err, size_t errlen)
+{
+    struct rrun_opts ro = { .ruby = args_str(a, "ruby", NULL), .ruby_opts = args_strs(a, "ruby-opt"),
+                            .nruby_opts = args_count(a, "ruby-opt"), .timeout_s = o->timeout,
+                            .max_spread = max_spread };
+    if (args_has(a, "print-program")) {
+        struct rgen_program p;
+        int rc = rgen_check(scn, err, errlen);
+        if (rc == GV_OK) rc = rrun_program(scn, &ro, &p, err, errlen);
+        if (rc != GV_OK) return rc;
+        fwrite(p.text, 1, p.len, stdout);
+        rgen_program_free(&p);
+        return fflush(stdout) == 0 ? GV_OK : gv_fail(err, errlen, GV_EIO, "stdout: write failed");
+    }
+    struct rrun_report rep;
+    int rc = rrun_run(scn, &ro, &rep, err, errlen);
+    if (rc == GV_OK) rc = write_result(o, &rep.m, t0, err, errlen);
+    if (rc == GV_OK && !o->quiet) rrun_summary_write(stderr, &rep);
+    rrun_report_free(&rep);
+    return rc;
+}
 
 static int exec_cmd(const struct args *a)
 {
     struct run_options o;
     int rc = run_options_get(&cli_cmd_exec, a, &o);
     if (rc != GV_EXIT_OK) return rc;
+    bool ruby = args_num(a, "backend", 0) == 1;
+    if (!ruby && (args_has(a, "ruby") || args_has(a, "ruby-opt") || args_has(a, "print-program")))
+        return cli_usage_error(&cli_cmd_exec, "--ruby, --ruby-opt and --print-program need --backend ruby");
+    double max_spread = args_has(a, "max-spread") ? strtod(args_str(a, "max-spread", "10"), NULL) / 100.0 : 0;
 
     double t0 = cli_host_now();
     struct scenario scn;
@@ -60,20 +149,9 @@ static int exec_cmd(const struct args *a)
     if (rc != GV_EXIT_OK) return rc;
 
     char err[16384] = "";
-    struct exec_opts eo = { .timeout_s = o.timeout, .stat_path = NULL };
-    struct exec_report rep;
-    rc = exec_run(&scn, &eo, &rep, err, sizeof err);
-    if (rc == GV_OK) {
-        rep.m.host_seconds = cli_host_now() - t0;
-        rc = csv_write_result(o.output, o.format, &rep.m, !o.no_header, o.reproducible, err,
-                              sizeof err);
-        if (rc == GV_OK && !o.quiet) {
-            summary_write(stderr, &rep.m);
-            exec_summary_write(stderr, &rep);
-        }
-    }
+    rc = ruby ? exec_ruby(a, &o, max_spread, &scn, t0, err, sizeof err)
+              : exec_pthread(&o, max_spread, &scn, t0, err, sizeof err);
     if (rc != GV_OK) fprintf(stderr, "gvlsim exec: %s\n", err);
-    exec_report_free(&rep);
     scenario_free(&scn);
     return gv_exit_code(rc);
 }

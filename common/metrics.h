@@ -8,6 +8,7 @@
 #ifndef COMMON_METRICS_H
 #define COMMON_METRICS_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 #include "time.h"
@@ -31,10 +32,37 @@ const char *thread_state_name(enum thread_state s);
 
 #define METRICS_MAX_RACTOR_COLS 4096
 
+/* The measured quantities, one per CSV column (ops_per_s follows ops and
+ * wall_s).  A backend that cannot observe one marks it unmeasured, and the
+ * CSV leaves its cell empty: an empty cell is "not measured", 0 is zero. */
+enum metric_id {
+    MET_WALL,
+    MET_CPU,
+    MET_STATE_TIME,   /* + enum thread_state: one bit per state column */
+    MET_VOL_SWITCHES = MET_STATE_TIME + TS_COUNT,
+    MET_INVOL_SWITCHES,
+    MET_MAIN_VOL_SWITCHES,
+    MET_GVL_HANDOFFS,
+    MET_WAKEUPS,
+    MET_WASTED_WAKES,
+    MET_TIMER_TICKS,
+    MET_SYSCALLS,
+    MET_OPS,
+    MET_RACTOR_OPS,
+    MET_BARRIERS,
+    MET_VMLOCK_ACQUIRES,
+    MET_VMLOCK_WAITS,
+    MET_LINE_TRANSFERS,
+    MET_NATIVE_THREADS,
+    MET_ENGINE_EVENTS,
+    MET_COUNT
+};
+_Static_assert(MET_COUNT <= 64, "run_metrics.unmeasured is a 64-bit mask");
+
 struct run_metrics {
     const char *scenario;
-    const char *backend;      /* "sim" or "real" */
-    const char *engine;       /* "native", "simgrid", "pthread" */
+    const char *backend;      /* "sim", "pthread" or "ruby" */
+    const char *engine;       /* "native", "simgrid", "pthread", or the Ruby that ran ("ruby 3.1.2") */
     const char *policy;       /* runtime.gvl_policy */
     const char *invariant_check;
     const char *insn_counter;
@@ -67,9 +95,21 @@ struct run_metrics {
     uint64_t *ractor_ops;
     int nractor_ops;
 
-    uint64_t engine_events;  /* events fired by the engine (0 for real runs) */
+    uint64_t engine_events;  /* events fired by the simulation engine */
     double host_seconds;     /* host CPU/wall seconds spent; the one non-deterministic column */
+
+    uint64_t unmeasured;     /* bit 1 << MET_x: this backend cannot observe it (0: all measured) */
 };
+
+static inline void metrics_set_unmeasured(struct run_metrics *m, enum metric_id id)
+{
+    m->unmeasured |= UINT64_C(1) << id;
+}
+
+static inline bool metrics_measured(const struct run_metrics *m, enum metric_id id)
+{
+    return !(m->unmeasured & (UINT64_C(1) << id));
+}
 
 /* Free what a simulated run's metrics own (ractor_ops) and empty them. */
 void run_metrics_free(struct run_metrics *m);

@@ -3,7 +3,7 @@
  * One pthread per simulated Ruby thread, a real GVL per Ractor built like
  * CRuby's thread_pthread.c (or the 2.6-3.2 GVL for policy "barging"), a
  * real timer thread, real system calls, a real VM lock and barrier.  The
- * run fills the same struct run_metrics as the simulator (backend "real",
+ * run fills the same struct run_metrics as the simulator (backend and
  * engine "pthread"), so both sit side by side in one CSV.
  *
  * Timing results vary from run to run; everything else a run reports
@@ -35,6 +35,7 @@ struct exec_opts {
     /* reuse this calibration instead of measuring (tests running many
      * small scenarios in one process); NULL: calibrate */
     const struct exec_calibration *calibration;
+    double max_spread;       /* the calibration's largest accepted spread; <= 0: 0.10 */
 };
 
 /* What a run measured beyond the CSV columns (printed in the summary). */

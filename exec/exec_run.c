@@ -155,7 +155,7 @@ static void collect(struct exec_vm *vm, const struct rusage *ru0, const struct r
     const struct scenario *scn = vm->scn;
     struct run_metrics *m = &rep->m;
     scn_metrics_describe(scn, m);
-    m->backend = "real";
+    m->backend = "pthread";
     m->engine = "pthread";
     m->ractors = vm->nractors;
     m->threads = vm->nthreads;
@@ -197,10 +197,10 @@ static void collect(struct exec_vm *vm, const struct rusage *ru0, const struct r
     for (int r = 0; r < vm->nractors; r++) m->gvl_handoffs += vm->ractors[r].core.sched.handoffs;
     m->wakeups = ac.wakeups;
     m->native_threads = native;
-    m->line_transfers = 0;  /* not observable on real hardware without perf counters */
+    metrics_set_unmeasured(m, MET_LINE_TRANSFERS);  /* needs perf counters on real hardware */
     m->ractor_ops = rep->ractor_ops_buf;
     m->nractor_ops = vm->nractors;
-    m->engine_events = 0;
+    metrics_set_unmeasured(m, MET_ENGINE_EVENTS);   /* no simulation engine */
     rep->gvl_violations = atomic_load(&vm->gvl_violations);
     rep->shared_counter = vm->shared_counter->value;
     rep->proc_vol_switches = (uint64_t)(ru1->ru_nvcsw - ru0->ru_nvcsw);
@@ -295,7 +295,8 @@ int exec_run(const struct scenario *scn, const struct exec_opts *opts, struct ex
     if (opts && opts->calibration && opts->calibration->ps_per_iter > 0)
         vm->calib = *opts->calibration;
     else
-        rc = exec_calibrate(&vm->calib, EXEC_MAX_CALIB_SPREAD, err, errlen);
+        rc = exec_calibrate(&vm->calib, opts && opts->max_spread > 0 ? opts->max_spread : EXEC_MAX_CALIB_SPREAD,
+                            err, errlen);
     rep->calib = vm->calib;
     if (rc != GV_OK) {
         exec_affinity_restore(&aff);

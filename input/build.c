@@ -7,6 +7,7 @@
 
 #include "../common/err.h"
 #include "jptr.h"
+#include "ruby_version.h"
 
 struct qent { const char *name; int index; };
 
@@ -102,6 +103,31 @@ _Static_assert(sizeof(enum scn_gvl_policy) == sizeof(int) && sizeof(enum scn_snt
                sizeof(enum scn_counter_model) == sizeof(int) &&
                sizeof(enum scn_mutex_impl) == sizeof(int),
                "fill_struct stores enums as int");
+
+/* runtime: explicit keys, else the runtime.ruby preset (ruby_version.c),
+ * else the table defaults; `asked` records which keys were not defaults. */
+static int build_runtime(const struct bctx *b, const cJSON *rt)
+{
+    struct scn_runtime *r = &b->s->runtime;
+    const cJSON *ruby = member(rt, "ruby");
+    cJSON *preset = NULL;
+    if (ruby) {
+        char buf[40];
+        struct rver v;
+        struct rver_facts f;
+        const char *t = sch_ruby_text(b->d->pos, ruby, buf, sizeof buf);
+        if (!t || rver_parse(t, &v) != 0 || rver_facts_of(&v, &f) != GV_OK) return GV_EINVAL;
+        if (dup_to(&r->ruby, t) != GV_OK) return GV_ENOMEM;
+        const cJSON *yjit = member(rt, "yjit");
+        preset = rver_preset(&f, yjit && cJSON_IsTrue(yjit), b->s->machine.cores);
+        if (!preset) return GV_ENOMEM;
+    }
+    int rc = fill_struct(b, &sch_runtime, rt, preset, r);
+    for (int k = 0; k < RT_KEY_COUNT; k++)
+        if (member(rt, scn_rt_key_names[k]) || member(preset, scn_rt_key_names[k])) r->asked |= 1u << k;
+    cJSON_Delete(preset);
+    return rc;
+}
 
 static void build_dist(const struct bctx *b, const cJSON *v, struct scn_dist *out)
 {
@@ -332,8 +358,7 @@ static int build_all(struct bctx *b, const char *file, const char *profile_name)
     if (!s->machine.name &&
         dup_to(&s->machine.name, profile_name ? profile_name : "default") != GV_OK)
         return GV_ENOMEM;
-    if (fill_struct(b, &sch_runtime, member(root, "runtime"), NULL, &s->runtime) != GV_OK)
-        return GV_ENOMEM;
+    if (build_runtime(b, member(root, "runtime")) != GV_OK) return GV_ENOMEM;
 
     if ((v = member(root, "queues")) && build_queues(b, v) != GV_OK) return GV_ENOMEM;
     if (build_ractors(b, member(root, "ractors")) != GV_OK) return GV_ENOMEM;

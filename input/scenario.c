@@ -28,6 +28,10 @@ const char *const scn_op_names[OP_KIND_COUNT + 1] = {
 const char *const scn_call_names[CALL_COUNT + 1] = {
     "stat", "write_devnull", "getpid", "nanosleep", "open_devnull", "close", NULL,
 };
+const char *const scn_rt_key_names[RT_KEY_COUNT + 1] = {
+    "gvl_policy", "quantum", "timer_tick", "threshold", "invariant_check", "insn_counter",
+    "counter_model", "max_cpu", "snt_cap", "mn_main", "yjit", NULL,
+};
 const char *const scn_dist_names[4] = { "const", "uniform", "exp", NULL };
 
 static const char *name_of(const char *const *names, int n, int i)
@@ -104,6 +108,7 @@ void scenario_free(struct scenario *s)
     free(s->description);
     free(s->machine.name);
     free(s->machine.source);
+    free(s->runtime.ruby);
     for (int i = 0; i < s->nqueues; i++) free(s->queues[i].name);
     free(s->queues);
     for (int i = 0; i < s->nractors; i++) {

@@ -76,8 +76,8 @@ struct scn_machine {
 /* ---- runtime (JSON "runtime") ------------------------------------------- */
 
 enum scn_gvl_policy {
-    GVL_POLICY_EAGER,      /* CRuby 3.3-4.0.x: hand off at blocking-region entry */
-    GVL_POLICY_HOT_STEAL,  /* PR 15840 (merged): releaser steals back if successor not yet running */
+    GVL_POLICY_EAGER,      /* CRuby 3.3-4.0.5: hand off at blocking-region entry */
+    GVL_POLICY_HOT_STEAL,  /* PR 15840 (4.0.6 and later): releaser steals back if successor not yet running */
     GVL_POLICY_DELAYED,    /* PR 15529: hand off only from a timer tick */
     GVL_POLICY_THRESHOLD,  /* PR 15294: helper hands off after `threshold` */
     GVL_POLICY_BARGING,    /* CRuby 2.6-3.2: release clears owner, first to lock wins */
@@ -121,7 +121,18 @@ struct scn_runtime {
     int max_cpu;                               /* "max_cpu" (RUBY_MAX_CPU, 8) */
     enum scn_snt_cap snt_cap;                  /* "snt_cap" */
     bool mn_main;                              /* "mn_main" (RUBY_MN_THREADS=1) */
+    bool yjit;                                 /* "yjit": YJIT on (decides invariant_check with "ruby") */
+    char *ruby;                                /* "ruby": the version preset as written ("3.1"), or NULL */
+    unsigned asked;                            /* bit 1u << RT_x: the key was given, or set by "ruby" */
 };
+
+/* The runtime keys, for scn_runtime.asked (a real backend refuses a key that
+ * was asked for and that it cannot honour; defaults are never refused). */
+enum scn_rt_key {
+    RT_GVL_POLICY, RT_QUANTUM, RT_TIMER_TICK, RT_THRESHOLD, RT_INVARIANT_CHECK, RT_INSN_COUNTER,
+    RT_COUNTER_MODEL, RT_MAX_CPU, RT_SNT_CAP, RT_MN_MAIN, RT_YJIT, RT_KEY_COUNT
+};
+extern const char *const scn_rt_key_names[RT_KEY_COUNT + 1];
 
 /* ---- durations drawn per execution -------------------------------------- */
 

@@ -34,7 +34,8 @@ enum sch_kind {
     SCH_ARRAY,    /* at least `min` objects described by `obj` */
     SCH_OPS,      /* a program: at least `min` ops */
     SCH_MACHINE,  /* a profile name or a machine object */
-    SCH_QUEUE     /* the name of a declared queue */
+    SCH_QUEUE,    /* the name of a declared queue */
+    SCH_RUBY      /* a CRuby version known to input/ruby_version.c, string or number ("3.1", 3.4) */
 };
 
 #define SCH_REQUIRED 1u
@@ -97,6 +98,9 @@ sim_time sch_dur(const struct jpos_table *pos, const cJSON *v);
 int64_t sch_default_int(const struct sch_key *k);
 sim_time sch_default_dur(const struct sch_key *k);
 int sch_enum_index(const char *const *values, const char *s);  /* -1 if absent */
+/* The text of a runtime.ruby value: the string, or a number as written
+ * (3.4 -> "3.4", in buf); NULL if neither. */
+const char *sch_ruby_text(const struct jpos_table *pos, const cJSON *v, char *buf, size_t size);
 
 /* Best "did you mean" candidate among n names (stride bytes apart, so a
  * table of structs whose first member is the name works too), or NULL. */

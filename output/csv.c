@@ -63,6 +63,27 @@ void csv_columns(struct row *cols)
         row_text(cols, last_columns[i]);
 }
 
+/* Measured counts or times, or a null cell (empty in CSV, null in JSON)
+ * for each that the backend cannot observe. */
+struct metric_count {
+    enum metric_id id;
+    uint64_t v;
+};
+
+static void put_counts(struct row *r, const struct run_metrics *m, const struct metric_count *c, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        if (metrics_measured(m, c[i].id)) put_u64(r, c[i].v);
+        else row_null(r);
+    }
+}
+
+static void put_seconds(struct row *r, const struct run_metrics *m, enum metric_id id, sim_time t)
+{
+    if (metrics_measured(m, id)) put_time(r, t);
+    else row_null(r);
+}
+
 void csv_row(struct row *r, const struct run_metrics *m, bool reproducible)
 {
     row_text(r, m->scenario);
@@ -75,21 +96,37 @@ void csv_row(struct row *r, const struct run_metrics *m, bool reproducible)
     put_u64(r, (uint64_t)m->ractors);
     put_u64(r, (uint64_t)m->threads);
     put_u64(r, m->seed);
-    put_time(r, m->wall);
-    put_time(r, m->cpu);
-    for (int s = 0; s < TS_COUNT; s++) put_time(r, m->state_time[s]);
-    const uint64_t counts[] = { m->vol_switches, m->invol_switches, m->main_vol_switches,
-                                m->gvl_handoffs, m->wakeups, m->wasted_wakes, m->timer_ticks,
-                                m->syscalls, m->ops };
-    for (size_t i = 0; i < sizeof counts / sizeof *counts; i++) put_u64(r, counts[i]);
-    row_cell(r, ROW_NUM);
-    row_printf(r, "%.3f", rate(m->ops, m->wall));
-    row_cell(r, ROW_LIST);
-    for (int k = 0; k < m->nractor_ops; k++)
-        row_printf(r, "%s%.3f", k ? ";" : "", rate(m->ractor_ops[k], m->wall));
-    const uint64_t more[] = { m->barriers, m->vmlock_acquires, m->vmlock_waits,
-                              m->line_transfers, m->native_threads, m->engine_events };
-    for (size_t i = 0; i < sizeof more / sizeof *more; i++) put_u64(r, more[i]);
+    put_seconds(r, m, MET_WALL, m->wall);
+    put_seconds(r, m, MET_CPU, m->cpu);
+    for (int s = 0; s < TS_COUNT; s++)
+        put_seconds(r, m, (enum metric_id)(MET_STATE_TIME + s), m->state_time[s]);
+    const struct metric_count counts[] = {
+        { MET_VOL_SWITCHES, m->vol_switches }, { MET_INVOL_SWITCHES, m->invol_switches },
+        { MET_MAIN_VOL_SWITCHES, m->main_vol_switches }, { MET_GVL_HANDOFFS, m->gvl_handoffs },
+        { MET_WAKEUPS, m->wakeups }, { MET_WASTED_WAKES, m->wasted_wakes },
+        { MET_TIMER_TICKS, m->timer_ticks }, { MET_SYSCALLS, m->syscalls }, { MET_OPS, m->ops },
+    };
+    put_counts(r, m, counts, sizeof counts / sizeof *counts);
+    bool timed = metrics_measured(m, MET_WALL);
+    if (timed && metrics_measured(m, MET_OPS)) {
+        row_cell(r, ROW_NUM);
+        row_printf(r, "%.3f", rate(m->ops, m->wall));
+    } else {
+        row_null(r);
+    }
+    if (timed && metrics_measured(m, MET_RACTOR_OPS)) {
+        row_cell(r, ROW_LIST);
+        for (int k = 0; k < m->nractor_ops; k++)
+            row_printf(r, "%s%.3f", k ? ";" : "", rate(m->ractor_ops[k], m->wall));
+    } else {
+        row_null(r);
+    }
+    const struct metric_count more[] = {
+        { MET_BARRIERS, m->barriers }, { MET_VMLOCK_ACQUIRES, m->vmlock_acquires },
+        { MET_VMLOCK_WAITS, m->vmlock_waits }, { MET_LINE_TRANSFERS, m->line_transfers },
+        { MET_NATIVE_THREADS, m->native_threads }, { MET_ENGINE_EVENTS, m->engine_events },
+    };
+    put_counts(r, m, more, sizeof more / sizeof *more);
     if (reproducible) {
         row_null(r);
     } else {

@@ -13,6 +13,13 @@ static void human_count(char *buf, size_t len, uint64_t n)
     else snprintf(buf, len, "%" PRIu64, n);
 }
 
+/* A count, or "n/a" when the backend does not measure it. */
+static void count_of(const struct run_metrics *m, enum metric_id id, char *buf, size_t len, uint64_t n)
+{
+    if (metrics_measured(m, id)) human_count(buf, len, n);
+    else snprintf(buf, len, "n/a");
+}
+
 void summary_write(FILE *f, const struct run_metrics *m)
 {
     double wall = (double)m->wall / (double)SIM_S;
@@ -23,6 +30,7 @@ void summary_write(FILE *f, const struct run_metrics *m)
     sim_time total = 0;
     for (int s = 0; s < TS_COUNT; s++) total += m->state_time[s];
     fprintf(f, "  thread time:");
+    if (!metrics_measured(m, MET_STATE_TIME + TS_RUNNING)) fprintf(f, " not measured by this backend");
     for (int s = 0; s < TS_COUNT; s++) {
         if (!m->state_time[s]) continue;
         fprintf(f, " %s %.1f%%", thread_state_name((enum thread_state)s),
@@ -30,17 +38,17 @@ void summary_write(FILE *f, const struct run_metrics *m)
     }
     fputc('\n', f);
     char v[32], mv[32], iv[32], h[32], w[32], ww[32], ev[32];
-    human_count(v, sizeof v, m->vol_switches);
-    human_count(mv, sizeof mv, m->main_vol_switches);
-    human_count(iv, sizeof iv, m->invol_switches);
-    human_count(h, sizeof h, m->gvl_handoffs);
-    human_count(w, sizeof w, m->wakeups);
-    human_count(ww, sizeof ww, m->wasted_wakes);
-    human_count(ev, sizeof ev, m->engine_events);
+    count_of(m, MET_VOL_SWITCHES, v, sizeof v, m->vol_switches);
+    count_of(m, MET_MAIN_VOL_SWITCHES, mv, sizeof mv, m->main_vol_switches);
+    count_of(m, MET_INVOL_SWITCHES, iv, sizeof iv, m->invol_switches);
+    count_of(m, MET_GVL_HANDOFFS, h, sizeof h, m->gvl_handoffs);
+    count_of(m, MET_WAKEUPS, w, sizeof w, m->wakeups);
+    count_of(m, MET_WASTED_WAKES, ww, sizeof ww, m->wasted_wakes);
+    count_of(m, MET_ENGINE_EVENTS, ev, sizeof ev, m->engine_events);
     fprintf(f, "  switches: %s voluntary (main thread %s), %s involuntary; GVL hand-offs %s, "
                "futex wakes %s, wasted wakes %s",
             v, mv, iv, h, w, ww);
-    if (m->syscalls) fprintf(f, "; %.2f vol. switches per syscall", (double)m->vol_switches / (double)m->syscalls);
+    if (m->syscalls && metrics_measured(m, MET_VOL_SWITCHES)) fprintf(f, "; %.2f vol. switches per syscall", (double)m->vol_switches / (double)m->syscalls);
     fputc('\n', f);
     if (m->vmlock_acquires || m->barriers) {
         /* the VM lock and barrier (models/vm_lock.c, models/barrier.c) */

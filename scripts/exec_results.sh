@@ -53,24 +53,7 @@ errs=$out/summaries.txt
 tmp=$(mktemp) || exit 1
 trap 'rm -f "$tmp" "$tmp.err"' EXIT
 
-quiet_idle=${QUIET_IDLE:-90}
-quiet_wait=${QUIET_WAIT:-120}
-# idle_pct: percent of CPU time idle over the next 0.5 s (all CPUs)
-idle_pct() {
-    a=$(awk '/^cpu / { print $2 + $3 + $4 + $5 + $6 + $7 + $8 + $9, $5 + $6 }' /proc/stat)
-    sleep 0.5
-    b=$(awk '/^cpu / { print $2 + $3 + $4 + $5 + $6 + $7 + $8 + $9, $5 + $6 }' /proc/stat)
-    echo "$a $b" | awk '{ t = $3 - $1; v = t > 0 ? 100 * ($4 - $2) / t : 100; printf "%d", v }'
-}
-wait_quiet() {
-    waited=0
-    idle=$(idle_pct)
-    while [ "$idle" -lt "$quiet_idle" ] && [ "$waited" -lt "$quiet_wait" ]; do
-        sleep 2
-        waited=$((waited + 3))
-        idle=$(idle_pct)
-    done
-}
+. "$(dirname "$0")/quiet.inc"
 
 # one LABEL ARGS...: one `gvlsim exec` run, its row prefixed with LABEL
 # (a run refused because the busy loop would not calibrate on a busy host

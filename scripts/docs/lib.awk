@@ -53,6 +53,8 @@ function values(ds, key, col, a,   n, i, j, t) {
     return n
 }
 function median(a, n) { return n % 2 ? a[(n + 1) / 2] : (a[n / 2] + a[n / 2 + 1]) / 2 }
+# sorta(a, n): sort a[1..n] ascending
+function sorta(a, n,   i, j, t) { for (i = 1; i <= n; i++) for (j = i + 1; j <= n; j++) if (a[j] < a[i]) { t = a[i]; a[i] = a[j]; a[j] = t } }
 # med(ds, key, col): the median over key's rows
 function med(ds, key, col,   a, n) { n = values(ds, key, col, a); return median(a, n) }
 # mmm(ds, key, col, fmt): "min / median / max" over key's rows, each in fmt

@@ -17,4 +17,3 @@ function render(   d, r, n, i, idle, load, a, b, waited, q) {
         idle[1], median(idle, n), idle[n], param(d "/host", "quiet_idle"), param(d "/host", "quiet_wait")
     printf "%d of %d runs started below it. 1-minute load average: %.2f–%.2f.\n", waited, n, load[1], load[n]
 }
-function sorta(a, n,   i, j, t) { for (i = 1; i <= n; i++) for (j = i + 1; j <= n; j++) if (a[j] < a[i]) { t = a[i]; a[i] = a[j]; a[j] = t } }

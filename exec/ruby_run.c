@@ -1,0 +1,673 @@
+/* ruby_run.c - the Ruby backend (see ruby_run.h).
+ *
+ * The program runs as a child process: posix_spawnp with stdin from
+ * /dev/null, stdout and stderr into files of a private temporary directory
+ * (removed afterwards), with the CPU mask of machine.cores inherited from
+ * gvlsim; it stays in gvlsim's process group, so a Ctrl-C stops both.  The
+ * watchdog waits on a pidfd; when --timeout passes it sends SIGUSR1 (the
+ * program prints where each thread of its main Ractor is), then SIGKILL.  Environment variables set
+ * the runtime settings Ruby reads from the environment (RUBY_MAX_CPU,
+ * RUBY_MN_THREADS, RUBY_THREAD_TIMESLICE); everything else is passed through.
+ */
+#include "ruby_run.h"
+
+#include <cjson/cJSON.h>
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <limits.h>
+#include <math.h>
+#include <poll.h>
+#include <signal.h>
+#include <spawn.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "../common/err.h"
+#include "exec_affinity.h"
+
+extern char **environ;
+
+#define DEFAULT_TIMEOUT_S 600.0
+#define PROBE_TIMEOUT_S 60.0
+#define DUMP_GRACE_S 2.0     /* after SIGUSR1, before SIGKILL */
+#define MAX_CAPTURE (4u << 20) /* bytes of a child's output kept */
+
+/* ---- files ------------------------------------------------------------------ */
+
+/* The file's text (at most MAX_CAPTURE bytes), or NULL. */
+static char *slurp(const char *path)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f) return NULL;
+    char *buf = malloc(MAX_CAPTURE + 1);
+    if (!buf) {
+        fclose(f);
+        return NULL;
+    }
+    size_t n = fread(buf, 1, MAX_CAPTURE, f);
+    fclose(f);
+    buf[n] = '\0';
+    return buf;
+}
+
+static int write_file(const char *path, const char *text, size_t len, char *err, size_t errlen)
+{
+    FILE *f = fopen(path, "wb");
+    if (!f) return gv_fail(err, errlen, GV_EIO, "%s: %s", path, strerror(errno));
+    size_t n = fwrite(text, 1, len, f);
+    int bad = n != len;
+    if (fclose(f) != 0) bad = 1;
+    if (bad) return gv_fail(err, errlen, GV_EIO, "%s: write failed: %s", path, strerror(errno));
+    return GV_OK;
+}
+
+struct tmpdir {
+    char dir[PATH_MAX - 32];
+    char prog[PATH_MAX], result[PATH_MAX], out[PATH_MAX], errf[PATH_MAX];
+};
+
+static int tmpdir_make(struct tmpdir *t, char *err, size_t errlen)
+{
+    const char *base = getenv("TMPDIR");
+    if (!base || !*base || strlen(base) > sizeof t->dir - 32) base = "/tmp";
+    snprintf(t->dir, sizeof t->dir, "%s/gvlsim-ruby.XXXXXX", base);
+    if (!mkdtemp(t->dir)) return gv_fail(err, errlen, GV_EIO, "mkdtemp %s: %s", t->dir, strerror(errno));
+    snprintf(t->prog, sizeof t->prog, "%s/program.rb", t->dir);
+    snprintf(t->result, sizeof t->result, "%s/result.json", t->dir);
+    snprintf(t->out, sizeof t->out, "%s/stdout", t->dir);
+    snprintf(t->errf, sizeof t->errf, "%s/stderr", t->dir);
+    return GV_OK;
+}
+
+static void tmpdir_remove(struct tmpdir *t)
+{
+    unlink(t->prog);
+    unlink(t->result);
+    unlink(t->out);
+    unlink(t->errf);
+    rmdir(t->dir);
+}
+
+/* ---- a child under a watchdog ----------------------------------------------- */
+
+struct child {
+    int status;        /* waitpid status */
+    bool timed_out;
+};
+
+static double mono_s(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+/* Wait until pid exits or `until` (monotonic seconds) passes.  1 if it
+ * exited (status filled), 0 on timeout. */
+static int wait_until(pid_t pid, int pidfd, double until, int *status)
+{
+    for (;;) {
+        pid_t w = waitpid(pid, status, WNOHANG);
+        if (w == pid) return 1;
+        if (w < 0 && errno != EINTR) {
+            *status = 0;
+            return 1;
+        }
+        double left = until - mono_s();
+        if (left <= 0) return 0;
+        if (pidfd >= 0) {
+            struct pollfd p = { .fd = pidfd, .events = POLLIN };
+            int ms = left > 3600 ? 3600000 : (int)(left * 1000) + 1;
+            (void)poll(&p, 1, ms);
+        } else {
+            struct timespec ts = { 0, 20000000 };  /* no pidfd (old kernel): look every 20 ms */
+            nanosleep(&ts, NULL);
+        }
+    }
+}
+
+/* Run argv with envp, stdin /dev/null, stdout and stderr into files; wait
+ * at most timeout_s (then SIGUSR1, DUMP_GRACE_S, SIGKILL).  GV_OK with c filled, or the spawn error (ENOENT/EACCES:
+ * GV_EUNSUP, the executable is missing). */
+static int run_child(char *const *argv, char *const *envp, const char *out_path, const char *err_path,
+                     double timeout_s, struct child *c, char *err, size_t errlen)
+{
+    memset(c, 0, sizeof *c);
+    posix_spawn_file_actions_t fa;
+    posix_spawnattr_t at;
+    if (posix_spawn_file_actions_init(&fa) != 0 || posix_spawnattr_init(&at) != 0)
+        return gv_fail(err, errlen, GV_ENOMEM, "out of memory");
+    posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0);
+    posix_spawn_file_actions_addopen(&fa, 1, out_path, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+    posix_spawn_file_actions_addopen(&fa, 2, err_path, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+    sigset_t none;
+    sigemptyset(&none);
+    posix_spawnattr_setsigmask(&at, &none);
+    posix_spawnattr_setflags(&at, POSIX_SPAWN_SETSIGMASK);
+    pid_t pid;
+    int rc = posix_spawnp(&pid, argv[0], &fa, &at, argv, envp);
+    posix_spawn_file_actions_destroy(&fa);
+    posix_spawnattr_destroy(&at);
+    if (rc != 0)
+        return gv_fail(err, errlen, rc == ENOENT || rc == EACCES || rc == ENOEXEC ? GV_EUNSUP : GV_ERUN,
+                       "cannot run %s: %s", argv[0], strerror(rc));
+#ifdef SYS_pidfd_open
+    int pidfd = (int)syscall(SYS_pidfd_open, pid, 0);
+#else
+    int pidfd = -1;
+#endif
+    double t0 = mono_s();
+    if (!wait_until(pid, pidfd, t0 + (timeout_s > 0 ? timeout_s : DEFAULT_TIMEOUT_S), &c->status)) {
+        c->timed_out = true;
+        kill(pid, SIGUSR1);
+        if (!wait_until(pid, pidfd, mono_s() + DUMP_GRACE_S, &c->status)) {
+            kill(pid, SIGKILL);
+            while (waitpid(pid, &c->status, 0) < 0 && errno == EINTR) {}
+        }
+    }
+    if (pidfd >= 0) close(pidfd);
+    return GV_OK;
+}
+
+/* environ with `set` (NAME=VALUE strings) replacing variables of the same
+ * name; malloc'ed array of borrowed strings. */
+static char **make_env(char *const *set, int nset)
+{
+    int n = 0;
+    while (environ && environ[n]) n++;
+    char **env = calloc((size_t)(n + nset + 1), sizeof *env);
+    if (!env) return NULL;
+    int k = 0;
+    for (int i = 0; i < n; i++) {
+        bool replaced = false;
+        for (int j = 0; j < nset; j++) {
+            size_t len = strcspn(set[j], "=");
+            if (!strncmp(environ[i], set[j], len) && environ[i][len] == '=') replaced = true;
+        }
+        if (!replaced) env[k++] = environ[i];
+    }
+    for (int j = 0; j < nset; j++) env[k++] = set[j];
+    return env;
+}
+
+/* ---- the probe -------------------------------------------------------------- */
+
+static const char probe_script[] =
+    "print [RUBY_ENGINE, RUBY_VERSION, (defined?(RubyVM::YJIT) ? 1 : 0),"
+    " (defined?(RubyVM::YJIT) && RubyVM::YJIT.enabled? ? 1 : 0), (defined?(RubyVM::RJIT) ? 1 : 0),"
+    " RUBY_DESCRIPTION].join(\"\\t\")";
+
+static const char *ruby_exe(const struct rrun_opts *o)
+{
+    return o && o->ruby ? o->ruby : "ruby";
+}
+
+/* argv: ruby, its options (and --yjit), then `tail` (n strings) */
+static char **make_argv(const struct rrun_opts *o, bool add_yjit, const char *const *tail, int n)
+{
+    int nopts = o ? o->nruby_opts : 0;
+    char **argv = calloc((size_t)(nopts + n + 3), sizeof *argv);
+    if (!argv) return NULL;
+    int k = 0;
+    argv[k++] = (char *)ruby_exe(o);
+    for (int i = 0; i < nopts; i++) argv[k++] = (char *)o->ruby_opts[i];
+    if (add_yjit) argv[k++] = "--yjit";
+    for (int i = 0; i < n; i++) argv[k++] = (char *)tail[i];
+    return argv;
+}
+
+/* The last `max` bytes of s, from a line start, for messages. */
+static const char *tail_of(const char *s, size_t max)
+{
+    size_t n = strlen(s);
+    if (n <= max) return s;
+    const char *p = s + n - max, *nl = strchr(p, '\n');
+    return nl ? nl + 1 : p;
+}
+
+int rrun_probe(const struct rrun_opts *o, bool add_yjit, struct rrun_ruby *out, char *err, size_t errlen)
+{
+    memset(out, 0, sizeof *out);
+    struct tmpdir t;
+    int rc = tmpdir_make(&t, err, errlen);
+    if (rc != GV_OK) return rc;
+    const char *tail[] = { "-e", probe_script };
+    char **argv = make_argv(o, add_yjit, tail, 2);
+    if (!argv) {
+        tmpdir_remove(&t);
+        return gv_fail(err, errlen, GV_ENOMEM, "out of memory");
+    }
+    struct child c;
+    rc = run_child(argv, environ, t.out, t.errf, PROBE_TIMEOUT_S, &c, err, errlen);
+    free(argv);
+    char *so = rc == GV_OK ? slurp(t.out) : NULL, *se = rc == GV_OK ? slurp(t.errf) : NULL;
+    tmpdir_remove(&t);
+    if (rc == GV_EUNSUP) {
+        size_t len = strlen(err);
+        snprintf(err + len, errlen - len,
+                 "; the Ruby backend needs CRuby 3.0 or later: install Debian's ruby package "
+                 "(apt-get install ruby) or pass --ruby PATH");
+    }
+    if (rc == GV_OK && (c.timed_out || !WIFEXITED(c.status) || WEXITSTATUS(c.status) != 0 || !so))
+        rc = gv_fail(err, errlen, GV_EUNSUP, "%s %sdoes not start%s: %s", ruby_exe(o),
+                     o && o->nruby_opts ? "with these --ruby-opt options " : "",
+                     c.timed_out ? " (no answer within 60 s)" : "", se ? tail_of(se, 2000) : "");
+    if (rc == GV_OK) {
+        char engine[64] = "";
+        int yj = 0, yon = 0, rj = 0, used = 0;
+        if (sscanf(so, "%63[^\t]\t%31[^\t]\t%d\t%d\t%d\t%n", engine, out->version, &yj, &yon, &rj, &used) < 5) {
+            rc = gv_fail(err, errlen, GV_EUNSUP, "%s answered the version probe with \"%.200s\"", ruby_exe(o), so);
+        } else {
+            snprintf(out->description, sizeof out->description, "%s", so + used);
+            out->has_yjit = yj;
+            out->yjit = yon;
+            out->has_jit = yj || rj;
+            struct rver v;
+            if (strcmp(engine, "ruby") != 0)
+                rc = gv_fail(err, errlen, GV_EUNSUP, "%s is %s %s, not CRuby: the Ruby backend models CRuby's GVL",
+                             ruby_exe(o), engine, out->version);
+            else if (rver_parse(out->version, &v) != 0 || rver_facts_of(&v, &out->facts) != GV_OK)
+                rc = gv_fail(err, errlen, GV_EUNSUP, "%s is Ruby %s: the Ruby backend needs 3.0 or later (Ractors)",
+                             ruby_exe(o), out->version);
+        }
+    }
+    free(so);
+    free(se);
+    return rc;
+}
+
+/* ---- settings ------------------------------------------------------------- */
+
+static bool has_op(const struct scn_prog *prog, enum scn_op_kind kind, bool insns)
+{
+    for (int i = 0; i < prog->nops; i++) {
+        const struct scn_op *op = &prog->ops[i];
+        if (op->kind == kind && (!insns || op->u.compute.has_insns)) return true;
+        if (op->kind == OP_LOOP && op->u.loop.body && has_op(op->u.loop.body, kind, insns)) return true;
+    }
+    return false;
+}
+
+static bool scn_has(const struct scenario *scn, enum scn_op_kind kind, bool insns)
+{
+    for (int r = 0; r < scn->nractors; r++)
+        for (int t = 0; t < scn->ractors[r].nthreads; t++)
+            if (has_op(&scn->ractors[r].threads[t].prog, kind, insns)) return true;
+    return false;
+}
+
+static bool asked(const struct scenario *scn, enum scn_rt_key k)
+{
+    return (scn->runtime.asked >> k) & 1u;
+}
+
+/* What this Ruby does for the three CSV columns. */
+static enum scn_invariant_check actual_invariant(const struct rrun_ruby *rb)
+{
+    return rb->yjit ? rb->facts.invariant_yjit : INVARIANT_NONE;
+}
+
+static enum scn_insn_counter actual_counter(const struct rrun_ruby *rb)
+{
+    return rb->has_jit ? rb->facts.insn_counter_jit : COUNTER_NONE;
+}
+
+/* Whether a cap of shared native threads would hold back a non-main Ractor. */
+static bool cap_binds(const struct scenario *scn, enum scn_snt_cap cap)
+{
+    int snt = scn->runtime.max_cpu - (cap == SNT_CAP_MINUS_ONE ? 1 : 0);
+    return scn->total_ractors - 1 > snt;
+}
+
+#define NOTE "; runtime.ruby sets what a version does (scenarios/README.md, \"Ruby versions\")"
+
+int rrun_check_settings(const struct scenario *scn, const struct rrun_ruby *rb, char *err, size_t errlen)
+{
+    const struct scn_runtime *r = &scn->runtime;
+    const struct rver_facts *f = &rb->facts;
+    const char *v = rb->version;
+    if (asked(scn, RT_GVL_POLICY) && r->gvl_policy != f->gvl_policy)
+        return gv_fail(err, errlen, GV_EUNSUP,
+                       "runtime.gvl_policy = %s: Ruby %s hands the GVL over as \"%s\"; run it with "
+                       "--set runtime.gvl_policy=%s" NOTE,
+                       scn_policy_name(r->gvl_policy), v, scn_policy_name(f->gvl_policy),
+                       scn_policy_name(f->gvl_policy));
+    if (asked(scn, RT_YJIT) && r->yjit && !rb->has_yjit)
+        return gv_fail(err, errlen, GV_EUNSUP, "runtime.yjit = true: this Ruby %s was built without YJIT", v);
+    if (asked(scn, RT_YJIT) && !r->yjit && rb->yjit)
+        return gv_fail(err, errlen, GV_EUNSUP,
+                       "runtime.yjit = false, but YJIT is on (--ruby-opt or RUBY_YJIT_ENABLE)");
+    if (asked(scn, RT_INVARIANT_CHECK) && scn_has(scn, OP_ENV_ESCAPE, false) &&
+        r->invariant_check != actual_invariant(rb)) {
+        if (r->invariant_check == f->invariant_yjit && !rb->yjit)
+            return gv_fail(err, errlen, GV_EUNSUP,
+                           "runtime.invariant_check = %s needs YJIT on Ruby %s: add --set runtime.yjit=true",
+                           scn_invariant_name(r->invariant_check), v);
+        return gv_fail(err, errlen, GV_EUNSUP,
+                       "runtime.invariant_check = %s: an env escape on Ruby %s with YJIT %s costs \"%s\"%s%s%s; "
+                       "run it with --set runtime.invariant_check=%s" NOTE,
+                       scn_invariant_name(r->invariant_check), v, rb->yjit ? "on" : "off",
+                       scn_invariant_name(actual_invariant(rb)), rb->yjit ? "" : " (with YJIT on: \"",
+                       rb->yjit ? "" : scn_invariant_name(f->invariant_yjit), rb->yjit ? "" : "\")",
+                       scn_invariant_name(actual_invariant(rb)));
+    }
+    if (asked(scn, RT_INSN_COUNTER) && scn_has(scn, OP_COMPUTE, true) && r->insn_counter != actual_counter(rb))
+        return gv_fail(err, errlen, GV_EUNSUP,
+                       "runtime.insn_counter = %s: Ruby %s%s counts instructions as \"%s\"; run it with "
+                       "--set runtime.insn_counter=%s" NOTE,
+                       scn_counter_name(r->insn_counter), v, rb->has_jit ? "" : " (built without a JIT)",
+                       scn_counter_name(actual_counter(rb)), scn_counter_name(actual_counter(rb)));
+    if (asked(scn, RT_QUANTUM) && r->quantum != 100 * SIM_MS &&
+        (!f->quantum_env || r->quantum % SIM_MS != 0))
+        return gv_fail(err, errlen, GV_EUNSUP,
+                       "runtime.quantum = %.3f ms: %s", (double)r->quantum / (double)SIM_MS,
+                       f->quantum_env ? "RUBY_THREAD_TIMESLICE takes whole milliseconds"
+                                      : "the quantum is a constant 100 ms before Ruby 3.4");
+    if (asked(scn, RT_TIMER_TICK) && r->timer_tick != 10 * SIM_MS)
+        return gv_fail(err, errlen, GV_EUNSUP,
+                       "runtime.timer_tick = %.3f ms: CRuby's timer period is a constant (10 ms from 3.3; "
+                       "no tick in the GVL of 3.0-3.2)", (double)r->timer_tick / (double)SIM_MS);
+    if (asked(scn, RT_MN_MAIN) && r->mn_main && !f->mn)
+        return gv_fail(err, errlen, GV_EUNSUP, "runtime.mn_main = true: Ruby %s has no M:N threads (3.3 and later)", v);
+    if (!f->mn && (asked(scn, RT_MAX_CPU) || asked(scn, RT_SNT_CAP)) && cap_binds(scn, r->snt_cap))
+        return gv_fail(err, errlen, GV_EUNSUP,
+                       "runtime.max_cpu = %d caps the %d worker Ractors, but Ruby %s has no M:N threads "
+                       "(every Ractor runs on its own native thread)",
+                       r->max_cpu, scn->total_ractors - 1, v);
+    if (f->mn && asked(scn, RT_SNT_CAP) && r->snt_cap != f->snt_cap &&
+        (cap_binds(scn, r->snt_cap) || cap_binds(scn, f->snt_cap)))
+        return gv_fail(err, errlen, GV_EUNSUP,
+                       "runtime.snt_cap = %s: Ruby %s caps shared native threads as \"%s\"; run it with "
+                       "--set runtime.snt_cap=%s" NOTE,
+                       scn_snt_cap_name(r->snt_cap), v, scn_snt_cap_name(f->snt_cap), scn_snt_cap_name(f->snt_cap));
+    return GV_OK;
+}
+
+/* The environment variables that honour asked-for settings. */
+static int settings_env(const struct scenario *scn, const struct rrun_ruby *rb, char set[][48])
+{
+    int n = 0;
+    const struct scn_runtime *r = &scn->runtime;
+    if (rb->facts.mn && asked(scn, RT_MAX_CPU)) snprintf(set[n++], 48, "RUBY_MAX_CPU=%d", r->max_cpu);
+    if (rb->facts.mn && asked(scn, RT_MN_MAIN)) snprintf(set[n++], 48, "RUBY_MN_THREADS=%d", r->mn_main ? 1 : 0);
+    if (rb->facts.quantum_env && asked(scn, RT_QUANTUM))
+        snprintf(set[n++], 48, "RUBY_THREAD_TIMESLICE=%" PRId64, (int64_t)(r->quantum / SIM_MS));
+    return n;
+}
+
+/* ---- the program ------------------------------------------------------------ */
+
+static void stat_path_of(const struct scenario *scn, const struct rrun_opts *o, char *buf, size_t len)
+{
+    if (o && o->stat_path) {
+        snprintf(buf, len, "%s", o->stat_path);
+        return;
+    }
+    char real[PATH_MAX];
+    if (scn->file && realpath(scn->file, real)) snprintf(buf, len, "%s", real);
+    else snprintf(buf, len, "/");
+}
+
+int rrun_program(const struct scenario *scn, const struct rrun_opts *o, struct rgen_program *p, char *err,
+                 size_t errlen)
+{
+    char path[PATH_MAX];
+    stat_path_of(scn, o, path, sizeof path);
+    double spread = o && o->max_spread > 0 ? o->max_spread : 0;
+    struct rgen_opts go = { .stat_path = path, .max_spread = spread };
+    return rgen_generate(scn, &go, p, err, errlen);
+}
+
+/* Append to err the program's stderr, each "program.rb:N" of it followed by
+ * the op that line runs. */
+static void explain(char *err, size_t errlen, const char *stderr_text, const char *prog_path,
+                    const struct rgen_program *p)
+{
+    size_t len = strlen(err);
+    const char *s = tail_of(stderr_text ? stderr_text : "", 6000);
+    size_t plen = strlen(prog_path);
+    while (*s && len + 1 < errlen) {
+        const char *nl = strchr(s, '\n');
+        size_t n = nl ? (size_t)(nl - s) : strlen(s);
+        /* the line, with the temporary program's path shortened */
+        int w = snprintf(err + len, errlen - len, "\n  | ");
+        if (w < 0) break;
+        len = strlen(err);
+        for (const char *q = s; q < s + n && len + 1 < errlen;) {
+            if (!strncmp(q, prog_path, plen)) {
+                len += (size_t)snprintf(err + len, errlen - len, "program.rb");
+                q += plen;
+            } else {
+                err[len++] = *q++;
+                err[len] = '\0';
+            }
+        }
+        len = strlen(err);
+        /* the ops on this line of the report */
+        int shown = 0;
+        for (const char *q = s; q < s + n && len + 1 < errlen; q++) {
+            if (strncmp(q, prog_path, plen) != 0 || q[plen] != ':') continue;
+            int ln = atoi(q + plen + 1);
+            const struct scn_op *op = rgen_op_at(p, ln);
+            if (op && ln != shown) {
+                shown = ln;
+                snprintf(err + len, errlen - len, "\n  |   (program line %d runs %s %s, line %d)", ln,
+                         scn_op_name(op->kind), op->path, op->line);
+                len = strlen(err);
+            }
+        }
+        s += n + (nl ? 1 : 0);
+    }
+}
+
+static double num(const cJSON *o, const char *key, bool *ok)
+{
+    const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, key);
+    if (!cJSON_IsNumber(v)) {
+        *ok = false;
+        return 0;
+    }
+    return v->valuedouble;
+}
+
+static uint64_t count(const cJSON *o, const char *key, bool *ok)
+{
+    double d = num(o, key, ok);
+    if (!(d >= 0) || d > 1.8e19) {
+        *ok = false;
+        return 0;
+    }
+    return (uint64_t)llround(d);
+}
+
+static int parse_result(const struct scenario *scn, const char *text, struct rrun_report *rep, char *err,
+                        size_t errlen)
+{
+    cJSON *j = cJSON_Parse(text);
+    if (!j) return gv_fail(err, errlen, GV_ERUN, "the Ruby program's report is not JSON: %.200s", text);
+    bool ok = true;
+    struct run_metrics *m = &rep->m;
+    rep->ns_per_iter = num(j, "ns_per_iter", &ok);
+    rep->ns_min = num(j, "ns_min", &ok);
+    rep->ns_max = num(j, "ns_max", &ok);
+    rep->spread = num(j, "spread", &ok);
+    rep->fixed_ns = num(j, "fixed_ns", &ok);
+    rep->attempts = (int)num(j, "attempts", &ok);
+    rep->insns_per_iter = (int)num(j, "insns_per_iter", &ok);
+    rep->insns_fixed = (int)num(j, "insns_fixed", &ok);
+    m->wall = (sim_time)count(j, "wall_ns", &ok) * SIM_NS;
+    m->cpu = (sim_time)count(j, "cpu_ns", &ok) * SIM_NS;
+    rep->gc_count = count(j, "gc_count", &ok);
+    double gc_ms = num(j, "gc_time_ms", &ok);
+    rep->gc_time_s = gc_ms >= 0 ? gc_ms / 1000.0 : -1;
+    m->ops = count(j, "ops", &ok);
+    m->syscalls = count(j, "syscalls", &ok);
+    rep->insns = count(j, "insns", &ok);
+    m->vol_switches = count(j, "vol_switches", &ok);
+    m->invol_switches = count(j, "invol_switches", &ok);
+    m->main_vol_switches = count(j, "main_vol_switches", &ok);
+    m->native_threads = count(j, "native_threads", &ok);
+    uint64_t threads = count(j, "threads", &ok);
+    const cJSON *st = cJSON_GetObjectItemCaseSensitive(j, "stopped");
+    rep->stopped_at_time = cJSON_IsTrue(st);
+    const cJSON *ro = cJSON_GetObjectItemCaseSensitive(j, "ractor_ops");
+    if (!cJSON_IsArray(ro) || cJSON_GetArraySize(ro) != scn->total_ractors) ok = false;
+    for (int i = 0; ok && i < scn->total_ractors; i++) {
+        const cJSON *x = cJSON_GetArrayItem(ro, i);
+        if (!cJSON_IsNumber(x) || x->valuedouble < 0) ok = false;
+        else rep->ractor_ops_buf[i] = (uint64_t)llround(x->valuedouble);
+    }
+    if (ok && threads != (uint64_t)scn->total_threads) {
+        cJSON_Delete(j);
+        return gv_fail(err, errlen, GV_ERUN, "the Ruby program reported %" PRIu64 " threads, the scenario has %d",
+                       threads, scn->total_threads);
+    }
+    cJSON_Delete(j);
+    if (!ok) return gv_fail(err, errlen, GV_ERUN, "the Ruby program's report lacks a field: %.300s", text);
+    return GV_OK;
+}
+
+/* What a Ruby program cannot observe from inside. */
+static const enum metric_id unmeasured[] = {
+    MET_GVL_HANDOFFS, MET_WAKEUPS,  MET_WASTED_WAKES,   MET_TIMER_TICKS,    MET_BARRIERS,
+    MET_VMLOCK_ACQUIRES, MET_VMLOCK_WAITS, MET_LINE_TRANSFERS, MET_ENGINE_EVENTS,
+};
+
+static void fill_metrics(const struct scenario *scn, struct rrun_report *rep)
+{
+    struct run_metrics *m = &rep->m;
+    const struct rrun_ruby *rb = &rep->ruby;
+    snprintf(rep->engine, sizeof rep->engine, "ruby %s%s", rb->version, rb->yjit ? " +YJIT" : "");
+    scn_metrics_describe(scn, m);
+    m->backend = "ruby";
+    m->engine = rep->engine;
+    /* what this Ruby does, not what the scenario asked (rrun_check_settings
+     * refused what it asked and cannot have) */
+    m->policy = scn_policy_name(rb->facts.gvl_policy);
+    m->invariant_check = scn_invariant_name(actual_invariant(rb));
+    m->insn_counter = scn_counter_name(actual_counter(rb));
+    m->ractors = scn->total_ractors;
+    m->threads = scn->total_threads;
+    m->ractor_ops = rep->ractor_ops_buf;
+    m->nractor_ops = scn->total_ractors;
+    for (int s = 0; s < TS_COUNT; s++) metrics_set_unmeasured(m, (enum metric_id)(MET_STATE_TIME + s));
+    for (size_t i = 0; i < sizeof unmeasured / sizeof unmeasured[0]; i++) metrics_set_unmeasured(m, unmeasured[i]);
+}
+
+/* The child's exit, as an error with its stderr (GV_ERUN). */
+static int child_failed(const struct child *c, const struct scenario *scn, double timeout, const char *errtext,
+                        const struct tmpdir *t, const struct rgen_program *p, char *err, size_t errlen)
+{
+    if (c->timed_out)
+        gv_fail(err, errlen, GV_ERUN,
+                "%s: watchdog: the Ruby program did not finish within %g s (--timeout); stopped it. "
+                "Its threads and stderr:", scn->file, timeout);
+    else if (errtext && strstr(errtext, "No live threads left. Deadlock"))
+        gv_fail(err, errlen, GV_ERUN,
+                "%s: deadlock: Ruby found every thread of the main Ractor waiting forever:", scn->file);
+    else if (WIFEXITED(c->status) && WEXITSTATUS(c->status) == RGEN_EXIT_CALIBRATION)
+        gv_fail(err, errlen, GV_ERUN, "%s: the Ruby program stopped:", scn->file);
+    else if (WIFSIGNALED(c->status))
+        gv_fail(err, errlen, GV_ERUN, "%s: the Ruby program died of signal %d:", scn->file, WTERMSIG(c->status));
+    else
+        gv_fail(err, errlen, GV_ERUN, "%s: the Ruby program failed (exit %d):", scn->file,
+                WIFEXITED(c->status) ? WEXITSTATUS(c->status) : -1);
+    explain(err, errlen, errtext, t->prog, p);
+    return GV_ERUN;
+}
+
+int rrun_run(const struct scenario *scn, const struct rrun_opts *o, struct rrun_report *rep, char *err,
+             size_t errlen)
+{
+    memset(rep, 0, sizeof *rep);
+    rep->gc_time_s = -1;
+    int rc = rgen_check(scn, err, errlen);
+    if (rc != GV_OK) return rc;
+    rep->ractor_ops_buf = calloc((size_t)scn->total_ractors, sizeof *rep->ractor_ops_buf);
+    if (!rep->ractor_ops_buf) return gv_fail(err, errlen, GV_ENOMEM, "out of memory");
+
+    /* machine.cores: pin this thread; the children inherit the mask */
+    struct exec_affinity aff;
+    rc = exec_affinity_pin(&aff, scn->machine.cores, err, errlen);
+    if (rc != GV_OK) return rc;
+    bool add_yjit = (scn->runtime.asked >> RT_YJIT & 1u) && scn->runtime.yjit;
+    rc = rrun_probe(o, add_yjit, &rep->ruby, err, errlen);
+    if (rc == GV_OK) rc = rrun_check_settings(scn, &rep->ruby, err, errlen);
+    struct rgen_program prog = { 0 };
+    if (rc == GV_OK) rc = rrun_program(scn, o, &prog, err, errlen);
+    struct tmpdir t;
+    bool have_dir = false;
+    if (rc == GV_OK) have_dir = (rc = tmpdir_make(&t, err, errlen)) == GV_OK;
+    if (rc == GV_OK) rc = write_file(t.prog, prog.text, prog.len, err, errlen);
+    struct child c = { 0 };
+    double timeout = o && o->timeout_s > 0 ? o->timeout_s : DEFAULT_TIMEOUT_S;
+    if (rc == GV_OK) {
+        char set[4][48];
+        char *setp[4];
+        int nset = settings_env(scn, &rep->ruby, set);
+        for (int i = 0; i < nset; i++) setp[i] = set[i];
+        const char *tail[] = { t.prog, t.result };
+        char **argv = make_argv(o, add_yjit, tail, 2);
+        char **env = make_env(setp, nset);
+        if (!argv || !env) rc = gv_fail(err, errlen, GV_ENOMEM, "out of memory");
+        else rc = run_child(argv, env, t.out, t.errf, timeout, &c, err, errlen);
+        free(argv);
+        free(env);
+    }
+    exec_affinity_restore(&aff);
+    if (rc == GV_OK) {
+        char *errtext = slurp(t.errf);
+        if (c.timed_out || !WIFEXITED(c.status) || WEXITSTATUS(c.status) != 0) {
+            rc = child_failed(&c, scn, timeout, errtext, &t, &prog, err, errlen);
+        } else {
+            char *result = slurp(t.result);
+            if (!result) rc = gv_fail(err, errlen, GV_ERUN, "the Ruby program wrote no report (%s)", t.result);
+            else rc = parse_result(scn, result, rep, err, errlen);
+            free(result);
+            if (errtext && *errtext) {
+                rep->ruby_stderr = errtext;
+                errtext = NULL;
+            }
+        }
+        free(errtext);
+    }
+    if (have_dir) tmpdir_remove(&t);
+    rgen_program_free(&prog);
+    if (rc == GV_OK) fill_metrics(scn, rep);
+    return rc;
+}
+
+void rrun_report_free(struct rrun_report *rep)
+{
+    free(rep->ractor_ops_buf);
+    free(rep->ruby_stderr);
+    rep->ractor_ops_buf = NULL;
+    rep->ruby_stderr = NULL;
+    rep->m.ractor_ops = NULL;
+}
+
+void rrun_summary_write(FILE *f, const struct rrun_report *rep)
+{
+    fprintf(f, "  ruby: %s\n", rep->ruby.description);
+    fprintf(f, "  busy loop: %.3f ns/iteration (min %.3f, max %.3f, spread %.1f%% over 15 samples, %d attempt%s); "
+               "a compute's own cost %.0f ns\n",
+            rep->ns_per_iter, rep->ns_min, rep->ns_max, 100.0 * rep->spread, rep->attempts,
+            rep->attempts == 1 ? "" : "s", rep->fixed_ns);
+    if (rep->insns)
+        fprintf(f, "  instructions: %" PRIu64 " executed (%d per loop iteration + %d per compute, from the "
+                   "loop's instruction sequence)\n",
+                rep->insns, rep->insns_per_iter, rep->insns_fixed);
+    if (rep->gc_time_s >= 0)
+        fprintf(f, "  GC: %" PRIu64 " runs, %.3f s\n", rep->gc_count, rep->gc_time_s);
+    else
+        fprintf(f, "  GC: %" PRIu64 " runs\n", rep->gc_count);
+    if (rep->stopped_at_time) fprintf(f, "  stopped at stop.time\n");
+    if (rep->ruby_stderr) fprintf(f, "  ruby's stderr:\n%s", rep->ruby_stderr);
+}

@@ -1,0 +1,85 @@
+/* ruby_run.h - the Ruby backend: run a scenario as a Ruby program on a real
+ * CRuby and read what it measured (`gvlsim exec --backend ruby`).
+ *
+ * Steps: pin to machine.cores CPUs (children inherit the mask); ask the Ruby
+ * its version and whether YJIT is on (rrun_probe); refuse any runtime
+ * setting the scenario asks for that this Ruby cannot honour, by the
+ * version table (input/ruby_version.c); generate the program (ruby_gen.c);
+ * run it under a watchdog with its stderr kept; read its JSON report into a
+ * struct run_metrics (backend "ruby", engine "ruby 3.1.2"), leaving what a
+ * Ruby program cannot see from inside unmeasured.
+ */
+#ifndef EXEC_RUBY_RUN_H
+#define EXEC_RUBY_RUN_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "../input/ruby_version.h"
+#include "../input/scenario.h"
+#include "../common/metrics.h"
+#include "ruby_gen.h"
+
+struct rrun_opts {
+    const char *ruby;                /* the executable: a path, or a name on PATH; NULL: "ruby" */
+    const char *const *ruby_opts;    /* arguments for ruby before the program, e.g. "--yjit" */
+    int nruby_opts;
+    double timeout_s;                /* watchdog; <= 0: 600 s */
+    const char *stat_path;           /* File.mtime's file; NULL: the scenario file, else "/" */
+    double max_spread;               /* the calibration's largest accepted spread; <= 0: 0.10 */
+};
+
+/* What the Ruby says about itself (run with the same options). */
+struct rrun_ruby {
+    char version[32];                /* RUBY_VERSION */
+    char description[256];           /* RUBY_DESCRIPTION */
+    struct rver_facts facts;         /* the version table's row for it */
+    bool has_yjit;                   /* built with YJIT */
+    bool has_jit;                    /* built with YJIT or RJIT (the 3.3/3.4 instruction counter) */
+    bool yjit;                       /* YJIT on with these options */
+};
+
+struct rrun_report {
+    struct run_metrics m;            /* m.engine -> engine, m.ractor_ops -> ractor_ops_buf */
+    uint64_t *ractor_ops_buf;
+    char engine[64];                 /* "ruby 3.1.2", "+YJIT" when it was on */
+    struct rrun_ruby ruby;
+    /* the program's busy-loop calibration */
+    double ns_per_iter, ns_min, ns_max, spread, fixed_ns;
+    int attempts;
+    int insns_per_iter, insns_fixed; /* the instruction loop's shape */
+    uint64_t insns;                  /* instructions of `insns` computes */
+    uint64_t gc_count;
+    double gc_time_s;                /* GC.stat(:time) over the run; < 0: not reported */
+    bool stopped_at_time;
+    char *ruby_stderr;               /* what the program wrote on stderr (warnings), or NULL */
+};
+
+/* Run `ruby [opts] -e PROBE`: GV_OK, or GV_EUNSUP (no such ruby, not
+ * CRuby, older than the table, a failing option) with a message. */
+int rrun_probe(const struct rrun_opts *o, bool add_yjit, struct rrun_ruby *out, char *err, size_t errlen);
+
+/* Every runtime setting `scn` asks for (scn->runtime.asked) that `rb`
+ * cannot honour: GV_OK, or GV_EUNSUP naming the first and what would. */
+int rrun_check_settings(const struct scenario *scn, const struct rrun_ruby *rb, char *err, size_t errlen);
+
+/* The program that rrun_run runs for `scn` (for --print-program). */
+int rrun_program(const struct scenario *scn, const struct rrun_opts *o, struct rgen_program *p, char *err,
+                 size_t errlen);
+
+/* Run `scn` on Ruby.  GV_OK with `rep` filled; GV_EINVAL (more cores than
+ * the host has), GV_EUNSUP (no ruby, a setting or op it cannot honour),
+ * GV_ERUN (the program failed, deadlocked, or the watchdog stopped it: the
+ * message holds its stderr with the ops its lines run), GV_EIO, GV_ENOMEM.
+ * Free `rep` with rrun_report_free in every case. */
+int rrun_run(const struct scenario *scn, const struct rrun_opts *o, struct rrun_report *rep, char *err,
+             size_t errlen);
+void rrun_report_free(struct rrun_report *rep);
+
+/* Lines on what only this backend reports (the Ruby, its calibration, GC,
+ * instructions), after summary_write's. */
+void rrun_summary_write(FILE *f, const struct rrun_report *rep);
+
+#endif
