@@ -199,7 +199,8 @@ demo: deps
 	@scripts/demo.sh ./gvlsim out
 
 # The docs' tables are generated (scripts/docs/): `make docs` runs every
-# simulation of docs/data/sim-runs.txt into docs/data/sim.csv, then renders
+# simulation of docs/data/sim-runs.txt into docs/data/sim.csv, every import
+# of docs/data/import-runs.txt into docs/data/import.csv, then renders
 # the tables and figures of README.md, docs/*.md and scenarios/README.md
 # from docs/data.  `make docs-measure` measures the real executor's tables
 # into out/exec-results, copies the raw data to docs/data/exec, renders.
@@ -209,6 +210,7 @@ demo: deps
 # that no committed file points outside the repository.
 docs: gvlsim
 	@scripts/docs/simulate.sh -b ./gvlsim
+	@scripts/docs/imports.sh -b ./gvlsim
 	@scripts/docs/render.sh
 
 docs-measure: gvlsim

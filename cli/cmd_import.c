@@ -10,6 +10,7 @@
 #include "../input/import.h"
 #include "../input/load.h"
 #include "../input/units.h"
+#include "../output/csv.h"
 #include "cli.h"
 #include "options.h"
 
@@ -44,6 +45,9 @@ static const struct args_opt import_opts[] = {
               "else 100ms); also written to runtime.quantum" },
     { .name = "report", .kind = ARGS_PATH,
       .help = "write every segment of the trace with its class, as CSV" },
+    { .name = "stats", .kind = ARGS_PATH,
+      .help = "write the trace's totals (the CSV's state columns), its\n"
+              "waits by class and its GVL hand-off latencies, as one CSV row" },
     CLI_OPT_MACHINES,
     CLI_OPT_QUIET_H("no summary on stderr"),
     CLI_OPT_END,
@@ -103,21 +107,56 @@ static int write_report(const char *path, const struct imp_trace *t)
             }
             *p++ = '"';
             *p = '\0';
-            fprintf(f.f, "%s,%lld,%d,%d,%d,%s,%lld.%012lld,%lld.%012lld,", name, (long long)th->tid, th->ractor,
-                    k, s->event, imp_state_name(s->st), (long long)(s->t0 / SIM_S), (long long)(s->t0 % SIM_S),
-                    (long long)((s->t1 - s->t0) / SIM_S), (long long)((s->t1 - s->t0) % SIM_S));
+            char t0[40], d[40], gap[40];
+            csv_format_seconds(t0, sizeof t0, s->t0);
+            csv_format_seconds(d, sizeof d, s->t1 - s->t0);
+            csv_format_seconds(gap, sizeof gap, s->gap);
+            fprintf(f.f, "%s,%lld,%d,%d,%d,%s,%s,%s,", name, (long long)th->tid, th->ractor, k, s->event,
+                    imp_state_name(s->st), t0, d);
             if (s->st == IMP_WAITING) {
                 fprintf(f.f, "%d,%s,\"%s\",", s->wait_index, imp_class_name(s->cls), imp_rule_text(s->rule));
-                if (s->waker >= 0)
-                    fprintf(f.f, "%d,%lld.%012lld\n", s->waker, (long long)(s->gap / SIM_S),
-                            (long long)(s->gap % SIM_S));
-                else
-                    fprintf(f.f, ",\n");
+                if (s->waker >= 0) fprintf(f.f, "%d,%s\n", s->waker, gap);
+                else fprintf(f.f, ",\n");
             } else {
                 fprintf(f.f, ",,,,\n");
             }
         }
     }
+    if (afile_commit(&f, err, sizeof err) != GV_OK) {
+        fprintf(stderr, "gvlsim import: %s\n", err);
+        return GV_EIO;
+    }
+    return GV_OK;
+}
+
+static int write_stats(const char *path, const struct imp_trace *t, const char *ruby)
+{
+    struct afile f;
+    char err[GV_ERRLEN];
+    struct imp_totals tot;
+    struct imp_latency lat;
+    imp_totals(t, &tot);
+    if (imp_latencies(t, &lat) != GV_OK) return GV_ENOMEM;
+    if (afile_open(&f, path, err, sizeof err) != GV_OK) {
+        fprintf(stderr, "gvlsim import: %s\n", err);
+        return GV_EIO;
+    }
+    const sim_time times[] = { tot.wall, tot.running, tot.gc, tot.wants_gvl, tot.waiting, tot.sleeping };
+    fprintf(f.f, "form,ruby,threads,ractors,events,wall_s,running_s,gc_s,wants_gvl_s,waiting_s,sleeping_s,"
+                 "waits,io,sync,join,yield,end,exit,handoffs,handoff_s,acquires,acquire_s\n");
+    fprintf(f.f, "%s,%s,%d,%d,%d", t->form == IMP_FORM_GVLSIM ? "gvlsim" : "gvl-tracing", ruby ? ruby : "",
+            t->nthreads, t->nractors, t->nevents);
+    for (size_t i = 0; i < sizeof times / sizeof times[0]; i++) {
+        char b[40];
+        csv_format_seconds(b, sizeof b, times[i]);
+        fprintf(f.f, ",%s", b);
+    }
+    char h[40], q[40];
+    csv_format_seconds(h, sizeof h, lat.handoff_median);
+    csv_format_seconds(q, sizeof q, lat.acquire_median);
+    fprintf(f.f, ",%d,%d,%d,%d,%d,%d,%d,%d,%s,%d,%s\n", tot.waits, tot.cls[IMP_CLS_IO], tot.cls[IMP_CLS_SYNC],
+            tot.cls[IMP_CLS_JOIN], tot.cls[IMP_CLS_YIELD], tot.cls[IMP_CLS_END], tot.cls[IMP_CLS_EXIT], lat.handoffs,
+            h, lat.acquires, q);
     if (afile_commit(&f, err, sizeof err) != GV_OK) {
         fprintf(stderr, "gvlsim import: %s\n", err);
         return GV_EIO;
@@ -136,17 +175,26 @@ static void summary(const struct imp_trace *t, const char *ruby, const char *rub
     units_format(tot.wants_gvl, wg, sizeof wg);
     units_format(tot.waiting, wt, sizeof wt);
     units_format(tot.sleeping, sl, sizeof sl);
-    fprintf(stderr, "%s: %s trace, %s, %d thread%s in %d Ractor%s, %d events, %s\n", t->file,
-            t->form == IMP_FORM_GVLSIM ? "gvlsim" : "gvl-tracing", ruby ? ruby : "Ruby version not recorded",
+    fprintf(stderr, "%s: %s trace, %s%s, %d thread%s in %d Ractor%s, %d events, %s\n", t->file,
+            t->form == IMP_FORM_GVLSIM ? "gvlsim" : "gvl-tracing", ruby ? "Ruby " : "Ruby version not recorded",
+            ruby ? ruby : "",
             t->nthreads, t->nthreads == 1 ? "" : "s", t->nractors, t->nractors == 1 ? "" : "s", t->nevents, w);
     if (ruby) fprintf(stderr, "  Ruby %s (%s)\n", ruby, ruby_from);
     else fprintf(stderr, "  the trace does not say which Ruby recorded it: pass --ruby VERSION\n");
     fprintf(stderr, "  thread time: running %s, gc %s, wants_gvl %s, waiting %s, sleeping %s\n", run, gc, wg,
             wt, sl);
     fprintf(stderr, "  waits: %d io (fixed length), %d sync and %d join (ended by another thread), %d quantum "
-                    "yields (not copied), %d still open at the end (the thread ends there)\n",
+                    "yields and %d thread exits (not copied), %d still open at the end (the thread ends there)\n",
             tot.cls[IMP_CLS_IO], tot.cls[IMP_CLS_SYNC], tot.cls[IMP_CLS_JOIN], tot.cls[IMP_CLS_YIELD],
-            tot.cls[IMP_CLS_END]);
+            tot.cls[IMP_CLS_EXIT], tot.cls[IMP_CLS_END]);
+    struct imp_latency lat;
+    if (imp_latencies(t, &lat) == GV_OK && (lat.handoffs || lat.acquires)) {
+        char h[48], q[48];
+        units_format(lat.handoff_median, h, sizeof h);
+        units_format(lat.acquire_median, q, sizeof q);
+        fprintf(stderr, "  GVL hand-offs: %d, median %s from a release to the next thread running; uncontended "
+                        "acquisitions: %d, median %s\n", lat.handoffs, h, lat.acquires, q);
+    }
     if (t->trailing_commas || t->os_view_events || t->other_events || t->after_death || t->merged)
         fprintf(stderr, "  read: %d trailing comma%s accepted, %d OS-view events and %d other events skipped, "
                         "%d states after a thread's death dropped, %d repeated states merged\n",
@@ -220,6 +268,7 @@ static int import_exec(const struct args *a)
     }
     scenario_free(&scn);
     if (args_has(a, "report") && (rc = write_report(args_str(a, "report", NULL), &t)) != GV_OK) goto done;
+    if (args_has(a, "stats") && (rc = write_stats(args_str(a, "stats", NULL), &t, ruby)) != GV_OK) goto done;
     struct afile f;
     if ((rc = afile_open(&f, out, err, sizeof err)) != GV_OK ||
         (fputs(text, f.f), (rc = afile_commit(&f, err, sizeof err)) != GV_OK)) {

@@ -566,3 +566,78 @@ void imp_totals(const struct imp_trace *t, struct imp_totals *out)
             }
         }
 }
+
+static int cmp_time(const void *x, const void *y)
+{
+    sim_time a = *(const sim_time *)x, b = *(const sim_time *)y;
+    return a < b ? -1 : a > b;
+}
+
+static sim_time median_of(sim_time *v, int n)
+{
+    if (n == 0) return 0;
+    qsort(v, (size_t)n, sizeof *v, cmp_time);
+    return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
+/* Is the first hold of self's Ractor to start at or after x self's? */
+static bool next_hold_is(const struct ctx *c, sim_time x, int self)
+{
+    int lo = 0, hi = c->nholds;
+    while (lo < hi) {
+        int mid = (lo + hi) / 2;
+        if (c->holds[mid].a < x) lo = mid + 1;
+        else hi = mid;
+    }
+    for (int j = lo; j < c->nholds; j++) {
+        int th = c->holds[j].th;
+        if (th == self) return true;
+        if (c->t->threads[th].ractor == c->t->threads[self].ractor) return false;
+    }
+    return false;
+}
+
+int imp_latencies(const struct imp_trace *t, struct imp_latency *out)
+{
+    memset(out, 0, sizeof *out);
+    struct ctx c = { .t = (struct imp_trace *)t };
+    int rc = collect_holds(&c), n = 0;
+    sim_time *hv = NULL, *av = NULL;
+    if (rc != GV_OK) goto done;
+    for (int i = 0; i < t->nthreads; i++) n += t->threads[i].nsegs;
+    hv = malloc(((size_t)n + 1) * sizeof *hv);
+    av = malloc(((size_t)n + 1) * sizeof *av);
+    if (!hv || !av) { rc = GV_ENOMEM; goto done; }
+    for (int i = 0; i < t->nthreads; i++) {
+        const struct imp_thread *th = &t->threads[i];
+        for (int k = 0; k + 1 < th->nsegs; k++) {
+            const struct imp_seg *s = &th->segs[k];
+            if (s->st != IMP_WANTS_GVL || !holds(th->segs[k + 1].st)) continue;
+            const struct hold *r = release_before(&c, s->t1, i);
+            if (r && r->b >= s->t0 && next_hold_is(&c, r->b, i)) {
+                hv[out->handoffs++] = s->t1 - r->b;
+                continue;
+            }
+            /* held by a peer at any time of [t0, t1)?  a hold starting inside, or one around t0 */
+            bool busy = holder_at(&c, s->t0, i) != NULL;
+            int lo = 0, hi = c.nholds;
+            while (lo < hi) {
+                int mid = (lo + hi) / 2;
+                if (c.holds[mid].a < s->t0) lo = mid + 1;
+                else hi = mid;
+            }
+            for (int j = lo; j < c.nholds && c.holds[j].a < s->t1 && !busy; j++)
+                busy = c.holds[j].b > c.holds[j].a && peer(&c, c.holds[j].th, i);
+            if (!busy) av[out->acquires++] = s->t1 - s->t0;
+        }
+    }
+    out->handoff_median = median_of(hv, out->handoffs);
+    out->acquire_median = median_of(av, out->acquires);
+done:
+    free(hv);
+    free(av);
+    free(c.holds);
+    free(c.rels);
+    free(c.max_end);
+    return rc;
+}

@@ -275,11 +275,12 @@ static char *describe(const struct imp_trace *t, const struct imp_emit_opts *o)
     snprintf(s, n,
              "Imported by gvlsim import from %s (%s trace%s%s%s): %d thread%s in %d Ractor%s, %s. "
              "Waits: %d io (fixed length), %d sync and %d join (woken by another thread), %d quantum "
-             "yields (not copied), %d still open at the end.",
+             "yields and %d thread exits (not copied), %d still open at the end.",
              base, t->form == IMP_FORM_GVLSIM ? "gvlsim" : "gvl-tracing", o->ruby ? ", Ruby " : "",
              o->ruby ? o->ruby : "", o->ruby ? "" : ", Ruby version not recorded", t->nthreads,
              t->nthreads == 1 ? "" : "s", t->nractors, t->nractors == 1 ? "" : "s", wall, tot.cls[IMP_CLS_IO],
-             tot.cls[IMP_CLS_SYNC], tot.cls[IMP_CLS_JOIN], tot.cls[IMP_CLS_YIELD], tot.cls[IMP_CLS_END]);
+             tot.cls[IMP_CLS_SYNC], tot.cls[IMP_CLS_JOIN], tot.cls[IMP_CLS_YIELD], tot.cls[IMP_CLS_EXIT],
+             tot.cls[IMP_CLS_END]);
     return s;
 }
 

@@ -967,17 +967,31 @@ static int finish(struct rd *r)
             if (set_name(t, ti, buf) != GV_OK) return GV_ENOMEM;
         }
     }
-    for (int ti = 0; ti < keep; ti++)
-        for (int tj = 0; tj < ti; tj++)
-            if (!strcmp(t->threads[ti].name, t->threads[tj].name)) {
-                size_t n = strlen(t->threads[ti].name) + 48;
-                char *s = malloc(n);
-                if (!s) return GV_ENOMEM;
-                snprintf(s, n, "%s (tid %" PRId64 "#%d)", t->threads[ti].name, t->threads[ti].tid, ti);
-                free(t->threads[ti].name);
-                t->threads[ti].name = s;
-                break;
-            }
+    /* a name several threads share (gvl-tracing 3.2 traces call every
+     * thread "ruby") gets each one's tid; a tid reused too, its order */
+    unsigned char *x_dup = calloc((size_t)keep, 1);
+    if (!x_dup) return GV_ENOMEM;
+    for (int ti = 0; ti < keep; ti++) {
+        int same = 0;
+        for (int tj = 0; tj < keep; tj++) same += !strcmp(t->threads[ti].name, t->threads[tj].name);
+        x_dup[ti] = same > 1;
+    }
+    for (int ti = 0; ti < keep; ti++) {
+        if (!x_dup[ti]) continue;
+        int n = 0;
+        for (int tj = 0; tj < ti; tj++) n += x_dup[tj] && t->threads[tj].tid == t->threads[ti].tid;
+        size_t len = strlen(t->threads[ti].name) + 48;
+        char *s = malloc(len);
+        if (!s) {
+            free(x_dup);
+            return GV_ENOMEM;
+        }
+        if (n) snprintf(s, len, "%s (tid %" PRId64 " #%d)", t->threads[ti].name, t->threads[ti].tid, n + 1);
+        else snprintf(s, len, "%s (tid %" PRId64 ")", t->threads[ti].name, t->threads[ti].tid);
+        free(t->threads[ti].name);
+        t->threads[ti].name = s;
+    }
+    free(x_dup);
     return GV_OK;
 }
 

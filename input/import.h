@@ -187,4 +187,16 @@ struct imp_totals {
 };
 void imp_totals(const struct imp_trace *t, struct imp_totals *out);
 
+/* What a trace measured of its machine (and runtime), for a profile:
+ * a hand-off is a thread ready for the GVL when a thread of its Ractor
+ * released it into a wait, a sleep or its death, then running (latency:
+ * from the release to its running); an uncontended acquisition is a
+ * wants_gvl during which no other thread of its Ractor held the GVL. */
+struct imp_latency {
+    int handoffs, acquires;
+    sim_time handoff_median, acquire_median;
+};
+/* GV_OK or GV_ENOMEM. */
+int imp_latencies(const struct imp_trace *t, struct imp_latency *out);
+
 #endif
