@@ -442,17 +442,30 @@ static size_t off_of(const struct rd *r, const cJSON *node)
     return (size_t)(p.text - r->text);
 }
 
-/* An integer field (pid, tid). 1 ok, 0 missing or bad (reported). */
-static int field_int(struct rd *r, const cJSON *ev, int i, const char *key, int64_t *out)
+/* The source text of number field `key` of event i (len bytes), or NULL
+ * (missing or not a number: reported, `what` saying what it must be). */
+static const char *field_text(struct rd *r, const cJSON *ev, int i, const char *key, const char *what,
+                              const cJSON **node, size_t *len)
 {
     const cJSON *v = cJSON_GetObjectItemCaseSensitive(ev, key);
     if (!v) {
         err_at(r, off_of(r, ev), "event %d: missing \"%s\"", i, key);
-        return 0;
+        return NULL;
     }
+    const char *txt = cJSON_IsNumber(v) ? jpos_number_text(r->pos, v, len) : NULL;
+    if (!txt) err_at(r, off_of(r, v), "event %d: \"%s\" must be %s", i, key, what);
+    *node = v;
+    return txt;
+}
+
+/* An integer field (pid, tid). 1 ok, 0 missing or bad (reported). */
+static int field_int(struct rd *r, const cJSON *ev, int i, const char *key, int64_t *out)
+{
+    const cJSON *v;
     size_t len;
-    const char *txt = cJSON_IsNumber(v) ? jpos_number_text(r->pos, v, &len) : NULL;
-    if (!txt || units_exact(txt, len, 0, out) != UNITS_OK) {
+    const char *txt = field_text(r, ev, i, key, "an integer", &v, &len);
+    if (!txt) return 0;
+    if (units_exact(txt, len, 0, out) != UNITS_OK) {
         err_at(r, off_of(r, v), "event %d: \"%s\" must be an integer", i, key);
         return 0;
     }
@@ -463,17 +476,10 @@ static int field_int(struct rd *r, const cJSON *ev, int i, const char *key, int6
  * to the picosecond).  1 ok, 0 missing or bad (reported). */
 static int field_us(struct rd *r, const cJSON *ev, int i, const char *key, sim_time *out)
 {
-    const cJSON *v = cJSON_GetObjectItemCaseSensitive(ev, key);
-    if (!v) {
-        err_at(r, off_of(r, ev), "event %d: missing \"%s\"", i, key);
-        return 0;
-    }
+    const cJSON *v;
     size_t len;
-    const char *txt = cJSON_IsNumber(v) ? jpos_number_text(r->pos, v, &len) : NULL;
-    if (!txt) {
-        err_at(r, off_of(r, v), "event %d: \"%s\" must be a number (microseconds)", i, key);
-        return 0;
-    }
+    const char *txt = field_text(r, ev, i, key, "a number (microseconds)", &v, &len);
+    if (!txt) return 0;
     int64_t ps;
     int rc = units_exact(txt, len, 6, &ps);
     if (rc == UNITS_EPRECISION && fabs(v->valuedouble) < 9e12) {
@@ -969,7 +975,7 @@ static int finish(struct rd *r)
     }
     /* a name several threads share (gvl-tracing 3.2 traces call every
      * thread "ruby") gets each one's tid; a tid reused too, its order */
-    unsigned char *x_dup = calloc((size_t)keep, 1);
+    unsigned char *x_dup = calloc(keep > 0 ? (size_t)keep : 1, 1);
     if (!x_dup) return GV_ENOMEM;
     for (int ti = 0; ti < keep; ti++) {
         int same = 0;

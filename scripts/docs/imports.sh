@@ -43,28 +43,8 @@ tmp=$(mktemp -d) || exit 2
 trap 'rm -rf "$tmp"' EXIT
 mach="--machines scenarios/machines"
 
-# ID | TRACE | IMPORT | RUN, with {a,b} groups expanded (as simulate.sh does)
-expand() {
-    awk -F'|' '
-    function trim(s) { gsub(/^[ \t]+|[ \t]+$/, "", s); return s }
-    function out(id, tr, imp, rn, vals, nv,   i) {
-        for (i = nv; i >= 1; i--) { gsub("\\$" i, vals[i], tr); gsub("\\$" i, vals[i], imp); gsub("\\$" i, vals[i], rn) }
-        print id "|" tr "|" imp "|" rn
-    }
-    function ex(id, tr, imp, rn, vals, nv,   a, b, list, n, i, v2, j) {
-        a = index(id, "{")
-        if (!a) { out(id, tr, imp, rn, vals, nv); return }
-        b = index(substr(id, a), "}") + a - 1
-        n = split(substr(id, a + 1, b - a - 1), list, ",")
-        for (i = 1; i <= n; i++) {
-            for (j = 1; j <= nv; j++) v2[j] = vals[j]
-            v2[nv + 1] = list[i]
-            ex(substr(id, 1, a - 1) list[i] substr(id, b + 1), tr, imp, rn, v2, nv + 1)
-        }
-    }
-    /^[ \t]*(#|$)/ { next }
-    { split("", none); ex(trim($1), trim($2), trim($3), trim($4), none, 0) }' "$runs"
-}
+# ID | TRACE | IMPORT | RUN, with {a,b} groups expanded
+expand() { awk -v NCOLS=4 -f scripts/docs/expand.awk "$runs"; }
 
 # run_all OUT.csv: every line, in order
 run_all() {
