@@ -306,7 +306,8 @@ cJSON *imp_emit(const struct imp_trace *t, const struct imp_emit_opts *o)
         }
     }
     if (e.oom) goto oom;
-    for (int i = 0; i < n; i++) qsort(e.acts[i], (size_t)e.nacts[i], sizeof *e.acts[i], cmp_act);
+    for (int i = 0; i < n; i++)
+        if (e.nacts[i]) qsort(e.acts[i], (size_t)e.nacts[i], sizeof *e.acts[i], cmp_act);
 
     if (!(desc = describe(t, o))) goto oom;
     if (!cJSON_AddStringToObject(root, "name", o->name) || !cJSON_AddStringToObject(root, "description", desc))

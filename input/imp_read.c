@@ -786,7 +786,7 @@ static int cmp_busy(const void *x, const void *y)
 static void mark_oncpu(struct rd *r)
 {
     struct imp_trace *t = r->t;
-    qsort(r->busy, r->nbusy, sizeof *r->busy, cmp_busy);
+    if (r->nbusy) qsort(r->busy, r->nbusy, sizeof *r->busy, cmp_busy);
     for (int ti = 0; ti < t->nthreads; ti++) {
         struct imp_thread *th = &t->threads[ti];
         if (!th->name) continue;
