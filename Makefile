@@ -226,12 +226,21 @@ $(REL)/tests/schema_keys: tests/docs/schema_keys.c $(REL_OBJ)
 	@mkdir -p $(dir $@)
 	$(Q)$(CC) $(RELEASE_CFLAGS) -o $@ $< $(REL_OBJ) $(LDLIBS)
 
-bench: gvlsim $(REL)/tests/bench_engine
-	@scripts/bench.sh ./gvlsim $(REL)/tests/bench_engine
+# `make bench` also times gvlsim as built at BENCH_BASE_REV (the commit the
+# speed work started from; scripts/bench_base.sh builds it under /tmp) side
+# by side; BENCH_BASE_REV= skips that.  RUNS=N runs per figure (default 5).
+BENCH_BASE_REV ?= 938b7a5
+bench: gvlsim $(REL)/tests/bench_engine $(REL)/tests/maxrss
+	@base=""; [ -z "$(BENCH_BASE_REV)" ] || base=$$(scripts/bench_base.sh $(BENCH_BASE_REV)) || base=""; \
+	  scripts/bench.sh ./gvlsim $(REL)/tests/bench_engine $(REL)/tests/maxrss $$base
 
 $(REL)/tests/bench_engine: tests/bench/bench_engine.c $(REL_OBJ)
 	@mkdir -p $(dir $@)
 	$(Q)$(CC) $(RELEASE_CFLAGS) -o $@ $< $(REL_OBJ) $(LDLIBS)
+
+$(REL)/tests/maxrss: tests/bench/maxrss.c
+	@mkdir -p $(dir $@)
+	$(Q)$(CC) $(RELEASE_CFLAGS) -o $@ $<
 
 valgrind: $(REL_UNITS) gvlsim
 	@scripts/valgrind.sh ./gvlsim $(REL_UNITS)

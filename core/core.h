@@ -45,8 +45,8 @@ struct core_frame {
 
 /* Where a thread is in its program (core/cursor.h). */
 struct core_cursor {
-    struct core_frame stack[CORE_MAX_FRAMES];
-    int sp;
+    struct core_frame *stack;    /* nframes frames, malloc'ed (core_cursor_init) */
+    int sp, nframes;             /* nframes: the program's depth, at most CORE_MAX_FRAMES */
     uint64_t ops;                /* iterations of "measure" loops completed */
 };
 
@@ -111,7 +111,7 @@ struct core_thread {
     bool joining;
 
     struct rng rng;
-    struct core_cursor cur;      /* last: the frame stack is the large cold part */
+    struct core_cursor cur;      /* its frames sized to the program's depth */
 };
 
 static inline struct core_sched *core_sched_of(const struct core_thread *th)

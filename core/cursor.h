@@ -10,8 +10,15 @@
 
 #include "core.h"
 
-/* Start at the first op of `prog`. */
-void core_cursor_init(struct core_cursor *c, const struct scn_prog *prog);
+/* Start at the first op of `prog`, with a frame stack as deep as the
+ * program's loops nest (at most CORE_MAX_FRAMES).  GV_OK or GV_ENOMEM;
+ * core_cursor_free releases the frames. */
+int core_cursor_init(struct core_cursor *c, const struct scn_prog *prog);
+void core_cursor_free(struct core_cursor *c);
+
+/* Frames a program needs: one, plus one per level of its deepest nest of
+ * loops (a loop with an empty body never gets a frame). */
+int core_prog_depth(const struct scn_prog *prog);
 
 /* Enter a loop op: its body runs next, scn_loop_times(op) times for this
  * instance (nothing for 0 iterations).  false if the frame stack is full:

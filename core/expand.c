@@ -55,7 +55,7 @@ int core_expand(const struct scenario *scn, struct core_ractor *(*ractor_at)(voi
                     th->instance = rc * sth->count + tc;
                     th->ninstances = srac->count * sth->count;
                     rng_seed(&th->rng, scn->seed, (uint64_t)ti);
-                    core_cursor_init(&th->cur, &sth->prog);
+                    if (core_cursor_init(&th->cur, &sth->prog) != GV_OK) return GV_ENOMEM;
                     th->parked_queue = -1;
                     r->nthreads++;
                 }
@@ -75,4 +75,5 @@ void core_thread_free(struct core_thread *th)
 {
     free(th->name);
     th->name = NULL;
+    core_cursor_free(&th->cur);
 }

@@ -14,12 +14,12 @@
  * order: template by template, each Ractor instance followed by its
  * threads.  ractor_at / thread_at return the core part of the i-th
  * instance of the backend's arrays (zeroed, sized for the scenario's
- * instance counts).  GV_OK, or GV_ENOMEM (names already made are freed by
- * core_expand_free). */
+ * instance counts).  GV_OK, or GV_ENOMEM (the names and frame stacks
+ * already made are freed by core_ractor_free / core_thread_free). */
 int core_expand(const struct scenario *scn, struct core_ractor *(*ractor_at)(void *ctx, int i),
                 struct core_thread *(*thread_at)(void *ctx, int i), void *ctx);
 
-/* Free the names made by core_expand (NULL names are skipped). */
+/* Free what core_expand made: names, frame stacks (NULL ones are skipped). */
 void core_ractor_free(struct core_ractor *r);
 void core_thread_free(struct core_thread *th);
 

@@ -92,36 +92,36 @@ struct th_sync {
 
 struct rb_thread {
     struct core_thread core;     /* id, name, Ractor, random stream, program cursor (core/core.h) */
+    /* The fields every op and every GVL hand-off touch come first, next to
+     * the core part, so that a thread's hot state spans few cache lines:
+     * with many threads the hand-offs visit them in turn and each line is a
+     * miss (docs/bench.md).  The frame stack lives outside (core_cursor). */
     struct vm *vm;
-    struct mach_task own_nt;     /* its dedicated native thread (1:1) */
     struct mach_task *nt;        /* the native thread it runs on now */
-
     const struct scn_op *op;     /* op in progress (for reports) */
     sim_time compute_left;       /* rest of a compute cut by an interrupt */
-    bool in_compute;             /* in a compute burst (cuttable at safe points) */
-
-    /* GVL */
-    th_cont gvl_k;               /* continuation once the GVL is ours */
-    unsigned interrupts;         /* INT_* bits pending */
-    bool dead;
-    bool blocking;               /* inside a blocking region */
-
-
     /* CPU charged to the next burst (futex wakes, lock sections) */
     sim_time pending_cost;
+    th_cont gvl_k;               /* continuation once the GVL is ours */
     /* a kernel sleep requested while pending_cost is still being paid */
     mach_cont block_k;
     sim_time block_timeout;      /* < 0: until woken */
-    bool redo_op;                /* re-run th->op (a pop retried after a wake) */
-
     /* accounting */
-    enum thread_state ts;
     sim_time ts_since;
     sim_time ts_time[TS_COUNT];
     uint64_t syscalls;
-    uint64_t wasted_wakes;
     uint64_t zero_time_ops;      /* ops run without time passing (hang guard) */
+    enum thread_state ts;
+    unsigned interrupts;         /* INT_* bits pending */
+    bool in_compute;             /* in a compute burst (cuttable at safe points) */
+    bool dead;
+    bool blocking;               /* inside a blocking region */
+    bool redo_op;                /* re-run th->op (a pop retried after a wake) */
 
+    struct mach_task own_nt;     /* its dedicated native thread (1:1), hot part first */
+
+    /* colder: the VM lock / barrier protocol */
+    uint64_t wasted_wakes;
     struct th_sync sync;         /* VM lock / barrier protocol state */
 };
 

@@ -7,6 +7,14 @@
  * its heap entry is dropped when it reaches the top, recognised because the
  * slot no longer holds that sequence number (it may be free or reused).
  * Limits, both checked: 2^24 events pending at once, 2^40 scheduled per run.
+ *
+ * Few events are pending in most runs (a handful per core), and then a
+ * sorted array beats the heap: the array is kept in descending order, so
+ * the next event is its last entry (popped without a sift) and a new one is
+ * inserted by shifting the entries due before it.  Above SMALL_MAX entries
+ * the array is reversed, which makes it a valid heap (ascending order), and
+ * heap operations take over; below SMALL_MAX / 4 it is sorted back.  The
+ * order popped is the same in both modes: (time, key).
  */
 #include "engine_heap.h"
 
@@ -35,10 +43,13 @@ struct heap_slot {
     uint32_t next_free;  /* free-list link while free */
 };
 
+#define SMALL_MAX 24
+
 struct heap_engine {
     struct sim_engine base;
-    struct heap_entry *heap;
+    struct heap_entry *heap;  /* a sorted array (small) or a binary heap */
     uint32_t n, cap;
+    int small;                /* heap[] is sorted in descending order */
     struct heap_slot *slots;
     uint32_t nslots, slots_cap, free_head;
     uint64_t seq;
@@ -77,22 +88,70 @@ static void sift_down(struct heap_entry *h, uint32_t n, uint32_t i)
     h[i] = x;
 }
 
-static void remove_top(struct heap_engine *he)
+/* ---- mode changes ---- */
+
+static __attribute__((noinline)) void to_heap(struct heap_engine *he)
+{
+    for (uint32_t i = 0, j = he->n - 1; i < j; i++, j--) {
+        struct heap_entry x = he->heap[i];
+        he->heap[i] = he->heap[j];
+        he->heap[j] = x;
+    }
+    he->small = 0;
+}
+
+static __attribute__((noinline)) void to_small(struct heap_engine *he)
+{
+    struct heap_entry *h = he->heap;
+    for (uint32_t i = 1; i < he->n; i++) {  /* insertion sort, descending */
+        struct heap_entry x = h[i];
+        uint32_t j = i;
+        while (j > 0 && entry_less(&h[j - 1], &x)) {
+            h[j] = h[j - 1];
+            j--;
+        }
+        h[j] = x;
+    }
+    he->small = 1;
+}
+
+static inline const struct heap_entry *top_of(const struct heap_engine *he)
+{
+    return he->small ? &he->heap[he->n - 1] : &he->heap[0];
+}
+
+static inline void remove_top(struct heap_engine *he)
 {
     he->n--;
+    if (he->small) return;
     if (he->n > 0) {
         he->heap[0] = he->heap[he->n];
         sift_down(he->heap, he->n, 0);
     }
+    if (he->n < SMALL_MAX / 4) to_small(he);
 }
 
-static uint32_t slot_alloc(struct heap_engine *he)
+static inline void insert(struct heap_engine *he, sim_time t, uint64_t key)
 {
-    if (he->free_head != FREE_END) {
-        uint32_t s = he->free_head;
-        he->free_head = he->slots[s].next_free;
-        return s;
+    struct heap_entry x = { t, key }, *h = he->heap;
+    if (!he->small) {
+        h[he->n] = x;
+        sift_up(h, he->n);
+        he->n++;
+        return;
     }
+    uint32_t i = he->n;
+    while (i > 0 && entry_less(&h[i - 1], &x)) {
+        h[i] = h[i - 1];
+        i--;
+    }
+    h[i] = x;
+    if (++he->n > SMALL_MAX) to_heap(he);
+}
+
+/* The slow paths of heap_at, out of line so that the fast path stays small. */
+static __attribute__((noinline)) uint32_t slot_new(struct heap_engine *he)
+{
     if (he->nslots == he->slots_cap) {
         if (he->slots_cap >= MAX_SLOTS) return FREE_END;
         uint32_t cap = he->slots_cap ? he->slots_cap * 2 : 1024;
@@ -103,6 +162,33 @@ static uint32_t slot_alloc(struct heap_engine *he)
         he->slots_cap = cap;
     }
     return he->nslots++;
+}
+
+static __attribute__((noinline)) int heap_grow(struct heap_engine *he)
+{
+    uint32_t cap = he->cap ? he->cap * 2 : 1024;
+    struct heap_entry *nh = realloc(he->heap, (size_t)cap * sizeof *nh);
+    if (!nh) return 0;
+    he->heap = nh;
+    he->cap = cap;
+    return 1;
+}
+
+static __attribute__((noinline)) sim_event_id heap_oom(struct sim_engine *e)
+{
+    ((struct heap_engine *)e)->oom = 1;
+    e->stop = 1;
+    return 0;
+}
+
+static inline uint32_t slot_alloc(struct heap_engine *he)
+{
+    if (he->free_head != FREE_END) {
+        uint32_t s = he->free_head;
+        he->free_head = he->slots[s].next_free;
+        return s;
+    }
+    return slot_new(he);
 }
 
 static void slot_release(struct heap_engine *he, uint32_t s)
@@ -116,16 +202,10 @@ static sim_event_id heap_at(struct sim_engine *e, sim_time t, sim_handler h,
                             void *obj, uint64_t arg)
 {
     struct heap_engine *he = (struct heap_engine *)e;
-    if (he->n == he->cap) {
-        uint32_t cap = he->cap ? he->cap * 2 : 1024;
-        struct heap_entry *nh = realloc(he->heap, (size_t)cap * sizeof *nh);
-        if (!nh) { he->oom = 1; e->stop = 1; return 0; }
-        he->heap = nh;
-        he->cap = cap;
-    }
-    if (he->seq + 1 >= MAX_SEQ) { he->oom = 1; e->stop = 1; return 0; }
+    if (he->n == he->cap && !heap_grow(he)) return heap_oom(e);
+    if (he->seq + 1 >= MAX_SEQ) return heap_oom(e);
     uint32_t s = slot_alloc(he);
-    if (s == FREE_END) { he->oom = 1; e->stop = 1; return 0; }
+    if (s == FREE_END) return heap_oom(e);
     uint64_t seq = ++he->seq;
     struct heap_slot *sl = &he->slots[s];
     sl->h = h;
@@ -133,10 +213,7 @@ static sim_event_id heap_at(struct sim_engine *e, sim_time t, sim_handler h,
     sl->arg = arg;
     sl->seq = seq;
     uint64_t key = (seq << SLOT_BITS) | s;
-    he->heap[he->n].t = t;
-    he->heap[he->n].key = key;
-    sift_up(he->heap, he->n);
-    he->n++;
+    insert(he, t, key);
     e->pending++;
     return key;
 }
@@ -156,7 +233,7 @@ static int heap_run(struct sim_engine *e, sim_time until, char *err, unsigned er
     struct heap_engine *he = (struct heap_engine *)e;
     e->stop = 0;
     while (he->n > 0 && !e->stop) {
-        struct heap_entry top = he->heap[0];
+        struct heap_entry top = *top_of(he);
         uint32_t s = (uint32_t)(top.key & SLOT_MASK);
         int live = he->slots[s].seq == (top.key >> SLOT_BITS);
         if (live && top.t > until) break;
@@ -197,5 +274,6 @@ struct sim_engine *sim_heap_create(void)
     if (!he) return NULL;
     he->base.ops = &heap_ops;
     he->free_head = FREE_END;
+    he->small = 1;
     return &he->base;
 }

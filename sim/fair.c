@@ -14,11 +14,6 @@
 
 #include "machine.h"
 
-bool fair_on(const struct machine *m)
-{
-    return m->p.sched != MACH_SCHED_FIFO;
-}
-
 static bool is_eevdf(const struct machine *m)
 {
     return m->p.sched == MACH_SCHED_EEVDF || m->p.sched == MACH_SCHED_EEVDF_DELAY;

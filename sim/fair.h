@@ -88,8 +88,8 @@ struct fair_rq {
 struct machine;
 struct mach_core;
 
-/* Is a fair class in use (not FIFO)? */
-bool fair_on(const struct machine *m);
+/* Is a fair class in use (not FIFO)?  fair_on(m) is an inline function of
+ * machine.h (it reads the machine's parameters). */
 
 /* t (not on any run queue) joins c's: a new thread (initial), or a woken
  * one (its stored lag applied if c has tasks). */

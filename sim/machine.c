@@ -20,6 +20,7 @@ static void ev_enqueue(void *obj, uint64_t arg);
 static void ev_wake_preempt(void *obj, uint64_t arg);
 static void ev_resched(void *obj, uint64_t arg);
 static void rated_start(struct machine *m, struct mach_task *t);
+static sim_time wake_spread(sim_time mean, double jitter);
 static void rated_arm(struct machine *m, struct mach_task *t);
 static void rated_tell(struct mach_task *t, bool running);
 static sim_time rated_done(const struct mach_task *t, sim_time now);
@@ -34,6 +35,68 @@ static void protocol_error(struct machine *m, const struct mach_task *t, const c
     sim_stop(m->eng);
 }
 
+/* ---- core indexes --------------------------------------------------------
+ * Placement and idle balance would otherwise scan every core on every wake
+ * and block, which dominates at hundreds of cores.  Three indexes, kept up
+ * to date where a core's state or run queue changes:
+ * - nrq_total: idle balance has nothing to pull when it is 0;
+ * - idle: a bitmap of the CORE_IDLE cores (the lowest idle core is the
+ *   first set bit);
+ * - rq_min: a tournament tree over the run-queue lengths.  Leaf L+i holds
+ *   core i's key nrq << 32 | i (L = rq_leaves; UINT64_MAX pads), inner node
+ *   k the smaller key of its children 2k and 2k+1, so the root (node 1)
+ *   names the lowest-index core with the shortest queue.  Up to
+ *   RQ_SCAN_CORES cores a scan is cheaper than keeping the tree (queues
+ *   change more often than a wake finds no idle core): rq_min is NULL. */
+
+#define RQ_SCAN_CORES 16
+
+static inline uint64_t rq_key(const struct mach_core *c)
+{
+    return (uint64_t)c->nrq << 32 | (uint32_t)c->id;
+}
+
+/* Core c's run queue changed length by `delta`. */
+static inline void rq_count(struct machine *m, struct mach_core *c, int delta)
+{
+    c->nrq += delta;
+    m->nrq_total += delta;
+    uint64_t *tree = m->rq_min;
+    if (!tree) return;
+    int k = m->rq_leaves + c->id;
+    tree[k] = rq_key(c);
+    for (k /= 2; k >= 1; k /= 2) {
+        uint64_t a = tree[2 * k], b = tree[2 * k + 1], v = a < b ? a : b;
+        if (tree[k] == v) break;  /* unchanged here: unchanged above */
+        tree[k] = v;
+    }
+}
+
+/* The lowest-index core with the shortest run queue. */
+static int shortest_rq(const struct machine *m)
+{
+    if (m->rq_min) return (int)(uint32_t)m->rq_min[1];
+    int best = 0;
+    for (int i = 1; i < m->ncores; i++)
+        if (m->cores[i].nrq < m->cores[best].nrq) best = i;
+    return best;
+}
+
+static inline void idle_mark(struct machine *m, const struct mach_core *c, bool idle)
+{
+    unsigned id = (unsigned)c->id;
+    uint64_t bit = UINT64_C(1) << (id % 64);
+    if (idle) m->idle[id / 64] |= bit;
+    else m->idle[id / 64] &= ~bit;
+}
+
+static int first_idle_core(const struct machine *m)
+{
+    for (int w = 0; w * 64 < m->ncores; w++)
+        if (m->idle[w]) return w * 64 + __builtin_ctzll(m->idle[w]);
+    return -1;
+}
+
 int mach_init(struct machine *m, struct sim_engine *eng, const struct mach_params *p,
               char *err, unsigned errlen)
 {
@@ -43,17 +106,36 @@ int mach_init(struct machine *m, struct sim_engine *eng, const struct mach_param
     m->p = *p;
     m->ncores = p->cores;
     m->cores = calloc((size_t)p->cores, sizeof *m->cores);
-    if (!m->cores)
+    m->rq_leaves = 1;
+    while (m->rq_leaves < p->cores) m->rq_leaves *= 2;
+    m->idle = calloc((size_t)(p->cores + 63) / 64, sizeof *m->idle);
+    if (p->cores > RQ_SCAN_CORES) m->rq_min = malloc(2 * (size_t)m->rq_leaves * sizeof *m->rq_min);
+    if (!m->cores || !m->idle || (p->cores > RQ_SCAN_CORES && !m->rq_min)) {
+        mach_free(m);
         return gv_fail(err, errlen, GV_ENOMEM, "out of memory allocating %d cores", p->cores);
-    for (int i = 0; i < p->cores; i++) m->cores[i].id = i;
+    }
+    for (int i = 0; i < p->cores; i++) {
+        m->cores[i].id = i;  /* CORE_IDLE, empty run queue */
+        m->idle[i / 64] |= UINT64_C(1) << (i % 64);
+    }
+    for (int i = 0; m->rq_min && i < m->rq_leaves; i++)
+        m->rq_min[m->rq_leaves + i] = i < p->cores ? rq_key(&m->cores[i]) : UINT64_MAX;
+    for (int k = m->rq_leaves - 1; m->rq_min && k >= 1; k--)
+        m->rq_min[k] = m->rq_min[2 * k] < m->rq_min[2 * k + 1] ? m->rq_min[2 * k] : m->rq_min[2 * k + 1];
     rng_seed(&m->rng, p->seed, UINT64_C(0x6d616368696e65));  /* "machine" stream */
+    m->idle_spread = wake_spread(p->wake_idle_core, p->wake_jitter);
+    m->busy_spread = wake_spread(p->wake_busy_core, p->wake_jitter);
     return GV_OK;
 }
 
 void mach_free(struct machine *m)
 {
     free(m->cores);
+    free(m->idle);
+    free(m->rq_min);
     m->cores = NULL;
+    m->idle = NULL;
+    m->rq_min = NULL;
 }
 
 void mach_task_init(struct machine *m, struct mach_task *t, const char *name)
@@ -70,16 +152,12 @@ void mach_task_init(struct machine *m, struct mach_task *t, const char *name)
 
 /* ---- per-core accounting ------------------------------------------------ */
 
+/* (The idle bitmap is kept by dispatch and begin_arrival, the one way
+ * into CORE_IDLE and the one way out of it.) */
 static void core_set_at(struct machine *m, struct mach_core *c, enum mach_core_state st,
                         struct mach_task *t, sim_time now)
 {
-    sim_time dt = now - c->state_since;
-    switch (c->state) {
-    case CORE_IDLE: c->idle_time += dt; break;
-    case CORE_SWITCHING: c->switch_time += dt; break;
-    case CORE_WAKING: c->waking_time += dt; break;
-    case CORE_BUSY: c->busy_time += dt; break;
-    }
+    c->state_time[c->state] += now - c->state_since;
     c->state = st;
     c->state_since = now;
     c->cur = t;
@@ -109,21 +187,21 @@ sim_time mach_cpu_time(const struct machine *m)
 
 /* ---- run queues --------------------------------------------------------- */
 
-static void rq_push_tail(struct mach_core *c, struct mach_task *t)
+static void rq_push_tail(struct machine *m, struct mach_core *c, struct mach_task *t)
 {
     t->rq_next = NULL;
     if (c->rq_tail) c->rq_tail->rq_next = t;
     else c->rq_head = t;
     c->rq_tail = t;
-    c->nrq++;
+    rq_count(m, c, 1);
 }
 
-static void rq_push_head(struct mach_core *c, struct mach_task *t)
+static void rq_push_head(struct machine *m, struct mach_core *c, struct mach_task *t)
 {
     t->rq_next = c->rq_head;
     c->rq_head = t;
     if (!c->rq_tail) c->rq_tail = t;
-    c->nrq++;
+    rq_count(m, c, 1);
 }
 
 /* A task preempted by a woken sleeper resumes right after it - but after
@@ -131,22 +209,22 @@ static void rq_push_head(struct mach_core *c, struct mach_task *t)
  * CFS those have the smaller vruntime.  Pushing the preempted task in front
  * of them starved e.g. the timer thread whenever another sleeper (the
  * threshold policy's helper) preempted the core again before it ran. */
-static void rq_push_after_sleepers(struct mach_core *c, struct mach_task *t)
+static void rq_push_after_sleepers(struct machine *m, struct mach_core *c, struct mach_task *t)
 {
     struct mach_task *prev = NULL;
     for (struct mach_task *q = c->rq_head; q && q->wakeup_preempt; q = q->rq_next) prev = q;
     if (!prev) {
-        rq_push_head(c, t);
+        rq_push_head(m, c, t);
         return;
     }
     t->rq_next = prev->rq_next;
     prev->rq_next = t;
     if (c->rq_tail == prev) c->rq_tail = t;
-    c->nrq++;
+    rq_count(m, c, 1);
 }
 
 /* Take t out of c's run queue, wherever it is (the fair classes pick any). */
-static void rq_remove(struct mach_core *c, struct mach_task *t)
+static void rq_remove(struct machine *m, struct mach_core *c, struct mach_task *t)
 {
     struct mach_task *prev = NULL, *q = c->rq_head;
     while (q && q != t) {
@@ -158,17 +236,17 @@ static void rq_remove(struct mach_core *c, struct mach_task *t)
     else c->rq_head = t->rq_next;
     if (c->rq_tail == t) c->rq_tail = prev;
     t->rq_next = NULL;
-    c->nrq--;
+    rq_count(m, c, -1);
 }
 
-static struct mach_task *rq_pop(struct mach_core *c)
+static struct mach_task *rq_pop(struct machine *m, struct mach_core *c)
 {
     struct mach_task *t = c->rq_head;
     if (!t) return NULL;
     c->rq_head = t->rq_next;
     if (!c->rq_head) c->rq_tail = NULL;
     t->rq_next = NULL;
-    c->nrq--;
+    rq_count(m, c, -1);
     return t;
 }
 
@@ -194,6 +272,7 @@ static void ask_resched(struct machine *m, struct mach_core *c, sim_time delay)
 static void begin_arrival(struct machine *m, struct mach_core *c, struct mach_task *t,
                           enum mach_core_state how, sim_time cost)
 {
+    idle_mark(m, c, false);
     core_set(m, c, how, t);
     t->state = MT_ARRIVING;
     t->core = c->id;
@@ -206,11 +285,11 @@ static void dispatch(struct machine *m, struct mach_core *c)
     struct mach_task *t;
     if (fair_on(m)) {
         t = fair_pick(m, c, false);
-        if (t) rq_remove(c, t);
+        if (t) rq_remove(m, c, t);
     } else {
-        t = rq_pop(c);
+        t = rq_pop(m, c);
     }
-    if (!t) {
+    if (!t && m->nrq_total > 0) {
         /* idle balance: pull the longest-waiting task of the busiest queue */
         struct mach_core *src = NULL;
         for (int i = 0; i < m->ncores; i++) {
@@ -218,20 +297,24 @@ static void dispatch(struct machine *m, struct mach_core *c)
             if (o != c && o->nrq > 0 && (!src || o->nrq > src->nrq)) src = o;
         }
         if (src) {
-            t = rq_pop(src);
+            t = rq_pop(m, src);
             m->migrations++;
             fair_dequeue(m, src, t, true);  /* its lag goes along */
             fair_enqueue(m, c, t, false);
         }
     }
-    if (t) begin_arrival(m, c, t, CORE_SWITCHING, m->p.context_switch);
-    else core_set(m, c, CORE_IDLE, NULL);
+    if (t) {
+        begin_arrival(m, c, t, CORE_SWITCHING, m->p.context_switch);
+        return;
+    }
+    core_set(m, c, CORE_IDLE, NULL);
+    idle_mark(m, c, true);
 }
 
 /* Take task t (RUNNING on its core) off the core, accounting its CPU time. */
 static void leave_core(struct machine *m, struct mach_task *t)
 {
-    fair_curr_stop(m, &m->cores[t->core], t);
+    if (fair_on(m)) fair_curr_stop(m, &m->cores[t->core], t);
     t->cpu_time += mach_now_of(m) - t->on_core_since;
     t->last_core = t->core;
 }
@@ -264,9 +347,9 @@ static void preempt(struct machine *m, struct mach_core *c, int to_head)
      * the tasks queued behind it */
     if (to_head && !fair_on(m)) {
         t->slice_used = mach_now_of(m) - c->slice_start;
-        rq_push_after_sleepers(c, t);
+        rq_push_after_sleepers(m, c, t);
     } else {
-        rq_push_tail(c, t);  /* fair classes pick by v, not by position */
+        rq_push_tail(m, c, t);  /* fair classes pick by v, not by position */
     }
     if (t->in_burst && t->rated) rated_tell(t, false);
 }
@@ -302,7 +385,7 @@ static void ev_arrive(void *obj, uint64_t arg)
     t->on_core_since = mach_now_of(m);
     c->slice_start = mach_now_of(m) - t->slice_used;
     t->slice_used = 0;
-    fair_curr_start(m, c, t);
+    if (fair_on(m)) fair_curr_start(m, c, t);
     arm_slice(m, c);
     if (t->in_burst && t->rated) {  /* resume a rated burst */
         rated_start(m, t);
@@ -354,7 +437,7 @@ static void ev_slice(void *obj, uint64_t arg)
         if (!fair_tick(m, c)) { arm_slice(m, c); return; }
         struct mach_task *t = fair_pick(m, c, true);
         if (!t || t == c->cur) { arm_slice(m, c); return; }
-        rq_remove(c, t);
+        rq_remove(m, c, t);
         preempt(m, c, 0);
         begin_arrival(m, c, t, CORE_SWITCHING, m->p.context_switch);
         return;
@@ -373,7 +456,7 @@ static void ev_resched(void *obj, uint64_t arg)
     if (c->state != CORE_BUSY) return;
     struct mach_task *t = fair_pick(m, c, true);
     if (!t || t == c->cur) return;
-    rq_remove(c, t);
+    rq_remove(m, c, t);
     preempt(m, c, 0);
     begin_arrival(m, c, t, CORE_SWITCHING, m->p.context_switch);
 }
@@ -384,7 +467,7 @@ static void fair_join(struct machine *m, struct mach_core *c, struct mach_task *
 {
     t->state = MT_READY;
     t->core = c->id;
-    rq_push_tail(c, t);
+    rq_push_tail(m, c, t);
     fair_enqueue(m, c, t, false);
     if (fair_wakeup_preempt(m, c, t)) ask_resched(m, c, 0);
     arm_slice(m, c);
@@ -398,7 +481,7 @@ static void ev_enqueue(void *obj, uint64_t arg)
     struct mach_core *c = &m->cores[t->core];
     t->arrive_ev = 0;
     if (c->state == CORE_IDLE) {  /* went idle meanwhile */
-        fair_enqueue(m, c, t, false);
+        if (fair_on(m)) fair_enqueue(m, c, t, false);
         begin_arrival(m, c, t, CORE_SWITCHING, m->p.context_switch);
         return;
     }
@@ -406,7 +489,7 @@ static void ev_enqueue(void *obj, uint64_t arg)
         fair_join(m, c, t);
         return;
     }
-    rq_push_tail(c, t);
+    rq_push_tail(m, c, t);
     arm_slice(m, c);
 }
 
@@ -415,36 +498,48 @@ static void ev_wake_preempt(void *obj, uint64_t arg)
     struct machine *m = obj;
     struct mach_core *c = &m->cores[arg];
     if (c->state != CORE_BUSY || !c->rq_head || !c->rq_head->wakeup_preempt) return;
-    struct mach_task *t = rq_pop(c);
+    struct mach_task *t = rq_pop(m, c);
     preempt(m, c, 1);
     begin_arrival(m, c, t, CORE_SWITCHING, m->p.context_switch);
 }
 
 /* ---- placement ---------------------------------------------------------- */
 
-static sim_time wake_latency(struct machine *m, sim_time mean)
+/* A latency's spread, +-jitter of its mean (0: no draw). */
+static sim_time wake_spread(sim_time mean, double jitter)
 {
-    if (m->p.wake_jitter <= 0 || mean <= 0) return mean;
-    sim_time spread = (sim_time)((double)mean * m->p.wake_jitter);
+    if (jitter <= 0 || mean <= 0) return 0;
+    return (sim_time)((double)mean * jitter);
+}
+
+static sim_time wake_latency(struct machine *m, sim_time mean, sim_time spread)
+{
+    if (spread <= 0) return mean;  /* (a zero spread would draw nothing either) */
     return rng_uniform(&m->rng, mean - spread, mean + spread);
 }
 
-static int core_load(const struct mach_core *c)
-{
-    return (c->state != CORE_IDLE) + c->nrq;
-}
 
-/* A core's load as the wakee's placement sees it.  A waker that sleeps
- * most of the time (wakeup_preempt: the timer thread, a policy helper)
- * adds next to nothing to its core's load average, so Linux's
- * wake_affine_weight favours that core and the wakee runs there as soon
- * as the waker goes back to sleep.  (Counting it as a full task sent the
- * wakee behind a busy core's long burst while the waker's core went idle.) */
-static int waker_load(const struct mach_core *c, const struct mach_task *waker)
+/* The least loaded core when none is idle, so that every core's load is
+ * 1 + its queue length; ties go to the wakee's previous core (`last`), then
+ * the waker's (`wcore`), then the lowest index.  One core may count one
+ * less (`light`): a waker that sleeps most of the time (wakeup_preempt: the
+ * timer thread, a policy helper) adds next to nothing to its core's load
+ * average, so Linux's wake_affine_weight favours that core and the wakee
+ * runs there as soon as the waker goes back to sleep.  (Counting it as a
+ * full task sent the wakee behind a busy core's long burst while the
+ * waker's core went idle.)  The rq_min tree's root is the lowest-index
+ * core with the shortest queue; only `light` can beat or tie it otherwise. */
+static int least_loaded(const struct machine *m, int last, int wcore, int light)
 {
-    int load = core_load(c);
-    if (waker && waker->wakeup_preempt && waker->state == MT_RUNNING && waker->core == c->id) load--;
-    return load;
+#define LOAD(i) (1 + m->cores[i].nrq - ((i) == light))
+    int shortest = shortest_rq(m);
+    int min = LOAD(shortest);
+    if (light >= 0 && LOAD(light) < min) min = LOAD(light);
+    if (last >= 0 && LOAD(last) == min) return last;
+    if (wcore >= 0 && LOAD(wcore) == min) return wcore;
+    if (light >= 0 && LOAD(light) == min && (LOAD(shortest) != min || light < shortest)) return light;
+    return shortest;
+#undef LOAD
 }
 
 /* Returns MACH_WAKE_REMOTE if the task goes to a core other than the
@@ -461,41 +556,29 @@ static int place(struct machine *m, struct mach_task *t, const struct mach_task 
         fair_requeue_delayed(m, c, t);
         t->state = MT_READY;
         t->core = c->id;
-        rq_push_tail(c, t);
+        rq_push_tail(m, c, t);
         if (fair_wakeup_preempt(m, c, t))
-            ask_resched(m, c, c->id == wcore || wcore < 0 ? 0 : wake_latency(m, m->p.wake_busy_core));
+            ask_resched(m, c, c->id == wcore || wcore < 0 ? 0 : wake_latency(m, m->p.wake_busy_core, m->busy_spread));
         arm_slice(m, c);
         return wcore >= 0 && c->id != wcore ? MACH_WAKE_REMOTE : MACH_WAKE_LOCAL;
     }
     /* 1. an idle core: the previous one first (cache affinity), else the lowest */
     int target = -1;
     if (t->last_core >= 0 && m->cores[t->last_core].state == CORE_IDLE) target = t->last_core;
-    for (int i = 0; target < 0 && i < m->ncores; i++)
-        if (m->cores[i].state == CORE_IDLE) target = i;
+    if (target < 0) target = first_idle_core(m);
     if (target >= 0) {
-        fair_enqueue(m, &m->cores[target], t, initial);
-        begin_arrival(m, &m->cores[target], t, CORE_WAKING, wake_latency(m, m->p.wake_idle_core));
+        if (fair_on(m)) fair_enqueue(m, &m->cores[target], t, initial);
+        begin_arrival(m, &m->cores[target], t, CORE_WAKING, wake_latency(m, m->p.wake_idle_core, m->idle_spread));
         return wcore >= 0 ? MACH_WAKE_REMOTE : MACH_WAKE_LOCAL;
     }
-    /* 2. no idle core: the least loaded run queue; ties to the previous core,
-     *    then the waker's, then the lowest index */
-    for (int i = 0; i < m->ncores; i++) {
-        if (target < 0 || waker_load(&m->cores[i], waker) < waker_load(&m->cores[target], waker)) {
-            target = i;
-            continue;
-        }
-        if (waker_load(&m->cores[i], waker) == waker_load(&m->cores[target], waker)) {
-            int pi = (i == t->last_core) * 2 + (i == wcore);
-            int pt = (target == t->last_core) * 2 + (target == wcore);
-            if (pi > pt) target = i;
-        }
-    }
+    /* 2. no idle core: the least loaded run queue */
+    target = least_loaded(m, t->last_core, wcore, waker && waker->wakeup_preempt ? wcore : -1);
     struct mach_core *c = &m->cores[target];
     if (fair_on(m) && (waker == NULL || target == wcore)) {
         if (initial) {
             t->state = MT_READY;
             t->core = target;
-            rq_push_tail(c, t);
+            rq_push_tail(m, c, t);
             fair_enqueue(m, c, t, true);
             arm_slice(m, c);
         } else {
@@ -507,16 +590,16 @@ static int place(struct machine *m, struct mach_task *t, const struct mach_task 
     t->core = target;
     if (fair_on(m)) {
         /* remote busy core: it joins the queue after the IPI (ev_enqueue) */
-        t->arrive_ev = sim_after(m->eng, wake_latency(m, m->p.wake_busy_core), ev_enqueue, t,
+        t->arrive_ev = sim_after(m->eng, wake_latency(m, m->p.wake_busy_core, m->busy_spread), ev_enqueue, t,
                                  (uint64_t)(uintptr_t)m);
     } else if (t->wakeup_preempt) {
-        rq_push_head(c, t);
+        rq_push_head(m, c, t);
         sim_at(m->eng, mach_now_of(m), ev_wake_preempt, m, (uint64_t)target);
     } else if (waker == NULL || target == wcore) {
-        rq_push_tail(c, t);  /* the core's own timer interrupt, or the waker's core */
+        rq_push_tail(m, c, t);  /* the core's own timer interrupt, or the waker's core */
         arm_slice(m, c);
     } else {
-        t->arrive_ev = sim_after(m->eng, wake_latency(m, m->p.wake_busy_core), ev_enqueue, t,
+        t->arrive_ev = sim_after(m->eng, wake_latency(m, m->p.wake_busy_core, m->busy_spread), ev_enqueue, t,
                                  (uint64_t)(uintptr_t)m);
     }
     return wcore >= 0 && target != wcore ? MACH_WAKE_REMOTE : MACH_WAKE_LOCAL;
@@ -688,7 +771,7 @@ void mach_block(struct machine *m, struct mach_task *t, mach_cont k, void *ctx)
     }
     struct mach_core *c = &m->cores[t->core];
     leave_core(m, t);
-    fair_dequeue_sleep(m, c, t);
+    if (fair_on(m)) fair_dequeue_sleep(m, c, t);
     t->vcsw++;
     t->state = MT_BLOCKED;
     t->resume_k = k;
@@ -712,7 +795,7 @@ void mach_exit(struct machine *m, struct mach_task *t)
     }
     struct mach_core *c = &m->cores[t->core];
     leave_core(m, t);
-    fair_dequeue(m, c, t, false);
+    if (fair_on(m)) fair_dequeue(m, c, t, false);
     t->state = MT_DEAD;
     t->core = -1;
     dispatch(m, c);

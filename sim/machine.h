@@ -66,24 +66,24 @@ enum mach_task_state {
 };
 
 struct mach_task {
-    int id;
-    const char *name;
+    /* Hot first: what every wake, arrival, burst and block reads or writes
+     * fits two cache lines (128 bytes); with many threads each task is
+     * cold by its turn and every further line is a miss (docs/bench.md). */
     enum mach_task_state state;
     int core;       /* core it runs/queues/arrives on, or -1 */
     int last_core;  /* core it last ran on (placement), -1 if never */
     bool wakeup_preempt;     /* fifo: preempts a busy core when woken */
-    struct fair_se se;       /* the fair class's entity (cfs, eevdf) */
+    bool in_burst;           /* in a CPU burst (below) */
+    bool rated;              /* ... a rated one (mach_burst_rated, below) */
+    bool interrupt_pending;  /* cut the burst as soon as it runs again */
 
     /* the current CPU burst */
-    bool in_burst;
     sim_time burst_left;     /* work still to do when paused */
     sim_time burst_end;      /* natural end while running */
     sim_time burst_cut;      /* earlier end requested by mach_interrupt, or 0 */
     sim_event_id burst_ev;
     mach_cont burst_k;
     void *burst_ctx;
-    bool interrupt_pending;  /* cut the burst as soon as it runs again */
-    sim_time interrupt_delay;
 
     /* continuation after a block or start */
     mach_cont resume_k;
@@ -92,25 +92,31 @@ struct mach_task {
     struct mach_task *rq_next;
     sim_event_id arrive_ev;
     sim_time on_core_since;
-    sim_time slice_used;     /* time slice used before a sleeper preempted it */
 
     /* statistics */
-    uint64_t vcsw;       /* voluntary switches (blocked while on a core) */
-    uint64_t ivcsw;      /* involuntary switches (preempted) */
-    uint64_t wakes;      /* times woken from BLOCKED */
     sim_time cpu_time;   /* time on a core */
+    uint64_t vcsw;       /* voluntary switches (blocked while on a core) */
+    uint64_t wakes;      /* times woken from BLOCKED */
+
+    /* colder */
+    int id;
+    const char *name;
+    uint64_t ivcsw;      /* involuntary switches (preempted) */
+    sim_time interrupt_delay;
+    sim_time slice_used;     /* time slice used before a sleeper preempted it */
 
     /* rated burst (mach_burst_rated): work is counted in units, each
      * costing rate_num/rate_den ps; the rate may change mid-burst */
-    bool rated;
     sim_time work_left;      /* units not done at seg_start */
     sim_time seg_start;      /* start of the current constant-rate segment */
     uint64_t rate_num, rate_den;
     sim_time burst_ev_at;    /* time burst_ev fires (rated bursts) */
     const struct mach_rate_hook *rate_hook;
+
+    struct fair_se se;       /* the fair class's entity (cfs, eevdf) */
 };
 
-enum mach_core_state { CORE_IDLE, CORE_SWITCHING, CORE_WAKING, CORE_BUSY };
+enum mach_core_state { CORE_IDLE, CORE_SWITCHING, CORE_WAKING, CORE_BUSY };  /* 0..3: state_time */
 
 /* Observer for traces: called on every change of what a core does. */
 struct mach_observer {
@@ -130,7 +136,10 @@ struct mach_core {
     sim_event_id resched_ev; /* fair: a re-pick asked for (need_resched) */
     struct fair_rq frq;      /* fair: what V needs */
     sim_time state_since;
-    sim_time busy_time, switch_time, waking_time, idle_time;
+    union {  /* time spent in each state, indexed by enum mach_core_state */
+        sim_time state_time[4];
+        struct { sim_time idle_time, switch_time, waking_time, busy_time; };
+    };
 };
 
 struct mach_params {
@@ -150,12 +159,26 @@ struct machine {
     struct mach_params p;
     struct mach_core *cores;
     int ncores;
+    /* indexes over the cores, so that no decision scans them all
+     * (machine.c, "core indexes"): */
+    int nrq_total;       /* tasks in all run queues together */
+    uint64_t *idle;      /* bit i set: core i is CORE_IDLE */
+    uint64_t *rq_min;    /* tournament tree over the cores' nrq (machine.c) */
+    int rq_leaves;       /* leaves of that tree: ncores rounded up to a power of 2 */
     int ntasks;          /* ids handed out */
     struct mach_observer obs;
     uint64_t migrations; /* idle-balance pulls */
     struct rng rng;      /* wake-latency jitter */
+    sim_time idle_spread, busy_spread;  /* of wake_idle_core, wake_busy_core */
     char error[256];     /* first protocol violation by a model, if any */
 };
+
+/* Is a fair class in use (not FIFO)?  (Inline: the FIFO machine asks on
+ * every switch and pays no call for the fair classes' hooks.) */
+static inline bool fair_on(const struct machine *m)
+{
+    return m->p.sched != MACH_SCHED_FIFO;
+}
 
 int mach_init(struct machine *m, struct sim_engine *eng,
               const struct mach_params *p, char *err, unsigned errlen);

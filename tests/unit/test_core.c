@@ -106,7 +106,7 @@ static void test_cursor_loops(void)
     struct scn_prog prog = { ops, 3 };
     struct core_thread th;
     memset(&th, 0, sizeof th);
-    core_cursor_init(&th.cur, &prog);
+    ASSERT_EQ(core_cursor_init(&th.cur, &prog), GV_OK);
     const struct scn_op *op;
     ASSERT_EQ(core_cursor_next(&th, &op), CORE_NEXT_OP);
     ASSERT(op == &ops[0]);
@@ -125,6 +125,8 @@ static void test_cursor_loops(void)
     ASSERT_EQ(th.cur.ops, 3);  /* measured iterations */
     ASSERT_EQ(core_cursor_next(&th, &op), CORE_NEXT_END);
     ASSERT_EQ(core_cursor_next(&th, &op), CORE_NEXT_END);
+    ASSERT_EQ(th.cur.nframes, 2);  /* sized to the program: one loop deep */
+    core_cursor_free(&th.cur);
 }
 
 static void test_cursor_times_total_and_forever(void)
@@ -139,7 +141,7 @@ static void test_cursor_times_total_and_forever(void)
         memset(&th, 0, sizeof th);
         th.instance = inst;
         th.ninstances = 3;
-        core_cursor_init(&th.cur, &prog);
+        ASSERT_EQ(core_cursor_init(&th.cur, &prog), GV_OK);
         ASSERT_EQ(core_cursor_next(&th, &op), CORE_NEXT_OP);
         ASSERT(core_cursor_enter(&th, op));
         int n = 0;
@@ -147,12 +149,13 @@ static void test_cursor_times_total_and_forever(void)
         while ((r = core_cursor_next(&th, &op)) != CORE_NEXT_END) n += r == CORE_NEXT_OP;
         ASSERT_EQ(n, inst == 0 ? 4 : 3);
         ASSERT_EQ(th.cur.ops, 0);  /* not measured */
+        core_cursor_free(&th.cur);
     }
     struct scn_op forever = loop_op(LOOP_FOREVER, 0, true, &body);
     prog.ops = &forever;
     struct core_thread th;
     memset(&th, 0, sizeof th);
-    core_cursor_init(&th.cur, &prog);
+    ASSERT_EQ(core_cursor_init(&th.cur, &prog), GV_OK);
     ASSERT_EQ(core_cursor_next(&th, &op), CORE_NEXT_OP);
     ASSERT(core_cursor_enter(&th, op));
     for (int i = 0; i < 1000; i++) {
@@ -160,13 +163,15 @@ static void test_cursor_times_total_and_forever(void)
         ASSERT_EQ(core_cursor_next(&th, &op), CORE_NEXT_ITERATION);
     }
     ASSERT_EQ(th.cur.ops, 1000);
+    core_cursor_free(&th.cur);
     /* zero iterations: the body is skipped */
     struct scn_op none = loop_op(LOOP_TIMES, 0, true, &body);
     prog.ops = &none;
-    core_cursor_init(&th.cur, &prog);
+    ASSERT_EQ(core_cursor_init(&th.cur, &prog), GV_OK);
     ASSERT_EQ(core_cursor_next(&th, &op), CORE_NEXT_OP);
     ASSERT(core_cursor_enter(&th, op));
     ASSERT_EQ(core_cursor_next(&th, &op), CORE_NEXT_END);
+    core_cursor_free(&th.cur);
 }
 
 static void test_cursor_depth_limit(void)
@@ -182,7 +187,7 @@ static void test_cursor_depth_limit(void)
     }
     struct core_thread th;
     memset(&th, 0, sizeof th);
-    core_cursor_init(&th.cur, &progs[0]);
+    ASSERT_EQ(core_cursor_init(&th.cur, &progs[0]), GV_OK);
     const struct scn_op *op;
     for (int d = 0; d < SCN_MAX_LOOP_DEPTH; d++) {
         ASSERT_EQ(core_cursor_next(&th, &op), CORE_NEXT_OP);
@@ -192,6 +197,7 @@ static void test_cursor_depth_limit(void)
     ASSERT_EQ(core_cursor_next(&th, &op), CORE_NEXT_OP);
     ASSERT(op->kind == OP_LOOP);
     ASSERT(!core_cursor_enter(&th, op));
+    core_cursor_free(&th.cur);
 }
 
 static void test_op_durations(void)

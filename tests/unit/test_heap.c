@@ -1,5 +1,9 @@
 /* test_heap.c - the native engine: (time, insertion) order, cancellation,
- * stale ids, stop, `until`, and a randomised check against a reference. */
+ * stale ids, stop, `until`, a randomised check against a reference, and
+ * the same order while the pending count moves across the sorted-array /
+ * heap threshold (engine_heap.c) both ways. */
+#include <string.h>
+
 #include "../../common/err.h"
 #include "../../sim/engine_heap.h"
 #include "../../common/rng.h"
@@ -141,11 +145,84 @@ static void test_random_against_reference(void)
     sim_destroy(e);
 }
 
+/* Handlers that schedule 0 to 3 events and cancel some: the pending count
+ * rises to about 100 and falls back to 0 several times, so the engine
+ * switches between its sorted array and its heap both ways while events
+ * fire.  Every live event fires once, in (time, insertion) order. */
+enum { WAVE_N = 20000 };
+struct wave {
+    struct sim_engine *e;
+    struct rng r;
+    int n;                      /* events scheduled */
+    sim_time t[WAVE_N];
+    sim_event_id id[WAVE_N];
+    int live[WAVE_N], fired[WAVE_N];
+    int last;                   /* index of the last fired, -1 */
+    int nfired, bad;
+    int high, crossings;        /* pending above 40 / then below 4: count */
+};
+
+static void wave_fire(void *obj, uint64_t arg);
+
+static void wave_add(struct wave *w, sim_time dt)
+{
+    if (w->n >= WAVE_N) return;
+    int i = w->n++;
+    w->t[i] = sim_now(w->e) + dt;
+    w->live[i] = 1;
+    w->id[i] = sim_after(w->e, dt, wave_fire, w, (uint64_t)i);
+}
+
+static void wave_fire(void *obj, uint64_t arg)
+{
+    struct wave *w = obj;
+    int i = (int)arg, p = w->last;
+    if (!w->live[i] || w->fired[i] || w->t[i] != sim_now(w->e)) w->bad++;
+    if (p >= 0 && !(w->t[p] < w->t[i] || (w->t[p] == w->t[i] && p < i))) w->bad++;
+    w->fired[i] = 1;
+    w->last = i;
+    if (w->e->pending > 40) w->high = 1;
+    if (w->high && w->e->pending < 4) {
+        w->high = 0;
+        w->crossings++;
+    }
+    /* growing for 200 events of every 400, shrinking for the others */
+    int grow = (w->nfired++ % 400) < 200;
+    int k = (int)rng_uniform(&w->r, 0, grow ? 3 : 1);
+    if (w->e->pending == 0 && k == 0) k = 1;
+    for (int j = 0; j < k; j++) wave_add(w, rng_uniform(&w->r, 0, 50));
+    if (rng_uniform(&w->r, 0, 4) == 0 && w->n > 0) {
+        int c = (int)rng_uniform(&w->r, 0, w->n - 1);
+        int was = w->live[c] && !w->fired[c];
+        if (sim_cancel(w->e, w->id[c]) != was) w->bad++;
+        if (was) w->live[c] = 0;
+    }
+}
+
+static void test_order_across_modes(void)
+{
+    static struct wave w;
+    memset(&w, 0, sizeof w);
+    w.e = sim_heap_create();
+    w.last = -1;
+    rng_seed(&w.r, 7, 0);
+    for (int i = 0; i < 40; i++) wave_add(&w, rng_uniform(&w.r, 0, 50));
+    char err[128];
+    ASSERT_EQ(sim_run(w.e, SIM_TIME_MAX, err, sizeof err), GV_OK);
+    ASSERT_EQ(w.bad, 0);
+    ASSERT_EQ(w.n, WAVE_N);
+    ASSERT(w.crossings >= 10);
+    for (int i = 0; i < w.n; i++) ASSERT_EQ(w.fired[i], w.live[i]);
+    ASSERT_EQ(w.e->pending, 0);
+    sim_destroy(w.e);
+}
+
 int main(void)
 {
     RUN(test_order_time_then_insertion);
     RUN(test_cancel_and_stale_ids);
     RUN(test_until_and_stop);
     RUN(test_random_against_reference);
+    RUN(test_order_across_modes);
     TEST_DONE();
 }
