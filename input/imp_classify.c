@@ -49,10 +49,16 @@
 
 #define DEFAULT_WINDOW (100 * SIM_US)
 #define DEFAULT_QUANTUM (100 * SIM_MS)
-/* A longer simultaneous hold than this is two Ractors: hooks of one GVL's
- * hand-over overlap by at most about 0.1 ms in the traces read. */
+/* A longer simultaneous hold than this is two Ractors: the hooks of one
+ * GVL's hand-over overlap by at most about 0.1 ms in the traces read. */
 #define RACTOR_OVERLAP SIM_MS
+/* ... and so is an overlap longer than this past an end reported before
+ * the release (the clock reads of two threads' hooks, 1 us timestamps) */
+#define OVERLAP_SLACK (20 * SIM_US)
 #define MAX_RACTOR_THREADS 4096
+/* holds of one Ractor overlap only where one ends and the next begins: the
+ * hold around a time is among the last few that began before it */
+#define HOLDER_SCAN 64
 
 static const char *const class_names[IMP_CLS_COUNT] = {
     [IMP_CLS_NONE] = "-", [IMP_CLS_IO] = "io",       [IMP_CLS_SYNC] = "sync",
@@ -81,32 +87,62 @@ static bool holds(enum imp_state s) { return s == IMP_RUNNING || s == IMP_GC; }
 /* A GVL hold: a maximal run of running/gc segments of one thread. */
 struct hold {
     sim_time a, b;
-    int th;
+    int th, ractor;
     bool yields;   /* ended by a quantum yield (next state wants_gvl or a yield), not a release */
 };
 
 struct ctx {
     struct imp_trace *t;
-    struct hold *holds;      /* sorted by a */
+    struct hold *holds;      /* sorted by (Ractor, a) */
     int nholds;
-    sim_time *max_end;       /* max b over holds[0..i] (for "who holds at t") */
-    struct hold *rels;       /* real releases, sorted by b */
+    sim_time *max_end;       /* max b over the holds of one Ractor up to i (for "who holds at t") */
+    struct hold *rels;       /* real releases, sorted by (Ractor, b) */
     int nrels;
+    int *hfrom, *rfrom;      /* per Ractor: its first hold and release; [nractors]: the end */
+    int *rother;             /* per release: the last one before it by another thread of its Ractor, or -1 */
     struct death { sim_time at; int th; } *deaths;  /* sorted by time */
     int ndeaths;
     sim_time window, quantum;
 };
 
+/* holds are compared within a Ractor: qsort's comparators get no context,
+ * so a hold carries its thread's Ractor */
 static int cmp_hold_a(const void *x, const void *y)
 {
     const struct hold *p = x, *q = y;
+    if (p->ractor != q->ractor) return p->ractor - q->ractor;
     return p->a < q->a ? -1 : p->a > q->a ? 1 : p->th - q->th;
 }
 
 static int cmp_hold_b(const void *x, const void *y)
 {
     const struct hold *p = x, *q = y;
+    if (p->ractor != q->ractor) return p->ractor - q->ractor;
     return p->b < q->b ? -1 : p->b > q->b ? 1 : p->th - q->th;
+}
+
+/* from[r]: the index of the first entry of Ractor r in a sorted array of n;
+ * from[nr] = n */
+static void ractor_ranges(const struct hold *h, int n, int nr, int *from)
+{
+    int k = 0;
+    for (int r = 0; r <= nr; r++) {
+        while (k < n && h[k].ractor < r) k++;
+        from[r] = k;
+    }
+}
+
+static void free_holds(struct ctx *c)
+{
+    free(c->holds);
+    free(c->rels);
+    free(c->max_end);
+    free(c->hfrom);
+    free(c->rfrom);
+    free(c->rother);
+    c->holds = c->rels = NULL;
+    c->max_end = NULL;
+    c->hfrom = c->rfrom = c->rother = NULL;
 }
 
 /* Every hold of every thread; `yields` is decided after the yield pass. */
@@ -117,10 +153,14 @@ static int collect_holds(struct ctx *c)
     for (int i = 0; i < t->nthreads; i++)
         for (int k = 0; k < t->threads[i].nsegs; k++)
             if (holds(t->threads[i].segs[k].st) && (k == 0 || !holds(t->threads[i].segs[k - 1].st))) n++;
+    int nr = t->nractors > 0 ? t->nractors : 1;
     c->holds = malloc(((size_t)n + 1) * sizeof *c->holds);
     c->rels = malloc(((size_t)n + 1) * sizeof *c->rels);
     c->max_end = malloc(((size_t)n + 1) * sizeof *c->max_end);
-    if (!c->holds || !c->rels || !c->max_end) return GV_ENOMEM;
+    c->hfrom = malloc(((size_t)nr + 1) * sizeof *c->hfrom);
+    c->rfrom = malloc(((size_t)nr + 1) * sizeof *c->rfrom);
+    c->rother = malloc(((size_t)n + 1) * sizeof *c->rother);
+    if (!c->holds || !c->rels || !c->max_end || !c->hfrom || !c->rfrom || !c->rother) return GV_ENOMEM;
     n = 0;
     for (int i = 0; i < t->nthreads; i++) {
         struct imp_thread *th = &t->threads[i];
@@ -133,17 +173,24 @@ static int collect_holds(struct ctx *c)
                 const struct imp_seg *nx = &th->segs[e + 1];
                 y = nx->st == IMP_WANTS_GVL || (nx->st == IMP_WAITING && nx->cls == IMP_CLS_YIELD);
             }
-            c->holds[n++] = (struct hold){ th->segs[k].t0, th->segs[e].t1, i, y };
+            c->holds[n++] = (struct hold){ th->segs[k].t0, th->segs[e].t1, i, th->ractor, y };
         }
     }
     c->nholds = n;
     qsort(c->holds, (size_t)n, sizeof *c->holds, cmp_hold_a);
     for (int i = 0; i < n; i++)
-        c->max_end[i] = i == 0 || c->holds[i].b > c->max_end[i - 1] ? c->holds[i].b : c->max_end[i - 1];
+        c->max_end[i] = i == 0 || c->holds[i].ractor != c->holds[i - 1].ractor || c->holds[i].b > c->max_end[i - 1]
+                      ? c->holds[i].b : c->max_end[i - 1];
     c->nrels = 0;
     for (int i = 0; i < n; i++)
         if (!c->holds[i].yields) c->rels[c->nrels++] = c->holds[i];
     qsort(c->rels, (size_t)c->nrels, sizeof *c->rels, cmp_hold_b);
+    ractor_ranges(c->holds, n, nr, c->hfrom);
+    ractor_ranges(c->rels, c->nrels, nr, c->rfrom);
+    for (int i = 0; i < c->nrels; i++) {
+        bool first = i == 0 || c->rels[i - 1].ractor != c->rels[i].ractor;
+        c->rother[i] = first ? -1 : c->rels[i - 1].th != c->rels[i].th ? i - 1 : c->rother[i - 1];
+    }
     return GV_OK;
 }
 
@@ -163,16 +210,24 @@ static void infer_ractors(struct ctx *c)
         free(colour);
         return;
     }
-    /* sweep the holds by start; holds of one thread never overlap, so at
-     * most one hold per other thread is still open */
-    for (int i = 0; i < c->nholds; i++)
-        for (int j = i + 1; j < c->nholds && c->holds[j].a < c->holds[i].b; j++) {
-            const struct hold *p = &c->holds[i], *q = &c->holds[j];
-            sim_time ov = (q->b < p->b ? q->b : p->b) - q->a;
-            if (p->th != q->th && ov > RACTOR_OVERLAP)
+    /* sweep the holds by start (one Ractor so far: sorted by start).  In
+     * one Ractor a hold can only overlap the next one by the lag of its own
+     * end: CRuby 3.2 reports a quantum yield's release late, at the
+     * yielder's READY; every other end (SUSPENDED, the thread's exit) is
+     * reported before the release.  So an overlap longer than RACTOR_OVERLAP,
+     * or longer than OVERLAP_SLACK past an end reported in time, or a hold
+     * taken and released within another, means two GVLs. */
+    for (int i = 0; i < c->nholds; i++) {
+        const struct hold *p = &c->holds[i];
+        for (int j = i + 1; j < c->nholds && c->holds[j].a < p->b; j++) {
+            const struct hold *q = &c->holds[j];
+            sim_time o = (q->b < p->b ? q->b : p->b) - q->a;
+            bool inside = !p->yields && q->b + OVERLAP_SLACK <= p->b;  /* q took and released it while p held it */
+            if (p->th != q->th && (o > RACTOR_OVERLAP || (!p->yields && o > OVERLAP_SLACK) || inside))
                 conflict[(size_t)p->th * (size_t)n + (size_t)q->th] =
                     conflict[(size_t)q->th * (size_t)n + (size_t)p->th] = 1;
         }
+    }
     int main_i = 0;
     for (int i = 0; i < n; i++)
         if (t->threads[i].is_main) main_i = i;
@@ -209,30 +264,31 @@ static bool peer(const struct ctx *c, int th, int self)
  * (a <= x < b), or NULL. */
 static const struct hold *holder_at(const struct ctx *c, sim_time x, int self)
 {
-    /* the last hold starting at or before x, then back while one could still cover x */
-    int lo = 0, hi = c->nholds;
+    /* the last hold of the Ractor starting at or before x, then back while
+     * one could still cover x (holds of one Ractor hardly overlap) */
+    int r = c->t->threads[self].ractor, from = c->hfrom[r], lo = from, hi = c->hfrom[r + 1];
     while (lo < hi) {
         int mid = (lo + hi) / 2;
         if (c->holds[mid].a <= x) lo = mid + 1;
         else hi = mid;
     }
-    for (int i = lo - 1; i >= 0 && c->max_end[i] > x; i--)
-        if (peer(c, c->holds[i].th, self) && c->holds[i].a <= x && x < c->holds[i].b) return &c->holds[i];
+    for (int i = lo - 1, k = 0; i >= from && c->max_end[i] > x && k < HOLDER_SCAN; i--, k++)
+        if (c->holds[i].th != self && c->holds[i].a <= x && x < c->holds[i].b) return &c->holds[i];
     return NULL;
 }
 
 /* The last real release (not a yield) by a peer at or before x. */
 static const struct hold *release_before(const struct ctx *c, sim_time x, int self)
 {
-    int lo = 0, hi = c->nrels;
+    int r = c->t->threads[self].ractor, from = c->rfrom[r], lo = from, hi = c->rfrom[r + 1];
     while (lo < hi) {
         int mid = (lo + hi) / 2;
         if (c->rels[mid].b <= x) lo = mid + 1;
         else hi = mid;
     }
-    for (int i = lo - 1; i >= 0; i--)
-        if (peer(c, c->rels[i].th, self)) return &c->rels[i];
-    return NULL;
+    int i = lo - 1;
+    if (i >= from && c->rels[i].th == self) i = c->rother[i];
+    return i >= from ? &c->rels[i] : NULL;
 }
 
 static int cmp_death(const void *x, const void *y)
@@ -527,18 +583,15 @@ int imp_classify(struct imp_trace *t, const struct imp_classify_opts *o, char *e
     if ((rc = collect_holds(&c)) != GV_OK) goto out;
     infer_ractors(&c);
     mark_yields(&c);
-    /* the yields are known now: holds ended by one are not releases */
-    free(c.holds);
-    free(c.rels);
-    free(c.max_end);
+    /* the Ractors and the yields are known now: holds are searched per
+     * Ractor, and holds ended by a yield are not releases */
+    free_holds(&c);
     if ((rc = collect_holds(&c)) != GV_OK || (rc = collect_deaths(&c)) != GV_OK) goto out;
     rc = classify_waits(&c, o, err, errlen);
     if (rc == GV_OK) find_spawners(&c);
 out:
     if (rc == GV_ENOMEM) snprintf(err, errlen, "out of memory");
-    free(c.holds);
-    free(c.rels);
-    free(c.max_end);
+    free_holds(&c);
     free(c.deaths);
     return rc;
 }
@@ -583,18 +636,13 @@ static sim_time median_of(sim_time *v, int n)
 /* Is the first hold of self's Ractor to start at or after x self's? */
 static bool next_hold_is(const struct ctx *c, sim_time x, int self)
 {
-    int lo = 0, hi = c->nholds;
+    int r = c->t->threads[self].ractor, lo = c->hfrom[r], hi = c->hfrom[r + 1];
     while (lo < hi) {
         int mid = (lo + hi) / 2;
         if (c->holds[mid].a < x) lo = mid + 1;
         else hi = mid;
     }
-    for (int j = lo; j < c->nholds; j++) {
-        int th = c->holds[j].th;
-        if (th == self) return true;
-        if (c->t->threads[th].ractor == c->t->threads[self].ractor) return false;
-    }
-    return false;
+    return lo < c->hfrom[r + 1] && c->holds[lo].th == self;
 }
 
 int imp_latencies(const struct imp_trace *t, struct imp_latency *out)
@@ -620,14 +668,14 @@ int imp_latencies(const struct imp_trace *t, struct imp_latency *out)
             }
             /* held by a peer at any time of [t0, t1)?  a hold starting inside, or one around t0 */
             bool busy = holder_at(&c, s->t0, i) != NULL;
-            int lo = 0, hi = c.nholds;
+            int ra = th->ractor, lo = c.hfrom[ra], hi = c.hfrom[ra + 1];
             while (lo < hi) {
                 int mid = (lo + hi) / 2;
                 if (c.holds[mid].a < s->t0) lo = mid + 1;
                 else hi = mid;
             }
-            for (int j = lo; j < c.nholds && c.holds[j].a < s->t1 && !busy; j++)
-                busy = c.holds[j].b > c.holds[j].a && peer(&c, c.holds[j].th, i);
+            for (int j = lo; j < c.hfrom[ra + 1] && c.holds[j].a < s->t1 && !busy; j++)
+                busy = c.holds[j].b > c.holds[j].a && c.holds[j].th != i;
             if (!busy) av[out->acquires++] = s->t1 - s->t0;
         }
     }
@@ -636,8 +684,6 @@ int imp_latencies(const struct imp_trace *t, struct imp_latency *out)
 done:
     free(hv);
     free(av);
-    free(c.holds);
-    free(c.rels);
-    free(c.max_end);
+    free_holds(&c);
     return rc;
 }
