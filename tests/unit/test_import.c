@@ -501,6 +501,58 @@ static void test_classify_yield_end_exit_ractors(void)
     diag_free(&d);
 }
 
+static void test_classify_ractor_overlaps(void)
+{
+    /* 3.2 reports a quantum yield's release late (at the yielder's READY):
+     * the next holder's first hold may overlap it, even sit inside it, in
+     * one Ractor; a hold inside one whose end was reported in time, or a
+     * long overlap, takes two GVLs */
+    struct tb b;
+    memset(&b, 0, sizeof b);
+    st(&b, 1, 0, "started_tracing");
+    st(&b, 2, 1, "started");
+    st(&b, 2, 2, "wants_gvl");
+    st(&b, 2, 100000, "running");    /* t2 got the GVL at the yield ... */
+    st(&b, 2, 100030, "waiting");    /* ... and released it within main's late end */
+    st(&b, 1, 100050, "wants_gvl");  /* main's READY: its yield, reported 50 us late */
+    st(&b, 1, 100060, "running");
+    st(&b, 3, 100070, "started");
+    st(&b, 3, 100071, "running");    /* t3 runs inside main's hold: another Ractor */
+    st(&b, 3, 100200, "died");
+    st(&b, 1, 101000, "stopped_tracing");
+    tname(&b, 1, "Main Thread");
+    struct imp_trace t;
+    struct diag_list d;
+    char err[256];
+    ASSERT_EQ(read_text(tb_end(&b), &t, &d), GV_OK);
+    ASSERT_EQ(imp_classify(&t, NULL, err, sizeof err), GV_OK);
+    ASSERT_EQ(t.nractors, 2);
+    ASSERT_EQ(thread_named(&t, "t2")->ractor, 0);
+    ASSERT_EQ(thread_named(&t, "t3")->ractor, 1);
+    /* what the trace measured: t2's wait for the GVL ended at main's release? no: main
+     * yielded (wants_gvl after), which is no release; main's 10 us wait is uncontended */
+    struct imp_latency lat;
+    ASSERT_EQ(imp_latencies(&t, &lat), GV_OK);
+    ASSERT_EQ(lat.handoffs, 0);
+    ASSERT_EQ(lat.acquires, 1);
+    ASSERT_EQ(lat.acquire_median, 10 * SIM_US);
+    imp_trace_free(&t);
+    diag_free(&d);
+    /* the two-thread trace: the worker's waits for the GVL ended 5 us after
+     * main's release into its sleep and 10 us after its release into the
+     * join: two hand-offs; main's waits (after its sleep, after the worker's
+     * death) found the GVL free */
+    ASSERT_EQ(read_text(two_threads(&b), &t, &d), GV_OK);
+    ASSERT_EQ(imp_classify(&t, NULL, err, sizeof err), GV_OK);
+    ASSERT_EQ(imp_latencies(&t, &lat), GV_OK);
+    ASSERT_EQ(lat.handoffs, 2);
+    ASSERT_EQ(lat.handoff_median, 7500000);
+    ASSERT_EQ(lat.acquires, 2);
+    ASSERT_EQ(lat.acquire_median, 2 * SIM_US);
+    imp_trace_free(&t);
+    diag_free(&d);
+}
+
 /* ---- the scenario ----------------------------------------------------------- */
 
 static void test_emit(void)
@@ -569,6 +621,7 @@ int main(void)
     RUN(test_classify_two_threads);
     RUN(test_classify_window_and_overrides);
     RUN(test_classify_yield_end_exit_ractors);
+    RUN(test_classify_ractor_overlaps);
     RUN(test_emit);
     TEST_DONE();
 }
