@@ -3,8 +3,9 @@
  * Three steps, each its own file:
  *   imp_read.c      the trace file (plain or gzip) -> per-thread state
  *                   segments, validated event by event: a gvl-tracing trace
- *                   (ivoanjo/gvl-tracing: Chrome trace-event B/E pairs) or a
- *                   trace written by `gvlsim run --trace` (X slices);
+ *                   (ivoanjo/gvl-tracing: Chrome trace-event B/E pairs,
+ *                   imp_gvlt.c) or a trace written by `gvlsim run --trace`
+ *                   (X slices, imp_gvlsim.c);
  *   imp_classify.c  what each segment becomes: Ractors inferred from
  *                   overlapping GVL ownership, every `waiting` segment
  *                   classified (I/O of a fixed length, a wait ended by
