@@ -36,6 +36,9 @@ static int add_busy(struct rd *r, const cJSON *ev)
     const char *task = cJSON_IsObject(a) ? imp_field_str(a, "task") : NULL;
     const cJSON *tv = cJSON_GetObjectItemCaseSensitive(ev, "ts"), *dv = cJSON_GetObjectItemCaseSensitive(ev, "dur");
     if (!state || !task || !cJSON_IsNumber(tv) || !cJSON_IsNumber(dv)) return GV_OK;
+    /* microseconds, as the thread slices (whose values are checked; a core
+     * slice out of their range says nothing about them) */
+    if (!(fabs(tv->valuedouble) < 9e12) || !(fabs(dv->valuedouble) < 9e12)) return GV_OK;
     bool busy = !strcmp(state, "busy");
     if (!busy && strcmp(state, "wake") && strcmp(state, "switch")) return GV_OK;
     if (r->nbusy == r->capbusy) {
