@@ -6,6 +6,9 @@
 #                 `make uninstall` removes them
 #   make test     unit + golden + end-to-end tests, then the same under ASan+UBSan
 #   make demo     install missing packages, build, run the seed scenarios -> out/
+#   make regress  run the seed suite (the sweeps of scenarios/demo.txt) and
+#                 compare it with its baselines, tests/regress/*.csv
+#   make regress-update  rewrite those baselines (a deliberate model change)
 #   make bench    engine and simulator speed figures (never part of `make test`)
 #   make docs     re-run the simulations behind the docs' tables and re-render them
 #   make docs-measure  re-measure the real executor's tables (minutes, quiet host)
@@ -68,8 +71,8 @@ $(eval $(call flags_stamp,$(ASN),$(CC) $(ASAN_CFLAGS)))
 $(eval $(call flags_stamp,$(TSN),$(CC) $(TSAN_CFLAGS)))
 FORCE:
 
-.PHONY: all deps FORCE demo test test-suite unit-test golden-test e2e-test docs-test asan-test bench valgrind tsan clean check-deps \
-        install uninstall install-test docs docs-measure
+.PHONY: all deps FORCE demo regress regress-update test test-suite unit-test golden-test e2e-test docs-test \
+        asan-test bench valgrind tsan clean check-deps install uninstall install-test docs docs-measure
 
 # The man page and the bash completion are printed by gvlsim from its
 # command and option tables (cli/cmd_help.c), so they cannot drift from
@@ -197,6 +200,12 @@ test-suite: check-deps unit-test golden-test e2e-test docs-test install-test asa
 demo: deps
 	@$(MAKE) --no-print-directory gvlsim
 	@scripts/demo.sh ./gvlsim out
+
+regress: check-deps gvlsim
+	@scripts/regress.sh ./gvlsim
+
+regress-update: check-deps gvlsim
+	@scripts/regress.sh ./gvlsim --update
 
 # The docs' tables are generated (scripts/docs/): `make docs` runs every
 # simulation of docs/data/sim-runs.txt into docs/data/sim.csv, every import

@@ -1,12 +1,14 @@
 /* cli.c - what every command shares: the command table, parsing a
  * command's arguments, usage errors (kept out of main.c so that unit
  * tests, which link every cli/ object but main.o, can call them). */
+#include <sched.h>
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stdlib.h>
 #include <stdio.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "../common/err.h"
 #include "../input/schema.h"
@@ -19,6 +21,8 @@ const struct cli_command *const cli_commands[] = {
     &cli_cmd_import,
     &cli_cmd_sweep,  /* output tooling: sweep and plot */
     &cli_cmd_plot,
+    &cli_cmd_merge,
+    &cli_cmd_compare,
     &cli_cmd_fit,
     &cli_cmd_calibrate,
     &cli_cmd_help,
@@ -83,6 +87,18 @@ double cli_host_now(void)
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
     return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+int cli_cpus(void)
+{
+    cpu_set_t set;
+    int n = 0;
+    if (sched_getaffinity(0, sizeof set, &set) == 0) n = CPU_COUNT(&set);
+    if (n <= 0) {
+        long online = sysconf(_SC_NPROCESSORS_ONLN);
+        n = online > 0 ? (int)(online > 1024 ? 1024 : online) : 1;
+    }
+    return n > 256 ? 256 : n;
 }
 
 char *cli_command_line(const struct args *a)

@@ -38,6 +38,8 @@ extern const struct cli_command cli_cmd_import;
 extern const struct cli_command cli_cmd_exec;
 extern const struct cli_command cli_cmd_sweep;
 extern const struct cli_command cli_cmd_plot;
+extern const struct cli_command cli_cmd_compare;
+extern const struct cli_command cli_cmd_merge;
 extern const struct cli_command cli_cmd_fit;
 extern const struct cli_command cli_cmd_calibrate;
 extern const struct cli_command cli_cmd_help;
@@ -68,5 +70,9 @@ char *cli_command_line(const struct args *a);
 
 /* Monotonic host seconds, for the host_s column and progress lines. */
 double cli_host_now(void);
+
+/* The CPUs this process may run on (its affinity mask: taskset, a Slurm
+ * allocation), at most 256: the default number of workers. */
+int cli_cpus(void);
 
 #endif

@@ -2,8 +2,6 @@
  * row (the columns of `gvlsim run`): on pthreads (backend "pthread",
  * exec/exec_run.c) or as a Ruby program on a real Ruby (backend "ruby",
  * exec/ruby_run.c). */
-#include <errno.h>
-#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -21,19 +19,6 @@ static int exec_cmd(const struct args *a);
 
 static const char *const backend_names[] = { "pthread", "ruby", NULL };
 
-/* --max-spread: a percentage > 0 */
-static int check_spread(const char *v, char *err, size_t errlen)
-{
-    errno = 0;
-    char *end;
-    double x = strtod(v, &end);
-    if (errno || end == v || *end || !(x > 0) || !isfinite(x) || x > 100000) {
-        snprintf(err, errlen, "needs a percentage > 0, got \"%s\"", v);
-        return -1;
-    }
-    return 0;
-}
-
 static const struct args_opt exec_opts[] = {
     { .name = "backend", .kind = ARGS_ENUM, .values = backend_names,
       .help = "pthread (default): the pthread executor; ruby: the scenario as\n"
@@ -42,18 +27,10 @@ static const struct args_opt exec_opts[] = {
     CLI_OPT_SEED_H("random seed for drawn durations (overrides the scenario's)"),
     CLI_OPT_ROWS_OUTPUT,
     CLI_OPT_FORMAT,
-    { .name = "timeout", .kind = ARGS_SECONDS, .min = 1, .max = CLI_TIME_MAX,
-      .help = "watchdog: stop a run still going after SECS (default 600);\n"
-              "it is reported with what each thread waits on, exit 4, and\n"
-              "no output file is written" },
-    { .name = "max-spread", .kind = ARGS_STRING, .metavar = "PCT", .check = check_spread,
-      .help = "largest accepted spread of the busy-loop calibration\n"
-              "(interquartile range / median, default 10); a run that\n"
-              "cannot calibrate within it fails with exit 4" },
-    { .name = "ruby", .kind = ARGS_PATH, .metavar = "PATH",
-      .help = "--backend ruby: the Ruby to run (default: ruby on PATH)" },
-    { .name = "ruby-opt", .kind = ARGS_STRING, .flags = ARGS_REPEAT, .metavar = "OPT",
-      .help = "--backend ruby: pass OPT to Ruby, e.g. --ruby-opt=--yjit" },
+    CLI_OPT_TIMEOUT,
+    CLI_OPT_MAX_SPREAD,
+    CLI_OPT_RUBY,
+    CLI_OPT_RUBY_OPT,
     { .name = "print-program", .kind = ARGS_FLAG,
       .help = "--backend ruby: print the Ruby program and exit (no run)" },
     CLI_OPT_NO_HEADER,
@@ -140,7 +117,7 @@ static int exec_cmd(const struct args *a)
     bool ruby = args_num(a, "backend", 0) == 1;
     if (!ruby && (args_has(a, "ruby") || args_has(a, "ruby-opt") || args_has(a, "print-program")))
         return cli_usage_error(&cli_cmd_exec, "--ruby, --ruby-opt and --print-program need --backend ruby");
-    double max_spread = args_has(a, "max-spread") ? strtod(args_str(a, "max-spread", "10"), NULL) / 100.0 : 0;
+    double max_spread = cli_max_spread(a);
 
     double t0 = cli_host_now();
     struct scenario scn;

@@ -9,7 +9,7 @@
 #include "../common/afile.h"
 #include "../common/err.h"
 #include "../output/csv.h"
-#include "../output/csvread.h"
+#include "../output/rowsread.h"
 #include "../output/gnuplot.h"
 #include "../output/usl.h"
 #include "cli.h"
@@ -76,7 +76,7 @@ static int fit_exec(const struct args *a)
     double *n = NULL, *x = NULL;
     memset(&t, 0, sizeof t);
     memset(&d, 0, sizeof d);
-    int rc = csvr_read(csv, &t, err, sizeof err);
+    int rc = rowsr_read(csv, &t, NULL, err, sizeof err);
     if (rc == GV_OK) rc = gp_build(&t, &spec, &d, err, sizeof err);
     if (rc != GV_OK) goto out;
     fits = calloc(d.nseries, sizeof *fits);

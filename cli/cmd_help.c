@@ -64,9 +64,9 @@ static const char *const environment =
 
 static const char *const exit_codes[][2] = {
     { "0", "success" },
-    { "1", "a regression was found (compare)" },
+    { "1", "compare: a metric moved beyond its tolerance (a regression)" },
     { "2", "usage error: an unknown option, a missing or malformed value" },
-    { "3", "invalid scenario: every problem is listed as FILE:LINE:COL: /json/pointer: message" },
+    { "3", "invalid input: a scenario (each problem as FILE:LINE:COL: /json/pointer: message), or result rows (compare, merge)" },
     { "4", "the run failed: deadlock, simulated time limit, watchdog" },
     { "5", "I/O error: a file that cannot be read, an output that cannot be written" },
     { "6", "out of memory" },

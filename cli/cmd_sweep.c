@@ -21,11 +21,19 @@
 #include "../models/simulate.h"
 #include "../output/csv.h"
 #include "../sim/engines.h"
+#include "backend.h"
 #include "cli.h"
 #include "options.h"
 #include "sweep.h"
+#include "sweep_jobs.h"
 
 static int sweep_exec(const struct args *a);
+
+static int shard_check(const char *v, char *err, size_t errlen)
+{
+    struct sweep_shard sh;
+    return sweep_shard_parse(v, &sh, err, errlen);
+}
 
 static const struct args_opt sweep_opts[] = {
     { .name = "param", .kind = ARGS_KV, .flags = ARGS_REPEAT | ARGS_KEYPATH,
@@ -39,7 +47,7 @@ static const struct args_opt sweep_opts[] = {
               "scenario's seed (or --seed), replicate k a seed derived\n"
               "from it by SplitMix64, the same for every point" },
     { .name = "jobs", .short_name = 'j', .kind = ARGS_INT, .min = 1, .max = 1024,
-      .help = "worker threads (default: the number of online CPUs);\n"
+      .help = "worker threads (default: the CPUs this process may use);\n"
               "the output does not depend on it" },
     CLI_OPT_ROWS_OUTPUT,
     CLI_OPT_FORMAT,
@@ -52,6 +60,30 @@ static const struct args_opt sweep_opts[] = {
     CLI_OPT_MACHINES,
     CLI_OPT_QUIET_H("no progress and no summary on stderr (failures are\n"
                     "still reported)"),
+    { .name = "backend", .kind = ARGS_ENUM, .names = backend_name,
+      .help = "run the points on the simulator (the default) or for real:\n"
+              "real backends run one point at a time (they need the\n"
+              "cores), the replicates interleaved (rep 0 of every point,\n"
+              "then rep 1, ...) so that a drifting host spreads evenly" },
+    CLI_OPT_TIMEOUT,
+    CLI_OPT_MAX_SPREAD,
+    CLI_OPT_RUBY,
+    CLI_OPT_RUBY_OPT,
+    { .name = "shard", .kind = ARGS_STRING, .metavar = "K/N", .check = shard_check,
+      .help = "run only the K-th of N shares of the runs (run r belongs to\n"
+              "share r mod N + 1), writing the rows the whole sweep writes\n"
+              "for them; `gvlsim merge` joins the shares" },
+    { .name = "emit-jobs", .kind = ARGS_ENUM, .values = sweep_job_kinds,
+      .help = "run nothing: print the sweep as --shards jobs, one\n"
+              "self-contained command line per shard for GNU parallel\n"
+              "(`| parallel`, `parallel --sshlogin ...`), or a Slurm job\n"
+              "array script (`> sweep.sbatch; sbatch sweep.sbatch`);\n"
+              "needs -o, which names the shards' files" },
+    { .name = "shards", .kind = ARGS_INT, .min = 1, .max = 100000,
+      .help = "--emit-jobs: the number of shards (default 8)" },
+    { .name = "gvlsim", .kind = ARGS_PATH, .metavar = "PATH",
+      .help = "--emit-jobs: the gvlsim the jobs run (default: this one,\n"
+              "by its absolute path)" },
     CLI_OPT_END,
 };
 
@@ -67,6 +99,12 @@ const struct cli_command cli_cmd_sweep = {
         "  KEY...  one column per --param, named by its KEY, holding the value\n"
         "          exactly as given (in JSON: a number if it is one, else a string)\n"
         "Rows come in run order: point by point, replicates innermost.\n"
+        "\n"
+        "Beyond one machine: `--emit-jobs parallel --shards N -o OUT.csv` prints N\n"
+        "commands, each running `--shard K/N` into OUT.K-of-N.csv, for GNU parallel\n"
+        "(`parallel --sshlogin` spreads them over machines); `--emit-jobs slurm` prints\n"
+        "a job-array script.  `gvlsim merge` joins the shards' files into the rows of\n"
+        "the whole sweep (byte for byte, with --reproducible).\n"
         "\n"
         "Progress goes to stderr: a live line on a terminal, else one line per\n"
         "tenth of the runs.  A failing run (invalid value, deadlock, time limit) is\n"
@@ -84,6 +122,10 @@ const struct cli_command cli_cmd_sweep = {
 
 struct sweep_opts {
     struct run_options run;   /* scenario, --set, --seed, -o, --format, ... */
+    const struct backend *backend;
+    struct backend_opts bo;   /* what the backend's runs need */
+    struct sweep_shard shard; /* 1/1 without --shard */
+    int emit;                 /* --emit-jobs: index into sweep_job_kinds, or -1 */
     int jobs;
     struct sweep_grid grid;
     struct row cols;          /* the output's columns */
@@ -96,8 +138,47 @@ static int parse_opts(const struct args *a, struct sweep_opts *o)
     row_init(&o->cols);
     int rc = run_options_get(&cli_cmd_sweep, a, &o->run);
     if (rc != GV_EXIT_OK) return rc;
-    long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
-    o->jobs = (int)args_num(a, "jobs", ncpu > 0 ? (ncpu > 256 ? 256 : ncpu) : 1);
+    o->backend = backend_find(args_str(a, "backend", "sim"));
+    o->bo = (struct backend_opts){ .engine = o->run.engine, .max_time = o->run.max_time,
+                                   .timeout_s = o->run.timeout, .max_spread = cli_max_spread(a),
+                                   .ruby = args_str(a, "ruby", NULL), .ruby_opts = args_strs(a, "ruby-opt"),
+                                   .nruby_opts = args_count(a, "ruby-opt") };
+    if (strcmp(o->backend->name, "ruby") != 0 && (args_has(a, "ruby") || args_has(a, "ruby-opt")))
+        return cli_usage_error(&cli_cmd_sweep, "--ruby and --ruby-opt need --backend ruby");
+    o->emit = (int)args_num(a, "emit-jobs", -1);
+    o->shard = (struct sweep_shard){ 1, 1 };
+    if (args_has(a, "shard")) {
+        char msg[256];
+        sweep_shard_parse(args_str(a, "shard", ""), &o->shard, msg, sizeof msg);  /* checked */
+    }
+    if (o->backend->measured) {
+        /* a measurement needs the cores: one run at a time */
+        if (args_num(a, "jobs", 1) > 1)
+            return cli_usage_error(&cli_cmd_sweep, "--backend %s runs one point at a time: -j %d "
+                                   "cannot be honoured", o->backend->name, (int)args_num(a, "jobs", 1));
+        if (args_has(a, "engine") || args_has(a, "max-time"))
+            return cli_usage_error(&cli_cmd_sweep, "--%s is a simulator option; --backend %s runs "
+                                   "for real", args_has(a, "engine") ? "engine" : "max-time",
+                                   o->backend->name);
+        o->jobs = 1;
+    } else {
+        if (args_has(a, "timeout") || args_has(a, "max-spread"))
+            return cli_usage_error(&cli_cmd_sweep, "--%s is an option of real backends "
+                                   "(--backend pthread|ruby); the simulator's limit is --max-time",
+                                   args_has(a, "timeout") ? "timeout" : "max-spread");
+        o->jobs = (int)args_num(a, "jobs", cli_cpus());
+    }
+    if (o->emit >= 0) {
+        if (args_has(a, "shard"))
+            return cli_usage_error(&cli_cmd_sweep, "--emit-jobs prints one --shard per job: give "
+                                   "--shards N, not --shard");
+        if (!args_has(a, "output") || strcmp(o->run.output, "-") == 0)
+            return cli_usage_error(&cli_cmd_sweep, "--emit-jobs needs -o FILE: the shards' files are "
+                                   "named after it (FILE.K-of-N.csv)");
+    } else if (args_has(a, "shards") || args_has(a, "gvlsim")) {
+        return cli_usage_error(&cli_cmd_sweep, "--%s goes with --emit-jobs",
+                               args_has(a, "shards") ? "shards" : "gvlsim");
+    }
     const char *const *params = args_strs(a, "param");
     for (int i = 0; i < args_count(a, "param"); i++) {
         char msg[512];
@@ -135,12 +216,13 @@ struct run_result {
 
 struct sweep {
     const struct sweep_opts *o;
-    uint64_t nruns;
-    struct run_result *res;
+    uint64_t nruns;            /* runs of this shard ("slots", in run order) */
+    uint64_t *order;           /* slots in the order they are run; NULL: in run order */
+    struct run_result *res;    /* per slot */
     pthread_mutex_t mu;        /* next, completed, ncompleted, res[].done */
     pthread_cond_t cv;
     uint64_t next;
-    uint64_t *completed;       /* run indexes in completion order */
+    uint64_t *completed;       /* slots in completion order */
     uint64_t ncompleted;
     pthread_mutex_t load_mu;   /* scn_load: cJSON's global error pointer */
 };
@@ -190,13 +272,12 @@ static void run_one(struct sweep *sw, uint64_t r, struct run_result *out)
     loaded = true;
     scn.seed = sweep_seed(o->run.has_seed ? o->run.seed : scn.seed, rep);
 
-    struct simulate_opts so = { .engine = o->run.engine, .max_time = o->run.max_time };
-    struct run_metrics m;
+    struct backend_result res;
     double t0 = cli_host_now();
-    rc = simulate_run(&scn, &so, &m, err, sizeof err);
+    rc = o->backend->run(&scn, &o->bo, &res, err, sizeof err);
     double t1 = cli_host_now();
     if (rc == GV_OK) {
-        m.host_seconds = t1 - t0;
+        res.m.host_seconds = t1 - t0;
         struct row cells;
         row_init(&cells);
         row_cell(&cells, ROW_NUM);
@@ -205,11 +286,11 @@ static void run_one(struct sweep *sw, uint64_t r, struct run_result *out)
         row_printf(&cells, "%d", rep);
         for (int i = 0; i < g->nparams; i++)
             row_guess(&cells, g->params[i].values[sweep_value_index(g, point, i)]);
-        csv_row(&cells, &m, o->run.reproducible);
+        csv_row(&cells, &res.m, o->run.reproducible);
         out->row = cells.oom ? NULL : rows_encode_str(o->run.format, &o->cols, &cells);
         if (!out->row) rc = gv_fail(err, sizeof err, GV_ENOMEM, "out of memory");
         row_free(&cells);
-        run_metrics_free(&m);
+        backend_result_free(&res);
     }
 done:
     if (loaded) scenario_free(&scn);
@@ -226,11 +307,12 @@ static void *worker(void *arg)
     struct sweep *sw = arg;
     for (;;) {
         pthread_mutex_lock(&sw->mu);
-        uint64_t r = sw->next < sw->nruns ? sw->next++ : UINT64_MAX;
+        uint64_t e = sw->next < sw->nruns ? sw->next++ : UINT64_MAX;
         pthread_mutex_unlock(&sw->mu);
-        if (r == UINT64_MAX) return NULL;
+        if (e == UINT64_MAX) return NULL;
+        uint64_t r = sw->order ? sw->order[e] : e;   /* the slot */
         struct run_result res = { 0 };
-        run_one(sw, r, &res);
+        run_one(sw, sweep_shard_run(&sw->o->shard, r), &res);
         pthread_mutex_lock(&sw->mu);
         sw->res[r] = res;
         sw->res[r].done = true;
@@ -311,6 +393,12 @@ static int sweep_exec(const struct args *a)
         }
         scenario_free(&scn);
     }
+    if (o.emit >= 0) {
+        code = sweep_emit_jobs(a, o.emit, (uint64_t)args_num(a, "shards", 8), o.grid.npoints,
+                               o.grid.nseeds);
+        opts_free(&o);
+        return code;
+    }
 
     char err[GV_ERRLEN];
     struct afile out;
@@ -326,14 +414,20 @@ static int sweep_exec(const struct args *a)
     struct sweep sw;
     memset(&sw, 0, sizeof sw);
     sw.o = &o;
-    sw.nruns = sweep_runs(&o.grid);
-    sw.res = calloc((size_t)sw.nruns, sizeof *sw.res);
-    sw.completed = calloc((size_t)sw.nruns, sizeof *sw.completed);
+    sw.nruns = sweep_shard_runs(&o.shard, sweep_runs(&o.grid));
+    size_t nalloc = sw.nruns ? (size_t)sw.nruns : 1;
+    sw.res = calloc(nalloc, sizeof *sw.res);
+    sw.completed = calloc(nalloc, sizeof *sw.completed);
+    if (o.backend->measured) {  /* A B A B: see sweep_interleave */
+        sw.order = malloc(nalloc * sizeof *sw.order);
+        if (sw.order) sweep_interleave(&o.shard, sw.nruns, o.grid.nseeds, sw.order);
+    }
     int nworkers = o.jobs < (int)(sw.nruns < 1024 ? sw.nruns : 1024) ? o.jobs : (int)sw.nruns;
-    pthread_t *tids = calloc((size_t)nworkers, sizeof *tids);
-    if (!sw.res || !sw.completed || !tids) {
+    pthread_t *tids = calloc(nworkers ? (size_t)nworkers : 1, sizeof *tids);
+    if (!sw.res || !sw.completed || !tids || (o.backend->measured && !sw.order)) {
         free(sw.res);
         free(sw.completed);
+        free(sw.order);
         free(tids);
         afile_abort(&out);
         opts_free(&o);
@@ -363,7 +457,7 @@ static int sweep_exec(const struct args *a)
             if (sw.res[r].code != GV_EXIT_OK) {
                 pr.failed++;
                 if (sw.res[r].code > worst) worst = sw.res[r].code;
-                report_failure(&pr, &o, r, &sw.res[r]);
+                report_failure(&pr, &o, sweep_shard_run(&o.shard, r), &sw.res[r]);
             }
             progress_line(&pr, reported, false);
         }
@@ -389,17 +483,24 @@ static int sweep_exec(const struct args *a)
         fprintf(stderr, "gvlsim sweep: %s\n", err);
         worst = GV_EXIT_IO;
     }
-    if (!o.run.quiet)
-        fprintf(stderr, "sweep: %" PRIu64 " run%s (%" PRIu64 " point%s x %d seed%s), %" PRIu64
+    if (!o.run.quiet) {
+        char shard[96] = "";
+        if (o.shard.n > 1)
+            snprintf(shard, sizeof shard, "shard %" PRIu64 "/%" PRIu64 ", %" PRIu64 " of ", o.shard.k,
+                     o.shard.n, sw.nruns);
+        fprintf(stderr, "sweep: %s%" PRIu64 " run%s (%" PRIu64 " point%s x %d seed%s), %" PRIu64
                         " failed, %d worker%s, %.1f s\n",
-                sw.nruns, sw.nruns == 1 ? "" : "s", o.grid.npoints, o.grid.npoints == 1 ? "" : "s",
+                shard, o.shard.n > 1 ? sweep_runs(&o.grid) : sw.nruns,
+                sweep_runs(&o.grid) == 1 ? "" : "s", o.grid.npoints, o.grid.npoints == 1 ? "" : "s",
                 o.grid.nseeds, o.grid.nseeds == 1 ? "" : "s", pr.failed, started ? started : 1,
                 started == 1 ? "" : "s", cli_host_now() - pr.start);
+    }
     pthread_mutex_destroy(&sw.mu);
     pthread_mutex_destroy(&sw.load_mu);
     pthread_cond_destroy(&sw.cv);
     free(sw.res);
     free(sw.completed);
+    free(sw.order);
     free(tids);
     opts_free(&o);
     return worst;

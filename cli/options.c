@@ -1,7 +1,10 @@
 /* options.c - the options `run`, `exec` and `sweep` share (options.h). */
 #include "options.h"
 
+#include <errno.h>
+#include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "../common/err.h"
@@ -75,4 +78,21 @@ int run_options_load(const struct run_options *o, struct scenario *scn)
     if (rc != GV_OK) return gv_exit_code(rc);
     if (o->has_seed) scn->seed = o->seed;
     return GV_EXIT_OK;
+}
+
+int cli_check_spread(const char *v, char *err, size_t errlen)
+{
+    errno = 0;
+    char *end;
+    double x = strtod(v, &end);
+    if (errno || end == v || *end || !(x > 0) || !isfinite(x) || x > 100000) {
+        snprintf(err, errlen, "needs a percentage > 0, got \"%s\"", v);
+        return -1;
+    }
+    return 0;
+}
+
+double cli_max_spread(const struct args *a)
+{
+    return args_has(a, "max-spread") ? strtod(args_str(a, "max-spread", "10"), NULL) / 100.0 : 0;
 }

@@ -50,7 +50,29 @@
 #define CLI_OPT_QUIET_H(help_) \
     { .name = "quiet", .short_name = 'q', .kind = ARGS_FLAG, .help = help_ }
 #define CLI_OPT_QUIET CLI_OPT_QUIET_H("no summary on stderr")
+#define CLI_OPT_TIMEOUT \
+    { .name = "timeout", .kind = ARGS_SECONDS, .min = 1, .max = CLI_TIME_MAX, \
+      .help = "watchdog: stop a run still going after SECS (default 600);\n" \
+              "it is reported with what each thread waits on, exit 4, and\n" \
+              "no output file is written" }
+#define CLI_OPT_MAX_SPREAD \
+    { .name = "max-spread", .kind = ARGS_STRING, .metavar = "PCT", .check = cli_check_spread, \
+      .help = "largest accepted spread of the busy-loop calibration\n" \
+              "(interquartile range / median, default 10); a run that\n" \
+              "cannot calibrate within it fails with exit 4" }
+#define CLI_OPT_RUBY \
+    { .name = "ruby", .kind = ARGS_PATH, .metavar = "PATH", \
+      .help = "--backend ruby: the Ruby to run (default: ruby on PATH)" }
+#define CLI_OPT_RUBY_OPT \
+    { .name = "ruby-opt", .kind = ARGS_STRING, .flags = ARGS_REPEAT, .metavar = "OPT", \
+      .help = "--backend ruby: pass OPT to Ruby, e.g. --ruby-opt=--yjit" }
 #define CLI_OPT_END { .name = NULL }
+
+/* --max-spread: a percentage > 0 (an args check: 0, or -1 with a message). */
+int cli_check_spread(const char *v, char *err, size_t errlen);
+/* --max-spread as a fraction (0.1 for 10), or 0 when not given (the
+ * calibration's default). */
+double cli_max_spread(const struct args *a);
 
 /* The options of `run`, `exec` and `sweep`, read from the parsed command
  * line (an option a command does not have keeps its default). */

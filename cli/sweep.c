@@ -149,3 +149,40 @@ uint64_t sweep_seed(uint64_t base, int rep)
     z ^= z >> 31;
     return z & ((UINT64_C(1) << 53) - 1);  /* --seed accepts up to 2^53 */
 }
+
+int sweep_shard_parse(const char *s, struct sweep_shard *sh, char *err, size_t errlen)
+{
+    char *end;
+    unsigned long long k = strtoull(s, &end, 10);
+    if (end != s && *end == '/' && s[0] != '-' && s[0] != '+') {
+        const char *ns = end + 1;
+        unsigned long long n = strtoull(ns, &end, 10);
+        if (end != ns && *end == 0 && ns[0] != '-' && ns[0] != '+' && n >= 1 && n <= SWEEP_MAX_RUNS &&
+            k >= 1 && k <= n) {
+            sh->k = k;
+            sh->n = n;
+            return 0;
+        }
+    }
+    snprintf(err, errlen, "\"%s\" is not K/N with 1 <= K <= N <= %u (e.g. 2/8: the second of 8 shares)",
+             s, SWEEP_MAX_RUNS);
+    return -1;
+}
+
+uint64_t sweep_shard_runs(const struct sweep_shard *sh, uint64_t runs)
+{
+    return runs >= sh->k ? (runs - sh->k) / sh->n + 1 : 0;
+}
+
+uint64_t sweep_shard_run(const struct sweep_shard *sh, uint64_t j)
+{
+    return sh->k - 1 + j * sh->n;
+}
+
+void sweep_interleave(const struct sweep_shard *sh, uint64_t nslots, int seeds, uint64_t *order)
+{
+    uint64_t k = 0;
+    for (uint64_t rep = 0; rep < (uint64_t)seeds; rep++)
+        for (uint64_t j = 0; j < nslots; j++)
+            if (sweep_shard_run(sh, j) % (uint64_t)seeds == rep) order[k++] = j;
+}

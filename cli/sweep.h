@@ -44,6 +44,29 @@ int sweep_value_index(const struct sweep_grid *g, uint64_t point, int param);
 /* "KEY=VALUE" of parameter `param` at `point` (malloc'ed), or NULL (OOM). */
 char *sweep_set_string(const struct sweep_grid *g, uint64_t point, int param);
 
+/* A share of the runs for one machine or job (`--shard K/N`, 1-based):
+ * run r belongs to share (r mod N) + 1, so each share holds runs spread
+ * over the whole grid (similar work per share whatever parameter makes a
+ * run slow), and the shares' rows, merged in run order, are the rows of
+ * the whole sweep.  No shard: K = N = 1. */
+struct sweep_shard {
+    uint64_t k, n;
+};
+
+/* Parse "K/N".  0, or -1 with a message. */
+int sweep_shard_parse(const char *s, struct sweep_shard *sh, char *err, size_t errlen);
+/* How many of `runs` runs belong to the share. */
+uint64_t sweep_shard_runs(const struct sweep_shard *sh, uint64_t runs);
+/* The run index of the share's j-th run (in run order). */
+uint64_t sweep_shard_run(const struct sweep_shard *sh, uint64_t j);
+
+/* The order in which a real backend runs a share's `nslots` runs (slot j
+ * is the share's j-th run in run order): replicate 0 of every point, then
+ * replicate 1 of every point, ... (A B A B), so that a host whose speed
+ * drifts during the sweep spreads the drift over every configuration
+ * alike.  `order` receives the nslots slots. */
+void sweep_interleave(const struct sweep_shard *sh, uint64_t nslots, int seeds, uint64_t *order);
+
 /* Seed of replicate `rep` (see above); always <= 2^53. */
 uint64_t sweep_seed(uint64_t base, int rep);
 

@@ -24,7 +24,7 @@ enum gv_status {
 /* Process exit codes, one per status (see README "Exit codes"). */
 enum gv_exit {
     GV_EXIT_OK = 0,
-    GV_EXIT_REGRESSION = 1, /* reserved for `compare`: a regression was found */
+    GV_EXIT_REGRESSION = 1, /* `compare`: a metric moved beyond its tolerance */
     GV_EXIT_USAGE = 2,
     GV_EXIT_INVALID = 3,
     GV_EXIT_RUN = 4,

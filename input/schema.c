@@ -4,6 +4,7 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <stdbool.h>
 #include <string.h>
 
 #include "../common/err.h"
@@ -241,6 +242,55 @@ const struct sch_key *sch_find(const struct sch_obj *o, const char *name)
     for (int i = 0; i < o->nkeys; i++)
         if (!strcmp(o->keys[i].name, name)) return &o->keys[i];
     return NULL;
+}
+
+/* The key an op of any kind has under `name` (an op's keys depend on its
+ * "op"; a --set path does not say which). */
+static const struct sch_key *op_key(const char *name)
+{
+    for (int k = 0; k < OP_KIND_COUNT; k++) {
+        const struct sch_key *key = sch_find(sch_op(k), name);
+        if (key) return key;
+    }
+    return NULL;
+}
+
+const struct sch_key *sch_path_key(const char *path)
+{
+    const struct sch_obj *o = &sch_scenario;
+    bool in_ops = false;
+    const struct sch_key *k = NULL;
+    char seg[128];
+    for (const char *p = path; *p;) {
+        size_t n = strcspn(p, ".");
+        if (n == 0 || n >= sizeof seg) return NULL;
+        memcpy(seg, p, n);
+        seg[n] = 0;
+        p += n;
+        if (*p) p++;
+        if (!o && !in_ops) return NULL;   /* below a leaf */
+        k = in_ops ? op_key(seg) : sch_find(o, seg);
+        if (!k) return NULL;
+        in_ops = false;
+        o = NULL;
+        switch (k->kind) {
+        case SCH_OBJECT: o = k->obj; break;
+        case SCH_MACHINE: o = &sch_machine; break;
+        case SCH_ARRAY:
+        case SCH_OPS: {  /* an index comes next */
+            size_t m = strcspn(p, ".");
+            if (m == 0 || strspn(p, "0123456789") != m) return *p ? NULL : k;
+            p += m;
+            if (*p) p++;
+            if (k->kind == SCH_ARRAY) o = k->obj;
+            else in_ops = true;
+            if (!*p) return NULL;   /* an element, not a key */
+            break;
+        }
+        default: break;
+        }
+    }
+    return k;
 }
 
 int sch_enum_index(const char *const *values, const char *s)

@@ -91,6 +91,10 @@ struct sch_doc {
 int sch_validate(const struct sch_doc *d, struct diag_list *diags);
 
 const struct sch_key *sch_find(const struct sch_obj *o, const char *name);
+/* The key a --set path names ("machine.cores",
+ * "ractors.0.threads.1.program.0.body.1.dur"), or NULL if the scenario
+ * format has none; an op's key is looked up in every op kind. */
+const struct sch_key *sch_path_key(const char *path);
 
 /* Readers of values that passed validation (or of a key's default). */
 int64_t sch_int(const struct jpos_table *pos, const cJSON *v);

@@ -63,6 +63,21 @@ void csv_columns(struct row *cols)
         row_text(cols, last_columns[i]);
 }
 
+int csv_column_kind(const char *name)
+{
+    for (size_t i = 0; i < sizeof first_columns / sizeof *first_columns; i++)
+        if (strcmp(name, first_columns[i]) == 0) return i < 6 ? ROW_TEXT : ROW_NUM;
+    if (strcmp(name, "ractor_ops_per_s") == 0) return ROW_LIST;
+    for (size_t i = 0; i < sizeof last_columns / sizeof *last_columns; i++)
+        if (strcmp(name, last_columns[i]) == 0) return ROW_NUM;
+    for (int s = 0; s < TS_COUNT; s++) {
+        const char *st = thread_state_name((enum thread_state)s);
+        size_t n = strlen(st);
+        if (strncmp(name, st, n) == 0 && strcmp(name + n, "_s") == 0) return ROW_NUM;
+    }
+    return -1;
+}
+
 /* Measured counts or times, or a null cell (empty in CSV, null in JSON)
  * for each that the backend cannot observe. */
 struct metric_count {

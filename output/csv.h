@@ -12,6 +12,9 @@
 
 /* The column names (a row of text cells). */
 void csv_columns(struct row *cols);
+/* The kind of a column of the fixed schema (ROW_TEXT, ROW_NUM, ROW_LIST),
+ * or -1 for any other column (a sweep's --param columns, ...). */
+int csv_column_kind(const char *name);
 /* A run's cells.  reproducible: leave the one non-deterministic column
  * (host_s) empty (null in JSON). */
 void csv_row(struct row *r, const struct run_metrics *m, bool reproducible);

@@ -70,8 +70,9 @@ int csvr_parse(const char *text, const char *name, struct csv_table *t, char *er
     memset(t, 0, sizeof *t);
     struct fields all = { 0 };
     const char *p = text;
-    int line = 1, ncols = 0, col = 0, bad = 0;
-    size_t rows = 0;
+    int line = 1, ncols = 0, col = 0, bad = 0, row_line = 1;
+    size_t rows = 0, lcap = 0;
+    int *lines = NULL;
     if (!*p) return gv_fail(err, errlen, GV_EINVAL, "%s: empty file (no header line)", name);
     while (*p) {
         int at_line = line;
@@ -79,6 +80,7 @@ int csvr_parse(const char *text, const char *name, struct csv_table *t, char *er
         if (!f) {
             for (size_t i = 0; i < all.n; i++) free(all.v[i]);
             free(all.v);
+            free(lines);
             if (bad) return gv_fail(err, errlen, GV_EINVAL, "%s:%d: malformed quoted field", name, at_line);
             return gv_fail(err, errlen, GV_ENOMEM, "%s: out of memory", name);
         }
@@ -86,6 +88,7 @@ int csvr_parse(const char *text, const char *name, struct csv_table *t, char *er
             free(f);
             for (size_t i = 0; i < all.n; i++) free(all.v[i]);
             free(all.v);
+            free(lines);
             return gv_fail(err, errlen, GV_ENOMEM, "%s: out of memory", name);
         }
         col++;
@@ -98,8 +101,23 @@ int csvr_parse(const char *text, const char *name, struct csv_table *t, char *er
         else if (col != ncols) {
             for (size_t i = 0; i < all.n; i++) free(all.v[i]);
             free(all.v);
-            return gv_fail(err, errlen, GV_EINVAL, "%s:%d: %d fields, the header has %d", name, line,
-                           col, ncols);
+            free(lines);
+            return gv_fail(err, errlen, GV_EINVAL, "%s:%d: %d fields, the header has %d", name,
+                           row_line, col, ncols);
+        }
+        if (rows > 0) {
+            if (rows - 1 == lcap) {
+                lcap = lcap ? 2 * lcap : 64;
+                int *nl = realloc(lines, lcap * sizeof *nl);
+                if (!nl) {
+                    for (size_t i = 0; i < all.n; i++) free(all.v[i]);
+                    free(all.v);
+                    free(lines);
+                    return gv_fail(err, errlen, GV_ENOMEM, "%s: out of memory", name);
+                }
+                lines = nl;
+            }
+            lines[rows - 1] = row_line;
         }
         rows++;
         col = 0;
@@ -107,15 +125,17 @@ int csvr_parse(const char *text, const char *name, struct csv_table *t, char *er
             p++;
             line++;
         }
+        row_line = line;
     }
     t->ncols = ncols;
+    t->lines = lines;
     t->header = all.v;
     t->cells = all.v + ncols;
     t->nrows = rows - 1;
     return GV_OK;
 }
 
-static int read_text(const char *path, char **out, char *err, size_t errlen)
+int csvr_read_text(const char *path, char **out, char *err, size_t errlen)
 {
     FILE *f = fopen(path, "rb");
     if (!f) return gv_fail(err, errlen, GV_EIO, "%s: cannot open: %s", path, strerror(errno));
@@ -144,6 +164,12 @@ static int read_text(const char *path, char **out, char *err, size_t errlen)
         return gv_fail(err, errlen, GV_EIO, "%s: read error (a directory?)", path);
     }
     buf[n] = 0;
+    size_t nul = strlen(buf);
+    if (nul != n) {  /* the rest would be silently ignored */
+        free(buf);
+        return gv_fail(err, errlen, GV_EINVAL, "%s: a NUL byte at offset %zu: not a text file", path,
+                       nul);
+    }
     *out = buf;
     return GV_OK;
 }
@@ -152,7 +178,7 @@ int csvr_read(const char *path, struct csv_table *t, char *err, size_t errlen)
 {
     char *text = NULL;
     memset(t, 0, sizeof *t);
-    int rc = read_text(path, &text, err, errlen);
+    int rc = csvr_read_text(path, &text, err, errlen);
     if (rc != GV_OK) return rc;
     rc = csvr_parse(text, path, t, err, errlen);
     free(text);
@@ -166,6 +192,8 @@ void csvr_free(struct csv_table *t)
         for (size_t i = 0; i < n; i++) free(t->header[i]);
         free(t->header);
     }
+    free(t->lines);
+    free(t->kinds);
     memset(t, 0, sizeof *t);
 }
 

@@ -2,7 +2,8 @@
  *
  * The first line is the header.  Fields may be double-quoted ("" inside
  * quotes is one quote, quoted fields may hold commas and newlines).  Every
- * row must have as many fields as the header. */
+ * row must have as many fields as the header.  The same table holds rows
+ * read from JSON or JSON Lines (output/rowsread.h). */
 #ifndef OUTPUT_CSVREAD_H
 #define OUTPUT_CSVREAD_H
 
@@ -13,6 +14,9 @@ struct csv_table {
     char **header;      /* ncols names */
     size_t nrows;
     char **cells;       /* nrows * ncols fields, row-major */
+    int *lines;         /* the line each row starts on (1-based), nrows of them */
+    unsigned char *kinds; /* each cell's enum row_cell_kind when the file says it
+                             (JSON: null, number, text, list), else NULL (CSV) */
 };
 
 /* Returns GV_OK, GV_EIO (unreadable), GV_EINVAL (malformed: message with
@@ -21,6 +25,10 @@ int csvr_read(const char *path, struct csv_table *t, char *err, size_t errlen);
 /* Parse a NUL-terminated text (for tests); `name` is used in messages. */
 int csvr_parse(const char *text, const char *name, struct csv_table *t, char *err, size_t errlen);
 void csvr_free(struct csv_table *t);
+
+/* The whole file (at most 1 GiB) as a NUL-terminated string, malloc'ed.
+ * GV_OK, GV_EIO (with the reason) or GV_ENOMEM. */
+int csvr_read_text(const char *path, char **out, char *err, size_t errlen);
 
 /* Index of column `name`, or -1. */
 int csvr_col(const struct csv_table *t, const char *name);

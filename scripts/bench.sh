@@ -82,7 +82,12 @@ paired() {
 # ---- the engine alone -------------------------------------------------------
 echo
 echo "== engine alone (tests/bench/bench_engine.c)"
-"$engine"
+"$engine" | tee "$tmpd/engine"
+# "engine NAME   17.0 M events/s  (N events, T s)": one run each
+sed -n 's/^engine \(.*[^ ]\)  *\([0-9.]*\) M events\/s.*/\1|\2/p' "$tmpd/engine" > "$tmpd/engine.fig"
+while IFS='|' read -r e_name e_rate; do
+    bench_json_add bigger "engine alone: $e_name" "M events/s" "$e_rate" "" "$host; one run"
+done < "$tmpd/engine.fig"
 
 # ---- the bare-loop reference ------------------------------------------------
 pp="scenarios/queue_pingpong.json"
@@ -108,8 +113,10 @@ printf "%-58s %s M events/s\n" "full model: queue_pingpong 1M messages, 2 cores"
 printf "%-58s %s   (target >= 0.5)\n" "full model / bare loop (pair by pair)" "$(fmt %.3f "$sr")"
 printf "%-58s %s\n" "toy on gvlsim's engine / bare loop" "$(fmt %.3f "$str")"
 bench_json_add bigger "bare loop (toy GVL ping-pong, minimal heap)" "M events/s" "$(col 2 "$sb")" "$(col 1 "$sb") .. $(col 3 "$sb")" "$note"
+bench_json_add bigger "toy model on gvlsim's engine" "M events/s" "$(col 2 "$st")" "$(col 1 "$st") .. $(col 3 "$st")" "$note"
 bench_json_add bigger "queue_pingpong 2 cores, full model" "M events/s" "$(col 2 "$sf")" "$(col 1 "$sf") .. $(col 3 "$sf")" "$note"
 bench_json_add bigger "full model / bare loop" "ratio" "$(col 2 "$sr")" "$(col 1 "$sr") .. $(col 3 "$sr")" "$note; target >= 0.5"
+bench_json_add bigger "toy on gvlsim's engine / bare loop" "ratio" "$(col 2 "$str")" "$(col 1 "$str") .. $(col 3 "$str")" "$note"
 
 # ---- against an older build ---------------------------------------------------
 echo
@@ -120,6 +127,7 @@ if [ -n "$base" ] && [ -x "$base" ]; then
             wall_s "$bin $pp --set machine.cores=$cores" wall_s "$base $pp --set machine.cores=$cores"
         printf "%-58s %s x   (target >= 2)\n" "speed-up (base / this, pair by pair)" "$(fmt %.2f "$sr")"
         bench_json_add smaller "queue_pingpong 1M messages, $cores core(s), whole process" "s" "$(col 2 "$sa")" "$(col 1 "$sa") .. $(col 3 "$sa")" "$note; whole process"
+        bench_json_add smaller "queue_pingpong 1M messages, $cores core(s), whole process, base build" "s" "$(col 2 "$sb")" "$(col 1 "$sb") .. $(col 3 "$sb")" "$note; whole process; base $base"
         bench_json_add bigger "queue_pingpong $cores core(s), speed-up over the base build" "x" "$(col 2 "$sr")" "$(col 1 "$sr") .. $(col 3 "$sr")" "$note; base $base"
     done
 else
@@ -133,7 +141,8 @@ pe_pair() {
     paired "  $3" "  $5" ns/event %.1f ns_per_event "$4" ns_per_event "$6"
     printf "%-58s %s   (target <= %s)\n" "$1" "$(fmt %.2f "$sr")" "$2"
     bench_json_add smaller "$1" "x" "$(col 2 "$sr")" "$(col 1 "$sr") .. $(col 3 "$sr")" "$note; target <= $2"
-    bench_json_add smaller "$1: ns per event of B" "ns" "$(col 2 "$sb")" "$(col 1 "$sb") .. $(col 3 "$sb")" "$note"
+    bench_json_add smaller "$1: ns per event, $3" "ns" "$(col 2 "$sa")" "$(col 1 "$sa") .. $(col 3 "$sa")" "$note"
+    bench_json_add smaller "$1: ns per event, $5" "ns" "$(col 2 "$sb")" "$(col 1 "$sb") .. $(col 3 "$sb")" "$note"
 }
 
 pp200k="$pp --set ractors.0.threads.0.program.0.times=40000 --set ractors.0.threads.1.program.0.times=200000"
@@ -178,6 +187,8 @@ sw="scenarios/mtime_loop.json --param machine.cores=1,2,4,8 --seeds 16 --set rac
 paired "sweep -j 2" "sweep -j 1" s %.3f sweep_s 2 sweep_s 1
 printf "%-58s %s x   (target >= 1.8)\n" "speed-up of -j 2 (-j 1 / -j 2, pair by pair)" "$(fmt %.2f "$sr")"
 bench_json_add bigger "sweep -j 2 speed-up over -j 1 (64 points)" "x" "$(col 2 "$sr")" "$(col 1 "$sr") .. $(col 3 "$sr")" "$note; target >= 1.8"
+bench_json_add smaller "sweep of 64 points, -j 2" "s" "$(col 2 "$sa")" "$(col 1 "$sa") .. $(col 3 "$sa")" "$note; whole process"
+bench_json_add smaller "sweep of 64 points, -j 1" "s" "$(col 2 "$sb")" "$(col 1 "$sb") .. $(col 3 "$sb")" "$note; whole process"
 
 
 # ---- seed scenarios -----------------------------------------------------------
@@ -195,6 +206,8 @@ sim() {
     printf "%-58s %s s  %9s events  %6.1fM events/s\n" "$label" "$(fmt %.3f "$s")" "$ev" \
         "$(echo "$ev $(col 2 "$s")" | awk '{ print $1 / $2 / 1e6 }')"
     bench_json_add smaller "$label" "s" "$(col 2 "$s")" "$(col 1 "$s") .. $(col 3 "$s")" "$note; $ev events"
+    bench_json_add bigger "$label: events per second" "M events/s" \
+        "$(echo "$ev $(col 2 "$s")" | awk '{ printf "%.3f", $1 / $2 / 1e6 }')" "" "$note; $ev events, at the median time"
 
 }
 sim "queue_pingpong 1M messages, 1 core" "$pp" --set machine.cores=1

@@ -9,17 +9,27 @@
 #       FILE_SMALLER in the "customSmallerIsBetter" format (times, costs
 #       per event, bytes, cost ratios), FILE_BIGGER in "customBiggerIsBetter"
 #       (events per second, speed-ups).  Each file is a JSON array of
-#       {"name", "unit", "value", "range", "extra"} objects, one per figure.
+#       {"name", "unit", "value", "range", "extra"} objects, one per figure
+#       (range and extra "" when not given).
 #
 # A figure's NAME is its identity across runs: keep it stable.  Anyone adding
 # a bench line (scripts/bench.d/*.sh) calls bench_json_add beside the echo.
-# Names, units and notes must not contain a tab or a newline.
+# Names, units and notes may hold any text but control characters (a tab, a
+# newline: refused); quotes and backslashes are escaped.  tests/e2e/bench_json.sh
+# checks the files are strict JSON that `gvlsim compare --key name` reads.
 
 BENCH_JSON_ROWS=$(mktemp "${TMPDIR:-/tmp}/gvlsim-bench.XXXXXX")
 
 bench_json_add() {
     case "$1" in smaller|bigger) ;; *) echo "bench_json_add: smaller or bigger, not '$1'" >&2; return 1 ;; esac
-    case "$4" in ''|*[!0-9.eE+-]*) echo "bench_json_add: '$2': value '$4' is not a number" >&2; return 1 ;; esac
+    if ! printf '%s\n' "$4" | grep -Eqx -- '-?([0-9]+(\.[0-9]*)?|\.[0-9]+)([eE][+-]?[0-9]+)?'; then
+        echo "bench_json_add: '$2': value '$4' is not a number" >&2
+        return 1
+    fi
+    case "$2$3${5:-}${6:-}" in *[[:cntrl:]]*)
+        echo "bench_json_add: '$2': a control character (tab, newline) in a name, unit or note" >&2
+        return 1 ;;
+    esac
     printf '%s\t%s\t%s\t%s\t%s\t%s\n' "$1" "$2" "$3" "$4" "${5:-}" "${6:-}" >> "$BENCH_JSON_ROWS"
 }
 
@@ -29,15 +39,23 @@ _bench_json_one() {
     mkdir -p "$dir" || return 1
     tmp=$(mktemp "$dir/.bench.XXXXXX") || return 1
     if awk -F '\t' -v want="$1" '
-        function js(s) { gsub(/\\/, "\\\\", s); gsub(/"/, "\\\"", s); return "\"" s "\"" }
+        # a JSON string: quotes and backslashes escaped, one character at a
+        # time (gsub replacement escapes differ between awks)
+        function js(s,    o, i, c) {
+            o = ""
+            for (i = 1; i <= length(s); i++) {
+                c = substr(s, i, 1)
+                o = o ((c == "\\" || c == "\"") ? "\\" c : c)
+            }
+            return "\"" o "\""
+        }
         BEGIN { n = 0; printf "[" }
         $1 == want {
-            # a leading "." or "-." is not JSON: add the zero
-            v = $4; sub(/^\./, "0.", v); sub(/^-\./, "-0.", v)
-            printf "%s\n  {\"name\": %s, \"unit\": %s, \"value\": %s", (n++ ? "," : ""), js($2), js($3), v
-            if ($5 != "") printf ", \"range\": %s", js($5)
-            if ($6 != "") printf ", \"extra\": %s", js($6)
-            printf "}"
+            # a JSON number whatever the figure looked like (".5", "1.", "017")
+            printf "%s\n  {\"name\": %s, \"unit\": %s, \"value\": %.10g", (n++ ? "," : ""), js($2), js($3), $4 + 0
+            # every object has the same five keys (range and extra "" when
+            # there is none), so a table reader sees one set of columns
+            printf ", \"range\": %s, \"extra\": %s}", js($5), js($6)
         }
         END { printf "%s]\n", (n ? "\n" : "") }' "$BENCH_JSON_ROWS" > "$tmp" && mv "$tmp" "$2"; then
         return 0

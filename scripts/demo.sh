@@ -12,36 +12,36 @@ if [ $# -ne 2 ]; then
 fi
 bin=$1
 out=$2
-list=${GVLSIM_DEMO_LIST:-scenarios/demo.txt}
 case $bin in /*) ;; *) bin=$(pwd)/$bin ;; esac
 mkdir -p "$out" || exit 1
-trim() { printf '%s' "$1" | sed 's/^[[:space:]]*//; s/[[:space:]]*$//'; }
+. scripts/demo_list.sh
 
 failed=0
 made=""
 noplot=0
 t0=$(date +%s)
-while IFS='|' read -r name scn sweep plot; do
-    name=$(trim "$name")
-    case "$name" in ''|'#'*) continue ;; esac
-    scn=$(trim "$scn")
-    if [ ! -f "$scn" ]; then
-        echo "demo: $name: $scn does not exist here, skipped"
-        continue
-    fi
-    echo "demo: $name: gvlsim sweep $scn$(trim "$sweep" | sed 's/^./ &/')"
-    # shellcheck disable=SC2086
-    eval "set -- $sweep"
-    if ! "$bin" sweep "$scn" "$@" --reproducible -q -o "$out/$name.csv"; then
-        echo "demo: $name: the sweep failed (see above)" >&2
-        failed=1
-        [ -s "$out/$name.csv" ] || continue
-    fi
-    made="$made $out/$name.csv"
-    plot=$(trim "${plot:-}")
-    [ -n "$plot" ] || continue
+one() {  # NAME SCENARIO SWEEP_ARGS PLOT_ARGS
+    name=$1 scn=$2 sweep=$3 plot=$4
+    case "$scn" in
+    @*) csv="$out/${scn#@}.csv"
+        [ -s "$csv" ] || { echo "demo: $name: no ${scn#@}.csv to plot, skipped"; return; } ;;
+    *)  csv="$out/$name.csv"
+        if [ ! -f "$scn" ]; then
+            echo "demo: $name: $scn does not exist here, skipped"
+            return
+        fi
+        echo "demo: $name: gvlsim sweep $scn${sweep:+ $sweep}"
+        eval "set -- $sweep"
+        if ! "$bin" sweep "$scn" "$@" --reproducible -q -o "$csv"; then
+            echo "demo: $name: the sweep failed (see above)" >&2
+            failed=1
+            [ -s "$csv" ] || return
+        fi
+        made="$made $csv" ;;
+    esac
+    [ -n "$plot" ] || return
     eval "set -- $plot"
-    "$bin" plot "$out/$name.csv" "$@" -o "$out/$name.png" 2>"$out/.plot.err"
+    "$bin" plot "$csv" "$@" -o "$out/$name.png" 2>"$out/.plot.err"
     rc=$?
     if [ $rc -eq 0 ]; then
         made="$made $out/$name.png"
@@ -52,7 +52,8 @@ while IFS='|' read -r name scn sweep plot; do
         failed=1
     fi
     made="$made $out/$name.gp"
-done <"$list"
+}
+demo_list_each one
 rm -f "$out/.plot.err"
 
 # Two timelines for ui.perfetto.dev (short runs: a trace of the full 1M

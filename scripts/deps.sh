@@ -5,7 +5,8 @@
 # make, pkg-config, libcjson-dev, zlib1g-dev, gnuplot-nox, fonts-dejavu-core,
 # gzip.  Optional (only some tests need them, and those are skipped with a
 # line saying so when they are missing): libsimgrid-dev (the SimGrid engine),
-# ruby (the Ruby backend), groff-base (the man page's rendering check).
+# ruby (the Ruby backend), groff-base (the man page's rendering check),
+# parallel (GNU parallel: the test that runs a sweep's shards through it).
 #
 # As root (and without --check), installs everything missing, optional
 # packages included, so that CI runs every test.  Otherwise prints the exact
@@ -31,9 +32,10 @@ command -v gzip >/dev/null 2>&1 || need="$need gzip"
 pc simgrid || optional="$optional libsimgrid-dev"
 command -v ruby >/dev/null 2>&1 || optional="$optional ruby"
 command -v groff >/dev/null 2>&1 || optional="$optional groff-base"
+case "$(parallel --version 2>/dev/null)" in *"GNU parallel"*) ;; *) optional="$optional parallel" ;; esac
 
 if [ -z "$need$optional" ]; then
-    echo "deps: all present (libcjson, zlib, gnuplot, fonts; optional: simgrid, ruby, groff)"
+    echo "deps: all present (libcjson, zlib, gnuplot, fonts; optional: simgrid, ruby, groff, parallel)"
     exit 0
 fi
 if [ "$check_only" -eq 0 ] && [ "$(id -u)" -eq 0 ] && command -v apt-get >/dev/null 2>&1; then

@@ -22,7 +22,15 @@ for args in "run scenarios/mtime_loop.json --set ractors.0.threads.1.program.0.t
             "sweep scenarios/mtime_loop.json --set ractors.0.threads.1.program.0.times_total=200 --param machine.cores=1,2 --format json -q -o /dev/null" \
             "run scenarios/mtime_loop.json --machines /nonexistent --machines scenarios/machines --seed -1" \
             "help --man" "help --completion-data" "help sweep" \
-            "plot tests/golden/mtime8_2core.csv --x cores --y wall_s --script-only -o /tmp/gvlsim.vg.png"; do
+            "plot tests/golden/mtime8_2core.csv --x cores --y wall_s --script-only -o /tmp/gvlsim.vg.png" \
+            "plot tests/regress/pingpong_policies.csv --x cores --y wall_s --series runtime.gvl_policy --ref scenarios/measured/queue_pingpong.csv --ratio-to cores=1 --script-only -o /tmp/gvlsim.vg.png" \
+            "plot tests/regress/pingpong_policies.csv --x cores --series runtime.gvl_policy --breakdown --script-only -o /tmp/gvlsim.vg.png" \
+            "compare tests/regress/mtime_loop.csv tests/regress/mtime_loop.csv --report markdown --all" \
+            "compare tests/regress/mtime_loop.csv tests/regress/mtime_policies.csv --report json" \
+            "compare tests/regress/io_sweep.csv tests/regress/syscall_sweep.csv" \
+            "merge tests/regress/syscall_sweep.csv --format jsonl -q -o /dev/null" \
+            "sweep scenarios/mtime_loop.json --set ractors.0.threads.1.program.0.times_total=200 --param machine.cores=1,2,3 --shard 2/3 -q -o /dev/null" \
+            "sweep scenarios/mtime_loop.json --param machine.cores=1,2,3 --emit-jobs slurm --shards 2 -q -o /tmp/gvlsim.vg.csv"; do
     echo "== valgrind gvlsim $args"
     # shellcheck disable=SC2086
     $vg "$bin" $args >/dev/null 2>/tmp/gvlsim.vg.$$

@@ -98,7 +98,7 @@ run_all "$tmp/all2.csv" && cp "$tmp/all2.csv" "$csv.tmp" && mv "$csv.tmp" "$csv"
 whatif_run "$tmp/whatif.csv" && cp "$tmp/whatif.csv" "$whatif.tmp" && mv "$whatif.tmp" "$whatif" || exit 1
 mkdir -p docs/img
 "$bin" plot "$whatif" --x cores --y wants_gvl_s --logy --series runtime.gvl_policy --series-title policy \
-    --title "bug #19717 repro, recorded on Ruby 3.2, replayed" --xlabel cores --ylabel "time waiting for the GVL (s)" \
+    --title "bug #19717 repro, recorded on Ruby 3.2, replayed" --xlabel cores --ylabel "time the threads waited for the GVL" \
     -o "$png" >/dev/null 2>"$tmp/plot.err"
 rc=$?
 if [ $rc -eq 7 ]; then

@@ -179,7 +179,7 @@ usage_error "--param =1" sweep scenarios/mtime_loop.json --param =1,2
 
 # -- required options and operands
 usage_error "plot without --y" plot "$tmp/p.csv" --x cores
-expect_line err 'gvlsim plot: option --y is required' "plot without --y"
+expect_line err 'gvlsim plot: option --y is required (except with --breakdown)' "plot without --y"
 usage_error "no scenario" run
 expect_line err 'gvlsim run: missing SCENARIO' "no scenario"
 usage_error "two scenarios" exec scenarios/mtime_loop.json scenarios/io_plus_cpu.json

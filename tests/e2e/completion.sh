@@ -28,11 +28,11 @@ expect_completion() {
     [ "$got" = "$2" ] || fail "completion of \"$1\": got \"$got\", want \"$2\""
 }
 
-expect_completion "gvlsim " "calibrate check exec fit help import plot run sweep "
+expect_completion "gvlsim " "calibrate check compare exec fit help import merge plot run sweep "
 expect_completion "gvlsim sw" "sweep "
 expect_completion "gvlsim -" "--help --version -V -h "
 expect_completion "gvlsim run --se" "--seed --set "
-expect_completion "gvlsim sweep x.json --s" "--seed --seeds --set "
+expect_completion "gvlsim sweep x.json --s" "--seed --seeds --set --shard --shards "
 expect_completion "gvlsim exec x.json --t" "--timeout "
 expect_completion "gvlsim run x.json --format " "csv json jsonl "
 expect_completion "gvlsim run x.json --format j" "json jsonl "

@@ -19,8 +19,8 @@ run plot "$tmp/s.csv" --x cores --y wall_s --series policy --logx --script-only 
 expect_code 0 "--script-only"
 checks=$((checks + 1))
 [ -s "$tmp/p.gp" ] && [ ! -e "$tmp/p.png" ] || fail "--script-only: expected p.gp and no p.png"
-for line in "set terminal pngcairo size 1280,720 noenhanced font 'DejaVu Sans,11'" \
-            "set datafile separator comma" "set logscale x 2" "8,5,4,6,2"; do
+for line in "    set terminal pngcairo size 1280,720 noenhanced font 'DejaVu Sans,11'" \
+            "set datafile separator comma" "set logscale x" "8,5,4,6,2" "set ylabel 'wall time'"; do
     checks=$((checks + 1))
     grep -qxF "$line" "$tmp/p.gp" || fail "p.gp lacks: $line"
 done
@@ -42,6 +42,55 @@ if command -v gnuplot >/dev/null 2>&1; then
     [ "$(head -c 4 "$tmp/again.png" | od -An -c | tr -d ' ')" = '211PNG' ] || fail "re-render with gnuplot -c failed: $(cat "$tmp/err")"
 fi
 
+# -- SVG by suffix; rows in JSON Lines; durations with units; references,
+# ratios and the state breakdown
+if command -v gnuplot >/dev/null 2>&1; then
+    run plot "$tmp/s.csv" --x cores --y wall_s --series policy -o "$tmp/v.svg"
+    expect_code 0 "plot to SVG"
+    checks=$((checks + 1))
+    grep -q '<svg' "$tmp/v.svg" || fail "v.svg is not SVG"
+    checks=$((checks + 1))
+    [ -s "$tmp/v.gp" ] || fail "the script beside v.svg"
+    # the script renders PNG or SVG by the name it is given
+    (cd "$tmp" && gnuplot -d -c v.gp again.png) >"$tmp/out" 2>"$tmp/err"
+    checks=$((checks + 1))
+    [ "$(head -c 4 "$tmp/again.png" | od -An -c | tr -d ' ')" = '211PNG' ] || fail "v.gp did not render a PNG"
+fi
+"$bin" sweep scenarios/mtime_loop.json --set machine.cores=2 --set ractors.0.threads.1.count=2 \
+    --set ractors.0.threads.1.program.0.times_total=1000 \
+    --param ractors.0.threads.1.program.0.body.1.dur=1us,20us,1ms --param runtime.gvl_policy=eager,hot_steal \
+    --reproducible -q -o "$tmp/d.jsonl" || fail "the duration sweep"
+run plot "$tmp/d.jsonl" --x ractors.0.threads.1.program.0.body.1.dur --y wall_s --series runtime.gvl_policy --logx --logy --script-only -o "$tmp/d.png"
+expect_code 0 "durations with units, from JSON Lines"
+expect_line d.gp "set xtics ('1 µs' 1e-06, '20 µs' 2e-05, '1 ms' 0.001)" "duration ticks in seconds"
+"$bin" sweep scenarios/mtime_loop.json --set machine.cores=2 --set ractors.0.threads.1.count=2 \
+    --set ractors.0.threads.1.program.0.times_total=1000 --param ractors.0.threads.1.program.0.body.1.dur=1000,20000 \
+    --reproducible -q -o "$tmp/ns.csv" || fail "the plain-nanosecond sweep"
+run plot "$tmp/ns.csv" --x ractors.0.threads.1.program.0.body.1.dur --y wall_s --script-only -o "$tmp/ns.png"
+expect_code 0 "a duration key swept in plain nanoseconds"
+expect_line ns.gp "set xtics ('1 µs' 1e-06, '20 µs' 2e-05)" "plain nanoseconds plotted in seconds"
+run plot "$tmp/d.jsonl" --x ractors.0.threads.1.program.0.body.1.dur --y wall_s --series runtime.gvl_policy --ratio-to runtime.gvl_policy=eager --script-only -o "$tmp/r.png"
+expect_code 0 "--ratio-to across series"
+expect_line r.gp "set ylabel 'wall time, relative to runtime.gvl_policy=eager'" "ratio label"
+run plot "$tmp/s.csv" --x cores --y wall_s --series policy --ratio-to cores=3 --script-only
+expect_code 2 "--ratio-to without its reference point"
+printf 'cores,wall_s,policy,label,source
+8,7,hot,"run A","someone, https://example.org"
+' >"$tmp/ref.csv"
+run plot "$tmp/s.csv" --x cores --y wall_s --series policy --ref "$tmp/ref.csv" --script-only -o "$tmp/f.png"
+expect_code 0 "--ref"
+expect_match f.gp "title 'measured: run A'$" "reference in the legend"
+expect_match f.gp "^set label 1 'measured: someone, https://example.org' at graph 0.5, graph 1" "source cited"
+run plot "$tmp/s.csv" --x cores --y wall_s --ref "$tmp/none.csv" --script-only
+expect_code 5 "an unreadable --ref"
+run plot tests/regress/pingpong_policies.csv --x cores --series runtime.gvl_policy --breakdown --script-only -o "$tmp/b.png"
+expect_code 0 "--breakdown"
+expect_match b.gp "^plot for \[i=2:5\] \\\$bars using i" "stacked bars of four states"
+run plot "$tmp/s.csv" --x cores --y wall_s --breakdown --script-only
+expect_code 2 "--breakdown with --y"
+run plot "$tmp/s.csv" --x cores --series policy --breakdown --script-only
+expect_code 2 "--breakdown without state columns"
+
 # -- no gnuplot: the script is written, exit 7, a message saying what to install
 env PATH=/nonexistent "$bin" plot "$tmp/s.csv" --x cores --y wall_s -o "$tmp/n.png" >"$tmp/out" 2>"$tmp/err"
 code=$?
@@ -58,6 +107,8 @@ run plot "$tmp/s.csv" --x policy --y wall_s --script-only
 expect_code 2 "text column as x"
 run plot "$tmp/s.csv" --y wall_s
 expect_code 2 "--x missing"
+run plot "$tmp/s.csv" --x cores
+expect_code 2 "--y missing"
 run plot "$tmp/none.csv" --x cores --y wall_s
 expect_code 5 "missing CSV"
 printf 'a,b\n1,2,3\n' >"$tmp/bad.csv"

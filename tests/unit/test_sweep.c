@@ -1,6 +1,5 @@
-/* test_sweep.c - the sweep grid (value splitting, order, seeds), the CSV
- * reader, and the plot data (series, averaging, sorting, errors) and the
- * gnuplot script's fixed parts. */
+/* test_sweep.c - the sweep grid (value splitting, order, seeds) and the CSV
+ * reader (plots: test_plot.c; shards: test_compare.c). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -8,7 +7,6 @@
 #include "../../cli/sweep.h"
 #include "../../common/err.h"
 #include "../../output/csvread.h"
-#include "../../output/gnuplot.h"
 #include "test.h"
 
 static void test_split_values(void)
@@ -122,80 +120,6 @@ static void test_csv_reader(void)
     csvr_free(&t);
 }
 
-static const char *SWEEP_CSV =
-    "point,rep,policy,cores,wall_s,host_s\n"
-    "0,0,hot,8,4.0,\n"
-    "0,1,hot,8,6.0,\n"
-    "1,0,hot,1,1.0,\n"
-    "1,1,hot,1,1.0,\n"
-    "2,0,eager,8,9.5,\n"
-    "2,1,eager,8,10.5,\n"
-    "3,0,eager,2,8,\n";
-
-static void test_plot_data(void)
-{
-    struct csv_table t;
-    char err[512];
-    ASSERT_EQ(csvr_parse(SWEEP_CSV, "s.csv", &t, err, sizeof err), GV_OK);
-    struct gp_spec s = { .csv_path = "s.csv", .xcol = "cores", .ycol = "wall_s", .series_col = "policy",
-                         .png = "s.png" };
-    struct gp_data d;
-    ASSERT_EQ(gp_build(&t, &s, &d, err, sizeof err), GV_OK);
-    ASSERT_EQ(d.nseries, 2);
-    ASSERT_STREQ(d.series[0].name, "hot");  /* order of first appearance */
-    ASSERT_STREQ(d.series[1].name, "eager");
-    ASSERT_EQ(d.series[0].npts, 2);
-    ASSERT(d.series[0].pts[0].x == 1 && d.series[0].pts[1].x == 8);  /* sorted by x */
-    ASSERT(d.series[0].pts[1].mean == 5.0 && d.series[0].pts[1].min == 4.0 && d.series[0].pts[1].max == 6.0);
-    ASSERT_EQ(d.series[0].pts[1].n, 2);
-    ASSERT(d.series[1].pts[1].mean == 10.0);
-
-    char *buf = NULL;
-    size_t len = 0;
-    FILE *f = open_memstream(&buf, &len);
-    gp_write_script(f, &s, &d);
-    fclose(f);
-    ASSERT_CONTAINS(buf, "set terminal pngcairo size 1280,720 noenhanced font 'DejaVu Sans,11'\n");
-    ASSERT_CONTAINS(buf, "out = (ARGC >= 1) ? ARG1 : 's.png'\nset terminal");
-    ASSERT_CONTAINS(buf, "set output out\nset datafile separator comma\n");
-    ASSERT_CONTAINS(buf, "$s0 << EOD\n# x,mean,min,max,n\n1,1,1,1,2\n8,5,4,6,2\nEOD\n");
-    ASSERT_CONTAINS(buf, "$s1 << EOD\n# x,mean,min,max,n\n2,8,8,8,1\n8,10,9.5,10.5,2\nEOD\n");
-    ASSERT_CONTAINS(buf, "with yerrorlines lw 2 pt 7 title 'policy=hot'");
-    ASSERT_CONTAINS(buf, "set xtics (1, 8, 2)\n");
-    ASSERT(len > 14 && strcmp(buf + len - 14, "\nunset output\n") == 0);  /* the last line */
-    free(buf);
-    gp_data_free(&d);
-
-    /* errors: unknown column (lists them), text as x, empty cells skipped */
-    s.xcol = "corez";
-    ASSERT_EQ(gp_build(&t, &s, &d, err, sizeof err), GV_EUSAGE);
-    ASSERT_STREQ(err, "--x corez: no such column; the columns are: point rep policy cores wall_s host_s");
-    s.xcol = "policy";
-    ASSERT_EQ(gp_build(&t, &s, &d, err, sizeof err), GV_EUSAGE);
-    ASSERT_CONTAINS(err, "column policy is not numeric on data row 1 (\"hot\")");
-    s.xcol = "cores";
-    s.ycol = "host_s";
-    ASSERT_EQ(gp_build(&t, &s, &d, err, sizeof err), GV_EUSAGE);
-    ASSERT_CONTAINS(err, "no row has both cores and host_s");
-    csvr_free(&t);
-
-    /* quotes in titles are doubled for gnuplot */
-    ASSERT_EQ(csvr_parse("x,y\n1,2\n", "q.csv", &t, err, sizeof err), GV_OK);
-    struct gp_spec q = { .csv_path = "q.csv", .xcol = "x", .ycol = "y", .png = "it's.png",
-                         .title = "Bob's plot", .logx = true, .logy = true };
-    ASSERT_EQ(gp_build(&t, &q, &d, err, sizeof err), GV_OK);
-    f = open_memstream(&buf, &len);
-    gp_write_script(f, &q, &d);
-    fclose(f);
-    ASSERT_CONTAINS(buf, "'it''s.png'");
-    ASSERT_CONTAINS(buf, "set title 'Bob''s plot'");
-    ASSERT_CONTAINS(buf, "set logscale x 2\nset logscale y\n");
-    ASSERT_CONTAINS(buf, "with linespoints");
-    free(buf);
-    gp_data_free(&d);
-    csvr_free(&t);
-}
-
 int main(void)
 {
     RUN(test_split_values);
@@ -203,6 +127,5 @@ int main(void)
     RUN(test_order_first_param_slowest);
     RUN(test_seeds);
     RUN(test_csv_reader);
-    RUN(test_plot_data);
     TEST_DONE();
 }
