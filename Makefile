@@ -12,6 +12,8 @@
 #   make bench    engine and simulator speed figures (never part of `make test`)
 #   make docs     re-run the simulations behind the docs' tables and re-render them
 #   make docs-measure  re-measure the real executor's tables (minutes, quiet host)
+#   make docs-validate calibrate this host and re-measure the README's fidelity
+#                 targets (gvlsim validate; minutes, quiet host)
 #   make valgrind the unit and golden tests under valgrind memcheck
 #   make tsan     the real executor's unit tests under ThreadSanitizer
 
@@ -72,7 +74,8 @@ $(eval $(call flags_stamp,$(TSN),$(CC) $(TSAN_CFLAGS)))
 FORCE:
 
 .PHONY: all deps FORCE demo regress regress-update test test-suite unit-test golden-test e2e-test docs-test \
-        asan-test bench valgrind tsan clean check-deps install uninstall install-test docs docs-measure
+        asan-test bench valgrind tsan clean check-deps install uninstall install-test docs docs-measure \
+        docs-validate
 
 # The man page and the bash completion are printed by gvlsim from its
 # command and option tables (cli/cmd_help.c), so they cannot drift from
@@ -213,6 +216,9 @@ regress-update: check-deps gvlsim
 # the tables and figures of README.md, docs/*.md and scenarios/README.md
 # from docs/data.  `make docs-measure` measures the real executor's tables
 # into out/exec-results, copies the raw data to docs/data/exec, renders.
+# `make docs-validate` calibrates the host and measures the fidelity targets
+# (docs/data/validate/targets.txt) with `gvlsim validate`; `make docs` sets
+# those measured runs beside this tree's simulator (scripts/docs/validate.sh).
 # `make docs-test` (part of `make test`) checks that every rendering matches
 # the committed data, that the data is what this tree's simulator gives
 # (re-running its cheapest runs), that every schema key is documented and
@@ -220,6 +226,7 @@ regress-update: check-deps gvlsim
 docs: gvlsim
 	@scripts/docs/simulate.sh -b ./gvlsim
 	@scripts/docs/imports.sh -b ./gvlsim
+	@scripts/docs/validate.sh -b ./gvlsim
 	@scripts/docs/render.sh
 
 docs-measure: gvlsim
@@ -227,6 +234,9 @@ docs-measure: gvlsim
 	@mkdir -p docs/data/exec
 	@cp out/exec-results/raw.csv out/exec-results/summaries.txt out/exec-results/host.txt docs/data/exec/
 	@scripts/docs/render.sh
+
+docs-validate: gvlsim
+	@scripts/validate_results.sh ./gvlsim docs/data/validate
 
 docs-test: gvlsim $(REL)/tests/schema_keys
 	@tests/docs/run.sh ./gvlsim $(REL)/tests/schema_keys

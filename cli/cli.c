@@ -25,6 +25,7 @@ const struct cli_command *const cli_commands[] = {
     &cli_cmd_compare,
     &cli_cmd_fit,
     &cli_cmd_calibrate,
+    &cli_cmd_validate,
     &cli_cmd_help,
     NULL,
 };

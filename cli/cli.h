@@ -40,6 +40,7 @@ extern const struct cli_command cli_cmd_sweep;
 extern const struct cli_command cli_cmd_plot;
 extern const struct cli_command cli_cmd_compare;
 extern const struct cli_command cli_cmd_merge;
+extern const struct cli_command cli_cmd_validate;
 extern const struct cli_command cli_cmd_fit;
 extern const struct cli_command cli_cmd_calibrate;
 extern const struct cli_command cli_cmd_help;

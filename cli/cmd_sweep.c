@@ -36,12 +36,10 @@ static int shard_check(const char *v, char *err, size_t errlen)
 }
 
 static const struct args_opt sweep_opts[] = {
-    { .name = "param", .kind = ARGS_KV, .flags = ARGS_REPEAT | ARGS_KEYPATH,
-      .metavar = "KEY=V1,V2,...",
-      .help = "sweep a --set path over these values (JSON or bare\n"
-              "strings, as --set takes them; commas inside [..], {..}\n"
-              "or \"..\" do not split); the runs are the cartesian\n"
-              "product, the first --param varying slowest" },
+    CLI_OPT_PARAM_H("sweep a --set path over these values (JSON or bare\n"
+                    "strings, as --set takes them; commas inside [..], {..}\n"
+                    "or \"..\" do not split); the runs are the cartesian\n"
+                    "product, the first --param varying slowest"),
     { .name = "seeds", .kind = ARGS_INT, .min = 1, .max = 100000,
       .help = "N replicates per point (default 1): replicate 0 uses the\n"
               "scenario's seed (or --seed), replicate k a seed derived\n"

@@ -21,6 +21,9 @@
     { .name = "set", .kind = ARGS_KV, .flags = ARGS_REPEAT | ARGS_KEYPATH, .help = help_ }
 #define CLI_OPT_SET CLI_OPT_SET_H("override a scenario value, e.g. --set machine.cores=2\n" \
                                   "--set ractors.0.threads.1.count=8")
+#define CLI_OPT_PARAM_H(help_) \
+    { .name = "param", .kind = ARGS_KV, .flags = ARGS_REPEAT | ARGS_KEYPATH, \
+      .metavar = "KEY=V1,V2,...", .help = help_ }
 #define CLI_OPT_SEED_H(help_) \
     { .name = "seed", .kind = ARGS_INT, .min = 0, .max = CLI_SEED_MAX, .help = help_ }
 #define CLI_OPT_SEED CLI_OPT_SEED_H("random seed (overrides the scenario's \"seed\")")

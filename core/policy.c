@@ -184,3 +184,22 @@ enum core_yield core_barging_yield(struct core_sched *s, void *by)
     s->barging.wait_yield = true;
     return CORE_YIELD_WAIT_TAKEN;
 }
+
+bool core_barging_sleep_ppoll(struct core_thread **sigwait, struct core_thread *th, bool is_main)
+{
+    if (*sigwait == NULL) {
+        *sigwait = th;
+        return true;
+    }
+    return *sigwait == th || is_main;
+}
+
+bool core_barging_sleep_yields(const struct core_thread *next, int living)
+{
+    return next == NULL && living > 1;
+}
+
+void core_barging_sleep_end(struct core_thread **sigwait, struct core_thread *th)
+{
+    if (*sigwait == th) *sigwait = NULL;
+}

@@ -107,4 +107,22 @@ enum core_yield {
  * say how to wait before acquiring it again. */
 enum core_yield core_barging_yield(struct core_sched *s, void *by);
 
+/* native_sleep (2.6-3.2; Queue#pop on an empty queue, join): the first
+ * sleeper of the process takes the signal self-pipe (rb_sigwait_fd_get,
+ * `*sigwait` is the process's holder) and sleeps in ppoll on it; without
+ * it the main thread still sleeps in ppoll (native_ppoll_sleep); any other
+ * thread sleeps on its condvar (native_cond_sleep).  Returns true for the
+ * two ppoll paths: they release the GVL with THREAD_BLOCKING_YIELD
+ * (GVL_UNLOCK_BEGIN_YIELD in 3.1), which calls sched_yield() when the
+ * release signalled no waiter and the Ractor has another living thread -
+ * "Single CPU setups benefit from explicit sched_yield() before ppoll()"
+ * ([Bug #15398]) - and sleep only if nothing woke them meanwhile.  Their
+ * unblock function writes to the pipe (ubf_sigwait, ubf_ppoll_sleep). */
+bool core_barging_sleep_ppoll(struct core_thread **sigwait, struct core_thread *th, bool is_main);
+/* THREAD_BLOCKING_YIELD's test: yield after a release that signalled
+ * `next` (NULL: nobody waited), `living` threads in the Ractor. */
+bool core_barging_sleep_yields(const struct core_thread *next, int living);
+/* The sleep ended (rb_sigwait_fd_put): the pipe is free again if th held it. */
+void core_barging_sleep_end(struct core_thread **sigwait, struct core_thread *th);
+
 #endif

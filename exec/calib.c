@@ -15,6 +15,7 @@
 
 static const struct calib_desc descs[CALIB_COUNT] = {
     [CALIB_BUSY_LOOP] = { "busy_loop_ns", "ns", "busy-loop iteration (the executor's compute loop)" },
+    [CALIB_BUSY_LOOP_PAIR] = { "busy_loop_pair_ns", "ns", "busy-loop iteration while both CPUs run it" },
     [CALIB_MUTEX_UNCONTENDED] = { "mutex_uncontended_ns", "ns", "mutex lock + unlock, one thread" },
     [CALIB_MUTEX_CONTENDED] = { "mutex_contended_ns", "ns", "mutex lock + unlock, two CPUs on one mutex" },
     [CALIB_SYSCALL_GETPID] = { "syscall_getpid_ns", "ns", "getpid(2): a bare system call" },

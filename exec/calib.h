@@ -18,6 +18,7 @@
 
 enum calib_id {
     CALIB_BUSY_LOOP,           /* ns per iteration of the executor's busy loop (exec_spin) */
+    CALIB_BUSY_LOOP_PAIR,      /* the same while both CPUs run it (CPU-time clock, per CPU) */
     CALIB_MUTEX_UNCONTENDED,   /* ns per lock + unlock, one thread */
     CALIB_MUTEX_CONTENDED,     /* ns per lock + unlock, two threads on two CPUs, one mutex */
     CALIB_SYSCALL_GETPID,      /* ns per getpid(2): the bare system-call round trip */

@@ -22,6 +22,8 @@
  *                     increment on two CPUs (the line model's rate
  *                     B / (k x line_transfer) at k = 2), at least 1
  *   tls_insn_overhead = thread-local increment loop - the same loop without it
+ *   corun_slowdown  = the busy loop's time per iteration while both CPUs run
+ *                     it / alone (CPU-time clocks), at least 1
  */
 #include "calib_map.h"
 
@@ -203,6 +205,20 @@ void calib_map(const struct calib_result *r, const struct calib_host *h, struct 
     }
 
     dur_or_default(p, "tls_insn_overhead", r, CALIB_INCR_LOCAL, CALIB_BUSY_LOOP, NONE);
+
+    k = add(p, "corun_slowdown", CK_NUM);
+    const struct calib_stat *bl = M(r, CALIB_BUSY_LOOP), *bp = M(r, CALIB_BUSY_LOOP_PAIR);
+    if (bl && bp && bl->median > 0) {
+        double q = bp->median / bl->median;
+        k->num = q < 1 ? 1 : floor(q * 100 + 0.5) / 100;
+        k->measured = true;
+        snprintf(k->how, sizeof k->how, "%s %.4g ns / %s %.4g ns = %.3g", mname(CALIB_BUSY_LOOP_PAIR),
+                 bp->median, mname(CALIB_BUSY_LOOP), bl->median, q);
+    } else {
+        k->num = 1;
+        snprintf(k->how, sizeof k->how, "not measured (%s): the default", bp ? "no busy loop" :
+                 r->m[CALIB_BUSY_LOOP_PAIR].note[0] ? r->m[CALIB_BUSY_LOOP_PAIR].note : "no pair run");
+    }
 
     k = add(p, "mutex_impl", CK_STR);
     k->str = "glibc";

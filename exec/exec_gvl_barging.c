@@ -83,11 +83,12 @@ void exec_gvl32_acquire_locked(struct exec_ractor *r, struct exec_thread *th, bo
     if (timer) designate_timer_thread_locked(timer, &th->ac);
 }
 
-/* thread_sched_to_waiting_common (3.2), after exec_sched_released */
-void exec_gvl32_release_locked(struct exec_ractor *r, struct exec_thread *th)
+/* thread_sched_to_waiting_common (3.2), after exec_sched_released: the
+ * waiter signalled, or NULL */
+struct core_thread *exec_gvl32_release_locked(struct exec_ractor *r, struct exec_thread *th)
 {
     if (th->vm->multi_ractor) exec_sched_running_update_locked(r, NULL, th, &th->ac);
-    core_barging_release(&r->core.sched, &th->ac);
+    return core_barging_release(&r->core.sched, &th->ac);
 }
 
 void exec_gvl32_start(struct exec_thread *th)
@@ -106,12 +107,30 @@ void exec_gvl32_start(struct exec_thread *th)
     pthread_mutex_unlock(&r->sched.lock);
 }
 
-/* native_sleep of 3.2: release, sleep on the thread's condvar until
- * woken (the unblock function), then acquire like any other waiter. */
+/* rb_ractor_living_thread_num: started and not finished */
+static int living_threads(const struct exec_ractor *r)
+{
+    const struct exec_vm *vm = r->vm;
+    int n = 0;
+    for (int i = 0; i < vm->nthreads; i++)
+        n += exec_ractor_of(&vm->threads[i]) == r &&
+             atomic_load_explicit(&vm->threads[i].pub_state, memory_order_relaxed) != TS_COUNT;
+    return n;
+}
+
+/* native_sleep of 2.6-3.2: release, sleep until woken (the unblock
+ * function), then acquire like any other waiter.  The first sleeper of the
+ * process (it takes the signal self-pipe) and the main thread sleep in
+ * ppoll, releasing with THREAD_BLOCKING_YIELD: sched_yield() first when
+ * the release signalled nobody and the Ractor has another living thread
+ * (core_barging_sleep_ppoll).  The wait itself is the thread's condvar
+ * here, whatever the path: ppoll on a pipe and a futex wait both sleep
+ * until the waker's system call. */
 void exec_gvl32_park(struct exec_thread *th)
 {
     struct exec_ractor *r = exec_ractor_of(th);
     struct exec_sched *xs = &r->sched;
+    struct exec_vm *vm = th->vm;
     pthread_mutex_lock(&xs->lock);
     if (th->park_woken) {  /* woken before it slept */
         th->park_woken = false;
@@ -119,8 +138,16 @@ void exec_gvl32_park(struct exec_thread *th)
         pthread_mutex_unlock(&xs->lock);
         return;
     }
+    pthread_mutex_lock(&vm->sched_lock);
+    bool ppoll = core_barging_sleep_ppoll(&vm->sigwait, &th->core, th == &vm->threads[0]);
+    pthread_mutex_unlock(&vm->sched_lock);
     exec_sched_released(th);
-    exec_gvl32_release_locked(r, th);
+    struct core_thread *next = exec_gvl32_release_locked(r, th);
+    if (ppoll && core_barging_sleep_yields(next, living_threads(r))) {
+        pthread_mutex_unlock(&xs->lock);
+        sched_yield();
+        pthread_mutex_lock(&xs->lock);
+    }
     while (!th->park_woken) {
         th->cond_waiting = true;
         exec_cond_wait(th, &th->cond, &xs->lock);
@@ -128,6 +155,9 @@ void exec_gvl32_park(struct exec_thread *th)
     }
     th->park_woken = false;
     exec_gvl32_acquire_locked(r, th, false);
+    pthread_mutex_lock(&vm->sched_lock);
+    core_barging_sleep_end(&vm->sigwait, &th->core);
+    pthread_mutex_unlock(&vm->sched_lock);
     pthread_mutex_unlock(&xs->lock);
 }
 

@@ -13,7 +13,7 @@
 void exec_gvl32_acquire_locked(struct exec_ractor *r, struct exec_thread *th, bool queued);
 /* thread_sched_to_waiting_common, after exec_gvl_released: clear the owner,
  * signal the first waiter. */
-void exec_gvl32_release_locked(struct exec_ractor *r, struct exec_thread *th);
+struct core_thread *exec_gvl32_release_locked(struct exec_ractor *r, struct exec_thread *th);
 
 /* The thread's first acquisition (after the prefill). */
 void exec_gvl32_start(struct exec_thread *th);

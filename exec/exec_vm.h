@@ -157,6 +157,7 @@ struct exec_vm {
     pthread_mutex_t sched_lock;
     int running_cnt;
     int timeslice_cnt;
+    struct core_thread *sigwait;           /* barging: the sleeper on the signal self-pipe */
     bool barrier_waiting;
     int barrier_waiting_cnt;
     unsigned barrier_serial;

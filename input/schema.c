@@ -82,6 +82,8 @@ static const struct sch_key machine_keys[] = {
     M_DUR_POS("os_tick", "4ms", os_tick),
     { .name = "work_scale", .kind = SCH_NUMBER, .def = "1.0", .dmax = 1000.0,
       .off = offsetof(struct scn_machine, work_scale) },
+    { .name = "corun_slowdown", .kind = SCH_NUMBER, .def = "1.0", .dmin = 1.0, .dmax = 100.0,
+      .off = offsetof(struct scn_machine, corun_slowdown) },
     M_DUR("timer_tick_cost", "1us", timer_tick_cost),
     M_DUR("mutex_uncontended", "40ns", mutex_uncontended),
     M_DUR("sched_lock_cs", "75ns", sched_lock_cs),
@@ -750,12 +752,17 @@ static int check_value(struct vctx *c, const cJSON *v, const struct sch_key *k)
     case SCH_NUMBER: {
         if (!cJSON_IsNumber(v)) { type_error(c, v, "a number"); return 0; }
         int zero_ok = (k->flags & SCH_ZERO_OK) != 0;
-        if (!(v->valuedouble > 0 || (zero_ok && v->valuedouble == 0)) || v->valuedouble > k->dmax) {
+        bool low_ok = k->dmin > 0 ? v->valuedouble >= k->dmin
+                                  : v->valuedouble > 0 || (zero_ok && v->valuedouble == 0);
+        if (!low_ok || v->valuedouble > k->dmax) {
             char buf[40];
             size_t len;
             const char *t = num_text(c->d->pos, v, buf, sizeof buf, &len);
-            report(c, v, 0, "%.*s is out of range (%s 0 and <= %g)", (int)len, t,
-                   zero_ok ? ">=" : ">", k->dmax);
+            if (k->dmin > 0)
+                report(c, v, 0, "%.*s is out of range (>= %g and <= %g)", (int)len, t, k->dmin, k->dmax);
+            else
+                report(c, v, 0, "%.*s is out of range (%s 0 and <= %g)", (int)len, t,
+                       zero_ok ? ">=" : ">", k->dmax);
             return 0;
         }
         return 1;

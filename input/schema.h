@@ -24,7 +24,7 @@ enum sch_kind {
     SCH_STRING,
     SCH_NAME,     /* a string of [A-Za-z0-9_.-]+ (queue names) */
     SCH_INT,      /* an exact integer in [min, max] */
-    SCH_NUMBER,   /* a number in (0, dmax], or [0, dmax] with SCH_ZERO_OK */
+    SCH_NUMBER,   /* a number in (0, dmax], or [0, dmax] with SCH_ZERO_OK, or [dmin, dmax] */
     SCH_BOOL,
     SCH_DUR,      /* a plain duration in [min, max] ps */
     SCH_DIST,     /* a duration or a distribution object */
@@ -58,6 +58,7 @@ struct sch_key {
     const char *def;            /* default as written in JSON text, or NULL */
     int64_t min, max;           /* INT; DUR (ps); ARRAY/OPS: min = fewest elements */
     double dmax;                /* NUMBER */
+    double dmin;                /* NUMBER: if > 0, the least value (inclusive) */
     const char *const *values;  /* ENUM: NULL-terminated, in enum order */
     const struct sch_obj *obj;  /* OBJECT: its keys; ARRAY: the element */
     size_t off;                 /* field offset for the builder, or SCH_NOFF */

@@ -24,8 +24,17 @@
  *   again.  A second yield while one is pending waits on switch_wait_cond.
  * - A new owner with no timer signals the tail of the ready queue so that
  *   it becomes the timer.
- * - A Queue pop that parks releases the GVL, sleeps on its own condvar
- *   (cond.intr) until the pusher signals it, then acquires as above.
+ * - A Queue pop that parks, or a join, is a native_sleep: release the GVL,
+ *   sleep until the pusher's (or the dying thread's) unblock function wakes
+ *   it, then acquire as above.  The first sleeper of the process takes the
+ *   signal self-pipe and sleeps in ppoll on it, the main thread in ppoll
+ *   anyway, any other thread on its own condvar (cond.intr).  The ppoll
+ *   paths release with THREAD_BLOCKING_YIELD: if the release signalled
+ *   nobody and the Ractor has another living thread, sched_yield() first
+ *   (mach_yield: on one core the other thread runs, pushes and interrupts
+ *   the sleeper, which then need not sleep at all), and sleep only if
+ *   nothing woke the thread meanwhile.  The same yield is gvl_yield's when
+ *   nobody waits (native_thread_yield).
  * There is no timeslice timer thread and no global running_threads list.
  * What a VM barrier waits for is kept all the same: 3.1's rb_vm_barrier
  * waits for every Ractor that is not blocking (rb_ractor_blocking_threads_inc
@@ -92,11 +101,11 @@ static void running_del(struct rb_thread *th)
     barrier_deleted_running(th);
 }
 
-void gvl32_release(struct rb_thread *th)
+struct core_thread *gvl32_release(struct rb_thread *th)
 {
     struct gvl_actor self = gvl_self(th);
     running_del(th);  /* as the owner is cleared, before the waiter's signal */
-    core_barging_release(gvl32_sched(th), &self);
+    return core_barging_release(gvl32_sched(th), &self);
 }
 
 /* the end of thread_sched_to_running_common: ready -> running */
@@ -212,14 +221,21 @@ void gvl32_acquire(struct rb_thread *th, th_cont k)
     take(th, k);
 }
 
+/* THREAD_BLOCKING_END done: the GVL is ours again; rb_sigwait_fd_put */
+static void park_done(struct rb_thread *th)
+{
+    core_barging_sleep_end(&th->vm->sigwait, &th->core);
+    th->park_k(th);
+}
+
 static void park_woken(struct mach_task *t, void *ctx)
 {
     (void)t;
     struct rb_thread *th = ctx;
-    gvl32_acquire(th, th->gvl_k);  /* THREAD_BLOCKING_END */
+    gvl32_acquire(th, park_done);  /* THREAD_BLOCKING_END */
 }
 
-/* native_cond_sleep: sleep on cond.intr unless already interrupted */
+/* sleep (cond_wait, or ppoll) unless already interrupted */
 static void park_sleep(struct mach_task *t, void *ctx)
 {
     (void)t;
@@ -228,14 +244,30 @@ static void park_sleep(struct mach_task *t, void *ctx)
         th_block(th, park_woken);
         return;
     }
-    gvl32_acquire(th, th->gvl_k);
+    gvl32_acquire(th, park_done);
+}
+
+/* THREAD_BLOCKING_YIELD: native_thread_yield() before the sleep */
+static void park_yield(struct mach_task *t, void *ctx)
+{
+    mach_yield(&((struct rb_thread *)ctx)->vm->mach, t, park_sleep, ctx);
+}
+
+/* rb_ractor_living_thread_num */
+static int living_threads(struct rb_thread *th)
+{
+    struct rb_ractor *r = rb_ractor_of(th);
+    return r->core.nthreads - r->dead;
 }
 
 void gvl32_park(struct rb_thread *th, th_cont k)
 {
-    gvl32_release(th);  /* THREAD_BLOCKING_BEGIN */
-    th->gvl_k = k;
-    settle(th, park_sleep);
+    struct vm *vm = th->vm;
+    bool ppoll = core_barging_sleep_ppoll(&vm->sigwait, &th->core, th == &vm->threads[0]);
+    struct core_thread *next = gvl32_release(th);  /* THREAD_BLOCKING_BEGIN */
+    th->park_k = k;
+    if (ppoll && core_barging_sleep_yields(next, living_threads(th))) settle(th, park_yield);
+    else settle(th, park_sleep);
 }
 
 /* ubf_pthread_cond_signal */
@@ -304,6 +336,19 @@ static void switch_wait_now(struct mach_task *t, void *ctx)
     gvl32_acquire(th, th->gvl_k);
 }
 
+static void yield_native_back(struct mach_task *t, void *ctx)
+{
+    (void)t;
+    struct rb_thread *th = ctx;
+    switch_wait_broadcast(th);
+    gvl32_acquire(th, th->gvl_k);
+}
+
+static void yield_native(struct mach_task *t, void *ctx)
+{
+    mach_yield(&((struct rb_thread *)ctx)->vm->mach, t, yield_native_back, ctx);
+}
+
 void gvl32_yield(struct rb_thread *th, th_cont k)
 {
     struct gvl32 *b = bg(th);
@@ -322,8 +367,7 @@ void gvl32_yield(struct rb_thread *th, th_cont k)
         settle(th, yield_wait_now);
         return;
     case CORE_YIELD_NATIVE:  /* native_thread_yield(), then take it back */
-        switch_wait_broadcast(th);
-        gvl32_acquire(th, k);
+        settle(th, yield_native);
         return;
     }
 }

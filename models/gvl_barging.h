@@ -8,12 +8,14 @@
 int gvl32_init(struct rb_ractor *r, char *err, unsigned errlen);
 void gvl32_free(struct rb_ractor *r);
 
-/* thread_sched_to_waiting_common: release, signal the first waiter. */
-void gvl32_release(struct rb_thread *th);
+/* thread_sched_to_waiting_common: release, signal the first waiter
+ * (returned, or NULL). */
+struct core_thread *gvl32_release(struct rb_thread *th);
 /* thread_sched_to_running_common: take the GVL, or queue and wait; k runs
  * once th holds it. */
 void gvl32_acquire(struct rb_thread *th, th_cont k);
-/* native_sleep of a Queue pop or join: release, sleep until made ready,
+/* native_sleep of a Queue pop or join: release (and, on the ppoll paths,
+ * sched_yield when nobody waits for the GVL), sleep until made ready,
  * acquire. */
 void gvl32_park(struct rb_thread *th, th_cont k);
 /* its unblock function: a parked th is made ready by `by` */

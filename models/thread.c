@@ -222,6 +222,7 @@ static void thread_finish(struct rb_thread *th)
     struct vm *vm = th->vm;
     th->dead = true;
     vm->alive--;
+    rb_ractor_of(th)->dead++;
     vm_set_state(th, TS_COUNT);
     wake_joiner(th);
     gvl_dead(th);

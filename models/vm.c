@@ -95,6 +95,7 @@ int vm_init(struct vm *vm, const struct scenario *scn, struct sim_engine *eng, c
         .os_timeslice = scn->machine.os_timeslice,
         .sched = (enum mach_sched)scn->machine.os_scheduler,
         .os_tick = scn->machine.os_tick,
+        .corun_slowdown = scn->machine.corun_slowdown,
         .seed = scn->seed,
     };
     int rc = mach_init(&vm->mach, eng, &mp, err, errlen);

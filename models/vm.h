@@ -53,6 +53,7 @@ struct rb_ractor {
     struct rb_thread *lock_holder;
     sim_time lock_free_at;
     void *policy_data;           /* per-policy state (threshold, barging) */
+    int dead;                    /* its threads that ended (living = core.nthreads - dead) */
 };
 
 /* A thread's part in the VM lock and barrier protocol (models/vm_lock.c,
@@ -120,8 +121,9 @@ struct rb_thread {
 
     struct mach_task own_nt;     /* its dedicated native thread (1:1), hot part first */
 
-    /* colder: the VM lock / barrier protocol */
+    /* colder: the VM lock / barrier protocol, barging's native sleep */
     uint64_t wasted_wakes;
+    th_cont park_k;              /* barging: once a native sleep has the GVL again */
     struct th_sync sync;         /* VM lock / barrier protocol state */
 };
 
@@ -153,6 +155,7 @@ struct vm {
     struct counter *counter;     /* the instruction counter (counter.c) */
 
     int alive;                   /* threads not dead */
+    struct core_thread *sigwait; /* barging: the thread sleeping on the signal self-pipe */
     struct core_thread *joiners; /* threads waiting in OP_JOIN (via wait_next) */
     bool finished;               /* every thread ended */
     bool stopped;                /* stop.time reached */

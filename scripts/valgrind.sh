@@ -30,7 +30,11 @@ for args in "run scenarios/mtime_loop.json --set ractors.0.threads.1.program.0.t
             "compare tests/regress/io_sweep.csv tests/regress/syscall_sweep.csv" \
             "merge tests/regress/syscall_sweep.csv --format jsonl -q -o /dev/null" \
             "sweep scenarios/mtime_loop.json --set ractors.0.threads.1.program.0.times_total=200 --param machine.cores=1,2,3 --shard 2/3 -q -o /dev/null" \
-            "sweep scenarios/mtime_loop.json --param machine.cores=1,2,3 --emit-jobs slurm --shards 2 -q -o /tmp/gvlsim.vg.csv"; do
+            "sweep scenarios/mtime_loop.json --param machine.cores=1,2,3 --emit-jobs slurm --shards 2 -q -o /tmp/gvlsim.vg.csv" \
+            "validate scenarios/mtime_loop.json --set runtime={\"ruby\":\"3.1\"} --set ractors.0.threads.1.count=2 --set ractors.0.threads.1.program.0.times_total=200000 --backend sim,pthread,ruby --set machine=docs/data/validate/host.json --measured docs/data/validate/mtime2.rows.csv --report json -q -o /tmp/gvlsim.vg.csv" \
+            "validate scenarios/mtime_loop.json --set ractors.0.threads.1.program.0.times_total=200 --backend sim,pthread --param machine.cores=1 --reps 1 --max-spread 1000 -q --rows /tmp/gvlsim.vg.csv" \
+            "run scenarios/tarai_ractors.json --set ractors.1.count=2 --set machine.cores=2 --set machine.corun_slowdown=1.4 --set ractors.1.threads.0.program.0.insns=2000000 -q -o /dev/null" \
+            "run scenarios/queue_pingpong.json --set runtime.gvl_policy=barging --set machine=dev_vm --set machine.cores=1 --set ractors.0.threads.0.program.0.times=200 --set ractors.0.threads.1.program.0.times=1000 -q -o /dev/null"; do
     echo "== valgrind gvlsim $args"
     # shellcheck disable=SC2086
     $vg "$bin" $args >/dev/null 2>/tmp/gvlsim.vg.$$

@@ -310,6 +310,27 @@ struct mach_task *fair_pick(struct machine *m, struct mach_core *c, bool with_cu
     return t;
 }
 
+struct mach_task *fair_yield(struct machine *m, struct mach_core *c, struct mach_task *t)
+{
+    update_curr(m, c);
+    struct mach_task *next;
+    if (is_eevdf(m)) {
+        /* "Forfeit the remaining vruntime, only if the entity is eligible"
+         * (79104becf42b, 6.17, and its stable backports): v jumps to the
+         * deadline, the deadline a slice further */
+        if (eligible(c, t)) {
+            c->frq.sum += t->se.deadline - t->se.v;
+            t->se.v = t->se.deadline;
+        }
+        t->se.deadline += m->p.os_timeslice;
+        t->se.protect = false;
+        next = pick_eevdf(m, c, t);
+    } else {
+        next = pick_cfs(c, NULL);
+    }
+    return next == t ? NULL : next;
+}
+
 bool fair_wakeup_preempt(struct machine *m, struct mach_core *c, struct mach_task *t)
 {
     struct mach_task *curr = running(c);

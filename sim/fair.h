@@ -115,6 +115,13 @@ bool fair_wakeup_preempt(struct machine *m, struct mach_core *c, struct mach_tas
  * nothing is runnable.  Delayed tasks picked on the way leave the queue. */
 struct mach_task *fair_pick(struct machine *m, struct mach_core *c, bool with_curr);
 
+/* sched_yield(2) by c's running task t: who runs instead, or NULL if t
+ * keeps the core.  EEVDF (yield_task_fair): an eligible t forfeits the rest
+ * of its slice (v = deadline), its deadline moves a slice further, then the
+ * usual pick; CFS: the skip buddy, i.e. the queued task with the smallest v
+ * (the kernel also checks it is not too far behind). */
+struct mach_task *fair_yield(struct machine *m, struct mach_core *c, struct mach_task *t);
+
 /* When a tick should next reconsider c's running task (it has waiters),
  * and what that tick does: true if the running task must be re-picked
  * (then fair_pick with_curr says who runs). */

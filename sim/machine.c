@@ -7,6 +7,7 @@
  */
 #include "machine.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -122,6 +123,7 @@ int mach_init(struct machine *m, struct sim_engine *eng, const struct mach_param
         m->rq_min[m->rq_leaves + i] = i < p->cores ? rq_key(&m->cores[i]) : UINT64_MAX;
     for (int k = m->rq_leaves - 1; m->rq_min && k >= 1; k--)
         m->rq_min[k] = m->rq_min[2 * k] < m->rq_min[2 * k + 1] ? m->rq_min[2 * k] : m->rq_min[2 * k + 1];
+    m->corun = p->corun_slowdown > 1.0 && p->cores > 1;
     rng_seed(&m->rng, p->seed, UINT64_C(0x6d616368696e65));  /* "machine" stream */
     m->idle_spread = wake_spread(p->wake_idle_core, p->wake_jitter);
     m->busy_spread = wake_spread(p->wake_busy_core, p->wake_jitter);
@@ -148,6 +150,54 @@ void mach_task_init(struct machine *m, struct mach_task *t, const char *name)
     t->last_core = -1;
     t->se.rq_core = -1;
     t->se.left_core = -1;
+    t->burst_f = 1.0;
+}
+
+/* ---- co-running cores -------------------------------------------------- */
+
+/* f(b) of machine.h, for the cores busy now. */
+static double corun_factor(const struct machine *m)
+{
+    if (!m->corun || m->nbusy <= 1) return 1.0;
+    return 1.0 + (m->p.corun_slowdown - 1.0) * (double)(m->nbusy - 1) / (double)(m->ncores - 1);
+}
+
+/* Work (uncontended time) -> time at factor f, and back. */
+static sim_time corun_time(sim_time work, double f)
+{
+    if (f == 1.0 || work <= 0) return work;
+    double t = (double)work * f;
+    return t >= (double)SIM_TIME_MAX ? SIM_TIME_MAX : (sim_time)llround(t);
+}
+
+static sim_time corun_work(sim_time time, double f)
+{
+    if (f == 1.0 || time <= 0) return time;
+    return (sim_time)llround((double)time / f);
+}
+
+static void rated_replan(struct machine *m, struct mach_task *t);
+
+/* b changed: every burst running on a core is re-timed at the new factor. */
+static void corun_replan(struct machine *m)
+{
+    double f = corun_factor(m);
+    sim_time now = mach_now_of(m);
+    for (int i = 0; i < m->ncores; i++) {
+        struct mach_task *t = m->cores[i].cur;
+        if (m->cores[i].state != CORE_BUSY || !t || t->state != MT_RUNNING || !t->in_burst || t->burst_f == f)
+            continue;
+        if (t->rated) {
+            rated_replan(m, t);
+            continue;
+        }
+        sim_time left = t->burst_end > now ? t->burst_end - now : 0;
+        t->burst_end = now + corun_time(corun_work(left, t->burst_f), f);
+        t->burst_f = f;
+        sim_time at = t->burst_cut && t->burst_cut < t->burst_end ? t->burst_cut : t->burst_end;
+        sim_cancel(m->eng, t->burst_ev);
+        t->burst_ev = sim_at(m->eng, at, ev_burst_end, t, (uint64_t)(uintptr_t)m);
+    }
 }
 
 /* ---- per-core accounting ------------------------------------------------ */
@@ -157,11 +207,16 @@ void mach_task_init(struct machine *m, struct mach_task *t, const char *name)
 static void core_set_at(struct machine *m, struct mach_core *c, enum mach_core_state st,
                         struct mach_task *t, sim_time now)
 {
+    bool was_busy = c->state == CORE_BUSY;
     c->state_time[c->state] += now - c->state_since;
     c->state = st;
     c->state_since = now;
     c->cur = t;
     if (m->obs.core_change) m->obs.core_change(m->obs.ctx, c->id, st, t, now);
+    if (was_busy != (st == CORE_BUSY)) {
+        m->nbusy += was_busy ? -1 : 1;
+        if (m->corun) corun_replan(m);
+    }
 }
 
 static void core_set(struct machine *m, struct mach_core *c, enum mach_core_state st,
@@ -331,6 +386,7 @@ static void preempt(struct machine *m, struct mach_core *c, int to_head)
             t->seg_start = now;
         } else {
             t->burst_left = t->burst_end - now;
+            if (m->corun) t->burst_left = corun_work(t->burst_left, t->burst_f);
         }
         if (t->burst_cut) {  /* a requested cut survives the preemption */
             t->interrupt_pending = true;
@@ -393,6 +449,10 @@ static void ev_arrive(void *obj, uint64_t arg)
     }
     if (t->in_burst) {  /* resume a burst paused by preemption */
         t->burst_end = mach_now_of(m) + t->burst_left;
+        if (m->corun) {
+            t->burst_f = corun_factor(m);
+            t->burst_end = mach_now_of(m) + corun_time(t->burst_left, t->burst_f);
+        }
         start_burst_timer(m, t);
         return;
     }
@@ -419,6 +479,7 @@ static void ev_burst_end(void *obj, uint64_t arg)
         t->rated = false;
     } else {
         t->burst_left = t->burst_end > now ? t->burst_end - now : 0;
+        if (m->corun) t->burst_left = corun_work(t->burst_left, t->burst_f);
     }
     t->burst_cut = 0;
     t->in_burst = false;
@@ -625,6 +686,10 @@ void mach_burst(struct machine *m, struct mach_task *t, sim_time d, mach_cont k,
     t->burst_k = k;
     t->burst_ctx = ctx;
     t->burst_end = mach_now_of(m) + (d > 0 ? d : 0);
+    if (m->corun) {
+        t->burst_f = corun_factor(m);
+        t->burst_end = mach_now_of(m) + corun_time(d > 0 ? d : 0, t->burst_f);
+    }
     t->interrupt_pending = false;
     start_burst_timer(m, t);
 }
@@ -653,6 +718,10 @@ static sim_time rated_done(const struct mach_task *t, sim_time now)
 static void rated_plan(struct machine *m, struct mach_task *t)
 {
     sim_time now = mach_now_of(m), d = mach_work_time(t->work_left, t->rate_num, t->rate_den);
+    if (m->corun) {
+        t->burst_f = corun_factor(m);
+        d = corun_time(d, t->burst_f);
+    }
     t->seg_start = now;
     t->burst_end = d > SIM_TIME_MAX - now ? SIM_TIME_MAX : now + d;
 }
@@ -720,6 +789,14 @@ void mach_burst_rated(struct machine *m, struct mach_task *t, sim_time work, uin
     t->rate_hook = hook;
     t->interrupt_pending = false;
     rated_start(m, t);
+}
+
+/* A running rated burst: bank the work done, plan the rest at today's rates. */
+static void rated_replan(struct machine *m, struct mach_task *t)
+{
+    t->work_left -= rated_done(t, mach_now_of(m));
+    rated_plan(m, t);
+    rated_arm(m, t);
 }
 
 void mach_burst_set_rate(struct machine *m, struct mach_task *t, uint64_t rate_num,
@@ -799,4 +876,24 @@ void mach_exit(struct machine *m, struct mach_task *t)
     t->state = MT_DEAD;
     t->core = -1;
     dispatch(m, c);
+}
+
+void mach_yield(struct machine *m, struct mach_task *t, mach_cont k, void *ctx)
+{
+    if (t->state != MT_RUNNING || t->in_burst) {
+        protocol_error(m, t, "mach_yield while not running or in a burst");
+        return;
+    }
+    struct mach_core *c = &m->cores[t->core];
+    struct mach_task *next = NULL;
+    if (c->nrq > 0) next = fair_on(m) ? fair_yield(m, c, t) : c->rq_head;
+    if (!next) {
+        k(t, ctx);
+        return;
+    }
+    t->resume_k = k;
+    t->resume_ctx = ctx;
+    rq_remove(m, c, next);
+    preempt(m, c, 0);
+    begin_arrival(m, c, next, CORE_SWITCHING, m->p.context_switch);
 }

@@ -10,6 +10,8 @@
  *   mach_block(t, k, ctx)     sleep (a voluntary switch) until mach_wake(t),
  *                             then call k(t, ctx) once back on a core
  *   mach_exit(t)              the thread ends
+ * and may call, instead of one of them, mach_yield(t, k, ctx) (sched_yield:
+ * another runnable task of its core may run first), which ends in k.
  *
  * What the OS does on its own (this is what makes 1 core differ from 2):
  * - wake placement, after Linux select_idle_sibling: the wakee's previous
@@ -35,6 +37,15 @@
  *   for every task alike.  A task that sleeps while "delayed" on a core
  *   (6.12+) is woken on that same core.
  * The waker's own cost (futex_wake) is charged by the model that wakes.
+ *
+ * Co-running cores (corun_slowdown s > 1): work on a core takes longer while
+ * other cores are busy too - shared execution resources of SMT siblings, a
+ * lower turbo frequency, shared caches - by the factor
+ *     f(b) = 1 + (s - 1) (b - 1) / (N - 1)
+ * with b of the N cores busy (running a task): s when all are.  Every
+ * burst is fluid: its remaining work is re-timed whenever b changes.  A
+ * profile measures s with two busy loops (gvlsim calibrate); between 1 and
+ * N cores the linear form is an assumption.
  *
  * Rated bursts (mach_burst_rated) serve fluid models (models/counter.c): a
  * burst of `work` units whose cost per unit the model may change while it
@@ -78,7 +89,7 @@ struct mach_task {
     bool interrupt_pending;  /* cut the burst as soon as it runs again */
 
     /* the current CPU burst */
-    sim_time burst_left;     /* work still to do when paused */
+    sim_time burst_left;     /* work still to do when paused (uncontended time) */
     sim_time burst_end;      /* natural end while running */
     sim_time burst_cut;      /* earlier end requested by mach_interrupt, or 0 */
     sim_event_id burst_ev;
@@ -107,6 +118,7 @@ struct mach_task {
 
     /* rated burst (mach_burst_rated): work is counted in units, each
      * costing rate_num/rate_den ps; the rate may change mid-burst */
+    double burst_f;          /* co-running cores: the factor the burst's end was planned with */
     sim_time work_left;      /* units not done at seg_start */
     sim_time seg_start;      /* start of the current constant-rate segment */
     uint64_t rate_num, rate_den;
@@ -151,6 +163,7 @@ struct mach_params {
     sim_time os_timeslice;  /* fifo: the slice; eevdf: the base slice; cfs: min granularity */
     enum mach_sched sched;  /* fifo, cfs, eevdf, eevdf with DELAY_DEQUEUE */
     sim_time os_tick;       /* the kernel's tick (fair classes notice slice ends there) */
+    double corun_slowdown;  /* work's slowdown with every core busy (<= 1: none) */
     uint64_t seed;          /* for the wake-latency draws */
 };
 
@@ -168,6 +181,8 @@ struct machine {
     int ntasks;          /* ids handed out */
     struct mach_observer obs;
     uint64_t migrations; /* idle-balance pulls */
+    int nbusy;           /* cores running a task (CORE_BUSY) */
+    bool corun;          /* corun_slowdown applies (> 1, several cores) */
     struct rng rng;      /* wake-latency jitter */
     sim_time idle_spread, busy_spread;  /* of wake_idle_core, wake_busy_core */
     char error[256];     /* first protocol violation by a model, if any */
@@ -211,6 +226,12 @@ enum { MACH_WAKE_NONE = 0, MACH_WAKE_LOCAL = 1, MACH_WAKE_REMOTE = 2 };
 int mach_wake(struct machine *m, struct mach_task *t, const struct mach_task *waker);
 
 void mach_exit(struct machine *m, struct mach_task *t);
+/* sched_yield(2): t (RUNNING, not in a burst) lets another runnable task of
+ * its core run first - FIFO: the run-queue head; fair: fair_yield - an
+ * involuntary switch (the kernel counts a yield that switches in nivcsw),
+ * t queued again; k(t, ctx) runs once t is back on a core.  With nothing
+ * else runnable on its core, k runs at once. */
+void mach_yield(struct machine *m, struct mach_task *t, mach_cont k, void *ctx);
 
 /* ---- rated bursts (fluid models) ----------------------------------------
  * A rated burst does `work` units at rate_num/rate_den ps per unit.  The

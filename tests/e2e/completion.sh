@@ -28,7 +28,7 @@ expect_completion() {
     [ "$got" = "$2" ] || fail "completion of \"$1\": got \"$got\", want \"$2\""
 }
 
-expect_completion "gvlsim " "calibrate check compare exec fit help import merge plot run sweep "
+expect_completion "gvlsim " "calibrate check compare exec fit help import merge plot run sweep validate "
 expect_completion "gvlsim sw" "sweep "
 expect_completion "gvlsim -" "--help --version -V -h "
 expect_completion "gvlsim run --se" "--seed --set "
@@ -51,7 +51,7 @@ done
 # in them: readline replaces the whole word)
 expect_completion "gvlsim run x.json --set runtime.gvl_p" "runtime.gvl_policy= "
 expect_completion "gvlsim run x.json --set mach" "machine. machine= "
-expect_completion "gvlsim run x.json --set machine.co" "machine.context_switch= machine.cores= machine.coroutine_switch= "
+expect_completion "gvlsim run x.json --set machine.co" "machine.context_switch= machine.cores= machine.coroutine_switch= machine.corun_slowdown= "
 expect_completion "gvlsim run x.json --set rac" "ractors. "
 expect_completion "gvlsim run x.json --set ractors." "ractors.0. "
 expect_completion "gvlsim run x.json --set ractors.3" "ractors.3. "

@@ -1,5 +1,5 @@
 /* mach_script.h - drive machine tasks with small scripts (burst, block,
- * wake another task, mark the time, exit) on a fresh engine: the harness of
+ * wake another task, mark the time, yield, exit) on a fresh engine: the harness of
  * test_machine.c and test_machine_sleepers.c.  The machine: context switch
  * 2, idle-core wake 10, busy-core wake 3, time slice 1000 (engine units). */
 #ifndef GV_MACH_SCRIPT_H
@@ -10,7 +10,7 @@
 #include "../../sim/machine.h"
 #include "test.h"
 
-enum ms_act { A_BURST, A_BLOCK, A_WAKE, A_MARK, A_EXIT };
+enum ms_act { A_BURST, A_BLOCK, A_WAKE, A_MARK, A_YIELD, A_EXIT };
 struct ms_step { enum ms_act a; sim_time d; int target; };
 
 #define MS_MAX_TASKS 4
@@ -47,6 +47,7 @@ static inline void ms_go(struct mach_task *t, void *ctx)
             continue;
         }
         case A_MARK: if (x->nmarks < MS_MAX_MARKS) x->marks[x->nmarks++] = sim_now(x->m->eng); continue;
+        case A_YIELD: mach_yield(x->m, t, ms_go, x); return;
         case A_EXIT: mach_exit(x->m, t); return;
         }
     }

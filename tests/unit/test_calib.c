@@ -178,6 +178,7 @@ static void test_map(void)
     set(&r, CALIB_LINE_TRANSFER, 62.5, 62, 63);
     set(&r, CALIB_INCR_SHARED, 40, 39, 41);
     set(&r, CALIB_BUSY_LOOP, 0.98, 0.97, 0.99);
+    set(&r, CALIB_BUSY_LOOP_PAIR, 1.47, 1.4, 1.5);
     set(&r, CALIB_INCR_LOCAL, 1.2, 1.1, 1.3);
     set(&r, CALIB_TIMER_WAKE_CPU, 16200, 15000, 17000);
     set(&r, CALIB_TIMESLICE, 3.97e6, 3.9e6, 4e6);
@@ -199,6 +200,7 @@ static void test_map(void)
     ASSERT_EQ(dur(&p, "remote_rmw"), dur(&p, "line_transfer"));
     ASSERT_EQ(calib_profile_key(&p, "line_store_batch")->i, 3);   /* 2 x 62.5 / 40 */
     ASSERT_EQ(dur(&p, "tls_insn_overhead"), 220);                 /* 0.22 ns */
+    ASSERT(fabs(calib_profile_key(&p, "corun_slowdown")->num - 1.5) < 1e-9);  /* 1.47 / 0.98 */
     for (int i = 0; i < p.n; i++) ASSERT(p.k[i].how[0]);
     ASSERT(calib_profile_key(&p, "context_switch")->measured);
     char buf[64];
@@ -210,6 +212,8 @@ static void test_map(void)
     r.m[CALIB_HANDOFF_CROSS].measured = false;
     snprintf(r.m[CALIB_HANDOFF_CROSS].note, sizeof r.m[0].note, "needs two CPUs");
     r.m[CALIB_FUTEX_WAKE_REMOTE].measured = false;
+    r.m[CALIB_BUSY_LOOP_PAIR].measured = false;
+    snprintf(r.m[CALIB_BUSY_LOOP_PAIR].note, sizeof r.m[0].note, "needs two CPUs");
     h.kminor = 1;
     h.config_hz = 0;
     set(&r, CALIB_TICK_PERIOD, 3.3331e6, 3.33e6, 3.34e6);   /* HZ 300 */
@@ -221,6 +225,12 @@ static void test_map(void)
     ASSERT_STREQ(calib_profile_key(&p, "os_scheduler")->str, "cfs");
     ASSERT_EQ(dur(&p, "os_timeslice"), 3970 * SIM_US);
     ASSERT_EQ(dur(&p, "os_tick"), 3330 * SIM_US);
+    ASSERT(calib_profile_key(&p, "corun_slowdown")->num == 1 && !calib_profile_key(&p, "corun_slowdown")->measured);
+    ASSERT(strstr(calib_profile_key(&p, "corun_slowdown")->how, "needs two CPUs"));
+    /* a pair faster than one loop alone (noise) is no speed-up */
+    set(&r, CALIB_BUSY_LOOP_PAIR, 0.95, 0.9, 1.0);
+    calib_map(&r, &h, &p);
+    ASSERT(calib_profile_key(&p, "corun_slowdown")->num == 1);
 }
 
 /* docs/calibrate.md has a row for every key calib_map writes, naming each

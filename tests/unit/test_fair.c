@@ -192,6 +192,58 @@ static void test_cfs_wakeup_gran(void)
     ms_teardown(&w);
 }
 
+/* sched_yield.  A runs 600 (EEVDF: its half-slice deadline is renewed at
+ * the tick at 600, B preempts), B runs 10 and yields while eligible: it
+ * forfeits the rest of its slice (v 0 -> its deadline 500, deadline a
+ * slice on) but A (v 590, V 545) is not eligible, so B keeps the core;
+ * after B, A yields alone: nothing happens.  FIFO: each yield hands the
+ * core to the run-queue head. */
+struct yprobe {
+    struct ms_world *w;
+    sim_time v, deadline;
+};
+
+static void yprobe_at(void *obj, uint64_t arg)
+{
+    (void)arg;
+    struct yprobe *p = obj;
+    p->v = p->w->t[1].t.se.v;
+    p->deadline = p->w->t[1].t.se.deadline;
+}
+
+static void test_yield(void)
+{
+    static const struct ms_step a[] = { { A_BURST, 600, 0 }, { A_YIELD, 0, 0 }, { A_MARK, 0, 0 }, { A_EXIT, 0, 0 } };
+    static const struct ms_step b[] = { { A_BURST, 10, 0 }, { A_YIELD, 0, 0 }, { A_BURST, 100, 0 },
+                                        { A_MARK, 0, 0 }, { A_EXIT, 0, 0 } };
+    const struct ms_step *const s[] = { a, b };
+    struct ms_world w;
+    ms_setup_sched(&w, 1, s, 2, MACH_SCHED_EEVDF_DELAY);
+    ms_start(&w, 0);
+    ms_start(&w, 1);
+    struct yprobe p = { &w, 0, 0 };
+    sim_at(w.e, 613, yprobe_at, &p, 0);
+    ms_run(&w);
+    ASSERT_EQ(p.v, 500);
+    ASSERT_EQ(p.deadline, 1500);
+    ASSERT_EQ(w.t[1].marks[0], 712);  /* 602 + 10 + 100: B kept the core at its yield */
+    ASSERT_EQ(w.t[0].marks[0], 724);  /* A's last 10 after a switch; its own yield: no switch */
+    ASSERT_EQ(w.t[0].t.ivcsw, 1);     /* the tick at 600 */
+    ASSERT_EQ(w.t[1].t.ivcsw, 0);
+    ms_teardown(&w);
+
+    ms_setup_sched(&w, 1, s, 2, MACH_SCHED_FIFO);
+    ms_start(&w, 0);
+    ms_start(&w, 1);
+    ms_run(&w);
+    ASSERT_EQ(w.t[0].marks[0], 624);  /* 10..610, yield: B 612..622 yields back */
+    ASSERT_EQ(w.t[1].marks[0], 726);
+    ASSERT_EQ(w.t[0].t.ivcsw, 1);     /* a yield that switches is involuntary */
+    ASSERT_EQ(w.t[1].t.ivcsw, 1);
+    ASSERT_EQ(w.t[0].t.vcsw + w.t[1].t.vcsw, 0);
+    ms_teardown(&w);
+}
+
 int main(void)
 {
     RUN(test_eevdf_positive_lag_preempts);
@@ -199,5 +251,6 @@ int main(void)
     RUN(test_delayed_wakes_on_its_core);
     RUN(test_eevdf_slices_at_ticks);
     RUN(test_cfs_wakeup_gran);
+    RUN(test_yield);
     TEST_DONE();
 }

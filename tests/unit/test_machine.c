@@ -209,6 +209,75 @@ static void test_protocol_violation_reported(void)
     ms_teardown(&w);
 }
 
+/* corun_slowdown 2 on 2 cores: work runs at half speed while both cores
+ * are busy, and is re-timed when the other core starts or stops.  A and B
+ * start together (both arrive at 10 on idle cores): 100 of work each at
+ * factor 2 end at 210.  C alone: 100 at full speed.  D runs 300 from 10,
+ * E arrives at 10 and runs 50 (100 at factor 2, to 110); D did 50 of work
+ * by then and runs its last 250 alone: it ends at 360.  A burst preempted
+ * and resumed keeps its work, not its time. */
+static void corun_setup(struct ms_world *w, const struct ms_step *const *s, int n, double slowdown)
+{
+    ms_setup(w, 2, s, n);
+    w->m.p.corun_slowdown = slowdown;
+    w->m.corun = slowdown > 1;
+}
+
+static void test_corun(void)
+{
+    static const struct ms_step x100[] = { { A_BURST, 100, 0 }, { A_MARK, 0, 0 }, { A_EXIT, 0, 0 } };
+    const struct ms_step *const two[] = { x100, x100 };
+    struct ms_world w;
+    corun_setup(&w, two, 2, 2.0);
+    ms_start(&w, 0);
+    ms_start(&w, 1);
+    ms_run(&w);
+    ASSERT_EQ(w.t[0].marks[0], 210);
+    ASSERT_EQ(w.t[1].marks[0], 210);
+    ms_teardown(&w);
+
+    const struct ms_step *const one[] = { x100 };
+    corun_setup(&w, one, 1, 2.0);
+    ms_start(&w, 0);
+    ms_run(&w);
+    ASSERT_EQ(w.t[0].marks[0], 110);
+    ms_teardown(&w);
+
+    static const struct ms_step d300[] = { { A_BURST, 300, 0 }, { A_MARK, 0, 0 }, { A_EXIT, 0, 0 } };
+    static const struct ms_step e50[] = { { A_BURST, 50, 0 }, { A_MARK, 0, 0 }, { A_EXIT, 0, 0 } };
+    const struct ms_step *const de[] = { d300, e50 };
+    corun_setup(&w, de, 2, 2.0);
+    ms_start(&w, 0);
+    ms_start(&w, 1);
+    ms_run(&w);
+    ASSERT_EQ(w.t[1].marks[0], 110);
+    ASSERT_EQ(w.t[0].marks[0], 360);
+    ms_teardown(&w);
+
+    /* 1 (the default): nothing changes */
+    corun_setup(&w, two, 2, 1.0);
+    ms_start(&w, 0);
+    ms_start(&w, 1);
+    ms_run(&w);
+    ASSERT_EQ(w.t[0].marks[0], 110);
+    ms_teardown(&w);
+
+    /* three tasks of 1500 on two cores, slice 1000: slices preempt and
+     * resume bursts while both cores run at half speed, and the last one
+     * ends alone - the cores' busy time lies between 1x and 2x of the 4500
+     * of work, near 2x (it would be 4500 exactly at factor 1) */
+    static const struct ms_step x1500[] = { { A_BURST, 1500, 0 }, { A_EXIT, 0, 0 } };
+    const struct ms_step *const three[] = { x1500, x1500, x1500 };
+    corun_setup(&w, three, 3, 2.0);
+    for (int i = 0; i < 3; i++) ms_start(&w, i);
+    ms_run(&w);
+    sim_time busy = 0;
+    for (int i = 0; i < 2; i++) busy += w.m.cores[i].busy_time;
+    ASSERT(w.t[0].t.ivcsw + w.t[1].t.ivcsw + w.t[2].t.ivcsw > 0);
+    ASSERT(busy >= 8000 && busy <= 9000);
+    ms_teardown(&w);
+}
+
 int main(void)
 {
     RUN(test_start_placement);
@@ -220,5 +289,6 @@ int main(void)
     RUN(test_wakeup_preempt);
     RUN(test_idle_balance);
     RUN(test_protocol_violation_reported);
+    RUN(test_corun);
     TEST_DONE();
 }

@@ -349,6 +349,38 @@ static void test_queue_path_untouched(void)
     }
 }
 
+/* 2.6-3.2's native_sleep on one core: the main thread pops from an empty
+ * queue while the worker, preempted in its File.write, is runnable but not
+ * waiting for the GVL; the release signals nobody, so the main thread
+ * sched_yields (THREAD_BLOCKING_YIELD), the worker runs, pushes, and the
+ * main thread need not sleep.  The chain of hand-offs the 3.3 policies
+ * keep (eager: the worker hands the GVL back at each File.write) does not
+ * form: turns come from the OS's slices, a few main-thread switches per
+ * thousand messages - as the executor and Ruby 3.1 measure on one CPU.
+ * Whatever the OS scheduler. */
+static void test_barging_sleep_yields(void)
+{
+    static const char *const scheds[] = { "fifo", "cfs", "eevdf", "eevdf_delay_dequeue" };
+    for (size_t i = 0; i < sizeof scheds / sizeof *scheds; i++) {
+        char sched[64];
+        snprintf(sched, sizeof sched, "machine.os_scheduler=%s", scheds[i]);
+        for (int barging = 0; barging < 2; barging++) {
+            const char *sets[] = { "machine=dev_vm", "machine.cores=1", sched,
+                                   "ractors.0.threads.0.program.0.times=2000",
+                                   "ractors.0.threads.1.program.0.times=10000",
+                                   barging ? "runtime.gvl_policy=barging" : "runtime.gvl_policy=eager" };
+            struct scenario scn;
+            ASSERT_EQ(fx_load("scenarios/queue_pingpong.json", sets, 6, NULL, &scn), GV_OK);
+            struct fx_result r = fx_simulate(&scn);
+            ASSERT_EQ(r.rc, GV_OK);
+            ASSERT_EQ(r.m.ops, 10000);
+            if (barging) ASSERT(r.m.main_vol_switches <= 50);
+            else ASSERT(r.m.main_vol_switches >= 2000);
+            scenario_free(&scn);
+        }
+    }
+}
+
 /* An I/O thread (1 ms calls sleeping in the kernel) beside a CPU-bound
  * thread, 2 s: eager and barging give it about one call per quantum;
  * delayed, one quantum's worth of calls per tick that catches it; the
@@ -431,6 +463,7 @@ int main(void)
     RUN(test_hot_steal_not_for_sleeps);
     RUN(test_deferred_short_call_trace);
     RUN(test_barging_trace);
+    RUN(test_barging_sleep_yields);
     RUN(test_syscall_loop_two_cores);
     RUN(test_delayed_tick_hands_over);
     RUN(test_delayed_sleep_keeps_gvl);

@@ -1,0 +1,663 @@
+/* cmd_validate.c - `gvlsim validate`: a scenario on the simulator and on
+ * the real backends over a grid of configurations, the simulation set
+ * beside the measurements (output/validate.h).
+ *
+ * The simulator runs each point once (it is deterministic).  The real
+ * backends run one run at a time, interleaved: repetition 1 of every point
+ * and backend, then repetition 2, ... so that a host whose speed drifts
+ * spreads the drift over all configurations alike, and the k-th runs of
+ * two points (the cores ratio pairs them) are taken close in time. */
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../common/afile.h"
+#include "../common/err.h"
+#include "../exec/calib_host.h"
+#include "../input/load.h"
+#include "../output/compare.h"
+#include "../output/csv.h"
+#include "../output/rowsread.h"
+#include "../output/validate.h"
+#include "backend.h"
+#include "cli.h"
+#include "options.h"
+#include "sweep.h"
+
+static int validate_exec(const struct args *a);
+
+/* at most this many backends in cli/backend.c's table (a bit mask of --backend) */
+#define B_MAX 16
+
+static const struct args_opt validate_opts[] = {
+    { .name = "backend", .kind = ARGS_ENUM, .flags = ARGS_LIST, .names = backend_name,
+      .metavar = "B,B,...",
+      .help = "the backends, comma-separated (default sim,pthread,ruby):\n"
+              "sim and at least one of pthread (the executor) and ruby\n"
+              "(the scenario as a Ruby program on a real Ruby)" },
+    CLI_OPT_PARAM_H("vary a --set path over these values, as `sweep` does\n"
+                    "(default machine.cores=1,2; without a machine.cores\n"
+                    "--param, machine.cores=1,2 is added as the last one)"),
+    { .name = "reps", .kind = ARGS_INT, .min = 1, .max = 1000,
+      .help = "runs of each real backend per configuration (default 3)" },
+    CLI_OPT_SET_H("override a value everywhere, e.g. --set machine=host.json\n"
+                  "(the profile `gvlsim calibrate` wrote for this host)"),
+    CLI_OPT_OUTPUT_H("FILE", "write the table as rows to FILE (atomically; .csv, .json\n"
+                             "or .jsonl by suffix, or --format)"),
+    CLI_OPT_FORMAT,
+    { .name = "rows", .kind = ARGS_PATH, .metavar = "FILE",
+      .help = "also write every run's row to FILE (point, rep, KEY...,\n"
+              "then the columns of `gvlsim run`; format by suffix)" },
+    { .name = "report", .kind = ARGS_ENUM, .values = cmp_report_names,
+      .help = "the table on stdout: text (the default), markdown, or JSON\n"
+              "with the rows of -o" },
+    { .name = "measured", .kind = ARGS_PATH, .metavar = "ROWS",
+      .help = "run nothing for real: take the real backends' runs from\n"
+              "ROWS (CSV, JSON or JSON Lines), written by an earlier --rows\n"
+              "with the same --param keys (a past measurement against\n"
+              "today's simulator)" },
+    CLI_OPT_SEED_H("random seed of every run (overrides the scenario's)"),
+    CLI_OPT_MAX_TIME_H("the simulator's simulated-time limit (default 3600)"),
+    CLI_OPT_ENGINE,
+    CLI_OPT_TIMEOUT,
+    CLI_OPT_MAX_SPREAD,
+    CLI_OPT_RUBY,
+    CLI_OPT_RUBY_OPT,
+    CLI_OPT_MACHINES,
+    CLI_OPT_QUIET_H("no progress on stderr (failures are still reported)"),
+    CLI_OPT_END,
+};
+
+const struct cli_command cli_cmd_validate = {
+    .name = "validate",
+    .usage = "SCENARIO [--backend sim,pthread,ruby] [--set KEY=VALUE]... [--param KEY=V1,V2]... "
+             "[--reps N] [-o OUT.csv] [--report text|markdown|json] [options]",
+    .summary = "run a scenario simulated and for real over a grid, and compare",
+    .description =
+        "Every configuration of the grid (the cartesian product of the --param values,\n"
+        "as in `sweep`) runs once on the simulator and --reps times on each real\n"
+        "backend, one run at a time, interleaved (repetition 1 of every configuration,\n"
+        "then repetition 2, ...).  The table gives, per configuration and metric, the\n"
+        "simulated value, the measured minimum / median / maximum of each real backend\n"
+        "and the relative error of the simulation (simulated / median - 1), for:\n"
+        "  wall_s               wall time (ops_per_s for a scenario with stop.time)\n"
+        "  cores_ratio          time per op against the same configuration on the\n"
+        "                       fewest cores (the 2-core/1-core ratio); measured run\n"
+        "                       by run (the k-th run over the base's k-th)\n"
+        "  vol_switches_per_op  voluntary context switches per op\n"
+        "  gvl_handoffs_per_op  GVL hand-offs per op (a Ruby program cannot see them)\n"
+        "Real timings need a quiet host: the report gives the load average before and\n"
+        "after the runs.  Simulate with this host's profile (`gvlsim calibrate -o\n"
+        "host.json`, then --set machine=host.json).",
+    .args = { validate_opts, "SCENARIO", 1, 1 },
+    .details =
+        "Rows of -o: point, one column per --param KEY, metric, backend, engine (what\n"
+        "ran: \"ruby 3.1.2\"), simulated, measured_min, measured_median, measured_max,\n"
+        "runs, rel_error; an empty cell where there is no value.  A failed real run is\n"
+        "reported and left out (runs counts those that succeeded).",
+    .exit_status =
+        "0 every run succeeded, 2 usage, 3 invalid scenario or value (or more cores\n"
+        "than the host has), 4 some run failed (the table is still written), 5 I/O\n"
+        "error, 6 out of memory, 7 not supported (no ruby, or a setting it cannot\n"
+        "honour).",
+    .exec = validate_exec,
+};
+
+/* ---- the validation -------------------------------------------------------- */
+
+struct validation {
+    struct run_options run;
+    const struct args *a;
+    const struct backend *sim;
+    int nreal;
+    const struct backend *real[B_MAX];/* the real backends, in table order */
+    struct backend_opts bo;
+    int nreps;
+    struct sweep_grid grid;
+    int npoints;
+    int cores_param;                  /* index of machine.cores in the grid */
+    struct scenario *scns;            /* [point] */
+    bool *loaded;
+    int *base;                        /* [point] */
+    struct val_figures *sim_f, *real_f; /* as in struct val_input */
+    char engines[B_MAX][64];
+    /* --rows */
+    struct afile rows_file;
+    bool rows_open;
+    struct rows_writer rw;
+    struct row rows_cols;
+    double load_before;               /* 1-minute load average before the runs (< 0: unknown) */
+    int worst;                        /* highest exit code of a failed run */
+    int ndone, nruns;                 /* progress */
+};
+
+static int add_default_cores(struct validation *v)
+{
+    for (int i = 0; i < v->grid.nparams; i++)
+        if (strcmp(v->grid.params[i].key, "machine.cores") == 0) {
+            v->cores_param = i;
+            return GV_EXIT_OK;
+        }
+    char msg[256];
+    if (sweep_grid_add(&v->grid, "machine.cores=1,2", msg, sizeof msg) != 0) {
+        fprintf(stderr, "gvlsim validate: %s\n", msg);
+        return GV_EXIT_USAGE;
+    }
+    v->cores_param = v->grid.nparams - 1;
+    return GV_EXIT_OK;
+}
+
+static int parse(const struct args *a, struct validation *v)
+{
+    v->a = a;
+    int rc = run_options_get(&cli_cmd_validate, a, &v->run);
+    if (rc != GV_EXIT_OK) return rc;
+    unsigned mask = 0;
+    if (args_has(a, "backend")) {
+        mask = (unsigned)args_num(a, "backend", 0);
+    } else {  /* every backend of the table */
+        for (size_t i = 0; i < B_MAX && backend_name(i); i++) mask |= 1u << i;
+    }
+    for (size_t i = 0; i < B_MAX && backend_name(i); i++) {
+        if (!(mask & (1u << i))) continue;
+        const struct backend *b = backend_find(backend_name(i));
+        if (!b->measured) v->sim = b;
+        else v->real[v->nreal++] = b;
+    }
+    if (!v->sim || v->nreal == 0)
+        return cli_usage_error(&cli_cmd_validate, "--backend needs sim and at least one real backend "
+                                                  "(pthread, ruby): the table sets one beside the other");
+    bool ruby = false;
+    for (int i = 0; i < v->nreal; i++) ruby |= strcmp(v->real[i]->name, "ruby") == 0;
+    if (!ruby && (args_has(a, "ruby") || args_has(a, "ruby-opt")))
+        return cli_usage_error(&cli_cmd_validate, "--ruby and --ruby-opt need the ruby backend");
+    v->bo = (struct backend_opts){ .engine = v->run.engine, .max_time = v->run.max_time,
+                                   .timeout_s = v->run.timeout, .max_spread = cli_max_spread(a),
+                                   .ruby = args_str(a, "ruby", NULL), .ruby_opts = args_strs(a, "ruby-opt"),
+                                   .nruby_opts = args_count(a, "ruby-opt") };
+    v->nreps = (int)args_num(a, "reps", 3);
+    if (args_has(a, "measured")) {
+        static const char *const real_only[] = { "reps", "timeout", "max-spread", "ruby", "ruby-opt" };
+        for (size_t i = 0; i < sizeof real_only / sizeof *real_only; i++)
+            if (args_has(a, real_only[i]))
+                return cli_usage_error(&cli_cmd_validate, "--%s is for real runs; --measured runs none",
+                                       real_only[i]);
+    }
+    const char *const *params = args_strs(a, "param");
+    for (int i = 0; i < args_count(a, "param"); i++) {
+        char msg[512];
+        if (sweep_grid_add(&v->grid, params[i], msg, sizeof msg) != 0)
+            return cli_usage_error(&cli_cmd_validate, "%s", msg);
+    }
+    rc = add_default_cores(v);
+    if (rc != GV_EXIT_OK) return rc;
+    if (v->grid.npoints > 10000)
+        return cli_usage_error(&cli_cmd_validate, "the grid has %" PRIu64 " configurations (at most 10000)",
+                               v->grid.npoints);
+    v->npoints = (int)v->grid.npoints;
+    return GV_EXIT_OK;
+}
+
+/* "KEY=VALUE KEY=VALUE" of a point, for messages. */
+static void point_label(const struct validation *v, int p, char *buf, size_t len)
+{
+    size_t off = 0;
+    buf[0] = 0;
+    for (int i = 0; i < v->grid.nparams && off + 1 < len; i++) {
+        const struct sweep_param *sp = &v->grid.params[i];
+        int n = snprintf(buf + off, len - off, "%s%s=%s", i ? " " : "", sp->key,
+                         sp->values[sweep_value_index(&v->grid, (uint64_t)p, i)]);
+        if (n < 0) break;
+        off += (size_t)n;
+    }
+}
+
+/* Load every point's scenario (the common --set values, then the point's). */
+static int load_points(struct validation *v)
+{
+    int nsets = v->run.nsets + v->grid.nparams;
+    const char **sets = calloc((size_t)nsets + 1, sizeof *sets);
+    char **mine = calloc((size_t)v->grid.nparams + 1, sizeof *mine);
+    int code = GV_EXIT_OK;
+    if (!sets || !mine) {
+        code = GV_EXIT_NOMEM;
+        goto out;
+    }
+    for (int p = 0; p < v->npoints && code == GV_EXIT_OK; p++) {
+        memcpy(sets, v->run.sets, (size_t)v->run.nsets * sizeof *sets);
+        for (int i = 0; i < v->grid.nparams; i++) {
+            free(mine[i]);
+            mine[i] = sweep_set_string(&v->grid, (uint64_t)p, i);
+            if (!mine[i]) {
+                code = GV_EXIT_NOMEM;
+                goto out;
+            }
+            sets[v->run.nsets + i] = mine[i];
+        }
+        struct load_opts lo = { .sets = sets, .nsets = nsets, .machines_dirs = v->run.machines,
+                                .nmachines_dirs = v->run.nmachines };
+        struct diag_list d;
+        diag_init(&d);
+        int rc = scn_load(v->run.scenario, &lo, &v->scns[p], &d);
+        if (rc != GV_OK) {
+            char label[512];
+            point_label(v, p, label, sizeof label);
+            fprintf(stderr, "gvlsim validate: configuration %d (%s):\n", p, label);
+            for (size_t i = 0; i < d.n; i++) fprintf(stderr, "  %s\n", d.msgs[i]);
+            code = gv_exit_code(rc);
+        } else {
+            v->loaded[p] = true;
+            if (v->run.has_seed) v->scns[p].seed = v->run.seed;
+        }
+        diag_free(&d);
+    }
+out:
+    if (mine)
+        for (int i = 0; i < v->grid.nparams; i++) free(mine[i]);
+    free(mine);
+    free(sets);
+    if (code == GV_EXIT_NOMEM) fprintf(stderr, "gvlsim validate: out of memory\n");
+    return code;
+}
+
+/* The base of each point: the same values of every other --param, the
+ * fewest cores (as loaded: a profile may set them). */
+static void find_bases(struct validation *v)
+{
+    for (int p = 0; p < v->npoints; p++) {
+        int best = -1;
+        for (int q = 0; q < v->npoints; q++) {
+            bool same = true;
+            for (int i = 0; i < v->grid.nparams && same; i++)
+                if (i != v->cores_param)
+                    same = sweep_value_index(&v->grid, (uint64_t)p, i) == sweep_value_index(&v->grid, (uint64_t)q, i);
+            if (!same) continue;
+            if (best < 0 || v->scns[q].machine.cores < v->scns[best].machine.cores) best = q;
+        }
+        v->base[p] = best >= 0 && v->scns[best].machine.cores < v->scns[p].machine.cores ? best : p;
+    }
+}
+
+/* ---- one run --------------------------------------------------------------- */
+
+/* Run `b` on the point's scenario: its figures, its row's cells, what ran. */
+static int run_one(const struct validation *v, const struct backend *b, const struct scenario *scn,
+                   struct val_figures *f, struct row *cells, char *engine, size_t englen, char *err,
+                   size_t errlen)
+{
+    struct backend_result r;
+    double t0 = cli_host_now();
+    int rc = b->run(scn, &v->bo, &r, err, errlen);
+    if (rc == GV_OK) {
+        r.m.host_seconds = cli_host_now() - t0;
+        val_figures_of(&r.m, f);
+        csv_row(cells, &r.m, false);
+        snprintf(engine, englen, "%s", r.m.engine);
+        backend_result_free(&r);
+    }
+    return rc;
+}
+
+/* The leading cells of a --rows row. */
+static void row_head(const struct validation *v, int p, int rep, struct row *cells)
+{
+    row_cell(cells, ROW_NUM);
+    row_printf(cells, "%d", p);
+    row_cell(cells, ROW_NUM);
+    row_printf(cells, "%d", rep);
+    for (int i = 0; i < v->grid.nparams; i++)
+        row_guess(cells, v->grid.params[i].values[sweep_value_index(&v->grid, (uint64_t)p, i)]);
+}
+
+static void put_row(struct validation *v, struct row *cells)
+{
+    if (v->rows_open && !cells->oom) rows_put(&v->rw, cells);
+}
+
+/* A failed run: reported; a failure that every run would repeat (invalid,
+ * unsupported, no memory, I/O) stops the validation. */
+static int failed(struct validation *v, const char *what, int p, int rep, int rc, const char *err)
+{
+    char label[512];
+    point_label(v, p, label, sizeof label);
+    fprintf(stderr, "gvlsim validate: %s, %s, run %d failed:\n", what, label, rep + 1);
+    const char *m = err[0] ? err : gv_strerror(rc);
+    while (*m) {
+        size_t n = strcspn(m, "\n");
+        fprintf(stderr, "  %.*s\n", (int)n, m);
+        m += n;
+        if (*m) m++;
+    }
+    int code = gv_exit_code(rc);
+    if (code > v->worst) v->worst = code;
+    return code == GV_EXIT_RUN ? GV_EXIT_OK : code;
+}
+
+static void progress(struct validation *v, const char *what, int p, const struct val_figures *f)
+{
+    v->ndone++;
+    if (v->run.quiet || !f->ok) return;
+    char label[512];
+    point_label(v, p, label, sizeof label);
+    fprintf(stderr, "validate: %d/%d %s %s: wall %.6f s\n", v->ndone, v->nruns, what, label, f->wall_s);
+}
+
+static int run_all(struct validation *v)
+{
+    char err[16384];
+    struct row cells;
+    row_init(&cells);
+    int code = GV_EXIT_OK;
+    char engine[64];
+    for (int p = 0; p < v->npoints && code == GV_EXIT_OK; p++) {
+        err[0] = 0;
+        row_clear(&cells);
+        row_head(v, p, 0, &cells);
+        int rc = run_one(v, v->sim, &v->scns[p], &v->sim_f[p], &cells, engine, sizeof engine, err, sizeof err);
+        if (rc == GV_OK) put_row(v, &cells);
+        else code = failed(v, v->sim->name, p, 0, rc, err);
+        progress(v, v->sim->name, p, &v->sim_f[p]);
+    }
+    for (int k = 0; k < v->nreps && code == GV_EXIT_OK && !args_has(v->a, "measured"); k++)
+        for (int p = 0; p < v->npoints && code == GV_EXIT_OK; p++)
+            for (int i = 0; i < v->nreal && code == GV_EXIT_OK; i++) {
+                struct val_figures *f = &v->real_f[((size_t)p * (size_t)v->nreal + (size_t)i) * (size_t)v->nreps + (size_t)k];
+                err[0] = 0;
+                row_clear(&cells);
+                row_head(v, p, k, &cells);
+                int rc = run_one(v, v->real[i], &v->scns[p], f, &cells, engine, sizeof engine, err, sizeof err);
+                if (rc == GV_OK) {
+                    put_row(v, &cells);
+                    if (!v->engines[i][0]) snprintf(v->engines[i], sizeof v->engines[i], "%s", engine);
+                } else {
+                    code = failed(v, v->real[i]->name, p, k, rc, err);
+                }
+                progress(v, v->real[i]->name, p, f);
+            }
+    row_free(&cells);
+    return code;
+}
+
+/* ---- --measured ----------------------------------------------------------- */
+
+/* The point whose --param values the row's KEY cells hold, or -1. */
+static int point_of_row(const struct validation *v, const struct csv_table *t, size_t r, const int *key_col)
+{
+    for (int p = 0; p < v->npoints; p++) {
+        bool same = true;
+        for (int i = 0; i < v->grid.nparams && same; i++)
+            same = strcmp(csvr_cell(t, r, key_col[i]),
+                          v->grid.params[i].values[sweep_value_index(&v->grid, (uint64_t)p, i)]) == 0;
+        if (same) return p;
+    }
+    return -1;
+}
+
+static int measured_rows(struct validation *v, const struct csv_table *t, const char *path, char *err,
+                         size_t errlen)
+{
+    static const char *const need[] = { "rep", "backend", "engine", "wall_s", "ops", "vol_switches",
+                                        "gvl_handoffs" };
+    enum { C_REP, C_BACKEND, C_ENGINE, C_WALL, C_OPS, C_VOL, C_HANDOFFS, C_N };
+    int col[C_N];
+    int *key_col = calloc((size_t)v->grid.nparams + 1, sizeof *key_col);
+    if (!key_col) return gv_fail(err, errlen, GV_ENOMEM, "out of memory");
+    int rc = GV_OK;
+    for (int i = 0; i < C_N && rc == GV_OK; i++)
+        if ((col[i] = csvr_col(t, need[i])) < 0)
+            rc = gv_fail(err, errlen, GV_EINVAL, "%s: no column %s (rows of `gvlsim validate --rows`?)", path,
+                         need[i]);
+    for (int i = 0; i < v->grid.nparams && rc == GV_OK; i++)
+        if ((key_col[i] = csvr_col(t, v->grid.params[i].key)) < 0)
+            rc = gv_fail(err, errlen, GV_EINVAL, "%s: no column %s: its rows were measured over another grid",
+                         path, v->grid.params[i].key);
+    /* the repetitions: 1 + the largest rep of a row of this grid */
+    int nreps = 0;
+    for (size_t r = 0; r < t->nrows && rc == GV_OK; r++) {
+        char *end;
+        long rep = strtol(csvr_cell(t, r, col[C_REP]), &end, 10);
+        if (*end || end == csvr_cell(t, r, col[C_REP]) || rep < 0 || rep >= 1000)
+            rc = gv_fail(err, errlen, GV_EINVAL, "%s: row %zu: rep \"%s\" is not 0..999", path, r + 2,
+                         csvr_cell(t, r, col[C_REP]));
+        else if (rep + 1 > nreps) nreps = (int)rep + 1;
+    }
+    if (rc == GV_OK) {
+        v->nreps = nreps > 0 ? nreps : 1;
+        v->real_f = calloc((size_t)v->npoints * (size_t)v->nreal * (size_t)v->nreps, sizeof *v->real_f);
+        if (!v->real_f) rc = gv_fail(err, errlen, GV_ENOMEM, "out of memory");
+    }
+    int found[B_MAX] = { 0 };
+    for (size_t r = 0; r < t->nrows && rc == GV_OK; r++) {
+        int i = 0;
+        while (i < v->nreal && strcmp(v->real[i]->name, csvr_cell(t, r, col[C_BACKEND])) != 0) i++;
+        int p = i < v->nreal ? point_of_row(v, t, r, key_col) : -1;
+        if (p < 0) continue;  /* the simulator's, or another configuration's */
+        int k = atoi(csvr_cell(t, r, col[C_REP]));
+        struct val_figures *f = &v->real_f[((size_t)p * (size_t)v->nreal + (size_t)i) * (size_t)v->nreps + (size_t)k];
+        if (f->ok) {
+            rc = gv_fail(err, errlen, GV_EINVAL, "%s: row %zu: a second %s run %d of configuration %d", path,
+                         r + 2, v->real[i]->name, k, p);
+        } else if (val_figures_parse(csvr_cell(t, r, col[C_WALL]), csvr_cell(t, r, col[C_OPS]),
+                                     csvr_cell(t, r, col[C_VOL]), csvr_cell(t, r, col[C_HANDOFFS]), f) != 0) {
+            rc = gv_fail(err, errlen, GV_EINVAL, "%s: row %zu: wall_s or ops is not a number", path, r + 2);
+        } else {
+            found[i]++;
+            if (!v->engines[i][0])
+                snprintf(v->engines[i], sizeof v->engines[i], "%s", csvr_cell(t, r, col[C_ENGINE]));
+        }
+    }
+    for (int i = 0; i < v->nreal && rc == GV_OK; i++)
+        if (!found[i])
+            rc = gv_fail(err, errlen, GV_EINVAL, "%s: no %s run of any configuration of this grid", path,
+                         v->real[i]->name);
+    free(key_col);
+    return rc;
+}
+
+static int load_measured(struct validation *v)
+{
+    const char *path = args_str(v->a, "measured", "-");
+    struct csv_table t;
+    char err[GV_ERRLEN];
+    int rc = rowsr_read(path, &t, NULL, err, sizeof err);
+    if (rc == GV_OK) {
+        rc = measured_rows(v, &t, path, err, sizeof err);
+        csvr_free(&t);
+    }
+    if (rc != GV_OK) fprintf(stderr, "gvlsim validate: %s\n", err);
+    return gv_exit_code(rc);
+}
+
+/* ---- the report ------------------------------------------------------------ */
+
+static int write_outputs(struct validation *v)
+{
+    struct val_input in = { .npoints = v->npoints, .nreal = v->nreal, .nreps = v->nreps,
+                            .fixed_time = v->scns[0].stop_time > 0, .sim = v->sim_f, .real = v->real_f,
+                            .base = v->base };
+    struct val_row *rows;
+    size_t nrows;
+    if (val_table(&in, &rows, &nrows) != GV_OK) {
+        fprintf(stderr, "gvlsim validate: out of memory\n");
+        return GV_EXIT_NOMEM;
+    }
+    const char **keys = calloc((size_t)v->grid.nparams + 1, sizeof *keys);
+    const char **values = calloc((size_t)v->npoints * (size_t)v->grid.nparams + 1, sizeof *values);
+    const char *backends[B_MAX], *engines[B_MAX];
+    if (!keys || !values) {
+        free(keys);
+        free(values);
+        free(rows);
+        fprintf(stderr, "gvlsim validate: out of memory\n");
+        return GV_EXIT_NOMEM;
+    }
+    for (int i = 0; i < v->grid.nparams; i++) keys[i] = v->grid.params[i].key;
+    for (int p = 0; p < v->npoints; p++)
+        for (int i = 0; i < v->grid.nparams; i++)
+            values[(size_t)p * (size_t)v->grid.nparams + (size_t)i] =
+                v->grid.params[i].values[sweep_value_index(&v->grid, (uint64_t)p, i)];
+    for (int i = 0; i < v->nreal; i++) {
+        backends[i] = v->real[i]->name;
+        engines[i] = v->engines[i];
+    }
+    struct calib_host h;
+    calib_host_read(&h);
+    char host[512], note[256];
+    const char *profile = v->scns[0].machine.name ? v->scns[0].machine.name : "(inline)";
+    bool measured = args_has(v->a, "measured");
+    if (measured)
+        snprintf(host, sizeof host, "the runs of %s; simulated with machine profile %s",
+                 args_str(v->a, "measured", ""), profile);
+    else
+        snprintf(host, sizeof host, "%s, %d CPUs, Linux %s; simulated with machine profile %s", h.cpu_model,
+                 h.cpus_online, h.kernel, profile);
+    double load[1] = { -1 };
+    bool has_load = !measured && getloadavg(load, 1) == 1 && v->load_before >= 0;
+    if (has_load)
+        snprintf(note, sizeof note, "1-minute load average: %.2f before the runs, %.2f after (%d CPUs)",
+                 v->load_before, load[0], h.cpus_online);
+    struct val_report rep = { .scenario = v->scns[0].name, .host = host, .note = has_load ? note : NULL,
+                              .nreps = v->nreps, .nkeys = v->grid.nparams, .keys = keys, .values = values,
+                              .nreal = v->nreal, .backends = backends, .engines = engines, .rows = rows,
+                              .nrows = nrows };
+    int code = GV_EXIT_OK;
+    char err[GV_ERRLEN];
+    if (args_has(v->a, "output")) {
+        struct afile out;
+        int rc = afile_open(&out, v->run.output, err, sizeof err);
+        if (rc == GV_OK) {
+            struct row cols, cells;
+            row_init(&cols);
+            row_init(&cells);
+            val_columns(&rep, &cols);
+            struct rows_writer w;
+            rows_begin(&w, out.f, v->run.format, &cols, !v->run.no_header);
+            for (size_t i = 0; i < nrows; i++) {
+                row_clear(&cells);
+                val_row_cells(&rep, &rows[i], &cells);
+                rows_put(&w, &cells);
+            }
+            rows_end(&w);
+            bool oom = cols.oom || cells.oom;
+            row_free(&cols);
+            row_free(&cells);
+            if (oom) {
+                afile_abort(&out);
+                rc = gv_fail(err, sizeof err, GV_ENOMEM, "out of memory");
+            } else {
+                rc = afile_commit(&out, err, sizeof err);
+            }
+        }
+        if (rc != GV_OK) {
+            fprintf(stderr, "gvlsim validate: %s\n", err);
+            code = gv_exit_code(rc);
+        }
+    }
+    if (code == GV_EXIT_OK) {
+        val_write_report(stdout, (enum cmp_report)args_num(v->a, "report", CMP_TEXT), &rep);
+        if (fflush(stdout) != 0) {
+            fprintf(stderr, "gvlsim validate: stdout: write failed\n");
+            code = GV_EXIT_IO;
+        }
+    }
+    free(keys);
+    free(values);
+    free(rows);
+    return code;
+}
+
+/* ---- the command ----------------------------------------------------------- */
+
+static int open_rows(struct validation *v)
+{
+    if (!args_has(v->a, "rows")) return GV_EXIT_OK;
+    const char *path = args_str(v->a, "rows", "-");
+    enum rows_format fmt;
+    char err[GV_ERRLEN];
+    if (rows_format_choose(NULL, strcmp(path, "-") == 0 ? NULL : path, &fmt, err, sizeof err) != 0)
+        return cli_usage_error(&cli_cmd_validate, "--rows: %s", err);
+    row_text(&v->rows_cols, "point");
+    row_text(&v->rows_cols, "rep");
+    for (int i = 0; i < v->grid.nparams; i++) row_text(&v->rows_cols, v->grid.params[i].key);
+    csv_columns(&v->rows_cols);
+    if (v->rows_cols.oom) return GV_EXIT_NOMEM;
+    int rc = afile_open(&v->rows_file, path, err, sizeof err);
+    if (rc != GV_OK) {
+        fprintf(stderr, "gvlsim validate: %s\n", err);
+        return gv_exit_code(rc);
+    }
+    v->rows_open = true;
+    rows_begin(&v->rw, v->rows_file.f, fmt, &v->rows_cols, true);
+    return GV_EXIT_OK;
+}
+
+static int close_rows(struct validation *v, bool commit)
+{
+    if (!v->rows_open) return GV_EXIT_OK;
+    v->rows_open = false;
+    rows_end(&v->rw);
+    if (!commit) {
+        afile_abort(&v->rows_file);
+        return GV_EXIT_OK;
+    }
+    char err[GV_ERRLEN];
+    int rc = afile_commit(&v->rows_file, err, sizeof err);
+    if (rc == GV_OK) return GV_EXIT_OK;
+    fprintf(stderr, "gvlsim validate: %s\n", err);
+    return gv_exit_code(rc);
+}
+
+static void validation_free(struct validation *v)
+{
+    if (v->scns)
+        for (int p = 0; p < v->npoints; p++)
+            if (v->loaded[p]) scenario_free(&v->scns[p]);
+    free(v->scns);
+    free(v->loaded);
+    free(v->base);
+    free(v->sim_f);
+    free(v->real_f);
+    sweep_grid_free(&v->grid);
+    row_free(&v->rows_cols);
+}
+
+static int validate_exec(const struct args *a)
+{
+    struct validation v;
+    memset(&v, 0, sizeof v);
+    sweep_grid_init(&v.grid);
+    row_init(&v.rows_cols);
+    int code = parse(a, &v);
+    if (code != GV_EXIT_OK) {
+        validation_free(&v);
+        return code;
+    }
+    bool measured = args_has(a, "measured");
+    size_t nreal_runs = measured ? 0 : (size_t)v.npoints * (size_t)v.nreal * (size_t)v.nreps;
+    v.scns = calloc((size_t)v.npoints, sizeof *v.scns);
+    v.loaded = calloc((size_t)v.npoints, sizeof *v.loaded);
+    v.base = calloc((size_t)v.npoints, sizeof *v.base);
+    v.sim_f = calloc((size_t)v.npoints, sizeof *v.sim_f);
+    if (!measured) v.real_f = calloc(nreal_runs, sizeof *v.real_f);
+    if (!v.scns || !v.loaded || !v.base || !v.sim_f || (!measured && !v.real_f)) {
+        fprintf(stderr, "gvlsim validate: out of memory\n");
+        validation_free(&v);
+        return GV_EXIT_NOMEM;
+    }
+    code = load_points(&v);
+    if (code == GV_EXIT_OK && measured) code = load_measured(&v);
+    if (code == GV_EXIT_OK) {
+        find_bases(&v);
+        v.nruns = v.npoints + (int)nreal_runs;
+        code = open_rows(&v);
+    }
+    double load[1];
+    v.load_before = getloadavg(load, 1) == 1 ? load[0] : -1;
+    if (code == GV_EXIT_OK) code = run_all(&v);
+    if (code == GV_EXIT_OK) code = close_rows(&v, true);
+    else close_rows(&v, false);
+    if (code == GV_EXIT_OK) code = write_outputs(&v);
+    validation_free(&v);
+    return code != GV_EXIT_OK ? code : v.worst;
+}

@@ -1,0 +1,96 @@
+#!/bin/sh
+# validate_results.sh [GVLSIM] [OUTDIR] - measure the README's fidelity
+# targets on this host: calibrate it, then run every target of
+# docs/data/validate/targets.txt with `gvlsim validate` on the real backends.
+#
+#   1. `gvlsim calibrate -o OUTDIR/host.json`: this host's machine profile
+#      (PROFILE=FILE uses an existing one instead);
+#   2. per target: `gvlsim validate ... --reps RUNS --rows OUTDIR/NAME.rows.csv`
+#      (RUNS default 5; the real runs interleaved within each target);
+#   3. OUTDIR/host.txt: the host, the Ruby, the tree, the load;
+#   4. scripts/docs/validate.sh and scripts/docs/render.sh: the tables
+#      (only when OUTDIR is docs/data/validate, the default).
+# Real timings need a quiet host: before each target the quiet gate
+# (scripts/quiet.inc: QUIET_IDLE, default 90% idle; QUIET_WAIT, default 120 s)
+# waits, and the load averages before and after each target are recorded.
+# MAX_SPREAD=PCT passes --max-spread to the real backends (their busy-loop
+# calibration; default 10%).  A target some of whose runs failed (exit 4:
+# an unstable calibration, the watchdog) is kept with the runs that
+# succeeded, and said so; any other failure stops the script.
+# ONLY=NAME measures one target (the others' rows are kept); TARGETS=FILE
+# reads another list (tests); QUICK=1: a quick calibration and 1 run (checks
+# the script, not the machine).  `make docs-validate` runs this.
+set -u
+bin=${1:-./gvlsim}
+out=${2:-docs/data/validate}
+runs=${RUNS:-5}
+targets=${TARGETS:-docs/data/validate/targets.txt}
+quick=
+[ "${QUICK:-0}" = 1 ] && { runs=1; quick=--quick; }
+case $bin in /*) ;; *) bin=$(pwd)/$bin ;; esac
+[ -x "$bin" ] || { echo "validate_results: $bin is not executable (run make)" >&2; exit 1; }
+[ -f "$targets" ] || { echo "validate_results: no $targets" >&2; exit 1; }
+[ "$(nproc)" -ge 2 ] || { echo "validate_results: needs 2 CPUs (this host lets us use $(nproc))" >&2; exit 1; }
+mkdir -p "$out" || exit 1
+commit=$(git rev-parse --short HEAD 2>/dev/null || echo unknown)
+git diff --quiet HEAD 2>/dev/null || commit="$commit+changes"
+tmp=$(mktemp -d) || exit 1
+trap 'rm -rf "$tmp"' EXIT
+. "$(dirname "$0")/quiet.inc"
+
+if [ -n "${PROFILE:-}" ]; then
+    [ "$PROFILE" = "$out/host.json" ] || cp "$PROFILE" "$out/host.json" || exit 1
+else
+    echo "validate_results: calibrating this host" >&2
+    # shellcheck disable=SC2086
+    "$bin" calibrate $quick -o "$out/host.json" 2>"$tmp/calib.err" ||
+        { cat "$tmp/calib.err" >&2; exit 1; }
+    grep 'warning:' "$tmp/calib.err" >&2
+fi
+
+loads=
+grep -v '^#' "$targets" | grep -v '^ *$' >"$tmp/targets"
+total=$(wc -l <"$tmp/targets")
+n=0
+while IFS='|' read -r name scenario backends args; do
+    name=$(echo $name); scenario=$(echo $scenario); backends=$(echo $backends)
+    n=$((n + 1))
+    [ -z "${ONLY:-}" ] || [ "$ONLY" = "$name" ] || continue
+    wait_quiet
+    before=$(cut -d' ' -f1 /proc/loadavg)
+    echo "validate_results: $n/$total $name (idle ${idle}%, load $before)" >&2
+    # shellcheck disable=SC2086
+    "$bin" validate "$scenario" --backend "$backends" $args --set machine="$out/host.json" --reps "$runs" \
+        ${MAX_SPREAD:+--max-spread "$MAX_SPREAD"} --rows "$tmp/$name.rows.csv" -o /dev/null -q </dev/null >/dev/null 2>"$tmp/err"
+    code=$?
+    if [ $code -eq 4 ]; then
+        echo "validate_results: $name: some runs failed and are left out:" >&2
+        grep 'failed:$' "$tmp/err" >&2
+    elif [ $code -ne 0 ]; then
+        echo "validate_results: $name: gvlsim validate failed (exit $code):" >&2
+        cat "$tmp/err" >&2
+        exit 1
+    fi
+    mv "$tmp/$name.rows.csv" "$out/$name.rows.csv" || exit 1
+    echo "load_$name=$idle,$before,$(cut -d' ' -f1 /proc/loadavg)" >>"$tmp/loads"
+done <"$tmp/targets"
+
+# host.txt: a new measurement of every target replaces it; ONLY= keeps the
+# other targets' lines
+{
+    echo "cpu=$(grep -m1 'model name' /proc/cpuinfo 2>/dev/null | sed 's/.*: //')"
+    echo "cpus=$(nproc)"
+    echo "kernel=$(uname -r)"
+    echo "ruby=$(ruby -e 'print RUBY_DESCRIPTION' 2>/dev/null || echo none)"
+    echo "date=$(date -u +%Y-%m-%d)"
+    echo "commit=$commit"
+    echo "runs=$runs"
+    echo "quick=${QUICK:-0}"
+    echo "quiet_idle=$quiet_idle"
+    if [ -n "${ONLY:-}" ] && [ -f "$out/host.txt" ]; then grep '^load_' "$out/host.txt" | grep -v "^load_$ONLY="; fi
+    cat "$tmp/loads" 2>/dev/null
+} >"$tmp/host.txt"
+mv "$tmp/host.txt" "$out/host.txt" || exit 1
+if [ "$out" = docs/data/validate ]; then
+    "$(dirname "$0")/docs/validate.sh" -b "$bin" && "$(dirname "$0")/docs/render.sh"
+fi

@@ -1,0 +1,265 @@
+/* test_validate.c - the comparison table of `gvlsim validate`
+ * (output/validate.c) on hand-made runs: medians, the cores ratio paired
+ * run by run, per-op figures, errors, what a backend does not measure, a
+ * failed run, fixed-time scenarios; the text, Markdown, JSON and CSV
+ * renderings of a known table. */
+#include <math.h>
+#include <string.h>
+
+#include "../../common/err.h"
+#include "../../output/validate.h"
+#include "test.h"
+
+static struct val_figures fig(double wall, double ops, double vol, double handoffs, bool has_handoffs)
+{
+    return (struct val_figures){ .ok = true, .wall_s = wall, .ops = ops, .vol_switches = vol,
+                                 .gvl_handoffs = handoffs, .has_vol = true, .has_handoffs = has_handoffs };
+}
+
+static bool near(double a, double b)
+{
+    return fabs(a - b) <= 1e-12 * (fabs(a) + fabs(b) + 1);
+}
+
+static const struct val_row *find(const struct val_row *rows, size_t n, int point, enum val_metric m, int b)
+{
+    for (size_t i = 0; i < n; i++)
+        if (rows[i].point == point && rows[i].metric == m && rows[i].backend == b) return &rows[i];
+    return NULL;
+}
+
+/* Two points (1 and 2 cores), two real backends (the second measures no
+ * hand-offs), three runs each. */
+static struct val_figures sim2[2];
+static struct val_figures real2[2 * 2 * 3];
+static const int base2[2] = { 0, 0 };
+
+static void setup(void)
+{
+    sim2[0] = fig(1.0, 100, 10, 20, true);
+    sim2[1] = fig(3.0, 100, 50, 40, true);
+    /* point 0, backend 0 */
+    real2[0] = fig(2.0, 100, 20, 10, true);
+    real2[1] = fig(1.0, 100, 40, 30, true);
+    real2[2] = fig(4.0, 100, 30, 20, true);
+    /* point 0, backend 1: no hand-offs, one failed run */
+    real2[3] = fig(1.0, 100, 5, 0, false);
+    real2[4] = (struct val_figures){ 0 };
+    real2[5] = fig(3.0, 100, 7, 0, false);
+    /* point 1, backend 0 */
+    real2[6] = fig(4.0, 100, 100, 50, true);
+    real2[7] = fig(3.0, 100, 60, 50, true);
+    real2[8] = fig(4.0, 100, 80, 50, true);
+    /* point 1, backend 1 */
+    real2[9] = fig(2.0, 100, 6, 0, false);
+    real2[10] = fig(9.0, 100, 8, 0, false);
+    real2[11] = fig(6.0, 100, 10, 0, false);
+}
+
+static void test_table(void)
+{
+    setup();
+    struct val_input in = { .npoints = 2, .nreal = 2, .nreps = 3, .sim = sim2, .real = real2, .base = base2 };
+    struct val_row *rows;
+    size_t n;
+    ASSERT_EQ(val_table(&in, &rows, &n), GV_OK);
+    /* point 0: wall, vol/op, handoffs/op; point 1: those and the ratio; x 2 backends */
+    ASSERT_EQ(n, (3 + 4) * 2);
+    /* order: point, metric, backend */
+    ASSERT_EQ(rows[0].point, 0);
+    ASSERT_EQ(rows[0].metric, VAL_WALL);
+    ASSERT_EQ(rows[0].backend, 0);
+    ASSERT_EQ(rows[1].backend, 1);
+    ASSERT_EQ(rows[n - 1].point, 1);
+    ASSERT_EQ(rows[n - 1].metric, VAL_HANDOFFS_PER_OP);
+
+    const struct val_row *r = find(rows, n, 0, VAL_WALL, 0);
+    ASSERT(r && r->has_sim && near(r->sim, 1.0));
+    ASSERT_EQ(r->n, 3);
+    ASSERT(near(r->min, 1.0) && near(r->median, 2.0) && near(r->max, 4.0));
+    ASSERT(r->has_err && near(r->err, -0.5));
+    /* a failed run is left out: median of two */
+    r = find(rows, n, 0, VAL_WALL, 1);
+    ASSERT_EQ(r->n, 2);
+    ASSERT(near(r->median, 2.0) && near(r->min, 1.0) && near(r->max, 3.0));
+    /* per op */
+    r = find(rows, n, 0, VAL_VOL_PER_OP, 0);
+    ASSERT(near(r->sim, 0.1) && near(r->median, 0.3));
+    ASSERT(near(r->err, 0.1 / 0.3 - 1));
+    r = find(rows, n, 0, VAL_HANDOFFS_PER_OP, 1);
+    ASSERT(r && r->has_sim && r->n == 0 && !r->has_err);
+    /* no ratio row at the base point */
+    ASSERT(find(rows, n, 0, VAL_CORES_RATIO, 0) == NULL);
+    /* the ratio, paired run by run: 4/2, 3/1, 4/4 -> 1, 2, 3 */
+    r = find(rows, n, 1, VAL_CORES_RATIO, 0);
+    ASSERT(r && near(r->sim, 3.0));
+    ASSERT_EQ(r->n, 3);
+    ASSERT(near(r->min, 1.0) && near(r->median, 2.0) && near(r->max, 3.0));
+    ASSERT(near(r->err, 0.5));
+    /* backend 1: 2/1, (failed base run), 6/3 -> 2, 2 */
+    r = find(rows, n, 1, VAL_CORES_RATIO, 1);
+    ASSERT_EQ(r->n, 2);
+    ASSERT(near(r->median, 2.0));
+    free(rows);
+}
+
+static void test_fixed_time_and_no_ops(void)
+{
+    /* stop.time: ops_per_s instead of wall_s; ratio of time per op */
+    struct val_figures sim[2] = { fig(1.0, 1000, 0, 0, true), fig(1.0, 2000, 0, 0, true) };
+    struct val_figures real[2] = { fig(1.0, 500, 0, 0, true), fig(1.0, 800, 0, 0, true) };
+    int base[2] = { 0, 0 };
+    struct val_input in = { .npoints = 2, .nreal = 1, .nreps = 1, .fixed_time = true, .sim = sim, .real = real,
+                            .base = base };
+    struct val_row *rows;
+    size_t n;
+    ASSERT_EQ(val_table(&in, &rows, &n), GV_OK);
+    ASSERT(find(rows, n, 0, VAL_WALL, 0) == NULL);
+    const struct val_row *r = find(rows, n, 0, VAL_OPS_PER_S, 0);
+    ASSERT(r && near(r->sim, 1000) && near(r->median, 500) && near(r->err, 1.0));
+    r = find(rows, n, 1, VAL_CORES_RATIO, 0);
+    ASSERT(r && near(r->sim, 0.5) && near(r->median, 500.0 / 800));
+    /* 0 switches simulated and measured: exact */
+    r = find(rows, n, 1, VAL_VOL_PER_OP, 0);
+    ASSERT(r && r->has_err && r->err == 0);
+    free(rows);
+
+    /* no ops (tarai): wall, and the ratio of walls; no per-op rows */
+    struct val_figures sim0[2] = { fig(2.0, 0, 3, 0, true), fig(1.0, 0, 3, 0, true) };
+    struct val_figures real0[2] = { fig(2.0, 0, 3, 0, true), fig(1.6, 0, 3, 0, true) };
+    struct val_input in0 = { .npoints = 2, .nreal = 1, .nreps = 1, .sim = sim0, .real = real0, .base = base };
+    ASSERT_EQ(val_table(&in0, &rows, &n), GV_OK);
+    ASSERT_EQ(n, 3);
+    ASSERT(find(rows, n, 0, VAL_VOL_PER_OP, 0) == NULL);
+    r = find(rows, n, 1, VAL_CORES_RATIO, 0);
+    ASSERT(r && near(r->sim, 0.5) && near(r->median, 0.8) && near(r->err, 0.5 / 0.8 - 1));
+    free(rows);
+
+    /* no base (-1): no ratio; a failed simulation: no simulated value, no error */
+    int nobase[2] = { -1, -1 };
+    sim0[1].ok = false;
+    in0.base = nobase;
+    ASSERT_EQ(val_table(&in0, &rows, &n), GV_OK);
+    ASSERT_EQ(n, 2);
+    r = find(rows, n, 1, VAL_WALL, 0);
+    ASSERT(r && !r->has_sim && !r->has_err && r->n == 1);
+    free(rows);
+}
+
+static void test_median(void)
+{
+    double a[] = { 5, 1, 3 };
+    ASSERT(near(val_median(a, 3), 3));
+    double b[] = { 4, 1, 3, 2 };
+    ASSERT(near(val_median(b, 4), 2.5));
+    double c[] = { 7 };
+    ASSERT(near(val_median(c, 1), 7));
+}
+
+static void test_parse(void)
+{
+    struct val_figures f;
+    ASSERT_EQ(val_figures_parse("1.500000000", "200", "30", "", &f), 0);
+    ASSERT(f.ok && near(f.wall_s, 1.5) && near(f.ops, 200) && f.has_vol && near(f.vol_switches, 30));
+    ASSERT(!f.has_handoffs);
+    ASSERT_EQ(val_figures_parse("", "200", "30", "4", &f), -1);
+    ASSERT_EQ(val_figures_parse("1", "x", "30", "4", &f), -1);
+    ASSERT(!f.ok);
+}
+
+/* The renderings of the two-point table. */
+static char *render(enum cmp_report kind, const struct val_report *r)
+{
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&buf, &len);
+    ASSERT(f != NULL);
+    val_write_report(f, kind, r);
+    fclose(f);
+    return buf;
+}
+
+static void test_report(void)
+{
+    setup();
+    struct val_input in = { .npoints = 2, .nreal = 2, .nreps = 3, .sim = sim2, .real = real2, .base = base2 };
+    struct val_row *rows;
+    size_t n;
+    ASSERT_EQ(val_table(&in, &rows, &n), GV_OK);
+    static const char *const keys[] = { "machine.cores" };
+    static const char *const values[] = { "1", "2" };
+    static const char *const backends[] = { "pthread", "ruby" };
+    static const char *const engines[] = { "pthread", "ruby 3.1.2" };
+    struct val_report rep = { .scenario = "demo", .host = "Test CPU, 2 CPUs, Linux 6.1", .note = "load 0.1",
+                              .nreps = 3, .nkeys = 1, .keys = keys, .values = values, .nreal = 2,
+                              .backends = backends, .engines = engines, .rows = rows, .nrows = n };
+    char *t = render(CMP_TEXT, &rep);
+    ASSERT_CONTAINS(t, "demo: simulated against measured, 3 runs per backend and configuration");
+    ASSERT_CONTAINS(t, "host: Test CPU, 2 CPUs, Linux 6.1\nload 0.1\n\n");
+    ASSERT_CONTAINS(t, "configuration    metric               simulated  pthread: min / median / max  error  "
+                       "ruby 3.1.2: min / median / max  error\n");
+    ASSERT_CONTAINS(t, "machine.cores=1  wall_s                       1                    1 / 2 / 4   -50%"
+                       "                       1 / 2 / 3   -50%\n");
+    /* a metric the backend does not measure: "-", no error; blanks at the end left out */
+    ASSERT_CONTAINS(t, "                 gvl_handoffs_per_op        0.2              0.1 / 0.2 / 0.3    +0%"
+                       "                               -\n");
+    ASSERT_CONTAINS(t, "machine.cores=2  wall_s                       3");
+    ASSERT_CONTAINS(t, "                 cores_ratio                  3                    1 / 2 / 3   +50%"
+                       "                       2 / 2 / 2   +50%\n");
+    free(t);
+
+    t = render(CMP_MARKDOWN, &rep);
+    ASSERT_CONTAINS(t, "**demo**: simulated against measured (3 runs per backend and configuration; ");
+    ASSERT_CONTAINS(t, "| configuration | metric | simulated | pthread: min / median / max | error | "
+                       "ruby 3.1.2: min / median / max | error |\n|---|---|---:|---:|---:|---:|---:|\n");
+    ASSERT_CONTAINS(t, "| machine.cores=1 | wall_s | 1 | 1 / 2 / 4 | -50% | 1 / 2 / 3 | -50% |\n");
+    ASSERT_CONTAINS(t, "| machine.cores=1 | gvl_handoffs_per_op | 0.2 | 0.1 / 0.2 / 0.3 | +0% | - |  |\n");
+    free(t);
+
+    t = render(CMP_JSON, &rep);
+    ASSERT_CONTAINS(t, "{\"scenario\":\"demo\",\"host\":\"Test CPU, 2 CPUs, Linux 6.1\",\"note\":\"load 0.1\","
+                       "\"runs_per_backend\":3,\"backends\":[{\"backend\":\"pthread\",\"engine\":\"pthread\"},"
+                       "{\"backend\":\"ruby\",\"engine\":\"ruby 3.1.2\"}],\"rows\":[\n");
+    ASSERT_CONTAINS(t, "{\"point\":1,\"machine.cores\":2,\"metric\":\"cores_ratio\",\"backend\":\"ruby\","
+                       "\"engine\":\"ruby 3.1.2\",\"simulated\":3,\"measured_min\":2,\"measured_median\":2,"
+                       "\"measured_max\":2,\"runs\":2,\"rel_error\":0.5}");
+    ASSERT_CONTAINS(t, "\"metric\":\"gvl_handoffs_per_op\",\"backend\":\"ruby\",\"engine\":\"ruby 3.1.2\","
+                       "\"simulated\":0.2,\"measured_min\":null,\"measured_median\":null,\"measured_max\":null,"
+                       "\"runs\":0,\"rel_error\":null}");
+    free(t);
+
+    /* CSV rows */
+    struct row cols, cells;
+    row_init(&cols);
+    row_init(&cells);
+    val_columns(&rep, &cols);
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&buf, &len);
+    struct rows_writer w;
+    rows_begin(&w, f, ROWS_CSV, &cols, true);
+    for (size_t i = 0; i < n; i++) {
+        row_clear(&cells);
+        val_row_cells(&rep, &rows[i], &cells);
+        rows_put(&w, &cells);
+    }
+    rows_end(&w);
+    fclose(f);
+    ASSERT_CONTAINS(buf, "point,machine.cores,metric,backend,engine,simulated,measured_min,measured_median,"
+                         "measured_max,runs,rel_error\n0,1,wall_s,pthread,pthread,1,1,2,4,3,-0.5\n");
+    ASSERT_CONTAINS(buf, "0,1,gvl_handoffs_per_op,ruby,ruby 3.1.2,0.2,,,,0,\n");
+    free(buf);
+    row_free(&cols);
+    row_free(&cells);
+    free(rows);
+}
+
+int main(void)
+{
+    RUN(test_table);
+    RUN(test_fixed_time_and_no_ops);
+    RUN(test_median);
+    RUN(test_parse);
+    RUN(test_report);
+    TEST_DONE();
+}
