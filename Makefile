@@ -16,6 +16,8 @@
 #                 targets (gvlsim validate; minutes, quiet host)
 #   make valgrind the unit and golden tests under valgrind memcheck
 #   make tsan     the real executor's unit tests under ThreadSanitizer
+#   make fuzz     fuzz the loader and the CSV reader with libFuzzer (clang), FUZZ_TIME
+#                 seconds each; the corpus and crashers are kept in tests/fuzz/
 
 CC      ?= cc
 PKGCONF ?= pkg-config
@@ -75,7 +77,7 @@ FORCE:
 
 .PHONY: all deps FORCE demo regress regress-update test test-suite unit-test golden-test e2e-test docs-test \
         asan-test bench valgrind tsan clean check-deps install uninstall install-test docs docs-measure \
-        docs-validate
+        fuzz fuzz-replay docs-validate
 
 # The man page and the bash completion are printed by gvlsim from its
 # command and option tables (cli/cmd_help.c), so they cannot drift from
@@ -179,16 +181,65 @@ ASN_UNITS := $(UNIT_NAMES:%=$(ASN)/tests/%)
 unit-test: $(REL_UNITS)
 	@scripts/run-unit.sh $(REL_UNITS)
 
+# ---- fuzzing ------------------------------------------------------------------
+# Each target tests/fuzz/fuzz_NAME.c is a libFuzzer entry point; replay.c runs
+# the kept corpus (tests/fuzz/corpus/NAME) and crashers (tests/fuzz/crashers/NAME)
+# through it with gcc, in `make test` (release and ASan+UBSan builds).
+FUZZ_TARGETS := load csv
+FUZZ_DIRS := $(foreach t,$(FUZZ_TARGETS),tests/fuzz/corpus/$(t) tests/fuzz/crashers/$(t))
+REL_REPLAY := $(FUZZ_TARGETS:%=$(REL)/tests/replay_%)
+ASN_REPLAY := $(FUZZ_TARGETS:%=$(ASN)/tests/replay_%)
+
+$(REL)/tests/replay_%: tests/fuzz/replay.c tests/fuzz/fuzz_%.c $(REL_OBJ)
+	@mkdir -p $(dir $@)
+	$(Q)$(CC) $(RELEASE_CFLAGS) -MMD -MP -MF $@.d -o $@ tests/fuzz/replay.c tests/fuzz/fuzz_$*.c $(REL_OBJ) $(LDLIBS)
+
+$(ASN)/tests/replay_%: tests/fuzz/replay.c tests/fuzz/fuzz_%.c $(ASN_OBJ)
+	@mkdir -p $(dir $@)
+	$(Q)$(CC) $(ASAN_CFLAGS) -MMD -MP -MF $@.d -o $@ tests/fuzz/replay.c tests/fuzz/fuzz_$*.c $(ASN_OBJ) $(LDLIBS)
+
+fuzz-replay: $(REL_REPLAY)
+	@for t in $(FUZZ_TARGETS); do \
+	  echo "== replay $$t"; \
+	  $(REL)/tests/replay_$$t tests/fuzz/corpus/$$t tests/fuzz/crashers/$$t </dev/null || exit 1; \
+	done
+
+FUZZ_CC := clang
+FUZZ := build/fuzz
+FUZZ_CFLAGS := $(STD) -O1 -g -fno-omit-frame-pointer -fsanitize=fuzzer-no-link,address,undefined \
+               -fno-sanitize-recover=all $(DEPS_CFLAGS)
+FUZZ_OBJ := $(LIB_SRC:%.c=$(FUZZ)/%.o)
+FUZZ_TIME ?= 60
+$(eval $(call flags_stamp,$(FUZZ),$(FUZZ_CC) $(FUZZ_CFLAGS)))
+
+$(FUZZ)/%.o: %.c $(FUZZ)/.flags
+	@mkdir -p $(dir $@)
+	@[ "$(V)" != 0 ] || echo "  CC fuzz $<"
+	$(Q)$(FUZZ_CC) $(FUZZ_CFLAGS) -MMD -MP -c -o $@ $<
+
+$(FUZZ)/fuzz_%: tests/fuzz/fuzz_%.c $(FUZZ_OBJ)
+	$(Q)$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer -o $@ $< $(FUZZ_OBJ) $(LDLIBS)
+
+# `make fuzz FUZZ_TIME=600`: run each target, then keep what it found
+# (scripts/fuzz.sh: corpus merged and minimised into tests/fuzz/corpus).
+fuzz: $(FUZZ_TARGETS:%=$(FUZZ)/fuzz_%)
+	@scripts/fuzz.sh $(FUZZ) $(FUZZ_TIME) $(FUZZ_TARGETS)
+
 golden-test: gvlsim
 	@tests/golden/run.sh ./gvlsim
 
 e2e-test: gvlsim
 	@tests/e2e/run.sh ./gvlsim
 
-asan-test: $(ASN_UNITS) $(ASN)/gvlsim
+asan-test: $(ASN_UNITS) $(ASN_REPLAY) $(ASN)/gvlsim
 	@echo "== ASan+UBSan build =="
 	@ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1 \
 	  scripts/run-unit.sh $(ASN_UNITS)
+	@for t in $(FUZZ_TARGETS); do \
+	  echo "== replay $$t (ASan+UBSan)"; \
+	  ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1 \
+	    $(ASN)/tests/replay_$$t tests/fuzz/corpus/$$t tests/fuzz/crashers/$$t </dev/null || exit 1; \
+	done
 	@ASAN_OPTIONS=detect_leaks=1 GVLSIM_SANITIZED=1 tests/golden/run.sh $(ASN)/gvlsim
 	@ASAN_OPTIONS=detect_leaks=1 GVLSIM_SANITIZED=1 tests/e2e/run.sh $(ASN)/gvlsim
 
@@ -197,7 +248,7 @@ asan-test: $(ASN_UNITS) $(ASN)/gvlsim
 test: deps
 	@$(MAKE) --no-print-directory WERROR=-Werror test-suite
 
-test-suite: check-deps unit-test golden-test e2e-test docs-test install-test asan-test
+test-suite: check-deps unit-test fuzz-replay golden-test e2e-test docs-test install-test asan-test
 	@echo "make test: all passed"
 
 demo: deps
@@ -228,6 +279,7 @@ docs: gvlsim
 	@scripts/docs/imports.sh -b ./gvlsim
 	@scripts/docs/validate.sh -b ./gvlsim
 	@scripts/docs/render.sh
+	@scripts/bad-inputs.sh ./gvlsim --update README.md
 
 docs-measure: gvlsim
 	@scripts/exec_results.sh ./gvlsim out/exec-results
@@ -261,11 +313,11 @@ $(REL)/tests/maxrss: tests/bench/maxrss.c
 	@mkdir -p $(dir $@)
 	$(Q)$(CC) $(RELEASE_CFLAGS) -o $@ $<
 
-valgrind: $(REL_UNITS) gvlsim
-	@scripts/valgrind.sh ./gvlsim $(REL_UNITS)
+valgrind: $(REL_UNITS) $(REL_REPLAY) gvlsim
+	@scripts/valgrind.sh ./gvlsim $(REL_UNITS) $(REL_REPLAY)
 
 clean:
 	rm -rf build gvlsim
 
 -include $(REL_OBJ:.o=.d) $(ASN_OBJ:.o=.d) $(TSN_OBJ:.o=.d) $(REL)/cli/main.d $(ASN)/cli/main.d
--include $(REL_UNITS:=.d) $(ASN_UNITS:=.d)
+-include $(REL_UNITS:=.d) $(ASN_UNITS:=.d) $(REL_REPLAY:=.d) $(ASN_REPLAY:=.d) $(FUZZ_OBJ:.o=.d)

@@ -12,7 +12,7 @@
 static int run_sim(const struct scenario *scn, const struct backend_opts *o, struct backend_result *r,
                    char *err, size_t errlen)
 {
-    struct simulate_opts so = { .engine = o->engine, .max_time = o->max_time };
+    struct simulate_opts so = { .engine = o->engine, .max_time = o->max_time, .force = o->force };
     memset(r, 0, sizeof *r);
     return simulate_run(scn, &so, &r->m, err, errlen);
 }

@@ -18,6 +18,7 @@
 struct backend_opts {
     const char *engine;      /* simulator: the event engine (NULL: the default) */
     sim_time max_time;       /* simulator: the simulated-time limit */
+    bool force;              /* simulator: run even if estimated to take very long */
     double timeout_s;        /* real backends: the watchdog */
     double max_spread;       /* real backends: the calibration's largest spread; 0: default */
     const char *ruby;        /* ruby: the executable (NULL: ruby on PATH) */

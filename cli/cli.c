@@ -10,6 +10,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "../common/diag.h"
 #include "../common/err.h"
 #include "../input/schema.h"
 #include "cli.h"
@@ -50,10 +51,12 @@ int cli_unknown_command(const struct cli_command *from, const char *name)
 int cli_usage_error(const struct cli_command *cmd, const char *fmt, ...)
 {
     va_list ap;
-    fprintf(stderr, "gvlsim%s%s: ", cmd ? " " : "", cmd ? cmd->name : "");
+    char raw[2048], msg[2048];
     va_start(ap, fmt);
-    vfprintf(stderr, fmt, ap);
+    vsnprintf(raw, sizeof raw, fmt, ap);
     va_end(ap);
+    diag_escape_to(msg, sizeof msg, raw);  /* an argument may hold anything */
+    fprintf(stderr, "gvlsim%s%s: %s", cmd ? " " : "", cmd ? cmd->name : "", msg);
     if (cmd)
         fprintf(stderr, "\nusage: gvlsim %s %s\n(`gvlsim %s --help` lists the options)\n", cmd->name,
                 cmd->usage, cmd->name);

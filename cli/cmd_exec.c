@@ -55,7 +55,7 @@ const struct cli_command cli_cmd_exec = {
         "repeat runs and compare distributions.  The rest of the machine profile is the\n"
         "simulator's business.",
     .args = { exec_opts, "SCENARIO", 1, 1 },
-    .details = "--engine, --trace and --max-time are simulator options (`gvlsim run`).",
+    .details = "--engine, --trace, --max-time and --force are simulator options (`gvlsim run`).",
     .exit_status = "0 ok, 2 usage, 3 invalid scenario or more cores than the host has,\n"
                    "4 run failed (deadlock, watchdog, unstable calibration, the Ruby program\n"
                    "failed), 5 I/O error, 6 no memory, 7 not supported (no ruby, or a setting\n"

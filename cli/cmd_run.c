@@ -27,6 +27,8 @@ static const struct args_opt run_opts[] = {
     CLI_OPT_REPRODUCIBLE_H("leave the host_s column empty, so that the same scenario\n"
                            "and seed give byte-identical output"),
     CLI_OPT_MAX_TIME_H("simulated-time limit (default 3600); reaching it fails the run"),
+    CLI_OPT_FORCE_H("run even a scenario estimated to take very long (beyond\n"
+                    "5e9 engine events, several minutes): refused otherwise, exit 3"),
     CLI_OPT_ENGINE,
     CLI_OPT_MACHINES,
     { .name = "trace", .kind = ARGS_PATH,
@@ -47,40 +49,22 @@ const struct cli_command cli_cmd_run = {
     .args = { run_opts, "SCENARIO", 1, 1 },
     .details = "The row's columns are listed in README.md (\"CSV columns\"); a summary of\n"
                "the run goes to stderr.",
-    .exit_status = "0 ok, 2 usage error, 3 invalid scenario, 4 the run failed (deadlock,\n"
-                   "simulated time limit), 5 I/O error (scenario unreadable, output not\n"
-                   "written), 6 out of memory, 7 engine not in this build.",
+    .exit_status = "0 ok, 2 usage error, 3 invalid scenario, or a run estimated to take very\n"
+                   "long (without --force), 4 the run failed (deadlock, simulated time\n"
+                   "limit), 5 I/O error (scenario unreadable, an output not written: then\n"
+                   "none is), 6 out of memory, 7 engine not in this build; 128+N when\n"
+                   "killed by signal N (130 for SIGINT), temporary files removed.",
     .exec = run_exec,
 };
 
-/* End the trace at `end`, put it in place and say so if it was capped or
- * if it records a failed run.  Returns GV_OK or the commit error. */
-static int finish_trace(struct trace *tr, sim_time end, const char *path, bool run_failed)
-{
-    char err[GV_ERRLEN];
-    struct trace_stats st;
-    trace_end(tr, end);
-    int rc = trace_commit(tr, &st, err, sizeof err);
-    if (rc != GV_OK) {
-        fprintf(stderr, "gvlsim run: trace: %s\n", err);
-        return rc;
-    }
-    if (st.truncated) {
-        char at[48];
-        csv_format_seconds(at, sizeof at, st.cut_at);
-        fprintf(stderr,
-                "gvlsim run: trace %s capped at %" PRIu64 " events (--trace-max-events): it stops "
-                "at t=%s s; %" PRIu64 " later events were dropped\n",
-                path, st.max_events, at, st.dropped);
-    }
-    if (run_failed) fprintf(stderr, "gvlsim run: trace %s written up to the failure\n", path);
-    return GV_OK;
-}
-
-/* --trace: the trace's observers on the VM, the file committed after the run. */
+/* --trace: the trace's observers on the VM; after the run, the trace is
+ * written out (prepared) by the finish hook and committed by run_exec
+ * together with the CSV: when any output of the run cannot be written,
+ * none is committed. */
 struct run_trace {
     const struct run_options *o;
-    struct trace *tr;
+    struct trace *tr;        /* prepared after the run, until committed */
+    struct trace_stats st;
 };
 
 static int trace_setup(void *ctx, struct vm *vm, char *err, size_t errlen)
@@ -97,11 +81,41 @@ static int trace_setup(void *ctx, struct vm *vm, char *err, size_t errlen)
 static int trace_finish(void *ctx, struct vm *vm, int run_rc, sim_time end, char *err, size_t errlen)
 {
     (void)vm;
+    (void)run_rc;
     struct run_trace *rt = ctx;
-    int rc = finish_trace(rt->tr, end, rt->o->trace, run_rc != GV_OK);
-    rt->tr = NULL;
-    if (rc != GV_OK) snprintf(err, errlen, "the trace was not written (see above)");
+    char msg[GV_ERRLEN];
+    trace_end(rt->tr, end);
+    int rc = trace_prepare(rt->tr, &rt->st, msg, sizeof msg);
+    if (rc != GV_OK) {
+        trace_abort(rt->tr);
+        rt->tr = NULL;
+        fprintf(stderr, "gvlsim run: trace: %s\n", msg);
+        snprintf(err, errlen, "the trace was not written (see above), nor any other output");
+    }
     return rc;
+}
+
+/* Put the prepared trace in place and say so if it was capped or if it
+ * records a failed run. */
+static int commit_trace(struct run_trace *rt, bool run_failed)
+{
+    char err[GV_ERRLEN];
+    int rc = trace_commit(rt->tr, NULL, err, sizeof err);
+    rt->tr = NULL;
+    if (rc != GV_OK) {
+        fprintf(stderr, "gvlsim run: trace: %s\n", err);
+        return rc;
+    }
+    if (rt->st.truncated) {
+        char at[48];
+        csv_format_seconds(at, sizeof at, rt->st.cut_at);
+        fprintf(stderr,
+                "gvlsim run: trace %s capped at %" PRIu64 " events (--trace-max-events): it stops "
+                "at t=%s s; %" PRIu64 " later events were dropped\n",
+                rt->o->trace, rt->st.max_events, at, rt->st.dropped);
+    }
+    if (run_failed) fprintf(stderr, "gvlsim run: trace %s written up to the failure\n", rt->o->trace);
+    return GV_OK;
 }
 
 static int run_exec(const struct args *a)
@@ -116,8 +130,8 @@ static int run_exec(const struct args *a)
 
     char err[4096] = "";
     struct run_metrics m;
-    struct run_trace rt = { &o, NULL };
-    struct simulate_opts so = { .engine = o.engine, .max_time = o.max_time };
+    struct run_trace rt = { .o = &o };
+    struct simulate_opts so = { .engine = o.engine, .max_time = o.max_time, .force = o.force };
     if (o.trace) {
         so.ctx = &rt;
         so.setup = trace_setup;
@@ -126,12 +140,30 @@ static int run_exec(const struct args *a)
     double t0 = cli_host_now();
     rc = simulate_run(&scn, &so, &m, err, sizeof err);
     double t1 = cli_host_now();
-    if (rc == GV_OK) {
+    /* Every output is prepared before any is committed: when one cannot be
+     * written, none is. */
+    struct afile csv;
+    bool ran = rc == GV_OK;
+    if (ran) {
         m.host_seconds = t1 - t0;
-        rc = csv_write_result(o.output, o.format, &m, !o.no_header, o.reproducible, err, sizeof err);
-        if (rc == GV_OK && !o.quiet) summary_write(stderr, &m);
-        run_metrics_free(&m);
+        rc = csv_prepare_result(&csv, o.output, o.format, &m, !o.no_header, o.reproducible, err,
+                                sizeof err);
+        if (rc == GV_OK) rc = afile_commit(&csv, err, sizeof err);
     }
+    if (rt.tr) {
+        /* with the CSV; or alone, up to the failure, for a run that failed by itself */
+        if (ran ? rc == GV_OK : rc == GV_ERUN) {
+            int trc = commit_trace(&rt, !ran);
+            if (rc == GV_OK) rc = trc;
+        } else {
+            trace_abort(rt.tr);
+            rt.tr = NULL;
+            size_t n = strlen(err);
+            snprintf(err + n, sizeof err - n, " (so the trace was not written either)");
+        }
+    }
+    if (ran && rc == GV_OK && !o.quiet) summary_write(stderr, &m);
+    if (ran) run_metrics_free(&m);
     if (rc != GV_OK) fprintf(stderr, "gvlsim run: %s\n", err);
     scenario_free(&scn);
     return gv_exit_code(rc);

@@ -2,9 +2,10 @@
  * and seeds, in parallel, one result row per run in grid order.
  *
  * Runs go to worker threads (-j): a run shares nothing with another (the
- * simulator has no globals), except scenario loading, which is serialised
- * because cJSON records parse errors in a process-global variable
- * (cJSON.c global_error).  The main thread writes the rows in run order as
+ * loader and the simulator have no globals; the loader's parser builds
+ * cJSON trees but never calls cJSON_Parse, which records its errors in a
+ * process-global variable).  The scenario file is read once, so that a
+ * pipe serves every run.  The main thread writes the rows in run order as
  * soon as every earlier run is done, so the output is byte-identical
  * whatever -j is (with --reproducible, which leaves host_s empty). */
 #include <inttypes.h>
@@ -12,14 +13,17 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
+#include <zlib.h>
 
 #include "../common/afile.h"
 #include "../common/err.h"
 #include "../input/load.h"
 #include "../models/simulate.h"
 #include "../output/csv.h"
+#include "../output/journal.h"
 #include "../sim/engines.h"
 #include "backend.h"
 #include "cli.h"
@@ -54,6 +58,13 @@ static const struct args_opt sweep_opts[] = {
     CLI_OPT_REPRODUCIBLE_H("leave host_s empty: byte-identical output for any -j"),
     CLI_OPT_NO_HEADER,
     CLI_OPT_MAX_TIME_H("simulated-time limit per run (default 3600)"),
+    CLI_OPT_FORCE_H("run even points estimated to take very long (beyond 5e9\n"
+                    "engine events each): refused otherwise, as failed runs (3)"),
+    { .name = "resume", .kind = ARGS_FLAG,
+      .help = "continue an interrupted sweep from the journal of its\n"
+              "output (OUT.journal, below): only the runs missing from\n"
+              "it are run, and the output is the one an uninterrupted\n"
+              "sweep writes" },
     CLI_OPT_ENGINE,
     CLI_OPT_MACHINES,
     CLI_OPT_QUIET_H("no progress and no summary on stderr (failures are\n"
@@ -104,6 +115,13 @@ const struct cli_command cli_cmd_sweep = {
         "a job-array script.  `gvlsim merge` joins the shards' files into the rows of\n"
         "the whole sweep (byte for byte, with --reproducible).\n"
         "\n"
+        "Journal: with -o FILE, every run is recorded in FILE.journal as it completes\n"
+        "(synced to disk at least once a second), so a sweep that is killed or\n"
+        "interrupted loses no finished run: run the same command with --resume.  The\n"
+        "journal is removed once the output is in place.  Without --resume, a journal\n"
+        "left by an interrupted sweep stops the sweep (exit 2) rather than be lost.\n"
+        "Each shard has its own output, so its own journal.\n"
+        "\n"
         "Progress goes to stderr: a live line on a terminal, else one line per\n"
         "tenth of the runs.  A failing run (invalid value, deadlock, time limit) is\n"
         "reported as it happens and left out of the output; the others still run and\n"
@@ -111,8 +129,10 @@ const struct cli_command cli_cmd_sweep = {
     .exit_status =
         "0 every run succeeded; otherwise the highest exit code of the\n"
         "failed runs (3 invalid value, 4 run failed, 6 out of memory, 7 not supported\n"
-        "by this build); 2 usage error, 3/5 the scenario itself is invalid/unreadable,\n"
-        "5 the output cannot be written.",
+        "by this build, 3 also a run estimated to take very long without --force);\n"
+        "2 usage error (also: a journal left without --resume, or another sweep's),\n"
+        "3/5 the scenario itself is invalid/unreadable, 5 the output cannot be\n"
+        "written; 128+N when killed by signal N (the journal stays).",
     .exec = sweep_exec,
 };
 
@@ -125,6 +145,9 @@ struct sweep_opts {
     struct sweep_shard shard; /* 1/1 without --shard */
     int emit;                 /* --emit-jobs: index into sweep_job_kinds, or -1 */
     int jobs;
+    bool resume;              /* --resume */
+    char *text;               /* the scenario file, read once (it may be a pipe) */
+    size_t textlen;
     struct sweep_grid grid;
     struct row cols;          /* the output's columns */
 };
@@ -140,7 +163,8 @@ static int parse_opts(const struct args *a, struct sweep_opts *o)
     o->bo = (struct backend_opts){ .engine = o->run.engine, .max_time = o->run.max_time,
                                    .timeout_s = o->run.timeout, .max_spread = cli_max_spread(a),
                                    .ruby = args_str(a, "ruby", NULL), .ruby_opts = args_strs(a, "ruby-opt"),
-                                   .nruby_opts = args_count(a, "ruby-opt") };
+                                   .nruby_opts = args_count(a, "ruby-opt"), .force = o->run.force };
+    o->resume = args_has(a, "resume");
     if (strcmp(o->backend->name, "ruby") != 0 && (args_has(a, "ruby") || args_has(a, "ruby-opt")))
         return cli_usage_error(&cli_cmd_sweep, "--ruby and --ruby-opt need --backend ruby");
     o->emit = (int)args_num(a, "emit-jobs", -1);
@@ -199,6 +223,7 @@ static int parse_opts(const struct args *a, struct sweep_opts *o)
 
 static void opts_free(struct sweep_opts *o)
 {
+    free(o->text);
     sweep_grid_free(&o->grid);
     row_free(&o->cols);
 }
@@ -210,6 +235,7 @@ struct run_result {
     char *msg;     /* why it failed */
     int code;      /* exit code of the failure, 0 if ok */
     bool done;
+    bool journaled;  /* read back from the journal (or written to it) */
 };
 
 struct sweep {
@@ -222,7 +248,6 @@ struct sweep {
     uint64_t next;
     uint64_t *completed;       /* slots in completion order */
     uint64_t ncompleted;
-    pthread_mutex_t load_mu;   /* scn_load: cJSON's global error pointer */
 };
 
 static void run_one(struct sweep *sw, uint64_t r, struct run_result *out)
@@ -255,9 +280,7 @@ static void run_one(struct sweep *sw, uint64_t r, struct run_result *out)
                             .nmachines_dirs = o->run.nmachines };
     struct diag_list d;
     diag_init(&d);
-    pthread_mutex_lock(&sw->load_mu);
-    rc = scn_load(o->run.scenario, &lo, &scn, &d);
-    pthread_mutex_unlock(&sw->load_mu);
+    rc = scn_load_text(o->run.scenario, o->text, o->textlen, &lo, &scn, &d);
     if (rc != GV_OK) {
         size_t off = 0;
         for (size_t i = 0; i < d.n && off + 8 < sizeof err; i++)
@@ -305,6 +328,8 @@ static void *worker(void *arg)
     struct sweep *sw = arg;
     for (;;) {
         pthread_mutex_lock(&sw->mu);
+        while (sw->next < sw->nruns && sw->res[sw->order ? sw->order[sw->next] : sw->next].done)
+            sw->next++;  /* resumed from the journal */
         uint64_t e = sw->next < sw->nruns ? sw->next++ : UINT64_MAX;
         pthread_mutex_unlock(&sw->mu);
         if (e == UINT64_MAX) return NULL;
@@ -371,6 +396,84 @@ static void report_failure(struct progress *p, const struct sweep_opts *o, uint6
     }
 }
 
+/* ---- the journal ---------------------------------------------------------- */
+
+/* The sweep as its journal describes it: everything that decides its rows
+ * (not -j, -q or --resume), and the scenario's bytes as a CRC. */
+static char *describe(const struct sweep_opts *o)
+{
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&buf, &len);
+    if (!f) return NULL;
+    unsigned long crc = crc32(crc32(0L, Z_NULL, 0), (const Bytef *)o->text, (uInt)o->textlen);
+    fprintf(f, "scenario %s (crc %08lx)\n", o->run.scenario, crc);
+    for (int i = 0; i < o->run.nsets; i++) fprintf(f, "set %s\n", o->run.sets[i]);
+    for (int i = 0; i < o->grid.nparams; i++) {
+        fprintf(f, "param %s", o->grid.params[i].key);
+        for (int v = 0; v < o->grid.params[i].nvalues; v++)
+            fprintf(f, "%s%s", v ? "," : "=", o->grid.params[i].values[v]);
+        fputc('\n', f);
+    }
+    fprintf(f, "seeds %d\n", o->grid.nseeds);
+    if (o->run.has_seed) fprintf(f, "seed %" PRIu64 "\n", o->run.seed);
+    for (int i = 0; i < o->run.nmachines; i++) fprintf(f, "machines %s\n", o->run.machines[i]);
+    fprintf(f, "max-time %" PRId64 " ps\nengine %s\nformat %s\n%s%s%s", o->run.max_time, o->run.engine,
+            rows_format_names[o->run.format], o->run.reproducible ? "reproducible\n" : "",
+            o->run.no_header ? "no-header\n" : "", o->run.force ? "force\n" : "");
+    fprintf(f, "shard %" PRIu64 "/%" PRIu64 "\nbackend %s\n", o->shard.k, o->shard.n, o->backend->name);
+    if (o->backend->measured)
+        fprintf(f, "timeout %.9g s\nmax-spread %.9g\nruby %s\n", o->bo.timeout_s, o->bo.max_spread,
+                o->bo.ruby ? o->bo.ruby : "-");
+    for (int i = 0; i < o->bo.nruby_opts; i++) fprintf(f, "ruby-opt %s\n", o->bo.ruby_opts[i]);
+    if (fclose(f) != 0) {
+        free(buf);
+        return NULL;
+    }
+    return buf;
+}
+
+struct resume_ctx {
+    struct sweep *sw;
+    const char *output;
+    uint64_t resumed;
+};
+
+/* A record read back from the journal. */
+static int resume_record(void *ctx, char kind, uint64_t r, int code, const char *data, size_t len)
+{
+    struct resume_ctx *c = ctx;
+    (void)len;
+    if (kind == 'T') {  /* the killed sweep's temporary output, if it is still there */
+        size_t n = strlen(c->output);
+        if (!strncmp(data, c->output, n) && !strncmp(data + n, ".tmp.", 5)) unlink(data);
+        return GV_OK;
+    }
+    if (r >= c->sw->nruns || c->sw->res[r].done) return GV_EIO;
+    struct run_result *res = &c->sw->res[r];
+    if (code == GV_EXIT_OK) res->row = strdup(data);
+    else res->msg = strdup(data);
+    if (!res->row && !res->msg) return GV_ENOMEM;
+    res->code = code;
+    res->done = res->journaled = true;
+    c->sw->completed[c->sw->ncompleted++] = r;
+    c->resumed++;
+    return GV_OK;
+}
+
+/* The journal of `output` ("OUT.journal") in *path, or NULL when there is
+ * none: stdout, or a device or pipe written in place.  GV_OK or GV_ENOMEM. */
+static int journal_path(const char *output, char **path)
+{
+    struct stat st;
+    *path = NULL;
+    if (!strcmp(output, "-") || (stat(output, &st) == 0 && !S_ISREG(st.st_mode))) return GV_OK;
+    size_t n = strlen(output) + sizeof ".journal";
+    if (!(*path = malloc(n))) return GV_ENOMEM;
+    snprintf(*path, n, "%s.journal", output);
+    return GV_OK;
+}
+
 /* ---- the command ---------------------------------------------------------- */
 
 static int sweep_exec(const struct args *a)
@@ -381,13 +484,21 @@ static int sweep_exec(const struct args *a)
         opts_free(&o);
         return code;
     }
-    /* the scenario with the common --set values must be valid before any run */
+    /* the scenario, read once, with the common --set values must be valid
+     * before any run */
     {
         struct scenario scn;
-        int rc = run_options_load(&o.run, &scn);
-        if (rc != GV_EXIT_OK) {
+        struct diag_list d;
+        diag_init(&d);
+        struct load_opts lo = { .sets = o.run.sets, .nsets = o.run.nsets, .machines_dirs = o.run.machines,
+                                .nmachines_dirs = o.run.nmachines };
+        int rc = scn_read_file(o.run.scenario, &o.text, &o.textlen, &d);
+        if (rc == GV_OK) rc = scn_load_text(o.run.scenario, o.text, o.textlen, &lo, &scn, &d);
+        for (size_t i = 0; i < d.n; i++) fprintf(stderr, "%s\n", d.msgs[i]);
+        diag_free(&d);
+        if (rc != GV_OK) {
             opts_free(&o);
-            return rc;
+            return gv_exit_code(rc);
         }
         scenario_free(&scn);
     }
@@ -399,16 +510,6 @@ static int sweep_exec(const struct args *a)
     }
 
     char err[GV_ERRLEN];
-    struct afile out;
-    int rc = afile_open(&out, o.run.output, err, sizeof err);
-    if (rc != GV_OK) {
-        fprintf(stderr, "gvlsim sweep: %s\n", err);
-        opts_free(&o);
-        return gv_exit_code(rc);
-    }
-    struct rows_writer rw;
-    rows_begin(&rw, out.f, o.run.format, &o.cols, !o.run.no_header);
-
     struct sweep sw;
     memset(&sw, 0, sizeof sw);
     sw.o = &o;
@@ -422,40 +523,90 @@ static int sweep_exec(const struct args *a)
     }
     int nworkers = o.jobs < (int)(sw.nruns < 1024 ? sw.nruns : 1024) ? o.jobs : (int)sw.nruns;
     pthread_t *tids = calloc(nworkers ? (size_t)nworkers : 1, sizeof *tids);
-    if (!sw.res || !sw.completed || !tids || (o.backend->measured && !sw.order)) {
+    char *jpath = NULL, *desc = NULL;
+    int jrc = journal_path(o.run.output, &jpath);
+    if (jpath) desc = describe(&o);
+    if (!sw.res || !sw.completed || !tids || (o.backend->measured && !sw.order) || jrc != GV_OK ||
+        (jpath && !desc)) {
         free(sw.res);
         free(sw.completed);
         free(sw.order);
         free(tids);
-        afile_abort(&out);
+        free(jpath);
+        free(desc);
         opts_free(&o);
         fprintf(stderr, "gvlsim sweep: out of memory for %" PRIu64 " runs\n", sw.nruns);
         return GV_EXIT_NOMEM;
     }
+    int rc = GV_OK;
+    struct journal *jnl = NULL;
+    struct resume_ctx rctx = { &sw, o.run.output, 0 };
+    if (o.resume && !jpath)
+        rc = gv_fail(err, sizeof err, GV_EUSAGE, "--resume needs the journal of -o FILE (not stdout, "
+                     "a device or a pipe)");
+    else if (jpath)
+        rc = jnl_open(&jnl, jpath, desc, o.resume, resume_record, &rctx, err, sizeof err);
+    free(desc);
+    struct afile out;
+    bool out_open = false;
+    if (rc == GV_OK) out_open = (rc = afile_open(&out, o.run.output, err, sizeof err)) == GV_OK;
+    /* a killed sweep cannot remove its temporary output: a resumed one will */
+    if (rc == GV_OK && jnl && out.tmp) rc = jnl_append(jnl, 'T', 0, 0, out.tmp, strlen(out.tmp), err, sizeof err);
+    if (rc != GV_OK) {
+        fprintf(stderr, "gvlsim sweep: %s\n", err);
+        if (out_open) afile_abort(&out);
+        if (jnl) jnl_close(jnl, rctx.resumed == 0, err, sizeof err);  /* an empty one goes */
+        for (uint64_t r = 0; r < sw.nruns; r++) {
+            free(sw.res[r].row);
+            free(sw.res[r].msg);
+        }
+        free(sw.res);
+        free(sw.completed);
+        free(sw.order);
+        free(tids);
+        free(jpath);
+        opts_free(&o);
+        return gv_exit_code(rc);
+    }
+    if (rctx.resumed && !o.run.quiet)
+        fprintf(stderr, "sweep: resuming: %" PRIu64 " of %" PRIu64 " runs are done (%s)\n", rctx.resumed,
+                sw.nruns, jpath);
+    struct rows_writer rw;
+    rows_begin(&rw, out.f, o.run.format, &o.cols, !o.run.no_header);
     pthread_mutex_init(&sw.mu, NULL);
-    pthread_mutex_init(&sw.load_mu, NULL);
     pthread_cond_init(&sw.cv, NULL);
 
     struct progress pr = { .tty = isatty(STDERR_FILENO) == 1, .quiet = o.run.quiet, .total = sw.nruns };
     pr.step = sw.nruns >= 10 ? sw.nruns / 10 : 1;
     pr.start = pr.last = cli_host_now();
     int started = 0;
-    for (; started < nworkers; started++)
-        if (pthread_create(&tids[started], NULL, worker, &sw) != 0) break;
+    if (sw.ncompleted < sw.nruns)
+        for (; started < nworkers; started++)
+            if (pthread_create(&tids[started], NULL, worker, &sw) != 0) break;
     if (started == 0) {  /* no thread at all: run here */
         worker(&sw);
     }
 
     int worst = GV_EXIT_OK;
+    bool jnl_failed = false;
     uint64_t written = 0, reported = 0;
     pthread_mutex_lock(&sw.mu);
     for (;;) {
         while (reported < sw.ncompleted) {
             uint64_t r = sw.completed[reported++];
-            if (sw.res[r].code != GV_EXIT_OK) {
+            struct run_result *res = &sw.res[r];
+            if (jnl && !res->journaled && !jnl_failed) {  /* durable before anything else */
+                const char *d = res->row ? res->row : res->msg ? res->msg : "";
+                if (jnl_append(jnl, 'R', r, res->code, d, strlen(d), err, sizeof err) != GV_OK) {
+                    fprintf(stderr, "gvlsim sweep: %s (the sweep goes on without it)\n", err);
+                    jnl_failed = true;
+                }
+                res->journaled = true;
+            }
+            if (res->code != GV_EXIT_OK) {
                 pr.failed++;
-                if (sw.res[r].code > worst) worst = sw.res[r].code;
-                report_failure(&pr, &o, sweep_shard_run(&o.shard, r), &sw.res[r]);
+                if (res->code > worst) worst = res->code;
+                report_failure(&pr, &o, sweep_shard_run(&o.shard, r), res);
             }
             progress_line(&pr, reported, false);
         }
@@ -481,6 +632,9 @@ static int sweep_exec(const struct args *a)
         fprintf(stderr, "gvlsim sweep: %s\n", err);
         worst = GV_EXIT_IO;
     }
+    /* the output is in place: the journal has served (kept if it is not) */
+    if (jnl && jnl_close(jnl, rc == GV_OK, err, sizeof err) != GV_OK) fprintf(stderr, "gvlsim sweep: %s\n", err);
+    free(jpath);
     if (!o.run.quiet) {
         char shard[96] = "";
         if (o.shard.n > 1)
@@ -494,7 +648,6 @@ static int sweep_exec(const struct args *a)
                 started == 1 ? "" : "s", cli_host_now() - pr.start);
     }
     pthread_mutex_destroy(&sw.mu);
-    pthread_mutex_destroy(&sw.load_mu);
     pthread_cond_destroy(&sw.cv);
     free(sw.res);
     free(sw.completed);

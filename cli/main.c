@@ -2,11 +2,13 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "../common/afile.h"
 #include "../common/err.h"
 #include "cli.h"
 
 int main(int argc, char **argv)
 {
+    afile_catch_signals();  /* an interrupted run leaves no temporary output file */
     if (argc < 2) {
         cli_print_help(stderr, NULL);
         return GV_EXIT_USAGE;

@@ -53,6 +53,7 @@ int run_options_get(const struct cli_command *cmd, const struct args *a, struct 
     o->no_header = opt_flag(a, "no-header");
     o->reproducible = opt_flag(a, "reproducible");
     o->quiet = opt_flag(a, "quiet");
+    o->force = opt_flag(a, "force");
     o->max_time = opt_num(a, "max-time", 3600 * SIM_S);
     o->timeout = (double)opt_num(a, "timeout", 600 * SIM_S) / (double)SIM_S;
 

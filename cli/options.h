@@ -53,6 +53,7 @@
 #define CLI_OPT_QUIET_H(help_) \
     { .name = "quiet", .short_name = 'q', .kind = ARGS_FLAG, .help = help_ }
 #define CLI_OPT_QUIET CLI_OPT_QUIET_H("no summary on stderr")
+#define CLI_OPT_FORCE_H(help_) { .name = "force", .kind = ARGS_FLAG, .help = help_ }
 #define CLI_OPT_TIMEOUT \
     { .name = "timeout", .kind = ARGS_SECONDS, .min = 1, .max = CLI_TIME_MAX, \
       .help = "watchdog: stop a run still going after SECS (default 600);\n" \
@@ -95,6 +96,7 @@ struct run_options {
     bool no_header;
     bool reproducible;
     bool quiet;
+    bool force;                  /* --force: run even if estimated to take very long */
     sim_time max_time;           /* --max-time */
     double timeout;              /* --timeout (exec watchdog), seconds */
 };

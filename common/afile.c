@@ -1,4 +1,5 @@
-/* afile.c - temporary file + rename.
+/* afile.c - temporary file + rename, in two phases, and the table of
+ * pending temporary files that the signal handler removes.
  *
  * Only regular files are replaced that way.  An existing device, FIFO or
  * socket (`-o /dev/null`, `-o /dev/stdout`, a pipe) is written in place:
@@ -9,6 +10,9 @@
 #include "afile.h"
 
 #include <errno.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -16,9 +20,98 @@
 
 #include "err.h"
 
+/* ---- pending temporary files ----------------------------------------------
+ * A slot is free (0), being filled (1) or armed (2); the handler unlinks
+ * the armed ones.  The path is copied into the slot, so the handler never
+ * reads memory that another thread may free.  More pending outputs than
+ * slots (or a longer path) only lose the clean-up, never the output. */
+#define AFILE_SLOTS 16
+#define AFILE_SLOT_PATH 4096
+
+static struct {
+    atomic_int state;
+    char path[AFILE_SLOT_PATH];
+} afile_pending[AFILE_SLOTS];
+
+static int pending_add(const char *tmp)
+{
+    size_t n = strlen(tmp);
+    if (n >= AFILE_SLOT_PATH) return -1;
+    for (int i = 0; i < AFILE_SLOTS; i++) {
+        int expect = 0;
+        if (!atomic_compare_exchange_strong(&afile_pending[i].state, &expect, 1)) continue;
+        memcpy(afile_pending[i].path, tmp, n + 1);
+        atomic_store(&afile_pending[i].state, 2);
+        return i;
+    }
+    return -1;
+}
+
+static void pending_remove(int slot)
+{
+    if (slot >= 0) atomic_store(&afile_pending[slot].state, 0);
+}
+
+static void on_signal(int sig)
+{
+    int saved = errno;
+    for (int i = 0; i < AFILE_SLOTS; i++)
+        if (atomic_load(&afile_pending[i].state) == 2) unlink(afile_pending[i].path);
+    errno = saved;
+    /* SA_RESETHAND restored the default action: delivered when the handler
+     * returns, it ends the process with this signal's status. */
+    raise(sig);
+}
+
+void afile_catch_signals(void)
+{
+    static const int sigs[] = { SIGINT, SIGTERM, SIGHUP };
+    for (size_t i = 0; i < sizeof sigs / sizeof sigs[0]; i++) {
+        struct sigaction old, sa;
+        if (sigaction(sigs[i], NULL, &old) != 0 || old.sa_handler == SIG_IGN) continue;
+        memset(&sa, 0, sizeof sa);
+        sa.sa_handler = on_signal;
+        sa.sa_flags = SA_RESETHAND;
+        sigemptyset(&sa.sa_mask);
+        for (size_t j = 0; j < sizeof sigs / sizeof sigs[0]; j++) sigaddset(&sa.sa_mask, sigs[j]);
+        sigaction(sigs[i], &sa, NULL);
+    }
+}
+
+void afile_untrack(int slot) { pending_remove(slot); }
+
+int afile_mkstemp(char *tmpl, int *slot)
+{
+    /* no signal between the file's creation and its entry in the table:
+     * it would leave the file behind */
+    sigset_t block, old;
+    sigemptyset(&block);
+    sigaddset(&block, SIGINT);
+    sigaddset(&block, SIGTERM);
+    sigaddset(&block, SIGHUP);
+    pthread_sigmask(SIG_BLOCK, &block, &old);
+    int fd = mkstemp(tmpl);
+    *slot = fd >= 0 ? pending_add(tmpl) : -1;
+    int e = errno;
+    pthread_sigmask(SIG_SETMASK, &old, NULL);
+    errno = e;
+    return fd;
+}
+
+/* ---- the files ------------------------------------------------------------ */
+
+static void release(struct afile *a)
+{
+    free(a->path);
+    free(a->tmp);
+    memset(a, 0, sizeof *a);
+    a->slot = -1;
+}
+
 int afile_open(struct afile *a, const char *path, char *err, size_t errlen)
 {
     memset(a, 0, sizeof *a);
+    a->slot = -1;
     if (strcmp(path, "-") == 0) {
         a->f = stdout;
         return GV_OK;
@@ -37,76 +130,76 @@ int afile_open(struct afile *a, const char *path, char *err, size_t errlen)
     if (lstat(path, &lst) == 0 && S_ISLNK(lst.st_mode)) resolved = realpath(path, NULL);
     if (resolved) path = resolved;
     size_t n = strlen(path);
-    a->path = malloc(n + 1);
+    a->path = strdup(path);
     a->tmp = malloc(n + 16);
-    if (!a->path || !a->tmp) {
-        free(a->path);
-        free(a->tmp);
-        memset(a, 0, sizeof *a);
-        return gv_fail(err, errlen, GV_ENOMEM, "%s: out of memory", path);
-    }
-    memcpy(a->path, path, n + 1);
-    snprintf(a->tmp, n + 16, "%s.tmp.XXXXXX", path);
     free(resolved);
-    int fd = mkstemp(a->tmp);
+    if (!a->path || !a->tmp) {
+        release(a);
+        return gv_fail(err, errlen, GV_ENOMEM, "output file: out of memory");
+    }
+    snprintf(a->tmp, n + 16, "%s.tmp.XXXXXX", a->path);
+    int fd = afile_mkstemp(a->tmp, &a->slot);
     if (fd < 0) {
-        int e = errno;
-        int rc = gv_fail(err, errlen, GV_EIO, "%s: cannot create output file: %s", a->path, strerror(e));
-        free(a->path);
-        free(a->tmp);
-        memset(a, 0, sizeof *a);
+        int rc = gv_fail(err, errlen, GV_EIO, "%s: cannot create output file: %s", a->path, strerror(errno));
+        release(a);
         return rc;
     }
     fchmod(fd, 0644);
     a->f = fdopen(fd, "w");
     if (!a->f) {
-        int e = errno;
+        int rc = gv_fail(err, errlen, GV_EIO, "%s: %s", a->path, strerror(errno));
         close(fd);
         unlink(a->tmp);
-        free(a->path);
-        free(a->tmp);
-        memset(a, 0, sizeof *a);
-        return gv_fail(err, errlen, GV_EIO, "%s: %s", path, strerror(e));
+        pending_remove(a->slot);
+        release(a);
+        return rc;
     }
     return GV_OK;
 }
 
-int afile_commit(struct afile *a, char *err, size_t errlen)
+int afile_prepare(struct afile *a, char *err, size_t errlen)
 {
-    if (!a->f) return GV_OK;
+    if (a->prepared || !a->f) return GV_OK;
+    a->prepared = true;
     if (!a->path) {  /* stdout, or a device / pipe written in place */
         int bad = fflush(a->f) != 0 || ferror(a->f);
-        if (a->direct && fclose(a->f) != 0) bad = 1;
+        int e = errno;
+        if (a->direct && fclose(a->f) != 0 && !bad) { bad = 1; e = errno; }
         a->f = NULL;
-        a->direct = 0;
-        return bad ? gv_fail(err, errlen, GV_EIO, "output: write error") : GV_OK;
+        return bad ? gv_fail(err, errlen, GV_EIO, "output: write error: %s", strerror(e)) : GV_OK;
     }
-    int bad = ferror(a->f);
-    if (fclose(a->f) != 0) bad = 1;
+    int bad = fflush(a->f) != 0 || ferror(a->f);
+    int e = errno;
+    if (fclose(a->f) != 0 && !bad) { bad = 1; e = errno; }
     a->f = NULL;
-    int rc = GV_OK;
-    if (bad) {
-        rc = gv_fail(err, errlen, GV_EIO, "%s: write error: %s", a->path, strerror(errno));
-        unlink(a->tmp);
-    } else if (rename(a->tmp, a->path) != 0) {
+    if (!bad) return GV_OK;
+    int rc = gv_fail(err, errlen, GV_EIO, "%s: write error: %s", a->path, strerror(e));
+    unlink(a->tmp);
+    pending_remove(a->slot);
+    release(a);
+    return rc;
+}
+
+int afile_commit(struct afile *a, char *err, size_t errlen)
+{
+    int rc = afile_prepare(a, err, errlen);
+    if (rc != GV_OK || !a->path) {
+        release(a);
+        return rc;
+    }
+    if (rename(a->tmp, a->path) != 0) {
         rc = gv_fail(err, errlen, GV_EIO, "%s: cannot rename into place: %s", a->path, strerror(errno));
         unlink(a->tmp);
     }
-    free(a->path);
-    free(a->tmp);
-    a->path = a->tmp = NULL;
+    pending_remove(a->slot);
+    release(a);
     return rc;
 }
 
 void afile_abort(struct afile *a)
 {
-    if (a->f && a->path) {
-        fclose(a->f);
-        unlink(a->tmp);
-    } else if (a->f && a->direct) {
-        fclose(a->f);
-    }
-    free(a->path);
-    free(a->tmp);
-    memset(a, 0, sizeof *a);
+    if (a->f && (a->path || a->direct)) fclose(a->f);
+    if (a->tmp) unlink(a->tmp);
+    pending_remove(a->slot);
+    release(a);
 }

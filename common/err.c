@@ -1,6 +1,8 @@
 /* err.c - status codes to exit codes and messages. */
 #include "err.h"
 
+#include "diag.h"
+
 #include <stdarg.h>
 #include <stdio.h>
 
@@ -35,10 +37,12 @@ const char *gv_strerror(int status)
 int gv_fail(char *err, size_t errlen, int code, const char *fmt, ...)
 {
     if (err && errlen) {
+        char raw[GV_ERRLEN];
         va_list ap;
         va_start(ap, fmt);
-        vsnprintf(err, errlen, fmt, ap);
+        vsnprintf(raw, sizeof raw, fmt, ap);
         va_end(ap);
+        diag_escape_to(err, errlen, raw);  /* what it quotes from the input stays one printable line */
     }
     return code;
 }

@@ -38,8 +38,10 @@ enum gv_exit {
 int gv_exit_code(int status);
 const char *gv_strerror(int status);
 
-/* printf into an error buffer (truncating); returns `code` so callers can
- * write `return gv_fail(err, errlen, GV_EIO, "...", ...);`. */
+/* printf into an error buffer (truncating at GV_ERRLEN too), with control
+ * characters escaped as diagnostics escape them (common/diag.h): a message
+ * is one line of printable text whatever it quotes; returns `code` so
+ * callers can write `return gv_fail(err, errlen, GV_EIO, "...", ...);`. */
 int gv_fail(char *err, size_t errlen, int code, const char *fmt, ...)
     __attribute__((format(printf, 4, 5)));
 

@@ -72,8 +72,8 @@ struct run_metrics {
     uint64_t seed;
 
     sim_time wall;                   /* simulated or measured wall time */
-    sim_time cpu;                    /* busy core time, switches included */
-    sim_time state_time[TS_COUNT];   /* summed over threads */
+    sim_sum cpu;                     /* busy core time, switches included, summed over cores */
+    sim_sum state_time[TS_COUNT];    /* summed over threads */
 
     uint64_t vol_switches;       /* voluntary context switches, all threads */
     uint64_t invol_switches;     /* involuntary (preemptions), all threads */

@@ -12,6 +12,11 @@
 
 typedef int64_t sim_time;
 
+/* A sum of simulated times over threads or cores (a state's time summed
+ * over a run's threads, busy time over its cores): 10^6 threads x 9e6 s is
+ * 9e24 ps, beyond int64 (9.2e18 ps), so sums are 128 bits wide. */
+typedef __int128 sim_sum;
+
 #define SIM_PS ((sim_time)1)
 #define SIM_NS ((sim_time)1000)
 #define SIM_US ((sim_time)1000000)

@@ -64,17 +64,22 @@ static inline sim_time core_draw(struct core_thread *th, const struct scn_dist *
     return d->a;
 }
 
-/* CPU work measured on the scenario's reference machine, on this one. */
+/* CPU work measured on the scenario's reference machine, on this one;
+ * SIM_TIME_MAX when it lasts beyond the simulator's time range (a day of
+ * work at work_scale 1000 is 8.6e19 ps, beyond int64): the caller fails
+ * the run, as for too many instructions. */
 static inline sim_time core_scale_work(sim_time d, double work_scale)
 {
     if (work_scale == 1.0) return d;
-    return (sim_time)llround((double)d * work_scale);
+    double w = (double)d * work_scale;
+    if (!(w < 0x1p63)) return SIM_TIME_MAX;  /* also NaN; the largest double below 2^63 fits */
+    return (sim_time)llround(w);
 }
 
 /* The duration of a compute ("dur"), syscall or sleep op, drawn from th's
  * stream.  CPU work (compute, a syscall that is not an io_wait) is
  * multiplied by work_scale, machine.work_scale: durations are measured on
- * the scenario's reference machine. */
+ * the scenario's reference machine.  SIM_TIME_MAX: beyond the time range. */
 static inline sim_time core_op_dur(struct core_thread *th, const struct scn_op *op, double work_scale)
 {
     switch (op->kind) {

@@ -125,7 +125,10 @@ bool core_sched_tick(struct core_sched *s, void *by)
 
 bool core_thread_tick(struct core_thread *th, const struct scn_runtime *rt)
 {
-    th->running_time += th->ractor->sched.policy->tick_credits_quantum ? rt->quantum : rt->timer_tick;
+    sim_time credit = th->ractor->sched.policy->tick_credits_quantum ? rt->quantum : rt->timer_tick;
+    /* only running_time >= quantum matters: saturate rather than overflow
+     * when a thread keeps the GVL through very many ticks */
+    th->running_time = th->running_time > SIM_TIME_MAX - credit ? SIM_TIME_MAX : th->running_time + credit;
     return th->running_time >= rt->quantum;
 }
 

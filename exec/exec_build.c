@@ -67,21 +67,22 @@ static int check_prog(const struct scenario *scn, const struct scn_prog *p, int 
     return GV_OK;
 }
 
-static int count_threads(const struct scenario *scn, int *nractors, int *nthreads)
+/* Ractor and thread instances of the scenario (64-bit: counts are the
+ * loader's, at most 10^5 x 10^6); -1 for a count below 1. */
+static int count_threads(const struct scenario *scn, int64_t *nractors, int64_t *nthreads)
 {
-    long r = 0, t = 0;
+    int64_t r = 0, t = 0;
     for (int i = 0; i < scn->nractors; i++) {
         const struct scn_ractor *sr = &scn->ractors[i];
-        if (sr->count < 1 || sr->count > EXEC_MAX_THREADS) return -1;
+        if (sr->count < 1) return -1;
         r += sr->count;
         for (int j = 0; j < sr->nthreads; j++) {
-            if (sr->threads[j].count < 1 || sr->threads[j].count > EXEC_MAX_THREADS) return -1;
-            t += (long)sr->count * sr->threads[j].count;
-            if (t > EXEC_MAX_THREADS) return -1;
+            if (sr->threads[j].count < 1) return -1;
+            t += (int64_t)sr->count * sr->threads[j].count;
         }
     }
-    *nractors = (int)r;
-    *nthreads = (int)t;
+    *nractors = r;
+    *nthreads = t;
     return 0;
 }
 
@@ -125,11 +126,13 @@ static struct core_thread *exec_thread_at(void *ctx, int i)
 int exec_vm_build(const struct scenario *scn, const struct exec_opts *opts, struct exec_vm **out,
                     char *err, size_t errlen)
 {
-    int nractors = 0, nthreads = 0, max_iseq = -1;
-    if (count_threads(scn, &nractors, &nthreads) != 0 || nthreads < 1)
+    int64_t nr = 0, nt = 0;
+    int max_iseq = -1;
+    if (count_threads(scn, &nr, &nt) != 0 || nt < 1 || nt > EXEC_MAX_THREADS || nr > EXEC_MAX_THREADS)
         return gv_fail(err, errlen, GV_EINVAL,
-                       "%s: gvlsim exec runs 1 to %d threads (one pthread each); this scenario has %s",
-                       scn->file, EXEC_MAX_THREADS, nthreads < 1 ? "none" : "more");
+                       "%s: gvlsim exec runs 1 to %d threads (one pthread each); this scenario has %lld",
+                       scn->file, EXEC_MAX_THREADS, (long long)nt);
+    int nractors = (int)nr, nthreads = (int)nt;
     if (scn->nqueues < 0 || (scn->nqueues > 0 && !scn->queues))
         return gv_fail(err, errlen, GV_EINVAL, "%s: bad queue table", scn->file);
     for (int i = 0; i < scn->nractors; i++)

@@ -1,12 +1,14 @@
 /* jsonpos.c - a cJSON-compatible scanner and the node -> position table. */
 #include "jsonpos.h"
 
+#include <stdarg.h>
+#include <stdbool.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "../common/err.h"
-#include "units.h"
 
 /* ---- the table ----------------------------------------------------------- */
 
@@ -30,6 +32,7 @@ struct jpos_table {
     size_t ndocs, capdocs;
     struct jpos_ent *ents;
     size_t count, cap;   /* cap is 0 or a power of two */
+    size_t nvalues;      /* values parsed into the table's documents (JPOS_MAX_VALUES) */
 };
 
 int jpos_new(struct jpos_table **out)
@@ -152,19 +155,46 @@ int jpos_get(const struct jpos_table *t, const cJSON *node, struct jpos *out)
     return 1;
 }
 
-/* Length of the run of [0-9+-.eE] at s: what cJSON hands to strtod. */
-static size_t number_run(const char *s, size_t cap)
+static int is_digit(unsigned char c) { return c >= '0' && c <= '9'; }
+
+/* Length of the RFC 8259 number at s (NUL-terminated text):
+ * -?(0|[1-9][0-9]*)(.[0-9]+)?([eE][+-]?[0-9]+)?  If it is not one, 0, and
+ * *bad = the offset of the first wrong byte and *why = what is wrong. */
+static size_t number_len(const unsigned char *s, size_t *bad, const char **why)
 {
-    size_t n = 0;
-    while ((cap == 0 || n < cap) && s[n] && strchr("0123456789+-eE.", s[n])) n++;
-    return n;
+    size_t i = s[0] == '-';
+    if (s[i] == '0') {
+        i++;
+        if (is_digit(s[i])) { *bad = 0; *why = "a number cannot have a leading zero"; return 0; }
+    } else if (is_digit(s[i])) {
+        while (is_digit(s[i])) i++;
+    } else {
+        *bad = i;
+        *why = "a number needs a digit after '-'";
+        return 0;
+    }
+    if (s[i] == '.') {
+        i++;
+        if (!is_digit(s[i])) { *bad = i; *why = "a number needs a digit after its decimal point"; return 0; }
+        while (is_digit(s[i])) i++;
+    }
+    if (s[i] == 'e' || s[i] == 'E') {
+        i++;
+        if (s[i] == '+' || s[i] == '-') i++;
+        if (!is_digit(s[i])) { *bad = i; *why = "a number needs a digit in its exponent"; return 0; }
+        while (is_digit(s[i])) i++;
+    }
+    return i;
 }
 
 const char *jpos_number_text(const struct jpos_table *t, const cJSON *node, size_t *len)
 {
     struct jpos p;
     if (!jpos_get(t, node, &p) || !p.text) return NULL;
-    *len = units_number_len(p.text, number_run(p.text, 0));
+    size_t bad;
+    const char *why;
+    if (*p.text != '-' && !is_digit((unsigned char)*p.text)) return NULL;
+    *len = number_len((const unsigned char *)p.text, &bad, &why);
     return *len ? p.text : NULL;
 }
 
@@ -181,346 +211,439 @@ void jpos_linecol(const char *text, size_t off, int *line, int *col)
     *col = c;
 }
 
-/* ---- the scanner: cJSON 1.7's grammar, quirks included ----------------------
- * Each step mirrors cJSON.c (parse_value, parse_string, parse_number,
- * parse_array, parse_object, buffer_skip_whitespace): whitespace is any byte
- * <= 32, "\uZZZZ" is accepted (parse_hex4 returns 0), a number is what
- * strtod reads of the run of [0-9+-.eE], and `len` includes the NUL.
- * cJSON up to 1.7.18 copies at most 63 characters of that run (a longer
- * number is a syntax error); 1.7.19, and distributions that backported the
- * fix for CVE-2023-26819, take any length: `numcap` is 63 or 0. */
+/* ---- the parser ------------------------------------------------------------
+ * Recursive descent over RFC 8259, building cJSON nodes with cJSON's own
+ * constructors and recording each node's position as it is made (in text
+ * order, so line and column are counted once, incrementally).  Depth is
+ * bounded by JPOS_MAX_DEPTH, so the recursion is too. */
 
-struct iter {            /* pre-order walk of a cJSON tree, explicit stack */
-    const cJSON *stack[2 * JPOS_MAX_DEPTH + 8];
-    int sp;
-};
-
-struct scan {
-    const unsigned char *s;
-    size_t len;          /* text length + 1 (the NUL), as cJSON's buffer_length */
-    size_t off;
-    size_t numcap;       /* 0: numbers of any length; 63: cJSON <= 1.7.18 */
-    /* zip state (NULL table: validation only) */
+struct parser {
     struct jpos_table *t;
     int doc, col0;
-    struct iter it;
+    const unsigned char *s;
+    size_t len, off;     /* s[len] is the NUL after the text */
     size_t lc_off;       /* line/col below are those of s[lc_off] */
     int line, col;
-    int bad;             /* 1: tree and text disagree, 2: out of memory */
+    int depth;
+    int seen_json;       /* a complete string, number or literal was read */
+    char *buf;           /* decoded string scratch */
+    size_t bufcap;
+    int rc;              /* GV_OK, or the first failure */
+    size_t err_off;
+    char msg[160];
 };
 
-static const cJSON *iter_next(struct iter *it)
+static void fail_at(struct parser *p, size_t off, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
+static void fail_at(struct parser *p, size_t off, const char *fmt, ...)
 {
-    if (it->sp == 0) return NULL;
-    const cJSON *n = it->stack[--it->sp];
-    const int cap = (int)(sizeof it->stack / sizeof it->stack[0]);
-    /* Depth is limited by the pre-pass; a full stack shows up as a mismatch. */
-    if (n->next && it->sp < cap) it->stack[it->sp++] = n->next;
-    if (n->child && it->sp < cap) it->stack[it->sp++] = n->child;
+    if (p->rc != GV_OK) return;
+    p->rc = GV_EINVAL;
+    p->err_off = off;
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(p->msg, sizeof p->msg, fmt, ap);
+    va_end(ap);
+}
+
+static void fail_nomem(struct parser *p)
+{
+    if (p->rc == GV_OK) p->rc = GV_ENOMEM;
+}
+
+/* Bytes of the valid UTF-8 sequence at s (1 to 4), 0 if invalid. */
+static size_t utf8_len(const unsigned char *s, size_t avail)
+{
+    unsigned char c = s[0];
+    if (c < 0x80) return 1;
+    size_t n;
+    unsigned char lo = 0x80, hi = 0xBF;  /* range of the second byte */
+    if (c >= 0xC2 && c <= 0xDF) n = 2;
+    else if (c >= 0xE0 && c <= 0xEF) {
+        n = 3;
+        if (c == 0xE0) lo = 0xA0;        /* overlong */
+        if (c == 0xED) hi = 0x9F;        /* UTF-16 surrogates */
+    } else if (c >= 0xF0 && c <= 0xF4) {
+        n = 4;
+        if (c == 0xF0) lo = 0x90;        /* overlong */
+        if (c == 0xF4) hi = 0x8F;        /* beyond U+10FFFF */
+    } else {
+        return 0;
+    }
+    if (avail < n || s[1] < lo || s[1] > hi) return 0;
+    for (size_t i = 2; i < n; i++)
+        if ((s[i] & 0xC0) != 0x80) return 0;
     return n;
 }
 
-static void sync_to(struct scan *sc, size_t off, int *line, int *col)
+/* A byte that cannot start a value or continue the text. */
+static void fail_unexpected(struct parser *p, size_t off)
 {
-    for (; sc->lc_off < off; sc->lc_off++) {
-        unsigned char b = sc->s[sc->lc_off];
-        if (b == '\n') { sc->line++; sc->col = 1; }
-        else if ((b & 0xC0) != 0x80) sc->col++;
-    }
-    *line = sc->line;
-    *col = sc->col + (sc->line == 1 ? sc->col0 : 0);
-}
-
-static int type_matches(const cJSON *n, unsigned char c)
-{
-    switch (c) {
-    case '{': return cJSON_IsObject(n);
-    case '[': return cJSON_IsArray(n);
-    case '"': return cJSON_IsString(n);
-    case 'n': return cJSON_IsNull(n);
-    case 't': return cJSON_IsTrue(n);
-    case 'f': return cJSON_IsFalse(n);
-    default: return cJSON_IsNumber(n);
-    }
-}
-
-/* A value starts at sc->off; key_off is its member key's offset or SIZE_MAX. */
-static void scan_record(struct scan *sc, size_t key_off)
-{
-    if (!sc->t || sc->bad) return;
-    const cJSON *n = iter_next(&sc->it);
-    if (!n || (key_off != SIZE_MAX) != (n->string != NULL) || !type_matches(n, sc->s[sc->off])) {
-        sc->bad = 1;
+    const unsigned char *s = p->s;
+    while (off < p->len && (s[off] == ' ' || s[off] == '\t' || s[off] == '\r')) off++;
+    if (off >= p->len) { fail_at(p, p->len, "syntax error at end of input"); return; }
+    unsigned char c = s[off];
+    if (c == '\0') { fail_at(p, off, "NUL byte in the text (is this a JSON file?)"); return; }
+    if (c >= 0x80 && !utf8_len(s + off, p->len - off)) {
+        fail_at(p, off, "invalid UTF-8 (byte 0x%02X)", c);
         return;
     }
-    struct jpos_ent e = { n, 0, 0, 0, 0, (uint32_t)sc->doc, (uint32_t)sc->off };
-    if (key_off != SIZE_MAX) sync_to(sc, key_off, &e.key_line, &e.key_col);
-    sync_to(sc, sc->off, &e.line, &e.col);
-    if (table_put(sc->t, &e) != GV_OK) sc->bad = 2;
-}
-
-static int can_read(const struct scan *sc, size_t n) { return sc->off + n <= sc->len; }
-static int can_at(const struct scan *sc, size_t i) { return sc->off + i < sc->len; }
-
-static void skip_ws(struct scan *sc)
-{
-    if (!can_at(sc, 0)) return;
-    while (can_at(sc, 0) && sc->s[sc->off] <= 32) sc->off++;
-    if (sc->off == sc->len) sc->off--;
-}
-
-static unsigned hex4(const unsigned char *p)
-{
-    unsigned h = 0;
-    for (int i = 0; i < 4; i++) {
-        unsigned char c = p[i];
-        if (c >= '0' && c <= '9') h = h * 16 + (unsigned)(c - '0');
-        else if (c >= 'A' && c <= 'F') h = h * 16 + 10u + (unsigned)(c - 'A');
-        else if (c >= 'a' && c <= 'f') h = h * 16 + 10u + (unsigned)(c - 'a');
-        else return 0;
-    }
-    return h;
-}
-
-static int scan_string(struct scan *sc)
-{
-    const unsigned char *s = sc->s;
-    if (s[sc->off] != '"') return 0;
-    size_t end = sc->off + 1;
-    while (end < sc->len && s[end] != '"') {
-        if (s[end] == '\\') {
-            if (end + 1 >= sc->len) return 0;
-            end++;
-        }
-        end++;
-    }
-    if (end >= sc->len || s[end] != '"') return 0;
-    for (size_t p = sc->off + 1; p < end;) {
-        if (s[p] != '\\') { p++; continue; }
-        size_t seq = 2;
-        switch (s[p + 1]) {
-        case 'b': case 'f': case 'n': case 'r': case 't': case '"': case '\\': case '/':
-            break;
-        case 'u': {
-            if (end - p < 6) return 0;
-            unsigned first = hex4(s + p + 2);
-            if (first >= 0xDC00 && first <= 0xDFFF) return 0;
-            seq = 6;
-            if (first >= 0xD800 && first <= 0xDBFF) {
-                size_t q = p + 6;
-                if (end - q < 6 || s[q] != '\\' || s[q + 1] != 'u') return 0;
-                unsigned second = hex4(s + q + 2);
-                if (second < 0xDC00 || second > 0xDFFF) return 0;
-                seq = 12;
-            }
-            break;
-        }
-        default:
-            return 0;
-        }
-        p += seq;
-    }
-    sc->off = end + 1;
-    return 1;
-}
-
-static int scan_value(struct scan *sc, size_t key_off, int depth);
-
-static int scan_array(struct scan *sc, int depth)
-{
-    sc->off++;
-    skip_ws(sc);
-    if (can_at(sc, 0) && sc->s[sc->off] == ']') { sc->off++; return 1; }
-    if (!can_at(sc, 0)) return 0;
-    sc->off--;
-    do {
-        sc->off++;
-        skip_ws(sc);
-        if (!scan_value(sc, SIZE_MAX, depth + 1)) return 0;
-        skip_ws(sc);
-    } while (can_at(sc, 0) && sc->s[sc->off] == ',');
-    if (!can_at(sc, 0) || sc->s[sc->off] != ']') return 0;
-    sc->off++;
-    return 1;
-}
-
-static int scan_object(struct scan *sc, int depth)
-{
-    sc->off++;
-    skip_ws(sc);
-    if (can_at(sc, 0) && sc->s[sc->off] == '}') { sc->off++; return 1; }
-    if (!can_at(sc, 0)) return 0;
-    sc->off--;
-    do {
-        sc->off++;
-        skip_ws(sc);
-        size_t key_off = sc->off;
-        if (!can_at(sc, 0) || !scan_string(sc)) return 0;
-        skip_ws(sc);
-        if (!can_at(sc, 0) || sc->s[sc->off] != ':') return 0;
-        sc->off++;
-        skip_ws(sc);
-        if (!scan_value(sc, key_off, depth + 1)) return 0;
-        skip_ws(sc);
-    } while (can_at(sc, 0) && sc->s[sc->off] == ',');
-    if (!can_at(sc, 0) || sc->s[sc->off] != '}') return 0;
-    sc->off++;
-    return 1;
-}
-
-static int scan_value(struct scan *sc, size_t key_off, int depth)
-{
-    const char *p = (const char *)sc->s + sc->off;
-    if (depth > JPOS_MAX_DEPTH + 1) return 0;  /* never: the pre-pass limits depth */
-    if (can_read(sc, 4) && !strncmp(p, "null", 4)) { scan_record(sc, key_off); sc->off += 4; return 1; }
-    if (can_read(sc, 5) && !strncmp(p, "false", 5)) { scan_record(sc, key_off); sc->off += 5; return 1; }
-    if (can_read(sc, 4) && !strncmp(p, "true", 4)) { scan_record(sc, key_off); sc->off += 4; return 1; }
-    if (!can_at(sc, 0)) return 0;
-    unsigned char c = sc->s[sc->off];
-    if (c == '"') {
-        scan_record(sc, key_off);
-        return scan_string(sc);
-    }
-    if (c == '-' || (c >= '0' && c <= '9')) {
-        size_t n = units_number_len(p, number_run(p, sc->numcap));
-        if (!n) return 0;
-        scan_record(sc, key_off);
-        sc->off += n;
-        return 1;
-    }
-    if (c == '[') { scan_record(sc, key_off); return scan_array(sc, depth); }
-    if (c == '{') { scan_record(sc, key_off); return scan_object(sc, depth); }
-    return 0;
-}
-
-static int scan_doc(struct scan *sc)
-{
-    if (sc->len == 0) return 0;
-    if (can_at(sc, 4) && !strncmp((const char *)sc->s, "\xEF\xBB\xBF", 3)) {
-        sc->off = 3;
-        sc->lc_off = 3;  /* a byte order mark is not a column */
-    }
-    skip_ws(sc);
-    if (!scan_value(sc, SIZE_MAX, 1)) return 0;
-    skip_ws(sc);
-    return can_at(sc, 0) && sc->s[sc->off] == '\0';
-}
-
-/* 1 if valid; else 0 and *fail = where the scanner stopped. */
-static int validate(const char *text, size_t len, size_t numcap, size_t *fail)
-{
-    struct scan sc;
-    memset(&sc, 0, sizeof sc);
-    sc.s = (const unsigned char *)text;
-    sc.len = len + 1;
-    sc.numcap = numcap;
-    int ok = scan_doc(&sc);
-    *fail = sc.off;
-    return ok;
-}
-
-/* ---- parsing ------------------------------------------------------------- */
-
-/* NUL bytes and nesting depth, checked before cJSON sees the text: cJSON's
- * own limit is 1000 levels and a NUL would end the text early. */
-static int prepass(const char *name, const char *s, size_t len, int col0, struct diag_list *diags)
-{
-    int depth = 0, in_str = 0, esc = 0;
-    for (size_t i = 0; i < len; i++) {
-        char c = s[i];
-        int line, col;
-        if (c == '\0') {
-            jpos_linecol(s, i, &line, &col);
-            diag_at(diags, name, line, col + (line == 1 ? col0 : 0), NULL,
-                    "NUL byte in the text (is this a JSON file?)");
-            return GV_EINVAL;
-        }
-        if (in_str) {
-            if (esc) esc = 0;
-            else if (c == '\\') esc = 1;
-            else if (c == '"') in_str = 0;
-        } else if (c == '"') {
-            in_str = 1;
-        } else if (c == '[' || c == '{') {
-            if (++depth > JPOS_MAX_DEPTH) {
-                jpos_linecol(s, i, &line, &col);
-                diag_at(diags, name, line, col + (line == 1 ? col0 : 0), NULL,
-                        "nesting deeper than %d levels", JPOS_MAX_DEPTH);
-                return GV_EINVAL;
-            }
-        } else if ((c == ']' || c == '}') && depth > 0) {
-            depth--;
-        }
-    }
-    return GV_OK;
-}
-
-static void syntax_error(const char *name, const char *text, size_t len, size_t off, int col0,
-                         struct diag_list *diags)
-{
-    int line, col;
-    jpos_linecol(text, off, &line, &col);
-    col += line == 1 ? col0 : 0;
-    size_t i = off;
-    while (i < len && (unsigned char)text[i] <= 32 && text[i] != '\n') i++;
-    if (i >= len) {
-        diag_at(diags, name, line, col, NULL, "syntax error at end of input");
+    if (!p->seen_json) {
+        /* Nothing so far was JSON: quote only JSON's own punctuation. */
+        if (c && strchr("{}[]:,\"", c)) fail_at(p, off, "syntax error near '%c'", c);
+        else fail_at(p, off, "syntax error: this is not JSON (its text is not quoted)");
         return;
     }
     char near[96];
     size_t n = 0;
-    for (int chars = 0; i < len && text[i] != '\n' && text[i] != '\r' && n + 5 < sizeof near; i++) {
-        unsigned char b = (unsigned char)text[i];
-        if ((b & 0xC0) != 0x80 && ++chars > 20) break;
-        near[n++] = b < 32 ? '?' : (char)b;
+    for (size_t i = off, chars = 0; i < p->len && s[i] != '\n' && s[i] != '\r' && n + 5 < sizeof near;
+         i++) {
+        if ((s[i] & 0xC0) != 0x80 && ++chars > 20) break;
+        near[n++] = s[i] < 32 ? '?' : (char)s[i];
     }
     near[n] = '\0';
-    diag_at(diags, name, line, col, NULL, "syntax error near '%s'", near);
+    fail_at(p, off, "syntax error near '%s'", near);
+}
+
+static void skip_ws(struct parser *p)
+{
+    while (p->off < p->len) {
+        unsigned char c = p->s[p->off];
+        if (c != ' ' && c != '\t' && c != '\n' && c != '\r') break;
+        p->off++;
+    }
+}
+
+static void sync_to(struct parser *p, size_t off, int *line, int *col)
+{
+    for (; p->lc_off < off; p->lc_off++) {
+        unsigned char b = p->s[p->lc_off];
+        if (b == '\n') { p->line++; p->col = 1; }
+        else if ((b & 0xC0) != 0x80) p->col++;
+    }
+    *line = p->line;
+    *col = p->col + (p->line == 1 ? p->col0 : 0);
+}
+
+/* Count a value about to be made at p->off; 0 once the budget is spent. */
+static int count_value(struct parser *p)
+{
+    if (p->t->nvalues >= JPOS_MAX_VALUES) {
+        fail_at(p, p->off,
+                "more than %d JSON values: the loader stops here, to bound the memory it takes",
+                JPOS_MAX_VALUES);
+        return 0;
+    }
+    p->t->nvalues++;
+    return 1;
+}
+
+/* Record a new node made from the text at `off`; key_off is its member
+ * key's offset or SIZE_MAX.  Frees the node and returns NULL on failure. */
+static cJSON *parse_record(struct parser *p, cJSON *node, size_t off, size_t key_off)
+{
+    if (!node) { fail_nomem(p); return NULL; }
+    struct jpos_ent e = { node, 0, 0, 0, 0, (uint32_t)p->doc, (uint32_t)off };
+    if (key_off != SIZE_MAX) sync_to(p, key_off, &e.key_line, &e.key_col);
+    sync_to(p, off, &e.line, &e.col);
+    if (table_put(p->t, &e) != GV_OK) {
+        cJSON_Delete(node);
+        fail_nomem(p);
+        return NULL;
+    }
+    return node;
+}
+
+static int buf_put(struct parser *p, size_t *n, const unsigned char *b, size_t k)
+{
+    if (*n + k + 1 > p->bufcap) {
+        size_t cap = p->bufcap ? p->bufcap : 64;
+        while (cap < *n + k + 1) cap *= 2;
+        char *nb = realloc(p->buf, cap);
+        if (!nb) { fail_nomem(p); return 0; }
+        p->buf = nb;
+        p->bufcap = cap;
+    }
+    memcpy(p->buf + *n, b, k);
+    *n += k;
+    p->buf[*n] = '\0';
+    return 1;
+}
+
+/* Four hex digits at s, or -1. */
+static long hex4(const unsigned char *s)
+{
+    long h = 0;
+    for (int i = 0; i < 4; i++) {
+        unsigned char c = s[i];
+        if (is_digit(c)) h = h * 16 + (c - '0');
+        else if (c >= 'A' && c <= 'F') h = h * 16 + 10 + (c - 'A');
+        else if (c >= 'a' && c <= 'f') h = h * 16 + 10 + (c - 'a');
+        else return -1;
+    }
+    return h;
+}
+
+/* The \uXXXX escape(s) at s[off] ('\\'), as UTF-8 into the buffer; returns
+ * the bytes of text consumed, 0 on error. */
+static size_t unicode_escape(struct parser *p, size_t off, size_t *n)
+{
+    const unsigned char *s = p->s;
+    long cp = off + 6 <= p->len ? hex4(s + off + 2) : -1;
+    if (cp < 0) { fail_at(p, off, "invalid \\u escape: four hex digits expected"); return 0; }
+    size_t used = 6;
+    if (cp == 0) {
+        fail_at(p, off, "\\u0000 is not allowed in a string (it would cut the string short)");
+        return 0;
+    }
+    if (cp >= 0xDC00 && cp <= 0xDFFF) {
+        fail_at(p, off, "invalid \\u escape: \\u%04lX is the second half of a surrogate pair", cp);
+        return 0;
+    }
+    if (cp >= 0xD800 && cp <= 0xDBFF) {
+        long lo = off + 12 <= p->len && s[off + 6] == '\\' && s[off + 7] == 'u' ? hex4(s + off + 8) : -1;
+        if (lo < 0xDC00 || lo > 0xDFFF) {
+            fail_at(p, off, "invalid \\u escape: \\u%04lX must be followed by a low surrogate \\uDC00..\\uDFFF", cp);
+            return 0;
+        }
+        cp = 0x10000 + ((cp - 0xD800) << 10) + (lo - 0xDC00);
+        used = 12;
+    }
+    unsigned char u[4];
+    size_t k;
+    if (cp < 0x80) { u[0] = (unsigned char)cp; k = 1; }
+    else if (cp < 0x800) { u[0] = (unsigned char)(0xC0 | (cp >> 6)); u[1] = (unsigned char)(0x80 | (cp & 0x3F)); k = 2; }
+    else if (cp < 0x10000) {
+        u[0] = (unsigned char)(0xE0 | (cp >> 12));
+        u[1] = (unsigned char)(0x80 | ((cp >> 6) & 0x3F));
+        u[2] = (unsigned char)(0x80 | (cp & 0x3F));
+        k = 3;
+    } else {
+        u[0] = (unsigned char)(0xF0 | (cp >> 18));
+        u[1] = (unsigned char)(0x80 | ((cp >> 12) & 0x3F));
+        u[2] = (unsigned char)(0x80 | ((cp >> 6) & 0x3F));
+        u[3] = (unsigned char)(0x80 | (cp & 0x3F));
+        k = 4;
+    }
+    return buf_put(p, n, u, k) ? used : 0;
+}
+
+/* The string at p->off (a '"'), decoded into p->buf; 1 if valid. */
+static int parse_string(struct parser *p)
+{
+    const unsigned char *s = p->s;
+    size_t start = p->off, i = start + 1, n = 0;
+    if (!buf_put(p, &n, s, 0)) return 0;
+    for (;;) {
+        if (i >= p->len) {
+            fail_at(p, start, "unterminated string");
+            return 0;
+        }
+        unsigned char c = s[i];
+        if (c == '"') break;
+        if (c == '\\') {
+            static const char from[] = "\"\\/bfnrt", to[] = "\"\\/\b\f\n\r\t";
+            const char *e = i + 1 < p->len && s[i + 1] ? strchr(from, s[i + 1]) : NULL;
+            if (e) {
+                if (!buf_put(p, &n, (const unsigned char *)&to[e - from], 1)) return 0;
+                i += 2;
+            } else if (i + 1 < p->len && s[i + 1] == 'u') {
+                size_t used = unicode_escape(p, i, &n);
+                if (!used) return 0;
+                i += used;
+            } else if (i + 1 < p->len && s[i + 1] >= 0x20 && s[i + 1] < 0x7F) {
+                fail_at(p, i, "invalid escape '\\%c' in a string", s[i + 1]);
+                return 0;
+            } else {
+                fail_at(p, i, "invalid escape in a string");
+                return 0;
+            }
+            continue;
+        }
+        if (c < 0x20) {
+            if (c == '\0') fail_at(p, i, "NUL byte in the text (is this a JSON file?)");
+            else if (c == '\n') fail_at(p, i, "line break inside a string (a missing closing quote?)");
+            else fail_at(p, i, "raw control character U+%04X in a string (write it as \\u%04X)", c, c);
+            return 0;
+        }
+        size_t k = utf8_len(s + i, p->len - i);
+        if (!k) { fail_at(p, i, "invalid UTF-8 (byte 0x%02X)", c); return 0; }
+        if (!buf_put(p, &n, s + i, k)) return 0;
+        i += k;
+    }
+    p->off = i + 1;
+    p->seen_json = 1;
+    return 1;
+}
+
+static cJSON *parse_value(struct parser *p, size_t key_off);
+
+static int enter(struct parser *p)
+{
+    if (++p->depth > JPOS_MAX_DEPTH) {
+        fail_at(p, p->off, "nesting deeper than %d levels", JPOS_MAX_DEPTH);
+        return 0;
+    }
+    return 1;
+}
+
+/* The '[' or '{' at p->off: the container's node, and whether it is empty
+ * (then already closed).  NULL on failure. */
+static cJSON *open_container(struct parser *p, size_t key_off, bool object, bool *empty)
+{
+    size_t start = p->off;
+    if (!enter(p) || !count_value(p)) return NULL;
+    cJSON *node = parse_record(p, object ? cJSON_CreateObject() : cJSON_CreateArray(), start, key_off);
+    if (!node) return NULL;
+    p->off++;
+    skip_ws(p);
+    *empty = p->off < p->len && p->s[p->off] == (object ? '}' : ']');
+    if (*empty) {
+        p->off++;
+        p->depth--;
+    }
+    return node;
+}
+
+/* After a member: 1 if a ',' announces another, 0 if `close` ends the
+ * container (consumed), -1 on a syntax error. */
+static int next_member(struct parser *p, char close)
+{
+    skip_ws(p);
+    if (p->off < p->len && p->s[p->off] == ',') {
+        p->off++;
+        return 1;
+    }
+    if (p->off < p->len && p->s[p->off] == close) {
+        p->off++;
+        p->depth--;
+        return 0;
+    }
+    fail_unexpected(p, p->off);
+    return -1;
+}
+
+static cJSON *parse_array(struct parser *p, size_t key_off)
+{
+    bool empty;
+    cJSON *arr = open_container(p, key_off, false, &empty);
+    if (!arr || empty) return arr;
+    for (int more = 1; more > 0;) {
+        cJSON *v = parse_value(p, SIZE_MAX);
+        if (!v) break;
+        cJSON_AddItemToArray(arr, v);
+        if ((more = next_member(p, ']')) == 0) return arr;
+    }
+    cJSON_Delete(arr);
+    return NULL;
+}
+
+static cJSON *parse_object(struct parser *p, size_t key_off)
+{
+    bool empty;
+    cJSON *obj = open_container(p, key_off, true, &empty);
+    if (!obj || empty) return obj;
+    for (int more = 1; more > 0;) {
+        skip_ws(p);
+        size_t k = p->off;
+        if (k >= p->len || p->s[k] != '"') { fail_unexpected(p, k); break; }
+        if (!parse_string(p)) break;
+        char *key = strdup(p->buf);
+        if (!key) { fail_nomem(p); break; }
+        skip_ws(p);
+        if (p->off >= p->len || p->s[p->off] != ':') {
+            free(key);
+            fail_unexpected(p, p->off);
+            break;
+        }
+        p->off++;
+        cJSON *v = parse_value(p, k);
+        if (!v) { free(key); break; }
+        v->string = key;  /* a duplicate key stays a member of its own, as cJSON parses it */
+        cJSON_AddItemToArray(obj, v);
+        if ((more = next_member(p, '}')) == 0) return obj;
+    }
+    cJSON_Delete(obj);
+    return NULL;
+}
+
+static cJSON *parse_number(struct parser *p, size_t key_off)
+{
+    size_t start = p->off, bad;
+    const char *why;
+    size_t n = number_len(p->s + start, &bad, &why);
+    if (!n) { fail_at(p, start + bad, "%s", why); return NULL; }
+    size_t used = 0;
+    if (!buf_put(p, &used, p->s + start, n) || !count_value(p)) return NULL;
+    cJSON *v = parse_record(p, cJSON_CreateNumber(strtod(p->buf, NULL)), start, key_off);
+    p->off = start + n;
+    p->seen_json = 1;
+    return v;
+}
+
+static cJSON *parse_value(struct parser *p, size_t key_off)
+{
+    skip_ws(p);
+    size_t start = p->off;
+    if (start >= p->len) { fail_at(p, p->len, "syntax error at end of input"); return NULL; }
+    const char *w = (const char *)p->s + start;
+    switch (p->s[start]) {
+    case '{': return parse_object(p, key_off);
+    case '[': return parse_array(p, key_off);
+    case '"': {
+        if (!parse_string(p) || !count_value(p)) return NULL;
+        return parse_record(p, cJSON_CreateString(p->buf), start, key_off);
+    }
+    case 't': case 'f': case 'n': {
+        static const char *const lit[] = { "true", "false", "null" };
+        int i = w[0] == 't' ? 0 : w[0] == 'f' ? 1 : 2;
+        size_t n = strlen(lit[i]);
+        if (p->len - start < n || strncmp(w, lit[i], n) != 0) break;
+        if (!count_value(p)) return NULL;
+        p->off += n;
+        p->seen_json = 1;
+        cJSON *v = i == 0 ? cJSON_CreateTrue() : i == 1 ? cJSON_CreateFalse() : cJSON_CreateNull();
+        return parse_record(p, v, start, key_off);
+    }
+    default:
+        if (w[0] == '-' || is_digit((unsigned char)w[0])) return parse_number(p, key_off);
+        break;
+    }
+    fail_unexpected(p, start);
+    return NULL;
 }
 
 int jpos_parse(struct jpos_table *t, int doc, int col0, cJSON **out, struct diag_list *diags)
 {
     const struct jpos_doc *d = &t->docs[doc];
     *out = NULL;
-    int rc = prepass(d->name, d->text, d->len, col0, diags);
-    if (rc != GV_OK) return rc;
-
-    const char *end = NULL;
-    cJSON *root = cJSON_ParseWithLengthOpts(d->text, d->len + 1, &end, 1);
-    if (!root) {
-        /* cJSON returns NULL for a failed malloc too: ask the scanner, with
-         * the old number limit so that it fails where any cJSON would.  (A
-         * new cJSON that runs out of memory after a >63-character number is
-         * then reported as a syntax error: rare, and still an error.) */
-        size_t fail;
-        if (validate(d->text, d->len, 63, &fail)) return GV_ENOMEM;
-        size_t off = end && end >= d->text ? (size_t)(end - d->text) : 0;
-        /* Where a key should start but no string does, cJSON's parse_string
-         * reports one byte past it ("{ "a": 1, }" points after the '}'). */
-        if (fail + 1 == off) off = fail;
-        /* cJSON stops at the first error; stopping before it means malloc failed. */
-        if (off < fail) return GV_ENOMEM;
-        syntax_error(d->name, d->text, d->len, off > d->len ? d->len : off, col0, diags);
-        return GV_EINVAL;
+    struct parser p;
+    memset(&p, 0, sizeof p);
+    p.t = t;
+    p.doc = doc;
+    p.col0 = col0;
+    p.s = (const unsigned char *)d->text;
+    p.len = d->len;
+    p.line = p.col = 1;
+    if (p.len >= 3 && !memcmp(p.s, "\xEF\xBB\xBF", 3)) p.off = p.lc_off = 3;  /* a BOM is no column */
+    size_t values_before = t->nvalues;
+    cJSON *root = parse_value(&p, SIZE_MAX);
+    if (root) {
+        skip_ws(&p);
+        if (p.off < p.len) fail_unexpected(&p, p.off);
     }
-
-    struct scan sc;
-    memset(&sc, 0, sizeof sc);
-    sc.s = (const unsigned char *)d->text;
-    sc.len = d->len + 1;
-    sc.t = t;
-    sc.doc = doc;
-    sc.col0 = col0;
-    sc.line = sc.col = 1;
-    sc.it.stack[sc.it.sp++] = root;
-    int ok = scan_doc(&sc);
-    if (sc.bad == 2) { cJSON_Delete(root); return GV_ENOMEM; }
-    if (!ok || sc.bad || sc.it.sp != 0) {
-        cJSON_Delete(root);
-        diag_at(diags, d->name, 0, 0, NULL,
-                "internal error: the position scanner disagrees with cJSON on this file");
-        return GV_EINVAL;
+    free(p.buf);
+    if (p.rc == GV_OK) {
+        *out = root;
+        return GV_OK;
     }
-    *out = root;
-    return GV_OK;
+    cJSON_Delete(root);
+    t->nvalues = values_before;  /* those nodes are gone */
+    if (p.rc == GV_EINVAL) {
+        int line, col;
+        jpos_linecol(d->text, p.err_off, &line, &col);
+        diag_at(diags, d->name, line, col + (line == 1 ? col0 : 0), NULL, "%s", p.msg);
+    }
+    return p.rc;
 }

@@ -1,16 +1,19 @@
-/* jsonpos.h - cJSON parsing with source positions.
+/* jsonpos.h - strict JSON parsing with source positions.
  *
- * cJSON keeps no positions.  jpos_parse() parses a document with cJSON,
- * then runs a scanner over the same text that accepts exactly what cJSON
- * accepts and reports every value in document (pre-)order; zipped with a
- * pre-order walk of the cJSON tree (duplicate keys stay separate children
- * in text order, so the orders match) this gives a side table
+ * jpos_parse() reads RFC 8259 JSON, strictly (no leading zeros, no "1.",
+ * no raw control characters in strings, UTF-8 only, no "\u0000"), into a
+ * cJSON tree, and records every node's position in a side table
  * cJSON node -> {document, line, col, key line, key col, source text}.
+ * Duplicate keys stay separate members, in text order, for the validator.
  *
  * Lines and columns are 1-based; a column counts characters (UTF-8 code
  * points; a tab is one), not bytes.  One table holds several documents: the
  * scenario, its machine profile and each --set value.  The table owns the
  * documents' text, so number lexemes stay readable for exact conversion.
+ *
+ * Loading is bounded: nesting at most JPOS_MAX_DEPTH levels, and at most
+ * JPOS_MAX_VALUES values in all the documents of a table (a 64 MiB file of
+ * "0," would otherwise take gigabytes as cJSON nodes).
  */
 #ifndef INPUT_JSONPOS_H
 #define INPUT_JSONPOS_H
@@ -20,8 +23,15 @@
 #include <cjson/cJSON.h>
 
 #include "../common/diag.h"
+#include "scenario.h"
 
-#define JPOS_MAX_DEPTH 64   /* deeper nesting is rejected before parsing */
+/* The deepest a valid scenario nests: root, ractors, a Ractor, threads, a
+ * thread, program (6 levels), then an op and a body per loop, and the
+ * innermost op and its distribution object; with room for one loop more,
+ * so that a program one loop too deep gets the validator's message. */
+#define JPOS_MAX_DEPTH (6 + 2 * (SCN_MAX_LOOP_DEPTH + 1) + 2)
+/* Values a table may hold: about 200 bytes each once parsed. */
+#define JPOS_MAX_VALUES 1000000
 
 struct jpos {
     const char *file;      /* document name: a path or "--set[N]" */
@@ -43,8 +53,12 @@ int jpos_add_doc(struct jpos_table *t, const char *name, char *text, size_t len,
 
 /* Parse document `doc` into *out and record every node's position.  col0
  * is added to columns on line 1 (a --set value starts inside "key=value").
- * Errors, as diagnostics "name:L:C: ...": NUL byte, nesting deeper than
- * JPOS_MAX_DEPTH, syntax error near '...' (GV_EINVAL), or GV_ENOMEM. */
+ * The first error, as a diagnostic "name:L:C: message" (GV_EINVAL): a
+ * syntax error, what RFC 8259 forbids, nesting deeper than JPOS_MAX_DEPTH,
+ * more than JPOS_MAX_VALUES values.  A syntax error quotes the text near it
+ * only once the document has shown some JSON (a complete string, number or
+ * literal): a file that is not JSON at all (a profile path naming
+ * /etc/shadow) is never quoted.  GV_ENOMEM if memory ran out. */
 int jpos_parse(struct jpos_table *t, int doc, int col0, cJSON **out, struct diag_list *diags);
 
 /* Record (or replace) the position of a node made by the loader itself. */

@@ -20,18 +20,32 @@
 
 /* Read a whole file, NUL-terminated.  open/read, not stdio: no hidden
  * buffers, and errno stays meaningful.  Errors go to diags as
- * "name: message"; GV_EIO, GV_EINVAL (too large) or GV_ENOMEM. */
+ * "name: message"; GV_EIO, GV_EINVAL (too large) or GV_ENOMEM.
+ *
+ * A FIFO is opened without blocking: a blocking open would wait forever for
+ * a writer that may never come.  Reads then block again, so a pipe that has
+ * a writer (/dev/stdin, <(...), a FIFO being written) is read to its end,
+ * while one with no writer reads as end-of-file at once and is refused. */
 static int read_file(const char *path, const char *what, char **out, size_t *len,
                      struct diag_list *diags)
 {
     *out = NULL;
-    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
     if (fd < 0) {
         diag_at(diags, path, 0, 0, NULL, "cannot read %s: %s", what, strerror(errno));
         return GV_EIO;
     }
+    int fl = fcntl(fd, F_GETFL);
+    if (fl < 0 || fcntl(fd, F_SETFL, fl & ~O_NONBLOCK) < 0) {
+        int e = errno;
+        close(fd);
+        diag_at(diags, path, 0, 0, NULL, "cannot read %s: %s", what, strerror(e));
+        return GV_EIO;
+    }
     struct stat st;
-    int regular = fstat(fd, &st) == 0 && S_ISREG(st.st_mode);
+    int have_st = fstat(fd, &st) == 0;
+    int regular = have_st && S_ISREG(st.st_mode);
+    int fifo = have_st && S_ISFIFO(st.st_mode);
     if (regular && (uint64_t)st.st_size > LOAD_MAX_BYTES) {
         close(fd);
         diag_at(diags, path, 0, 0, NULL, "%s is too large (%lld bytes; the limit is 64 MiB)", what,
@@ -67,6 +81,12 @@ static int read_file(const char *path, const char *what, char **out, size_t *len
         n += (size_t)r;
     }
     close(fd);
+    if (n == 0 && fifo) {
+        free(buf);
+        diag_at(diags, path, 0, 0, NULL, "cannot read %s: a pipe or FIFO with no data and no writer",
+                what);
+        return GV_EIO;
+    }
     if (n > LOAD_MAX_BYTES) {
         free(buf);
         diag_at(diags, path, 0, 0, NULL, "%s is too large (%zu bytes; the limit is 64 MiB)", what, n);
@@ -309,6 +329,12 @@ out:
     free(prof.name);
     jpos_free(pos);
     return rc;
+}
+
+int scn_read_file(const char *file, char **text, size_t *len, struct diag_list *diags)
+{
+    int rc = read_file(file, "scenario", text, len, diags);
+    return rc == GV_EINVAL && diags->oom ? GV_ENOMEM : rc;
 }
 
 int scn_load(const char *file, const struct load_opts *opts, struct scenario *out,

@@ -32,6 +32,12 @@ struct load_opts {
  * message in `diags`) or GV_ENOMEM.  On failure `out` holds nothing to free. */
 int scn_load(const char *file, const struct load_opts *opts,
              struct scenario *out, struct diag_list *diags);
+/* Read a scenario file as scn_load does (a FIFO without a writer is
+ * refused, the size limited), for a caller that loads it several times
+ * with scn_load_text (a sweep: a pipe can be read only once).  *text is
+ * NUL-terminated, the caller frees it.  GV_OK, GV_EIO, GV_EINVAL (too
+ * large) or GV_ENOMEM, with a message in diags. */
+int scn_read_file(const char *file, char **text, size_t *len, struct diag_list *diags);
 /* The same for a scenario already in memory (len bytes, any content),
  * named `name` in messages; a machine profile named by a relative path is
  * looked up relative to the directory of `name`. */

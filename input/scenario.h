@@ -172,6 +172,11 @@ enum scn_syscall_call {
 
 struct scn_prog;
 
+/* Loops nest at most this deep: the one limit that the validator enforces,
+ * that the JSON nesting limit (input/jsonpos.h) is derived from, and that a
+ * running thread's frame stack is sized from (core/core.h). */
+#define SCN_MAX_LOOP_DEPTH 32
+
 struct scn_op {
     enum scn_op_kind kind;
     char *path;   /* JSON pointer of the op, e.g. "/ractors/0/threads/1/program/2" */
@@ -205,10 +210,6 @@ struct scn_op {
         } env_escape;
     } u;
 };
-
-/* Loops nest at most this deep in a program: the loader rejects deeper
- * ones, and a running thread's frame stack is sized from it (core/core.h). */
-#define SCN_MAX_LOOP_DEPTH 32
 
 struct scn_prog {
     struct scn_op *ops;

@@ -65,8 +65,9 @@ static const struct sch_obj calibration_obj = { "calibration", calibration_keys,
 static const struct sch_key machine_keys[] = {
     { .name = "profile", .kind = SCH_STRING, .off = SCH_NOFF },
     { .name = "name", .kind = SCH_STRING, .off = offsetof(struct scn_machine, name) },
-    { .name = "source", .kind = SCH_STRING, .def = "", .off = offsetof(struct scn_machine, source) },
-    { .name = "description", .kind = SCH_STRING, .off = SCH_NOFF },
+    { .name = "source", .kind = SCH_STRING, .flags = SCH_FREE_TEXT, .def = "",
+      .off = offsetof(struct scn_machine, source) },
+    { .name = "description", .kind = SCH_STRING, .flags = SCH_FREE_TEXT, .off = SCH_NOFF },
     { .name = "cores", .kind = SCH_INT, .def = "8", .min = 1, .max = 4096,
       .off = offsetof(struct scn_machine, cores) },
     M_DUR("context_switch", "1.5us", context_switch),
@@ -225,7 +226,7 @@ static const struct sch_obj stop_obj = { "stop", stop_keys, NKEYS(stop_keys) };
 
 static const struct sch_key root_keys[] = {
     { .name = "name", .kind = SCH_STRING, .off = SCH_NOFF },
-    { .name = "description", .kind = SCH_STRING, .off = SCH_NOFF },
+    { .name = "description", .kind = SCH_STRING, .flags = SCH_FREE_TEXT, .off = SCH_NOFF },
     { .name = "seed", .kind = SCH_INT, .def = "1", .min = 0, .max = SCH_INT_MAX, .off = SCH_NOFF },
     { .name = "machine", .kind = SCH_MACHINE, .off = SCH_NOFF },
     { .name = "runtime", .kind = SCH_OBJECT, .obj = &sch_runtime, .off = SCH_NOFF },
@@ -681,6 +682,27 @@ static int valid_name(const char *s)
     return 1;
 }
 
+/* A name is printed (CSV, summaries, run reports): no control characters,
+ * bidi overrides or line separators (the ones diag_escape escapes). */
+static int check_printable(struct vctx *c, const cJSON *v)
+{
+    const char *s = v->valuestring;
+    for (size_t i = 0, n; s[i]; i += n) {
+        unsigned long cp;
+        n = diag_utf8_decode(s + i, &cp);
+        if (!n) {  /* a --set value is argv text, not parsed JSON */
+            report(c, v, 0, "invalid UTF-8 in a name (byte 0x%02X)", (unsigned char)s[i]);
+            return 0;
+        }
+        if (diag_unsafe_cp(cp)) {
+            report(c, v, 0, "control character U+%04lX in a name (names are printed in output and "
+                   "messages; only \"description\" and \"source\" may hold them)", cp);
+            return 0;
+        }
+    }
+    return 1;
+}
+
 static void check_profile_file(struct vctx *c)
 {
     const cJSON *p = c->d->profile;
@@ -738,7 +760,7 @@ static int check_value(struct vctx *c, const cJSON *v, const struct sch_key *k)
     switch (k->kind) {
     case SCH_STRING:
         if (!cJSON_IsString(v)) { type_error(c, v, "a string"); return 0; }
-        return 1;
+        return (k->flags & SCH_FREE_TEXT) || check_printable(c, v);
     case SCH_NAME:
         if (!cJSON_IsString(v)) { type_error(c, v, "a string"); return 0; }
         if (!valid_name(v->valuestring)) {
@@ -797,7 +819,8 @@ static int check_value(struct vctx *c, const cJSON *v, const struct sch_key *k)
         check_ops(c, v, k);
         return 1;
     case SCH_MACHINE:
-        if (cJSON_IsObject(v)) check_object(c, v, &sch_machine, found);
+        if (cJSON_IsString(v)) check_printable(c, v);
+        else if (cJSON_IsObject(v)) check_object(c, v, &sch_machine, found);
         else if (!cJSON_IsString(v)) type_error(c, v, "a machine profile name or a machine object");
         if (c->d->profile) check_profile_file(c);
         return 1;

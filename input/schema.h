@@ -41,6 +41,8 @@ enum sch_kind {
 #define SCH_REQUIRED 1u
 #define SCH_POSITIVE 2u   /* SCH_DUR: must be > 0 (min is ignored) */
 #define SCH_ZERO_OK 4u    /* SCH_NUMBER: 0 is allowed: [0, dmax] */
+#define SCH_FREE_TEXT 8u  /* SCH_STRING: never printed, may hold control characters
+                           * (other strings are names: printed in output and messages) */
 
 #define SCH_NOFF ((size_t)-1)   /* no struct field: the builder handles it */
 

@@ -31,12 +31,13 @@ enum units_status {
 #define UNITS_LIST "ps, ns, us, µs, ms, s"
 
 /* Parse s[0..len) = [-]digits[.digits][(e|E)[+-]digits] exactly, times
- * 10^pow10, into *out.  Leading zeros, "1." and "-.5" are accepted (cJSON
- * accepts them too).  Returns a units_status. */
+ * 10^pow10, into *out.  Leading zeros, "1." and "-.5" are accepted: the
+ * number of a duration string is not JSON (a JSON number reaches here only
+ * after the parser checked it).  Returns a units_status. */
 int units_exact(const char *s, size_t len, int pow10, int64_t *out);
 
-/* Length of the longest prefix of s[0..len) that is a number as strtod (and
- * so cJSON) reads it; 0 if none. */
+/* Length of the longest prefix of s[0..len) that is a number as strtod
+ * reads it; 0 if none. */
 size_t units_number_len(const char *s, size_t len);
 
 /* Parse a duration string ("1.5us").  On error returns a units_status and

@@ -7,6 +7,7 @@
 
 #include "../common/err.h"
 #include "../sim/engines.h"
+#include "estimate.h"
 #include "vm.h"
 
 int simulate_layout(const struct vm *vm, struct run_layout *lay)
@@ -43,6 +44,23 @@ int simulate_run(const struct scenario *scn, const struct simulate_opts *o, stru
                  char *err, size_t errlen)
 {
     memset(m, 0, sizeof *m);
+    sim_time max_time = o->max_time > 0 ? o->max_time : 3600 * SIM_S;
+    if (!o->force) {
+        double ev = estimate_events(scn, max_time);
+        if (ev > ESTIMATE_MAX_EVENTS) {
+            char host[64];
+            double s = ev / ESTIMATE_EVENTS_PER_S;
+            if (s < 3600) snprintf(host, sizeof host, "%.0f minutes", s / 60);
+            else if (s < 2 * 86400) snprintf(host, sizeof host, "%.1f hours", s / 3600);
+            else if (s < 2 * 365 * 86400.0) snprintf(host, sizeof host, "%.0f days", s / 86400);
+            else snprintf(host, sizeof host, "%.1g years", s / (365 * 86400.0));
+            return gv_fail(err, errlen, GV_EINVAL,
+                           "%s: this run would take about %.2g engine events, roughly %s of host time "
+                           "(at %.0fM events/s), beyond the %.0g that gvlsim runs without asking: "
+                           "shorten it (loop counts, stop.time, --max-time) or pass --force",
+                           scn->file, ev, host, ESTIMATE_EVENTS_PER_S / 1e6, ESTIMATE_MAX_EVENTS);
+        }
+    }
     struct sim_engine *eng = NULL;
     int rc = sim_engine_new(o->engine, &eng, err, errlen);
     if (rc != GV_OK) return rc;
@@ -54,7 +72,7 @@ int simulate_run(const struct scenario *scn, const struct simulate_opts *o, stru
     }
     if (o->setup) rc = o->setup(o->ctx, &vm, err, errlen);
     if (rc == GV_OK) {
-        rc = vm_run(&vm, o->max_time > 0 ? o->max_time : 3600 * SIM_S, err, (unsigned)errlen);
+        rc = vm_run(&vm, max_time, err, (unsigned)errlen);
         if (rc == GV_OK) rc = vm_collect(&vm, m);
         if (rc == GV_ENOMEM) gv_fail(err, errlen, rc, "out of memory collecting the metrics");
         if (o->finish) {

@@ -7,6 +7,7 @@
 #ifndef MODELS_SIMULATE_H
 #define MODELS_SIMULATE_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 #include "../common/metrics.h"
@@ -18,6 +19,7 @@ struct vm;
 struct simulate_opts {
     const char *engine;      /* engine name (sim/engines.h); NULL: the default */
     sim_time max_time;       /* simulated-time limit; <= 0: one hour */
+    bool force;              /* run even if estimated beyond ESTIMATE_MAX_EVENTS (estimate.h) */
     void *ctx;               /* passed to the hooks */
     /* after the VM is built, before it runs (may be NULL): observers,
      * a state to start from.  An error code stops the run. */
@@ -32,8 +34,10 @@ struct simulate_opts {
 /* Simulate `scn`.  On GV_OK, `m` is filled (free it with
  * run_metrics_free); otherwise `m` is left empty and err says why:
  * GV_EUSAGE/GV_EUNSUP (engine), GV_EUNSUP/GV_EINVAL (a scenario the
- * models cannot run), GV_ERUN (deadlock, time limit, no progress; who
- * waits on what is in err), GV_ENOMEM, or a hook's code. */
+ * models cannot run; a run estimated beyond ESTIMATE_MAX_EVENTS, unless
+ * forced: the message gives the estimate and a rough host time), GV_ERUN
+ * (deadlock, time limit, no progress; who waits on what is in err),
+ * GV_ENOMEM, or a hook's code. */
 int simulate_run(const struct scenario *scn, const struct simulate_opts *o, struct run_metrics *m,
                  char *err, size_t errlen);
 

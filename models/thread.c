@@ -147,9 +147,22 @@ static void syscall_holding_gvl_done(struct mach_task *t, void *ctx)
     th_step(th);
 }
 
+/* A scaled duration that lasts beyond the simulator's time range (work_scale
+ * times a long op, core_scale_work) fails the run, as too many instructions
+ * do, instead of wrapping around. */
+static bool dur_in_range(struct rb_thread *th, const struct scn_op *op, sim_time d)
+{
+    if (d < SIM_TIME_MAX) return true;
+    vm_fail(th->vm, "thread %s: %s at %s (line %d), times machine.work_scale %g, lasts beyond the "
+            "simulator's time range (about 106 days)", th->core.name, scn_op_name(op->kind), op->path,
+            op->line, rb_machine_of(th)->work_scale);
+    return false;
+}
+
 static void run_syscall(struct rb_thread *th, const struct scn_op *op)
 {
     sim_time d = core_op_dur(&th->core, op, rb_machine_of(th)->work_scale);
+    if (!dur_in_range(th, op, d)) return;
     if (!op->u.syscall.releases_gvl) {
         /* the call runs holding the GVL: no interrupt can cut it */
         th_burst(th, d, syscall_holding_gvl_done);
@@ -312,8 +325,10 @@ void th_step(struct rb_thread *th)
                     return;
                 }
                 run_compute(th, w);
-            } else
-                run_compute(th, core_op_dur(&th->core, op, rb_machine_of(th)->work_scale));
+            } else {
+                sim_time d = core_op_dur(&th->core, op, rb_machine_of(th)->work_scale);
+                if (dur_in_range(th, op, d)) run_compute(th, d);
+            }
             return;
         case OP_SYSCALL:
             run_syscall(th, op);

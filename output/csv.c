@@ -12,13 +12,18 @@
 #include "../common/afile.h"
 #include "../common/err.h"
 
-void csv_format_seconds(char *buf, size_t len, sim_time t)
+void csv_format_seconds(char *buf, size_t len, sim_sum t)
 {
     int neg = t < 0;
-    uint64_t ps = neg ? (uint64_t)(-t) : (uint64_t)t;
-    uint64_t ns = (ps + 500) / 1000;
-    snprintf(buf, len, "%s%" PRIu64 ".%09" PRIu64, neg ? "-" : "", ns / 1000000000u,
-             ns % 1000000000u);
+    unsigned __int128 ps = neg ? -(unsigned __int128)t : (unsigned __int128)t;
+    unsigned __int128 ns = (ps + 500) / 1000, s = ns / 1000000000u;
+    char digits[48], *d = digits + sizeof digits;  /* the seconds may exceed 64 bits */
+    *--d = '\0';
+    do {
+        *--d = (char)('0' + (int)(s % 10));
+        s /= 10;
+    } while (s);
+    snprintf(buf, len, "%s%s.%09u", neg ? "-" : "", d, (unsigned)(ns % 1000000000u));
 }
 
 static double rate(uint64_t n, sim_time wall)
@@ -26,7 +31,7 @@ static double rate(uint64_t n, sim_time wall)
     return wall > 0 ? (double)n * (double)SIM_S / (double)wall : 0.0;
 }
 
-static void put_time(struct row *r, sim_time t)
+static void put_time(struct row *r, sim_sum t)
 {
     char buf[48];
     csv_format_seconds(buf, sizeof buf, t);
@@ -93,7 +98,7 @@ static void put_counts(struct row *r, const struct run_metrics *m, const struct 
     }
 }
 
-static void put_seconds(struct row *r, const struct run_metrics *m, enum metric_id id, sim_time t)
+static void put_seconds(struct row *r, const struct run_metrics *m, enum metric_id id, sim_sum t)
 {
     if (metrics_measured(m, id)) put_time(r, t);
     else row_null(r);
@@ -180,8 +185,9 @@ void csv_write_row(FILE *f, const struct run_metrics *m, bool reproducible)
     row_free(&r);
 }
 
-int csv_write_result(const char *path, enum rows_format fmt, const struct run_metrics *m,
-                     bool header, bool reproducible, char *err, size_t errlen)
+int csv_prepare_result(struct afile *out, const char *path, enum rows_format fmt,
+                       const struct run_metrics *m, bool header, bool reproducible, char *err,
+                       size_t errlen)
 {
     struct row cols, r;
     row_init(&cols);
@@ -192,19 +198,26 @@ int csv_write_result(const char *path, enum rows_format fmt, const struct run_me
     if (cols.oom || r.oom) {
         rc = gv_fail(err, errlen, GV_ENOMEM, "out of memory");
     } else {
-        struct afile out;
-        rc = afile_open(&out, path, err, errlen);
+        rc = afile_open(out, path, err, errlen);
         if (rc == GV_OK) {
             struct rows_writer w;
-            rows_begin(&w, out.f, fmt, &cols, header);
+            rows_begin(&w, out->f, fmt, &cols, header);
             rows_put(&w, &r);
             rows_end(&w);
-            rc = afile_commit(&out, err, errlen);
+            rc = afile_prepare(out, err, errlen);
         }
     }
     row_free(&cols);
     row_free(&r);
     return rc;
+}
+
+int csv_write_result(const char *path, enum rows_format fmt, const struct run_metrics *m,
+                     bool header, bool reproducible, char *err, size_t errlen)
+{
+    struct afile out;
+    int rc = csv_prepare_result(&out, path, fmt, m, header, reproducible, err, errlen);
+    return rc == GV_OK ? afile_commit(&out, err, errlen) : rc;
 }
 
 int csv_write_file(const char *path, const struct run_metrics *m, bool header,

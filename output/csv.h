@@ -7,6 +7,7 @@
 #include <stdbool.h>
 #include <stdio.h>
 
+#include "../common/afile.h"
 #include "../common/metrics.h"
 #include "rows.h"
 
@@ -29,10 +30,16 @@ void csv_put_field(FILE *f, const char *s);
  * GV_ENOMEM with a message. */
 int csv_write_result(const char *path, enum rows_format fmt, const struct run_metrics *m,
                      bool header, bool reproducible, char *err, size_t errlen);
+/* The same, prepared but not committed (common/afile.h), for a run that
+ * commits several outputs together: on GV_OK the caller commits or aborts
+ * `out`; on failure nothing is left. */
+int csv_prepare_result(struct afile *out, const char *path, enum rows_format fmt,
+                       const struct run_metrics *m, bool header, bool reproducible, char *err,
+                       size_t errlen);
 /* The same in CSV. */
 int csv_write_file(const char *path, const struct run_metrics *m, bool header,
                    bool reproducible, char *err, size_t errlen);
 /* Seconds with 9 decimals from picoseconds, rounded to the nanosecond. */
-void csv_format_seconds(char *buf, size_t len, sim_time t);
+void csv_format_seconds(char *buf, size_t len, sim_sum t);
 
 #endif

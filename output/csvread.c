@@ -94,7 +94,17 @@ int csvr_parse(const char *text, const char *name, struct csv_table *t, char *er
         col++;
         if (*p == ',') {
             p++;
-            continue;
+            if (*p) continue;
+            /* the text ends just after a comma: the record's last field is
+             * empty, and the record ends here like any other */
+            char *e = strdup("");
+            if (!e || push(&all, e) != 0) {
+                free(e);
+                for (size_t i = 0; i < all.n; i++) free(all.v[i]);
+                free(all.v);
+                return gv_fail(err, errlen, GV_ENOMEM, "%s: out of memory", name);
+            }
+            col++;
         }
         /* end of a record */
         if (rows == 0) ncols = col;

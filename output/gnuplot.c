@@ -10,6 +10,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "../common/afile.h"
 #include "../common/err.h"
 #include "../input/units.h"
 #include "csv.h"
@@ -23,11 +24,13 @@ static int col_or_fail(const struct csv_table *t, const char *file, const char *
 {
     *out = csvr_col(t, name);
     if (*out >= 0) return GV_OK;
-    size_t off = (size_t)snprintf(err, errlen, "%s%s%s %s: no such column; the columns are:",
-                                  file ? file : "", file ? ": " : "", opt, name);
-    for (int i = 0; i < t->ncols && off < errlen; i++)
-        off += (size_t)snprintf(err + off, errlen - off, " %s", t->header[i]);
-    return GV_EUSAGE;
+    char list[GV_ERRLEN];  /* the CSV's names: escaped by gv_fail, like any text from a file */
+    size_t off = 0;
+    list[0] = '\0';
+    for (int i = 0; i < t->ncols && off < sizeof list; i++)
+        off += (size_t)snprintf(list + off, sizeof list - off, " %s", t->header[i]);
+    return gv_fail(err, errlen, GV_EUSAGE, "%s%s%s %s: no such column; the columns are:%s", file ? file : "",
+                   file ? ": " : "", opt, name, list);
 }
 
 /* A cell as a number: 0 empty, 1 a number, 2 a duration (in seconds: a
@@ -668,7 +671,7 @@ static void header(FILE *f, const struct gp_spec *s, const char *what, int width
     if (s->ref_path) put_comment(f, "measured reference points: ", s->ref_path);
     if (s->command) put_comment(f, "made by: ", s->command);
     fputs("# Re-render: gnuplot -d THIS.gp   (or: gnuplot -d -c THIS.gp OTHER.png|OTHER.svg)\n", f);
-    fprintf(f, "# %s\n", what);
+    put_comment(f, "", what);  /* it names columns: data, so no newline of theirs escapes the comment */
     fputs("out = (ARGC >= 1) ? ARG1 : ", f);
     put_q(f, s->out);
     fputs("\nfmt = (ARGC >= 2) ? ARG2 : ((strlen(out) > 4 && out[strlen(out)-3:] eq '.svg') ? 'svg' : 'png')\n"
@@ -891,32 +894,16 @@ static bool is_svg(const char *path)
     return n > 4 && strcmp(path + n - 4, ".svg") == 0;
 }
 
-int gp_render(const char *script, const char *out, char *err, size_t errlen)
+/* Run gnuplot on `script` into `tmp`, then rename it over `out` (unless
+ * written in place); the temporary file is removed on failure. */
+static int render_into(const char *script, const char *out, const char *tmp, bool in_place, char *err,
+                       size_t errlen)
 {
-    size_t n = strlen(out) + 16;
-    char *tmp = malloc(n);
-    if (!tmp) return gv_fail(err, errlen, GV_ENOMEM, "out of memory");
-    struct stat pst;
-    bool in_place = stat(out, &pst) == 0 && !S_ISREG(pst.st_mode);  /* /dev/null: never rename over it */
-    if (in_place) {
-        snprintf(tmp, n, "%s", out);
-    } else {
-        snprintf(tmp, n, "%s.tmp.XXXXXX", out);
-        int fd = mkstemp(tmp);
-        if (fd < 0) {
-            int e = errno;
-            free(tmp);
-            return gv_fail(err, errlen, GV_EIO, "%s: cannot create output file: %s", out, strerror(e));
-        }
-        fchmod(fd, 0644);  /* mkstemp made it 0600; gnuplot keeps the mode */
-        close(fd);
-    }
-    char *argv[] = { "gnuplot", "-d", "-c", (char *)script, tmp, is_svg(out) ? "svg" : "png", NULL };
+    char *argv[] = { "gnuplot", "-d", "-c", (char *)script, (char *)tmp, is_svg(out) ? "svg" : "png", NULL };
     pid_t pid;
     int rc = posix_spawnp(&pid, "gnuplot", NULL, NULL, argv, environ);
     if (rc != 0) {
         if (!in_place) unlink(tmp);
-        free(tmp);
         if (rc == ENOENT)
             return gv_fail(err, errlen, GV_EUNSUP,
                            "gnuplot is not installed (plots are optional): the script %s is written; "
@@ -936,7 +923,6 @@ int gp_render(const char *script, const char *out, char *err, size_t errlen)
     if (st == -1 || !WIFEXITED(st) || WEXITSTATUS(st) != 0 || stat(tmp, &sb) != 0 ||
         (!in_place && sb.st_size == 0)) {
         if (!in_place) unlink(tmp);
-        free(tmp);
         if (st != -1 && WIFEXITED(st) && WEXITSTATUS(st) == 127)
             return gv_fail(err, errlen, GV_EUNSUP, "gnuplot could not be started (exit 127)");
         return gv_fail(err, errlen, GV_EIO, "gnuplot failed on %s (see its messages above)", script);
@@ -944,9 +930,34 @@ int gp_render(const char *script, const char *out, char *err, size_t errlen)
     if (!in_place && rename(tmp, out) != 0) {
         int e = errno;
         unlink(tmp);
-        free(tmp);
         return gv_fail(err, errlen, GV_EIO, "%s: cannot rename into place: %s", out, strerror(e));
     }
-    free(tmp);
     return GV_OK;
+}
+
+int gp_render(const char *script, const char *out, char *err, size_t errlen)
+{
+    size_t n = strlen(out) + 16;
+    char *tmp = malloc(n);
+    if (!tmp) return gv_fail(err, errlen, GV_ENOMEM, "out of memory");
+    struct stat pst;
+    int slot = -1;
+    bool in_place = stat(out, &pst) == 0 && !S_ISREG(pst.st_mode);  /* /dev/null: never rename over it */
+    if (in_place) {
+        snprintf(tmp, n, "%s", out);
+    } else {
+        snprintf(tmp, n, "%s.tmp.XXXXXX", out);
+        int fd = afile_mkstemp(tmp, &slot);  /* removed if gvlsim is interrupted */
+        if (fd < 0) {
+            int e = errno;
+            free(tmp);
+            return gv_fail(err, errlen, GV_EIO, "%s: cannot create output file: %s", out, strerror(e));
+        }
+        fchmod(fd, 0644);  /* mkstemp made it 0600; gnuplot keeps the mode */
+        close(fd);
+    }
+    int rc = render_into(script, out, tmp, in_place, err, errlen);
+    afile_untrack(slot);
+    free(tmp);
+    return rc;
 }

@@ -25,6 +25,8 @@ struct gzfile {
     size_t bytes_in;
     int err_errno;      /* first write error (errno), or 0 */
     char zerr[128];     /* first zlib error, or "" */
+    bool prepared;      /* gzf_prepare ran; its result: */
+    int prepare_rc;
 };
 
 bool gzf_path_wants_gzip(const char *path)
@@ -142,8 +144,10 @@ static void gzf_free(struct gzfile *g)
     free(g);
 }
 
-int gzf_commit(struct gzfile *g, char *err, size_t errlen)
+int gzf_prepare(struct gzfile *g, char *err, size_t errlen)
 {
+    if (g->prepared) return g->prepare_rc;
+    g->prepared = true;
     flush_in(g, Z_FINISH);
     int rc = GV_OK;
     if (g->zerr[0]) {
@@ -152,7 +156,15 @@ int gzf_commit(struct gzfile *g, char *err, size_t errlen)
         rc = gv_fail(err, errlen, GV_EIO, "%s: write error: %s", g->display, strerror(g->err_errno));
     }
     if (rc != GV_OK) afile_abort(&g->af);
-    else rc = afile_commit(&g->af, err, errlen);
+    else rc = afile_prepare(&g->af, err, errlen);
+    g->prepare_rc = rc;
+    return rc;
+}
+
+int gzf_commit(struct gzfile *g, char *err, size_t errlen)
+{
+    int rc = gzf_prepare(g, err, errlen);
+    if (rc == GV_OK) rc = afile_commit(&g->af, err, errlen);
     gzf_free(g);
     return rc;
 }

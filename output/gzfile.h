@@ -24,7 +24,11 @@ int gzf_open(struct gzfile **out, const char *path, bool gzip, char *err, size_t
 /* Append bytes (buffered).  Errors are reported by gzf_commit. */
 void gzf_write(struct gzfile *g, const char *buf, size_t len);
 void gzf_puts(struct gzfile *g, const char *s);
-/* Finish the stream, close and rename into place; frees g. */
+/* Finish the stream and write it all out to the temporary file, checking
+ * every write (afile_prepare): GV_OK, or GV_EIO with the temporary file
+ * removed.  g stays to be committed or aborted. */
+int gzf_prepare(struct gzfile *g, char *err, size_t errlen);
+/* Prepare if not yet done, then rename into place; frees g. */
 int gzf_commit(struct gzfile *g, char *err, size_t errlen);
 /* Drop everything written (removes the temporary file); frees g. */
 void gzf_abort(struct gzfile *g);

@@ -27,7 +27,7 @@ void summary_write(FILE *f, const struct run_metrics *m)
             m->scenario, m->backend, m->engine, m->policy, m->cores, m->cores == 1 ? "" : "s",
             m->ractors, m->ractors == 1 ? "" : "s", m->threads, m->threads == 1 ? "" : "s", wall,
             (double)m->cpu / (double)SIM_S);
-    sim_time total = 0;
+    sim_sum total = 0;
     for (int s = 0; s < TS_COUNT; s++) total += m->state_time[s];
     fprintf(f, "  thread time:");
     if (!metrics_measured(m, MET_STATE_TIME + TS_RUNNING)) fprintf(f, " not measured by this backend");

@@ -49,6 +49,7 @@ struct trace {
     bool timer_open;
     sim_time timer_since;
     int timer_core;
+    bool prepared;               /* trace_prepare ran */
 };
 
 /* ---- formatting ----------------------------------------------------------- */
@@ -432,12 +433,14 @@ void trace_get_stats(const struct trace *t, struct trace_stats *st)
     st->cut_at = t->cut ? t->cut_at : 0;
 }
 
-int trace_commit(struct trace *t, struct trace_stats *st, char *err, size_t errlen)
+int trace_prepare(struct trace *t, struct trace_stats *st, char *err, size_t errlen)
 {
     detach(t);
     struct trace_stats s;
     trace_get_stats(t, &s);
     if (st) *st = s;
+    if (t->prepared) return gzf_prepare(t->g, err, errlen);
+    t->prepared = true;
     char b[256];
     trace_put(t, "\n],\n\"displayTimeUnit\":\"ns\",\n\"metadata\":{\"generator\":\"gvlsim\"");
     snprintf(b, sizeof b,
@@ -450,7 +453,14 @@ int trace_commit(struct trace *t, struct trace_stats *st, char *err, size_t errl
         put_us(t, s.cut_at);
     }
     trace_put(t, "}}\n");
-    int rc = gzf_commit(t->g, err, errlen);
+    return gzf_prepare(t->g, err, errlen);
+}
+
+int trace_commit(struct trace *t, struct trace_stats *st, char *err, size_t errlen)
+{
+    int rc = trace_prepare(t, st, err, errlen);
+    if (rc == GV_OK) rc = gzf_commit(t->g, err, errlen);
+    else gzf_abort(t->g);
     trace_free(t);
     return rc;
 }

@@ -25,7 +25,8 @@
  * written; the count is in the trailing "metadata" object
  * (dropped_events, truncated_at_us) and in trace_stats().
  * The file (".gz" = gzip) is written atomically: only trace_commit puts it
- * in place.  The format is documented in docs/output.md. */
+ * in place, after trace_prepare has written it all out.  The format is
+ * documented in docs/output.md. */
 #ifndef OUTPUT_TRACE_H
 #define OUTPUT_TRACE_H
 
@@ -59,8 +60,13 @@ void trace_observe(struct trace *t, struct run_observer *obs, struct mach_observ
                    const struct mach_task *timer);
 /* Close every open slice at `end` (the run's end, or the time it failed). */
 void trace_end(struct trace *t, sim_time end);
-/* Write the trailer and put the file in place; frees t and detaches the
- * observers.  GV_OK or GV_EIO. */
+/* Write the trailer and the whole file out to its temporary name (the
+ * first phase of a commit: see common/afile.h), detaching the observers.
+ * GV_OK, or GV_EIO with nothing left on disk; t stays to be committed or
+ * aborted either way. */
+int trace_prepare(struct trace *t, struct trace_stats *st, char *err, size_t errlen);
+/* Prepare if not yet done, then put the file in place; frees t.  GV_OK
+ * or GV_EIO. */
 int trace_commit(struct trace *t, struct trace_stats *st, char *err, size_t errlen);
 /* Discard the file; frees t and detaches the observers. */
 void trace_abort(struct trace *t);

@@ -1,6 +1,6 @@
 #!/bin/sh
-# valgrind.sh BINARY UNIT_TESTS... - memcheck the unit tests and a few CLI
-# runs; fails on any error or leak.
+# valgrind.sh BINARY UNIT_TESTS... - memcheck the unit tests (and the fuzz
+# corpus replays, replay_NAME) and a few CLI runs; fails on any error or leak.
 set -u
 # tests that measure progress of real threads relax it under valgrind
 export GVLSIM_UNDER_VALGRIND=1
@@ -8,9 +8,14 @@ bin=$1; shift
 vg="valgrind --quiet --error-exitcode=99 --leak-check=full --errors-for-leak-kinds=definite,indirect"
 fail=0
 for t in "$@"; do
-    case $(basename "$t") in test_oom) continue ;; esac   # interposes malloc itself
+    args=
+    case $(basename "$t") in
+    test_oom) continue ;;   # interposes malloc itself
+    replay_*) n=$(basename "$t" | sed 's/^replay_//'); args="tests/fuzz/corpus/$n tests/fuzz/crashers/$n" ;;
+    esac
     echo "== valgrind $(basename "$t")"
-    $vg "$t" >/dev/null 2>"$t.vg" || { cat "$t.vg"; fail=1; }
+    # shellcheck disable=SC2086
+    $vg "$t" $args >/dev/null 2>"$t.vg" </dev/null || { cat "$t.vg"; fail=1; }
 done
 for args in "run scenarios/mtime_loop.json --set ractors.0.threads.1.program.0.times_total=2000 -q -o /dev/null" \
             "run tests/data/deadlock.json -q" \

@@ -54,10 +54,13 @@ static inline sim_event_id sim_at(struct sim_engine *e, sim_time t,
     return e->ops->at(e, t < e->now ? e->now : t, h, obj, arg);
 }
 
+/* dt from now; a time beyond the range is the end of time (never reached
+ * before a run's time limit), not an overflow. */
 static inline sim_event_id sim_after(struct sim_engine *e, sim_time dt,
                                      sim_handler h, void *obj, uint64_t arg)
 {
-    return e->ops->at(e, e->now + (dt < 0 ? 0 : dt), h, obj, arg);
+    if (dt < 0) dt = 0;
+    return e->ops->at(e, dt > SIM_TIME_MAX - e->now ? SIM_TIME_MAX : e->now + dt, h, obj, arg);
 }
 
 static inline int sim_cancel(struct sim_engine *e, sim_event_id id)

@@ -163,6 +163,14 @@ static double corun_factor(const struct machine *m)
 }
 
 /* Work (uncontended time) -> time at factor f, and back. */
+/* The time `d` after `now`: the end of time rather than an overflow (a
+ * duration near the range's end, scaled work), and never before now. */
+static sim_time mach_end_of(sim_time now, sim_time d)
+{
+    if (d <= 0) return now;
+    return d > SIM_TIME_MAX - now ? SIM_TIME_MAX : now + d;
+}
+
 static sim_time corun_time(sim_time work, double f)
 {
     if (f == 1.0 || work <= 0) return work;
@@ -192,7 +200,7 @@ static void corun_replan(struct machine *m)
             continue;
         }
         sim_time left = t->burst_end > now ? t->burst_end - now : 0;
-        t->burst_end = now + corun_time(corun_work(left, t->burst_f), f);
+        t->burst_end = mach_end_of(now, corun_time(corun_work(left, t->burst_f), f));
         t->burst_f = f;
         sim_time at = t->burst_cut && t->burst_cut < t->burst_end ? t->burst_cut : t->burst_end;
         sim_cancel(m->eng, t->burst_ev);
@@ -233,9 +241,9 @@ void mach_finish(struct machine *m, sim_time end)
     }
 }
 
-sim_time mach_cpu_time(const struct machine *m)
+sim_sum mach_cpu_time(const struct machine *m)
 {
-    sim_time t = 0;
+    sim_sum t = 0;
     for (int i = 0; i < m->ncores; i++) t += m->cores[i].busy_time + m->cores[i].switch_time;
     return t;
 }
@@ -448,11 +456,8 @@ static void ev_arrive(void *obj, uint64_t arg)
         return;
     }
     if (t->in_burst) {  /* resume a burst paused by preemption */
-        t->burst_end = mach_now_of(m) + t->burst_left;
-        if (m->corun) {
-            t->burst_f = corun_factor(m);
-            t->burst_end = mach_now_of(m) + corun_time(t->burst_left, t->burst_f);
-        }
+        if (m->corun) t->burst_f = corun_factor(m);
+        t->burst_end = mach_end_of(mach_now_of(m), m->corun ? corun_time(t->burst_left, t->burst_f) : t->burst_left);
         start_burst_timer(m, t);
         return;
     }
@@ -685,11 +690,8 @@ void mach_burst(struct machine *m, struct mach_task *t, sim_time d, mach_cont k,
     t->in_burst = true;
     t->burst_k = k;
     t->burst_ctx = ctx;
-    t->burst_end = mach_now_of(m) + (d > 0 ? d : 0);
-    if (m->corun) {
-        t->burst_f = corun_factor(m);
-        t->burst_end = mach_now_of(m) + corun_time(d > 0 ? d : 0, t->burst_f);
-    }
+    if (m->corun) t->burst_f = corun_factor(m);
+    t->burst_end = mach_end_of(mach_now_of(m), m->corun ? corun_time(d, t->burst_f) : d);
     t->interrupt_pending = false;
     start_burst_timer(m, t);
 }
@@ -723,7 +725,7 @@ static void rated_plan(struct machine *m, struct mach_task *t)
         d = corun_time(d, t->burst_f);
     }
     t->seg_start = now;
-    t->burst_end = d > SIM_TIME_MAX - now ? SIM_TIME_MAX : now + d;
+    t->burst_end = mach_end_of(now, d);
 }
 
 /* How far ahead a rated burst's end event may sit.  Rates change often

@@ -262,6 +262,6 @@ sim_time mach_work_time(sim_time work, uint64_t num, uint64_t den);
 void mach_finish(struct machine *m, sim_time end);
 
 /* Summed over cores: time busy running tasks plus switching. */
-sim_time mach_cpu_time(const struct machine *m);
+sim_sum mach_cpu_time(const struct machine *m);
 
 #endif

@@ -85,5 +85,12 @@ run exec $mtime --trace "$tmp/t.json"
 expect_code 2 "--trace"
 run exec $mtime --engine simgrid
 expect_code 2 "--engine"
+run exec $mtime --force
+expect_code 2 "--force"
+
+# -- more threads than the executor runs: said as many, not "none"
+run exec tests/data/minimal.json --set ractors.0.threads.0.count=5000 --set machine.cores=1
+expect_code 3 "5000 threads"
+expect_line err "gvlsim exec: tests/data/minimal.json: gvlsim exec runs 1 to 4096 threads (one pthread each); this scenario has 5000" "5000 threads"
 
 finish "$script"

@@ -104,4 +104,12 @@ expect_code 2 "two scenarios"
 run run scenarios/mtime_loop.json --bogus
 expect_code 2 "unknown option"
 
+# -- state times summed over threads beyond int64 picoseconds (3,000 threads
+# sleeping an hour: 1.08e19 ps) are exact, not wrapped around to negative
+run run tests/data/minimal.json --set 'ractors.0.threads.0={"count": 3000, "program": [{"op": "sleep", "dur": "3600s"}]}' \
+    --max-time 4000 -q --reproducible --no-header
+expect_code 0 "wide sums"
+checks=$((checks + 1))
+[ "$(cut -d, -f17 "$tmp/out")" = 10800000.069758312 ] || fail "wide sums: sleeping_s is $(cut -d, -f17 "$tmp/out")"
+
 finish run_cmd.sh

@@ -221,6 +221,15 @@ static void test_op_durations(void)
     struct rng r;
     rng_seed(&r, 1, 0);
     ASSERT_EQ(core_op_dur(&th, &sl, 1.5), rng_uniform(&r, 5, 9));  /* drawn from its stream */
+    /* scaled beyond the time range: SIM_TIME_MAX, which the backends report,
+     * never a wrapped-around (negative or tiny) duration */
+    struct scn_op big = compute_op(9300 * SIM_S);
+    ASSERT_EQ(core_op_dur(&th, &big, 1000), SIM_TIME_MAX);
+    sys.u.syscall.io_wait = false;
+    sys.u.syscall.dur = (struct scn_dist){ DIST_CONST, 86400 * SIM_S, 0 };
+    ASSERT_EQ(core_op_dur(&th, &sys, 1000), SIM_TIME_MAX);
+    ASSERT_EQ(core_op_dur(&th, &sys, 100), 8640000 * SIM_S);  /* in range: exact */
+    ASSERT_EQ(core_scale_work(SIM_TIME_MAX / 2, 2.0), SIM_TIME_MAX);
 }
 
 /* ---- the scheduler ------------------------------------------------------------ */

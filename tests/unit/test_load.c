@@ -5,6 +5,7 @@
 #include <unistd.h>
 
 #include "../../common/err.h"
+#include "../../input/jsonpos.h"
 #include "../../input/load.h"
 #include "../../input/units.h"
 #include "test.h"
@@ -238,14 +239,15 @@ static void test_err_file_limits(void)
     unlink(p);
     free(p);
 
-    /* Nesting deeper than 64: the 65th opening bracket. */
+    /* Nesting deeper than JPOS_MAX_DEPTH: the opening bracket one level too deep. */
     char deep[256] = "{\"ractors\":";
-    size_t n = strlen(deep);
-    for (int i = 0; i < 70; i++) deep[n++] = '[';
-    for (int i = 0; i < 70; i++) deep[n++] = ']';
+    size_t n = strlen(deep), pre = n;
+    for (int i = 0; i < JPOS_MAX_DEPTH + 5; i++) deep[n++] = '[';
+    for (int i = 0; i < JPOS_MAX_DEPTH + 5; i++) deep[n++] = ']';
     deep[n++] = '}';
     p = write_temp(deep, n);
-    snprintf(want, sizeof want, "%s:1:75: nesting deeper than 64 levels", p);
+    snprintf(want, sizeof want, "%s:1:%d: nesting deeper than %d levels", p, (int)pre + JPOS_MAX_DEPTH,
+             JPOS_MAX_DEPTH);
     EXPECT(p, want);
     unlink(p);
     free(p);
@@ -289,6 +291,31 @@ static void test_err_loop_depth(void)
     for (int i = 0; i < 32; i++) strcat(want, "/body/0");
     strcat(want, ": loops nested deeper than 32");
     expect_sets(D "minimal.json", sets, 2, NULL, (const char *const[]){ want, NULL });
+}
+
+/* The documented 32 nested loops fit the JSON nesting limit, with a
+ * distribution object in the innermost op (the deepest a scenario nests). */
+static void test_loop_depth_limit_fits(void)
+{
+    char text[4096] = "{\"ractors\": [{\"threads\": [{\"program\": ";
+    for (int i = 0; i < SCN_MAX_LOOP_DEPTH; i++) strcat(text, "[{\"op\": \"loop\", \"times\": 2, \"body\": ");
+    strcat(text, "[{\"op\": \"compute\", \"dur\": {\"dist\": \"uniform\", \"min\": 1, \"max\": 2}}]");
+    for (int i = 0; i < SCN_MAX_LOOP_DEPTH; i++) strcat(text, "}]");
+    strcat(text, "}]}]}");
+    char *p = write_temp(text, strlen(text));
+    struct scenario s;
+    load_ok(p, NULL, 0, NULL, &s);
+    const struct scn_op *op = &s.ractors[0].threads[0].prog.ops[0];
+    int depth = 0;
+    while (op->kind == OP_LOOP) {
+        depth++;
+        op = &op->u.loop.body->ops[0];
+    }
+    ASSERT_EQ(depth, SCN_MAX_LOOP_DEPTH);
+    ASSERT_EQ(op->kind, OP_COMPUTE);
+    scenario_free(&s);
+    unlink(p);
+    free(p);
 }
 
 /* Columns count characters; a byte order mark is not one; pointers escape '/' and '~'. */
@@ -463,7 +490,7 @@ static void test_override_errors(void)
                "--set[1]:1:9: /ractors: \"first\" is not an array index (this is an array of 1 element)");
     EXPECT_SET(D "full.json", "seed.x=1", "--set[1]:1:6: /seed: cannot set \"x\" inside a number");
     EXPECT_SET(D "minimal.json", "runtime={\"gvl_policy\": }", "--set[1]:1:24: syntax error near '}'");
-    EXPECT_SET(D "minimal.json", "name=\"unterminated", "--set[1]:1:6: syntax error near '\"unterminated'");
+    EXPECT_SET(D "minimal.json", "name=\"unterminated", "--set[1]:1:6: unterminated string");
 }
 
 static void test_override_machine_profile(void)
@@ -560,6 +587,70 @@ static void test_profile_errors(void)
            D "machines/broken.json:2:12: /cores: 9000 is out of range (1..4096)",
            D "machines/broken.json:3:3: /profile: a machine profile file cannot name another profile",
            D "machines/broken.json:4:3: /wake_idl_core: unknown key \"wake_idl_core\" (did you mean \"wake_idle_core\"?)");
+}
+
+/* A profile path naming a file that is not JSON: nothing of it is quoted. */
+static void test_profile_not_json(void)
+{
+    static const char shadow[] = "root:$6$Zk2Xr9$s3cr3thash:19000:0:99999:7:::\n";
+    char *secret = write_temp(shadow, sizeof shadow - 1);
+    char text[512], want[512];
+    snprintf(text, sizeof text, "{\"machine\": \"%s\", \"ractors\": [{\"threads\": [{}]}]}", secret);
+    char *p = write_temp(text, strlen(text));
+    snprintf(want, sizeof want, "%s:1:1: syntax error: this is not JSON (its text is not quoted)", secret);
+    EXPECT(p, want);
+    unlink(p);
+    free(p);
+    unlink(secret);
+    free(secret);
+}
+
+/* Control characters from the input are escaped in every message (keys,
+ * profile names, --set keys), and refused in names, which are printed. */
+static void test_err_control_characters(void)
+{
+    static const char text[] =
+        "{\"\\u001b[2Jx\\ny\": 1, \"machine\": \"m\\u009b\\r\",\n"
+        " \"ractors\": [{\"threads\": [{\"name\": \"a\\u001b[31m\\u202e\", \"program\": []}]}]}";
+    char *p = write_temp(text, sizeof text - 1);
+    char w[5][512];
+    snprintf(w[0], sizeof w[0], "%s:1:33: /machine: no machine profile \"m\\u009b\\r\" (looked in: /tmp/machines)", p);
+    snprintf(w[1], sizeof w[1], "%s:1:2: /\\x1b[2Jx\\ny: unknown key \"\\x1b[2Jx\\ny\" (valid keys: name, "
+             "description, seed, machine, runtime, queues, ractors, stop)", p);
+    snprintf(w[2], sizeof w[2], "%s:1:33: /machine: control character U+009B in a name (names are printed in "
+             "output and messages; only \"description\" and \"source\" may hold them)", p);
+    snprintf(w[3], sizeof w[3], "%s:2:36: /ractors/0/threads/0/name: control character U+001B in a name (names "
+             "are printed in output and messages; only \"description\" and \"source\" may hold them)", p);
+    snprintf(w[4], sizeof w[4], "--set[1]:1:9: /runtime/q\\x1b]0;x\\x07\\n: unknown key \"q\\x1b]0;x\\x07\\n\" "
+             "(valid keys: gvl_policy, quantum, timer_tick, threshold, invariant_check, insn_counter, "
+             "counter_model, max_cpu, snt_cap, mn_main, yjit, ruby)");
+    const char *sets[] = { "runtime.q\x1b]0;x\x07\n=1" };
+    expect_sets(p, sets, 1, NULL, (const char *const[]){ w[0], w[1], w[2], w[3], w[4], NULL });
+    unlink(p);
+    free(p);
+    /* Free text may hold them; a --set name that is not UTF-8 may not. */
+    EXPECT_SET(D "minimal.json", "name=\xff", "--set[1]:1:6: /name: invalid UTF-8 in a name (byte 0xFF)");
+    const char *ok[] = { "description=\"line 1\\nline 2\\u001b\"" };
+    struct scenario s;
+    load_ok(D "minimal.json", ok, 1, NULL, &s);
+    ASSERT_STREQ(s.description, "line 1\nline 2\x1b");
+    scenario_free(&s);
+}
+
+/* Messages built anywhere (gv_fail) escape what they quote, and
+ * diag_escape_to never cuts an escape or a character in two. */
+static void test_messages_escaped(void)
+{
+    char err[64];
+    ASSERT_EQ(gv_fail(err, sizeof err, GV_EIO, "cannot read \"%s\"", "a\x1b[31m\nb\xff\xc2\x9b"), GV_EIO);
+    ASSERT_STREQ(err, "cannot read \"a\\x1b[31m\\nb\\xff\\u009b\"");
+    char small[8];
+    ASSERT_EQ(diag_escape_to(small, sizeof small, "ab\x1b" "cd"), 8);
+    ASSERT_STREQ(small, "ab\\x1bc");
+    ASSERT_EQ(diag_escape_to(small, 5, "ab\x1b" "cd"), 8);
+    ASSERT_STREQ(small, "ab");             /* "\x1b" does not fit: not cut */
+    ASSERT_EQ(diag_escape_to(small, 4, "a\xc3\xa9\xc3\xa9"), 5);
+    ASSERT_STREQ(small, "a\xc3\xa9");      /* nor is "é" */
 }
 
 /* ---- derived counts and the full round trip --------------------------------------- */
@@ -731,6 +822,7 @@ int main(void)
     RUN(test_err_main_count);
     RUN(test_err_queue_names);
     RUN(test_err_loop_depth);
+    RUN(test_loop_depth_limit_fits);
     RUN(test_err_file_limits);
     RUN(test_err_utf8_columns);
     RUN(test_err_many);
@@ -742,6 +834,9 @@ int main(void)
     RUN(test_profile_merge);
     RUN(test_profile_lookup);
     RUN(test_profile_errors);
+    RUN(test_profile_not_json);
+    RUN(test_err_control_characters);
+    RUN(test_messages_escaped);
     RUN(test_counts_and_times_total);
     RUN(test_full_round_trip);
     RUN(test_example_scenario);

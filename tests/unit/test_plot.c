@@ -103,6 +103,19 @@ static void test_plot_data(void)
     free(buf);
     gp_data_free(&d);
     csvr_free(&t);
+
+    /* Column names are data: a newline in one cannot start a gnuplot
+     * command line of its own (found by fuzzing the comment line). */
+    table("x,\"y\nsystem('touch pwned')\",\"s\nsystem('x')\"\n1,2,a\n", &t);
+    struct gp_spec n = { .csv_path = "n.csv", .xcol = "x", .ycol = t.header[1], .series_col = t.header[2],
+                         .out = "n.png" };
+    ASSERT_EQ(gp_build(&t, &n, &d, err, sizeof err), GV_OK);
+    buf = script(&n, &d);
+    ASSERT(!strstr(buf, "\nsystem("));
+    ASSERT_CONTAINS(buf, "# Points: y system('touch pwned') (mean over rows with the same x)");
+    free(buf);
+    gp_data_free(&d);
+    csvr_free(&t);
 }
 
 /* Durations: cells with units, or the plain nanoseconds of a scenario duration. */

@@ -240,6 +240,28 @@ static void test_metrics_row(void)
     row_free(&r);
 }
 
+/* Times summed over threads or cores exceed int64 picoseconds (3,000
+ * threads sleeping an hour: 1.08e19 ps; 10^6 threads over 9e6 s: 9e24):
+ * they are 128-bit sums, printed exactly (to the nanosecond). */
+static void test_wide_sums(void)
+{
+    char buf[64];
+    csv_format_seconds(buf, sizeof buf, (sim_sum)3000 * 3600 * SIM_S + 69758312);
+    ASSERT_STREQ(buf, "10800000.000069758");
+    csv_format_seconds(buf, sizeof buf, (sim_sum)1000000 * 9000000 * SIM_S + 1500);
+    ASSERT_STREQ(buf, "9000000000000.000000002");
+    csv_format_seconds(buf, sizeof buf, (sim_sum)SIM_TIME_MAX * 2);
+    ASSERT_STREQ(buf, "18446744.073709552");
+    csv_format_seconds(buf, sizeof buf, -(sim_sum)1500);
+    ASSERT_STREQ(buf, "-0.000000002");
+    struct run_metrics m;
+    memset(&m, 0, sizeof m);
+    for (int t = 0; t < 3000; t++) m.state_time[TS_SLEEPING] += 3600 * SIM_S;  /* as vm_collect sums */
+    ASSERT(m.state_time[TS_SLEEPING] > (sim_sum)SIM_TIME_MAX);
+    csv_format_seconds(buf, sizeof buf, m.state_time[TS_SLEEPING]);
+    ASSERT_STREQ(buf, "10800000.000000000");
+}
+
 int main(void)
 {
     RUN(test_json_number);
@@ -248,5 +270,6 @@ int main(void)
     RUN(test_writer);
     RUN(test_choose);
     RUN(test_metrics_row);
+    RUN(test_wide_sums);
     TEST_DONE();
 }

@@ -118,6 +118,20 @@ static void test_csv_reader(void)
     ASSERT_EQ(csvr_parse("a,b\n", "t.csv", &t, err, sizeof err), GV_OK);
     ASSERT_EQ(t.nrows, 0);
     csvr_free(&t);
+    /* A text ending just after a comma (found by fuzzing: the header had no
+     * columns and a row could vanish): the last field is empty. */
+    ASSERT_EQ(csvr_parse("a,", "t.csv", &t, err, sizeof err), GV_OK);
+    ASSERT_EQ(t.ncols, 2);
+    ASSERT_EQ(t.nrows, 0);
+    ASSERT_STREQ(t.header[1], "");
+    csvr_free(&t);
+    ASSERT_EQ(csvr_parse("a,b\n1,", "t.csv", &t, err, sizeof err), GV_OK);
+    ASSERT_EQ(t.nrows, 1);
+    ASSERT_STREQ(csvr_cell(&t, 0, 0), "1");
+    ASSERT_STREQ(csvr_cell(&t, 0, 1), "");
+    csvr_free(&t);
+    ASSERT_EQ(csvr_parse("a,b\n1,2,", "t.csv", &t, err, sizeof err), GV_EINVAL);
+    ASSERT_STREQ(err, "t.csv:2: 3 fields, the header has 2");
 }
 
 int main(void)

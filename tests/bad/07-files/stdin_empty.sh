@@ -1,0 +1,2 @@
+# an empty pipe on stdin
+printf '' | "$1" check /dev/stdin

@@ -1,0 +1,68 @@
+#!/bin/sh
+# sweep_resume.sh BINARY - a sweep killed with SIGKILL midway loses no
+# finished run: `--resume` runs only what its journal lacks, and the CSV is
+# byte for byte the one an uninterrupted sweep writes (failed runs and exit
+# status included).  Run from the repository root by tests/e2e/run.sh.
+set -u
+bin=$1
+. tests/e2e/lib.inc
+
+# 40 runs of ~25 ms; the gvl_policy "nosuch" points fail (exit 3)
+sweep="sweep scenarios/examples/token_pingpong.json --param machine.cores=1,2
+       --param runtime.gvl_policy=eager,hot_steal,delayed,threshold,nosuch --seeds 4 --reproducible -q
+       --set ractors.0.threads.0.program.0.times=50000 --set ractors.0.threads.1.program.0.times=50000"
+# shellcheck disable=SC2086
+run $sweep -j 2 -o "$tmp/full.csv"
+expect_code 3 "uninterrupted"
+full_code=$code
+
+kill_midway() {  # kill_midway OUT: start the sweep, SIGKILL it after 6 journaled runs
+    # shellcheck disable=SC2086
+    "$bin" $sweep -j 2 -o "$1" >"$tmp/out" 2>"$tmp/err" &
+    pid=$!
+    i=0
+    while [ $i -lt 2000 ] && [ "$(cat "$1.journal" 2>/dev/null | grep -c '^R ')" -lt 6 ]; do
+        sleep 0.01
+        i=$((i + 1))
+    done
+    kill -KILL $pid
+    wait $pid 2>/dev/null
+    checks=$((checks + 1))
+    [ -f "$1.journal" ] && [ ! -f "$1" ] || fail "kill midway: the sweep was not interrupted ($(ls "$tmp"))"
+}
+
+kill_midway "$tmp/k.csv"
+# without --resume the journal is not thrown away
+# shellcheck disable=SC2086
+run $sweep -j 2 -o "$tmp/k.csv"
+expect_code 2 "journal left, no --resume"
+expect_line err "gvlsim sweep: $tmp/k.csv.journal: the journal of an interrupted sweep is here: add --resume to continue it, or remove it to start over" "journal left"
+# another sweep cannot resume it
+# shellcheck disable=SC2086
+run $sweep -j 2 -o "$tmp/k.csv" --resume --set runtime.quantum=50ms
+expect_code 2 "another sweep"
+expect_match err 'belongs to a different sweep' "another sweep"
+# the same sweep resumes it, with another -j
+# shellcheck disable=SC2086
+run $sweep -j 1 -o "$tmp/k.csv" --resume
+expect_code "$full_code" "resumed"
+checks=$((checks + 1))
+cmp -s "$tmp/full.csv" "$tmp/k.csv" || fail "resumed: the CSV differs from the uninterrupted sweep's"
+checks=$((checks + 1))
+[ -z "$(ls "$tmp" | grep -e '\.journal$' -e '\.tmp\.')" ] || fail "resumed: journal or temporary file left: $(ls "$tmp")"
+
+# a record torn by the kill (the process died writing it) is dropped and rerun
+kill_midway "$tmp/t.csv"
+printf 'R 39 0 1200 0badc0de\npoint,rep,ma' >>"$tmp/t.csv.journal"
+# shellcheck disable=SC2086
+run $sweep -j 2 -o "$tmp/t.csv" --resume
+expect_code "$full_code" "torn record"
+checks=$((checks + 1))
+cmp -s "$tmp/full.csv" "$tmp/t.csv" || fail "torn record: the CSV differs from the uninterrupted sweep's"
+
+# no journal for stdout
+# shellcheck disable=SC2086
+run $sweep -o - --resume
+expect_code 2 "--resume to stdout"
+
+finish "$script"
