@@ -16,7 +16,7 @@
 #                 targets (gvlsim validate; minutes, quiet host)
 #   make valgrind the unit and golden tests under valgrind memcheck
 #   make tsan     the real executor's unit tests under ThreadSanitizer
-#   make fuzz     fuzz the loader and the CSV reader with libFuzzer (clang), FUZZ_TIME
+#   make fuzz     fuzz the loader, the CSV reader and the trace importer with libFuzzer (clang), FUZZ_TIME
 #                 seconds each; the corpus and crashers are kept in tests/fuzz/
 
 CC      ?= cc
@@ -185,7 +185,7 @@ unit-test: $(REL_UNITS)
 # Each target tests/fuzz/fuzz_NAME.c is a libFuzzer entry point; replay.c runs
 # the kept corpus (tests/fuzz/corpus/NAME) and crashers (tests/fuzz/crashers/NAME)
 # through it with gcc, in `make test` (release and ASan+UBSan builds).
-FUZZ_TARGETS := load csv
+FUZZ_TARGETS := load csv import
 FUZZ_DIRS := $(foreach t,$(FUZZ_TARGETS),tests/fuzz/corpus/$(t) tests/fuzz/crashers/$(t))
 REL_REPLAY := $(FUZZ_TARGETS:%=$(REL)/tests/replay_%)
 ASN_REPLAY := $(FUZZ_TARGETS:%=$(ASN)/tests/replay_%)

@@ -9,6 +9,7 @@
 #include "../common/err.h"
 #include "../input/import.h"
 #include "../input/load.h"
+#include "../input/ruby_version.h"
 #include "../input/units.h"
 #include "../output/csv.h"
 #include "cli.h"
@@ -83,18 +84,15 @@ static char *scenario_name(const char *path)
     size_t n = strlen(b);
     if (n > 3 && !strcmp(b + n - 3, ".gz")) n -= 3;
     if (n > 5 && !strncmp(b + n - 5, ".json", 5)) n -= 5;
-    return strndup(b, n);
+    char *raw = strndup(b, n), *name = raw ? diag_escape(raw) : NULL;  /* names are printed */
+    free(raw);
+    return name;
 }
 
-static int write_report(const char *path, const struct imp_trace *t)
+/* Every segment of the trace, with its class. */
+static void write_report(FILE *f, const struct imp_trace *t)
 {
-    struct afile f;
-    char err[GV_ERRLEN];
-    if (afile_open(&f, path, err, sizeof err) != GV_OK) {
-        fprintf(stderr, "gvlsim import: %s\n", err);
-        return GV_EIO;
-    }
-    fprintf(f.f, "thread,tid,ractor,segment,event,state,start_s,dur_s,wait,class,rule,waker,gap_s\n");
+    fprintf(f, "thread,tid,ractor,segment,event,state,start_s,dur_s,wait,class,rule,waker,gap_s\n");
     for (int i = 0; i < t->nthreads; i++) {
         const struct imp_thread *th = &t->threads[i];
         for (int k = 0; k < th->nsegs; k++) {
@@ -111,56 +109,42 @@ static int write_report(const char *path, const struct imp_trace *t)
             csv_format_seconds(t0, sizeof t0, s->t0);
             csv_format_seconds(d, sizeof d, s->t1 - s->t0);
             csv_format_seconds(gap, sizeof gap, s->gap);
-            fprintf(f.f, "%s,%lld,%d,%d,%d,%s,%s,%s,", name, (long long)th->tid, th->ractor, k, s->event,
+            fprintf(f, "%s,%lld,%d,%d,%d,%s,%s,%s,", name, (long long)th->tid, th->ractor, k, s->event,
                     imp_state_name(s->st), t0, d);
             if (s->st == IMP_WAITING) {
-                fprintf(f.f, "%d,%s,\"%s\",", s->wait_index, imp_class_name(s->cls), imp_rule_text(s->rule));
-                if (s->waker >= 0) fprintf(f.f, "%d,%s\n", s->waker, gap);
-                else fprintf(f.f, ",\n");
+                fprintf(f, "%d,%s,\"%s\",", s->wait_index, imp_class_name(s->cls), imp_rule_text(s->rule));
+                if (s->waker >= 0) fprintf(f, "%d,%s\n", s->waker, gap);
+                else fprintf(f, ",\n");
             } else {
-                fprintf(f.f, ",,,,\n");
+                fprintf(f, ",,,,\n");
             }
         }
     }
-    if (afile_commit(&f, err, sizeof err) != GV_OK) {
-        fprintf(stderr, "gvlsim import: %s\n", err);
-        return GV_EIO;
-    }
-    return GV_OK;
 }
 
-static int write_stats(const char *path, const struct imp_trace *t, const char *ruby)
+/* The trace's own totals, as one CSV row.  GV_OK or GV_ENOMEM. */
+static int write_stats(FILE *f, const struct imp_trace *t, const char *ruby)
 {
-    struct afile f;
-    char err[GV_ERRLEN];
     struct imp_totals tot;
     struct imp_latency lat;
     imp_totals(t, &tot);
     if (imp_latencies(t, &lat) != GV_OK) return GV_ENOMEM;
-    if (afile_open(&f, path, err, sizeof err) != GV_OK) {
-        fprintf(stderr, "gvlsim import: %s\n", err);
-        return GV_EIO;
-    }
     const sim_time times[] = { tot.wall, tot.running, tot.gc, tot.wants_gvl, tot.waiting, tot.sleeping };
-    fprintf(f.f, "form,ruby,threads,ractors,events,wall_s,running_s,gc_s,wants_gvl_s,waiting_s,sleeping_s,"
+    fprintf(f, "form,ruby,threads,ractors,events,wall_s,running_s,gc_s,wants_gvl_s,waiting_s,sleeping_s,"
                  "waits,io,sync,join,yield,end,exit,handoffs,handoff_s,acquires,acquire_s\n");
-    fprintf(f.f, "%s,%s,%d,%d,%d", t->form == IMP_FORM_GVLSIM ? "gvlsim" : "gvl-tracing", ruby ? ruby : "",
+    fprintf(f, "%s,%s,%d,%d,%d", t->form == IMP_FORM_GVLSIM ? "gvlsim" : "gvl-tracing", ruby ? ruby : "",
             t->nthreads, t->nractors, t->nevents);
     for (size_t i = 0; i < sizeof times / sizeof times[0]; i++) {
         char b[40];
         csv_format_seconds(b, sizeof b, times[i]);
-        fprintf(f.f, ",%s", b);
+        fprintf(f, ",%s", b);
     }
     char h[40], q[40];
     csv_format_seconds(h, sizeof h, lat.handoff_median);
     csv_format_seconds(q, sizeof q, lat.acquire_median);
-    fprintf(f.f, ",%d,%d,%d,%d,%d,%d,%d,%d,%s,%d,%s\n", tot.waits, tot.cls[IMP_CLS_IO], tot.cls[IMP_CLS_SYNC],
+    fprintf(f, ",%d,%d,%d,%d,%d,%d,%d,%d,%s,%d,%s\n", tot.waits, tot.cls[IMP_CLS_IO], tot.cls[IMP_CLS_SYNC],
             tot.cls[IMP_CLS_JOIN], tot.cls[IMP_CLS_YIELD], tot.cls[IMP_CLS_END], tot.cls[IMP_CLS_EXIT], lat.handoffs,
             h, lat.acquires, q);
-    if (afile_commit(&f, err, sizeof err) != GV_OK) {
-        fprintf(stderr, "gvlsim import: %s\n", err);
-        return GV_EIO;
-    }
     return GV_OK;
 }
 
@@ -233,14 +217,21 @@ static int import_exec(const struct args *a)
     const char *given = args_str(a, "ruby", NULL);
     cJSON *root = NULL;
     char *text = NULL, *name = NULL;
-    if (given && ruby && strcmp(given, ruby) && strncmp(ruby, given, strlen(given))) {
+    struct rver gv, tv = { 0, 0, 0 };
+    if (given && rver_parse(given, &gv) != 0) {
+        rc = GV_EUSAGE;
+        cli_usage_error(&cli_cmd_import, "--ruby %s: not a Ruby version (MAJOR.MINOR or MAJOR.MINOR.PATCH)", given);
+        goto done;
+    }
+    if (given && ruby && rver_parse(ruby, &tv) == 0 &&
+        (gv.major != tv.major || gv.minor != tv.minor || (gv.patch >= 0 && tv.patch >= 0 && gv.patch != tv.patch))) {
         rc = GV_EUSAGE;
         cli_usage_error(&cli_cmd_import, "--ruby %s: the trace says it was recorded on Ruby %s", given, ruby);
         goto done;
     }
-    if (!ruby && given) {
+    if (given && (!ruby || (tv.patch < 0 && gv.patch >= 0))) {   /* none in the trace, or less precise */
+        ruby_from = ruby ? "--ruby, which the trace's agrees with" : "--ruby";
         ruby = given;
-        ruby_from = "--ruby";
     }
 
     struct imp_classify_opts co = { .window = args_num(a, "window", 0), .quantum = args_num(a, "quantum", 0),
@@ -267,14 +258,23 @@ static int import_exec(const struct args *a)
         goto done;
     }
     scenario_free(&scn);
-    if (args_has(a, "report") && (rc = write_report(args_str(a, "report", NULL), &t)) != GV_OK) goto done;
-    if (args_has(a, "stats") && (rc = write_stats(args_str(a, "stats", NULL), &t, ruby)) != GV_OK) goto done;
-    struct afile f;
-    if ((rc = afile_open(&f, out, err, sizeof err)) != GV_OK ||
-        (fputs(text, f.f), (rc = afile_commit(&f, err, sizeof err)) != GV_OK)) {
-        fprintf(stderr, "gvlsim import: %s\n", err);
-        goto done;
+    /* the scenario, the report and the stats: all written, or none */
+    const char *paths[3] = { out, args_str(a, "report", NULL), args_str(a, "stats", NULL) };
+    struct afile f[3];
+    int nf = 0;
+    for (int i = 0; i < 3 && rc == GV_OK; i++) {
+        if (!paths[i]) continue;
+        if ((rc = afile_open(&f[nf], paths[i], err, sizeof err)) != GV_OK) break;
+        FILE *o = f[nf++].f;
+        if (i == 0) fputs(text, o);
+        else if (i == 1) write_report(o, &t);
+        else rc = write_stats(o, &t, ruby);
     }
+    for (int i = 0; i < nf && rc == GV_OK; i++) rc = afile_prepare(&f[i], err, sizeof err);
+    for (int i = 0; i < nf && rc == GV_OK; i++) rc = afile_commit(&f[i], err, sizeof err);
+    for (int i = 0; i < nf; i++) afile_abort(&f[i]);   /* a no-op once committed */
+    if (rc == GV_EIO) fprintf(stderr, "gvlsim import: %s\n", err);
+    if (rc != GV_OK) goto done;
     if (!args_has(a, "quiet")) summary(&t, ruby, ruby_from, strcmp(out, "-") ? out : "stdout");
 done:
     if (rc == GV_ENOMEM) fprintf(stderr, "gvlsim import: out of memory\n");

@@ -101,9 +101,7 @@ int imp_read_gvl_tracing(struct rd *r, const cJSON *events)
         size_t len;
         const char *txt = cJSON_IsNumber(pv) ? jpos_number_text(r->pos, pv, &len) : NULL;
         if (!txt || units_exact(txt, len, 0, &pid) != UNITS_OK || pid != ruby_pid) continue;
-        txt = cJSON_IsNumber(tv) ? jpos_number_text(r->pos, tv, &len) : NULL;
-        if (!txt) continue;
-        if (units_exact(txt, len, 6, &ps) != UNITS_OK) ps = (int64_t)llround(tv->valuedouble * 1e6);
+        if (imp_us_value(r, tv, &ps) != 1) continue;   /* reported in pass 2 */
         if (!have_origin || ps < r->origin) r->origin = ps;
         have_origin = true;
     }

@@ -15,20 +15,17 @@
  */
 #include "imp_read.h"
 
-#include <errno.h>
-#include <fcntl.h>
 #include <inttypes.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 #include <zlib.h>
 
 #include "../common/err.h"
+#include "../common/rfile.h"
 #include "jsonpos.h"
 #include "units.h"
 
@@ -59,48 +56,6 @@ void imp_err_at(struct rd *r, size_t off, const char *fmt, ...)
     int line = 0, col = 0;
     if (off != SIZE_MAX && r->text) jpos_linecol(r->text, off, &line, &col);
     diag_at(r->diags, r->name, line, col, NULL, "%s", msg);
-}
-
-static int read_all(const char *path, char **out, size_t *len, struct diag_list *diags)
-{
-    *out = NULL;
-    int fd = open(path, O_RDONLY | O_CLOEXEC);
-    if (fd < 0) {
-        diag_add(diags, "%s: cannot read trace: %s", path, strerror(errno));
-        return GV_EIO;
-    }
-    size_t cap = 1 << 16, n = 0;
-    char *buf = malloc(cap);
-    if (!buf) { close(fd); return GV_ENOMEM; }
-    for (;;) {
-        if (n == cap) {
-            if (cap > IMP_MAX_BYTES) {
-                free(buf);
-                close(fd);
-                diag_add(diags, "%s: trace is too large (the limit is %u MiB)", path, IMP_MAX_BYTES >> 20);
-                return GV_EINVAL;
-            }
-            char *b = realloc(buf, cap * 2);
-            if (!b) { free(buf); close(fd); return GV_ENOMEM; }
-            buf = b;
-            cap *= 2;
-        }
-        ssize_t k = read(fd, buf + n, cap - n);
-        if (k < 0 && errno == EINTR) continue;
-        if (k < 0) {
-            int e = errno;
-            free(buf);
-            close(fd);
-            diag_add(diags, "%s: cannot read trace: %s", path, strerror(e));
-            return GV_EIO;
-        }
-        if (k == 0) break;
-        n += (size_t)k;
-    }
-    close(fd);
-    *out = buf;
-    *len = n;
-    return GV_OK;
 }
 
 /* Inflate a gzip stream (several members are read one after another, as
@@ -420,29 +375,39 @@ int imp_field_int(struct rd *r, const cJSON *ev, int i, const char *key, int64_t
 
 /* A time field in microseconds -> ps, exactly (a finer fraction is rounded
  * to the picosecond).  1 ok, 0 missing or bad (reported). */
+/* The value of a number node in microseconds as ps: 1 ok, 0 not a number,
+ * -1 out of range (beyond 9e12 us), -2 negative. */
+int imp_us_value(const struct rd *r, const cJSON *v, sim_time *out)
+{
+    size_t len;
+    const char *txt = cJSON_IsNumber(v) ? jpos_number_text(r->pos, v, &len) : NULL;
+    if (!txt) return 0;
+    int64_t ps;
+    int rc = units_exact(txt, len, 6, &ps);
+    if (!isfinite(v->valuedouble) || fabs(v->valuedouble) >= 9e12) return -1;
+    if (rc == UNITS_EPRECISION) {   /* finer than a picosecond: rounded */
+        ps = (int64_t)llround(v->valuedouble * 1e6);
+        rc = UNITS_OK;
+    }
+    if (rc != UNITS_OK) return -1;
+    if (ps < 0) return -2;
+    *out = ps;
+    return 1;
+}
+
 int imp_field_us(struct rd *r, const cJSON *ev, int i, const char *key, sim_time *out)
 {
     const cJSON *v;
     size_t len;
     const char *txt = field_text(r, ev, i, key, "a number (microseconds)", &v, &len);
     if (!txt) return 0;
-    int64_t ps;
-    int rc = units_exact(txt, len, 6, &ps);
-    if (rc == UNITS_EPRECISION && fabs(v->valuedouble) < 9e12) {
-        ps = (int64_t)llround(v->valuedouble * 1e6);
-        rc = UNITS_OK;
-    }
-    if (rc != UNITS_OK || !isfinite(v->valuedouble) || fabs(v->valuedouble) >= 9e12) {
+    int rc = imp_us_value(r, v, out);
+    if (rc == -1)
         imp_err_at(r, imp_off_of(r, v), "event %d: \"%s\" %.*s is out of range (microseconds up to 9e12)", i,
-               key, (int)(len > 40 ? 40 : len), txt);
-        return 0;
-    }
-    if (ps < 0) {
+                   key, (int)(len > 40 ? 40 : len), txt);
+    else if (rc == -2)
         imp_err_at(r, imp_off_of(r, v), "event %d: \"%s\" is negative", i, key);
-        return 0;
-    }
-    *out = ps;
-    return 1;
+    return rc == 1;
 }
 
 const char *imp_field_str(const cJSON *ev, const char *key)
@@ -461,7 +426,9 @@ const char *imp_meta_arg_name(const cJSON *ev)
 /* Set the name of thread ti (the last one given wins). */
 int imp_set_name(struct imp_trace *t, int ti, const char *name)
 {
-    char *s = strdup(name);
+    /* a name is printed (CSV, summaries, messages): control characters,
+     * bidi overrides and invalid UTF-8 are escaped, as messages escape them */
+    char *s = diag_escape(name);
     if (!s) return GV_ENOMEM;
     free(t->threads[ti].name);
     t->threads[ti].name = s;
@@ -659,7 +626,7 @@ int imp_read(const char *file, struct imp_trace *out, struct diag_list *diags)
     char *data;
     size_t len;
     memset(out, 0, sizeof *out);
-    int rc = read_all(file, &data, &len, diags);
+    int rc = rfile_read(file, "trace", IMP_MAX_BYTES, &data, &len, diags);
     if (rc != GV_OK) return rc;
     rc = imp_read_mem(file, data, len, out, diags);
     free(data);

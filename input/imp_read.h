@@ -57,6 +57,9 @@ int imp_add_seg(struct imp_trace *t, struct imp_thread *th, enum imp_state st, s
 /* Set the name of thread ti (the last one given wins).  GV_OK or GV_ENOMEM. */
 int imp_set_name(struct imp_trace *t, int ti, const char *name);
 
+/* A number node in microseconds as ps, quietly: 1 ok, 0 not a number, -1
+ * beyond 9e12 us, -2 negative. */
+int imp_us_value(const struct rd *r, const cJSON *v, sim_time *out);
 /* Fields of event i: 1 ok, 0 missing or bad (reported). */
 int imp_field_int(struct rd *r, const cJSON *ev, int i, const char *key, int64_t *out);
 int imp_field_us(struct rd *r, const cJSON *ev, int i, const char *key, sim_time *out);

@@ -97,7 +97,7 @@ for case in "truncated.json.gz|the gzip stream is truncated: it ends inside even
             "unknown_state.json|event 3 (tid 1): unknown state \"blocked_on_io\"" \
             "unknown_phase.json|event 2: phase \"X\" is not part of a gvl-tracing trace"; do
     f=${case%%|*} msg=${case#*|}
-    run import gvl-tracing "$data/bad/$f" -o "$tmp/bad.json"
+    run import gvl-tracing "tests/bad/14-traces/$f" -o "$tmp/bad.json"
     expect_code 3 "malformed $f"
     expect_lines err 1 "malformed $f: one message"
     checks=$((checks + 1))
