@@ -25,9 +25,11 @@ static int run_pthread(const struct scenario *scn, const struct backend_opts *o,
     memset(r, 0, sizeof *r);
     int rc = exec_run(scn, &eo, &rep, err, errlen);
     if (rc == GV_OK) {
-        r->m = rep.m;                  /* r owns the per-Ractor counts now */
+        r->m = rep.m;                  /* r owns the per-Ractor counts and the measures now */
         rep.ractor_ops_buf = NULL;
         rep.m.ractor_ops = NULL;
+        rep.m.measures = NULL;
+        rep.m.nmeasures = 0;
     }
     exec_report_free(&rep);
     return rc;
@@ -47,6 +49,8 @@ static int run_ruby(const struct scenario *scn, const struct backend_opts *o, st
         r->m.engine = r->engine;
         rep.ractor_ops_buf = NULL;
         rep.m.ractor_ops = NULL;
+        rep.m.measures = NULL;
+        rep.m.nmeasures = 0;
     }
     rrun_report_free(&rep);
     return rc;

@@ -19,6 +19,7 @@
 #include <zlib.h>
 
 #include "../common/afile.h"
+#include "../common/diag.h"
 #include "../common/err.h"
 #include "../input/load.h"
 #include "../models/simulate.h"
@@ -107,6 +108,8 @@ const struct cli_command cli_cmd_sweep = {
         "  rep     replicate (0..N-1 of --seeds); the seed is in the seed column\n"
         "  KEY...  one column per --param, named by its KEY, holding the value\n"
         "          exactly as given (in JSON: a number if it is one, else a string)\n"
+        "and followed by the scenario's named measures' columns: every point must\n"
+        "have the same measures (a point whose --param changes them fails).\n"
         "Rows come in run order: point by point, replicates innermost.\n"
         "\n"
         "Beyond one machine: `--emit-jobs parallel --shards N -o OUT.csv` prints N\n"
@@ -150,6 +153,8 @@ struct sweep_opts {
     size_t textlen;
     struct sweep_grid grid;
     struct row cols;          /* the output's columns */
+    char **measures;          /* the scenario's named measures: every row's */
+    int nmeasures;
 };
 
 static int parse_opts(const struct args *a, struct sweep_opts *o)
@@ -226,6 +231,32 @@ static void opts_free(struct sweep_opts *o)
     free(o->text);
     sweep_grid_free(&o->grid);
     row_free(&o->cols);
+    for (int i = 0; i < o->nmeasures; i++) free(o->measures[i]);
+    free(o->measures);
+}
+
+/* The measures' columns, from the scenario loaded with the common --set
+ * values.  false if out of memory. */
+static bool add_measures(struct sweep_opts *o, const struct scenario *scn)
+{
+    if (scn->nmeasures == 0) return true;
+    o->measures = calloc((size_t)scn->nmeasures, sizeof *o->measures);
+    if (!o->measures) return false;
+    for (int i = 0; i < scn->nmeasures; i++) {
+        if (!(o->measures[i] = strdup(scn->measures[i].name))) return false;
+        o->nmeasures++;
+        csv_measure_columns(&o->cols, scn->measures[i].name);
+    }
+    return !o->cols.oom;
+}
+
+/* A run's measures are the header's (a --param may rename or add one). */
+static bool same_measures(const struct sweep_opts *o, const struct run_metrics *m)
+{
+    if (m->nmeasures != o->nmeasures) return false;
+    for (int i = 0; i < m->nmeasures; i++)
+        if (strcmp(m->measures[i].name, o->measures[i]) != 0) return false;
+    return true;
 }
 
 /* ---- one run -------------------------------------------------------------- */
@@ -297,6 +328,12 @@ static void run_one(struct sweep *sw, uint64_t r, struct run_result *out)
     double t0 = cli_host_now();
     rc = o->backend->run(&scn, &o->bo, &res, err, sizeof err);
     double t1 = cli_host_now();
+    if (rc == GV_OK && !same_measures(o, &res.m)) {
+        rc = gv_fail(err, sizeof err, GV_EINVAL,
+                     "this point's named measures differ from the scenario's: the sweep's columns "
+                     "cannot hold them (give every point the same \"measures\")");
+        backend_result_free(&res);
+    }
     if (rc == GV_OK) {
         res.m.host_seconds = t1 - t0;
         struct row cells;
@@ -383,9 +420,13 @@ static void report_failure(struct progress *p, const struct sweep_opts *o, uint6
     }
     fprintf(stderr, "gvlsim sweep: run %" PRIu64 " (point %" PRIu64 ", rep %d", r, point,
             (int)(r % (uint64_t)g->nseeds));
-    for (int i = 0; i < g->nparams; i++)
-        fprintf(stderr, "%s%s=%s", i ? " " : ": ", g->params[i].key,
-                g->params[i].values[sweep_value_index(g, point, i)]);
+    for (int i = 0; i < g->nparams; i++) {
+        /* the values come from the command line: escaped like every message */
+        char key[256], val[256];
+        diag_escape_to(key, sizeof key, g->params[i].key);
+        diag_escape_to(val, sizeof val, g->params[i].values[sweep_value_index(g, point, i)]);
+        fprintf(stderr, "%s%s=%s", i ? " " : ": ", key, val);
+    }
     fprintf(stderr, ") failed:\n");
     const char *m = res->msg ? res->msg : "unknown error";
     while (*m) {
@@ -500,7 +541,13 @@ static int sweep_exec(const struct args *a)
             opts_free(&o);
             return gv_exit_code(rc);
         }
+        bool ok = add_measures(&o, &scn);
         scenario_free(&scn);
+        if (!ok) {
+            fprintf(stderr, "gvlsim sweep: out of memory\n");
+            opts_free(&o);
+            return GV_EXIT_NOMEM;
+        }
     }
     if (o.emit >= 0) {
         code = sweep_emit_jobs(a, o.emit, (uint64_t)args_num(a, "shards", 8), o.grid.npoints,

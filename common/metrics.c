@@ -16,6 +16,7 @@ const char *thread_state_name(enum thread_state s)
         [TS_BARRIER_JOIN] = "barrier_join",
         [TS_VMLOCK_WAIT] = "vmlock_wait",
         [TS_WANTS_SNT] = "wants_snt",
+        [TS_GC] = "gc",
     };
     return (unsigned)s < TS_COUNT ? names[s] : "dead";
 }
@@ -23,5 +24,6 @@ const char *thread_state_name(enum thread_state s)
 void run_metrics_free(struct run_metrics *m)
 {
     free(m->ractor_ops);
+    free(m->measures);
     memset(m, 0, sizeof *m);
 }

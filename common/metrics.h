@@ -19,18 +19,26 @@ enum thread_state {
     TS_RUNNING,       /* holds the GVL and executes (Ruby code or a non-releasing syscall) */
     TS_WANTS_GVL,     /* ready or handed the GVL but not yet on a CPU */
     TS_BLOCKING,      /* inside a GVL-releasing blocking region (syscall, I/O) */
-    TS_PARKED,        /* parked on a Queue or a join */
+    TS_PARKED,        /* parked on a Queue, a Mutex, a ConditionVariable or a join */
     TS_SLEEPING,      /* Kernel#sleep */
     TS_BARRIER_INIT,  /* initiating a VM barrier: waiting for the others to join */
     TS_BARRIER_JOIN,  /* stopped at a VM barrier started by another Ractor */
     TS_VMLOCK_WAIT,   /* waiting for the VM lock */
     TS_WANTS_SNT,     /* M:N: Ractor ready, waiting for a shared native thread */
+    TS_GC,            /* running the garbage collector (holding the GVL) */
     TS_COUNT
 };
 
 const char *thread_state_name(enum thread_state s);
 
 #define METRICS_MAX_RACTOR_COLS 4096
+
+/* One named measure's latency distribution (core/measure.h): exact. */
+struct run_measure {
+    const char *name;
+    uint64_t count;          /* samples completed after the warm-up */
+    sim_time mean, p50, p90, p99, max;
+};
 
 /* The measured quantities, one per CSV column (ops_per_s follows ops and
  * wall_s).  A backend that cannot observe one marks it unmeasured, and the
@@ -54,6 +62,10 @@ enum metric_id {
     MET_VMLOCK_WAITS,
     MET_LINE_TRANSFERS,
     MET_NATIVE_THREADS,
+    MET_GC_COUNT,
+    MET_MUTEX_WAITS,
+    MET_TIMEOUTS,
+    MET_MEASURES,     /* the named measures' columns */
     MET_ENGINE_EVENTS,
     MET_COUNT
 };
@@ -70,6 +82,7 @@ struct run_metrics {
     int ractors;
     int threads;
     uint64_t seed;
+    double work_scale;       /* machine.work_scale applied to the scenario's durations */
 
     sim_time wall;                   /* simulated or measured wall time */
     sim_sum cpu;                     /* busy core time, switches included, summed over cores */
@@ -90,6 +103,17 @@ struct run_metrics {
     uint64_t vmlock_waits;       /* of which had to wait */
     uint64_t line_transfers;     /* shared-counter cache-line transfers */
     uint64_t native_threads;     /* native threads ever used (DNT + SNT + helpers) */
+    uint64_t gc_count;           /* garbage collections (minor and major) */
+    uint64_t mutex_waits;        /* Mutex#lock calls that had to sleep */
+    uint64_t timeouts;           /* ops with a timeout (cv_wait, queue_pop) that timed out */
+
+    /* not in the CSV: the summary's lines on the GC and spawned threads */
+    uint64_t gc_major, gc_sweeps;
+    uint64_t spawned;            /* threads started by spawn ops */
+
+    sim_time warmup;             /* rates (ops_per_s, NAME_per_s) count from it */
+    struct run_measure *measures;/* the named measures, in declaration order (owned) */
+    int nmeasures;
 
     /* ops per Ractor instance (for per-Ractor throughput); NULL if unused */
     uint64_t *ractor_ops;
@@ -111,7 +135,7 @@ static inline bool metrics_measured(const struct run_metrics *m, enum metric_id 
     return !(m->unmeasured & (UINT64_C(1) << id));
 }
 
-/* Free what a simulated run's metrics own (ractor_ops) and empty them. */
+/* Free what a simulated run's metrics own (ractor_ops, measures) and empty them. */
 void run_metrics_free(struct run_metrics *m);
 
 #endif

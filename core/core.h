@@ -31,8 +31,9 @@ enum {
     CORE_INT_VM_BARRIER = 0x20   /* VM_BARRIER_INTERRUPT_MASK: join the barrier at the next safe point */
 };
 
-/* A thread's frame stack holds its program and one frame per loop it is
- * inside; the loader limits nesting to SCN_MAX_LOOP_DEPTH. */
+/* A thread's frame stack holds its program and one frame per block it is
+ * inside (a loop, a measure, a branch, a synchronize); the loader limits
+ * nesting to SCN_MAX_LOOP_DEPTH. */
 #define CORE_MAX_FRAMES (SCN_MAX_LOOP_DEPTH + 1)
 
 struct core_frame {
@@ -40,14 +41,31 @@ struct core_frame {
     int pc;
     uint64_t left;               /* iterations left after the current one */
     bool forever;
-    bool measure;
+    bool measure;                /* "measure": true: each iteration is one op */
+    bool timed;                  /* each iteration (or the block) ends with a sample */
+    bool sampled;                /* ... which was taken for the current one */
+    bool from_pop, popped;       /* "latency_from": "pop", and the item's time is known */
+    bool end_done;               /* end_op was handed out */
+    int mid;                     /* 1 + the named measure's index, 0 none */
+    sim_time start;              /* when the current iteration began (or its item arrived) */
+    const struct scn_op *end_op; /* run after the body: a synchronize's unlock */
+};
+
+/* The latencies of one named measure recorded by one thread (exact: every
+ * sample is kept, core/measure.h). */
+struct core_samples {
+    sim_time *v;
+    size_t n, cap;
+    bool oom;                    /* a sample could not be stored */
 };
 
 /* Where a thread is in its program (core/cursor.h). */
 struct core_cursor {
     struct core_frame *stack;    /* nframes frames, malloc'ed (core_cursor_init) */
     int sp, nframes;             /* nframes: the program's depth, at most CORE_MAX_FRAMES */
-    uint64_t ops;                /* iterations of "measure" loops completed */
+    uint64_t ops;                /* iterations of "measure": true loops completed (after warmup) */
+    sim_time warmup;             /* samples and ops completed before it are not counted */
+    struct core_samples *samples;/* one per named measure (the backend's array), or NULL */
 };
 
 struct core_thread;
@@ -109,10 +127,31 @@ struct core_thread {
     struct core_thread *wait_next;
     int parked_queue;            /* queue index, -1 if not parked on a queue */
     bool joining;
+    /* ... or on a Mutex, a ConditionVariable, one thread's end (core/sync.h) */
+    int parked_mutex;            /* mutex index, -1 if not waiting for one */
+    int parked_cv;               /* condvar index, -1 if not waiting on one */
+    struct core_thread *join_target; /* the thread a "join" of a template waits for */
+    struct core_thread *joiners; /* joining this thread, newest first (thread_join: LIFO) */
+    int op_phase;                /* where a multi-step op (cv_wait, arrive, join) is */
+    bool timed_out;              /* the last timed wait ended by its timeout */
+
+    /* its template: what it is and when it starts */
+    int tmpl;                    /* index among all thread templates, -1 for a generator */
+    int gen;                     /* generator index, -1 for a template's instance */
+    sim_time start_at;           /* when it starts (templates' "start"); < 0: when spawned */
+    bool started, finished;
+    sim_time arrival;            /* generator: the next arrival (op_phase 1) or the last one */
 
     struct rng rng;
     struct core_cursor cur;      /* its frames sized to the program's depth */
 };
+
+/* Is th still on a wait list (a queue, a mutex, a condition variable, a
+ * join)?  A waker takes it off before making it ready. */
+static inline bool core_waiting(const struct core_thread *th)
+{
+    return th->parked_queue >= 0 || th->parked_mutex >= 0 || th->parked_cv >= 0 || th->joining;
+}
 
 static inline struct core_sched *core_sched_of(const struct core_thread *th)
 {

@@ -1,8 +1,10 @@
-/* cursor.h - stepping through a thread's program: loops (times,
- * times_total, forever), "measure" iterations, and the durations of ops
- * drawn from the thread's own random stream.  Both backends run the ops;
- * the cursor says which op comes next.  The per-op steps are inline: they
- * run once per op on the simulator's hot path. */
+/* cursor.h - stepping through a thread's program: blocks (loops with
+ * times, times_total or forever; measure blocks; branches; synchronize),
+ * the samples of measured iterations, and the durations of ops drawn from
+ * the thread's own random stream.  Both backends run the ops; the cursor
+ * says which op comes next and when a measured block ended (the backend
+ * gives the time: the cursor knows none).  The per-op steps are inline:
+ * they run once per op on the simulator's hot path. */
 #ifndef CORE_CURSOR_H
 #define CORE_CURSOR_H
 
@@ -11,24 +13,39 @@
 #include "core.h"
 
 /* Start at the first op of `prog`, with a frame stack as deep as the
- * program's loops nest (at most CORE_MAX_FRAMES).  GV_OK or GV_ENOMEM;
+ * program's blocks nest (at most CORE_MAX_FRAMES); samples and ops
+ * completed before `warmup` are not counted.  GV_OK or GV_ENOMEM;
  * core_cursor_free releases the frames. */
-int core_cursor_init(struct core_cursor *c, const struct scn_prog *prog);
+int core_cursor_init(struct core_cursor *c, const struct scn_prog *prog, sim_time warmup);
 void core_cursor_free(struct core_cursor *c);
 
 /* Frames a program needs: one, plus one per level of its deepest nest of
- * loops (a loop with an empty body never gets a frame). */
+ * blocks (a loop, measure or branch body with no op never gets a frame; a
+ * synchronize always does, for its unlock). */
 int core_prog_depth(const struct scn_prog *prog);
 
-/* Enter a loop op: its body runs next, scn_loop_times(op) times for this
- * instance (nothing for 0 iterations).  false if the frame stack is full:
- * deeper than the loader lets a scenario nest. */
-bool core_cursor_enter(struct core_thread *th, const struct scn_op *op);
+/* Does entering `op` (a block) need the time, passed to core_cursor_enter?
+ * Only measured blocks do (a backend with a costly clock asks first). */
+static inline bool core_block_timed(const struct core_cursor *c, const struct scn_op *op)
+{
+    return (op->kind == OP_LOOP && (op->u.loop.mid || (op->u.loop.measure && c->warmup > 0))) ||
+           op->kind == OP_MEASURE;
+}
+
+/* Enter a block op at time `now` (0 if core_block_timed says it is not
+ * needed): a loop's body runs next, scn_loop_times(op) times for this
+ * instance (nothing for 0 iterations); a measure's body once; a branch
+ * draws from th's stream and runs `then` or `else`; a synchronize's body
+ * (its mutex already locked by the caller), then its unlock.  false if the
+ * frame stack is full: deeper than the loader lets a scenario nest. */
+bool core_cursor_enter(struct core_thread *th, const struct scn_op *op, sim_time now);
 
 enum core_next {
     CORE_NEXT_OP,         /* *op is the next op */
     CORE_NEXT_ITERATION,  /* a loop body starts its next iteration (a backward
                            * branch, where CRuby checks interrupts); call again */
+    CORE_NEXT_SAMPLE,     /* a measured iteration or block ended: call
+                           * core_cursor_sample with the time, then again */
     CORE_NEXT_END         /* the program is over */
 };
 
@@ -42,26 +59,76 @@ static inline enum core_next core_cursor_next(struct core_thread *th, const stru
             return CORE_NEXT_OP;
         }
         if (c->sp == 1) return CORE_NEXT_END;
+        if (f->end_op && !f->end_done) {  /* synchronize: the unlock */
+            f->end_done = true;
+            *op = f->end_op;
+            return CORE_NEXT_OP;
+        }
+        if (f->timed && !f->sampled) {
+            f->sampled = true;
+            return CORE_NEXT_SAMPLE;
+        }
         /* one iteration of a loop body is complete */
-        if (f->measure) c->ops++;
+        if (f->measure && !f->timed) c->ops++;
         if (f->forever || f->left > 0) {
             if (!f->forever) f->left--;
             f->pc = 0;
+            f->sampled = f->popped = false;
             return CORE_NEXT_ITERATION;
         }
         c->sp--;
     }
 }
 
+/* The measured block on top ended at `now` (after CORE_NEXT_SAMPLE): its
+ * latency (now - its start) is a sample of its measure and, for a
+ * "measure": true loop, one op - unless it ended before the warm-up.  The
+ * next iteration starts at `now`.  false if a sample could not be stored
+ * (out of memory; the thread's samples say so too). */
+bool core_cursor_sample(struct core_thread *th, sim_time now);
+
+/* An exception not rescued: the program ends here (no block's end runs:
+ * no sample, no synchronize's unlock - the thread's end unlocks). */
+static inline void core_cursor_abort(struct core_thread *th)
+{
+    struct core_cursor *c = &th->cur;
+    c->sp = 1;
+    c->stack[0].pc = c->stack[0].prog->nops;
+}
+
+/* th's queue_pop took an item that arrived at `t`: the innermost measured
+ * block with "latency_from": "pop" that has not taken one yet starts at t. */
+void core_cursor_popped(struct core_thread *th, sim_time t);
+
+/* A uniform double in [0, 1) from th's stream (53 random bits). */
+static inline double core_draw_unit(struct core_thread *th)
+{
+    return (double)(rng_next(&th->rng) >> 11) * 0x1.0p-53;
+}
+
 /* A duration drawn from th's own random stream. */
+sim_time core_draw_slow(struct core_thread *th, const struct scn_dist *d);
+
 static inline sim_time core_draw(struct core_thread *th, const struct scn_dist *d)
 {
     switch (d->kind) {
     case DIST_UNIFORM: return rng_uniform(&th->rng, d->a, d->b);
     case DIST_EXP: return rng_exp(&th->rng, d->a);
-    case DIST_CONST: break;
+    case DIST_LOGNORMAL:
+    case DIST_EMPIRICAL: return core_draw_slow(th, d);
+    case DIST_CONST:
+    case DIST_KIND_COUNT: break;
     }
     return d->a;
+}
+
+/* A generator's next arrival time: the previous one (its start at first)
+ * plus an interval drawn from th's stream - exponential for a Poisson
+ * process, the mean itself for a constant one. */
+static inline sim_time core_next_arrival(struct core_thread *th, const struct scn_generator *g)
+{
+    th->arrival += g->process == PROCESS_POISSON ? rng_exp(&th->rng, g->interval) : g->interval;
+    return th->arrival;
 }
 
 /* CPU work measured on the scenario's reference machine, on this one;

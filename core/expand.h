@@ -10,11 +10,24 @@
 
 #include "core.h"
 
+/* Thread instances a run has: every template's (a "spawned" template's
+ * count are slots, started by spawn ops), then one per generator. */
+int core_thread_count(const struct scenario *scn);
+
+/* Random streams.  A template's instances that start by themselves are
+ * numbered in scenario order and use that number as their stream, as every
+ * thread did before spawned threads and generators existed; a spawned
+ * instance and a generator get a stream of their own space, keyed by what
+ * they are, so that adding one never shifts another thread's draws. */
+#define CORE_STREAM_SPAWNED (UINT64_C(1) << 62)   /* | template << 24 | slot */
+#define CORE_STREAM_GENERATOR (UINT64_C(1) << 61) /* | generator index */
+
 /* Fill the core part of every Ractor and thread instance, in scenario
  * order: template by template, each Ractor instance followed by its
- * threads.  ractor_at / thread_at return the core part of the i-th
- * instance of the backend's arrays (zeroed, sized for the scenario's
- * instance counts).  GV_OK, or GV_ENOMEM (the names and frame stacks
+ * threads; then the generators' threads (in the main Ractor).
+ * ractor_at / thread_at return the core part of the i-th instance of the
+ * backend's arrays (zeroed, sized for the scenario's Ractor instances and
+ * core_thread_count).  GV_OK, or GV_ENOMEM (the names and frame stacks
  * already made are freed by core_ractor_free / core_thread_free). */
 int core_expand(const struct scenario *scn, struct core_ractor *(*ractor_at)(void *ctx, int i),
                 struct core_thread *(*thread_at)(void *ctx, int i), void *ctx);

@@ -10,6 +10,7 @@
 
 #include "../common/err.h"
 #include "../core/expand.h"
+#include "../core/measure.h"
 #include "../core/policy.h"
 #include "exec_queue.h"
 #include "exec_sched.h"
@@ -42,10 +43,61 @@ static int check_prog(const struct scenario *scn, const struct scn_prog *p, int 
             if (op->u.loop.mode == LOOP_FOREVER && scn->stop_time == 0)
                 return gv_fail(err, errlen, GV_EINVAL,
                                "%s: %s: a forever loop needs stop.time to end", scn->file, where);
+            if (op->u.loop.mid < 0 || op->u.loop.mid > scn->nmeasures)
+                return gv_fail(err, errlen, GV_EINVAL, "%s: %s: measure index out of range", scn->file, where);
             {
                 int rc = check_prog(scn, op->u.loop.body, depth + 1, max_iseq, err, errlen);
                 if (rc != GV_OK) return rc;
             }
+            break;
+        case OP_MEASURE:
+        case OP_BRANCH:
+        case OP_SYNCHRONIZE: {
+            const struct scn_prog *bodies[2] = { NULL, NULL };
+            if (op->kind == OP_MEASURE) bodies[0] = op->u.measure.body;
+            if (op->kind == OP_BRANCH) {
+                bodies[0] = op->u.branch.then_body;
+                bodies[1] = op->u.branch.else_body;
+            }
+            if (op->kind == OP_SYNCHRONIZE) bodies[0] = op->u.mutex.body;
+            if (!bodies[0] || (op->kind == OP_BRANCH && !bodies[1]) ||
+                (op->kind == OP_SYNCHRONIZE && !op->u.mutex.unlock))
+                return gv_fail(err, errlen, GV_EINVAL, "%s: %s: %s without a body", scn->file, where,
+                               scn_op_name(op->kind));
+            if ((op->kind == OP_MEASURE && (op->u.measure.mid < 1 || op->u.measure.mid > scn->nmeasures)) ||
+                (op->kind == OP_SYNCHRONIZE && (op->u.mutex.mutex < 0 || op->u.mutex.mutex >= scn->nmutexes)))
+                return gv_fail(err, errlen, GV_EINVAL, "%s: %s: index out of range", scn->file, where);
+            for (int b = 0; b < 2; b++) {
+                if (!bodies[b]) continue;
+                int rc = check_prog(scn, bodies[b], depth + 1, max_iseq, err, errlen);
+                if (rc != GV_OK) return rc;
+            }
+            break;
+        }
+        case OP_MUTEX_LOCK:
+        case OP_MUTEX_UNLOCK:
+            if (op->u.mutex.mutex < 0 || op->u.mutex.mutex >= scn->nmutexes)
+                return gv_fail(err, errlen, GV_EINVAL, "%s: %s: mutex index out of range", scn->file, where);
+            break;
+        case OP_CV_WAIT:
+        case OP_CV_SIGNAL:
+        case OP_CV_BROADCAST:
+            if (op->u.cv.cv < 0 || op->u.cv.cv >= scn->ncondvars ||
+                (op->kind == OP_CV_WAIT && (op->u.cv.mutex < 0 || op->u.cv.mutex >= scn->nmutexes)) ||
+                op->u.cv.while_empty < 0 || op->u.cv.while_empty > scn->nqueues)
+                return gv_fail(err, errlen, GV_EINVAL, "%s: %s: index out of range", scn->file, where);
+            break;
+        case OP_SPAWN:
+            if (op->u.spawn.tmpl < 0 || op->u.spawn.tmpl >= scn->ntmpls)
+                return gv_fail(err, errlen, GV_EINVAL, "%s: %s: thread template out of range", scn->file, where);
+            break;
+        case OP_JOIN:
+            if (op->u.join.tmpl < 0 || op->u.join.tmpl > scn->ntmpls)
+                return gv_fail(err, errlen, GV_EINVAL, "%s: %s: thread template out of range", scn->file, where);
+            break;
+        case OP_ARRIVE:
+            if (op->u.arrive.gen < 0 || op->u.arrive.gen >= scn->ngenerators)
+                return gv_fail(err, errlen, GV_EINVAL, "%s: %s: generator out of range", scn->file, where);
             break;
         case OP_ENV_ESCAPE:
             if (op->u.env_escape.iseq < 0 || op->u.env_escape.iseq > 1000000)
@@ -56,7 +108,7 @@ static int check_prog(const struct scenario *scn, const struct scn_prog *p, int 
         case OP_COMPUTE:
         case OP_SYSCALL:
         case OP_SLEEP:
-        case OP_JOIN:
+        case OP_ALLOC:
             break;
         case OP_KIND_COUNT:
         default:
@@ -97,6 +149,12 @@ void exec_vm_free(struct exec_vm *vm)
         if (r < vm->nractors_built) exec_sched_destroy(&vm->ractors[r]);
     }
     for (int q = 0; q < vm->nqueues; q++) exec_queue_destroy(&vm->queues[q]);
+    for (int i = 0; i < vm->nthreads && vm->threads; i++)
+        core_samples_free(vm->threads[i].core.cur.samples, vm->nmeasures);
+    free(vm->mutexes);
+    free(vm->condvars);
+    pthread_mutex_destroy(&vm->rsync_lock);
+    pthread_mutex_destroy(&vm->gc.lock);
     free(vm->threads);
     free(vm->ractors);
     free(vm->queues);
@@ -140,6 +198,15 @@ int exec_vm_build(const struct scenario *scn, const struct exec_opts *opts, stru
             int rc = check_prog(scn, &scn->ractors[i].threads[j].prog, 0, &max_iseq, err, errlen);
             if (rc != GV_OK) return rc;
         }
+    for (int g = 0; g < scn->ngenerators; g++) {
+        int rc = check_prog(scn, &scn->generators[g].prog, 0, &max_iseq, err, errlen);
+        if (rc != GV_OK) return rc;
+    }
+    nthreads += scn->ngenerators;
+    if (nthreads > EXEC_MAX_THREADS)
+        return gv_fail(err, errlen, GV_EINVAL,
+                       "%s: gvlsim exec runs 1 to %d threads (one pthread each); this scenario has %d",
+                       scn->file, EXEC_MAX_THREADS, nthreads);
     const struct core_policy *policy = core_policy_get(scn->runtime.gvl_policy);
     if (!policy)
         return gv_fail(err, errlen, GV_EINVAL, "%s: unknown gvl_policy %d", scn->file,
@@ -155,6 +222,9 @@ int exec_vm_build(const struct scenario *scn, const struct exec_opts *opts, stru
     vm->nractors = nractors;
     vm->nthreads = nthreads;
     vm->nqueues = scn->nqueues;
+    vm->nmutexes = scn->nmutexes;
+    vm->ncondvars = scn->ncondvars;
+    vm->nmeasures = scn->nmeasures;
     vm->multi_ractor = nractors > 1;
     vm->niseqs = max_iseq + 1;
     /* every sync object is created before anything can fail: vm_free destroys them all */
@@ -163,17 +233,23 @@ int exec_vm_build(const struct scenario *scn, const struct exec_opts *opts, stru
                    exec_cond_init(&vm->barrier_complete_cond) == 0 &&
                    exec_cond_init(&vm->barrier_release_cond) == 0 &&
                    exec_cond_init(&vm->timer_cond) == 0 && exec_cond_init(&vm->life_cond) == 0 &&
-                   exec_vmlock_init(vm) == 0;
+                   exec_vmlock_init(vm) == 0 && pthread_mutex_init(&vm->rsync_lock, NULL) == 0 &&
+                   pthread_mutex_init(&vm->gc.lock, NULL) == 0;
     vm->ractors = calloc((size_t)nractors, sizeof *vm->ractors);
     vm->threads = calloc((size_t)nthreads, sizeof *vm->threads);
     vm->queues = calloc((size_t)(vm->nqueues ? vm->nqueues : 1), sizeof *vm->queues);
     vm->iseq_recorded = calloc((size_t)(vm->niseqs ? vm->niseqs : 1), sizeof *vm->iseq_recorded);
     vm->iseq_seen = calloc((size_t)(vm->niseqs ? vm->niseqs : 1), 1);
     vm->shared_counter = aligned_alloc(64, sizeof *vm->shared_counter);
+    vm->mutexes = calloc((size_t)(vm->nmutexes ? vm->nmutexes : 1), sizeof *vm->mutexes);
+    vm->condvars = calloc((size_t)(vm->ncondvars ? vm->ncondvars : 1), sizeof *vm->condvars);
     int built_q = 0;
     if (!sync_ok || !vm->ractors || !vm->threads || !vm->queues || !vm->iseq_recorded ||
-        !vm->iseq_seen || !vm->shared_counter)
+        !vm->iseq_seen || !vm->shared_counter || !vm->mutexes || !vm->condvars)
         goto oom;
+    for (int m = 0; m < vm->nmutexes; m++) core_mutex_init(&vm->mutexes[m], scn->mutexes[m].name);
+    for (int c = 0; c < vm->ncondvars; c++) core_condvar_init(&vm->condvars[c], scn->condvars[c].name);
+    core_heap_init(&vm->gc.heap, (uint64_t)scn->runtime.gc_heap_init_slots, scn->runtime.gc_heap_growth_factor);
     memset(vm->shared_counter, 0, sizeof *vm->shared_counter);
     for (int i = 0; i < vm->niseqs; i++) atomic_init(&vm->iseq_recorded[i], 0);
     atomic_init(&vm->aborting, false);
@@ -205,8 +281,12 @@ int exec_vm_build(const struct scenario *scn, const struct exec_opts *opts, stru
         atomic_init(&th->interrupts, 0);
         atomic_init(&th->pub_state, TS_COUNT);
         atomic_init(&th->pub_op, NULL);
+        if (th->core.start_at >= 0) vm->alive++;  /* spawned slots count once spawned */
+        if (vm->nmeasures > 0) {
+            th->core.cur.samples = calloc((size_t)vm->nmeasures, sizeof *th->core.cur.samples);
+            if (!th->core.cur.samples) goto oom;
+        }
     }
-    vm->alive = nthreads;
     *out = vm;
     return GV_OK;
 

@@ -23,8 +23,10 @@ void exec_gvl_start(struct exec_thread *th)
         return;
     }
     struct exec_sched *xs = &exec_ractor_of(th)->sched;
+    struct core_sched *s = core_sched_of(&th->core);
     pthread_mutex_lock(&xs->lock);
-    if (core_sched_of(&th->core)->running == &th->core) exec_sched_add_running_locked(th);
+    if (s->running == &th->core) exec_sched_add_running_locked(th);  /* first in scenario order */
+    else if (!th->core.in_readyq) core_sched_to_running(s, &th->core, &th->ac);  /* started later */
     exec_sched_wait_turn_locked(th);
     pthread_mutex_unlock(&xs->lock);
 }

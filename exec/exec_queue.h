@@ -3,6 +3,7 @@
 #ifndef EXEC_EXEC_QUEUE_H
 #define EXEC_EXEC_QUEUE_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 #include "exec_vm.h"
@@ -10,9 +11,11 @@
 int exec_queue_init(struct exec_queue *q, const char *name, int64_t initial);
 void exec_queue_destroy(struct exec_queue *q);
 
-/* Thread::Queue#push: append; if a thread waits, take it off the wait list
- * and make it ready (the unblock function of queue_sleep). */
-void exec_queue_push(struct exec_thread *th, struct exec_queue *q);
+/* Thread::Queue#push of an item that arrived at `arrived` (the run's
+ * clock): append; if a thread waits, take it off the wait list and make it
+ * ready (the unblock function of queue_sleep).  false if out of memory
+ * (the run fails). */
+bool exec_queue_push(struct exec_thread *th, struct exec_queue *q, sim_time arrived);
 
 /* What a pop or join attempt found. */
 enum exec_wait_result {
@@ -22,6 +25,9 @@ enum exec_wait_result {
 };
 
 enum exec_wait_result exec_queue_try_pop(struct exec_thread *th, struct exec_queue *q);
+/* Thread::Queue#pop(timeout:): waits (timed) until it takes an item or
+ * the timeout passes (DONE either way), or STOPPING. */
+enum exec_wait_result exec_queue_pop_timed(struct exec_thread *th, struct exec_queue *q, sim_time timeout);
 /* The join op: wait until every other thread has ended. */
 enum exec_wait_result exec_join_try(struct exec_thread *th);
 

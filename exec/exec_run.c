@@ -25,6 +25,7 @@
 #include <string.h>
 
 #include "../common/err.h"
+#include "../core/measure.h"
 #include "../core/policy.h"
 #include "exec.h"
 #include "exec_affinity.h"
@@ -43,21 +44,65 @@
 
 /* ---- reports ------------------------------------------------------------------ */
 
+/* What a parked thread waits for, read under the locks its writers hold
+ * (after a failure the other threads still run: an ending one unlocks its
+ * mutexes, wakes its joiners).  Each lock taken alone, never nested. */
+struct parked_view {
+    bool on_cv;              /* parked in a cv_wait's wait, not relocking */
+    const char *owner;       /* the mutex's holder ("nobody") */
+    const char *join_target; /* the thread a template join waits for ("?") */
+};
+
+static void parked_view(const struct exec_vm *vm, const struct exec_thread *th, const struct scn_op *op,
+                        struct parked_view *pv)
+{
+    struct exec_vm *v = (struct exec_vm *)vm;
+    pv->on_cv = false;
+    pv->owner = "nobody";
+    pv->join_target = "?";
+    if (op->kind == OP_MUTEX_LOCK || op->kind == OP_SYNCHRONIZE || op->kind == OP_CV_WAIT) {
+        int m = op->kind == OP_CV_WAIT ? op->u.cv.mutex : op->u.mutex.mutex;
+        pthread_mutex_lock(&v->rsync_lock);
+        pv->on_cv = op->kind == OP_CV_WAIT && th->core.parked_cv >= 0;
+        const struct exec_thread *owner = exec_thread_of(vm->mutexes[m].owner);
+        if (owner) pv->owner = owner->core.name;
+        pthread_mutex_unlock(&v->rsync_lock);
+    } else if (op->kind == OP_JOIN && op->u.join.tmpl) {
+        pthread_mutex_lock(&v->life_lock);
+        const struct core_thread *t = th->core.join_target;
+        if (t) pv->join_target = t->name;
+        pthread_mutex_unlock(&v->life_lock);
+    }
+}
+
 static void describe_thread(const struct exec_vm *vm, const struct exec_thread *th, char *buf, size_t len)
 {
     enum thread_state st = (enum thread_state)atomic_load(&((struct exec_thread *)th)->pub_state);
     const struct scn_op *op = atomic_load(&((struct exec_thread *)th)->pub_op);
     const char *where = op && op->path ? op->path : "(start)";
     int line = op ? op->line : 0;
+    struct parked_view pv = { false, "nobody", "?" };
+    if (st == TS_PARKED && op) parked_view(vm, th, op, &pv);
     if (st == TS_PARKED && op && op->kind == OP_QUEUE_POP) {
         snprintf(buf, len, "parked in queue_pop on queue \"%s\" at %s (line %d)",
                  vm->queues[op->u.queue.queue].core.name, where, line);
+    } else if (st == TS_PARKED && op &&
+               (op->kind == OP_MUTEX_LOCK || op->kind == OP_SYNCHRONIZE || (op->kind == OP_CV_WAIT && !pv.on_cv))) {
+        int m = op->kind == OP_CV_WAIT ? op->u.cv.mutex : op->u.mutex.mutex;
+        snprintf(buf, len, "waiting to lock mutex \"%s\" (held by %s) at %s (line %d)", vm->mutexes[m].name,
+                 pv.owner, where, line);
+    } else if (st == TS_PARKED && op && op->kind == OP_CV_WAIT) {
+        snprintf(buf, len, "waiting on condition variable \"%s\" (nobody left to signal it) at %s (line %d)",
+                 vm->condvars[op->u.cv.cv].name, where, line);
+    } else if (st == TS_PARKED && op && op->kind == OP_JOIN && op->u.join.tmpl) {
+        snprintf(buf, len, "in join, waiting for thread %s to finish, at %s (line %d)", pv.join_target, where,
+                 line);
     } else if (st == TS_PARKED && op && op->kind == OP_JOIN) {
         snprintf(buf, len, "in join, waiting for the other threads to finish, at %s (line %d)", where, line);
     } else if (st == TS_WANTS_GVL) {
         snprintf(buf, len, "waiting for the GVL of Ractor %s at %s (line %d)", th->core.ractor->name, where, line);
     } else if (st == TS_COUNT) {
-        snprintf(buf, len, "%s", op ? "finished" : "not started");
+        snprintf(buf, len, "%s", op ? "finished" : th->core.start_at < 0 ? "not spawned" : "not started");
     } else {
         snprintf(buf, len, "%s at %s (line %d)", thread_state_name(st), where, line);
     }
@@ -149,6 +194,26 @@ static double tv_s(struct timeval tv)
     return (double)tv.tv_sec + (double)tv.tv_usec * 1e-6;
 }
 
+static struct core_samples *exec_samples_of(void *ctx, int i)
+{
+    return ((struct exec_vm *)ctx)->threads[i].core.cur.samples;
+}
+
+/* The named measures' distributions; GV_OK or GV_ENOMEM. */
+static int collect_measures(struct exec_vm *vm, struct run_metrics *m)
+{
+    if (vm->nmeasures == 0) return GV_OK;
+    m->measures = calloc((size_t)vm->nmeasures, sizeof *m->measures);
+    if (!m->measures) return GV_ENOMEM;
+    m->nmeasures = vm->nmeasures;
+    for (int k = 0; k < vm->nmeasures; k++) {
+        m->measures[k].name = vm->scn->measures[k].name;
+        int rc = core_measure_collect(exec_samples_of, vm, vm->nthreads, k, &m->measures[k]);
+        if (rc != GV_OK) return rc;
+    }
+    return GV_OK;
+}
+
 static void collect(struct exec_vm *vm, const struct rusage *ru0, const struct rusage *ru1,
                     struct exec_report *rep)
 {
@@ -157,8 +222,13 @@ static void collect(struct exec_vm *vm, const struct rusage *ru0, const struct r
     scn_metrics_describe(scn, m);
     m->backend = "pthread";
     m->engine = "pthread";
+    m->work_scale = 1.0;  /* durations run as written (exec_thread.c) */
     m->ractors = vm->nractors;
-    m->threads = vm->nthreads;
+    m->threads = vm->started;
+    m->gc_count = vm->gc.heap.minor + vm->gc.heap.major;
+    m->gc_major = vm->gc.heap.major;
+    m->gc_sweeps = vm->gc.heap.sweeps;
+    for (int k = 0; k < vm->nmutexes; k++) m->mutex_waits += vm->mutexes[k].waits;
     m->wall = ns_to_ps(vm->t_end_ns - vm->t_start_ns);
     double cpu = tv_s(ru1->ru_utime) - tv_s(ru0->ru_utime) + tv_s(ru1->ru_stime) - tv_s(ru0->ru_stime);
     m->cpu = (sim_time)(cpu * 1e12);
@@ -175,6 +245,8 @@ static void collect(struct exec_vm *vm, const struct rusage *ru0, const struct r
         m->barriers += th->c.barriers;
         m->vmlock_acquires += th->c.vmlock_acquires;
         m->vmlock_waits += th->c.vmlock_waits;
+        m->timeouts += th->c.timeouts;
+        m->spawned += th->c.spawned;
         rep->barrier_joins += th->c.barrier_joins;
         rep->insns += th->c.insns;
         rep->ractor_ops_buf[th->core.ractor->id] += th->core.cur.ops;
@@ -218,6 +290,14 @@ static int supervise(struct exec_vm *vm, double timeout_s, bool *stopped, char *
     int64_t stop_at = scn->stop_time > 0 ? vm->t_start_ns + exec_ps_to_ns(scn->stop_time) : INT64_MAX;
     pthread_mutex_lock(&vm->life_lock);
     for (;;) {
+        if (vm->failed) {  /* before all_done: the failing thread may have been the last */
+            int64_t t = exec_now_ns() - vm->t_start_ns;
+            pthread_mutex_unlock(&vm->life_lock);
+            gv_fail(err, errlen, GV_ERUN, "%s: the run failed after %.6f s: %s. Threads:", scn->file,
+                    (double)t * 1e-9, vm->fail_msg);
+            thread_report(vm, err, errlen);
+            return GV_ERUN;
+        }
         if (vm->all_done) break;
         if (vm->deadlock) {
             int64_t t = exec_now_ns() - vm->t_start_ns;
@@ -314,6 +394,7 @@ int exec_run(const struct scenario *scn, const struct exec_opts *opts, struct ex
         /* queue every thread on its GVL in scenario order, then open the gate */
         for (int i = 0; i < vm->nthreads; i++) {
             struct exec_thread *th = &vm->threads[i];
+            if (th->core.start_at != 0) continue;  /* starts later (exec_thread.c) */
             pthread_mutex_lock(&exec_ractor_of(th)->sched.lock);
             exec_gvl_prefill(th);
             pthread_mutex_unlock(&exec_ractor_of(th)->sched.lock);
@@ -342,6 +423,8 @@ int exec_run(const struct scenario *scn, const struct exec_opts *opts, struct ex
     if (rc == GV_OK) {
         collect(vm, &ru0, &ru1, rep);
         rep->stopped_at_time = stopped;
+        if (collect_measures(vm, &rep->m) != GV_OK)
+            rc = gv_fail(err, errlen, GV_ENOMEM, "out of memory for the samples of the measures");
     }
     if (!joined) {
         /* a thread is stuck in a long call: its memory must outlive it */
@@ -360,6 +443,9 @@ void exec_report_free(struct exec_report *rep)
     free(rep->ractor_ops_buf);
     rep->ractor_ops_buf = NULL;
     rep->m.ractor_ops = NULL;
+    free(rep->m.measures);
+    rep->m.measures = NULL;
+    rep->m.nmeasures = 0;
 }
 
 void exec_summary_write(FILE *f, const struct exec_report *rep)

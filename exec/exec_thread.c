@@ -10,7 +10,12 @@
  *   (exec_gvl.c), the real call (exec_syscall.c), blocking_exit, then
  *   RUBY_VM_CHECK_INTS_BLOCKING (a safe point); without releases_gvl the
  *   call is made holding the GVL;
- * - queue_pop on an empty queue: park through the GVL, retry on wake;
+ * - queue_pop on an empty queue: park through the GVL, retry on wake (with
+ *   a timeout: a timed wait, exec_sync.c); mutex_lock, cv_wait, join of a
+ *   template: exec_sync.c; alloc: exec_gc.c;
+ * - spawn: release the next pre-created slot of a "spawned" template
+ *   (Thread.new; its pthread exists already and waits at its start gate);
+ * - a generator's arrival: sleep until it, push an item stamped with it;
  * - sleep: THREAD_BLOCKING_BEGIN (yield_immediately) around a timed wait
  *   on the thread's condvar (native_sleep);
  * - env_escape: exec_vmlock.c; join: park until every other thread ended.
@@ -32,8 +37,10 @@
 
 #include "../core/cursor.h"
 #include "../core/policy.h"
+#include "exec_gc.h"
 #include "exec_gvl.h"
 #include "exec_queue.h"
+#include "exec_sync.h"
 #include "exec_syscall.h"
 #include "exec_vmlock.h"
 #include "exec_work.h"
@@ -137,21 +144,28 @@ static void exec_run_syscall(struct exec_thread *th, const struct scn_op *op)
     exec_state_set(th, TS_RUNNING);
 }
 
-static void exec_run_sleep(struct exec_thread *th, const struct scn_op *op)
+/* Kernel#sleep for dur ns */
+static void exec_kernel_sleep(struct exec_thread *th, int64_t dur)
 {
-    int64_t dur = exec_ps_to_ns(core_op_dur(&th->core, op, EXEC_WORK_SCALE));
     exec_state_set(th, TS_SLEEPING);
     exec_gvl_blocking_enter(th, true);
     /* native_sleep: a timed wait on the thread's own condvar (which the
-     * watchdog can interrupt), not a nanosleep */
+     * watchdog and stop.time can interrupt), not a nanosleep */
     struct exec_sched *s = &exec_ractor_of(th)->sched;
     int64_t deadline = exec_now_ns() + dur;
     pthread_mutex_lock(&s->lock);
-    while (exec_now_ns() < deadline) exec_cond_timedwait(th, &th->cond, &s->lock, deadline);
+    while (exec_now_ns() < deadline &&
+           !(atomic_load_explicit(&th->interrupts, memory_order_relaxed) & CORE_INT_TERMINATE))
+        exec_cond_timedwait(th, &th->cond, &s->lock, deadline);
     pthread_mutex_unlock(&s->lock);
     exec_state_set(th, TS_WANTS_GVL);
     exec_gvl_blocking_exit(th);
     exec_state_set(th, TS_RUNNING);
+}
+
+static void exec_run_sleep(struct exec_thread *th, const struct scn_op *op)
+{
+    exec_kernel_sleep(th, exec_ps_to_ns(core_op_dur(&th->core, op, EXEC_WORK_SCALE)));
 }
 
 /* Park until made ready, then hold the GVL again. */
@@ -166,6 +180,10 @@ static void exec_park(struct exec_thread *th)
 /* queue_pop / join: false if the thread must end (stop.time). */
 static bool exec_run_wait_op(struct exec_thread *th, const struct scn_op *op)
 {
+    if (op->kind == OP_QUEUE_POP && op->u.queue.has_timeout)
+        return exec_queue_pop_timed(th, &th->vm->queues[op->u.queue.queue], op->u.queue.timeout) ==
+               EXEC_WAIT_DONE;
+    if (op->kind == OP_JOIN && op->u.join.tmpl) return exec_join_tmpl(th, op->u.join.tmpl - 1);
     for (;;) {
         enum exec_wait_result r = op->kind == OP_QUEUE_POP
                                       ? exec_queue_try_pop(th, &th->vm->queues[op->u.queue.queue])
@@ -176,6 +194,42 @@ static bool exec_run_wait_op(struct exec_thread *th, const struct scn_op *op)
         if (atomic_load_explicit(&th->interrupts, memory_order_relaxed) & CORE_INT_TERMINATE)
             return false;
     }
+}
+
+/* A generator's arrival: sleep until it (the next one drawn from the
+ * thread's stream, on the run's clock), then push an item stamped with it;
+ * one already due is pushed at once. */
+static bool exec_run_arrive(struct exec_thread *th, const struct scn_op *op)
+{
+    struct exec_vm *vm = th->vm;
+    const struct scn_generator *g = &vm->scn->generators[op->u.arrive.gen];
+    sim_time t = core_next_arrival(&th->core, g), now = exec_run_ps(vm);
+    if (t > now) exec_kernel_sleep(th, exec_ps_to_ns(t - now));
+    if (atomic_load_explicit(&th->interrupts, memory_order_relaxed) & CORE_INT_TERMINATE) return false;
+    return exec_queue_push(th, &vm->queues[g->queue], t);
+}
+
+/* Thread.new: the next slot of a "spawned" template may start. */
+static bool exec_run_spawn(struct exec_thread *th, const struct scn_op *op)
+{
+    struct exec_vm *vm = th->vm;
+    pthread_mutex_lock(&vm->life_lock);
+    for (int i = 0; i < vm->nthreads; i++) {
+        struct exec_thread *t = &vm->threads[i];
+        if (t->core.tmpl != op->u.spawn.tmpl || t->spawn_go) continue;
+        t->spawn_go = true;
+        vm->alive++;
+        th->c.spawned++;
+        pthread_cond_broadcast(&vm->life_cond);
+        pthread_mutex_unlock(&vm->life_lock);
+        return true;
+    }
+    pthread_mutex_unlock(&vm->life_lock);
+    const struct scn_thread *tt = vm->scn->tmpls ? vm->scn->tmpls[op->u.spawn.tmpl].thread : NULL;
+    exec_fail(vm, "thread %s: spawn at %s (line %d): every instance of thread template \"%s\" is already "
+              "spawned (its \"count\", %d, is the most that can run; raise it)", th->core.name, op->path,
+              op->line, tt ? tt->name : "?", tt ? tt->count : 0);
+    return false;
 }
 
 /* ---- program counter ------------------------------------------------------- */
@@ -190,6 +244,12 @@ static const struct scn_op *exec_next_op(struct exec_thread *th)
         case CORE_NEXT_OP: return op;
         case CORE_NEXT_ITERATION:
             if (exec_safepoint(th)) return NULL;
+            continue;
+        case CORE_NEXT_SAMPLE:
+            if (!core_cursor_sample(&th->core, exec_run_ps(th->vm))) {
+                exec_fail(th->vm, "out of memory for the samples of thread %s", th->core.name);
+                return NULL;
+            }
             continue;
         case CORE_NEXT_END: return NULL;
         }
@@ -218,22 +278,78 @@ static void exec_run_program(struct exec_thread *th)
             exec_run_sleep(th, op);
             break;
         case OP_QUEUE_PUSH:
-            exec_queue_push(th, &vm->queues[op->u.queue.queue]);
+            if (!exec_queue_push(th, &vm->queues[op->u.queue.queue], exec_run_ps(vm))) return;
             break;
         case OP_QUEUE_POP:
         case OP_JOIN:
             if (!exec_run_wait_op(th, op)) return;
             break;
+        case OP_SYNCHRONIZE:
+            if (!exec_mutex_lock(th, op->u.mutex.mutex)) return;
+            __attribute__((fallthrough));  /* enter its body */
         case OP_LOOP:
-            core_cursor_enter(&th->core, op);  /* the loader limits nesting; exec_run checks it */
+        case OP_MEASURE:
+        case OP_BRANCH:
+            /* the loader limits nesting; exec_build checks it */
+            core_cursor_enter(&th->core, op, core_block_timed(&th->core.cur, op) ? exec_run_ps(vm) : 0);
             break;
         case OP_ENV_ESCAPE:
             exec_env_escape(th, op->u.env_escape.iseq);
+            break;
+        case OP_MUTEX_LOCK:
+            if (!exec_mutex_lock(th, op->u.mutex.mutex)) return;
+            break;
+        case OP_MUTEX_UNLOCK:
+            if (!exec_mutex_unlock(th, op->u.mutex.mutex)) return;
+            break;
+        case OP_CV_WAIT:
+            if (!exec_cv_wait(th, op)) return;
+            break;
+        case OP_CV_SIGNAL:
+        case OP_CV_BROADCAST:
+            exec_cv_signal(th, op);
+            break;
+        case OP_SPAWN:
+            if (!exec_run_spawn(th, op)) return;
+            break;
+        case OP_ALLOC:
+            exec_alloc(th, op);
+            break;
+        case OP_ARRIVE:
+            if (!exec_run_arrive(th, op)) return;
             break;
         case OP_KIND_COUNT:
             break;
         }
     }
+}
+
+/* A thread that does not start with the run waits for its "start" or its
+ * spawn; false if the run ends first. */
+static bool exec_start_gate(struct exec_thread *th)
+{
+    struct exec_vm *vm = th->vm;
+    if (th->core.start_at == 0) return true;
+    bool go;
+    pthread_mutex_lock(&vm->life_lock);
+    int64_t at = vm->t_start_ns + exec_ps_to_ns(th->core.start_at);
+    for (;;) {
+        go = th->core.start_at > 0 ? exec_now_ns() >= at : th->spawn_go;
+        if (go || vm->all_done || vm->failed || atomic_load(&vm->stopping)) break;
+        if (th->core.start_at > 0) exec_cond_timedwait(th, &vm->life_cond, &vm->life_lock, at);
+        else exec_cond_wait(th, &vm->life_cond, &vm->life_lock);
+    }
+    if (go && atomic_load(&vm->stopping)) go = false;
+    if (!go && (th->core.start_at > 0 || th->spawn_go)) {  /* counted alive: it ends unstarted */
+        vm->alive--;
+        if (vm->alive == 0) {
+            vm->all_done = true;
+            vm->t_end_ns = vm->t_end_ns ? vm->t_end_ns : exec_now_ns();
+            pthread_cond_broadcast(&vm->life_cond);
+        }
+    }
+    pthread_mutex_unlock(&vm->life_lock);
+    return go;
 }
 
 void *exec_thread_main(void *arg)
@@ -244,18 +360,28 @@ void *exec_thread_main(void *arg)
     while (!vm->gate_open) exec_cond_wait(th, &vm->life_cond, &vm->life_lock);
     pthread_mutex_unlock(&vm->life_lock);
     exec_check_abort(th, NULL);
+    if (!exec_start_gate(th)) return NULL;
+    pthread_mutex_lock(&vm->life_lock);
+    th->core.started = true;
+    vm->started++;
+    pthread_mutex_unlock(&vm->life_lock);
+    exec_check_abort(th, NULL);
     getrusage(RUSAGE_THREAD, &th->ru_start);
     th->sys.stat_path = vm->stat_path;
     th->sys.devnull_fd = open("/dev/null", O_WRONLY | O_CLOEXEC);
     th->sys.opened_fd = -1;
 
     th->ts = TS_COUNT;
-    exec_state_set_at(th, TS_WANTS_GVL, vm->t_start_ns);
+    exec_state_set_at(th, TS_WANTS_GVL, th->core.start_at == 0 ? vm->t_start_ns : exec_now_ns());
     exec_gvl_start(th);
     exec_state_set(th, TS_RUNNING);
     exec_run_program(th);
     /* exec_thread_exited may record the end of the run: close the books first */
     exec_state_set(th, TS_COUNT);
+    /* the mutexes it holds: CRuby unlocks them after waking the joiners;
+     * here first, so that their waiters never count as parked for the
+     * deadlock check once the thread is gone (both before the GVL goes) */
+    exec_sync_thread_end(th);
     exec_thread_exited(th);
     exec_gvl_dead(th);
 

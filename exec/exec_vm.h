@@ -9,6 +9,8 @@
  *
  * Locks, in the order they may be nested (never the other way round):
  *   queue->lock  ->  vm->life_lock
+ *   queue->lock, vm->rsync_lock  ->  sched->lock (a timed waiter's wake)
+ *   vm->rsync_lock  ->  vm->life_lock
  *   sched->lock  ->  vm->sched_lock (ractor.sched.lock)
  *   (the timer thread lets go of vm->sched_lock before it takes a sched->lock)
  *   vm->sched_lock -> vm->vmlock.lock (only the barrier initiator, step 5)
@@ -25,7 +27,9 @@
 #include <sys/resource.h>
 
 #include "../core/core.h"
+#include "../core/heap.h"
 #include "../core/queue.h"
+#include "../core/sync.h"
 #include "../input/scenario.h"
 #include "../common/metrics.h"
 #include "../common/rng.h"
@@ -80,6 +84,7 @@ struct exec_ractor {
 struct exec_thread_counts {
     uint64_t syscalls, wasted_wakes, barriers, barrier_joins;
     uint64_t vmlock_acquires, vmlock_waits, insns;
+    uint64_t timeouts, spawned;
 };
 
 struct exec_thread {
@@ -104,6 +109,14 @@ struct exec_thread {
 
     double compute_carry;                  /* fraction of an iteration owed */
 
+    /* a timed wait (exec_sync.c), under the sched lock: native_cond_sleep */
+    bool timed_waiting;                    /* set before it is on a wait list */
+    bool wait_woken;                       /* a waker's ubf ended it */
+    /* start: "spawned" instances wait for a spawn op (under life_lock) */
+    bool spawn_go;
+    /* the alloc op in progress (exec_gc.c) */
+    uint64_t alloc_left;
+
     /* accounting (the thread itself) */
     enum thread_state ts;
     int64_t ts_since_ns;
@@ -122,6 +135,12 @@ struct exec_thread {
 struct exec_queue {
     struct core_queue core;
     pthread_mutex_t lock;
+};
+
+/* The garbage collector's heap (core/heap.h) and its counts. */
+struct exec_gc {
+    pthread_mutex_t lock;                  /* the heap's bookkeeping only */
+    struct core_heap heap;
 };
 
 /* The VM lock (vm->ractor.sync): a mutex recursive per Ractor. */
@@ -151,6 +170,16 @@ struct exec_vm {
     int nthreads, nthreads_built;
     struct exec_queue *queues;
     int nqueues;
+    /* Thread::Mutex and ConditionVariable (core/sync.h) under rsync_lock:
+     * CRuby protects them with the GVL, but here timed waiters and the
+     * controller touch them without it */
+    pthread_mutex_t rsync_lock;
+    struct core_mutex *mutexes;
+    int nmutexes;
+    struct core_condvar *condvars;
+    int ncondvars;
+    struct exec_gc gc;
+    int nmeasures;                         /* named measures: each thread's core.cur.samples */
     bool multi_ractor;                     /* rb_multi_ractor_p() */
 
     /* vm->ractor.sched (global): running_threads, timeslice set, barrier */
@@ -186,9 +215,12 @@ struct exec_vm {
     pthread_mutex_t life_lock;
     pthread_cond_t life_cond;              /* controller and start gate */
     bool gate_open;
-    int alive;
-    int parked_cnt;                        /* parked on a queue or join, not yet made ready */
+    int alive;                             /* started or to start at a given time, not ended */
+    int started;
+    int parked_cnt;                        /* parked on a queue, mutex, condvar or join, not yet made ready */
     struct core_thread *joiners;           /* in join (via wait_next) */
+    bool failed;                           /* an op failed (a ThreadError): fail_msg */
+    char fail_msg[512];
     bool all_done;
     bool deadlock;
     int64_t t_start_ns, t_end_ns;
@@ -229,6 +261,12 @@ static inline void exec_state_set_at(struct exec_thread *th, enum thread_state t
 static inline void exec_state_set(struct exec_thread *th, enum thread_state to)
 {
     exec_state_set_at(th, to, exec_now_ns());
+}
+
+/* The run's clock in scenario picoseconds (0 at the start gate). */
+static inline sim_time exec_run_ps(const struct exec_vm *vm)
+{
+    return (sim_time)(exec_now_ns() - vm->t_start_ns) * 1000;
 }
 
 #endif

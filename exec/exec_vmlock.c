@@ -62,8 +62,7 @@ static void exec_barrier_join(struct exec_thread *th)
     th->c.barrier_joins++;
 }
 
-/* vm_lock_enter; returns the lock level */
-static unsigned exec_vmlock_enter(struct exec_thread *th)
+unsigned exec_vmlock_enter(struct exec_thread *th)
 {
     struct exec_vm *vm = th->vm;
     struct exec_vmlock *l = &vm->vmlock;
@@ -95,7 +94,7 @@ static void exec_barrier_end(struct exec_vm *vm)
     pthread_mutex_unlock(&vm->sched_lock);
 }
 
-static void exec_vmlock_leave(struct exec_thread *th, unsigned lev)
+void exec_vmlock_leave(struct exec_thread *th, unsigned lev)
 {
     struct exec_vm *vm = th->vm;
     struct exec_vmlock *l = &vm->vmlock;
@@ -107,8 +106,7 @@ static void exec_vmlock_leave(struct exec_thread *th, unsigned lev)
     }
 }
 
-/* rb_vm_barrier -> rb_ractor_sched_barrier_start; VM lock held. */
-static void exec_vm_barrier(struct exec_thread *th)
+void exec_vm_barrier(struct exec_thread *th)
 {
     struct exec_vm *vm = th->vm;
     struct exec_vmlock *l = &vm->vmlock;

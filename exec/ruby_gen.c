@@ -10,10 +10,17 @@
  *
  * Every thread template method has the same locals, which op emitters may
  * use: ops (measured loop iterations), sys (syscall ops), ins (instructions
- * of insns computes), c (the compute carry), rng (Random of the thread),
- * st (the Ractor's [stopped, deadline]), res (its queues), q<i> (queue i),
- * dn (a /dev/null File), fd (the File of the last open_devnull), nv (a pipe
- * that is never written: the I/O waits), and n<d>/i<d> (loop d's bounds).
+ * of insns computes), to (waits that timed out), lat (one array of
+ * latency samples, in ns, per named measure), c (the compute carry), rng
+ * (Random of the thread), st (the Ractor's [stopped, deadline, start]), res
+ * (its queues, then its mutexes, then its condition variables), q<i>
+ * (queue i), m<i> (mutex i), cv<i> (condition variable i), dn (a /dev/null
+ * File), fd (the File of the last open_devnull), nv (a pipe that is never
+ * written: the I/O waits), keep (the objects alloc keeps live), x (the item
+ * a pop took), n<d>/i<d> (loop d's bounds) and ms<d>/mp<d> (when block d's
+ * sample started, and whether a pop set it).  A queue item is its arrival
+ * time (ns, CLOCK_MONOTONIC; 0 for the items present at start), so a
+ * measure with latency_from pop counts from it.
  *
  * An op kind is one entry of op_kinds[]: check (refuse what Ruby cannot
  * express, naming the op), needs (the locals it uses), emit (its lines).
@@ -21,6 +28,7 @@
 #include "ruby_gen.h"
 
 #include <inttypes.h>
+#include <math.h>
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -38,8 +46,14 @@ enum {
     NEED_RNG = 1u,      /* rng: a distribution is drawn */
     NEED_DEVNULL = 2u,  /* dn: write_devnull without an open_devnull */
     NEED_FD = 4u,       /* fd: open_devnull / close */
-    NEED_PIPE = 8u      /* nv: I/O waits */
+    NEED_PIPE = 8u,     /* nv: I/O waits */
+    NEED_KEEP = 16u,    /* keep: alloc's survivors */
+    NEED_RAISE = 32u    /* a cv_wait whose timeout raises: the method rescues GvRaise */
 };
+
+/* Measured blocks open while a program is emitted: loop depth, and
+ * whether a pop inside sets its start (latency_from pop). */
+#define RGEN_MAX_BLOCKS (SCN_MAX_LOOP_DEPTH + 1)
 
 struct rgen {
     const struct scenario *scn;
@@ -49,10 +63,18 @@ struct rgen {
     int indent;
     bool oom;
     bool stop;        /* stop.time: loops and waits check the stop flag */
-    int depth;        /* loop nesting while emitting a program */
+    bool stamp;       /* a measure has latency_from pop: items are their arrival times */
+    int depth;        /* block nesting while emitting a program */
     int ninst;        /* instances of the thread template being emitted */
     struct rgen_line *lines;
     int nlines, caplines;
+    /* the measured blocks open: depth, latency_from pop */
+    int mdepth[RGEN_MAX_BLOCKS];
+    bool mpop[RGEN_MAX_BLOCKS];
+    int nmeasured;
+    /* the empirical distributions, each a constant GV_EMP<i> */
+    const struct scn_dist **emp;
+    int nemp, capemp;
 };
 
 /* Where an op is, for the checks. */
@@ -60,6 +82,7 @@ struct rgen_place {
     const struct scenario *scn;
     int ractor, thread;   /* templates */
     int *queue_owner;     /* per queue: the Ractor template that uses it, -1 if none yet */
+    int *sync_owner;      /* per mutex, then per condition variable: the same */
 };
 
 /* ---- output --------------------------------------------------------------- */
@@ -195,9 +218,17 @@ static double ns_of(sim_time t)
     return (double)t / (double)SIM_NS;
 }
 
+/* The index of an empirical distribution's constant, GV_EMP<i>. */
+static int emp_index(const struct rgen *g, const struct scn_dist *d)
+{
+    for (int i = 0; i < g->nemp; i++)
+        if (g->emp[i] == d) return i;
+    return 0;  /* not reached: rgen_generate collects every one */
+}
+
 /* A Ruby expression for a duration drawn from d (each execution, from the
  * thread's rng), in nanoseconds or in seconds; in buf. */
-static const char *dist_expr(char *buf, size_t len, const struct scn_dist *d, bool seconds)
+static const char *dist_expr(const struct rgen *g, char *buf, size_t len, const struct scn_dist *d, bool seconds)
 {
     char ns[128];
     switch (d->kind) {
@@ -207,6 +238,11 @@ static const char *dist_expr(char *buf, size_t len, const struct scn_dist *d, bo
         return buf;
     case DIST_UNIFORM: snprintf(ns, sizeof ns, "%.3f + %.3f * rng.rand", ns_of(d->a), ns_of(d->b - d->a)); break;
     case DIST_EXP: snprintf(ns, sizeof ns, "-%.3f * Math.log(1.0 - rng.rand)", ns_of(d->a)); break;
+    case DIST_LOGNORMAL:
+        snprintf(ns, sizeof ns, "%.3f * Math.exp(%.17g * gv_normal(rng))", ns_of(d->a), d->sigma);
+        break;
+    case DIST_EMPIRICAL: snprintf(ns, sizeof ns, "gv_pick(rng, *GV_EMP%d)", emp_index(g, d)); break;
+    case DIST_KIND_COUNT: snprintf(ns, sizeof ns, "0"); break;
     }
     if (seconds) snprintf(buf, len, "(%s) / 1e9", ns);
     else snprintf(buf, len, "%s", ns);
@@ -264,7 +300,7 @@ static int emit_compute(struct rgen *g, const struct scn_prog *prog, int i)
         return 1;
     }
     char e[160];
-    op_line(g, op, "c = gv_spin(%s, c)", dist_expr(e, sizeof e, &op->u.compute.dur, false));
+    op_line(g, op, "c = gv_spin(%s, c)", dist_expr(g, e, sizeof e, &op->u.compute.dur, false));
     return 1;
 }
 
@@ -310,7 +346,7 @@ static bool is_call(const struct scn_prog *prog, int i, enum scn_syscall_call ca
 static void io_wait(struct rgen *g, const struct scn_op *op)
 {
     char d[160];
-    dist_expr(d, sizeof d, &op->u.syscall.dur, true);
+    dist_expr(g, d, sizeof d, &op->u.syscall.dur, true);
     if (g->stop) op_line(g, op, "gv_iowait(nv, %s, st); sys += 1", d);
     else op_line(g, op, "IO.select([nv], nil, nil, %s); sys += 1", d);
 }
@@ -363,16 +399,50 @@ static int check_queue(const struct rgen_place *p, const struct scn_op *op, char
 static int emit_queue_push(struct rgen *g, const struct scn_prog *prog, int i)
 {
     const struct scn_op *op = &prog->ops[i];
-    op_line(g, op, "q%d.push(1)", op->u.queue.queue);
+    /* the item: its arrival time when a measure counts from it, else 1 */
+    op_line(g, op, "q%d.push(%s)", op->u.queue.queue, g->stamp ? "gv_now" : "1");
     return 1;
+}
+
+/* The innermost measured block with latency_from pop starts when the
+ * popped item arrived (the first pop of its iteration). */
+static void popped(struct rgen *g)
+{
+    for (int k = g->nmeasured - 1; k >= 0; k--) {
+        if (!g->mpop[k]) continue;
+        int d = g->mdepth[k];
+        line(g, "if x && !mp%d", d);
+        line(g, "  mp%d = true", d);
+        line(g, "  ms%d = x > 0 ? x : st[2] # an item present at the start arrived then", d);
+        line(g, "end");
+        return;
+    }
+}
+
+static bool in_pop_measure(const struct rgen *g)
+{
+    for (int k = 0; k < g->nmeasured; k++)
+        if (g->mpop[k]) return true;
+    return false;
 }
 
 static int emit_queue_pop(struct rgen *g, const struct scn_prog *prog, int i)
 {
     const struct scn_op *op = &prog->ops[i];
-    /* at stop.time the queue is closed: a parked pop returns nil */
-    if (g->stop) op_line(g, op, "q%d.pop || raise(GvStop)", op->u.queue.queue);
-    else op_line(g, op, "q%d.pop", op->u.queue.queue);
+    int q = op->u.queue.queue;
+    const char *x = in_pop_measure(g) ? "x = " : "";
+    if (op->u.queue.has_timeout) {
+        /* Queue#pop(timeout:) (3.2+): nil once the timeout passed */
+        op_line(g, op, "x = q%d.pop(timeout: %.12g)", q, (double)op->u.queue.timeout / (double)SIM_S);
+        if (g->stop) line(g, "raise GvStop if !x && st[0]");
+        line(g, "to += 1 unless x");
+    } else if (g->stop) {
+        /* at stop.time the queue is closed: a parked pop returns nil */
+        op_line(g, op, "%sq%d.pop || raise(GvStop)", x, q);
+    } else {
+        op_line(g, op, "%sq%d.pop", x, q);
+    }
+    popped(g);
     return 1;
 }
 
@@ -385,10 +455,30 @@ static int emit_sleep(struct rgen *g, const struct scn_prog *prog, int i)
 {
     const struct scn_op *op = &prog->ops[i];
     char d[160];
-    dist_expr(d, sizeof d, &op->u.sleep.dur, true);
+    dist_expr(g, d, sizeof d, &op->u.sleep.dur, true);
     if (g->stop) op_line(g, op, "gv_sleep(%s, st)", d);
     else op_line(g, op, "sleep(%s)", d);
     return 1;
+}
+
+/* A measured block opens (depth d; -d when its start was set already, by
+ * a measure op's own line) and closes with a sample of measure mid. */
+static void measured_open(struct rgen *g, int d, bool from_pop)
+{
+    int depth = d < 0 ? -d : d;
+    if (d > 0) line(g, "ms%d = gv_now", depth);
+    if (from_pop) line(g, "mp%d = false", depth);
+    if (g->nmeasured < RGEN_MAX_BLOCKS) {
+        g->mdepth[g->nmeasured] = depth;
+        g->mpop[g->nmeasured] = from_pop;
+        g->nmeasured++;
+    }
+}
+
+static void measured_close(struct rgen *g, int d, int mid)
+{
+    line(g, "gv_sample(lat[%d], ms%d, st)", mid - 1, d);
+    if (g->nmeasured > 0) g->nmeasured--;
 }
 
 /* loop: a `while` with its bound in n<d>; forever is `while true` (ended
@@ -412,12 +502,185 @@ static int emit_loop(struct rgen *g, const struct scn_prog *prog, int i)
     if (op->u.loop.mode != LOOP_FOREVER) line(g, "while i%d < n%d", d, d);
     g->indent++;
     if (g->stop) line(g, "raise GvStop if st[0]");
+    if (op->u.loop.mid) measured_open(g, d, op->u.loop.from_pop);
     emit_prog(g, op->u.loop.body);
-    if (op->u.loop.measure) line(g, "ops += 1");
+    if (op->u.loop.mid) measured_close(g, d, op->u.loop.mid);
+    if (op->u.loop.measure && g->scn->warmup > 0) line(g, "ops += 1 if gv_now - st[2] >= GV_WARMUP_NS");
+    else if (op->u.loop.measure) line(g, "ops += 1");
     if (op->u.loop.mode != LOOP_FOREVER) line(g, "i%d += 1", d);
     g->indent--;
     line(g, "end");
     g->depth--;
+    return 1;
+}
+
+/* measure: the block's duration is one sample of its measure */
+static int emit_measure(struct rgen *g, const struct scn_prog *prog, int i)
+{
+    const struct scn_op *op = &prog->ops[i];
+    int d = ++g->depth;
+    op_line(g, op, "ms%d = gv_now", d);
+    measured_open(g, -d, op->u.measure.from_pop);
+    emit_prog(g, op->u.measure.body);
+    measured_close(g, d, op->u.measure.mid);
+    g->depth--;
+    return 1;
+}
+
+/* branch: one draw, then one body or the other */
+static unsigned needs_branch(const struct scn_op *op)
+{
+    (void)op;
+    return NEED_RNG;
+}
+
+static int emit_branch(struct rgen *g, const struct scn_prog *prog, int i)
+{
+    const struct scn_op *op = &prog->ops[i];
+    op_line(g, op, "if rng.rand < %.17g", op->u.branch.p);
+    g->indent++;
+    emit_prog(g, op->u.branch.then_body);
+    g->indent--;
+    if (op->u.branch.else_body && op->u.branch.else_body->nops > 0) {
+        line(g, "else");
+        g->indent++;
+        emit_prog(g, op->u.branch.else_body);
+        g->indent--;
+    }
+    line(g, "end");
+    return 1;
+}
+
+/* Thread::Mutex, Thread::ConditionVariable: not shareable, so their users
+ * are threads of one Ractor template with one copy (the loader checks
+ * it); the Ractor creates them */
+static int check_sync(const struct rgen_place *p, const struct scn_op *op, char *err, size_t errlen)
+{
+    (void)err;
+    (void)errlen;
+    int nm = p->scn->nmutexes;
+    if (op->kind == OP_MUTEX_LOCK || op->kind == OP_MUTEX_UNLOCK || op->kind == OP_SYNCHRONIZE)
+        p->sync_owner[op->u.mutex.mutex] = p->ractor;
+    if (op->kind == OP_CV_WAIT) p->sync_owner[op->u.cv.mutex] = p->ractor;
+    if (op->kind == OP_CV_WAIT || op->kind == OP_CV_SIGNAL || op->kind == OP_CV_BROADCAST)
+        p->sync_owner[nm + op->u.cv.cv] = p->ractor;
+    if (op->kind == OP_CV_WAIT && op->u.cv.while_empty) {
+        struct scn_op q = *op;  /* its queue: owned like a pop's */
+        q.u.queue.queue = op->u.cv.while_empty - 1;
+        return check_queue(p, &q, err, errlen);
+    }
+    return GV_OK;
+}
+
+static int emit_mutex(struct rgen *g, const struct scn_prog *prog, int i)
+{
+    const struct scn_op *op = &prog->ops[i];
+    int m = op->u.mutex.mutex;
+    switch (op->kind) {
+    case OP_MUTEX_LOCK: op_line(g, op, "m%d.lock", m); break;
+    case OP_MUTEX_UNLOCK: op_line(g, op, "m%d.unlock", m); break;
+    default:
+        op_line(g, op, "m%d.synchronize do", m);
+        g->indent++;
+        emit_prog(g, op->u.mutex.body);
+        g->indent--;
+        line(g, "end");
+        break;
+    }
+    return 1;
+}
+
+/* cv_wait: ConditionVariable#wait; with while_empty the loop of a pool's
+ * acquire (`cv.wait(m, t) while q.empty?`), its timeout a deadline; when
+ * the wait times out, `raise` ends the thread (GvRaise) */
+static unsigned needs_cv_wait(const struct scn_op *op)
+{
+    return op->u.cv.has_timeout && op->u.cv.raise ? NEED_RAISE : 0;
+}
+
+static int emit_cv_wait(struct rgen *g, const struct scn_prog *prog, int i)
+{
+    const struct scn_op *op = &prog->ops[i];
+    int cv = op->u.cv.cv, m = op->u.cv.mutex;
+    const char *give_up = op->u.cv.raise ? "raise GvRaise" : "break";
+    int64_t tns = (op->u.cv.timeout + SIM_NS / 2) / SIM_NS;
+    if (!op->u.cv.while_empty) {
+        if (!op->u.cv.has_timeout) {
+            if (g->stop) op_line(g, op, "cv%d.wait(m%d, gv_left(st)); raise GvStop if st[0] || gv_now >= st[1]", cv, m);
+            else op_line(g, op, "cv%d.wait(m%d)", cv, m);
+            return 1;
+        }
+        /* Mutex#sleep says nothing reliable about its timeout: the time does */
+        op_line(g, op, "w0 = gv_now; cv%d.wait(m%d, %.12g)", cv, m, (double)tns / 1e9);
+        line(g, "if gv_now - w0 >= %" PRId64, tns);
+        line(g, "  to += 1");
+        if (op->u.cv.raise) line(g, "  raise GvRaise");
+        line(g, "end");
+        return 1;
+    }
+    int q = op->u.cv.while_empty - 1;
+    if (op->u.cv.has_timeout) op_line(g, op, "dl = gv_now + %" PRId64, tns);
+    else op_line(g, op, "# cv_wait while queue %d is empty", q);
+    line(g, "while q%d.empty?", q);
+    g->indent++;
+    if (g->stop) line(g, "raise GvStop if st[0] || gv_now >= st[1]");
+    if (op->u.cv.has_timeout) {
+        line(g, "w = dl - gv_now");
+        line(g, "if w <= 0");
+        line(g, "  to += 1");
+        line(g, "  %s", give_up);
+        line(g, "end");
+        if (g->stop) line(g, "w = st[1] - gv_now if st[1] - gv_now < w");
+        line(g, "cv%d.wait(m%d, w / 1e9)", cv, m);
+    } else if (g->stop) {
+        line(g, "cv%d.wait(m%d, gv_left(st))", cv, m);
+    } else {
+        line(g, "cv%d.wait(m%d)", cv, m);
+    }
+    g->indent--;
+    line(g, "end");
+    return 1;
+}
+
+static int emit_cv_signal(struct rgen *g, const struct scn_prog *prog, int i)
+{
+    const struct scn_op *op = &prog->ops[i];
+    op_line(g, op, "cv%d.%s", op->u.cv.cv, op->kind == OP_CV_SIGNAL ? "signal" : "broadcast");
+    return 1;
+}
+
+/* spawn: Thread.new of the template's next instance (the main Ractor's
+ * threads; its list of threads is a global there) */
+static int check_spawn(const struct rgen_place *p, const struct scn_op *op, char *err, size_t errlen)
+{
+    if (p->ractor != 0)
+        return refuse(err, errlen, op, "spawn is generated only in the main Ractor (its threads are joined there)");
+    return GV_OK;
+}
+
+static int emit_spawn(struct rgen *g, const struct scn_prog *prog, int i)
+{
+    const struct scn_op *op = &prog->ops[i];
+    int t = op->u.spawn.tmpl;  /* a template of the main Ractor: its index there */
+    op_line(g, op, "gv_spawn_0_%d(st, res)", t);
+    return 1;
+}
+
+/* alloc: the objects, the surviving share kept live */
+static unsigned needs_alloc(const struct scn_op *op)
+{
+    (void)op;
+    return NEED_KEEP;
+}
+
+static int emit_alloc(struct rgen *g, const struct scn_prog *prog, int i)
+{
+    const struct scn_op *op = &prog->ops[i];
+    uint64_t n = op->u.alloc.objects;
+    uint64_t k = (uint64_t)llround((double)n * op->u.alloc.survive);
+    if (k > n) k = n;
+    if (k) op_line(g, op, "%" PRIu64 ".times { keep << Object.new }; %" PRIu64 ".times { Object.new }", k, n - k);
+    else op_line(g, op, "%" PRIu64 ".times { Object.new }", n);
     return 1;
 }
 
@@ -433,6 +696,9 @@ static int emit_env_escape(struct rgen *g, const struct scn_prog *prog, int i)
 /* join: the main thread waits for every other thread and Ractor */
 static int check_join(const struct rgen_place *p, const struct scn_op *op, char *err, size_t errlen)
 {
+    if (op->u.join.tmpl && p->scn->tmpls && p->scn->tmpls[op->u.join.tmpl - 1].ractor != 0)
+        return refuse(err, errlen, op, "join of a template of another Ractor: its threads are not the main Ractor's");
+    if (op->u.join.tmpl && p->ractor == 0) return GV_OK;
     if (p->ractor != 0 || p->thread != 0 || p->scn->ractors[0].threads[0].count != 1)
         return refuse(err, errlen, op,
                       "join is generated only in the main thread (ractors[0].threads[0] with count 1): "
@@ -442,7 +708,10 @@ static int check_join(const struct rgen_place *p, const struct scn_op *op, char 
 
 static int emit_join(struct rgen *g, const struct scn_prog *prog, int i)
 {
-    op_line(g, &prog->ops[i], "gv_join");
+    const struct scn_op *op = &prog->ops[i];
+    /* of one template: each of its started threads, in turn */
+    if (op->u.join.tmpl) op_line(g, op, "$gv_tmpl[%d].each(&:join)", op->u.join.tmpl - 1);
+    else op_line(g, op, "gv_join");
     return 1;
 }
 
@@ -463,6 +732,16 @@ static const struct op_kind op_kinds[OP_KIND_COUNT] = {
     [OP_LOOP] = { check_ok, needs_none, emit_loop },
     [OP_ENV_ESCAPE] = { check_ok, needs_none, emit_env_escape },
     [OP_JOIN] = { check_join, needs_none, emit_join },
+    [OP_MEASURE] = { check_ok, needs_none, emit_measure },
+    [OP_BRANCH] = { check_ok, needs_branch, emit_branch },
+    [OP_MUTEX_LOCK] = { check_sync, needs_none, emit_mutex },
+    [OP_MUTEX_UNLOCK] = { check_sync, needs_none, emit_mutex },
+    [OP_SYNCHRONIZE] = { check_sync, needs_none, emit_mutex },
+    [OP_CV_WAIT] = { check_sync, needs_cv_wait, emit_cv_wait },
+    [OP_CV_SIGNAL] = { check_sync, needs_none, emit_cv_signal },
+    [OP_CV_BROADCAST] = { check_sync, needs_none, emit_cv_signal },
+    [OP_SPAWN] = { check_spawn, needs_none, emit_spawn },
+    [OP_ALLOC] = { check_ok, needs_alloc, emit_alloc },
 };
 
 static int emit_prog(struct rgen *g, const struct scn_prog *prog)
@@ -475,6 +754,23 @@ static int emit_prog(struct rgen *g, const struct scn_prog *prog)
     return GV_OK;
 }
 
+/* The bodies of a block op (loop, measure, branch, synchronize). */
+static int op_bodies(const struct scn_op *op, const struct scn_prog *b[2])
+{
+    b[0] = b[1] = NULL;
+    switch (op->kind) {
+    case OP_LOOP: b[0] = op->u.loop.body; break;
+    case OP_MEASURE: b[0] = op->u.measure.body; break;
+    case OP_SYNCHRONIZE: b[0] = op->u.mutex.body; break;
+    case OP_BRANCH:
+        b[0] = op->u.branch.then_body;
+        b[1] = op->u.branch.else_body;
+        break;
+    default: break;
+    }
+    return (b[0] != NULL) + (b[1] != NULL);
+}
+
 /* ---- walking programs ------------------------------------------------------- */
 
 static int check_prog(struct rgen_place *p, const struct scn_prog *prog, char *err, size_t errlen)
@@ -485,37 +781,105 @@ static int check_prog(struct rgen_place *p, const struct scn_prog *prog, char *e
             return refuse(err, errlen, op, "op kind %d has no Ruby counterpart yet", (int)op->kind);
         int rc = op_kinds[op->kind].check(p, op, err, errlen);
         if (rc != GV_OK) return rc;
-        if (op->kind == OP_LOOP && op->u.loop.body) {
-            rc = check_prog(p, op->u.loop.body, err, errlen);
+        const struct scn_prog *b[2];
+        op_bodies(op, b);
+        for (int k = 0; k < 2; k++) {
+            if (!b[k]) continue;
+            rc = check_prog(p, b[k], err, errlen);
             if (rc != GV_OK) return rc;
         }
     }
     return GV_OK;
 }
 
+static unsigned dist_needs_of(const struct scn_op *op);
+
 static unsigned prog_needs(const struct scn_prog *prog)
 {
     unsigned n = 0;
     for (int i = 0; i < prog->nops; i++) {
         const struct scn_op *op = &prog->ops[i];
-        n |= op_kinds[op->kind].needs(op);
-        if (op->kind == OP_LOOP && op->u.loop.body) n |= prog_needs(op->u.loop.body);
+        n |= op_kinds[op->kind].needs(op) | dist_needs_of(op);
+        const struct scn_prog *b[2];
+        op_bodies(op, b);
+        for (int k = 0; k < 2; k++)
+            if (b[k]) n |= prog_needs(b[k]);
     }
     return n;
 }
 
-/* Calls fn for every op of prog (loops' bodies included). */
+/* Calls fn for every op of prog (blocks' bodies included). */
 static void walk(const struct scn_prog *prog, void (*fn)(const struct scn_op *, void *), void *arg)
 {
     for (int i = 0; i < prog->nops; i++) {
         fn(&prog->ops[i], arg);
-        if (prog->ops[i].kind == OP_LOOP && prog->ops[i].u.loop.body) walk(prog->ops[i].u.loop.body, fn, arg);
+        const struct scn_prog *b[2];
+        op_bodies(&prog->ops[i], b);
+        for (int k = 0; k < 2; k++)
+            if (b[k]) walk(b[k], fn, arg);
     }
 }
 
+/* The distribution an op draws its duration from, or NULL. */
+static const struct scn_dist *op_dist(const struct scn_op *op)
+{
+    switch (op->kind) {
+    case OP_COMPUTE: return op->u.compute.has_insns ? NULL : &op->u.compute.dur;
+    case OP_SYSCALL: return &op->u.syscall.dur;
+    case OP_SLEEP: return &op->u.sleep.dur;
+    default: return NULL;
+    }
+}
+
+/* a lognormal draw calls gv_normal(rng): the thread needs its rng */
+static unsigned dist_needs_of(const struct scn_op *op)
+{
+    const struct scn_dist *d = op_dist(op);
+    return d && d->kind != DIST_CONST ? NEED_RNG : 0;
+}
+
+struct locals {
+    bool *used;   /* queues, then mutexes, then condition variables */
+    int nq, nm;
+};
+
 static void mark_queue(const struct scn_op *op, void *arg)
 {
-    if (op->kind == OP_QUEUE_PUSH || op->kind == OP_QUEUE_POP) ((bool *)arg)[op->u.queue.queue] = true;
+    struct locals *l = arg;
+    if (op->kind == OP_QUEUE_PUSH || op->kind == OP_QUEUE_POP) l->used[op->u.queue.queue] = true;
+    if (op->kind == OP_MUTEX_LOCK || op->kind == OP_MUTEX_UNLOCK || op->kind == OP_SYNCHRONIZE)
+        l->used[l->nq + op->u.mutex.mutex] = true;
+    if (op->kind == OP_CV_WAIT) {
+        l->used[l->nq + op->u.cv.mutex] = true;
+        if (op->u.cv.while_empty) l->used[op->u.cv.while_empty - 1] = true;
+    }
+    if (op->kind == OP_CV_WAIT || op->kind == OP_CV_SIGNAL || op->kind == OP_CV_BROADCAST)
+        l->used[l->nq + l->nm + op->u.cv.cv] = true;
+}
+
+static void mark_stamp(const struct scn_op *op, void *arg)
+{
+    struct rgen *g = arg;
+    if ((op->kind == OP_LOOP && op->u.loop.from_pop) || (op->kind == OP_MEASURE && op->u.measure.from_pop))
+        g->stamp = true;
+}
+
+static void mark_emp(const struct scn_op *op, void *arg)
+{
+    struct rgen *g = arg;
+    const struct scn_dist *d = op_dist(op);
+    if (!d || d->kind != DIST_EMPIRICAL) return;
+    if (g->nemp == g->capemp) {
+        int cap = g->capemp ? 2 * g->capemp : 8;
+        const struct scn_dist **v = realloc(g->emp, (size_t)cap * sizeof *v);
+        if (!v) {
+            g->oom = true;
+            return;
+        }
+        g->emp = v;
+        g->capemp = cap;
+    }
+    g->emp[g->nemp++] = d;
 }
 
 struct iseqs {
@@ -543,10 +907,12 @@ static void mark_iseq(const struct scn_op *op, void *arg)
     s->v[s->n++] = op->u.env_escape.iseq;
 }
 
+/* The owners of the queues, then (at owner + nqueues) of the mutexes and
+ * condition variables: the Ractor template that uses each, -1 if none. */
 static int with_places(const struct scenario *scn, int *owner, char *err, size_t errlen)
 {
-    struct rgen_place p = { .scn = scn, .queue_owner = owner };
-    for (int q = 0; q < scn->nqueues; q++) owner[q] = -1;
+    struct rgen_place p = { .scn = scn, .queue_owner = owner, .sync_owner = owner + scn->nqueues };
+    for (int q = 0; q < scn->nqueues + scn->nmutexes + scn->ncondvars; q++) owner[q] = -1;
     for (int r = 0; r < scn->nractors; r++)
         for (int t = 0; t < scn->ractors[r].nthreads; t++) {
             p.ractor = r;
@@ -554,12 +920,27 @@ static int with_places(const struct scenario *scn, int *owner, char *err, size_t
             int rc = check_prog(&p, &scn->ractors[r].threads[t].prog, err, errlen);
             if (rc != GV_OK) return rc;
         }
+    /* a generator is a thread of the main Ractor: its queue must be one */
+    for (int i = 0; i < scn->ngenerators; i++) {
+        int q = scn->generators[i].queue;
+        if (owner[q] > 0)
+            return gv_fail(err, errlen, GV_EUNSUP,
+                           "/generators/%d: queue \"%s\" is used by threads of ractors[%d]: a generator is a thread "
+                           "of the main Ractor, and a Thread::Queue cannot be shared between Ractors", i,
+                           scn->queues[q].name, owner[q]);
+        owner[q] = 0;
+    }
     return GV_OK;
+}
+
+static int *owners_new(const struct scenario *scn)
+{
+    return calloc((size_t)(scn->nqueues + scn->nmutexes + scn->ncondvars) + 1, sizeof(int));
 }
 
 int rgen_check(const struct scenario *scn, char *err, size_t errlen)
 {
-    int *owner = calloc((size_t)scn->nqueues + 1, sizeof *owner);
+    int *owner = owners_new(scn);
     if (!owner) return gv_fail(err, errlen, GV_ENOMEM, "out of memory");
     int rc = with_places(scn, owner, err, errlen);
     free(owner);
@@ -595,6 +976,8 @@ static int ractor_base(const struct scenario *scn, int r)
     return b;
 }
 
+static void name_expr(struct rgen *g, int r, int t, const char *rk, const char *tj);
+
 static void thread_method(struct rgen *g, int r, int t)
 {
     const struct scn_ractor *rt = &g->scn->ractors[r];
@@ -605,43 +988,135 @@ static void thread_method(struct rgen *g, int r, int t)
         rt->count == 1 ? "y" : "ies", r);
     line(g, "def gv_t%d_%d(inst, seed, st, gate, res)", r, t);
     g->indent++;
-    line(g, "ops = sys = ins = 0");
+    line(g, "ops = sys = ins = to = 0");
+    if (g->scn->nmeasures) line(g, "lat = Array.new(%d) { [] }", g->scn->nmeasures);
+    else line(g, "lat = []");
     line(g, "c = 0.0");
     unsigned need = prog_needs(&th->prog);
     if (need & NEED_RNG) line(g, "rng = Random.new(seed)");
     if (need & NEED_DEVNULL) line(g, "dn = File.open(GV_NULL, \"w\")");
     if (need & NEED_FD) line(g, "fd = nil");
     if (need & NEED_PIPE) line(g, "nv, _nvw = IO.pipe");
-    bool *used = calloc((size_t)g->scn->nqueues + 1, sizeof *used);
-    if (!used) {
+    if (need & NEED_KEEP) line(g, "keep = []");
+    const struct scenario *scn = g->scn;
+    struct locals l = { calloc((size_t)(scn->nqueues + scn->nmutexes + scn->ncondvars) + 1, sizeof(bool)),
+                        scn->nqueues, scn->nmutexes };
+    if (!l.used) {
         g->oom = true;
         return;
     }
-    walk(&th->prog, mark_queue, used);
-    for (int q = 0; q < g->scn->nqueues; q++)
-        if (used[q]) {
-            pad(g);
-            out(g, "q%d = res[%d] # queue ", q, q);
-            rstr(g, g->scn->queues[q].name);
-            lit(g, "\n");
-        }
-    free(used);
+    walk(&th->prog, mark_queue, &l);
+    for (int q = 0; q < scn->nqueues + scn->nmutexes + scn->ncondvars; q++) {
+        if (!l.used[q]) continue;
+        pad(g);
+        if (q < scn->nqueues) out(g, "q%d = res[%d] # queue ", q, q);
+        else if (q < scn->nqueues + scn->nmutexes) out(g, "m%d = res[%d] # mutex ", q - scn->nqueues, q);
+        else out(g, "cv%d = res[%d] # condition variable ", q - scn->nqueues - scn->nmutexes, q);
+        rstr(g, q < scn->nqueues ? scn->queues[q].name
+                : q < scn->nqueues + scn->nmutexes ? scn->mutexes[q - scn->nqueues].name
+                : scn->condvars[q - scn->nqueues - scn->nmutexes].name);
+        lit(g, "\n");
+    }
+    free(l.used);
     line(g, "gate.pop");
+    if (th->start > 0) {  /* "start": it begins then */
+        int64_t ns = (th->start + SIM_NS / 2) / SIM_NS;
+        line(g, "w = st[2] + %" PRId64 " - gv_now", ns);
+        line(g, "sleep(w / 1e9) if w > 0");
+    }
     g->ninst = rt->count * th->count;
     g->depth = 0;
-    if (g->stop) {
+    g->nmeasured = 0;
+    bool wrap = g->stop || (need & NEED_RAISE);
+    if (wrap) {
         line(g, "begin");
         g->indent++;
     }
     emit_prog(g, &th->prog);
-    if (g->stop) {
+    if (wrap) {
         g->indent--;
+        if (g->stop) {
+            line(g, "rescue GvStop");
+            line(g, "rescue ClosedQueueError");
+            line(g, "  raise unless st[0]");
+        }
+        if (need & NEED_RAISE) line(g, "rescue GvRaise # on_timeout raise: an exception not rescued ends the thread");
+        line(g, "end");
+    }
+    line(g, "[ops, sys, ins, to, lat]");
+    g->indent--;
+    line(g, "end");
+    lit(g, "\n");
+}
+
+/* A generator: a thread of the main Ractor that sleeps until each arrival
+ * and pushes it into its queue (the item is the arrival time). */
+static void generator_method(struct rgen *g, int i)
+{
+    const struct scn_generator *gen = &g->scn->generators[i];
+    out(g, "# generators[%d] ", i);
+    rstr(g, gen->name);
+    out(g, ": %s arrivals into queue %d\n", scn_process_name(gen->process), gen->queue);
+    line(g, "def gv_g%d(seed, st, gate, res)", i);
+    g->indent++;
+    line(g, "rng = Random.new(seed)");
+    line(g, "q = res[%d]", gen->queue);
+    line(g, "n = 0");
+    line(g, "gate.pop");
+    line(g, "t = st[2] + %" PRId64, (int64_t)((gen->start + SIM_NS / 2) / SIM_NS));
+    line(g, "begin");
+    g->indent++;
+    if (gen->count) line(g, "while n < %" PRIu64, gen->count);
+    else line(g, "while true");
+    g->indent++;
+    if (gen->process == PROCESS_POISSON)
+        line(g, "t += (-%.3f * Math.log(1.0 - rng.rand)).round", ns_of(gen->interval));
+    else
+        line(g, "t += %" PRId64, (int64_t)((gen->interval + SIM_NS / 2) / SIM_NS));
+    line(g, "w = t - gv_now");
+    if (g->stop) line(g, "gv_sleep(w / 1e9, st) if w > 0");
+    else line(g, "sleep(w / 1e9) if w > 0");
+    line(g, "q.push(t)");
+    line(g, "n += 1");
+    g->indent--;
+    line(g, "end");
+    g->indent--;
+    if (g->stop) {  /* as a thread's: gv_sleep stops at the deadline, a push into a closed queue after it */
         line(g, "rescue GvStop");
         line(g, "rescue ClosedQueueError");
         line(g, "  raise unless st[0]");
-        line(g, "end");
     }
-    line(g, "[ops, sys, ins]");
+    line(g, "end");
+    line(g, "[0, 0, 0, 0, Array.new(%d) { [] }]", g->scn->nmeasures);
+    g->indent--;
+    line(g, "end");
+    lit(g, "\n");
+}
+
+/* Thread.new of a spawned template's next instance (main Ractor). */
+static void spawn_method(struct rgen *g, int t)
+{
+    const struct scn_thread *th = &g->scn->ractors[0].threads[t];
+    long long base, per;
+    thread_base(g->scn, 0, t, &base, &per);
+    line(g, "def gv_spawn_0_%d(st, res)", t);
+    g->indent++;
+    line(g, "j = $gv_tmpl[%d].size", t);
+    pad(g);
+    lit(g, "raise \"spawn: every instance of thread template \" + ");
+    rstr(g, th->name);
+    out(g, " + \" is already spawned\" if j >= %d\n", th->count);
+    line(g, "th = Thread.new do");
+    g->indent++;
+    pad(g);
+    lit(g, "Thread.current.name = ");
+    name_expr(g, 0, t, "0", "j");
+    lit(g, "\n");
+    line(g, "gv_fin(0, gv_t0_%d(j, GV_SEED * 1_000_003 + %lld + j, st, GvGate.new {}, res))", t, base);
+    g->indent--;
+    line(g, "end");
+    line(g, "$gv_tmpl[%d] << th", t);
+    line(g, "$gv_threads << th");
     g->indent--;
     line(g, "end");
     lit(g, "\n");
@@ -673,7 +1148,7 @@ static void start_threads(struct rgen *g, int r, const char *k, const char *list
     const struct scn_ractor *rt = &g->scn->ractors[r];
     for (int t = 0; t < rt->nthreads; t++) {
         const struct scn_thread *th = &rt->threads[t];
-        if (t == 0 && th->count == 1) continue;
+        if ((t == 0 && th->count == 1) || th->spawned) continue;
         long long base, per;
         thread_base(g->scn, r, t, &base, &per);
         pad(g);
@@ -692,6 +1167,7 @@ static void start_threads(struct rgen *g, int r, const char *k, const char *list
              r, t, k, th->count, base, k, per);
         g->indent--;
         line(g, "end");
+        if (r == 0) line(g, "$gv_tmpl[%d] << %s.last", t, list);
         g->indent--;
         line(g, "end");
     }
@@ -701,17 +1177,20 @@ static void start_threads(struct rgen *g, int r, const char *k, const char *list
  * with their initial items. */
 static void make_queues(struct rgen *g, int r, const int *owner)
 {
+    const struct scenario *scn = g->scn;
     pad(g);
     lit(g, "res = [");
-    for (int q = 0; q < g->scn->nqueues; q++) {
+    for (int q = 0; q < scn->nqueues + scn->nmutexes + scn->ncondvars; q++) {
         bool mine = owner[q] == r || (owner[q] < 0 && r == 0);
-        out(g, "%s%s", q ? ", " : "", mine ? "Thread::Queue.new" : "nil");
+        const char *what = q < scn->nqueues ? "Thread::Queue.new"
+                         : q < scn->nqueues + scn->nmutexes ? "Thread::Mutex.new" : "Thread::ConditionVariable.new";
+        out(g, "%s%s", q ? ", " : "", mine ? what : "nil");
     }
     lit(g, "]\n");
     for (int q = 0; q < g->scn->nqueues; q++) {
         bool mine = owner[q] == r || (owner[q] < 0 && r == 0);
         if (mine && g->scn->queues[q].initial > 0)
-            line(g, "%" PRId64 ".times { res[%d] << 1 }", g->scn->queues[q].initial, q);
+            line(g, "%" PRId64 ".times { res[%d] << %d }", g->scn->queues[q].initial, q, g->stamp ? 0 : 1);
     }
 }
 
@@ -727,7 +1206,7 @@ static void ractor_method(struct rgen *g, int r, const int *owner)
     line(g, "def gv_r%d(k)", r);
     g->indent++;
     line(g, "ri = %d + k", ractor_base(g->scn, r));
-    line(g, "st = [false, 0]");
+    line(g, "st = [false, 0, 0]");
     line(g, "tstop = [0]");
     line(g, "gate = Thread::Queue.new");
     make_queues(g, r, owner);
@@ -737,8 +1216,8 @@ static void ractor_method(struct rgen *g, int r, const int *owner)
     line(g, "go = GvGate.new do");
     g->indent++;
     line(g, "Ractor.main.send([:ready, ri])");
-    if (g->stop) line(g, "st[1] = Ractor.receive[1] + GV_STOP_NS");
-    else line(g, "Ractor.receive");
+    line(g, "st[2] = Ractor.receive[1]");
+    if (g->stop) line(g, "st[1] = st[2] + GV_STOP_NS");
     line(g, "gate.close");
     g->indent--;
     line(g, "end");
@@ -766,12 +1245,23 @@ static void main_part(struct rgen *g, const int *owner)
     line(g, "$gv_ractors = []");
     line(g, "$gv_out = []");
     line(g, "$gv_tstops = []");
-    line(g, "st = [false, 0]");
+    line(g, "$gv_tmpl = Hash.new { |h, t| h[t] = [] }  # the main Ractor's threads by template");
+    line(g, "st = [false, 0, 0]");
     line(g, "tstop = [0]");
     line(g, "gate = Thread::Queue.new");
     make_queues(g, 0, owner);
     if (g->stop) line(g, "gv_stopper_th = Thread.new { gate.pop; gv_stopper(st, tstop, res) }");
     start_threads(g, 0, "0", "$gv_threads", "0");
+    for (int i = 0; i < scn->ngenerators; i++) {
+        pad(g);
+        lit(g, "$gv_threads << Thread.new do\n");
+        pad(g);
+        lit(g, "  Thread.current.name = ");
+        rstr(g, scn->generators[i].name);
+        lit(g, "\n");
+        line(g, "  gv_fin(0, gv_g%d(GV_SEED * 1_000_003 + %d, st, gate, res))", i, 1000000 + i);
+        line(g, "end");
+    }
     for (int r = 1; r < scn->nractors; r++) {
         line(g, "%d.times do |k|", scn->ractors[r].count);
         pad(g);
@@ -799,7 +1289,7 @@ int rgen_generate(const struct scenario *scn, const struct rgen_opts *o, struct 
                   char *err, size_t errlen)
 {
     memset(p, 0, sizeof *p);
-    int *owner = calloc((size_t)scn->nqueues + 1, sizeof *owner);
+    int *owner = owners_new(scn);
     if (!owner) return gv_fail(err, errlen, GV_ENOMEM, "out of memory");
     int rc = with_places(scn, owner, err, errlen);
     if (rc != GV_OK) {
@@ -823,6 +1313,22 @@ int rgen_generate(const struct scenario *scn, const struct rgen_opts *o, struct 
     line(&g, "GV_SEED = %" PRIu64, scn->seed);
     line(&g, "GV_RACTORS = %d", scn->total_ractors);
     if (g.stop) line(&g, "GV_STOP_NS = %" PRId64, (int64_t)((scn->stop_time + SIM_NS / 2) / SIM_NS));
+    line(&g, "GV_WARMUP_NS = %" PRId64, (int64_t)((scn->warmup + SIM_NS / 2) / SIM_NS));
+    line(&g, "GV_MEASURES = %d", scn->nmeasures);
+    for (int r = 0; r < scn->nractors; r++)
+        for (int t = 0; t < scn->ractors[r].nthreads; t++) {
+            walk(&scn->ractors[r].threads[t].prog, mark_emp, &g);
+            walk(&scn->ractors[r].threads[t].prog, mark_stamp, &g);
+        }
+    for (int i = 0; i < g.nemp; i++) {  /* empirical distributions: values (ns), cumulative weights */
+        const struct scn_dist *d = g.emp[i];
+        pad(&g);
+        out(&g, "GV_EMP%d = [[", i);
+        for (int k = 0; k < d->n; k++) out(&g, "%s%.3f", k ? ", " : "", ns_of(d->values[k]));
+        lit(&g, "], [");
+        for (int k = 0; k < d->n; k++) out(&g, "%s%.17g", k ? ", " : "", d->cum[k]);
+        lit(&g, "]].freeze\n");
+    }
     lit(&g, "\n");
 
     struct iseqs is = { 0 };
@@ -841,9 +1347,13 @@ int rgen_generate(const struct scenario *scn, const struct rgen_opts *o, struct 
 
     for (int r = 0; r < scn->nractors; r++)
         for (int t = 0; t < scn->ractors[r].nthreads; t++) thread_method(&g, r, t);
+    for (int i = 0; i < scn->ngenerators; i++) generator_method(&g, i);
+    for (int t = 0; t < scn->ractors[0].nthreads; t++)
+        if (scn->ractors[0].threads[t].spawned) spawn_method(&g, t);
     for (int r = 1; r < scn->nractors; r++) ractor_method(&g, r, owner);
     main_part(&g, owner);
     free(owner);
+    free(g.emp);
     if (g.oom) {
         free(g.buf);
         free(g.lines);

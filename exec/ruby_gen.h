@@ -3,9 +3,11 @@
  * The program does what the ops say with the real thing: a busy loop
  * calibrated at start-up for `compute`, the Ruby method a syscall op models
  * (File.mtime, File.write('/dev/null'), IO.select on a pipe for an I/O
- * wait), Thread::Queue, Kernel#sleep, Ractor.new, a lambda capturing a
- * local for env_escape, a loop whose instruction count is read from its own
- * instruction sequence for `insns`.  It measures itself from inside and
+ * wait), Thread::Queue, Thread::Mutex, Thread::ConditionVariable,
+ * Kernel#sleep, Thread.new for spawn and generators, Object.new for alloc
+ * (CRuby's own GC), Ractor.new, a lambda capturing a local for env_escape,
+ * a loop whose instruction count is read from its own instruction sequence
+ * for `insns`; named measures are clock samples taken by the threads.  It measures itself from inside and
  * writes one JSON object to the file named by its first argument; exec/
  * ruby_run.c runs it and reads that.  The program is version-agnostic
  * (3.0 and later): what differs between Ruby versions is decided when it

@@ -29,7 +29,9 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "../common/diag.h"
 #include "../common/err.h"
+#include "../input/jsonpos.h"
 #include "exec_affinity.h"
 
 extern char **environ;
@@ -285,21 +287,41 @@ int rrun_probe(const struct rrun_opts *o, bool add_yjit, struct rrun_ruby *out, 
 
 /* ---- settings ------------------------------------------------------------- */
 
-static bool has_op(const struct scn_prog *prog, enum scn_op_kind kind, bool insns)
+/* Whether prog (blocks' bodies included) has an op of this kind; with
+ * `flag`, only a compute of insns or a queue_pop with a timeout. */
+static bool has_op(const struct scn_prog *prog, enum scn_op_kind kind, bool flag)
 {
+    if (!prog) return false;
     for (int i = 0; i < prog->nops; i++) {
         const struct scn_op *op = &prog->ops[i];
-        if (op->kind == kind && (!insns || op->u.compute.has_insns)) return true;
-        if (op->kind == OP_LOOP && op->u.loop.body && has_op(op->u.loop.body, kind, insns)) return true;
+        if (op->kind == kind && !flag) return true;
+        if (op->kind == kind && kind == OP_COMPUTE && op->u.compute.has_insns) return true;
+        if (op->kind == kind && kind == OP_QUEUE_POP && op->u.queue.has_timeout) return true;
+        switch (op->kind) {
+        case OP_LOOP:
+            if (has_op(op->u.loop.body, kind, flag)) return true;
+            break;
+        case OP_MEASURE:
+            if (has_op(op->u.measure.body, kind, flag)) return true;
+            break;
+        case OP_SYNCHRONIZE:
+            if (has_op(op->u.mutex.body, kind, flag)) return true;
+            break;
+        case OP_BRANCH:
+            if (has_op(op->u.branch.then_body, kind, flag) || has_op(op->u.branch.else_body, kind, flag))
+                return true;
+            break;
+        default: break;
+        }
     }
     return false;
 }
 
-static bool scn_has(const struct scenario *scn, enum scn_op_kind kind, bool insns)
+static bool scn_has(const struct scenario *scn, enum scn_op_kind kind, bool flag)
 {
     for (int r = 0; r < scn->nractors; r++)
         for (int t = 0; t < scn->ractors[r].nthreads; t++)
-            if (has_op(&scn->ractors[r].threads[t].prog, kind, insns)) return true;
+            if (has_op(&scn->ractors[r].threads[t].prog, kind, flag)) return true;
     return false;
 }
 
@@ -374,6 +396,9 @@ int rrun_check_settings(const struct scenario *scn, const struct rrun_ruby *rb, 
         return gv_fail(err, errlen, GV_EUNSUP,
                        "runtime.timer_tick = %.3f ms: CRuby's timer period is a constant (10 ms from 3.3; "
                        "no tick in the GVL of 3.0-3.2)", (double)r->timer_tick / (double)SIM_MS);
+    if (!f->pop_timeout && scn_has(scn, OP_QUEUE_POP, true))
+        return gv_fail(err, errlen, GV_EUNSUP,
+                       "queue_pop with a timeout: Ruby %s has no Queue#pop(timeout:) (3.2 and later)", v);
     if (asked(scn, RT_MN_MAIN) && r->mn_main && !f->mn)
         return gv_fail(err, errlen, GV_EUNSUP, "runtime.mn_main = true: Ruby %s has no M:N threads (3.3 and later)", v);
     if (!f->mn && (asked(scn, RT_MAX_CPU) || asked(scn, RT_SNT_CAP)) && cap_binds(scn, r->snt_cap))
@@ -477,10 +502,12 @@ static double num(const cJSON *o, const char *key, bool *ok)
     return v->valuedouble;
 }
 
+/* A count the program reported: an integer 0..2^53 (what a JSON number
+ * holds exactly; also keeps nanoseconds x 1000 within sim_time). */
 static uint64_t count(const cJSON *o, const char *key, bool *ok)
 {
     double d = num(o, key, ok);
-    if (!(d >= 0) || d > 1.8e19) {
+    if (!(d >= 0) || d > 9007199254740992.0) {
         *ok = false;
         return 0;
     }
@@ -490,7 +517,21 @@ static uint64_t count(const cJSON *o, const char *key, bool *ok)
 static int parse_result(const struct scenario *scn, const char *text, struct rrun_report *rep, char *err,
                         size_t errlen)
 {
-    cJSON *j = cJSON_Parse(text);
+    /* the loader's parser: strict, and no global error state (cJSON_Parse
+     * keeps one) */
+    cJSON *j = NULL;
+    struct jpos_table *pos = NULL;
+    struct diag_list d;
+    diag_init(&d);
+    int doc;
+    char *copy = strdup(text);
+    int prc = copy ? jpos_new(&pos) : GV_ENOMEM;
+    if (prc == GV_OK) prc = jpos_add_doc(pos, "report", copy, strlen(copy), &doc);
+    else free(copy);
+    if (prc == GV_OK) prc = jpos_parse(pos, doc, 0, &j, &d);
+    jpos_free(pos);
+    diag_free(&d);
+    if (prc == GV_ENOMEM) return gv_fail(err, errlen, GV_ENOMEM, "out of memory reading the Ruby program's report");
     if (!j) return gv_fail(err, errlen, GV_ERUN, "the Ruby program's report is not JSON: %.200s", text);
     bool ok = true;
     struct run_metrics *m = &rep->m;
@@ -515,6 +556,37 @@ static int parse_result(const struct scenario *scn, const char *text, struct rru
     m->main_vol_switches = count(j, "main_vol_switches", &ok);
     m->native_threads = count(j, "native_threads", &ok);
     uint64_t threads = count(j, "threads", &ok);
+    m->timeouts = count(j, "timeouts", &ok);
+    m->gc_count = rep->gc_count;
+    /* the measures: [count, mean, p50, p90, p99, max] in ns, one per
+     * declared measure, in declaration order */
+    const cJSON *ms = cJSON_GetObjectItemCaseSensitive(j, "measures");
+    if (!cJSON_IsArray(ms) || cJSON_GetArraySize(ms) != scn->nmeasures) ok = false;
+    if (ok && scn->nmeasures > 0) {
+        m->measures = calloc((size_t)scn->nmeasures, sizeof *m->measures);
+        if (!m->measures) {
+            cJSON_Delete(j);
+            return gv_fail(err, errlen, GV_ENOMEM, "out of memory");
+        }
+        m->nmeasures = scn->nmeasures;
+    }
+    for (int k = 0; ok && k < scn->nmeasures; k++) {
+        const cJSON *a = cJSON_GetArrayItem(ms, k);
+        double v[6];
+        for (int f = 0; f < 6; f++) {
+            const cJSON *x = cJSON_IsArray(a) ? cJSON_GetArrayItem(a, f) : NULL;
+            if (!cJSON_IsNumber(x) || !(x->valuedouble >= 0)) ok = false;
+            v[f] = ok ? x->valuedouble : 0;
+        }
+        struct run_measure *r = &m->measures[k];
+        r->name = scn->measures[k].name;
+        r->count = (uint64_t)llround(v[0]);
+        r->mean = (sim_time)llround(v[1]) * SIM_NS;
+        r->p50 = (sim_time)llround(v[2]) * SIM_NS;
+        r->p90 = (sim_time)llround(v[3]) * SIM_NS;
+        r->p99 = (sim_time)llround(v[4]) * SIM_NS;
+        r->max = (sim_time)llround(v[5]) * SIM_NS;
+    }
     const cJSON *st = cJSON_GetObjectItemCaseSensitive(j, "stopped");
     rep->stopped_at_time = cJSON_IsTrue(st);
     const cJSON *ro = cJSON_GetObjectItemCaseSensitive(j, "ractor_ops");
@@ -524,11 +596,15 @@ static int parse_result(const struct scenario *scn, const char *text, struct rru
         if (!cJSON_IsNumber(x) || x->valuedouble < 0) ok = false;
         else rep->ractor_ops_buf[i] = (uint64_t)llround(x->valuedouble);
     }
-    if (ok && threads != (uint64_t)scn->total_threads) {
+    /* spawned threads that never started do not report: at most the
+     * scenario's threads, the generators' included */
+    int most = scn->total_threads + scn->ngenerators;
+    if (ok && (threads > (uint64_t)most || threads == 0)) {
         cJSON_Delete(j);
         return gv_fail(err, errlen, GV_ERUN, "the Ruby program reported %" PRIu64 " threads, the scenario has %d",
-                       threads, scn->total_threads);
+                       threads, most);
     }
+    rep->threads = (int)threads;
     cJSON_Delete(j);
     if (!ok) return gv_fail(err, errlen, GV_ERUN, "the Ruby program's report lacks a field: %.300s", text);
     return GV_OK;
@@ -537,7 +613,7 @@ static int parse_result(const struct scenario *scn, const char *text, struct rru
 /* What a Ruby program cannot observe from inside. */
 static const enum metric_id unmeasured[] = {
     MET_GVL_HANDOFFS, MET_WAKEUPS,  MET_WASTED_WAKES,   MET_TIMER_TICKS,    MET_BARRIERS,
-    MET_VMLOCK_ACQUIRES, MET_VMLOCK_WAITS, MET_LINE_TRANSFERS, MET_ENGINE_EVENTS,
+    MET_VMLOCK_ACQUIRES, MET_VMLOCK_WAITS, MET_LINE_TRANSFERS, MET_MUTEX_WAITS, MET_ENGINE_EVENTS,
 };
 
 static void fill_metrics(const struct scenario *scn, struct rrun_report *rep)
@@ -554,7 +630,7 @@ static void fill_metrics(const struct scenario *scn, struct rrun_report *rep)
     m->invariant_check = scn_invariant_name(actual_invariant(rb));
     m->insn_counter = scn_counter_name(actual_counter(rb));
     m->ractors = scn->total_ractors;
-    m->threads = scn->total_threads;
+    m->threads = rep->threads;
     m->ractor_ops = rep->ractor_ops_buf;
     m->nractor_ops = scn->total_ractors;
     for (int s = 0; s < TS_COUNT; s++) metrics_set_unmeasured(m, (enum metric_id)(MET_STATE_TIME + s));
@@ -648,6 +724,9 @@ void rrun_report_free(struct rrun_report *rep)
 {
     free(rep->ractor_ops_buf);
     free(rep->ruby_stderr);
+    free(rep->m.measures);
+    rep->m.measures = NULL;
+    rep->m.nmeasures = 0;
     rep->ractor_ops_buf = NULL;
     rep->ruby_stderr = NULL;
     rep->m.ractor_ops = NULL;

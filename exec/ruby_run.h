@@ -51,6 +51,7 @@ struct rrun_report {
     int attempts;
     int insns_per_iter, insns_fixed; /* the instruction loop's shape */
     uint64_t insns;                  /* instructions of `insns` computes */
+    int threads;                     /* threads that ran (spawned ones only once spawned; generators) */
     uint64_t gc_count;
     double gc_time_s;                /* GC.stat(:time) over the run; < 0: not reported */
     bool stopped_at_time;

@@ -23,7 +23,9 @@ const char *const scn_os_scheduler_names[OS_SCHED_COUNT + 1] = {
     "fifo", "cfs", "eevdf", "eevdf_delay_dequeue", NULL,
 };
 const char *const scn_op_names[OP_KIND_COUNT + 1] = {
-    "compute", "syscall", "queue_push", "queue_pop", "sleep", "loop", "env_escape", "join", NULL,
+    "compute", "syscall", "queue_push", "queue_pop", "sleep", "loop", "env_escape", "join",
+    "measure", "branch", "mutex_lock", "mutex_unlock", "synchronize", "cv_wait", "cv_signal",
+    "cv_broadcast", "spawn", "alloc", NULL,
 };
 const char *const scn_call_names[CALL_COUNT + 1] = {
     "stat", "write_devnull", "getpid", "nanosleep", "open_devnull", "close", NULL,
@@ -32,7 +34,10 @@ const char *const scn_rt_key_names[RT_KEY_COUNT + 1] = {
     "gvl_policy", "quantum", "timer_tick", "threshold", "invariant_check", "insn_counter",
     "counter_model", "max_cpu", "snt_cap", "mn_main", "yjit", NULL,
 };
-const char *const scn_dist_names[4] = { "const", "uniform", "exp", NULL };
+const char *const scn_dist_names[DIST_KIND_COUNT + 1] = {
+    "const", "uniform", "exp", "lognormal", "empirical", NULL,
+};
+const char *const scn_process_names[PROCESS_COUNT + 1] = { "poisson", "constant", NULL };
 
 static const char *name_of(const char *const *names, int n, int i)
 {
@@ -68,9 +73,13 @@ const char *scn_os_scheduler_name(enum scn_os_scheduler s)
 {
     return name_of(scn_os_scheduler_names, OS_SCHED_COUNT, (int)s);
 }
-const char *scn_op_name(enum scn_op_kind k) { return name_of(scn_op_names, OP_KIND_COUNT, (int)k); }
+const char *scn_op_name(enum scn_op_kind k)
+{
+    return k == OP_ARRIVE ? "arrive" : name_of(scn_op_names, OP_KIND_COUNT, (int)k);
+}
 const char *scn_call_name(enum scn_syscall_call c) { return name_of(scn_call_names, CALL_COUNT, (int)c); }
-const char *scn_dist_name(enum scn_dist_kind k) { return name_of(scn_dist_names, 3, (int)k); }
+const char *scn_dist_name(enum scn_dist_kind k) { return name_of(scn_dist_names, DIST_KIND_COUNT, (int)k); }
+const char *scn_process_name(enum scn_process p) { return name_of(scn_process_names, PROCESS_COUNT, (int)p); }
 
 uint64_t scn_loop_times(const struct scn_op *op, int instance, int ninstances)
 {
@@ -85,19 +94,55 @@ uint64_t scn_loop_times(const struct scn_op *op, int instance, int ninstances)
     return n / k + ((uint64_t)instance < n % k ? 1 : 0);
 }
 
+static void dist_free(struct scn_dist *d)
+{
+    free(d->values);
+    free(d->cum);
+    d->values = NULL;
+    d->cum = NULL;
+}
+
+static void prog_free(struct scn_prog *p);
+
+static void body_free(struct scn_prog *body)
+{
+    if (!body) return;
+    prog_free(body);
+    free(body);
+}
+
 static void prog_free(struct scn_prog *p)
 {
     for (int i = 0; i < p->nops; i++) {
         struct scn_op *op = &p->ops[i];
         free(op->path);
-        if (op->kind == OP_LOOP && op->u.loop.body) {  /* the union: only loops own a body */
-            prog_free(op->u.loop.body);
-            free(op->u.loop.body);
+        switch (op->kind) {  /* the union: what each kind owns */
+        case OP_LOOP: body_free(op->u.loop.body); break;
+        case OP_MEASURE: body_free(op->u.measure.body); break;
+        case OP_BRANCH:
+            body_free(op->u.branch.then_body);
+            body_free(op->u.branch.else_body);
+            break;
+        case OP_SYNCHRONIZE:
+            body_free(op->u.mutex.body);
+            if (op->u.mutex.unlock) free(op->u.mutex.unlock->path);
+            free(op->u.mutex.unlock);
+            break;
+        case OP_COMPUTE: dist_free(&op->u.compute.dur); break;
+        case OP_SYSCALL: dist_free(&op->u.syscall.dur); break;
+        case OP_SLEEP: dist_free(&op->u.sleep.dur); break;
+        default: break;
         }
     }
     free(p->ops);
     p->ops = NULL;
     p->nops = 0;
+}
+
+static void named_free(struct scn_named *v, int n)
+{
+    for (int i = 0; i < n; i++) free(v[i].name);
+    free(v);
 }
 
 void scenario_free(struct scenario *s)
@@ -121,6 +166,15 @@ void scenario_free(struct scenario *s)
         free(r->threads);
     }
     free(s->ractors);
+    named_free(s->mutexes, s->nmutexes);
+    named_free(s->condvars, s->ncondvars);
+    named_free(s->measures, s->nmeasures);
+    for (int i = 0; i < s->ngenerators; i++) {
+        free(s->generators[i].name);
+        prog_free(&s->generators[i].prog);
+    }
+    free(s->generators);
+    free(s->tmpls);
     memset(s, 0, sizeof *s);
 }
 
@@ -132,4 +186,6 @@ void scn_metrics_describe(const struct scenario *s, struct run_metrics *m)
     m->insn_counter = scn_counter_name(s->runtime.insn_counter);
     m->cores = s->machine.cores;
     m->seed = s->seed;
+    m->work_scale = s->machine.work_scale;
+    m->warmup = s->warmup;
 }

@@ -72,6 +72,12 @@ struct scn_machine {
     int line_store_batch;       /* "line_store_batch": counter stores coalesced per line ownership */
     sim_time tls_insn_overhead; /* "tls_insn_overhead": extra cost per insn of a thread-local counter */
     sim_time coroutine_switch;  /* "coroutine_switch": M:N switch between threads of one Ractor */
+
+    /* threads and the garbage collector (models/thread.c, core/heap.h) */
+    sim_time thread_create;     /* "thread_create": Thread.new, paid by the creating thread */
+    sim_time gc_mark_base;      /* "gc_mark_base": a minor GC's fixed marking cost (roots) */
+    sim_time gc_mark_per_object;/* "gc_mark_per_object": marking one live object */
+    sim_time gc_sweep_per_slot; /* "gc_sweep_per_slot": sweeping one slot (lazy sweep) */
 };
 
 /* ---- runtime (JSON "runtime") ------------------------------------------- */
@@ -122,6 +128,8 @@ struct scn_runtime {
     int max_cpu;                               /* "max_cpu" (RUBY_MAX_CPU, 8) */
     enum scn_snt_cap snt_cap;                  /* "snt_cap" */
     bool mn_main;                              /* "mn_main" (RUBY_MN_THREADS=1) */
+    int gc_heap_init_slots;                    /* "gc_heap_init_slots" (RUBY_GC_HEAP_INIT_SLOTS) */
+    double gc_heap_growth_factor;              /* "gc_heap_growth_factor" (RUBY_GC_HEAP_GROWTH_FACTOR) */
     bool yjit;                                 /* "yjit": YJIT on (decides invariant_check with "ruby") */
     char *ruby;                                /* "ruby": the version preset as written ("3.1"), or NULL */
     unsigned asked;                            /* bit 1u << RT_x: the key was given, or set by "ruby" */
@@ -137,12 +145,18 @@ extern const char *const scn_rt_key_names[RT_KEY_COUNT + 1];
 
 /* ---- durations drawn per execution -------------------------------------- */
 
-enum scn_dist_kind { DIST_CONST, DIST_UNIFORM, DIST_EXP };
+enum scn_dist_kind { DIST_CONST, DIST_UNIFORM, DIST_EXP, DIST_LOGNORMAL, DIST_EMPIRICAL, DIST_KIND_COUNT };
 
 struct scn_dist {
     enum scn_dist_kind kind;
-    sim_time a;  /* const: value; uniform: min; exp: mean */
-    sim_time b;  /* uniform: max */
+    sim_time a;        /* const: value; uniform: min; exp: mean; lognormal: median */
+    sim_time b;        /* uniform: max */
+    double sigma;      /* lognormal: the standard deviation of the log */
+    /* empirical: n values, each drawn with probability weight / total;
+     * cum[i] is the sum of the first i+1 weights (cum[n-1] the total) */
+    sim_time *values;
+    double *cum;
+    int n;
 };
 
 /* ---- programs ----------------------------------------------------------- */
@@ -155,8 +169,19 @@ enum scn_op_kind {
     OP_SLEEP,       /* Kernel#sleep */
     OP_LOOP,        /* repeat a body */
     OP_ENV_ESCAPE,  /* a Proc/lambda materialising its environment (vm_make_env_each) */
-    OP_JOIN,        /* wait until every other thread has finished */
-    OP_KIND_COUNT
+    OP_JOIN,        /* wait until every other thread (or every instance of one template) has finished */
+    OP_MEASURE,     /* a named measure around a body: each execution is one sample */
+    OP_BRANCH,      /* run `then` with probability p, else `else` */
+    OP_MUTEX_LOCK,  /* Thread::Mutex#lock */
+    OP_MUTEX_UNLOCK,/* Thread::Mutex#unlock */
+    OP_SYNCHRONIZE, /* Thread::Mutex#synchronize: lock, body, unlock */
+    OP_CV_WAIT,     /* Thread::ConditionVariable#wait(mutex, timeout) */
+    OP_CV_SIGNAL,   /* Thread::ConditionVariable#signal */
+    OP_CV_BROADCAST,/* Thread::ConditionVariable#broadcast */
+    OP_SPAWN,       /* Thread.new of one more instance of a "spawned" template */
+    OP_ALLOC,       /* allocate objects; may run the garbage collector */
+    OP_KIND_COUNT,
+    OP_ARRIVE       /* internal, not in JSON: a generator's next arrival (sleep until it, push) */
 };
 
 /* The real call the executor makes for a syscall op ("call"). */
@@ -194,7 +219,9 @@ struct scn_op {
             bool io_wait;               /* "io_wait": sleeps off the CPU for dur */
         } syscall;
         struct {
-            int queue;  /* "queue": index into scenario.queues */
+            int queue;         /* "queue": index into scenario.queues */
+            bool has_timeout;  /* queue_pop "timeout" given (Ruby 3.2+) */
+            sim_time timeout;  /* "timeout": pop returns nil after it (0: at once) */
         } queue;
         struct {
             struct scn_dist dur;  /* "dur" */
@@ -202,12 +229,50 @@ struct scn_op {
         struct {
             enum { LOOP_TIMES, LOOP_TIMES_TOTAL, LOOP_FOREVER } mode;
             uint64_t times;       /* "times" or "times_total" */
-            bool measure;         /* "measure": each iteration counts as one op */
+            bool measure;         /* "measure": true, each iteration counts as one op */
+            int mid;              /* "measure": "NAME", 1 + index into scenario.measures; 0 none */
+            bool from_pop;        /* "latency_from": "pop" */
             struct scn_prog *body;/* "body" */
         } loop;
         struct {
             int iseq;  /* "iseq" */
         } env_escape;
+        struct {
+            int tmpl;  /* "thread": 1 + index into scenario.tmpls; 0: every other thread */
+        } join;
+        struct {
+            int mid;              /* "name": 1 + index into scenario.measures */
+            bool from_pop;        /* "latency_from": "pop" */
+            struct scn_prog *body;/* "body" */
+        } measure;
+        struct {
+            double p;                  /* "p": probability of `then` */
+            struct scn_prog *then_body;/* "then" */
+            struct scn_prog *else_body;/* "else" (empty when absent) */
+        } branch;
+        struct {
+            int mutex;                 /* "mutex": index into scenario.mutexes */
+            struct scn_prog *body;     /* synchronize: "body" */
+            struct scn_op *unlock;     /* synchronize: the mutex_unlock run after the body */
+        } mutex;
+        struct {
+            int cv;                    /* "cv": index into scenario.condvars */
+            int mutex;                 /* cv_wait: "mutex" */
+            bool has_timeout;          /* cv_wait: "timeout" given */
+            sim_time timeout;          /* cv_wait: "timeout" */
+            int while_empty;           /* cv_wait: "while_empty", 1 + queue index; 0 none */
+            bool raise;                /* cv_wait: "on_timeout": "raise" (the thread ends) */
+        } cv;
+        struct {
+            int tmpl;  /* "thread": index into scenario.tmpls of a "spawned" template */
+        } spawn;
+        struct {
+            uint64_t objects;  /* "objects" */
+            double survive;    /* "survive": fraction still live at the next GC */
+        } alloc;
+        struct {
+            int gen;   /* index into scenario.generators */
+        } arrive;
     } u;
 };
 
@@ -218,8 +283,10 @@ struct scn_prog {
 
 struct scn_thread {
     char *name;            /* "name" */
-    int count;             /* "count": replicas of this thread */
+    int count;             /* "count": replicas of this thread (the pool size if spawned) */
     struct scn_prog prog;  /* "program" */
+    sim_time start;        /* "start": when its instances start (0: at once) */
+    bool spawned;          /* "spawned": instances start only when a spawn op starts them */
 };
 
 struct scn_ractor {
@@ -234,6 +301,32 @@ struct scn_queue {
     int64_t initial;/* "initial": items present at start */
 };
 
+/* "mutexes", "condvars", "measures": named objects with no other keys. */
+struct scn_named {
+    char *name;     /* "name" */
+};
+
+enum scn_process { PROCESS_POISSON, PROCESS_CONSTANT, PROCESS_COUNT };
+
+/* An open-loop arrival process: a Ruby thread of the main Ractor that
+ * sleeps until each arrival and pushes one item into `queue` stamped with
+ * the arrival time (core/gen.h). */
+struct scn_generator {
+    char *name;              /* "name" (default "gen<i>") */
+    int queue;               /* "queue": index into scenario.queues */
+    enum scn_process process;/* "process" */
+    sim_time interval;       /* "interval", or 1 s / "rate": the mean time between arrivals */
+    sim_time start;          /* "start": arrivals begin after it */
+    uint64_t count;          /* "count": arrivals; 0 = until the run stops */
+    struct scn_prog prog;    /* built: a loop of OP_ARRIVE */
+};
+
+/* A thread template, flattened: where it is and what it is. */
+struct scn_tmpl {
+    int ractor;                    /* index into scenario.ractors */
+    const struct scn_thread *thread;
+};
+
 struct scenario {
     char *file;         /* path it was loaded from */
     char *name;         /* "name" (default: file base name) */
@@ -246,10 +339,21 @@ struct scenario {
     struct scn_ractor *ractors; /* "ractors"; ractors[0] is the main Ractor */
     int nractors;
     sim_time stop_time;         /* "stop": {"time": ...}; 0 = run to completion */
+    sim_time warmup;            /* "warmup": samples and ops completed before it are not counted */
+    struct scn_named *mutexes;  /* "mutexes" */
+    int nmutexes;
+    struct scn_named *condvars; /* "condvars" */
+    int ncondvars;
+    struct scn_named *measures; /* "measures": named latency measures, in column order */
+    int nmeasures;
+    struct scn_generator *generators; /* "generators" */
+    int ngenerators;
 
     /* derived by the loader */
     int total_threads;   /* sum over ractors (x count) of threads (x count) */
     int total_ractors;   /* sum of ractor counts */
+    struct scn_tmpl *tmpls;  /* every thread template, in scenario order */
+    int ntmpls;
 };
 
 /* Each enum's names as written in JSON, in enum order, NULL-terminated
@@ -263,7 +367,8 @@ extern const char *const scn_mutex_impl_names[MUTEX_IMPL_COUNT + 1];
 extern const char *const scn_os_scheduler_names[OS_SCHED_COUNT + 1];
 extern const char *const scn_op_names[OP_KIND_COUNT + 1];
 extern const char *const scn_call_names[CALL_COUNT + 1];
-extern const char *const scn_dist_names[4];   /* const, uniform, exp */
+extern const char *const scn_dist_names[DIST_KIND_COUNT + 1];
+extern const char *const scn_process_names[PROCESS_COUNT + 1];
 
 const char *scn_policy_name(enum scn_gvl_policy p);
 const char *scn_invariant_name(enum scn_invariant_check c);
@@ -276,6 +381,7 @@ const char *scn_op_name(enum scn_op_kind k);
 const char *scn_call_name(enum scn_syscall_call c);
 
 const char *scn_dist_name(enum scn_dist_kind k);
+const char *scn_process_name(enum scn_process p);
 
 /* Iterations of a loop op for thread instance `instance` (0-based) of
  * `ninstances` = ractor count x thread count of its template: "times" for

@@ -17,7 +17,7 @@
 #define DAY (24 * HOUR)
 #define OP_DUR_MAX DAY   /* op durations: beyond a day is a typo, and sums stay far from overflow */
 #define NKEYS(a) ((int)(sizeof a / sizeof a[0]))
-#define SCH_MAX_KEYS 32
+#define SCH_MAX_KEYS 40
 
 /* ---- tables --------------------------------------------------------------- */
 
@@ -100,6 +100,10 @@ static const struct sch_key machine_keys[] = {
       .off = offsetof(struct scn_machine, line_store_batch) },
     M_DUR("tls_insn_overhead", "0.5ns", tls_insn_overhead),
     M_DUR("coroutine_switch", "0.3us", coroutine_switch),
+    M_DUR("thread_create", "6us", thread_create),
+    M_DUR("gc_mark_base", "43us", gc_mark_base),
+    M_DUR("gc_mark_per_object", "15ns", gc_mark_per_object),
+    M_DUR("gc_sweep_per_slot", "16ns", gc_sweep_per_slot),
     { .name = "calibration", .kind = SCH_OBJECT, .obj = &calibration_obj, .off = SCH_NOFF },
 };
 _Static_assert(NKEYS(machine_keys) <= SCH_MAX_KEYS, "raise SCH_MAX_KEYS");
@@ -127,6 +131,10 @@ static const struct sch_key runtime_keys[] = {
       .off = offsetof(struct scn_runtime, max_cpu) },
     R_ENUM("snt_cap", scn_snt_cap_names, "exact", snt_cap),
     { .name = "mn_main", .kind = SCH_BOOL, .def = "false", .off = offsetof(struct scn_runtime, mn_main) },
+    { .name = "gc_heap_init_slots", .kind = SCH_INT, .def = "10000", .min = 1, .max = 1000000000,
+      .off = offsetof(struct scn_runtime, gc_heap_init_slots) },
+    { .name = "gc_heap_growth_factor", .kind = SCH_NUMBER, .def = "1.8", .dmax = 100.0,
+      .off = offsetof(struct scn_runtime, gc_heap_growth_factor) },
     { .name = "yjit", .kind = SCH_BOOL, .def = "false", .off = offsetof(struct scn_runtime, yjit) },
     { .name = "ruby", .kind = SCH_RUBY, .off = SCH_NOFF },
 };
@@ -141,11 +149,27 @@ const struct sch_obj sch_runtime = { "runtime", runtime_keys, NKEYS(runtime_keys
 static const struct sch_key dist_const_keys[] = { DIST_KEY, DIST_DUR("value") };
 static const struct sch_key dist_uniform_keys[] = { DIST_KEY, DIST_DUR("min"), DIST_DUR("max") };
 static const struct sch_key dist_exp_keys[] = { DIST_KEY, DIST_DUR("mean") };
+/* lognormal: exactly one of median and mean (check_dist) */
+static const struct sch_key dist_lognormal_keys[] = {
+    DIST_KEY,
+    { .name = "median", .kind = SCH_DUR, .max = OP_DUR_MAX, .off = SCH_NOFF },
+    { .name = "mean", .kind = SCH_DUR, .max = OP_DUR_MAX, .off = SCH_NOFF },
+    { .name = "sigma", .kind = SCH_NUMBER, .flags = SCH_REQUIRED | SCH_ZERO_OK, .dmax = 10.0, .off = SCH_NOFF },
+};
+#define DIST_MAX_VALUES 100000
+static const struct sch_key dist_empirical_keys[] = {
+    DIST_KEY,
+    { .name = "values", .kind = SCH_DURS, .flags = SCH_REQUIRED, .min = 1, .max = OP_DUR_MAX, .off = SCH_NOFF },
+    { .name = "weights", .kind = SCH_WEIGHTS, .off = SCH_NOFF },
+};
 static const struct sch_obj dist_objs[] = {
     { "distribution", dist_const_keys, NKEYS(dist_const_keys) },
     { "distribution", dist_uniform_keys, NKEYS(dist_uniform_keys) },
     { "distribution", dist_exp_keys, NKEYS(dist_exp_keys) },
+    { "distribution", dist_lognormal_keys, NKEYS(dist_lognormal_keys) },
+    { "distribution", dist_empirical_keys, NKEYS(dist_empirical_keys) },
 };
+_Static_assert(NKEYS(dist_objs) == DIST_KIND_COUNT, "one table per distribution");
 
 /* Ops, indexed by enum scn_op_kind.  "op" itself is checked first.  Every
  * op may say where it comes from ("trace": gvlsim import writes it); the
@@ -169,6 +193,14 @@ static const struct sch_key syscall_keys[] = {
 static const struct sch_key queue_op_keys[] = {
     OP_KEY, { .name = "queue", .kind = SCH_QUEUE, .flags = SCH_REQUIRED, .off = SCH_NOFF }, OP_TRACE,
 };
+static const struct sch_key queue_pop_keys[] = {
+    OP_KEY, { .name = "queue", .kind = SCH_QUEUE, .flags = SCH_REQUIRED, .off = SCH_NOFF },
+    { .name = "timeout", .kind = SCH_DUR, .max = OP_DUR_MAX, .off = SCH_NOFF }, OP_TRACE,
+};
+#define LATENCY_FROM { .name = "latency_from", .kind = SCH_ENUM, .def = "start", \
+                       .values = sch_latency_from_names, .off = SCH_NOFF }
+static const char *const sch_latency_from_names[] = { "start", "pop", NULL };
+static const char *const sch_on_timeout_names[] = { "continue", "raise", NULL };
 static const struct sch_key sleep_keys[] = { OP_KEY, OP_DIST(SCH_REQUIRED), OP_TRACE };
 static const struct sch_key loop_keys[] = {
     OP_KEY,
@@ -176,31 +208,83 @@ static const struct sch_key loop_keys[] = {
     { .name = "times_total", .kind = SCH_INT, .min = 0, .max = SCH_INT_MAX, .off = SCH_NOFF },
     { .name = "forever", .kind = SCH_TRUE, .off = SCH_NOFF },
     { .name = "body", .kind = SCH_OPS, .flags = SCH_REQUIRED, .min = 1, .off = SCH_NOFF },
-    { .name = "measure", .kind = SCH_BOOL, .def = "false", .off = SCH_NOFF },
-    OP_TRACE,
+    { .name = "measure", .kind = SCH_MEASURE_OR_BOOL, .def = "false", .off = SCH_NOFF },
+    LATENCY_FROM, OP_TRACE,
 };
 static const struct sch_key env_escape_keys[] = {
     OP_KEY,
     { .name = "iseq", .kind = SCH_INT, .flags = SCH_REQUIRED, .min = 0, .max = 1000000, .off = SCH_NOFF },
     OP_TRACE,
 };
-static const struct sch_key join_keys[] = { OP_KEY, OP_TRACE };
+static const struct sch_key join_keys[] = {
+    OP_KEY, { .name = "thread", .kind = SCH_TMPL, .off = SCH_NOFF }, OP_TRACE,
+};
+static const struct sch_key measure_keys[] = {
+    OP_KEY,
+    { .name = "name", .kind = SCH_MEASURE, .flags = SCH_REQUIRED, .off = SCH_NOFF },
+    { .name = "body", .kind = SCH_OPS, .flags = SCH_REQUIRED, .min = 1, .off = SCH_NOFF },
+    LATENCY_FROM, OP_TRACE,
+};
+static const struct sch_key branch_keys[] = {
+    OP_KEY,
+    { .name = "p", .kind = SCH_NUMBER, .flags = SCH_REQUIRED | SCH_ZERO_OK, .dmax = 1.0, .off = SCH_NOFF },
+    { .name = "then", .kind = SCH_OPS, .flags = SCH_REQUIRED, .min = 0, .off = SCH_NOFF },
+    { .name = "else", .kind = SCH_OPS, .min = 0, .off = SCH_NOFF }, OP_TRACE,
+};
+#define MUTEX_KEY { .name = "mutex", .kind = SCH_MUTEX, .flags = SCH_REQUIRED, .off = SCH_NOFF }
+#define CV_KEY { .name = "cv", .kind = SCH_CONDVAR, .flags = SCH_REQUIRED, .off = SCH_NOFF }
+static const struct sch_key mutex_op_keys[] = { OP_KEY, MUTEX_KEY, OP_TRACE };
+static const struct sch_key synchronize_keys[] = {
+    OP_KEY, MUTEX_KEY,
+    { .name = "body", .kind = SCH_OPS, .flags = SCH_REQUIRED, .min = 0, .off = SCH_NOFF }, OP_TRACE,
+};
+static const struct sch_key cv_wait_keys[] = {
+    OP_KEY, CV_KEY, MUTEX_KEY,
+    { .name = "timeout", .kind = SCH_DUR, .max = OP_DUR_MAX, .off = SCH_NOFF },
+    { .name = "while_empty", .kind = SCH_QUEUE, .off = SCH_NOFF },
+    { .name = "on_timeout", .kind = SCH_ENUM, .def = "continue", .values = sch_on_timeout_names, .off = SCH_NOFF },
+    OP_TRACE,
+};
+static const struct sch_key cv_op_keys[] = { OP_KEY, CV_KEY, OP_TRACE };
+static const struct sch_key spawn_keys[] = {
+    OP_KEY, { .name = "thread", .kind = SCH_TMPL, .flags = SCH_REQUIRED, .off = SCH_NOFF }, OP_TRACE,
+};
+static const struct sch_key alloc_keys[] = {
+    OP_KEY,
+    { .name = "objects", .kind = SCH_INT, .flags = SCH_REQUIRED, .min = 0, .max = 1000000000000LL,
+      .off = SCH_NOFF },
+    { .name = "survive", .kind = SCH_NUMBER, .flags = SCH_ZERO_OK, .def = "0", .dmax = 1.0, .off = SCH_NOFF },
+    OP_TRACE,
+};
 
 static const struct sch_obj op_objs[] = {
     [OP_COMPUTE] = { "op", compute_keys, NKEYS(compute_keys) },
     [OP_SYSCALL] = { "op", syscall_keys, NKEYS(syscall_keys) },
     [OP_QUEUE_PUSH] = { "op", queue_op_keys, NKEYS(queue_op_keys) },
-    [OP_QUEUE_POP] = { "op", queue_op_keys, NKEYS(queue_op_keys) },
+    [OP_QUEUE_POP] = { "op", queue_pop_keys, NKEYS(queue_pop_keys) },
     [OP_SLEEP] = { "op", sleep_keys, NKEYS(sleep_keys) },
     [OP_LOOP] = { "op", loop_keys, NKEYS(loop_keys) },
     [OP_ENV_ESCAPE] = { "op", env_escape_keys, NKEYS(env_escape_keys) },
     [OP_JOIN] = { "op", join_keys, NKEYS(join_keys) },
+    [OP_MEASURE] = { "op", measure_keys, NKEYS(measure_keys) },
+    [OP_BRANCH] = { "op", branch_keys, NKEYS(branch_keys) },
+    [OP_MUTEX_LOCK] = { "op", mutex_op_keys, NKEYS(mutex_op_keys) },
+    [OP_MUTEX_UNLOCK] = { "op", mutex_op_keys, NKEYS(mutex_op_keys) },
+    [OP_SYNCHRONIZE] = { "op", synchronize_keys, NKEYS(synchronize_keys) },
+    [OP_CV_WAIT] = { "op", cv_wait_keys, NKEYS(cv_wait_keys) },
+    [OP_CV_SIGNAL] = { "op", cv_op_keys, NKEYS(cv_op_keys) },
+    [OP_CV_BROADCAST] = { "op", cv_op_keys, NKEYS(cv_op_keys) },
+    [OP_SPAWN] = { "op", spawn_keys, NKEYS(spawn_keys) },
+    [OP_ALLOC] = { "op", alloc_keys, NKEYS(alloc_keys) },
 };
+_Static_assert(NKEYS(op_objs) == OP_KIND_COUNT, "one table per op");
 
 static const struct sch_key thread_keys[] = {
     { .name = "name", .kind = SCH_STRING, .off = SCH_NOFF },
     { .name = "count", .kind = SCH_INT, .def = "1", .min = 1, .max = SCH_MAX_THREADS, .off = SCH_NOFF },
     { .name = "program", .kind = SCH_OPS, .min = 0, .off = SCH_NOFF },
+    { .name = "start", .kind = SCH_DUR, .def = "0s", .max = OP_DUR_MAX, .off = SCH_NOFF },
+    { .name = "spawned", .kind = SCH_BOOL, .def = "false", .off = SCH_NOFF },
 };
 const struct sch_obj sch_thread = { "thread", thread_keys, NKEYS(thread_keys) };
 
@@ -218,6 +302,25 @@ static const struct sch_key queue_keys[] = {
 };
 const struct sch_obj sch_queue = { "queue", queue_keys, NKEYS(queue_keys) };
 
+static const struct sch_key name_only_keys[] = {
+    { .name = "name", .kind = SCH_NAME, .flags = SCH_REQUIRED, .off = SCH_NOFF },
+};
+static const struct sch_obj mutex_obj = { "mutex", name_only_keys, NKEYS(name_only_keys) };
+static const struct sch_obj condvar_obj = { "condvar", name_only_keys, NKEYS(name_only_keys) };
+static const struct sch_obj measure_obj = { "measure", name_only_keys, NKEYS(name_only_keys) };
+
+/* rate and interval: exactly one (check_generator) */
+static const struct sch_key generator_keys[] = {
+    { .name = "name", .kind = SCH_STRING, .off = SCH_NOFF },
+    { .name = "queue", .kind = SCH_QUEUE, .flags = SCH_REQUIRED, .off = SCH_NOFF },
+    { .name = "process", .kind = SCH_ENUM, .def = "poisson", .values = scn_process_names, .off = SCH_NOFF },
+    { .name = "rate", .kind = SCH_NUMBER, .dmax = 1e12, .off = SCH_NOFF },
+    { .name = "interval", .kind = SCH_DUR, .flags = SCH_POSITIVE, .max = OP_DUR_MAX, .off = SCH_NOFF },
+    { .name = "start", .kind = SCH_DUR, .def = "0s", .max = OP_DUR_MAX, .off = SCH_NOFF },
+    { .name = "count", .kind = SCH_INT, .min = 1, .max = SCH_INT_MAX, .off = SCH_NOFF },
+};
+const struct sch_obj sch_generator = { "generator", generator_keys, NKEYS(generator_keys) };
+
 static const struct sch_key stop_keys[] = {
     { .name = "time", .kind = SCH_DUR, .flags = SCH_REQUIRED | SCH_POSITIVE, .max = SIM_TIME_MAX,
       .off = SCH_NOFF },
@@ -231,9 +334,14 @@ static const struct sch_key root_keys[] = {
     { .name = "machine", .kind = SCH_MACHINE, .off = SCH_NOFF },
     { .name = "runtime", .kind = SCH_OBJECT, .obj = &sch_runtime, .off = SCH_NOFF },
     { .name = "queues", .kind = SCH_ARRAY, .min = 0, .obj = &sch_queue, .off = SCH_NOFF },
+    { .name = "mutexes", .kind = SCH_ARRAY, .min = 0, .obj = &mutex_obj, .off = SCH_NOFF },
+    { .name = "condvars", .kind = SCH_ARRAY, .min = 0, .obj = &condvar_obj, .off = SCH_NOFF },
+    { .name = "measures", .kind = SCH_ARRAY, .min = 0, .obj = &measure_obj, .off = SCH_NOFF },
+    { .name = "generators", .kind = SCH_ARRAY, .min = 0, .obj = &sch_generator, .off = SCH_NOFF },
     { .name = "ractors", .kind = SCH_ARRAY, .flags = SCH_REQUIRED, .min = 1, .obj = &sch_ractor,
       .off = SCH_NOFF },
     { .name = "stop", .kind = SCH_OBJECT, .obj = &stop_obj, .off = SCH_NOFF },
+    { .name = "warmup", .kind = SCH_DUR, .def = "0s", .max = SIM_TIME_MAX, .off = SCH_NOFF },
 };
 const struct sch_obj sch_scenario = { "scenario", root_keys, NKEYS(root_keys) };
 
@@ -354,17 +462,46 @@ const char *sch_suggest(const char *given, const void *names, size_t n, size_t s
 
 /* ---- the validator ------------------------------------------------------- */
 
-struct qname { const char *name; const cJSON *node; size_t order; };
+/* A declared name: of a queue, mutex, condition variable, measure or
+ * thread template.  `ractor` is the Ractor template that declares a thread
+ * template, or (mutexes, condvars) the first that uses the object, -1 if
+ * none yet; `user` the node of that first use. */
+struct qname {
+    const char *name;
+    const cJSON *node;
+    size_t order;
+    int ractor;
+    int spawned;          /* thread templates: "spawned": true */
+    const cJSON *user;
+};
+
+enum { NT_QUEUE, NT_MUTEX, NT_CONDVAR, NT_MEASURE, NT_TMPL, NT_COUNT };
+
+/* The names of one kind, sorted, first declaration first. */
+struct nametab {
+    struct qname *v;
+    size_t n;
+};
+
+/* Per kind: what it is called in messages, and the top-level key that declares it. */
+static const char *const nt_what[NT_COUNT] = { "queue", "mutex", "condition variable", "measure",
+                                                "thread template" };
+static const char *const nt_plural[NT_COUNT] = { "queues", "mutexes", "condition variables", "measures",
+                                                  "thread templates" };
+static const char *const nt_key[NT_COUNT] = { "queues", "mutexes", "condvars", "measures", NULL };
 
 struct vctx {
     const struct sch_doc *d;
     struct diag_list *diags;
     int nerr, stopped;
     struct jptr ptr;
-    int loop_depth;
+    int loop_depth;         /* blocks (loop, measure, branch, synchronize) open */
     int has_stop_time;
-    struct qname *queues;   /* declared queue names, sorted, first declaration first */
-    size_t nqueues;
+    sim_time stop_time;
+    struct nametab tabs[NT_COUNT];
+    int ractor;             /* the Ractor template being walked, -1 outside */
+    int64_t ractor_count;   /* its count */
+    int thread_index;       /* its thread template being walked */
     int oom;
 };
 
@@ -582,6 +719,8 @@ static int check_dur_range(struct vctx *c, const cJSON *v, sim_time lo, sim_time
 static int check_object(struct vctx *c, const cJSON *v, const struct sch_obj *o,
                         const cJSON **found);
 static void check_ops(struct vctx *c, const cJSON *v, const struct sch_key *k);
+static void exclusive(struct vctx *c, const cJSON *a, const cJSON *b, const char *rule);
+static int64_t count_of(const struct vctx *c, const cJSON *obj, int64_t max);
 
 /* The position of a node for "first at L:C", with its file if it differs. */
 static void where(struct vctx *c, const cJSON *first, const cJSON *now, int at_key, char *buf,
@@ -605,16 +744,16 @@ static int qname_cmp(const void *pa, const void *pb)
     return r ? r : (a->order > b->order) - (a->order < b->order);
 }
 
-/* The first declaration of a queue name, or NULL. */
-static const struct qname *find_queue(const struct vctx *c, const char *name)
+/* The first declaration of a name in tab, or NULL. */
+static struct qname *find_name(const struct nametab *tab, const char *name)
 {
-    size_t lo = 0, hi = c->nqueues;
+    size_t lo = 0, hi = tab->n;
     while (lo < hi) {  /* lower bound: the first entry with this name */
         size_t mid = (lo + hi) / 2;
-        if (strcmp(c->queues[mid].name, name) < 0) lo = mid + 1;
+        if (strcmp(tab->v[mid].name, name) < 0) lo = mid + 1;
         else hi = mid;
     }
-    return lo < c->nqueues && !strcmp(c->queues[lo].name, name) ? &c->queues[lo] : NULL;
+    return lo < tab->n && !strcmp(tab->v[lo].name, name) ? &tab->v[lo] : NULL;
 }
 
 const char *sch_ruby_text(const struct jpos_table *pos, const cJSON *v, char *buf, size_t size)
@@ -644,30 +783,85 @@ static void check_ruby(struct vctx *c, const cJSON *v)
                oldest);
 }
 
-static void check_queue_ref(struct vctx *c, const cJSON *v)
+/* A reference to a declared name of kind `nt`; the entry, or NULL
+ * (reported: unknown, with a suggestion). */
+static struct qname *check_ref(struct vctx *c, const cJSON *v, int nt)
 {
-    if (!cJSON_IsString(v)) { type_error(c, v, "a queue name (a string)"); return; }
-    if (find_queue(c, v->valuestring)) return;
-    if (c->nqueues == 0) {
-        report(c, v, 0, "unknown queue \"%.80s\" (no queues are declared: add it to the top-level \"queues\")",
-               v->valuestring);
-        return;
+    const struct nametab *tab = &c->tabs[nt];
+    if (!cJSON_IsString(v)) {
+        char what[64];
+        snprintf(what, sizeof what, "a %s name (a string)", nt_what[nt]);
+        type_error(c, v, what);
+        return NULL;
+    }
+    struct qname *q = find_name(tab, v->valuestring);
+    if (q) return q;
+    if (tab->n == 0) {
+        if (nt_key[nt])
+            report(c, v, 0, "unknown %s \"%.80s\" (no %s are declared: add it to the top-level \"%s\")",
+                   nt_what[nt], v->valuestring, nt_plural[nt], nt_key[nt]);
+        else
+            report(c, v, 0, "unknown %s \"%.80s\" (no thread template has a \"name\")", nt_what[nt],
+                   v->valuestring);
+        return NULL;
     }
     /* Names in declaration order for the hint. */
-    const char **names = malloc(c->nqueues * sizeof *names);
-    if (!names) { c->oom = 1; return; }
+    const char **names = malloc(tab->n * sizeof *names);
+    if (!names) { c->oom = 1; return NULL; }
     size_t n = 0;
-    for (size_t i = 0; i < c->nqueues; i++)
-        if (i == 0 || strcmp(c->queues[i].name, c->queues[i - 1].name)) names[n++] = c->queues[i].name;
+    for (size_t i = 0; i < tab->n; i++)
+        if (i == 0 || strcmp(tab->v[i].name, tab->v[i - 1].name)) names[n++] = tab->v[i].name;
     const char *s = sch_suggest(v->valuestring, names, n, sizeof *names);
     if (s) {
-        report(c, v, 0, "unknown queue \"%.80s\" (did you mean \"%s\"?)", v->valuestring, s);
+        report(c, v, 0, "unknown %s \"%.80s\" (did you mean \"%s\"?)", nt_what[nt], v->valuestring, s);
     } else {
         char list[512];
         join_names(list, sizeof list, names, n, sizeof *names);
-        report(c, v, 0, "unknown queue \"%.80s\" (declared queues: %s)", v->valuestring, list);
+        report(c, v, 0, "unknown %s \"%.80s\" (declared %s: %s)", nt_what[nt], v->valuestring, nt_plural[nt],
+               list);
     }
     free(names);
+    return NULL;
+}
+
+/* A thread template named by an op ("join", "spawn"): its name must be
+ * one template's alone. */
+static struct qname *check_tmpl_ref(struct vctx *c, const cJSON *v)
+{
+    struct qname *q = check_ref(c, v, NT_TMPL);
+    if (!q) return NULL;
+    if (q + 1 < c->tabs[NT_TMPL].v + c->tabs[NT_TMPL].n && !strcmp(q[1].name, q->name)) {
+        char a[300], b[300];
+        where(c, q->node, v, 0, a, sizeof a);
+        where(c, q[1].node, v, 0, b, sizeof b);
+        report(c, v, 0, "thread template name \"%.80s\" is not unique (at %s and %s): give each a distinct "
+               "\"name\"", q->name, a, b);
+        return NULL;
+    }
+    return q;
+}
+
+/* A Mutex or ConditionVariable is not shareable: every op naming one
+ * must be in threads of the same Ractor template, which has one instance. */
+static void check_scope(struct vctx *c, const cJSON *v, struct qname *q, int nt)
+{
+    if (!q || c->ractor < 0) return;
+    const char *what = nt == NT_MUTEX ? "Mutex" : "ConditionVariable";
+    if (c->ractor_count > 1) {
+        report(c, v, 0, "a %s cannot be used in a replicated Ractor (ractors[%d] has count %lld): each "
+               "copy would need its own; use a Ractor with count 1", what, c->ractor, (long long)c->ractor_count);
+        return;
+    }
+    if (q->ractor < 0) {
+        q->ractor = c->ractor;
+        q->user = v;
+    } else if (q->ractor != c->ractor) {
+        char at[300];
+        where(c, q->user, v, 0, at, sizeof at);
+        report(c, v, 0, "%s \"%.80s\" is used by threads of ractors[%d] (first at %s) and of ractors[%d]: a %s "
+               "cannot be shared between Ractors", nt == NT_MUTEX ? "mutex" : "condition variable", q->name,
+               q->ractor, at, c->ractor, what);
+    }
 }
 
 static int valid_name(const char *s)
@@ -724,7 +918,7 @@ static int check_dist(struct vctx *c, const cJSON *v)
     if (!cJSON_IsObject(v)) return check_dur_range(c, v, 0, OP_DUR_MAX, 0, 1);
     const cJSON *dist = cJSON_GetObjectItemCaseSensitive(v, "dist");
     if (!dist) {
-        report(c, v, 0, "missing required key \"dist\" (one of: const, uniform, exp)");
+        report(c, v, 0, "missing required key \"dist\" (one of: const, uniform, exp, lognormal, empirical)");
         return 0;
     }
     size_t mark = jptr_push_key(&c->ptr, "dist");
@@ -747,6 +941,56 @@ static int check_dist(struct vctx *c, const cJSON *v)
             report(c, found[2], 0, "min (%s) is greater than max (%s)", a, b);
             jptr_pop(&c->ptr, mark);
         }
+    }
+    if (kind == DIST_LOGNORMAL) {
+        if (found[1] && found[2]) exclusive(c, found[1], found[2], "a lognormal takes one of them");
+        else if (!found[1] && !found[2]) report(c, v, 0, "a lognormal needs \"median\" or \"mean\"");
+    }
+    if (kind == DIST_EMPIRICAL && found[1] && found[2] && c->nerr == before) {
+        int nv = cJSON_GetArraySize(found[1]), nw = cJSON_GetArraySize(found[2]);
+        double total = 0;
+        for (const cJSON *w = found[2]->child; w; w = w->next) total += w->valuedouble;
+        mark = jptr_push_key(&c->ptr, "weights");
+        if (nw != nv)
+            report(c, found[2], 0, "%d weight%s for %d value%s: give one weight per value", nw,
+                   nw == 1 ? "" : "s", nv, nv == 1 ? "" : "s");
+        else if (!(total > 0))
+            report(c, found[2], 0, "the weights add up to 0: at least one must be positive");
+        jptr_pop(&c->ptr, mark);
+    }
+    return c->nerr == before;
+}
+
+/* An array of durations (SCH_DURS) or of weights (SCH_WEIGHTS). */
+static int check_list(struct vctx *c, const cJSON *v, const struct sch_key *k)
+{
+    if (!cJSON_IsArray(v)) {
+        type_error(c, v, k->kind == SCH_DURS ? "an array of durations" : "an array of numbers");
+        return 0;
+    }
+    int n = cJSON_GetArraySize(v), before = c->nerr;
+    if (n < (k->min > 0 ? k->min : 0)) {
+        report(c, v, 0, "must have at least %lld value%s", (long long)k->min, k->min == 1 ? "" : "s");
+        return 0;
+    }
+    if (n > DIST_MAX_VALUES) {
+        report(c, v, 0, "too many values (%d; the limit is %d)", n, DIST_MAX_VALUES);
+        return 0;
+    }
+    size_t i = 0;
+    for (const cJSON *e = v->child; e && !c->stopped; e = e->next, i++) {
+        size_t mark = jptr_push_index(&c->ptr, i);
+        if (k->kind == SCH_DURS) {
+            check_dur_range(c, e, 0, k->max, 0, 0);
+        } else if (!cJSON_IsNumber(e)) {
+            type_error(c, e, "a number");
+        } else if (!(e->valuedouble >= 0) || e->valuedouble > 1e15) {
+            char buf[40];
+            size_t len;
+            const char *t = num_text(c->d->pos, e, buf, sizeof buf, &len);
+            report(c, e, 0, "%.*s is out of range (>= 0 and <= 1e15)", (int)len, t);
+        }
+        jptr_pop(&c->ptr, mark);
     }
     return c->nerr == before;
 }
@@ -825,8 +1069,22 @@ static int check_value(struct vctx *c, const cJSON *v, const struct sch_key *k)
         if (c->d->profile) check_profile_file(c);
         return 1;
     case SCH_QUEUE:
-        check_queue_ref(c, v);
-        return 1;
+        return check_ref(c, v, NT_QUEUE) != NULL;
+    case SCH_MUTEX:
+        return check_ref(c, v, NT_MUTEX) != NULL;
+    case SCH_CONDVAR:
+        return check_ref(c, v, NT_CONDVAR) != NULL;
+    case SCH_MEASURE:
+        return check_ref(c, v, NT_MEASURE) != NULL;
+    case SCH_MEASURE_OR_BOOL:
+        if (cJSON_IsBool(v)) return 1;
+        if (!cJSON_IsString(v)) { type_error(c, v, "true, false or a measure name"); return 0; }
+        return check_ref(c, v, NT_MEASURE) != NULL;
+    case SCH_TMPL:
+        return check_tmpl_ref(c, v) != NULL;
+    case SCH_DURS:
+    case SCH_WEIGHTS:
+        return check_list(c, v, k);
     case SCH_RUBY:
         check_ruby(c, v);
         return 1;
@@ -900,12 +1158,68 @@ static void exclusive(struct vctx *c, const cJSON *a, const cJSON *b, const char
     jptr_pop(&c->ptr, mark);
 }
 
+/* Ops that open a block: a frame of the thread's program cursor. */
+static int is_block(int kind)
+{
+    return kind == OP_LOOP || kind == OP_MEASURE || kind == OP_BRANCH || kind == OP_SYNCHRONIZE;
+}
+
+/* The key `name` of an op was found (found[i] for key i of its table). */
+static const cJSON *found_key(const cJSON *const *found, int kind, const char *name)
+{
+    const struct sch_obj *o = &op_objs[kind];
+    for (int i = 0; i < o->nkeys; i++)
+        if (!strcmp(o->keys[i].name, name)) return found[i];
+    return NULL;
+}
+
+static void at_key(struct vctx *c, const cJSON *m, const char *fmt, const char *a)
+{
+    size_t mark = jptr_push_key(&c->ptr, m->string);
+    report(c, m, 0, fmt, a);
+    jptr_pop(&c->ptr, mark);
+}
+
+/* What only the whole op can tell: a Mutex or ConditionVariable used from
+ * one Ractor, the spawn target, latency_from with a named measure. */
+static void check_op_refs(struct vctx *c, int kind, const cJSON *const *found)
+{
+    const cJSON *m = found_key(found, kind, "mutex");
+    if (m && cJSON_IsString(m)) {
+        size_t mark = jptr_push_key(&c->ptr, "mutex");
+        check_scope(c, m, find_name(&c->tabs[NT_MUTEX], m->valuestring), NT_MUTEX);
+        jptr_pop(&c->ptr, mark);
+    }
+    const cJSON *cv = found_key(found, kind, "cv");
+    if (cv && cJSON_IsString(cv)) {
+        size_t mark = jptr_push_key(&c->ptr, "cv");
+        check_scope(c, cv, find_name(&c->tabs[NT_CONDVAR], cv->valuestring), NT_CONDVAR);
+        jptr_pop(&c->ptr, mark);
+    }
+    const cJSON *t = found_key(found, kind, "thread");
+    if (kind == OP_SPAWN && t && cJSON_IsString(t)) {
+        struct qname *q = find_name(&c->tabs[NT_TMPL], t->valuestring);
+        if (q && !q->spawned)
+            at_key(c, t, "thread template \"%.80s\" is not \"spawned\": its instances start by themselves; "
+                   "add \"spawned\": true to it", q->name);
+        else if (q && c->ractor >= 0 && q->ractor != c->ractor)
+            at_key(c, t, "thread template \"%.80s\" belongs to another Ractor: Thread.new starts a thread in "
+                   "the caller's Ractor", q->name);
+    }
+    const cJSON *lf = found_key(found, kind, "latency_from");
+    if (kind == OP_LOOP && lf) {
+        const cJSON *meas = found_key(found, kind, "measure");
+        if (!meas || !cJSON_IsString(meas))
+            at_key(c, lf, "\"latency_from\" needs a named measure (\"measure\": \"NAME\")%s", "");
+    }
+}
+
 static void check_op(struct vctx *c, const cJSON *v)
 {
     if (!cJSON_IsObject(v)) { type_error(c, v, "an op object"); return; }
     const cJSON *opv = cJSON_GetObjectItemCaseSensitive(v, "op");
     if (!opv) {
-        char list[256];
+        char list[512];
         join_names(list, sizeof list, scn_op_names, OP_KIND_COUNT, sizeof *scn_op_names);
         report(c, v, 0, "missing required key \"op\" (one of: %s)", list);
         return;
@@ -918,14 +1232,15 @@ static void check_op(struct vctx *c, const cJSON *v)
     jptr_pop(&c->ptr, mark);
     if (kind < 0) return;
 
-    if (kind == OP_LOOP && c->loop_depth >= SCN_MAX_LOOP_DEPTH) {
-        report(c, v, 0, "loops nested deeper than %d", SCN_MAX_LOOP_DEPTH);
+    if (is_block(kind) && c->loop_depth >= SCN_MAX_LOOP_DEPTH) {
+        report(c, v, 0, "blocks (loop, measure, branch, synchronize) nested deeper than %d", SCN_MAX_LOOP_DEPTH);
         return;
     }
     const cJSON *found[SCH_MAX_KEYS];
-    if (kind == OP_LOOP) c->loop_depth++;
+    if (is_block(kind)) c->loop_depth++;
     check_object(c, v, &op_objs[kind], found);
-    if (kind == OP_LOOP) c->loop_depth--;
+    if (is_block(kind)) c->loop_depth--;
+    check_op_refs(c, kind, found);
 
     if (kind == OP_COMPUTE) {
         if (found[1] && found[2]) exclusive(c, found[1], found[2], "compute takes one of them");
@@ -952,6 +1267,35 @@ static void check_op(struct vctx *c, const cJSON *v)
     }
 }
 
+/* A thread template: "start" and "spawned" exclude each other, and the
+ * main thread is never spawned. */
+static void check_thread(struct vctx *c, const cJSON *const *found, size_t index)
+{
+    const cJSON *start = found[3], *spawned = found[4];
+    if (!spawned || !cJSON_IsTrue(spawned)) return;
+    if (start) {
+        exclusive(c, start, spawned, "a spawned thread starts when a spawn op starts it");
+    } else if (c->ractor == 0 && index == 0) {
+        at_key(c, spawned, "ractors[0].threads[0] is the main thread: it runs from the start and cannot be "
+               "\"spawned\"%s", "");
+    } else if (c->ractor_count > 1) {
+        at_key(c, spawned, "a spawned thread template needs a Ractor with count 1 (the spawn op would not "
+               "say which copy starts it)%s", "");
+    }
+}
+
+/* A generator: exactly one of "rate" and "interval"; without "count" it
+ * runs until stop.time. */
+static void check_generator(struct vctx *c, const cJSON *g, const cJSON *const *found)
+{
+    const cJSON *rate = found[3], *interval = found[4], *count = found[6];
+    if (rate && interval) exclusive(c, rate, interval, "a generator takes one of them");
+    else if (!rate && !interval) report(c, g, 0, "a generator needs \"rate\" (arrivals per second) or \"interval\"");
+    if (!count && !c->has_stop_time)
+        report(c, g, 0, "a generator without \"count\" runs until the run stops: it needs a top-level "
+               "\"stop\": {\"time\": ...}");
+}
+
 static void check_ops(struct vctx *c, const cJSON *v, const struct sch_key *k)
 {
     if (!cJSON_IsArray(v)) { type_error(c, v, "an array of ops"); return; }
@@ -964,16 +1308,35 @@ static void check_ops(struct vctx *c, const cJSON *v, const struct sch_key *k)
     }
 }
 
+/* The name table of objects declared by an array of `o`, or -1. */
+static int declared_kind(const struct sch_obj *o)
+{
+    if (o == &sch_queue) return NT_QUEUE;
+    if (o == &mutex_obj) return NT_MUTEX;
+    if (o == &condvar_obj) return NT_CONDVAR;
+    if (o == &measure_obj) return NT_MEASURE;
+    return -1;
+}
+
 static void check_array(struct vctx *c, const cJSON *v, const struct sch_key *k)
 {
     if (!cJSON_IsArray(v)) { type_error(c, v, "an array"); return; }
     if (k->min > 0 && !v->child)
         report(c, v, 0, "must have at least %lld %s", (long long)k->min, k->obj->what);
+    int nt = declared_kind(k->obj);
     size_t i = 0;
     for (const cJSON *e = v->child; e && !c->stopped && !c->oom; e = e->next, i++) {
         size_t mark = jptr_push_index(&c->ptr, i);
         const cJSON *found[SCH_MAX_KEYS];
+        if (k->obj == &sch_ractor) {
+            c->ractor = (int)i;
+            c->ractor_count = count_of(c, e, SCH_MAX_RACTORS);
+        }
+        if (k->obj == &sch_thread) c->thread_index = (int)i;
         check_object(c, e, k->obj, found);
+        if (k->obj == &sch_ractor) c->ractor = -1;
+        if (k->obj == &sch_thread) check_thread(c, found, i);
+        if (k->obj == &sch_generator && cJSON_IsObject(e)) check_generator(c, e, found);
         if (k->obj == &sch_ractor && i == 0 && found[1]) {
             int64_t n;
             int why;
@@ -985,13 +1348,13 @@ static void check_array(struct vctx *c, const cJSON *v, const struct sch_key *k)
                 jptr_pop(&c->ptr, m2);
             }
         }
-        if (k->obj == &sch_queue && found[0] && cJSON_IsString(found[0])) {
-            const struct qname *q = find_queue(c, found[0]->valuestring);
+        if (nt >= 0 && found[0] && cJSON_IsString(found[0])) {
+            const struct qname *q = find_name(&c->tabs[nt], found[0]->valuestring);
             if (q && q->node != found[0]) {
                 char at[300];
                 where(c, q->node, found[0], 0, at, sizeof at);
                 size_t m2 = jptr_push_key(&c->ptr, "name");
-                report(c, found[0], 0, "duplicate queue name \"%.80s\" (first at %s)",
+                report(c, found[0], 0, "duplicate %s name \"%.80s\" (first at %s)", nt_what[nt],
                        found[0]->valuestring, at);
                 jptr_pop(&c->ptr, m2);
             }
@@ -1000,29 +1363,88 @@ static void check_array(struct vctx *c, const cJSON *v, const struct sch_key *k)
     }
 }
 
-/* Declared queue names and whether stop.time is given, before the walk:
- * ops may name a queue declared further down the file. */
+/* The names of one top-level array's objects into tab. */
+static int prescan_names(const cJSON *arr, struct nametab *tab)
+{
+    if (!cJSON_IsArray(arr)) return GV_OK;
+    size_t n = 0;
+    for (const cJSON *q = arr->child; q; q = q->next) n++;
+    if (!n) return GV_OK;
+    tab->v = malloc(n * sizeof *tab->v);
+    if (!tab->v) return GV_ENOMEM;
+    for (const cJSON *q = arr->child; q; q = q->next) {
+        const cJSON *nm = cJSON_IsObject(q) ? cJSON_GetObjectItemCaseSensitive(q, "name") : NULL;
+        if (cJSON_IsString(nm)) {
+            tab->v[tab->n] = (struct qname){ nm->valuestring, nm, tab->n, -1, 0, NULL };
+            tab->n++;
+        }
+    }
+    qsort(tab->v, tab->n, sizeof *tab->v, qname_cmp);
+    return GV_OK;
+}
+
+/* The named thread templates, with their Ractor template. */
+static int prescan_tmpls(const cJSON *rs, struct nametab *tab)
+{
+    size_t n = 0;
+    for (const cJSON *r = cJSON_IsArray(rs) ? rs->child : NULL; r; r = r->next) {
+        const cJSON *ts = cJSON_IsObject(r) ? cJSON_GetObjectItemCaseSensitive(r, "threads") : NULL;
+        for (const cJSON *t = cJSON_IsArray(ts) ? ts->child : NULL; t; t = t->next) n++;
+    }
+    if (!n) return GV_OK;
+    tab->v = malloc(n * sizeof *tab->v);
+    if (!tab->v) return GV_ENOMEM;
+    int ri = 0;
+    for (const cJSON *r = rs->child; r; r = r->next, ri++) {
+        const cJSON *ts = cJSON_IsObject(r) ? cJSON_GetObjectItemCaseSensitive(r, "threads") : NULL;
+        for (const cJSON *t = cJSON_IsArray(ts) ? ts->child : NULL; t; t = t->next) {
+            const cJSON *nm = cJSON_IsObject(t) ? cJSON_GetObjectItemCaseSensitive(t, "name") : NULL;
+            const cJSON *sp = cJSON_IsObject(t) ? cJSON_GetObjectItemCaseSensitive(t, "spawned") : NULL;
+            if (!cJSON_IsString(nm)) continue;
+            tab->v[tab->n] = (struct qname){ nm->valuestring, nm, tab->n, ri, cJSON_IsTrue(sp), NULL };
+            tab->n++;
+        }
+    }
+    qsort(tab->v, tab->n, sizeof *tab->v, qname_cmp);
+    return GV_OK;
+}
+
+/* Declared names and whether stop.time is given, before the walk: ops
+ * may name a queue (mutex, ...) declared further down the file. */
 static int prescan(struct vctx *c)
 {
     const cJSON *root = c->d->root;
     const cJSON *stop = cJSON_GetObjectItemCaseSensitive(root, "stop");
-    c->has_stop_time = cJSON_IsObject(stop) && cJSON_GetObjectItemCaseSensitive(stop, "time");
-    const cJSON *qs = cJSON_GetObjectItemCaseSensitive(root, "queues");
-    if (!cJSON_IsArray(qs)) return GV_OK;
-    size_t n = 0;
-    for (const cJSON *q = qs->child; q; q = q->next) n++;
-    if (!n) return GV_OK;
-    c->queues = malloc(n * sizeof *c->queues);
-    if (!c->queues) return GV_ENOMEM;
-    for (const cJSON *q = qs->child; q; q = q->next) {
-        const cJSON *nm = cJSON_IsObject(q) ? cJSON_GetObjectItemCaseSensitive(q, "name") : NULL;
-        if (cJSON_IsString(nm)) {
-            c->queues[c->nqueues] = (struct qname){ nm->valuestring, nm, c->nqueues };
-            c->nqueues++;
-        }
+    const cJSON *st = cJSON_IsObject(stop) ? cJSON_GetObjectItemCaseSensitive(stop, "time") : NULL;
+    c->has_stop_time = st != NULL;
+    if (st) {
+        char err[8];
+        if (!read_dur(c->d->pos, st, &c->stop_time, err, sizeof err)) c->stop_time = 0;
     }
-    qsort(c->queues, c->nqueues, sizeof *c->queues, qname_cmp);
+    c->ractor = -1;
+    for (int nt = 0; nt < NT_COUNT; nt++) {
+        int rc = nt == NT_TMPL ? prescan_tmpls(cJSON_GetObjectItemCaseSensitive(root, "ractors"), &c->tabs[nt])
+                               : prescan_names(cJSON_GetObjectItemCaseSensitive(root, nt_key[nt]), &c->tabs[nt]);
+        if (rc != GV_OK) return rc;
+    }
     return GV_OK;
+}
+
+/* warmup must end before stop.time. */
+static void check_warmup(struct vctx *c)
+{
+    const cJSON *w = cJSON_GetObjectItemCaseSensitive(c->d->root, "warmup");
+    sim_time t;
+    char err[8];
+    if (!w || !c->has_stop_time || c->stop_time <= 0 || !read_dur(c->d->pos, w, &t, err, sizeof err)) return;
+    if (t >= c->stop_time) {
+        char a[32], b[32];
+        units_format(t, a, sizeof a);
+        units_format(c->stop_time, b, sizeof b);
+        size_t mark = jptr_push_key(&c->ptr, "warmup");
+        report(c, w, 0, "warmup (%s) must end before stop.time (%s)", a, b);
+        jptr_pop(&c->ptr, mark);
+    }
 }
 
 /* A count for the size check: a valid one, else 1 (already reported). */
@@ -1074,11 +1496,12 @@ int sch_validate(const struct sch_doc *d, struct diag_list *diags)
     } else if ((rc = prescan(&c)) == GV_OK) {
         const cJSON *found[SCH_MAX_KEYS];
         check_object(&c, d->root, &sch_scenario, found);
+        if (!c.stopped && !c.oom) check_warmup(&c);
         if (!c.stopped && !c.oom) check_size(&c);
     }
     if (c.oom || c.ptr.oom || diags->oom) rc = GV_ENOMEM;
     else if (rc == GV_OK && c.nerr) rc = GV_EINVAL;
-    free(c.queues);
+    for (int nt = 0; nt < NT_COUNT; nt++) free(c.tabs[nt].v);
     jptr_free(&c.ptr);
     return rc;
 }

@@ -35,6 +35,13 @@ enum sch_kind {
     SCH_OPS,      /* a program: at least `min` ops */
     SCH_MACHINE,  /* a profile name or a machine object */
     SCH_QUEUE,    /* the name of a declared queue */
+    SCH_MUTEX,    /* the name of a declared mutex */
+    SCH_CONDVAR,  /* the name of a declared condition variable */
+    SCH_MEASURE,  /* the name of a declared measure */
+    SCH_MEASURE_OR_BOOL, /* true, false, or the name of a declared measure */
+    SCH_TMPL,     /* the name of a thread template */
+    SCH_DURS,     /* an array of at least `min` durations in [0, max] */
+    SCH_WEIGHTS,  /* an array of numbers >= 0 */
     SCH_RUBY      /* a CRuby version known to input/ruby_version.c, string or number ("3.1", 3.4) */
 };
 
@@ -78,7 +85,7 @@ extern const struct sch_obj sch_machine;
 extern const struct sch_obj sch_machine_profile;
 extern const struct sch_obj sch_runtime;
 /* The other objects, for their defaults. */
-extern const struct sch_obj sch_scenario, sch_queue, sch_ractor, sch_thread;
+extern const struct sch_obj sch_scenario, sch_queue, sch_ractor, sch_thread, sch_generator;
 const struct sch_obj *sch_op(int kind);   /* enum scn_op_kind */
 const struct sch_obj *sch_dist(int kind); /* enum scn_dist_kind */
 

@@ -36,12 +36,6 @@
 #include "thread.h"
 #include "vm_lock.h"
 
-static void instant(struct rb_thread *th, const char *name)
-{
-    struct vm *vm = th->vm;
-    if (vm->obs.instant) vm->obs.instant(vm->obs.ctx, name, th ? th->core.id : -1, sim_now(vm->eng));
-}
-
 static void counter(struct vm *vm, const char *name, int64_t v)
 {
     if (vm->obs.counter) vm->obs.counter(vm->obs.ctx, name, v, sim_now(vm->eng));
@@ -106,7 +100,7 @@ static void start_sched_locked(struct rb_thread *th)
     sy->barrier_ractor = th->core.ractor;
     sy->barrier_lock_rec = sy->lock_rec;
     sy->barrier_initiator = th;
-    instant(th, "barrier_start");
+    vm_instant(th, "barrier_start");
     /* release the VM lock */
     sy->lock_rec = 0;
     sy->lock_owner = NULL;
@@ -143,7 +137,7 @@ void barrier_end(struct rb_thread *th)
     sy->barrier_ractor = NULL;
     sy->barrier_lock_rec = 0;
     sy->barrier_initiator = NULL;
-    instant(th, "barrier_end");
+    vm_instant(th, "barrier_end");
     vml_mutex_unlock(th, &sy->sched_lock);
 }
 

@@ -12,7 +12,18 @@
  *   lock and a barrier that interrupts and waits for every other Ractor
  *   (lock_barrier): 2 + 3 per other Ractor instance (its interrupt, its
  *   wake-up, its join);
- * - join: 1; a thread's start and end: 4; a timer tick: 2.
+ * - join: 1; a thread's start and end: 4; a timer tick: 2;
+ * - mutex_lock, mutex_unlock, cv_signal, cv_broadcast: now and then a
+ *   park or a wake: 0.5; cv_wait: now and then the release, the park,
+ *   the wake-up, the relock: 2, and its timeout's event: 1; spawn: 1;
+ * - alloc: a lazy-sweep step (GC_INCREMENTAL_SWEEP_SLOT_COUNT slots) or a
+ *   GC now and then, with the VM lock and a barrier in a multi-Ractor
+ *   process: (1 + barrier) per 1500 objects;
+ * - a generator's arrival: a sleep and a push: 3.5;
+ * - measure, branch (each body by its probability), synchronize: their
+ *   bodies, and synchronize's lock and unlock (0.5 each).
+ * A thread that gives up (a wait's on_timeout raise) ends early: the
+ * estimate, which cannot know, counts its whole program.
  *
  * The time an iteration of a `forever` loop takes decides how many there
  * are before stop.time, and contention stretches it far beyond the sum of
@@ -47,14 +58,25 @@ struct ectx {
     double ninst;          /* instances of the thread template (times_total) */
     double escape_events;  /* an env_escape under this invariant_check */
     double regain;         /* extra wait to get the GVL back after a blocking region */
+    double barrier_events; /* a VM-wide barrier in a multi-Ractor process, 0 in one Ractor */
 };
 
 static double dist_mean(const struct scn_dist *d)
 {
     switch (d->kind) {
     case DIST_UNIFORM: return ((double)d->a + (double)d->b) / 2;
+    case DIST_LOGNORMAL: return (double)d->a * exp(d->sigma * d->sigma / 2);  /* a is the median */
+    case DIST_EMPIRICAL: {
+        double sum = 0, prev = 0;
+        for (int i = 0; i < d->n; i++) {
+            sum += (double)d->values[i] * (d->cum[i] - prev);
+            prev = d->cum[i];
+        }
+        return prev > 0 ? sum / prev : 0;
+    }
     case DIST_EXP:
-    case DIST_CONST: break;
+    case DIST_CONST:
+    case DIST_KIND_COUNT: break;
     }
     return (double)d->a;
 }
@@ -109,7 +131,34 @@ static struct est op_cost(const struct ectx *c, const struct scn_op *op)
         e.escapes = 1;
         break;
     case OP_JOIN: e.events = 1; break;
+    case OP_MUTEX_LOCK:
+    case OP_MUTEX_UNLOCK:
+    case OP_CV_SIGNAL:
+    case OP_CV_BROADCAST: e.events = 0.5; break;
+    case OP_CV_WAIT:
+        e.events = op->u.cv.has_timeout ? 3 : 2;
+        e.releases = true;
+        break;
+    case OP_SPAWN:
+        e.events = 1;
+        e.time = e.gvl = e.cpu = (double)m->thread_create;
+        break;
+    case OP_ALLOC: {
+        double n = (double)op->u.alloc.objects;
+        e.events = n / 1500 * (1 + c->barrier_events);
+        e.time = e.gvl = e.cpu =
+            n * ((double)m->gc_sweep_per_slot + op->u.alloc.survive * (double)m->gc_mark_per_object);
+        break;
+    }
+    case OP_ARRIVE:
+        e.events = 3.5;
+        e.time = (double)c->scn->generators[op->u.arrive.gen].interval;
+        e.releases = true;
+        break;
     case OP_LOOP:
+    case OP_MEASURE:
+    case OP_BRANCH:
+    case OP_SYNCHRONIZE:
     case OP_KIND_COUNT: break;
     }
     if (e.time < (double)ESTIMATE_OP_FLOOR) e.time = (double)ESTIMATE_OP_FLOOR;
@@ -120,8 +169,22 @@ static struct est op_cost(const struct ectx *c, const struct scn_op *op)
 static struct est walk(const struct ectx *c, const struct scn_prog *prog, double left)
 {
     struct est r = { 0 };
-    for (int i = 0; i < prog->nops && r.time < left; i++) {
+    for (int i = 0; prog && i < prog->nops && r.time < left; i++) {
         const struct scn_op *op = &prog->ops[i];
+        if (op->kind == OP_MEASURE || op->kind == OP_SYNCHRONIZE) {
+            struct est b = walk(c, op->kind == OP_MEASURE ? op->u.measure.body : op->u.mutex.body, left - r.time);
+            add(&r, &b, 1);
+            if (op->kind == OP_SYNCHRONIZE) r.events += 1;  /* the lock and the unlock */
+            continue;
+        }
+        if (op->kind == OP_BRANCH) {
+            double p = op->u.branch.p;
+            struct est a = walk(c, op->u.branch.then_body, left - r.time);
+            struct est b = walk(c, op->u.branch.else_body, left - r.time);
+            add(&r, &a, p);
+            add(&r, &b, 1 - p);
+            continue;
+        }
         if (op->kind != OP_LOOP) {
             struct est e = op_cost(c, op);
             add(&r, &e, 1);
@@ -184,7 +247,7 @@ static double barrier_time(const struct scenario *scn)
 double estimate_events(const struct scenario *scn, sim_time max_time)
 {
     double horizon = (double)(scn->stop_time > 0 && scn->stop_time < max_time ? scn->stop_time : max_time);
-    struct ectx c = { scn, 1, 0, 0 };
+    struct ectx c = { scn, 1, 0, 0, scn->total_ractors > 1 ? 2 + 3.0 * (scn->total_ractors - 1) : 0 };
     bool barriers = scn->runtime.invariant_check == INVARIANT_LOCK_BARRIER;
     switch (scn->runtime.invariant_check) {
     case INVARIANT_LOCKLESS: c.escape_events = 0.5; break;
@@ -216,6 +279,14 @@ double estimate_events(const struct scenario *scn, sim_time max_time)
             if (e.time > longest) longest = e.time;
         }
         if (gvl > horizon) scale = fmin(scale, horizon / gvl);
+    }
+    /* the generators: threads of the main Ractor, each a loop of arrivals */
+    for (int g = 0; g < scn->ngenerators; g++) {
+        c.ninst = 1;
+        c.regain = 0;
+        struct est e = walk(&c, &scn->generators[g].prog, horizon);
+        events += e.events;
+        fixed += THREAD_EVENTS;
     }
     if (cpu > horizon * scn->machine.cores) scale = fmin(scale, horizon * scn->machine.cores / cpu);
     double bt = barriers ? escapes * barrier_time(scn) : 0;

@@ -240,7 +240,7 @@ static void park_sleep(struct mach_task *t, void *ctx)
 {
     (void)t;
     struct rb_thread *th = ctx;
-    if (th->core.parked_queue >= 0 || th->core.joining) {
+    if (core_waiting(&th->core)) {
         th_block(th, park_woken);
         return;
     }
@@ -257,7 +257,7 @@ static void park_yield(struct mach_task *t, void *ctx)
 static int living_threads(struct rb_thread *th)
 {
     struct rb_ractor *r = rb_ractor_of(th);
-    return r->core.nthreads - r->dead;
+    return r->started - r->dead;
 }
 
 void gvl32_park(struct rb_thread *th, th_cont k)

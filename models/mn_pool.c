@@ -382,15 +382,21 @@ int mn_init(struct vm *vm, char *err, unsigned errlen)
     }
     p->vm = vm;
     vm->mn = p;
-    for (int r = 0; r < vm->nractors; r++) p->alive[r] = vm->ractors[r].core.nthreads;
     if (vm->nractors > 0) p->counted[0] = true;  /* the main Ractor exists from the start */
     p->ractor_cnt = 1;
     for (int i = 0; i < vm->nthreads; i++) {
         struct rb_thread *th = &vm->threads[i];
         if (mn_thread_p(th)) th->nt = NULL;
-        else p->dnt_used++;
+        if (th->core.start_at >= 0) mn_thread_created(th);  /* spawned ones: when spawned */
     }
     return GV_OK;
+}
+
+void mn_thread_created(struct rb_thread *th)
+{
+    struct mn_pool *p = th->vm->mn;
+    p->alive[th->core.ractor->id]++;
+    if (!mn_thread_p(th)) p->dnt_used++;
 }
 
 void mn_free(struct vm *vm)

@@ -26,6 +26,10 @@ static inline bool mn_thread_p(const struct rb_thread *th)
 
 int mn_init(struct vm *vm, char *err, unsigned errlen);
 void mn_free(struct vm *vm);
+/* A thread that will run: counted in its Ractor's threads (and, if it
+ * has a dedicated native thread, in the native threads used).  mn_init
+ * counts the threads that start by themselves; a spawn op counts its own. */
+void mn_thread_created(struct rb_thread *th);
 
 /* native_thread_create_shared: th becomes ready (its Ractor queued if th is
  * its first thread), an SNT is created if the pool is short; k runs once

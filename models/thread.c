@@ -7,8 +7,13 @@
  * - syscall with releases_gvl: BLOCKING_REGION (thread.c): the GVL's
  *   blocking_enter (models/gvl.c), the call itself (on the CPU, or asleep
  *   for io_wait), blocking_exit, then RUBY_VM_CHECK_INTS_BLOCKING;
- * - queue_pop on an empty queue: queue_sleep -> native_sleep ->
- *   thread_sched_to_waiting_until_wakeup (gvl_park), retried on wake;
+ * - queue_pop on an empty queue, mutex_lock of a taken mutex, cv_wait,
+ *   join: models/sync.c (native_sleep), the op retried on wake;
+ * - alloc: models/gc.c; spawn: another instance starts (Thread.new);
+ * - a generator's arrival: sleep until it, then push an item stamped with
+ *   it;
+ * - blocks (loop, measure, branch, synchronize): the cursor's frames, a
+ *   measured block's end a sample (core/cursor.h);
  * - sleep: native_cond_sleep between THREAD_BLOCKING_BEGIN/END, which
  *   release the GVL at once (yield_immediately);
  * - the end of the program: thread_sched_to_dead.
@@ -26,10 +31,11 @@
 #include "../core/policy.h"
 #include "barrier.h"
 #include "counter.h"
+#include "gc.h"
 #include "gvl.h"
 #include "invariant.h"
 #include "mn_pool.h"
-#include "queue.h"
+#include "sync.h"
 #include "vm_lock.h"
 
 /* Ops a thread may run back to back without simulated time passing before
@@ -91,15 +97,23 @@ void th_interrupt_at(struct rb_thread *th, unsigned bits, sim_time safepoint_in)
 static const struct scn_op *next_op(struct rb_thread *th)
 {
     const struct scn_op *op;
-    enum core_next n;
-    while ((n = core_cursor_next(&th->core, &op)) == CORE_NEXT_ITERATION) continue;
-    return n == CORE_NEXT_OP ? op : NULL;
+    for (;;) {
+        switch (core_cursor_next(&th->core, &op)) {
+        case CORE_NEXT_OP: return op;
+        case CORE_NEXT_ITERATION: continue;
+        case CORE_NEXT_SAMPLE:
+            if (!core_cursor_sample(&th->core, sim_now(th->vm->eng)))
+                vm_fail(th->vm, "out of memory for the samples of thread %s", th->core.name);
+            continue;
+        case CORE_NEXT_END: return NULL;
+        }
+    }
 }
 
-static void enter_loop(struct rb_thread *th, const struct scn_op *op)
+static void enter_block(struct rb_thread *th, const struct scn_op *op)
 {
-    if (!core_cursor_enter(&th->core, op))  /* the loader limits nesting */
-        vm_fail(th->vm, "thread %s: loops nested too deep at %s", th->core.name, op->path);
+    if (!core_cursor_enter(&th->core, op, sim_now(th->vm->eng)))  /* the loader limits nesting */
+        vm_fail(th->vm, "thread %s: blocks nested too deep at %s", th->core.name, op->path);
 }
 
 /* ---- ops ---------------------------------------------------------------- */
@@ -176,6 +190,12 @@ static void run_syscall(struct rb_thread *th, const struct scn_op *op)
     else th_burst(th, d, syscall_done);
 }
 
+void th_retry(struct rb_thread *th)
+{
+    th->redo_op = true;
+    th_step(th);
+}
+
 static void sleep_done(struct mach_task *t, void *ctx)
 {
     (void)t;
@@ -183,12 +203,13 @@ static void sleep_done(struct mach_task *t, void *ctx)
     th->blocking = false;
     vm_set_state(th, TS_WANTS_GVL);
     mn_blocking_end(th);  /* M:N: unpin the SNT */
-    gvl_blocking_exit(th, after_blocking);
+    gvl_blocking_exit(th, th->sleep_k);
 }
 
-static void run_sleep(struct rb_thread *th, const struct scn_op *op)
+/* Kernel#sleep for d, then k (holding the GVL again) */
+static void sleep_for(struct rb_thread *th, sim_time d, th_cont k)
 {
-    sim_time d = core_op_dur(&th->core, op, rb_machine_of(th)->work_scale);
+    th->sleep_k = k;
     th->blocking = true;
     vm_set_state(th, TS_SLEEPING);
     mn_blocking_begin(th);  /* M:N: pin the SNT */
@@ -196,10 +217,50 @@ static void run_sleep(struct rb_thread *th, const struct scn_op *op)
     th_block_timeout(th, d, sleep_done);
 }
 
-static void retry_op(struct rb_thread *th)
+static void run_sleep(struct rb_thread *th, const struct scn_op *op)
 {
-    th->redo_op = true;
-    th_step(th);
+    sleep_for(th, core_op_dur(&th->core, op, rb_machine_of(th)->work_scale), after_blocking);
+}
+
+/* A generator's arrival (op_phase 0: draw it and sleep until it; 1: push
+ * an item stamped with it).  An arrival already due is pushed at once: a
+ * generator that fell behind catches up with a burst of pushes. */
+static bool run_arrive(struct rb_thread *th, const struct scn_op *op)
+{
+    struct vm *vm = th->vm;
+    const struct scn_generator *g = &vm->scn->generators[op->u.arrive.gen];
+    if (th->core.op_phase == 0) {
+        sim_time t = core_next_arrival(&th->core, g), now = sim_now(vm->eng);
+        th->core.op_phase = 1;
+        if (t > now) {
+            sleep_for(th, t - now, th_retry);
+            return false;
+        }
+    }
+    th->core.op_phase = 0;
+    return sync_queue_push(th, g->queue, th->core.arrival);
+}
+
+/* Thread.new: the next slot of a "spawned" template starts. */
+static bool run_spawn(struct rb_thread *th, const struct scn_op *op)
+{
+    struct vm *vm = th->vm;
+    for (int i = 0; i < vm->nthreads; i++) {
+        struct rb_thread *t = &vm->threads[i];
+        if (t->core.tmpl != op->u.spawn.tmpl || t->core.started) continue;
+        th->pending_cost += rb_machine_of(th)->thread_create;
+        vm->spawned++;
+        vm->alive++;
+        mn_thread_created(t);
+        th_start(t);
+        vm_instant(th, "spawn");
+        return true;
+    }
+    const struct scn_thread *tt = vm->scn->tmpls ? vm->scn->tmpls[op->u.spawn.tmpl].thread : NULL;
+    vm_fail(vm, "thread %s: spawn at %s (line %d): every instance of thread template \"%s\" is already "
+            "spawned (its \"count\", %d, is the most that can run; raise it)", th->core.name, op->path, op->line,
+            tt ? tt->name : "?", tt ? tt->count : 0);
+    return false;
 }
 
 static void thread_exit_now(struct mach_task *t, void *ctx)
@@ -216,44 +277,20 @@ static void thread_exit_now(struct mach_task *t, void *ctx)
     }
 }
 
-static void wake_joiner(struct rb_thread *th)
-{
-    struct vm *vm = th->vm;
-    /* a joiner waits until it is the only thread left */
-    if (vm->alive != 1) return;
-    for (struct core_thread *c = vm->joiners; c; c = c->wait_next) {
-        struct rb_thread *j = rb_thread_of(c);
-        if (j->dead || !c->joining) continue;
-        c->joining = false;
-        vm_set_state(j, TS_WANTS_GVL);
-        gvl_ready(th, j);
-    }
-}
-
 static void thread_finish(struct rb_thread *th)
 {
     struct vm *vm = th->vm;
     th->dead = true;
+    th->core.finished = true;
     vm->alive--;
     rb_ractor_of(th)->dead++;
     vm_set_state(th, TS_COUNT);
-    wake_joiner(th);
+    sync_thread_end(th);  /* joiners, then the mutexes it holds */
     gvl_dead(th);
     if (th->pending_cost > 0) th_burst(th, 0, thread_exit_now);
     else thread_exit_now(th->nt, th);
 }
 
-static bool run_join(struct rb_thread *th)
-{
-    struct vm *vm = th->vm;
-    if (vm->alive == 1) return true;
-    th->core.joining = true;
-    th->core.wait_next = vm->joiners;
-    vm->joiners = &th->core;
-    vm_set_state(th, TS_PARKED);
-    gvl_park(th, retry_op);
-    return false;
-}
 
 /* ---- interrupts --------------------------------------------------------- */
 
@@ -337,22 +374,48 @@ void th_step(struct rb_thread *th)
             run_sleep(th, op);
             return;
         case OP_QUEUE_PUSH:
-            queue_push(th, &vm->queues[op->u.queue.queue]);
-            continue;
+            if (sync_queue_push(th, op->u.queue.queue, sim_now(vm->eng))) continue;
+            return;
         case OP_QUEUE_POP:
-            if (queue_try_pop(th, &vm->queues[op->u.queue.queue])) continue;
-            vm_set_state(th, TS_PARKED);
-            gvl_park(th, retry_op);
+            if (sync_queue_pop(th, op)) continue;
             return;
         case OP_LOOP:
-            enter_loop(th, op);
+        case OP_MEASURE:
+        case OP_BRANCH:
+            enter_block(th, op);
             continue;
+        case OP_SYNCHRONIZE:
+            if (!sync_mutex_lock(th, op->u.mutex.mutex)) return;
+            enter_block(th, op);
+            continue;
+        case OP_MUTEX_LOCK:
+            if (sync_mutex_lock(th, op->u.mutex.mutex)) continue;
+            return;
+        case OP_MUTEX_UNLOCK:
+            if (sync_mutex_unlock(th, op->u.mutex.mutex)) continue;
+            return;
+        case OP_CV_WAIT:
+            if (sync_cv_wait(th, op)) continue;
+            return;
+        case OP_CV_SIGNAL:
+        case OP_CV_BROADCAST:
+            sync_cv_signal(th, op);
+            continue;
+        case OP_SPAWN:
+            if (run_spawn(th, op)) continue;
+            return;
+        case OP_ALLOC:
+            if (gc_alloc(th, op)) continue;
+            return;
+        case OP_ARRIVE:
+            if (run_arrive(th, op)) continue;
+            return;
         case OP_ENV_ESCAPE:
             /* vm_make_env_each -> the JIT's invariant check (models/invariant.c) */
             if (invariant_env_escape(th, op)) continue;
             return;
         case OP_JOIN:
-            if (run_join(th)) continue;
+            if (sync_join(th, op)) continue;
             return;
         case OP_KIND_COUNT:
             break;
@@ -376,6 +439,9 @@ static void nt_started(struct mach_task *t, void *ctx)
 
 void th_start(struct rb_thread *th)
 {
+    th->core.started = true;
+    th->vm->started++;
+    rb_ractor_of(th)->started++;
     if (mn_thread_p(th)) {  /* M:N: no native thread of its own (mn_pool.c) */
         mn_thread_start(th, started);
         return;
@@ -394,6 +460,17 @@ void th_describe_wait(const struct rb_thread *th, char *buf, unsigned len)
     if (th->core.parked_queue >= 0) {
         snprintf(buf, len, "parked in queue_pop on queue \"%s\" (empty) at %s (line %d)%s",
                  vm->queues[th->core.parked_queue].name, where, line, vm_lock_held_note(th));
+    } else if (th->core.parked_mutex >= 0) {
+        const struct core_mutex *m = &vm->mutexes[th->core.parked_mutex];
+        const struct rb_thread *owner = rb_thread_of(m->owner);
+        snprintf(buf, len, "waiting to lock mutex \"%s\" (held by %s) at %s (line %d)", m->name,
+                 owner ? owner->core.name : "nobody", where, line);
+    } else if (th->core.parked_cv >= 0) {
+        snprintf(buf, len, "waiting on condition variable \"%s\" (nobody left to signal it) at %s (line %d)",
+                 vm->condvars[th->core.parked_cv].name, where, line);
+    } else if (th->core.join_target) {
+        snprintf(buf, len, "in join, waiting for thread %s to finish, at %s (line %d)",
+                 th->core.join_target->name, where, line);
     } else if (th->core.joining) {
         snprintf(buf, len, "in join, waiting for %d other thread%s to finish, at %s (line %d)%s",
                  vm->alive - 1, vm->alive - 1 == 1 ? "" : "s", where, line, vm_lock_held_note(th));

@@ -16,6 +16,8 @@ void th_start(struct rb_thread *th);
 
 /* Continue the program (the thread holds the GVL and is on a core). */
 void th_step(struct rb_thread *th);
+/* ... re-running the op in progress (a wait ended: a pop, a lock retried). */
+void th_retry(struct rb_thread *th);
 
 /* Use the CPU for d plus any pending scheduler cost, then k. */
 void th_burst(struct rb_thread *th, sim_time d, mach_cont k);

@@ -2,7 +2,9 @@
  *
  * Every Ruby thread starts at time 0 on its own native thread (the 1:1
  * "dedicated native thread" of the main Ractor), in scenario order, and
- * asks for its Ractor's GVL; the timer thread starts beside them.  Threads
+ * asks for its Ractor's GVL - unless its template says "start" (it starts
+ * then) or "spawned" (a spawn op starts it); the timer thread starts
+ * beside them.  Threads
  * of other Ractors are M:N instead: they wait for a shared native thread
  * (mn_pool.c).  The run
  * ends when the last thread ends, at stop.time, or fails: a deadlock (no
@@ -18,6 +20,7 @@
 
 #include "../common/err.h"
 #include "../core/expand.h"
+#include "../core/measure.h"
 #include "../core/policy.h"
 #include "counter.h"
 #include "gvl.h"
@@ -36,6 +39,12 @@ void vm_fail(struct vm *vm, const char *fmt, ...)
         vm->status = GV_ERUN;
     }
     sim_stop(vm->eng);
+}
+
+void vm_instant(struct rb_thread *th, const char *name)
+{
+    struct vm *vm = th->vm;
+    if (vm->obs.instant) vm->obs.instant(vm->obs.ctx, name, th->core.id, sim_now(vm->eng));
 }
 
 sim_time vm_wake_cost(const struct vm *vm, int woke)
@@ -102,16 +111,24 @@ int vm_init(struct vm *vm, const struct scenario *scn, struct sim_engine *eng, c
     if (rc != GV_OK) return rc;
 
     vm->nractors = scn->total_ractors;
-    vm->nthreads = scn->total_threads;
+    vm->nthreads = core_thread_count(scn);
     vm->nqueues = scn->nqueues;
+    vm->nmutexes = scn->nmutexes;
+    vm->ncondvars = scn->ncondvars;
+    vm->nmeasures = scn->nmeasures;
     vm->ractors = calloc((size_t)vm->nractors, sizeof *vm->ractors);
     vm->threads = calloc((size_t)vm->nthreads, sizeof *vm->threads);
     vm->queues = calloc((size_t)(vm->nqueues ? vm->nqueues : 1), sizeof *vm->queues);
-    if (!vm->ractors || !vm->threads || !vm->queues) goto oom;
+    vm->mutexes = calloc((size_t)(vm->nmutexes ? vm->nmutexes : 1), sizeof *vm->mutexes);
+    vm->condvars = calloc((size_t)(vm->ncondvars ? vm->ncondvars : 1), sizeof *vm->condvars);
+    if (!vm->ractors || !vm->threads || !vm->queues || !vm->mutexes || !vm->condvars) goto oom;
 
     for (int q = 0; q < scn->nqueues; q++) {
         core_queue_init(&vm->queues[q], scn->queues[q].name, scn->queues[q].initial);
     }
+    for (int m = 0; m < vm->nmutexes; m++) core_mutex_init(&vm->mutexes[m], scn->mutexes[m].name);
+    for (int c = 0; c < vm->ncondvars; c++) core_condvar_init(&vm->condvars[c], scn->condvars[c].name);
+    core_heap_init(&vm->heap, (uint64_t)scn->runtime.gc_heap_init_slots, scn->runtime.gc_heap_growth_factor);
 
     if (core_expand(scn, vm_ractor_at, vm_thread_at, vm) != GV_OK) goto oom;
     for (int r = 0; r < vm->nractors; r++) vm->ractors[r].vm = vm;
@@ -121,9 +138,13 @@ int vm_init(struct vm *vm, const struct scenario *scn, struct sim_engine *eng, c
         mach_task_init(&vm->mach, &th->own_nt, th->core.name);
         th->nt = &th->own_nt;
         th->ts = TS_COUNT;
+        if (th->core.start_at >= 0) vm->alive++;
+        if (vm->nmeasures > 0) {
+            th->core.cur.samples = calloc((size_t)vm->nmeasures, sizeof *th->core.cur.samples);
+            if (!th->core.cur.samples) goto oom;
+        }
     }
     timer_init(vm);
-    vm->alive = vm->nthreads;
     /* M:N pool, instruction counter, VM lock and barrier (mn_pool.c,
      * counter.c, vm_lock.c) */
     if ((rc = mn_init(vm, err, errlen)) != GV_OK || (rc = counter_init(vm, err, errlen)) != GV_OK ||
@@ -158,16 +179,26 @@ static void deadlock_report(struct vm *vm, char *err, unsigned errlen)
                             vm->scn->file, units, vm->alive, vm->alive == 1 ? "" : "s");
     for (int i = 0; i < vm->nthreads && off + 2 < errlen; i++) {
         const struct rb_thread *th = &vm->threads[i];
-        if (th->dead) continue;
+        if (th->dead || !th->core.started) continue;
         char what[512];
         th_describe_wait(th, what, sizeof what);
         off += (size_t)snprintf(err + off, errlen - off, "\n  thread %s: %s", th->core.name, what);
     }
 }
 
+static void start_later(void *obj, uint64_t arg)
+{
+    (void)arg;
+    th_start(obj);
+}
+
 int vm_run(struct vm *vm, sim_time max_time, char *err, unsigned errlen)
 {
-    for (int i = 0; i < vm->nthreads; i++) th_start(&vm->threads[i]);
+    for (int i = 0; i < vm->nthreads; i++) {
+        struct rb_thread *th = &vm->threads[i];
+        if (th->core.start_at == 0) th_start(th);
+        else if (th->core.start_at > 0) sim_at(vm->eng, th->core.start_at, start_later, th, 0);
+    }
     timer_start(vm);
     /* stop.time is the engine's horizon, not an event: a scenario that
      * deadlocks before it still runs out of events and is reported. */
@@ -202,16 +233,37 @@ int vm_run(struct vm *vm, sim_time max_time, char *err, unsigned errlen)
     return GV_OK;
 }
 
+static struct core_samples *vm_samples_of(void *ctx, int i)
+{
+    return ((struct vm *)ctx)->threads[i].core.cur.samples;
+}
+
 int vm_collect(struct vm *vm, struct run_metrics *m)
 {
     uint64_t *ractor_ops = calloc((size_t)(vm->nractors ? vm->nractors : 1), sizeof *ractor_ops);
     if (!ractor_ops) return GV_ENOMEM;
     const struct scenario *scn = vm->scn;
     scn_metrics_describe(scn, m);
+    if (vm->nmeasures > 0) {
+        m->measures = calloc((size_t)vm->nmeasures, sizeof *m->measures);
+        if (!m->measures) {
+            free(ractor_ops);
+            return GV_ENOMEM;
+        }
+        m->nmeasures = vm->nmeasures;
+        for (int k = 0; k < vm->nmeasures; k++) {
+            m->measures[k].name = scn->measures[k].name;
+            if (core_measure_collect(vm_samples_of, vm, vm->nthreads, k, &m->measures[k]) != GV_OK) {
+                free(ractor_ops);
+                return GV_ENOMEM;
+            }
+        }
+    }
     m->backend = "sim";
     m->engine = vm->eng->ops->name;
     m->ractors = vm->nractors;
-    m->threads = vm->nthreads;
+    m->threads = vm->started;
+    m->work_scale = scn->machine.work_scale;
     m->wall = vm->end_time;
     m->cpu = mach_cpu_time(&vm->mach);
     for (int i = 0; i < vm->nthreads; i++) {
@@ -229,6 +281,12 @@ int vm_collect(struct vm *vm, struct run_metrics *m)
     m->wasted_wakes = vm->wasted_wakes;
     m->timer_ticks = vm->timer.ticks;
     m->barriers = vm->barriers;
+    m->gc_count = vm->heap.minor + vm->heap.major;
+    m->gc_major = vm->heap.major;
+    m->gc_sweeps = vm->heap.sweeps;
+    for (int k = 0; k < vm->nmutexes; k++) m->mutex_waits += vm->mutexes[k].waits;
+    m->timeouts = vm->timeouts;
+    m->spawned = vm->spawned;
     m->vmlock_acquires = vm->vmlock_acquires;
     m->vmlock_waits = vm->vmlock_waits;
     for (int r = 0; r < vm->nractors; r++) m->ops += ractor_ops[r];
@@ -244,7 +302,12 @@ int vm_collect(struct vm *vm, struct run_metrics *m)
 void vm_free(struct vm *vm)
 {
     if (vm->threads)
-        for (int i = 0; i < vm->nthreads; i++) core_thread_free(&vm->threads[i].core);
+        for (int i = 0; i < vm->nthreads; i++) {
+            core_thread_free(&vm->threads[i].core);
+            core_samples_free(vm->threads[i].core.cur.samples, vm->nmeasures);
+        }
+    if (vm->queues)
+        for (int q = 0; q < vm->nqueues; q++) core_queue_destroy(&vm->queues[q]);
     if (vm->ractors)
         for (int r = 0; r < vm->nractors; r++) {
             gvl_free(&vm->ractors[r]);
@@ -253,6 +316,8 @@ void vm_free(struct vm *vm)
     free(vm->threads);
     free(vm->ractors);
     free(vm->queues);
+    free(vm->mutexes);
+    free(vm->condvars);
     mn_free(vm);
     counter_free(vm);
     vm_sync_free(vm);

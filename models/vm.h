@@ -15,7 +15,9 @@
 #include <stdint.h>
 
 #include "../core/core.h"
+#include "../core/heap.h"
 #include "../core/queue.h"
+#include "../core/sync.h"
 #include "../input/scenario.h"
 #include "../common/metrics.h"
 #include "../common/observer.h"
@@ -53,7 +55,8 @@ struct rb_ractor {
     struct rb_thread *lock_holder;
     sim_time lock_free_at;
     void *policy_data;           /* per-policy state (threshold, barging) */
-    int dead;                    /* its threads that ended (living = core.nthreads - dead) */
+    int started, dead;           /* its threads started, ended (living = started - dead: a
+                                    spawned or later-starting thread does not exist before) */
 };
 
 /* A thread's part in the VM lock and barrier protocol (models/vm_lock.c,
@@ -121,9 +124,19 @@ struct rb_thread {
 
     struct mach_task own_nt;     /* its dedicated native thread (1:1), hot part first */
 
-    /* colder: the VM lock / barrier protocol, barging's native sleep */
+    /* colder: the sync ops' waits, the GC, the VM lock / barrier protocol, barging's native sleep */
     uint64_t wasted_wakes;
     th_cont park_k;              /* barging: once a native sleep has the GVL again */
+    th_cont sleep_k;             /* after a Kernel#sleep (a sleep op, a generator's wait) */
+    /* a timed wait (models/sync.c) */
+    bool timed_waiting;          /* in native_cond_sleep with a timeout */
+    bool wait_woken;             /* ... ended by a wake-up or its timeout */
+    sim_event_id wait_timeout_ev;
+    sim_time wait_deadline;      /* Queue#pop(timeout:): when the timeout passes */
+    /* the alloc op in progress (models/gc.c) */
+    uint64_t alloc_left;
+    double alloc_survive;
+    sim_time gc_cost;
     struct th_sync sync;         /* VM lock / barrier protocol state */
 };
 
@@ -150,11 +163,20 @@ struct vm {
     int nthreads;
     struct core_queue *queues;   /* Thread::Queue (core/queue.h) */
     int nqueues;
+    struct core_mutex *mutexes;  /* Thread::Mutex (core/sync.h) */
+    int nmutexes;
+    struct core_condvar *condvars;
+    int ncondvars;
+    struct core_heap heap;       /* the objects and the GC (core/heap.h) */
+    int nmeasures;               /* named measures: each thread's core.cur.samples */
     struct rb_timer timer;
     struct mn_pool *mn;          /* M:N shared native threads (mn_pool.c) */
     struct counter *counter;     /* the instruction counter (counter.c) */
 
-    int alive;                   /* threads not dead */
+    int alive;                   /* threads started (or to start at a given time), not dead */
+    int started;                 /* threads started */
+    uint64_t spawned;            /* by spawn ops */
+    uint64_t timeouts;           /* timed waits that timed out */
     struct core_thread *sigwait; /* barging: the thread sleeping on the signal self-pipe */
     struct core_thread *joiners; /* threads waiting in OP_JOIN (via wait_next) */
     bool finished;               /* every thread ended */
@@ -216,6 +238,8 @@ void vm_set_state_at(struct rb_thread *th, enum thread_state to, sim_time t);
 /* The waker's CPU cost of a futex wake that mach_wake answered with `woke`:
  * futex_wake, plus wake_ipi when another core had to be interrupted. */
 sim_time vm_wake_cost(const struct vm *vm, int woke);
+/* A point event on th's track of a trace ("barrier_start", "mutex_wait", ...). */
+void vm_instant(struct rb_thread *th, const char *name);
 /* Stop the run with an error (a model found an impossible situation). */
 void vm_fail(struct vm *vm, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 

@@ -47,14 +47,16 @@ static void put_u64(struct row *r, uint64_t v)
 
 static const char *const first_columns[] = {
     "scenario", "backend", "engine", "policy", "invariant_check", "insn_counter", "cores",
-    "ractors", "threads", "seed", "wall_s", "cpu_s",
+    "ractors", "threads", "seed", "work_scale", "wall_s", "cpu_s",
 };
 static const char *const last_columns[] = {
     "vol_switches", "invol_switches", "main_vol_switches", "gvl_handoffs", "wakeups",
     "wasted_wakes", "timer_ticks", "syscalls", "ops", "ops_per_s", "ractor_ops_per_s",
     "barriers", "vmlock_acquires", "vmlock_waits", "line_transfers", "native_threads",
-    "engine_events", "host_s",
+    "gc_count", "mutex_waits", "timeouts", "engine_events", "host_s",
 };
+/* After the fixed columns, per named measure, in declaration order: */
+static const char *const measure_columns[] = { "count", "per_s", "mean_s", "p50_s", "p90_s", "p99_s", "max_s" };
 
 void csv_columns(struct row *cols)
 {
@@ -66,6 +68,14 @@ void csv_columns(struct row *cols)
     }
     for (size_t i = 0; i < sizeof last_columns / sizeof *last_columns; i++)
         row_text(cols, last_columns[i]);
+}
+
+void csv_measure_columns(struct row *cols, const char *name)
+{
+    for (size_t i = 0; i < sizeof measure_columns / sizeof *measure_columns; i++) {
+        row_cell(cols, ROW_TEXT);
+        row_printf(cols, "%s_%s", name, measure_columns[i]);
+    }
 }
 
 int csv_column_kind(const char *name)
@@ -80,7 +90,19 @@ int csv_column_kind(const char *name)
         size_t n = strlen(st);
         if (strncmp(name, st, n) == 0 && strcmp(name + n, "_s") == 0) return ROW_NUM;
     }
+    /* a named measure's: NAME_ + one of measure_columns, NAME not empty */
+    size_t n = strlen(name);
+    for (size_t i = 0; i < sizeof measure_columns / sizeof *measure_columns; i++) {
+        size_t k = strlen(measure_columns[i]);
+        if (n > k + 1 && name[n - k - 1] == '_' && strcmp(name + n - k, measure_columns[i]) == 0) return ROW_NUM;
+    }
     return -1;
+}
+
+/* The rates' window: from the warm-up's end to the end of the run. */
+static sim_time window(const struct run_metrics *m)
+{
+    return m->wall > m->warmup ? m->wall - m->warmup : 0;
 }
 
 /* Measured counts or times, or a null cell (empty in CSV, null in JSON)
@@ -116,6 +138,8 @@ void csv_row(struct row *r, const struct run_metrics *m, bool reproducible)
     put_u64(r, (uint64_t)m->ractors);
     put_u64(r, (uint64_t)m->threads);
     put_u64(r, m->seed);
+    row_cell(r, ROW_NUM);
+    row_printf(r, "%.6g", m->work_scale);
     put_seconds(r, m, MET_WALL, m->wall);
     put_seconds(r, m, MET_CPU, m->cpu);
     for (int s = 0; s < TS_COUNT; s++)
@@ -130,21 +154,23 @@ void csv_row(struct row *r, const struct run_metrics *m, bool reproducible)
     bool timed = metrics_measured(m, MET_WALL);
     if (timed && metrics_measured(m, MET_OPS)) {
         row_cell(r, ROW_NUM);
-        row_printf(r, "%.3f", rate(m->ops, m->wall));
+        row_printf(r, "%.3f", rate(m->ops, window(m)));
     } else {
         row_null(r);
     }
     if (timed && metrics_measured(m, MET_RACTOR_OPS)) {
         row_cell(r, ROW_LIST);
         for (int k = 0; k < m->nractor_ops; k++)
-            row_printf(r, "%s%.3f", k ? ";" : "", rate(m->ractor_ops[k], m->wall));
+            row_printf(r, "%s%.3f", k ? ";" : "", rate(m->ractor_ops[k], window(m)));
     } else {
         row_null(r);
     }
     const struct metric_count more[] = {
         { MET_BARRIERS, m->barriers }, { MET_VMLOCK_ACQUIRES, m->vmlock_acquires },
         { MET_VMLOCK_WAITS, m->vmlock_waits }, { MET_LINE_TRANSFERS, m->line_transfers },
-        { MET_NATIVE_THREADS, m->native_threads }, { MET_ENGINE_EVENTS, m->engine_events },
+        { MET_NATIVE_THREADS, m->native_threads }, { MET_GC_COUNT, m->gc_count },
+        { MET_MUTEX_WAITS, m->mutex_waits }, { MET_TIMEOUTS, m->timeouts },
+        { MET_ENGINE_EVENTS, m->engine_events },
     };
     put_counts(r, m, more, sizeof more / sizeof *more);
     if (reproducible) {
@@ -153,6 +179,29 @@ void csv_row(struct row *r, const struct run_metrics *m, bool reproducible)
         row_cell(r, ROW_NUM);
         row_printf(r, "%.6f", m->host_seconds);
     }
+    bool measured = metrics_measured(m, MET_MEASURES);
+    for (int k = 0; k < m->nmeasures; k++) {
+        const struct run_measure *x = &m->measures[k];
+        if (measured) put_u64(r, x->count);
+        else row_null(r);
+        if (measured && timed) {
+            row_cell(r, ROW_NUM);
+            row_printf(r, "%.3f", rate(x->count, window(m)));
+        } else {
+            row_null(r);
+        }
+        const sim_time v[] = { x->mean, x->p50, x->p90, x->p99, x->max };
+        for (size_t i = 0; i < sizeof v / sizeof *v; i++) {
+            if (measured && x->count) put_time(r, v[i]);
+            else row_null(r);  /* no sample: no latency */
+        }
+    }
+}
+
+void csv_columns_of(struct row *cols, const struct run_metrics *m)
+{
+    csv_columns(cols);
+    for (int k = 0; k < m->nmeasures; k++) csv_measure_columns(cols, m->measures[k].name);
 }
 
 void csv_put_field(FILE *f, const char *s)
@@ -164,11 +213,11 @@ void csv_put_field(FILE *f, const char *s)
     row_free(&r);
 }
 
-void csv_write_header(FILE *f)
+void csv_write_header(FILE *f, const struct run_metrics *m)
 {
     struct row cols;
     row_init(&cols);
-    csv_columns(&cols);
+    csv_columns_of(&cols, m);
     struct rows_writer w;
     if (!cols.oom) rows_begin(&w, f, ROWS_CSV, &cols, true);
     row_free(&cols);
@@ -192,7 +241,7 @@ int csv_prepare_result(struct afile *out, const char *path, enum rows_format fmt
     struct row cols, r;
     row_init(&cols);
     row_init(&r);
-    csv_columns(&cols);
+    csv_columns_of(&cols, m);
     csv_row(&r, m, reproducible);
     int rc = GV_OK;
     if (cols.oom || r.oom) {

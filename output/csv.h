@@ -11,17 +11,24 @@
 #include "../common/metrics.h"
 #include "rows.h"
 
-/* The column names (a row of text cells). */
+/* The fixed column names (a row of text cells), the same for every run. */
 void csv_columns(struct row *cols);
-/* The kind of a column of the fixed schema (ROW_TEXT, ROW_NUM, ROW_LIST),
- * or -1 for any other column (a sweep's --param columns, ...). */
+/* The seven columns of a named measure, appended after the fixed ones in
+ * declaration order: NAME_count, NAME_per_s, NAME_mean_s, NAME_p50_s,
+ * NAME_p90_s, NAME_p99_s, NAME_max_s. */
+void csv_measure_columns(struct row *cols, const char *name);
+/* Every column of m's row: the fixed ones, then its measures'. */
+void csv_columns_of(struct row *cols, const struct run_metrics *m);
+/* The kind of a column of the fixed schema (ROW_TEXT, ROW_NUM, ROW_LIST)
+ * or of a named measure (NAME_count ... NAME_max_s: ROW_NUM), or -1 for
+ * any other column (a sweep's --param columns, ...). */
 int csv_column_kind(const char *name);
 /* A run's cells.  reproducible: leave the one non-deterministic column
  * (host_s) empty (null in JSON). */
 void csv_row(struct row *r, const struct run_metrics *m, bool reproducible);
 
 /* The CSV header line / one CSV row of a run, each with its newline. */
-void csv_write_header(FILE *f);
+void csv_write_header(FILE *f, const struct run_metrics *m);
 void csv_write_row(FILE *f, const struct run_metrics *m, bool reproducible);
 /* One field, quoted (RFC 4180) if it holds a comma, quote or newline. */
 void csv_put_field(FILE *f, const char *s);

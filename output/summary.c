@@ -13,6 +13,36 @@ static void human_count(char *buf, size_t len, uint64_t n)
     else snprintf(buf, len, "%" PRIu64, n);
 }
 
+/* A latency: "850 us", "12.3 ms", "1.20 s" (three significant digits). */
+static void human_time(char *buf, size_t len, sim_time t)
+{
+    double us = (double)t / (double)SIM_US;
+    if (us < 1000) snprintf(buf, len, "%.*f us", us < 10 ? 2 : us < 100 ? 1 : 0, us);
+    else if (us < 1e6) snprintf(buf, len, "%.*f ms", us < 1e4 ? 2 : us < 1e5 ? 1 : 0, us / 1e3);
+    else snprintf(buf, len, "%.2f s", us / 1e6);
+}
+
+/* The named measures: one line each. */
+static void measures_write(FILE *f, const struct run_metrics *m)
+{
+    sim_time win = m->wall > m->warmup ? m->wall - m->warmup : 0;
+    if (!metrics_measured(m, MET_MEASURES)) return;
+    for (int k = 0; k < m->nmeasures; k++) {
+        const struct run_measure *x = &m->measures[k];
+        char c[32];
+        human_count(c, sizeof c, x->count);
+        fprintf(f, "  %s: %s done (%.1f/s)", x->name, c,
+                win > 0 ? (double)x->count * (double)SIM_S / (double)win : 0.0);
+        if (x->count) {
+            char v[5][24];
+            const sim_time t[5] = { x->mean, x->p50, x->p90, x->p99, x->max };
+            for (int i = 0; i < 5; i++) human_time(v[i], sizeof v[i], t[i]);
+            fprintf(f, "; latency mean %s, p50 %s, p90 %s, p99 %s, max %s", v[0], v[1], v[2], v[3], v[4]);
+        }
+        fputc('\n', f);
+    }
+}
+
 /* A count, or "n/a" when the backend does not measure it. */
 static void count_of(const struct run_metrics *m, enum metric_id id, char *buf, size_t len, uint64_t n)
 {
@@ -23,10 +53,17 @@ static void count_of(const struct run_metrics *m, enum metric_id id, char *buf, 
 void summary_write(FILE *f, const struct run_metrics *m)
 {
     double wall = (double)m->wall / (double)SIM_S;
-    fprintf(f, "%s [%s/%s] %s, %d core%s, %d ractor%s, %d thread%s: wall %.6f s, cpu %.6f s\n",
+    fprintf(f, "%s [%s/%s] %s, %d core%s, %d ractor%s, %d thread%s: wall %.6f s, cpu %.6f s",
             m->scenario, m->backend, m->engine, m->policy, m->cores, m->cores == 1 ? "" : "s",
             m->ractors, m->ractors == 1 ? "" : "s", m->threads, m->threads == 1 ? "" : "s", wall,
             (double)m->cpu / (double)SIM_S);
+    if (m->work_scale != 1.0) fprintf(f, "; durations x%g (machine.work_scale)", m->work_scale);
+    fputc('\n', f);
+    if (m->warmup > 0) {
+        char w[24];
+        human_time(w, sizeof w, m->warmup);
+        fprintf(f, "  warm-up: the first %s not measured (ops and measures; rates per second after it)\n", w);
+    }
     sim_sum total = 0;
     for (int s = 0; s < TS_COUNT; s++) total += m->state_time[s];
     fprintf(f, "  thread time:");
@@ -61,6 +98,22 @@ void summary_write(FILE *f, const struct run_metrics *m)
             fprintf(f, ", one per %.2f us", (double)m->wall / (double)m->barriers / (double)SIM_US);
         fputc('\n', f);
     }
+    if (m->gc_count || m->gc_sweeps) {
+        char g[32], mj[32], sw[32];
+        human_count(g, sizeof g, m->gc_count);
+        human_count(mj, sizeof mj, m->gc_major);
+        human_count(sw, sizeof sw, m->gc_sweeps);
+        fprintf(f, "  GC: %s collections (%s major), %s lazy-sweep steps; %.6f s in gc\n", g, mj, sw,
+                (double)m->state_time[TS_GC] / (double)SIM_S);
+    }
+    if (m->mutex_waits || m->timeouts || m->spawned) {
+        char mw[32], to[32], sp[32];
+        count_of(m, MET_MUTEX_WAITS, mw, sizeof mw, m->mutex_waits);
+        count_of(m, MET_TIMEOUTS, to, sizeof to, m->timeouts);
+        human_count(sp, sizeof sp, m->spawned);
+        fprintf(f, "  sync: %s mutex waits, %s timeouts, %s threads spawned\n", mw, to, sp);
+    }
+    measures_write(f, m);
     if (m->backend[0] == 's')
         fprintf(f, "  engine: %s events in %.3f s host time\n", ev, m->host_seconds);
 }

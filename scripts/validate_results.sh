@@ -65,7 +65,8 @@ while IFS='|' read -r name scenario backends args; do
     code=$?
     if [ $code -eq 4 ]; then
         echo "validate_results: $name: some runs failed and are left out:" >&2
-        grep 'failed:$' "$tmp/err" >&2
+        # each failure line and the indented reason under it
+        awk '/failed:$/ { print; r = 1; next } r && /^  / { print; next } { r = 0 }' "$tmp/err" | head -n 40 >&2
     elif [ $code -ne 0 ]; then
         echo "validate_results: $name: gvlsim validate failed (exit $code):" >&2
         cat "$tmp/err" >&2
@@ -87,6 +88,7 @@ done <"$tmp/targets"
     echo "runs=$runs"
     echo "quick=${QUICK:-0}"
     echo "quiet_idle=$quiet_idle"
+    echo "max_spread=${MAX_SPREAD:-10}"
     if [ -n "${ONLY:-}" ] && [ -f "$out/host.txt" ]; then grep '^load_' "$out/host.txt" | grep -v "^load_$ONLY="; fi
     cat "$tmp/loads" 2>/dev/null
 } >"$tmp/host.txt"

@@ -14,12 +14,15 @@
 #                                           simulator of this tree (below)
 #
 # docs/data/sim-runs.txt has one line per run, "ID | SCENARIO | ARGUMENTS
-# [| summary]"; `{a,b}` in an ID expands the line once per value and the
-# value replaces $1 (the first group), $2, ... in SCENARIO and ARGUMENTS.
-# ARGUMENTS are `gvlsim run` arguments split on blanks (no quoting).  Every
-# run is `gvlsim run SCENARIO ARGUMENTS --reproducible`: the row of the CSV
-# is "ID," followed by the run's CSV row.  With the flag `summary` the run's
-# summary (stderr) goes to docs/data/sim-summaries.txt as well.
+# [| summary | csv=NAME]"; `{a,b}` in an ID expands the line once per value
+# and the value replaces $1 (the first group), $2, ... in SCENARIO and
+# ARGUMENTS.  ARGUMENTS are `gvlsim run` arguments split on blanks (no
+# quoting).  Every run is `gvlsim run SCENARIO ARGUMENTS --reproducible`:
+# the row of the CSV is "ID," followed by the run's CSV row.  With the flag
+# `summary` the run's summary (stderr) goes to docs/data/sim-summaries.txt
+# as well.  With `csv=NAME` the row goes to docs/data/NAME.csv instead of
+# sim.csv: runs of scenarios with named measures have more columns than
+# sim.csv's header (every run of one NAME must have the same columns).
 #
 # --check (part of `make test`) proves, in seconds rather than the minutes a
 # full run takes, that the committed CSV is what this tree's simulator
@@ -27,7 +30,8 @@
 # a subset of the runs is re-run and must give the committed rows byte for
 # byte: the cheapest run of every group of IDs (the part before the first
 # "/"), then the others by increasing engine_events while their sum stays
-# within EVENTS (default 40M; `all` re-runs everything).  The simulator is
+# within EVENTS (default 40M; `all` re-runs everything).  The csv=NAME
+# datasets are re-run whole.  The simulator is
 # deterministic, so any model change that moves a documented number moves
 # the rows of the cheap runs too and fails the check; `make docs` then
 # regenerates the data and the tables.
@@ -63,6 +67,43 @@ expand() { awk -v NCOLS=4 -f scripts/docs/expand.awk "$runs"; }
 header() {
     printf 'id,'
     "$bin" run tests/data/minimal.json -q --reproducible | head -n 1
+}
+
+# the csv=NAME of a FLAGS field, or nothing
+dataset() {
+    case $1 in *csv=*) printf '%s' "${1#*csv=}" | sed 's/[ ,|].*//' ;; esac
+}
+
+# ds_list LIST NAME: the lines of LIST that go to NAME.csv ("" = sim.csv)
+ds_list() {
+    while IFS='|' read -r id scn args flags; do
+        [ "$(dataset "$flags")" = "$2" ] && printf '%s|%s|%s|%s\n' "$id" "$scn" "$args" "$flags"
+    done <"$1"
+    return 0
+}
+
+# run_ds LIST OUT.csv: the runs of LIST (all of one dataset), OUT.csv with
+# the header of their first row (which every row must share)
+run_ds() {
+    n=0
+    : >"$tmp/ds.csv"
+    while IFS='|' read -r id scn args flags; do
+        n=$((n + 1))
+        # shellcheck disable=SC2086
+        "$bin" run "$scn" $args --reproducible -q -o "$tmp/ds1.csv" || {
+            echo "simulate.sh: run failed: $id" >&2; return 1; }
+        h="id,$(head -n 1 "$tmp/ds1.csv")"
+        if [ "$n" -eq 1 ]; then
+            printf '%s\n' "$h" >"$tmp/ds.csv"
+            first=$h
+        elif [ "$h" != "$first" ]; then
+            echo "simulate.sh: $id: its columns differ from the dataset's first run" >&2
+            return 1
+        fi
+        printf '%s,' "$id" >>"$tmp/ds.csv"
+        tail -n +2 "$tmp/ds1.csv" >>"$tmp/ds.csv"
+    done <"$1"
+    cp "$tmp/ds.csv" "$2.tmp" && mv "$2.tmp" "$2"
 }
 
 # run_list LIST OUT.csv [SUMMARIES]: run every line of LIST, write the CSV
@@ -105,12 +146,17 @@ runlist)
     run_list "$list" "$out" || exit 1
     ;;
 all)
-    expand >"$tmp/list"
-    dup=$(cut -d'|' -f1 "$tmp/list" | sort | uniq -d | head -n 3)
+    expand >"$tmp/all"
+    dup=$(cut -d'|' -f1 "$tmp/all" | sort | uniq -d | head -n 3)
     [ -z "$dup" ] || { echo "simulate.sh: $runs: duplicate IDs: $dup" >&2; exit 1; }
     t0=$(date +%s)
+    ds_list "$tmp/all" "" >"$tmp/list"
     run_list "$tmp/list" "$csv" "$sums" || exit 1
-    echo "simulate.sh: $(wc -l <"$tmp/list") runs in $(( $(date +%s) - t0 )) s -> $csv, $sums"
+    for d in $(while IFS='|' read -r _ _ _ f; do dataset "$f"; echo; done <"$tmp/all" | sort -u); do
+        ds_list "$tmp/all" "$d" >"$tmp/dl"
+        run_ds "$tmp/dl" "docs/data/$d.csv" || exit 1
+    done
+    echo "simulate.sh: $(wc -l <"$tmp/all") runs in $(( $(date +%s) - t0 )) s -> $csv, $sums"
     ;;
 check)
     fail=0
@@ -119,7 +165,17 @@ check)
         echo "docs data: the CSV columns of gvlsim changed since $csv was made: run make docs"
         exit 1
     fi
-    expand >"$tmp/list"
+    expand >"$tmp/all"
+    for d in $(while IFS='|' read -r _ _ _ f; do dataset "$f"; echo; done <"$tmp/all" | sort -u); do
+        ds_list "$tmp/all" "$d" >"$tmp/dl"
+        run_ds "$tmp/dl" "$tmp/ds_got.csv" || exit 1
+        if ! cmp -s "$tmp/ds_got.csv" "docs/data/$d.csv"; then
+            echo "docs data: docs/data/$d.csv differs from what this tree's gvlsim gives: run make docs"
+            diff "docs/data/$d.csv" "$tmp/ds_got.csv" | head -n 6 | cut -c1-240
+            fail=1
+        fi
+    done
+    ds_list "$tmp/all" "" >"$tmp/list"
     cut -d'|' -f1 "$tmp/list" >"$tmp/ids.want"
     tail -n +2 "$csv" | cut -d, -f1 >"$tmp/ids.have"
     if ! cmp -s "$tmp/ids.want" "$tmp/ids.have"; then

@@ -16,7 +16,7 @@ small="--set ractors.0.threads.1.program.0.times_total=2000 --param machine.core
 
 run compare "$tmp/base.csv" "$tmp/base.csv"
 expect_code 0 "a file against itself"
-expect_line out "gvlsim compare $tmp/base.csv $tmp/base.csv: no change: 2 configurations, 29 metrics each" "no change"
+expect_line out "gvlsim compare $tmp/base.csv $tmp/base.csv: no change: 2 configurations, 34 metrics each" "no change"
 run compare "$tmp/base.csv" "$tmp/same.jsonl"
 expect_code 0 "CSV against the same rows in JSON Lines"
 
@@ -111,9 +111,11 @@ cmp -s "$tmp/keep.csv" "$tmp/base.csv" || fail "a malformed NEW must not replace
 
 # measured rows: replicates compared by their medians within their spread
 hdr=$(head -1 "$tmp/base.csv")
-real_row() {  # REP SEED WALL
-    tail -1 "$tmp/base.csv" | awk -F, -v OFS=, -v rep="$1" -v seed="$2" -v wall="$3" \
-        '{ $2 = rep; $5 = "pthread"; $6 = "pthread"; $13 = seed; $14 = wall; print }'
+real_row() {  # REP SEED WALL (the columns found by name)
+    { echo "$hdr"; tail -1 "$tmp/base.csv"; } | awk -F, -v OFS=, -v rep="$1" -v seed="$2" -v wall="$3" '
+        NR == 1 { for (i = 1; i <= NF; i++) col[$i] = i; next }
+        { $col["rep"] = rep; $col["backend"] = "pthread"; $col["engine"] = "pthread"; $col["seed"] = seed
+          $col["wall_s"] = wall; print }'
 }
 { echo "$hdr"; real_row 0 1 1.00; real_row 1 5 1.10; real_row 2 9 0.90; } >"$tmp/rb.csv"
 { echo "$hdr"; real_row 0 1 1.05; real_row 1 5 1.07; real_row 2 9 1.06; } >"$tmp/rn.csv"

@@ -112,9 +112,9 @@ checks=$((checks + 1))
 cmp -s "$tmp/sheader" "$tmp/skeys" || fail "sweep: JSON keys differ from the CSV header"
 # every row's wall time equal in CSV and JSON Lines
 checks=$((checks + 1))
-tail -n +2 "$tmp/s.csv" | cut -d, -f15 >"$tmp/w.csv"
+tail -n +2 "$tmp/s.csv" | cut -d, -f16 >"$tmp/w.csv"
 sed -E 's/.*"wall_s":([^,]*),.*/\1/' "$tmp/s.jsonl" >"$tmp/w.jsonl"
-[ "$(head -1 "$tmp/s.csv" | cut -d, -f15)" = wall_s ] && cmp -s "$tmp/w.csv" "$tmp/w.jsonl" ||
+[ "$(head -1 "$tmp/s.csv" | cut -d, -f16)" = wall_s ] && cmp -s "$tmp/w.csv" "$tmp/w.jsonl" ||
     fail "sweep: wall_s differs between CSV and JSON Lines"
 # a sweep whose every run fails still writes a valid (empty) JSON array
 run sweep scenarios/mtime_loop.json --param runtime.gvl_policy=nosuch -q -o "$tmp/none.json"

@@ -158,4 +158,57 @@ run exec --backend ruby --max-spread 0.0001 tests/data/ruby_facts.json
 expect_code 4 "calibration"
 expect_match err 'busy-loop calibration is unstable' "calibration"
 
+# ---- the application ops (issue 11): counts of real Ruby runs -------------------------
+L=tests/data/lang
+run $R $L/cv_handoff.json -o "$tmp/l.csv"
+expect_code 0 "cv_handoff"
+expect_col ops 300 l.csv "cv_handoff: items taken through Mutex + ConditionVariable"
+expect_col threads 3 l.csv "cv_handoff: threads"
+expect_col mutex_waits "" l.csv "cv_handoff: mutex_waits is not measured"
+expect_col timeouts 0 l.csv "cv_handoff: no timeouts"
+run $R $L/mutex_counter.json -o "$tmp/l.csv"
+expect_code 0 "mutex_counter"
+expect_col ops 2000 l.csv "mutex_counter: synchronize blocks"
+run $R $L/spawn_pool.json -o "$tmp/l.csv"
+expect_code 0 "spawn_pool"
+expect_col threads 5 l.csv "spawn_pool: threads, the spawned ones included"
+expect_col job_count 30 l.csv "spawn_pool: jobs measured"
+run $R $L/generator.json --set warmup=0s -o "$tmp/l.csv"
+expect_code 0 "generator"
+expect_col threads 4 l.csv "generator: the generator is a thread"
+expect_col served_count 200 l.csv "generator: every arrival served"
+run $R $L/gc.json --set machine.cores=1 -o "$tmp/l.csv"
+expect_code 0 "alloc"
+expect_col ops 2000 l.csv "alloc: ops"
+checks=$((checks + 1))
+[ "$(csv_col gc_count "$tmp/l.csv")" -gt 0 ] || fail "alloc: 200000 objects and no GC"
+# the resource pool of bug #19717: each worker takes the resource 1000 times or times out
+run $R scenarios/examples/resource_pool.json -o "$tmp/l.csv"
+expect_code 0 "resource_pool"
+checks=$((checks + 1))
+awk -v n="$(csv_col acquire_count "$tmp/l.csv")" -v t="$(csv_col timeouts "$tmp/l.csv")" \
+    'BEGIN { exit !(t >= 0 && t <= 3 && n >= 1000 * (3 - t) && n <= 3000 - 1000 * t + 999 * t) }' ||
+    fail "resource_pool: $(csv_col acquire_count "$tmp/l.csv") acquisitions, $(csv_col timeouts "$tmp/l.csv") timeouts"
+# Mutex deadlocks: Ruby's own detection, reported with the ops
+# (each holds its first mutex 200 ms, time enough for the other to start on a loaded host)
+run $R $L/deadlock_mutex.json --set ractors.0.threads.0.program.1.dur=200ms \
+    --set ractors.0.threads.1.program.1.dur=200ms -o "$tmp/d.csv"
+expect_code 4 "mutex deadlock"
+expect_match err 'deadlock: Ruby found every thread of the main Ractor waiting forever' "mutex deadlock"
+expect_match err 'runs mutex_lock /ractors/0/threads/[01]/program/2, line [0-9]+\)$' "mutex deadlock: the op"
+run $R $L/deadlock_cv.json -o "$tmp/d.csv"
+expect_code 4 "condition variable deadlock"
+expect_match err 'deadlock: Ruby found every thread of the main Ractor waiting forever' "cv deadlock"
+# Queue#pop(timeout:) is 3.2+
+run $R $L/timed_pop.json --set ractors.0.threads.1.program.0.body.0.timeout=1s -o "$tmp/l.csv"
+case $version in
+3.[01].*)
+    expect_code 7 "timed pop on $version"
+    expect_match err "queue_pop with a timeout: Ruby $version has no Queue#pop\\(timeout:\\)" "timed pop" ;;
+*)
+    expect_code 0 "timed pop"
+    expect_col ops 100 l.csv "timed pop: items"
+    expect_col timeouts 0 l.csv "timed pop: no timeouts" ;;
+esac
+
 finish "$script"

@@ -9,7 +9,7 @@ bin=$1
 # -- two workers under YJIT's lock + barrier: every op is a barrier
 run run scenarios/proc_heavy.json --set ractors.1.count=2 --set stop.time=2ms --reproducible
 expect_code 0 "proc_heavy"
-expect_match out '^proc_heavy,sim,native,eager,lock_barrier,none,10,3,3,1,0\.002000000,' "row"
+expect_match out '^proc_heavy,sim,native,eager,lock_barrier,none,10,3,3,1,1,0\.002000000,' "row"
 # ractor_ops_per_s has one value per Ractor instance (main first), then
 # barriers, vmlock_acquires, vmlock_waits: barriers > 0
 expect_match out ',0\.000;[0-9.]+;[0-9.]+,[1-9][0-9]*,[1-9][0-9]*,[0-9]+,0,' "per-Ractor rates and barriers"

@@ -106,4 +106,13 @@ expect_code 2 "no scenario"
 run sweep scenarios/mtime_loop.json --trace x.json
 expect_code 2 "unknown option"
 
+# -- a failed run's report escapes the --param values it quotes (no raw
+#    escape sequence reaches the terminal)
+esc=$(printf '\033')
+run sweep scenarios/mtime_loop.json --param "runtime.gvl_policy=eager,bad${esc}x" -q
+expect_code 3 "a point whose scenario is invalid"
+expect_match err 'runtime.gvl_policy=bad\\x1bx\) failed' "escaped value in the failure report"
+checks=$((checks + 1))
+! grep -q "$esc" "$tmp/err" || fail "raw ESC in the failure report"
+
 finish sweep_cmd.sh

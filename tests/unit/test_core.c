@@ -50,8 +50,8 @@ static struct scn_op loop_op(int mode, uint64_t times, bool measure, struct scn_
 static void test_expand_names_and_instances(void)
 {
     struct scn_op op = compute_op(SIM_US);
-    struct scn_thread mt = { "main", 1, { &op, 1 } };
-    struct scn_thread wt[2] = { { "w", 3, { &op, 1 } }, { NULL, 1, { &op, 1 } } };
+    struct scn_thread mt = { "main", 1, { &op, 1 }, 0, false };
+    struct scn_thread wt[2] = { { "w", 3, { &op, 1 }, 0, false }, { NULL, 1, { &op, 1 }, 0, false } };
     struct scn_ractor rs[2] = { { "main", 1, &mt, 1 }, { NULL, 2, wt, 2 } };
     struct scenario s;
     memset(&s, 0, sizeof s);
@@ -106,13 +106,13 @@ static void test_cursor_loops(void)
     struct scn_prog prog = { ops, 3 };
     struct core_thread th;
     memset(&th, 0, sizeof th);
-    ASSERT_EQ(core_cursor_init(&th.cur, &prog), GV_OK);
+    ASSERT_EQ(core_cursor_init(&th.cur, &prog, 0), GV_OK);
     const struct scn_op *op;
     ASSERT_EQ(core_cursor_next(&th, &op), CORE_NEXT_OP);
     ASSERT(op == &ops[0]);
     ASSERT_EQ(core_cursor_next(&th, &op), CORE_NEXT_OP);
     ASSERT(op == &ops[1]);
-    ASSERT(core_cursor_enter(&th, op));
+    ASSERT(core_cursor_enter(&th, op, 0));
     for (int it = 0; it < 3; it++) {
         if (it > 0) ASSERT_EQ(core_cursor_next(&th, &op), CORE_NEXT_ITERATION);
         ASSERT_EQ(core_cursor_next(&th, &op), CORE_NEXT_OP);
@@ -141,9 +141,9 @@ static void test_cursor_times_total_and_forever(void)
         memset(&th, 0, sizeof th);
         th.instance = inst;
         th.ninstances = 3;
-        ASSERT_EQ(core_cursor_init(&th.cur, &prog), GV_OK);
+        ASSERT_EQ(core_cursor_init(&th.cur, &prog, 0), GV_OK);
         ASSERT_EQ(core_cursor_next(&th, &op), CORE_NEXT_OP);
-        ASSERT(core_cursor_enter(&th, op));
+        ASSERT(core_cursor_enter(&th, op, 0));
         int n = 0;
         enum core_next r;
         while ((r = core_cursor_next(&th, &op)) != CORE_NEXT_END) n += r == CORE_NEXT_OP;
@@ -155,9 +155,9 @@ static void test_cursor_times_total_and_forever(void)
     prog.ops = &forever;
     struct core_thread th;
     memset(&th, 0, sizeof th);
-    ASSERT_EQ(core_cursor_init(&th.cur, &prog), GV_OK);
+    ASSERT_EQ(core_cursor_init(&th.cur, &prog, 0), GV_OK);
     ASSERT_EQ(core_cursor_next(&th, &op), CORE_NEXT_OP);
-    ASSERT(core_cursor_enter(&th, op));
+    ASSERT(core_cursor_enter(&th, op, 0));
     for (int i = 0; i < 1000; i++) {
         ASSERT_EQ(core_cursor_next(&th, &op), CORE_NEXT_OP);
         ASSERT_EQ(core_cursor_next(&th, &op), CORE_NEXT_ITERATION);
@@ -167,9 +167,9 @@ static void test_cursor_times_total_and_forever(void)
     /* zero iterations: the body is skipped */
     struct scn_op none = loop_op(LOOP_TIMES, 0, true, &body);
     prog.ops = &none;
-    ASSERT_EQ(core_cursor_init(&th.cur, &prog), GV_OK);
+    ASSERT_EQ(core_cursor_init(&th.cur, &prog, 0), GV_OK);
     ASSERT_EQ(core_cursor_next(&th, &op), CORE_NEXT_OP);
-    ASSERT(core_cursor_enter(&th, op));
+    ASSERT(core_cursor_enter(&th, op, 0));
     ASSERT_EQ(core_cursor_next(&th, &op), CORE_NEXT_END);
     core_cursor_free(&th.cur);
 }
@@ -187,16 +187,16 @@ static void test_cursor_depth_limit(void)
     }
     struct core_thread th;
     memset(&th, 0, sizeof th);
-    ASSERT_EQ(core_cursor_init(&th.cur, &progs[0]), GV_OK);
+    ASSERT_EQ(core_cursor_init(&th.cur, &progs[0], 0), GV_OK);
     const struct scn_op *op;
     for (int d = 0; d < SCN_MAX_LOOP_DEPTH; d++) {
         ASSERT_EQ(core_cursor_next(&th, &op), CORE_NEXT_OP);
-        ASSERT(core_cursor_enter(&th, op));
+        ASSERT(core_cursor_enter(&th, op, 0));
     }
     ASSERT_EQ(th.cur.sp, CORE_MAX_FRAMES);
     ASSERT_EQ(core_cursor_next(&th, &op), CORE_NEXT_OP);
     ASSERT(op->kind == OP_LOOP);
-    ASSERT(!core_cursor_enter(&th, op));
+    ASSERT(!core_cursor_enter(&th, op, 0));
     core_cursor_free(&th.cur);
 }
 
@@ -210,14 +210,14 @@ static void test_op_durations(void)
     struct scn_op sys;
     memset(&sys, 0, sizeof sys);
     sys.kind = OP_SYSCALL;
-    sys.u.syscall.dur = (struct scn_dist){ DIST_CONST, 2 * SIM_US, 0 };
+    sys.u.syscall.dur = (struct scn_dist){ .kind = DIST_CONST, .a = 2 * SIM_US };
     ASSERT_EQ(core_op_dur(&th, &sys, 1.5), 3 * SIM_US);
     sys.u.syscall.io_wait = true;                          /* a wait off the CPU is not */
     ASSERT_EQ(core_op_dur(&th, &sys, 1.5), 2 * SIM_US);
     struct scn_op sl;
     memset(&sl, 0, sizeof sl);
     sl.kind = OP_SLEEP;
-    sl.u.sleep.dur = (struct scn_dist){ DIST_UNIFORM, 5, 9 };
+    sl.u.sleep.dur = (struct scn_dist){ .kind = DIST_UNIFORM, .a = 5, .b = 9 };
     struct rng r;
     rng_seed(&r, 1, 0);
     ASSERT_EQ(core_op_dur(&th, &sl, 1.5), rng_uniform(&r, 5, 9));  /* drawn from its stream */
@@ -226,7 +226,7 @@ static void test_op_durations(void)
     struct scn_op big = compute_op(9300 * SIM_S);
     ASSERT_EQ(core_op_dur(&th, &big, 1000), SIM_TIME_MAX);
     sys.u.syscall.io_wait = false;
-    sys.u.syscall.dur = (struct scn_dist){ DIST_CONST, 86400 * SIM_S, 0 };
+    sys.u.syscall.dur = (struct scn_dist){ .kind = DIST_CONST, .a = 86400 * SIM_S };
     ASSERT_EQ(core_op_dur(&th, &sys, 1000), SIM_TIME_MAX);
     ASSERT_EQ(core_op_dur(&th, &sys, 100), 8640000 * SIM_S);  /* in range: exact */
     ASSERT_EQ(core_scale_work(SIM_TIME_MAX / 2, 2.0), SIM_TIME_MAX);

@@ -296,11 +296,11 @@ static struct fx_result run_workers(int cores, int nw, const uint64_t *insns,
     static struct scn_ractor r[9];
     memset(r, 0, sizeof r);
     main_ops[0] = fx_insns(0);
-    mt = (struct scn_thread){ "main", 1, { main_ops, 1 } };
+    mt = (struct scn_thread){ "main", 1, { main_ops, 1 }, 0, false };
     r[0] = (struct scn_ractor){ "main", 1, &mt, 1 };
     for (int i = 0; i < nw; i++) {
         wops[i][0] = fx_insns(insns[i]);
-        wt[i] = (struct scn_thread){ "t", 1, { wops[i], 1 } };
+        wt[i] = (struct scn_thread){ "t", 1, { wops[i], 1 }, 0, false };
         r[i + 1] = (struct scn_ractor){ "w", 1, &wt[i], 1 };
     }
     struct scenario s = fx_scenario(cores, GVL_POLICY_EAGER, r, nw + 1);

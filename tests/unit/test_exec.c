@@ -9,7 +9,9 @@
 #include <string.h>
 
 #include "../../common/err.h"
+#include "../../core/heap.h"
 #include "../../exec/exec.h"
+#include "../../input/load.h"
 #include "../../exec/exec_work.h"
 #include "../../output/csv.h"
 #include "test.h"
@@ -179,7 +181,7 @@ static void test_every_op_once_every_policy(void)
     static struct scn_prog bp = { body, 3 };
     struct scn_op wops[] = { op_loop_total(3001, &bp) };
     struct scn_op mops[] = { op_simple(OP_JOIN) };
-    struct scn_thread th[] = { { "main", 1, { mops, 1 } }, { "worker", 3, { wops, 1 } } };
+    struct scn_thread th[] = { { "main", 1, { mops, 1 }, 0, false }, { "worker", 3, { wops, 1 }, 0, false } };
     struct scn_ractor r = { "main", 1, th, 2 };
     for (int p = 0; p < GVL_POLICY_COUNT; p++) {
         for (int cores = 1; cores <= (host_cpus() >= 2 ? 2 : 1); cores++) {
@@ -219,7 +221,7 @@ static void test_queue_pingpong(void)
     static struct scn_prog pp = { pbody, 2 }, cp = { cbody, 2 };
     struct scn_op pops[] = { op_loop(2000, &cp, true) };
     struct scn_op pushes[] = { op_loop(2000, &pp, false) };
-    struct scn_thread th[] = { { "main", 1, { pops, 1 } }, { "worker", 1, { pushes, 1 } } };
+    struct scn_thread th[] = { { "main", 1, { pops, 1 }, 0, false }, { "worker", 1, { pushes, 1 }, 0, false } };
     struct scn_ractor r = { "main", 1, th, 2 };
     struct scn_queue q = { "q", 0 };
     for (int p = 0; p < GVL_POLICY_COUNT; p++) {
@@ -246,7 +248,7 @@ static void test_queue_initial_items(void)
     cbody[0] = op_queue(OP_QUEUE_POP, 0);
     static struct scn_prog cp = { cbody, 1 };
     struct scn_op pops[] = { op_loop_total(300, &cp) };
-    struct scn_thread th[] = { { "popper", 3, { pops, 1 } } };
+    struct scn_thread th[] = { { "popper", 3, { pops, 1 }, 0, false } };
     struct scn_ractor r = { "main", 1, th, 1 };
     struct scn_queue q = { "q", 300 };
     struct scenario s = make_scenario(1, &r, 1);
@@ -263,7 +265,7 @@ static void test_queue_initial_items(void)
 static void test_quantum_ticks(void)
 {
     struct scn_op ops[] = { op_compute_us(30000) };
-    struct scn_thread th[] = { { "cpu", 2, { ops, 1 } } };
+    struct scn_thread th[] = { { "cpu", 2, { ops, 1 }, 0, false } };
     struct scn_ractor r = { "main", 1, th, 1 };
     for (int p = 0; p < GVL_POLICY_COUNT; p++) {
         struct scenario s = make_scenario(1, &r, 1);
@@ -291,7 +293,7 @@ static void test_sleep_and_io_wait(void)
     body[1].u.syscall.io_wait = true;
     static struct scn_prog bp = { body, 2 };
     struct scn_op ops[] = { op_loop(20, &bp, true) };
-    struct scn_thread th[] = { { "io", 2, { ops, 1 } } };
+    struct scn_thread th[] = { { "io", 2, { ops, 1 }, 0, false } };
     struct scn_ractor r = { "main", 1, th, 1 };
     for (int p = 0; p < GVL_POLICY_COUNT; p++) {
         struct scenario s = make_scenario(1, &r, 1);
@@ -329,8 +331,8 @@ static void test_barrier_joins_exact(void)
     esc_body[1] = op_compute_us(1);
     esc_ops[0] = op_queue(OP_QUEUE_POP, 0);
     esc_ops[1] = op_loop(20, &esc_bp, true);
-    struct scn_thread hold_th[] = { { "t", 1, { hold_ops, 2 } } };
-    struct scn_thread esc_th[] = { { "t", 1, { esc_ops, 2 } } };
+    struct scn_thread hold_th[] = { { "t", 1, { hold_ops, 2 }, 0, false } };
+    struct scn_thread esc_th[] = { { "t", 1, { esc_ops, 2 }, 0, false } };
     struct scn_ractor r[] = { { "hold", 1, hold_th, 1 }, { "esc", 1, esc_th, 1 } };
     struct scn_queue q = { "started", 0 };
     struct scenario s = make_scenario(host_cpus() >= 2 ? 2 : 1, r, 2);
@@ -355,7 +357,7 @@ static void test_barrier_counts(void)
     body[1] = op_compute_us(5);
     static struct scn_prog bp = { body, 2 };
     struct scn_op ops[] = { op_loop(1500, &bp, true) };
-    struct scn_thread th[] = { { "w", 1, { ops, 1 } } };
+    struct scn_thread th[] = { { "w", 1, { ops, 1 }, 0, false } };
     struct scn_ractor r = { "r", 2, th, 1 };
     for (int cores = 1; cores <= (host_cpus() >= 2 ? 2 : 1); cores++) {
         for (int inv = 0; inv < INVARIANT_COUNT; inv++) {
@@ -398,7 +400,7 @@ static void test_single_ractor_no_barrier(void)
     body[0] = op_escape(0);
     static struct scn_prog bp = { body, 1 };
     struct scn_op ops[] = { op_loop(100, &bp, true) };
-    struct scn_thread th[] = { { "w", 2, { ops, 1 } } };
+    struct scn_thread th[] = { { "w", 2, { ops, 1 }, 0, false } };
     struct scn_ractor r = { "main", 1, th, 1 };
     struct scenario s = make_scenario(1, &r, 1);
     s.runtime.invariant_check = INVARIANT_LOCK_BARRIER;
@@ -417,7 +419,7 @@ static void test_single_ractor_no_barrier(void)
 static void test_insn_counter(void)
 {
     struct scn_op ops[] = { op_insns(2000000) };
-    struct scn_thread th[] = { { "t", 1, { ops, 1 } } };
+    struct scn_thread th[] = { { "t", 1, { ops, 1 }, 0, false } };
     struct scn_ractor r = { "r", 2, th, 1 };
     for (int k = 0; k < COUNTER_COUNT; k++) {
         struct scenario s = make_scenario(host_cpus() >= 2 ? 2 : 1, &r, 1);
@@ -441,7 +443,7 @@ static void test_insn_counter(void)
 static void test_deadlock_report(void)
 {
     struct scn_op ops[] = { op_queue(OP_QUEUE_POP, 0) };
-    struct scn_thread th[] = { { "main", 1, { ops, 1 } } };
+    struct scn_thread th[] = { { "main", 1, { ops, 1 }, 0, false } };
     struct scn_ractor r = { "main", 1, th, 1 };
     struct scn_queue q = { "jobs", 0 };
     for (int p = 0; p < GVL_POLICY_COUNT; p++) {
@@ -468,7 +470,7 @@ static void test_watchdog(void)
     static struct scn_prog bp = { body, 1 };
     struct scn_op spin[] = { op_loop(UINT64_C(1000000000000), &bp, false) };
     struct scn_op pop[] = { op_queue(OP_QUEUE_POP, 0) };
-    struct scn_thread th[] = { { "main", 1, { pop, 1 } }, { "spinner", 1, { spin, 1 } } };
+    struct scn_thread th[] = { { "main", 1, { pop, 1 }, 0, false }, { "spinner", 1, { spin, 1 }, 0, false } };
     struct scn_ractor r = { "main", 1, th, 2 };
     struct scn_queue q = { "jobs", 0 };
     for (int p = 0; p < GVL_POLICY_COUNT; p++) {
@@ -493,7 +495,7 @@ static void test_watchdog_interrupts_sleep(void)
 {
     struct scn_op ops[] = { op_simple(OP_SLEEP) };
     ops[0].u.sleep.dur.a = 60 * SIM_S;
-    struct scn_thread th[] = { { "sleeper", 2, { ops, 1 } } };
+    struct scn_thread th[] = { { "sleeper", 2, { ops, 1 }, 0, false } };
     struct scn_ractor r = { "main", 1, th, 1 };
     for (int p = 0; p < GVL_POLICY_COUNT; p++) {
         struct scenario s = make_scenario(1, &r, 1);
@@ -517,7 +519,7 @@ static void test_stop_time(void)
     static struct scn_prog bp = { body, 2 };
     struct scn_op spin[] = { op_loop(0, &bp, true) };
     struct scn_op pop[] = { op_queue(OP_QUEUE_POP, 0) };
-    struct scn_thread th[] = { { "main", 1, { pop, 1 } }, { "w", 2, { spin, 1 } } };
+    struct scn_thread th[] = { { "main", 1, { pop, 1 }, 0, false }, { "w", 2, { spin, 1 }, 0, false } };
     struct scn_ractor r = { "main", 1, th, 2 };
     struct scn_queue q = { "q", 0 };
     for (int p = 0; p < GVL_POLICY_COUNT; p++) {
@@ -540,7 +542,7 @@ static void test_stop_time(void)
 static void test_affinity_error(void)
 {
     struct scn_op ops[] = { op_compute_us(1) };
-    struct scn_thread th[] = { { "main", 1, { ops, 1 } } };
+    struct scn_thread th[] = { { "main", 1, { ops, 1 }, 0, false } };
     struct scn_ractor r = { "main", 1, th, 1 };
     int n = host_cpus();
     struct scenario s = make_scenario(n + 1, &r, 1);
@@ -567,7 +569,7 @@ static void test_bad_input(void)
     done(&res);
 
     struct scn_op ops[] = { op_queue(OP_QUEUE_PUSH, 5) };
-    struct scn_thread th[] = { { "main", 1, { ops, 1 } } };
+    struct scn_thread th[] = { { "main", 1, { ops, 1 }, 0, false } };
     struct scn_ractor r = { "main", 1, th, 1 };
     s = make_scenario(1, &r, 1);
     run(&s, 10, &res);
@@ -580,7 +582,7 @@ static void test_bad_input(void)
 static void test_csv_row(void)
 {
     struct scn_op ops[] = { op_compute_us(10) };
-    struct scn_thread th[] = { { "main", 1, { ops, 1 } } };
+    struct scn_thread th[] = { { "main", 1, { ops, 1 }, 0, false } };
     struct scn_ractor r = { "main", 1, th, 1 };
     struct scenario s = make_scenario(1, &r, 1);
     struct result res;
@@ -590,7 +592,7 @@ static void test_csv_row(void)
     size_t len = 0;
     FILE *f = open_memstream(&buf, &len);
     ASSERT(f != NULL);
-    csv_write_header(f);
+    csv_write_header(f, &res.rep.m);
     csv_write_row(f, &res.rep.m, false);
     fclose(f);
     char *nl = strchr(buf, '\n');
@@ -601,11 +603,160 @@ static void test_csv_row(void)
     ASSERT_EQ(hdr, row);
     ASSERT_CONTAINS(nl + 1, "test,pthread,pthread,eager,none,none,1,1,1,1,");
     /* line_transfers, native_threads (the thread and the timer thread),
-     * engine_events, host_s: what real hardware cannot show is an empty
-     * cell, not 0 */
-    ASSERT_CONTAINS(nl + 1, ",,2,,");
+     * gc_count, mutex_waits, timeouts, engine_events, host_s: what real
+     * hardware cannot show is an empty cell, not 0 */
+    ASSERT_CONTAINS(nl + 1, ",,2,0,0,0,,");
     free(buf);
     done(&res);
+}
+
+/* ---- the scenario language's ops (tests/data/lang) ---------------------------- */
+
+/* A scenario file with --set values (NULL-terminated), run on real threads;
+ * the metrics point into the scenario: lang_done frees both. */
+struct lang_run {
+    struct scenario s;
+    struct result r;
+};
+
+static void lang_run(const char *file, const char *const *sets, struct lang_run *lr)
+{
+    int nsets = 0;
+    while (sets && sets[nsets]) nsets++;
+    struct load_opts lo = { .sets = sets, .nsets = nsets };
+    struct diag_list d;
+    diag_init(&d);
+    int rc = scn_load(file, &lo, &lr->s, &d);
+    for (size_t i = 0; i < d.n; i++) fprintf(stderr, "%s\n", d.msgs[i]);
+    diag_free(&d);
+    ASSERT_EQ(rc, GV_OK);
+    run(&lr->s, 29, &lr->r);  /* quiet: some of these runs fail on purpose */
+}
+
+static void lang_done(struct lang_run *lr)
+{
+    done(&lr->r);
+    scenario_free(&lr->s);
+}
+
+#define LANG_RUN(file, lr, ...) lang_run("tests/data/lang/" file, (const char *const[]){ __VA_ARGS__, NULL }, lr)
+
+static const struct run_measure *lang_measure(const struct lang_run *lr, const char *name)
+{
+    for (int i = 0; i < lr->r.rep.m.nmeasures; i++)
+        if (!strcmp(lr->r.rep.m.measures[i].name, name)) return &lr->r.rep.m.measures[i];
+    ASSERT(!"no such measure");
+    return NULL;
+}
+
+/* Mutex sections and a ConditionVariable hand-off under every policy:
+ * every section and every item exactly once, the GVL never held twice. */
+static void test_mutex_and_condvar(void)
+{
+    const char *const pol[] = { "runtime.gvl_policy=eager", "runtime.gvl_policy=hot_steal",
+                                "runtime.gvl_policy=delayed", "runtime.gvl_policy=threshold",
+                                "runtime.gvl_policy=barging" };
+    for (int p = 0; p < 5; p++) {
+        struct lang_run lr;
+        LANG_RUN("mutex_counter.json", &lr, pol[p]);
+        ASSERT_EQ(lr.r.rc, GV_OK);
+        ASSERT_EQ(lr.r.rep.m.ops, 4 * 500);
+        ASSERT_EQ(lr.r.rep.m.threads, 5);
+        ASSERT_EQ(lr.r.rep.gvl_violations, 0);
+        lang_done(&lr);
+        LANG_RUN("cv_handoff.json", &lr, pol[p]);
+        ASSERT_EQ(lr.r.rc, GV_OK);
+        ASSERT_EQ(lr.r.rep.m.ops, 300);
+        ASSERT_EQ(lr.r.rep.gvl_violations, 0);
+        lang_done(&lr);
+    }
+}
+
+/* Queue#pop(timeout:): items delivered with the timeout armed; every pop
+ * times out when nobody pushes (timeout 0: at once). */
+static void test_timed_pop(void)
+{
+    struct lang_run lr;
+    LANG_RUN("timed_pop.json", &lr, "ractors.0.threads.1.program.0.body.0.timeout=1s");
+    ASSERT_EQ(lr.r.rc, GV_OK);
+    ASSERT_EQ(lr.r.rep.m.ops, 100);
+    ASSERT_EQ(lr.r.rep.m.timeouts, 0);
+    lang_done(&lr);
+    LANG_RUN("timed_pop.json", &lr, "ractors.0.threads.0.program.0.times=0",
+             "ractors.0.threads.1.program.0.body.0.timeout=50us");
+    ASSERT_EQ(lr.r.rc, GV_OK);
+    ASSERT_EQ(lr.r.rep.m.ops, 100);
+    ASSERT_EQ(lr.r.rep.m.timeouts, 100);
+    lang_done(&lr);
+    LANG_RUN("timed_pop.json", &lr, "ractors.0.threads.0.program.0.times=0",
+             "ractors.0.threads.1.program.0.body.0.timeout=0");
+    ASSERT_EQ(lr.r.rep.m.timeouts, 100);
+    lang_done(&lr);
+}
+
+/* A generator delivers its count; spawn starts slots; a template joined
+ * instance by instance; the GC decides as the simulator's heap does. */
+static void test_generator_spawn_gc(void)
+{
+    struct lang_run lr;
+    LANG_RUN("generator.json", &lr, "warmup=0s");
+    ASSERT_EQ(lr.r.rc, GV_OK);
+    const struct run_measure *m = lang_measure(&lr, "served");
+    ASSERT_EQ(m->count, 200);
+    ASSERT(m->p50 >= 300 * SIM_US && m->p50 <= m->p99 && m->p99 <= m->max);
+    ASSERT_EQ(lr.r.rep.m.threads, 4);
+    lang_done(&lr);
+    LANG_RUN("spawn_pool.json", &lr, "seed=1");
+    ASSERT_EQ(lr.r.rc, GV_OK);
+    ASSERT_EQ(lr.r.rep.m.threads, 5);
+    ASSERT_EQ(lr.r.rep.m.spawned, 3);
+    ASSERT_EQ(lang_measure(&lr, "job")->count, 30);
+    lang_done(&lr);
+    LANG_RUN("spawn_pool.json", &lr, "ractors.0.threads.1.count=2");
+    ASSERT_EQ(lr.r.rc, GV_ERUN);
+    ASSERT_CONTAINS(lr.r.err, "every instance of thread template \"worker\" is already spawned");
+    lang_done(&lr);
+    struct core_heap h;
+    core_heap_init(&h, 10000, 1.8);
+    for (int i = 0; i < 2000; i++) {
+        uint64_t left = 100;
+        while (core_heap_alloc(&h, &left, 0.1).kind != CORE_GC_NONE) continue;
+    }
+    LANG_RUN("gc.json", &lr, "machine.cores=1");
+    ASSERT_EQ(lr.r.rc, GV_OK);
+    ASSERT_EQ(lr.r.rep.m.gc_count, h.minor + h.major);
+    ASSERT_EQ(lr.r.rep.m.gc_sweeps, h.sweeps);
+    ASSERT(lr.r.rep.m.state_time[TS_GC] > 0);
+    lang_done(&lr);
+    if (host_cpus() >= 2) {  /* two Ractors: a barrier per GC start (barging) */
+        LANG_RUN("gc_ractors.json", &lr, "machine.cores=2", "runtime.gvl_policy=barging");
+        ASSERT_EQ(lr.r.rc, GV_OK);
+        ASSERT_EQ(lr.r.rep.m.barriers, lr.r.rep.m.gc_count);
+        lang_done(&lr);
+    }
+}
+
+/* Deadlocks on a Mutex and a ConditionVariable, reported thread by
+ * thread; a ThreadError stops the run. */
+static void test_sync_deadlocks(void)
+{
+    struct lang_run lr;
+    LANG_RUN("deadlock_mutex.json", &lr, "machine.cores=1");
+    ASSERT_EQ(lr.r.rc, GV_ERUN);
+    ASSERT_CONTAINS(lr.r.err, "deadlock after");
+    ASSERT_CONTAINS(lr.r.err, "thread main: waiting to lock mutex \"b\" (held by other)");
+    ASSERT_CONTAINS(lr.r.err, "thread other: waiting to lock mutex \"a\" (held by main)");
+    lang_done(&lr);
+    LANG_RUN("deadlock_cv.json", &lr, "machine.cores=1");
+    ASSERT_EQ(lr.r.rc, GV_ERUN);
+    ASSERT_CONTAINS(lr.r.err, "thread main: in join, waiting for thread waiter to finish");
+    ASSERT_CONTAINS(lr.r.err, "thread waiter: waiting on condition variable \"ready\" (nobody left to signal it)");
+    lang_done(&lr);
+    LANG_RUN("deadlock_mutex.json", &lr, "machine.cores=1", "ractors.0.threads.0.program.2.mutex=a");
+    ASSERT_EQ(lr.r.rc, GV_ERUN);
+    ASSERT_CONTAINS(lr.r.err, "mutex_lock of mutex \"a\" at /ractors/0/threads/0/program/2 (line 10): deadlock; "
+                              "recursive locking");
+    lang_done(&lr);
 }
 
 int main(void)
@@ -627,5 +778,9 @@ int main(void)
     RUN(test_affinity_error);
     RUN(test_bad_input);
     RUN(test_csv_row);
+    RUN(test_mutex_and_condvar);
+    RUN(test_timed_pop);
+    RUN(test_generator_spawn_gc);
+    RUN(test_sync_deadlocks);
     TEST_DONE();
 }

@@ -22,7 +22,7 @@ static struct scenario one_ractor(int cores, struct scn_thread *threads, int n)
 static void test_single_thread_exact(void)
 {
     struct scn_op ops[] = { fx_compute(10 * SIM_US) };
-    struct scn_thread t = { "main", 1, { ops, 1 } };
+    struct scn_thread t = { "main", 1, { ops, 1 }, 0, false };
     struct scenario s = one_ractor(1, &t, 1);
     struct fx_result r = fx_simulate(&s);
     ASSERT_EQ(r.rc, GV_OK);
@@ -38,7 +38,7 @@ static void test_single_thread_exact(void)
 static void test_released_gvl_taken_without_wait(void)
 {
     struct scn_op ops[] = { fx_syscall(1 * SIM_US, false) };
-    struct scn_thread t = { "w", 2, { ops, 1 } };
+    struct scn_thread t = { "w", 2, { ops, 1 }, 0, false };
     struct scenario s = one_ractor(2, &t, 1);
     struct fx_result r = fx_simulate(&s);
     ASSERT_EQ(r.rc, GV_OK);
@@ -60,7 +60,7 @@ static void test_released_gvl_taken_without_wait(void)
 static void test_eager_trace_exact(void)
 {
     struct scn_op ops[] = { fx_compute(5 * SIM_US), fx_syscall(1 * SIM_US, false) };
-    struct scn_thread t = { "w", 2, { ops, 2 } };
+    struct scn_thread t = { "w", 2, { ops, 2 }, 0, false };
     struct scenario s = one_ractor(2, &t, 1);
     struct fx_result r = fx_simulate(&s);
     ASSERT_EQ(r.rc, GV_OK);
@@ -95,7 +95,7 @@ static void test_eager_switch_per_syscall(void)
     body[1] = fx_syscall(1 * SIM_US, false);
     static struct scn_prog bodyp = { body, 2 };
     struct scn_op ops[] = { fx_loop(10000, &bodyp, false) };
-    struct scn_thread t = { "w", 2, { ops, 1 } };
+    struct scn_thread t = { "w", 2, { ops, 1 }, 0, false };
 
     struct scenario s1 = one_ractor(1, &t, 1);
     struct fx_result r1 = fx_simulate(&s1);
@@ -135,7 +135,7 @@ static void test_queue_park_wake(void)
     static struct scn_prog pp = { pbody, 2 }, cp = { cbody, 2 };
     struct scn_op pops[] = { fx_loop(500, &cp, true) };
     struct scn_op pushes[] = { fx_loop(500, &pp, false) };
-    struct scn_thread th[] = { { "main", 1, { pops, 1 } }, { "worker", 1, { pushes, 1 } } };
+    struct scn_thread th[] = { { "main", 1, { pops, 1 }, 0, false }, { "worker", 1, { pushes, 1 }, 0, false } };
     struct scenario s = one_ractor(2, th, 2);
     struct scn_queue q = { "q", 0 };
     s.queues = &q;
@@ -153,7 +153,7 @@ static void test_queue_park_wake(void)
 static void test_quantum(void)
 {
     struct scn_op ops[] = { fx_compute(1 * SIM_S) };
-    struct scn_thread t = { "cpu", 2, { ops, 1 } };
+    struct scn_thread t = { "cpu", 2, { ops, 1 }, 0, false };
     struct scenario s = one_ractor(2, &t, 1);
     struct fx_result r = fx_simulate(&s);
     ASSERT_EQ(r.rc, GV_OK);
@@ -174,7 +174,7 @@ static void test_io_thread_starved(void)
     static struct scn_prog iop = { iob, 1 };
     struct scn_op io[] = { fx_loop(0, &iop, false) };
     struct scn_op cpu[] = { fx_compute(10 * SIM_S) };
-    struct scn_thread th[] = { { "io", 1, { io, 1 } }, { "cpu", 1, { cpu, 1 } } };
+    struct scn_thread th[] = { { "io", 1, { io, 1 }, 0, false }, { "cpu", 1, { cpu, 1 }, 0, false } };
     struct scenario s = one_ractor(2, th, 2);
     s.stop_time = 2 * SIM_S;
     struct fx_result r = fx_simulate(&s);
@@ -189,7 +189,7 @@ static void test_join(void)
 {
     struct scn_op jops[] = { fx_join() };
     struct scn_op wops[] = { fx_compute(5 * SIM_MS) };
-    struct scn_thread th[] = { { "main", 1, { jops, 1 } }, { "w", 3, { wops, 1 } } };
+    struct scn_thread th[] = { { "main", 1, { jops, 1 }, 0, false }, { "w", 3, { wops, 1 }, 0, false } };
     struct scenario s = one_ractor(4, th, 2);
     struct fx_result r = fx_simulate(&s);
     ASSERT_EQ(r.rc, GV_OK);
@@ -203,7 +203,7 @@ static void test_deadlock_report(void)
     struct scn_op ops[] = { fx_queue(OP_QUEUE_POP, 0) };
     ops[0].path = "/ractors/0/threads/0/program/0";
     ops[0].line = 7;
-    struct scn_thread t = { "main", 1, { ops, 1 } };
+    struct scn_thread t = { "main", 1, { ops, 1 }, 0, false };
     struct scenario s = one_ractor(1, &t, 1);
     struct scn_queue q = { "jobs", 0 };
     s.queues = &q;
@@ -222,7 +222,7 @@ static void test_zero_time_loop_fails(void)
     body[0] = fx_queue(OP_QUEUE_PUSH, 0);
     static struct scn_prog bp = { body, 1 };
     struct scn_op ops[] = { fx_loop(0, &bp, false) };
-    struct scn_thread t = { "main", 1, { ops, 1 } };
+    struct scn_thread t = { "main", 1, { ops, 1 }, 0, false };
     struct scenario s = one_ractor(1, &t, 1);
     struct scn_queue q = { "q", 0 };
     s.queues = &q;
@@ -244,7 +244,7 @@ static void test_deterministic(void)
     body[1].u.syscall.dur.b = 3 * SIM_US;
     static struct scn_prog bp = { body, 2 };
     struct scn_op ops[] = { fx_loop(2000, &bp, false) };
-    struct scn_thread t = { "w", 3, { ops, 1 } };
+    struct scn_thread t = { "w", 3, { ops, 1 }, 0, false };
     struct scenario s = one_ractor(2, &t, 1);
     struct fx_result a = fx_simulate(&s), b = fx_simulate(&s);
     s.seed = 2;

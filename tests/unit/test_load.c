@@ -12,6 +12,11 @@
 
 #define D "tests/data/"
 #define BAD "tests/data/bad/"
+/* the ops and the top-level keys, as the messages list them */
+#define ALL_OPS "compute, syscall, queue_push, queue_pop, sleep, loop, env_escape, join, measure, branch, " \
+                "mutex_lock, mutex_unlock, synchronize, cv_wait, cv_signal, cv_broadcast, spawn, alloc"
+#define ROOT_KEYS "name, description, seed, machine, runtime, queues, mutexes, condvars, measures, " \
+                  "generators, ractors, stop, warmup"
 
 static void dump(const struct diag_list *d)
 {
@@ -95,8 +100,7 @@ static void test_err_unknown_key(void)
 {
     EXPECT(BAD "unknown_key.json",
            BAD "unknown_key.json:2:16: /runtime/gvl_polcy: unknown key \"gvl_polcy\" (did you mean \"gvl_policy\"?)",
-           BAD "unknown_key.json:4:3: /colour: unknown key \"colour\" (valid keys: name, description, "
-               "seed, machine, runtime, queues, ractors, stop)");
+           BAD "unknown_key.json:4:3: /colour: unknown key \"colour\" (valid keys: " ROOT_KEYS ")");
 }
 
 static void test_err_duplicate_key(void)
@@ -138,7 +142,7 @@ static void test_err_missing_key(void)
            BAD "missing_key.json:2:15: /queues/0: missing required key \"name\"",
            BAD "missing_key.json:3:46: /ractors/0/threads/0/program/0: missing required key \"dur\"",
            BAD "missing_key.json:3:65: /ractors/0/threads/0/program/1: missing required key \"op\" "
-               "(one of: compute, syscall, queue_push, queue_pop, sleep, loop, env_escape, join)");
+               "(one of: " ALL_OPS ")");
     EXPECT(BAD "missing_ractors.json", BAD "missing_ractors.json:1:1: missing required key \"ractors\"");
 }
 
@@ -155,7 +159,7 @@ static void test_err_bad_duration(void)
                "(valid units: ps, ns, us, \xc2\xb5s, ms, s; only a JSON number, not a string, means nanoseconds)",
            BAD "bad_duration.json:6:71: /ractors/0/threads/0/program/2/dur/max: min (5us) is greater than max (1us)",
            BAD "bad_duration.json:7:39: /ractors/0/threads/0/program/3/dur/dist: unknown dist \"normal\" "
-               "(expected one of: const, uniform, exp)",
+               "(expected one of: const, uniform, exp, lognormal, empirical)",
            BAD "bad_duration.json:8:29: /ractors/0/threads/0/program/4/dur: expected a duration "
                "(like \"1.5us\", or a number of nanoseconds) or a distribution object, got an array",
            BAD "bad_duration.json:10:21: /stop/time: expected a duration (like \"1.5us\", or a number of "
@@ -289,7 +293,7 @@ static void test_err_loop_depth(void)
     snprintf(want + strlen(want), sizeof want - strlen(want), "%d: /ractors/0/threads/0/program/0",
              (int)(strlen(path) + 2 + 13 * step));
     for (int i = 0; i < 32; i++) strcat(want, "/body/0");
-    strcat(want, ": loops nested deeper than 32");
+    strcat(want, ": blocks (loop, measure, branch, synchronize) nested deeper than 32");
     expect_sets(D "minimal.json", sets, 2, NULL, (const char *const[]){ want, NULL });
 }
 
@@ -324,9 +328,8 @@ static void test_err_utf8_columns(void)
     const char text[] = "\xEF\xBB\xBF{ \"description\": \"caf\xc3\xa9\", \"a/b~c\": 1,\n"
                         "  \"name\": \"\xc2\xb5\", \"seed\": -1, \"ractors\": [] }";
     char *p = write_temp(text, sizeof text - 1);
-    char w1[256], w2[256], w3[256];
-    snprintf(w1, sizeof w1, "%s:1:26: /a~1b~0c: unknown key \"a/b~c\" (valid keys: name, description, "
-             "seed, machine, runtime, queues, ractors, stop)", p);
+    char w1[512], w2[256], w3[256];
+    snprintf(w1, sizeof w1, "%s:1:26: /a~1b~0c: unknown key \"a/b~c\" (valid keys: " ROOT_KEYS ")", p);
     snprintf(w2, sizeof w2, "%s:2:24: /seed: -1 is out of range (0..9007199254740992)", p);
     snprintf(w3, sizeof w3, "%s:2:39: /ractors: must have at least 1 Ractor", p);
     EXPECT(p, w1, w2, w3);
@@ -345,12 +348,12 @@ static void test_err_many(void)
     struct diag_list d;
     ASSERT_EQ(load_with(p, NULL, 0, NULL, &s, &d), GV_EINVAL);
     ASSERT_EQ(d.n, 101);
-    char want[256];
+    char want[512];
     snprintf(want, sizeof want, "%s:2:8: /ractors/0/threads/0/program/0/op: unknown op \"nop\" "
-             "(expected one of: compute, syscall, queue_push, queue_pop, sleep, loop, env_escape, join)", p);
+             "(expected one of: " ALL_OPS ")", p);
     ASSERT_STREQ(d.msgs[0], want);
     snprintf(want, sizeof want, "%s:101:8: /ractors/0/threads/0/program/99/op: unknown op \"nop\" "
-             "(expected one of: compute, syscall, queue_push, queue_pop, sleep, loop, env_escape, join)", p);
+             "(expected one of: " ALL_OPS ")", p);
     ASSERT_STREQ(d.msgs[99], want);
     snprintf(want, sizeof want, "%s: too many errors; stopping after 100", p);
     ASSERT_STREQ(d.msgs[100], want);
@@ -616,14 +619,15 @@ static void test_err_control_characters(void)
     char w[5][512];
     snprintf(w[0], sizeof w[0], "%s:1:33: /machine: no machine profile \"m\\u009b\\r\" (looked in: /tmp/machines)", p);
     snprintf(w[1], sizeof w[1], "%s:1:2: /\\x1b[2Jx\\ny: unknown key \"\\x1b[2Jx\\ny\" (valid keys: name, "
-             "description, seed, machine, runtime, queues, ractors, stop)", p);
+             "description, seed, machine, runtime, queues, mutexes, condvars, measures, generators, ractors, "
+             "stop, warmup)", p);
     snprintf(w[2], sizeof w[2], "%s:1:33: /machine: control character U+009B in a name (names are printed in "
              "output and messages; only \"description\" and \"source\" may hold them)", p);
     snprintf(w[3], sizeof w[3], "%s:2:36: /ractors/0/threads/0/name: control character U+001B in a name (names "
              "are printed in output and messages; only \"description\" and \"source\" may hold them)", p);
     snprintf(w[4], sizeof w[4], "--set[1]:1:9: /runtime/q\\x1b]0;x\\x07\\n: unknown key \"q\\x1b]0;x\\x07\\n\" "
              "(valid keys: gvl_policy, quantum, timer_tick, threshold, invariant_check, insn_counter, "
-             "counter_model, max_cpu, snt_cap, mn_main, yjit, ruby)");
+             "counter_model, max_cpu, snt_cap, mn_main, gc_heap_init_slots, gc_heap_growth_factor, yjit, ruby)");
     const char *sets[] = { "runtime.q\x1b]0;x\x07\n=1" };
     expect_sets(p, sets, 1, NULL, (const char *const[]){ w[0], w[1], w[2], w[3], w[4], NULL });
     unlink(p);
@@ -803,6 +807,115 @@ static void test_example_scenario(void)
     scenario_free(&s);
 }
 
+/* The scenario language's keys: each error at its place. */
+static void test_err_lang(void)
+{
+    EXPECT(BAD "lang_keys.json",
+           BAD "lang_keys.json:3:43: /mutexes/1/name: duplicate mutex name \"m\" (first at 3:26)",
+           BAD "lang_keys.json:6:47: /generators/0/interval: \"rate\" and \"interval\" are mutually exclusive (a "
+               "generator takes one of them)",
+           BAD "lang_keys.json:6:79: /generators/1/queue: unknown queue \"qq\" (did you mean \"q\"?)",
+           BAD "lang_keys.json:6:68: /generators/1: a generator needs \"rate\" (arrivals per second) or \"interval\"",
+           BAD "lang_keys.json:12:40: /ractors/0/threads/0/program/0/mutex: unknown mutex \"mx\" (did you mean \"m\"?)",
+           BAD "lang_keys.json:13:34: /ractors/0/threads/0/program/1/cv: unknown condition variable \"cvv\" (did you "
+               "mean \"cv\"?)",
+           BAD "lang_keys.json:14:48: /ractors/0/threads/0/program/2/measure: unknown measure \"reqs\" (did you mean "
+               "\"req\"?)",
+           BAD "lang_keys.json:15:70: /ractors/0/threads/0/program/3/latency_from: \"latency_from\" needs a named "
+               "measure (\"measure\": \"NAME\")",
+           BAD "lang_keys.json:16:35: /ractors/0/threads/0/program/4/thread: unknown thread template \"nobody\" "
+               "(declared thread templates: main, w, x)",
+           BAD "lang_keys.json:18:75: /ractors/0/threads/0/program/6/dur/mean: \"median\" and \"mean\" are mutually "
+               "exclusive (a lognormal takes one of them)",
+           BAD "lang_keys.json:19:95: /ractors/0/threads/0/program/7/dur/weights: 1 weight for 2 values: give one "
+               "weight per value",
+           BAD "lang_keys.json:20:32: /ractors/0/threads/0/program/8/p: 1.5 is out of range (>= 0 and <= 1)",
+           BAD "lang_keys.json:21:37: /ractors/0/threads/0/program/9/objects: -1 is out of range (0..1000000000000)",
+           BAD "lang_keys.json:21:52: /ractors/0/threads/0/program/9/survive: 2 is out of range (>= 0 and <= 1)",
+           BAD "lang_keys.json:11:36: /ractors/0/threads/0/spawned: ractors[0].threads[0] is the main thread: it runs "
+               "from the start and cannot be \"spawned\"",
+           BAD "lang_keys.json:23:38: /ractors/0/threads/1/spawned: \"start\" and \"spawned\" are mutually exclusive "
+               "(a spawned thread starts when a spawn op starts it)",
+           BAD "lang_keys.json:26:68: /ractors/1/threads/0/program/0/mutex: a Mutex cannot be used in a replicated "
+               "Ractor (ractors[1] has count 2): each copy would need its own; use a Ractor with count 1",
+           BAD "lang_keys.json:7:13: /warmup: warmup (2s) must end before stop.time (1s)");
+    EXPECT(BAD "lang_scope.json",
+           BAD "lang_scope.json:4:19: /generators/0: a generator without \"count\" runs until the run stops: it "
+               "needs a top-level \"stop\": {\"time\": ...}",
+           BAD "lang_scope.json:7:103: /ractors/0/threads/0/program/1/thread: thread template \"x\" is not "
+               "\"spawned\": its instances start by themselves; add \"spawned\": true to it",
+           BAD "lang_scope.json:10:68: /ractors/1/threads/0/program/0/mutex: mutex \"m\" is used by threads of "
+               "ractors[0] (first at 7:69) and of ractors[1]: a Mutex cannot be shared between Ractors",
+           BAD "lang_scope.json:10:102: /ractors/1/threads/0/program/1/thread: thread template \"w\" belongs to "
+               "another Ractor: Thread.new starts a thread in the caller's Ractor");
+}
+
+/* The scenario language's keys, built. */
+static void test_lang_round_trip(void)
+{
+    struct scenario s;
+    struct diag_list d;
+    ASSERT_EQ(load_with("scenarios/examples/resource_pool.json", NULL, 0, NULL, &s, &d), GV_OK);
+    diag_free(&d);
+    ASSERT_EQ(s.nmutexes, 1);
+    ASSERT_EQ(s.ncondvars, 1);
+    ASSERT_EQ(s.nmeasures, 1);
+    ASSERT_STREQ(s.measures[0].name, "acquire");
+    ASSERT_EQ(s.ntmpls, 2);
+    ASSERT_EQ(s.ractors[0].threads[0].prog.ops[0].u.join.tmpl, 2);  /* 1 + "worker" */
+    const struct scn_op *body = s.ractors[0].threads[1].prog.ops[0].u.loop.body->ops;
+    ASSERT_EQ(body[0].kind, OP_MEASURE);
+    ASSERT_EQ(body[0].u.measure.mid, 1);
+    const struct scn_op *sync = &body[0].u.measure.body->ops[0];
+    ASSERT_EQ(sync->kind, OP_SYNCHRONIZE);
+    ASSERT(sync->u.mutex.unlock && sync->u.mutex.unlock->kind == OP_MUTEX_UNLOCK);
+    ASSERT_STREQ(sync->u.mutex.unlock->path, sync->path);
+    const struct scn_op *wait = &sync->u.mutex.body->ops[1];
+    ASSERT_EQ(wait->kind, OP_CV_WAIT);
+    ASSERT(wait->u.cv.has_timeout && wait->u.cv.timeout == SIM_S && wait->u.cv.raise);
+    ASSERT_EQ(wait->u.cv.while_empty, 1);
+    ASSERT_EQ(wait->u.cv.mutex, 0);
+    ASSERT_EQ(s.runtime.gc_heap_init_slots, 10000);
+    ASSERT(s.runtime.gc_heap_growth_factor == 1.8);
+    ASSERT_EQ(s.machine.gc_mark_per_object, 15 * SIM_NS);
+    scenario_free(&s);
+
+    ASSERT_EQ(load_with(D "lang/spawn_pool.json", NULL, 0, NULL, &s, &d), GV_OK);
+    diag_free(&d);
+    ASSERT(s.ractors[0].threads[1].spawned && s.ractors[0].threads[2].start == 3 * SIM_MS);
+    ASSERT_EQ(s.ractors[0].threads[0].prog.ops[0].u.spawn.tmpl, 1);
+    const struct scn_op *lp = &s.ractors[0].threads[1].prog.ops[0];
+    ASSERT(lp->u.loop.mid == 1 && lp->u.loop.from_pop && !lp->u.loop.measure);
+    const struct scn_dist *em = &lp->u.loop.body->ops[1].u.compute.dur;
+    ASSERT_EQ(em->kind, DIST_EMPIRICAL);
+    ASSERT(em->n == 3 && em->values[2] == SIM_MS && em->cum[0] == 6 && em->cum[2] == 10);
+    const struct scn_op *br = &lp->u.loop.body->ops[2];
+    ASSERT(br->kind == OP_BRANCH && br->u.branch.p == 0.5 && br->u.branch.else_body->nops == 0);
+    const struct scn_dist *ln = &br->u.branch.then_body->ops[0].u.sleep.dur;
+    ASSERT(ln->kind == DIST_LOGNORMAL && ln->a == 20 * SIM_US && ln->sigma == 0.5);
+    scenario_free(&s);
+
+    /* a rate is an interval; the generator's program is a loop of arrivals */
+    const char *const mean[] = { "ractors.0.threads.1.program.0.body.2.then.0.dur={\"dist\": \"lognormal\", "
+                                 "\"mean\": \"2ms\", \"sigma\": 1}" };
+    ASSERT_EQ(load_with(D "lang/spawn_pool.json", mean, 1, NULL, &s, &d), GV_OK);
+    diag_free(&d);
+    ln = &s.ractors[0].threads[1].prog.ops[0].u.loop.body->ops[2].u.branch.then_body->ops[0].u.sleep.dur;
+    ASSERT_EQ(ln->a, 1213061319);  /* 2 ms / e^0.5 */
+    scenario_free(&s);
+    ASSERT_EQ(load_with(D "lang/generator.json", NULL, 0, NULL, &s, &d), GV_OK);
+    diag_free(&d);
+    ASSERT_EQ(s.ngenerators, 1);
+    ASSERT_EQ(s.generators[0].interval, 500 * SIM_US);
+    ASSERT_EQ(s.generators[0].count, 200);
+    ASSERT_EQ(s.generators[0].process, PROCESS_POISSON);
+    ASSERT_EQ(s.generators[0].prog.ops[0].u.loop.times, 200);
+    ASSERT_EQ(s.generators[0].prog.ops[0].u.loop.body->ops[0].kind, OP_ARRIVE);
+    ASSERT_STREQ(s.generators[0].prog.ops[0].path, "/generators/0");
+    ASSERT_EQ(s.warmup, 10 * SIM_MS);
+    scenario_free(&s);
+}
+
 int main(void)
 {
     unsetenv("GVLSIM_MACHINES");  /* the caller's profiles must not leak into "looked in" */
@@ -840,5 +953,7 @@ int main(void)
     RUN(test_counts_and_times_total);
     RUN(test_full_round_trip);
     RUN(test_example_scenario);
+    RUN(test_err_lang);
+    RUN(test_lang_round_trip);
     TEST_DONE();
 }

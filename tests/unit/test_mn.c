@@ -18,7 +18,7 @@ static struct scenario make(int cores, struct scn_thread *main_threads, int nmt,
 {
     static struct scn_ractor r[2];
     join_op[0] = fx_join();
-    main_join = (struct scn_thread){ "main", 1, { join_op, 1 } };
+    main_join = (struct scn_thread){ "main", 1, { join_op, 1 }, 0, false };
     r[0] = (struct scn_ractor){ "main", 1, main_threads ? main_threads : &main_join,
                                 main_threads ? nmt : 1 };
     r[1] = (struct scn_ractor){ "w", nw, wthreads, nwt };
@@ -61,7 +61,7 @@ static void test_pool_size(void)
 {
     static struct scn_op w[1];
     w[0] = fx_compute(1 * SIM_MS);
-    struct scn_thread wt = { "t", 1, { w, 1 } };
+    struct scn_thread wt = { "t", 1, { w, 1 }, 0, false };
     struct { int nw, max_cpu; enum scn_snt_cap cap; bool mn_main; int snt; } cases[] = {
         { 1, 8, SNT_CAP_EXACT, false, 1 },
         { 8, 8, SNT_CAP_EXACT, false, 8 },
@@ -103,7 +103,7 @@ static void test_grq_no_preemption(void)
 {
     static struct scn_op w[1];
     w[0] = fx_compute(10 * SIM_MS);
-    struct scn_thread wt = { "t", 1, { w, 1 } };
+    struct scn_thread wt = { "t", 1, { w, 1 }, 0, false };
     struct scenario s = make(4, NULL, 0, 3, &wt, 1);
     s.runtime.max_cpu = 2;
     struct mn_obs o;
@@ -128,7 +128,7 @@ static void test_timeslice_by_coroutine(void)
 {
     static struct scn_op w[1];
     w[0] = fx_compute(300 * SIM_MS);
-    struct scn_thread wt = { "t", 2, { w, 1 } };
+    struct scn_thread wt = { "t", 2, { w, 1 }, 0, false };
     struct scenario s = make(4, NULL, 0, 1, &wt, 1);
     struct fx_result r = simulate(&s, NULL);
     ASSERT_EQ(r.rc, GV_OK);
@@ -156,7 +156,7 @@ static void test_blocking_pins_snt(void)
     io[0] = fx_syscall(100 * SIM_MS, true);
     io[1] = fx_compute(1 * SIM_MS);
     cpu[0] = fx_compute(50 * SIM_MS);
-    struct scn_thread wt[2] = { { "io", 1, { io, 2 } }, { "cpu", 1, { cpu, 1 } } };
+    struct scn_thread wt[2] = { { "io", 1, { io, 2 }, 0, false }, { "cpu", 1, { cpu, 1 }, 0, false } };
     struct scenario s = make(4, NULL, 0, 1, wt, 2);
     struct mn_obs o;
     struct fx_result r = simulate(&s, &o);
@@ -182,7 +182,7 @@ static void test_queue_pingpong_on_snt(void)
     static struct scn_prog ap = { ab, 2 }, bp = { bb, 3 };
     a[0] = fx_loop(1000, &ap, true);
     b[0] = fx_loop(1000, &bp, false);
-    struct scn_thread wt[2] = { { "a", 1, { a, 1 } }, { "b", 1, { b, 1 } } };
+    struct scn_thread wt[2] = { { "a", 1, { a, 1 }, 0, false }, { "b", 1, { b, 1 }, 0, false } };
     struct scn_queue q[2] = { { "ping", 0 }, { "pong", 0 } };
     struct scenario s = make(4, NULL, 0, 1, wt, 2);
     s.queues = q;
@@ -197,7 +197,7 @@ static void test_queue_pingpong_on_snt(void)
     ASSERT(per > 1.5 && per < 1.8);
 
     /* the same with RUBY_MN_THREADS=1 in the main Ractor */
-    struct scn_thread mt[3] = { { "main", 1, { join_op, 1 } }, wt[0], wt[1] };
+    struct scn_thread mt[3] = { { "main", 1, { join_op, 1 }, 0, false }, wt[0], wt[1] };
     struct scenario m = make(4, mt, 3, 0, NULL, 0);
     m.ractors[0].threads = mt;
     m.queues = q;
@@ -216,7 +216,7 @@ static void test_deadlock_in_ractor(void)
 {
     static struct scn_op w[1];
     w[0] = fx_at(fx_queue(OP_QUEUE_POP, 0), "/ractors/1/threads/0/program/0", 9);
-    struct scn_thread wt = { "t", 1, { w, 1 } };
+    struct scn_thread wt = { "t", 1, { w, 1 }, 0, false };
     struct scn_queue q = { "never", 0 };
     struct scenario s = make(2, NULL, 0, 2, &wt, 1);
     s.queues = &q;

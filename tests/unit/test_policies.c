@@ -28,7 +28,7 @@ static struct fx_result two_threads(enum scn_gvl_policy p, sim_time call, sim_ti
     a[1] = fx_syscall(call, false);
     a[2] = fx_compute(30 * US);
     b[0] = fx_compute(5 * US);
-    struct scn_thread th[] = { { "A", 1, { a, 3 } }, { "B", 1, { b, 1 } } };
+    struct scn_thread th[] = { { "A", 1, { a, 3 }, 0, false }, { "B", 1, { b, 1 }, 0, false } };
     struct scn_ractor r;
     struct scenario s = fx_one_ractor(2, p, &r, th, 2);
     s.machine.mutex_uncontended = mutex;
@@ -118,7 +118,7 @@ static void test_hot_steal_not_for_sleeps(void)
         a[1] = fx_sleep(1 * US);
         a[2] = fx_compute(30 * US);
         b[0] = fx_compute(5 * US);
-        struct scn_thread th[] = { { "A", 1, { a, 3 } }, { "B", 1, { b, 1 } } };
+        struct scn_thread th[] = { { "A", 1, { a, 3 }, 0, false }, { "B", 1, { b, 1 }, 0, false } };
         struct scn_ractor rr;
         struct scenario s = fx_one_ractor(2, ps[i], &rr, th, 2);
         r[i] = fx_simulate(&s);
@@ -178,7 +178,7 @@ static struct fx_result syscall_loop(enum scn_gvl_policy p, int cores, bool slee
     static struct scn_prog bp = { body, 2 };
     static struct scn_op ops[1];
     ops[0] = fx_loop(2000, &bp, true);
-    struct scn_thread t = { "w", 2, { ops, 1 } };
+    struct scn_thread t = { "w", 2, { ops, 1 }, 0, false };
     struct scn_ractor r;
     struct scenario s = fx_one_ractor(cores, p, &r, &t, 1);
     s.machine.wake_jitter = 0.5;
@@ -228,7 +228,7 @@ static struct fx_result long_call_with(enum scn_gvl_policy p, bool sleep_op, sim
     a[0] = fx_compute(5 * US);
     a[1] = sleep_op ? fx_sleep(2 * MS) : fx_syscall(25 * MS, false);
     b[0] = fx_compute(1 * MS);
-    struct scn_thread th[] = { { "A", 1, { a, 2 } }, { "B", 1, { b, 1 } } };
+    struct scn_thread th[] = { { "A", 1, { a, 2 }, 0, false }, { "B", 1, { b, 1 }, 0, false } };
     struct scn_ractor r;
     struct scenario s = fx_one_ractor(2, p, &r, th, 2);
     s.runtime.threshold = threshold;
@@ -291,7 +291,7 @@ static void test_quantum_every_policy(void)
     for (int p = 0; p < GVL_POLICY_COUNT; p++) {
         static struct scn_op ops[1];
         ops[0] = fx_compute(1 * SIM_S);
-        struct scn_thread t = { "cpu", 2, { ops, 1 } };
+        struct scn_thread t = { "cpu", 2, { ops, 1 }, 0, false };
         struct scn_ractor r;
         struct scenario s = fx_one_ractor(2, (enum scn_gvl_policy)p, &r, &t, 1);
         struct fx_result x = fx_simulate(&s);
@@ -318,7 +318,7 @@ static struct fx_result pingpong(enum scn_gvl_policy p, int cores)
     static struct scn_op mops[1], eops[1];
     mops[0] = fx_loop(500, &mp, true);
     eops[0] = fx_loop(500, &ep, false);
-    struct scn_thread th[] = { { "main", 1, { mops, 1 } }, { "echo", 1, { eops, 1 } } };
+    struct scn_thread th[] = { { "main", 1, { mops, 1 }, 0, false }, { "echo", 1, { eops, 1 }, 0, false } };
     struct scn_ractor r;
     struct scenario s = fx_one_ractor(cores, p, &r, th, 2);
     struct scn_queue q[2] = { { "ping", 0 }, { "pong", 0 } };
@@ -393,7 +393,7 @@ static struct fx_result io_thread(enum scn_gvl_policy p, sim_time call)
     static struct scn_op io[1], cpu[1];
     io[0] = fx_loop(0, &iop, true);
     cpu[0] = fx_compute(10 * SIM_S);
-    struct scn_thread th[] = { { "io", 1, { io, 1 } }, { "cpu", 1, { cpu, 1 } } };
+    struct scn_thread th[] = { { "io", 1, { io, 1 }, 0, false }, { "cpu", 1, { cpu, 1 }, 0, false } };
     struct scn_ractor r;
     struct scenario s = fx_one_ractor(2, p, &r, th, 2);
     s.stop_time = 2 * SIM_S;
@@ -429,7 +429,7 @@ static void test_no_lost_wakeup(void)
     static struct scn_prog bp = { body, 2 };
     static struct scn_op ops[1];
     ops[0] = fx_loop(10000, &bp, false);
-    struct scn_thread t = { "w", 2, { ops, 1 } };
+    struct scn_thread t = { "w", 2, { ops, 1 }, 0, false };
     struct scn_ractor r;
     struct scenario s = fx_one_ractor(2, GVL_POLICY_EAGER, &r, &t, 1);
     s.machine.context_switch = 718 * SIM_NS;

@@ -132,7 +132,7 @@ static void build(struct built *b, int cores, enum scn_invariant_check check, in
 {
     memset(b, 0, sizeof *b);
     for (int i = 0; i < n; i++) {
-        b->t[i] = (struct scn_thread){ (char *)"t", 1, progs[i] };
+        b->t[i] = (struct scn_thread){ (char *)"t", 1, progs[i], 0, false };
         b->r[i] = (struct scn_ractor){ (char *)names[i], 1, &b->t[i], 1 };
     }
     struct scenario *s = &b->s;

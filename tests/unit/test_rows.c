@@ -179,15 +179,57 @@ static void test_choose(void)
 
 /* A run's row: the JSON object has the CSV header's keys, in order, with
  * the same values (numbers as numbers, host_s null when reproducible). */
+/* Named measures: seven columns each after the fixed ones, in declaration
+ * order; rates over the window after the warm-up; no latency without a
+ * sample (an empty cell, null in JSON). */
+static void test_measure_columns(void)
+{
+    struct run_measure ms[2] = {
+        { "request", 3, 2 * SIM_MS, SIM_MS, 3 * SIM_MS, 4 * SIM_MS, 5 * SIM_MS },
+        { "idle", 0, 0, 0, 0, 0, 0 },
+    };
+    struct run_metrics m = { .scenario = "s", .backend = "sim", .engine = "native", .policy = "eager",
+                             .invariant_check = "none", .insn_counter = "none", .work_scale = 1.0,
+                             .wall = 2 * SIM_S, .warmup = SIM_S, .ops = 10, .measures = ms, .nmeasures = 2 };
+    struct row cols, r;
+    row_init(&cols);
+    row_init(&r);
+    csv_columns_of(&cols, &m);
+    csv_row(&r, &m, true);
+    ASSERT_EQ(cols.n, r.n);
+    size_t n = cols.n;
+    ASSERT_STREQ(row_get(&cols, n - 14), "request_count");
+    ASSERT_STREQ(row_get(&cols, n - 8), "request_max_s");
+    ASSERT_STREQ(row_get(&cols, n - 7), "idle_count");
+    ASSERT_STREQ(row_get(&cols, n - 1), "idle_max_s");
+    ASSERT_STREQ(row_get(&cols, n - 15), "host_s");
+    ASSERT_STREQ(row_get(&r, n - 14), "3");
+    ASSERT_STREQ(row_get(&r, n - 13), "3.000");         /* 3 in the 1 s after the warm-up */
+    ASSERT_STREQ(row_get(&r, n - 12), "0.002000000");   /* mean */
+    ASSERT_STREQ(row_get(&r, n - 9), "0.004000000");    /* p99 */
+    ASSERT_STREQ(row_get(&r, n - 7), "0");
+    ASSERT_EQ(r.cells[n - 1].kind, ROW_NULL);
+    size_t ops_per_s = 0;
+    for (size_t i = 0; i < n; i++)
+        if (!strcmp(row_get(&cols, i), "ops_per_s")) ops_per_s = i;
+    ASSERT_STREQ(row_get(&r, ops_per_s), "10.000");     /* ops after the warm-up too */
+    /* every measure column is numeric to readers of rows (compare, merge, plot) */
+    for (size_t i = n - 14; i < n; i++) ASSERT_EQ(csv_column_kind(row_get(&cols, i)), ROW_NUM);
+    ASSERT_EQ(csv_column_kind("_p99_s"), -1);           /* no NAME */
+    ASSERT_EQ(csv_column_kind("request_p98_s"), -1);
+    row_free(&cols);
+    row_free(&r);
+}
+
 static void test_metrics_row(void)
 {
     uint64_t rops[2] = { 10, 30 };
     struct run_metrics m = {
         .scenario = "s,1", .backend = "sim", .engine = "native", .policy = "eager",
         .invariant_check = "none", .insn_counter = "none", .cores = 2, .ractors = 2,
-        .threads = 3, .seed = 7, .wall = 2 * SIM_S, .cpu = 1500 * SIM_MS, .vol_switches = 5,
-        .ops = 40, .ractor_ops = rops, .nractor_ops = 2, .engine_events = 99,
-        .host_seconds = 0.25,
+        .threads = 3, .seed = 7, .work_scale = 1.5, .wall = 2 * SIM_S, .cpu = 1500 * SIM_MS,
+        .vol_switches = 5, .ops = 40, .ractor_ops = rops, .nractor_ops = 2, .engine_events = 99,
+        .gc_count = 4, .host_seconds = 0.25,
     };
     m.state_time[TS_RUNNING] = SIM_S + 1;  /* 1 ps rounds away */
     struct row cols, r;
@@ -200,7 +242,7 @@ static void test_metrics_row(void)
     char *hdr = NULL, *line = NULL;
     size_t len = 0;
     FILE *f = open_memstream(&hdr, &len);
-    csv_write_header(f);
+    csv_write_header(f, &m);
     fclose(f);
     f = open_memstream(&line, &len);
     csv_write_row(f, &m, true);
@@ -208,9 +250,9 @@ static void test_metrics_row(void)
     char *enc = encode(ROWS_CSV, NULL, &cols);
     ASSERT(strncmp(hdr, enc, strlen(enc)) == 0 && !strcmp(hdr + strlen(enc), "\n"));
     free(enc);
-    const char *start = "\"s,1\",sim,native,eager,none,none,2,2,3,7,2.000000000,1.500000000,1.000000000,";
+    const char *start = "\"s,1\",sim,native,eager,none,none,2,2,3,7,1.5,2.000000000,1.500000000,1.000000000,";
     ASSERT(strncmp(line, start, strlen(start)) == 0);
-    ASSERT_CONTAINS(line, ",5,0,0,0,0,0,0,0,40,20.000,5.000;15.000,0,0,0,0,0,99,\n");
+    ASSERT_CONTAINS(line, ",5,0,0,0,0,0,0,0,40,20.000,5.000;15.000,0,0,0,0,0,4,0,0,99,\n");
 
     char *json = encode(ROWS_JSON, &cols, &r);
     cJSON *doc = cJSON_Parse(json);
@@ -270,6 +312,7 @@ int main(void)
     RUN(test_writer);
     RUN(test_choose);
     RUN(test_metrics_row);
+    RUN(test_measure_columns);
     RUN(test_wide_sums);
     TEST_DONE();
 }

@@ -303,6 +303,174 @@ static void test_refusals(void)
             "a Thread::Queue cannot be shared between Ractors");
 }
 
+/* The application ops (issue 11): distributions, timed pops, measures,
+ * branches, Mutex, ConditionVariable, spawn, alloc, generators. */
+static void test_app_ops(void)
+{
+    struct gen g;
+    /* lognormal (median, sigma) and empirical durations */
+    gen_ops(&g, "", "{ \"op\": \"compute\", \"dur\": { \"dist\": \"lognormal\", \"median\": \"2us\", \"sigma\": 0.5 } },"
+                    "{ \"op\": \"sleep\", \"dur\": { \"dist\": \"empirical\", \"values\": [ \"1ms\", \"3ms\" ],"
+                    " \"weights\": [ 3, 1 ] } }");
+    ASSERT_STREQ(op_text(&g, P0), "  c = gv_spin(2000.000 * Math.exp(0.5 * gv_normal(rng)), c)");
+    ASSERT_STREQ(op_text(&g, "/ractors/0/threads/0/program/1"), "  sleep((gv_pick(rng, *GV_EMP0)) / 1e9)");
+    ASSERT_CONTAINS(g.prog.text, "\nGV_EMP0 = [[1000000.000, 3000000.000], [3, 4]].freeze\n");
+    ASSERT_CONTAINS(g.prog.text, "\n  rng = Random.new(seed)\n");
+    done(&g);
+
+    /* a timed pop counts its timeouts; a measured loop from the pop */
+    gen_ops(&g, "\"queues\": [ { \"name\": \"q\", \"initial\": 2 } ], \"measures\": [ { \"name\": \"m\" } ],"
+                " \"warmup\": \"5ms\",",
+            "{ \"op\": \"loop\", \"times\": 2, \"measure\": \"m\", \"latency_from\": \"pop\", \"body\": ["
+            "  { \"op\": \"queue_pop\", \"queue\": \"q\", \"timeout\": \"10ms\" },"
+            "  { \"op\": \"queue_push\", \"queue\": \"q\" } ] }");
+    ASSERT_CONTAINS(g.prog.text,
+                    "  n1 = 2; i1 = 0 # " P0 " (line 1)\n"
+                    "  while i1 < n1\n"
+                    "    ms1 = gv_now\n"
+                    "    mp1 = false\n"
+                    "    x = q0.pop(timeout: 0.01) # " P0 "/body/0 (line 1)\n"
+                    "    to += 1 unless x\n"
+                    "    if x && !mp1\n"
+                    "      mp1 = true\n"
+                    "      ms1 = x > 0 ? x : st[2] # an item present at the start arrived then\n"
+                    "    end\n"
+                    "    q0.push(gv_now) # " P0 "/body/1 (line 1)\n"
+                    "    gv_sample(lat[0], ms1, st)\n"
+                    "    i1 += 1\n"
+                    "  end\n");
+    /* items present at the start arrived at the start (0) */
+    ASSERT_CONTAINS(g.prog.text, "\n2.times { res[0] << 0 }\n");
+    ASSERT_CONTAINS(g.prog.text, "\nGV_WARMUP_NS = 5000000\nGV_MEASURES = 1\n");
+    ASSERT_CONTAINS(g.prog.text, "\n  lat = Array.new(1) { [] }\n");
+    done(&g);
+    /* ops count after the warm-up */
+    gen_ops(&g, "\"warmup\": \"5ms\",",
+            "{ \"op\": \"loop\", \"times\": 2, \"measure\": true, \"body\": [ { \"op\": \"compute\", \"dur\": \"1us\" } ] }");
+    ASSERT_CONTAINS(g.prog.text, "\n    ops += 1 if gv_now - st[2] >= GV_WARMUP_NS\n");
+    done(&g);
+
+    /* measure and branch blocks */
+    gen_ops(&g, "\"measures\": [ { \"name\": \"a\" }, { \"name\": \"b\" } ],",
+            "{ \"op\": \"measure\", \"name\": \"b\", \"body\": ["
+            "  { \"op\": \"branch\", \"p\": 0.25, \"then\": [ { \"op\": \"compute\", \"dur\": \"1us\" } ],"
+            "    \"else\": [ { \"op\": \"compute\", \"dur\": \"2us\" } ] } ] }");
+    ASSERT_CONTAINS(g.prog.text,
+                    "  ms1 = gv_now # " P0 " (line 1)\n"
+                    "  if rng.rand < 0.25 # " P0 "/body/0 (line 1)\n"
+                    "    c = gv_spin(1000.000, c) # " P0 "/body/0/then/0 (line 1)\n"
+                    "  else\n"
+                    "    c = gv_spin(2000.000, c) # " P0 "/body/0/else/0 (line 1)\n"
+                    "  end\n"
+                    "  gv_sample(lat[1], ms1, st)\n");
+    done(&g);
+
+    /* Mutex and ConditionVariable: created by the main Ractor after its queues */
+    gen_ops(&g, "\"queues\": [ { \"name\": \"pool\" } ], \"mutexes\": [ { \"name\": \"m\" } ],"
+                " \"condvars\": [ { \"name\": \"cv\" } ],",
+            "{ \"op\": \"mutex_lock\", \"mutex\": \"m\" }, { \"op\": \"mutex_unlock\", \"mutex\": \"m\" },"
+            "{ \"op\": \"synchronize\", \"mutex\": \"m\", \"body\": ["
+            "  { \"op\": \"cv_wait\", \"cv\": \"cv\", \"mutex\": \"m\" },"
+            "  { \"op\": \"cv_wait\", \"cv\": \"cv\", \"mutex\": \"m\", \"timeout\": \"2ms\" },"
+            "  { \"op\": \"cv_wait\", \"cv\": \"cv\", \"mutex\": \"m\", \"while_empty\": \"pool\", \"timeout\": \"1s\","
+            "    \"on_timeout\": \"raise\" },"
+            "  { \"op\": \"cv_signal\", \"cv\": \"cv\" }, { \"op\": \"cv_broadcast\", \"cv\": \"cv\" } ] }");
+    ASSERT_STREQ(op_text(&g, P0), "    m0.lock");  /* inside begin ... rescue GvRaise */
+    ASSERT_STREQ(op_text(&g, "/ractors/0/threads/0/program/1"), "    m0.unlock");
+    ASSERT_CONTAINS(g.prog.text,
+                    "    m0.synchronize do # /ractors/0/threads/0/program/2 (line 1)\n"
+                    "      cv0.wait(m0) # /ractors/0/threads/0/program/2/body/0 (line 1)\n"
+                    "      w0 = gv_now; cv0.wait(m0, 0.002) # /ractors/0/threads/0/program/2/body/1 (line 1)\n"
+                    "      if gv_now - w0 >= 2000000\n"
+                    "        to += 1\n"
+                    "      end\n"
+                    "      dl = gv_now + 1000000000 # /ractors/0/threads/0/program/2/body/2 (line 1)\n"
+                    "      while q0.empty?\n"
+                    "        w = dl - gv_now\n"
+                    "        if w <= 0\n"
+                    "          to += 1\n"
+                    "          raise GvRaise\n"
+                    "        end\n"
+                    "        cv0.wait(m0, w / 1e9)\n"
+                    "      end\n"
+                    "      cv0.signal # /ractors/0/threads/0/program/2/body/3 (line 1)\n"
+                    "      cv0.broadcast # /ractors/0/threads/0/program/2/body/4 (line 1)\n"
+                    "    end\n");
+    ASSERT_CONTAINS(g.prog.text, "\n  rescue GvRaise # on_timeout raise: an exception not rescued ends the thread\n");
+    ASSERT_CONTAINS(g.prog.text, "\n  m0 = res[1] # mutex \"m\"\n  cv0 = res[2] # condition variable \"cv\"\n");
+    ASSERT_CONTAINS(g.prog.text, "\nres = [Thread::Queue.new, Thread::Mutex.new, Thread::ConditionVariable.new]\n");
+    done(&g);
+
+    /* spawn, join of a template, alloc */
+    gen(&g, "{ \"ractors\": [ { \"threads\": [ { \"name\": \"main\", \"program\": ["
+            "  { \"op\": \"spawn\", \"thread\": \"w\" }, { \"op\": \"join\", \"thread\": \"w\" } ] },"
+            " { \"name\": \"w\", \"count\": 2, \"spawned\": true, \"program\": ["
+            "  { \"op\": \"alloc\", \"objects\": 100, \"survive\": 0.1 }, { \"op\": \"alloc\", \"objects\": 5 } ] } ] } ] }");
+    ASSERT_EQ(g.rc, GV_OK);
+    ASSERT_STREQ(op_text(&g, P0), "  gv_spawn_0_1(st, res)");
+    ASSERT_STREQ(op_text(&g, "/ractors/0/threads/0/program/1"), "  $gv_tmpl[1].each(&:join)");
+    ASSERT_STREQ(op_text(&g, "/ractors/0/threads/1/program/0"), "  10.times { keep << Object.new }; 90.times { Object.new }");
+    ASSERT_STREQ(op_text(&g, "/ractors/0/threads/1/program/1"), "  5.times { Object.new }");
+    ASSERT_CONTAINS(g.prog.text, "\n  keep = []\n");
+    ASSERT_CONTAINS(g.prog.text,
+                    "\ndef gv_spawn_0_1(st, res)\n"
+                    "  j = $gv_tmpl[1].size\n"
+                    "  raise \"spawn: every instance of thread template \" + \"w\" + \" is already spawned\" if j >= 2\n"
+                    "  th = Thread.new do\n"
+                    "    Thread.current.name = \"w##{j}\"\n"
+                    "    gv_fin(0, gv_t0_1(j, GV_SEED * 1_000_003 + 1 + j, st, GvGate.new {}, res))\n"
+                    "  end\n"
+                    "  $gv_tmpl[1] << th\n"
+                    "  $gv_threads << th\n"
+                    "end\n");
+    ASSERT(!strstr(g.prog.text, "# ractors[0].threads[1] \"w\"\n(0...2)"));  /* not started with the others */
+    done(&g);
+
+    /* a generator: a thread of the main Ractor pushing arrival times */
+    gen(&g, "{ \"queues\": [ { \"name\": \"q\" } ], \"stop\": { \"time\": \"1s\" },"
+            " \"generators\": [ { \"name\": \"g\", \"queue\": \"q\", \"rate\": 100, \"start\": \"2ms\" } ],"
+            " \"ractors\": [ { \"threads\": [ { \"program\": [ { \"op\": \"queue_pop\", \"queue\": \"q\" } ] } ] } ] }");
+    ASSERT_EQ(g.rc, GV_OK);
+    ASSERT_CONTAINS(g.prog.text,
+                    "\ndef gv_g0(seed, st, gate, res)\n"
+                    "  rng = Random.new(seed)\n"
+                    "  q = res[0]\n"
+                    "  n = 0\n"
+                    "  gate.pop\n"
+                    "  t = st[2] + 2000000\n"
+                    "  begin\n"
+                    "    while true\n"
+                    "      t += (-10000000.000 * Math.log(1.0 - rng.rand)).round\n"
+                    "      w = t - gv_now\n"
+                    "      gv_sleep(w / 1e9, st) if w > 0\n"
+                    "      q.push(t)\n"
+                    "      n += 1\n"
+                    "    end\n"
+                    "  rescue GvStop\n"
+                    "  rescue ClosedQueueError\n"
+                    "    raise unless st[0]\n"
+                    "  end\n"
+                    "  [0, 0, 0, 0, Array.new(0) { [] }]\n"
+                    "end\n");
+    ASSERT_CONTAINS(g.prog.text, "  gv_fin(0, gv_g0(GV_SEED * 1_000_003 + 1000000, st, gate, res))\n");
+    done(&g);
+}
+
+static void test_app_refusals(void)
+{
+    refused("{ \"ractors\": [ { \"threads\": [ { \"program\": [] } ] },\n"
+            "{ \"threads\": [ { \"program\": [ { \"op\": \"spawn\", \"thread\": \"w\" } ] },\n"
+            "  { \"name\": \"w\", \"spawned\": true, \"program\": [] } ] } ] }",
+            "/ractors/1/threads/0/program/0 (line 2): spawn is generated only in the main Ractor "
+            "(its threads are joined there)");
+    refused("{ \"queues\": [ { \"name\": \"q\" } ], \"stop\": { \"time\": \"1s\" },\n"
+            " \"generators\": [ { \"name\": \"g\", \"queue\": \"q\", \"rate\": 100 } ],\n"
+            " \"ractors\": [ { \"threads\": [ { \"program\": [] } ] },\n"
+            "{ \"threads\": [ { \"program\": [ { \"op\": \"queue_pop\", \"queue\": \"q\" } ] } ] } ] }",
+            "/generators/0: queue \"q\" is used by threads of ractors[1]: a generator is a thread of the main "
+            "Ractor, and a Thread::Queue cannot be shared between Ractors");
+}
+
 /* The prelude's parts the generated code relies on. */
 static void test_prelude(void)
 {
@@ -314,7 +482,9 @@ static void test_prelude(void)
                            "def gv_calibrate", "def gv_status", "def gv_tasks", "def gv_fin(ri, r)",
                            "def gv_sleep(s, st)", "def gv_iowait(io, s, st)", "def gv_stopper(st, tstop, res)",
                            "def gv_join", "def gv_start(gate, st, stop_ns)", "def gv_finish(main, st, tstop, stopper)",
-                           "def gv_report(", "class GvGate", "class GvStop", "trap(\"USR1\")" };
+                           "def gv_report(", "class GvGate", "class GvStop", "trap(\"USR1\")",
+                           "class GvRaise", "def gv_normal(rng)", "def gv_pick(rng, vals, cum)",
+                           "def gv_sample(a, t0, st)", "def gv_left(st)", "def gv_measures" };
     for (size_t i = 0; i < sizeof defs / sizeof defs[0]; i++) ASSERT_CONTAINS(t, defs[i]);
     ASSERT_CONTAINS(t, "\nGV_MAX_SPREAD = 0.1\n");
     ASSERT_CONTAINS(t, "exit 3\n");  /* RGEN_EXIT_CALIBRATION */
@@ -330,6 +500,8 @@ int main(void)
     RUN(test_loops);
     RUN(test_ractors_and_threads);
     RUN(test_refusals);
+    RUN(test_app_ops);
+    RUN(test_app_refusals);
     RUN(test_prelude);
     TEST_DONE();
 }

@@ -80,7 +80,7 @@ static void run_traced(const char *file, const char *const *sets, int nsets, con
     if (rc == GV_OK) {
         FILE *f = fmemopen(out->csv, sizeof out->csv, "w");
         ASSERT(f);
-        csv_write_header(f);
+        csv_write_header(f, &m);
         csv_write_row(f, &m, true);
         fclose(f);
         run_metrics_free(&m);

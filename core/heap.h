@@ -1,0 +1,66 @@
+/* heap.h - the object heap and when the garbage collector runs (gc.c),
+ * for the alloc op.  One heap per VM, as CRuby's objspace (Ractors only
+ * have their own allocation caches).
+ *
+ * Slots are taken from the free slots; when none is left, the allocating
+ * thread first sweeps more (lazy sweep: gc_sweep_step, CORE_SWEEP_STEP
+ * slots at a time) and, with nothing left to sweep, starts a GC
+ * (heap_prepare -> gc_start): a minor GC marks the young objects that
+ * survive (an alloc op's `survive` fraction of its objects), which become
+ * old; a major one marks every live object.  A minor GC after which the
+ * old objects exceed old_limit makes the next GC major
+ * (GC_HEAP_OLDOBJECT_LIMIT_FACTOR = 2 times the old objects after the last
+ * major).  After marking, every slot but the old objects' is garbage to
+ * sweep; when fewer than GC_HEAP_FREE_SLOTS_MIN_RATIO (20%) of the slots
+ * would be free, the heap grows by the growth factor
+ * (RUBY_GC_HEAP_GROWTH_FACTOR, 1.8) and the new slots are free at once.
+ * What a step costs, and whether it takes the VM lock and a barrier, is
+ * the backend's (models/gc.c, exec/exec_gc.c).
+ */
+#ifndef CORE_HEAP_H
+#define CORE_HEAP_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+/* Slots one lazy-sweep step frees before it returns (gc.c
+ * GC_INCREMENTAL_SWEEP_SLOT_COUNT). */
+#define CORE_SWEEP_STEP 2048
+/* The fewest slots the heap grows by (one heap page on a 64-bit build). */
+#define CORE_HEAP_PAGE_SLOTS 409
+
+struct core_heap {
+    uint64_t slots;        /* heap_available_slots */
+    uint64_t free;         /* slots allocatable now */
+    uint64_t unswept;      /* garbage slots a lazy sweep has still to visit */
+    uint64_t old;          /* live (old) objects */
+    double young_live;     /* survivors among the objects allocated since the last GC */
+    uint64_t old_limit;    /* the next minor GC that ends above it makes the next GC major */
+    bool need_major;
+    double growth;         /* RUBY_GC_HEAP_GROWTH_FACTOR */
+    uint64_t minor, major, sweeps;
+};
+
+enum core_gc_kind { CORE_GC_NONE, CORE_GC_MINOR, CORE_GC_MAJOR, CORE_GC_SWEEP };
+
+struct core_gc_step {
+    enum core_gc_kind kind;
+    uint64_t marked;       /* minor, major: objects marked */
+    uint64_t swept;        /* sweep: slots swept */
+};
+
+void core_heap_init(struct core_heap *h, uint64_t init_slots, double growth);
+
+/* Allocate up to *left objects, each live at the next GC with
+ * probability `survive`: takes what the free slots allow, then returns the
+ * GC work to do before the rest can be allocated (applied to the heap
+ * already; the caller does it in time, then calls again), or CORE_GC_NONE
+ * once *left is 0. */
+struct core_gc_step core_heap_alloc(struct core_heap *h, uint64_t *left, double survive);
+
+/* Does a step take the VM barrier in a multi-Ractor process?  gc_enter:
+ * every GC start; lazy-sweep steps only from 3.3 (d7c1ca48bf: the
+ * "continue" event takes it too), not in 3.1/3.2 (`pre33`). */
+bool core_gc_step_barrier(const struct core_gc_step *s, bool pre33);
+
+#endif

@@ -1,0 +1,11 @@
+/* exec_gc.h - the alloc op and the garbage collector on real threads. */
+#ifndef EXEC_EXEC_GC_H
+#define EXEC_EXEC_GC_H
+
+#include "exec_vm.h"
+
+/* Allocate the op's objects, doing the GC work core/heap.h decides (the
+ * simulator's models/gc.c describes how). */
+void exec_alloc(struct exec_thread *th, const struct scn_op *op);
+
+#endif

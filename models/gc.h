@@ -1,0 +1,13 @@
+/* gc.h - the alloc op and the garbage collector in simulated time. */
+#ifndef MODELS_GC_H
+#define MODELS_GC_H
+
+#include <stdbool.h>
+
+#include "vm.h"
+
+/* Allocate the op's objects: true if done without waiting; false if the
+ * thread collects or sweeps first (it re-runs the op afterwards). */
+bool gc_alloc(struct rb_thread *th, const struct scn_op *op);
+
+#endif

@@ -1,0 +1,270 @@
+/* test_lang_sim.c - the scenario language's ops in the simulator, on the
+ * scenarios of tests/data/lang: exact facts (ops and samples counted,
+ * items delivered, GCs and barriers as core/heap.c decides them, who waits
+ * on what in a deadlock) and the mechanisms (how many OS wake-ups a timed
+ * wait costs on 3.1 and 3.3, a Mutex never handed over). */
+#include "sim_fixture.h"
+#include "test.h"
+
+#include "../../core/heap.h"
+
+#define LANG "tests/data/lang/"
+
+/* A run's metrics point into its scenario: run_free frees both. */
+struct run {
+    int rc;
+    char err[4096];
+    struct scenario s;
+    struct run_metrics m;
+};
+
+/* Load `file` with the --set values (NULL-terminated) and simulate it. */
+static void run_sets(const char *file, const char *const *sets, struct run *r)
+{
+    memset(r, 0, sizeof *r);
+    int nsets = 0;
+    while (sets && sets[nsets]) nsets++;
+    ASSERT_EQ(fx_load(file, sets, nsets, NULL, &r->s), GV_OK);
+    struct simulate_opts so = { .engine = "native" };
+    r->rc = simulate_run(&r->s, &so, &r->m, r->err, sizeof r->err);
+}
+
+static void run_free(struct run *r)
+{
+    run_metrics_free(&r->m);
+    scenario_free(&r->s);
+}
+
+#define RUN_SETS(file, r, ...) run_sets(file, (const char *const[]){ __VA_ARGS__, NULL }, r)
+
+static const struct run_measure *measure(const struct run *r, const char *name)
+{
+    for (int i = 0; i < r->m.nmeasures; i++)
+        if (!strcmp(r->m.measures[i].name, name)) return &r->m.measures[i];
+    ASSERT(!"no such measure");
+    return NULL;
+}
+
+/* A pop that waits: untimed on 3.3+ the pusher's ubf only queues the
+ * popper, one OS wake-up (at the GVL hand-off) per item; with a timeout
+ * the ubf wakes its native thread at once, and it sleeps again for the
+ * GVL: two.  On 3.1 (barging) both kinds wake at once: two. */
+static void test_timed_wait_wakes(void)
+{
+    struct run r;
+    const char *const pol[2] = { "runtime.gvl_policy=eager", "runtime.gvl_policy=barging" };
+    const uint64_t untimed[2] = { 100, 200 }, timed[2] = { 200, 200 };
+    for (int p = 0; p < 2; p++) {
+        RUN_SETS(LANG "timed_pop.json", &r, pol[p]);
+        ASSERT_EQ(r.rc, GV_OK);
+        ASSERT_EQ(r.m.ops, 100);
+        ASSERT_EQ(r.m.wakeups, untimed[p]);
+        run_free(&r);
+        RUN_SETS(LANG "timed_pop.json", &r, pol[p], "ractors.0.threads.1.program.0.body.0.timeout=1s");
+        ASSERT_EQ(r.rc, GV_OK);
+        ASSERT_EQ(r.m.ops, 100);
+        ASSERT_EQ(r.m.timeouts, 0);
+        ASSERT_EQ(r.m.wakeups, timed[p]);
+        run_free(&r);
+    }
+    /* nobody pushes: every pop times out after 50 us, and the loop goes on */
+    RUN_SETS(LANG "timed_pop.json", &r, "ractors.0.threads.0.program.0.times=0",
+             "ractors.0.threads.1.program.0.body.0.timeout=50us");
+    ASSERT_EQ(r.rc, GV_OK);
+    ASSERT_EQ(r.m.ops, 100);
+    ASSERT_EQ(r.m.timeouts, 100);
+    ASSERT(r.m.wall >= 100 * 55 * SIM_US);
+    run_free(&r);
+    /* timeout 0: nil at once, no wait at all */
+    RUN_SETS(LANG "timed_pop.json", &r, "ractors.0.threads.0.program.0.times=0",
+             "ractors.0.threads.1.program.0.body.0.timeout=0");
+    ASSERT_EQ(r.m.timeouts, 100);
+    ASSERT_EQ(r.m.state_time[TS_PARKED], 0);
+    ASSERT(r.m.wall < 1000 * SIM_US);
+    run_free(&r);
+}
+
+/* Bug #19717: the releaser checks the resource in and out again before the
+ * signalled waiter holds the GVL, so one worker does all 1000 iterations
+ * and the two others give up at their 1 s deadline - on 3.1 and 3.3. */
+static void test_resource_pool_starvation(void)
+{
+    const char *const pol[2] = { "runtime.gvl_policy=barging", "runtime.gvl_policy=eager" };
+    for (int p = 0; p < 2; p++) {
+        struct run r;
+        RUN_SETS("scenarios/examples/resource_pool.json", &r, pol[p]);
+        ASSERT_EQ(r.rc, GV_OK);
+        ASSERT_EQ(measure(&r, "acquire")->count, 1000);
+        ASSERT_EQ(r.m.timeouts, 2);
+        ASSERT_EQ(r.m.threads, 4);
+        /* the winner's 1000 sleeps of 1 ms; the losers gave up at 1 s */
+        ASSERT(r.m.wall > 1000 * SIM_MS && r.m.wall < 1100 * SIM_MS);
+        ASSERT(r.m.state_time[TS_PARKED] > 1900 * SIM_MS);  /* two losers, 1 s each */
+        run_free(&r);
+    }
+}
+
+/* A Mutex held across a sleep makes the others queue on it; a producer
+ * hands items to consumers through a ConditionVariable: under every policy
+ * every section and every item is counted once, nothing deadlocks. */
+static void test_mutex_sections(void)
+{
+    const char *const pol[] = { "runtime.gvl_policy=eager", "runtime.gvl_policy=hot_steal",
+                                "runtime.gvl_policy=delayed", "runtime.gvl_policy=threshold",
+                                "runtime.gvl_policy=barging" };
+    for (int p = 0; p < 5; p++) {
+        struct run r;
+        RUN_SETS(LANG "mutex_counter.json", &r, pol[p]);
+        ASSERT_EQ(r.rc, GV_OK);
+        ASSERT_EQ(r.m.ops, 4 * 500);
+        /* a holder's 20 us sleep hands the GVL on, and the others wait for
+         * the mutex; delayed and threshold keep the GVL through so short a
+         * sleep (a tick is 10 ms, the threshold 100 us): nobody waits */
+        if (p == 2 || p == 3) ASSERT_EQ(r.m.mutex_waits, 0);
+        else ASSERT(r.m.mutex_waits > 0);
+        ASSERT_EQ(r.m.threads, 5);
+        run_free(&r);
+        RUN_SETS(LANG "cv_handoff.json", &r, pol[p]);
+        ASSERT_EQ(r.rc, GV_OK);
+        ASSERT_EQ(r.m.ops, 300);
+        run_free(&r);
+        RUN_SETS("scenarios/examples/resource_pool.json", &r, pol[p], "ractors.0.threads.1.program.0.times=50");
+        ASSERT_EQ(r.rc, GV_OK);
+        run_free(&r);
+    }
+}
+
+/* Deadlocks on mutexes and condition variables: who waits on what. */
+static void test_deadlock_reports(void)
+{
+    struct run r;
+    RUN_SETS(LANG "deadlock_mutex.json", &r, "seed=1");
+    ASSERT_EQ(r.rc, GV_ERUN);
+    ASSERT_CONTAINS(r.err, "deadlock at");
+    ASSERT_CONTAINS(r.err, "thread main: waiting to lock mutex \"b\" (held by other) at /ractors/0/threads/0/program/2");
+    ASSERT_CONTAINS(r.err, "thread other: waiting to lock mutex \"a\" (held by main)");
+    run_free(&r);
+    RUN_SETS(LANG "deadlock_cv.json", &r, "seed=1");
+    ASSERT_EQ(r.rc, GV_ERUN);
+    ASSERT_CONTAINS(r.err, "thread main: in join, waiting for thread waiter to finish");
+    ASSERT_CONTAINS(r.err, "thread waiter: waiting on condition variable \"ready\" (nobody left to signal it) at "
+                           "/ractors/0/threads/1/program/0/body/0");
+    run_free(&r);
+    /* a thread that ends unlocks what it holds: no deadlock */
+    RUN_SETS(LANG "deadlock_mutex.json", &r, "ractors.0.threads.1.program.2={\"op\": \"sleep\", \"dur\": \"1ms\"}");
+    ASSERT_EQ(r.rc, GV_OK);
+    run_free(&r);
+    /* ThreadErrors fail the run at the op */
+    RUN_SETS(LANG "deadlock_mutex.json", &r, "ractors.0.threads.0.program.2.mutex=a");
+    ASSERT_EQ(r.rc, GV_ERUN);
+    ASSERT_CONTAINS(r.err, "thread main: mutex_lock of mutex \"a\" at /ractors/0/threads/0/program/2 (line 10): "
+                           "deadlock; recursive locking");
+    run_free(&r);
+    RUN_SETS(LANG "deadlock_mutex.json", &r, "ractors.0.threads.0.program.2.op=mutex_unlock");
+    ASSERT_EQ(r.rc, GV_ERUN);
+    ASSERT_CONTAINS(r.err, "Attempt to unlock a mutex which is locked by another thread");
+    run_free(&r);
+}
+
+/* spawn starts a pool's slots one by one; a template's "start" delays it;
+ * join of a template waits for each started instance; more spawns than
+ * slots fail. */
+static void test_spawn_and_start(void)
+{
+    struct run r;
+    RUN_SETS(LANG "spawn_pool.json", &r, "seed=1");
+    ASSERT_EQ(r.rc, GV_OK);
+    ASSERT_EQ(r.m.threads, 5);
+    ASSERT_EQ(r.m.spawned, 3);
+    ASSERT_EQ(measure(&r, "job")->count, 30);
+    ASSERT(r.m.wall >= 3100 * SIM_US);  /* "late" starts at 3 ms, computes 100 us */
+    run_free(&r);
+    RUN_SETS(LANG "spawn_pool.json", &r, "ractors.0.threads.1.count=2");
+    ASSERT_EQ(r.rc, GV_ERUN);
+    ASSERT_CONTAINS(r.err, "spawn at /ractors/0/threads/0/program/4 (line 13): every instance of thread template "
+                           "\"worker\" is already spawned (its \"count\", 2, is the most that can run; raise it)");
+    run_free(&r);
+    /* a slot never spawned is not a thread of the run, nor joined */
+    RUN_SETS(LANG "spawn_pool.json", &r, "ractors.0.threads.1.count=4");
+    ASSERT_EQ(r.rc, GV_OK);
+    ASSERT_EQ(r.m.threads, 5);
+    run_free(&r);
+}
+
+/* A generator delivers exactly its count; latency counts from arrival,
+ * samples before the warm-up are dropped, rates are over the rest. */
+static void test_generator(void)
+{
+    struct run r;
+    RUN_SETS(LANG "generator.json", &r, "seed=1");
+    ASSERT_EQ(r.rc, GV_OK);
+    const struct run_measure *s = measure(&r, "served");
+    ASSERT(s->count > 170 && s->count < 200);
+    ASSERT(s->p50 >= 300 * SIM_US && s->p50 <= s->p90 && s->p90 <= s->p99 && s->p99 <= s->max);
+    ASSERT_EQ(r.m.threads, 4);
+    ASSERT_EQ(r.m.warmup, 10 * SIM_MS);
+    run_free(&r);
+    /* no warm-up: every one of the 200 items is a sample */
+    RUN_SETS(LANG "generator.json", &r, "warmup=0s");
+    ASSERT_EQ(measure(&r, "served")->count, 200);
+    run_free(&r);
+    /* one item for 200 pops: the servers wait for ever, a deadlock, reported */
+    RUN_SETS(LANG "generator.json", &r, "generators.0.count=1");
+    ASSERT_EQ(r.rc, GV_ERUN);
+    ASSERT_CONTAINS(r.err, "parked in queue_pop on queue \"q\" (empty)");
+    run_free(&r);
+}
+
+/* The GC: the counts the heap decides (replayed here with core/heap.c),
+ * all work in state gc; a multi-Ractor process takes one barrier per GC
+ * start, and on 3.3+ one per lazy-sweep step too. */
+static void test_gc(void)
+{
+    struct core_heap h;
+    core_heap_init(&h, 10000, 1.8);
+    sim_time work = 0;
+    for (int i = 0; i < 2000; i++) {
+        uint64_t left = 100;
+        struct core_gc_step st;
+        while ((st = core_heap_alloc(&h, &left, 0.1)).kind != CORE_GC_NONE)
+            work += st.kind == CORE_GC_SWEEP ? (sim_time)st.swept * 16 * SIM_NS
+                                             : 43 * SIM_US + (sim_time)st.marked * 15 * SIM_NS;
+    }
+    struct run r;
+    RUN_SETS(LANG "gc.json", &r, "seed=1");
+    ASSERT_EQ(r.rc, GV_OK);
+    ASSERT_EQ(r.m.gc_count, h.minor + h.major);
+    ASSERT_EQ(r.m.gc_major, h.major);
+    ASSERT_EQ(r.m.gc_sweeps, h.sweeps);
+    ASSERT_EQ(r.m.state_time[TS_GC], work);
+    ASSERT_EQ(r.m.ops, 2000);
+    sim_time wall = r.m.wall;
+    run_free(&r);
+    /* alone, the thread's time is its Ruby and its GC work */
+    RUN_SETS(LANG "gc.json", &r, "ractors.0.threads.0.program.0.body.1.objects=0");
+    ASSERT_EQ(r.m.gc_count, 0);
+    ASSERT_EQ(wall - r.m.wall, work);
+    run_free(&r);
+    /* two Ractors: every GC start takes a barrier; from 3.3 every sweep step too */
+    RUN_SETS(LANG "gc_ractors.json", &r, "runtime.gvl_policy=barging");
+    ASSERT_EQ(r.rc, GV_OK);
+    ASSERT_EQ(r.m.barriers, r.m.gc_count);
+    run_free(&r);
+    RUN_SETS(LANG "gc_ractors.json", &r, "runtime.gvl_policy=eager");
+    ASSERT_EQ(r.rc, GV_OK);
+    ASSERT_EQ(r.m.barriers, r.m.gc_count + r.m.gc_sweeps);
+    ASSERT(r.m.state_time[TS_BARRIER_JOIN] > 0);
+    run_free(&r);
+}
+
+int main(void)
+{
+    RUN(test_timed_wait_wakes);
+    RUN(test_resource_pool_starvation);
+    RUN(test_mutex_sections);
+    RUN(test_deadlock_reports);
+    RUN(test_spawn_and_start);
+    RUN(test_generator);
+    RUN(test_gc);
+    TEST_DONE();
+}
