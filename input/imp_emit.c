@@ -2,23 +2,32 @@
  *
  * Each traced thread becomes one thread template that replays its own
  * history, segment by segment:
- *   running, gc          compute of the measured length (the GVL held);
+ *   running              compute of the measured length (the GVL held);
+ *   gc                   gc of the measured length (a GC start: the GVL
+ *                        held, state gc, with several Ractors the VM lock
+ *                        and a barrier);
  *   sleeping             sleep of the measured length;
  *   waiting, io          a GVL-releasing syscall waiting off the CPU
  *                        (io_wait) for the measured length;
- *   waiting, sync/join   queue_pop on the thread's own wake queue
- *                        "wake.K", which its waker pushes at the point of
- *                        its own timeline where the trace shows it acted
- *                        (a compute is split there); a join's push is the
- *                        dying thread's last op;
+ *   waiting, sync        queue_pop on the thread's own wake queue
+ *                        "wake.K" (a Thread::Queue), which its waker pushes
+ *                        at the point of its own timeline where the trace
+ *                        shows it acted (a compute is split there): which
+ *                        Mutex, ConditionVariable or Queue it was is not in
+ *                        the trace, only who ended the wait;
+ *   waiting, join        join of the thread that died (Thread#join: the
+ *                        dying thread wakes its joiners);
  *   waiting, yield/end   nothing (the quantum is the simulator's; a thread
  *                        still blocked when tracing stopped ends there);
  *   wants_gvl, started   nothing: that is what the simulator predicts.
- * A thread created while tracing waits on its wake queue first; its creator
- * pushes where the trace shows the creation.  A wake queue is a semaphore:
- * a push that comes before the pop is kept, so a replay whose schedule
- * differs from the trace's neither loses a wake-up nor deadlocks.  Every op
- * carries "trace": where it comes from and why it is what it is.
+ * A thread created while tracing is a "spawned" template, started by a
+ * spawn op (Thread.new) of its creator where the trace shows the creation;
+ * one whose creator is not found (another Ractor's) and one that existed
+ * before tracing began start at their first event ("start").  A wake queue
+ * is a semaphore: a push that comes before the pop is kept, so a replay
+ * whose schedule differs from the trace's neither loses a wake-up nor
+ * deadlocks.  Every op carries "trace": where it comes from and why it is
+ * what it is.
  */
 #include "import.h"
 
@@ -83,7 +92,7 @@ static void add_act(struct em *e, int waker, sim_time at, int target, int seg)
     }
     e->acts[waker][e->nacts[waker]] = (struct act){ at, target, seg, e->nacts[waker] };
     e->nacts[waker]++;
-    e->wakeq[target] = true;
+    if (seg >= 0) e->wakeq[target] = true;   /* a creation is a spawn */
 }
 
 static int cmp_act(const void *x, const void *y)
@@ -122,12 +131,14 @@ static cJSON *op_new(struct em *e, cJSON *prog, const char *name, const char *tr
     return op;
 }
 
-static void add_dur(struct em *e, cJSON *op, sim_time d)
+static void add_dur_key(struct em *e, cJSON *op, const char *k, sim_time d)
 {
     char b[48];
     dur_str(b, sizeof b, d);
-    if (op && !cJSON_AddStringToObject(op, "dur", b)) e->oom = true;
+    if (op && !cJSON_AddStringToObject(op, k, b)) e->oom = true;
 }
+
+static void add_dur(struct em *e, cJSON *op, sim_time d) { add_dur_key(e, op, "dur", d); }
 
 static void add_str(struct em *e, cJSON *op, const char *k, const char *v)
 {
@@ -141,19 +152,18 @@ static void add_bool(struct em *e, cJSON *op, const char *k, bool v)
 
 static void wake_queue(char *buf, size_t len, int thread) { snprintf(buf, len, "wake.%d", thread); }
 
-/* The push of act `a` (into the target's wake queue). */
+/* Act `a`: the spawn of the target, or the push into its wake queue. */
 static void emit_act(struct em *e, cJSON *prog, const struct act *a)
 {
     const struct imp_thread *tt = &e->t->threads[a->target];
+    if (a->seg < 0) {
+        add_str(e, op_new(e, prog, "spawn", "creates %s", tt->name), "thread", tt->name);
+        return;
+    }
     char q[32];
     wake_queue(q, sizeof q, a->target);
-    cJSON *op;
-    if (a->seg < 0)
-        op = op_new(e, prog, "queue_push", "creates %s", tt->name);
-    else
-        op = op_new(e, prog, "queue_push", "%s %s's waiting[%d] (e%d)",
-                    tt->segs[a->seg].cls == IMP_CLS_JOIN ? "ends" : "wakes", tt->name,
-                    tt->segs[a->seg].wait_index, tt->segs[a->seg].event);
+    cJSON *op = op_new(e, prog, "queue_push", "wakes %s's waiting[%d] (e%d)", tt->name,
+                       tt->segs[a->seg].wait_index, tt->segs[a->seg].event);
     add_str(e, op, "queue", q);
 }
 
@@ -165,8 +175,8 @@ static sim_time cpu_of(const struct imp_seg *s, sim_time a, sim_time b)
     return (sim_time)((double)(b - a) * (double)s->cpu / (double)(s->t1 - s->t0) + 0.5);
 }
 
-/* compute [t0, t1) with the acts that fall in it; *next is the first act not
- * yet emitted. */
+/* compute (or gc) [t0, t1) with the acts that fall in it; *next is the
+ * first act not yet emitted. */
 static void emit_hold(struct em *e, cJSON *prog, int ti, const struct imp_seg *s, int *next)
 {
     const struct act *acts = e->acts[ti];
@@ -178,8 +188,8 @@ static void emit_hold(struct em *e, cJSON *prog, int ti, const struct imp_seg *s
         if (until > at) {
             sim_time d = cpu_of(s, at, until);
             if (d > 0) {
-                cJSON *op = op_new(e, prog, "compute", part ? "e%d %s (part %d)" : "e%d %s", s->event,
-                                   imp_state_name(s->st), part + 1);
+                cJSON *op = op_new(e, prog, s->st == IMP_GC ? "gc" : "compute",
+                                   part ? "e%d %s (part %d)" : "e%d %s", s->event, imp_state_name(s->st), part + 1);
                 add_dur(e, op, d);
                 part++;
             }
@@ -206,12 +216,17 @@ static void emit_wait(struct em *e, cJSON *prog, int ti, const struct imp_seg *s
     case IMP_CLS_SYNC:
     case IMP_CLS_JOIN:
         units_format(s->gap, gap, sizeof gap);
-        wake_queue(q, sizeof q, ti);
-        op = op_new(e, prog, "queue_pop", "e%d waiting[%d] %s: %s (%s %s %s its end; %s)", s->event,
-                    s->wait_index, imp_class_name(s->cls), t->threads[s->waker].name,
+        op = op_new(e, prog, s->cls == IMP_CLS_JOIN ? "join" : "queue_pop",
+                    "e%d waiting[%d] %s: %s (%s %s %s its end; %s)", s->event, s->wait_index,
+                    imp_class_name(s->cls), t->threads[s->waker].name,
                     s->cls == IMP_CLS_JOIN ? "died" : s->wake_at < s->t1 ? "released the GVL" : "held the GVL",
                     gap, s->wake_at < s->t1 ? "before" : "around", imp_rule_text(s->rule));
-        add_str(e, op, "queue", q);
+        if (s->cls == IMP_CLS_JOIN) {
+            add_str(e, op, "thread", t->threads[s->waker].name);
+        } else {
+            wake_queue(q, sizeof q, ti);
+            add_str(e, op, "queue", q);
+        }
         break;
     default:  /* yield, end: not replayed */
         break;
@@ -222,18 +237,22 @@ static cJSON *emit_thread(struct em *e, int ti)
 {
     const struct imp_thread *th = &e->t->threads[ti];
     cJSON *o = cJSON_CreateObject();
+    if (!o || !cJSON_AddStringToObject(o, "name", th->name)) {
+        cJSON_Delete(o);
+        e->oom = true;
+        return NULL;
+    }
+    if (th->spawner >= 0) {
+        add_bool(e, o, "spawned", true);
+    } else if (!th->is_main && th->start > 0) {
+        add_dur_key(e, o, "start", th->start);
+    }
     cJSON *prog = cJSON_CreateArray();
-    if (!o || !prog || !cJSON_AddStringToObject(o, "name", th->name) || !cJSON_AddItemToObject(o, "program", prog)) {
+    if (!prog || !cJSON_AddItemToObject(o, "program", prog)) {
         cJSON_Delete(o);
         cJSON_Delete(prog);
         e->oom = true;
         return NULL;
-    }
-    char q[32];
-    if (th->spawner >= 0) {
-        wake_queue(q, sizeof q, ti);
-        cJSON *op = op_new(e, prog, "queue_pop", "start: created by %s", e->t->threads[th->spawner].name);
-        add_str(e, op, "queue", q);
     }
     int next = 0;
     for (int k = 0; k < th->nsegs; k++) {
@@ -301,8 +320,7 @@ cJSON *imp_emit(const struct imp_trace *t, const struct imp_emit_opts *o)
         if (th->spawner >= 0) add_act(&e, th->spawner, th->spawn_at, i, -1);
         for (int k = 0; k < th->nsegs; k++) {
             const struct imp_seg *s = &th->segs[k];
-            if (s->st == IMP_WAITING && (s->cls == IMP_CLS_SYNC || s->cls == IMP_CLS_JOIN))
-                add_act(&e, s->waker, s->wake_at, i, k);
+            if (s->st == IMP_WAITING && s->cls == IMP_CLS_SYNC) add_act(&e, s->waker, s->wake_at, i, k);
         }
     }
     if (e.oom) goto oom;

@@ -472,6 +472,23 @@ static int finish(struct rd *r)
         imp_err_at(r, SIZE_MAX, "no thread states in this trace (nothing to replay)");
         return GV_EINVAL;
     }
+    const struct imp_seg *late = NULL;
+    const struct imp_thread *late_th = NULL;
+    for (int ti = 0; ti < keep; ti++)
+        for (int k = 0; k < t->threads[ti].nsegs; k++) {
+            const struct imp_seg *s = &t->threads[ti].segs[k];
+            if (s->t1 > IMP_SPAN_MAX && (!late || s->t0 < late->t0)) {
+                late = s;
+                late_th = &t->threads[ti];
+            }
+        }
+    if (late) {
+        char a[48];
+        units_format(late->t1, a, sizeof a);
+        imp_err_at(r, SIZE_MAX, "event %d (tid %" PRId64 "): its state lasts until %s after the trace's start; a "
+                   "scenario's op lengths and start times are at most a day", late->event, late_th->tid, a);
+        return GV_EINVAL;
+    }
     /* the main thread: the one gvl-tracing labels "Main Thread" (thread_label
      * in lib/gvl-tracing.rb), or whose native id is the pid (Linux, 3.2), or
      * gvlsim's "main", else the one that started tracing (the first) */

@@ -98,6 +98,10 @@ struct imp_seg {
  * as system calls on the CPU, longer ones as off-CPU waits. */
 #define IMP_ONCPU_MAX (50 * SIM_US)
 
+/* A scenario's op lengths and start times are at most a day: a trace
+ * whose states reach further is refused, naming the first event beyond. */
+#define IMP_SPAN_MAX (86400 * SIM_S)
+
 struct imp_thread {
     int64_t tid;
     char *name;              /* unique in the trace */

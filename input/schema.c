@@ -249,6 +249,7 @@ static const struct sch_key cv_op_keys[] = { OP_KEY, CV_KEY, OP_TRACE };
 static const struct sch_key spawn_keys[] = {
     OP_KEY, { .name = "thread", .kind = SCH_TMPL, .flags = SCH_REQUIRED, .off = SCH_NOFF }, OP_TRACE,
 };
+static const struct sch_key gc_keys[] = { OP_KEY, OP_DIST(SCH_REQUIRED), OP_TRACE };
 static const struct sch_key alloc_keys[] = {
     OP_KEY,
     { .name = "objects", .kind = SCH_INT, .flags = SCH_REQUIRED, .min = 0, .max = 1000000000000LL,
@@ -276,6 +277,7 @@ static const struct sch_obj op_objs[] = {
     [OP_CV_BROADCAST] = { "op", cv_op_keys, NKEYS(cv_op_keys) },
     [OP_SPAWN] = { "op", spawn_keys, NKEYS(spawn_keys) },
     [OP_ALLOC] = { "op", alloc_keys, NKEYS(alloc_keys) },
+    [OP_GC] = { "op", gc_keys, NKEYS(gc_keys) },
 };
 _Static_assert(NKEYS(op_objs) == OP_KIND_COUNT, "one table per op");
 

@@ -568,31 +568,30 @@ static void test_emit(void)
     ASSERT(root);
     char *text = imp_print(root);
     ASSERT(text);
-    /* main creates the worker 10 us into its first hold, sleeps 1 ms
-     * (I/O: a fixed length), wakes the worker 8 us into its second hold
-     * (the worker's wait ended then), joins it; the worker's last act is
-     * the end of that join */
+    /* main creates the worker 10 us into its first hold (a spawn), sleeps
+     * 1 ms (I/O: a fixed length), wakes the worker 8 us into its second
+     * hold (the worker's wait ended then), joins it (Thread#join: the
+     * worker's death ends it) */
     ASSERT_CONTAINS(text,
         "      { \"name\": \"Main Thread\", \"program\": [\n"
         "          {\"op\":\"compute\",\"trace\":\"e1 running\",\"dur\":\"10us\"},\n"
-        "          {\"op\":\"queue_push\",\"trace\":\"creates worker\",\"queue\":\"wake.1\"},\n"
+        "          {\"op\":\"spawn\",\"trace\":\"creates worker\",\"thread\":\"worker\"},\n"
         "          {\"op\":\"compute\",\"trace\":\"e1 running (part 2)\",\"dur\":\"10us\"},\n"
         "          {\"op\":\"syscall\",\"trace\":\"e7 waiting[0] io: no other thread acted near its end\","
         "\"dur\":\"1ms\",\"call\":\"nanosleep\",\"io_wait\":true},\n"
         "          {\"op\":\"compute\",\"trace\":\"e15 running\",\"dur\":\"8us\"},\n"
         "          {\"op\":\"queue_push\",\"trace\":\"wakes worker's waiting[0] (e11)\",\"queue\":\"wake.1\"},\n"
         "          {\"op\":\"compute\",\"trace\":\"e15 running (part 2)\",\"dur\":\"10us\"},\n"
-        "          {\"op\":\"queue_pop\",\"trace\":\"e19 waiting[1] join: worker (died 10us before its end; ended "
-        "right after another thread died)\",\"queue\":\"wake.0\"},\n"
+        "          {\"op\":\"join\",\"trace\":\"e19 waiting[1] join: worker (died 10us before its end; ended "
+        "right after another thread died)\",\"thread\":\"worker\"},\n"
         "          {\"op\":\"compute\",\"trace\":\"e27 running\",\"dur\":\"8us\"}\n");
     ASSERT_CONTAINS(text,
-        "      { \"name\": \"worker\", \"program\": [\n"
-        "          {\"op\":\"queue_pop\",\"trace\":\"start: created by Main Thread\",\"queue\":\"wake.1\"},\n"
+        "      { \"name\": \"worker\", \"spawned\": true, \"program\": [\n"
         "          {\"op\":\"compute\",\"trace\":\"e9 running\",\"dur\":\"65us\"},\n"
         "          {\"op\":\"queue_pop\",\"trace\":\"e11 waiting[0] sync: Main Thread (held the GVL 10us around its "
         "end; ended at another thread's GVL release)\",\"queue\":\"wake.1\"},\n"
-        "          {\"op\":\"compute\",\"trace\":\"e21 running\",\"dur\":\"940us\"},\n"
-        "          {\"op\":\"queue_push\",\"trace\":\"ends Main Thread's waiting[1] (e19)\",\"queue\":\"wake.0\"}\n");
+        "          {\"op\":\"compute\",\"trace\":\"e21 running\",\"dur\":\"940us\"}\n"
+        "        ] }");
     /* the loader takes it, and it runs the two threads */
     struct scenario s;
     struct diag_list ld;
@@ -601,7 +600,7 @@ static void test_emit(void)
     for (size_t i = 0; i < ld.n; i++) fprintf(stderr, "%s\n", ld.msgs[i]);
     ASSERT_EQ(rc, GV_OK);
     ASSERT_EQ(s.total_threads, 2);
-    ASSERT_EQ(s.nqueues, 2);
+    ASSERT_EQ(s.nqueues, 1);   /* the worker's wake queue; the join and the spawn need none */
     scenario_free(&s);
     diag_free(&ld);
     free(text);
