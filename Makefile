@@ -1,17 +1,19 @@
 # gvlsim - build, test, demo, bench.
 #
 #   make          build ./gvlsim, its man page and bash completion (in build/;
-#                 needs libcjson-dev and zlib1g-dev; `make deps` installs them)
+#                 needs libcjson-dev and zlib1g-dev; `make deps` installs them),
+#                 and ./gvlsim-simgrid.so, the SimGrid engine, if libsimgrid-dev is there
 #   make install  install them (PREFIX=/usr/local, DESTDIR for staging);
 #                 `make uninstall` removes them
-#   make test     unit + golden + end-to-end tests, then the same under ASan+UBSan
+#   make test     unit + golden + end-to-end + engine (native vs SimGrid) tests,
+#                 then the unit, golden and end-to-end ones under ASan+UBSan
 #   make demo     install missing packages, build, run the seed scenarios -> out/
 #   make regress  run the seed suite (the sweeps of scenarios/demo.txt) and
 #                 compare it with its baselines, tests/regress/*.csv
 #   make regress-update  rewrite those baselines (a deliberate model change)
 #   make bench    engine and simulator speed figures (never part of `make test`)
 #   make docs     re-run the simulations behind the docs' tables and re-render them
-#   make docs-measure  re-measure the real executor's tables (minutes, quiet host)
+#   make docs-measure  re-measure the real executor's and the engines' tables (minutes, quiet host)
 #   make docs-validate calibrate this host and re-measure the README's fidelity
 #                 targets (gvlsim validate; minutes, quiet host)
 #   make valgrind the unit and golden tests under valgrind memcheck
@@ -33,10 +35,30 @@ DEPS_CFLAGS := $(shell $(PKGCONF) --cflags libcjson zlib 2>/dev/null)
 DEPS_LIBS   := $(shell $(PKGCONF) --libs libcjson zlib 2>/dev/null)
 LDLIBS  := $(DEPS_LIBS) -lpthread -lm
 
-RELEASE_CFLAGS := $(STD) $(WARN) -O2 -g $(DEPS_CFLAGS)
+# SimGrid (libsimgrid-dev), the reference engine: built when pkg-config finds
+# it and a C++ compiler is there; without it everything else still builds and
+# `--engine simgrid` exits 7.  Its one C++ file, sim/engine_simgrid.cpp, is a
+# plugin beside the executable (gvlsim-simgrid.so), loaded only when asked
+# for: SimGrid's libraries would slow every gvlsim start-up ~20x.
+HAVE_SIMGRID := $(shell $(PKGCONF) --exists simgrid 2>/dev/null && command -v $(CXX) >/dev/null 2>&1 && echo yes)
+ifeq ($(HAVE_SIMGRID),yes)
+SG_DEFS  := -DGVLSIM_HAVE_SIMGRID=1
+SG_FLAGS := $(shell $(PKGCONF) --cflags simgrid)
+SG_LIBS  := $(shell $(PKGCONF) --libs simgrid) -lstdc++
+PLUGIN_REL := gvlsim-simgrid.so
+PLUGIN_ASN := build/asan/gvlsim-simgrid.so
+endif
+CXXWARN := -Wall -Wextra $(WERROR) -Wshadow -Wpointer-arith
+CXXSTD  := -std=c++17 -fPIC
+
+RELEASE_CFLAGS := $(STD) $(WARN) -O2 -g $(DEPS_CFLAGS) $(SG_DEFS)
 ASAN_CFLAGS    := $(STD) $(WARN) -O1 -g -fno-omit-frame-pointer \
-                  -fsanitize=address,undefined -fno-sanitize-recover=all $(DEPS_CFLAGS)
-TSAN_CFLAGS    := $(STD) $(WARN) -O1 -g -fsanitize=thread $(DEPS_CFLAGS)
+                  -fsanitize=address,undefined -fno-sanitize-recover=all $(DEPS_CFLAGS) $(SG_DEFS)
+TSAN_CFLAGS    := $(STD) $(WARN) -O1 -g -fsanitize=thread $(DEPS_CFLAGS) $(SG_DEFS)
+# the C++ file: the same optimisation and sanitizers as its build
+REL_CXXFLAGS := $(CXXSTD) $(CXXWARN) -O2 -g $(SG_FLAGS)
+ASN_CXXFLAGS := $(CXXSTD) $(CXXWARN) -O1 -g -fno-omit-frame-pointer \
+                -fsanitize=address,undefined -fno-sanitize-recover=all $(SG_FLAGS)
 
 # Library sources: everything except the CLI entry point.
 LIB_DIRS := common sim core models input output exec cli
@@ -70,13 +92,13 @@ $(1)/.flags: FORCE
 	@mkdir -p $(1)
 	@echo '$(2)' | cmp -s - $$@ || echo '$(2)' > $$@
 endef
-$(eval $(call flags_stamp,$(REL),$(CC) $(RELEASE_CFLAGS)))
-$(eval $(call flags_stamp,$(ASN),$(CC) $(ASAN_CFLAGS)))
+$(eval $(call flags_stamp,$(REL),$(CC) $(RELEASE_CFLAGS) $(CXX) $(REL_CXXFLAGS)))
+$(eval $(call flags_stamp,$(ASN),$(CC) $(ASAN_CFLAGS) $(CXX) $(ASN_CXXFLAGS)))
 $(eval $(call flags_stamp,$(TSN),$(CC) $(TSAN_CFLAGS)))
 FORCE:
 
-.PHONY: all deps FORCE demo regress regress-update test test-suite unit-test golden-test e2e-test docs-test \
-        asan-test bench valgrind tsan clean check-deps install uninstall install-test docs docs-measure \
+.PHONY: all deps FORCE demo regress regress-update test test-suite unit-test golden-test e2e-test engine-test \
+        docs-test asan-test bench valgrind tsan clean check-deps install uninstall install-test docs docs-measure \
         fuzz fuzz-replay docs-validate
 
 # The man page and the bash completion are printed by gvlsim from its
@@ -85,7 +107,7 @@ FORCE:
 MAN        := build/gvlsim.1
 COMPLETION := build/gvlsim.bash-completion
 
-all: check-deps gvlsim $(MAN) $(COMPLETION)
+all: check-deps gvlsim $(PLUGIN_REL) $(MAN) $(COMPLETION)
 
 $(MAN): gvlsim
 	@echo "  GEN     $@"
@@ -102,6 +124,9 @@ DATADIR ?= $(PREFIX)/share
 MANDIR  ?= $(DATADIR)/man
 DOCDIR  ?= $(DATADIR)/doc/gvlsim
 BASHCOMPDIR ?= $(DATADIR)/bash-completion/completions
+# the SimGrid engine: sim/engines.c looks for it beside the executable, then
+# in ../lib/gvlsim relative to it
+PLUGINDIR ?= $(PREFIX)/lib/gvlsim
 # What `make install` puts under DATADIR/gvlsim and DOCDIR (example
 # scenarios and machine profiles; the documentation).
 INSTALL_SCENARIOS := $(shell find scenarios -type f | LC_ALL=C sort)
@@ -110,6 +135,7 @@ INSTALL_DOCS      := README.md $(wildcard docs/*.md)
 install: all
 	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(BASHCOMPDIR) $(DESTDIR)$(DOCDIR)
 	install -m 755 gvlsim $(DESTDIR)$(BINDIR)/gvlsim
+	$(if $(PLUGIN_REL),install -D -m 644 $(PLUGIN_REL) $(DESTDIR)$(PLUGINDIR)/$(PLUGIN_REL))
 	install -m 644 $(MAN) $(DESTDIR)$(MANDIR)/man1/gvlsim.1
 	install -m 644 $(COMPLETION) $(DESTDIR)$(BASHCOMPDIR)/gvlsim
 	install -m 644 $(INSTALL_DOCS) $(DESTDIR)$(DOCDIR)
@@ -117,7 +143,7 @@ install: all
 
 uninstall:
 	rm -f $(DESTDIR)$(BINDIR)/gvlsim $(DESTDIR)$(MANDIR)/man1/gvlsim.1 $(DESTDIR)$(BASHCOMPDIR)/gvlsim
-	rm -rf $(DESTDIR)$(DOCDIR) $(DESTDIR)$(DATADIR)/gvlsim
+	rm -rf $(DESTDIR)$(DOCDIR) $(DESTDIR)$(DATADIR)/gvlsim $(DESTDIR)$(PLUGINDIR)
 
 # `make install` into a staging directory, checked file by file, then
 # `make uninstall` (tests/install.sh).
@@ -135,7 +161,7 @@ check-deps:
 deps:
 	@scripts/deps.sh
 
-gvlsim: $(REL_OBJ) $(REL)/cli/main.o
+gvlsim: $(REL_OBJ) $(REL)/cli/main.o | $(PLUGIN_REL)
 	@echo "  LD      $@"
 	$(Q)$(CC) $(RELEASE_CFLAGS) -o $@ $^ $(LDLIBS)
 
@@ -143,6 +169,23 @@ $(REL)/%.o: %.c $(REL)/.flags
 	@mkdir -p $(dir $@)
 	@[ "$(V)" != 0 ] || echo "  CC      $<"
 	$(Q)$(CC) $(RELEASE_CFLAGS) -MMD -MP -c -o $@ $<
+
+$(REL)/%.o: %.cpp $(REL)/.flags
+	@mkdir -p $(dir $@)
+	@[ "$(V)" != 0 ] || echo "  CXX     $<"
+	$(Q)$(CXX) $(REL_CXXFLAGS) -MMD -MP -c -o $@ $<
+
+$(ASN)/%.o: %.cpp $(ASN)/.flags
+	@mkdir -p $(dir $@)
+	@[ "$(V)" != 0 ] || echo "  CXX asan $<"
+	$(Q)$(CXX) $(ASN_CXXFLAGS) -MMD -MP -c -o $@ $<
+
+gvlsim-simgrid.so: $(REL)/sim/engine_simgrid.o
+	@echo "  LD      $@"
+	$(Q)$(CXX) -shared -o $@ $< $(SG_LIBS)
+
+$(ASN)/gvlsim-simgrid.so: $(ASN)/sim/engine_simgrid.o
+	$(Q)$(CXX) -shared -fsanitize=address,undefined -o $@ $< $(SG_LIBS)
 
 $(ASN)/%.o: %.c $(ASN)/.flags
 	@mkdir -p $(dir $@)
@@ -164,7 +207,7 @@ $(TSN)/tests/%: tests/unit/%.c $(TSN_OBJ)
 tsan: $(TSN)/tests/test_exec
 	@TSAN_OPTIONS="halt_on_error=1 suppressions=tests/tsan.supp" $(TSN)/tests/test_exec
 
-$(ASN)/gvlsim: $(ASN_OBJ) $(ASN)/cli/main.o
+$(ASN)/gvlsim: $(ASN_OBJ) $(ASN)/cli/main.o | $(PLUGIN_ASN)
 	$(Q)$(CC) $(ASAN_CFLAGS) -o $@ $^ $(LDLIBS)
 
 $(REL)/tests/%: tests/unit/%.c $(REL_OBJ)
@@ -174,6 +217,14 @@ $(REL)/tests/%: tests/unit/%.c $(REL_OBJ)
 $(ASN)/tests/%: tests/unit/%.c $(ASN_OBJ)
 	@mkdir -p $(dir $@)
 	$(Q)$(CC) $(ASAN_CFLAGS) -MMD -MP -MF $@.d -o $@ $< $(ASN_OBJ) $(LDLIBS)
+
+# test_engines runs the SimGrid engine in-process: it links the plugin's object
+ifeq ($(HAVE_SIMGRID),yes)
+$(REL)/tests/test_engines: $(REL)/sim/engine_simgrid.o
+$(REL)/tests/test_engines: LDLIBS += $(REL)/sim/engine_simgrid.o $(SG_LIBS)
+$(ASN)/tests/test_engines: $(ASN)/sim/engine_simgrid.o
+$(ASN)/tests/test_engines: LDLIBS += $(ASN)/sim/engine_simgrid.o $(SG_LIBS)
+endif
 
 REL_UNITS := $(UNIT_NAMES:%=$(REL)/tests/%)
 ASN_UNITS := $(UNIT_NAMES:%=$(ASN)/tests/%)
@@ -231,6 +282,11 @@ golden-test: gvlsim
 e2e-test: gvlsim
 	@tests/e2e/run.sh ./gvlsim
 
+# the differential test: every golden case and tests/engines/cases.txt give
+# the same events and CSV on the native and the SimGrid engine
+engine-test: gvlsim
+	@tests/engines/run.sh ./gvlsim $(HAVE_SIMGRID)
+
 asan-test: $(ASN_UNITS) $(ASN_REPLAY) $(ASN)/gvlsim
 	@echo "== ASan+UBSan build =="
 	@ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1 \
@@ -248,7 +304,7 @@ asan-test: $(ASN_UNITS) $(ASN_REPLAY) $(ASN)/gvlsim
 test: deps
 	@$(MAKE) --no-print-directory WERROR=-Werror test-suite
 
-test-suite: check-deps unit-test fuzz-replay golden-test e2e-test docs-test install-test asan-test
+test-suite: check-deps unit-test fuzz-replay golden-test e2e-test engine-test docs-test install-test asan-test
 	@echo "make test: all passed"
 
 demo: deps
@@ -266,7 +322,8 @@ regress-update: check-deps gvlsim
 # of docs/data/import-runs.txt into docs/data/import.csv, then renders
 # the tables and figures of README.md, docs/*.md and scenarios/README.md
 # from docs/data.  `make docs-measure` measures the real executor's tables
-# into out/exec-results, copies the raw data to docs/data/exec, renders.
+# into out/exec-results, copies the raw data to docs/data/exec, measures the
+# two engines into docs/data/engines (scripts/engines_bench.sh), renders.
 # `make docs-validate` calibrates the host and measures the fidelity targets
 # (docs/data/validate/targets.txt) with `gvlsim validate`; `make docs` sets
 # those measured runs beside this tree's simulator (scripts/docs/validate.sh).
@@ -285,6 +342,7 @@ docs-measure: gvlsim
 	@scripts/exec_results.sh ./gvlsim out/exec-results
 	@mkdir -p docs/data/exec
 	@cp out/exec-results/raw.csv out/exec-results/summaries.txt out/exec-results/host.txt docs/data/exec/
+	@$(if $(HAVE_SIMGRID),scripts/engines_bench.sh ./gvlsim docs/data/engines,echo "docs-measure: no SimGrid engine: docs/data/engines kept")
 	@scripts/docs/render.sh
 
 docs-validate: gvlsim
@@ -305,9 +363,10 @@ bench: gvlsim $(REL)/tests/bench_engine $(REL)/tests/maxrss
 	@base=""; [ -z "$(BENCH_BASE_REV)" ] || base=$$(scripts/bench_base.sh $(BENCH_BASE_REV)) || base=""; \
 	  scripts/bench.sh ./gvlsim $(REL)/tests/bench_engine $(REL)/tests/maxrss $$base
 
-$(REL)/tests/bench_engine: tests/bench/bench_engine.c $(REL_OBJ)
+BENCH_SG := $(if $(HAVE_SIMGRID),$(REL)/sim/engine_simgrid.o)
+$(REL)/tests/bench_engine: tests/bench/bench_engine.c $(REL_OBJ) $(BENCH_SG)
 	@mkdir -p $(dir $@)
-	$(Q)$(CC) $(RELEASE_CFLAGS) -o $@ $< $(REL_OBJ) $(LDLIBS)
+	$(Q)$(CC) $(RELEASE_CFLAGS) -o $@ $< $(REL_OBJ) $(BENCH_SG) $(LDLIBS) $(if $(BENCH_SG),$(SG_LIBS))
 
 $(REL)/tests/maxrss: tests/bench/maxrss.c
 	@mkdir -p $(dir $@)
@@ -317,7 +376,8 @@ valgrind: $(REL_UNITS) $(REL_REPLAY) gvlsim
 	@scripts/valgrind.sh ./gvlsim $(REL_UNITS) $(REL_REPLAY)
 
 clean:
-	rm -rf build gvlsim
+	rm -rf build gvlsim gvlsim-simgrid.so
 
--include $(REL_OBJ:.o=.d) $(ASN_OBJ:.o=.d) $(TSN_OBJ:.o=.d) $(REL)/cli/main.d $(ASN)/cli/main.d
+-include $(REL_OBJ:.o=.d) $(ASN_OBJ:.o=.d) $(TSN_OBJ:.o=.d) $(REL)/cli/main.d $(ASN)/cli/main.d \
+         $(REL)/sim/engine_simgrid.d $(ASN)/sim/engine_simgrid.d
 -include $(REL_UNITS:=.d) $(ASN_UNITS:=.d) $(REL_REPLAY:=.d) $(ASN_REPLAY:=.d) $(FUZZ_OBJ:.o=.d)

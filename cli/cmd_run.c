@@ -131,7 +131,10 @@ static int run_exec(const struct args *a)
     char err[4096] = "";
     struct run_metrics m;
     struct run_trace rt = { .o = &o };
-    struct simulate_opts so = { .engine = o.engine, .max_time = o.max_time, .force = o.force };
+    /* GVLSIM_EVENT_LOG=FILE: every fired event, to compare engines (docs/engines.md) */
+    const char *evlog = getenv("GVLSIM_EVENT_LOG");
+    struct simulate_opts so = { .engine = o.engine, .max_time = o.max_time, .force = o.force,
+                                .event_log = evlog && *evlog ? evlog : NULL };
     if (o.trace) {
         so.ctx = &rt;
         so.setup = trace_setup;

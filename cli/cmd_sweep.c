@@ -29,6 +29,7 @@
 #include "backend.h"
 #include "cli.h"
 #include "options.h"
+#include "spawn.h"
 #include "sweep.h"
 #include "sweep_jobs.h"
 
@@ -128,7 +129,10 @@ const struct cli_command cli_cmd_sweep = {
         "Progress goes to stderr: a live line on a terminal, else one line per\n"
         "tenth of the runs.  A failing run (invalid value, deadlock, time limit) is\n"
         "reported as it happens and left out of the output; the others still run and\n"
-        "the output is still written.",
+        "the output is still written.\n"
+        "\n"
+        "With --engine simgrid each run is a `gvlsim run` process of its own (SimGrid's\n"
+        "clock belongs to the process); the rows are the same as in one process.",
     .exit_status =
         "0 every run succeeded; otherwise the highest exit code of the\n"
         "failed runs (3 invalid value, 4 run failed, 6 out of memory, 7 not supported\n"
@@ -212,6 +216,12 @@ static int parse_opts(const struct args *a, struct sweep_opts *o)
         if (sweep_grid_add(&o->grid, params[i], msg, sizeof msg) != 0)
             return cli_usage_error(&cli_cmd_sweep, "%s", msg);
     }
+    char msg[512];
+    int erc = sim_engine_check(o->run.engine, msg, sizeof msg);
+    if (erc != GV_OK) {
+        fprintf(stderr, "gvlsim sweep: %s\n", msg);
+        return gv_exit_code(erc);
+    }
     o->grid.nseeds = (int)args_num(a, "seeds", 1);
     if (sweep_runs(&o->grid) > 10000000u)
         return cli_usage_error(&cli_cmd_sweep, "the sweep would make more than 10^7 runs");
@@ -281,6 +291,104 @@ struct sweep {
     uint64_t ncompleted;
 };
 
+/* The cells a sweep puts before a run's own: point, rep, the --param values. */
+static void row_prefix(struct row *cells, const struct sweep_grid *g, uint64_t point, int rep)
+{
+    row_cell(cells, ROW_NUM);
+    row_printf(cells, "%" PRIu64, point);
+    row_cell(cells, ROW_NUM);
+    row_printf(cells, "%d", rep);
+    for (int i = 0; i < g->nparams; i++) row_guess(cells, g->params[i].values[sweep_value_index(g, point, i)]);
+}
+
+/* Run one point as `gvlsim run` in a process of its own, with the same
+ * --set values in the same order and the seed the point gets here.  Its
+ * row comes back encoded (CSV, or a JSON object for json and jsonl) and
+ * is joined to the sweep's own cells encoded alike. */
+static void run_spawned(const struct sweep_opts *o, const char **sets, int nsets, uint64_t seed,
+                        uint64_t point, int rep, struct run_result *out)
+{
+    const struct run_options *ro = &o->run;
+    char seedbuf[32], maxbuf[48], err[GV_ERRLEN];
+    snprintf(seedbuf, sizeof seedbuf, "%" PRIu64, seed);
+    snprintf(maxbuf, sizeof maxbuf, "%" PRId64 "ps", (int64_t)ro->max_time);
+    const char **argv = calloc((size_t)(2 * nsets + 2 * ro->nmachines + 24), sizeof *argv);
+    struct row cells;
+    row_init(&cells);
+    row_prefix(&cells, &o->grid, point, rep);
+    char *prefix = cells.oom ? NULL : rows_encode_str(ro->format, &o->cols, &cells);
+    row_free(&cells);
+    if (!argv || !prefix) {
+        free(argv);
+        free(prefix);
+        out->code = GV_EXIT_NOMEM;
+        out->msg = strdup("out of memory");
+        return;
+    }
+    int n = 0;
+    argv[n++] = "gvlsim";
+    argv[n++] = "run";
+    argv[n++] = ro->scenario;
+    for (int i = 0; i < nsets; i++) {
+        argv[n++] = "--set";
+        argv[n++] = sets[i];
+    }
+    for (int i = 0; i < ro->nmachines; i++) {
+        argv[n++] = "--machines";
+        argv[n++] = ro->machines[i];
+    }
+    argv[n++] = "--seed";
+    argv[n++] = seedbuf;
+    argv[n++] = "--engine";
+    argv[n++] = ro->engine;
+    argv[n++] = "--max-time";
+    argv[n++] = maxbuf;
+    if (ro->reproducible) argv[n++] = "--reproducible";
+    if (ro->force) argv[n++] = "--force";
+    argv[n++] = "--format";
+    argv[n++] = ro->format == ROWS_CSV ? "csv" : "jsonl";
+    if (ro->format == ROWS_CSV) argv[n++] = "--no-header";
+    argv[n++] = "-q";
+    argv[n++] = "-o";
+    argv[n++] = "-";
+    argv[n] = NULL;
+    struct spawn_result sr;
+    int rc = spawn_self((char *const *)argv, &sr, err, sizeof err);
+    free(argv);
+    size_t len = rc == GV_OK ? strcspn(sr.out, "\n") : 0;
+    bool json = ro->format != ROWS_CSV;
+    if (rc != GV_OK) {
+        out->code = gv_exit_code(rc);
+        out->msg = strdup(err);
+    } else if (sr.exit_code != GV_EXIT_OK || len < 2 || (json && (sr.out[0] != '{' || sr.out[len - 1] != '}'))) {
+        const char *m = sr.errtext;
+        if (!strncmp(m, "gvlsim run: ", 12)) m += 12;
+        size_t mlen = strlen(m);
+        while (mlen > 0 && m[mlen - 1] == '\n') mlen--;
+        out->code = sr.exit_code != GV_EXIT_OK ? sr.exit_code : GV_EXIT_RUN;
+        if (sr.signal)
+            rc = asprintf(&out->msg, "gvlsim run was killed by signal %d%s%.*s", sr.signal, mlen ? ": " : "",
+                          (int)mlen, m);
+        else if (mlen)
+            rc = asprintf(&out->msg, "%.*s", (int)mlen, m);
+        else
+            rc = asprintf(&out->msg, "gvlsim run gave no result (exit %d)", sr.exit_code);
+        if (rc < 0) out->msg = NULL;
+    } else {
+        /* CSV: "PREFIX,ROW"; JSON: "{PREFIX...,...ROW}" */
+        size_t plen = strlen(prefix) - (json ? 1 : 0);
+        const char *tail = json ? sr.out + 1 : sr.out;
+        size_t tlen = json ? len - 1 : len;
+        if (asprintf(&out->row, "%.*s,%.*s", (int)plen, prefix, (int)tlen, tail) < 0) {
+            out->row = NULL;
+            out->code = GV_EXIT_NOMEM;
+            out->msg = strdup("out of memory");
+        }
+    }
+    free(prefix);
+    spawn_result_free(&sr);
+}
+
 static void run_one(struct sweep *sw, uint64_t r, struct run_result *out)
 {
     const struct sweep_opts *o = sw->o;
@@ -323,6 +431,10 @@ static void run_one(struct sweep *sw, uint64_t r, struct run_result *out)
     diag_free(&d);
     loaded = true;
     scn.seed = sweep_seed(o->run.has_seed ? o->run.seed : scn.seed, rep);
+    if (!o->backend->measured && sim_engine_one_per_process(o->run.engine)) {
+        run_spawned(o, sets, nsets, scn.seed, point, rep, out);
+        goto done;
+    }
 
     struct backend_result res;
     double t0 = cli_host_now();
@@ -338,12 +450,7 @@ static void run_one(struct sweep *sw, uint64_t r, struct run_result *out)
         res.m.host_seconds = t1 - t0;
         struct row cells;
         row_init(&cells);
-        row_cell(&cells, ROW_NUM);
-        row_printf(&cells, "%" PRIu64, point);
-        row_cell(&cells, ROW_NUM);
-        row_printf(&cells, "%d", rep);
-        for (int i = 0; i < g->nparams; i++)
-            row_guess(&cells, g->params[i].values[sweep_value_index(g, point, i)]);
+        row_prefix(&cells, g, point, rep);
         csv_row(&cells, &res.m, o->run.reproducible);
         out->row = cells.oom ? NULL : rows_encode_str(o->run.format, &o->cols, &cells);
         if (!out->row) rc = gv_fail(err, sizeof err, GV_ENOMEM, "out of memory");
@@ -356,8 +463,10 @@ done:
         for (int i = 0; i < g->nparams; i++) free(mine[i]);
     free(mine);
     free(sets);
-    out->code = gv_exit_code(rc);
-    if (rc != GV_OK) out->msg = strdup(err[0] ? err : gv_strerror(rc));
+    if (rc != GV_OK) {
+        out->code = gv_exit_code(rc);
+        out->msg = strdup(err[0] ? err : gv_strerror(rc));
+    }
 }
 
 static void *worker(void *arg)

@@ -7,6 +7,7 @@
 
 #include "../common/err.h"
 #include "../sim/engines.h"
+#include "../sim/evlog.h"
 #include "estimate.h"
 #include "vm.h"
 
@@ -64,6 +65,15 @@ int simulate_run(const struct scenario *scn, const struct simulate_opts *o, stru
     struct sim_engine *eng = NULL;
     int rc = sim_engine_new(o->engine, &eng, err, errlen);
     if (rc != GV_OK) return rc;
+    if (o->event_log) {
+        struct sim_engine *logged;
+        rc = sim_evlog_wrap(eng, o->event_log, &logged, err, errlen);
+        if (rc != GV_OK) {
+            sim_destroy(eng);
+            return rc;
+        }
+        eng = logged;
+    }
     struct vm vm;
     rc = vm_init(&vm, scn, eng, err, (unsigned)errlen);
     if (rc != GV_OK) {

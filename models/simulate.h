@@ -20,6 +20,8 @@ struct simulate_opts {
     const char *engine;      /* engine name (sim/engines.h); NULL: the default */
     sim_time max_time;       /* simulated-time limit; <= 0: one hour */
     bool force;              /* run even if estimated beyond ESTIMATE_MAX_EVENTS (estimate.h) */
+    const char *event_log;   /* write every fired event to this file (sim/evlog.h);
+                                NULL: none (the engine then pays nothing) */
     void *ctx;               /* passed to the hooks */
     /* after the VM is built, before it runs (may be NULL): observers,
      * a state to start from.  An error code stops the run. */

@@ -88,6 +88,21 @@ sed -n 's/^engine \(.*[^ ]\)  *\([0-9.]*\) M events\/s.*/\1|\2/p' "$tmpd/engine"
 while IFS='|' read -r e_name e_rate; do
     bench_json_add bigger "engine alone: $e_name" "M events/s" "$e_rate" "" "$host; one run"
 done < "$tmpd/engine.fig"
+# the same hold model on the SimGrid engine, each line with the native / SimGrid ratio
+if "$engine" simgrid > "$tmpd/engine-sg" 2>/dev/null; then
+    paste -d'\n' "$tmpd/engine" "$tmpd/engine-sg" | awk '
+        { for (i = 1; i <= NF; i++) if ($(i + 1) == "M" && $(i + 2) == "events/s") rate[NR % 2] = $i }
+        NR % 2 == 0 { print; printf "%-37s native / SimGrid %10.1fx\n", "", rate[1] / rate[0] }'
+    sed -n 's/^simgrid \(.*[^ ]\)  *\([0-9.]*\) M events\/s.*/\1|\2/p' "$tmpd/engine-sg" |
+        paste -d'|' - "$tmpd/engine.fig" > "$tmpd/engine-sg.fig"
+    while IFS='|' read -r e_name e_rate n_name n_rate; do
+        bench_json_add bigger "engine alone, SimGrid: $e_name" "M events/s" "$e_rate" "" "$host; one run"
+        bench_json_add smaller "engine alone, native / SimGrid: $e_name" "x" \
+            "$(echo "$n_rate $e_rate" | awk '{ printf "%.2f", $1 / $2 }')" "" "$host; one run"
+    done < "$tmpd/engine-sg.fig"
+else
+    echo "(no SimGrid engine in this build)"
+fi
 
 # ---- the bare-loop reference ------------------------------------------------
 pp="scenarios/queue_pingpong.json"

@@ -3,7 +3,8 @@
  * Models (the models/ files) and the machine (sim/machine.c) schedule callbacks at
  * absolute simulated times and cancel them; they never name an engine.  Two
  * engines implement this table: the native binary heap (sim/engine_heap.c,
- * the default) and SimGrid (sim/engine_simgrid.c, the reference).
+ * the default) and SimGrid's kernel timers (sim/engine_simgrid.cpp, the
+ * reference; docs/engines.md).  sim/engines.h creates them by name.
  *
  * Time is an int64 count of picoseconds (common/time.h).
  *

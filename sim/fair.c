@@ -209,6 +209,14 @@ void fair_requeue_delayed(struct machine *m, struct mach_core *c, struct mach_ta
     t->se.protect = false;
 }
 
+bool fair_wake_delayed_dequeue(struct machine *m, struct mach_core *c, struct mach_task *t)
+{
+    if (c->frq.nr <= 1 || m->ncores <= 1) return false;
+    update_curr(m, c);
+    finish_delayed(m, c, t);
+    return true;
+}
+
 void fair_dequeue_sleep(struct machine *m, struct mach_core *c, struct mach_task *t)
 {
     if (!fair_on(m)) return;

@@ -21,7 +21,10 @@
  *   sleeps while ineligible stays on the run queue (it still counts in V)
  *   until it is picked, then leaves with its lag set to 0; woken before
  *   that, it is put back on the same core (ttwu_runnable), its positive
- *   lag set to 0 and re-placed at V.  So the negative lag of a thread that
+ *   lag set to 0 and re-placed at V - unless other tasks share that run
+ *   queue and it may use another CPU: then it leaves the queue and is
+ *   placed like any woken task, an idle core first (d68803506ffb, in
+ *   6.12).  So the negative lag of a thread that
  *   ran more than its share is burnt off while it sleeps, instead of
  *   keeping it from preempting when it is woken: the reason why a woken
  *   thread preempts its waker about every time on 6.12+ and rarely on
@@ -94,7 +97,15 @@ struct mach_core;
 /* t (not on any run queue) joins c's: a new thread (initial), or a woken
  * one (its stored lag applied if c has tasks). */
 void fair_enqueue(struct machine *m, struct mach_core *c, struct mach_task *t, bool initial);
-/* t, delayed on its core c, is woken there (ttwu_runnable). */
+/* t, delayed on its core c, is woken (ttwu_runnable, Linux 6.12 with
+ * d68803506ffb "sched/fair: Dequeue sched_delayed tasks when waking to a
+ * busy CPU", Mike Galbraith, Nov 2024): if other tasks are on c's run queue
+ * and t may run on another CPU, it leaves the queue (DEQUEUE_SLEEP |
+ * DEQUEUE_DELAYED: its lag stored, no positive lag) and is placed like any
+ * woken task (select_task_rq: an idle core first) - returns true; else
+ * false, and the caller puts it back on c (fair_requeue_delayed). */
+bool fair_wake_delayed_dequeue(struct machine *m, struct mach_core *c, struct mach_task *t);
+/* t, delayed on its core c, is woken there (ttwu_runnable's requeue). */
 void fair_requeue_delayed(struct machine *m, struct mach_core *c, struct mach_task *t);
 /* The running task t of c goes to sleep (its lag stored, or delayed). */
 void fair_dequeue_sleep(struct machine *m, struct mach_core *c, struct mach_task *t);

@@ -614,10 +614,12 @@ static int place(struct machine *m, struct mach_task *t, const struct mach_task 
 {
     int wcore = waker && waker->state == MT_RUNNING ? waker->core : -1;
     bool initial = t->state == MT_NEW;
-    if (fair_on(m) && t->se.delayed) {
-        /* 6.12 ttwu_runnable: still on its core's run queue (delayed): put
-         * back there by the waker, who takes that core's lock; a remote
-         * core notices a preemption after the IPI */
+    if (fair_on(m) && t->se.delayed && !fair_wake_delayed_dequeue(m, &m->cores[t->se.rq_core], t)) {
+        /* 6.12 ttwu_runnable: still on its core's run queue (delayed) and
+         * alone there (or pinned): put back there by the waker, who takes
+         * that core's lock; a remote core notices a preemption after the
+         * IPI.  (With other tasks on that queue it was dequeued and is
+         * placed below like any woken task.) */
         struct mach_core *c = &m->cores[t->se.rq_core];
         fair_requeue_delayed(m, c, t);
         t->state = MT_READY;

@@ -1,7 +1,7 @@
 #!/bin/sh
 # tests/install.sh MAKE - `make install` into a staging directory (DESTDIR,
 # PREFIX=/usr): every file in its place with its mode, the installed binary
-# runs, the installed man page is what `gvlsim help --man` prints (and
+# runs (also with the SimGrid engine, when built), the installed man page is what `gvlsim help --man` prints (and
 # renders without warnings when groff is installed), the completion script
 # loads in bash; then `make uninstall` leaves nothing behind.
 set -u
@@ -30,6 +30,13 @@ ninst=$(find "$dest/usr/share/gvlsim/scenarios" -type f | wc -l)
 # the installed binary finds the installed profiles through GVLSIM_MACHINES
 GVLSIM_MACHINES=$dest/usr/share/gvlsim/scenarios/machines "$dest/usr/bin/gvlsim" check \
     "$dest/usr/share/gvlsim/scenarios/queue_pingpong.json" >/dev/null || bad "installed scenario does not check"
+# the SimGrid engine, when built, is installed in lib/gvlsim and found there
+if [ -f gvlsim-simgrid.so ]; then
+    [ -f "$dest/usr/lib/gvlsim/gvlsim-simgrid.so" ] || bad "missing usr/lib/gvlsim/gvlsim-simgrid.so"
+    GVLSIM_MACHINES=$dest/usr/share/gvlsim/scenarios/machines "$dest/usr/bin/gvlsim" run --engine simgrid -q \
+        -o /dev/null "$dest/usr/share/gvlsim/scenarios/examples/token_pingpong.json" ||
+        bad "the installed gvlsim does not run --engine simgrid"
+fi
 "$dest/usr/bin/gvlsim" help --man | cmp -s - "$dest/usr/share/man/man1/gvlsim.1" ||
     bad "the installed man page differs from gvlsim help --man"
 if command -v groff >/dev/null 2>&1; then

@@ -5,6 +5,9 @@
  *   bench_engine            the "hold" model (a fixed population of pending
  *                           events; each fired event schedules one more at a
  *                           random later time), plus a cancel-heavy mix
+ *   bench_engine simgrid    the same on the SimGrid engine (a tenth of the
+ *                           events; each run a child process, as SimGrid
+ *                           allows one simulation per process)
  *   bench_engine toy-bare   a minimal GVL ping-pong model on a minimal heap
  *   bench_engine toy-engine the same model on gvlsim's engine (sim/engine_heap.c)
  *
@@ -19,11 +22,16 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "../../common/err.h"
 #include "../../common/rng.h"
 #include "../../sim/engine_heap.h"
+#ifdef GVLSIM_HAVE_SIMGRID
+#include "../../sim/engine_simgrid.h"
+#endif
 
 static double now_s(void)
 {
@@ -56,19 +64,47 @@ static void fire(void *obj, uint64_t arg)
     }
 }
 
-static void bench(const char *name, int population, uint64_t events, int cancel_mix)
+static struct sim_engine *create(int simgrid)
 {
-    struct hold h = { .e = sim_heap_create(), .left = events, .cancel_mix = cancel_mix };
-    if (!h.e) { fprintf(stderr, "out of memory\n"); exit(1); }
+    struct sim_engine *e = NULL;
+    char err[512] = "out of memory";
+    if (!simgrid) e = sim_heap_create();
+#ifdef GVLSIM_HAVE_SIMGRID
+    else if (sim_simgrid_create(&e, err, sizeof err) != GV_OK) e = NULL;
+#else
+    else snprintf(err, sizeof err, "no SimGrid engine in this build");
+#endif
+    if (!e) { fprintf(stderr, "bench_engine: %s\n", err); exit(1); }
+    return e;
+}
+
+static void bench(int simgrid, const char *name, int population, uint64_t events, int cancel_mix)
+{
+    if (simgrid) {  /* one SimGrid simulation per process */
+        fflush(stdout);
+        pid_t pid = fork();
+        if (pid < 0) { perror("fork"); exit(1); }
+        if (pid > 0) {
+            int st;
+            if (waitpid(pid, &st, 0) != pid || !WIFEXITED(st) || WEXITSTATUS(st) != 0) exit(1);
+            return;
+        }
+        events /= 10;
+    }
+    struct hold h = { .e = create(simgrid), .left = events, .cancel_mix = cancel_mix };
     rng_seed(&h.r, 1, 0);
     for (int i = 0; i < population; i++) sim_at(h.e, rng_uniform(&h.r, 0, 1000000), fire, &h, 0);
     char err[256];
     double t0 = now_s();
     if (sim_run(h.e, SIM_TIME_MAX, err, sizeof err) != GV_OK) { fprintf(stderr, "%s\n", err); exit(1); }
     double dt = now_s() - t0;
-    printf("engine %-28s %10.1f M events/s  (%llu events, %.3f s)\n", name,
-           (double)h.e->fired / dt / 1e6, (unsigned long long)h.e->fired, dt);
+    printf("%s %-28s %10.*f M events/s  (%llu events, %.3f s)\n", simgrid ? "simgrid" : "engine", name,
+           simgrid ? 2 : 1, (double)h.e->fired / dt / 1e6, (unsigned long long)h.e->fired, dt);
     sim_destroy(h.e);
+    if (simgrid) {
+        fflush(stdout);
+        _exit(0);
+    }
 }
 
 /* ---- the toy GVL ping-pong ---------------------------------------------- */
@@ -225,13 +261,14 @@ int main(int argc, char **argv)
 {
     if (argc == 2 && strcmp(argv[1], "toy-bare") == 0) return toy_run(0, 5000000);
     if (argc == 2 && strcmp(argv[1], "toy-engine") == 0) return toy_run(1, 5000000);
-    if (argc != 1) {
-        fprintf(stderr, "usage: bench_engine [toy-bare|toy-engine]\n");
+    int simgrid = argc == 2 && strcmp(argv[1], "simgrid") == 0;
+    if (argc != 1 && !simgrid) {
+        fprintf(stderr, "usage: bench_engine [toy-bare|toy-engine|simgrid]\n");
         return 2;
     }
-    bench("hold, 16 pending", 16, 20000000, 0);
-    bench("hold, 1024 pending", 1024, 20000000, 0);
-    bench("hold, 65536 pending", 65536, 10000000, 0);
-    bench("hold+cancel, 1024 pending", 1024, 10000000, 1);
+    bench(simgrid, "hold, 16 pending", 16, 20000000, 0);
+    bench(simgrid, "hold, 1024 pending", 1024, 20000000, 0);
+    bench(simgrid, "hold, 65536 pending", 65536, 10000000, 0);
+    bench(simgrid, "hold+cancel, 1024 pending", 1024, 10000000, 1);
     return 0;
 }

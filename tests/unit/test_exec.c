@@ -198,9 +198,10 @@ static void test_every_op_once_every_policy(void)
             ASSERT_STREQ(res.rep.m.engine, "pthread");
             ASSERT_STREQ(res.rep.m.policy, scn_policy_name((enum scn_gvl_policy)p));
             ASSERT(res.rep.m.wall > 0);
-            /* the joiner parked: at least one voluntary switch, and its time */
+            /* the joiner parked: its time, and some thread switched
+             * voluntarily (not necessarily the joiner: its futex wait
+             * returns at once when the last worker ended in between) */
             ASSERT(res.rep.m.vol_switches >= 1);
-            ASSERT(res.rep.m.main_vol_switches >= 1);
             ASSERT(res.rep.m.state_time[TS_PARKED] > 0);
             ASSERT(res.rep.m.state_time[TS_RUNNING] > 0);
             ASSERT_EQ(res.rep.m.native_threads,

@@ -94,8 +94,11 @@ static void test_delay_dequeue_keeps_sleeper(void)
     }
 }
 
-/* A delayed task is woken on its own core (ttwu_runnable), even with
- * another core idle; without DELAY_DEQUEUE the wake goes to the idle core. */
+/* A delayed task woken while another task shares its core's run queue
+ * leaves that queue and is placed like any woken task (ttwu_runnable since
+ * d68803506ffb, Linux 6.12): to the idle core, as without DELAY_DEQUEUE.
+ * On a machine of one core (a thread pinned to one CPU) it is put back on
+ * its queue: there the woken task waits for the running one. */
 static void wake_a(void *obj, uint64_t arg)
 {
     (void)arg;
@@ -103,7 +106,7 @@ static void wake_a(void *obj, uint64_t arg)
     mach_wake(&w->m, &w->t[0].t, NULL);
 }
 
-static void test_delayed_wakes_on_its_core(void)
+static void test_delayed_wake_placement(void)
 {
     static const struct ms_step a[] = { { A_BURST, 400, 0 }, { A_BLOCK, 0, 0 }, { A_MARK, 0, 0 },
                                         { A_EXIT, 0, 0 } };
@@ -116,20 +119,29 @@ static void test_delayed_wakes_on_its_core(void)
         ms_start(&w, 0);  /* A: core 0 at 10 */
         ms_start(&w, 2);  /* C: core 1 at 10, ends at 420: core 1 idles */
         ms_start(&w, 1);  /* B: queued on core 0 behind A */
-        sim_at(w.e, 425, wake_a, &w, 0);  /* A slept at 410; B runs 412..712 */
+        sim_at(w.e, 425, wake_a, &w, 0);  /* A slept at 410 (delayed in mode 1); B runs 412..712 */
         ms_run(&w);
-        if (mode) {
-            /* delayed on core 0: put back there; B (protected) keeps it
-             * until it exits at 712, then a switch */
-            ASSERT_EQ(w.t[0].marks[0], 714);
-            ASSERT_EQ(w.t[0].t.last_core, 0);
-        } else {
-            /* off every queue: the idle core 1, after its wake-up */
-            ASSERT_EQ(w.t[0].marks[0], 435);
-            ASSERT_EQ(w.t[0].t.last_core, 1);
-        }
+        /* either way: the idle core 1, after its wake-up */
+        ASSERT_EQ(w.t[0].marks[0], 435);
+        ASSERT_EQ(w.t[0].t.last_core, 1);
         ms_teardown(&w);
     }
+    /* one core: A, delayed, is put back on it; B (protected) keeps the
+     * core until it exits at 712, then a switch */
+    static const struct ms_step b1[] = { { A_BURST, 300, 0 }, { A_EXIT, 0, 0 } };
+    const struct ms_step *const s1[] = { a, b1 };
+    struct ms_world w;
+    ms_setup_sched(&w, 1, s1, 2, MACH_SCHED_EEVDF_DELAY);
+    ms_start(&w, 0);
+    ms_start(&w, 1);
+    struct probe p = { &w, false, 0, 0 };
+    sim_at(w.e, 424, probe_at, &p, 0);
+    sim_at(w.e, 425, wake_a, &w, 0);
+    ms_run(&w);
+    ASSERT(p.delayed);
+    ASSERT_EQ(w.t[0].marks[0], 714);
+    ASSERT_EQ(w.t[0].t.last_core, 0);
+    ms_teardown(&w);
 }
 
 /* Two CPU-bound tasks on one core: the running one's deadline (v + slice)
@@ -248,7 +260,7 @@ int main(void)
 {
     RUN(test_eevdf_positive_lag_preempts);
     RUN(test_delay_dequeue_keeps_sleeper);
-    RUN(test_delayed_wakes_on_its_core);
+    RUN(test_delayed_wake_placement);
     RUN(test_eevdf_slices_at_ticks);
     RUN(test_cfs_wakeup_gran);
     RUN(test_yield);
