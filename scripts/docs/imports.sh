@@ -22,19 +22,8 @@
 # the ID, the trace's own totals (columns trace_*: `--stats`) and the run's
 # CSV row.
 set -u
-top=$(cd "$(dirname "$0")/../.." && pwd)
-bin=$top/gvlsim
-check=0
-while [ $# -gt 0 ]; do
-    case $1 in
-        -b) bin=$2; shift 2 ;;
-        --check) check=1; shift ;;
-        *) echo "usage: imports.sh [-b GVLSIM] [--check]" >&2; exit 2 ;;
-    esac
-done
-case $bin in /*) ;; *) bin=$(pwd)/$bin ;; esac
-[ -x "$bin" ] || { echo "imports.sh: $bin is not executable (run make)" >&2; exit 2; }
-cd "$top" || exit 2
+name=imports.sh
+. "$(dirname "$0")/args.inc"
 runs=docs/data/import-runs.txt
 csv=docs/data/import.csv
 whatif=docs/data/import-whatif.csv
