@@ -42,9 +42,23 @@ n=$(grep -c ',waiting,.*,sync,' "$tmp/pp.csv")
 # the workers' waits are woken by the thread holding the resource: queue pops in the scenario
 checks=$((checks + 1))
 grep -q '"op":"queue_pop","trace":"e[0-9]* waiting\[0\] sync: ' "$tmp/pp.json" || fail "no sync pop in the scenario"
-# main's last wait is a join of the last worker
+# main's last wait is a join of the last worker (Thread#join: the op join of that thread)
 checks=$((checks + 1))
-grep -q 'waiting\[0\] join: ' "$tmp/pp.json" || fail "main's final wait is not a join"
+grep -q '"op":"join","trace":"e[0-9]* waiting\[0\] join: [^"]*","thread":"' "$tmp/pp.json" ||
+    fail "main's final wait is not a join"
+# threads created while tracing are spawned by their creator; gc states are gc ops, replayed
+# as collections of their length (state gc, counted)
+checks=$((checks + 1))
+grep -q '"spawned": true' "$tmp/gc.json" && grep -q '"op":"spawn","trace":"creates ' "$tmp/gc.json" ||
+    fail "gc: no spawned thread"
+ngc=$(grep -c '"op":"gc"' "$tmp/gc.json")
+# shellcheck disable=SC2086
+run run "$tmp/gc.json" $mach -q --reproducible
+expect_code 0 "run imported gc"
+checks=$((checks + 1))
+col=$(head -1 "$tmp/out" | tr , '\n' | grep -n '^gc_count$' | cut -d: -f1)
+[ "$ngc" -gt 0 ] && [ "$(tail -1 "$tmp/out" | cut -d, -f"$col")" = "$ngc" ] ||
+    fail "gc: $ngc gc ops, gc_count $(tail -1 "$tmp/out" | cut -d, -f"$col")"
 
 # -- stdout by default, valid JSON, and the same bytes every time
 run import gvl-tracing "$data/example2.json.gz" -q
