@@ -17,6 +17,18 @@ static int run_sim(const struct scenario *scn, const struct backend_opts *o, str
     return simulate_run(scn, &so, &r->m, err, errlen);
 }
 
+/* A real backend's report hands its metrics to r: r owns the per-Ractor
+ * counts and the measures from then on (the report, freed next, no
+ * longer points at them). */
+static void take_metrics(struct backend_result *r, struct run_metrics *m, uint64_t **ractor_ops_buf)
+{
+    r->m = *m;
+    *ractor_ops_buf = NULL;
+    m->ractor_ops = NULL;
+    m->measures = NULL;
+    m->nmeasures = 0;
+}
+
 static int run_pthread(const struct scenario *scn, const struct backend_opts *o,
                        struct backend_result *r, char *err, size_t errlen)
 {
@@ -24,13 +36,7 @@ static int run_pthread(const struct scenario *scn, const struct backend_opts *o,
     struct exec_report rep;
     memset(r, 0, sizeof *r);
     int rc = exec_run(scn, &eo, &rep, err, errlen);
-    if (rc == GV_OK) {
-        r->m = rep.m;                  /* r owns the per-Ractor counts and the measures now */
-        rep.ractor_ops_buf = NULL;
-        rep.m.ractor_ops = NULL;
-        rep.m.measures = NULL;
-        rep.m.nmeasures = 0;
-    }
+    if (rc == GV_OK) take_metrics(r, &rep.m, &rep.ractor_ops_buf);
     exec_report_free(&rep);
     return rc;
 }
@@ -44,13 +50,9 @@ static int run_ruby(const struct scenario *scn, const struct backend_opts *o, st
     memset(r, 0, sizeof *r);
     int rc = rrun_run(scn, &ro, &rep, err, errlen);
     if (rc == GV_OK) {
-        r->m = rep.m;                  /* the Ruby's version string lives in r */
-        snprintf(r->engine, sizeof r->engine, "%s", rep.engine);
+        take_metrics(r, &rep.m, &rep.ractor_ops_buf);
+        snprintf(r->engine, sizeof r->engine, "%s", rep.engine);  /* the Ruby's version string lives in r */
         r->m.engine = r->engine;
-        rep.ractor_ops_buf = NULL;
-        rep.m.ractor_ops = NULL;
-        rep.m.measures = NULL;
-        rep.m.nmeasures = 0;
     }
     rrun_report_free(&rep);
     return rc;

@@ -117,7 +117,8 @@ const struct cli_command cli_cmd_sweep = {
         "commands, each running `--shard K/N` into OUT.K-of-N.csv, for GNU parallel\n"
         "(`parallel --sshlogin` spreads them over machines); `--emit-jobs slurm` prints\n"
         "a job-array script.  `gvlsim merge` joins the shards' files into the rows of\n"
-        "the whole sweep (byte for byte, with --reproducible).\n"
+        "the whole sweep (byte for byte, with --reproducible).  Every job has --resume:\n"
+        "a job run again after it was killed continues its shard from its journal.\n"
         "\n"
         "Journal: with -o FILE, every run is recorded in FILE.journal as it completes\n"
         "(synced to disk at least once a second), so a sweep that is killed or\n"
@@ -302,24 +303,32 @@ static void row_prefix(struct row *cells, const struct sweep_grid *g, uint64_t p
 }
 
 /* Run one point as `gvlsim run` in a process of its own, with the same
- * --set values in the same order and the seed the point gets here.  Its
- * row comes back encoded (CSV, or a JSON object for json and jsonl) and
- * is joined to the sweep's own cells encoded alike. */
-static void run_spawned(const struct sweep_opts *o, const char **sets, int nsets, uint64_t seed,
-                        uint64_t point, int rep, struct run_result *out)
+ * --set values in the same order as sweep_load_point (the common ones, then
+ * the point's) and the seed the point gets here.  Its row comes back
+ * encoded (CSV, or a JSON object for json and jsonl) and is joined to the
+ * sweep's own cells encoded alike. */
+static void run_spawned(const struct sweep_opts *o, uint64_t seed, uint64_t point, int rep,
+                        struct run_result *out)
 {
     const struct run_options *ro = &o->run;
+    const struct sweep_grid *g = &o->grid;
     char seedbuf[32], maxbuf[48], err[GV_ERRLEN];
     snprintf(seedbuf, sizeof seedbuf, "%" PRIu64, seed);
     snprintf(maxbuf, sizeof maxbuf, "%" PRId64 "ps", (int64_t)ro->max_time);
-    const char **argv = calloc((size_t)(2 * nsets + 2 * ro->nmachines + 24), sizeof *argv);
+    const char **argv = calloc((size_t)(2 * (ro->nsets + g->nparams) + 2 * ro->nmachines + 24), sizeof *argv);
+    char **mine = calloc((size_t)g->nparams + 1, sizeof *mine);  /* the point's KEY=VALUE */
+    bool oom = !argv || !mine;
+    for (int i = 0; i < g->nparams && !oom; i++) oom = !(mine[i] = sweep_set_string(g, point, i));
     struct row cells;
     row_init(&cells);
-    row_prefix(&cells, &o->grid, point, rep);
+    row_prefix(&cells, g, point, rep);
     char *prefix = cells.oom ? NULL : rows_encode_str(ro->format, &o->cols, &cells);
     row_free(&cells);
-    if (!argv || !prefix) {
+    if (oom || !prefix) {
         free(argv);
+        if (mine)
+            for (int i = 0; i < g->nparams; i++) free(mine[i]);
+        free(mine);
         free(prefix);
         out->code = GV_EXIT_NOMEM;
         out->msg = strdup("out of memory");
@@ -329,9 +338,9 @@ static void run_spawned(const struct sweep_opts *o, const char **sets, int nsets
     argv[n++] = "gvlsim";
     argv[n++] = "run";
     argv[n++] = ro->scenario;
-    for (int i = 0; i < nsets; i++) {
+    for (int i = 0; i < ro->nsets + g->nparams; i++) {
         argv[n++] = "--set";
-        argv[n++] = sets[i];
+        argv[n++] = i < ro->nsets ? ro->sets[i] : mine[i - ro->nsets];
     }
     for (int i = 0; i < ro->nmachines; i++) {
         argv[n++] = "--machines";
@@ -355,6 +364,8 @@ static void run_spawned(const struct sweep_opts *o, const char **sets, int nsets
     struct spawn_result sr;
     int rc = spawn_self((char *const *)argv, &sr, err, sizeof err);
     free(argv);
+    for (int i = 0; i < g->nparams; i++) free(mine[i]);
+    free(mine);
     size_t len = rc == GV_OK ? strcspn(sr.out, "\n") : 0;
     bool json = ro->format != ROWS_CSV;
     if (rc != GV_OK) {
@@ -395,45 +406,28 @@ static void run_one(struct sweep *sw, uint64_t r, struct run_result *out)
     const struct sweep_grid *g = &o->grid;
     uint64_t point = r / (uint64_t)g->nseeds;
     int rep = (int)(r % (uint64_t)g->nseeds);
-    int nsets = o->run.nsets + g->nparams;
-    const char **sets = calloc((size_t)(nsets ? nsets : 1), sizeof *sets);
-    char **mine = calloc((size_t)(g->nparams ? g->nparams : 1), sizeof *mine);
     char err[4096] = "";
     struct scenario scn;
-    bool loaded = false;
-    int rc = GV_OK;
-    if (!sets || !mine) {
-        rc = gv_fail(err, sizeof err, GV_ENOMEM, "out of memory");
-        goto done;
-    }
-    memcpy(sets, o->run.sets, (size_t)o->run.nsets * sizeof *sets);
-    for (int i = 0; i < g->nparams; i++) {
-        mine[i] = sweep_set_string(g, point, i);
-        if (!mine[i]) {
-            rc = gv_fail(err, sizeof err, GV_ENOMEM, "out of memory");
-            goto done;
-        }
-        sets[o->run.nsets + i] = mine[i];
-    }
-    struct load_opts lo = { .sets = sets, .nsets = nsets, .machines_dirs = o->run.machines,
-                            .nmachines_dirs = o->run.nmachines };
+    struct load_opts base = { .sets = o->run.sets, .nsets = o->run.nsets, .machines_dirs = o->run.machines,
+                              .nmachines_dirs = o->run.nmachines };
     struct diag_list d;
     diag_init(&d);
-    rc = scn_load_text(o->run.scenario, o->text, o->textlen, &lo, &scn, &d);
+    int rc = sweep_load_point(g, point, o->run.scenario, o->text, o->textlen, &base, &scn, &d);
     if (rc != GV_OK) {
         size_t off = 0;
         for (size_t i = 0; i < d.n && off + 8 < sizeof err; i++)
             off += (size_t)snprintf(err + off, sizeof err - off, "%s%s", i ? "\n" : "", d.msgs[i]);
-        if (d.n == 0) snprintf(err, sizeof err, "%s", gv_strerror(rc));
         diag_free(&d);
-        goto done;
+        out->code = gv_exit_code(rc);
+        out->msg = strdup(err[0] ? err : gv_strerror(rc));
+        return;
     }
     diag_free(&d);
-    loaded = true;
     scn.seed = sweep_seed(o->run.has_seed ? o->run.seed : scn.seed, rep);
     if (!o->backend->measured && sim_engine_one_per_process(o->run.engine)) {
-        run_spawned(o, sets, nsets, scn.seed, point, rep, out);
-        goto done;
+        run_spawned(o, scn.seed, point, rep, out);
+        scenario_free(&scn);
+        return;
     }
 
     struct backend_result res;
@@ -457,12 +451,7 @@ static void run_one(struct sweep *sw, uint64_t r, struct run_result *out)
         row_free(&cells);
         backend_result_free(&res);
     }
-done:
-    if (loaded) scenario_free(&scn);
-    if (mine)
-        for (int i = 0; i < g->nparams; i++) free(mine[i]);
-    free(mine);
-    free(sets);
+    scenario_free(&scn);
     if (rc != GV_OK) {
         out->code = gv_exit_code(rc);
         out->msg = strdup(err[0] ? err : gv_strerror(rc));

@@ -216,31 +216,16 @@ static void point_label(const struct validation *v, int p, char *buf, size_t len
 /* Load every point's scenario (the common --set values, then the point's). */
 static int load_points(struct validation *v)
 {
-    int nsets = v->run.nsets + v->grid.nparams;
-    const char **sets = calloc((size_t)nsets + 1, sizeof *sets);
-    char **mine = calloc((size_t)v->grid.nparams + 1, sizeof *mine);
+    struct load_opts base = { .sets = v->run.sets, .nsets = v->run.nsets, .machines_dirs = v->run.machines,
+                              .nmachines_dirs = v->run.nmachines };
     int code = GV_EXIT_OK;
-    if (!sets || !mine) {
-        code = GV_EXIT_NOMEM;
-        goto out;
-    }
     for (int p = 0; p < v->npoints && code == GV_EXIT_OK; p++) {
-        memcpy(sets, v->run.sets, (size_t)v->run.nsets * sizeof *sets);
-        for (int i = 0; i < v->grid.nparams; i++) {
-            free(mine[i]);
-            mine[i] = sweep_set_string(&v->grid, (uint64_t)p, i);
-            if (!mine[i]) {
-                code = GV_EXIT_NOMEM;
-                goto out;
-            }
-            sets[v->run.nsets + i] = mine[i];
-        }
-        struct load_opts lo = { .sets = sets, .nsets = nsets, .machines_dirs = v->run.machines,
-                                .nmachines_dirs = v->run.nmachines };
         struct diag_list d;
         diag_init(&d);
-        int rc = scn_load(v->run.scenario, &lo, &v->scns[p], &d);
-        if (rc != GV_OK) {
+        int rc = sweep_load_point(&v->grid, (uint64_t)p, v->run.scenario, NULL, 0, &base, &v->scns[p], &d);
+        if (rc == GV_ENOMEM && d.n == 0) {
+            code = GV_EXIT_NOMEM;
+        } else if (rc != GV_OK) {
             char label[512];
             point_label(v, p, label, sizeof label);
             fprintf(stderr, "gvlsim validate: configuration %d (%s):\n", p, label);
@@ -252,11 +237,6 @@ static int load_points(struct validation *v)
         }
         diag_free(&d);
     }
-out:
-    if (mine)
-        for (int i = 0; i < v->grid.nparams; i++) free(mine[i]);
-    free(mine);
-    free(sets);
     if (code == GV_EXIT_NOMEM) fprintf(stderr, "gvlsim validate: out of memory\n");
     return code;
 }

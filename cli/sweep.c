@@ -5,6 +5,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../common/err.h"
+#include "../input/load.h"
+
 #define SWEEP_MAX_RUNS 10000000u
 
 void sweep_grid_init(struct sweep_grid *g)
@@ -185,4 +188,29 @@ void sweep_interleave(const struct sweep_shard *sh, uint64_t nslots, int seeds, 
     for (uint64_t rep = 0; rep < (uint64_t)seeds; rep++)
         for (uint64_t j = 0; j < nslots; j++)
             if (sweep_shard_run(sh, j) % (uint64_t)seeds == rep) order[k++] = j;
+}
+
+int sweep_load_point(const struct sweep_grid *g, uint64_t point, const char *name, const char *text, size_t len,
+                     const struct load_opts *base, struct scenario *out, struct diag_list *d)
+{
+    int nsets = base->nsets + g->nparams;
+    const char **sets = calloc((size_t)nsets + 1, sizeof *sets);
+    char **mine = calloc((size_t)g->nparams + 1, sizeof *mine);
+    int rc = sets && mine ? GV_OK : GV_ENOMEM;
+    if (rc == GV_OK && base->nsets) memcpy(sets, base->sets, (size_t)base->nsets * sizeof *sets);
+    for (int i = 0; i < g->nparams && rc == GV_OK; i++) {
+        if (!(mine[i] = sweep_set_string(g, point, i))) rc = GV_ENOMEM;
+        sets[base->nsets + i] = mine[i];
+    }
+    if (rc == GV_OK) {
+        struct load_opts lo = *base;
+        lo.sets = sets;
+        lo.nsets = nsets;
+        rc = text ? scn_load_text(name, text, len, &lo, out, d) : scn_load(name, &lo, out, d);
+    }
+    if (mine)
+        for (int i = 0; i < g->nparams; i++) free(mine[i]);
+    free(mine);
+    free(sets);
+    return rc;
 }

@@ -44,6 +44,17 @@ int sweep_value_index(const struct sweep_grid *g, uint64_t point, int param);
 /* "KEY=VALUE" of parameter `param` at `point` (malloc'ed), or NULL (OOM). */
 char *sweep_set_string(const struct sweep_grid *g, uint64_t point, int param);
 
+struct load_opts;
+struct scenario;
+struct diag_list;
+/* Load the scenario of grid point `point`: with `base`'s --set values
+ * followed by the point's "KEY=VALUE" ones (and base's machine
+ * directories), from `text` (len bytes, as scn_read_file read it once) or,
+ * when text is NULL, from the file `name`.  Returns what scn_load does
+ * (the problems in d; on failure `out` holds nothing to free). */
+int sweep_load_point(const struct sweep_grid *g, uint64_t point, const char *name, const char *text, size_t len,
+                     const struct load_opts *base, struct scenario *out, struct diag_list *d);
+
 /* A share of the runs for one machine or job (`--shard K/N`, 1-based):
  * run r belongs to share (r mod N) + 1, so each share holds runs spread
  * over the whole grid (similar work per share whatever parameter makes a

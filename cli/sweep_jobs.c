@@ -13,8 +13,9 @@
 
 const char *const sweep_job_kinds[] = { "parallel", "slurm", NULL };
 
-/* The options of the sweep that the jobs do not repeat. */
-static const char *const not_repeated[] = { "output", "emit-jobs", "shards", "gvlsim", "shard" };
+/* The options of the sweep that the jobs do not repeat (every job has
+ * --resume: see sweep_jobs.h). */
+static const char *const not_repeated[] = { "output", "emit-jobs", "shards", "gvlsim", "shard", "resume" };
 
 /* A name, absolute: realpath if it exists, else its directory's realpath
  * joined with its last component, else the working directory joined with
@@ -175,7 +176,7 @@ int sweep_emit_jobs(const struct args *a, int kind, uint64_t shards, uint64_t po
     if (rc == GV_OK && kind == 0) {  /* GNU parallel: one line per shard */
         for (uint64_t k = 1; k <= shards && rc == GV_OK; k++) {
             rc = put_command(stdout, a, gv_abs, menv);
-            fprintf(stdout, " --shard=%" PRIu64 "/%" PRIu64 " -o ", k, shards);
+            fprintf(stdout, " --shard=%" PRIu64 "/%" PRIu64 " --resume -o ", k, shards);
             snprintf(mid, sizeof mid, ".%" PRIu64 "-of-%" PRIu64, k, shards);
             put_shard_name(stdout, out, mid);
             fputc('\n', stdout);
@@ -191,7 +192,7 @@ int sweep_emit_jobs(const struct args *a, int kind, uint64_t shards, uint64_t po
         printf("#SBATCH --output=%.*s.%%a-of-%" PRIu64 "%s.log\n", (int)cut, out, shards, out + cut);
         printf("set -eu\ntask=${SLURM_ARRAY_TASK_ID:?not a Slurm array task}\nexec ");
         rc = put_command(stdout, a, gv_abs, menv);
-        printf(" --shard=\"$task/%" PRIu64 "\" -o ", shards);
+        printf(" --shard=\"$task/%" PRIu64 "\" --resume -o ", shards);
         snprintf(mid, sizeof mid, ".\"$task\"-of-%" PRIu64, shards);
         put_shard_name(stdout, out, mid);
         printf("\n# when every task is done:\n#   gvlsim merge --points %" PRIu64 " --seeds %d -o ",

@@ -1,5 +1,6 @@
 /* afile.c - temporary file + rename, in two phases, and the table of
- * pending temporary files that the signal handler removes.
+ * pending temporary files, directories and child processes that the
+ * signal handler cleans up.
  *
  * Only regular files are replaced that way.  An existing device, FIFO or
  * socket (`-o /dev/null`, `-o /dev/stdout`, a pipe) is written in place:
@@ -10,37 +11,48 @@
 #include "afile.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <pthread.h>
 #include <signal.h>
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "err.h"
 
 /* ---- pending temporary files ----------------------------------------------
- * A slot is free (0), being filled (1) or armed (2); the handler unlinks
- * the armed ones.  The path is copied into the slot, so the handler never
- * reads memory that another thread may free.  More pending outputs than
+ * A slot is free (0), being filled (1) or armed (2); the handler acts on
+ * the armed ones: a child process is killed and reaped first (so that it
+ * writes nothing more), then files are unlinked, then directories emptied
+ * and removed.  The path is copied into the slot, so the handler never
+ * reads memory that another thread may free.  More pending entries than
  * slots (or a longer path) only lose the clean-up, never the output. */
-#define AFILE_SLOTS 16
+#define AFILE_SLOTS 32
 #define AFILE_SLOT_PATH 4096
+
+enum pending_kind { PENDING_FILE, PENDING_DIR, PENDING_CHILD };
 
 static struct {
     atomic_int state;
+    enum pending_kind kind;
+    pid_t pid;  /* PENDING_CHILD */
     char path[AFILE_SLOT_PATH];
 } afile_pending[AFILE_SLOTS];
 
-static int pending_add(const char *tmp)
+static int pending_add(enum pending_kind kind, const char *path, pid_t pid)
 {
-    size_t n = strlen(tmp);
+    size_t n = path ? strlen(path) : 0;
     if (n >= AFILE_SLOT_PATH) return -1;
     for (int i = 0; i < AFILE_SLOTS; i++) {
         int expect = 0;
         if (!atomic_compare_exchange_strong(&afile_pending[i].state, &expect, 1)) continue;
-        memcpy(afile_pending[i].path, tmp, n + 1);
+        afile_pending[i].kind = kind;
+        afile_pending[i].pid = pid;
+        memcpy(afile_pending[i].path, path ? path : "", n + 1);
         atomic_store(&afile_pending[i].state, 2);
         return i;
     }
@@ -52,11 +64,45 @@ static void pending_remove(int slot)
     if (slot >= 0) atomic_store(&afile_pending[slot].state, 0);
 }
 
+/* Empty the directory `path` (its files; it holds no subdirectory) and
+ * remove it, with async-signal-safe calls only: open, the getdents64
+ * system call (readdir may allocate), unlinkat, rmdir.  Unlinking while
+ * reading can skip entries, so it reads again from the start until a
+ * pass finds nothing (at most a few passes). */
+static void remove_dir(const char *path)
+{
+    for (int pass = 0; rmdir(path) != 0 && errno == ENOTEMPTY && pass < 8; pass++) {
+        int fd = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+        if (fd < 0) return;
+        _Alignas(8) char buf[4096];
+        long n;
+        while ((n = syscall(SYS_getdents64, fd, buf, sizeof buf)) > 0)
+            for (long off = 0; off < n;) {
+                /* struct linux_dirent64: d_ino (8), d_off (8), d_reclen (2), d_type (1), d_name */
+                unsigned short reclen;
+                memcpy(&reclen, buf + off + 16, sizeof reclen);
+                const char *name = buf + off + 19;
+                if (strcmp(name, ".") != 0 && strcmp(name, "..") != 0) unlinkat(fd, name, 0);
+                off += reclen;
+            }
+        close(fd);
+    }
+}
+
 static void on_signal(int sig)
 {
     int saved = errno;
     for (int i = 0; i < AFILE_SLOTS; i++)
-        if (atomic_load(&afile_pending[i].state) == 2) unlink(afile_pending[i].path);
+        if (atomic_load(&afile_pending[i].state) == 2 && afile_pending[i].kind == PENDING_CHILD) {
+            kill(afile_pending[i].pid, SIGKILL);
+            while (waitpid(afile_pending[i].pid, NULL, 0) < 0 && errno == EINTR) {}
+        }
+    for (int i = 0; i < AFILE_SLOTS; i++)
+        if (atomic_load(&afile_pending[i].state) == 2 && afile_pending[i].kind == PENDING_FILE)
+            unlink(afile_pending[i].path);
+    for (int i = 0; i < AFILE_SLOTS; i++)
+        if (atomic_load(&afile_pending[i].state) == 2 && afile_pending[i].kind == PENDING_DIR)
+            remove_dir(afile_pending[i].path);
     errno = saved;
     /* SA_RESETHAND restored the default action: delivered when the handler
      * returns, it ends the process with this signal's status. */
@@ -80,23 +126,46 @@ void afile_catch_signals(void)
 
 void afile_untrack(int slot) { pending_remove(slot); }
 
-int afile_mkstemp(char *tmpl, int *slot)
+void afile_hold(sigset_t *old)
 {
-    /* no signal between the file's creation and its entry in the table:
-     * it would leave the file behind */
-    sigset_t block, old;
+    sigset_t block;
     sigemptyset(&block);
     sigaddset(&block, SIGINT);
     sigaddset(&block, SIGTERM);
     sigaddset(&block, SIGHUP);
-    pthread_sigmask(SIG_BLOCK, &block, &old);
-    int fd = mkstemp(tmpl);
-    *slot = fd >= 0 ? pending_add(tmpl) : -1;
+    pthread_sigmask(SIG_BLOCK, &block, old);
+}
+
+void afile_release(const sigset_t *old)
+{
     int e = errno;
-    pthread_sigmask(SIG_SETMASK, &old, NULL);
+    pthread_sigmask(SIG_SETMASK, old, NULL);
     errno = e;
+}
+
+int afile_mkstemp(char *tmpl, int *slot)
+{
+    /* no signal between the file's creation and its entry in the table:
+     * it would leave the file behind */
+    sigset_t old;
+    afile_hold(&old);
+    int fd = mkstemp(tmpl);
+    *slot = fd >= 0 ? pending_add(PENDING_FILE, tmpl, 0) : -1;
+    afile_release(&old);
     return fd;
 }
+
+char *afile_mkdtemp(char *tmpl, int *slot)
+{
+    sigset_t old;
+    afile_hold(&old);
+    char *dir = mkdtemp(tmpl);
+    *slot = dir ? pending_add(PENDING_DIR, tmpl, 0) : -1;
+    afile_release(&old);
+    return dir;
+}
+
+int afile_track_child(pid_t pid) { return pending_add(PENDING_CHILD, NULL, pid); }
 
 /* ---- the files ------------------------------------------------------------ */
 

@@ -13,8 +13,9 @@
  * can then leave one output committed and not another.
  *
  * Interruption: afile_catch_signals() makes SIGINT, SIGTERM and SIGHUP
- * remove the temporary file of every output not yet committed (the
- * pending files are kept in a fixed table, read by the handler with
+ * remove the temporary file of every output not yet committed, and the
+ * temporary directories and child processes entered below (the pending
+ * entries are kept in a fixed table, read by the handler with
  * async-signal-safe calls only: the one process-wide state of gvlsim), and
  * then end the process by the same signal, so that its exit status is the
  * conventional 128 + signal (130 for SIGINT).  Files that are not afiles,
@@ -22,8 +23,10 @@
 #ifndef GV_AFILE_H
 #define GV_AFILE_H
 
+#include <signal.h>
 #include <stdbool.h>
 #include <stdio.h>
+#include <sys/types.h>
 
 struct afile {
     FILE *f;     /* NULL once prepared */
@@ -55,5 +58,23 @@ void afile_catch_signals(void);
  * it out once it is renamed or removed. */
 int afile_mkstemp(char *tmpl, int *slot);
 void afile_untrack(int slot);
+
+/* A private temporary directory (the Ruby backend's program and its
+ * output) joins them the same way: afile_mkdtemp creates it as mkdtemp(3)
+ * does; the handler removes the files in it, then it (it must hold no
+ * subdirectory).  afile_untrack(slot) once the caller has removed it. */
+char *afile_mkdtemp(char *tmpl, int *slot);
+
+/* A child process whose files are pending: the handler kills it (SIGKILL)
+ * and reaps it before it removes anything, so that the child writes no
+ * new file into a directory being removed, and does not run on after
+ * gvlsim.  Enter it between afile_hold and afile_release around its spawn
+ * (no signal may come between the two); afile_untrack(slot) as soon as it
+ * has been reaped.  Returns the slot, or -1 if the table is full. */
+int afile_track_child(pid_t pid);
+/* Block SIGINT, SIGTERM and SIGHUP in the calling thread (the previous
+ * mask in *old), and restore them (errno is kept). */
+void afile_hold(sigset_t *old);
+void afile_release(const sigset_t *old);
 
 #endif

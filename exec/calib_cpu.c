@@ -22,12 +22,6 @@
 #include "calib_int.h"
 #include "exec_work.h"
 
-/* keep a computed value alive */
-static void consume(uint64_t x)
-{
-    __asm__ volatile("" : : "r"(x));
-}
-
 /* ---- one thread, CPU-time clock ------------------------------------------ */
 
 enum op_kind { OP_SPIN, OP_INCR_LOCAL, OP_MUTEX, OP_GETPID, OP_STAT, OP_WRITE, OP_FILE_WRITE };
@@ -70,7 +64,7 @@ static void op_run(struct op_ctx *o, uint64_t n)
         }
         break;
     }
-    consume(o->x);
+    exec_consume(o->x);
 }
 
 static double median_of(const double *v, int n)
@@ -168,7 +162,7 @@ static void pair_work(struct pair *p, int who)
         }
         break;
     }
-    consume(x);
+    exec_consume(x);
 }
 
 static void *pair_thread(void *arg)

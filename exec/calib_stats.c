@@ -5,6 +5,7 @@
 #include <time.h>
 
 #include "../common/err.h"
+#include "../common/stats.h"
 #include "calib.h"
 
 long long calib_now_ns(void)
@@ -12,12 +13,6 @@ long long calib_now_ns(void)
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
     return (long long)ts.tv_sec * 1000000000LL + ts.tv_nsec;
-}
-
-static int cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return x < y ? -1 : x > y;
 }
 
 double calib_quantile(const double *sorted, int n, double q)
@@ -39,7 +34,7 @@ int calib_summarise(const double *v, int n, double *median, double *q1, double *
     double *s = malloc((size_t)n * sizeof *s);
     if (!s) return GV_ENOMEM;
     memcpy(s, v, (size_t)n * sizeof *s);
-    qsort(s, (size_t)n, sizeof *s, cmp_double);
+    stats_sort(s, (size_t)n);
     *median = calib_quantile(s, n, 0.5);
     *q1 = calib_quantile(s, n, 0.25);
     *q3 = calib_quantile(s, n, 0.75);

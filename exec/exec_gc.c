@@ -22,7 +22,7 @@ static void gc_work(struct exec_thread *th, sim_time d)
     uint64_t iters = (uint64_t)((double)d / th->vm->calib.ps_per_iter);
     exec_state_set(th, TS_GC);
     uint64_t x = exec_spin(iters, (uint64_t)th->core.id + 1);
-    __asm__ volatile("" : : "r"(x));
+    exec_consume(x);
     exec_state_set(th, TS_RUNNING);
 }
 

@@ -78,12 +78,6 @@ static bool exec_safepoint(struct exec_thread *th)
 
 /* ---- ops ----------------------------------------------------------------- */
 
-/* Keep a loop's final value alive without storing it anywhere. */
-static inline void exec_consume(uint64_t x)
-{
-    __asm__ volatile("" : : "r"(x));
-}
-
 /* Busy-loop for d picoseconds of calibrated work; false if told to end. */
 static bool exec_run_compute(struct exec_thread *th, sim_time d)
 {

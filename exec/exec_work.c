@@ -26,6 +26,7 @@
 #include <time.h>
 
 #include "../common/err.h"
+#include "../common/stats.h"
 
 #define LCG_A UINT64_C(6364136223846793005)
 #define LCG_C UINT64_C(1442695040888963407)
@@ -44,12 +45,6 @@ static int64_t thread_cpu_ns(void)
     struct timespec ts;
     clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
     return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
-}
-
-static int exec_cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return x < y ? -1 : x > y;
 }
 
 #define CALIB_SAMPLES 15
@@ -77,8 +72,8 @@ static void calibrate_once(struct exec_calibration *c)
         int64_t b = thread_cpu_ns();
         ps[i] = (double)(b - a) * 1000.0 / (double)per_sample;
     }
-    __asm__ volatile("" : : "r"(x));  /* the loops' result is used */
-    qsort(ps, CALIB_SAMPLES, sizeof ps[0], exec_cmp_double);
+    exec_consume(x);  /* the loops' result is used */
+    stats_sort(ps, CALIB_SAMPLES);
     c->samples = CALIB_SAMPLES;
     c->ps_per_iter = ps[CALIB_SAMPLES / 2];
     c->min_ps = ps[0];

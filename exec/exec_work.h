@@ -14,6 +14,13 @@
  * it, e.g. with an empty asm taking it as input, so the call is kept). */
 uint64_t exec_spin(uint64_t iters, uint64_t x);
 
+/* Keep a loop's final value alive without storing it anywhere (an empty
+ * asm taking it as input), so that the compiler keeps the loop. */
+static inline void exec_consume(uint64_t x)
+{
+    __asm__ volatile("" : : "r"(x));
+}
+
 /* Measure picoseconds per iteration on the calling thread (CPU time):
  * 15 samples of ~4 ms after a warm-up; accepted when the interquartile
  * range / median <= max_spread, retried up to 5 times.  GV_ERUN with the numbers if it

@@ -36,6 +36,7 @@
 #include <string.h>
 
 #include "../common/err.h"
+#include "../common/sbuf.h"
 
 extern const char rgen_prelude[];  /* ruby_prelude.c */
 
@@ -57,8 +58,7 @@ enum {
 
 struct rgen {
     const struct scenario *scn;
-    char *buf;
-    size_t len, cap;
+    struct sbuf out;  /* the program */
     int line;         /* lines completed */
     int indent;
     bool oom;
@@ -89,21 +89,7 @@ struct rgen_place {
 
 static void put(struct rgen *g, const char *s, size_t n)
 {
-    if (g->oom) return;
-    if (g->len + n + 1 > g->cap) {
-        size_t cap = g->cap ? g->cap : 16384;
-        while (g->len + n + 1 > cap) cap *= 2;
-        char *b = realloc(g->buf, cap);
-        if (!b) {
-            g->oom = true;
-            return;
-        }
-        g->buf = b;
-        g->cap = cap;
-    }
-    memcpy(g->buf + g->len, s, n);
-    g->len += n;
-    g->buf[g->len] = '\0';
+    if (!g->oom) sbuf_putn(&g->out, s, n);
     for (size_t i = 0; i < n; i++) g->line += s[i] == '\n';
 }
 
@@ -1372,13 +1358,15 @@ int rgen_generate(const struct scenario *scn, const struct rgen_opts *o, struct 
     main_part(&g, owner);
     free(owner);
     free(g.emp);
-    if (g.oom) {
-        free(g.buf);
+    size_t len = g.out.n;
+    char *text = sbuf_take(&g.out);
+    if (g.oom || !text) {
+        free(text);
         free(g.lines);
         return gv_fail(err, errlen, GV_ENOMEM, "out of memory generating the Ruby program");
     }
-    p->text = g.buf;
-    p->len = g.len;
+    p->text = text;
+    p->len = len;
     p->lines = g.lines;
     p->nlines = g.nlines;
     return GV_OK;

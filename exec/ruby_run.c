@@ -3,7 +3,10 @@
  * The program runs as a child process: posix_spawnp with stdin from
  * /dev/null, stdout and stderr into files of a private temporary directory
  * (removed afterwards), with the CPU mask of machine.cores inherited from
- * gvlsim; it stays in gvlsim's process group, so a Ctrl-C stops both.  The
+ * gvlsim; it stays in gvlsim's process group, so a Ctrl-C stops both.  A
+ * gvlsim ended by SIGINT, SIGTERM or SIGHUP (a Ctrl-C, `kill`, `timeout`,
+ * a batch system) kills the child, then removes the directory: both are
+ * in the table of pending temporaries of common/afile.h.  The
  * watchdog waits on a pidfd; when --timeout passes it sends SIGUSR1 (the
  * program prints where each thread of its main Ractor is), then SIGKILL.  Environment variables set
  * the runtime settings Ruby reads from the environment (RUBY_MAX_CPU,
@@ -29,6 +32,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "../common/afile.h"
 #include "../common/diag.h"
 #include "../common/err.h"
 #include "../input/jsonpos.h"
@@ -70,9 +74,12 @@ static int write_file(const char *path, const char *text, size_t len, char *err,
     return GV_OK;
 }
 
+/* The run's private directory: in the table of pending temporaries
+ * (common/afile.h) while it exists, so that an interrupted gvlsim removes it. */
 struct tmpdir {
     char dir[PATH_MAX - 32];
     char prog[PATH_MAX], result[PATH_MAX], out[PATH_MAX], errf[PATH_MAX];
+    int slot;
 };
 
 static int tmpdir_make(struct tmpdir *t, char *err, size_t errlen)
@@ -80,7 +87,8 @@ static int tmpdir_make(struct tmpdir *t, char *err, size_t errlen)
     const char *base = getenv("TMPDIR");
     if (!base || !*base || strlen(base) > sizeof t->dir - 32) base = "/tmp";
     snprintf(t->dir, sizeof t->dir, "%s/gvlsim-ruby.XXXXXX", base);
-    if (!mkdtemp(t->dir)) return gv_fail(err, errlen, GV_EIO, "mkdtemp %s: %s", t->dir, strerror(errno));
+    if (!afile_mkdtemp(t->dir, &t->slot))
+        return gv_fail(err, errlen, GV_EIO, "mkdtemp %s: %s", t->dir, strerror(errno));
     snprintf(t->prog, sizeof t->prog, "%s/program.rb", t->dir);
     snprintf(t->result, sizeof t->result, "%s/result.json", t->dir);
     snprintf(t->out, sizeof t->out, "%s/stdout", t->dir);
@@ -95,6 +103,7 @@ static void tmpdir_remove(struct tmpdir *t)
     unlink(t->out);
     unlink(t->errf);
     rmdir(t->dir);
+    afile_untrack(t->slot);
 }
 
 /* ---- a child under a watchdog ----------------------------------------------- */
@@ -154,7 +163,11 @@ static int run_child(char *const *argv, char *const *envp, const char *out_path,
     posix_spawnattr_setsigmask(&at, &none);
     posix_spawnattr_setflags(&at, POSIX_SPAWN_SETSIGMASK);
     pid_t pid;
+    sigset_t held;
+    afile_hold(&held);  /* an interrupted gvlsim kills the child: enter it before any signal */
     int rc = posix_spawnp(&pid, argv[0], &fa, &at, argv, envp);
+    int slot = rc == 0 ? afile_track_child(pid) : -1;
+    afile_release(&held);
     posix_spawn_file_actions_destroy(&fa);
     posix_spawnattr_destroy(&at);
     if (rc != 0)
@@ -174,6 +187,7 @@ static int run_child(char *const *argv, char *const *envp, const char *out_path,
             while (waitpid(pid, &c->status, 0) < 0 && errno == EINTR) {}
         }
     }
+    afile_untrack(slot);
     if (pidfd >= 0) close(pidfd);
     return GV_OK;
 }

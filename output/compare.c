@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "../common/err.h"
+#include "../common/stats.h"
 
 const char *const cmp_report_names[] = { "text", "markdown", "json", NULL };
 
@@ -63,18 +64,6 @@ static int numbers(const char *s, double *out, int max)
 }
 
 #define MAXV 4096   /* elements of a list cell (ractor_ops_per_s: one per Ractor) */
-
-static int cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
-static double median(double *v, int n)
-{
-    qsort(v, (size_t)n, sizeof *v, cmp_double);
-    return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
-}
 
 /* The tolerance for a metric: its own entry (the last given), else "*". */
 static const struct cmp_tolerance *tolerance_of(const struct cmp_opts *o, const char *metric)
@@ -226,7 +215,7 @@ static void stats(const double *mat, int n, int len, int e, double *col, double 
         if (col[i] < lo) lo = col[i];
         if (col[i] > hi) hi = col[i];
     }
-    *med = median(col, n);
+    *med = stats_median(col, (size_t)n);
     *spread = hi == lo ? 0 : *med != 0 ? (hi - lo) / fabs(*med) : INFINITY;
 }
 

@@ -664,7 +664,7 @@ static void extents(const struct gp_series *s, size_t n, bool logx, bool logy, d
         }
 }
 
-static void header(FILE *f, const struct gp_spec *s, const char *what, int width)
+static void header(FILE *f, const struct gp_spec *s, const char *what, int width, int height)
 {
     fputs("# gnuplot script written by `gvlsim plot` (docs/output.md).\n", f);
     put_comment(f, "data: ", s->csv_path);
@@ -676,10 +676,10 @@ static void header(FILE *f, const struct gp_spec *s, const char *what, int width
     put_q(f, s->out);
     fputs("\nfmt = (ARGC >= 2) ? ARG2 : ((strlen(out) > 4 && out[strlen(out)-3:] eq '.svg') ? 'svg' : 'png')\n"
           "if (fmt eq 'svg') {\n", f);
-    fprintf(f, "    set terminal svg size %d,720 dynamic noenhanced font 'DejaVu Sans,11'\n"
+    fprintf(f, "    set terminal svg size %d,%d dynamic noenhanced font 'DejaVu Sans,11'\n"
                "} else {\n"
-               "    set terminal pngcairo size %d,720 noenhanced font 'DejaVu Sans,11'\n"
-               "}\n", width, width);
+               "    set terminal pngcairo size %d,%d noenhanced font 'DejaVu Sans,11'\n"
+               "}\n", width, height, width, height);
     fputs("set encoding utf8\n"
           "set output out\n"
           "set datafile separator comma\n", f);
@@ -701,6 +701,70 @@ static void sources(FILE *f, const struct gp_data *d)
     }
 }
 
+/* The size of the bar chart and how its tick labels go.  Horizontal labels
+ * need a slot of at least their widest line per bar: the image widens
+ * (from 1280 pixels) until it holds them, up to BAR_MAX_WIDTH; beyond, the
+ * labels turn upright (rotated 90 degrees, so that neighbours never touch
+ * whatever their length) if that makes the image narrower, and it grows
+ * downwards instead, so that the bars keep their height.  Widths are estimated at BAR_CHAR_PX per
+ * character: pngcairo draws DejaVu Sans 11 pt at 96 dpi, 14.7 pixels to
+ * the em, about 8.8 pixels a character on these labels ("quantum=100 ms"
+ * measured 123 pixels; the SVG terminal draws it smaller). */
+#define BAR_CHAR_PX 9
+#define BAR_LINE_PX 18        /* a line of 11 pt text at 96 dpi */
+#define BAR_MIN_SLOT 90       /* pixels a bar at the least */
+#define BAR_EXTRA_PX 280      /* the y axis, its label and the key beside the bars */
+#define BAR_MAX_WIDTH 2400
+
+struct bar_layout {
+    int width, height, bmargin;  /* bmargin: in lines */
+    bool rotate;
+};
+
+/* Bar b's tick label: its configuration, and its wall time if `walls`. */
+static void bar_tick(const struct gp_data *d, size_t b, bool walls, char *buf, size_t len)
+{
+    char wall[32];
+    tick_label(wall, sizeof wall, d->bars[b].wall, GP_SECONDS);
+    snprintf(buf, len, "%s%s%s", d->bars[b].label, walls ? "\nwall " : "", walls ? wall : "");
+}
+
+static struct bar_layout bar_layout(const struct gp_data *d, bool walls)
+{
+    /* the widest line of the labels in characters (UTF-8: "µs" is two
+     * bytes, one character), and the most lines of one */
+    int widest = 0, lines = 1;
+    for (size_t b = 0; b < d->nbars; b++) {
+        char lab[600];
+        bar_tick(d, b, walls, lab, sizeof lab);
+        int w = 0, l = 1;
+        for (const unsigned char *p = (const unsigned char *)lab; *p; p++) {
+            if (*p == '\n') {
+                l++;
+                w = 0;
+            } else if ((*p & 0xC0) != 0x80 && ++w > widest) {
+                widest = w;
+            }
+        }
+        if (l > lines) lines = l;
+    }
+    size_t nbars = d->nbars;
+    struct bar_layout lay = { .height = 720, .bmargin = lines + 3 > 6 ? lines + 3 : 6 };
+    int flat = widest * BAR_CHAR_PX + 12, upright = lines * BAR_LINE_PX + 12;  /* pixels a bar */
+    if (flat < BAR_MIN_SLOT) flat = BAR_MIN_SLOT;
+    if (upright < BAR_MIN_SLOT) upright = BAR_MIN_SLOT;
+    long width = (long)nbars * flat + BAR_EXTRA_PX;
+    if (width > BAR_MAX_WIDTH && upright < flat) {  /* many short labels stay flat: nothing to gain */
+        lay.rotate = true;
+        width = (long)nbars * upright + BAR_EXTRA_PX;
+        int label_lines = (widest * BAR_CHAR_PX + BAR_LINE_PX - 1) / BAR_LINE_PX;  /* upright text, in lines */
+        lay.bmargin = label_lines + 2;
+        lay.height += (lay.bmargin - 6 > 0 ? lay.bmargin - 6 : 0) * BAR_LINE_PX;
+    }
+    lay.width = width < 1280 ? 1280 : width > 100000 ? 100000 : (int)width;
+    return lay;
+}
+
 static void write_breakdown(FILE *f, const struct gp_spec *s, const struct gp_data *d)
 {
     bool used[TS_COUNT] = { false };
@@ -709,38 +773,32 @@ static void write_breakdown(FILE *f, const struct gp_spec *s, const struct gp_da
         for (size_t b = 0; b < d->nbars; b++) used[q] |= d->bars[b].state[q] > 0;
         nused += used[q];
     }
-    /* about 90 pixels a bar, so that labels do not run into each other */
-    int width = d->nbars > 11 ? (int)d->nbars * 90 + 280 : 1280;
+    /* each bar's wall time under its label, unless they are all the same */
+    bool walls = false;
+    for (size_t b = 1; b < d->nbars; b++) walls |= d->bars[b].wall != d->bars[0].wall;
+    struct bar_layout lay = bar_layout(d, walls);
     header(f, s, "Bars: the share of thread time in each state (the rows' mean state times), one bar per configuration.",
-           width);
+           lay.width, lay.height);
     char title[512];
     if (s->title) snprintf(title, sizeof title, "%s", s->title);
     else snprintf(title, sizeof title, "where the threads' time goes, by state (%s)", s->csv_path);
-    if (d->nbars > 1) {
-        bool walls = false;
-        for (size_t b = 1; b < d->nbars; b++) walls |= d->bars[b].wall != d->bars[0].wall;
-        if (!walls && d->bars[0].wall > 0) {  /* fixed-length runs: say it once */
-            char wall[32];
-            size_t n = strlen(title);
-            tick_label(wall, sizeof wall, d->bars[0].wall, GP_SECONDS);
-            snprintf(title + n, sizeof title - n, " (every run %s)", wall);
-        }
+    if (d->nbars > 1 && !walls && d->bars[0].wall > 0) {  /* fixed-length runs: say it once */
+        char wall[32];
+        size_t n = strlen(title);
+        tick_label(wall, sizeof wall, d->bars[0].wall, GP_SECONDS);
+        snprintf(title + n, sizeof title - n, " (every run %s)", wall);
     }
     fputs("set title ", f);
     put_q(f, title);
     fputs("\nset ylabel 'share of thread time (%)'\nset yrange [0:100]\nset ytics 10\nset grid ytics\n"
           "set key outside right top reverse Left width 3\nset style data histograms\n"
           "set style histogram rowstacked\nset style fill solid 0.9 border rgb '#333333'\n"
-          "set boxwidth 0.75\nset bmargin 6\n", f);
-    fprintf(f, "set xrange [-0.6:%.1f]\n", (double)d->nbars - 0.4);
-    /* each bar's wall time under its label, unless they are all the same */
-    bool walls = false;
-    for (size_t b = 1; b < d->nbars; b++) walls |= d->bars[b].wall != d->bars[0].wall;
-    fputs("set xtics nomirror (", f);
+          "set boxwidth 0.75\n", f);
+    fprintf(f, "set bmargin %d\nset xrange [-0.6:%.1f]\n", lay.bmargin, (double)d->nbars - 0.4);
+    fprintf(f, "set xtics nomirror %s(", lay.rotate ? "rotate by 90 right " : "");
     for (size_t b = 0; b < d->nbars; b++) {
-        char lab[600], wall[32];
-        tick_label(wall, sizeof wall, d->bars[b].wall, GP_SECONDS);
-        snprintf(lab, sizeof lab, "%s%s%s", d->bars[b].label, walls ? "\nwall " : "", walls ? wall : "");
+        char lab[600];
+        bar_tick(d, b, walls, lab, sizeof lab);
         fprintf(f, "%s", b ? ", " : "");
         put_dq(f, lab);
         fprintf(f, " %zu", b);
@@ -824,7 +882,7 @@ void gp_write_script(FILE *f, const struct gp_spec *s, const struct gp_data *d)
     snprintf(what, sizeof what, "Points: %s (mean over rows with the same x%s), one line per %s%s.",
              s->ycol, errorbars ? "; bars: min..max" : "", s->series_col ? s->series_col : "column",
              d->nrefs ? "; open symbols: measured reference points" : "");
-    header(f, s, what, 1280);
+    header(f, s, what, 1280, 720);
     for (size_t i = 0; i < d->nsources; i++) put_comment(f, "source: ", d->sources[i]);
     fputs("set title ", f);
     put_q(f, title);

@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "../common/err.h"
+#include "../common/sbuf.h"
 #include "csv.h"
 
 static bool has_suffix(const char *s, const char *suf)
@@ -70,42 +71,6 @@ static void cb_free(struct cellbuf *b)
     memset(b, 0, sizeof *b);
 }
 
-/* A string being built. */
-struct sbuf {
-    char *s;
-    size_t n, cap;
-    bool oom;
-};
-
-static void sb_putn(struct sbuf *b, const char *s, size_t n)
-{
-    if (b->oom) return;
-    if (b->n + n + 1 > b->cap) {
-        size_t cap = b->cap ? b->cap : 32;
-        while (b->n + n + 1 > cap) cap *= 2;
-        char *ns = realloc(b->s, cap);
-        if (!ns) {
-            b->oom = true;
-            return;
-        }
-        b->s = ns;
-        b->cap = cap;
-    }
-    memcpy(b->s + b->n, s, n);
-    b->n += n;
-    b->s[b->n] = 0;
-}
-
-static char *sb_take(struct sbuf *b)
-{
-    if (!b->s && !b->oom) sb_putn(b, "", 0);
-    if (b->oom) {
-        free(b->s);
-        return NULL;
-    }
-    return b->s;
-}
-
 /* ---- the JSON parser -------------------------------------------------------- */
 
 struct jp {
@@ -161,7 +126,7 @@ static void put_utf8(struct sbuf *b, unsigned c)
         u[0] = (char)(0xf0 | (c >> 18)); u[1] = (char)(0x80 | ((c >> 12) & 0x3f));
         u[2] = (char)(0x80 | ((c >> 6) & 0x3f)); u[3] = (char)(0x80 | (c & 0x3f)); n = 4;
     }
-    sb_putn(b, u, n);
+    sbuf_putn(b, u, n);
 }
 
 static int hex4(const char *p, unsigned *out)
@@ -187,7 +152,7 @@ static char *jp_string(struct jp *j)
     for (;;) {
         const char *run = j->p;
         while ((unsigned char)*j->p >= 0x20 && *j->p != '"' && *j->p != '\\') j->p++;
-        sb_putn(&b, run, (size_t)(j->p - run));
+        sbuf_putn(&b, run, (size_t)(j->p - run));
         char c = *j->p;
         if (c == '"') {
             j->p++;
@@ -207,7 +172,7 @@ static char *jp_string(struct jp *j)
         const char *simple = strchr("\"\\/bfnrt", e);
         if (e && simple) {
             static const char out[] = "\"\\/\b\f\n\r\t";
-            sb_putn(&b, &out[simple - "\"\\/bfnrt"], 1);
+            sbuf_putn(&b, &out[simple - "\"\\/bfnrt"], 1);
             j->p += 2;
             continue;
         }
@@ -235,7 +200,7 @@ static char *jp_string(struct jp *j)
         }
         put_utf8(&b, u);
     }
-    char *s = sb_take(&b);
+    char *s = sbuf_take(&b);
     if (!s) jp_oom(j);
     return s;
 }
@@ -287,7 +252,7 @@ static char *jp_value(struct jp *j, bool jsonl, unsigned char *kind)
                 }
                 j->p++;
                 jp_ws(j, jsonl);
-                sb_putn(&b, ";", 1);
+                sbuf_putn(&b, ";", 1);
             }
             if (*j->p == '{' || *j->p == '[' || *j->p == '"') {
                 free(b.s);
@@ -299,14 +264,14 @@ static char *jp_value(struct jp *j, bool jsonl, unsigned char *kind)
                 free(b.s);
                 return NULL;
             }
-            sb_putn(&b, num, strlen(num));
+            sbuf_putn(&b, num, strlen(num));
             free(num);
             first = false;
             jp_ws(j, jsonl);
         }
         j->p++;
         *kind = ROW_LIST;
-        char *s = sb_take(&b);
+        char *s = sbuf_take(&b);
         if (!s) jp_oom(j);
         return s;
     }

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "../common/err.h"
+#include "../common/stats.h"
 
 static const char *const metric_names[VAL_NMETRICS] = {
     [VAL_WALL] = "wall_s",
@@ -92,18 +93,6 @@ static bool ratio_of(const struct val_figures *f, const struct val_figures *base
     return true;
 }
 
-static int cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
-double val_median(double *v, int n)
-{
-    qsort(v, (size_t)n, sizeof *v, cmp_double);
-    return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
-}
-
 /* Does the point's scenario count ops?  (the simulator says, else any run) */
 static bool counts_ops(const struct val_input *in, int p)
 {
@@ -150,7 +139,7 @@ static void fill_row(const struct val_input *in, int p, int b, enum val_metric m
             if (value_of(m, real_at(in, p, b, k), &buf[r->n])) r->n++;
     }
     if (r->n > 0) {
-        r->median = val_median(buf, r->n);  /* sorts buf */
+        r->median = stats_median(buf, (size_t)r->n);  /* sorts buf */
         r->min = buf[0];
         r->max = buf[r->n - 1];
     }

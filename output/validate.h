@@ -93,8 +93,6 @@ struct val_row {
  * (malloc'ed; free(*rows)).  GV_OK or GV_ENOMEM. */
 int val_table(const struct val_input *in, struct val_row **rows, size_t *nrows);
 
-/* The median of v[0..n) (sorts v); n > 0. */
-double val_median(double *v, int n);
 
 /* How the table is labelled. */
 struct val_report {

@@ -52,9 +52,7 @@ interrupt() {  # interrupt SIGNAL STATUS WHAT COMMAND...: signal COMMAND once it
         sleep 0.05
         i=$((i + 1))
     done
-    kill -s "$sig" $pid
-    wait $pid 2>/dev/null
-    code=$?
+    stop_job "$sig" $pid
     expect_code "$want" "$what"
     checks=$((checks + 1))
     [ -z "$(ls "$tmp" | grep '\.tmp\.')" ] || fail "$what: temporary files left: $(ls "$tmp")"

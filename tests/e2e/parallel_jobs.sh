@@ -20,7 +20,7 @@ mkdir "$tmp/shards"
 code=$?
 expect_code 0 "emit jobs"
 expect_lines jobs 4 "one command line per shard"
-expect_match jobs "--shard=3/4 -o '.*/shards/sweep'.3-of-4'.csv'$" "third job"
+expect_match jobs "--shard=3/4 --resume -o '.*/shards/sweep'.3-of-4'.csv'$" "third job"
 expect_match err "30 runs in 4 jobs" "note"
 # the jobs are self-contained: run them from another directory
 (cd "$tmp" && parallel --will-cite --halt now,fail=1 -j 2 <"$tmp/jobs") >"$tmp/out" 2>"$tmp/err"

@@ -86,6 +86,40 @@ expect_code 5 "an unreadable --ref"
 run plot tests/regress/pingpong_policies.csv --x cores --series runtime.gvl_policy --breakdown --script-only -o "$tmp/b.png"
 expect_code 0 "--breakdown"
 expect_match b.gp "^plot for \[i=2:5\] \\\$bars using i" "stacked bars of four states"
+# 15 bars with long labels ("threshold" over "quantum=100 ms"): in the SVG,
+# neighbouring tick labels stand at least their half-widths apart (DejaVu
+# Sans at 11 px: 7.2 px a character, a generous average), and labels too long
+# for the width stand upright, a line (13 px) or more apart
+# svg_ticks FILE: "X ROTATED TEXT" of each tick label line below the plot
+svg_ticks() {
+    awk 'match($0, /<g transform="translate\([0-9.]+,/) { x = substr($0, RSTART + 24, RLENGTH - 25)
+                                                        rot = /rotate\(-90\)/ ? 1 : 0; next }
+         /<text>quantum=/ { t = $0; sub(/.*<text>/, "", t); sub(/<\/text>.*/, "", t); print x, rot, t }' "$1"
+}
+svg_check() {  # svg_check FILE WHAT
+    checks=$((checks + 1))
+    svg_ticks "$1" | sort -n | awk -v what="$2" '
+        { n++; if ($2) rot++ }
+        n > 1 && !$2 && $1 - px < 7.2 * (length($0) - length($1) - 3 + plen) / 2 { bad = bad " " NR }
+        n > 1 && $2 && $1 - px < 13 { bad = bad " " NR }
+        { px = $1; plen = length($0) - length($1) - 3 }
+        END { if (n != 15 || bad != "") { printf "%s: %d labels, overlapping at%s\n", what, n, bad; exit 1 } }' \
+        >"$tmp/svgcheck" || fail "$(cat "$tmp/svgcheck")"
+}
+if command -v gnuplot >/dev/null 2>&1; then
+    run plot tests/regress/puma_policies.csv --breakdown --x runtime.quantum --series runtime.gvl_policy \
+        -o "$tmp/bars.svg"
+    expect_code 0 "--breakdown, 15 bars"
+    svg_check "$tmp/bars.svg" "15 bars, SVG"
+    checks=$((checks + 1))
+    svg_ticks "$tmp/bars.svg" | grep -q '^[0-9.]* 0 quantum=100 ms$' || fail "15 bars: the labels are not horizontal"
+    sed 's/,hot_steal,/,hot_steal_with_a_much_longer_variant_name,/' tests/regress/puma_policies.csv >"$tmp/long.csv"
+    run plot "$tmp/long.csv" --breakdown --x runtime.quantum --series runtime.gvl_policy -o "$tmp/long.svg"
+    expect_code 0 "--breakdown, 15 bars, long labels"
+    svg_check "$tmp/long.svg" "15 bars with long labels, SVG"
+    checks=$((checks + 1))
+    svg_ticks "$tmp/long.svg" | grep -q '^[0-9.]* 1 quantum=100 ms$' || fail "long labels: not upright"
+fi
 run plot "$tmp/s.csv" --x cores --y wall_s --breakdown --script-only
 expect_code 2 "--breakdown with --y"
 run plot "$tmp/s.csv" --x cores --series policy --breakdown --script-only

@@ -2,7 +2,8 @@
 # sweep_resume.sh BINARY - a sweep killed with SIGKILL midway loses no
 # finished run: `--resume` runs only what its journal lacks, and the CSV is
 # byte for byte the one an uninterrupted sweep writes (failed runs and exit
-# status included).  Run from the repository root by tests/e2e/run.sh.
+# status included); a job of `--emit-jobs` run again after a kill resumes
+# its shard.  Run from the repository root by tests/e2e/run.sh.
 set -u
 bin=$1
 . tests/e2e/lib.inc
@@ -16,9 +17,16 @@ run $sweep -j 2 -o "$tmp/full.csv"
 expect_code 3 "uninterrupted"
 full_code=$code
 
-kill_midway() {  # kill_midway OUT: start the sweep, SIGKILL it after 6 journaled runs
-    # shellcheck disable=SC2086
-    "$bin" $sweep -j 2 -o "$1" >"$tmp/out" 2>"$tmp/err" &
+kill_midway() {  # kill_midway OUT [COMMAND...]: start the sweep (or COMMAND), SIGKILL it after 6 journaled runs
+    if [ $# -gt 1 ]; then
+        out=$1
+        shift
+        "$@" >"$tmp/out" 2>"$tmp/err" &
+        set -- "$out"
+    else
+        # shellcheck disable=SC2086
+        "$bin" $sweep -j 2 -o "$1" >"$tmp/out" 2>"$tmp/err" &
+    fi
     pid=$!
     i=0
     while [ $i -lt 2000 ] && [ "$(cat "$1.journal" 2>/dev/null | grep -c '^R ')" -lt 6 ]; do
@@ -59,6 +67,27 @@ run $sweep -j 2 -o "$tmp/t.csv" --resume
 expect_code "$full_code" "torn record"
 checks=$((checks + 1))
 cmp -s "$tmp/full.csv" "$tmp/t.csv" || fail "torn record: the CSV differs from the uninterrupted sweep's"
+
+# a job of --emit-jobs that is run again (a re-submitted Slurm task, GNU
+# parallel's --resume-failed) resumes its shard instead of stopping at the
+# journal or starting over
+# shellcheck disable=SC2086
+run $sweep -j 2 --emit-jobs parallel --shards 2 -o "$tmp/e.csv"
+expect_code 0 "emit jobs"
+expect_match out "--shard=1/2 --resume -o '$tmp/e'.1-of-2'.csv'$" "the job resumes"
+job=$(head -n 1 "$tmp/out")
+kill_midway "$tmp/e.1-of-2.csv" sh -c "exec $job"
+run_job() { sh -c "exec $job" >"$tmp/out" 2>"$tmp/err"; code=$?; }
+run_job
+code1=$code
+cp "$tmp/e.1-of-2.csv" "$tmp/resumed.csv"
+checks=$((checks + 1))
+[ -z "$(ls "$tmp" | grep -e '\.journal$' -e '\.tmp\.')" ] || fail "job resumed: journal or temporary file left: $(ls "$tmp")"
+rm "$tmp/e.1-of-2.csv"
+run_job  # uninterrupted, from no journal
+expect_code "$code1" "job resumed: the status of an uninterrupted job"
+checks=$((checks + 1))
+cmp -s "$tmp/e.1-of-2.csv" "$tmp/resumed.csv" || fail "job resumed: the shard differs from an uninterrupted job's"
 
 # no journal for stdout
 # shellcheck disable=SC2086

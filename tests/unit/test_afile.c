@@ -1,8 +1,11 @@
 /* test_afile.c - all-or-nothing output files: the two phases (prepare
  * writes and checks everything, commit renames), aborts at each phase, and
- * the signal handler that removes pending temporary files and ends the
+ * the signal handler that removes pending temporary files and directories,
+ * kills pending child processes and ends the
  * process with the signal. */
 #include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <sys/stat.h>
@@ -81,11 +84,14 @@ static void test_prepare_fails(void)
     afile_abort(&a);  /* harmless after a failed prepare */
 }
 
-/* SIGINT, SIGTERM, SIGHUP: the pending temporary files are removed and the
- * process dies by the signal (its status is 128 + N in a shell). */
+/* SIGINT, SIGTERM, SIGHUP: the pending temporary files and directories are
+ * removed, a pending child process is killed and reaped, and the process
+ * dies by the signal (its status is 128 + N in a shell). */
 static void test_signals(void)
 {
     const int sigs[] = { SIGINT, SIGTERM, SIGHUP };
+    int report[2];  /* the test process tells its child's pid */
+    ASSERT(pipe(report) == 0);
     for (int i = 0; i < 3; i++) {
         pid_t pid = fork();
         ASSERT(pid >= 0);
@@ -105,6 +111,26 @@ static void test_signals(void)
             int slot, fd = afile_mkstemp(path, &slot);
             if (fd < 0 || slot < 0) _exit(93);
             close(fd);
+            /* a private directory with files (the Ruby backend's) */
+            snprintf(path, sizeof path, "%s/d.tmp.XXXXXX", dir);
+            if (!afile_mkdtemp(path, &slot) || slot < 0) _exit(95);
+            size_t n = strlen(path);
+            for (int k = 0; k < 300; k++) {  /* more than one getdents64 buffer */
+                snprintf(path + n, sizeof path - n, "/file-with-a-long-name-%03d", k);
+                fd = open(path, O_WRONLY | O_CREAT, 0600);
+                if (fd < 0) _exit(96);
+                close(fd);
+            }
+            /* a child that would run on: killed and reaped by the handler */
+            sigset_t held;
+            afile_hold(&held);
+            pid_t kid = fork();
+            if (kid == 0) {
+                for (;;) pause();
+            }
+            if (kid < 0 || afile_track_child(kid) < 0) _exit(97);
+            afile_release(&held);
+            if (write(report[1], &kid, sizeof kid) != (ssize_t)sizeof kid) _exit(98);
             raise(sigs[i]);
             _exit(94);  /* not reached */
         }
@@ -113,7 +139,15 @@ static void test_signals(void)
         ASSERT(WIFSIGNALED(st));
         ASSERT_EQ(WTERMSIG(st), sigs[i]);
         ASSERT_EQ(temp_files(), 0);
+        pid_t kid = 0;
+        ASSERT_EQ(read(report[0], &kid, sizeof kid), (ssize_t)sizeof kid);
+        ASSERT(kid > 0);
+        int alive = kill(kid, 0) == 0 || errno != ESRCH;  /* killed, and reaped by the handler */
+        if (alive) kill(kid, SIGKILL);
+        ASSERT(!alive);
     }
+    close(report[0]);
+    close(report[1]);
     /* A signal ignored at start (a shell's background job) stays ignored. */
     pid_t pid = fork();
     ASSERT(pid >= 0);

@@ -296,6 +296,71 @@ static void test_breakdown(void)
     csvr_free(&t);
 }
 
+/* 15 bars (3 series x 5 x values), the series named `names`: the script's
+ * image size and tick options. */
+static char *bars15(const char *const names[3])
+{
+    char *csv = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&csv, &len);
+    fputs("policy,runtime.quantum_us,running_s,wants_gvl_s,wall_s\n", f);
+    for (int i = 0; i < 3; i++)
+        for (int q = 1; q <= 5; q++) fprintf(f, "%s,%d,1,1,%d\n", names[i], q * 100, i + q);
+    fclose(f);
+    struct csv_table t;
+    table(csv, &t);
+    struct gp_spec s = { .csv_path = "b.csv", .xcol = "runtime.quantum_us", .series_col = "policy",
+                         .out = "b.svg", .breakdown = true };
+    struct gp_data d;
+    ASSERT_EQ(gp_build(&t, &s, &d, err, sizeof err), GV_OK);
+    ASSERT_EQ(d.nbars, 15);
+    char *buf = script(&s, &d);
+    gp_data_free(&d);
+    csvr_free(&t);
+    free(csv);
+    return buf;
+}
+
+/* Long tick labels do not run into each other: the image widens to give
+ * each bar its widest line ("quantum_us=100", 14 characters at 9 pixels,
+ * + 12: 138 pixels a bar, 15 x 138 + 280), and past 2400 pixels the labels
+ * turn upright and the image grows downwards instead. */
+static void test_breakdown_labels(void)
+{
+    static const char *const short_names[3] = { "eager", "hot_steal", "barging" };
+    char *buf = bars15(short_names);
+    ASSERT_CONTAINS(buf, "set terminal svg size 2350,720 ");
+    ASSERT_CONTAINS(buf, "set bmargin 6\n");
+    ASSERT_CONTAINS(buf, "set xtics nomirror (\"eager\\nquantum_us=100\\nwall 1 s\" 0, ");
+    free(buf);
+    /* 38 characters: 15 x 354 + 280 pixels would be too wide */
+    static const char *const long_names[3] = { "a_policy_with_a_very_long_name_number1", "b", "c" };
+    buf = bars15(long_names);
+    ASSERT_CONTAINS(buf, "set terminal svg size 1630,990 ");  /* 15 x 90 + 280; 720 + (21 - 6) x 18 */
+    ASSERT_CONTAINS(buf, "set bmargin 21\n");                  /* ceil(38 x 9 / 18) + 2 */
+    ASSERT_CONTAINS(buf, "set xtics nomirror rotate by 90 right (\"a_policy_with_a_very_long_name_number1\\n");
+    free(buf);
+    /* 45 bars of short labels are wide (45 x 90 + 280) but stay flat: upright ones need as much */
+    struct csv_table t;
+    table("policy,cores,running_s,wall_s\n"
+          "a,1,1,1\na,2,1,1\na,3,1,1\na,4,1,1\na,5,1,1\na,6,1,1\na,7,1,1\na,8,1,1\na,9,1,1\n"
+          "b,1,1,1\nb,2,1,1\nb,3,1,1\nb,4,1,1\nb,5,1,1\nb,6,1,1\nb,7,1,1\nb,8,1,1\nb,9,1,1\n"
+          "c,1,1,1\nc,2,1,1\nc,3,1,1\nc,4,1,1\nc,5,1,1\nc,6,1,1\nc,7,1,1\nc,8,1,1\nc,9,1,1\n"
+          "d,1,1,1\nd,2,1,1\nd,3,1,1\nd,4,1,1\nd,5,1,1\nd,6,1,1\nd,7,1,1\nd,8,1,1\nd,9,1,1\n"
+          "e,1,1,1\ne,2,1,1\ne,3,1,1\ne,4,1,1\ne,5,1,1\ne,6,1,1\ne,7,1,1\ne,8,1,1\ne,9,1,1\n", &t);
+    struct gp_spec s = { .csv_path = "b.csv", .xcol = "cores", .series_col = "policy", .out = "b.png",
+                         .breakdown = true };
+    struct gp_data d;
+    ASSERT_EQ(gp_build(&t, &s, &d, err, sizeof err), GV_OK);
+    ASSERT_EQ(d.nbars, 45);
+    buf = script(&s, &d);
+    ASSERT_CONTAINS(buf, "size 4330,720 ");
+    ASSERT_CONTAINS(buf, "set xtics nomirror (\"a\\n1 core\" 0, ");
+    free(buf);
+    gp_data_free(&d);
+    csvr_free(&t);
+}
+
 int main(void)
 {
     RUN(test_plot_data);
@@ -304,5 +369,6 @@ int main(void)
     RUN(test_ratio);
     RUN(test_refs);
     RUN(test_breakdown);
+    RUN(test_breakdown_labels);
     TEST_DONE();
 }

@@ -5,7 +5,10 @@
 #include <string.h>
 
 #include "../../cli/sweep.h"
+#include "../../common/diag.h"
 #include "../../common/err.h"
+#include "../../input/load.h"
+#include "../../input/scenario.h"
 #include "../../output/csvread.h"
 #include "test.h"
 
@@ -134,6 +137,46 @@ static void test_csv_reader(void)
     ASSERT_STREQ(err, "t.csv:2: 3 fields, the header has 2");
 }
 
+/* A point's scenario: the common --set values, then the point's (which
+ * win), from the text read once or from the file; a bad value names the
+ * point's --set. */
+static void test_load_point(void)
+{
+    struct sweep_grid g;
+    char err[256];
+    sweep_grid_init(&g);
+    ASSERT_EQ(sweep_grid_add(&g, "machine.cores=1,4", err, sizeof err), 0);
+    ASSERT_EQ(sweep_grid_add(&g, "runtime.quantum=1ms,2ms,3ms", err, sizeof err), 0);
+    const char *file = "scenarios/examples/token_pingpong.json";
+    char *text = NULL;
+    size_t len = 0;
+    struct diag_list d;
+    diag_init(&d);
+    ASSERT_EQ(scn_read_file(file, &text, &len, &d), GV_OK);
+    const char *sets[] = { "machine.cores=8", "runtime.quantum=50ms", "seed=7" };
+    struct load_opts base = { .sets = sets, .nsets = 3 };
+    struct scenario scn;
+    ASSERT_EQ(sweep_load_point(&g, 5, file, text, len, &base, &scn, &d), GV_OK);  /* cores 4, 3ms */
+    ASSERT_EQ(scn.machine.cores, 4);
+    ASSERT_EQ(scn.runtime.quantum, 3 * SIM_MS);
+    ASSERT_EQ(scn.seed, 7);
+    scenario_free(&scn);
+    ASSERT_EQ(sweep_load_point(&g, 1, file, NULL, 0, &base, &scn, &d), GV_OK);    /* from the file: cores 1, 2ms */
+    ASSERT_EQ(scn.machine.cores, 1);
+    ASSERT_EQ(scn.runtime.quantum, 2 * SIM_MS);
+    scenario_free(&scn);
+    ASSERT_EQ(d.n, 0);
+    sweep_grid_free(&g);
+    sweep_grid_init(&g);
+    ASSERT_EQ(sweep_grid_add(&g, "machine.cores=2,-1", err, sizeof err), 0);
+    ASSERT_EQ(sweep_load_point(&g, 1, file, text, len, &base, &scn, &d), GV_EINVAL);
+    ASSERT(d.n > 0);
+    ASSERT_CONTAINS(d.msgs[0], "--set[4]");  /* the point's own value, after the three common ones */
+    diag_free(&d);
+    sweep_grid_free(&g);
+    free(text);
+}
+
 int main(void)
 {
     RUN(test_split_values);
@@ -141,5 +184,6 @@ int main(void)
     RUN(test_order_first_param_slowest);
     RUN(test_seeds);
     RUN(test_csv_reader);
+    RUN(test_load_point);
     TEST_DONE();
 }

@@ -146,16 +146,6 @@ static void test_fixed_time_and_no_ops(void)
     free(rows);
 }
 
-static void test_median(void)
-{
-    double a[] = { 5, 1, 3 };
-    ASSERT(near(val_median(a, 3), 3));
-    double b[] = { 4, 1, 3, 2 };
-    ASSERT(near(val_median(b, 4), 2.5));
-    double c[] = { 7 };
-    ASSERT(near(val_median(c, 1), 7));
-}
-
 static void test_parse(void)
 {
     struct val_figures f;
@@ -258,7 +248,6 @@ int main(void)
 {
     RUN(test_table);
     RUN(test_fixed_time_and_no_ops);
-    RUN(test_median);
     RUN(test_parse);
     RUN(test_report);
     TEST_DONE();
