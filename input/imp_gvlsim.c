@@ -121,12 +121,9 @@ int imp_read_gvlsim(struct rd *r, const cJSON *root, const cJSON *events)
     int i = -1;
     const cJSON *ev;
     cJSON_ArrayForEach(ev, events) {
-        i++;
-        if (r->nerr > IMP_MAX_ERRORS) break;
-        if (!cJSON_IsObject(ev)) {
-            imp_err_at(r, imp_off_of(r, ev), "event %d: expected an object", i);
-            continue;
-        }
+        int use = imp_event_use(r, ev, ++i);
+        if (use < 0) break;
+        if (!use) continue;
         const char *ph = imp_field_str(ev, "ph"), *cat = imp_field_str(ev, "cat"), *nm = imp_field_str(ev, "name");
         if (!ph) {
             imp_err_at(r, imp_off_of(r, ev), "event %d: missing \"ph\" (the event's phase)", i);

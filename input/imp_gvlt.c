@@ -109,12 +109,9 @@ int imp_read_gvl_tracing(struct rd *r, const cJSON *events)
     /* pass 2: the state machine of each thread */
     i = -1;
     cJSON_ArrayForEach(ev, events) {
-        i++;
-        if (r->nerr > IMP_MAX_ERRORS) break;
-        if (!cJSON_IsObject(ev)) {
-            imp_err_at(r, imp_off_of(r, ev), "event %d: expected an object", i);
-            continue;
-        }
+        int use = imp_event_use(r, ev, ++i);
+        if (use < 0) break;
+        if (!use) continue;
         const char *ph = imp_field_str(ev, "ph");
         if (!ph) {
             imp_err_at(r, imp_off_of(r, ev), "event %d: missing \"ph\" (the event's phase)", i);

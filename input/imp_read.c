@@ -360,6 +360,14 @@ static const char *field_text(struct rd *r, const cJSON *ev, int i, const char *
 }
 
 /* An integer field (pid, tid). 1 ok, 0 missing or bad (reported). */
+int imp_event_use(struct rd *r, const cJSON *ev, int i)
+{
+    if (r->nerr > IMP_MAX_ERRORS) return -1;
+    if (cJSON_IsObject(ev)) return 1;
+    imp_err_at(r, imp_off_of(r, ev), "event %d: expected an object", i);
+    return 0;
+}
+
 int imp_field_int(struct rd *r, const cJSON *ev, int i, const char *key, int64_t *out)
 {
     const cJSON *v;

@@ -60,6 +60,9 @@ int imp_set_name(struct imp_trace *t, int ti, const char *name);
 /* A number node in microseconds as ps, quietly: 1 ok, 0 not a number, -1
  * beyond 9e12 us, -2 negative. */
 int imp_us_value(const struct rd *r, const cJSON *v, sim_time *out);
+/* Event i of the array: 1 to read it, 0 to skip it (not an object:
+ * reported), -1 to stop (too many errors already). */
+int imp_event_use(struct rd *r, const cJSON *ev, int i);
 /* Fields of event i: 1 ok, 0 missing or bad (reported). */
 int imp_field_int(struct rd *r, const cJSON *ev, int i, const char *key, int64_t *out);
 int imp_field_us(struct rd *r, const cJSON *ev, int i, const char *key, sim_time *out);
