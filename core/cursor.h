@@ -143,8 +143,8 @@ static inline sim_time core_scale_work(sim_time d, double work_scale)
     return (sim_time)llround(w);
 }
 
-/* The duration of a compute ("dur"), syscall or sleep op, drawn from th's
- * stream.  CPU work (compute, a syscall that is not an io_wait) is
+/* The duration of a compute ("dur"), syscall, sleep or gc op, drawn from
+ * th's stream.  CPU work (compute, gc, a syscall that is not an io_wait) is
  * multiplied by work_scale, machine.work_scale: durations are measured on
  * the scenario's reference machine.  SIM_TIME_MAX: beyond the time range. */
 static inline sim_time core_op_dur(struct core_thread *th, const struct scn_op *op, double work_scale)
@@ -156,6 +156,7 @@ static inline sim_time core_op_dur(struct core_thread *th, const struct scn_op *
         return op->u.syscall.io_wait ? d : core_scale_work(d, work_scale);
     }
     case OP_SLEEP: return core_draw(th, &op->u.sleep.dur);
+    case OP_GC: return core_scale_work(core_draw(th, &op->u.gc.dur), work_scale);
     default: return 0;
     }
 }
