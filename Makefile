@@ -18,7 +18,7 @@
 #                 targets (gvlsim validate; minutes, quiet host)
 #   make valgrind the unit and golden tests under valgrind memcheck
 #   make tsan     the real executor's unit tests under ThreadSanitizer
-#   make fuzz     fuzz the loader and the CSV reader with libFuzzer (clang), FUZZ_TIME
+#   make fuzz     fuzz the loader, the CSV reader and the trace importer with libFuzzer (clang), FUZZ_TIME
 #                 seconds each; the corpus and crashers are kept in tests/fuzz/
 
 CC      ?= cc
@@ -236,7 +236,7 @@ unit-test: $(REL_UNITS)
 # Each target tests/fuzz/fuzz_NAME.c is a libFuzzer entry point; replay.c runs
 # the kept corpus (tests/fuzz/corpus/NAME) and crashers (tests/fuzz/crashers/NAME)
 # through it with gcc, in `make test` (release and ASan+UBSan builds).
-FUZZ_TARGETS := load csv
+FUZZ_TARGETS := load csv import
 FUZZ_DIRS := $(foreach t,$(FUZZ_TARGETS),tests/fuzz/corpus/$(t) tests/fuzz/crashers/$(t))
 REL_REPLAY := $(FUZZ_TARGETS:%=$(REL)/tests/replay_%)
 ASN_REPLAY := $(FUZZ_TARGETS:%=$(ASN)/tests/replay_%)
@@ -318,7 +318,8 @@ regress-update: check-deps gvlsim
 	@scripts/regress.sh ./gvlsim --update
 
 # The docs' tables are generated (scripts/docs/): `make docs` runs every
-# simulation of docs/data/sim-runs.txt into docs/data/sim.csv, then renders
+# simulation of docs/data/sim-runs.txt into docs/data/sim.csv, every import
+# of docs/data/import-runs.txt into docs/data/import.csv, then renders
 # the tables and figures of README.md, docs/*.md and scenarios/README.md
 # from docs/data.  `make docs-measure` measures the real executor's tables
 # into out/exec-results, copies the raw data to docs/data/exec, measures the
@@ -332,6 +333,7 @@ regress-update: check-deps gvlsim
 # that no committed file points outside the repository.
 docs: gvlsim
 	@scripts/docs/simulate.sh -b ./gvlsim
+	@scripts/docs/imports.sh -b ./gvlsim
 	@scripts/docs/validate.sh -b ./gvlsim
 	@scripts/docs/render.sh
 	@scripts/bad-inputs.sh ./gvlsim --update README.md

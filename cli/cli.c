@@ -19,6 +19,7 @@ const struct cli_command *const cli_commands[] = {
     &cli_cmd_run,
     &cli_cmd_exec,
     &cli_cmd_check,
+    &cli_cmd_import,
     &cli_cmd_sweep,  /* output tooling: sweep and plot */
     &cli_cmd_plot,
     &cli_cmd_merge,

@@ -34,6 +34,7 @@ struct cli_command {
 
 extern const struct cli_command cli_cmd_run;
 extern const struct cli_command cli_cmd_check;
+extern const struct cli_command cli_cmd_import;
 extern const struct cli_command cli_cmd_exec;
 extern const struct cli_command cli_cmd_sweep;
 extern const struct cli_command cli_cmd_plot;

@@ -147,8 +147,8 @@ static inline sim_time core_scale_work(sim_time d, double work_scale)
     return (sim_time)llround(w);
 }
 
-/* The duration of a compute ("dur"), syscall or sleep op, drawn from th's
- * stream.  CPU work (compute, a syscall that is not an io_wait) is
+/* The duration of a compute ("dur"), syscall, sleep or gc op, drawn from
+ * th's stream.  CPU work (compute, gc, a syscall that is not an io_wait) is
  * multiplied by work_scale, machine.work_scale: durations are measured on
  * the scenario's reference machine; SIM_TIME_MAX: beyond the time range.
  * One function per kind for a caller that knows it (small enough to
@@ -175,6 +175,7 @@ static inline sim_time core_op_dur(struct core_thread *th, const struct scn_op *
     case OP_COMPUTE: return core_compute_dur(th, op, work_scale);
     case OP_SYSCALL: return core_syscall_dur(th, op, work_scale);
     case OP_SLEEP: return core_sleep_dur(th, op);
+    case OP_GC: return core_scale_work(core_draw(th, &op->u.gc.dur), work_scale);
     default: return 0;
     }
 }

@@ -58,6 +58,11 @@ void core_heap_init(struct core_heap *h, uint64_t init_slots, double growth);
  * once *left is 0. */
 struct core_gc_step core_heap_alloc(struct core_heap *h, uint64_t *left, double survive);
 
+/* A collection whose length is given (the gc op: GC.start, or a pause a
+ * trace measured): counted with the minor GCs; no slot changes, since what
+ * it marked and swept is not known. */
+static inline void core_heap_count_gc(struct core_heap *h) { h->minor++; }
+
 /* Does a step take the VM barrier in a multi-Ractor process?  gc_enter:
  * every GC start; lazy-sweep steps only from 3.3 (d7c1ca48bf: the
  * "continue" event takes it too), not in 3.1/3.2 (`pre33`). */

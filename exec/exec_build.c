@@ -109,6 +109,7 @@ static int check_prog(const struct scenario *scn, const struct scn_prog *p, int 
         case OP_SYSCALL:
         case OP_SLEEP:
         case OP_ALLOC:
+        case OP_GC:
             break;
         case OP_KIND_COUNT:
         default:

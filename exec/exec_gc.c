@@ -1,8 +1,9 @@
-/* exec_gc.c - the alloc op on real threads: the heap's decisions
+/* exec_gc.c - the alloc and gc ops on real threads: the heap's decisions
  * (core/heap.h) under vm->gc.lock, the GC's work a busy loop of the
  * profile's cost run holding the GVL, with no safe point inside; in a
  * multi-Ractor process under the VM lock, with a barrier at every GC start
- * (and on 3.3+ every lazy-sweep step), as models/gc.c does. */
+ * (and on 3.3+ every lazy-sweep step), as models/gc.c does.  The gc op is
+ * a GC start of a given length. */
 #include "exec_gc.h"
 
 #include "../core/policy.h"
@@ -50,4 +51,16 @@ void exec_alloc(struct exec_thread *th, const struct scn_op *op)
         if (vm->multi_ractor) exec_vmlock_leave(th, lev);
         if (st.kind == CORE_GC_NONE) return;
     }
+}
+
+void exec_gc_op(struct exec_thread *th, sim_time d)
+{
+    struct exec_vm *vm = th->vm;
+    pthread_mutex_lock(&vm->gc.lock);
+    core_heap_count_gc(&vm->gc.heap);
+    pthread_mutex_unlock(&vm->gc.lock);
+    unsigned lev = vm->multi_ractor ? exec_vmlock_enter(th) : 0;  /* gc_enter */
+    if (vm->multi_ractor) exec_vm_barrier(th);
+    gc_work(th, d);
+    if (vm->multi_ractor) exec_vmlock_leave(th, lev);
 }

@@ -8,4 +8,7 @@
  * simulator's models/gc.c describes how). */
 void exec_alloc(struct exec_thread *th, const struct scn_op *op);
 
+/* The gc op: a collection of d picoseconds, as a GC start (models/gc.c). */
+void exec_gc_op(struct exec_thread *th, sim_time d);
+
 #endif

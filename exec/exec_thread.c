@@ -309,6 +309,9 @@ static void exec_run_program(struct exec_thread *th)
         case OP_ALLOC:
             exec_alloc(th, op);
             break;
+        case OP_GC:
+            exec_gc_op(th, core_op_dur(&th->core, op, EXEC_WORK_SCALE));
+            break;
         case OP_ARRIVE:
             if (!exec_run_arrive(th, op)) return;
             break;

@@ -670,6 +670,22 @@ static int emit_alloc(struct rgen *g, const struct scn_prog *prog, int i)
     return 1;
 }
 
+/* gc: Ruby cannot run a collection of a given length (GC.start's is its
+ * heap's), so the program holds the GVL for it, as the collection does; a
+ * multi-Ractor GC's barrier is not reproduced. */
+static unsigned needs_gc(const struct scn_op *op)
+{
+    return dist_needs(&op->u.gc.dur);
+}
+
+static int emit_gc(struct rgen *g, const struct scn_prog *prog, int i)
+{
+    const struct scn_op *op = &prog->ops[i];
+    char e[160];
+    op_line(g, op, "c = gv_spin(%s, c)", dist_expr(g, e, sizeof e, &op->u.gc.dur, false));
+    return 1;
+}
+
 /* env_escape: a lambda capturing a local of a method (one method per iseq),
  * so every call materialises that method's environment (vm_make_env_each) */
 static int emit_env_escape(struct rgen *g, const struct scn_prog *prog, int i)
@@ -728,6 +744,7 @@ static const struct op_kind op_kinds[OP_KIND_COUNT] = {
     [OP_CV_BROADCAST] = { check_sync, needs_none, emit_cv_signal },
     [OP_SPAWN] = { check_spawn, needs_none, emit_spawn },
     [OP_ALLOC] = { check_ok, needs_alloc, emit_alloc },
+    [OP_GC] = { check_ok, needs_gc, emit_gc },
 };
 
 static int emit_prog(struct rgen *g, const struct scn_prog *prog)
@@ -813,6 +830,7 @@ static const struct scn_dist *op_dist(const struct scn_op *op)
     case OP_COMPUTE: return op->u.compute.has_insns ? NULL : &op->u.compute.dur;
     case OP_SYSCALL: return &op->u.syscall.dur;
     case OP_SLEEP: return &op->u.sleep.dur;
+    case OP_GC: return &op->u.gc.dur;
     default: return NULL;
     }
 }

@@ -275,6 +275,8 @@ static int build_op(struct bctx *b, const cJSON *v, struct scn_op *op)
     }
     case OP_SLEEP:
         return build_dist(b, member(v, "dur"), &op->u.sleep.dur);
+    case OP_GC:
+        return build_dist(b, member(v, "dur"), &op->u.gc.dur);
     case OP_LOOP: {
         const cJSON *x;
         if ((x = member(v, "times"))) {

@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "../common/err.h"
+#include "../common/rfile.h"
 #include "build.h"
 #include "jsonpos.h"
 #include "override.h"
@@ -18,84 +19,10 @@
 
 #define LOAD_MAX_BYTES (64u << 20)
 
-/* Read a whole file, NUL-terminated.  open/read, not stdio: no hidden
- * buffers, and errno stays meaningful.  Errors go to diags as
- * "name: message"; GV_EIO, GV_EINVAL (too large) or GV_ENOMEM.
- *
- * A FIFO is opened without blocking: a blocking open would wait forever for
- * a writer that may never come.  Reads then block again, so a pipe that has
- * a writer (/dev/stdin, <(...), a FIFO being written) is read to its end,
- * while one with no writer reads as end-of-file at once and is refused. */
 static int read_file(const char *path, const char *what, char **out, size_t *len,
                      struct diag_list *diags)
 {
-    *out = NULL;
-    int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
-    if (fd < 0) {
-        diag_at(diags, path, 0, 0, NULL, "cannot read %s: %s", what, strerror(errno));
-        return GV_EIO;
-    }
-    int fl = fcntl(fd, F_GETFL);
-    if (fl < 0 || fcntl(fd, F_SETFL, fl & ~O_NONBLOCK) < 0) {
-        int e = errno;
-        close(fd);
-        diag_at(diags, path, 0, 0, NULL, "cannot read %s: %s", what, strerror(e));
-        return GV_EIO;
-    }
-    struct stat st;
-    int have_st = fstat(fd, &st) == 0;
-    int regular = have_st && S_ISREG(st.st_mode);
-    int fifo = have_st && S_ISFIFO(st.st_mode);
-    if (regular && (uint64_t)st.st_size > LOAD_MAX_BYTES) {
-        close(fd);
-        diag_at(diags, path, 0, 0, NULL, "%s is too large (%lld bytes; the limit is 64 MiB)", what,
-                (long long)st.st_size);
-        return GV_EINVAL;
-    }
-    size_t cap = regular && st.st_size > 0 ? (size_t)st.st_size + 2 : 4096, n = 0;
-    char *buf = malloc(cap);
-    if (!buf) { close(fd); return GV_ENOMEM; }
-    for (;;) {
-        if (n + 1 >= cap) {  /* pipes and files that grow: read in chunks */
-            if (cap > LOAD_MAX_BYTES) {
-                free(buf);
-                close(fd);
-                diag_at(diags, path, 0, 0, NULL, "%s is too large (the limit is 64 MiB)", what);
-                return GV_EINVAL;
-            }
-            char *b = realloc(buf, cap * 2);
-            if (!b) { free(buf); close(fd); return GV_ENOMEM; }
-            buf = b;
-            cap *= 2;
-        }
-        ssize_t r = read(fd, buf + n, cap - n - 1);
-        if (r < 0 && errno == EINTR) continue;
-        if (r < 0) {
-            int e = errno;
-            free(buf);
-            close(fd);
-            diag_at(diags, path, 0, 0, NULL, "cannot read %s: %s", what, strerror(e));
-            return GV_EIO;
-        }
-        if (r == 0) break;
-        n += (size_t)r;
-    }
-    close(fd);
-    if (n == 0 && fifo) {
-        free(buf);
-        diag_at(diags, path, 0, 0, NULL, "cannot read %s: a pipe or FIFO with no data and no writer",
-                what);
-        return GV_EIO;
-    }
-    if (n > LOAD_MAX_BYTES) {
-        free(buf);
-        diag_at(diags, path, 0, 0, NULL, "%s is too large (%zu bytes; the limit is 64 MiB)", what, n);
-        return GV_EINVAL;
-    }
-    buf[n] = '\0';
-    *out = buf;
-    *len = n;
-    return GV_OK;
+    return rfile_read(path, what, LOAD_MAX_BYTES, out, len, diags);
 }
 
 static char *str_printf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));

@@ -25,7 +25,7 @@ const char *const scn_os_scheduler_names[OS_SCHED_COUNT + 1] = {
 const char *const scn_op_names[OP_KIND_COUNT + 1] = {
     "compute", "syscall", "queue_push", "queue_pop", "sleep", "loop", "env_escape", "join",
     "measure", "branch", "mutex_lock", "mutex_unlock", "synchronize", "cv_wait", "cv_signal",
-    "cv_broadcast", "spawn", "alloc", NULL,
+    "cv_broadcast", "spawn", "alloc", "gc", NULL,
 };
 const char *const scn_call_names[CALL_COUNT + 1] = {
     "stat", "write_devnull", "getpid", "nanosleep", "open_devnull", "close", NULL,
@@ -131,6 +131,7 @@ static void prog_free(struct scn_prog *p)
         case OP_COMPUTE: dist_free(&op->u.compute.dur); break;
         case OP_SYSCALL: dist_free(&op->u.syscall.dur); break;
         case OP_SLEEP: dist_free(&op->u.sleep.dur); break;
+        case OP_GC: dist_free(&op->u.gc.dur); break;
         default: break;
         }
     }

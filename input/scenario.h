@@ -180,6 +180,7 @@ enum scn_op_kind {
     OP_CV_BROADCAST,/* Thread::ConditionVariable#broadcast */
     OP_SPAWN,       /* Thread.new of one more instance of a "spawned" template */
     OP_ALLOC,       /* allocate objects; may run the garbage collector */
+    OP_GC,          /* a garbage collection of a given length (GC.start, a pause a trace measured) */
     OP_KIND_COUNT,
     OP_ARRIVE       /* internal, not in JSON: a generator's next arrival (sleep until it, push) */
 };
@@ -270,6 +271,9 @@ struct scn_op {
             uint64_t objects;  /* "objects" */
             double survive;    /* "survive": fraction still live at the next GC */
         } alloc;
+        struct {
+            struct scn_dist dur;  /* "dur": the collection's length */
+        } gc;
         struct {
             int gen;   /* index into scenario.generators */
         } arrive;

@@ -171,32 +171,37 @@ static const struct sch_obj dist_objs[] = {
 };
 _Static_assert(NKEYS(dist_objs) == DIST_KIND_COUNT, "one table per distribution");
 
-/* Ops, indexed by enum scn_op_kind.  "op" itself is checked first. */
+/* Ops, indexed by enum scn_op_kind.  "op" itself is checked first.  Every
+ * op may say where it comes from ("trace": gvlsim import writes it); the
+ * simulator never reads it. */
 #define OP_KEY { .name = "op", .kind = SCH_STRING, .flags = SCH_REQUIRED, .off = SCH_NOFF }
+#define OP_TRACE { .name = "trace", .kind = SCH_STRING, .off = SCH_NOFF }
 #define OP_DIST(flags_) { .name = "dur", .kind = SCH_DIST, .flags = flags_, .off = SCH_NOFF }
 
 static const struct sch_key compute_keys[] = {
     OP_KEY, OP_DIST(0),
     { .name = "insns", .kind = SCH_INT, .min = 0, .max = 1000000000000000LL, .off = SCH_NOFF },
+    OP_TRACE,
 };
 static const struct sch_key syscall_keys[] = {
     OP_KEY, OP_DIST(SCH_REQUIRED),
     { .name = "call", .kind = SCH_ENUM, .def = "getpid", .values = scn_call_names, .off = SCH_NOFF },
     { .name = "releases_gvl", .kind = SCH_BOOL, .def = "true", .off = SCH_NOFF },
     { .name = "io_wait", .kind = SCH_BOOL, .off = SCH_NOFF },
+    OP_TRACE,
 };
 static const struct sch_key queue_op_keys[] = {
-    OP_KEY, { .name = "queue", .kind = SCH_QUEUE, .flags = SCH_REQUIRED, .off = SCH_NOFF },
+    OP_KEY, { .name = "queue", .kind = SCH_QUEUE, .flags = SCH_REQUIRED, .off = SCH_NOFF }, OP_TRACE,
 };
 static const struct sch_key queue_pop_keys[] = {
     OP_KEY, { .name = "queue", .kind = SCH_QUEUE, .flags = SCH_REQUIRED, .off = SCH_NOFF },
-    { .name = "timeout", .kind = SCH_DUR, .max = OP_DUR_MAX, .off = SCH_NOFF },
+    { .name = "timeout", .kind = SCH_DUR, .max = OP_DUR_MAX, .off = SCH_NOFF }, OP_TRACE,
 };
 #define LATENCY_FROM { .name = "latency_from", .kind = SCH_ENUM, .def = "start", \
                        .values = sch_latency_from_names, .off = SCH_NOFF }
 static const char *const sch_latency_from_names[] = { "start", "pop", NULL };
 static const char *const sch_on_timeout_names[] = { "continue", "raise", NULL };
-static const struct sch_key sleep_keys[] = { OP_KEY, OP_DIST(SCH_REQUIRED) };
+static const struct sch_key sleep_keys[] = { OP_KEY, OP_DIST(SCH_REQUIRED), OP_TRACE };
 static const struct sch_key loop_keys[] = {
     OP_KEY,
     { .name = "times", .kind = SCH_INT, .min = 0, .max = 1000000000000000LL, .off = SCH_NOFF },
@@ -204,49 +209,53 @@ static const struct sch_key loop_keys[] = {
     { .name = "forever", .kind = SCH_TRUE, .off = SCH_NOFF },
     { .name = "body", .kind = SCH_OPS, .flags = SCH_REQUIRED, .min = 1, .off = SCH_NOFF },
     { .name = "measure", .kind = SCH_MEASURE_OR_BOOL, .def = "false", .off = SCH_NOFF },
-    LATENCY_FROM,
+    LATENCY_FROM, OP_TRACE,
 };
 static const struct sch_key env_escape_keys[] = {
     OP_KEY,
     { .name = "iseq", .kind = SCH_INT, .flags = SCH_REQUIRED, .min = 0, .max = 1000000, .off = SCH_NOFF },
+    OP_TRACE,
 };
 static const struct sch_key join_keys[] = {
-    OP_KEY, { .name = "thread", .kind = SCH_TMPL, .off = SCH_NOFF },
+    OP_KEY, { .name = "thread", .kind = SCH_TMPL, .off = SCH_NOFF }, OP_TRACE,
 };
 static const struct sch_key measure_keys[] = {
     OP_KEY,
     { .name = "name", .kind = SCH_MEASURE, .flags = SCH_REQUIRED, .off = SCH_NOFF },
     { .name = "body", .kind = SCH_OPS, .flags = SCH_REQUIRED, .min = 1, .off = SCH_NOFF },
-    LATENCY_FROM,
+    LATENCY_FROM, OP_TRACE,
 };
 static const struct sch_key branch_keys[] = {
     OP_KEY,
     { .name = "p", .kind = SCH_NUMBER, .flags = SCH_REQUIRED | SCH_ZERO_OK, .dmax = 1.0, .off = SCH_NOFF },
     { .name = "then", .kind = SCH_OPS, .flags = SCH_REQUIRED, .min = 0, .off = SCH_NOFF },
-    { .name = "else", .kind = SCH_OPS, .min = 0, .off = SCH_NOFF },
+    { .name = "else", .kind = SCH_OPS, .min = 0, .off = SCH_NOFF }, OP_TRACE,
 };
 #define MUTEX_KEY { .name = "mutex", .kind = SCH_MUTEX, .flags = SCH_REQUIRED, .off = SCH_NOFF }
 #define CV_KEY { .name = "cv", .kind = SCH_CONDVAR, .flags = SCH_REQUIRED, .off = SCH_NOFF }
-static const struct sch_key mutex_op_keys[] = { OP_KEY, MUTEX_KEY };
+static const struct sch_key mutex_op_keys[] = { OP_KEY, MUTEX_KEY, OP_TRACE };
 static const struct sch_key synchronize_keys[] = {
     OP_KEY, MUTEX_KEY,
-    { .name = "body", .kind = SCH_OPS, .flags = SCH_REQUIRED, .min = 0, .off = SCH_NOFF },
+    { .name = "body", .kind = SCH_OPS, .flags = SCH_REQUIRED, .min = 0, .off = SCH_NOFF }, OP_TRACE,
 };
 static const struct sch_key cv_wait_keys[] = {
     OP_KEY, CV_KEY, MUTEX_KEY,
     { .name = "timeout", .kind = SCH_DUR, .max = OP_DUR_MAX, .off = SCH_NOFF },
     { .name = "while_empty", .kind = SCH_QUEUE, .off = SCH_NOFF },
     { .name = "on_timeout", .kind = SCH_ENUM, .def = "continue", .values = sch_on_timeout_names, .off = SCH_NOFF },
+    OP_TRACE,
 };
-static const struct sch_key cv_op_keys[] = { OP_KEY, CV_KEY };
+static const struct sch_key cv_op_keys[] = { OP_KEY, CV_KEY, OP_TRACE };
 static const struct sch_key spawn_keys[] = {
-    OP_KEY, { .name = "thread", .kind = SCH_TMPL, .flags = SCH_REQUIRED, .off = SCH_NOFF },
+    OP_KEY, { .name = "thread", .kind = SCH_TMPL, .flags = SCH_REQUIRED, .off = SCH_NOFF }, OP_TRACE,
 };
+static const struct sch_key gc_keys[] = { OP_KEY, OP_DIST(SCH_REQUIRED), OP_TRACE };
 static const struct sch_key alloc_keys[] = {
     OP_KEY,
     { .name = "objects", .kind = SCH_INT, .flags = SCH_REQUIRED, .min = 0, .max = 1000000000000LL,
       .off = SCH_NOFF },
     { .name = "survive", .kind = SCH_NUMBER, .flags = SCH_ZERO_OK, .def = "0", .dmax = 1.0, .off = SCH_NOFF },
+    OP_TRACE,
 };
 
 static const struct sch_obj op_objs[] = {
@@ -268,6 +277,7 @@ static const struct sch_obj op_objs[] = {
     [OP_CV_BROADCAST] = { "op", cv_op_keys, NKEYS(cv_op_keys) },
     [OP_SPAWN] = { "op", spawn_keys, NKEYS(spawn_keys) },
     [OP_ALLOC] = { "op", alloc_keys, NKEYS(alloc_keys) },
+    [OP_GC] = { "op", gc_keys, NKEYS(gc_keys) },
 };
 _Static_assert(NKEYS(op_objs) == OP_KIND_COUNT, "one table per op");
 

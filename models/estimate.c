@@ -143,6 +143,10 @@ static struct est op_cost(const struct ectx *c, const struct scn_op *op)
         e.events = 1;
         e.time = e.gvl = e.cpu = (double)m->thread_create;
         break;
+    case OP_GC:   /* the VM lock and a barrier with several Ractors: as a GC start */
+        e.events = 1 + c->barrier_events;
+        e.time = e.gvl = e.cpu = dist_mean(&op->u.gc.dur) * m->work_scale;
+        break;
     case OP_ALLOC: {
         double n = (double)op->u.alloc.objects;
         e.events = n / 1500 * (1 + c->barrier_events);

@@ -1,4 +1,4 @@
-/* gc.c - the alloc op and the garbage collector (gc.c of CRuby) in
+/* gc.c - the alloc and gc ops and the garbage collector (gc.c of CRuby) in
  * simulated time.  When and how much the GC works is core/heap.c's; here
  * the allocating thread does it, holding its GVL throughout (no interrupt
  * is checked inside: the work is one burst), in state `gc`:
@@ -15,10 +15,13 @@
  *   at its next safe point (models/barrier.c).  runtime.gvl_policy
  *   `barging` stands for CRuby <= 3.2 here too.
  * Allocating while the heap still has free slots takes no lock (the
- * Ractor's newobj cache).
+ * Ractor's newobj cache).  The gc op is a GC start whose length is given
+ * instead of computed from the heap (GC.start, or a pause that gvlsim
+ * import read in a trace): the same lock, barrier and state.
  */
 #include "gc.h"
 
+#include "../core/cursor.h"
 #include "../core/heap.h"
 #include "../core/policy.h"
 #include "barrier.h"
@@ -62,6 +65,28 @@ static void gc_locked(struct rb_thread *th)
     vm_instant(th, st.kind == CORE_GC_SWEEP ? "gc_sweep_step" : "gc_start");
     if (core_gc_step_barrier(&st, vm->policy->barging)) barrier_vm_barrier(th, gc_work);
     else gc_work(th);
+}
+
+/* gc_enter of the gc op: the VM lock is held */
+static void gc_op_locked(struct rb_thread *th)
+{
+    core_heap_count_gc(&th->vm->heap);
+    vm_instant(th, "gc_start");
+    barrier_vm_barrier(th, gc_work);   /* a GC start: with one Ractor, no barrier */
+}
+
+bool gc_op(struct rb_thread *th, const struct scn_op *op)
+{
+    if (th->core.op_phase == 1) {   /* re-run after the work (gc_done) */
+        th->core.op_phase = 0;
+        return true;
+    }
+    sim_time d = core_op_dur(&th->core, op, rb_machine_of(th)->work_scale);
+    if (!th_dur_in_range(th, op, d)) return false;
+    th->gc_cost = d;
+    th->core.op_phase = 1;
+    vm_lock_enter(th, gc_op_locked);
+    return false;
 }
 
 bool gc_alloc(struct rb_thread *th, const struct scn_op *op)

@@ -10,4 +10,8 @@
  * thread collects or sweeps first (it re-runs the op afterwards). */
 bool gc_alloc(struct rb_thread *th, const struct scn_op *op);
 
+/* The gc op: a collection of the op's length.  true once it is done (the
+ * thread re-runs the op after the work), false while it works. */
+bool gc_op(struct rb_thread *th, const struct scn_op *op);
+
 #endif

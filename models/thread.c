@@ -164,7 +164,7 @@ static void syscall_holding_gvl_done(struct mach_task *t, void *ctx)
 /* A scaled duration that lasts beyond the simulator's time range (work_scale
  * times a long op, core_scale_work) fails the run, as too many instructions
  * do, instead of wrapping around. */
-static bool dur_in_range(struct rb_thread *th, const struct scn_op *op, sim_time d)
+bool th_dur_in_range(struct rb_thread *th, const struct scn_op *op, sim_time d)
 {
     if (d < SIM_TIME_MAX) return true;
     vm_fail(th->vm, "thread %s: %s at %s (line %d), times machine.work_scale %g, lasts beyond the "
@@ -183,7 +183,7 @@ static void syscall_run(struct rb_thread *th)
 static void run_syscall(struct rb_thread *th, const struct scn_op *op)
 {
     sim_time d = core_syscall_dur(&th->core, op, rb_machine_of(th)->work_scale);
-    if (!dur_in_range(th, op, d)) return;
+    if (!th_dur_in_range(th, op, d)) return;
     if (!op->u.syscall.releases_gvl) {
         /* the call runs holding the GVL: no interrupt can cut it */
         th_burst(th, d, syscall_holding_gvl_done);
@@ -379,7 +379,7 @@ void th_step(struct rb_thread *th)
                 run_compute(th, w);
             } else {
                 sim_time d = core_compute_dur(&th->core, op, rb_machine_of(th)->work_scale);
-                if (dur_in_range(th, op, d)) run_compute(th, d);
+                if (th_dur_in_range(th, op, d)) run_compute(th, d);
             }
             return;
         case OP_SYSCALL:
@@ -421,6 +421,9 @@ void th_step(struct rb_thread *th)
             return;
         case OP_ALLOC:
             if (gc_alloc(th, op)) continue;
+            return;
+        case OP_GC:
+            if (gc_op(th, op)) continue;
             return;
         case OP_ARRIVE:
             if (run_arrive(th, op)) continue;

@@ -18,6 +18,9 @@ void th_start(struct rb_thread *th);
 void th_step(struct rb_thread *th);
 /* ... re-running the op in progress (a wait ended: a pop, a lock retried). */
 void th_retry(struct rb_thread *th);
+/* An op's drawn duration d is within the time range; if not, the run fails
+ * with a message (false). */
+bool th_dur_in_range(struct rb_thread *th, const struct scn_op *op, sim_time d);
 
 /* Use the CPU for d plus any pending scheduler cost, then k. */
 void th_burst(struct rb_thread *th, sim_time d, mach_cont k);

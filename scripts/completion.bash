@@ -147,6 +147,8 @@ _gvlsim() {
                 SCENARIO) mapfile -t COMPREPLY < <(compgen -f -X '!*.json' -- "$cur"; compgen -d -S / -- "$cur") ;;
                 CSV) mapfile -t COMPREPLY < <(compgen -f -X '!*.csv' -- "$cur"; compgen -d -S / -- "$cur") ;;
                 COMMAND) mapfile -t COMPREPLY < <(compgen -W "$_gvlsim_commands" -- "$cur") ;;
+                TRACE) mapfile -t COMPREPLY < <(compgen -W "gvl-tracing" -- "$cur"; compgen -f -X '!*.json' -- "$cur"
+                                                 compgen -f -X '!*.gz' -- "$cur"; compgen -d -S / -- "$cur") ;;
             esac
         fi
     fi

@@ -10,7 +10,9 @@
 #   tests/fuzz/runs.tsv         one line per run: date, target, seconds,
 #                               executions, new crashers.
 # Seeds: every scenario and machine profile of the repository (load), every
-# CSV (csv), besides the kept corpus.  Run from the repository root.
+# CSV (csv), the GVL traces of tests/data/gvl-tracing and tests/bad/14-traces
+# and a trace of gvlsim's own (import), besides the kept corpus.  Run from the
+# repository root, after `make` (import's seeds use ./gvlsim).
 set -u
 [ $# -ge 3 ] || { echo "usage: scripts/fuzz.sh BUILD_DIR SECONDS TARGET..." >&2; exit 2; }
 dir=$1 secs=$2
@@ -37,6 +39,17 @@ for t in "$@"; do
     csv)
         for f in $(git ls-files '*.csv'); do cp "$f" "$seeds/$(echo "$f" | tr / _)"; done
         opts="-max_len=4096" ;;
+    import)
+        # the real traces (decompressed, and their first events as whole traces:
+        # short inputs mutate faster), the malformed ones, a trace of gvlsim's
+        for f in tests/data/gvl-tracing/*.json.gz; do
+            b=$(basename "$f" .json.gz)
+            gzip -dc "$f" >"$seeds/$b.json"
+            gzip -dc "$f" | head -n 40 | sed '$ s/,$//' >"$seeds/$b.head.json" && echo ']' >>"$seeds/$b.head.json"
+        done
+        cp tests/bad/14-traces/*.json tests/bad/14-traces/*.json.gz "$seeds/"
+        ./gvlsim run tests/data/trace_tiny.json --machines scenarios/machines -q --trace "$seeds/gvlsim.json" >/dev/null
+        opts="-max_len=16384 -dict=tests/fuzz/import.dict" ;;
     *) echo "fuzz.sh: unknown target $t" >&2; exit 2 ;;
     esac
     before=$(ls "$crash" | wc -l)

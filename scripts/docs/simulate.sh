@@ -61,28 +61,7 @@ tmp=$(mktemp -d) || exit 2
 trap 'rm -rf "$tmp"' EXIT
 
 # expand: sim-runs.txt -> ID|SCENARIO|ARGUMENTS|FLAGS, in file order
-expand() {
-    awk -F'|' '
-    function trim(s) { gsub(/^[ \t]+|[ \t]+$/, "", s); return s }
-    function out(id, scn, args, flags, vals, nv,   i) {
-        for (i = nv; i >= 1; i--) { gsub("\\$" i, vals[i], scn); gsub("\\$" i, vals[i], args) }
-        print id "|" scn "|" args "|" flags
-    }
-    # expand the first {..} group of id, recursively
-    function ex(id, scn, args, flags, vals, nv,   a, b, list, n, i, v2, j) {
-        a = index(id, "{")
-        if (!a) { out(id, scn, args, flags, vals, nv); return }
-        b = index(substr(id, a), "}") + a - 1
-        n = split(substr(id, a + 1, b - a - 1), list, ",")
-        for (i = 1; i <= n; i++) {
-            for (j = 1; j <= nv; j++) v2[j] = vals[j]
-            v2[nv + 1] = list[i]
-            ex(substr(id, 1, a - 1) list[i] substr(id, b + 1), scn, args, flags, v2, nv + 1)
-        }
-    }
-    /^[ \t]*(#|$)/ { next }
-    { split("", none); ex(trim($1), trim($2), trim($3), trim($4), none, 0) }' "$runs"
-}
+expand() { awk -v NCOLS=4 -f scripts/docs/expand.awk "$runs"; }
 
 # header: the CSV header of this gvlsim, with the id column
 header() {

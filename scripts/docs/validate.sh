@@ -18,19 +18,8 @@
 #                        shows here, and `make docs` brings the table (and
 #                        whether each target is met) up to date.
 set -u
-top=$(cd "$(dirname "$0")/../.." && pwd)
-bin=$top/gvlsim
-check=0
-while [ $# -gt 0 ]; do
-    case $1 in
-        -b) bin=$2; shift 2 ;;
-        --check) check=1; shift ;;
-        *) echo "usage: validate.sh [-b GVLSIM] [--check]" >&2; exit 2 ;;
-    esac
-done
-case $bin in /*) ;; *) bin=$(pwd)/$bin ;; esac
-[ -x "$bin" ] || { echo "validate.sh: $bin is not executable (run make)" >&2; exit 2; }
-cd "$top" || exit 2
+name=validate.sh
+. "$(dirname "$0")/args.inc"
 dir=docs/data/validate
 tmp=$(mktemp -d) || exit 2
 trap 'rm -rf "$tmp"' EXIT

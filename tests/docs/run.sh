@@ -5,6 +5,8 @@
 #             (scripts/docs/render.sh --check);
 #   data      the committed simulation data is what this gvlsim gives
 #             (scripts/docs/simulate.sh --check: the cheapest runs re-run);
+#   imports   the real traces' imports and replays are what this gvlsim
+#             gives (scripts/docs/imports.sh --check: all of them re-done);
 #   validate  the fidelity tables are the committed measurements beside this
 #             gvlsim's simulation (scripts/docs/validate.sh --check);
 #   schema    every key, value and profile of the schema is documented in
@@ -29,6 +31,7 @@ check() {
 }
 check render sh scripts/docs/render.sh --check
 check data sh scripts/docs/simulate.sh -b "$bin" -j 2 --check "${DOCS_CHECK_EVENTS:-40000000}"
+check imports sh scripts/docs/imports.sh -b "$bin" --check
 check validate sh scripts/docs/validate.sh -b "$bin" --check
 check schema sh tests/docs/schema_doc.sh "$keys"
 check links sh tests/docs/links.sh

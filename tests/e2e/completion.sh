@@ -28,7 +28,7 @@ expect_completion() {
     [ "$got" = "$2" ] || fail "completion of \"$1\": got \"$got\", want \"$2\""
 }
 
-expect_completion "gvlsim " "calibrate check compare exec fit help merge plot run sweep validate "
+expect_completion "gvlsim " "calibrate check compare exec fit help import merge plot run sweep validate "
 expect_completion "gvlsim sw" "sweep "
 expect_completion "gvlsim -" "--help --version -V -h "
 expect_completion "gvlsim run --se" "--seed --set "

@@ -54,6 +54,7 @@ static void check_prog(const struct scn_prog *p, const struct scenario *s, int d
             break;
         case OP_SYSCALL: check_dist(&op->u.syscall.dur); break;
         case OP_SLEEP: check_dist(&op->u.sleep.dur); break;
+        case OP_GC: check_dist(&op->u.gc.dur); break;
         case OP_QUEUE_PUSH:
         case OP_QUEUE_POP: CHECK(op->u.queue.queue >= 0 && op->u.queue.queue < s->nqueues); break;
         case OP_LOOP:

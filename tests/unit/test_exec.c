@@ -735,6 +735,20 @@ static void test_generator_spawn_gc(void)
         ASSERT_EQ(lr.r.rep.m.barriers, lr.r.rep.m.gc_count);
         lang_done(&lr);
     }
+    /* the gc op: one collection of its length, in state gc (the busy loop's
+     * calibration makes it about 1 ms, not exactly) */
+    LANG_RUN("gc_op.json", &lr, "machine.cores=2");
+    ASSERT_EQ(lr.r.rc, GV_OK);
+    ASSERT_EQ(lr.r.rep.m.gc_count, 1);
+    ASSERT(lr.r.rep.m.state_time[TS_GC] > 0);
+    lang_done(&lr);
+    if (host_cpus() >= 2) {  /* with a second Ractor: one barrier */
+        LANG_RUN("gc_op_ractors.json", &lr, "machine.cores=2");
+        ASSERT_EQ(lr.r.rc, GV_OK);
+        ASSERT_EQ(lr.r.rep.m.gc_count, 1);
+        ASSERT_EQ(lr.r.rep.m.barriers, 1);
+        lang_done(&lr);
+    }
 }
 
 /* Deadlocks on a Mutex and a ConditionVariable, reported thread by

@@ -293,6 +293,31 @@ static void test_barging_gvl_lock(void)
     run_free(&r);
 }
 
+/* The gc op: a GC start of the given length, in state gc for exactly that
+ * long and counted once; the other thread of its Ractor, ready meanwhile,
+ * waits for the GVL through it.  With a second Ractor it takes one barrier,
+ * which stops that Ractor's running thread. */
+static void test_gc_op(void)
+{
+    struct run r;
+    RUN_SETS(LANG "gc_op.json", &r, "seed=1");
+    ASSERT_EQ(r.rc, GV_OK);
+    ASSERT_EQ(r.m.gc_count, 1);
+    ASSERT_EQ(r.m.state_time[TS_GC], SIM_MS);
+    ASSERT_EQ(r.m.barriers, 0);
+    ASSERT(r.m.state_time[TS_WANTS_GVL] >= 1050 * SIM_US);  /* "other" from 50 us to the end of the GC at least */
+    ASSERT(r.m.wall >= 2200 * SIM_US);                      /* one GVL: 1.2 ms of main, 1 ms of other */
+    run_free(&r);
+    RUN_SETS(LANG "gc_op_ractors.json", &r, "seed=1");
+    ASSERT_EQ(r.rc, GV_OK);
+    ASSERT_EQ(r.m.gc_count, 1);
+    ASSERT_EQ(r.m.state_time[TS_GC], SIM_MS);
+    ASSERT_EQ(r.m.barriers, 1);
+    ASSERT(r.m.state_time[TS_BARRIER_JOIN] > 0);
+    ASSERT(r.m.wall >= 6 * SIM_MS);   /* t stopped for the collection */
+    run_free(&r);
+}
+
 int main(void)
 {
     RUN(test_timed_wait_wakes);
@@ -303,5 +328,6 @@ int main(void)
     RUN(test_generator);
     RUN(test_gc);
     RUN(test_barging_gvl_lock);
+    RUN(test_gc_op);
     TEST_DONE();
 }

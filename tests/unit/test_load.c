@@ -14,7 +14,7 @@
 #define BAD "tests/data/bad/"
 /* the ops and the top-level keys, as the messages list them */
 #define ALL_OPS "compute, syscall, queue_push, queue_pop, sleep, loop, env_escape, join, measure, branch, " \
-                "mutex_lock, mutex_unlock, synchronize, cv_wait, cv_signal, cv_broadcast, spawn, alloc"
+                "mutex_lock, mutex_unlock, synchronize, cv_wait, cv_signal, cv_broadcast, spawn, alloc, gc"
 #define ROOT_KEYS "name, description, seed, machine, runtime, queues, mutexes, condvars, measures, " \
                   "generators, ractors, stop, warmup"
 

@@ -405,12 +405,15 @@ static void test_app_ops(void)
     gen(&g, "{ \"ractors\": [ { \"threads\": [ { \"name\": \"main\", \"program\": ["
             "  { \"op\": \"spawn\", \"thread\": \"w\" }, { \"op\": \"join\", \"thread\": \"w\" } ] },"
             " { \"name\": \"w\", \"count\": 2, \"spawned\": true, \"program\": ["
-            "  { \"op\": \"alloc\", \"objects\": 100, \"survive\": 0.1 }, { \"op\": \"alloc\", \"objects\": 5 } ] } ] } ] }");
+            "  { \"op\": \"alloc\", \"objects\": 100, \"survive\": 0.1 }, { \"op\": \"alloc\", \"objects\": 5 },"
+            "  { \"op\": \"gc\", \"dur\": \"2ms\" } ] } ] } ] }");
     ASSERT_EQ(g.rc, GV_OK);
     ASSERT_STREQ(op_text(&g, P0), "  gv_spawn_0_1(st, res)");
     ASSERT_STREQ(op_text(&g, "/ractors/0/threads/0/program/1"), "  $gv_tmpl[1].each(&:join)");
     ASSERT_STREQ(op_text(&g, "/ractors/0/threads/1/program/0"), "  10.times { keep << Object.new }; 90.times { Object.new }");
     ASSERT_STREQ(op_text(&g, "/ractors/0/threads/1/program/1"), "  5.times { Object.new }");
+    /* a collection of a given length: the GVL held for it (Ruby cannot collect for a given time) */
+    ASSERT_STREQ(op_text(&g, "/ractors/0/threads/1/program/2"), "  c = gv_spin(2000000.000, c)");
     ASSERT_CONTAINS(g.prog.text, "\n  keep = []\n");
     ASSERT_CONTAINS(g.prog.text,
                     "\ndef gv_spawn_0_1(st, res)\n"

@@ -1,0 +1,207 @@
+/* import.h - a recorded GVL trace -> a gvlsim scenario (`gvlsim import`).
+ *
+ * Three steps, each its own file:
+ *   imp_read.c      the trace file (plain or gzip) -> per-thread state
+ *                   segments, validated event by event: a gvl-tracing trace
+ *                   (ivoanjo/gvl-tracing: Chrome trace-event B/E pairs,
+ *                   imp_gvlt.c) or a trace written by `gvlsim run --trace`
+ *                   (X slices, imp_gvlsim.c);
+ *   imp_classify.c  what each segment becomes: Ractors inferred from
+ *                   overlapping GVL ownership, every `waiting` segment
+ *                   classified (I/O of a fixed length, a wait ended by
+ *                   another thread, a join, a quantum yield), the thread
+ *                   that spawned or woke another found in the timeline;
+ *   imp_emit.c      the scenario as cJSON, which the normal loader then
+ *                   validates like any file.
+ * docs/import.md explains the rules and what an open-loop replay cannot
+ * capture.  Times are sim_time picoseconds from the trace's first event.
+ */
+#ifndef INPUT_IMPORT_H
+#define INPUT_IMPORT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <cjson/cJSON.h>
+
+#include "../common/diag.h"
+#include "../common/time.h"
+
+/* The largest trace read, decompressed (cJSON keeps the whole tree). */
+#define IMP_MAX_BYTES (256u << 20)
+
+enum imp_form {
+    IMP_FORM_GVL_TRACING,  /* B/E events, gvl-tracing's state names */
+    IMP_FORM_GVLSIM        /* X slices of category "thread" (gvlsim run --trace) */
+};
+
+/* A thread's state during one segment of its timeline. */
+enum imp_state {
+    IMP_RUNNING,     /* holds the GVL, runs Ruby code (gvl-tracing's started_tracing too) */
+    IMP_GC,          /* holds the GVL, runs the garbage collector */
+    IMP_WANTS_GVL,   /* ready for the GVL: what the simulator predicts, never copied */
+    IMP_WAITING,     /* released the GVL: I/O, or parked until another thread acts */
+    IMP_SLEEPING,    /* Kernel#sleep */
+    IMP_STARTED,     /* created, not yet asking for the GVL */
+    IMP_DIED,        /* the thread's end */
+    IMP_STOPPED,     /* stopped_tracing: the trace's end */
+    IMP_OTHER,       /* gvlsim: barrier_*, vmlock_wait, wants_snt: predicted, not copied */
+    IMP_STATE_COUNT
+};
+
+/* How a segment is replayed. */
+enum imp_class {
+    IMP_CLS_NONE,    /* not a waiting segment */
+    IMP_CLS_IO,      /* a fixed-length GVL-releasing wait (I/O, a timer) */
+    IMP_CLS_SYNC,    /* parked until another thread woke it (queue, mutex, condvar) */
+    IMP_CLS_JOIN,    /* parked until another thread ended */
+    IMP_CLS_YIELD,   /* the GVL quantum's hand-over: predicted, not copied */
+    IMP_CLS_END,     /* still waiting when the trace ended: the thread ends here */
+    IMP_CLS_EXIT,    /* the thread's own exit (3.3+ releases the GVL before EXITED) */
+    IMP_CLS_COUNT
+};
+
+/* Why a class was chosen (see docs/import.md). */
+enum imp_rule {
+    IMP_RULE_NONE,
+    IMP_RULE_KNOWN,       /* the trace names it (gvlsim: blocking / parked) */
+    IMP_RULE_OVERRIDE,    /* --classify */
+    IMP_RULE_OPEN_END,    /* never ended */
+    IMP_RULE_AFTER_DEATH, /* ended within the window after another thread died */
+    IMP_RULE_RELEASE,     /* ended within the window of another thread's GVL release */
+    IMP_RULE_YIELD,       /* short, after a quantum of running, someone was waiting */
+    IMP_RULE_ALONE,       /* no other thread acted near its end: I/O */
+    IMP_RULE_EXIT,        /* short, the thread's last state before it died */
+    IMP_RULE_COUNT
+};
+
+struct imp_seg {
+    enum imp_state st;
+    sim_time t0, t1;         /* [t0, t1) */
+    int event;               /* index in the trace's events of the event that began it */
+    /* waiting segments */
+    int wait_index;          /* among the thread's waiting segments, from 0 */
+    enum imp_class cls;
+    enum imp_rule rule;
+    int waker;               /* thread index that woke it (SYNC, JOIN), else -1 */
+    sim_time wake_at;        /* when the waker acted, in the waker's timeline */
+    sim_time gap;            /* |end - the waker's act or release| (SYNC, JOIN) */
+    enum imp_class known;    /* the trace's own classification (gvlsim form), else NONE */
+    bool oncpu;              /* an io wait spent on a CPU (a system call), not asleep */
+    sim_time cpu;            /* gvlsim: CPU time within the segment (-1: not known); of an
+                                off-CPU wait, its length before the thread's wake-up */
+};
+
+/* gvl-tracing does not say whether a thread released the GVL to sleep in
+ * the kernel or to run a system call: shorter waits than this are replayed
+ * as system calls on the CPU, longer ones as off-CPU waits. */
+#define IMP_ONCPU_MAX (50 * SIM_US)
+
+/* A scenario's op lengths and start times are at most a day: a trace
+ * whose states reach further is refused, naming the first event beyond. */
+#define IMP_SPAN_MAX (86400 * SIM_S)
+
+struct imp_thread {
+    int64_t tid;
+    char *name;              /* unique in the trace */
+    struct imp_seg *segs;
+    int nsegs, cap;
+    int ractor;              /* inferred Ractor, 0 = the main one */
+    bool is_main;
+    bool created;            /* its first state is `started`: created while tracing */
+    int spawner;             /* thread that created it (-1: starts by time) */
+    sim_time start;          /* its first event */
+    sim_time spawn_at;       /* when the spawner created it */
+    bool died;
+};
+
+struct imp_trace {
+    char *file;
+    enum imp_form form;
+    char *ruby;              /* "3.3.5" from gvl-tracing's process_name, else NULL */
+    sim_time quantum;        /* ", 50ms" (RUBY_THREAD_TIMESLICE) in process_name, else 0 */
+    sim_time end;            /* the last event's time */
+    int nevents;
+    struct imp_thread *threads;
+    int nthreads;
+    int nractors;
+    /* what the reader dropped, each said in the import's summary */
+    int trailing_commas, os_view_events, other_events, after_death, merged, zero_length;
+};
+
+/* Read and validate a trace.  GV_OK; GV_EINVAL (malformed: every message in
+ * diags is "FILE[:LINE:COL]: event N ...: what"), GV_EIO (unreadable) or
+ * GV_ENOMEM.  Positions in a .gz file are in its decompressed text. */
+int imp_read(const char *file, struct imp_trace *out, struct diag_list *diags);
+/* The same from memory (`name` labels messages; gzip is recognised by its
+ * magic bytes). */
+int imp_read_mem(const char *name, const void *data, size_t len, struct imp_trace *out,
+                 struct diag_list *diags);
+void imp_trace_free(struct imp_trace *t);
+
+const char *imp_state_name(enum imp_state s);
+const char *imp_class_name(enum imp_class c);
+const char *imp_rule_text(enum imp_rule r);
+
+/* ---- classification ---------------------------------------------------- */
+
+/* A user's classification of waits: THREAD:INDEX=CLASS, INDEX a waiting
+ * index or -1 for every waiting segment of the thread. */
+#define IMP_NAME_MAX 256
+struct imp_override {
+    char thread[IMP_NAME_MAX]; /* name, or tid as decimal */
+    int index;
+    enum imp_class cls;      /* IMP_CLS_IO or IMP_CLS_SYNC */
+};
+
+struct imp_classify_opts {
+    sim_time window;         /* how close to another thread's act a wait must end (0: 100us) */
+    sim_time quantum;        /* the GVL quantum (0: the trace's, else 100ms) */
+    const struct imp_override *overrides;
+    int noverrides;
+};
+
+/* Parse "THREAD:INDEX=io|sync" (INDEX a number or *).  0, or -1 with a
+ * message in err. */
+int imp_override_parse(const char *spec, struct imp_override *out, char *err, size_t errlen);
+
+/* Infer Ractors, spawners and every waiting segment's class.  GV_OK, or
+ * GV_EINVAL with a message when an override names no thread or segment or
+ * asks for a wake no thread can have made. */
+int imp_classify(struct imp_trace *t, const struct imp_classify_opts *o, char *err, size_t errlen);
+
+/* ---- the scenario ------------------------------------------------------ */
+
+struct imp_emit_opts {
+    const char *name;        /* scenario name */
+    const char *machine;     /* machine profile name or path, or NULL */
+    const char *ruby;        /* the Ruby version to record (NULL: none) */
+};
+
+/* The scenario as a cJSON tree (NULL when out of memory). */
+cJSON *imp_emit(const struct imp_trace *t, const struct imp_emit_opts *o);
+/* Its text: JSON with one op per line (malloc'd; NULL when out of memory). */
+char *imp_print(const cJSON *root);
+
+/* Totals of a trace, in the CSV's units: per state summed over threads. */
+struct imp_totals {
+    sim_time wall;
+    sim_time running, gc, wants_gvl, waiting, sleeping;
+    int threads, waits, cls[IMP_CLS_COUNT];
+};
+void imp_totals(const struct imp_trace *t, struct imp_totals *out);
+
+/* What a trace measured of its machine (and runtime), for a profile:
+ * a hand-off is a thread ready for the GVL when a thread of its Ractor
+ * released it into a wait, a sleep or its death, then running (latency:
+ * from the release to its running); an uncontended acquisition is a
+ * wants_gvl during which no other thread of its Ractor held the GVL. */
+struct imp_latency {
+    int handoffs, acquires;
+    sim_time handoff_median, acquire_median;
+};
+/* GV_OK or GV_ENOMEM. */
+int imp_latencies(const struct imp_trace *t, struct imp_latency *out);
+
+#endif

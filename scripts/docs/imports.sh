@@ -1,0 +1,99 @@
+#!/bin/sh
+# imports.sh - the real traces of tests/data/gvl-tracing, imported and
+# re-simulated: the data behind the import tables of README.md and
+# docs/import.md.
+#
+#   imports.sh [-b GVLSIM]           import and run every line of
+#                                    docs/data/import-runs.txt into
+#                                    docs/data/import.csv; run the what-if
+#                                    sweep into docs/data/import-whatif.csv
+#                                    and plot it (docs/img/import_whatif.png,
+#                                    when gnuplot is installed)
+#   imports.sh [-b GVLSIM] --check   do the same into a temporary directory
+#                                    and fail if either CSV differs from the
+#                                    committed one (every import and run is
+#                                    re-done: they take a few seconds)
+#
+# docs/data/import-runs.txt has one line per run, "ID | TRACE | IMPORT
+# ARGUMENTS | RUN ARGUMENTS"; `{a,b}` in an ID expands the line once per
+# value, which replaces $1 (the first group), $2, ... in the other columns.  A
+# line is `gvlsim import gvl-tracing TRACE IMPORT-ARGS --stats` and then
+# `gvlsim run SCENARIO RUN-ARGS --reproducible`; its row in import.csv is
+# the ID, the trace's own totals (columns trace_*: `--stats`) and the run's
+# CSV row.
+set -u
+name=imports.sh
+. "$(dirname "$0")/args.inc"
+runs=docs/data/import-runs.txt
+csv=docs/data/import.csv
+whatif=docs/data/import-whatif.csv
+png=docs/img/import_whatif.png
+tmp=$(mktemp -d) || exit 2
+trap 'rm -rf "$tmp"' EXIT
+mach="--machines scenarios/machines"
+
+# ID | TRACE | IMPORT | RUN, with {a,b} groups expanded
+expand() { awk -v NCOLS=4 -f scripts/docs/expand.awk "$runs"; }
+
+# run_all OUT.csv: every line, in order
+run_all() {
+    i=0
+    while IFS='|' read -r id trace imp args; do
+        i=$((i + 1))
+        # shellcheck disable=SC2086
+        "$bin" import gvl-tracing "$trace" $imp $mach -q -o "$tmp/$i.json" --stats "$tmp/$i.stats" ||
+            { echo "imports.sh: $id: import failed" >&2; return 1; }
+        # shellcheck disable=SC2086
+        "$bin" run "$tmp/$i.json" $args $mach -q --reproducible -o "$tmp/$i.csv" ||
+            { echo "imports.sh: $id: run failed" >&2; return 1; }
+        if [ "$i" -eq 1 ]; then
+            printf 'id,%s,%s\n' "$(head -n 1 "$tmp/$i.stats" | sed 's/\([^,]*\)/trace_\1/g')" "$(head -n 1 "$tmp/$i.csv")"
+        fi
+        printf '%s,%s,%s\n' "$id" "$(tail -n 1 "$tmp/$i.stats")" "$(tail -n 1 "$tmp/$i.csv")"
+    done <"$tmp/list" >"$tmp/all.csv" || return 1
+    cp "$tmp/all.csv" "$1"
+}
+
+# the what-if: bug #19717's repro, recorded on Ruby 3.2, under every GVL policy and 1-8 cores
+whatif_run() {
+    # shellcheck disable=SC2086
+    "$bin" import gvl-tracing tests/data/gvl-tracing/ping-pong-3_2.json.gz --ruby 3.2 \
+        --machine gvltrace_2023 $mach -q -o "$tmp/whatif.json" || return 1
+    # shellcheck disable=SC2086
+    "$bin" sweep "$tmp/whatif.json" $mach -q --reproducible -j 2 \
+        --param runtime.gvl_policy=barging,eager,hot_steal,delayed,threshold --param machine.cores=1,2,4,8 \
+        -o "$1"
+}
+
+expand >"$tmp/list"
+if [ $check -eq 1 ]; then
+    fail=0
+    run_all "$tmp/got.csv" || exit 1
+    if ! cmp -s "$csv" "$tmp/got.csv"; then
+        echo "docs data: $csv differs from what this tree's gvlsim gives: run make docs"
+        diff "$csv" "$tmp/got.csv" | head -n 6 | cut -c1-240
+        fail=1
+    fi
+    whatif_run "$tmp/whatif.csv" || exit 1
+    if ! cmp -s "$whatif" "$tmp/whatif.csv"; then
+        echo "docs data: $whatif differs from what this tree's gvlsim gives: run make docs"
+        diff "$whatif" "$tmp/whatif.csv" | head -n 6 | cut -c1-240
+        fail=1
+    fi
+    [ "$fail" -eq 0 ] && echo "docs data: $csv ($(wc -l <"$tmp/list") imports and runs) and $whatif match this tree's gvlsim"
+    exit "$fail"
+fi
+run_all "$tmp/all2.csv" && cp "$tmp/all2.csv" "$csv.tmp" && mv "$csv.tmp" "$csv" || exit 1
+whatif_run "$tmp/whatif.csv" && cp "$tmp/whatif.csv" "$whatif.tmp" && mv "$whatif.tmp" "$whatif" || exit 1
+mkdir -p docs/img
+"$bin" plot "$whatif" --x cores --y wants_gvl_s --logy --series runtime.gvl_policy --series-title policy \
+    --title "bug #19717 repro, recorded on Ruby 3.2, replayed" --xlabel cores --ylabel "time the threads waited for the GVL" \
+    -o "$png" >/dev/null 2>"$tmp/plot.err"
+rc=$?
+if [ $rc -eq 7 ]; then
+    echo "imports.sh: gnuplot is not installed: $png not redrawn (its script is ${png%.png}.gp)"
+elif [ $rc -ne 0 ]; then
+    cat "$tmp/plot.err" >&2
+    exit 1
+fi
+echo "imports.sh: $(wc -l <"$tmp/list") imports and runs -> $csv; the what-if sweep -> $whatif, $png"

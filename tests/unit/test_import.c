@@ -1,0 +1,626 @@
+/* test_import.c - gvlsim import: reading traces (both forms, gzip, the
+ * malformed ones), classifying waits, and the scenario it emits. */
+#include <stdarg.h>
+#include <zlib.h>
+
+#include "../../common/err.h"
+#include "../../input/import.h"
+#include "../../input/load.h"
+#include "../../input/scenario.h"
+#include "test.h"
+
+/* ---- a trace builder ------------------------------------------------------ */
+
+struct tb {
+    char s[1 << 16];
+    size_t n;
+    int events;
+};
+
+static void tb_raw(struct tb *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void tb_raw(struct tb *b, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    int w = vsnprintf(b->s + b->n, sizeof b->s - b->n, fmt, ap);
+    va_end(ap);
+    ASSERT(w > 0 && (size_t)w < sizeof b->s - b->n);
+    b->n += (size_t)w;
+}
+
+static void tb_sep(struct tb *b) { tb_raw(b, b->events++ ? ",\n  " : "[\n  "); }
+
+/* gvl-tracing's state change: E closing the previous state, B opening `st` */
+static void st(struct tb *b, int tid, double us, const char *state)
+{
+    tb_sep(b);
+    tb_raw(b, "{\"ph\": \"E\", \"pid\": 7, \"tid\": %d, \"ts\": %.3f},\n  ", tid, us);
+    b->events++;
+    tb_raw(b, "{\"ph\": \"B\", \"pid\": 7, \"tid\": %d, \"ts\": %.3f, \"name\": \"%s\"}", tid, us, state);
+}
+
+static void tname(struct tb *b, int tid, const char *name)
+{
+    tb_sep(b);
+    tb_raw(b, "{\"ph\": \"M\", \"pid\": 7, \"tid\": %d, \"name\": \"thread_name\", \"args\": {\"name\": \"%s\"}}",
+           tid, name);
+}
+
+static const char *tb_end(struct tb *b)
+{
+    tb_raw(b, "\n]\n");
+    return b->s;
+}
+
+static int read_text(const char *text, struct imp_trace *t, struct diag_list *d)
+{
+    diag_init(d);
+    return imp_read_mem("t.json", text, strlen(text), t, d);
+}
+
+/* Read `text`, expect GV_EINVAL with one message containing `want`. */
+static void expect_error(const char *text, const char *want)
+{
+    struct imp_trace t;
+    struct diag_list d;
+    int rc = read_text(text, &t, &d);
+    if (rc != GV_EINVAL || d.n == 0 || !strstr(d.msgs[0], want)) {
+        fprintf(stderr, "expected an error containing \"%s\", got rc %d:\n", want, rc);
+        for (size_t i = 0; i < d.n; i++) fprintf(stderr, "  %s\n", d.msgs[i]);
+        abort();
+    }
+    diag_free(&d);
+}
+
+static const struct imp_thread *thread_named(const struct imp_trace *t, const char *name)
+{
+    for (int i = 0; i < t->nthreads; i++)
+        if (!strcmp(t->threads[i].name, name)) return &t->threads[i];
+    fprintf(stderr, "no thread \"%s\"\n", name);
+    abort();
+}
+
+static int thread_index(const struct imp_trace *t, const char *name)
+{
+    return (int)(thread_named(t, name) - t->threads);
+}
+
+/* The i-th waiting segment of a thread. */
+static const struct imp_seg *wait_of(const struct imp_trace *t, const char *name, int i)
+{
+    const struct imp_thread *th = thread_named(t, name);
+    for (int k = 0; k < th->nsegs; k++)
+        if (th->segs[k].st == IMP_WAITING && i-- == 0) return &th->segs[k];
+    fprintf(stderr, "thread %s has no such wait\n", name);
+    abort();
+}
+
+/* main starts a worker that runs, waits on a queue main pushes to, runs,
+ * then main joins it: the building block of several tests */
+static const char *two_threads(struct tb *b)
+{
+    memset(b, 0, sizeof *b);
+    st(b, 1, 10, "started_tracing");
+    st(b, 2, 20, "started");        /* created while main holds the GVL */
+    st(b, 2, 22, "wants_gvl");
+    st(b, 1, 30, "waiting");        /* main sleeps 1 ms */
+    st(b, 2, 35, "running");
+    st(b, 2, 100, "waiting");       /* worker pops an empty queue */
+    st(b, 1, 1030, "wants_gvl");
+    st(b, 1, 1032, "running");      /* main pushes, ... */
+    st(b, 2, 1040, "wants_gvl");    /* ... the worker is ready while main still runs */
+    st(b, 1, 1050, "waiting");      /* main joins */
+    st(b, 2, 1060, "running");
+    st(b, 2, 2000, "died");
+    st(b, 1, 2010, "wants_gvl");
+    st(b, 1, 2012, "running");
+    st(b, 1, 2020, "stopped_tracing");
+    tname(b, 1, "Main Thread");
+    tname(b, 2, "worker");
+    return tb_end(b);
+}
+
+/* ---- reading --------------------------------------------------------------- */
+
+static void test_read_gvl_tracing(void)
+{
+    struct tb b;
+    struct imp_trace t;
+    struct diag_list d;
+    ASSERT_EQ(read_text(two_threads(&b), &t, &d), GV_OK);
+    ASSERT_EQ(d.n, 0);
+    ASSERT_EQ(t.form, IMP_FORM_GVL_TRACING);
+    ASSERT_EQ(t.nthreads, 2);
+    ASSERT_EQ(t.end, (2020 - 10) * SIM_US);   /* from the first event */
+    const struct imp_thread *m = thread_named(&t, "Main Thread"), *w = thread_named(&t, "worker");
+    ASSERT(m->is_main && !w->is_main);
+    ASSERT(w->created && !m->created && w->died && !m->died);
+    ASSERT_EQ(w->start, 10 * SIM_US);
+    /* main: running (started_tracing), waiting, wants_gvl, running, waiting, wants_gvl, running */
+    ASSERT_EQ(m->nsegs, 7);
+    ASSERT_EQ(m->segs[0].st, IMP_RUNNING);
+    ASSERT_EQ(m->segs[1].st, IMP_WAITING);
+    ASSERT_EQ(m->segs[1].t0, 20 * SIM_US);
+    ASSERT_EQ(m->segs[1].t1, 1020 * SIM_US);
+    ASSERT_EQ(m->segs[1].event, 7);   /* the B of "waiting" at 30 */
+    ASSERT(t.ruby == NULL && t.quantum == 0);
+    imp_trace_free(&t);
+    diag_free(&d);
+}
+
+static void test_read_forms(void)
+{
+    /* {"traceEvents": [...]}, a trailing comma, microseconds with more
+     * decimals than a picosecond, a sort-index event, names of the OS
+     * view, and the version gvl-tracing 1.5+ writes */
+    const char *text =
+        "{\"traceEvents\": [\n"
+        "{\"ph\": \"M\", \"pid\": 7, \"name\": \"process_name\", \"args\": {\"name\": \"Ruby threads view (3.4.1, 50ms)\"}},\n"
+        "{\"ph\": \"M\", \"pid\": 0, \"name\": \"process_name\", \"args\": {\"name\": \"OS threads view\"}},\n"
+        "{\"ph\": \"E\", \"pid\": 7, \"tid\": 0, \"ts\": 1.5},\n"
+        "{\"ph\": \"B\", \"pid\": 7, \"tid\": 0, \"ts\": 1.5, \"name\": \"started_tracing\"},\n"
+        "{\"ph\": \"B\", \"pid\": 0, \"tid\": 4242, \"ts\": 1.5, \"name\": \"Thread 0 (a)\"},\n"
+        "{\"ph\": \"E\", \"pid\": 0, \"tid\": 4242, \"ts\": 9.0},\n"
+        "{\"ph\": \"M\", \"pid\": 7, \"tid\": 0, \"name\": \"thread_sort_index\", \"args\": {\"sort_index\": 1}},\n"
+        "{\"ph\": \"E\", \"pid\": 7, \"tid\": 0, \"ts\": 11.0000012345},\n"
+        "{\"ph\": \"B\", \"pid\": 7, \"tid\": 0, \"ts\": 11.0000012345, \"name\": \"stopped_tracing\"},\n"
+        "]}";
+    struct imp_trace t;
+    struct diag_list d;
+    ASSERT_EQ(read_text(text, &t, &d), GV_OK);
+    ASSERT_EQ(t.nthreads, 1);
+    ASSERT_STREQ(t.ruby, "3.4.1");
+    ASSERT_EQ(t.quantum, 50 * SIM_MS);
+    ASSERT_EQ(t.trailing_commas, 1);
+    ASSERT_EQ(t.os_view_events, 2);
+    ASSERT_EQ(t.other_events, 1);
+    ASSERT_EQ(t.threads[0].nsegs, 1);
+    ASSERT_EQ(t.threads[0].segs[0].t1, 9500001);  /* rounded to the picosecond */
+    ASSERT_STREQ(t.threads[0].name, "main");
+    imp_trace_free(&t);
+    diag_free(&d);
+}
+
+/* gzip with zlib's own deflate (gzip framing: windowBits 16 + 15) */
+static size_t gz(const char *in, unsigned char *out, size_t cap)
+{
+    z_stream z;
+    memset(&z, 0, sizeof z);
+    ASSERT_EQ(deflateInit2(&z, 9, Z_DEFLATED, 16 + 15, 8, Z_DEFAULT_STRATEGY), Z_OK);
+    z.next_in = (unsigned char *)in;
+    z.avail_in = (uInt)strlen(in);
+    z.next_out = out;
+    z.avail_out = (uInt)cap;
+    ASSERT_EQ(deflate(&z, Z_FINISH), Z_STREAM_END);
+    size_t n = cap - z.avail_out;
+    deflateEnd(&z);
+    return n;
+}
+
+static void test_read_gzip(void)
+{
+    struct tb b;
+    static unsigned char buf[1 << 16];
+    size_t n = gz(two_threads(&b), buf, sizeof buf);
+    struct imp_trace t;
+    struct diag_list d;
+    diag_init(&d);
+    ASSERT_EQ(imp_read_mem("t.json.gz", buf, n, &t, &d), GV_OK);
+    ASSERT_EQ(t.nthreads, 2);
+    imp_trace_free(&t);
+    /* cut: the stream ends early, inside an event of the JSON */
+    ASSERT_EQ(imp_read_mem("t.json.gz", buf, n / 2, &t, &d), GV_EINVAL);
+    ASSERT_EQ(d.n, 1);
+    ASSERT_CONTAINS(d.msgs[0], "t.json.gz:");
+    ASSERT_CONTAINS(d.msgs[0], "the gzip stream is truncated: it ends inside event");
+    diag_free(&d);
+    /* a flipped byte in the deflate data: corrupt */
+    diag_init(&d);
+    buf[n / 2] ^= 0x55;
+    ASSERT_EQ(imp_read_mem("t.json.gz", buf, n, &t, &d), GV_EINVAL);
+    ASSERT_CONTAINS(d.msgs[0], "corrupt gzip data");
+    diag_free(&d);
+}
+
+static void test_read_errors(void)
+{
+    struct tb b;
+    /* unbalanced: a B while a state is open */
+    memset(&b, 0, sizeof b);
+    st(&b, 1, 10, "running");
+    tb_sep(&b);
+    tb_raw(&b, "{\"ph\": \"B\", \"pid\": 7, \"tid\": 1, \"ts\": 12, \"name\": \"waiting\"}");
+    expect_error(tb_end(&b), "event 2 (tid 1): B \"waiting\" while \"running\" (event 1) is still open: a missing E "
+                             "(unbalanced B/E)");
+    /* unbalanced: an E that closes nothing (not the thread's first event) */
+    memset(&b, 0, sizeof b);
+    st(&b, 1, 10, "running");
+    tb_sep(&b);
+    tb_raw(&b, "{\"ph\": \"E\", \"pid\": 7, \"tid\": 1, \"ts\": 12}");
+    tb_sep(&b);
+    tb_raw(&b, "{\"ph\": \"E\", \"pid\": 7, \"tid\": 1, \"ts\": 13}");
+    expect_error(tb_end(&b), "t.json:5:3: event 3 (tid 1): an E event closes nothing");
+    /* time going backwards on one thread */
+    memset(&b, 0, sizeof b);
+    st(&b, 1, 10, "running");
+    st(&b, 1, 9, "waiting");
+    expect_error(tb_end(&b), "event 2 (tid 1): time goes backwards: ts 9us after 10us at event 1");
+    /* an unknown state */
+    memset(&b, 0, sizeof b);
+    st(&b, 1, 10, "running");
+    st(&b, 1, 12, "napping");
+    expect_error(tb_end(&b), "event 3 (tid 1): unknown state \"napping\" (gvl-tracing's: started, wants_gvl");
+    /* an unknown phase */
+    expect_error("[{\"ph\": \"X\", \"pid\": 7, \"tid\": 1, \"ts\": 1, \"dur\": 2, \"name\": \"running\"}]",
+                 "event 0: phase \"X\" is not part of a gvl-tracing trace (B, E and M are)");
+    /* fields */
+    expect_error("[{\"ph\": \"B\", \"pid\": 7, \"tid\": 1.5, \"ts\": 1, \"name\": \"running\"}]",
+                 "event 0: \"tid\" must be an integer");
+    expect_error("[{\"ph\": \"B\", \"pid\": 7, \"tid\": 1, \"ts\": \"1\", \"name\": \"running\"}]",
+                 "event 0: \"ts\" must be a number (microseconds)");
+    expect_error("[{\"ph\": \"B\", \"pid\": 7, \"tid\": 1, \"ts\": -1, \"name\": \"running\"}]",
+                 "event 0: \"ts\" is negative");
+    expect_error("[{\"pid\": 7}]", "event 0: missing \"ph\"");
+    expect_error("[7]", "event 0: expected an object");
+    expect_error("{\"events\": []}", "not a trace: expected an array of trace events");
+    /* two processes */
+    memset(&b, 0, sizeof b);
+    st(&b, 1, 10, "running");
+    tb_sep(&b);
+    tb_raw(&b, "{\"ph\": \"B\", \"pid\": 8, \"tid\": 1, \"ts\": 12, \"name\": \"waiting\"}");
+    expect_error(tb_end(&b), "event 2: pid 8 is not the traced process (7): one process per trace");
+    /* truncated JSON: the file stops inside an event, or after one */
+    const char *full = two_threads(&b);
+    char cut[1 << 16];
+    snprintf(cut, sizeof cut, "%.*s", (int)(strstr(full, "\"ts\": 100") - full), full);
+    expect_error(cut, "the JSON is not closed: it ends inside event 10 (after 10 complete events): a truncated trace");
+    snprintf(cut, sizeof cut, "%.*s", (int)(strstr(full, "\n]") - full), full);
+    expect_error(cut, "the JSON is not closed: it ends after 32 complete events: a truncated trace");
+    expect_error("", "t.json: an empty file is not a trace");
+    expect_error("[]", "no thread states in this trace");
+    expect_error("[{\"ph\": \"M\", \"pid\": 1, \"tid\": 1, \"name\": \"thread_name\"}]",
+                 "event 0: thread_name without args.name");
+    expect_error("[1, 2", "the JSON is not closed: it ends after 0 complete events");
+    /* a NUL byte: not JSON text */
+    struct imp_trace t;
+    struct diag_list d;
+    diag_init(&d);
+    ASSERT_EQ(imp_read_mem("t.json", "[\0]", 3, &t, &d), GV_EINVAL);
+    ASSERT_CONTAINS(d.msgs[0], "t.json: not a JSON trace (it contains a NUL byte)");
+    diag_free(&d);
+}
+
+static void test_read_tid_reuse_and_death(void)
+{
+    /* 3.2 names threads by native id: a new thread may reuse a dead one's;
+     * 3.3 reports the exiting thread's GVL release after "died" */
+    struct tb b;
+    memset(&b, 0, sizeof b);
+    st(&b, 1, 0, "started_tracing");
+    st(&b, 5, 1, "started");
+    st(&b, 5, 2, "running");
+    st(&b, 5, 5, "died");
+    st(&b, 5, 6, "waiting");
+    st(&b, 5, 8, "started");
+    st(&b, 5, 9, "running");
+    st(&b, 5, 12, "died");
+    st(&b, 1, 20, "stopped_tracing");
+    tname(&b, 5, "w");
+    struct imp_trace t;
+    struct diag_list d;
+    ASSERT_EQ(read_text(tb_end(&b), &t, &d), GV_OK);
+    ASSERT_EQ(t.nthreads, 3);
+    ASSERT_EQ(t.after_death, 1);
+    ASSERT_STREQ(t.threads[1].name, "t5");        /* the M event names the later thread */
+    ASSERT_STREQ(t.threads[2].name, "w");
+    ASSERT_EQ(t.threads[1].nsegs, 2);   /* started, running */
+    ASSERT_EQ(t.threads[2].start, 8 * SIM_US);
+    ASSERT(t.threads[1].died && t.threads[2].died);
+    imp_trace_free(&t);
+    diag_free(&d);
+}
+
+static void test_read_gvlsim(void)
+{
+    const char *text =
+        "{\"traceEvents\":[\n"
+        "{\"ph\":\"M\",\"name\":\"thread_name\",\"pid\":1,\"tid\":1,\"args\":{\"name\":\"main\"}},\n"
+        "{\"ph\":\"M\",\"name\":\"thread_name\",\"pid\":1,\"tid\":2,\"args\":{\"name\":\"echo\"}},\n"
+        "{\"ph\":\"M\",\"name\":\"thread_name\",\"pid\":1,\"tid\":3,\"args\":{\"name\":\"timer thread\"}},\n"
+        "{\"ph\":\"X\",\"cat\":\"thread\",\"name\":\"running\",\"pid\":1,\"tid\":1,\"ts\":0.000000,\"dur\":2.000000},\n"
+        "{\"ph\":\"X\",\"cat\":\"thread\",\"name\":\"parked\",\"pid\":1,\"tid\":2,\"ts\":0.000000,\"dur\":1.500000},\n"
+        "{\"ph\":\"X\",\"cat\":\"core\",\"name\":\"main\",\"pid\":1,\"tid\":4,\"ts\":0.000000,\"dur\":2.0},\n"
+        "{\"ph\":\"X\",\"cat\":\"thread\",\"name\":\"wants_gvl\",\"pid\":1,\"tid\":2,\"ts\":1.500000,\"dur\":0.500000},\n"
+        "{\"ph\":\"X\",\"cat\":\"thread\",\"name\":\"blocking\",\"pid\":1,\"tid\":1,\"ts\":2.000000,\"dur\":5.000000},\n"
+        "{\"ph\":\"X\",\"cat\":\"thread\",\"name\":\"running\",\"pid\":1,\"tid\":2,\"ts\":2.000000,\"dur\":1.000000},\n"
+        "{\"ph\":\"C\",\"name\":\"cores\",\"pid\":1,\"tid\":1,\"ts\":0.000000,\"args\":{\"busy\":1}}\n"
+        "],\"displayTimeUnit\":\"ns\",\"metadata\":{\"generator\":\"gvlsim\",\"truncated\":false}}";
+    struct imp_trace t;
+    struct diag_list d;
+    ASSERT_EQ(read_text(text, &t, &d), GV_OK);
+    ASSERT_EQ(t.form, IMP_FORM_GVLSIM);
+    ASSERT_EQ(t.nthreads, 2);   /* the timer's and the cores' tracks hold no thread state */
+    ASSERT_EQ(t.other_events, 2);
+    const struct imp_thread *m = thread_named(&t, "main"), *e = thread_named(&t, "echo");
+    ASSERT(m->is_main);
+    ASSERT_EQ(m->segs[1].known, IMP_CLS_IO);
+    ASSERT_EQ(e->segs[0].known, IMP_CLS_SYNC);
+    ASSERT_EQ(t.end, 7 * SIM_US);
+    ASSERT_EQ(imp_classify(&t, NULL, NULL, 0), GV_OK);
+    ASSERT_EQ(e->segs[0].cls, IMP_CLS_SYNC);   /* parked: main woke it, it held the GVL then */
+    ASSERT_EQ(e->segs[0].rule, IMP_RULE_KNOWN);
+    ASSERT_EQ(e->segs[0].waker, (int)(m - t.threads));
+    ASSERT_EQ(e->segs[0].wake_at, 1500000);
+    ASSERT_EQ(m->segs[1].cls, IMP_CLS_IO);
+    imp_trace_free(&t);
+    diag_free(&d);
+    /* a trace cut at its event cap does not hold the whole run */
+    expect_error("{\"traceEvents\":[],\"metadata\":{\"generator\":\"gvlsim\",\"truncated\":true}}",
+                 "cut at its event cap");
+    expect_error("{\"traceEvents\":[{\"ph\":\"X\",\"cat\":\"thread\",\"name\":\"idle\",\"pid\":1,\"tid\":1,\"ts\":0,"
+                 "\"dur\":1}],\"metadata\":{\"generator\":\"gvlsim\"}}",
+                 "unknown thread state \"idle\" (gvlsim's: running");
+    expect_error("{\"traceEvents\":[{\"ph\":\"X\",\"cat\":\"thread\",\"name\":\"running\",\"pid\":1,\"tid\":1,\"ts\":5,"
+                 "\"dur\":1},{\"ph\":\"X\",\"cat\":\"thread\",\"name\":\"running\",\"pid\":1,\"tid\":1,\"ts\":4,"
+                 "\"dur\":1}],\"metadata\":{\"generator\":\"gvlsim\"}}",
+                 "event 1 (tid 1): time goes backwards");
+}
+
+/* ---- classifying ------------------------------------------------------------- */
+
+static void test_classify_two_threads(void)
+{
+    struct tb b;
+    struct imp_trace t;
+    struct diag_list d;
+    ASSERT_EQ(read_text(two_threads(&b), &t, &d), GV_OK);
+    char err[256];
+    ASSERT_EQ(imp_classify(&t, NULL, err, sizeof err), GV_OK);
+    int m = thread_index(&t, "Main Thread"), w = thread_index(&t, "worker");
+    ASSERT_EQ(t.nractors, 1);
+    /* main's 1 ms sleep: nothing another thread did explains its end */
+    ASSERT_EQ(wait_of(&t, "Main Thread", 0)->cls, IMP_CLS_IO);
+    ASSERT_EQ(wait_of(&t, "Main Thread", 0)->rule, IMP_RULE_ALONE);
+    /* the worker's pop ended while main held the GVL, released 10 us later */
+    const struct imp_seg *s = wait_of(&t, "worker", 0);
+    ASSERT_EQ(s->cls, IMP_CLS_SYNC);
+    ASSERT_EQ(s->rule, IMP_RULE_RELEASE);
+    ASSERT_EQ(s->waker, m);
+    ASSERT_EQ(s->wake_at, 1030 * SIM_US);   /* at the latest when the wait ended */
+    ASSERT_EQ(s->gap, 10 * SIM_US);
+    /* main's join ended 10 us after the worker died */
+    s = wait_of(&t, "Main Thread", 1);
+    ASSERT_EQ(s->cls, IMP_CLS_JOIN);
+    ASSERT_EQ(s->waker, w);
+    ASSERT_EQ(s->wake_at, 1990 * SIM_US);
+    /* the worker was created by main */
+    ASSERT_EQ(t.threads[w].spawner, m);
+    ASSERT_EQ(t.threads[w].spawn_at, 10 * SIM_US);
+    struct imp_totals tot;
+    imp_totals(&t, &tot);
+    ASSERT_EQ(tot.waits, 3);
+    ASSERT_EQ(tot.cls[IMP_CLS_IO], 1);
+    ASSERT_EQ(tot.cls[IMP_CLS_SYNC], 1);
+    ASSERT_EQ(tot.cls[IMP_CLS_JOIN], 1);
+    ASSERT_EQ(tot.wants_gvl, (2 + 2 + 13 + 20) * SIM_US);
+    imp_trace_free(&t);
+    diag_free(&d);
+}
+
+static void test_classify_window_and_overrides(void)
+{
+    struct tb b;
+    struct imp_trace t;
+    struct diag_list d;
+    char err[256];
+    /* a window of 5 us: the worker's wake (10 us before main's release) is no longer explained */
+    ASSERT_EQ(read_text(two_threads(&b), &t, &d), GV_OK);
+    struct imp_classify_opts o = { .window = 5 * SIM_US };
+    ASSERT_EQ(imp_classify(&t, &o, err, sizeof err), GV_OK);
+    ASSERT_EQ(wait_of(&t, "worker", 0)->cls, IMP_CLS_IO);
+    imp_trace_free(&t);
+    /* the user says: main's sleep was woken, the worker's pop was I/O */
+    struct imp_override ov[2];
+    ASSERT_EQ(imp_override_parse("Main Thread:0=sync", &ov[0], err, sizeof err), 0);
+    ASSERT_EQ(imp_override_parse("2:*=io", &ov[1], err, sizeof err), 0);   /* by tid, every wait */
+    ASSERT_STREQ(ov[0].thread, "Main Thread");
+    ASSERT_EQ(ov[1].index, -1);
+    ASSERT_EQ(read_text(two_threads(&b), &t, &d), GV_OK);
+    o = (struct imp_classify_opts){ .overrides = ov, .noverrides = 2 };
+    ASSERT_EQ(imp_classify(&t, &o, err, sizeof err), GV_OK);
+    const struct imp_seg *s = wait_of(&t, "Main Thread", 0);
+    ASSERT_EQ(s->cls, IMP_CLS_SYNC);
+    ASSERT_EQ(s->rule, IMP_RULE_OVERRIDE);
+    ASSERT_EQ(s->waker, thread_index(&t, "worker"));   /* the worker released the GVL at 100 */
+    ASSERT_EQ(s->wake_at, 90 * SIM_US);
+    ASSERT_EQ(wait_of(&t, "worker", 0)->cls, IMP_CLS_IO);
+    ASSERT_EQ(wait_of(&t, "worker", 0)->rule, IMP_RULE_OVERRIDE);
+    imp_trace_free(&t);
+    /* overrides that name nothing */
+    ASSERT_EQ(imp_override_parse("nobody:0=io", &ov[0], err, sizeof err), 0);
+    ASSERT_EQ(read_text(two_threads(&b), &t, &d), GV_OK);
+    o = (struct imp_classify_opts){ .overrides = ov, .noverrides = 1 };
+    ASSERT_EQ(imp_classify(&t, &o, err, sizeof err), GV_EINVAL);
+    ASSERT_CONTAINS(err, "--classify nobody:...: no thread of that name or tid");
+    imp_trace_free(&t);
+    ASSERT_EQ(imp_override_parse("worker:3=io", &ov[0], err, sizeof err), 0);
+    ASSERT_EQ(read_text(two_threads(&b), &t, &d), GV_OK);
+    ASSERT_EQ(imp_classify(&t, &o, err, sizeof err), GV_EINVAL);
+    ASSERT_CONTAINS(err, "--classify worker:3: thread worker has 1 waiting segments (0..0)");
+    imp_trace_free(&t);
+    ASSERT_EQ(imp_override_parse("worker", &ov[0], err, sizeof err), -1);
+    ASSERT_CONTAINS(err, "expected THREAD:INDEX=io|sync");
+    ASSERT_EQ(imp_override_parse("worker:1=maybe", &ov[0], err, sizeof err), -1);
+    ASSERT_CONTAINS(err, "unknown class \"maybe\"");
+    ASSERT_EQ(imp_override_parse("worker:x=io", &ov[0], err, sizeof err), -1);
+    ASSERT_EQ(imp_override_parse("worker:=io", &ov[0], err, sizeof err), -1);
+    diag_free(&d);
+}
+
+static void test_classify_yield_end_exit_ractors(void)
+{
+    struct tb b;
+    memset(&b, 0, sizeof b);
+    st(&b, 1, 0, "started_tracing");
+    st(&b, 2, 5, "started");
+    st(&b, 2, 6, "wants_gvl");
+    st(&b, 1, 100000, "waiting");    /* main: 100 ms of running, then a hand-over */
+    st(&b, 2, 100004, "running");
+    st(&b, 1, 100006, "wants_gvl");
+    st(&b, 2, 150000, "waiting");    /* still waiting when tracing stops */
+    st(&b, 1, 150010, "running");
+    st(&b, 3, 150020, "started");    /* a thread of another Ractor: runs with main */
+    st(&b, 3, 150021, "running");
+    st(&b, 3, 160021, "waiting");    /* its exit */
+    st(&b, 3, 160023, "died");
+    st(&b, 1, 170000, "stopped_tracing");
+    tname(&b, 1, "Main Thread");
+    struct imp_trace t;
+    struct diag_list d;
+    char err[256];
+    ASSERT_EQ(read_text(tb_end(&b), &t, &d), GV_OK);
+    ASSERT_EQ(imp_classify(&t, NULL, err, sizeof err), GV_OK);
+    ASSERT_EQ(wait_of(&t, "Main Thread", 0)->cls, IMP_CLS_YIELD);
+    ASSERT_EQ(wait_of(&t, "t2", 0)->cls, IMP_CLS_END);
+    ASSERT_EQ(wait_of(&t, "t3", 0)->cls, IMP_CLS_EXIT);
+    ASSERT_EQ(t.nractors, 2);
+    ASSERT_EQ(thread_named(&t, "t3")->ractor, 1);
+    ASSERT_EQ(thread_named(&t, "t2")->ractor, 0);
+    ASSERT_EQ(thread_named(&t, "t3")->spawner, -1);   /* a new Ractor's thread starts by time */
+    ASSERT_EQ(thread_named(&t, "t2")->spawner, 0);
+    struct imp_totals tot;
+    imp_totals(&t, &tot);
+    ASSERT_EQ(tot.waiting, (6 + 2) * SIM_US);   /* the open wait is not counted */
+    imp_trace_free(&t);
+    /* a quantum of 1 s: 100 ms of running is no quantum yield */
+    ASSERT_EQ(read_text(b.s, &t, &d), GV_OK);
+    struct imp_classify_opts o = { .quantum = SIM_S };
+    ASSERT_EQ(imp_classify(&t, &o, err, sizeof err), GV_OK);
+    ASSERT(wait_of(&t, "Main Thread", 0)->cls != IMP_CLS_YIELD);
+    imp_trace_free(&t);
+    diag_free(&d);
+}
+
+static void test_classify_ractor_overlaps(void)
+{
+    /* 3.2 reports a quantum yield's release late (at the yielder's READY):
+     * the next holder's first hold may overlap it, even sit inside it, in
+     * one Ractor; a hold inside one whose end was reported in time, or a
+     * long overlap, takes two GVLs */
+    struct tb b;
+    memset(&b, 0, sizeof b);
+    st(&b, 1, 0, "started_tracing");
+    st(&b, 2, 1, "started");
+    st(&b, 2, 2, "wants_gvl");
+    st(&b, 2, 100000, "running");    /* t2 got the GVL at the yield ... */
+    st(&b, 2, 100030, "waiting");    /* ... and released it within main's late end */
+    st(&b, 1, 100050, "wants_gvl");  /* main's READY: its yield, reported 50 us late */
+    st(&b, 1, 100060, "running");
+    st(&b, 3, 100070, "started");
+    st(&b, 3, 100071, "running");    /* t3 runs inside main's hold: another Ractor */
+    st(&b, 3, 100200, "died");
+    st(&b, 1, 101000, "stopped_tracing");
+    tname(&b, 1, "Main Thread");
+    struct imp_trace t;
+    struct diag_list d;
+    char err[256];
+    ASSERT_EQ(read_text(tb_end(&b), &t, &d), GV_OK);
+    ASSERT_EQ(imp_classify(&t, NULL, err, sizeof err), GV_OK);
+    ASSERT_EQ(t.nractors, 2);
+    ASSERT_EQ(thread_named(&t, "t2")->ractor, 0);
+    ASSERT_EQ(thread_named(&t, "t3")->ractor, 1);
+    /* what the trace measured: t2's wait for the GVL ended at main's release? no: main
+     * yielded (wants_gvl after), which is no release; main's 10 us wait is uncontended */
+    struct imp_latency lat;
+    ASSERT_EQ(imp_latencies(&t, &lat), GV_OK);
+    ASSERT_EQ(lat.handoffs, 0);
+    ASSERT_EQ(lat.acquires, 1);
+    ASSERT_EQ(lat.acquire_median, 10 * SIM_US);
+    imp_trace_free(&t);
+    diag_free(&d);
+    /* the two-thread trace: the worker's waits for the GVL ended 5 us after
+     * main's release into its sleep and 10 us after its release into the
+     * join: two hand-offs; main's waits (after its sleep, after the worker's
+     * death) found the GVL free */
+    ASSERT_EQ(read_text(two_threads(&b), &t, &d), GV_OK);
+    ASSERT_EQ(imp_classify(&t, NULL, err, sizeof err), GV_OK);
+    ASSERT_EQ(imp_latencies(&t, &lat), GV_OK);
+    ASSERT_EQ(lat.handoffs, 2);
+    ASSERT_EQ(lat.handoff_median, 7500000);
+    ASSERT_EQ(lat.acquires, 2);
+    ASSERT_EQ(lat.acquire_median, 2 * SIM_US);
+    imp_trace_free(&t);
+    diag_free(&d);
+}
+
+/* ---- the scenario ----------------------------------------------------------- */
+
+static void test_emit(void)
+{
+    struct tb b;
+    struct imp_trace t;
+    struct diag_list d;
+    char err[256];
+    ASSERT_EQ(read_text(two_threads(&b), &t, &d), GV_OK);
+    ASSERT_EQ(imp_classify(&t, NULL, err, sizeof err), GV_OK);
+    struct imp_emit_opts eo = { .name = "two" };
+    cJSON *root = imp_emit(&t, &eo);
+    ASSERT(root);
+    char *text = imp_print(root);
+    ASSERT(text);
+    /* main creates the worker 10 us into its first hold (a spawn), sleeps
+     * 1 ms (I/O: a fixed length), wakes the worker 8 us into its second
+     * hold (the worker's wait ended then), joins it (Thread#join: the
+     * worker's death ends it) */
+    ASSERT_CONTAINS(text,
+        "      { \"name\": \"Main Thread\", \"program\": [\n"
+        "          {\"op\":\"compute\",\"trace\":\"e1 running\",\"dur\":\"10us\"},\n"
+        "          {\"op\":\"spawn\",\"trace\":\"creates worker\",\"thread\":\"worker\"},\n"
+        "          {\"op\":\"compute\",\"trace\":\"e1 running (part 2)\",\"dur\":\"10us\"},\n"
+        "          {\"op\":\"syscall\",\"trace\":\"e7 waiting[0] io: no other thread acted near its end\","
+        "\"dur\":\"1ms\",\"call\":\"nanosleep\",\"io_wait\":true},\n"
+        "          {\"op\":\"compute\",\"trace\":\"e15 running\",\"dur\":\"8us\"},\n"
+        "          {\"op\":\"queue_push\",\"trace\":\"wakes worker's waiting[0] (e11)\",\"queue\":\"wake.1\"},\n"
+        "          {\"op\":\"compute\",\"trace\":\"e15 running (part 2)\",\"dur\":\"10us\"},\n"
+        "          {\"op\":\"join\",\"trace\":\"e19 waiting[1] join: worker (died 10us before its end; ended "
+        "right after another thread died)\",\"thread\":\"worker\"},\n"
+        "          {\"op\":\"compute\",\"trace\":\"e27 running\",\"dur\":\"8us\"}\n");
+    ASSERT_CONTAINS(text,
+        "      { \"name\": \"worker\", \"spawned\": true, \"program\": [\n"
+        "          {\"op\":\"compute\",\"trace\":\"e9 running\",\"dur\":\"65us\"},\n"
+        "          {\"op\":\"queue_pop\",\"trace\":\"e11 waiting[0] sync: Main Thread (held the GVL 10us around its "
+        "end; ended at another thread's GVL release)\",\"queue\":\"wake.1\"},\n"
+        "          {\"op\":\"compute\",\"trace\":\"e21 running\",\"dur\":\"940us\"}\n"
+        "        ] }");
+    /* the loader takes it, and it runs the two threads */
+    struct scenario s;
+    struct diag_list ld;
+    diag_init(&ld);
+    int rc = scn_load_text("two.json", text, strlen(text), NULL, &s, &ld);
+    for (size_t i = 0; i < ld.n; i++) fprintf(stderr, "%s\n", ld.msgs[i]);
+    ASSERT_EQ(rc, GV_OK);
+    ASSERT_EQ(s.total_threads, 2);
+    ASSERT_EQ(s.nqueues, 1);   /* the worker's wake queue; the join and the spawn need none */
+    scenario_free(&s);
+    diag_free(&ld);
+    free(text);
+    cJSON_Delete(root);
+    imp_trace_free(&t);
+    diag_free(&d);
+}
+
+int main(void)
+{
+    RUN(test_read_gvl_tracing);
+    RUN(test_read_forms);
+    RUN(test_read_gzip);
+    RUN(test_read_errors);
+    RUN(test_read_tid_reuse_and_death);
+    RUN(test_read_gvlsim);
+    RUN(test_classify_two_threads);
+    RUN(test_classify_window_and_overrides);
+    RUN(test_classify_yield_end_exit_ractors);
+    RUN(test_classify_ractor_overlaps);
+    RUN(test_emit);
+    TEST_DONE();
+}
