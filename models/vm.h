@@ -81,6 +81,7 @@ struct rb_thread {
     /* a kernel sleep requested while pending_cost is still being paid */
     mach_cont block_k;
     sim_time block_timeout;      /* < 0: until woken */
+    sim_time region_dur;         /* the blocking region (or sleep) being entered lasts this long */
     /* accounting */
     sim_time ts_since;
     sim_time ts_time[TS_COUNT];
@@ -110,7 +111,6 @@ struct rb_thread {
     th_cont release_k;           /* barging: once a release's gvl->lock section is over */
     bool park_yield;             /* barging: the native sleep's THREAD_BLOCKING_YIELD yields */
     struct vml_cond gvlq;        /* barging: its native thread's cond.gvlq */
-    sim_time region_dur;         /* the blocking region (or sleep) being entered lasts this long */
     th_cont sleep_k;             /* after a Kernel#sleep (a sleep op, a generator's wait) */
     /* a timed wait (models/sync.c) */
     bool timed_waiting;          /* in native_cond_sleep with a timeout */
