@@ -14,13 +14,18 @@
 
 #include <stdbool.h>
 
+#include "../core/policy.h"
 #include "vm.h"
 
 /* Does th run M:N?  Threads of non-main Ractors always; with runtime.mn_main
  * (RUBY_MN_THREADS=1) the main Ractor's threads too, except the main thread,
- * which keeps the process's own native thread (Init_native_thread). */
+ * which keeps the process's own native thread (Init_native_thread).  Never
+ * under the 2.x GVL (`barging`, CRuby before 3.3): M:N came with the 3.3
+ * scheduler (be1bbd5b7d), and before it every Ruby thread of every Ractor
+ * had a native thread of its own. */
 static inline bool mn_thread_rule(const struct rb_thread *th)
 {
+    if (th->vm->policy->barging) return false;
     return th->core.ractor->id != 0 || (th->vm->scn->runtime.mn_main && th->core.id != 0);
 }
 

@@ -318,6 +318,30 @@ static void test_gc_op(void)
     run_free(&r);
 }
 
+/* A worker Ractor with two threads, under every policy: the second thread
+ * gets its Ractor's GVL when the first ends.  Under `barging` (CRuby before
+ * 3.3, no M:N) every thread has a native thread of its own: none waits for
+ * a shared one.  (Before, the M:N path ran under the 2.x GVL too, and the
+ * second thread waited for a GVL "held by nobody": a false deadlock.) */
+static void test_two_threads_per_ractor_every_policy(void)
+{
+    for (int p = 0; p < GVL_POLICY_COUNT; p++) {
+        char pol[64];
+        snprintf(pol, sizeof pol, "runtime.gvl_policy=%s", scn_policy_name((enum scn_gvl_policy)p));
+        struct run r;
+        RUN_SETS("scenarios/tarai_ractors.json", &r, pol, "ractors.1.count=2", "ractors.1.threads.0.count=2",
+                 "ractors.1.threads.0.program.0.insns=2000000");
+        if (r.rc != GV_OK) fprintf(stderr, "%s: %s\n", pol, r.err);
+        ASSERT_EQ(r.rc, GV_OK);
+        ASSERT_EQ(r.m.threads, 5);
+        if (p == GVL_POLICY_BARGING) {
+            ASSERT_EQ(r.m.state_time[TS_WANTS_SNT], 0);
+            ASSERT_EQ(r.m.native_threads, 5 + 1);  /* one per Ruby thread, and the timer thread */
+        }
+        run_free(&r);
+    }
+}
+
 int main(void)
 {
     RUN(test_timed_wait_wakes);
@@ -329,5 +353,6 @@ int main(void)
     RUN(test_gc);
     RUN(test_barging_gvl_lock);
     RUN(test_gc_op);
+    RUN(test_two_threads_per_ractor_every_policy);
     TEST_DONE();
 }
