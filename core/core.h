@@ -61,7 +61,7 @@ struct core_samples {
 
 /* Where a thread is in its program (core/cursor.h). */
 struct core_cursor {
-    struct core_frame *stack;    /* nframes frames, malloc'ed (core_cursor_init) */
+    struct core_frame *stack;    /* nframes frames (core_cursor_init, core_cursor_place) */
     int sp, nframes;             /* nframes: the program's depth, at most CORE_MAX_FRAMES */
     uint64_t ops;                /* iterations of "measure": true loops completed (after warmup) */
     sim_time warmup;             /* samples and ops completed before it are not counted */
@@ -86,7 +86,13 @@ struct core_barging {
  * and writes without it (hence atomics). */
 struct core_sched {
     struct core_thread *running;          /* owner of the GVL, or NULL */
-    struct core_thread *rq_head, *rq_tail;/* the FIFO ready queue (3.2: the GVL's wait queue) */
+    /* the FIFO ready queue (3.2: the GVL's wait queue): readyq_cnt threads
+     * in a ring from rq[rq_first], with room for every thread of the
+     * Ractor (each is in it at most once).  A ring rather than a list
+     * through the threads: who runs next, and after, is known without
+     * touching them (the simulator fetches their memory ahead, gvl.c). */
+    struct core_thread **rq;
+    int rq_cap, rq_first;
     int readyq_cnt;
     bool is_running;                      /* `running` is in vm running_threads */
     bool is_running_timeslice;            /* ... and in the timer's timeslice set */
@@ -108,6 +114,7 @@ struct core_ractor {
     int id;
     char *name;                  /* "main", "r", "r#3" */
     int nthreads;
+    void *block;                 /* its and its threads' names and frames (core_expand) */
     struct core_sched sched;
 };
 
@@ -119,8 +126,8 @@ struct core_thread {
     int instance, ninstances;    /* among instances of its template (times_total) */
 
     /* scheduler */
-    struct core_thread *rq_next; /* in the ready queue (or a backend's own list) */
-    bool in_readyq;
+    struct core_thread *link;    /* a backend's own list (the 2.x GVL's switch waiters) */
+    bool in_readyq;              /* in its Ractor's ready queue */
     sim_time running_time;       /* th->running_time_us, credited per TIMER interrupt */
 
     /* parked on a queue or in join */
@@ -156,6 +163,24 @@ static inline bool core_waiting(const struct core_thread *th)
 static inline struct core_sched *core_sched_of(const struct core_thread *th)
 {
     return &th->ractor->sched;
+}
+
+/* The ready queue's i-th thread from its head (0 <= i < readyq_cnt). */
+static inline struct core_thread *core_rq_at(const struct core_sched *s, int i)
+{
+    int k = s->rq_first + i;
+    return s->rq[k >= s->rq_cap ? k - s->rq_cap : k];
+}
+
+/* Its head and its tail, or NULL. */
+static inline struct core_thread *core_rq_first(const struct core_sched *s)
+{
+    return s->readyq_cnt ? s->rq[s->rq_first] : NULL;
+}
+
+static inline struct core_thread *core_rq_last(const struct core_sched *s)
+{
+    return s->readyq_cnt ? core_rq_at(s, s->readyq_cnt - 1) : NULL;
 }
 
 #endif

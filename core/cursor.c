@@ -39,16 +39,24 @@ int core_prog_depth(const struct scn_prog *prog)
 /* The frames live outside the thread struct and are sized to the program
  * (typically 2 or 3 of them, against CORE_MAX_FRAMES = 33): the
  * simulator's threads stay small and their hot fields close together. */
+void core_cursor_place(struct core_cursor *c, const struct scn_prog *prog, sim_time warmup,
+                       struct core_frame *frames, int nframes)
+{
+    memset(frames, 0, (size_t)nframes * sizeof *frames);
+    c->stack = frames;
+    c->nframes = nframes;
+    c->stack[0].prog = prog;
+    c->sp = 1;
+    c->warmup = warmup;
+}
+
 int core_cursor_init(struct core_cursor *c, const struct scn_prog *prog, sim_time warmup)
 {
     int n = core_prog_depth(prog);
     if (n > CORE_MAX_FRAMES) n = CORE_MAX_FRAMES;
-    c->stack = calloc((size_t)n, sizeof *c->stack);
-    if (!c->stack) return GV_ENOMEM;
-    c->nframes = n;
-    c->stack[0].prog = prog;
-    c->sp = 1;
-    c->warmup = warmup;
+    struct core_frame *f = malloc((size_t)n * sizeof *f);
+    if (!f) return GV_ENOMEM;
+    core_cursor_place(c, prog, warmup, f, n);
     return GV_OK;
 }
 

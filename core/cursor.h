@@ -18,6 +18,10 @@
  * core_cursor_free releases the frames. */
 int core_cursor_init(struct core_cursor *c, const struct scn_prog *prog, sim_time warmup);
 void core_cursor_free(struct core_cursor *c);
+/* ... on the caller's nframes frames (at least core_prog_depth(prog), at
+ * most CORE_MAX_FRAMES), which it keeps and frees. */
+void core_cursor_place(struct core_cursor *c, const struct scn_prog *prog, sim_time warmup,
+                       struct core_frame *frames, int nframes);
 
 /* Frames a program needs: one, plus one per level of its deepest nest of
  * blocks (a loop, measure or branch body with no op never gets a frame; a
@@ -146,16 +150,31 @@ static inline sim_time core_scale_work(sim_time d, double work_scale)
 /* The duration of a compute ("dur"), syscall, sleep or gc op, drawn from
  * th's stream.  CPU work (compute, gc, a syscall that is not an io_wait) is
  * multiplied by work_scale, machine.work_scale: durations are measured on
- * the scenario's reference machine.  SIM_TIME_MAX: beyond the time range. */
+ * the scenario's reference machine; SIM_TIME_MAX: beyond the time range.
+ * One function per kind for a caller that knows it (small enough to
+ * inline), and core_op_dur for any. */
+static inline sim_time core_compute_dur(struct core_thread *th, const struct scn_op *op, double work_scale)
+{
+    return core_scale_work(core_draw(th, &op->u.compute.dur), work_scale);
+}
+
+static inline sim_time core_syscall_dur(struct core_thread *th, const struct scn_op *op, double work_scale)
+{
+    sim_time d = core_draw(th, &op->u.syscall.dur);
+    return op->u.syscall.io_wait ? d : core_scale_work(d, work_scale);
+}
+
+static inline sim_time core_sleep_dur(struct core_thread *th, const struct scn_op *op)
+{
+    return core_draw(th, &op->u.sleep.dur);
+}
+
 static inline sim_time core_op_dur(struct core_thread *th, const struct scn_op *op, double work_scale)
 {
     switch (op->kind) {
-    case OP_COMPUTE: return core_scale_work(core_draw(th, &op->u.compute.dur), work_scale);
-    case OP_SYSCALL: {
-        sim_time d = core_draw(th, &op->u.syscall.dur);
-        return op->u.syscall.io_wait ? d : core_scale_work(d, work_scale);
-    }
-    case OP_SLEEP: return core_draw(th, &op->u.sleep.dur);
+    case OP_COMPUTE: return core_compute_dur(th, op, work_scale);
+    case OP_SYSCALL: return core_syscall_dur(th, op, work_scale);
+    case OP_SLEEP: return core_sleep_dur(th, op);
     case OP_GC: return core_scale_work(core_draw(th, &op->u.gc.dur), work_scale);
     default: return 0;
     }

@@ -1,33 +1,68 @@
 /* expand.c - templates to instances (expand.h). */
 #include "expand.h"
 
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "../common/bigmem.h"
 #include "../common/err.h"
 #include "cursor.h"
 
+/* A name: "prefix/" + base + "#idx", each part optional.  name_len gives
+ * its length (without the NUL), name_put writes it at dst and returns the
+ * byte after its NUL.  Hand-formatted: a run of 100k threads names them
+ * all at start-up, and snprintf made that a quarter of such a run's
+ * instructions. */
+static size_t ndigits(int idx)
+{
+    size_t n = 1;
+    for (unsigned v = (unsigned)idx; v >= 10; v /= 10) n++;
+    return n;
+}
+
+static size_t name_len(const char *prefix, const char *base, int idx, bool numbered)
+{
+    return (prefix ? strlen(prefix) + 1 : 0) + strlen(base) + (numbered ? 1 + ndigits(idx) : 0);
+}
+
+static char *name_put(char *dst, const char *prefix, const char *base, int idx, bool numbered)
+{
+    if (prefix) {
+        size_t n = strlen(prefix);
+        memcpy(dst, prefix, n);
+        dst += n;
+        *dst++ = '/';
+    }
+    size_t n = strlen(base);
+    memcpy(dst, base, n);
+    dst += n;
+    if (numbered) {
+        *dst++ = '#';
+        size_t nd = ndigits(idx);
+        unsigned v = (unsigned)idx;
+        for (size_t i = nd; i > 0; i--, v /= 10) dst[i - 1] = (char)('0' + v % 10);
+        dst += nd;
+    }
+    *dst++ = '\0';
+    return dst;
+}
+
+static char *name_new(const char *prefix, const char *base, int idx, bool numbered)
+{
+    char *s = malloc(name_len(prefix, base, idx, numbered) + 1);
+    if (s) name_put(s, prefix, base, idx, numbered);
+    return s;
+}
+
 char *core_instance_name(const char *base, int idx, int count)
 {
-    size_t len = strlen(base) + 16;
-    char *s = malloc(len);
-    if (!s) return NULL;
-    if (count > 1) snprintf(s, len, "%s#%d", base, idx);
-    else snprintf(s, len, "%s", base);
-    return s;
+    return name_new(NULL, base, idx, count > 1);
 }
 
 char *core_thread_name(const char *ractor_name, const char *base, int idx, int count,
                        bool multi_ractor)
 {
-    char *tn = core_instance_name(base, idx, count);
-    if (!tn || !multi_ractor) return tn;
-    size_t len = strlen(ractor_name) + strlen(tn) + 2;
-    char *s = malloc(len);
-    if (s) snprintf(s, len, "%s/%s", ractor_name, tn);
-    free(tn);
-    return s;
+    return name_new(multi_ractor ? ractor_name : NULL, base, idx, count > 1);
 }
 
 int core_thread_count(const struct scenario *scn)
@@ -35,16 +70,61 @@ int core_thread_count(const struct scenario *scn)
     return scn->total_threads + scn->ngenerators;
 }
 
-/* What every instance starts with; GV_OK or GV_ENOMEM (its frames). */
-static int thread_init(struct core_thread *th, int id, struct core_ractor *r, const struct scn_prog *prog,
-                       sim_time warmup)
+/* The frames a thread of `prog` gets. */
+static int frames_of(const struct scn_prog *prog)
+{
+    int n = core_prog_depth(prog);
+    return n > CORE_MAX_FRAMES ? CORE_MAX_FRAMES : n;
+}
+
+/* What every instance starts with, its frames at *frames (moved past). */
+static void thread_init(struct core_thread *th, int id, struct core_ractor *r, const struct scn_prog *prog,
+                        sim_time warmup, struct core_frame **frames)
 {
     th->id = id;
     th->ractor = r;
     th->parked_queue = th->parked_mutex = th->parked_cv = -1;
     th->gen = -1;
     r->nthreads++;
-    return core_cursor_init(&th->cur, prog, warmup);
+    int n = frames_of(prog);
+    core_cursor_place(&th->cur, prog, warmup, *frames, n);
+    *frames += n;
+}
+
+/* Where the next frames and names of a Ractor's block go. */
+struct block_pos {
+    struct core_frame *frames;
+    char *names;
+};
+
+/* Ractor instance rc of template srac gets one block for its name and its
+ * threads' names and frame stacks, frames first (and, the first Ractor,
+ * room for the generators' threads, which run in it). */
+static int ractor_block(const struct scenario *scn, const struct scn_ractor *srac, int rc, bool multi,
+                        bool with_generators, struct core_ractor *r, struct block_pos *pos)
+{
+    const char *rbase = srac->name ? srac->name : "r";
+    bool rnum = srac->count > 1;
+    size_t rlen = name_len(NULL, rbase, rc, rnum), prefix = multi ? rlen + 1 : 0;
+    size_t nframes = 0, names = rlen + 1;
+    for (int st = 0; st < srac->nthreads; st++) {
+        const struct scn_thread *sth = &srac->threads[st];
+        nframes += (size_t)frames_of(&sth->prog) * (size_t)sth->count;
+        /* each: "rname/" + base + "#" + the digits of the largest index */
+        names += (prefix + strlen(sth->name ? sth->name : "t") + (sth->count > 1 ? 1 + ndigits(sth->count - 1) : 0) + 1) *
+                 (size_t)sth->count;
+    }
+    for (int g = 0; with_generators && g < scn->ngenerators; g++) {
+        nframes += (size_t)frames_of(&scn->generators[g].prog);
+        names += prefix + strlen(scn->generators[g].name) + 1;
+    }
+    char *block = bigmem_calloc(1, nframes * sizeof(struct core_frame) + names);
+    if (!block) return GV_ENOMEM;
+    r->block = block;
+    pos->frames = (struct core_frame *)(void *)block;
+    r->name = block + nframes * sizeof(struct core_frame);
+    pos->names = name_put(r->name, NULL, rbase, rc, rnum);
+    return GV_OK;
 }
 
 int core_expand(const struct scenario *scn, struct core_ractor *(*ractor_at)(void *ctx, int i),
@@ -55,21 +135,23 @@ int core_expand(const struct scenario *scn, struct core_ractor *(*ractor_at)(voi
     bool multi = nractors > 1;
     int ri = 0, ti = 0, tmpl0 = 0;
     uint64_t stream = 0;  /* the next self-starting instance's */
+    struct block_pos gpos = { NULL, NULL };  /* the generators' room in the first Ractor's block */
     for (int sr = 0; sr < scn->nractors; sr++) {
         const struct scn_ractor *srac = &scn->ractors[sr];
         for (int rc = 0; rc < srac->count; rc++, ri++) {
             struct core_ractor *r = ractor_at(ctx, ri);
             r->id = ri;
-            r->name = core_instance_name(srac->name ? srac->name : "r", rc, srac->count);
-            if (!r->name) return GV_ENOMEM;
+            struct block_pos pos;
+            if (ractor_block(scn, srac, rc, multi, ri == 0, r, &pos) != GV_OK) return GV_ENOMEM;
             for (int st = 0; st < srac->nthreads; st++) {
                 const struct scn_thread *sth = &srac->threads[st];
                 int tmpl = tmpl0 + st;
                 for (int tc = 0; tc < sth->count; tc++, ti++) {
                     struct core_thread *th = thread_at(ctx, ti);
-                    if (thread_init(th, ti, r, &sth->prog, scn->warmup) != GV_OK) return GV_ENOMEM;
-                    th->name = core_thread_name(r->name, sth->name ? sth->name : "t", tc, sth->count, multi);
-                    if (!th->name) return GV_ENOMEM;
+                    thread_init(th, ti, r, &sth->prog, scn->warmup, &pos.frames);
+                    th->name = pos.names;
+                    pos.names = name_put(pos.names, multi ? r->name : NULL, sth->name ? sth->name : "t", tc,
+                                         sth->count > 1);
                     th->instance = rc * sth->count + tc;
                     th->ninstances = srac->count * sth->count;
                     th->tmpl = tmpl;
@@ -79,15 +161,17 @@ int core_expand(const struct scenario *scn, struct core_ractor *(*ractor_at)(voi
                                           : stream++);
                 }
             }
+            if (ri == 0) gpos = pos;
         }
         tmpl0 += srac->nthreads;
     }
     for (int g = 0; g < scn->ngenerators; g++, ti++) {
         const struct scn_generator *gen = &scn->generators[g];
         struct core_thread *th = thread_at(ctx, ti);
-        if (thread_init(th, ti, ractor_at(ctx, 0), &gen->prog, scn->warmup) != GV_OK) return GV_ENOMEM;
-        th->name = core_thread_name(th->ractor->name, gen->name, 0, 1, multi);
-        if (!th->name) return GV_ENOMEM;
+        struct core_ractor *r0 = ractor_at(ctx, 0);
+        thread_init(th, ti, r0, &gen->prog, scn->warmup, &gpos.frames);
+        th->name = gpos.names;
+        gpos.names = name_put(gpos.names, multi ? r0->name : NULL, gen->name, 0, false);
         th->ninstances = 1;
         th->tmpl = -1;
         th->gen = g;
@@ -99,13 +183,7 @@ int core_expand(const struct scenario *scn, struct core_ractor *(*ractor_at)(voi
 
 void core_ractor_free(struct core_ractor *r)
 {
-    free(r->name);
+    free(r->block);
+    r->block = NULL;
     r->name = NULL;
-}
-
-void core_thread_free(struct core_thread *th)
-{
-    free(th->name);
-    th->name = NULL;
-    core_cursor_free(&th->cur);
 }

@@ -27,14 +27,17 @@ int core_thread_count(const struct scenario *scn);
  * threads; then the generators' threads (in the main Ractor).
  * ractor_at / thread_at return the core part of the i-th instance of the
  * backend's arrays (zeroed, sized for the scenario's Ractor instances and
- * core_thread_count).  GV_OK, or GV_ENOMEM (the names and frame stacks
- * already made are freed by core_ractor_free / core_thread_free). */
+ * core_thread_count).  A Ractor instance's name and its threads' names and
+ * frame stacks share one allocation (thousands of threads: no malloc
+ * each, and the frames of threads next to each other are next to each
+ * other).  GV_OK, or GV_ENOMEM (what was made is freed by
+ * core_ractor_free). */
 int core_expand(const struct scenario *scn, struct core_ractor *(*ractor_at)(void *ctx, int i),
                 struct core_thread *(*thread_at)(void *ctx, int i), void *ctx);
 
-/* Free what core_expand made: names, frame stacks (NULL ones are skipped). */
+/* Free what core_expand made for a Ractor and its threads: their names and
+ * frame stacks, all in its block (a NULL one is skipped). */
 void core_ractor_free(struct core_ractor *r);
-void core_thread_free(struct core_thread *th);
 
 /* Instance names: `base` alone, or "base#i" when the template is
  * replicated (count > 1); a thread's name is prefixed with its Ractor's

@@ -56,6 +56,7 @@
 #include "policy.h"
 
 #include "sched.h"
+#include "sched_inline.h"
 
 static const struct core_policy policies[GVL_POLICY_COUNT] = {
     [GVL_POLICY_EAGER] = { .name = "eager", .id = GVL_POLICY_EAGER, .uses_timer_thread = true },
@@ -80,34 +81,18 @@ const struct core_policy *core_policy_get(enum scn_gvl_policy id)
 enum core_enter core_blocking_enter(struct core_sched *s, struct core_thread *th, bool yield_immediately,
                                     void *by)
 {
-    const struct core_policy *p = s->policy;
-    if (p->barging) return CORE_ENTER_RELEASE;
-    if (p->defer != CORE_DEFER_NONE) {
-        /* keep `running`, mark the region; wake nobody */
-        s->deferred = th;
-        return CORE_ENTER_KEPT;
-    }
-    if (p->marks_hot && !yield_immediately) core_sched_mark_hot(s, th);
-    core_sched_wakeup_next(s, th, by);
-    return CORE_ENTER_HANDED_ON;
+    return core_blocking_enter_h(s, th, yield_immediately, by, s->hooks);
 }
 
 enum core_exit core_blocking_exit(struct core_sched *s, struct core_thread *th)
 {
-    const struct core_policy *p = s->policy;
-    if (p->barging) return CORE_EXIT_ACQUIRE;
-    if (p->defer != CORE_DEFER_NONE && s->running == th) {
-        /* a short region: never handed on; clear the mark and go on */
-        s->deferred = NULL;
-        return CORE_EXIT_KEPT;
-    }
-    return CORE_EXIT_QUEUE;
+    return core_blocking_exit_h(s, th);
 }
 
 bool core_sched_handoff_deferred(struct core_sched *s, void *by)
 {
     struct core_thread *th = s->deferred;
-    if (!th || !s->rq_head || s->running != th) return false;
+    if (!th || s->readyq_cnt == 0 || s->running != th) return false;
     s->deferred = NULL;
     core_sched_wakeup_next(s, th, by);
     return true;
@@ -136,7 +121,7 @@ bool core_thread_tick(struct core_thread *th, const struct scn_runtime *rt)
 
 struct core_thread *core_barging_release(struct core_sched *s, void *by)
 {
-    struct core_thread *next = s->rq_head;
+    struct core_thread *next = core_rq_first(s);
     s->running = NULL;
     if (next) s->hooks->signal(s, next, NULL, by);
     return next;
@@ -162,7 +147,7 @@ bool core_barging_got_it(struct core_sched *s, struct core_thread *th)
 struct core_thread *core_barging_take(struct core_sched *s, struct core_thread *th)
 {
     s->running = th;
-    return !s->barging.timer && s->rq_tail ? s->rq_tail : NULL;
+    return !s->barging.timer ? core_rq_last(s) : NULL;
 }
 
 bool core_barging_timer_begin(struct core_sched *s, struct core_thread *th)

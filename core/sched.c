@@ -9,11 +9,18 @@
  */
 #include "sched.h"
 
-void core_sched_init(struct core_sched *s, const struct core_policy *policy,
-                     const struct core_hooks *hooks)
+#include <stdlib.h>
+
+#include "../common/err.h"
+#include "sched_inline.h"
+
+int core_sched_init(struct core_sched *s, const struct core_policy *policy,
+                    const struct core_hooks *hooks, int nthreads)
 {
-    s->running = s->rq_head = s->rq_tail = s->deferred = s->last_ran = NULL;
-    s->readyq_cnt = 0;
+    s->running = s->deferred = s->last_ran = NULL;
+    s->rq_cap = nthreads > 0 ? nthreads : 1;
+    s->rq_first = s->readyq_cnt = 0;
+    s->rq = calloc((size_t)s->rq_cap, sizeof *s->rq);
     s->is_running = s->is_running_timeslice = false;
     atomic_init(&s->runnable_hot_th, NULL);
     atomic_init(&s->runnable_hot_th_waiting, false);
@@ -21,100 +28,69 @@ void core_sched_init(struct core_sched *s, const struct core_policy *policy,
     s->barging = (struct core_barging){ NULL, true, false, false };
     s->policy = policy;
     s->hooks = hooks;
+    return s->rq ? GV_OK : GV_ENOMEM;
 }
 
-static void readyq_changed(struct core_sched *s)
+void core_sched_free(struct core_sched *s)
 {
-    if (s->hooks->readyq_changed) s->hooks->readyq_changed(s);
+    free(s->rq);
+    s->rq = NULL;
+    s->rq_cap = 0;
 }
 
 void core_rq_append(struct core_sched *s, struct core_thread *th)
 {
-    th->rq_next = NULL;
-    if (s->rq_tail) s->rq_tail->rq_next = th;
-    else s->rq_head = th;
-    s->rq_tail = th;
-    th->in_readyq = true;
-    s->readyq_cnt++;
-    readyq_changed(s);
+    core_rq_append_h(s, th, s->hooks);
 }
 
 void core_rq_push_head(struct core_sched *s, struct core_thread *th)
 {
-    th->rq_next = s->rq_head;
-    s->rq_head = th;
-    if (!s->rq_tail) s->rq_tail = th;
+    s->rq_first = s->rq_first ? s->rq_first - 1 : s->rq_cap - 1;
+    s->rq[s->rq_first] = th;
     th->in_readyq = true;
     s->readyq_cnt++;
-    readyq_changed(s);
+    core_readyq_changed_h(s, s->hooks);
 }
 
 struct core_thread *core_rq_pop(struct core_sched *s)
 {
-    struct core_thread *th = s->rq_head;
-    if (!th) return NULL;
-    s->rq_head = th->rq_next;
-    if (!s->rq_head) s->rq_tail = NULL;
-    th->rq_next = NULL;
-    th->in_readyq = false;
-    s->readyq_cnt--;
-    readyq_changed(s);
-    return th;
+    return core_rq_pop_h(s, s->hooks);
 }
 
 void core_rq_remove(struct core_sched *s, struct core_thread *th)
 {
-    struct core_thread **pp = &s->rq_head, *prev = NULL;
-    while (*pp && *pp != th) {
-        prev = *pp;
-        pp = &(*pp)->rq_next;
+    int i = 0;
+    while (i < s->readyq_cnt && core_rq_at(s, i) != th) i++;
+    if (i == s->readyq_cnt) return;
+    /* the ones behind it move up */
+    for (; i + 1 < s->readyq_cnt; i++) {
+        int k = s->rq_first + i;
+        if (k >= s->rq_cap) k -= s->rq_cap;
+        s->rq[k] = core_rq_at(s, i + 1);
     }
-    if (!*pp) return;
-    *pp = th->rq_next;
-    if (s->rq_tail == th) s->rq_tail = prev;
-    th->rq_next = NULL;
     th->in_readyq = false;
     s->readyq_cnt--;
-    readyq_changed(s);
+    core_readyq_changed_h(s, s->hooks);
 }
 
 void core_sched_enq(struct core_sched *s, struct core_thread *th, void *by)
 {
-    bool first = s->rq_head == NULL;
-    if (first && s->is_running && !s->is_running_timeslice && s->running) s->hooks->timeslice_add(s, by);
-    core_rq_append(s, th);
-    if (first && s->hooks->waiters_appeared) s->hooks->waiters_appeared(s, by);
+    core_sched_enq_h(s, th, by, s->hooks);
 }
 
 bool core_sched_to_ready(struct core_sched *s, struct core_thread *th, bool wakeup, void *by)
 {
-    if (s->running == NULL) {
-        s->running = th;
-        if (wakeup) s->hooks->signal(s, th, NULL, by);
-        return true;
-    }
-    core_sched_enq(s, th, by);
-    return false;
+    return core_sched_to_ready_h(s, th, wakeup, by, s->hooks);
 }
 
 struct core_thread *core_sched_wakeup_next(struct core_sched *s, struct core_thread *cur, void *by)
 {
-    struct core_thread *next = core_rq_pop(s);
-    s->running = next;
-    if (next) {
-        s->handoffs++;
-        s->hooks->signal(s, next, cur, by);
-    }
-    if (cur != next) s->hooks->del_running(s, cur, by);
-    return next;
+    return core_sched_wakeup_next_h(s, cur, by, s->hooks);
 }
 
 bool core_sched_to_running(struct core_sched *s, struct core_thread *th, void *by)
 {
-    core_sched_to_ready(s, th, false, by);
-    if (s->running != th) return false;
-    s->hooks->add_running(s, th);
-    return true;
+    return core_sched_to_running_h(s, th, by, s->hooks);
 }
 
 void core_sched_mark_hot(struct core_sched *s, struct core_thread *th)
@@ -125,8 +101,7 @@ void core_sched_mark_hot(struct core_sched *s, struct core_thread *th)
 
 void core_sched_hot_back(struct core_sched *s, struct core_thread *th)
 {
-    if (atomic_load_explicit(&s->runnable_hot_th, memory_order_relaxed) == th)
-        atomic_store_explicit(&s->runnable_hot_th_waiting, true, memory_order_relaxed);
+    core_sched_hot_back_h(s, th);
 }
 
 bool core_sched_steal(struct core_sched *s, struct core_thread *th, bool can_steal)
@@ -157,25 +132,17 @@ bool core_sched_hot_spinning(struct core_sched *s)
 
 void core_sched_acquired(struct core_sched *s, struct core_thread *th)
 {
-    /* control transfer complete: the previous owner can no longer steal */
-    atomic_store_explicit(&s->runnable_hot_th, NULL, memory_order_relaxed);
-    atomic_store_explicit(&s->runnable_hot_th_waiting, false, memory_order_relaxed);
-    if (s->last_ran != th) {
-        th->running_time = 0;
-        s->last_ran = th;
-    }
+    core_sched_acquired_h(s, th);
 }
 
 bool core_sched_ready(struct core_sched *s, struct core_thread *th, void *by)
 {
-    if (s->running == th) return false;
-    core_sched_to_ready(s, th, true, by);
-    return true;
+    return core_sched_ready_h(s, th, by, s->hooks);
 }
 
 bool core_sched_yield(struct core_sched *s, struct core_thread *th, void *by)
 {
-    if (!s->rq_head) return false;
+    if (s->readyq_cnt == 0) return false;
     core_sched_wakeup_next(s, th, by);
     core_sched_to_ready(s, th, false, by);
     return true;

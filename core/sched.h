@@ -35,8 +35,11 @@ struct core_hooks {
     void (*waiters_appeared)(struct core_sched *s, void *by);
 };
 
-void core_sched_init(struct core_sched *s, const struct core_policy *policy,
-                     const struct core_hooks *hooks);
+/* A Ractor's scheduler, with room in its ready queue for its nthreads
+ * threads.  GV_OK or GV_ENOMEM; core_sched_free releases it. */
+int core_sched_init(struct core_sched *s, const struct core_policy *policy,
+                    const struct core_hooks *hooks, int nthreads);
+void core_sched_free(struct core_sched *s);
 
 /* The ready queue as a plain FIFO (no timeslice bookkeeping): the 2.x
  * GVL's wait queue uses these too. */

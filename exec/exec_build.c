@@ -141,10 +141,7 @@ static int count_threads(const struct scenario *scn, int64_t *nractors, int64_t 
 
 void exec_vm_free(struct exec_vm *vm)
 {
-    for (int i = 0; i < vm->nthreads; i++) {
-        core_thread_free(&vm->threads[i].core);
-        if (i < vm->nthreads_built) pthread_cond_destroy(&vm->threads[i].cond);
-    }
+    for (int i = 0; i < vm->nthreads_built; i++) pthread_cond_destroy(&vm->threads[i].cond);
     for (int r = 0; r < vm->nractors; r++) {
         core_ractor_free(&vm->ractors[r].core);
         if (r < vm->nractors_built) exec_sched_destroy(&vm->ractors[r]);

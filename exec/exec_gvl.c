@@ -112,7 +112,7 @@ void exec_gvl_yield(struct exec_thread *th)
     struct core_sched *s = core_sched_of(&th->core);
     struct exec_sched *xs = &exec_ractor_of(th)->sched;
     pthread_mutex_lock(&xs->lock);
-    if (s->rq_head) {
+    if (s->readyq_cnt > 0) {
         exec_sched_released(th);
         core_sched_yield(s, &th->core, &th->ac);
         exec_sched_wait_turn_locked(th);

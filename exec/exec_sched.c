@@ -8,6 +8,7 @@
  */
 #include "exec_sched.h"
 
+#include "../common/err.h"
 #include "exec_threshold.h"
 #include "exec_timer.h"
 #include "exec_wait.h"
@@ -57,7 +58,7 @@ void exec_sched_running_update_locked(struct exec_ractor *r, struct exec_thread 
 
 void exec_sched_add_running_locked(struct exec_thread *th)
 {
-    setup_running_threads(exec_ractor_of(th), th, NULL, core_sched_of(&th->core)->rq_head != NULL, &th->ac);
+    setup_running_threads(exec_ractor_of(th), th, NULL, core_sched_of(&th->core)->readyq_cnt > 0, &th->ac);
 }
 
 /* thread_sched_wakeup_running_thread: signal th's condvar (counted as a
@@ -110,17 +111,19 @@ static const struct core_hooks exec_sched_hooks = {
 int exec_sched_init(struct exec_ractor *r)
 {
     struct exec_sched *xs = &r->sched;
-    core_sched_init(&r->core.sched, r->vm->policy, &exec_sched_hooks);
-    if (pthread_mutex_init(&xs->lock, NULL)) return -1;
-    if (exec_cond_init(&xs->helper_cond)) return -1;
-    if (exec_cond_init(&xs->switch_cond)) return -1;
-    if (exec_cond_init(&xs->switch_wait_cond)) return -1;
+    if (core_sched_init(&r->core.sched, r->vm->policy, &exec_sched_hooks, r->core.nthreads) != GV_OK) return -1;
+    if (pthread_mutex_init(&xs->lock, NULL) || exec_cond_init(&xs->helper_cond) ||
+        exec_cond_init(&xs->switch_cond) || exec_cond_init(&xs->switch_wait_cond)) {
+        core_sched_free(&r->core.sched);
+        return -1;
+    }
     atomic_init(&xs->holders, 0);
     return 0;
 }
 
 void exec_sched_destroy(struct exec_ractor *r)
 {
+    core_sched_free(&r->core.sched);
     pthread_mutex_destroy(&r->sched.lock);
     pthread_cond_destroy(&r->sched.helper_cond);
     pthread_cond_destroy(&r->sched.switch_cond);

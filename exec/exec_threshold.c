@@ -39,7 +39,7 @@ static void *helper_main(void *arg)
     pthread_mutex_lock(&s->lock);
     while (!s->helper_stop) {
         int64_t now = exec_now_ns(), deadline;
-        if (!r->core.sched.rq_head) {
+        if (r->core.sched.readyq_cnt == 0) {
             s->helper_idle = true;
             pthread_cond_wait(&s->helper_cond, &s->lock);
             s->helper_idle = false;

@@ -66,8 +66,8 @@ static void start_vm_relocked(struct rb_thread *th)
     sy->lock_rec = sy->barrier_lock_rec;
     sy->lock_owner = th->core.ractor;
     vm->barriers++;
-    vm_set_state(th, th->sync.barrier_state);
-    th->sync.barrier_k(th);
+    vm_set_state(th, th_sync_of(th)->barrier_state);
+    th_sync_of(th)->barrier_k(th);
 }
 
 static void start_wait(struct rb_thread *th)
@@ -124,8 +124,8 @@ void barrier_vm_barrier(struct rb_thread *th, th_cont k)
         k(th);
         return;
     }
-    th->sync.barrier_k = k;
-    th->sync.barrier_state = th->ts;
+    th_sync_of(th)->barrier_k = k;
+    th_sync_of(th)->barrier_state = th->ts;
     vm_set_state(th, TS_BARRIER_INIT);
     vml_mutex_lock(th, &sy->sched_lock, TS_BARRIER_INIT, start_sched_locked);
 }
@@ -151,18 +151,18 @@ bool barrier_need_join(const struct rb_thread *th)
 
 static void join_done(struct rb_thread *th)
 {
-    th->sync.join_k(th);
+    th_sync_of(th)->join_k(th);
 }
 
 /* ractor_sched_barrier_join_wait_locked */
 static void join_wait(struct rb_thread *th)
 {
     struct vm_sync *sy = th->vm->sync;
-    if (sy->barrier_serial == th->sync.join_serial) {
+    if (sy->barrier_serial == th_sync_of(th)->join_serial) {
         vml_cond_wait(th, &sy->barrier_release_cond, &sy->sched_lock, TS_BARRIER_JOIN, join_wait);
         return;
     }
-    th->sync.joined = false;
+    th_sync_of(th)->joined = false;
     vml_mutex_unlock(th, &sy->sched_lock);
     vml_mutex_lock(th, &sy->lock, TS_VMLOCK_WAIT, join_done);
 }
@@ -173,8 +173,8 @@ static void join_sched_locked(struct rb_thread *th)
     struct vm_sync *sy = vm->sync;
     sy->barrier_waiting_cnt++;
     counter(vm, "barrier_joined", sy->barrier_waiting_cnt);
-    th->sync.join_serial = sy->barrier_serial;
-    th->sync.joined = true;
+    th_sync_of(th)->join_serial = sy->barrier_serial;
+    th_sync_of(th)->joined = true;
     /* ractor_sched_barrier_join_signal_locked */
     if (completed_p(vm)) vml_cond_signal(th, &sy->barrier_complete_cond);
     join_wait(th);
@@ -183,7 +183,7 @@ static void join_sched_locked(struct rb_thread *th)
 void barrier_join(struct rb_thread *th, th_cont k)
 {
     struct vm_sync *sy = th->vm->sync;
-    th->sync.join_k = k;
+    th_sync_of(th)->join_k = k;
     vm_set_state(th, TS_BARRIER_JOIN);
     vml_mutex_unlock(th, &sy->lock);
     vml_mutex_lock(th, &sy->sched_lock, TS_BARRIER_JOIN, join_sched_locked);
@@ -195,7 +195,7 @@ static void intr_done(struct mach_task *t, void *ctx)
 {
     (void)t;
     struct rb_thread *th = ctx;
-    th->sync.intr_k(th);
+    th_sync_of(th)->intr_k(th);
 }
 
 static void intr_locked(struct rb_thread *th)
@@ -207,50 +207,39 @@ static void intr_locked(struct rb_thread *th)
 
 void barrier_interrupt(struct rb_thread *th, th_cont k)
 {
-    th->sync.intr_k = k;
+    th_sync_of(th)->intr_k = k;
     vm_lock_enter(th, intr_locked);
 }
 
 /* ---- thread_sched_setup_running_threads ---------------------------------------- */
 
-bool barrier_defer_add_running(struct rb_thread *th)
+/* A barrier waits while th enters running_threads: it must join as well
+ * (RUBY_VM_SET_VM_BARRIER_INTERRUPT(add_th->ec)). */
+void barrier_added_while_waiting(struct rb_thread *th)
 {
-    const struct vm_sync *sy = th->vm->sync;
-    if (!sy || !sy->sched_lock.holder || sy->sched_lock.holder == th) return false;
-    th->sync.add_deferred = true;
-    return true;
+    flag_barrier(th);
 }
 
-void barrier_added_running(struct rb_thread *th)
+/* ... or leaves it: one fewer to wait for
+ * (ractor_sched_barrier_join_signal_locked). */
+void barrier_deleted_while_waiting(struct rb_thread *th)
 {
-    struct vm *vm = th->vm;
-    vm->running_cnt++;
-    /* RUBY_VM_SET_VM_BARRIER_INTERRUPT(add_th->ec): it must join as well */
-    if (vm->sync && vm->sync->barrier_waiting) flag_barrier(th);
-}
-
-void barrier_deleted_running(struct rb_thread *th)
-{
-    struct vm *vm = th->vm;
-    vm->running_cnt--;
-    /* one fewer to wait for: ractor_sched_barrier_join_signal_locked */
-    if (vm->sync && vm->sync->barrier_waiting && completed_p(vm))
-        vml_cond_signal(th, &vm->sync->barrier_complete_cond);
+    if (completed_p(th->vm)) vml_cond_signal(th, &th->vm->sync->barrier_complete_cond);
 }
 
 static void switch_in_locked(struct rb_thread *th)
 {
     struct vm_sync *sy = th->vm->sync;
-    th->sync.add_deferred = false;
+    th->add_deferred = false;
     gvl_add_running_thread(th);
     vml_mutex_unlock(th, &sy->sched_lock);
-    th->sync.switch_resume(th, th->sync.switch_k);
+    th_sync_of(th)->switch_resume(th, th_sync_of(th)->switch_k);
 }
 
 void barrier_switch_in(struct rb_thread *th, th_cont k,
                        void (*resume)(struct rb_thread *th, th_cont k))
 {
-    th->sync.switch_k = k;
-    th->sync.switch_resume = resume;
+    th_sync_of(th)->switch_k = k;
+    th_sync_of(th)->switch_resume = resume;
     vml_mutex_lock(th, &th->vm->sync->sched_lock, TS_BARRIER_JOIN, switch_in_locked);
 }

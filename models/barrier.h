@@ -8,6 +8,7 @@
 #include <stdbool.h>
 
 #include "vm.h"
+#include "vm_lock.h"
 
 /* rb_vm_barrier: th's Ractor holds the VM lock; k runs once every running
  * thread of the other Ractors is stopped (at once in single-Ractor mode or
@@ -27,13 +28,36 @@ void barrier_end(struct rb_thread *th);
 void barrier_interrupt(struct rb_thread *th, th_cont k);
 
 /* thread_sched_setup_running_threads, called by gvl_add_running_thread /
- * gvl_del_running_thread (models/gvl.c).  While a barrier holds the global
- * sched lock the add cannot happen: barrier_defer_add_running marks it
- * deferred, and barrier_switch_in (from the GVL's `acquired`) sleeps on the
- * lock, adds, and then calls resume(th, k). */
-bool barrier_defer_add_running(struct rb_thread *th);
-void barrier_added_running(struct rb_thread *th);
-void barrier_deleted_running(struct rb_thread *th);
+ * gvl_del_running_thread (models/gvl.c) on every GVL hand-off, hence
+ * inline.  While a barrier holds the global sched lock the add cannot
+ * happen: barrier_defer_add_running marks it deferred, and
+ * barrier_switch_in (from the GVL's `acquired`) sleeps on the lock, adds,
+ * and then calls resume(th, k). */
+static inline bool barrier_defer_add_running(struct rb_thread *th)
+{
+    const struct vm_sync *sy = th->vm->sync;
+    if (!sy || !sy->sched_lock.holder || sy->sched_lock.holder == th) return false;
+    th->add_deferred = true;
+    return true;
+}
+
+void barrier_added_while_waiting(struct rb_thread *th);
+void barrier_deleted_while_waiting(struct rb_thread *th);
+
+static inline void barrier_added_running(struct rb_thread *th)
+{
+    struct vm *vm = th->vm;
+    vm->running_cnt++;
+    if (vm->sync && vm->sync->barrier_waiting) barrier_added_while_waiting(th);
+}
+
+static inline void barrier_deleted_running(struct rb_thread *th)
+{
+    struct vm *vm = th->vm;
+    vm->running_cnt--;
+    if (vm->sync && vm->sync->barrier_waiting) barrier_deleted_while_waiting(th);
+}
+
 void barrier_switch_in(struct rb_thread *th, th_cont k,
                        void (*resume)(struct rb_thread *th, th_cont k));
 

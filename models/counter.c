@@ -226,12 +226,6 @@ sim_time counter_work(const struct rb_thread *th, uint64_t insns, bool *overflow
     return *overflow ? SIM_TIME_MAX : (sim_time)w;
 }
 
-bool counter_rated(const struct rb_thread *th)
-{
-    return th->vm->scn->runtime.insn_counter == COUNTER_SHARED && th->op &&
-           th->op->kind == OP_COMPUTE && th->op->u.compute.has_insns;
-}
-
 static void pending_paid(struct mach_task *t, void *ctx)
 {
     (void)t;

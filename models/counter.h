@@ -32,8 +32,12 @@ void counter_free(struct vm *vm);
 sim_time counter_work(const struct rb_thread *th, uint64_t insns, bool *overflow);
 
 /* Does th's current op run as a rated burst (an insns compute with the
- * shared counter)? */
-bool counter_rated(const struct rb_thread *th);
+ * shared counter)?  (Asked at every compute.) */
+static inline bool counter_rated(const struct rb_thread *th)
+{
+    return th->op && th->op->kind == OP_COMPUTE && th->op->u.compute.has_insns &&
+           th->vm->scn->runtime.insn_counter == COUNTER_SHARED;
+}
 
 /* Run `work` (ps of uncontended execution) of th's insns compute as a
  * rated burst, after paying th's pending scheduler cost; k as th_burst's,

@@ -220,7 +220,7 @@ static void woken(struct rb_thread *th)
 /* do_gvl_timer, after native_cond_timedwait returned */
 static void timer_woken(struct rb_thread *th)
 {
-    bool timed_out = th->sync.timed_out;
+    bool timed_out = th_sync_of(th)->timed_out;
     struct rb_thread *owner = rb_thread_of(core_barging_timer_end(gvl32_sched(th), timed_out));
     if (owner) {
         if (!timed_out) count_wasted(th);
@@ -347,7 +347,7 @@ void gvl32_ready(struct gvl_actor by, struct rb_thread *th)
 {
     /* not asleep in the native sleep yet (paying its way there, or waiting
      * for gvl->lock to release the GVL): park_sleep sees the wake */
-    if (th->nt->state != MT_BLOCKED || th->sync.asleep) return;
+    if (th->nt->state != MT_BLOCKED || th->vml_asleep) return;
     gvl_signal(th, by);
 }
 
@@ -432,8 +432,14 @@ int gvl32_init(struct rb_ractor *r, char *err, unsigned errlen)
     b->switch_cond.name = "the GVL's switch_cond";
     b->switch_wait_cond.name = "the GVL's switch_wait_cond";
     r->policy_data = b;
-    if (r == &r->vm->ractors[0])  /* once for all threads */
+    if (r == &r->vm->ractors[0]) {  /* once for all threads */
+        /* every wait here is a native mutex's or condvar's (models/vm_lock.c):
+         * each thread's part in them, which other policies allocate only
+         * when the VM lock is first taken */
+        if (!vm_sync_threads(r->vm))
+            return gv_fail(err, errlen, GV_ENOMEM, "%s: out of memory for the GVL's waits", r->vm->scn->file);
         for (int i = 0; i < r->vm->nthreads; i++) r->vm->threads[i].gvlq.name = "its cond.gvlq";
+    }
     return GV_OK;
 }
 

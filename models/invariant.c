@@ -33,7 +33,7 @@ static void escape_done(struct mach_task *t, void *ctx)
     struct rb_thread *th = ctx;
     struct vm_sync *sy = th->vm->sync;
     /* rb_jit_set_ep_escape_recorded, inside the locked section (PR 18176) */
-    if (sy->ep_escape_recorded) sy->ep_escape_recorded[th->sync.escape_iseq] = 1;
+    if (sy->ep_escape_recorded) sy->ep_escape_recorded[th_sync_of(th)->escape_iseq] = 1;
     vm_lock_leave(th);  /* with_vm_lock's rb_jit_vm_unlock: ends the barrier */
     th_step(th);
 }
@@ -64,7 +64,8 @@ bool invariant_env_escape(struct rb_thread *th, const struct scn_op *op)
     case INVARIANT_COUNT:
         break;
     }
-    th->sync.escape_iseq = iseq;
+    if (!vm_sync_threads(th->vm)) return false;
+    th_sync_of(th)->escape_iseq = iseq;
     vm_lock_enter(th, escape_locked);  /* rb_jit_vm_lock_then_barrier */
     return false;
 }

@@ -281,7 +281,7 @@ int mn_signal(struct rb_thread *next, struct gvl_actor by)
     return ractor_sched_enq(p, rb_ractor_of(next), by);
 }
 
-bool mn_will_switch(const struct rb_thread *th, const struct rb_thread *next)
+bool mn_snt_will_switch(const struct rb_thread *th, const struct rb_thread *next)
 {
     const struct mn_snt *s = snt_of(th);
     return s && s->dedicated == 0 && !th->blocking && next && mn_thread_p(next) && !next->nt;
@@ -336,15 +336,15 @@ void mn_thread_exit(struct rb_thread *th)
     leave_nt(th, s, mach_of(p)->coroutine_switch);
 }
 
-void mn_blocking_begin(struct rb_thread *th)
+void mn_snt_pin(struct rb_thread *th)
 {
-    struct mn_snt *s = mn_thread_p(th) ? snt_of(th) : NULL;
+    struct mn_snt *s = snt_of(th);
     if (s && s->dedicated++ == 0) th->vm->mn->snt_cnt--;
 }
 
-void mn_blocking_end(struct rb_thread *th)
+void mn_snt_unpin(struct rb_thread *th)
 {
-    struct mn_snt *s = mn_thread_p(th) ? snt_of(th) : NULL;
+    struct mn_snt *s = snt_of(th);
     if (s && s->dedicated > 0 && --s->dedicated == 0) th->vm->mn->snt_cnt++;
 }
 

@@ -23,10 +23,16 @@
  * under the 2.x GVL (`barging`, CRuby before 3.3): M:N came with the 3.3
  * scheduler (be1bbd5b7d), and before it every Ruby thread of every Ractor
  * had a native thread of its own. */
-static inline bool mn_thread_p(const struct rb_thread *th)
+static inline bool mn_thread_rule(const struct rb_thread *th)
 {
     if (th->vm->policy->barging) return false;
     return th->core.ractor->id != 0 || (th->vm->scn->runtime.mn_main && th->core.id != 0);
+}
+
+/* ... as decided once, by vm_init (asked on every GVL hand-off). */
+static inline bool mn_thread_p(const struct rb_thread *th)
+{
+    return th->mn;
 }
 
 int mn_init(struct vm *vm, char *err, unsigned errlen);
@@ -49,7 +55,11 @@ int mn_signal(struct rb_thread *next, struct gvl_actor by);
 /* thread_sched_wakeup_next_thread's will_switch: th (M:N, on an unpinned
  * SNT) is about to switch directly to `next` on the same NT, so `next`'s
  * Ractor must not be queued. */
-bool mn_will_switch(const struct rb_thread *th, const struct rb_thread *next);
+bool mn_snt_will_switch(const struct rb_thread *th, const struct rb_thread *next);
+static inline bool mn_will_switch(const struct rb_thread *th, const struct rb_thread *next)
+{
+    return mn_thread_p(th) && mn_snt_will_switch(th, next);
+}
 
 /* thread_sched_wait_running_turn of an M:N thread: th gives its NT away,
  * to the next thread of its Ractor (thread_sched_switch) or back to the
@@ -63,8 +73,16 @@ void mn_thread_exit(struct rb_thread *th);
 
 /* native_thread_dedicated_inc / _dec around a blocking region: the SNT is
  * pinned to th (snt_cnt--, dnt_cnt++) until the region ends. */
-void mn_blocking_begin(struct rb_thread *th);
-void mn_blocking_end(struct rb_thread *th);
+void mn_snt_pin(struct rb_thread *th);
+void mn_snt_unpin(struct rb_thread *th);
+static inline void mn_blocking_begin(struct rb_thread *th)
+{
+    if (mn_thread_p(th)) mn_snt_pin(th);
+}
+static inline void mn_blocking_end(struct rb_thread *th)
+{
+    if (mn_thread_p(th)) mn_snt_unpin(th);
+}
 
 /* The timer thread's timeout branch (timer_thread_polling): lazy grq deq,
  * then native_thread_check_and_create_shared. */

@@ -43,7 +43,7 @@ static void timed_timeout(void *obj, uint64_t arg)
     th->wait_woken = true;
     /* the kernel's timer (a thread still waiting for gvl->lock to release
      * the GVL sees wait_woken in timed_sleep_now) */
-    if (!th->sync.asleep) mach_wake(&th->vm->mach, th->nt, NULL);
+    if (!th->vml_asleep) mach_wake(&th->vm->mach, th->nt, NULL);
 }
 
 /* the cond_timedwait, once th has paid its way there: a wake that came
@@ -86,7 +86,7 @@ void sync_wake(struct rb_thread *waker, struct rb_thread *w)
         if (w->wait_woken) return;
         w->wait_woken = true;
         vm_set_state(w, TS_WANTS_GVL);  /* ready from now, as an untimed waiter would be */
-        int woke = w->sync.asleep ? 0 : mach_wake(&w->vm->mach, w->nt, waker ? waker->nt : NULL);
+        int woke = w->vml_asleep ? 0 : mach_wake(&w->vm->mach, w->nt, waker ? waker->nt : NULL);
         if (woke) {
             w->vm->wakeups++;
             if (waker) waker->pending_cost += vm_wake_cost(w->vm, woke);

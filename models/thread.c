@@ -56,7 +56,7 @@ static void kernel_wake(void *obj, uint64_t arg)
 {
     (void)arg;
     struct rb_thread *th = obj;
-    if (!th->sync.asleep) mach_wake(&th->vm->mach, th->nt, NULL);
+    if (!th->vml_asleep) mach_wake(&th->vm->mach, th->nt, NULL);
 }
 
 static void block_now(struct mach_task *t, void *ctx)
@@ -182,7 +182,7 @@ static void syscall_run(struct rb_thread *th)
 
 static void run_syscall(struct rb_thread *th, const struct scn_op *op)
 {
-    sim_time d = core_op_dur(&th->core, op, rb_machine_of(th)->work_scale);
+    sim_time d = core_syscall_dur(&th->core, op, rb_machine_of(th)->work_scale);
     if (!th_dur_in_range(th, op, d)) return;
     if (!op->u.syscall.releases_gvl) {
         /* the call runs holding the GVL: no interrupt can cut it */
@@ -230,7 +230,7 @@ static void sleep_for(struct rb_thread *th, sim_time d, th_cont k)
 
 static void run_sleep(struct rb_thread *th, const struct scn_op *op)
 {
-    sleep_for(th, core_op_dur(&th->core, op, rb_machine_of(th)->work_scale), after_blocking);
+    sleep_for(th, core_sleep_dur(&th->core, op), after_blocking);
 }
 
 /* A generator's arrival (op_phase 0: draw it and sleep until it; 1: push
@@ -325,7 +325,7 @@ static bool execute_interrupts(struct rb_thread *th)
     if (bits & CORE_INT_TIMER) {
         const struct scn_runtime *rt = &th->vm->scn->runtime;
         /* one tick's credit (3.3+); a whole quantum under CRuby <= 3.2 */
-        if (core_thread_tick(&th->core, rt) && core_sched_of(&th->core)->rq_head) {
+        if (core_thread_tick(&th->core, rt) && core_sched_of(&th->core)->readyq_cnt > 0) {
             gvl_yield(th, th_step);
             return true;
         }
@@ -378,7 +378,7 @@ void th_step(struct rb_thread *th)
                 }
                 run_compute(th, w);
             } else {
-                sim_time d = core_op_dur(&th->core, op, rb_machine_of(th)->work_scale);
+                sim_time d = core_compute_dur(&th->core, op, rb_machine_of(th)->work_scale);
                 if (th_dur_in_range(th, op, d)) run_compute(th, d);
             }
             return;

@@ -99,8 +99,3 @@ void timer_timeslice_add(struct core_sched *s, struct gvl_actor by)
     }
 }
 
-void timer_timeslice_del(struct core_sched *s)
-{
-    s->is_running_timeslice = false;
-    rb_ractor_of_sched(s)->vm->timer.timeslice_cnt--;
-}

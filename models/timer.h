@@ -15,6 +15,10 @@ void timer_start(struct vm *vm);
 /* The running thread of `s` joins/leaves the timeslice set; the first
  * join wakes the timer from its infinite wait (paid by `by`). */
 void timer_timeslice_add(struct core_sched *s, struct gvl_actor by);
-void timer_timeslice_del(struct core_sched *s);
+static inline void timer_timeslice_del(struct core_sched *s)
+{
+    s->is_running_timeslice = false;
+    rb_ractor_of_sched(s)->vm->timer.timeslice_cnt--;
+}
 
 #endif

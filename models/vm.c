@@ -18,6 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../common/bigmem.h"
 #include "../common/err.h"
 #include "../core/expand.h"
 #include "../core/measure.h"
@@ -45,27 +46,6 @@ void vm_instant(struct rb_thread *th, const char *name)
 {
     struct vm *vm = th->vm;
     if (vm->obs.instant) vm->obs.instant(vm->obs.ctx, name, th->core.id, sim_now(vm->eng));
-}
-
-sim_time vm_wake_cost(const struct vm *vm, int woke)
-{
-    const struct scn_machine *m = &vm->scn->machine;
-    return m->futex_wake + (woke == MACH_WAKE_REMOTE ? m->wake_ipi : 0);
-}
-
-void vm_set_state(struct rb_thread *th, enum thread_state to)
-{
-    vm_set_state_at(th, to, sim_now(th->vm->eng));
-}
-
-void vm_set_state_at(struct rb_thread *th, enum thread_state to, sim_time now)
-{
-    struct vm *vm = th->vm;
-    enum thread_state from = th->ts;
-    if (from < TS_COUNT) th->ts_time[from] += now - th->ts_since;
-    th->ts = to;
-    th->ts_since = now;
-    if (vm->obs.thread_state && from != to) vm->obs.thread_state(vm->obs.ctx, th->core.id, from, to, now);
 }
 
 static struct core_ractor *vm_ractor_at(void *ctx, int i)
@@ -117,7 +97,7 @@ int vm_init(struct vm *vm, const struct scenario *scn, struct sim_engine *eng, c
     vm->ncondvars = scn->ncondvars;
     vm->nmeasures = scn->nmeasures;
     vm->ractors = calloc((size_t)vm->nractors, sizeof *vm->ractors);
-    vm->threads = calloc((size_t)vm->nthreads, sizeof *vm->threads);
+    vm->threads = bigmem_calloc((size_t)vm->nthreads, sizeof *vm->threads);
     vm->queues = calloc((size_t)(vm->nqueues ? vm->nqueues : 1), sizeof *vm->queues);
     vm->mutexes = calloc((size_t)(vm->nmutexes ? vm->nmutexes : 1), sizeof *vm->mutexes);
     vm->condvars = calloc((size_t)(vm->ncondvars ? vm->ncondvars : 1), sizeof *vm->condvars);
@@ -135,6 +115,7 @@ int vm_init(struct vm *vm, const struct scenario *scn, struct sim_engine *eng, c
     for (int i = 0; i < vm->nthreads; i++) {
         struct rb_thread *th = &vm->threads[i];
         th->vm = vm;
+        th->mn = mn_thread_rule(th);
         mach_task_init(&vm->mach, &th->own_nt, th->core.name);
         th->nt = &th->own_nt;
         th->ts = TS_COUNT;
@@ -208,6 +189,7 @@ int vm_run(struct vm *vm, sim_time max_time, char *err, unsigned errlen)
     int rc = sim_run(vm->eng, until, err, errlen);
     if (rc != GV_OK) return rc;
     if (vm->status != GV_OK) return gv_fail(err, errlen, vm->status, "%s: %s", vm->scn->file, vm->error);
+    if (vm->mach.oom) return gv_fail(err, errlen, GV_ENOMEM, "%s: out of memory for a rated burst", vm->scn->file);
     if (vm->mach.error[0]) return gv_fail(err, errlen, GV_ERUN, "internal error: %s", vm->mach.error);
     if (!vm->finished && vm->eng->pending > 0 && until == stop) {
         vm->stopped = true;
@@ -302,10 +284,7 @@ int vm_collect(struct vm *vm, struct run_metrics *m)
 void vm_free(struct vm *vm)
 {
     if (vm->threads)
-        for (int i = 0; i < vm->nthreads; i++) {
-            core_thread_free(&vm->threads[i].core);
-            core_samples_free(vm->threads[i].core.cur.samples, vm->nmeasures);
-        }
+        for (int i = 0; i < vm->nthreads; i++) core_samples_free(vm->threads[i].core.cur.samples, vm->nmeasures);
     if (vm->queues)
         for (int q = 0; q < vm->nqueues; q++) core_queue_destroy(&vm->queues[q]);
     if (vm->ractors)

@@ -65,44 +65,6 @@ struct rb_ractor {
                                     spawned or later-starting thread does not exist before) */
 };
 
-/* A thread's part in the VM lock and barrier protocol (models/vm_lock.c,
- * models/barrier.c, models/invariant.c).  One continuation per protocol
- * level, because the levels nest: an env escape takes the VM lock, whose
- * enter may join a barrier, whose join re-locks two mutexes. */
-struct th_sync {
-    /* a native mutex or condvar wait (vml_mutex_lock, vml_cond_wait) */
-    struct rb_thread *wait_next;      /* in the wait list of `mutex` or `cond` */
-    struct vml_mutex *mutex;          /* mutex it sleeps on or re-locks, or NULL */
-    struct vml_cond *cond;            /* condvar it sleeps on, or NULL */
-    bool in_mutex_queue;              /* registered in mutex's wait list */
-    bool pre_sleep;                   /* registered, still paying its way to the futex wait */
-    bool wake_pending;                /* woken in that window: FUTEX_WAIT returns at once */
-    bool asleep;                      /* asleep in such a wait: only its mutex's or condvar's wakes end it */
-    bool slept;                       /* the current mutex_lock had to sleep */
-    bool relock;                      /* the current mutex_lock is pthread_cond_wait's re-lock */
-    bool timed_out;                   /* the last vml_cond_timedwait ended by its timeout */
-    sim_event_id timeout_ev;          /* its timeout, while it waits */
-    enum thread_state wait_state;     /* state while asleep in the current wait */
-    enum thread_state resume_state;   /* state to return to once the mutex is ours */
-    th_cont lock_k;                   /* once the mutex is ours */
-    th_cont cond_k;                   /* once woken from the condvar and the mutex re-locked */
-    th_cont wake_k;                   /* what a wake-up from the kernel runs */
-    /* the VM lock (vm_lock_enter) and the barrier */
-    th_cont enter_k;                  /* once vm_lock_enter returns */
-    enum thread_state enter_state;    /* the state vm_lock_enter was called in */
-    bool enter_waited;                /* the VM mutex made this enter sleep */
-    th_cont join_k;                   /* once rb_ractor_sched_barrier_join returns */
-    unsigned join_serial;             /* barrier_serial when it joined */
-    bool joined;                      /* counted in barrier_waiting_cnt, not yet released */
-    th_cont barrier_k;                /* once rb_ractor_sched_barrier_start returns */
-    enum thread_state barrier_state;  /* the state rb_vm_barrier was called in */
-    th_cont intr_k;                   /* after the VM_BARRIER interrupt's RB_VM_LOCKING() */
-    th_cont switch_k;                 /* a switch-in waiting for the sched lock */
-    void (*switch_resume)(struct rb_thread *th, th_cont k);
-    bool add_deferred;                /* thread_sched_add_running_thread waits for the sched lock */
-    int escape_iseq;                  /* iseq of the env escape in progress */
-};
-
 struct rb_thread {
     struct core_thread core;     /* id, name, Ractor, random stream, program cursor (core/core.h) */
     /* The fields every op and every GVL hand-off touch come first, next to
@@ -119,6 +81,7 @@ struct rb_thread {
     /* a kernel sleep requested while pending_cost is still being paid */
     mach_cont block_k;
     sim_time block_timeout;      /* < 0: until woken */
+    sim_time region_dur;         /* the blocking region (or sleep) being entered lasts this long */
     /* accounting */
     sim_time ts_since;
     sim_time ts_time[TS_COUNT];
@@ -130,16 +93,24 @@ struct rb_thread {
     bool dead;
     bool blocking;               /* inside a blocking region */
     bool redo_op;                /* re-run th->op (a pop retried after a wake) */
+    bool mn;                     /* runs M:N (mn_thread_p; set once by vm_init) */
+    /* thread_sched_add_running_thread waits for the sched lock (barrier.h;
+     * the one part of the VM-lock protocol read at every GVL hand-off) */
+    bool add_deferred;
+    /* asleep in a native mutex or condvar wait (models/vm_lock.c): only
+     * that mutex's or condvar's wakes end it (read by every kernel wake) */
+    bool vml_asleep;
 
     struct mach_task own_nt;     /* its dedicated native thread (1:1), hot part first */
 
-    /* colder: the sync ops' waits, the GC, the VM lock / barrier protocol, barging's native sleep */
+    /* colder: the sync ops' waits, the GC, barging's native sleep (its
+     * part in the VM lock and barrier protocol is vm->sync->threads[core.id],
+     * models/vm_lock.h) */
     uint64_t wasted_wakes;
     th_cont park_k;              /* barging: once a native sleep has the GVL again */
     th_cont release_k;           /* barging: once a release's gvl->lock section is over */
     bool park_yield;             /* barging: the native sleep's THREAD_BLOCKING_YIELD yields */
     struct vml_cond gvlq;        /* barging: its native thread's cond.gvlq */
-    sim_time region_dur;         /* the blocking region (or sleep) being entered lasts this long */
     th_cont sleep_k;             /* after a Kernel#sleep (a sleep op, a generator's wait) */
     /* a timed wait (models/sync.c) */
     bool timed_waiting;          /* in native_cond_sleep with a timeout */
@@ -150,7 +121,6 @@ struct rb_thread {
     uint64_t alloc_left;
     double alloc_survive;
     sim_time gc_cost;
-    struct th_sync sync;         /* VM lock / barrier protocol state */
 };
 
 /* The timer thread (thread_pthread.c timer_thread_func). */
@@ -243,14 +213,32 @@ int vm_run(struct vm *vm, sim_time max_time, char *err, unsigned errlen);
 int vm_collect(struct vm *vm, struct run_metrics *out);
 void vm_free(struct vm *vm);
 
-/* Record that th's state changes now (summed into the CSV columns). */
-void vm_set_state(struct rb_thread *th, enum thread_state to);
-/* ... at time t (closing the books at the end time, which may lie after
- * the last event). */
-void vm_set_state_at(struct rb_thread *th, enum thread_state to, sim_time t);
+/* Record that th's state changes at time t (summed into the CSV columns;
+ * t is the end time when the books are closed, which may lie after the
+ * last event).  Inline, as the next two: several times per event. */
+static inline void vm_set_state_at(struct rb_thread *th, enum thread_state to, sim_time now)
+{
+    struct vm *vm = th->vm;
+    enum thread_state from = th->ts;
+    if (from < TS_COUNT) th->ts_time[from] += now - th->ts_since;
+    th->ts = to;
+    th->ts_since = now;
+    if (vm->obs.thread_state && from != to) vm->obs.thread_state(vm->obs.ctx, th->core.id, from, to, now);
+}
+
+/* ... now. */
+static inline void vm_set_state(struct rb_thread *th, enum thread_state to)
+{
+    vm_set_state_at(th, to, sim_now(th->vm->eng));
+}
+
 /* The waker's CPU cost of a futex wake that mach_wake answered with `woke`:
  * futex_wake, plus wake_ipi when another core had to be interrupted. */
-sim_time vm_wake_cost(const struct vm *vm, int woke);
+static inline sim_time vm_wake_cost(const struct vm *vm, int woke)
+{
+    const struct scn_machine *m = &vm->scn->machine;
+    return m->futex_wake + (woke == MACH_WAKE_REMOTE ? m->wake_ipi : 0);
+}
 /* A point event on th's track of a trace ("barrier_start", "mutex_wait", ...). */
 void vm_instant(struct rb_thread *th, const char *name);
 /* Stop the run with an error (a model found an impossible situation). */

@@ -78,31 +78,31 @@ static void sleep_woken(struct mach_task *t, void *ctx)
 {
     (void)t;
     struct rb_thread *th = ctx;
-    th->sync.asleep = false;
-    th->sync.wake_pending = false;
-    th->sync.wake_k(th);
+    th->vml_asleep = false;
+    th_sync_of(th)->wake_pending = false;
+    th_sync_of(th)->wake_k(th);
 }
 
 static void sleep_block(struct mach_task *t, void *ctx)
 {
     struct rb_thread *th = ctx;
-    th->sync.pre_sleep = false;
-    if (th->sync.wake_pending) {
-        th->sync.wake_pending = false;
-        th->sync.wake_k(th);
+    th_sync_of(th)->pre_sleep = false;
+    if (th_sync_of(th)->wake_pending) {
+        th_sync_of(th)->wake_pending = false;
+        th_sync_of(th)->wake_k(th);
         return;
     }
     th->zero_time_ops = 0;
-    th->sync.asleep = true;
+    th->vml_asleep = true;
     mach_block(&th->vm->mach, t, sleep_woken, th);
 }
 
 static void sync_sleep(struct rb_thread *th, th_cont on_wake)
 {
-    th->sync.wake_k = on_wake;
-    if (!th->sync.pre_sleep) {  /* (a condvar waiter registered earlier: vml_cond_wait) */
-        th->sync.pre_sleep = true;
-        th->sync.wake_pending = false;
+    th_sync_of(th)->wake_k = on_wake;
+    if (!th_sync_of(th)->pre_sleep) {  /* (a condvar waiter registered earlier: vml_cond_wait) */
+        th_sync_of(th)->pre_sleep = true;
+        th_sync_of(th)->wake_pending = false;
     }
     if (th->pending_cost > 0) th_burst(th, 0, sleep_block);
     else sleep_block(th->nt, th);
@@ -116,8 +116,8 @@ static void sync_wake_as(struct rb_thread *target, struct gvl_actor by)
     int woke = mach_wake(&vm->mach, target->nt, by.nt);
     if (woke) {
         vm->wakeups++;
-    } else if (target->sync.pre_sleep) {
-        target->sync.wake_pending = true;
+    } else if (th_sync_of(target)->pre_sleep) {
+        th_sync_of(target)->wake_pending = true;
     } else {
         return;  /* already awake and on its way to re-check: nothing to do */
     }
@@ -138,11 +138,11 @@ static void sync_wake(struct rb_thread *target, struct rb_thread *by)
 
 static void mutex_enqueue(struct vml_mutex *m, struct rb_thread *th)
 {
-    th->sync.wait_next = NULL;
-    if (m->wait_tail) m->wait_tail->sync.wait_next = th;
+    th_sync_of(th)->wait_next = NULL;
+    if (m->wait_tail) th_sync_of(m->wait_tail)->wait_next = th;
     else m->wait_head = th;
     m->wait_tail = th;
-    th->sync.in_mutex_queue = true;
+    th_sync_of(th)->in_mutex_queue = true;
     m->nwaiters++;
     notify_counter(th->vm, m->counter, m->nwaiters);
 }
@@ -151,10 +151,10 @@ static struct rb_thread *mutex_dequeue(struct vm *vm, struct vml_mutex *m)
 {
     struct rb_thread *th = m->wait_head;
     if (!th) return NULL;
-    m->wait_head = th->sync.wait_next;
+    m->wait_head = th_sync_of(th)->wait_next;
     if (!m->wait_head) m->wait_tail = NULL;
-    th->sync.wait_next = NULL;
-    th->sync.in_mutex_queue = false;
+    th_sync_of(th)->wait_next = NULL;
+    th_sync_of(th)->in_mutex_queue = false;
     m->nwaiters--;
     notify_counter(vm, m->counter, m->nwaiters);
     return th;
@@ -164,35 +164,35 @@ static void mutex_acquired(struct mach_task *t, void *ctx)
 {
     (void)t;
     struct rb_thread *th = ctx;
-    th->sync.lock_k(th);
+    th_sync_of(th)->lock_k(th);
 }
 
 static void mutex_try(struct rb_thread *th)
 {
-    struct vml_mutex *m = th->sync.mutex;
+    struct vml_mutex *m = th_sync_of(th)->mutex;
     /* glibc: after a wake, and when pthread_cond_wait re-locks, the word is
      * exchanged to 2 ("maybe waiters"); only the first plain try is a CAS 0->1 */
-    bool mark_contended = th->sync.slept || th->sync.relock;
+    bool mark_contended = th_sync_of(th)->slept || th_sync_of(th)->relock;
     if (m->holder == NULL) {
         m->holder = th;
         m->contended = mark_contended;
-        th->sync.mutex = NULL;
-        th->sync.relock = false;
+        th_sync_of(th)->mutex = NULL;
+        th_sync_of(th)->relock = false;
         th->pending_cost += rb_machine_of(th)->mutex_uncontended;
         m->acquires++;
-        if (th->sync.slept) vm_set_state(th, th->sync.resume_state);
+        if (th_sync_of(th)->slept) vm_set_state(th, th_sync_of(th)->resume_state);
         /* the atomic and the section it guards take time with the mutex
          * held: whoever comes meanwhile finds it taken */
         if (th->pending_cost > 0) th_burst(th, 0, mutex_acquired);
-        else th->sync.lock_k(th);
+        else th_sync_of(th)->lock_k(th);
         return;
     }
     /* contended: sleep until an unlock wakes us, then compete again */
     m->contended = true;
-    if (!th->sync.slept) {
-        th->sync.slept = true;
-        th->sync.resume_state = th->ts;
-        vm_set_state(th, th->sync.wait_state);
+    if (!th_sync_of(th)->slept) {
+        th_sync_of(th)->slept = true;
+        th_sync_of(th)->resume_state = th->ts;
+        vm_set_state(th, th_sync_of(th)->wait_state);
     }
     mutex_enqueue(m, th);
     m->sleeps++;
@@ -202,10 +202,10 @@ static void mutex_try(struct rb_thread *th)
 void vml_mutex_lock(struct rb_thread *th, struct vml_mutex *m, enum thread_state wait_state,
                     th_cont k)
 {
-    th->sync.mutex = m;
-    th->sync.lock_k = k;
-    th->sync.wait_state = wait_state;
-    th->sync.slept = false;
+    th_sync_of(th)->mutex = m;
+    th_sync_of(th)->lock_k = k;
+    th_sync_of(th)->wait_state = wait_state;
+    th_sync_of(th)->slept = false;
     mutex_try(th);
 }
 
@@ -237,20 +237,20 @@ void vml_mutex_unlock(struct rb_thread *th, struct vml_mutex *m)
 
 static void cond_woken(struct rb_thread *th)
 {
-    if (th->sync.timeout_ev) {  /* signalled before the deadline */
-        sim_cancel(th->vm->eng, th->sync.timeout_ev);
-        th->sync.timeout_ev = 0;
+    if (th_sync_of(th)->timeout_ev) {  /* signalled before the deadline */
+        sim_cancel(th->vm->eng, th_sync_of(th)->timeout_ev);
+        th_sync_of(th)->timeout_ev = 0;
     }
     /* pthread_cond_wait returns with the mutex locked again */
-    struct vml_mutex *m = th->sync.mutex;
-    vml_mutex_lock(th, m, th->sync.wait_state, th->sync.cond_k);
+    struct vml_mutex *m = th_sync_of(th)->mutex;
+    vml_mutex_lock(th, m, th_sync_of(th)->wait_state, th_sync_of(th)->cond_k);
 }
 
 static void cond_sleep(struct rb_thread *th)
 {
-    struct vml_mutex *m = th->sync.mutex;
+    struct vml_mutex *m = th_sync_of(th)->mutex;
     vml_mutex_unlock(th, m);
-    th->sync.mutex = m;  /* to re-lock on wake-up */
+    th_sync_of(th)->mutex = m;  /* to re-lock on wake-up */
     sync_sleep(th, cond_woken);
 }
 
@@ -263,20 +263,20 @@ static void cond_sleep_mc(struct mach_task *t, void *ctx)
 void vml_cond_wait(struct rb_thread *th, struct vml_cond *c, struct vml_mutex *m,
                    enum thread_state wait_state, th_cont k)
 {
-    th->sync.cond = c;
-    th->sync.cond_k = k;
-    th->sync.mutex = m;
-    th->sync.wait_state = wait_state;
+    th_sync_of(th)->cond = c;
+    th_sync_of(th)->cond_k = k;
+    th_sync_of(th)->mutex = m;
+    th_sync_of(th)->wait_state = wait_state;
     if (th->ts != wait_state) vm_set_state(th, wait_state);
-    th->sync.wait_next = NULL;
-    if (c->tail) c->tail->sync.wait_next = th;
+    th_sync_of(th)->wait_next = NULL;
+    if (c->tail) th_sync_of(c->tail)->wait_next = th;
     else c->head = th;
     c->tail = th;
     c->nwaiters++;
     /* registered: a signal (or the deadline) from now on is not lost,
      * even before the mutex is released */
-    th->sync.pre_sleep = true;
-    th->sync.wake_pending = false;
+    th_sync_of(th)->pre_sleep = true;
+    th_sync_of(th)->wake_pending = false;
     /* what the thread owes (a signal it sent, say) is paid before the
      * mutex is released: the C library does it inside the section */
     if (th->pending_cost > 0) th_burst(th, 0, cond_sleep_mc);
@@ -287,10 +287,10 @@ static struct rb_thread *cond_dequeue(struct vml_cond *c)
 {
     struct rb_thread *th = c->head;
     if (!th) return NULL;
-    c->head = th->sync.wait_next;
+    c->head = th_sync_of(th)->wait_next;
     if (!c->head) c->tail = NULL;
-    th->sync.wait_next = NULL;
-    th->sync.cond = NULL;
+    th_sync_of(th)->wait_next = NULL;
+    th_sync_of(th)->cond = NULL;
     c->nwaiters--;
     return th;
 }
@@ -312,21 +312,21 @@ static void cond_timeout(void *obj, uint64_t arg)
 {
     (void)arg;
     struct rb_thread *th = obj;
-    struct vml_cond *c = th->sync.cond;
-    th->sync.timeout_ev = 0;
+    struct vml_cond *c = th_sync_of(th)->cond;
+    th_sync_of(th)->timeout_ev = 0;
     if (!c) return;
     struct rb_thread **pp = &c->head, *prev = NULL;
     while (*pp && *pp != th) {
         prev = *pp;
-        pp = &(*pp)->sync.wait_next;
+        pp = &th_sync_of(*pp)->wait_next;
     }
     if (!*pp) return;
-    *pp = th->sync.wait_next;
+    *pp = th_sync_of(th)->wait_next;
     if (c->tail == th) c->tail = prev;
-    th->sync.wait_next = NULL;
-    th->sync.cond = NULL;
+    th_sync_of(th)->wait_next = NULL;
+    th_sync_of(th)->cond = NULL;
     c->nwaiters--;
-    th->sync.timed_out = true;
+    th_sync_of(th)->timed_out = true;
     sync_wake(th, NULL);
 }
 
@@ -334,8 +334,8 @@ void vml_cond_timedwait(struct rb_thread *th, struct vml_cond *c, struct vml_mut
                         enum thread_state wait_state, sim_time abs, th_cont k)
 {
     sim_time now = sim_now(th->vm->eng);
-    th->sync.timed_out = false;
-    th->sync.timeout_ev = sim_at(th->vm->eng, abs > now ? abs : now, cond_timeout, th, 0);
+    th_sync_of(th)->timed_out = false;
+    th_sync_of(th)->timeout_ev = sim_at(th->vm->eng, abs > now ? abs : now, cond_timeout, th, 0);
     vml_cond_wait(th, c, m, wait_state, k);
 }
 
@@ -351,8 +351,8 @@ static void enter_locked(struct rb_thread *th)
 {
     struct vm *vm = th->vm;
     struct vm_sync *sy = vm->sync;
-    if (th->sync.slept && !th->sync.enter_waited) {
-        th->sync.enter_waited = true;
+    if (th_sync_of(th)->slept && !th_sync_of(th)->enter_waited) {
+        th_sync_of(th)->enter_waited = true;
         vm->vmlock_waits++;
     }
     /* vm_need_barrier: do { rb_ractor_sched_barrier_join } while (barrier_waiting) */
@@ -362,13 +362,14 @@ static void enter_locked(struct rb_thread *th)
     }
     sy->lock_owner = th->core.ractor;
     sy->lock_rec = 1;
-    if (th->ts != th->sync.enter_state) vm_set_state(th, th->sync.enter_state);
-    th->sync.enter_k(th);
+    if (th->ts != th_sync_of(th)->enter_state) vm_set_state(th, th_sync_of(th)->enter_state);
+    th_sync_of(th)->enter_k(th);
 }
 
 void vm_lock_enter(struct rb_thread *th, th_cont k)
 {
     struct vm_sync *sy = th->vm->sync;
+    if (!vm_sync_threads(th->vm)) return;
     if (!sy->multi) {  /* rb_multi_ractor_p(): single-Ractor mode, no lock */
         k(th);
         return;
@@ -379,9 +380,9 @@ void vm_lock_enter(struct rb_thread *th, th_cont k)
         return;
     }
     th->vm->vmlock_acquires++;
-    th->sync.enter_k = k;
-    th->sync.enter_state = th->ts;
-    th->sync.enter_waited = false;
+    th_sync_of(th)->enter_k = k;
+    th_sync_of(th)->enter_state = th->ts;
+    th_sync_of(th)->enter_waited = false;
     vml_mutex_lock(th, &sy->lock, TS_VMLOCK_WAIT, enter_locked);
 }
 
@@ -446,9 +447,20 @@ int vm_sync_init(struct vm *vm, char *err, unsigned errlen)
     return GV_OK;
 }
 
+bool vm_sync_threads(struct vm *vm)
+{
+    struct vm_sync *sy = vm->sync;
+    if (sy->threads) return true;
+    sy->threads = calloc((size_t)(vm->nthreads ? vm->nthreads : 1), sizeof *sy->threads);
+    if (sy->threads) return true;
+    vm_fail(vm, "out of memory for the VM lock state of %d threads", vm->nthreads);
+    return false;
+}
+
 void vm_sync_free(struct vm *vm)
 {
     if (!vm->sync) return;
+    free(vm->sync->threads);
     free(vm->sync->ep_escape_recorded);
     free(vm->sync);
     vm->sync = NULL;
@@ -469,20 +481,20 @@ static void describe_holder(const struct vm_sync *sy, const struct vml_mutex *m,
 bool vm_lock_describe_wait(const struct rb_thread *th, char *buf, unsigned len)
 {
     const struct vm_sync *sy = th->vm->sync;
-    if (!sy) return false;
+    if (!sy || !sy->threads) return false;  /* nobody ever took the VM lock */
     const char *where = th->op ? th->op->path : "(start)";
     int line = th->op ? th->op->line : 0;
     char holder[256];
-    const struct vml_mutex *m = th->sync.mutex;
-    if (th->sync.cond) {
-        if (th->sync.cond == &sy->barrier_complete_cond) {
+    const struct vml_mutex *m = th_sync_of(th)->mutex;
+    if (th_sync_of(th)->cond) {
+        if (th_sync_of(th)->cond == &sy->barrier_complete_cond) {
             char names[512] = "";
             size_t off = 0;
             int n = 0;
             for (int i = 0; i < th->vm->nractors; i++) {
                 const struct core_sched *s = &th->vm->ractors[i].core.sched;
                 if (&th->vm->ractors[i].core == th->core.ractor || !s->is_running || !s->running) continue;
-                if (rb_thread_of(s->running)->sync.joined) continue;
+                if (th_sync_of(rb_thread_of(s->running))->joined) continue;
                 n++;
                 if (off + 2 < sizeof names)
                     off += (size_t)snprintf(names + off, sizeof names - off, "%s%s", off ? ", " : "",
@@ -490,18 +502,18 @@ bool vm_lock_describe_wait(const struct rb_thread *th, char *buf, unsigned len)
             }
             snprintf(buf, len, "initiating a VM barrier, waiting for %d running thread%s to join (%s) "
                      "at %s (line %d)", n, n == 1 ? "" : "s", n ? names : "none left", where, line);
-        } else if (th->sync.cond == &sy->barrier_release_cond) {
+        } else if (th_sync_of(th)->cond == &sy->barrier_release_cond) {
             snprintf(buf, len, "stopped at a VM barrier started by thread %s, waiting for its end "
                      "at %s (line %d)", sy->barrier_initiator ? sy->barrier_initiator->core.name : "?",
                      where, line);
         } else {
-            snprintf(buf, len, "waiting on %s at %s (line %d)", th->sync.cond->name, where, line);
+            snprintf(buf, len, "waiting on %s at %s (line %d)", th_sync_of(th)->cond->name, where, line);
         }
         return true;
     }
-    if (m && th->sync.in_mutex_queue) {
+    if (m && th_sync_of(th)->in_mutex_queue) {
         describe_holder(sy, m, holder, sizeof holder);
-        const char *why = th->sync.add_deferred ? "switching in, " :
+        const char *why = th->add_deferred ? "switching in, " :
                           th->ts == TS_BARRIER_JOIN ? "joining a VM barrier, " :
                           th->ts == TS_BARRIER_INIT ? "starting a VM barrier, " : "";
         snprintf(buf, len, "%swaiting for %s (%s) at %s (line %d)", why, m->name, holder, where, line);

@@ -15,6 +15,45 @@
 
 #include "vm.h"
 
+/* A thread's part in the VM lock and barrier protocol (models/vm_lock.c,
+ * models/barrier.c, models/invariant.c).  One continuation per protocol
+ * level, because the levels nest: an env escape takes the VM lock, whose
+ * enter may join a barrier, whose join re-locks two mutexes.  Kept
+ * outside the thread (vm_sync.threads, th_sync_of), allocated for all
+ * threads when the VM lock is first entered: most runs never take it, and
+ * its 136 bytes would be cold ballast in every thread. */
+struct th_sync {
+    /* a native mutex or condvar wait (vml_mutex_lock, vml_cond_wait) */
+    struct rb_thread *wait_next;      /* in the wait list of `mutex` or `cond` */
+    struct vml_mutex *mutex;          /* mutex it sleeps on or re-locks, or NULL */
+    struct vml_cond *cond;            /* condvar it sleeps on, or NULL */
+    bool in_mutex_queue;              /* registered in mutex's wait list */
+    bool pre_sleep;                   /* registered, still paying its way to the futex wait */
+    bool wake_pending;                /* woken in that window: FUTEX_WAIT returns at once */
+    bool slept;                       /* the current mutex_lock had to sleep */
+    bool relock;                      /* the current mutex_lock is pthread_cond_wait's re-lock */
+    bool timed_out;                   /* the last vml_cond_timedwait ended by its timeout */
+    sim_event_id timeout_ev;          /* its timeout, while it waits */
+    enum thread_state wait_state;     /* state while asleep in the current wait */
+    enum thread_state resume_state;   /* state to return to once the mutex is ours */
+    th_cont lock_k;                   /* once the mutex is ours */
+    th_cont cond_k;                   /* once woken from the condvar and the mutex re-locked */
+    th_cont wake_k;                   /* what a wake-up from the kernel runs */
+    /* the VM lock (vm_lock_enter) and the barrier */
+    th_cont enter_k;                  /* once vm_lock_enter returns */
+    enum thread_state enter_state;    /* the state vm_lock_enter was called in */
+    bool enter_waited;                /* the VM mutex made this enter sleep */
+    th_cont join_k;                   /* once rb_ractor_sched_barrier_join returns */
+    unsigned join_serial;             /* barrier_serial when it joined */
+    bool joined;                      /* counted in barrier_waiting_cnt, not yet released */
+    th_cont barrier_k;                /* once rb_ractor_sched_barrier_start returns */
+    enum thread_state barrier_state;  /* the state rb_vm_barrier was called in */
+    th_cont intr_k;                   /* after the VM_BARRIER interrupt's RB_VM_LOCKING() */
+    th_cont switch_k;                 /* a switch-in waiting for the sched lock */
+    void (*switch_resume)(struct rb_thread *th, th_cont k);
+    int escape_iseq;                  /* iseq of the env escape in progress */
+};
+
 /* A pthread mutex with no spinning and no hand-off (see vm_lock.c). */
 struct vml_mutex {
     const char *name;                         /* for reports: "the VM lock" */
@@ -48,7 +87,20 @@ struct vm_sync {
      * (models/invariant.c); NULL unless invariant_check is lockless */
     uint8_t *ep_escape_recorded;
     int niseqs;
+    /* each thread's part in the protocol, indexed by thread id; NULL until
+     * a thread first enters the VM lock (vm_sync_threads) */
+    struct th_sync *threads;
 };
+
+/* Thread th's part in the protocol (vm_sync_threads made it). */
+static inline struct th_sync *th_sync_of(const struct rb_thread *th)
+{
+    return &th->vm->sync->threads[th->core.id];
+}
+
+/* Allocate every thread's part, if not done yet: false (and the run
+ * failed, vm_fail) when out of memory. */
+bool vm_sync_threads(struct vm *vm);
 
 /* Build vm->sync once the Ractors exist.  GV_OK or GV_ENOMEM. */
 int vm_sync_init(struct vm *vm, char *err, unsigned errlen);
@@ -67,7 +119,7 @@ void vml_cond_wait(struct rb_thread *th, struct vml_cond *c, struct vml_mutex *m
                    enum thread_state wait_state, th_cont k);
 /* pthread_cond_timedwait(c, m, abs): the same, ended at the absolute time
  * `abs` if no signal came first (at once if abs has passed); k then finds
- * th->sync.timed_out set (ETIMEDOUT). */
+ * th_sync_of(th)->timed_out set (ETIMEDOUT). */
 void vml_cond_timedwait(struct rb_thread *th, struct vml_cond *c, struct vml_mutex *m,
                         enum thread_state wait_state, sim_time abs, th_cont k);
 /* pthread_cond_signal / _broadcast by `by` (who pays the wakes; NULL: the

@@ -1,12 +1,13 @@
 #!/bin/sh
-# profile.sh GVLSIM [BASE_GVLSIM] - the repeatable counts behind docs/bench.md:
-# instructions per event (callgrind) of the bench configurations, for this
-# build and optionally an older one (scripts/bench_base.sh builds one), and
-# last-level cache misses per event (cachegrind, a 2 MiB LL) with CACHE=1.
-# Prints markdown table rows.  Needs valgrind; takes several minutes.
+# profile.sh GVLSIM [LABEL=OTHER_GVLSIM]... - the repeatable counts behind
+# docs/bench.md: instructions per event (callgrind) of the bench
+# configurations, one column per other build (older commits:
+# scripts/bench_base.sh builds them), then this one; and last-level cache
+# misses per event (cachegrind, a 2 MiB LL) with CACHE=1.  Prints markdown
+# table rows.  Needs valgrind; takes many minutes.
 set -u
-bin=${1:?usage: profile.sh GVLSIM [BASE_GVLSIM]}
-base=${2:-}
+bin=${1:?usage: profile.sh GVLSIM [LABEL=OTHER_GVLSIM]...}
+shift
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/gvlsim-profile.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT
 m="--machines scenarios/machines"
@@ -34,16 +35,22 @@ per_event() {
 
 row() {
     label=$1; shift
-    a=$(per_event callgrind "$bin" "$@")
-    if [ -n "$base" ]; then printf "| %s | %s | %s |\n" "$label" "$(per_event callgrind "$base" "$@")" "$a"
-    else printf "| %s | %s |\n" "$label" "$a"; fi
+    line="| $label |"
+    for o in $others; do line="$line $(per_event callgrind "${o#*=}" "$@") |"; done
+    printf "%s %s |\n" "$line" "$(per_event callgrind "$bin" "$@")"
     if [ "${CACHE:-0}" = 1 ]; then
-        printf "|   LL misses per event | | %s |\n" "$(per_event cachegrind "$bin" "$@")"
+        line="|   LL misses per event |"
+        for o in $others; do line="$line |"; done
+        printf "%s %s |\n" "$line" "$(per_event cachegrind "$bin" "$@")"
     fi
 }
 
-if [ -n "$base" ]; then echo "| run (instructions per event) | base | this build |"; echo "|---|---|---|"
-else echo "| run (instructions per event) | this build |"; echo "|---|---|"; fi
+others="$*"
+head="| run (instructions per event) |"; rule="|---|"
+for o in $others; do head="$head ${o%%=*} |"; rule="$rule---|"; done
+echo "$head this build |"; echo "$rule---|"
+# shellcheck disable=SC2086
+row "ping-pong 100k messages, 1 core" $pp --set machine.cores=1
 # shellcheck disable=SC2086
 row "ping-pong 100k messages, 2 cores" $pp --set machine.cores=2
 # shellcheck disable=SC2086

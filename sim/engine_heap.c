@@ -149,63 +149,19 @@ static inline void insert(struct heap_engine *he, sim_time t, uint64_t key)
     if (++he->n > SMALL_MAX) to_heap(he);
 }
 
-/* The slow paths of heap_at, out of line so that the fast path stays small. */
-static __attribute__((noinline)) uint32_t slot_new(struct heap_engine *he)
-{
-    if (he->nslots == he->slots_cap) {
-        if (he->slots_cap >= MAX_SLOTS) return FREE_END;
-        uint32_t cap = he->slots_cap ? he->slots_cap * 2 : 1024;
-        if (cap > MAX_SLOTS) cap = MAX_SLOTS;
-        struct heap_slot *s = realloc(he->slots, (size_t)cap * sizeof *s);
-        if (!s) return FREE_END;
-        he->slots = s;
-        he->slots_cap = cap;
-    }
-    return he->nslots++;
-}
+/* ---- slots ---- */
 
-static __attribute__((noinline)) int heap_grow(struct heap_engine *he)
-{
-    uint32_t cap = he->cap ? he->cap * 2 : 1024;
-    struct heap_entry *nh = realloc(he->heap, (size_t)cap * sizeof *nh);
-    if (!nh) return 0;
-    he->heap = nh;
-    he->cap = cap;
-    return 1;
-}
-
-static __attribute__((noinline)) sim_event_id heap_oom(struct sim_engine *e)
-{
-    ((struct heap_engine *)e)->oom = 1;
-    e->stop = 1;
-    return 0;
-}
-
-static inline uint32_t slot_alloc(struct heap_engine *he)
-{
-    if (he->free_head != FREE_END) {
-        uint32_t s = he->free_head;
-        he->free_head = he->slots[s].next_free;
-        return s;
-    }
-    return slot_new(he);
-}
-
-static void slot_release(struct heap_engine *he, uint32_t s)
+static inline void slot_release(struct heap_engine *he, uint32_t s)
 {
     he->slots[s].seq = 0;
     he->slots[s].next_free = he->free_head;
     he->free_head = s;
 }
 
-static sim_event_id heap_at(struct sim_engine *e, sim_time t, sim_handler h,
-                            void *obj, uint64_t arg)
+/* Fill slot s (taken off the free list) with the event and queue it. */
+static inline sim_event_id at_fill(struct heap_engine *he, uint32_t s, sim_time t, sim_handler h,
+                                   void *obj, uint64_t arg)
 {
-    struct heap_engine *he = (struct heap_engine *)e;
-    if (he->n == he->cap && !heap_grow(he)) return heap_oom(e);
-    if (he->seq + 1 >= MAX_SEQ) return heap_oom(e);
-    uint32_t s = slot_alloc(he);
-    if (s == FREE_END) return heap_oom(e);
     uint64_t seq = ++he->seq;
     struct heap_slot *sl = &he->slots[s];
     sl->h = h;
@@ -214,8 +170,54 @@ static sim_event_id heap_at(struct sim_engine *e, sim_time t, sim_handler h,
     sl->seq = seq;
     uint64_t key = (seq << SLOT_BITS) | s;
     insert(he, t, key);
-    e->pending++;
+    he->base.pending++;
     return key;
+}
+
+/* heap_at when the free list is empty, the array full or the sequence
+ * numbers exhausted: out of line, so that the fast path stays small. */
+static __attribute__((noinline)) sim_event_id at_slow(struct sim_engine *e, sim_time t, sim_handler h,
+                                                      void *obj, uint64_t arg)
+{
+    struct heap_engine *he = (struct heap_engine *)e;
+    if (he->seq + 1 >= MAX_SEQ) goto oom;
+    if (he->n == he->cap) {
+        uint32_t cap = he->cap ? he->cap * 2 : 1024;
+        struct heap_entry *nh = realloc(he->heap, (size_t)cap * sizeof *nh);
+        if (!nh) goto oom;
+        he->heap = nh;
+        he->cap = cap;
+    }
+    uint32_t s = he->free_head;
+    if (s != FREE_END) {
+        he->free_head = he->slots[s].next_free;
+    } else {
+        if (he->nslots == he->slots_cap) {
+            if (he->slots_cap >= MAX_SLOTS) goto oom;
+            uint32_t cap = he->slots_cap ? he->slots_cap * 2 : 1024;
+            if (cap > MAX_SLOTS) cap = MAX_SLOTS;
+            struct heap_slot *ns = realloc(he->slots, (size_t)cap * sizeof *ns);
+            if (!ns) goto oom;
+            he->slots = ns;
+            he->slots_cap = cap;
+        }
+        s = he->nslots++;
+    }
+    return at_fill(he, s, t, h, obj, arg);
+oom:
+    he->oom = 1;
+    e->stop = 1;
+    return 0;
+}
+
+static sim_event_id heap_at(struct sim_engine *e, sim_time t, sim_handler h, void *obj, uint64_t arg)
+{
+    struct heap_engine *he = (struct heap_engine *)e;
+    uint32_t s = he->free_head;
+    if (__builtin_expect(s == FREE_END || he->n == he->cap || he->seq + 1 >= MAX_SEQ, 0))
+        return at_slow(e, t, h, obj, arg);
+    he->free_head = he->slots[s].next_free;
+    return at_fill(he, s, t, h, obj, arg);
 }
 
 static int heap_cancel(struct sim_engine *e, sim_event_id id)
@@ -235,16 +237,24 @@ static int heap_run(struct sim_engine *e, sim_time until, char *err, unsigned er
     while (he->n > 0 && !e->stop) {
         struct heap_entry top = *top_of(he);
         uint32_t s = (uint32_t)(top.key & SLOT_MASK);
-        int live = he->slots[s].seq == (top.key >> SLOT_BITS);
+        struct heap_slot *slot = &he->slots[s];
+        int live = slot->seq == (top.key >> SLOT_BITS);
         if (live && top.t > until) break;
         remove_top(he);
         if (!live) continue;  /* cancelled */
-        struct heap_slot sl = he->slots[s];
+        sim_handler h = slot->h;
+        void *obj = slot->obj;
+        uint64_t arg = slot->arg;
         slot_release(he, s);
-        e->pending--;
         e->now = top.t;
+        /* Two separate read-modify-writes: merged into one 16-byte vector
+         * operation (as GCC's SLP vectoriser does) the load would straddle
+         * the 8-byte store of `pending` made by the last heap_at, which the
+         * CPU cannot forward - a stall on every event. */
+        e->pending--;
+        __asm__ volatile("" ::: "memory");
         e->fired++;
-        sl.h(sl.obj, sl.arg);
+        h(obj, arg);
     }
     if (he->oom)
         return gv_fail(err, errlen, GV_ENOMEM,

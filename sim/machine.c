@@ -14,6 +14,24 @@
 
 #include "../common/err.h"
 
+/* A rated burst's state: work is counted in units, each costing
+ * rate_num/rate_den ps; the rate may change mid-burst. */
+struct mach_rated {
+    sim_time work_left;      /* units not done at seg_start */
+    sim_time seg_start;      /* start of the current constant-rate segment */
+    uint64_t rate_num, rate_den;
+    sim_time burst_ev_at;    /* time burst_ev fires */
+    const struct mach_rate_hook *hook;
+};
+
+/* Handed out to tasks in chunks, freed with the machine. */
+#define RATED_CHUNK 64
+struct mach_rated_pool {
+    struct mach_rated_pool *next;
+    int used;
+    struct mach_rated r[RATED_CHUNK];
+};
+
 static void ev_arrive(void *obj, uint64_t arg);
 static void ev_burst_end(void *obj, uint64_t arg);
 static void ev_slice(void *obj, uint64_t arg);
@@ -132,6 +150,11 @@ int mach_init(struct machine *m, struct sim_engine *eng, const struct mach_param
 
 void mach_free(struct machine *m)
 {
+    while (m->rated) {
+        struct mach_rated_pool *p = m->rated;
+        m->rated = p->next;
+        free(p);
+    }
     free(m->cores);
     free(m->idle);
     free(m->rq_min);
@@ -212,8 +235,10 @@ static void corun_replan(struct machine *m)
 
 /* (The idle bitmap is kept by dispatch and begin_arrival, the one way
  * into CORE_IDLE and the one way out of it.) */
-static void core_set_at(struct machine *m, struct mach_core *c, enum mach_core_state st,
-                        struct mach_task *t, sim_time now)
+/* (Inline: several times per event; the re-timing of co-running bursts,
+ * rare, stays out of line.) */
+static inline void core_set_at(struct machine *m, struct mach_core *c, enum mach_core_state st,
+                               struct mach_task *t, sim_time now)
 {
     bool was_busy = c->state == CORE_BUSY;
     c->state_time[c->state] += now - c->state_since;
@@ -317,11 +342,17 @@ static struct mach_task *rq_pop(struct machine *m, struct mach_core *c)
  * fires it re-checks the core (which may have switched tasks meanwhile) and
  * re-arms for the current slice.  Cancelling on every switch would leave
  * one dead heap entry per switch for a whole time slice. */
-static void arm_slice(struct machine *m, struct mach_core *c)
+static __attribute__((noinline)) void arm_slice_now(struct machine *m, struct mach_core *c)
 {
-    if (c->slice_ev || c->state != CORE_BUSY || c->nrq == 0) return;
     sim_time at = fair_on(m) ? fair_resched_time(m, c) : c->slice_start + m->p.os_timeslice;
     c->slice_ev = sim_at(m->eng, at, ev_slice, m, (uint64_t)c->id);
+}
+
+/* (The test inline: asked at every arrival and enqueue, true rarely.) */
+static inline void arm_slice(struct machine *m, struct mach_core *c)
+{
+    if (c->slice_ev || c->state != CORE_BUSY || c->nrq == 0) return;
+    arm_slice_now(m, c);
 }
 
 /* fair: the core re-picks at once (need_resched; an event, so that no
@@ -339,7 +370,7 @@ static void begin_arrival(struct machine *m, struct mach_core *c, struct mach_ta
     core_set(m, c, how, t);
     t->state = MT_ARRIVING;
     t->core = c->id;
-    t->arrive_ev = sim_after(m->eng, cost, ev_arrive, t, (uint64_t)(uintptr_t)m);
+    sim_after(m->eng, cost, ev_arrive, t, (uint64_t)(uintptr_t)m);
 }
 
 /* The core's task left (blocked, exited, preempted): pick the next one. */
@@ -390,8 +421,8 @@ static void preempt(struct machine *m, struct mach_core *c, int to_head)
         sim_cancel(m->eng, t->burst_ev);
         t->burst_ev = 0;
         if (t->rated) {  /* rated: bank the work done so far */
-            t->work_left -= rated_done(t, now);
-            t->seg_start = now;
+            t->rt->work_left -= rated_done(t, now);
+            t->rt->seg_start = now;
         } else {
             t->burst_left = t->burst_end - now;
             if (m->corun) t->burst_left = corun_work(t->burst_left, t->burst_f);
@@ -443,7 +474,6 @@ static void ev_arrive(void *obj, uint64_t arg)
     struct mach_task *t = obj;
     struct machine *m = (struct machine *)(uintptr_t)arg;
     struct mach_core *c = &m->cores[t->core];
-    t->arrive_ev = 0;
     core_set(m, c, CORE_BUSY, t);
     t->state = MT_RUNNING;
     t->on_core_since = mach_now_of(m);
@@ -480,7 +510,7 @@ static void ev_burst_end(void *obj, uint64_t arg)
         return;
     }
     if (rated) {  /* burst_left counts units for a rated burst */
-        t->burst_left = t->work_left - rated_done(t, now);
+        t->burst_left = t->rt->work_left - rated_done(t, now);
         t->rated = false;
     } else {
         t->burst_left = t->burst_end > now ? t->burst_end - now : 0;
@@ -545,7 +575,6 @@ static void ev_enqueue(void *obj, uint64_t arg)
     struct mach_task *t = obj;
     struct machine *m = (struct machine *)(uintptr_t)arg;
     struct mach_core *c = &m->cores[t->core];
-    t->arrive_ev = 0;
     if (c->state == CORE_IDLE) {  /* went idle meanwhile */
         if (fair_on(m)) fair_enqueue(m, c, t, false);
         begin_arrival(m, c, t, CORE_SWITCHING, m->p.context_switch);
@@ -658,8 +687,7 @@ static int place(struct machine *m, struct mach_task *t, const struct mach_task 
     t->core = target;
     if (fair_on(m)) {
         /* remote busy core: it joins the queue after the IPI (ev_enqueue) */
-        t->arrive_ev = sim_after(m->eng, wake_latency(m, m->p.wake_busy_core, m->busy_spread), ev_enqueue, t,
-                                 (uint64_t)(uintptr_t)m);
+        sim_after(m->eng, wake_latency(m, m->p.wake_busy_core, m->busy_spread), ev_enqueue, t, (uint64_t)(uintptr_t)m);
     } else if (t->wakeup_preempt) {
         rq_push_head(m, c, t);
         sim_at(m->eng, mach_now_of(m), ev_wake_preempt, m, (uint64_t)target);
@@ -667,8 +695,7 @@ static int place(struct machine *m, struct mach_task *t, const struct mach_task 
         rq_push_tail(m, c, t);  /* the core's own timer interrupt, or the waker's core */
         arm_slice(m, c);
     } else {
-        t->arrive_ev = sim_after(m->eng, wake_latency(m, m->p.wake_busy_core, m->busy_spread), ev_enqueue, t,
-                                 (uint64_t)(uintptr_t)m);
+        sim_after(m->eng, wake_latency(m, m->p.wake_busy_core, m->busy_spread), ev_enqueue, t, (uint64_t)(uintptr_t)m);
     }
     return wcore >= 0 && target != wcore ? MACH_WAKE_REMOTE : MACH_WAKE_LOCAL;
 }
@@ -700,6 +727,18 @@ void mach_burst(struct machine *m, struct mach_task *t, sim_time d, mach_cont k,
 
 /* ---- rated bursts ------------------------------------------------------- */
 
+static struct mach_rated *rated_new(struct machine *m)
+{
+    struct mach_rated_pool *p = m->rated;
+    if (!p || p->used == RATED_CHUNK) {
+        p = calloc(1, sizeof *p);
+        if (!p) return NULL;
+        p->next = m->rated;
+        m->rated = p;
+    }
+    return &p->r[p->used++];
+}
+
 sim_time mach_work_time(sim_time work, uint64_t num, uint64_t den)
 {
     if (work <= 0) return 0;
@@ -713,20 +752,20 @@ sim_time mach_work_time(sim_time work, uint64_t num, uint64_t den)
  * the time elapsed, floored; all of it once the planned end is reached. */
 static sim_time rated_done(const struct mach_task *t, sim_time now)
 {
-    sim_time span = t->burst_end - t->seg_start, el = now - t->seg_start;
+    sim_time span = t->burst_end - t->rt->seg_start, el = now - t->rt->seg_start;
     if (el <= 0) return 0;
-    if (el >= span) return t->work_left;
-    return (sim_time)((unsigned __int128)(uint64_t)t->work_left * (uint64_t)el / (uint64_t)span);
+    if (el >= span) return t->rt->work_left;
+    return (sim_time)((unsigned __int128)(uint64_t)t->rt->work_left * (uint64_t)el / (uint64_t)span);
 }
 
 static void rated_plan(struct machine *m, struct mach_task *t)
 {
-    sim_time now = mach_now_of(m), d = mach_work_time(t->work_left, t->rate_num, t->rate_den);
+    sim_time now = mach_now_of(m), d = mach_work_time(t->rt->work_left, t->rt->rate_num, t->rt->rate_den);
     if (m->corun) {
         t->burst_f = corun_factor(m);
         d = corun_time(d, t->burst_f);
     }
-    t->seg_start = now;
+    t->rt->seg_start = now;
     t->burst_end = mach_end_of(now, d);
 }
 
@@ -746,15 +785,15 @@ static void rated_arm(struct machine *m, struct mach_task *t)
     sim_time at = t->burst_end, now = mach_now_of(m);
     if (t->burst_cut && t->burst_cut < at) at = t->burst_cut;
     if (at - now > RATED_HORIZON) at = now + RATED_HORIZON;
-    if (t->burst_ev && t->burst_ev_at == at) return;
+    if (t->burst_ev && t->rt->burst_ev_at == at) return;
     sim_cancel(m->eng, t->burst_ev);
-    t->burst_ev_at = at;
+    t->rt->burst_ev_at = at;
     t->burst_ev = sim_at(m->eng, at, ev_burst_end, t, (uint64_t)(uintptr_t)m);
 }
 
 static void rated_tell(struct mach_task *t, bool running)
 {
-    const struct mach_rate_hook *h = t->rate_hook;
+    const struct mach_rate_hook *h = t->rt->hook;
     if (h && h->on_cpu) h->on_cpu(h->ctx, t, running);
 }
 
@@ -783,14 +822,19 @@ void mach_burst_rated(struct machine *m, struct mach_task *t, sim_time work, uin
         protocol_error(m, t, "mach_burst_rated with a zero rate term");
         return;
     }
+    if (!t->rt && !(t->rt = rated_new(m))) {
+        m->oom = true;
+        sim_stop(m->eng);
+        return;
+    }
     t->in_burst = true;
     t->rated = true;
     t->burst_k = k;
     t->burst_ctx = ctx;
-    t->work_left = work > 0 ? work : 0;
-    t->rate_num = rate_num;
-    t->rate_den = rate_den;
-    t->rate_hook = hook;
+    t->rt->work_left = work > 0 ? work : 0;
+    t->rt->rate_num = rate_num;
+    t->rt->rate_den = rate_den;
+    t->rt->hook = hook;
     t->interrupt_pending = false;
     rated_start(m, t);
 }
@@ -798,7 +842,7 @@ void mach_burst_rated(struct machine *m, struct mach_task *t, sim_time work, uin
 /* A running rated burst: bank the work done, plan the rest at today's rates. */
 static void rated_replan(struct machine *m, struct mach_task *t)
 {
-    t->work_left -= rated_done(t, mach_now_of(m));
+    t->rt->work_left -= rated_done(t, mach_now_of(m));
     rated_plan(m, t);
     rated_arm(m, t);
 }
@@ -807,16 +851,16 @@ void mach_burst_set_rate(struct machine *m, struct mach_task *t, uint64_t rate_n
                          uint64_t rate_den)
 {
     if (!t->in_burst || !t->rated || rate_num == 0 || rate_den == 0) return;
-    if (rate_num == t->rate_num && rate_den == t->rate_den) return;
+    if (rate_num == t->rt->rate_num && rate_den == t->rt->rate_den) return;
     if (t->state == MT_RUNNING) {
-        t->work_left -= rated_done(t, mach_now_of(m));
-        t->rate_num = rate_num;
-        t->rate_den = rate_den;
+        t->rt->work_left -= rated_done(t, mach_now_of(m));
+        t->rt->rate_num = rate_num;
+        t->rt->rate_den = rate_den;
         rated_plan(m, t);
         rated_arm(m, t);
     } else {  /* paused: the new rate applies when it runs again */
-        t->rate_num = rate_num;
-        t->rate_den = rate_den;
+        t->rt->rate_num = rate_num;
+        t->rt->rate_den = rate_den;
     }
 }
 
@@ -864,7 +908,6 @@ void mach_block(struct machine *m, struct mach_task *t, mach_cont k, void *ctx)
 int mach_wake(struct machine *m, struct mach_task *t, const struct mach_task *waker)
 {
     if (t->state != MT_BLOCKED) return 0;
-    t->wakes++;
     return place(m, t, waker);
 }
 

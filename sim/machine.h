@@ -64,6 +64,8 @@
 struct machine;
 struct mach_task;
 struct mach_rate_hook;
+struct mach_rated;
+struct mach_rated_pool;
 
 typedef void (*mach_cont)(struct mach_task *t, void *ctx);
 
@@ -101,29 +103,23 @@ struct mach_task {
     void *resume_ctx;
 
     struct mach_task *rq_next;
-    sim_event_id arrive_ev;
     sim_time on_core_since;
+    sim_time slice_used;     /* time slice used before a sleeper preempted it (read at every arrival) */
 
     /* statistics */
     sim_time cpu_time;   /* time on a core */
     uint64_t vcsw;       /* voluntary switches (blocked while on a core) */
-    uint64_t wakes;      /* times woken from BLOCKED */
+    uint64_t ivcsw;      /* involuntary switches (preempted) */
 
     /* colder */
     int id;
     const char *name;
-    uint64_t ivcsw;      /* involuntary switches (preempted) */
     sim_time interrupt_delay;
-    sim_time slice_used;     /* time slice used before a sleeper preempted it */
 
-    /* rated burst (mach_burst_rated): work is counted in units, each
-     * costing rate_num/rate_den ps; the rate may change mid-burst */
     double burst_f;          /* co-running cores: the factor the burst's end was planned with */
-    sim_time work_left;      /* units not done at seg_start */
-    sim_time seg_start;      /* start of the current constant-rate segment */
-    uint64_t rate_num, rate_den;
-    sim_time burst_ev_at;    /* time burst_ev fires (rated bursts) */
-    const struct mach_rate_hook *rate_hook;
+    /* its rated burst's state (mach_burst_rated), from the machine's pool
+     * at its first one: most tasks never run one */
+    struct mach_rated *rt;
 
     struct fair_se se;       /* the fair class's entity (cfs, eevdf) */
 };
@@ -185,6 +181,8 @@ struct machine {
     bool corun;          /* corun_slowdown applies (> 1, several cores) */
     struct rng rng;      /* wake-latency jitter */
     sim_time idle_spread, busy_spread;  /* of wake_idle_core, wake_busy_core */
+    struct mach_rated_pool *rated;  /* rated-burst states handed out (machine.c) */
+    bool oom;            /* one could not be allocated: the run stopped */
     char error[256];     /* first protocol violation by a model, if any */
 };
 

@@ -22,7 +22,6 @@ static struct core_thread *thread_at(void *ctx, int i) { return &((struct layout
 static void layout_free(struct layout *l)
 {
     for (int i = 0; i < 8; i++) core_ractor_free(&l->ractors[i]);
-    for (int i = 0; i < 16; i++) core_thread_free(&l->threads[i]);
 }
 
 static struct scn_op compute_op(sim_time d)
@@ -271,11 +270,17 @@ static void h_timeslice(struct core_sched *s, void *by)
 static const struct core_hooks test_hooks = { h_signal, h_add, h_del, h_timeslice, NULL, NULL };
 
 /* One Ractor with n threads under policy p, nobody running. */
+/* The schedulers live on the tests' stacks; each setup frees the ready
+ * queue of the one before (and main the last). */
+static struct core_thread **g_rq;
+
 static struct core_sched *sched_setup_p(struct core_ractor *r, struct core_thread *th, int n,
                                        enum scn_gvl_policy p)
 {
+    free(g_rq);  /* the ready queue of the previous setup */
     memset(r, 0, sizeof *r);
-    core_sched_init(&r->sched, core_policy_get(p), &test_hooks);
+    ASSERT_EQ(core_sched_init(&r->sched, core_policy_get(p), &test_hooks, n), GV_OK);
+    g_rq = r->sched.rq;
     memset(th, 0, sizeof *th * (size_t)n);
     for (int i = 0; i < n; i++) {
         th[i].id = i;
@@ -312,7 +317,7 @@ static void test_sched_handoff(void)
     ASSERT_EQ(s->handoffs, 1);
     /* back from the call: queue behind th[2] */
     ASSERT(!core_sched_to_running(s, &th[0], NULL));
-    ASSERT(s->rq_head == &th[2] && s->rq_tail == &th[0]);
+    ASSERT(core_rq_first(s) == &th[2] && core_rq_last(s) == &th[0]);
     /* a thread switching in starts a new quantum */
     th[1].running_time = 5;
     core_sched_acquired(s, &th[1]);
@@ -323,7 +328,7 @@ static void test_sched_handoff(void)
     /* the quantum: yield to th[2], queue behind th[0] */
     ASSERT(core_sched_yield(s, &th[1], NULL));
     ASSERT(s->running == &th[2]);
-    ASSERT(s->rq_head == &th[0] && s->rq_tail == &th[1]);
+    ASSERT(core_rq_first(s) == &th[0] && core_rq_last(s) == &th[1]);
     /* ubf: a thread still running is not asleep yet */
     ASSERT(!core_sched_ready(s, &th[2], NULL));
     /* the last one leaves: nobody runs */
@@ -354,7 +359,7 @@ static void test_sched_hot_steal(void)
     ASSERT(!core_sched_to_running(s, &th[0], NULL));
     ASSERT(core_sched_steal(s, &th[0], true));
     ASSERT(s->running == &th[0]);
-    ASSERT(s->rq_head == &th[1] && th[1].rq_next == &th[2] && !th[0].in_readyq);
+    ASSERT(s->readyq_cnt == 2 && core_rq_at(s, 0) == &th[1] && core_rq_at(s, 1) == &th[2] && !th[0].in_readyq);
     core_sched_acquired(s, &th[0]);
     ASSERT(core_sched_hot(s) == NULL && !core_sched_hot_spinning(s));
     /* a hot thread that cannot steal (M:N) loses the hint and waits */
@@ -506,5 +511,6 @@ int main(void)
     RUN(test_policy_blocking_regions);
     RUN(test_policy_ticks);
     RUN(test_barging_rules);
+    free(g_rq);
     TEST_DONE();
 }

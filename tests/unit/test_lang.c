@@ -461,7 +461,6 @@ static struct core_thread *thread_at(void *ctx, int i) { return &((struct layout
 static void layout_free(struct layout *l)
 {
     for (int i = 0; i < 2; i++) core_ractor_free(&l->ractors[i]);
-    for (int i = 0; i < 16; i++) core_thread_free(&l->threads[i]);
 }
 
 /* Adding a spawned template or a generator leaves every other thread's
