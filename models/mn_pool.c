@@ -33,7 +33,10 @@
  *   the thread keeps it for the call while its Ractor's next thread needs
  *   another SNT; the next timer timeout tops the pool up, and snt_cnt++ at
  *   the end of the region has no cap (the ratchet fixed by #18314).
- * - native_threads = DNTs + SNTs ever created + the timer thread.
+ * - native_threads = DNTs + SNTs ever created + the timer thread, which
+ *   only the 3.3+ scheduler has: before it (`barging`) the GVL's first
+ *   waiter times the quantum, and on Linux the unblocking timer is a POSIX
+ *   timer, not a thread (thread_pthread.c of v3_1_0: UBF_TIMER_POSIX).
  *
  * Known gaps (not needed by the issues so far):
  * - Kernel#sleep and fd waits of an M:N thread release the NT in CRuby
@@ -420,5 +423,5 @@ void mn_collect(struct vm *vm, struct run_metrics *m)
         m->vol_switches += p->snt[i]->nt.vcsw;
         m->invol_switches += p->snt[i]->nt.ivcsw;
     }
-    m->native_threads = (uint64_t)p->dnt_used + (uint64_t)p->nsnt + 1;  /* + the timer thread */
+    m->native_threads = (uint64_t)p->dnt_used + (uint64_t)p->nsnt + (vm->policy->uses_timer_thread ? 1 : 0);
 }
