@@ -222,44 +222,11 @@ static void scan_text(char *s, size_t len, struct scan *sc)
 
 /* ---- tid -> thread ------------------------------------------------------ */
 
-static int map_grow(struct rd *r)
-{
-    size_t ncap = r->hcap ? r->hcap * 2 : 64;
-    int64_t *k = malloc(ncap * sizeof *k);
-    int *v = malloc(ncap * sizeof *v);
-    if (!k || !v) { free(k); free(v); return GV_ENOMEM; }
-    for (size_t i = 0; i < ncap; i++) v[i] = -1;
-    for (size_t i = 0; i < r->hcap; i++) {
-        if (r->vals[i] < 0) continue;
-        size_t h = ((uint64_t)r->keys[i] * 0x9E3779B97F4A7C15ULL >> 17) & (ncap - 1);
-        while (v[h] >= 0) h = (h + 1) & (ncap - 1);
-        k[h] = r->keys[i];
-        v[h] = r->vals[i];
-    }
-    free(r->keys);
-    free(r->vals);
-    r->keys = k;
-    r->vals = v;
-    r->hcap = ncap;
-    return GV_OK;
-}
-
-/* The slot of tid (its value is -1 if absent); NULL when out of memory. */
-static int *map_slot(struct rd *r, int64_t tid)
-{
-    if ((r->hcount + 1) * 2 > r->hcap && map_grow(r) != GV_OK) return NULL;
-    size_t h = ((uint64_t)tid * 0x9E3779B97F4A7C15ULL >> 17) & (r->hcap - 1);
-    while (r->vals[h] >= 0 && r->keys[h] != tid) h = (h + 1) & (r->hcap - 1);
-    if (r->vals[h] < 0) r->keys[h] = tid;
-    return &r->vals[h];
-}
-
-/* A new thread for tid; its index, or -1 when out of memory. */
-int imp_new_thread(struct rd *r, int64_t tid, sim_time start)
+/* A new thread for tid, its index stored in tid's slot of the map; its
+ * index, or -1 when out of memory. */
+static int new_thread_at(struct rd *r, int32_t *slot, int64_t tid, sim_time start)
 {
     struct imp_trace *t = r->t;
-    int *slot = map_slot(r, tid);
-    if (!slot) return -1;
     if ((size_t)t->nthreads == r->thcap) {
         size_t cap = r->thcap ? r->thcap * 2 : 8;
         struct imp_thread *nt = realloc(t->threads, cap * sizeof *nt);
@@ -271,7 +238,6 @@ int imp_new_thread(struct rd *r, int64_t tid, sim_time start)
         r->thcap = cap;
     }
     int i = t->nthreads++;
-    if (*slot < 0) r->hcount++;
     *slot = i;
     memset(&t->threads[i], 0, sizeof t->threads[i]);
     t->threads[i].tid = tid;
@@ -281,13 +247,20 @@ int imp_new_thread(struct rd *r, int64_t tid, sim_time start)
     return i;
 }
 
+/* A new thread for tid; its index, or -1 when out of memory. */
+int imp_new_thread(struct rd *r, int64_t tid, sim_time start)
+{
+    int32_t *slot = hmap_slot(&r->tids, (uint64_t)tid);
+    return slot ? new_thread_at(r, slot, tid, start) : -1;
+}
+
 /* The current thread of tid, created at `ts` if there is none. */
 int imp_thread_of(struct rd *r, int64_t tid, sim_time ts)
 {
-    int *slot = map_slot(r, tid);
+    int32_t *slot = hmap_slot(&r->tids, (uint64_t)tid);
     if (!slot) return -1;
-    if (*slot >= 0) return *slot;
-    return imp_new_thread(r, tid, ts);
+    if (*slot != HMAP_NONE) return *slot;
+    return new_thread_at(r, slot, tid, ts);
 }
 
 static int push_seg(struct imp_thread *th, struct imp_seg seg)
@@ -637,8 +610,7 @@ done:
     if (rc == GV_EINVAL && diags->oom) rc = GV_ENOMEM;
     cJSON_Delete(root);
     jpos_free(r.pos);
-    free(r.keys);
-    free(r.vals);
+    hmap_free(&r.tids);
     free(r.th);
     for (size_t i = 0; i < r.nbusy; i++) free(r.busy[i].task);
     free(r.busy);

@@ -11,6 +11,7 @@
 
 #include <cjson/cJSON.h>
 
+#include "../common/hmap.h"
 #include "import.h"
 #include "jsonpos.h"
 
@@ -24,10 +25,7 @@ struct rd {
     const char *text;            /* the decompressed JSON */
     size_t len;
     struct imp_trace *t;
-    /* tid -> current thread index (open addressing) */
-    int64_t *keys;
-    int *vals;
-    size_t hcap, hcount;
+    struct hmap tids;            /* tid -> current thread index */
     /* per thread, while reading */
     struct th_rd { int open; enum imp_state st; const char *st_name; sim_time t0; int ev; sim_time last;
                    int last_ev; bool any, begun, dead, broken; } *th;

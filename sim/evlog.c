@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "../common/err.h"
+#include "../common/hmap.h"
 
 #define SLOT_BITS 24
 #define SLOT_MASK ((UINT64_C(1) << SLOT_BITS) - 1)
@@ -44,10 +45,7 @@ struct evlog {
     uint32_t nslots, cap, free_head;
     uint64_t seq;
     int oom;
-    /* object address -> number in order of first appearance (open addressing) */
-    void **objs;
-    uint32_t *ords;
-    size_t objs_cap, nobjs;
+    struct hmap objs;           /* object address -> number in order of first appearance */
     struct handler_name names[64];
     int nnames;
 };
@@ -72,48 +70,16 @@ static const char *handler_name(struct evlog *l, sim_handler h)
     return n->name;
 }
 
-static size_t ptr_hash(const void *p, size_t cap)
-{
-    uint64_t x = (uint64_t)(uintptr_t)p;
-    x ^= x >> 33;
-    x *= UINT64_C(0xff51afd7ed558ccd);
-    x ^= x >> 33;
-    return (size_t)x & (cap - 1);
-}
-
 /* The number of `obj`, given on its first appearance; 0 if out of memory. */
 static uint32_t object_number(struct evlog *l, void *obj)
 {
-    if (2 * (l->nobjs + 1) > l->objs_cap) {
-        size_t cap = l->objs_cap ? 2 * l->objs_cap : 256;
-        void **objs = calloc(cap, sizeof *objs);
-        uint32_t *ords = calloc(cap, sizeof *ords);
-        if (!objs || !ords) {
-            free(objs);
-            free(ords);
-            l->oom = 1;
-            return 0;
-        }
-        for (size_t i = 0; i < l->objs_cap; i++) {
-            if (!l->ords[i]) continue;
-            size_t j = ptr_hash(l->objs[i], cap);
-            while (ords[j]) j = (j + 1) & (cap - 1);
-            objs[j] = l->objs[i];
-            ords[j] = l->ords[i];
-        }
-        free(l->objs);
-        free(l->ords);
-        l->objs = objs;
-        l->ords = ords;
-        l->objs_cap = cap;
+    int32_t *n = hmap_slot(&l->objs, (uint64_t)(uintptr_t)obj);
+    if (!n) {
+        l->oom = 1;
+        return 0;
     }
-    size_t j = ptr_hash(obj, l->objs_cap);
-    while (l->ords[j] && l->objs[j] != obj) j = (j + 1) & (l->objs_cap - 1);
-    if (!l->ords[j]) {
-        l->objs[j] = obj;
-        l->ords[j] = (uint32_t)++l->nobjs;
-    }
-    return l->ords[j];
+    if (*n == HMAP_NONE) *n = (int32_t)l->objs.count;  /* the count includes it */
+    return (uint32_t)*n;
 }
 
 static void slot_release(struct evlog *l, uint32_t s)
@@ -202,8 +168,7 @@ static void evlog_destroy(struct sim_engine *e)
     if (l->own_file) fclose(l->f);
     else fflush(l->f);
     free(l->slots);
-    free(l->objs);
-    free(l->ords);
+    hmap_free(&l->objs);
     free(l);
 }
 
