@@ -525,9 +525,11 @@ static void find_spawners(struct ctx *c)
         if (h) {
             th->spawner = h->th;
             th->spawn_at = th->start;
+            th->spawn_from = h->a;
         } else if (r && th->start - r->b <= c->window) {
             th->spawner = r->th;
             th->spawn_at = r->b;
+            th->spawn_from = r->a;
         }
     }
 }
@@ -633,7 +635,9 @@ static sim_time median_of(sim_time *v, int n)
     return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
 }
 
-/* Is the first hold of self's Ractor to start at or after x self's? */
+/* Is the first hold of self's Ractor to start at or after x self's?  A
+ * zero-length hold is not one: it marks where 3.2's native_sleep released
+ * the GVL after its first SUSPENDED (imp_add_seg), the release itself. */
 static bool next_hold_is(const struct ctx *c, sim_time x, int self)
 {
     int r = c->t->threads[self].ractor, lo = c->hfrom[r], hi = c->hfrom[r + 1];
@@ -642,6 +646,7 @@ static bool next_hold_is(const struct ctx *c, sim_time x, int self)
         if (c->holds[mid].a < x) lo = mid + 1;
         else hi = mid;
     }
+    while (lo < c->hfrom[r + 1] && c->holds[lo].a == c->holds[lo].b) lo++;
     return lo < c->hfrom[r + 1] && c->holds[lo].th == self;
 }
 

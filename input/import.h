@@ -112,7 +112,8 @@ struct imp_thread {
     bool created;            /* its first state is `started`: created while tracing */
     int spawner;             /* thread that created it (-1: starts by time) */
     sim_time start;          /* its first event */
-    sim_time spawn_at;       /* when the spawner created it */
+    sim_time spawn_at;       /* when the spawner created it, as the trace shows it */
+    sim_time spawn_from;     /* the start of the spawner's hold around spawn_at */
     bool died;
 };
 
@@ -177,7 +178,19 @@ struct imp_emit_opts {
     const char *name;        /* scenario name */
     const char *machine;     /* machine profile name or path, or NULL */
     const char *ruby;        /* the Ruby version to record (NULL: none) */
+    /* how much earlier than the recorded `started` the spawn comes (not
+     * before spawn_from): imp_start_lead */
+    sim_time start_lead;
 };
+
+/* The lead of a created thread's `started` event over its creation in a
+ * trace of Ruby `ruby` (NULL: unknown), for a replay whose new threads
+ * start `startup` after their spawn: CRuby up to 3.2 fires STARTED in the
+ * new thread once it runs (thread_start_func_1), so the creation came one
+ * start-up earlier; 3.3 fires it in the creator, before pthread_create
+ * (native_thread_create); a gvlsim trace starts a thread at its spawn.
+ * Unknown versions: 0. */
+sim_time imp_start_lead(const struct imp_trace *t, const char *ruby, sim_time startup);
 
 /* The scenario as a cJSON tree (NULL when out of memory). */
 cJSON *imp_emit(const struct imp_trace *t, const struct imp_emit_opts *o);

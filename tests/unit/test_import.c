@@ -551,6 +551,28 @@ static void test_classify_ractor_overlaps(void)
     ASSERT_EQ(lat.acquire_median, 2 * SIM_US);
     imp_trace_free(&t);
     diag_free(&d);
+    /* 3.2's native_sleep fires SUSPENDED before it releases the GVL and
+     * again at the release (thread_sched_to_waiting): the waiter that
+     * takes the GVL 70 us after the second is a hand-off too */
+    memset(&b, 0, sizeof b);
+    st(&b, 1, 0, "started_tracing");
+    st(&b, 2, 1, "started");
+    st(&b, 2, 5, "wants_gvl");
+    st(&b, 1, 100, "waiting");       /* main pops an empty queue: the first SUSPENDED ... */
+    st(&b, 1, 101, "waiting");       /* ... and the release's */
+    st(&b, 2, 171, "running");
+    st(&b, 2, 300, "died");
+    st(&b, 1, 310, "wants_gvl");
+    st(&b, 1, 311, "running");
+    st(&b, 1, 320, "stopped_tracing");
+    tname(&b, 1, "Main Thread");
+    ASSERT_EQ(read_text(tb_end(&b), &t, &d), GV_OK);
+    ASSERT_EQ(imp_classify(&t, NULL, err, sizeof err), GV_OK);
+    ASSERT_EQ(imp_latencies(&t, &lat), GV_OK);
+    ASSERT_EQ(lat.handoffs, 1);
+    ASSERT_EQ(lat.handoff_median, 70 * SIM_US);
+    imp_trace_free(&t);
+    diag_free(&d);
 }
 
 /* ---- the scenario ----------------------------------------------------------- */
@@ -609,6 +631,55 @@ static void test_emit(void)
     diag_free(&d);
 }
 
+/* Up to 3.2 a created thread reports `started` itself once it runs
+ * (thread_start_func_1), 3.3 from its creator (native_thread_create): a
+ * 3.2 trace's creation came one start-up of the replay's machine before
+ * the event, never before the creator's hold began. */
+static void test_emit_start_lead(void)
+{
+    struct tb b;
+    struct imp_trace t;
+    struct diag_list d;
+    char err[256];
+    ASSERT_EQ(read_text(two_threads(&b), &t, &d), GV_OK);
+    ASSERT_EQ(imp_classify(&t, NULL, err, sizeof err), GV_OK);
+    ASSERT_EQ(imp_start_lead(&t, "3.2", 17 * SIM_US), 17 * SIM_US);
+    ASSERT_EQ(imp_start_lead(&t, "3.1.2", 17 * SIM_US), 17 * SIM_US);
+    ASSERT_EQ(imp_start_lead(&t, "3.3", 17 * SIM_US), 0);
+    ASSERT_EQ(imp_start_lead(&t, "3.3.0-preview1", 17 * SIM_US), 0);
+    ASSERT_EQ(imp_start_lead(&t, "3.4.1", 17 * SIM_US), 0);
+    ASSERT_EQ(imp_start_lead(&t, NULL, 17 * SIM_US), 0);
+    /* the worker started 10 us into main's hold: a lead of 4 us puts the
+     * spawn 6 us into it, one of 17 us at its start */
+    struct imp_emit_opts eo = { .name = "two", .start_lead = 4 * SIM_US };
+    cJSON *root = imp_emit(&t, &eo);
+    char *text = root ? imp_print(root) : NULL;
+    ASSERT(text);
+    ASSERT_CONTAINS(text,
+        "          {\"op\":\"compute\",\"trace\":\"e1 running\",\"dur\":\"6us\"},\n"
+        "          {\"op\":\"spawn\",\"trace\":\"creates worker (4us before its started event, which Ruby up to 3.2 "
+        "fires from the new thread once it runs)\",\"thread\":\"worker\"},\n"
+        "          {\"op\":\"compute\",\"trace\":\"e1 running (part 2)\",\"dur\":\"14us\"},\n");
+    free(text);
+    cJSON_Delete(root);
+    eo.start_lead = 17 * SIM_US;
+    root = imp_emit(&t, &eo);
+    text = root ? imp_print(root) : NULL;
+    ASSERT(text);
+    ASSERT_CONTAINS(text,
+        "      { \"name\": \"Main Thread\", \"program\": [\n"
+        "          {\"op\":\"spawn\",\"trace\":\"creates worker (10us before its started event, which Ruby up to 3.2 "
+        "fires from the new thread once it runs)\",\"thread\":\"worker\"},\n"
+        "          {\"op\":\"compute\",\"trace\":\"e1 running\",\"dur\":\"20us\"},\n");
+    free(text);
+    cJSON_Delete(root);
+    /* a gvlsim trace starts a thread at its spawn */
+    t.form = IMP_FORM_GVLSIM;
+    ASSERT_EQ(imp_start_lead(&t, "3.2", 17 * SIM_US), 0);
+    imp_trace_free(&t);
+    diag_free(&d);
+}
+
 int main(void)
 {
     RUN(test_read_gvl_tracing);
@@ -622,5 +693,6 @@ int main(void)
     RUN(test_classify_yield_end_exit_ractors);
     RUN(test_classify_ractor_overlaps);
     RUN(test_emit);
+    RUN(test_emit_start_lead);
     TEST_DONE();
 }
