@@ -347,14 +347,17 @@ static bool find_waker(const struct ctx *c, int self, sim_time end, sim_time lim
     if (gr > limit) gr = -1;
     int waker = -1;
     sim_time gap = -1, at = 0;
+    sim_time from = 0;
     if (gh >= 0 && (gr < 0 || gh <= gr)) {
         waker = h->th;
         gap = gh;
         at = end;   /* the waker acted before the wait ended: at the latest then */
+        from = h->a;
     } else if (gr >= 0) {
         waker = r->th;
         gap = gr;
         at = r->b;
+        from = r->a;
     }
     sim_time dt = 0;
     int dead = death_near(c, end, self, &dt);
@@ -370,6 +373,7 @@ static bool find_waker(const struct ctx *c, int self, sim_time end, sim_time lim
     s->cls = IMP_CLS_SYNC;
     s->waker = waker;
     s->wake_at = at;
+    s->wake_from = from;
     s->gap = gap;
     return true;
 }

@@ -12,7 +12,8 @@
  *   waiting, sync        queue_pop on the thread's own wake queue
  *                        "wake.K" (a Thread::Queue), which its waker pushes
  *                        at the point of its own timeline where the trace
- *                        shows it acted (a compute is split there): which
+ *                        shows it acted (a compute is split there; up to
+ *                        3.2 one wake-up before the end: imp_start_lead): which
  *                        Mutex, ConditionVariable or Queue it was is not in
  *                        the trace, only who ended the wait;
  *   waiting, join        join of the thread that died (Thread#join: the
@@ -338,7 +339,10 @@ cJSON *imp_emit(const struct imp_trace *t, const struct imp_emit_opts *o)
         }
         for (int k = 0; k < th->nsegs; k++) {
             const struct imp_seg *s = &th->segs[k];
-            if (s->st == IMP_WAITING && s->cls == IMP_CLS_SYNC) add_act(&e, s->waker, s->wake_at, s->wake_at, i, k);
+            if (s->st != IMP_WAITING || s->cls != IMP_CLS_SYNC) continue;
+            sim_time at = s->t1 - o->start_lead;   /* one wake-up before the READY that ends it */
+            at = at > s->wake_at ? s->wake_at : at < s->wake_from ? s->wake_from : at;
+            add_act(&e, s->waker, at, s->wake_at, i, k);
         }
     }
     if (e.oom) goto oom;

@@ -85,7 +85,8 @@ struct imp_seg {
     enum imp_class cls;
     enum imp_rule rule;
     int waker;               /* thread index that woke it (SYNC, JOIN), else -1 */
-    sim_time wake_at;        /* when the waker acted, in the waker's timeline */
+    sim_time wake_at;        /* when the waker acted, in the waker's timeline, at the latest */
+    sim_time wake_from;      /* the start of that hold of the waker (SYNC) */
     sim_time gap;            /* |end - the waker's act or release| (SYNC, JOIN) */
     enum imp_class known;    /* the trace's own classification (gvlsim form), else NONE */
     bool oncpu;              /* an io wait spent on a CPU (a system call), not asleep */
@@ -179,16 +180,20 @@ struct imp_emit_opts {
     const char *machine;     /* machine profile name or path, or NULL */
     const char *ruby;        /* the Ruby version to record (NULL: none) */
     /* how much earlier than the recorded `started` the spawn comes (not
-     * before spawn_from): imp_start_lead */
+     * before spawn_from), and than the end of a sync wait its waker's push
+     * (not before wake_from, not after wake_at): imp_start_lead */
     sim_time start_lead;
 };
 
-/* The lead of a created thread's `started` event over its creation in a
- * trace of Ruby `ruby` (NULL: unknown), for a replay whose new threads
- * start `startup` after their spawn: CRuby up to 3.2 fires STARTED in the
- * new thread once it runs (thread_start_func_1), so the creation came one
- * start-up earlier; 3.3 fires it in the creator, before pthread_create
- * (native_thread_create); a gvlsim trace starts a thread at its spawn.
+/* The lead of a created thread's `started` event over its creation, and
+ * of a woken thread's READY (the end of its `waiting`) over its wake, in a
+ * trace of Ruby `ruby` (NULL: unknown), for a replay whose threads run
+ * `startup` after their spawn or wake: CRuby up to 3.2 fires both events
+ * in the thread itself once it runs (thread_start_func_1; native_sleep's
+ * THREAD_BLOCKING_END: thread_sched_to_running), so the act came one
+ * start-up earlier; 3.3 fires STARTED in the creator before pthread_create
+ * (native_thread_create) and READY in the waker (ubf_waiting:
+ * thread_sched_to_ready_common); a gvlsim trace records both at the act.
  * Unknown versions: 0. */
 sim_time imp_start_lead(const struct imp_trace *t, const char *ruby, sim_time startup);
 

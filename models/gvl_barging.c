@@ -288,10 +288,18 @@ static void park_done(struct rb_thread *th)
     th->park_k(th);
 }
 
+/* THREAD_BLOCKING_END: thread_sched_to_running, whose READY makes the
+ * woken thread want the GVL only now that it runs (models/sync.c) */
+static void park_acquire(struct rb_thread *th)
+{
+    vm_set_state(th, TS_WANTS_GVL);
+    gvl32_acquire(th, park_done);
+}
+
 static void park_woken(struct mach_task *t, void *ctx)
 {
     (void)t;
-    gvl32_acquire(ctx, park_done);  /* THREAD_BLOCKING_END */
+    park_acquire(ctx);
 }
 
 /* sleep (cond_wait on cond.intr, or ppoll) unless already interrupted */
@@ -303,7 +311,7 @@ static void park_sleep(struct mach_task *t, void *ctx)
         th_block(th, park_woken);
         return;
     }
-    gvl32_acquire(th, park_done);
+    park_acquire(th);
 }
 
 /* THREAD_BLOCKING_YIELD: native_thread_yield() before the sleep */

@@ -632,9 +632,11 @@ static void test_emit(void)
 }
 
 /* Up to 3.2 a created thread reports `started` itself once it runs
- * (thread_start_func_1), 3.3 from its creator (native_thread_create): a
- * 3.2 trace's creation came one start-up of the replay's machine before
- * the event, never before the creator's hold began. */
+ * (thread_start_func_1), and a woken one READY (thread_sched_to_running);
+ * 3.3 from its creator (native_thread_create) and its waker
+ * (ubf_waiting): in a 3.2 trace the creation and the wake came one
+ * start-up of the replay's machine before the event, never before the
+ * actor's hold began. */
 static void test_emit_start_lead(void)
 {
     struct tb b;
@@ -660,6 +662,12 @@ static void test_emit_start_lead(void)
         "          {\"op\":\"spawn\",\"trace\":\"creates worker (4us before its started event, which Ruby up to 3.2 "
         "fires from the new thread once it runs)\",\"thread\":\"worker\"},\n"
         "          {\"op\":\"compute\",\"trace\":\"e1 running (part 2)\",\"dur\":\"14us\"},\n");
+    /* the worker's pop ended 8 us into main's second hold: the push goes
+     * 4 us before that end */
+    ASSERT_CONTAINS(text,
+        "          {\"op\":\"compute\",\"trace\":\"e15 running\",\"dur\":\"4us\"},\n"
+        "          {\"op\":\"queue_push\",\"trace\":\"wakes worker's waiting[0] (e11)\",\"queue\":\"wake.1\"},\n"
+        "          {\"op\":\"compute\",\"trace\":\"e15 running (part 2)\",\"dur\":\"14us\"},\n");
     free(text);
     cJSON_Delete(root);
     eo.start_lead = 17 * SIM_US;
@@ -671,6 +679,10 @@ static void test_emit_start_lead(void)
         "          {\"op\":\"spawn\",\"trace\":\"creates worker (10us before its started event, which Ruby up to 3.2 "
         "fires from the new thread once it runs)\",\"thread\":\"worker\"},\n"
         "          {\"op\":\"compute\",\"trace\":\"e1 running\",\"dur\":\"20us\"},\n");
+    /* ... and the push at the start of main's hold, not before it */
+    ASSERT_CONTAINS(text,
+        "          {\"op\":\"queue_push\",\"trace\":\"wakes worker's waiting[0] (e11)\",\"queue\":\"wake.1\"},\n"
+        "          {\"op\":\"compute\",\"trace\":\"e15 running\",\"dur\":\"18us\"},\n");
     free(text);
     cJSON_Delete(root);
     /* a gvlsim trace starts a thread at its spawn */
