@@ -359,6 +359,9 @@ static bool find_waker(const struct ctx *c, int self, sim_time end, sim_time lim
         at = r->b;
         from = r->a;
     }
+    /* the releaser holds the GVL again when the wait ends: it may have
+     * acted in that hold as well */
+    sim_time next = gr >= 0 && waker == r->th && h && h->th == waker && h->a >= r->b ? h->a : -1;
     sim_time dt = 0;
     int dead = death_near(c, end, self, &dt);
     sim_time gd = dead < 0 ? -1 : dt > end ? dt - end : end - dt;
@@ -374,6 +377,7 @@ static bool find_waker(const struct ctx *c, int self, sim_time end, sim_time lim
     s->waker = waker;
     s->wake_at = at;
     s->wake_from = from;
+    s->wake_next = next;
     s->gap = gap;
     return true;
 }

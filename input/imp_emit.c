@@ -341,7 +341,8 @@ cJSON *imp_emit(const struct imp_trace *t, const struct imp_emit_opts *o)
             const struct imp_seg *s = &th->segs[k];
             if (s->st != IMP_WAITING || s->cls != IMP_CLS_SYNC) continue;
             sim_time at = s->t1 - o->start_lead;   /* one wake-up before the READY that ends it */
-            at = at > s->wake_at ? s->wake_at : at < s->wake_from ? s->wake_from : at;
+            if (s->wake_next < 0 || at < s->wake_next)
+                at = at > s->wake_at ? s->wake_at : at < s->wake_from ? s->wake_from : at;
             add_act(&e, s->waker, at, s->wake_at, i, k);
         }
     }

@@ -87,6 +87,7 @@ struct imp_seg {
     int waker;               /* thread index that woke it (SYNC, JOIN), else -1 */
     sim_time wake_at;        /* when the waker acted, in the waker's timeline, at the latest */
     sim_time wake_from;      /* the start of that hold of the waker (SYNC) */
+    sim_time wake_next;      /* the start of the waker's next hold, around the end, or -1 */
     sim_time gap;            /* |end - the waker's act or release| (SYNC, JOIN) */
     enum imp_class known;    /* the trace's own classification (gvlsim form), else NONE */
     bool oncpu;              /* an io wait spent on a CPU (a system call), not asleep */

@@ -692,6 +692,67 @@ static void test_emit_start_lead(void)
     diag_free(&d);
 }
 
+/* A wait that ends while its waker holds the GVL again after a short
+ * release (a `p`): the READY came in that later hold, so the push goes
+ * there (one wake-up before the end, in a 3.2 trace), not at the release;
+ * a lead longer than that hold puts it back in the hold before. */
+static const char *rehold_trace(struct tb *b)
+{
+    memset(b, 0, sizeof *b);
+    st(b, 1, 0, "started_tracing");
+    st(b, 2, 1, "started");
+    st(b, 2, 2, "wants_gvl");
+    st(b, 1, 10, "waiting");     /* main sleeps */
+    st(b, 2, 12, "running");
+    st(b, 2, 30, "waiting");     /* the worker pops an empty queue */
+    st(b, 1, 300, "wants_gvl");
+    st(b, 1, 301, "running");
+    st(b, 1, 400, "waiting");    /* main writes for 10 us ... */
+    st(b, 1, 410, "wants_gvl");
+    st(b, 1, 411, "running");    /* ... and takes the GVL back */
+    st(b, 2, 480, "wants_gvl");  /* the worker's READY, 69 us into that hold */
+    st(b, 1, 600, "waiting");    /* main joins */
+    st(b, 2, 605, "running");
+    st(b, 2, 700, "died");
+    st(b, 1, 710, "wants_gvl");
+    st(b, 1, 711, "running");
+    st(b, 1, 720, "stopped_tracing");
+    tname(b, 1, "Main Thread");
+    tname(b, 2, "worker");
+    return tb_end(b);
+}
+
+static void test_emit_wake_in_next_hold(void)
+{
+    static const struct { sim_time lead; const char *want; } cases[] = {
+        { 0, "\"e21 running\",\"dur\":\"69us\"},\n          {\"op\":\"queue_push\"" },
+        { 17 * SIM_US, "\"e21 running\",\"dur\":\"52us\"},\n          {\"op\":\"queue_push\"" },
+        { 100 * SIM_US, "\"e15 running\",\"dur\":\"79us\"},\n          {\"op\":\"queue_push\"" },
+    };
+    for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
+        struct tb b;
+        struct imp_trace t;
+        struct diag_list d;
+        char err[256];
+        ASSERT_EQ(read_text(rehold_trace(&b), &t, &d), GV_OK);
+        ASSERT_EQ(imp_classify(&t, NULL, err, sizeof err), GV_OK);
+        const struct imp_seg *s = wait_of(&t, "worker", 0);
+        ASSERT_EQ(s->cls, IMP_CLS_SYNC);
+        ASSERT_EQ(s->wake_at, 400 * SIM_US);     /* main's release, 80 us before the end */
+        ASSERT_EQ(s->wake_next, 411 * SIM_US);   /* and main's hold around the end */
+        struct imp_emit_opts eo = { .name = "rehold", .start_lead = cases[k].lead };
+        cJSON *root = imp_emit(&t, &eo);
+        char *text = root ? imp_print(root) : NULL;
+        ASSERT(text);
+        if (!strstr(text, cases[k].want)) fprintf(stderr, "%s\n", text);
+        ASSERT_CONTAINS(text, cases[k].want);
+        free(text);
+        cJSON_Delete(root);
+        imp_trace_free(&t);
+        diag_free(&d);
+    }
+}
+
 int main(void)
 {
     RUN(test_read_gvl_tracing);
@@ -706,5 +767,6 @@ int main(void)
     RUN(test_classify_ractor_overlaps);
     RUN(test_emit);
     RUN(test_emit_start_lead);
+    RUN(test_emit_wake_in_next_hold);
     TEST_DONE();
 }
