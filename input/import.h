@@ -85,7 +85,7 @@ struct imp_seg {
     enum imp_class cls;
     enum imp_rule rule;
     int waker;               /* thread index that woke it (SYNC, JOIN), else -1 */
-    sim_time wake_at;        /* when the waker acted, in the waker's timeline, at the latest */
+    sim_time wake_at;        /* when the waker acted, in the waker's timeline: the end of its hold */
     sim_time wake_from;      /* the start of that hold of the waker (SYNC) */
     sim_time wake_next;      /* the start of the waker's next hold, around the end, or -1 */
     sim_time gap;            /* |end - the waker's act or release| (SYNC, JOIN) */
@@ -182,7 +182,8 @@ struct imp_emit_opts {
     const char *ruby;        /* the Ruby version to record (NULL: none) */
     /* how much earlier than the recorded `started` the spawn comes (not
      * before spawn_from), and than the end of a sync wait its waker's push
-     * (not before wake_from, not after wake_at): imp_start_lead */
+     * (in the hold from wake_from to wake_at, or in the one from wake_next
+     * when it gets there): imp_start_lead */
     sim_time start_lead;
 };
 
