@@ -273,6 +273,10 @@ static int import_exec(const struct args *a)
     }
     if (!(name = scenario_name(file))) { rc = GV_ENOMEM; goto done; }
     struct imp_emit_opts eo = { .name = name, .machine = args_str(a, "machine", NULL), .ruby = ruby };
+    struct imp_latency lat;
+    if ((rc = imp_latencies(&t, &lat)) != GV_OK) goto done;
+    eo.event_hook = imp_event_hook(&t, &lat);
+    eo.hook_samples = lat.acquires;
     /* validated like any scenario, by the loader itself, before it is written */
     struct load_opts lo = { .machines_dirs = args_strs(a, "machines"), .nmachines_dirs = args_count(a, "machines") };
     sim_time startup = 0;

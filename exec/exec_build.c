@@ -212,6 +212,11 @@ int exec_vm_build(const struct scenario *scn, const struct exec_opts *opts, stru
     if (scn->runtime.quantum <= 0 || scn->runtime.timer_tick <= 0)
         return gv_fail(err, errlen, GV_EINVAL, "%s: runtime.quantum and runtime.timer_tick must be > 0",
                        scn->file);
+    if (scn->runtime.event_hook > 0)
+        return gv_fail(err, errlen, GV_EUNSUP,
+                       "%s: runtime.event_hook = %.3f us: gvlsim exec runs no thread-event hook (a tracer's cost, "
+                       "simulated only); run it with --set runtime.event_hook=0",
+                       scn->file, (double)scn->runtime.event_hook / (double)SIM_US);
 
     struct exec_vm *vm = calloc(1, sizeof *vm);
     if (!vm) return gv_fail(err, errlen, GV_ENOMEM, "out of memory");

@@ -471,6 +471,11 @@ int rrun_check_settings(const struct scenario *scn, const struct rrun_ruby *rb, 
         return gv_fail(err, errlen, GV_EUNSUP,
                        "runtime.timer_tick = %.3f ms: CRuby's timer period is a constant (10 ms from 3.3; "
                        "no tick in the GVL of 3.0-3.2)", (double)r->timer_tick / (double)SIM_MS);
+    if (asked(scn, RT_EVENT_HOOK) && r->event_hook > 0)
+        return gv_fail(err, errlen, GV_EUNSUP,
+                       "runtime.event_hook = %.3f us: the Ruby backend runs the program without a tracer's "
+                       "thread-event hook; run it with --set runtime.event_hook=0",
+                       (double)r->event_hook / (double)SIM_US);
     if (!f->pop_timeout && scn_has(scn, OP_QUEUE_POP, true))
         return gv_fail(err, errlen, GV_EUNSUP,
                        "queue_pop with a timeout: Ruby %s has no Queue#pop(timeout:) (3.2 and later)", v);

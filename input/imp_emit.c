@@ -300,7 +300,7 @@ static char *describe(const struct imp_trace *t, const struct imp_emit_opts *o)
     size_t n = strlen(base) + 1024;
     char *s = malloc(n);
     if (!s) return NULL;
-    snprintf(s, n,
+    int len = snprintf(s, n,
              "Imported by gvlsim import from %s (%s trace%s%s%s): %d thread%s in %d Ractor%s, %s. "
              "Waits: %d io (fixed length), %d sync and %d join (woken by another thread), %d quantum "
              "yields and %d thread exits (not copied), %d still open at the end.",
@@ -309,7 +309,20 @@ static char *describe(const struct imp_trace *t, const struct imp_emit_opts *o)
              t->nthreads == 1 ? "" : "s", t->nractors, t->nractors == 1 ? "" : "s", wall, tot.cls[IMP_CLS_IO],
              tot.cls[IMP_CLS_SYNC], tot.cls[IMP_CLS_JOIN], tot.cls[IMP_CLS_YIELD], tot.cls[IMP_CLS_EXIT],
              tot.cls[IMP_CLS_END]);
+    if (o->event_hook > 0 && len > 0 && (size_t)len < n) {
+        char h[48];
+        units_format(o->event_hook, h, sizeof h);
+        snprintf(s + len, n - (size_t)len,
+                 " runtime.event_hook %s: the tracer's READY hook, the median of the trace's %d acquisitions of "
+                 "a free GVL (--set runtime.event_hook=0 replays the program without the tracer).",
+                 h, o->hook_samples);
+    }
     return s;
+}
+
+sim_time imp_event_hook(const struct imp_trace *t, const struct imp_latency *lat)
+{
+    return t->form == IMP_FORM_GVL_TRACING && lat->acquires > 0 ? lat->acquire_median : 0;
 }
 
 sim_time imp_start_lead(const struct imp_trace *t, const char *ruby, sim_time startup)
@@ -367,6 +380,11 @@ cJSON *imp_emit(const struct imp_trace *t, const struct imp_emit_opts *o)
         char b[48];
         dur_str(b, sizeof b, t->quantum);
         if (!cJSON_AddStringToObject(rt, "quantum", b)) goto oom;
+    }
+    if (o->event_hook > 0) {
+        char b[48];
+        dur_str(b, sizeof b, o->event_hook);
+        if (!cJSON_AddStringToObject(rt, "event_hook", b)) goto oom;
     }
     cJSON *qs = cJSON_AddArrayToObject(root, "queues");
     if (!qs) goto oom;

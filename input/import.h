@@ -185,6 +185,10 @@ struct imp_emit_opts {
      * (in the hold from wake_from to wake_at, or in the one from wake_next
      * when it gets there): imp_start_lead */
     sim_time start_lead;
+    /* runtime.event_hook: the tracer's READY hook (0: none written), the
+     * median of hook_samples uncontended acquisitions (imp_event_hook) */
+    sim_time event_hook;
+    int hook_samples;
 };
 
 /* The lead of a created thread's `started` event over its creation, and
@@ -223,5 +227,14 @@ struct imp_latency {
 };
 /* GV_OK or GV_ENOMEM. */
 int imp_latencies(const struct imp_trace *t, struct imp_latency *out);
+
+/* The thread-event hook of the tracer that recorded t, for
+ * runtime.event_hook: gvl-tracing stamps READY, then formats its events
+ * before the thread goes on to take the GVL, so an acquisition of a free
+ * GVL lasts that hook (plus the acquisition's own lock section, which the
+ * replay charges itself: tens of ns, left in).  Its median over the
+ * trace's uncontended acquisitions (lat); 0 for a gvlsim trace (no
+ * tracer) or one with none. */
+sim_time imp_event_hook(const struct imp_trace *t, const struct imp_latency *lat);
 
 #endif

@@ -32,7 +32,7 @@ const char *const scn_call_names[CALL_COUNT + 1] = {
 };
 const char *const scn_rt_key_names[RT_KEY_COUNT + 1] = {
     "gvl_policy", "quantum", "timer_tick", "threshold", "invariant_check", "insn_counter",
-    "counter_model", "max_cpu", "snt_cap", "mn_main", "yjit", NULL,
+    "counter_model", "max_cpu", "snt_cap", "mn_main", "yjit", "event_hook", NULL,
 };
 const char *const scn_dist_names[DIST_KIND_COUNT + 1] = {
     "const", "uniform", "exp", "lognormal", "empirical", NULL,

@@ -131,6 +131,7 @@ struct scn_runtime {
     int gc_heap_init_slots;                    /* "gc_heap_init_slots" (RUBY_GC_HEAP_INIT_SLOTS) */
     double gc_heap_growth_factor;              /* "gc_heap_growth_factor" (RUBY_GC_HEAP_GROWTH_FACTOR) */
     bool yjit;                                 /* "yjit": YJIT on (decides invariant_check with "ruby") */
+    sim_time event_hook;                       /* "event_hook" (0): a thread-event hook's CPU at READY */
     char *ruby;                                /* "ruby": the version preset as written ("3.1"), or NULL */
     unsigned asked;                            /* bit 1u << RT_x: the key was given, or set by "ruby" */
 };
@@ -139,7 +140,7 @@ struct scn_runtime {
  * was asked for and that it cannot honour; defaults are never refused). */
 enum scn_rt_key {
     RT_GVL_POLICY, RT_QUANTUM, RT_TIMER_TICK, RT_THRESHOLD, RT_INVARIANT_CHECK, RT_INSN_COUNTER,
-    RT_COUNTER_MODEL, RT_MAX_CPU, RT_SNT_CAP, RT_MN_MAIN, RT_YJIT, RT_KEY_COUNT
+    RT_COUNTER_MODEL, RT_MAX_CPU, RT_SNT_CAP, RT_MN_MAIN, RT_YJIT, RT_EVENT_HOOK, RT_KEY_COUNT
 };
 extern const char *const scn_rt_key_names[RT_KEY_COUNT + 1];
 

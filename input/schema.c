@@ -136,6 +136,8 @@ static const struct sch_key runtime_keys[] = {
     { .name = "gc_heap_growth_factor", .kind = SCH_NUMBER, .def = "1.8", .dmax = 100.0,
       .off = offsetof(struct scn_runtime, gc_heap_growth_factor) },
     { .name = "yjit", .kind = SCH_BOOL, .def = "false", .off = offsetof(struct scn_runtime, yjit) },
+    { .name = "event_hook", .kind = SCH_DUR, .def = "0", .max = SIM_S,
+      .off = offsetof(struct scn_runtime, event_hook) },
     { .name = "ruby", .kind = SCH_RUBY, .off = SCH_NOFF },
 };
 

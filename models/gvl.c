@@ -295,14 +295,32 @@ static void gvl_wait_running_turn(struct rb_thread *th, th_cont k)
     gvl_acquired(th, k);
 }
 
-/* thread_sched_to_running_common: ready, then wait for the turn. */
+/* thread_sched_to_ready_common after its READY hook: take the free GVL or
+ * queue, then wait for the turn */
+static void to_running_ready(struct mach_task *t, void *ctx)
+{
+    (void)t;
+    struct rb_thread *th = ctx;
+    struct gvl_actor self = gvl_self(th);
+    core_sched_to_running_h(gvl_sched(th), &th->core, &self, &gvl_hooks);
+    gvl_wait_running_turn(th, th->gvl_k);
+}
+
+/* thread_sched_to_running_common: ready, then wait for the turn.  3.3
+ * fires READY in thread_sched_to_ready_common, under sched->lock_ and
+ * before it looks at `running` (thread_pthread.c of v3_3_0): a
+ * thread-event hook (runtime.event_hook) runs before the decision.  (The
+ * model's sched->lock_ sections are instants: nobody waits for it.) */
 static void gvl_to_running(struct rb_thread *th, th_cont k)
 {
-    struct core_sched *s = gvl_sched(th);
-    struct gvl_actor self = gvl_self(th);
-    core_sched_hot_back_h(s, &th->core);
-    core_sched_to_running_h(s, &th->core, &self, &gvl_hooks);
-    gvl_wait_running_turn(th, k);
+    core_sched_hot_back_h(gvl_sched(th), &th->core);
+    th->gvl_k = k;
+    sim_time hook = th->vm->scn->runtime.event_hook;
+    if (hook > 0) {
+        th_burst(th, hook, to_running_ready);
+        return;
+    }
+    to_running_ready(th->nt, th);
 }
 
 /* ---- the entries ------------------------------------------------------------ */
@@ -364,8 +382,14 @@ void gvl_ready(struct rb_thread *waker, struct rb_thread *th)
     /* ubf_waiting (a thread still `running` is not sleeping yet) */
     struct gvl_actor by = waker ? gvl_self(waker)
                                 : (struct gvl_actor){ &th->vm->timer.nt, &th->vm->timer.pending_cost };
-    if (th->vm->policy->barging) gvl32_ready(waker, by, th);
-    else core_sched_ready_h(gvl_sched(th), &th->core, &by, &gvl_hooks);
+    if (th->vm->policy->barging) {
+        gvl32_ready(waker, by, th);
+        return;
+    }
+    /* 3.3: the waker fires the woken thread's READY (thread_sched_to_ready_common
+     * called by ubf_waiting): it pays the hook */
+    *by.cost += th->vm->scn->runtime.event_hook;
+    core_sched_ready_h(gvl_sched(th), &th->core, &by, &gvl_hooks);
 }
 
 void gvl_yield(struct rb_thread *th, th_cont k)
@@ -378,6 +402,9 @@ void gvl_yield(struct rb_thread *th, th_cont k)
     struct core_sched *s = gvl_sched(th);
     if (s->readyq_cnt == 0) { k(th); return; }
     vm_set_state(th, TS_WANTS_GVL);
+    /* thread_sched_yield's READY (thread_sched_to_ready_common): the hook,
+     * paid before the yielder sleeps */
+    th->pending_cost += th->vm->scn->runtime.event_hook;
     struct gvl_actor self = gvl_self(th);
     core_sched_yield(s, &th->core, &self);
     gvl_wait_running_turn(th, k);

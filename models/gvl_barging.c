@@ -270,9 +270,11 @@ static void wait_loop(struct rb_thread *th)
     cond_wait_gvl(th, &th->gvlq, woken);
 }
 
-/* gvl_acquire_common, holding gvl->lock */
-static void acquire_common(struct rb_thread *th)
+/* gvl_acquire_common after its READY hook, holding gvl->lock */
+static void acquire_ready(struct mach_task *t, void *ctx)
 {
+    (void)t;
+    struct rb_thread *th = ctx;
     struct core_sched *s = gvl32_sched(th);
     if (!core_barging_uncontended(s, &th->core)) {
         core_rq_append(s, &th->core);
@@ -280,6 +282,22 @@ static void acquire_common(struct rb_thread *th)
         return;
     }
     take(th);
+}
+
+/* gvl_acquire_common (3.2: thread_sched_to_running_common), holding
+ * gvl->lock.  3.2 fires the READY event first, inside the lock and before
+ * it looks at the owner (RB_INTERNAL_THREAD_HOOK(READY) at the top of
+ * thread_sched_to_running_common, thread_pthread.c of v3_2_0): a
+ * thread-event hook (runtime.event_hook, a tracer's) runs holding
+ * gvl->lock, so a releaser or another acquirer waits for it. */
+static void acquire_common(struct rb_thread *th)
+{
+    sim_time hook = th->vm->scn->runtime.event_hook;
+    if (hook > 0) {
+        th_burst(th, hook, acquire_ready);
+        return;
+    }
+    acquire_ready(th->nt, th);
 }
 
 void gvl32_acquire(struct rb_thread *th, th_cont k)

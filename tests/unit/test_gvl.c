@@ -227,6 +227,46 @@ static void test_woken_ready(void)
     ASSERT_EQ(wants[1], 1021 * SIM_US);
 }
 
+/* runtime.event_hook, a tracer's READY hook: paid at every acquisition
+ * (the start, and the end of each of 10 blocking regions), before the
+ * thread takes the GVL, so each adds the hook to wants_gvl and to the wall
+ * time; under barging (3.2: READY fires in thread_sched_to_running_common
+ * holding gvl->lock) a second thread that releases the GVL meanwhile
+ * waits for that lock. */
+static struct fx_result hook_run(enum scn_gvl_policy p, int nthreads, sim_time hook)
+{
+    struct scn_op body[] = { fx_compute(10 * SIM_US), fx_syscall(5 * SIM_US, true) };
+    struct scn_op ops[] = { fx_loop(10, &(struct scn_prog){ body, 2 }, false) };
+    struct scn_thread t = { "t", nthreads, { ops, 1 }, 0, false };
+    struct scn_ractor r;
+    struct scenario s = fx_one_ractor(2, p, &r, &t, 1);
+    s.runtime.event_hook = hook;
+    return fx_simulate(&s);
+}
+
+static void test_event_hook(void)
+{
+    const enum scn_gvl_policy pols[] = { GVL_POLICY_BARGING, GVL_POLICY_EAGER };
+    for (int i = 0; i < 2; i++) {
+        struct fx_result a = hook_run(pols[i], 1, 0), b = hook_run(pols[i], 1, 3 * SIM_US);
+        ASSERT_EQ(a.rc, GV_OK);
+        ASSERT_EQ(b.rc, GV_OK);
+        ASSERT_EQ(b.m.state_time[TS_WANTS_GVL] - a.m.state_time[TS_WANTS_GVL], 11 * 3 * SIM_US);
+        ASSERT_EQ(b.m.wall - a.m.wall, 11 * 3 * SIM_US);
+        ASSERT_EQ(b.m.state_time[TS_RUNNING], a.m.state_time[TS_RUNNING]);
+        run_metrics_free(&a.m);
+        run_metrics_free(&b.m);
+    }
+    /* two threads: the one in its hook holds gvl->lock */
+    struct fx_result a = hook_run(GVL_POLICY_BARGING, 2, 0), b = hook_run(GVL_POLICY_BARGING, 2, 3 * SIM_US);
+    ASSERT_EQ(a.rc, GV_OK);
+    ASSERT_EQ(b.rc, GV_OK);
+    ASSERT_EQ(a.m.gvl_lock_waits, 0);
+    ASSERT(b.m.gvl_lock_waits > 0);
+    run_metrics_free(&a.m);
+    run_metrics_free(&b.m);
+}
+
 /* A pop that nobody will ever satisfy is a deadlock, reported per thread. */
 static void test_deadlock_report(void)
 {
@@ -297,6 +337,7 @@ int main(void)
     RUN(test_io_thread_starved);
     RUN(test_join);
     RUN(test_woken_ready);
+    RUN(test_event_hook);
     RUN(test_deadlock_report);
     RUN(test_zero_time_loop_fails);
     RUN(test_deterministic);

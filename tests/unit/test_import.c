@@ -625,10 +625,32 @@ static void test_emit(void)
     ASSERT_EQ(rc, GV_OK);
     ASSERT_EQ(s.total_threads, 2);
     ASSERT_EQ(s.nqueues, 1);   /* the worker's wake queue; the join and the spawn need none */
+    ASSERT_EQ(s.runtime.event_hook, 0);
     scenario_free(&s);
     diag_free(&ld);
     free(text);
     cJSON_Delete(root);
+    /* the tracer's READY hook: main's two acquisitions of a free GVL took
+     * 2 us (median), written as runtime.event_hook and said where from */
+    struct imp_latency lat;
+    ASSERT_EQ(imp_latencies(&t, &lat), GV_OK);
+    eo.event_hook = imp_event_hook(&t, &lat);
+    eo.hook_samples = lat.acquires;
+    ASSERT_EQ(eo.event_hook, 2 * SIM_US);
+    ASSERT((root = imp_emit(&t, &eo)) && (text = imp_print(root)));
+    ASSERT_CONTAINS(text, "\"runtime\": {\"event_hook\":\"2us\"}");
+    ASSERT_CONTAINS(text, "runtime.event_hook 2us: the tracer's READY hook, the median of the trace's 2 "
+                          "acquisitions of a free GVL (--set runtime.event_hook=0");
+    diag_init(&ld);
+    ASSERT_EQ(scn_load_text("two.json", text, strlen(text), NULL, &s, &ld), GV_OK);
+    ASSERT_EQ(s.runtime.event_hook, 2 * SIM_US);
+    scenario_free(&s);
+    diag_free(&ld);
+    free(text);
+    cJSON_Delete(root);
+    /* a trace of gvlsim's own has no tracer */
+    t.form = IMP_FORM_GVLSIM;
+    ASSERT_EQ(imp_event_hook(&t, &lat), 0);
     imp_trace_free(&t);
     diag_free(&d);
 }
