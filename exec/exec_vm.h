@@ -78,6 +78,11 @@ struct exec_ractor {
     struct core_ractor core;               /* id, name, threads, scheduler (core/core.h) */
     struct exec_vm *vm;
     struct exec_sched sched;
+    /* free slots of its newobj cache's page (exec_gc.c): its threads take
+     * from it at safe points, a GC start empties it while they are stopped
+     * (relaxed atomics: the barrier orders them; a Ractor in a blocking
+     * region is not stopped by it but does not allocate either) */
+    _Atomic uint64_t newobj_cache;
 };
 
 /* Per-thread counters; written by the thread itself only, summed after join. */

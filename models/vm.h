@@ -63,6 +63,7 @@ struct rb_ractor {
     void *policy_data;           /* per-policy state (threshold, barging) */
     int started, dead;           /* its threads started, ended (living = started - dead: a
                                     spawned or later-starting thread does not exist before) */
+    uint64_t newobj_cache;       /* free slots of its newobj cache's page (models/gc.c) */
 };
 
 struct rb_thread {
@@ -121,6 +122,7 @@ struct rb_thread {
     uint64_t alloc_left;
     double alloc_survive;
     sim_time gc_cost;
+    bool gc_barrier;             /* the step heap_prepare runs takes the barrier */
 };
 
 /* The timer thread (thread_pthread.c timer_thread_func). */

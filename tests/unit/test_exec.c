@@ -733,6 +733,8 @@ static void test_generator_spawn_gc(void)
         LANG_RUN("gc_ractors.json", &lr, "machine.cores=2", "runtime.gvl_policy=barging");
         ASSERT_EQ(lr.r.rc, GV_OK);
         ASSERT_EQ(lr.r.rep.m.barriers, lr.r.rep.m.gc_count);
+        /* and each Ractor's pages under the VM lock (newobj_slowpath) */
+        ASSERT(lr.r.rep.m.vmlock_acquires >= 2 * 2000 * 100 / CORE_HEAP_PAGE_SLOTS);
         lang_done(&lr);
     }
     /* the gc op: one collection of its length, in state gc (the busy loop's

@@ -250,6 +250,11 @@ static void test_gc(void)
     RUN_SETS(LANG "gc_ractors.json", &r, "runtime.gvl_policy=barging");
     ASSERT_EQ(r.rc, GV_OK);
     ASSERT_EQ(r.m.barriers, r.m.gc_count);
+    /* ... and each Ractor takes its pages under the VM lock
+     * (newobj_slowpath): 400,000 objects, at most 409 a page, where the
+     * GC's steps alone would take it once each */
+    ASSERT(r.m.vmlock_acquires >= 2 * 2000 * 100 / CORE_HEAP_PAGE_SLOTS);
+    ASSERT(r.m.vmlock_acquires > 2 * (r.m.gc_count + r.m.gc_sweeps));
     run_free(&r);
     RUN_SETS(LANG "gc_ractors.json", &r, "runtime.gvl_policy=eager");
     ASSERT_EQ(r.rc, GV_OK);
