@@ -28,6 +28,16 @@
 #define CORE_SWEEP_STEP 2048
 /* The fewest slots the heap grows by (one heap page on a 64-bit build). */
 #define CORE_HEAP_PAGE_SLOTS 409
+/* Objects an env_escape op allocates: the environment (vm.c
+ * vm_make_env_each -> vm_env_new, an imemo) and the Proc (proc.c
+ * rb_proc_alloc); nothing keeps them (a discarded lambda). */
+#define CORE_ESCAPE_OBJECTS 2
+/* Accesses to rb_objspace's shared cache lines per object allocated (gc.c
+ * newobj_of0's read of the flags, newobj_init's total_allocated_objects++)
+ * and per malloc'd body (objspace_xmalloc0's read of the flags,
+ * objspace_malloc_increase's two atomic adds); models/gc.c. */
+#define CORE_OBJSPACE_NEWOBJ 2
+#define CORE_OBJSPACE_MALLOC 3
 
 struct core_heap {
     uint64_t slots;        /* heap_available_slots */

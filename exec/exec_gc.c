@@ -83,12 +83,32 @@ static void alloc_cached(struct exec_thread *th, uint64_t left, double survive)
     }
 }
 
-void exec_alloc_objects(struct exec_thread *th, uint64_t objects, double survive)
+/* The accesses to rb_objspace's shared lines (models/gc.c objspace_write),
+ * made for real on two lines that the Ractors' cores contend for: per
+ * object the flags' load and total_allocated_objects' increment, per
+ * malloc'd body the flags' load and the two atomic adds. */
+static void objspace_access(struct exec_objspace_line *line, uint64_t objects, bool malloced)
+{
+    uint64_t seen = 0;
+    for (uint64_t i = 0; i < objects; i++) {
+        seen += atomic_load_explicit(&line[0].value, memory_order_relaxed);  /* newobj_of0 */
+        atomic_fetch_add_explicit(&line[0].value, 1, memory_order_relaxed);  /* newobj_init */
+        if (!malloced) continue;
+        seen += atomic_load_explicit(&line[0].value, memory_order_relaxed);  /* objspace_xmalloc0 */
+        atomic_fetch_add_explicit(&line[0].value, 1, memory_order_relaxed);  /* malloc_increase */
+        atomic_fetch_add_explicit(&line[1].value, 1, memory_order_relaxed);  /* oldmalloc_increase */
+    }
+    exec_consume(seen);
+}
+
+void exec_alloc_objects(struct exec_thread *th, uint64_t objects, double survive, bool malloced)
 {
     struct exec_vm *vm = th->vm;
     struct exec_gc *gc = &vm->gc;
     uint64_t left = objects;
     if (vm->multi_ractor) {
+        if (vm->scn->runtime.alloc_counters == ALLOC_COUNTERS_SHARED)
+            objspace_access(vm->objspace_line, objects, malloced);
         alloc_cached(th, left, survive);
         return;
     }
@@ -111,7 +131,7 @@ void exec_alloc_objects(struct exec_thread *th, uint64_t objects, double survive
 
 void exec_alloc(struct exec_thread *th, const struct scn_op *op)
 {
-    exec_alloc_objects(th, op->u.alloc.objects, op->u.alloc.survive);
+    exec_alloc_objects(th, op->u.alloc.objects, op->u.alloc.survive, false);
 }
 
 void exec_gc_op(struct exec_thread *th, sim_time d)

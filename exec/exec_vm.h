@@ -161,6 +161,12 @@ struct exec_shared_counter {
     char pad[64 - sizeof(uint64_t)];
 };
 
+/* One cache line of rb_objspace's allocation counters (exec_gc.c). */
+struct exec_objspace_line {
+    _Alignas(64) _Atomic uint64_t value;
+    char pad[64 - sizeof(uint64_t)];
+};
+
 struct core_policy;
 
 struct exec_vm {
@@ -215,6 +221,8 @@ struct exec_vm {
     unsigned char *iseq_seen;              /* lock_barrier: the set YJIT keeps, under the VM lock */
 
     struct exec_shared_counter *shared_counter;
+    struct exec_objspace_line *objspace_line;  /* [0]: malloc_params, flags, total_allocated_objects;
+                                                  [1]: rgengc.oldmalloc_increase */
 
     /* life cycle (under life_lock) */
     pthread_mutex_t life_lock;

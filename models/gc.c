@@ -158,10 +158,49 @@ bool gc_op(struct rb_thread *th, const struct scn_op *op)
     return false;
 }
 
-bool gc_alloc_objects(struct rb_thread *th, uint64_t objects, double survive)
+/* The accesses an allocation makes to rb_objspace's shared cache lines,
+ * in a multi-Ractor process where the Ractors allocate on several cores
+ * at once.  gc.c of v3_1_0, per object: newobj_of0 reads the flags
+ * (during_gc, gc_stressful, has_hook) and newobj_init does a plain
+ * `objspace->total_allocated_objects++` ("TODO: make it atomic, or ractor
+ * local"), both on the line that starts the struct (malloc_params.limit
+ * and .increase, flags, total_allocated_objects); an object whose body is
+ * malloc'd (an environment's ZALLOC_N, a Proc's TypedData_Make_Struct)
+ * adds objspace_xmalloc0's read of the flags (objspace_malloc_gc_stress)
+ * and objspace_malloc_increase's two atomic adds, to malloc_increase and
+ * to rgengc.oldmalloc_increase on another line.  An access to a line
+ * another core wrote last first moves the line here (a read gets it
+ * shared, the write after it must take it back): remote_rmw each.  Only
+ * whole ops are ordered in time, so a burst of w accesses moves the lines
+ * at most w times, and no more often than the other cores accessed them
+ * meanwhile.  With one Ractor one thread runs Ruby at a time and the
+ * lines move at most once per GVL hand-off; not charged.  Ruby 4.0 keeps
+ * the counts per Ractor and thread (runtime.alloc_counters `local`:
+ * cb772247e7, a773bbf0cc): nothing moves.  Measured on
+ * real Ruby 3.1.2, 2 vCPUs, GC disabled (docs/validate.md): a Proc loop's
+ * 10 accesses an op cost 187 ns more CPU on 2 CPUs than on 1 (10 x the
+ * calibrated 19.9 ns is 199), Object.new's 2 cost 62 ns more. */
+static void objspace_write(struct rb_thread *th, uint64_t objects, bool malloced)
+{
+    struct vm *vm = th->vm;
+    int core = th->nt->core;
+    if (vm->scn->runtime.alloc_counters != ALLOC_COUNTERS_SHARED || !vm->sync->multi || core < 0 ||
+        objects == 0)
+        return;
+    uint64_t w = objects * (CORE_OBJSPACE_NEWOBJ + (malloced ? CORE_OBJSPACE_MALLOC : 0));
+    uint64_t others = vm->objspace_writes - vm->objspace_seen[core];
+    uint64_t moves = others < w ? others : w;
+    th->pending_cost += (sim_time)moves * rb_machine_of(th)->remote_rmw;
+    vm->objspace_transfers += moves;
+    vm->objspace_writes += w;
+    vm->objspace_seen[core] = vm->objspace_writes;
+}
+
+bool gc_alloc_objects(struct rb_thread *th, uint64_t objects, double survive, bool malloced)
 {
     struct core_heap *h = &th->vm->heap;
     if (th->core.op_phase == 0) {
+        objspace_write(th, objects, malloced);
         th->alloc_left = objects;
         th->alloc_survive = survive;
         th->core.op_phase = 1;
@@ -190,5 +229,5 @@ bool gc_alloc_objects(struct rb_thread *th, uint64_t objects, double survive)
 
 bool gc_alloc(struct rb_thread *th, const struct scn_op *op)
 {
-    return gc_alloc_objects(th, op->u.alloc.objects, op->u.alloc.survive);
+    return gc_alloc_objects(th, op->u.alloc.objects, op->u.alloc.survive, false);
 }

@@ -153,6 +153,12 @@ struct vm {
     struct core_condvar *condvars;
     int ncondvars;
     struct core_heap heap;       /* the objects and the GC (core/heap.h) */
+    /* rb_objspace's shared cache lines (models/gc.c objspace_write):
+     * writes so far, the count each core had seen after its last write,
+     * and the transfers the writes made */
+    uint64_t objspace_writes;
+    uint64_t *objspace_seen;
+    uint64_t objspace_transfers;
     int nmeasures;               /* named measures: each thread's core.cur.samples */
     struct rb_timer timer;
     struct mn_pool *mn;          /* M:N shared native threads (mn_pool.c) */
