@@ -178,8 +178,8 @@ bool gc_op(struct rb_thread *th, const struct scn_op *op)
  * the counts per Ractor and thread (runtime.alloc_counters `local`:
  * cb772247e7, a773bbf0cc): nothing moves.  Measured on
  * real Ruby 3.1.2, 2 vCPUs, GC disabled (docs/validate.md): a Proc loop's
- * 10 accesses an op cost 187 ns more CPU on 2 CPUs than on 1 (10 x the
- * calibrated 19.9 ns is 199), Object.new's 2 cost 62 ns more. */
+ * 10 accesses an op cost 68-187 ns more CPU on 2 CPUs than on 1 (10 x the
+ * calibrated 19.9 ns is 199), Object.new's 2 cost 17-78 ns more. */
 static void objspace_write(struct rb_thread *th, uint64_t objects, bool malloced)
 {
     struct vm *vm = th->vm;
