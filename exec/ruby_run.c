@@ -344,6 +344,10 @@ int rrun_insn_ns(const struct rrun_opts *o, double *samples, int n, char *err, s
     }
     char *so = rc == GV_OK ? slurp(t.out) : NULL, *se = rc == GV_OK ? slurp(t.errf) : NULL;
     tmpdir_remove(&t);
+    /* 127: the child could not exec it (posix_spawn reports that so where it
+     * must fork, as under valgrind) */
+    if (rc == GV_OK && !c.timed_out && WIFEXITED(c.status) && WEXITSTATUS(c.status) == 127)
+        rc = gv_fail(err, errlen, GV_EUNSUP, "cannot run %s", ruby_exe(o));
     if (rc == GV_OK && (c.timed_out || !WIFEXITED(c.status) || WEXITSTATUS(c.status) != 0 || !so))
         rc = gv_fail(err, errlen, GV_ERUN, "%s failed the instruction loop%s: %s", ruby_exe(o),
                      c.timed_out ? " (no answer within 60 s)" : "", se ? tail_of(se, 500) : "");
@@ -461,6 +465,13 @@ int rrun_check_settings(const struct scenario *scn, const struct rrun_ruby *rb, 
                        "--set runtime.insn_counter=%s" NOTE,
                        scn_counter_name(r->insn_counter), v, rb->has_jit ? "" : " (built without a JIT)",
                        scn_counter_name(actual_counter(rb)), scn_counter_name(actual_counter(rb)));
+    if (asked(scn, RT_ALLOC_COUNTERS) && (scn_has(scn, OP_ALLOC, false) || scn_has(scn, OP_ENV_ESCAPE, false)) &&
+        r->alloc_counters != f->alloc_counters)
+        return gv_fail(err, errlen, GV_EUNSUP,
+                       "runtime.alloc_counters = %s: Ruby %s keeps its allocation counters \"%s\"; run it with "
+                       "--set runtime.alloc_counters=%s" NOTE,
+                       scn_alloc_counters_name(r->alloc_counters), v, scn_alloc_counters_name(f->alloc_counters),
+                       scn_alloc_counters_name(f->alloc_counters));
     if (asked(scn, RT_QUANTUM) && r->quantum != 100 * SIM_MS &&
         (!f->quantum_env || r->quantum % SIM_MS != 0))
         return gv_fail(err, errlen, GV_EUNSUP,
