@@ -56,13 +56,14 @@ const struct cli_command cli_cmd_calibrate = {
         "Microbenchmarks, each repeated in rounds until stable: wake latency of a\n"
         "sleeping thread onto an idle and a busy CPU and the waker's cost, futex\n"
         "ping-pongs on one and two CPUs, a context switch, how often a woken thread\n"
-        "preempts its waker on one CPU, mutexes, stat/write system calls, a cache\n"
-        "line moving between CPUs against a thread-local increment, the busy loop,\n"
-        "the kernel's tick and time slice; with a Ruby (--ruby, default the ruby on\n"
-        "PATH), the time of one of its VM instructions.  The profile records the host (CPU\n"
-        "model, CPUs, kernel, C library) and the date; docs/calibrate.md says how\n"
-        "each key is derived.  Measure on a quiet machine: other load widens the\n"
-        "spreads (and is warned about).",
+        "preempts its waker on one CPU, whether the kernel keeps a woken thread on\n"
+        "its waker's busy CPU with the other one idle, mutexes, stat/write system\n"
+        "calls, a cache line moving between CPUs against a thread-local increment,\n"
+        "the busy loop, the kernel's tick and time slice; with a Ruby (--ruby,\n"
+        "default the ruby on PATH), the time of one of its VM instructions.  The\n"
+        "profile records the host (CPU model, CPUs, kernel, C library) and the\n"
+        "date; docs/calibrate.md says how each key is derived.  Measure on a quiet\n"
+        "machine: other load widens the spreads (and is warned about).",
     .exit_status =
         "0 ok (also with warnings), 2 usage, 4 a benchmark thread could not be\n"
         "created or pinned, 5 the profile cannot be written, 6 out of memory.",

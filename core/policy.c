@@ -98,6 +98,20 @@ bool core_sched_handoff_deferred(struct core_sched *s, void *by)
     return true;
 }
 
+enum core_helper_step core_helper_next(const struct core_sched *s, sim_time age, sim_time threshold,
+                                       sim_time *sleep)
+{
+    *sleep = 0;
+    if (s->readyq_cnt == 0) return CORE_HELPER_IDLE;
+    if (s->deferred) {
+        if (age >= threshold) return CORE_HELPER_HANDOFF;
+        *sleep = threshold - age;
+        return CORE_HELPER_SLEEP;
+    }
+    *sleep = threshold > CORE_HELPER_MIN_POLL ? threshold : CORE_HELPER_MIN_POLL;
+    return CORE_HELPER_SLEEP;
+}
+
 bool core_sched_tick(struct core_sched *s, void *by)
 {
     if (!s->is_running_timeslice || !s->running) return false;

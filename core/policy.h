@@ -62,6 +62,25 @@ enum core_exit core_blocking_exit(struct core_sched *s, struct core_thread *th);
  * region still runs and someone waits.  true if it was handed on. */
 bool core_sched_handoff_deferred(struct core_sched *s, void *by);
 
+/* The threshold policy's helper thread (PR 15294), as both backends run
+ * it.  What it does when it looks at the sched, `age` after the deferred
+ * region (s->deferred, if any) began:
+ * - nobody ready: CORE_HELPER_IDLE, it waits without a timeout until the
+ *   enqueue that makes the ready queue non-empty wakes it (the
+ *   waiters_appeared hook);
+ * - a deferred region `threshold` old or older: CORE_HELPER_HANDOFF
+ *   (core_sched_handoff_deferred), then it looks again;
+ * - a younger deferred region: CORE_HELPER_SLEEP until it is `threshold` old;
+ * - none (the owner runs Ruby code): CORE_HELPER_SLEEP for `threshold`, at
+ *   least CORE_HELPER_MIN_POLL, and it looks again, so that a region is
+ *   noticed without a wake-up per system call: "the additional thread and
+ *   the magic number (sleep time)" of its author's description.
+ * *sleep gets the sleep's length. */
+enum core_helper_step { CORE_HELPER_IDLE, CORE_HELPER_HANDOFF, CORE_HELPER_SLEEP };
+#define CORE_HELPER_MIN_POLL (20 * SIM_US)
+enum core_helper_step core_helper_next(const struct core_sched *s, sim_time age, sim_time threshold,
+                                       sim_time *sleep);
+
 /* timer_thread_check_timeslice for one Ractor: the policy's hand-off at
  * the tick first (a thread that lost the GVL gets no TIMER), then true if
  * `running` is in the timeslice set and gets a TIMER interrupt. */

@@ -30,6 +30,8 @@ enum calib_id {
     CALIB_WAKE_IDLE,           /* ns from FUTEX_WAKE to the sleeper running on an idle CPU */
     CALIB_WAKE_BUSY,           /* ns from FUTEX_WAKE to the sleeper running on a busy CPU, when it ran at once */
     CALIB_WAKE_BUSY_PREEMPT,   /* fraction of those wakes that preempted the busy CPU at once */
+    CALIB_WAKE_PACK_SAME,      /* fraction of wakes kept on the waker's busy CPU, wakee last ran there, other CPU idle */
+    CALIB_WAKE_PACK_OTHER,     /* fraction of wakes onto the waker's busy CPU, wakee last ran on the other, idle CPU */
     CALIB_HANDOFF_SAME,        /* ns per hand-off of a futex ping-pong on one CPU */
     CALIB_HANDOFF_SAME_INVOL,  /* fraction of that ping-pong's switches that were involuntary */
     CALIB_HANDOFF_CROSS,       /* ns per hand-off of the ping-pong across two CPUs */

@@ -10,6 +10,9 @@
  *   wake_busy_core  = wake -> running on a busy CPU (when at once) - context_switch
  *   wake_jitter     = interquartile range / median of the idle-CPU wake
  *                     latency (a uniform +-j spread has IQR = j x mean)
+ *   wake_pack       = the share of wakes the kernel kept on the waker's busy
+ *                     CPU when the wakee last ran there and the other CPU
+ *                     was idle (wake_pack_same)
  *   os_scheduler    = the kernel's version and scheduler features
  *   os_tick         = 1 / CONFIG_HZ, else the measured tick period
  *   os_timeslice    = EEVDF: the base slice; CFS: the measured run length
@@ -153,6 +156,22 @@ void calib_map(const struct calib_result *r, const struct calib_host *h, struct 
     } else {
         k->num = 0.5;
         snprintf(k->how, sizeof k->how, "not measured: the default");
+    }
+
+    /* a share, not a choice between two regimes: the model draws each such
+     * wake from it, so a kernel that packs some wakes and not others (or a
+     * noisy measurement of one that packs all) is reproduced as measured */
+    k = add(p, "wake_pack", CK_NUM);
+    const struct calib_stat *ps = M(r, CALIB_WAKE_PACK_SAME), *po = M(r, CALIB_WAKE_PACK_OTHER);
+    if (ps) {
+        k->num = floor(ps->median * 100 + 0.5) / 100;
+        k->measured = true;
+        snprintf(k->how, sizeof k->how, "%s %.3g (q1 %.3g, q3 %.3g); %s %.3g", mname(CALIB_WAKE_PACK_SAME),
+                 ps->median, ps->q1, ps->q3, mname(CALIB_WAKE_PACK_OTHER), po ? po->median : 0);
+    } else {
+        k->num = 0;
+        snprintf(k->how, sizeof k->how, "not measured (%s): the default",
+                 r->m[CALIB_WAKE_PACK_SAME].note[0] ? r->m[CALIB_WAKE_PACK_SAME].note : "no samples");
     }
 
     const char *why;

@@ -447,6 +447,174 @@ static void bench_preempt(struct calib_ctx *c)
     calib_done(c, CALIB_WAKE_PREEMPT);
 }
 
+/* ---- wake placement: kept on the waker's busy CPU, or sent to the idle one? ---- *
+ * The wakee may run on both CPUs; the waker stays on the first.  Before each
+ * wake the wakee runs on the CPU it is to have last run on (its affinity set
+ * to that CPU alone, then back to both), and sleeps; the waker spins a
+ * random 200-600 us (the other CPU idles meanwhile, while the waker's stays
+ * busy, as a GVL holder's does), then PACK_BEFORE_NS more (the sample's
+ * CPU-time check), wakes it and spins PACK_AFTER_NS more - longer than a
+ * wake onto the idle CPU takes, so that a wakee sent there runs there while
+ * the waker still holds its own CPU.  (With the waker asleep in the gap
+ * instead, its CPU idle most of the time, this guest kept more wakes of
+ * both kinds on the waker's CPU.)  The wakee notes sched_getcpu() once running, then
+ * waits for the waker's spin to end.  Samples alternate between the two
+ * previous CPUs.
+ *
+ * Linux's select_idle_sibling takes the wakee's previous CPU when it is
+ * idle, else an idle one: a wakee that last ran on the waker's CPU goes to
+ * the idle CPU; a kernel that packs wakes onto busy vCPUs keeps it behind
+ * its waker.  A sample counts only if the waker kept its CPU through its
+ * spins but for the wakee's short run (its CPU-time clock against the wall
+ * clock): otherwise another task shared the waker's CPU.  Whether the other
+ * CPU was idle cannot be seen from here: other load on it shows as wakes of
+ * both kinds kept on the waker's CPU (measure on a quiet machine). */
+
+#define PACK_BEFORE_NS 20000
+#define PACK_AFTER_NS 50000
+#define PACK_LOST_NS 20000     /* more CPU lost by the waker: another task ran on its CPU */
+#define PACK_PER_ROUND 40
+
+struct packer {
+    atomic_int word;       /* 0: sleep; 1: woken */
+    atomic_int asleep;     /* the wakee's sample number once it is about to sleep; -1: quit */
+    atomic_int ran;        /* the sample number once it ran after the wake */
+    atomic_int go;         /* the sample number the waker is done with */
+    atomic_int home;       /* the CPU to have run on before sleeping; -1: quit */
+    int cpus[2];
+    int last_cpu, cpu;     /* where it ran before sleeping, and after the wake */
+};
+
+static void pack_affinity(int a, int b)
+{
+    cpu_set_t set;
+    CPU_ZERO(&set);
+    CPU_SET(a, &set);
+    if (b >= 0) CPU_SET(b, &set);
+    sched_setaffinity(0, sizeof set, &set);
+}
+
+static void *packer_thread(void *arg)
+{
+    struct packer *p = arg;
+    for (int n = 1;; n++) {
+        int home = atomic_load(&p->home);
+        if (home < 0) {
+            atomic_store(&p->asleep, -1);
+            return NULL;
+        }
+        pack_affinity(home, -1);          /* run there (a migration if needed) */
+        pack_affinity(p->cpus[0], p->cpus[1]);
+        p->last_cpu = sched_getcpu();
+        atomic_store(&p->asleep, n);
+        calib_futex_wait(&p->word, 0);
+        p->cpu = sched_getcpu();
+        atomic_store(&p->word, 0);
+        atomic_store(&p->ran, n);
+        calib_futex_wait(&p->go, n - 1);  /* not on the waker's CPU during its spin */
+    }
+}
+
+/* One sample: where the wakee last ran (0: the waker's CPU, 1: the other,
+ * -1: dropped) and whether it ran on the waker's CPU after the wake. */
+struct pack_sample {
+    int last;
+    bool on_waker;
+};
+
+static void pack_one(struct calib_ctx *c, struct packer *p, int n, int next_home, unsigned long long *rnd,
+                     struct pack_sample *out)
+{
+    while (atomic_load(&p->asleep) != n) sleep_ns(10000);
+    int last = p->last_cpu;
+    atomic_store(&p->home, next_home);
+    calib_spin_ns(200000 + (long long)(calib_rand(rnd) % 400000));
+    long long w0 = calib_now_ns(), c0 = calib_thread_cpu_ns();
+    calib_spin_ns(PACK_BEFORE_NS);
+    atomic_store(&p->word, 1);
+    int woken = calib_futex_wake(&p->word, 1);
+    calib_spin_ns(PACK_AFTER_NS);
+    long long lost = (calib_now_ns() - w0) - (calib_thread_cpu_ns() - c0);
+    while (atomic_load(&p->ran) != n) sleep_ns(10000);
+    atomic_store(&p->go, n);
+    calib_futex_wake(&p->go, 1);
+    out->on_waker = p->cpu == c->cpu0;
+    out->last = woken != 1 || lost > PACK_LOST_NS ? -1 : last == c->cpu0 ? 0 : last == c->cpu1 ? 1 : -1;
+}
+
+static void bench_pack(struct calib_ctx *c)
+{
+    static const enum calib_id ids[2] = { CALIB_WAKE_PACK_SAME, CALIB_WAKE_PACK_OTHER };
+    if (c->cpu1 < 0) {
+        skip_ids(c, ids, 2, "needs two CPUs");
+        return;
+    }
+    struct packer p;
+    memset(&p, 0, sizeof p);
+    p.cpus[0] = c->cpu0;
+    p.cpus[1] = c->cpu1;
+    atomic_store(&p.home, c->cpu0);
+    pthread_t t;
+    if (calib_thread_start(c, &t, c->cpu0, packer_thread, &p) != GV_OK) {
+        skip_ids(c, ids, 2, c->err);
+        c->err[0] = '\0';
+        return;
+    }
+    unsigned long long rnd = 0x2545f4914f6cdd1dull;
+    struct calib_series same = { 0 }, other = { 0 };
+    struct calib_loop l;
+    calib_loop_start(&l, calib_budget(c, 4.0), c->min_rounds, 400, c->o->max_spread);
+    int n = 0, rounds_kept = 0;
+    double v = 0;
+    do {
+        struct pack_sample sm[PACK_PER_ROUND];
+        for (int i = 0; i < PACK_PER_ROUND; i++) {
+            n++;
+            pack_one(c, &p, n, (n & 1) ? c->cpu1 : c->cpu0, &rnd, &sm[i]);
+        }
+        int kept = 0, total = 0, ototal = 0, to_waker = 0;
+        for (int i = 0; i < PACK_PER_ROUND; i++) {
+            if (sm[i].last == 0) {
+                total++;
+                kept += sm[i].on_waker;
+            } else if (sm[i].last == 1) {
+                ototal++;
+                to_waker += sm[i].on_waker;
+            }
+        }
+        if (ototal) calib_series_add(&other, (double)to_waker / ototal);
+        if (total) {
+            v = (double)kept / total;
+            calib_series_add(&same, v);
+            rounds_kept++;
+        }
+    } while (calib_loop_more(&l, v));
+    atomic_store(&p.home, -1);
+    atomic_store(&p.go, n);
+    calib_futex_wake(&p.go, 1);
+    int a;
+    while ((a = atomic_load(&p.asleep)) != n + 1 && a != -1) sleep_ns(10000);
+    if (a == n + 1) {  /* it read the last sample's home: wake it to quit */
+        atomic_store(&p.word, 1);
+        calib_futex_wake(&p.word, 1);
+        atomic_store(&p.go, n + 1);
+        calib_futex_wake(&p.go, 1);
+    }
+    pthread_join(t, NULL);
+    struct calib_stat *s0 = &c->r->m[ids[0]], *s1 = &c->r->m[ids[1]];
+    calib_series_stat(&same, s0);
+    calib_loop_end(&l, s0);
+    calib_series_stat(&other, s1);
+    s1->rounds = s0->rounds;
+    s1->round_spread = s0->round_spread;
+    s1->unstable = s0->unstable;
+    if (!rounds_kept)
+        snprintf(s0->note, sizeof s0->note, "no sample in which the waker kept its CPU");
+    calib_series_free(&same);
+    calib_series_free(&other);
+    for (int i = 0; i < 2; i++) calib_done(c, ids[i]);
+}
+
 void calib_bench_wake(struct calib_ctx *c)
 {
     bench_yield(c);
@@ -456,4 +624,5 @@ void calib_bench_wake(struct calib_ctx *c)
     bench_wake(c, WAKE_IDLE);
     bench_wake(c, WAKE_BUSY);
     bench_pingpong(c, false);
+    bench_pack(c);
 }

@@ -14,6 +14,8 @@
  * - someone waits and the owner runs Ruby code: it re-checks every
  *   threshold (at least every 20 us), so that a new blocking episode is
  *   noticed without a wake-up per system call.
+ * The decision is core_helper_next (core/policy.h), which the simulator's
+ * helper (models/gvl_helper.c) makes too.
  * So the hand-off happens threshold after the call began, and the helper's
  * own cost is one wake per threshold while the GVL is contended.
  */
@@ -25,8 +27,6 @@
 #include "../common/err.h"
 #include "../core/policy.h"
 
-#define HELPER_MIN_POLL_NS 20000
-
 static void *helper_main(void *arg)
 {
     struct exec_ractor *r = arg;
@@ -34,28 +34,26 @@ static void *helper_main(void *arg)
     struct exec_vm *vm = r->vm;
     struct rusage ru0, ru1;
     getrusage(RUSAGE_THREAD, &ru0);
-    int64_t threshold = exec_ps_to_ns(vm->scn->runtime.threshold);
-    int64_t poll = threshold > HELPER_MIN_POLL_NS ? threshold : HELPER_MIN_POLL_NS;
+    sim_time threshold = vm->scn->runtime.threshold;
     pthread_mutex_lock(&s->lock);
     while (!s->helper_stop) {
-        int64_t now = exec_now_ns(), deadline;
-        if (r->core.sched.readyq_cnt == 0) {
+        int64_t now = exec_now_ns();
+        sim_time sleep, age = r->core.sched.deferred ? (sim_time)(now - s->blocked_since_ns) * SIM_NS : 0;
+        switch (core_helper_next(&r->core.sched, age, threshold, &sleep)) {
+        case CORE_HELPER_IDLE:
             s->helper_idle = true;
             pthread_cond_wait(&s->helper_cond, &s->lock);
             s->helper_idle = false;
-            continue;
+            break;
+        case CORE_HELPER_HANDOFF:
+            core_sched_handoff_deferred(&r->core.sched, &s->helper_counts);
+            break;
+        case CORE_HELPER_SLEEP: {
+            struct timespec ts = exec_abstime(now + exec_ps_to_ns(sleep));
+            pthread_cond_timedwait(&s->helper_cond, &s->lock, &ts);
+            break;
         }
-        if (r->core.sched.deferred) {
-            deadline = s->blocked_since_ns + threshold;
-            if (now >= deadline) {
-                core_sched_handoff_deferred(&r->core.sched, &s->helper_counts);
-                continue;
-            }
-        } else {
-            deadline = now + poll;
         }
-        struct timespec ts = exec_abstime(deadline);
-        pthread_cond_timedwait(&s->helper_cond, &s->lock, &ts);
     }
     pthread_mutex_unlock(&s->lock);
     getrusage(RUSAGE_THREAD, &ru1);

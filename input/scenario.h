@@ -50,6 +50,7 @@ struct scn_machine {
     sim_time wake_idle_core;   /* "wake_idle_core": wake -> running on an idle core (IPI + idle exit) */
     sim_time wake_busy_core;   /* "wake_busy_core": IPI/enqueue delay onto a busy remote core */
     double wake_jitter;        /* "wake_jitter": wake latencies drawn in [L(1-j), L(1+j)] */
+    double wake_pack;          /* "wake_pack": share of wakes kept on the waker's core (sim/machine.h) */
     double corun_slowdown;     /* "corun_slowdown": work's slowdown with every core busy (sim/machine.h) */
     sim_time os_timeslice;     /* "os_timeslice": slice before an involuntary switch when a core is shared */
     enum scn_os_scheduler os_scheduler; /* "os_scheduler" */

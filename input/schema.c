@@ -77,6 +77,8 @@ static const struct sch_key machine_keys[] = {
     M_DUR("wake_busy_core", "2us", wake_busy_core),
     { .name = "wake_jitter", .kind = SCH_NUMBER, .flags = SCH_ZERO_OK, .def = "0.5", .dmax = 1.0,
       .off = offsetof(struct scn_machine, wake_jitter) },
+    { .name = "wake_pack", .kind = SCH_NUMBER, .flags = SCH_ZERO_OK, .def = "0", .dmax = 1.0,
+      .off = offsetof(struct scn_machine, wake_pack) },
     M_DUR_POS("os_timeslice", "3ms", os_timeslice),
     { .name = "os_scheduler", .kind = SCH_ENUM, .def = "fifo", .values = scn_os_scheduler_names,
       .off = offsetof(struct scn_machine, os_scheduler) },

@@ -103,12 +103,19 @@ static void gvl_hook_readyq_changed(struct core_sched *s)
     if (vm->obs.readyq) vm->obs.readyq(vm->obs.ctx, r->core.id, s->readyq_cnt, sim_now(vm->eng));
 }
 
+static void gvl_hook_waiters_appeared(struct core_sched *s, void *by)
+{
+    if (s->policy->defer == CORE_DEFER_HELPER)
+        helper_waiters_appeared(rb_ractor_of_sched(s), *(struct gvl_actor *)by);
+}
+
 static const struct core_hooks gvl_hooks = {
     .signal = gvl_hook_signal,
     .add_running = gvl_hook_add_running,
     .del_running = gvl_hook_del_running,
     .timeslice_add = gvl_hook_timeslice_add,
     .readyq_changed = gvl_hook_readyq_changed,
+    .waiters_appeared = gvl_hook_waiters_appeared,
 };
 
 /* ---- running_threads, signals -------------------------------------------------- */

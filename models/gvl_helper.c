@@ -8,25 +8,24 @@
  * from the post introducing PR 15840, that it needed "the additional
  * thread and the magic number (sleep time)".
  *
- * Assumptions (docs/policies.md):
+ * Assumptions (docs/policies.md), the same in the executor
+ * (exec/exec_threshold.c): the helper's decisions are core_helper_next.
  * - Entry to a blocking region keeps the GVL (core_blocking_enter: the
- *   thread stays `running`, sched->deferred); the thread records when the
- *   region began and wakes the helper only if the helper is idle (a futex
- *   wake, paid by the thread).
+ *   thread stays `running`, sched->deferred) and records when the region
+ *   began.
  * - The helper is a native thread of its own (sim/machine.h task), created
  *   at the first deferred region.  Awake, it spends timer_tick_cost of CPU
  *   (the same work as a timer-thread wake-up: look at the sched, go back to
- *   sleep).  It sleeps until the current region is `threshold` old (a
- *   timed wait: the "sleep time"); if that same region is still running and
- *   a thread is ready, it performs the hand-off the thread skipped
- *   (core_sched_handoff_deferred on its behalf, paying the futex wake and
- *   the global lock section); if a newer region is running it sleeps until
- *   that one is `threshold` old; with no region running it waits to be
- *   woken.  Like the timer thread it sleeps most of the time, so a wake-up
- *   preempts a busy core (CFS wake-up preemption).
+ *   sleep).  With nobody ready it waits until the enqueue that makes the
+ *   ready queue non-empty wakes it (a futex wake, paid by that thread).
+ *   Otherwise it sleeps until the current region is `threshold` old, or,
+ *   with no region running, `threshold` at a time (the "sleep time"); when
+ *   a region it finds is `threshold` old and a thread is ready it performs
+ *   the hand-off the thread skipped (core_sched_handoff_deferred on its
+ *   behalf, paying the futex wake and the global lock section).  Like the
+ *   timer thread it sleeps most of the time, so a wake-up preempts a busy
+ *   core (CFS wake-up preemption).
  */
-#include "gvl_helper.h"
-
 #include "gvl_helper.h"
 
 #include <stdio.h>
@@ -57,31 +56,28 @@ static void helper_timeout(void *obj, uint64_t arg)
     mach_wake(&h->vm->mach, &h->nt, NULL);
 }
 
+static sim_time region_age(const struct thr_helper *h)
+{
+    return h->s->deferred ? sim_now(h->vm->eng) - h->since : 0;
+}
+
 static void helper_sleep(struct mach_task *t, void *ctx)
 {
     struct thr_helper *h = ctx;
-    sim_time threshold = h->vm->scn->runtime.threshold;
-    if (h->s->deferred) {
-        sim_time now = sim_now(h->vm->eng);
-        sim_time due = h->since + threshold;
-        if (due <= now) due = now + threshold;  /* expired with nobody ready: look again later */
-        sim_at(h->vm->eng, due, helper_timeout, h, 0);
-        h->idle = false;
-    } else {
-        h->idle = true;
-    }
+    sim_time sleep;
+    h->idle = core_helper_next(h->s, region_age(h), h->vm->scn->runtime.threshold, &sleep) == CORE_HELPER_IDLE;
+    if (!h->idle) sim_after(h->vm->eng, sleep, helper_timeout, h, 0);
     mach_block(&h->vm->mach, t, helper_run, h);
 }
 
 static void helper_check(struct mach_task *t, void *ctx)
 {
     struct thr_helper *h = ctx;
-    struct core_sched *s = h->s;
-    sim_time now = sim_now(h->vm->eng);
-    if (s->deferred && now - h->since >= h->vm->scn->runtime.threshold) {
+    sim_time sleep;
+    if (core_helper_next(h->s, region_age(h), h->vm->scn->runtime.threshold, &sleep) == CORE_HELPER_HANDOFF) {
         /* the call is still running after `threshold`: suspend it now */
         struct gvl_actor helper = { &h->nt, &h->pending_cost };
-        core_sched_handoff_deferred(s, &helper);
+        core_sched_handoff_deferred(h->s, &helper);
     }
     if (h->pending_cost > 0) {
         sim_time c = h->pending_cost;
@@ -106,13 +102,19 @@ void helper_region_began(struct rb_thread *th)
     if (!h->started) {
         h->started = true;
         mach_start(&vm->mach, &h->nt, helper_run, h);
-    } else if (h->idle) {
-        h->idle = false;
-        int woke = mach_wake(&vm->mach, &h->nt, th->nt);
-        if (woke) {
-            vm->wakeups++;
-            th->pending_cost += vm_wake_cost(vm, woke);
-        }
+    }
+}
+
+void helper_waiters_appeared(struct rb_ractor *r, struct gvl_actor by)
+{
+    struct thr_helper *h = r->policy_data;
+    if (!h || !h->started || !h->idle) return;
+    h->idle = false;
+    struct vm *vm = r->vm;
+    int woke = mach_wake(&vm->mach, &h->nt, by.nt);
+    if (woke) {
+        vm->wakeups++;
+        *by.cost += vm_wake_cost(vm, woke);
     }
 }
 

@@ -85,6 +85,7 @@ int vm_init(struct vm *vm, const struct scenario *scn, struct sim_engine *eng, c
         .sched = (enum mach_sched)scn->machine.os_scheduler,
         .os_tick = scn->machine.os_tick,
         .corun_slowdown = scn->machine.corun_slowdown,
+        .wake_pack = scn->machine.wake_pack,
         .seed = scn->seed,
     };
     int rc = mach_init(&vm->mach, eng, &mp, err, errlen);

@@ -18,7 +18,12 @@
  *   core if idle, else the lowest idle core (it runs after wake_idle_core:
  *   IPI + idle-state exit); if no core is idle it joins the least loaded run
  *   queue (its previous core on ties), after wake_busy_core if that core is
- *   remote, and runs when the core is released (context_switch).  Wake
+ *   remote, and runs when the core is released (context_switch).  A
+ *   packing machine (wake_pack p > 0) keeps, in a share p of the wakes, a
+ *   wakee whose previous core is its running waker's on that core's run
+ *   queue even with another core idle (the fair class decides whether it
+ *   preempts the waker; otherwise it runs when the waker blocks or at the
+ *   slice's end).  Wake
  *   latencies vary (the idle state reached, IPI delivery): each is drawn
  *   uniformly within +-wake_jitter of its mean.  Without that spread, equal
  *   latencies phase-lock periodic threads (the timer thread would always
@@ -160,6 +165,7 @@ struct mach_params {
     enum mach_sched sched;  /* fifo, cfs, eevdf, eevdf with DELAY_DEQUEUE */
     sim_time os_tick;       /* the kernel's tick (fair classes notice slice ends there) */
     double corun_slowdown;  /* work's slowdown with every core busy (<= 1: none) */
+    double wake_pack;       /* share of wakes kept on the waker's core (below) */
     uint64_t seed;          /* for the wake-latency draws */
 };
 
@@ -181,6 +187,7 @@ struct machine {
     bool corun;          /* corun_slowdown applies (> 1, several cores) */
     struct rng rng;      /* wake-latency jitter */
     sim_time idle_spread, busy_spread;  /* of wake_idle_core, wake_busy_core */
+    uint64_t pack_below;  /* a draw below it packs (0 < wake_pack < 1) */
     struct mach_rated_pool *rated;  /* rated-burst states handed out (machine.c) */
     bool oom;            /* one could not be allocated: the run stopped */
     char error[256];     /* first protocol violation by a model, if any */

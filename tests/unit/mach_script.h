@@ -59,17 +59,23 @@ struct ms_world {
     struct ms_task t[MS_MAX_TASKS];
 };
 
-/* `n` tasks with their scripts on `cores` cores under scheduler `sched`
- * (tick 100 for the fair classes); none started yet. */
-static inline void ms_setup_sched(struct ms_world *w, int cores, const struct ms_step *const *scripts, int n,
-                                  enum mach_sched sched)
+/* The harness's machine: `cores` cores under scheduler `sched` (tick 100
+ * for the fair classes). */
+static inline struct mach_params ms_params(int cores, enum mach_sched sched)
 {
     struct mach_params p = { .cores = cores, .context_switch = 2, .wake_idle_core = 10,
                              .wake_busy_core = 3, .os_timeslice = 1000, .sched = sched, .os_tick = 100 };
+    return p;
+}
+
+/* `n` tasks with their scripts on the machine `p`; none started yet. */
+static inline void ms_setup_params(struct ms_world *w, const struct mach_params *p,
+                                   const struct ms_step *const *scripts, int n)
+{
     char err[128];
     w->e = sim_heap_create();
     ASSERT(w->e);
-    ASSERT_EQ(mach_init(&w->m, w->e, &p, err, sizeof err), GV_OK);
+    ASSERT_EQ(mach_init(&w->m, w->e, p, err, sizeof err), GV_OK);
     for (int i = 0; i < n; i++) {
         mach_task_init(&w->m, &w->t[i].t, "t");
         w->t[i].m = &w->m;
@@ -80,6 +86,14 @@ static inline void ms_setup_sched(struct ms_world *w, int cores, const struct ms
         w->t[i].nwoke = 0;
         w->t[i].all = w->t;
     }
+}
+
+/* `n` tasks with their scripts on `cores` cores under scheduler `sched`. */
+static inline void ms_setup_sched(struct ms_world *w, int cores, const struct ms_step *const *scripts, int n,
+                                  enum mach_sched sched)
+{
+    struct mach_params p = ms_params(cores, sched);
+    ms_setup_params(w, &p, scripts, n);
 }
 
 /* The FIFO machine. */

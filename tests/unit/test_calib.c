@@ -185,6 +185,8 @@ static void test_map(void)
     set(&r, CALIB_TIMER_WAKE_CPU, 16200, 15000, 17000);
     set(&r, CALIB_TIMESLICE, 3.97e6, 3.9e6, 4e6);
     set(&r, CALIB_RUBY_INSN, 1.19, 1.1, 1.3);
+    set(&r, CALIB_WAKE_PACK_SAME, 0.926, 0.9, 0.95);
+    set(&r, CALIB_WAKE_PACK_OTHER, 0.1, 0.05, 0.15);
     struct calib_host h = dev_host();
     struct calib_profile p;
     calib_map(&r, &h, &p);
@@ -195,6 +197,8 @@ static void test_map(void)
     ASSERT_EQ(dur(&p, "wake_idle_core"), 58800 * SIM_NS);
     ASSERT_EQ(dur(&p, "wake_busy_core"), 16500 * SIM_NS);         /* 17400 - 900 */
     ASSERT(fabs(calib_profile_key(&p, "wake_jitter")->num - 0.22) < 1e-9);  /* 5500 / 25000 */
+    ASSERT(fabs(calib_profile_key(&p, "wake_pack")->num - 0.93) < 1e-9);  /* 0.926, 2 digits */
+    ASSERT(calib_profile_key(&p, "wake_pack")->measured);
     ASSERT_STREQ(calib_profile_key(&p, "os_scheduler")->str, "eevdf_delay_dequeue");
     ASSERT_EQ(dur(&p, "os_tick"), 4 * SIM_MS);
     ASSERT_EQ(dur(&p, "os_timeslice"), 1500 * SIM_US);            /* EEVDF base slice, 2 CPUs */
@@ -217,6 +221,8 @@ static void test_map(void)
     r.m[CALIB_HANDOFF_CROSS].measured = false;
     snprintf(r.m[CALIB_HANDOFF_CROSS].note, sizeof r.m[0].note, "needs two CPUs");
     r.m[CALIB_FUTEX_WAKE_REMOTE].measured = false;
+    r.m[CALIB_WAKE_PACK_SAME].measured = false;
+    snprintf(r.m[CALIB_WAKE_PACK_SAME].note, sizeof r.m[0].note, "needs two CPUs");
     r.m[CALIB_BUSY_LOOP_PAIR].measured = false;
     r.m[CALIB_RUBY_INSN].measured = false;
     snprintf(r.m[CALIB_RUBY_INSN].note, sizeof r.m[0].note, "--no-ruby");
@@ -229,6 +235,8 @@ static void test_map(void)
     ASSERT(!calib_profile_key(&p, "wake_idle_core")->measured);
     ASSERT(strstr(calib_profile_key(&p, "wake_idle_core")->how, "needs two CPUs"));
     ASSERT_EQ(dur(&p, "wake_ipi"), 0);
+    ASSERT(calib_profile_key(&p, "wake_pack")->num == 0 && !calib_profile_key(&p, "wake_pack")->measured);
+    ASSERT(strstr(calib_profile_key(&p, "wake_pack")->how, "needs two CPUs"));
     ASSERT_STREQ(calib_profile_key(&p, "os_scheduler")->str, "cfs");
     ASSERT_EQ(dur(&p, "os_timeslice"), 3970 * SIM_US);
     ASSERT_EQ(dur(&p, "os_tick"), 3330 * SIM_US);

@@ -424,6 +424,23 @@ static void test_policy_blocking_regions(void)
     core_sched_to_running(s, &th[0], NULL);
     core_blocking_enter(s, &th[0], false, NULL);
     ASSERT(!core_sched_handoff_deferred(s, NULL));
+    /* the threshold helper's steps (core_helper_next), as both backends
+     * take them: idle with nobody ready (even in a region) ... */
+    sim_time sleep;
+    ASSERT_EQ(core_helper_next(s, 500 * SIM_US, 100 * SIM_US, &sleep), CORE_HELPER_IDLE);
+    /* ... a young region: until it is `threshold` old; an old one: hand on */
+    s = contended(&r, th, GVL_POLICY_THRESHOLD);
+    core_blocking_enter(s, &th[0], false, NULL);
+    ASSERT_EQ(core_helper_next(s, 30 * SIM_US, 100 * SIM_US, &sleep), CORE_HELPER_SLEEP);
+    ASSERT_EQ(sleep, 70 * SIM_US);
+    ASSERT_EQ(core_helper_next(s, 100 * SIM_US, 100 * SIM_US, &sleep), CORE_HELPER_HANDOFF);
+    /* ... the owner in Ruby code with a waiter: polls, a threshold at a
+     * time and at least CORE_HELPER_MIN_POLL (no wake-up per region) */
+    s = contended(&r, th, GVL_POLICY_THRESHOLD);
+    ASSERT_EQ(core_helper_next(s, 0, 100 * SIM_US, &sleep), CORE_HELPER_SLEEP);
+    ASSERT_EQ(sleep, 100 * SIM_US);
+    ASSERT_EQ(core_helper_next(s, 0, 5 * SIM_US, &sleep), CORE_HELPER_SLEEP);
+    ASSERT_EQ(sleep, CORE_HELPER_MIN_POLL);
     /* barging releases and acquires on its own */
     s = contended(&r, th, GVL_POLICY_BARGING);
     ASSERT_EQ(core_blocking_enter(s, &th[0], false, NULL), CORE_ENTER_RELEASE);

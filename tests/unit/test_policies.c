@@ -223,6 +223,10 @@ static void test_syscall_loop_two_cores(void)
     struct fx_result d = syscall_loop(GVL_POLICY_DELAYED, 2, false);
     ASSERT(d.m.gvl_handoffs < 5);
     ASSERT_EQ(d.m.wasted_wakes, 0);
+    /* threshold's helper polls while a thread waits and is woken only when
+     * one starts to (core_helper_next), not by every call's region */
+    struct fx_result t = syscall_loop(GVL_POLICY_THRESHOLD, 2, false);
+    ASSERT(t.m.wakeups < 20);
 }
 
 /* delayed: a 25 ms call keeps the GVL until the next tick of the timer
