@@ -113,6 +113,11 @@ struct run_metrics {
     /* ... and on the 2.x GVL's native lock (barging: gvl->lock) */
     uint64_t gvl_lock_sections;  /* sections of gvl->lock (acquisitions) */
     uint64_t gvl_lock_waits;     /* sleeps on it (FUTEX_WAIT; each is woken by an unlock) */
+    /* ... and on the 3.3+ timer thread (thread_pthread.c timer_thread_func) */
+    uint64_t timer_wakes;        /* woken from its wait without a timeout (the eventfd write
+                                    of timer_thread_wakeup_locked) */
+    uint64_t timer_timed_waits;  /* timer_thread_set_timeout found the timeslice set non-empty:
+                                    a 10 ms timed wait begins (its timeouts are timer_ticks) */
 
     sim_time warmup;             /* rates (ops_per_s, NAME_per_s) count from it */
     struct run_measure *measures;/* the named measures, in declaration order (owned) */

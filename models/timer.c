@@ -49,6 +49,7 @@ static void timer_sleep(struct mach_task *t, void *ctx)
     /* timer_thread_set_timeout */
     if (tm->timeslice_cnt > 0 || mn_grq_cnt(vm) > 0) {  /* M:N: also while Ractors wait for an SNT */
         tm->sleeping_forever = false;
+        tm->timed_waits++;
         tm->timeout_ev = sim_after(vm->eng, vm->scn->runtime.timer_tick, timer_timeout, vm, 0);
     } else {
         tm->sleeping_forever = true;
@@ -120,7 +121,10 @@ void timer_timeslice_add(struct core_sched *s, struct gvl_actor by)
         /* timer_thread_wakeup_locked: an eventfd write */
         tm->sleeping_forever = false;
         int woke = mach_wake(&vm->mach, &tm->nt, by.nt);
-        if (woke) *by.cost += vm_wake_cost(vm, woke);
+        if (woke) {
+            tm->wakes++;
+            *by.cost += vm_wake_cost(vm, woke);
+        }
     }
 }
 

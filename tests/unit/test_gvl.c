@@ -171,7 +171,7 @@ static void test_quantum(void)
  * the timer through the eventfd (it slept without a timeout).  Woken so,
  * the timer only takes its locks and checks the set: no timer_tick_cost
  * (500 us here).  Only a 10 ms timeout costs it, once per tick. */
-static sim_time timer_cpu_case(sim_time hold, uint64_t *ticks)
+static sim_time timer_cpu_case(sim_time hold, uint64_t *ticks, uint64_t *timed)
 {
     struct scn_op a_ops[] = { fx_compute(hold) };
     struct scn_op b_ops[] = { fx_compute(1 * SIM_MS) };
@@ -182,21 +182,26 @@ static sim_time timer_cpu_case(sim_time hold, uint64_t *ticks)
     struct fx_result r = fx_simulate(&s);
     ASSERT_EQ(r.rc, GV_OK);
     ASSERT_EQ(r.m.gvl_handoffs, 1);
+    ASSERT_EQ(r.m.timer_wakes, 1);  /* the set went from empty to non-empty once */
     *ticks = r.m.timer_ticks;
+    *timed = r.m.timer_timed_waits;
     return r.m.cpu - hold - 1 * SIM_MS;  /* beyond the two computes */
 }
 
 static void test_timer_wake_cost(void)
 {
-    uint64_t ticks;
-    /* A ends at 5 ms: the timer woke once by the eventfd, never timed out */
-    sim_time extra = timer_cpu_case(5 * SIM_MS, &ticks);
+    uint64_t ticks, timed;
+    /* A ends at 5 ms: the timer woke once by the eventfd, found A in the
+     * set and began a timed wait, which never timed out */
+    sim_time extra = timer_cpu_case(5 * SIM_MS, &ticks, &timed);
     ASSERT_EQ(ticks, 0);
+    ASSERT_EQ(timed, 1);
     ASSERT(extra < 50 * SIM_US);  /* futex wakes only (500 us per wake before) */
     /* A ends at 25 ms: two 10 ms timeouts (at ~11 and ~21 ms), each a tick
      * that costs timer_tick_cost */
-    extra = timer_cpu_case(25 * SIM_MS, &ticks);
+    extra = timer_cpu_case(25 * SIM_MS, &ticks, &timed);
     ASSERT_EQ(ticks, 2);
+    ASSERT_EQ(timed, 3);  /* after the wake-up and after each tick: A still waited on */
     ASSERT(extra >= 2 * 500 * SIM_US && extra < 2 * 500 * SIM_US + 50 * SIM_US);
 }
 
