@@ -39,13 +39,17 @@ static const struct args_opt calibrate_opts[] = {
       .help = "a measurement is stable when the interquartile range of its\n"
               "round medians is at most F of their median (default 0.10);\n"
               "unstable ones are flagged with a warning" },
+    { .name = "ruby", .kind = ARGS_PATH, .metavar = "PATH",
+      .help = "the Ruby whose VM instruction insn_time measures\n(default: ruby on PATH; none found: skipped)" },
+    { .name = "no-ruby", .kind = ARGS_FLAG,
+      .help = "do not measure a Ruby VM instruction (insn_time keeps\nthe default)" },
     CLI_OPT_QUIET_H("no progress lines"),
     CLI_OPT_END,
 };
 
 const struct cli_command cli_cmd_calibrate = {
     .name = "calibrate",
-    .usage = "[-o PROFILE.json] [--quick] [--name NAME] [--max-spread F] [-q]",
+    .usage = "[-o PROFILE.json] [--quick] [--name NAME] [--max-spread F] [--ruby PATH | --no-ruby] [-q]",
     .summary = "measure this machine on real threads and write a machine profile",
     .args = { calibrate_opts, "ARGUMENT", 0, 0 },
     .description =
@@ -54,7 +58,8 @@ const struct cli_command cli_cmd_calibrate = {
         "ping-pongs on one and two CPUs, a context switch, how often a woken thread\n"
         "preempts its waker on one CPU, mutexes, stat/write system calls, a cache\n"
         "line moving between CPUs against a thread-local increment, the busy loop,\n"
-        "the kernel's tick and time slice.  The profile records the host (CPU\n"
+        "the kernel's tick and time slice; with a Ruby (--ruby, default the ruby on\n"
+        "PATH), the time of one of its VM instructions.  The profile records the host (CPU\n"
         "model, CPUs, kernel, C library) and the date; docs/calibrate.md says how\n"
         "each key is derived.  Measure on a quiet machine: other load widens the\n"
         "spreads (and is warned about).",
@@ -67,7 +72,8 @@ const struct cli_command cli_cmd_calibrate = {
 struct cal_opts {
     const char *output;
     const char *name;
-    bool quick, quiet;
+    const char *ruby;
+    bool quick, quiet, no_ruby;
     double max_spread;
 };
 
@@ -238,6 +244,7 @@ static int calibrate_exec(const struct args *a)
     struct cal_opts o = {
         .output = args_str(a, "output", "-"), .name = args_str(a, "name", NULL),
         .quick = args_has(a, "quick"), .quiet = args_has(a, "quiet"),
+        .ruby = args_str(a, "ruby", NULL), .no_ruby = args_has(a, "no-ruby"),
         .max_spread = spread ? strtod(spread, NULL) : 0.10,
     };
     char err[GV_ERRLEN];
@@ -254,8 +261,13 @@ static int calibrate_exec(const struct args *a)
         fprintf(stderr, "gvlsim calibrate: %s, %d CPUs (%d online), Linux %s; %s run, about %d s\n", h.cpu_model,
                 h.cpus_allowed, h.cpus_online, h.kernel, o.quick ? "quick" : "full", o.quick ? 15 : 60);
     struct progress pr = { o.quiet, o.max_spread, 0 };
+    if (o.no_ruby && o.ruby) {
+        afile_abort(&af);
+        fprintf(stderr, "gvlsim calibrate: --ruby and --no-ruby exclude each other\n");
+        return GV_EXIT_USAGE;
+    }
     struct calib_opts co = { .quick = o.quick, .max_spread = o.max_spread, .progress = on_progress,
-                             .progress_ctx = &pr };
+                             .progress_ctx = &pr, .ruby = o.ruby, .no_ruby = o.no_ruby };
     struct calib_result r;
     rc = calib_run(&co, &r, err, sizeof err);
     if (rc != GV_OK) {

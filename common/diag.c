@@ -118,6 +118,14 @@ void diag_add(struct diag_list *d, const char *fmt, ...)
     va_end(ap);
 }
 
+int diag_capped(struct diag_list *d, int *count, int max, const char *file)
+{
+    if (*count > max) return 0;
+    if ((*count)++ < max) return 1;
+    diag_add(d, "%s: too many errors; stopping after %d", file, max);
+    return 0;
+}
+
 void diag_at(struct diag_list *d, const char *file, int line, int col,
              const char *path, const char *fmt, ...)
 {

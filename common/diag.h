@@ -39,5 +39,9 @@ void diag_add(struct diag_list *d, const char *fmt, ...)
 void diag_at(struct diag_list *d, const char *file, int line, int col,
              const char *path, const char *fmt, ...)
     __attribute__((format(printf, 6, 7)));
+/* A validator's error cap: 1 if one more error may be reported (and
+ * counts it in *count); at the max-th, appends "FILE: too many errors;
+ * stopping after MAX" once and returns 0, as it does for every later one. */
+int diag_capped(struct diag_list *d, int *count, int max, const char *file);
 
 #endif

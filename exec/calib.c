@@ -40,6 +40,7 @@ static const struct calib_desc descs[CALIB_COUNT] = {
     [CALIB_TICK_PERIOD] = { "tick_period_ns", "ns", "period of the kernel's timer tick on a busy CPU" },
     [CALIB_TIMESLICE] = { "timeslice_ns", "ns", "run length of a CPU-bound thread sharing its CPU" },
     [CALIB_TIMER_WAKE_CPU] = { "timer_wake_cpu_ns", "ns", "CPU time per wake-up of a 1 ms epoll_wait loop" },
+    [CALIB_RUBY_INSN] = { "ruby_insn_ns", "ns", "a Ruby VM instruction of the counted loop (compute insns)" },
 };
 
 const struct calib_desc *calib_describe(enum calib_id id)
@@ -182,6 +183,7 @@ int calib_run(const struct calib_opts *o, struct calib_result *r, char *err, siz
     if (rc == GV_OK) {
         calib_bench_cpu(&c);
         calib_bench_wake(&c);
+        calib_bench_ruby(&c);
     }
     sched_setaffinity(0, sizeof saved, &saved);
     r->seconds = (double)(calib_now_ns() - t0) * 1e-9;

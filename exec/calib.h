@@ -41,6 +41,7 @@ enum calib_id {
     CALIB_TICK_PERIOD,         /* ns between the kernel's timer ticks on a busy CPU */
     CALIB_TIMESLICE,           /* ns a CPU-bound thread runs before the other one sharing its CPU */
     CALIB_TIMER_WAKE_CPU,      /* CPU ns per wake-up of a thread in a 1 ms epoll_wait loop */
+    CALIB_RUBY_INSN,           /* ns per VM instruction of the Ruby backend's counted loop */
     CALIB_COUNT
 };
 
@@ -65,6 +66,8 @@ struct calib_opts {
     bool quick;          /* about 4x shorter budgets (whole run within 15 s) */
     double max_spread;   /* default 0.10 */
     const char *stat_path;  /* file for the stat(2) benchmark; NULL: "/" */
+    const char *ruby;       /* the Ruby of CALIB_RUBY_INSN: a path or a name on PATH; NULL: "ruby" */
+    bool no_ruby;           /* skip CALIB_RUBY_INSN */
     /* called after each measurement (progress lines); may be NULL */
     void (*progress)(void *ctx, enum calib_id id, const struct calib_stat *st);
     void *progress_ctx;

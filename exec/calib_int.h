@@ -43,9 +43,10 @@ int calib_futex_wake(atomic_int *w, int n);
 /* xorshift64: random gaps between samples, so nothing phase-locks. */
 unsigned long long calib_rand(unsigned long long *s);
 
-/* The two groups of benchmarks. */
+/* The groups of benchmarks. */
 void calib_bench_cpu(struct calib_ctx *c);    /* calib_cpu.c */
 void calib_bench_wake(struct calib_ctx *c);   /* calib_wake.c */
+void calib_bench_ruby(struct calib_ctx *c);   /* calib_ruby.c */
 
 /* Rounds of one sample each, round(c, ctx, &v), until their values agree
  * or the budget (full_s in a full run) is spent; r->m[id] gets the stats.

@@ -22,6 +22,8 @@
  *                     increment on two CPUs (the line model's rate
  *                     B / (k x line_transfer) at k = 2), at least 1
  *   tls_insn_overhead = thread-local increment loop - the same loop without it
+ *   insn_time       = a VM instruction of the Ruby backend's counted loop, on
+ *                     the Ruby that backend runs (skipped without one)
  *   corun_slowdown  = the busy loop's time per iteration while both CPUs run
  *                     it / alone (CPU-time clocks), at least 1
  */
@@ -205,6 +207,7 @@ void calib_map(const struct calib_result *r, const struct calib_host *h, struct 
     }
 
     dur_or_default(p, "tls_insn_overhead", r, CALIB_INCR_LOCAL, CALIB_BUSY_LOOP, NONE);
+    dur_or_default(p, "insn_time", r, CALIB_RUBY_INSN, NONE, NONE);
 
     k = add(p, "corun_slowdown", CK_NUM);
     const struct calib_stat *bl = M(r, CALIB_BUSY_LOOP), *bp = M(r, CALIB_BUSY_LOOP_PAIR);

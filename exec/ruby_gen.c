@@ -38,7 +38,6 @@
 #include "../common/err.h"
 #include "../common/sbuf.h"
 
-extern const char rgen_prelude[];  /* ruby_prelude.c */
 
 /* The calibration's largest accepted spread, as the pthread executor's. */
 #define RGEN_MAX_SPREAD 0.10

@@ -55,4 +55,8 @@ void rgen_program_free(struct rgen_program *p);
 /* The op run at `line`, or NULL. */
 const struct scn_op *rgen_op_at(const struct rgen_program *p, int line);
 
+/* The Ruby text every generated program starts with (ruby_prelude.c): the
+ * busy loop, the instruction loop, calibration, switch counts, the report. */
+extern const char rgen_prelude[];
+
 #endif

@@ -2,6 +2,7 @@
  * (the runtime support of exec/ruby_gen.c: calibration, the busy loop, the
  * instruction loop, switch counts from /proc, stop.time, join, the report).
  * Kept as Ruby text, one C string per line, so it reads as Ruby. */
+#include "ruby_gen.h"
 
 const char rgen_prelude[] =
     "# frozen_string_literal: true\n"

@@ -299,6 +299,67 @@ int rrun_probe(const struct rrun_opts *o, bool add_yjit, struct rrun_ruby *out, 
     return rc;
 }
 
+/* ns per VM instruction of the counted loop that `compute` insns runs
+ * (gv_loop of the prelude), on the thread's CPU clock: after a 20 ms
+ * warm-up, samples of about 4 ms each; the instructions per sample are read
+ * off the loop's instruction sequence (gv_insn_shape), as the generated
+ * programs count them. */
+static const char insn_script[] =
+    "shape = gv_insn_shape\n"
+    "n = 1 << 14\n"
+    "t0 = gv_tcpu\n"
+    "gv_loop(n) while gv_tcpu - t0 < 20_000_000\n"
+    "t1 = gv_tcpu\n"
+    "gv_loop(n)\n"
+    "dt = gv_tcpu - t1\n"
+    "dt = 1 if dt < 1\n"
+    "per = (n * 4_000_000.0 / dt).to_i\n"
+    "per = 1000 if per < 1000\n"
+    "insns = shape[1] + per * shape[0]\n"
+    "print Array.new(%d) { a = gv_tcpu; gv_loop(per); (gv_tcpu - a).to_f / insns }.join(' ')\n";
+
+int rrun_insn_ns(const struct rrun_opts *o, double *samples, int n, char *err, size_t errlen)
+{
+    if (n < 1 || n > 1000) return gv_fail(err, errlen, GV_EINVAL, "rrun_insn_ns: %d samples", n);
+    struct tmpdir t;
+    int rc = tmpdir_make(&t, err, errlen);
+    if (rc != GV_OK) return rc;
+    size_t plen = strlen(rgen_prelude), cap = plen + sizeof insn_script + 16;
+    char *text = malloc(cap);
+    if (!text) rc = gv_fail(err, errlen, GV_ENOMEM, "out of memory");
+    size_t len = 0;
+    if (rc == GV_OK) {
+        memcpy(text, rgen_prelude, plen);
+        len = plen + (size_t)snprintf(text + plen, cap - plen, insn_script, n);
+        rc = write_file(t.prog, text, len, err, errlen);
+    }
+    free(text);
+    struct child c = { 0 };
+    if (rc == GV_OK) {
+        const char *tail[] = { t.prog };
+        char **argv = make_argv(o, false, tail, 1);
+        if (!argv) rc = gv_fail(err, errlen, GV_ENOMEM, "out of memory");
+        else rc = run_child(argv, environ, t.out, t.errf, PROBE_TIMEOUT_S, &c, err, errlen);
+        free(argv);
+    }
+    char *so = rc == GV_OK ? slurp(t.out) : NULL, *se = rc == GV_OK ? slurp(t.errf) : NULL;
+    tmpdir_remove(&t);
+    if (rc == GV_OK && (c.timed_out || !WIFEXITED(c.status) || WEXITSTATUS(c.status) != 0 || !so))
+        rc = gv_fail(err, errlen, GV_ERUN, "%s failed the instruction loop%s: %s", ruby_exe(o),
+                     c.timed_out ? " (no answer within 60 s)" : "", se ? tail_of(se, 500) : "");
+    const char *p = so;
+    for (int i = 0; rc == GV_OK && i < n; i++) {
+        char *end;
+        samples[i] = strtod(p, &end);
+        if (end == p || !(samples[i] > 0))
+            rc = gv_fail(err, errlen, GV_ERUN, "%s answered the instruction loop with \"%.100s\"", ruby_exe(o), so);
+        p = end;
+    }
+    free(so);
+    free(se);
+    return rc;
+}
+
 /* ---- settings ------------------------------------------------------------- */
 
 /* Whether prog (blocks' bodies included) has an op of this kind; with

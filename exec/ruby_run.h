@@ -79,6 +79,12 @@ int rrun_run(const struct scenario *scn, const struct rrun_opts *o, struct rrun_
              size_t errlen);
 void rrun_report_free(struct rrun_report *rep);
 
+/* ns per VM instruction of the counted loop `compute` insns runs, n
+ * samples (1..1000) of about 4 ms each on the thread's CPU clock, from one
+ * run of the Ruby (for `gvlsim calibrate`'s insn_time).  GV_OK, GV_EUNSUP
+ * (no such ruby), GV_ERUN (it failed or answered nonsense), GV_EIO, GV_ENOMEM. */
+int rrun_insn_ns(const struct rrun_opts *o, double *samples, int n, char *err, size_t errlen);
+
 /* Lines on what only this backend reports (the Ruby, its calibration, GC,
  * instructions), after summary_write's. */
 void rrun_summary_write(FILE *f, const struct rrun_report *rep);

@@ -43,11 +43,7 @@ const char *imp_state_name(enum imp_state s) { return s < IMP_STATE_COUNT ? stat
  * none); after IMP_MAX_ERRORS, one line saying the rest are not shown. */
 void imp_err_at(struct rd *r, size_t off, const char *fmt, ...)
 {
-    if (r->nerr > IMP_MAX_ERRORS) return;
-    if (r->nerr++ == IMP_MAX_ERRORS) {
-        diag_add(r->diags, "%s: too many errors; stopping after %d", r->name, IMP_MAX_ERRORS);
-        return;
-    }
+    if (!diag_capped(r->diags, &r->nerr, IMP_MAX_ERRORS, r->name)) return;
     char msg[1024];
     va_list ap;
     va_start(ap, fmt);

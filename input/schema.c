@@ -513,8 +513,7 @@ static void report(struct vctx *c, const cJSON *node, int at_key, const char *fm
 static void report(struct vctx *c, const cJSON *node, int at_key, const char *fmt, ...)
 {
     if (c->stopped) return;
-    if (c->nerr == SCH_MAX_ERRORS) {
-        diag_add(c->diags, "%s: too many errors; stopping after %d", c->d->file, SCH_MAX_ERRORS);
+    if (!diag_capped(c->diags, &c->nerr, SCH_MAX_ERRORS, c->d->file)) {
         c->stopped = 1;
         return;
     }
@@ -530,7 +529,6 @@ static void report(struct vctx *c, const cJSON *node, int at_key, const char *fm
         col = at_key && p.key_line ? p.key_col : p.col;
     }
     diag_at(c->diags, p.file ? p.file : c->d->file, line, col, jptr_str(&c->ptr), "%s", msg);
-    c->nerr++;
 }
 
 static const char *got(const cJSON *v)

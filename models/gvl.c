@@ -364,7 +364,7 @@ void gvl_ready(struct rb_thread *waker, struct rb_thread *th)
     /* ubf_waiting (a thread still `running` is not sleeping yet) */
     struct gvl_actor by = waker ? gvl_self(waker)
                                 : (struct gvl_actor){ &th->vm->timer.nt, &th->vm->timer.pending_cost };
-    if (th->vm->policy->barging) gvl32_ready(by, th);
+    if (th->vm->policy->barging) gvl32_ready(waker, by, th);
     else core_sched_ready_h(gvl_sched(th), &th->core, &by, &gvl_hooks);
 }
 

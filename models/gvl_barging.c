@@ -57,6 +57,19 @@
  *   the sleeper, which then need not sleep at all), and sleep only if
  *   nothing woke the thread meanwhile.  The same yield is gvl_yield's when
  *   nobody waits (native_thread_yield).
+ * - The wake of a native sleep is made holding the sleeper's
+ *   th->interrupt_lock (thread.c rb_threadptr_interrupt_common: lock, set
+ *   the interrupt, run the unblock function - ubf_ppoll_sleep's or
+ *   ubf_sigwait's write to a pipe, ubf_pthread_cond_signal's futex wake -,
+ *   unlock), and the woken thread's first step takes that lock
+ *   (unblock_function_clear after ppoll; native_cond_sleep's cond_wait
+ *   re-locks it).  On one CPU the woken thread preempts its waker inside
+ *   that section, finds the lock taken and sleeps on it until the waker
+ *   unlocks: one more voluntary switch and a futex wait and wake per wake,
+ *   as gvl->lock's signals give above.  (perf on Ruby 3.1.2, queue_pingpong
+ *   on one CPU: 96 ppoll sleeps of the main thread, 95 sleeps on its
+ *   interrupt_lock.)  The waker holds it for what it owes when it wakes
+ *   (the wake and the lock itself), counted from the wake.
  * There is no timeslice timer thread and no global running_threads list.
  * What a VM barrier waits for is kept all the same: 3.1's rb_vm_barrier
  * waits for every Ractor that is not blocking (rb_ractor_blocking_threads_inc
@@ -83,6 +96,9 @@
  * are the Ractor's core.sched (core/policy.h). */
 struct gvl32 {
     struct vml_mutex lock;             /* gvl->lock */
+    /* each thread's th->interrupt_lock, by thread id (the first Ractor's
+     * GVL keeps them for all threads; NULL in the others) */
+    struct vml_mutex *intr;
     struct vml_cond switch_cond;       /* a yielder waits until a waiter took the GVL */
     struct vml_cond switch_wait_cond;  /* other yielders wait for that yield to end */
     struct rb_thread *designated;      /* signalled by designate_timer_thread */
@@ -93,6 +109,13 @@ struct gvl32 {
 
 static struct core_sched *gvl32_sched(struct rb_thread *th) { return core_sched_of(&th->core); }
 static struct gvl32 *bg(struct rb_thread *th) { return rb_ractor_of(th)->policy_data; }
+
+/* th->interrupt_lock */
+static struct vml_mutex *intr_lock(const struct rb_thread *th)
+{
+    const struct gvl32 *b0 = th->vm->ractors[0].policy_data;
+    return &b0->intr[th->core.id];
+}
 
 /* Pay the CPU th owes (a wake it sent), then k. */
 static void settle(struct rb_thread *th, mach_cont k)
@@ -288,10 +311,19 @@ static void park_done(struct rb_thread *th)
     th->park_k(th);
 }
 
+/* the interrupt_lock section after the sleep ends (th->unblock.func = 0),
+ * then THREAD_BLOCKING_END */
+static void intr_locked(struct rb_thread *th)
+{
+    vml_mutex_unlock(th, intr_lock(th));
+    gvl32_acquire(th, park_done);
+}
+
 static void park_woken(struct mach_task *t, void *ctx)
 {
     (void)t;
-    gvl32_acquire(ctx, park_done);  /* THREAD_BLOCKING_END */
+    struct rb_thread *th = ctx;
+    vml_mutex_lock(th, intr_lock(th), th->ts, intr_locked);
 }
 
 /* sleep (cond_wait on cond.intr, or ppoll) unless already interrupted */
@@ -342,13 +374,26 @@ void gvl32_park(struct rb_thread *th, th_cont k)
     lock_gvl(th, park_locked);
 }
 
-/* ubf_pthread_cond_signal (under th->interrupt_lock, not gvl->lock) */
-void gvl32_ready(struct gvl_actor by, struct rb_thread *th)
+/* the end of the waker's interrupt_lock section (arg: the sleeper's id) */
+static void intr_section_end(void *obj, uint64_t arg)
+{
+    struct rb_thread *waker = obj;
+    vml_mutex_unlock(waker, intr_lock(&waker->vm->threads[arg]));
+}
+
+/* rb_threadptr_interrupt_common: the unblock function (ubf_ppoll_sleep,
+ * ubf_sigwait, ubf_pthread_cond_signal) wakes th under its
+ * interrupt_lock, not under gvl->lock */
+void gvl32_ready(struct rb_thread *waker, struct gvl_actor by, struct rb_thread *th)
 {
     /* not asleep in the native sleep yet (paying its way there, or waiting
      * for gvl->lock to release the GVL): park_sleep sees the wake */
     if (th->nt->state != MT_BLOCKED || th->vml_asleep) return;
+    /* (a wake by no Ruby thread, or with the lock held by someone else,
+     * is not timed as a section) */
+    bool section = waker && vml_mutex_trylock(waker, intr_lock(th));
     gvl_signal(th, by);
+    if (section) sim_after(th->vm->eng, waker->pending_cost, intr_section_end, waker, (uint64_t)th->core.id);
 }
 
 /* ---- gvl_yield ----------------------------------------------------------------- */
@@ -433,6 +478,10 @@ int gvl32_init(struct rb_ractor *r, char *err, unsigned errlen)
     b->switch_wait_cond.name = "the GVL's switch_wait_cond";
     r->policy_data = b;
     if (r == &r->vm->ractors[0]) {  /* once for all threads */
+        b->intr = calloc((size_t)r->vm->nthreads, sizeof *b->intr);
+        if (!b->intr && r->vm->nthreads > 0)
+            return gv_fail(err, errlen, GV_ENOMEM, "%s: out of memory for the GVL", r->vm->scn->file);
+        for (int i = 0; i < r->vm->nthreads; i++) b->intr[i].name = "its th->interrupt_lock";
         /* every wait here is a native mutex's or condvar's (models/vm_lock.c):
          * each thread's part in them, which other policies allocate only
          * when the VM lock is first taken */
@@ -448,10 +497,14 @@ void gvl32_collect(const struct rb_ractor *r, struct run_metrics *m)
     const struct gvl32 *b = r->policy_data;
     m->gvl_lock_sections += b->lock.acquires;
     m->gvl_lock_waits += b->lock.sleeps;
+    if (b->intr)
+        for (int i = 0; i < r->vm->nthreads; i++) m->intr_lock_waits += b->intr[i].sleeps;
 }
 
 void gvl32_free(struct rb_ractor *r)
 {
+    struct gvl32 *b = r->policy_data;
+    if (b) free(b->intr);
     free(r->policy_data);
     r->policy_data = NULL;
 }

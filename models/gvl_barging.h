@@ -22,11 +22,13 @@ void gvl32_signal(struct rb_thread *next, struct gvl_actor by);
  * sched_yield when nobody waits for the GVL), sleep until made ready,
  * acquire. */
 void gvl32_park(struct rb_thread *th, th_cont k);
-/* its unblock function: a parked th is made ready by `by` */
-void gvl32_ready(struct gvl_actor by, struct rb_thread *th);
+/* its unblock function: a parked th is made ready by `by` (the thread
+ * `waker`, or NULL when no Ruby thread wakes it) */
+void gvl32_ready(struct rb_thread *waker, struct gvl_actor by, struct rb_thread *th);
 /* thread_sched_yield */
 void gvl32_yield(struct rb_thread *th, th_cont k);
-/* gvl->lock's sections and sleeps, into m */
+/* gvl->lock's sections and sleeps, and the sleeps on the threads'
+ * interrupt_lock, into m */
 void gvl32_collect(const struct rb_ractor *r, struct run_metrics *m);
 
 #endif

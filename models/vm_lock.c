@@ -209,6 +209,16 @@ void vml_mutex_lock(struct rb_thread *th, struct vml_mutex *m, enum thread_state
     mutex_try(th);
 }
 
+bool vml_mutex_trylock(struct rb_thread *th, struct vml_mutex *m)
+{
+    if (m->holder != NULL) return false;
+    m->holder = th;
+    m->contended = false;
+    m->acquires++;
+    th->pending_cost += rb_machine_of(th)->mutex_uncontended;
+    return true;
+}
+
 void vml_mutex_unlock(struct rb_thread *th, struct vml_mutex *m)
 {
     if (m->holder != th) {

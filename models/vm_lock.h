@@ -110,6 +110,10 @@ void vm_sync_free(struct vm *vm);
  * While asleep th is in wait_state; afterwards back in its previous state. */
 void vml_mutex_lock(struct rb_thread *th, struct vml_mutex *m, enum thread_state wait_state,
                     th_cont k);
+/* pthread_mutex_trylock, for a section the caller times itself (it ends
+ * it with vml_mutex_unlock): takes m if it is free, charging th
+ * mutex_uncontended; false if m is held. */
+bool vml_mutex_trylock(struct rb_thread *th, struct vml_mutex *m);
 /* pthread_mutex_unlock: wakes one sleeper, which must lock again. */
 void vml_mutex_unlock(struct rb_thread *th, struct vml_mutex *m);
 

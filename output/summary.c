@@ -103,7 +103,12 @@ void summary_write(FILE *f, const struct run_metrics *m)
         char a[32], wt[32];
         human_count(a, sizeof a, m->gvl_lock_sections);
         human_count(wt, sizeof wt, m->gvl_lock_waits);
-        fprintf(f, "  GVL lock (gvl->lock): %s sections, %s sleeps on it\n", a, wt);
+        fprintf(f, "  GVL lock (gvl->lock): %s sections, %s sleeps on it", a, wt);
+        if (m->intr_lock_waits) {
+            human_count(wt, sizeof wt, m->intr_lock_waits);
+            fprintf(f, "; %s sleeps on a woken thread's interrupt_lock", wt);
+        }
+        fputc('\n', f);
     }
     if (m->timer_wakes || m->timer_timed_waits) {
         /* the 3.3+ timer thread (models/timer.c, exec/exec_timer.c) */

@@ -15,6 +15,10 @@ expect_code 2 "--max-spread 0"
 run calibrate --quick -o /nonexistent/dir/p.json
 expect_code 5 "unwritable output"
 expect_match err "^gvlsim calibrate: .*/nonexistent/dir" "unwritable output named"
+run calibrate --quick --ruby ruby --no-ruby -o "$tmp/never.json"
+expect_code 2 "--ruby with --no-ruby"
+checks=$((checks + 1))
+[ -e "$tmp/never.json" ] && fail "--ruby with --no-ruby wrote a profile"
 run calibrate --help
 expect_code 0 "--help"
 expect_match out "docs/calibrate.md" "--help names the docs"
@@ -25,7 +29,7 @@ checks=$((checks + 1))
 [ -s "$tmp/host.json" ] || fail "no profile written"
 for key in '"name": "host"' '"os_scheduler": ' '"context_switch": ' '"wake_idle_core": ' \
            '"calibration": {' '"kernel": ' '"cpu": ' '"date": ' '"name": "wake_preempt"' \
-           '"name": "syscall_stat_ns"' '"derivation": '; do
+           '"name": "syscall_stat_ns"' '"derivation": ' '"name": "ruby_insn_ns"' '"insn_time": '; do
     checks=$((checks + 1))
     grep -qF -- "$key" "$tmp/host.json" || fail "profile lacks $key"
 done

@@ -7,9 +7,11 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "../../common/err.h"
 #include "../../exec/calib.h"
 #include "../../exec/calib_host.h"
 #include "../../exec/calib_map.h"
+#include "../../exec/ruby_run.h"
 #include "../../input/units.h"
 #include "test.h"
 
@@ -182,6 +184,7 @@ static void test_map(void)
     set(&r, CALIB_INCR_LOCAL, 1.2, 1.1, 1.3);
     set(&r, CALIB_TIMER_WAKE_CPU, 16200, 15000, 17000);
     set(&r, CALIB_TIMESLICE, 3.97e6, 3.9e6, 4e6);
+    set(&r, CALIB_RUBY_INSN, 1.19, 1.1, 1.3);
     struct calib_host h = dev_host();
     struct calib_profile p;
     calib_map(&r, &h, &p);
@@ -201,6 +204,8 @@ static void test_map(void)
     ASSERT_EQ(calib_profile_key(&p, "line_store_batch")->i, 3);   /* 2 x 62.5 / 40 */
     ASSERT_EQ(dur(&p, "tls_insn_overhead"), 220);                 /* 0.22 ns */
     ASSERT(fabs(calib_profile_key(&p, "corun_slowdown")->num - 1.5) < 1e-9);  /* 1.47 / 0.98 */
+    ASSERT_EQ(dur(&p, "insn_time"), 1190);                        /* 1.19 ns */
+    ASSERT(calib_profile_key(&p, "insn_time")->measured);
     for (int i = 0; i < p.n; i++) ASSERT(p.k[i].how[0]);
     ASSERT(calib_profile_key(&p, "context_switch")->measured);
     char buf[64];
@@ -213,6 +218,8 @@ static void test_map(void)
     snprintf(r.m[CALIB_HANDOFF_CROSS].note, sizeof r.m[0].note, "needs two CPUs");
     r.m[CALIB_FUTEX_WAKE_REMOTE].measured = false;
     r.m[CALIB_BUSY_LOOP_PAIR].measured = false;
+    r.m[CALIB_RUBY_INSN].measured = false;
+    snprintf(r.m[CALIB_RUBY_INSN].note, sizeof r.m[0].note, "--no-ruby");
     snprintf(r.m[CALIB_BUSY_LOOP_PAIR].note, sizeof r.m[0].note, "needs two CPUs");
     h.kminor = 1;
     h.config_hz = 0;
@@ -227,6 +234,9 @@ static void test_map(void)
     ASSERT_EQ(dur(&p, "os_tick"), 3330 * SIM_US);
     ASSERT(calib_profile_key(&p, "corun_slowdown")->num == 1 && !calib_profile_key(&p, "corun_slowdown")->measured);
     ASSERT(strstr(calib_profile_key(&p, "corun_slowdown")->how, "needs two CPUs"));
+    ASSERT_EQ(dur(&p, "insn_time"), 7 * SIM_NS);                  /* the schema default */
+    ASSERT(!calib_profile_key(&p, "insn_time")->measured);
+    ASSERT(strstr(calib_profile_key(&p, "insn_time")->how, "--no-ruby"));
     /* a pair faster than one loop alone (noise) is no speed-up */
     set(&r, CALIB_BUSY_LOOP_PAIR, 0.95, 0.9, 1.0);
     calib_map(&r, &h, &p);
@@ -270,6 +280,23 @@ static void test_docs_table(void)
     }
 }
 
+/* The Ruby VM instruction: a Ruby that does not exist is GV_EUNSUP; the
+ * Ruby on PATH (installed for the tests) answers sane samples: more than a
+ * C loop's iteration would take over ten instructions, less than a µs. */
+static void test_ruby_insn(void)
+{
+    char err[GV_ERRLEN];
+    double s[5];
+    struct rrun_opts bad = { .ruby = "/nonexistent/ruby" };
+    ASSERT_EQ(rrun_insn_ns(&bad, s, 5, err, sizeof err), GV_EUNSUP);
+    ASSERT(strstr(err, "/nonexistent/ruby"));
+    ASSERT_EQ(rrun_insn_ns(NULL, s, 0, err, sizeof err), GV_EINVAL);
+    int rc = rrun_insn_ns(NULL, s, 5, err, sizeof err);
+    if (rc != GV_OK) fprintf(stderr, "%s\n", err);
+    ASSERT_EQ(rc, GV_OK);
+    for (int i = 0; i < 5; i++) ASSERT(s[i] > 0.01 && s[i] < 1000);
+}
+
 int main(void)
 {
     RUN(test_quantiles);
@@ -279,5 +306,6 @@ int main(void)
     RUN(test_kernel_to_scheduler);
     RUN(test_map);
     RUN(test_docs_table);
+    RUN(test_ruby_insn);
     TEST_DONE();
 }

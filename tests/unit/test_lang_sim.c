@@ -293,6 +293,35 @@ static void test_barging_gvl_lock(void)
     run_free(&r);
 }
 
+/* barging: the pusher wakes the parked popper holding the popper's
+ * interrupt_lock (rb_threadptr_interrupt_common runs the unblock function
+ * under it) for what the wake costs it, here a 5 us FUTEX_WAKE.  A popper
+ * back on a core within 1 us asks for that lock (unblock_function_clear,
+ * native_cond_sleep's re-lock) inside the section and sleeps on it, every
+ * time; one back after 20 us finds it free.  The 3.3+ GVL has no such
+ * section (its wake only queues the popper). */
+static void test_barging_interrupt_lock(void)
+{
+    struct run r;
+    RUN_SETS(LANG "timed_pop.json", &r, "runtime.gvl_policy=barging", "machine.futex_wake=5us",
+             "machine.wake_idle_core=1us");
+    ASSERT_EQ(r.rc, GV_OK);
+    ASSERT_EQ(r.m.ops, 100);
+    ASSERT_EQ(r.m.intr_lock_waits, 100);
+    ASSERT(r.m.vol_switches >= 300 + r.m.intr_lock_waits);
+    run_free(&r);
+    RUN_SETS(LANG "timed_pop.json", &r, "runtime.gvl_policy=barging", "machine.futex_wake=5us",
+             "machine.wake_idle_core=20us");
+    ASSERT_EQ(r.rc, GV_OK);
+    ASSERT_EQ(r.m.intr_lock_waits, 0);
+    run_free(&r);
+    RUN_SETS(LANG "timed_pop.json", &r, "runtime.gvl_policy=eager", "machine.futex_wake=5us",
+             "machine.wake_idle_core=1us");
+    ASSERT_EQ(r.rc, GV_OK);
+    ASSERT_EQ(r.m.intr_lock_waits, 0);
+    run_free(&r);
+}
+
 /* The gc op: a GC start of the given length, in state gc for exactly that
  * long and counted once; the other thread of its Ractor, ready meanwhile,
  * waits for the GVL through it.  With a second Ractor it takes one barrier,
@@ -352,6 +381,7 @@ int main(void)
     RUN(test_generator);
     RUN(test_gc);
     RUN(test_barging_gvl_lock);
+    RUN(test_barging_interrupt_lock);
     RUN(test_gc_op);
     RUN(test_two_threads_per_ractor_every_policy);
     TEST_DONE();

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <unistd.h>
 
+#include "../../common/diag.h"
 #include "../../common/err.h"
 #include "../../input/jsonpos.h"
 #include "../../input/load.h"
@@ -657,6 +658,23 @@ static void test_messages_escaped(void)
     ASSERT_STREQ(small, "a\xc3\xa9");      /* nor is "é" */
 }
 
+/* The error cap both validators use: max errors, then one line, then none. */
+static void test_diag_capped(void)
+{
+    struct diag_list d;
+    diag_init(&d);
+    int count = 0;
+    ASSERT_EQ(diag_capped(&d, &count, 2, "f.json"), 1);
+    ASSERT_EQ(diag_capped(&d, &count, 2, "f.json"), 1);
+    ASSERT_EQ(d.n, 0);
+    ASSERT_EQ(diag_capped(&d, &count, 2, "f.json"), 0);
+    ASSERT_EQ(d.n, 1);
+    ASSERT_STREQ(d.msgs[0], "f.json: too many errors; stopping after 2");
+    ASSERT_EQ(diag_capped(&d, &count, 2, "f.json"), 0);
+    ASSERT_EQ(d.n, 1);
+    diag_free(&d);
+}
+
 /* ---- derived counts and the full round trip --------------------------------------- */
 
 static void test_counts_and_times_total(void)
@@ -950,6 +968,7 @@ int main(void)
     RUN(test_profile_not_json);
     RUN(test_err_control_characters);
     RUN(test_messages_escaped);
+    RUN(test_diag_capped);
     RUN(test_counts_and_times_total);
     RUN(test_full_round_trip);
     RUN(test_example_scenario);
