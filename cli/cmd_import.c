@@ -187,6 +187,35 @@ static void summary(const struct imp_trace *t, const char *ruby, const char *rub
     fprintf(stderr, "  wrote %s\n", out);
 }
 
+/* The scenario of trace t as text (*root, *text: replaced), loaded by the
+ * loader itself as `out` would be; *startup is the start-up of a new
+ * thread on its machine (the wake-up on an idle core).  The loader's
+ * warnings are printed when `warn` (once per import), its errors always. */
+static int emit_checked(const struct imp_trace *t, const struct imp_emit_opts *eo, const struct load_opts *lo,
+                        const char *out, bool warn, cJSON **root, char **text, sim_time *startup)
+{
+    cJSON_Delete(*root);
+    free(*text);
+    *text = NULL;
+    if (!(*root = imp_emit(t, eo)) || !(*text = imp_print(*root))) {
+        fprintf(stderr, "gvlsim import: out of memory\n");
+        return GV_ENOMEM;
+    }
+    struct scenario scn;
+    struct diag_list d;
+    diag_init(&d);
+    int rc = scn_load_text(strcmp(out, "-") ? out : "<stdout>", *text, strlen(*text), lo, &scn, &d);
+    for (size_t i = 0; (warn || rc != GV_OK) && i < d.n; i++) fprintf(stderr, "%s\n", d.msgs[i]);
+    diag_free(&d);
+    if (rc != GV_OK) {
+        fprintf(stderr, "gvlsim import: the scenario made from %s does not load (above); nothing written\n", t->file);
+        return rc;
+    }
+    *startup = scn.machine.wake_idle_core;
+    scenario_free(&scn);
+    return GV_OK;
+}
+
 static int import_exec(const struct args *a)
 {
     const char *format = a->operands[0], *file = a->operands[1];
@@ -244,20 +273,16 @@ static int import_exec(const struct args *a)
     }
     if (!(name = scenario_name(file))) { rc = GV_ENOMEM; goto done; }
     struct imp_emit_opts eo = { .name = name, .machine = args_str(a, "machine", NULL), .ruby = ruby };
-    if (!(root = imp_emit(&t, &eo)) || !(text = imp_print(root))) { rc = GV_ENOMEM; goto done; }
-
     /* validated like any scenario, by the loader itself, before it is written */
     struct load_opts lo = { .machines_dirs = args_strs(a, "machines"), .nmachines_dirs = args_count(a, "machines") };
-    struct scenario scn;
-    diag_init(&d);
-    rc = scn_load_text(strcmp(out, "-") ? out : "<stdout>", text, strlen(text), &lo, &scn, &d);
-    for (size_t i = 0; i < d.n; i++) fprintf(stderr, "%s\n", d.msgs[i]);
-    diag_free(&d);
-    if (rc != GV_OK) {
-        fprintf(stderr, "gvlsim import: the scenario made from %s does not load (above); nothing written\n", file);
+    sim_time startup = 0;
+    if ((rc = emit_checked(&t, &eo, &lo, out, true, &root, &text, &startup)) != GV_OK) goto done;
+    /* a created thread starts one start-up of the replay's machine after
+     * its spawn: where the trace's `started` lags the creation by as much,
+     * the spawn goes that much earlier (imp_start_lead) */
+    eo.start_lead = imp_start_lead(&t, ruby, startup);
+    if (eo.start_lead > 0 && (rc = emit_checked(&t, &eo, &lo, out, false, &root, &text, &startup)) != GV_OK)
         goto done;
-    }
-    scenario_free(&scn);
     /* the scenario, the report and the stats: all written, or none */
     const char *paths[3] = { out, args_str(a, "report", NULL), args_str(a, "stats", NULL) };
     struct afile f[3];

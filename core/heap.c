@@ -63,6 +63,23 @@ struct core_gc_step core_heap_alloc(struct core_heap *h, uint64_t *left, double 
     return st;
 }
 
+struct core_gc_step core_heap_take_page(struct core_heap *h, uint64_t *got)
+{
+    *got = 0;
+    if (h->free == 0) {
+        uint64_t one = 1;  /* what a page-less allocation needs first */
+        return core_heap_alloc(h, &one, 0.0);
+    }
+    uint64_t page = CORE_HEAP_PAGE_SLOTS;
+    if (h->slots > 0 && h->old < h->slots)
+        page = (uint64_t)llround((double)CORE_HEAP_PAGE_SLOTS * (double)(h->slots - h->old) / (double)h->slots);
+    if (page == 0) page = 1;
+    if (page > h->free) page = h->free;
+    h->free -= page;
+    *got = page;
+    return (struct core_gc_step){ CORE_GC_NONE, 0, 0 };
+}
+
 bool core_gc_step_barrier(const struct core_gc_step *s, bool pre33)
 {
     if (s->kind == CORE_GC_SWEEP) return !pre33;

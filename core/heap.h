@@ -28,6 +28,16 @@
 #define CORE_SWEEP_STEP 2048
 /* The fewest slots the heap grows by (one heap page on a 64-bit build). */
 #define CORE_HEAP_PAGE_SLOTS 409
+/* Objects an env_escape op allocates: the environment (vm.c
+ * vm_make_env_each -> vm_env_new, an imemo) and the Proc (proc.c
+ * rb_proc_alloc); nothing keeps them (a discarded lambda). */
+#define CORE_ESCAPE_OBJECTS 2
+/* Accesses to rb_objspace's shared cache lines per object allocated (gc.c
+ * newobj_of0's read of the flags, newobj_init's total_allocated_objects++)
+ * and per malloc'd body (objspace_xmalloc0's read of the flags,
+ * objspace_malloc_increase's two atomic adds); models/gc.c. */
+#define CORE_OBJSPACE_NEWOBJ 2
+#define CORE_OBJSPACE_MALLOC 3
 
 struct core_heap {
     uint64_t slots;        /* heap_available_slots */
@@ -57,6 +67,23 @@ void core_heap_init(struct core_heap *h, uint64_t init_slots, double growth);
  * already; the caller does it in time, then calls again), or CORE_GC_NONE
  * once *left is 0. */
 struct core_gc_step core_heap_alloc(struct core_heap *h, uint64_t *left, double survive);
+
+/* A Ractor's newobj cache takes a page (gc.c newobj_slowpath ->
+ * ractor_cache_slots -> heap_next_freepage): the free slots of one heap
+ * page, CORE_HEAP_PAGE_SLOTS less its share of the old objects (spread
+ * evenly over the pages), at most what is free.  Sets *got and returns
+ * CORE_GC_NONE; with no free slot, *got is 0 and the step returned is the
+ * work to do first (heap_prepare: a lazy-sweep step or a GC start, applied
+ * to the heap already), after which the caller takes again. */
+struct core_gc_step core_heap_take_page(struct core_heap *h, uint64_t *got);
+
+/* n objects allocated from a Ractor's cache, each live at the next GC
+ * with probability `survive` (the cache's slots left the free count when
+ * it took its page). */
+static inline void core_heap_allocated(struct core_heap *h, uint64_t n, double survive)
+{
+    h->young_live += (double)n * survive;
+}
 
 /* A collection whose length is given (the gc op: GC.start, or a pause a
  * trace measured): counted with the minor GCs; no slot changes, since what

@@ -159,6 +159,7 @@ void exec_vm_free(struct exec_vm *vm)
     free(vm->iseq_recorded);
     free(vm->iseq_seen);
     free(vm->shared_counter);
+    free(vm->objspace_line);
     exec_vmlock_destroy(vm);
     pthread_mutex_destroy(&vm->sched_lock);
     pthread_mutex_destroy(&vm->life_lock);
@@ -239,16 +240,19 @@ int exec_vm_build(const struct scenario *scn, const struct exec_opts *opts, stru
     vm->iseq_recorded = calloc((size_t)(vm->niseqs ? vm->niseqs : 1), sizeof *vm->iseq_recorded);
     vm->iseq_seen = calloc((size_t)(vm->niseqs ? vm->niseqs : 1), 1);
     vm->shared_counter = aligned_alloc(64, sizeof *vm->shared_counter);
+    vm->objspace_line = aligned_alloc(64, 2 * sizeof *vm->objspace_line);
     vm->mutexes = calloc((size_t)(vm->nmutexes ? vm->nmutexes : 1), sizeof *vm->mutexes);
     vm->condvars = calloc((size_t)(vm->ncondvars ? vm->ncondvars : 1), sizeof *vm->condvars);
     int built_q = 0;
     if (!sync_ok || !vm->ractors || !vm->threads || !vm->queues || !vm->iseq_recorded ||
-        !vm->iseq_seen || !vm->shared_counter || !vm->mutexes || !vm->condvars)
+        !vm->iseq_seen || !vm->shared_counter || !vm->objspace_line || !vm->mutexes || !vm->condvars)
         goto oom;
     for (int m = 0; m < vm->nmutexes; m++) core_mutex_init(&vm->mutexes[m], scn->mutexes[m].name);
     for (int c = 0; c < vm->ncondvars; c++) core_condvar_init(&vm->condvars[c], scn->condvars[c].name);
     core_heap_init(&vm->gc.heap, (uint64_t)scn->runtime.gc_heap_init_slots, scn->runtime.gc_heap_growth_factor);
     memset(vm->shared_counter, 0, sizeof *vm->shared_counter);
+    atomic_init(&vm->objspace_line[0].value, 0);
+    atomic_init(&vm->objspace_line[1].value, 0);
     for (int i = 0; i < vm->niseqs; i++) atomic_init(&vm->iseq_recorded[i], 0);
     atomic_init(&vm->aborting, false);
     atomic_init(&vm->stopping, false);

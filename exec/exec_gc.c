@@ -1,10 +1,13 @@
 /* exec_gc.c - the alloc and gc ops on real threads: the heap's decisions
  * (core/heap.h) under vm->gc.lock, the GC's work a busy loop of the
  * profile's cost run holding the GVL, with no safe point inside; in a
- * multi-Ractor process under the VM lock, with a barrier at every GC start
- * (and on 3.3+ every lazy-sweep step), as models/gc.c does.  The gc op is
- * a GC start of a given length. */
+ * multi-Ractor process each Ractor allocates from its newobj cache and
+ * takes a page under the VM lock, sweeping or collecting inside it, with a
+ * barrier at every GC start (and on 3.3+ every lazy-sweep step), as
+ * models/gc.c does.  The gc op is a GC start of a given length. */
 #include "exec_gc.h"
+
+#include <stdatomic.h>
 
 #include "../core/policy.h"
 #include "exec_vmlock.h"
@@ -26,12 +29,89 @@ static void gc_work(struct exec_thread *th, sim_time d)
     exec_state_set(th, TS_RUNNING);
 }
 
-void exec_alloc(struct exec_thread *th, const struct scn_op *op)
+/* gc_sweep_start: every Ractor's cache is emptied (the others are
+ * stopped by the barrier, so their caches are not in use) */
+static void caches_clear(struct exec_vm *vm)
+{
+    for (int i = 0; i < vm->nractors; i++)
+        atomic_store_explicit(&vm->ractors[i].newobj_cache, 0, memory_order_relaxed);
+}
+
+/* newobj_slowpath, VM lock held: take a page, sweeping or collecting
+ * first (heap_prepare; gc_enter nests in the lock) */
+static void refill(struct exec_thread *th)
 {
     struct exec_vm *vm = th->vm;
     struct exec_gc *gc = &vm->gc;
-    uint64_t left = op->u.alloc.objects;
-    double survive = op->u.alloc.survive;
+    for (;;) {
+        uint64_t got;
+        pthread_mutex_lock(&gc->lock);
+        struct core_gc_step st = core_heap_take_page(&gc->heap, &got);
+        pthread_mutex_unlock(&gc->lock);
+        if (st.kind == CORE_GC_NONE) {
+            atomic_fetch_add_explicit(&exec_ractor_of(th)->newobj_cache, got, memory_order_relaxed);
+            return;
+        }
+        unsigned lev = exec_vmlock_enter(th);  /* gc_enter */
+        if (core_gc_step_barrier(&st, vm->policy->barging)) exec_vm_barrier(th);
+        if (st.kind != CORE_GC_SWEEP) caches_clear(vm);
+        gc_work(th, step_cost(&vm->scn->machine, &st));
+        exec_vmlock_leave(th, lev);
+    }
+}
+
+/* A multi-Ractor allocation: the Ractor's cache without a lock
+ * (ractor_cached_free_region), a page under the VM lock when it is empty */
+static void alloc_cached(struct exec_thread *th, uint64_t left, double survive)
+{
+    struct exec_gc *gc = &th->vm->gc;
+    struct exec_ractor *r = exec_ractor_of(th);
+    for (;;) {
+        uint64_t c = atomic_load_explicit(&r->newobj_cache, memory_order_relaxed);
+        uint64_t n = c < left ? c : left;
+        atomic_store_explicit(&r->newobj_cache, c - n, memory_order_relaxed);
+        left -= n;
+        if (n > 0 && survive > 0) {
+            pthread_mutex_lock(&gc->lock);
+            core_heap_allocated(&gc->heap, n, survive);
+            pthread_mutex_unlock(&gc->lock);
+        }
+        if (left == 0) return;
+        unsigned lev = exec_vmlock_enter(th);
+        refill(th);
+        exec_vmlock_leave(th, lev);
+    }
+}
+
+/* The accesses to rb_objspace's shared lines (models/gc.c objspace_write),
+ * made for real on two lines that the Ractors' cores contend for: per
+ * object the flags' load and total_allocated_objects' increment, per
+ * malloc'd body the flags' load and the two atomic adds. */
+static void objspace_access(struct exec_objspace_line *line, uint64_t objects, bool malloced)
+{
+    uint64_t seen = 0;
+    for (uint64_t i = 0; i < objects; i++) {
+        seen += atomic_load_explicit(&line[0].value, memory_order_relaxed);  /* newobj_of0 */
+        atomic_fetch_add_explicit(&line[0].value, 1, memory_order_relaxed);  /* newobj_init */
+        if (!malloced) continue;
+        seen += atomic_load_explicit(&line[0].value, memory_order_relaxed);  /* objspace_xmalloc0 */
+        atomic_fetch_add_explicit(&line[0].value, 1, memory_order_relaxed);  /* malloc_increase */
+        atomic_fetch_add_explicit(&line[1].value, 1, memory_order_relaxed);  /* oldmalloc_increase */
+    }
+    exec_consume(seen);
+}
+
+void exec_alloc_objects(struct exec_thread *th, uint64_t objects, double survive, bool malloced)
+{
+    struct exec_vm *vm = th->vm;
+    struct exec_gc *gc = &vm->gc;
+    uint64_t left = objects;
+    if (vm->multi_ractor) {
+        if (vm->scn->runtime.alloc_counters == ALLOC_COUNTERS_SHARED)
+            objspace_access(vm->objspace_line, objects, malloced);
+        alloc_cached(th, left, survive);
+        return;
+    }
     for (;;) {
         pthread_mutex_lock(&gc->lock);
         if (gc->heap.free >= left) {  /* the freelist: no VM lock */
@@ -40,17 +120,18 @@ void exec_alloc(struct exec_thread *th, const struct scn_op *op)
             return;
         }
         pthread_mutex_unlock(&gc->lock);
-        unsigned lev = vm->multi_ractor ? exec_vmlock_enter(th) : 0;  /* gc_enter */
+        /* one Ractor: gc_enter's VM lock and barrier are no-ops */
         pthread_mutex_lock(&gc->lock);
         struct core_gc_step st = core_heap_alloc(&gc->heap, &left, survive);
         pthread_mutex_unlock(&gc->lock);
-        if (st.kind != CORE_GC_NONE) {
-            if (vm->multi_ractor && core_gc_step_barrier(&st, vm->policy->barging)) exec_vm_barrier(th);
-            gc_work(th, step_cost(&vm->scn->machine, &st));
-        }
-        if (vm->multi_ractor) exec_vmlock_leave(th, lev);
         if (st.kind == CORE_GC_NONE) return;
+        gc_work(th, step_cost(&vm->scn->machine, &st));
     }
+}
+
+void exec_alloc(struct exec_thread *th, const struct scn_op *op)
+{
+    exec_alloc_objects(th, op->u.alloc.objects, op->u.alloc.survive, false);
 }
 
 void exec_gc_op(struct exec_thread *th, sim_time d)
@@ -61,6 +142,7 @@ void exec_gc_op(struct exec_thread *th, sim_time d)
     pthread_mutex_unlock(&vm->gc.lock);
     unsigned lev = vm->multi_ractor ? exec_vmlock_enter(th) : 0;  /* gc_enter */
     if (vm->multi_ractor) exec_vm_barrier(th);
+    caches_clear(vm);
     gc_work(th, d);
     if (vm->multi_ractor) exec_vmlock_leave(th, lev);
 }

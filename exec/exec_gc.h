@@ -8,6 +8,10 @@
  * simulator's models/gc.c describes how). */
 void exec_alloc(struct exec_thread *th, const struct scn_op *op);
 
+/* The same for `objects` objects, each live at the next GC with
+ * probability `survive`, their bodies malloc'd if `malloced`. */
+void exec_alloc_objects(struct exec_thread *th, uint64_t objects, double survive, bool malloced);
+
 /* The gc op: a collection of d picoseconds, as a GC start (models/gc.c). */
 void exec_gc_op(struct exec_thread *th, sim_time d);
 

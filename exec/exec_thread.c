@@ -36,6 +36,7 @@
 #include <unistd.h>
 
 #include "../core/cursor.h"
+#include "../core/heap.h"
 #include "../core/policy.h"
 #include "exec_gc.h"
 #include "exec_gvl.h"
@@ -287,7 +288,8 @@ static void exec_run_program(struct exec_thread *th)
             /* the loader limits nesting; exec_build checks it */
             core_cursor_enter(&th->core, op, core_block_timed(&th->core.cur, op) ? exec_run_ps(vm) : 0);
             break;
-        case OP_ENV_ESCAPE:
+        case OP_ENV_ESCAPE:  /* the environment and the Proc, then the invariant check */
+            exec_alloc_objects(th, CORE_ESCAPE_OBJECTS, 0.0, true);
             exec_env_escape(th, op->u.env_escape.iseq);
             break;
         case OP_MUTEX_LOCK:

@@ -78,6 +78,11 @@ struct exec_ractor {
     struct core_ractor core;               /* id, name, threads, scheduler (core/core.h) */
     struct exec_vm *vm;
     struct exec_sched sched;
+    /* free slots of its newobj cache's page (exec_gc.c): its threads take
+     * from it at safe points, a GC start empties it while they are stopped
+     * (relaxed atomics: the barrier orders them; a Ractor in a blocking
+     * region is not stopped by it but does not allocate either) */
+    _Atomic uint64_t newobj_cache;
 };
 
 /* Per-thread counters; written by the thread itself only, summed after join. */
@@ -156,6 +161,12 @@ struct exec_shared_counter {
     char pad[64 - sizeof(uint64_t)];
 };
 
+/* One cache line of rb_objspace's allocation counters (exec_gc.c). */
+struct exec_objspace_line {
+    _Alignas(64) _Atomic uint64_t value;
+    char pad[64 - sizeof(uint64_t)];
+};
+
 struct core_policy;
 
 struct exec_vm {
@@ -212,6 +223,8 @@ struct exec_vm {
     unsigned char *iseq_seen;              /* lock_barrier: the set YJIT keeps, under the VM lock */
 
     struct exec_shared_counter *shared_counter;
+    struct exec_objspace_line *objspace_line;  /* [0]: malloc_params, flags, total_allocated_objects;
+                                                  [1]: rgengc.oldmalloc_increase */
 
     /* life cycle (under life_lock) */
     pthread_mutex_t life_lock;

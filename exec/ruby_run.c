@@ -461,6 +461,13 @@ int rrun_check_settings(const struct scenario *scn, const struct rrun_ruby *rb, 
                        "--set runtime.insn_counter=%s" NOTE,
                        scn_counter_name(r->insn_counter), v, rb->has_jit ? "" : " (built without a JIT)",
                        scn_counter_name(actual_counter(rb)), scn_counter_name(actual_counter(rb)));
+    if (asked(scn, RT_ALLOC_COUNTERS) && (scn_has(scn, OP_ALLOC, false) || scn_has(scn, OP_ENV_ESCAPE, false)) &&
+        r->alloc_counters != f->alloc_counters)
+        return gv_fail(err, errlen, GV_EUNSUP,
+                       "runtime.alloc_counters = %s: Ruby %s keeps its allocation counters \"%s\"; run it with "
+                       "--set runtime.alloc_counters=%s" NOTE,
+                       scn_alloc_counters_name(r->alloc_counters), v, scn_alloc_counters_name(f->alloc_counters),
+                       scn_alloc_counters_name(f->alloc_counters));
     if (asked(scn, RT_QUANTUM) && r->quantum != 100 * SIM_MS &&
         (!f->quantum_env || r->quantum % SIM_MS != 0))
         return gv_fail(err, errlen, GV_EUNSUP,

@@ -347,15 +347,21 @@ static bool find_waker(const struct ctx *c, int self, sim_time end, sim_time lim
     if (gr > limit) gr = -1;
     int waker = -1;
     sim_time gap = -1, at = 0;
+    sim_time from = 0;
     if (gh >= 0 && (gr < 0 || gh <= gr)) {
         waker = h->th;
         gap = gh;
         at = end;   /* the waker acted before the wait ended: at the latest then */
+        from = h->a;
     } else if (gr >= 0) {
         waker = r->th;
         gap = gr;
         at = r->b;
+        from = r->a;
     }
+    /* the releaser holds the GVL again when the wait ends: it may have
+     * acted in that hold as well */
+    sim_time next = gr >= 0 && waker == r->th && h && h->th == waker && h->a >= r->b ? h->a : -1;
     sim_time dt = 0;
     int dead = death_near(c, end, self, &dt);
     sim_time gd = dead < 0 ? -1 : dt > end ? dt - end : end - dt;
@@ -370,6 +376,8 @@ static bool find_waker(const struct ctx *c, int self, sim_time end, sim_time lim
     s->cls = IMP_CLS_SYNC;
     s->waker = waker;
     s->wake_at = at;
+    s->wake_from = from;
+    s->wake_next = next;
     s->gap = gap;
     return true;
 }
@@ -525,9 +533,11 @@ static void find_spawners(struct ctx *c)
         if (h) {
             th->spawner = h->th;
             th->spawn_at = th->start;
+            th->spawn_from = h->a;
         } else if (r && th->start - r->b <= c->window) {
             th->spawner = r->th;
             th->spawn_at = r->b;
+            th->spawn_from = r->a;
         }
     }
 }
@@ -633,7 +643,9 @@ static sim_time median_of(sim_time *v, int n)
     return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
 }
 
-/* Is the first hold of self's Ractor to start at or after x self's? */
+/* Is the first hold of self's Ractor to start at or after x self's?  A
+ * zero-length hold is not one: it marks where 3.2's native_sleep released
+ * the GVL after its first SUSPENDED (imp_add_seg), the release itself. */
 static bool next_hold_is(const struct ctx *c, sim_time x, int self)
 {
     int r = c->t->threads[self].ractor, lo = c->hfrom[r], hi = c->hfrom[r + 1];
@@ -642,6 +654,7 @@ static bool next_hold_is(const struct ctx *c, sim_time x, int self)
         if (c->holds[mid].a < x) lo = mid + 1;
         else hi = mid;
     }
+    while (lo < c->hfrom[r + 1] && c->holds[lo].a == c->holds[lo].b) lo++;
     return lo < c->hfrom[r + 1] && c->holds[lo].th == self;
 }
 

@@ -12,7 +12,8 @@
  *   waiting, sync        queue_pop on the thread's own wake queue
  *                        "wake.K" (a Thread::Queue), which its waker pushes
  *                        at the point of its own timeline where the trace
- *                        shows it acted (a compute is split there): which
+ *                        shows it acted (a compute is split there; up to
+ *                        3.2 one wake-up before the end: imp_start_lead): which
  *                        Mutex, ConditionVariable or Queue it was is not in
  *                        the trace, only who ended the wait;
  *   waiting, join        join of the thread that died (Thread#join: the
@@ -21,7 +22,8 @@
  *                        still blocked when tracing stopped ends there);
  *   wants_gvl, started   nothing: that is what the simulator predicts.
  * A thread created while tracing is a "spawned" template, started by a
- * spawn op (Thread.new) of its creator where the trace shows the creation;
+ * spawn op (Thread.new) of its creator where the trace shows the creation
+ * (up to 3.2 one start-up before its `started` event: imp_start_lead);
  * one whose creator is not found (another Ractor's) and one that existed
  * before tracing began start at their first event ("start").  A wake queue
  * is a semaphore: a push that comes before the pop is kept, so a replay
@@ -38,6 +40,7 @@
 #include <string.h>
 
 #include "../common/err.h"
+#include "ruby_version.h"
 #include "schema.h"
 #include "units.h"
 
@@ -68,6 +71,7 @@ static void dur_str(char *buf, size_t len, sim_time ps)
 /* Something a thread does to another at a point of its timeline. */
 struct act {
     sim_time at;
+    sim_time recorded;   /* where the trace shows it (a spawn may come earlier) */
     int target;   /* thread index */
     int seg;      /* the target's waiting segment, or -1: its creation */
     int order;    /* creation order: ties keep it */
@@ -81,7 +85,7 @@ struct em {
     bool oom;
 };
 
-static void add_act(struct em *e, int waker, sim_time at, int target, int seg)
+static void add_act(struct em *e, int waker, sim_time at, sim_time recorded, int target, int seg)
 {
     if (e->nacts[waker] == e->capacts[waker]) {
         int cap = e->capacts[waker] ? e->capacts[waker] * 2 : 8;
@@ -90,7 +94,7 @@ static void add_act(struct em *e, int waker, sim_time at, int target, int seg)
         e->acts[waker] = a;
         e->capacts[waker] = cap;
     }
-    e->acts[waker][e->nacts[waker]] = (struct act){ at, target, seg, e->nacts[waker] };
+    e->acts[waker][e->nacts[waker]] = (struct act){ at, recorded, target, seg, e->nacts[waker] };
     e->nacts[waker]++;
     if (seg >= 0) e->wakeq[target] = true;   /* a creation is a spawn */
 }
@@ -99,6 +103,7 @@ static int cmp_act(const void *x, const void *y)
 {
     const struct act *p = x, *q = y;
     if (p->at != q->at) return p->at < q->at ? -1 : 1;
+    if (p->recorded != q->recorded) return p->recorded < q->recorded ? -1 : 1;
     return p->order - q->order;
 }
 
@@ -157,7 +162,11 @@ static void emit_act(struct em *e, cJSON *prog, const struct act *a)
 {
     const struct imp_thread *tt = &e->t->threads[a->target];
     if (a->seg < 0) {
-        add_str(e, op_new(e, prog, "spawn", "creates %s", tt->name), "thread", tt->name);
+        char lead[48];
+        units_format(a->recorded - a->at, lead, sizeof lead);
+        add_str(e, op_new(e, prog, "spawn", a->recorded > a->at ? "creates %s (%s before its started event, "
+                          "which Ruby up to 3.2 fires from the new thread once it runs)" : "creates %s%s",
+                          tt->name, a->recorded > a->at ? lead : ""), "thread", tt->name);
         return;
     }
     char q[32];
@@ -303,6 +312,13 @@ static char *describe(const struct imp_trace *t, const struct imp_emit_opts *o)
     return s;
 }
 
+sim_time imp_start_lead(const struct imp_trace *t, const char *ruby, sim_time startup)
+{
+    struct rver v, v33 = { 3, 3, -1 };
+    if (t->form != IMP_FORM_GVL_TRACING || !ruby || rver_parse(ruby, &v) != 0 || rver_cmp(&v, &v33) >= 0) return 0;
+    return startup;
+}
+
 cJSON *imp_emit(const struct imp_trace *t, const struct imp_emit_opts *o)
 {
     int n = t->nthreads;
@@ -317,10 +333,17 @@ cJSON *imp_emit(const struct imp_trace *t, const struct imp_emit_opts *o)
 
     for (int i = 0; i < n; i++) {
         const struct imp_thread *th = &t->threads[i];
-        if (th->spawner >= 0) add_act(&e, th->spawner, th->spawn_at, i, -1);
+        if (th->spawner >= 0) {
+            sim_time at = th->spawn_at - o->start_lead;
+            add_act(&e, th->spawner, at > th->spawn_from ? at : th->spawn_from, th->spawn_at, i, -1);
+        }
         for (int k = 0; k < th->nsegs; k++) {
             const struct imp_seg *s = &th->segs[k];
-            if (s->st == IMP_WAITING && s->cls == IMP_CLS_SYNC) add_act(&e, s->waker, s->wake_at, i, k);
+            if (s->st != IMP_WAITING || s->cls != IMP_CLS_SYNC) continue;
+            sim_time at = s->t1 - o->start_lead;   /* one wake-up before the READY that ends it */
+            if (s->wake_next < 0 || at < s->wake_next)
+                at = at > s->wake_at ? s->wake_at : at < s->wake_from ? s->wake_from : at;
+            add_act(&e, s->waker, at, s->wake_at, i, k);
         }
     }
     if (e.oom) goto oom;

@@ -85,7 +85,9 @@ struct imp_seg {
     enum imp_class cls;
     enum imp_rule rule;
     int waker;               /* thread index that woke it (SYNC, JOIN), else -1 */
-    sim_time wake_at;        /* when the waker acted, in the waker's timeline */
+    sim_time wake_at;        /* when the waker acted, in the waker's timeline: the end of its hold */
+    sim_time wake_from;      /* the start of that hold of the waker (SYNC) */
+    sim_time wake_next;      /* the start of the waker's next hold, around the end, or -1 */
     sim_time gap;            /* |end - the waker's act or release| (SYNC, JOIN) */
     enum imp_class known;    /* the trace's own classification (gvlsim form), else NONE */
     bool oncpu;              /* an io wait spent on a CPU (a system call), not asleep */
@@ -112,7 +114,8 @@ struct imp_thread {
     bool created;            /* its first state is `started`: created while tracing */
     int spawner;             /* thread that created it (-1: starts by time) */
     sim_time start;          /* its first event */
-    sim_time spawn_at;       /* when the spawner created it */
+    sim_time spawn_at;       /* when the spawner created it, as the trace shows it */
+    sim_time spawn_from;     /* the start of the spawner's hold around spawn_at */
     bool died;
 };
 
@@ -177,7 +180,24 @@ struct imp_emit_opts {
     const char *name;        /* scenario name */
     const char *machine;     /* machine profile name or path, or NULL */
     const char *ruby;        /* the Ruby version to record (NULL: none) */
+    /* how much earlier than the recorded `started` the spawn comes (not
+     * before spawn_from), and than the end of a sync wait its waker's push
+     * (in the hold from wake_from to wake_at, or in the one from wake_next
+     * when it gets there): imp_start_lead */
+    sim_time start_lead;
 };
+
+/* The lead of a created thread's `started` event over its creation, and
+ * of a woken thread's READY (the end of its `waiting`) over its wake, in a
+ * trace of Ruby `ruby` (NULL: unknown), for a replay whose threads run
+ * `startup` after their spawn or wake: CRuby up to 3.2 fires both events
+ * in the thread itself once it runs (thread_start_func_1; native_sleep's
+ * THREAD_BLOCKING_END: thread_sched_to_running), so the act came one
+ * start-up earlier; 3.3 fires STARTED in the creator before pthread_create
+ * (native_thread_create) and READY in the waker (ubf_waiting:
+ * thread_sched_to_ready_common); a gvlsim trace records both at the act.
+ * Unknown versions: 0. */
+sim_time imp_start_lead(const struct imp_trace *t, const char *ruby, sim_time startup);
 
 /* The scenario as a cJSON tree (NULL when out of memory). */
 cJSON *imp_emit(const struct imp_trace *t, const struct imp_emit_opts *o);

@@ -62,6 +62,14 @@ const struct rver_row rver_table[] = {
       "fffef9aa5d (v3_4_0): RUBY_THREAD_TIMESLICE sets the 100 ms quantum (whole milliseconds); "
       "before 3.4 it is the constant TIME_QUANTUM_MSEC" },
     { RVS_POP_TIMEOUT, V(3, 2, 0), NEVER, 1, "e3aabe93aa (Feature #18774, v3_2_0): Queue#pop(timeout:)" },
+    { RVS_ALLOC_COUNTERS, V(3, 0, 0), V(4, 0, 0), ALLOC_COUNTERS_SHARED,
+      "every allocation increments one shared count (gc.c newobj_init: "
+      "`objspace->total_allocated_objects++` in v3_1_0, `size_pool->` in v3_3_0, `heap->` in "
+      "v3_4_0 gc/default/default.c) and every malloc'd body adds to malloc_increase atomically "
+      "(objspace_malloc_increase)" },
+    { RVS_ALLOC_COUNTERS, V(4, 0, 0), NEVER, ALLOC_COUNTERS_LOCAL,
+      "cb772247e7 (counts in each Ractor's newobj cache, added up at a page refill) and a773bbf0cc "
+      "(small malloc/free changes tracked thread-locally), both in v4.0.0" },
 };
 const int rver_nrows = (int)(sizeof rver_table / sizeof rver_table[0]);
 
@@ -129,6 +137,7 @@ int rver_facts_of(const struct rver *v, struct rver_facts *f)
     f->max_cpu = value_of(RVS_MAX_CPU, v, 8);
     f->quantum_env = value_of(RVS_QUANTUM_ENV, v, 0) != 0;
     f->pop_timeout = value_of(RVS_POP_TIMEOUT, v, 0) != 0;
+    f->alloc_counters = (enum scn_alloc_counters)value_of(RVS_ALLOC_COUNTERS, v, ALLOC_COUNTERS_LOCAL);
     return GV_OK;
 }
 
@@ -146,7 +155,8 @@ cJSON *rver_preset(const struct rver_facts *f, bool yjit, int cores)
                                       scn_invariant_name(yjit ? f->invariant_yjit : INVARIANT_NONE)) &&
               cJSON_AddStringToObject(o, "insn_counter", scn_counter_name(f->insn_counter_jit)) &&
               cJSON_AddNumberToObject(o, "max_cpu", max_cpu) &&
-              cJSON_AddStringToObject(o, "snt_cap", scn_snt_cap_name(f->mn ? f->snt_cap : SNT_CAP_EXACT));
+              cJSON_AddStringToObject(o, "snt_cap", scn_snt_cap_name(f->mn ? f->snt_cap : SNT_CAP_EXACT)) &&
+              cJSON_AddStringToObject(o, "alloc_counters", scn_alloc_counters_name(f->alloc_counters));
     if (!ok) {
         cJSON_Delete(o);
         return NULL;
@@ -156,7 +166,7 @@ cJSON *rver_preset(const struct rver_facts *f, bool yjit, int cores)
 
 static const char *const setting_names[RVS_COUNT] = {
     "`gvl_policy`", "`invariant_check` (YJIT on)", "`insn_counter` (build with YJIT)", "M:N threads",
-    "`snt_cap`", "`max_cpu` default", "quantum settable", "`Queue#pop(timeout:)`",
+    "`snt_cap`", "`max_cpu` default", "quantum settable", "`Queue#pop(timeout:)`", "`alloc_counters`",
 };
 
 static void value_text(const struct rver_row *r, char *buf, size_t len)
@@ -170,6 +180,9 @@ static void value_text(const struct rver_row *r, char *buf, size_t len)
         snprintf(buf, len, "`%s`", scn_counter_name((enum scn_insn_counter)r->value));
         break;
     case RVS_SNT_CAP: snprintf(buf, len, "`%s`", scn_snt_cap_name((enum scn_snt_cap)r->value)); break;
+    case RVS_ALLOC_COUNTERS:
+        snprintf(buf, len, "`%s`", scn_alloc_counters_name((enum scn_alloc_counters)r->value));
+        break;
     case RVS_MAX_CPU:
         if (r->value) snprintf(buf, len, "%d", r->value);
         else snprintf(buf, len, "CPUs");

@@ -42,6 +42,7 @@ enum rver_setting {
     RVS_MAX_CPU,         /* value: default RUBY_MAX_CPU; 0 = the number of CPUs */
     RVS_QUANTUM_ENV,     /* value: 1 if RUBY_THREAD_TIMESLICE sets the quantum */
     RVS_POP_TIMEOUT,     /* value: 1 if Queue#pop(timeout:) exists */
+    RVS_ALLOC_COUNTERS,  /* value: enum scn_alloc_counters */
     RVS_COUNT
 };
 
@@ -67,6 +68,7 @@ struct rver_facts {
     int max_cpu;                              /* 0: the number of CPUs */
     bool quantum_env;
     bool pop_timeout;
+    enum scn_alloc_counters alloc_counters;
 };
 
 /* The oldest version the table covers (Ractors exist from 3.0). */
@@ -79,7 +81,7 @@ int rver_facts_of(const struct rver *v, struct rver_facts *f);
  * memory): gvl_policy, invariant_check (for `yjit`), insn_counter (a build
  * with YJIT, as release builds are), max_cpu (`cores` when the version's
  * default is the CPU count; 4096 before M:N, which no Ractor count reaches),
- * snt_cap. */
+ * snt_cap, alloc_counters. */
 cJSON *rver_preset(const struct rver_facts *f, bool yjit, int cores);
 
 /* The table as the Markdown of scenarios/README.md ("Ruby versions"). */

@@ -16,6 +16,7 @@ const char *const scn_invariant_names[INVARIANT_COUNT + 1] = {
 const char *const scn_counter_names[COUNTER_COUNT + 1] = {
     "none", "shared", "thread_local", NULL,
 };
+const char *const scn_alloc_counters_names[ALLOC_COUNTERS_COUNT + 1] = { "local", "shared", NULL };
 const char *const scn_counter_model_names[COUNTER_MODEL_COUNT + 1] = { "line", "penalty", NULL };
 const char *const scn_snt_cap_names[SNT_CAP_COUNT + 1] = { "exact", "minus_one", NULL };
 const char *const scn_mutex_impl_names[MUTEX_IMPL_COUNT + 1] = { "glibc", "darwin", NULL };
@@ -32,7 +33,7 @@ const char *const scn_call_names[CALL_COUNT + 1] = {
 };
 const char *const scn_rt_key_names[RT_KEY_COUNT + 1] = {
     "gvl_policy", "quantum", "timer_tick", "threshold", "invariant_check", "insn_counter",
-    "counter_model", "max_cpu", "snt_cap", "mn_main", "yjit", NULL,
+    "counter_model", "max_cpu", "snt_cap", "mn_main", "yjit", "alloc_counters", NULL,
 };
 const char *const scn_dist_names[DIST_KIND_COUNT + 1] = {
     "const", "uniform", "exp", "lognormal", "empirical", NULL,
@@ -55,6 +56,10 @@ const char *scn_invariant_name(enum scn_invariant_check c)
 const char *scn_counter_name(enum scn_insn_counter c)
 {
     return name_of(scn_counter_names, COUNTER_COUNT, (int)c);
+}
+const char *scn_alloc_counters_name(enum scn_alloc_counters c)
+{
+    return name_of(scn_alloc_counters_names, ALLOC_COUNTERS_COUNT, (int)c);
 }
 const char *scn_counter_model_name(enum scn_counter_model m)
 {

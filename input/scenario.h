@@ -105,6 +105,12 @@ enum scn_insn_counter {
     COUNTER_COUNT
 };
 
+enum scn_alloc_counters {
+    ALLOC_COUNTERS_LOCAL,   /* 4.0+: per-Ractor counts, thread-local malloc increase */
+    ALLOC_COUNTERS_SHARED,  /* 3.0-3.4: every allocation writes rb_objspace's counters */
+    ALLOC_COUNTERS_COUNT
+};
+
 enum scn_counter_model {
     COUNTER_MODEL_LINE,     /* one cache line as a server moving between cores (fluid) */
     COUNTER_MODEL_PENALTY,  /* per-insn penalty t_insn + (k-1)/k * line_transfer */
@@ -125,6 +131,7 @@ struct scn_runtime {
     enum scn_invariant_check invariant_check;  /* "invariant_check" */
     enum scn_insn_counter insn_counter;        /* "insn_counter" */
     enum scn_counter_model counter_model;      /* "counter_model" */
+    enum scn_alloc_counters alloc_counters;    /* "alloc_counters" */
     int max_cpu;                               /* "max_cpu" (RUBY_MAX_CPU, 8) */
     enum scn_snt_cap snt_cap;                  /* "snt_cap" */
     bool mn_main;                              /* "mn_main" (RUBY_MN_THREADS=1) */
@@ -139,7 +146,7 @@ struct scn_runtime {
  * was asked for and that it cannot honour; defaults are never refused). */
 enum scn_rt_key {
     RT_GVL_POLICY, RT_QUANTUM, RT_TIMER_TICK, RT_THRESHOLD, RT_INVARIANT_CHECK, RT_INSN_COUNTER,
-    RT_COUNTER_MODEL, RT_MAX_CPU, RT_SNT_CAP, RT_MN_MAIN, RT_YJIT, RT_KEY_COUNT
+    RT_COUNTER_MODEL, RT_MAX_CPU, RT_SNT_CAP, RT_MN_MAIN, RT_YJIT, RT_ALLOC_COUNTERS, RT_KEY_COUNT
 };
 extern const char *const scn_rt_key_names[RT_KEY_COUNT + 1];
 
@@ -365,6 +372,7 @@ struct scenario {
 extern const char *const scn_policy_names[GVL_POLICY_COUNT + 1];
 extern const char *const scn_invariant_names[INVARIANT_COUNT + 1];
 extern const char *const scn_counter_names[COUNTER_COUNT + 1];
+extern const char *const scn_alloc_counters_names[ALLOC_COUNTERS_COUNT + 1];
 extern const char *const scn_counter_model_names[COUNTER_MODEL_COUNT + 1];
 extern const char *const scn_snt_cap_names[SNT_CAP_COUNT + 1];
 extern const char *const scn_mutex_impl_names[MUTEX_IMPL_COUNT + 1];
@@ -377,6 +385,7 @@ extern const char *const scn_process_names[PROCESS_COUNT + 1];
 const char *scn_policy_name(enum scn_gvl_policy p);
 const char *scn_invariant_name(enum scn_invariant_check c);
 const char *scn_counter_name(enum scn_insn_counter c);
+const char *scn_alloc_counters_name(enum scn_alloc_counters c);
 const char *scn_counter_model_name(enum scn_counter_model m);
 const char *scn_snt_cap_name(enum scn_snt_cap c);
 const char *scn_mutex_impl_name(enum scn_mutex_impl m);

@@ -127,6 +127,7 @@ static const struct sch_key runtime_keys[] = {
     R_ENUM("invariant_check", scn_invariant_names, "none", invariant_check),
     R_ENUM("insn_counter", scn_counter_names, "none", insn_counter),
     R_ENUM("counter_model", scn_counter_model_names, "line", counter_model),
+    R_ENUM("alloc_counters", scn_alloc_counters_names, "local", alloc_counters),
     { .name = "max_cpu", .kind = SCH_INT, .def = "8", .min = 1, .max = 4096,
       .off = offsetof(struct scn_runtime, max_cpu) },
     R_ENUM("snt_cap", scn_snt_cap_names, "exact", snt_cap),

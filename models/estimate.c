@@ -18,7 +18,10 @@
  *   the wake-up, the relock: 2, and its timeout's event: 1; spawn: 1;
  * - alloc: a lazy-sweep step (GC_INCREMENTAL_SWEEP_SLOT_COUNT slots) or a
  *   GC now and then, with the VM lock and a barrier in a multi-Ractor
- *   process: (1 + barrier) per 1500 objects;
+ *   process: (1 + barrier) per 1500 objects; an env_escape allocates its
+ *   two objects too, and with several Ractors allocating on several cores
+ *   each of their accesses to the objspace's lines moves one (remote_rmw,
+ *   models/gc.c);
  * - a generator's arrival: a sleep and a push: 3.5;
  * - measure, branch (each body by its probability), synchronize: their
  *   bodies, and synchronize's lock and unlock (0.5 each).
@@ -41,6 +44,8 @@
 #include <stdbool.h>
 #include <stdlib.h>
 
+#include "../core/heap.h"
+
 #define THREAD_EVENTS 4.0
 #define TICK_EVENTS 2.0
 
@@ -59,6 +64,7 @@ struct ectx {
     double escape_events;  /* an env_escape under this invariant_check */
     double regain;         /* extra wait to get the GVL back after a blocking region */
     double barrier_events; /* a VM-wide barrier in a multi-Ractor process, 0 in one Ractor */
+    double escape_line;    /* an env_escape's objspace line moves, in ps */
 };
 
 static double dist_mean(const struct scn_dist *d)
@@ -127,8 +133,9 @@ static struct est op_cost(const struct ectx *c, const struct scn_op *op)
         e.releases = true;
         break;
     case OP_ENV_ESCAPE:
-        e.events = c->escape_events;
+        e.events = c->escape_events + (double)CORE_ESCAPE_OBJECTS / 1500 * (1 + c->barrier_events);
         e.escapes = 1;
+        e.time = e.gvl = e.cpu = (double)CORE_ESCAPE_OBJECTS * (double)m->gc_sweep_per_slot + c->escape_line;
         break;
     case OP_JOIN: e.events = 1; break;
     case OP_MUTEX_LOCK:
@@ -251,13 +258,16 @@ static double barrier_time(const struct scenario *scn)
 double estimate_events(const struct scenario *scn, sim_time max_time)
 {
     double horizon = (double)(scn->stop_time > 0 && scn->stop_time < max_time ? scn->stop_time : max_time);
-    struct ectx c = { scn, 1, 0, 0, scn->total_ractors > 1 ? 2 + 3.0 * (scn->total_ractors - 1) : 0 };
+    struct ectx c = { scn, 1, 0, 0, scn->total_ractors > 1 ? 2 + 3.0 * (scn->total_ractors - 1) : 0, 0 };
     bool barriers = scn->runtime.invariant_check == INVARIANT_LOCK_BARRIER;
     switch (scn->runtime.invariant_check) {
     case INVARIANT_LOCKLESS: c.escape_events = 0.5; break;
     case INVARIANT_LOCK_BARRIER: c.escape_events = 2 + 3.0 * (scn->total_ractors - 1); break;
     default: break;
     }
+    if (scn->total_ractors > 2 && scn->machine.cores > 1)
+        c.escape_line = (double)(CORE_ESCAPE_OBJECTS * (CORE_OBJSPACE_NEWOBJ + CORE_OBJSPACE_MALLOC)) *
+                        (double)scn->machine.remote_rmw;
     double events = 0, fixed = 0, longest = 0, cpu = 0, escapes = 0, scale = 1;
     int waiting_ractors = 0;  /* Ractor instances whose threads take turns: the timer ticks */
     for (int r = 0; r < scn->nractors; r++) {

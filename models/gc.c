@@ -14,8 +14,17 @@
  *   (rb_vm_barrier), which stops the running thread of every other Ractor
  *   at its next safe point (models/barrier.c).  runtime.gvl_policy
  *   `barging` stands for CRuby <= 3.2 here too.
- * Allocating while the heap still has free slots takes no lock (the
- * Ractor's newobj cache).  The gc op is a GC start whose length is given
+ * Each Ractor allocates from its newobj cache, the free slots of one heap
+ * page, with no lock (gc.c newobj_of0: ractor_cached_free_region).  When
+ * the cache is empty it takes the next free page (newobj_slowpath ->
+ * ractor_cache_slots -> heap_next_freepage), holding the VM lock
+ * (RB_VM_LOCK_ENTER_CR_LEV) in a multi-Ractor process; with no free page,
+ * heap_prepare sweeps a step or starts a GC inside that lock (gc_enter
+ * nests in it), so a Ractor whose cache runs out while another sweeps or
+ * collects waits for the VM lock.  A GC start empties every Ractor's
+ * cache (gc_sweep_start: rb_gc_ractor_newobj_cache_clear).  With one
+ * Ractor the lock is a no-op and the page changes nothing but where a GC
+ * falls within a page, so the thread allocates object by object.  The gc op is a GC start whose length is given
  * instead of computed from the heap (GC.start, or a pause that gvlsim
  * import read in a trace): the same lock, barrier and state.
  */
@@ -43,10 +52,23 @@ static void gc_done(struct mach_task *t, void *ctx)
     th_retry(th);
 }
 
-static void gc_work(struct rb_thread *th)
+static void gc_work_then(struct rb_thread *th, mach_cont done)
 {
     vm_set_state(th, TS_GC);
-    th_burst(th, th->gc_cost, gc_done);
+    th_burst(th, th->gc_cost, done);
+}
+
+static void gc_work(struct rb_thread *th)
+{
+    gc_work_then(th, gc_done);
+}
+
+/* gc_sweep_start: rb_gc_ractor_newobj_cache_clear of every Ractor (the
+ * slots left in the caches are swept with the rest) */
+static void caches_clear(struct vm *vm, const struct core_gc_step *st)
+{
+    if (st->kind != CORE_GC_MINOR && st->kind != CORE_GC_MAJOR) return;
+    for (int i = 0; i < vm->nractors; i++) vm->ractors[i].newobj_cache = 0;
 }
 
 /* gc_enter: the VM lock is held; decide now (another Ractor's thread may
@@ -61,16 +83,63 @@ static void gc_locked(struct rb_thread *th)
         th_step(th);
         return;
     }
+    caches_clear(vm, &st);
     th->gc_cost = step_cost(rb_machine_of(th), &st);
     vm_instant(th, st.kind == CORE_GC_SWEEP ? "gc_sweep_step" : "gc_start");
     if (core_gc_step_barrier(&st, vm->policy->barging)) barrier_vm_barrier(th, gc_work);
     else gc_work(th);
 }
 
+static void refill_locked(struct rb_thread *th);
+
+/* gc_exit of a step heap_prepare ran inside newobj_slowpath: leave the
+ * nested level (ending the barrier), then take a page, still locked */
+static void refill_gc_done(struct mach_task *t, void *ctx)
+{
+    (void)t;
+    struct rb_thread *th = ctx;
+    vm_set_state(th, TS_RUNNING);
+    vm_lock_leave(th);
+    refill_locked(th);
+}
+
+static void refill_gc_work(struct rb_thread *th)
+{
+    gc_work_then(th, refill_gc_done);
+}
+
+/* gc_enter nested in newobj_slowpath's lock: the barrier of a GC start */
+static void refill_gc_locked(struct rb_thread *th)
+{
+    if (th->gc_barrier) barrier_vm_barrier(th, refill_gc_work);
+    else refill_gc_work(th);
+}
+
+/* newobj_slowpath, the VM lock held: take the next free page, sweeping or
+ * collecting first when there is none (heap_prepare) */
+static void refill_locked(struct rb_thread *th)
+{
+    struct vm *vm = th->vm;
+    uint64_t got;
+    struct core_gc_step st = core_heap_take_page(&vm->heap, &got);
+    if (st.kind == CORE_GC_NONE) {
+        rb_ractor_of(th)->newobj_cache += got;
+        vm_lock_leave(th);
+        th_retry(th);
+        return;
+    }
+    caches_clear(vm, &st);
+    th->gc_cost = step_cost(rb_machine_of(th), &st);
+    th->gc_barrier = core_gc_step_barrier(&st, vm->policy->barging);
+    vm_instant(th, st.kind == CORE_GC_SWEEP ? "gc_sweep_step" : "gc_start");
+    vm_lock_enter(th, refill_gc_locked);
+}
+
 /* gc_enter of the gc op: the VM lock is held */
 static void gc_op_locked(struct rb_thread *th)
 {
     core_heap_count_gc(&th->vm->heap);
+    for (int i = 0; i < th->vm->nractors; i++) th->vm->ractors[i].newobj_cache = 0;
     vm_instant(th, "gc_start");
     barrier_vm_barrier(th, gc_work);   /* a GC start: with one Ractor, no barrier */
 }
@@ -89,19 +158,76 @@ bool gc_op(struct rb_thread *th, const struct scn_op *op)
     return false;
 }
 
-bool gc_alloc(struct rb_thread *th, const struct scn_op *op)
+/* The accesses an allocation makes to rb_objspace's shared cache lines,
+ * in a multi-Ractor process where the Ractors allocate on several cores
+ * at once.  gc.c of v3_1_0, per object: newobj_of0 reads the flags
+ * (during_gc, gc_stressful, has_hook) and newobj_init does a plain
+ * `objspace->total_allocated_objects++` ("TODO: make it atomic, or ractor
+ * local"), both on the line that starts the struct (malloc_params.limit
+ * and .increase, flags, total_allocated_objects); an object whose body is
+ * malloc'd (an environment's ZALLOC_N, a Proc's TypedData_Make_Struct)
+ * adds objspace_xmalloc0's read of the flags (objspace_malloc_gc_stress)
+ * and objspace_malloc_increase's two atomic adds, to malloc_increase and
+ * to rgengc.oldmalloc_increase on another line.  An access to a line
+ * another core wrote last first moves the line here (a read gets it
+ * shared, the write after it must take it back): remote_rmw each.  Only
+ * whole ops are ordered in time, so a burst of w accesses moves the lines
+ * at most w times, and no more often than the other cores accessed them
+ * meanwhile.  With one Ractor one thread runs Ruby at a time and the
+ * lines move at most once per GVL hand-off; not charged.  Ruby 4.0 keeps
+ * the counts per Ractor and thread (runtime.alloc_counters `local`:
+ * cb772247e7, a773bbf0cc): nothing moves.  Measured on
+ * real Ruby 3.1.2, 2 vCPUs, GC disabled (docs/validate.md): a Proc loop's
+ * 10 accesses an op cost 68-187 ns more CPU on 2 CPUs than on 1 (10 x the
+ * calibrated 19.9 ns is 199), Object.new's 2 cost 17-78 ns more. */
+static void objspace_write(struct rb_thread *th, uint64_t objects, bool malloced)
+{
+    struct vm *vm = th->vm;
+    int core = th->nt->core;
+    if (vm->scn->runtime.alloc_counters != ALLOC_COUNTERS_SHARED || !vm->sync->multi || core < 0 ||
+        objects == 0)
+        return;
+    uint64_t w = objects * (CORE_OBJSPACE_NEWOBJ + (malloced ? CORE_OBJSPACE_MALLOC : 0));
+    uint64_t others = vm->objspace_writes - vm->objspace_seen[core];
+    uint64_t moves = others < w ? others : w;
+    th->pending_cost += (sim_time)moves * rb_machine_of(th)->remote_rmw;
+    vm->objspace_transfers += moves;
+    vm->objspace_writes += w;
+    vm->objspace_seen[core] = vm->objspace_writes;
+}
+
+bool gc_alloc_objects(struct rb_thread *th, uint64_t objects, double survive, bool malloced)
 {
     struct core_heap *h = &th->vm->heap;
     if (th->core.op_phase == 0) {
-        th->alloc_left = op->u.alloc.objects;
-        th->alloc_survive = op->u.alloc.survive;
+        objspace_write(th, objects, malloced);
+        th->alloc_left = objects;
+        th->alloc_survive = survive;
         th->core.op_phase = 1;
     }
-    if (h->free >= th->alloc_left) {  /* the freelist: no lock */
-        core_heap_alloc(h, &th->alloc_left, th->alloc_survive);
+    if (!th->vm->sync->multi) {
+        if (h->free >= th->alloc_left) {  /* the freelist: no lock */
+            core_heap_alloc(h, &th->alloc_left, th->alloc_survive);
+            th->core.op_phase = 0;
+            return true;
+        }
+        vm_lock_enter(th, gc_locked);
+        return false;
+    }
+    struct rb_ractor *r = rb_ractor_of(th);  /* ractor_cached_free_region */
+    uint64_t n = r->newobj_cache < th->alloc_left ? r->newobj_cache : th->alloc_left;
+    r->newobj_cache -= n;
+    th->alloc_left -= n;
+    core_heap_allocated(h, n, th->alloc_survive);
+    if (th->alloc_left == 0) {
         th->core.op_phase = 0;
         return true;
     }
-    vm_lock_enter(th, gc_locked);
+    vm_lock_enter(th, refill_locked);  /* newobj_slowpath */
     return false;
+}
+
+bool gc_alloc(struct rb_thread *th, const struct scn_op *op)
+{
+    return gc_alloc_objects(th, op->u.alloc.objects, op->u.alloc.survive, false);
 }

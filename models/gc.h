@@ -3,12 +3,19 @@
 #define MODELS_GC_H
 
 #include <stdbool.h>
+#include <stdint.h>
 
 #include "vm.h"
 
 /* Allocate the op's objects: true if done without waiting; false if the
  * thread collects or sweeps first (it re-runs the op afterwards). */
 bool gc_alloc(struct rb_thread *th, const struct scn_op *op);
+
+/* The same for `objects` objects, each live at the next GC with
+ * probability `survive`, their bodies malloc'd if `malloced` (an op that
+ * allocates as part of its work; it must not use th->core.op_phase
+ * before this returns true). */
+bool gc_alloc_objects(struct rb_thread *th, uint64_t objects, double survive, bool malloced);
 
 /* The gc op: a collection of the op's length.  true once it is done (the
  * thread re-runs the op after the work), false while it works. */

@@ -311,12 +311,20 @@ static void park_done(struct rb_thread *th)
     th->park_k(th);
 }
 
+/* THREAD_BLOCKING_END: thread_sched_to_running, whose READY makes the
+ * woken thread want the GVL only now that it runs (models/sync.c) */
+static void park_acquire(struct rb_thread *th)
+{
+    vm_set_state(th, TS_WANTS_GVL);
+    gvl32_acquire(th, park_done);
+}
+
 /* the interrupt_lock section after the sleep ends (th->unblock.func = 0),
  * then THREAD_BLOCKING_END */
 static void intr_locked(struct rb_thread *th)
 {
     vml_mutex_unlock(th, intr_lock(th));
-    gvl32_acquire(th, park_done);
+    park_acquire(th);
 }
 
 static void park_woken(struct mach_task *t, void *ctx)
@@ -335,7 +343,7 @@ static void park_sleep(struct mach_task *t, void *ctx)
         th_block(th, park_woken);
         return;
     }
-    gvl32_acquire(th, park_done);
+    park_acquire(th);
 }
 
 /* THREAD_BLOCKING_YIELD: native_thread_yield() before the sleep */

@@ -79,13 +79,25 @@ static void timed_wait(struct rb_thread *th, sim_time timeout)
     gvl_blocking_enter(th, true, timed_released);  /* THREAD_BLOCKING_BEGIN */
 }
 
+/* A woken thread wants the GVL from its wake where the waker queues it
+ * for the GVL (3.3+: ubf_waiting calls thread_sched_to_ready_common,
+ * which fires READY, in the waker); with the barging GVL (up to 3.2) the
+ * woken thread queues itself once it runs again (native_sleep's
+ * THREAD_BLOCKING_END: thread_sched_to_running fires READY, then
+ * gvl_acquire_common takes its place in the waitq), so until then it is
+ * still parked (models/gvl_barging.c and timed_woke set it ready). */
+static void woken_ready(struct rb_thread *w)
+{
+    if (!w->vm->policy->barging) vm_set_state(w, TS_WANTS_GVL);
+}
+
 void sync_wake(struct rb_thread *waker, struct rb_thread *w)
 {
     if (w->timed_waiting) {
         /* ubf_pthread_cond_signal: the native thread wakes at once */
         if (w->wait_woken) return;
         w->wait_woken = true;
-        vm_set_state(w, TS_WANTS_GVL);  /* ready from now, as an untimed waiter would be */
+        woken_ready(w);  /* as an untimed waiter would be */
         int woke = w->vml_asleep ? 0 : mach_wake(&w->vm->mach, w->nt, waker ? waker->nt : NULL);
         if (woke) {
             w->vm->wakeups++;
@@ -94,7 +106,7 @@ void sync_wake(struct rb_thread *waker, struct rb_thread *w)
         return;
     }
     w->interrupts |= CORE_INT_PENDING;
-    vm_set_state(w, TS_WANTS_GVL);
+    woken_ready(w);
     gvl_ready(waker, w);
 }
 
@@ -308,7 +320,7 @@ void sync_thread_end(struct rb_thread *th)
             struct rb_thread *j = rb_thread_of(c);
             if (j->dead || !c->joining) continue;
             c->joining = false;
-            vm_set_state(j, TS_WANTS_GVL);
+            woken_ready(j);
             gvl_ready(th, j);
         }
     }

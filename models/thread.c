@@ -28,6 +28,7 @@
 #include <string.h>
 
 #include "../core/cursor.h"
+#include "../core/heap.h"
 #include "../core/policy.h"
 #include "barrier.h"
 #include "counter.h"
@@ -429,7 +430,9 @@ void th_step(struct rb_thread *th)
             if (run_arrive(th, op)) continue;
             return;
         case OP_ENV_ESCAPE:
-            /* vm_make_env_each -> the JIT's invariant check (models/invariant.c) */
+            /* vm_make_env_each's environment and rb_proc_alloc's Proc
+             * (models/gc.c), then the JIT's invariant check (models/invariant.c) */
+            if (!gc_alloc_objects(th, CORE_ESCAPE_OBJECTS, 0.0, true)) return;
             if (invariant_env_escape(th, op)) continue;
             return;
         case OP_JOIN:

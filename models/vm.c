@@ -101,7 +101,9 @@ int vm_init(struct vm *vm, const struct scenario *scn, struct sim_engine *eng, c
     vm->queues = calloc((size_t)(vm->nqueues ? vm->nqueues : 1), sizeof *vm->queues);
     vm->mutexes = calloc((size_t)(vm->nmutexes ? vm->nmutexes : 1), sizeof *vm->mutexes);
     vm->condvars = calloc((size_t)(vm->ncondvars ? vm->ncondvars : 1), sizeof *vm->condvars);
-    if (!vm->ractors || !vm->threads || !vm->queues || !vm->mutexes || !vm->condvars) goto oom;
+    vm->objspace_seen = calloc((size_t)scn->machine.cores, sizeof *vm->objspace_seen);
+    if (!vm->ractors || !vm->threads || !vm->queues || !vm->mutexes || !vm->condvars || !vm->objspace_seen)
+        goto oom;
 
     for (int q = 0; q < scn->nqueues; q++) {
         core_queue_init(&vm->queues[q], scn->queues[q].name, scn->queues[q].initial);
@@ -277,7 +279,8 @@ int vm_collect(struct vm *vm, struct run_metrics *m)
     m->ractor_ops = ractor_ops;
     m->nractor_ops = vm->nractors;
     mn_collect(vm, m);       /* native_threads, SNT switches */
-    counter_collect(vm, m);  /* line_transfers */
+    counter_collect(vm, m);  /* line_transfers: the instruction counter's ... */
+    m->line_transfers += vm->objspace_transfers;  /* ... and the objspace's */
     for (int r = 0; r < vm->nractors; r++) gvl_collect(&vm->ractors[r], m);  /* hand-offs, helpers */
     m->engine_events = vm->eng->fired;
     return GV_OK;
@@ -299,6 +302,7 @@ void vm_free(struct vm *vm)
     free(vm->queues);
     free(vm->mutexes);
     free(vm->condvars);
+    free(vm->objspace_seen);
     mn_free(vm);
     counter_free(vm);
     vm_sync_free(vm);

@@ -63,6 +63,7 @@ struct rb_ractor {
     void *policy_data;           /* per-policy state (threshold, barging) */
     int started, dead;           /* its threads started, ended (living = started - dead: a
                                     spawned or later-starting thread does not exist before) */
+    uint64_t newobj_cache;       /* free slots of its newobj cache's page (models/gc.c) */
 };
 
 struct rb_thread {
@@ -121,6 +122,7 @@ struct rb_thread {
     uint64_t alloc_left;
     double alloc_survive;
     sim_time gc_cost;
+    bool gc_barrier;             /* the step heap_prepare runs takes the barrier */
 };
 
 /* The timer thread (thread_pthread.c timer_thread_func). */
@@ -153,6 +155,12 @@ struct vm {
     struct core_condvar *condvars;
     int ncondvars;
     struct core_heap heap;       /* the objects and the GC (core/heap.h) */
+    /* rb_objspace's shared cache lines (models/gc.c objspace_write):
+     * writes so far, the count each core had seen after its last write,
+     * and the transfers the writes made */
+    uint64_t objspace_writes;
+    uint64_t *objspace_seen;
+    uint64_t objspace_transfers;
     int nmeasures;               /* named measures: each thread's core.cur.samples */
     struct rb_timer timer;
     struct mn_pool *mn;          /* M:N shared native threads (mn_pool.c) */

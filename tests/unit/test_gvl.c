@@ -237,6 +237,36 @@ static void test_join(void)
     ASSERT(r.m.state_time[TS_PARKED] > 14 * SIM_MS);
 }
 
+/* Who counts a woken thread as wanting the GVL: 3.3's waker makes it
+ * READY at the push (ubf_waiting: thread_sched_to_ready_common); up to 3.2
+ * the woken thread fires READY itself once it runs (native_sleep's
+ * THREAD_BLOCKING_END: thread_sched_to_running), one OS wake-up (20 us on
+ * the test machine) later, so `barging` keeps it parked until then.  The
+ * worker parks while main sleeps; main pushes and computes 1 ms more. */
+static void test_woken_ready(void)
+{
+    struct scn_op mops[] = { fx_sleep(100 * SIM_US), fx_compute(100 * SIM_US), fx_queue(OP_QUEUE_PUSH, 0),
+                             fx_compute(SIM_MS) };
+    struct scn_op wops[] = { fx_queue(OP_QUEUE_POP, 0), fx_compute(10 * SIM_US) };
+    sim_time wants[2] = { 0, 0 };
+    for (int k = 0; k < 2; k++) {
+        struct scn_thread t[2] = { { "main", 1, { mops, 4 }, 0, false }, { "worker", 1, { wops, 2 }, 0, false } };
+        struct scn_ractor r;
+        struct scenario s = fx_one_ractor(2, k ? GVL_POLICY_BARGING : GVL_POLICY_EAGER, &r, t, 2);
+        struct scn_queue q = { "q", 0 };
+        s.queues = &q;
+        s.nqueues = 1;
+        struct fx_result res = fx_simulate(&s);
+        ASSERT_EQ(res.rc, GV_OK);
+        wants[k] = res.wants[1];
+        run_metrics_free(&res.m);
+    }
+    /* both wait for main's 1 ms and one hand-off; under barging the 20 us
+     * of the worker's wake-up after the push are still parked */
+    ASSERT_EQ(wants[0], 1041 * SIM_US);
+    ASSERT_EQ(wants[1], 1021 * SIM_US);
+}
+
 /* A pop that nobody will ever satisfy is a deadlock, reported per thread. */
 static void test_deadlock_report(void)
 {
@@ -307,6 +337,7 @@ int main(void)
     RUN(test_timer_wake_cost);
     RUN(test_io_thread_starved);
     RUN(test_join);
+    RUN(test_woken_ready);
     RUN(test_deadlock_report);
     RUN(test_zero_time_loop_fails);
     RUN(test_deterministic);

@@ -95,6 +95,19 @@ static const struct imp_seg *wait_of(const struct imp_trace *t, const char *name
     abort();
 }
 
+/* the worker dies at `died`, main's join ends 10 us later, and tracing
+ * stops 10 us after that */
+static const char *join_end(struct tb *b, double died)
+{
+    st(b, 2, died, "died");
+    st(b, 1, died + 10, "wants_gvl");
+    st(b, 1, died + 12, "running");
+    st(b, 1, died + 20, "stopped_tracing");
+    tname(b, 1, "Main Thread");
+    tname(b, 2, "worker");
+    return tb_end(b);
+}
+
 /* main starts a worker that runs, waits on a queue main pushes to, runs,
  * then main joins it: the building block of several tests */
 static const char *two_threads(struct tb *b)
@@ -111,13 +124,7 @@ static const char *two_threads(struct tb *b)
     st(b, 2, 1040, "wants_gvl");    /* ... the worker is ready while main still runs */
     st(b, 1, 1050, "waiting");      /* main joins */
     st(b, 2, 1060, "running");
-    st(b, 2, 2000, "died");
-    st(b, 1, 2010, "wants_gvl");
-    st(b, 1, 2012, "running");
-    st(b, 1, 2020, "stopped_tracing");
-    tname(b, 1, "Main Thread");
-    tname(b, 2, "worker");
-    return tb_end(b);
+    return join_end(b, 2000);
 }
 
 /* ---- reading --------------------------------------------------------------- */
@@ -551,6 +558,23 @@ static void test_classify_ractor_overlaps(void)
     ASSERT_EQ(lat.acquire_median, 2 * SIM_US);
     imp_trace_free(&t);
     diag_free(&d);
+    /* 3.2's native_sleep fires SUSPENDED before it releases the GVL and
+     * again at the release (thread_sched_to_waiting): the waiter that
+     * takes the GVL 70 us after the second is a hand-off too */
+    memset(&b, 0, sizeof b);
+    st(&b, 1, 0, "started_tracing");
+    st(&b, 2, 1, "started");
+    st(&b, 2, 5, "wants_gvl");
+    st(&b, 1, 100, "waiting");       /* main pops an empty queue: the first SUSPENDED ... */
+    st(&b, 1, 101, "waiting");       /* ... and the release's */
+    st(&b, 2, 171, "running");
+    ASSERT_EQ(read_text(join_end(&b, 300), &t, &d), GV_OK);
+    ASSERT_EQ(imp_classify(&t, NULL, err, sizeof err), GV_OK);
+    ASSERT_EQ(imp_latencies(&t, &lat), GV_OK);
+    ASSERT_EQ(lat.handoffs, 1);
+    ASSERT_EQ(lat.handoff_median, 70 * SIM_US);
+    imp_trace_free(&t);
+    diag_free(&d);
 }
 
 /* ---- the scenario ----------------------------------------------------------- */
@@ -609,6 +633,124 @@ static void test_emit(void)
     diag_free(&d);
 }
 
+/* `trace` read, classified and emitted with a start lead: its text */
+static char *emit_with_lead(const char *trace, sim_time lead)
+{
+    struct imp_trace t;
+    struct diag_list d;
+    char err[256];
+    ASSERT_EQ(read_text(trace, &t, &d), GV_OK);
+    ASSERT_EQ(imp_classify(&t, NULL, err, sizeof err), GV_OK);
+    struct imp_emit_opts eo = { .name = "lead", .start_lead = lead };
+    cJSON *root = imp_emit(&t, &eo);
+    char *text = root ? imp_print(root) : NULL;
+    ASSERT(text);
+    cJSON_Delete(root);
+    imp_trace_free(&t);
+    diag_free(&d);
+    return text;
+}
+
+/* Up to 3.2 a created thread reports `started` itself once it runs
+ * (thread_start_func_1), and a woken one READY (thread_sched_to_running);
+ * 3.3 from its creator (native_thread_create) and its waker
+ * (ubf_waiting): in a 3.2 trace the creation and the wake came one
+ * start-up of the replay's machine before the event, never before the
+ * actor's hold began. */
+static void test_emit_start_lead(void)
+{
+    struct tb b;
+    struct imp_trace t;
+    struct diag_list d;
+    ASSERT_EQ(read_text(two_threads(&b), &t, &d), GV_OK);
+    ASSERT_EQ(imp_start_lead(&t, "3.2", 17 * SIM_US), 17 * SIM_US);
+    ASSERT_EQ(imp_start_lead(&t, "3.1.2", 17 * SIM_US), 17 * SIM_US);
+    ASSERT_EQ(imp_start_lead(&t, "3.3", 17 * SIM_US), 0);
+    ASSERT_EQ(imp_start_lead(&t, "3.3.0-preview1", 17 * SIM_US), 0);
+    ASSERT_EQ(imp_start_lead(&t, "3.4.1", 17 * SIM_US), 0);
+    ASSERT_EQ(imp_start_lead(&t, NULL, 17 * SIM_US), 0);
+    t.form = IMP_FORM_GVLSIM;   /* a gvlsim trace starts a thread at its spawn */
+    ASSERT_EQ(imp_start_lead(&t, "3.2", 17 * SIM_US), 0);
+    imp_trace_free(&t);
+    diag_free(&d);
+    /* the worker started 10 us into main's hold: a lead of 4 us puts the
+     * spawn 6 us into it, one of 17 us at its start */
+    char *text = emit_with_lead(two_threads(&b), 4 * SIM_US);
+    ASSERT_CONTAINS(text,
+        "          {\"op\":\"compute\",\"trace\":\"e1 running\",\"dur\":\"6us\"},\n"
+        "          {\"op\":\"spawn\",\"trace\":\"creates worker (4us before its started event, which Ruby up to 3.2 "
+        "fires from the new thread once it runs)\",\"thread\":\"worker\"},\n"
+        "          {\"op\":\"compute\",\"trace\":\"e1 running (part 2)\",\"dur\":\"14us\"},\n");
+    /* the worker's pop ended 8 us into main's second hold: the push goes
+     * 4 us before that end */
+    ASSERT_CONTAINS(text,
+        "          {\"op\":\"compute\",\"trace\":\"e15 running\",\"dur\":\"4us\"},\n"
+        "          {\"op\":\"queue_push\",\"trace\":\"wakes worker's waiting[0] (e11)\",\"queue\":\"wake.1\"},\n"
+        "          {\"op\":\"compute\",\"trace\":\"e15 running (part 2)\",\"dur\":\"14us\"},\n");
+    free(text);
+    text = emit_with_lead(two_threads(&b), 17 * SIM_US);
+    ASSERT_CONTAINS(text,
+        "      { \"name\": \"Main Thread\", \"program\": [\n"
+        "          {\"op\":\"spawn\",\"trace\":\"creates worker (10us before its started event, which Ruby up to 3.2 "
+        "fires from the new thread once it runs)\",\"thread\":\"worker\"},\n"
+        "          {\"op\":\"compute\",\"trace\":\"e1 running\",\"dur\":\"20us\"},\n");
+    /* ... and the push at the start of main's hold, not before it */
+    ASSERT_CONTAINS(text,
+        "          {\"op\":\"queue_push\",\"trace\":\"wakes worker's waiting[0] (e11)\",\"queue\":\"wake.1\"},\n"
+        "          {\"op\":\"compute\",\"trace\":\"e15 running\",\"dur\":\"18us\"},\n");
+    free(text);
+}
+
+/* A wait that ends while its waker holds the GVL again after a short
+ * release (a `p`): the READY came in that later hold, so the push goes
+ * there (one wake-up before the end, in a 3.2 trace), not at the release;
+ * a lead longer than that hold puts it back in the hold before. */
+static const char *rehold_trace(struct tb *b)
+{
+    memset(b, 0, sizeof *b);
+    st(b, 1, 0, "started_tracing");
+    st(b, 2, 1, "started");
+    st(b, 2, 2, "wants_gvl");
+    st(b, 1, 10, "waiting");     /* main sleeps */
+    st(b, 2, 12, "running");
+    st(b, 2, 30, "waiting");     /* the worker pops an empty queue */
+    st(b, 1, 300, "wants_gvl");
+    st(b, 1, 301, "running");
+    st(b, 1, 400, "waiting");    /* main writes for 10 us ... */
+    st(b, 1, 410, "wants_gvl");
+    st(b, 1, 411, "running");    /* ... and takes the GVL back */
+    st(b, 2, 480, "wants_gvl");  /* the worker's READY, 69 us into that hold */
+    st(b, 1, 600, "waiting");    /* main joins */
+    st(b, 2, 605, "running");
+    return join_end(b, 700);
+}
+
+static void test_emit_wake_in_next_hold(void)
+{
+    struct tb b;
+    struct imp_trace t;
+    struct diag_list d;
+    char err[256];
+    ASSERT_EQ(read_text(rehold_trace(&b), &t, &d), GV_OK);
+    ASSERT_EQ(imp_classify(&t, NULL, err, sizeof err), GV_OK);
+    const struct imp_seg *s = wait_of(&t, "worker", 0);
+    ASSERT_EQ(s->cls, IMP_CLS_SYNC);
+    ASSERT_EQ(s->wake_at, 400 * SIM_US);     /* main's release, 80 us before the end */
+    ASSERT_EQ(s->wake_next, 411 * SIM_US);   /* and main's hold around the end */
+    imp_trace_free(&t);
+    diag_free(&d);
+    static const struct { sim_time lead; const char *want; } cases[] = {
+        { 0, "\"e21 running\",\"dur\":\"69us\"},\n          {\"op\":\"queue_push\"" },
+        { 17 * SIM_US, "\"e21 running\",\"dur\":\"52us\"},\n          {\"op\":\"queue_push\"" },
+        { 100 * SIM_US, "\"e15 running\",\"dur\":\"79us\"},\n          {\"op\":\"queue_push\"" },
+    };
+    for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
+        char *text = emit_with_lead(rehold_trace(&b), cases[k].lead);
+        ASSERT_CONTAINS(text, cases[k].want);
+        free(text);
+    }
+}
+
 int main(void)
 {
     RUN(test_read_gvl_tracing);
@@ -622,5 +764,7 @@ int main(void)
     RUN(test_classify_yield_end_exit_ractors);
     RUN(test_classify_ractor_overlaps);
     RUN(test_emit);
+    RUN(test_emit_start_lead);
+    RUN(test_emit_wake_in_next_hold);
     TEST_DONE();
 }

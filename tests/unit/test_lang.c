@@ -407,6 +407,24 @@ static void test_heap_steps(void)
     struct core_gc_step s1 = { CORE_GC_MINOR, 0, 0 }, s2 = { CORE_GC_SWEEP, 0, 2048 };
     ASSERT(core_gc_step_barrier(&s1, true) && core_gc_step_barrier(&s1, false));
     ASSERT(!core_gc_step_barrier(&s2, true) && core_gc_step_barrier(&s2, false));
+    /* a Ractor's newobj cache takes a page: 409 free slots, less the
+     * page's share of the old objects; with none free, the sweep first */
+    core_heap_init(&h, 10000, 1.8);
+    uint64_t got;
+    ASSERT_EQ(core_heap_take_page(&h, &got).kind, CORE_GC_NONE);
+    ASSERT_EQ(got, CORE_HEAP_PAGE_SLOTS);
+    ASSERT_EQ(h.free, 10000 - CORE_HEAP_PAGE_SLOTS);
+    h.old = 5000;  /* half the heap old: 204.5 free slots a page */
+    ASSERT_EQ(core_heap_take_page(&h, &got).kind, CORE_GC_NONE);
+    ASSERT_EQ(got, 205);
+    h.free = 3;
+    ASSERT_EQ(core_heap_take_page(&h, &got).kind, CORE_GC_NONE);
+    ASSERT_EQ(got, 3);
+    ASSERT_EQ(core_heap_take_page(&h, &got).kind, CORE_GC_MINOR);
+    ASSERT_EQ(got, 0);
+    ASSERT_EQ(core_heap_take_page(&h, &got).kind, CORE_GC_SWEEP);
+    ASSERT_EQ(core_heap_take_page(&h, &got).kind, CORE_GC_NONE);
+    ASSERT(got > 0 && got <= CORE_HEAP_PAGE_SLOTS);
 }
 
 /* ---- latency statistics ------------------------------------------------------- */

@@ -250,6 +250,32 @@ static void test_gc(void)
     RUN_SETS(LANG "gc_ractors.json", &r, "runtime.gvl_policy=barging");
     ASSERT_EQ(r.rc, GV_OK);
     ASSERT_EQ(r.m.barriers, r.m.gc_count);
+    /* ... and each Ractor takes its pages under the VM lock
+     * (newobj_slowpath): 400,000 objects, at most 409 a page, where the
+     * GC's steps alone would take it once each */
+    ASSERT(r.m.vmlock_acquires >= 2 * 2000 * 100 / CORE_HEAP_PAGE_SLOTS);
+    ASSERT(r.m.vmlock_acquires > 2 * (r.m.gc_count + r.m.gc_sweeps));
+    run_free(&r);
+    /* an env escape allocates the environment and the Proc, both with a
+     * malloc'd body: five accesses each to rb_objspace's shared lines.  Two
+     * worker Ractors on two cores move the lines (at most all ten accesses
+     * an op, each charged remote_rmw); on one core they never move */
+    const char *proc2[] = { "runtime={\"ruby\":\"3.1\"}", "ractors.1.count=2", "stop.time=20ms",
+                            "machine.cores=2", NULL };
+    run_sets("scenarios/proc_heavy.json", proc2, &r);
+    ASSERT_EQ(r.rc, GV_OK);
+    ASSERT(r.m.gc_count > 0);
+    ASSERT(r.m.line_transfers > r.m.ops);
+    ASSERT(r.m.line_transfers <= (CORE_OBJSPACE_NEWOBJ + CORE_OBJSPACE_MALLOC) * CORE_ESCAPE_OBJECTS * r.m.ops);
+    ASSERT(r.m.vmlock_acquires > r.m.gc_count + r.m.gc_sweeps);
+    uint64_t ops2 = r.m.ops;
+    run_free(&r);
+    proc2[3] = "machine.cores=1";
+    run_sets("scenarios/proc_heavy.json", proc2, &r);
+    ASSERT_EQ(r.rc, GV_OK);
+    ASSERT_EQ(r.m.line_transfers, 0);
+    ASSERT(r.m.gc_count > 0);
+    ASSERT(ops2 < 2 * r.m.ops);  /* the moves cost the two cores more than half their gain */
     run_free(&r);
     RUN_SETS(LANG "gc_ractors.json", &r, "runtime.gvl_policy=eager");
     ASSERT_EQ(r.rc, GV_OK);

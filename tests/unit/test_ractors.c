@@ -6,6 +6,7 @@
  * observer events and determinism. */
 #include <string.h>
 
+#include "../../core/heap.h"
 #include "../../models/thread.h"
 #include "../../models/vm_lock.h"
 #include "sim_fixture.h"
@@ -145,6 +146,8 @@ static void build(struct built *b, int cores, enum scn_invariant_check check, in
     s->machine.lockless_check = 1 * SIM_NS;
     s->machine.mutex_impl = MUTEX_DARWIN;
     s->runtime.invariant_check = check;
+    s->runtime.gc_heap_init_slots = 10000;  /* the loader's defaults: an escape allocates */
+    s->runtime.gc_heap_growth_factor = 1.8;
     b->q = (struct scn_queue){ (char *)"never", 0 };
     s->queues = &b->q;
     s->nqueues = 1;
@@ -187,23 +190,41 @@ static void test_single_ractor_is_lock_free(void)
     ASSERT_EQ(r.fx.m.wall, 20 * SIM_US + 1000 * SIM_US + 150 * SIM_NS);
 }
 
+/* Time per op outside the GC (the escape's environment and Proc fill the
+ * heap), in ns. */
+static double ns_per_op_but_gc(const struct run_result *r)
+{
+    return (double)(r->fx.m.wall - r->fx.m.state_time[TS_GC]) / (double)r->fx.m.ops / (double)SIM_NS;
+}
+
 /* The report's N=1 numbers (one worker Ractor, main waiting): 167 ns/op
- * without YJIT's bookkeeping, 180 ns with the uncontended lock + barrier. */
+ * without YJIT's bookkeeping, 180 ns with the uncontended lock + barrier,
+ * each plus the GC of the two objects an escape allocates. */
 static void test_proc_one_worker_costs(void)
 {
     struct run_result lb = proc_heavy(1, "lock_barrier", 8, "5ms");
     ASSERT_EQ(lb.fx.rc, GV_OK);
-    double rate = ops_per_s(&lb);
-    ASSERT(rate > 5.53e6 && rate < 5.58e6);           /* 180 ns/op */
-    ASSERT(lb.fx.m.barriers + 1 >= lb.fx.m.ops && lb.fx.m.barriers <= lb.fx.m.ops + 1);
+    double per_op = ns_per_op_but_gc(&lb);
+    ASSERT(per_op > 179.0 && per_op < 181.5);         /* 180 ns/op */
+    ASSERT(lb.fx.m.gc_count > 0);
+    /* a barrier per escape, and (eager: 3.3+) per GC start and sweep step */
+    uint64_t steps = lb.fx.m.gc_count + lb.fx.m.gc_sweeps;
+    ASSERT(lb.fx.m.barriers + 1 >= lb.fx.m.ops + steps && lb.fx.m.barriers <= lb.fx.m.ops + steps + 1);
     ASSERT_EQ(lb.fx.m.vmlock_waits, 0);                /* never contended */
+    ASSERT_EQ(lb.fx.m.line_transfers, 0);              /* one allocating core */
     /* one outermost VM-lock enter per escape (plus the main thread's, if the
-     * first barrier caught it before it parked) */
-    ASSERT(lb.fx.m.vmlock_acquires >= lb.fx.m.barriers && lb.fx.m.vmlock_acquires <= lb.fx.m.barriers + 2);
+     * first barrier caught it before it parked), and one per heap page the
+     * worker's cache takes (2 objects an op, at most 409 a page; fewer
+     * after a sweep step leaves a partial page, or a GC empties the cache) */
+    uint64_t pages = 2 * lb.fx.m.ops / CORE_HEAP_PAGE_SLOTS;
+    ASSERT(lb.fx.m.vmlock_acquires >= lb.fx.m.ops + pages &&
+           lb.fx.m.vmlock_acquires <= lb.fx.m.ops + pages + 2 * steps + 2);
     struct run_result none = proc_heavy(1, "none", 8, "5ms");
-    double r0 = ops_per_s(&none);
-    ASSERT(r0 > 5.96e6 && r0 < 6.01e6);               /* 167 ns/op */
-    ASSERT_EQ(none.fx.m.vmlock_acquires, 0);
+    per_op = ns_per_op_but_gc(&none);
+    ASSERT(per_op > 166.5 && per_op < 168.0);         /* 167 ns/op */
+    pages = 2 * none.fx.m.ops / CORE_HEAP_PAGE_SLOTS;
+    steps = none.fx.m.gc_count + none.fx.m.gc_sweeps;
+    ASSERT(none.fx.m.vmlock_acquires >= pages && none.fx.m.vmlock_acquires <= pages + 2 * steps + 2);
 }
 
 /* ---- tests: who the barrier waits for ----------------------------------------------- */
@@ -306,8 +327,9 @@ static void test_lockless_once_per_iseq(void)
     struct run_result r = *run_vm(&b.s, NULL);
     ASSERT_EQ(r.fx.rc, GV_OK);
     ASSERT_EQ(r.fx.m.barriers, 2);
-    /* the two first escapes, and o's two joins from its interrupt handler */
-    ASSERT_EQ(r.fx.m.vmlock_acquires, 4);
+    /* the two first escapes, o's two joins from its interrupt handler, and
+     * the heap pages w's cache takes for the 1000 escapes' 2000 objects */
+    ASSERT_EQ(r.fx.m.vmlock_acquires, 4 + (2 * 1000 + CORE_HEAP_PAGE_SLOTS - 1) / CORE_HEAP_PAGE_SLOTS);
     ASSERT_EQ(r.barrier_starts, 2);
     ASSERT_EQ(r.barrier_ends, 2);
     /* lock_barrier: one per escape */
@@ -359,7 +381,12 @@ static void test_every_policy_and_check_finishes(void)
 /* ---- tests: bug #22224 ---------------------------------------------------------------- */
 
 /* lock_barrier: aggregate throughput collapses from 1 to 8 workers on 8
- * cores (report: ~150x, 5.5M -> 37K ops/s); lockless and none scale. */
+ * cores (report: ~150x, 5.5M -> 37K ops/s); lockless and none do not
+ * collapse, but the allocation every escape makes (heap pages under the
+ * VM lock, a barrier per GC start and, on 3.3+, per sweep step) keeps
+ * them far below the no-escape control's scaling: PR 18176 measured 1.5x
+ * for YJIT off (~6M -> ~9M), the report 1.7x.  The report's Ruby (master,
+ * alloc_counters `local`) no longer writes shared allocation counters. */
 static void test_proc_collapse_and_fix(void)
 {
     struct run_result one = proc_heavy(1, "lock_barrier", 8, "4ms");
@@ -383,12 +410,16 @@ static void test_proc_collapse_and_fix(void)
 
     struct run_result ll1 = proc_heavy(1, "lockless", 8, "2ms");
     struct run_result ll8 = proc_heavy(8, "lockless", 8, "2ms");
-    ASSERT(ops_per_s(&ll8) / ops_per_s(&ll1) >= 5.0);
-    ASSERT(ll8.fx.m.barriers <= 8);       /* only first escapes */
+    double sl = ops_per_s(&ll8) / ops_per_s(&ll1);
+    ASSERT(sl > 1.0 && sl < 3.0);
+    /* only first escapes, and (eager: 3.3+) GC starts and sweep steps */
+    ASSERT(ll8.fx.m.barriers <= 8 + ll8.fx.m.gc_count + ll8.fx.m.gc_sweeps);
     struct run_result n1 = proc_heavy(1, "none", 8, "2ms");
     struct run_result n8 = proc_heavy(8, "none", 8, "2ms");
-    ASSERT(ops_per_s(&n8) / ops_per_s(&n1) >= 5.0);
-    ASSERT_EQ(n8.fx.m.barriers, 0);
+    double sn = ops_per_s(&n8) / ops_per_s(&n1);
+    ASSERT(sn > 1.0 && sn < 3.0);
+    ASSERT_EQ(n8.fx.m.barriers, n8.fx.m.gc_count + n8.fx.m.gc_sweeps);  /* the GC's only */
+    ASSERT_EQ(n8.fx.m.line_transfers, 0);
 }
 
 /* The Proc-free control scales with YJIT's lock_barrier setting too. */

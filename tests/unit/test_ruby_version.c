@@ -182,8 +182,9 @@ static void test_preset(void)
     ASSERT_EQ(r.max_cpu, 4096);
     ASSERT_EQ(r.snt_cap, SNT_CAP_EXACT);
     ASSERT_EQ(r.quantum, 100 * SIM_MS);
+    ASSERT_EQ(r.alloc_counters, ALLOC_COUNTERS_SHARED);
     ASSERT_EQ(r.asked, BIT(RT_GVL_POLICY) | BIT(RT_INVARIANT_CHECK) | BIT(RT_INSN_COUNTER) | BIT(RT_MAX_CPU) |
-                           BIT(RT_SNT_CAP));
+                           BIT(RT_SNT_CAP) | BIT(RT_ALLOC_COUNTERS));
     /* YJIT on 3.1 changes nothing; on 3.4 an escape takes the lock and the barrier */
     r = runtime_of("{ \"ruby\": \"3.1\", \"yjit\": true }", NULL);
     ASSERT_EQ(r.invariant_check, INVARIANT_NONE);
