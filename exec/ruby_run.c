@@ -344,6 +344,10 @@ int rrun_insn_ns(const struct rrun_opts *o, double *samples, int n, char *err, s
     }
     char *so = rc == GV_OK ? slurp(t.out) : NULL, *se = rc == GV_OK ? slurp(t.errf) : NULL;
     tmpdir_remove(&t);
+    /* 127: the child could not exec it (posix_spawn reports that so where it
+     * must fork, as under valgrind) */
+    if (rc == GV_OK && !c.timed_out && WIFEXITED(c.status) && WEXITSTATUS(c.status) == 127)
+        rc = gv_fail(err, errlen, GV_EUNSUP, "cannot run %s", ruby_exe(o));
     if (rc == GV_OK && (c.timed_out || !WIFEXITED(c.status) || WEXITSTATUS(c.status) != 0 || !so))
         rc = gv_fail(err, errlen, GV_ERUN, "%s failed the instruction loop%s: %s", ruby_exe(o),
                      c.timed_out ? " (no answer within 60 s)" : "", se ? tail_of(se, 500) : "");
