@@ -115,6 +115,11 @@ struct run_metrics {
     uint64_t gvl_lock_sections;  /* sections of gvl->lock (acquisitions) */
     uint64_t gvl_lock_waits;     /* sleeps on it (FUTEX_WAIT; each is woken by an unlock) */
     uint64_t intr_lock_waits;    /* sleeps on an interrupt_lock its waker still held */
+    /* ... and on the 3.3+ timer thread (thread_pthread.c timer_thread_func) */
+    uint64_t timer_wakes;        /* woken from its wait without a timeout (the eventfd write
+                                    of timer_thread_wakeup_locked) */
+    uint64_t timer_timed_waits;  /* timer_thread_set_timeout found the timeslice set non-empty:
+                                    a 10 ms timed wait begins (its timeouts are timer_ticks) */
 
     sim_time warmup;             /* rates (ops_per_s, NAME_per_s) count from it */
     struct run_measure *measures;/* the named measures, in declaration order (owned) */

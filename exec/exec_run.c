@@ -258,6 +258,8 @@ static void collect(struct exec_vm *vm, const struct rusage *ru0, const struct r
     bool helpers = vm->policy->defer == CORE_DEFER_HELPER;
     uint64_t native = (uint64_t)vm->nthreads + (vm->policy->uses_timer_thread ? 1 : 0);
     m->timer_ticks = vm->timer_ticks;
+    m->timer_wakes = vm->timer_wakes;
+    m->timer_timed_waits = vm->timer_timed_waits;
     for (int r = 0; r < vm->nractors; r++) {
         const struct exec_sched *s = &vm->ractors[r].sched;
         add_counts(&ac, &s->helper_counts);

@@ -25,6 +25,7 @@ void exec_timer_wakeup_locked(struct exec_vm *vm, struct exec_actor_counts *by)
 {
     if (!vm->timer_started || !vm->timer_sleeping_forever) return;
     vm->timer_sleeping_forever = false;
+    vm->timer_wakes++;
     by->wakeups++;
     pthread_cond_signal(&vm->timer_cond);
 }
@@ -59,6 +60,8 @@ static void *timer_main(void *arg)
     while (!vm->timer_stop) {
         if (vm->timeslice_cnt > 0) {
             if (!armed) {
+                /* timer_thread_set_timeout: a 10 ms timeout */
+                vm->timer_timed_waits++;
                 deadline = exec_now_ns() + tick_ns;
                 armed = true;
             }

@@ -212,6 +212,8 @@ struct exec_vm {
     bool timer_stop;                       /* under sched_lock */
     pthread_cond_t timer_cond;             /* waited on with sched_lock */
     uint64_t timer_ticks;
+    uint64_t timer_wakes;                  /* signalled in its wait without a timeout */
+    uint64_t timer_timed_waits;            /* found the timeslice set non-empty: a timed wait */
     struct exec_actor_counts timer_counts;
     struct rusage timer_ru;
 

@@ -265,6 +265,8 @@ int vm_collect(struct vm *vm, struct run_metrics *m)
     m->wakeups = vm->wakeups;
     m->wasted_wakes = vm->wasted_wakes;
     m->timer_ticks = vm->timer.ticks;
+    m->timer_wakes = vm->timer.wakes;
+    m->timer_timed_waits = vm->timer.timed_waits;
     m->barriers = vm->barriers;
     m->gc_count = vm->heap.minor + vm->heap.major;
     m->gc_major = vm->heap.major;

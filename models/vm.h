@@ -134,6 +134,8 @@ struct rb_timer {
     sim_event_id timeout_ev;
     sim_time pending_cost;
     uint64_t ticks;
+    uint64_t wakes;              /* eventfd wake-ups (from the infinite wait) */
+    uint64_t timed_waits;        /* checks that found the set non-empty */
 };
 
 struct vm {

@@ -110,6 +110,16 @@ void summary_write(FILE *f, const struct run_metrics *m)
         }
         fputc('\n', f);
     }
+    if (m->timer_wakes || m->timer_timed_waits) {
+        /* the 3.3+ timer thread (models/timer.c, exec/exec_timer.c) */
+        char tw[32], tt[32], tk[32];
+        human_count(tw, sizeof tw, m->timer_wakes);
+        human_count(tt, sizeof tt, m->timer_timed_waits);
+        human_count(tk, sizeof tk, m->timer_ticks);
+        fprintf(f, "  timer thread: %s eventfd wake-ups", tw);
+        if (m->ops) fprintf(f, " (%.3f per op)", (double)m->timer_wakes / (double)m->ops);
+        fprintf(f, ", %s timed waits, %s ticks\n", tt, tk);
+    }
     if (m->gc_count || m->gc_sweeps) {
         char g[32], mj[32], sw[32];
         human_count(g, sizeof g, m->gc_count);

@@ -110,6 +110,6 @@ run run tests/data/minimal.json --set 'ractors.0.threads.0={"count": 3000, "prog
     --max-time 4000 -q --reproducible --no-header
 expect_code 0 "wide sums"
 checks=$((checks + 1))
-[ "$(cut -d, -f18 "$tmp/out")" = 10800000.069758312 ] || fail "wide sums: sleeping_s is $(cut -d, -f18 "$tmp/out")"
+[ "$(cut -d, -f18 "$tmp/out")" = 10800000.070087011 ] || fail "wide sums: sleeping_s is $(cut -d, -f18 "$tmp/out")"
 
 finish run_cmd.sh

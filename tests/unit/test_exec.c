@@ -286,6 +286,30 @@ static void test_quantum_ticks(void)
     }
 }
 
+/* The timer thread's counts (thread_pthread.c timer_thread_func): A holds
+ * the GVL for 60 ms; B, started at 20 ms, queues behind it, which puts A
+ * in the timeslice set: one eventfd wake-up (a condvar signal here) of a
+ * timer asleep without a timeout, then 10 ms timed waits and ticks until
+ * A is done. */
+static void test_timer_counts(void)
+{
+    struct scn_op a_ops[] = { op_compute_us(60000) };
+    struct scn_op b_ops[] = { op_compute_us(1000) };
+    struct scn_thread th[] = { { "a", 1, { a_ops, 1 }, 0, false },
+                               { "b", 1, { b_ops, 1 }, 20 * SIM_MS, false } };
+    struct scn_ractor r = { "main", 1, th, 2 };
+    struct scenario s = make_scenario(host_cpus() >= 2 ? 2 : 1, &r, 1);
+    s.runtime.quantum = 1 * SIM_S;  /* no switch on time, even on a loaded host */
+    struct result res;
+    run(&s, 60, &res);
+    ASSERT_EQ(res.rc, GV_OK);
+    ASSERT_EQ(res.rep.m.gvl_handoffs, 1);
+    ASSERT_EQ(res.rep.m.timer_wakes, 1);
+    ASSERT(res.rep.m.timer_timed_waits >= 1);
+    ASSERT(res.rep.m.timer_ticks >= 2 && res.rep.m.timer_ticks <= res.rep.m.timer_timed_waits + 1);
+    done(&res);
+}
+
 /* Sleeps and io_wait calls release the GVL under every policy. */
 static void test_sleep_and_io_wait(void)
 {
@@ -787,6 +811,7 @@ int main(void)
     RUN(test_queue_pingpong);
     RUN(test_queue_initial_items);
     RUN(test_quantum_ticks);
+    RUN(test_timer_counts);
     RUN(test_sleep_and_io_wait);
     RUN(test_barrier_counts);
     RUN(test_barrier_joins_exact);

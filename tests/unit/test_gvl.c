@@ -165,6 +165,46 @@ static void test_quantum(void)
     ASSERT(r.m.timer_ticks >= 180 && r.m.timer_ticks <= 200);
 }
 
+/* What a timer-thread wake-up costs depends on what woke it
+ * (thread_pthread.c timer_thread_polling).  A holds the GVL for `hold`; B
+ * starts at 1 ms and queues, which puts A in the timeslice set and wakes
+ * the timer through the eventfd (it slept without a timeout).  Woken so,
+ * the timer only takes its locks and checks the set: no timer_tick_cost
+ * (500 us here).  Only a 10 ms timeout costs it, once per tick. */
+static sim_time timer_cpu_case(sim_time hold, uint64_t *ticks, uint64_t *timed)
+{
+    struct scn_op a_ops[] = { fx_compute(hold) };
+    struct scn_op b_ops[] = { fx_compute(1 * SIM_MS) };
+    struct scn_thread t[] = { { "a", 1, { a_ops, 1 }, 0, false },
+                              { "b", 1, { b_ops, 1 }, 1 * SIM_MS, false } };
+    struct scenario s = one_ractor(3, t, 2);
+    s.machine.timer_tick_cost = 500 * SIM_US;
+    struct fx_result r = fx_simulate(&s);
+    ASSERT_EQ(r.rc, GV_OK);
+    ASSERT_EQ(r.m.gvl_handoffs, 1);
+    ASSERT_EQ(r.m.timer_wakes, 1);  /* the set went from empty to non-empty once */
+    *ticks = r.m.timer_ticks;
+    *timed = r.m.timer_timed_waits;
+    return r.m.cpu - hold - 1 * SIM_MS;  /* beyond the two computes */
+}
+
+static void test_timer_wake_cost(void)
+{
+    uint64_t ticks, timed;
+    /* A ends at 5 ms: the timer woke once by the eventfd, found A in the
+     * set and began a timed wait, which never timed out */
+    sim_time extra = timer_cpu_case(5 * SIM_MS, &ticks, &timed);
+    ASSERT_EQ(ticks, 0);
+    ASSERT_EQ(timed, 1);
+    ASSERT(extra < 50 * SIM_US);  /* futex wakes only (500 us per wake before) */
+    /* A ends at 25 ms: two 10 ms timeouts (at ~11 and ~21 ms), each a tick
+     * that costs timer_tick_cost */
+    extra = timer_cpu_case(25 * SIM_MS, &ticks, &timed);
+    ASSERT_EQ(ticks, 2);
+    ASSERT_EQ(timed, 3);  /* after the wake-up and after each tick: A still waited on */
+    ASSERT(extra >= 2 * 500 * SIM_US && extra < 2 * 500 * SIM_US + 50 * SIM_US);
+}
+
 /* With a CPU-bound thread beside it, an I/O thread (1 ms io_wait calls)
  * gets about one call per quantum under eager (bug #21685, ivoanjo). */
 static void test_io_thread_starved(void)
@@ -334,6 +374,7 @@ int main(void)
     RUN(test_eager_switch_per_syscall);
     RUN(test_queue_park_wake);
     RUN(test_quantum);
+    RUN(test_timer_wake_cost);
     RUN(test_io_thread_starved);
     RUN(test_join);
     RUN(test_woken_ready);
