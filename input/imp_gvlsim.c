@@ -22,10 +22,10 @@ static const struct { const char *name; enum imp_state st; enum imp_class known;
     { "blocking", IMP_WAITING, IMP_CLS_IO },        { "parked", IMP_WAITING, IMP_CLS_SYNC },
     { "sleeping", IMP_SLEEPING, IMP_CLS_NONE },     { "barrier_init", IMP_OTHER, IMP_CLS_NONE },
     { "barrier_join", IMP_OTHER, IMP_CLS_NONE },    { "vmlock_wait", IMP_OTHER, IMP_CLS_NONE },
-    { "wants_snt", IMP_OTHER, IMP_CLS_NONE },
+    { "wants_snt", IMP_OTHER, IMP_CLS_NONE },      { "gc", IMP_GC, IMP_CLS_NONE },
 };
 #define SIM_STATE_LIST "running, wants_gvl, blocking, parked, sleeping, barrier_init, " \
-                       "barrier_join, vmlock_wait, wants_snt"
+                       "barrier_join, vmlock_wait, wants_snt, gc"
 
 /* A core busy running a task (core slices name the task as the thread
  * tracks name the thread): was a blocking thread on a CPU? */

@@ -142,7 +142,7 @@ for pol in eager barging; do
     # the state totals within 3% (gvlsim compare), whatever the switch counts
     run compare "$tmp/cl_a.csv" "$tmp/cl_b.csv" --key policy,cores --ignore scenario --tolerance '*=100000%' \
         --tolerance wall_s=3% --tolerance running_s=3% --tolerance wants_gvl_s=3% --tolerance blocking_s=3% \
-        --tolerance sleeping_s=3%
+        --tolerance sleeping_s=3% --tolerance gc_s=3%
     expect_code 0 "closed loop $pol: the replay's totals against the traced run's"
 done
 
