@@ -805,9 +805,11 @@ static void write_breakdown(FILE *f, const struct gp_spec *s, const struct gp_da
     }
     fputs(")\n", f);
 
-    static const char *const state_colors[TS_COUNT] = {
+    static const char *const state_colors[] = {
         "#009E73", "#D55E00", "#56B4E9", "#BBBBBB", "#F0E442", "#CC79A7", "#E69F00", "#0072B2", "#7F4F00",
+        "#882255",
     };
+    _Static_assert(sizeof state_colors / sizeof state_colors[0] == TS_COUNT, "a colour per thread state");
     fprintf(f, "array name[%d] = [", nused ? nused : 1);
     int k = 0;
     for (int q = 0; q < TS_COUNT; q++)

@@ -120,6 +120,12 @@ if command -v gnuplot >/dev/null 2>&1; then
     checks=$((checks + 1))
     svg_ticks "$tmp/long.svg" | grep -q '^[0-9.]* 1 quantum=100 ms$' || fail "long labels: not upright"
 fi
+# every thread state has its colour, the GC's too (a run with GC time)
+run plot tests/golden/gc_ractors.csv --x cores --breakdown --script-only -o "$tmp/g.png"
+expect_code 0 "--breakdown with GC time"
+expect_match g.gp "^array name\[[0-9]*\] = \[.*'gc'" "the gc state is a bar segment"
+checks=$((checks + 1))
+grep -q "null" "$tmp/g.gp" && fail "a state without a colour: $(grep -n null "$tmp/g.gp")"
 run plot "$tmp/s.csv" --x cores --y wall_s --breakdown --script-only
 expect_code 2 "--breakdown with --y"
 run plot "$tmp/s.csv" --x cores --series policy --breakdown --script-only
