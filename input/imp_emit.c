@@ -495,6 +495,48 @@ static void put_lines(struct buf *b, const cJSON *arr, const char *indent)
     put(b, "]");
 }
 
+/* A thread: its keys on one line, its program one op a line. */
+static void put_thread(struct buf *b, const cJSON *th)
+{
+    put(b, "{ ");
+    const cJSON *k;
+    bool first = true;
+    cJSON_ArrayForEach(k, th) {
+        if (!first) put(b, ", ");
+        first = false;
+        put_key(b, "", k);
+        if (!strcmp(k->string, "program")) put_lines(b, k, "          ");
+        else put_json(b, k);
+    }
+    put(b, " }");
+}
+
+/* A Ractor: its keys (each followed by ", ") on one line, then its
+ * threads one a line. */
+static void put_ractor(struct buf *b, const cJSON *r)
+{
+    put(b, "{ ");
+    const cJSON *k;
+    cJSON_ArrayForEach(k, r) {
+        put_key(b, "", k);
+        if (strcmp(k->string, "threads")) {
+            put_json(b, k);
+            put(b, ", ");
+            continue;
+        }
+        put(b, "[");
+        const cJSON *th;
+        bool first = true;
+        cJSON_ArrayForEach(th, k) {
+            put(b, first ? "\n      " : ",\n      ");
+            first = false;
+            put_thread(b, th);
+        }
+        put(b, "\n    ]");
+    }
+    put(b, " }");
+}
+
 char *imp_print(const cJSON *root)
 {
     struct buf b = { 0 };
@@ -512,37 +554,9 @@ char *imp_print(const cJSON *root)
             const cJSON *r;
             bool rfirst = true;
             cJSON_ArrayForEach(r, k) {
-                put(&b, rfirst ? "\n    { " : ",\n    { ");
+                put(&b, rfirst ? "\n    " : ",\n    ");
                 rfirst = false;
-                const cJSON *rk;
-                cJSON_ArrayForEach(rk, r) {
-                    if (strcmp(rk->string, "threads")) {
-                        put_key(&b, "", rk);
-                        put_json(&b, rk);
-                        put(&b, ", ");
-                        continue;
-                    }
-                    put_key(&b, "", rk);
-                    put(&b, "[");
-                    const cJSON *th;
-                    bool tfirst = true;
-                    cJSON_ArrayForEach(th, rk) {
-                        put(&b, tfirst ? "\n      { " : ",\n      { ");
-                        tfirst = false;
-                        const cJSON *tk;
-                        bool kfirst = true;
-                        cJSON_ArrayForEach(tk, th) {
-                            if (!kfirst) put(&b, ", ");
-                            kfirst = false;
-                            put_key(&b, "", tk);
-                            if (!strcmp(tk->string, "program")) put_lines(&b, tk, "          ");
-                            else put_json(&b, tk);
-                        }
-                        put(&b, " }");
-                    }
-                    put(&b, "\n    ]");
-                }
-                put(&b, " }");
+                put_ractor(&b, r);
             }
             put(&b, "\n  ]");
         } else {
