@@ -248,23 +248,37 @@ static const char *tail_of(const char *s, size_t max)
     return nl ? nl + 1 : p;
 }
 
-int rrun_probe(const struct rrun_opts *o, bool add_yjit, struct rrun_ruby *out, char *err, size_t errlen)
+/* Run `ruby [opts] -e SCRIPT` under a PROBE_TIMEOUT_S watchdog, in a
+ * temporary directory of its own; *so and *se get what it wrote on stdout
+ * and stderr (malloc'd, NULL if unreadable).  GV_OK with *c filled, or the
+ * error of the start. */
+static int ruby_capture(const struct rrun_opts *o, bool add_yjit, const char *script, struct child *c, char **so,
+                        char **se, char *err, size_t errlen)
 {
-    memset(out, 0, sizeof *out);
+    *so = *se = NULL;
+    memset(c, 0, sizeof *c);
     struct tmpdir t;
     int rc = tmpdir_make(&t, err, errlen);
     if (rc != GV_OK) return rc;
-    const char *tail[] = { "-e", probe_script };
+    const char *tail[] = { "-e", script };
     char **argv = make_argv(o, add_yjit, tail, 2);
-    if (!argv) {
-        tmpdir_remove(&t);
-        return gv_fail(err, errlen, GV_ENOMEM, "out of memory");
-    }
-    struct child c;
-    rc = run_child(argv, environ, t.out, t.errf, PROBE_TIMEOUT_S, &c, err, errlen);
+    if (!argv) rc = gv_fail(err, errlen, GV_ENOMEM, "out of memory");
+    else rc = run_child(argv, environ, t.out, t.errf, PROBE_TIMEOUT_S, c, err, errlen);
     free(argv);
-    char *so = rc == GV_OK ? slurp(t.out) : NULL, *se = rc == GV_OK ? slurp(t.errf) : NULL;
+    if (rc == GV_OK) {
+        *so = slurp(t.out);
+        *se = slurp(t.errf);
+    }
     tmpdir_remove(&t);
+    return rc;
+}
+
+int rrun_probe(const struct rrun_opts *o, bool add_yjit, struct rrun_ruby *out, char *err, size_t errlen)
+{
+    memset(out, 0, sizeof *out);
+    struct child c;
+    char *so, *se;
+    int rc = ruby_capture(o, add_yjit, probe_script, &c, &so, &se, err, errlen);
     if (rc == GV_EUNSUP) {
         size_t len = strlen(err);
         snprintf(err + len, errlen - len,
@@ -321,29 +335,15 @@ static const char insn_script[] =
 int rrun_insn_ns(const struct rrun_opts *o, double *samples, int n, char *err, size_t errlen)
 {
     if (n < 1 || n > 1000) return gv_fail(err, errlen, GV_EINVAL, "rrun_insn_ns: %d samples", n);
-    struct tmpdir t;
-    int rc = tmpdir_make(&t, err, errlen);
-    if (rc != GV_OK) return rc;
     size_t plen = strlen(rgen_prelude), cap = plen + sizeof insn_script + 16;
     char *text = malloc(cap);
-    if (!text) rc = gv_fail(err, errlen, GV_ENOMEM, "out of memory");
-    size_t len = 0;
-    if (rc == GV_OK) {
-        memcpy(text, rgen_prelude, plen);
-        len = plen + (size_t)snprintf(text + plen, cap - plen, insn_script, n);
-        rc = write_file(t.prog, text, len, err, errlen);
-    }
+    if (!text) return gv_fail(err, errlen, GV_ENOMEM, "out of memory");
+    memcpy(text, rgen_prelude, plen);
+    snprintf(text + plen, cap - plen, insn_script, n);
+    struct child c;
+    char *so, *se;
+    int rc = ruby_capture(o, false, text, &c, &so, &se, err, errlen);
     free(text);
-    struct child c = { 0 };
-    if (rc == GV_OK) {
-        const char *tail[] = { t.prog };
-        char **argv = make_argv(o, false, tail, 1);
-        if (!argv) rc = gv_fail(err, errlen, GV_ENOMEM, "out of memory");
-        else rc = run_child(argv, environ, t.out, t.errf, PROBE_TIMEOUT_S, &c, err, errlen);
-        free(argv);
-    }
-    char *so = rc == GV_OK ? slurp(t.out) : NULL, *se = rc == GV_OK ? slurp(t.errf) : NULL;
-    tmpdir_remove(&t);
     /* 127: the child could not exec it (posix_spawn reports that so where it
      * must fork, as under valgrind) */
     if (rc == GV_OK && !c.timed_out && WIFEXITED(c.status) && WEXITSTATUS(c.status) == 127)
