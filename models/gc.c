@@ -65,10 +65,16 @@ static void gc_work(struct rb_thread *th)
 
 /* gc_sweep_start: rb_gc_ractor_newobj_cache_clear of every Ractor (the
  * slots left in the caches are swept with the rest) */
+static void caches_empty(struct vm *vm)
+{
+    for (int i = 0; i < vm->nractors; i++) vm->ractors[i].newobj_cache = 0;
+}
+
+/* ... when the step is a GC start */
 static void caches_clear(struct vm *vm, const struct core_gc_step *st)
 {
     if (st->kind != CORE_GC_MINOR && st->kind != CORE_GC_MAJOR) return;
-    for (int i = 0; i < vm->nractors; i++) vm->ractors[i].newobj_cache = 0;
+    caches_empty(vm);
 }
 
 /* gc_enter: the VM lock is held; decide now (another Ractor's thread may
@@ -139,7 +145,7 @@ static void refill_locked(struct rb_thread *th)
 static void gc_op_locked(struct rb_thread *th)
 {
     core_heap_count_gc(&th->vm->heap);
-    for (int i = 0; i < th->vm->nractors; i++) th->vm->ractors[i].newobj_cache = 0;
+    caches_empty(th->vm);
     vm_instant(th, "gc_start");
     barrier_vm_barrier(th, gc_work);   /* a GC start: with one Ractor, no barrier */
 }
