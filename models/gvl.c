@@ -37,7 +37,7 @@ static void gvl_del_running_thread_by(struct rb_thread *th, struct gvl_actor by)
 
 struct gvl_actor gvl_self(struct rb_thread *th)
 {
-    return (struct gvl_actor){ th->nt, &th->pending_cost };
+    return (struct gvl_actor){ th->nt, &th->pending_cost, th };
 }
 
 /* ---- the hooks of core/sched.c -------------------------------------------- */
@@ -388,7 +388,7 @@ void gvl_ready(struct rb_thread *waker, struct rb_thread *th)
 {
     /* ubf_waiting (a thread still `running` is not sleeping yet) */
     struct gvl_actor by = waker ? gvl_self(waker)
-                                : (struct gvl_actor){ &th->vm->timer.nt, &th->vm->timer.pending_cost };
+                                : (struct gvl_actor){ &th->vm->timer.nt, &th->vm->timer.pending_cost, NULL };
     if (th->vm->policy->barging) {
         gvl32_ready(waker, by, th);
         return;

@@ -76,7 +76,7 @@ static void helper_check(struct mach_task *t, void *ctx)
     sim_time sleep;
     if (core_helper_next(h->s, region_age(h), h->vm->scn->runtime.threshold, &sleep) == CORE_HELPER_HANDOFF) {
         /* the call is still running after `threshold`: suspend it now */
-        struct gvl_actor helper = { &h->nt, &h->pending_cost };
+        struct gvl_actor helper = { &h->nt, &h->pending_cost, NULL };
         core_sched_handoff_deferred(h->s, &helper);
     }
     if (h->pending_cost > 0) {

@@ -272,7 +272,7 @@ void mn_thread_start(struct rb_thread *th, th_cont k)
     }
     vm_set_state(th, TS_WANTS_GVL);
     th->gvl_k = k;
-    gvl_to_ready(th, true, (struct gvl_actor){ NULL, &p->nobody_cost });
+    gvl_to_ready(th, true, (struct gvl_actor){ NULL, &p->nobody_cost, NULL });
     check_and_create_shared(p);
 }
 
@@ -355,7 +355,7 @@ void mn_timer_tick(struct vm *vm)
 {
     struct mn_pool *p = vm->mn;
     /* (1-4) lazy grq deq */
-    if (p->grq_cnt > 0) cond_signal(p, (struct gvl_actor){ &vm->timer.nt, &vm->timer.pending_cost });
+    if (p->grq_cnt > 0) cond_signal(p, (struct gvl_actor){ &vm->timer.nt, &vm->timer.pending_cost, NULL });
     /* (1-2) */
     check_and_create_shared(p);
 }

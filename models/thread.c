@@ -49,6 +49,7 @@ void th_burst(struct rb_thread *th, sim_time d, mach_cont k)
 {
     sim_time total = d + th->pending_cost;
     th->pending_cost = 0;
+    th->wrote_timer = false;  /* (the write is paid here) */
     th->zero_time_ops = 0;
     mach_burst(&th->vm->mach, th->nt, total, k, th);
 }
@@ -336,11 +337,23 @@ static bool execute_interrupts(struct rb_thread *th)
 
 /* ---- the interpreter loop ----------------------------------------------- */
 
+static void step_paid(struct mach_task *t, void *ctx)
+{
+    (void)t;
+    th_step(ctx);
+}
+
 void th_step(struct rb_thread *th)
 {
     struct vm *vm = th->vm;
     for (;;) {
         if (vm->status != 0) return;
+        if (th->wrote_timer) {
+            /* the timer's eventfd write (models/timer.c) is over before
+             * the thread's next op decides anything */
+            th_burst(th, 0, step_paid);
+            return;
+        }
         if (th->interrupts && execute_interrupts(th)) return;
         if (th->compute_left > 0) {
             sim_time left = th->compute_left;

@@ -65,7 +65,7 @@ static void timer_work_done(struct mach_task *t, void *ctx)
         /* timer_thread_check_timeslice */
         tm->tick_due = false;
         tm->ticks++;
-        struct gvl_actor timer = { &tm->nt, &tm->pending_cost };
+        struct gvl_actor timer = { &tm->nt, &tm->pending_cost, NULL };
         for (int i = 0; i < vm->nractors; i++) {
             struct core_sched *s = &vm->ractors[i].core.sched;
             /* the delayed policy's hand-off first (core/policy.c) */
@@ -124,6 +124,12 @@ void timer_timeslice_add(struct core_sched *s, struct gvl_actor by)
         if (woke) {
             tm->wakes++;
             *by.cost += vm_wake_cost(vm, woke);
+            /* The write is a system call the waker returns from (and may
+             * be preempted at, by the timer it woke) inside
+             * thread_sched_setup_running_threads, before it goes on to
+             * its next decision (a blocking region's del_running): it
+             * pays it before its next op (models/thread.c th_step) */
+            if (by.th) by.th->wrote_timer = true;
         }
     }
 }

@@ -45,11 +45,13 @@ struct vml_cond {
 typedef void (*th_cont)(struct rb_thread *th);
 
 /* Who executes a piece of scheduler code, and so pays its CPU: a Ruby
- * thread, the timer thread or a helper.  `cost` accumulates CPU time that
- * the actor burns with its next burst (futex wakes, lock sections). */
+ * thread (`th`), the timer thread or a helper (`th` NULL).  `cost`
+ * accumulates CPU time that the actor burns with its next burst (futex
+ * wakes, lock sections). */
 struct gvl_actor {
     const struct mach_task *nt;
     sim_time *cost;
+    struct rb_thread *th;
 };
 
 /* A Ractor: its scheduler (the GVL, core/sched.h) is in core.sched. */
@@ -101,6 +103,9 @@ struct rb_thread {
     /* asleep in a native mutex or condvar wait (models/vm_lock.c): only
      * that mutex's or condvar's wakes end it (read by every kernel wake) */
     bool vml_asleep;
+    /* it wrote the timer thread's eventfd: it pays pending_cost (the
+     * write) before its next op (models/timer.c) */
+    bool wrote_timer;
 
     struct mach_task own_nt;     /* its dedicated native thread (1:1), hot part first */
 

@@ -126,7 +126,7 @@ static void sync_wake_as(struct rb_thread *target, struct gvl_actor by)
 
 static struct gvl_actor actor_of(struct rb_thread *th)
 {
-    return th ? (struct gvl_actor){ th->nt, &th->pending_cost } : (struct gvl_actor){ NULL, NULL };
+    return th ? (struct gvl_actor){ th->nt, &th->pending_cost, th } : (struct gvl_actor){ NULL, NULL, NULL };
 }
 
 static void sync_wake(struct rb_thread *target, struct rb_thread *by)

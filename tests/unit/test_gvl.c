@@ -205,6 +205,38 @@ static void test_timer_wake_cost(void)
     ASSERT(extra >= 2 * 500 * SIM_US && extra < 2 * 500 * SIM_US + 50 * SIM_US);
 }
 
+/* The order of an eventfd write and what follows it, on one core.  The
+ * worker's push makes main ready, which puts the worker in the timeslice
+ * set and wakes the timer (thread_sched_enq -> timer_thread_wakeup_locked:
+ * a write(2) inside thread_sched_setup_running_threads); its next op, a
+ * system call, hands the GVL to main and takes it out of the set.  The
+ * write returns first, and the woken timer preempts the worker there (it
+ * slept long: wakeup_preempt), so it finds the worker still in the set and
+ * begins its 10 ms timed wait.  (When the write was charged with the
+ * worker's next burst, after that hand-off, the timer found the set empty
+ * and went back to its infinite wait: no timed wait, and on one core a
+ * wake-up at every acquisition.) */
+static void test_timer_sees_writer_in_set(void)
+{
+    /* main parks in its pop at once; the worker starts at 1 ms, with the GVL free */
+    struct scn_op mops[] = { fx_queue(OP_QUEUE_POP, 0), fx_compute(100 * SIM_US) };
+    struct scn_op wops[] = { fx_compute(50 * SIM_US), fx_queue(OP_QUEUE_PUSH, 0), fx_syscall(5 * SIM_US, false) };
+    struct scn_thread th[] = { { "main", 1, { mops, 2 }, 0, false }, { "worker", 1, { wops, 3 }, 1 * SIM_MS, false } };
+    struct scenario s = one_ractor(1, th, 2);
+    struct scn_queue q = { "q", 0 };
+    s.queues = &q;
+    s.nqueues = 1;
+    struct fx_result r = fx_simulate(&s);
+    ASSERT_EQ(r.rc, GV_OK);
+    ASSERT_EQ(r.m.gvl_handoffs, 2);  /* to main at the call; back to the worker at main's end */
+    /* one write: when the worker, back from its call, queues behind main
+     * (main joins the set), the timer is in its timed wait already and
+     * nobody writes (the old order: a second write, 2 wake-ups) */
+    ASSERT_EQ(r.m.timer_wakes, 1);
+    ASSERT_EQ(r.m.timer_timed_waits, 1);
+    ASSERT_EQ(r.m.timer_ticks, 0);
+}
+
 /* With a CPU-bound thread beside it, an I/O thread (1 ms io_wait calls)
  * gets about one call per quantum under eager (bug #21685, ivoanjo). */
 static void test_io_thread_starved(void)
@@ -375,6 +407,7 @@ int main(void)
     RUN(test_queue_park_wake);
     RUN(test_quantum);
     RUN(test_timer_wake_cost);
+    RUN(test_timer_sees_writer_in_set);
     RUN(test_io_thread_starved);
     RUN(test_join);
     RUN(test_woken_ready);
