@@ -14,10 +14,15 @@
  *   thread stays `running`, sched->deferred) and records when the region
  *   began.
  * - The helper is a native thread of its own (sim/machine.h task), created
- *   at the first deferred region.  Awake, it spends timer_tick_cost of CPU
- *   (the same work as a timer-thread wake-up: look at the sched, go back to
- *   sleep).  With nobody ready it waits until the enqueue that makes the
- *   ready queue non-empty wakes it (a futex wake, paid by that thread).
+ *   at the first deferred region.  It waits on a condition variable paired
+ *   with the Ractor's sched lock.  With nobody ready it waits until the
+ *   enqueue that makes the ready queue non-empty signals it (a futex wake,
+ *   paid by that thread); so woken, it costs itself the lock section
+ *   pthread_cond_wait ends with (glibc's __pthread_cond_wait_common takes
+ *   the mutex back before it returns), as the timer thread's eventfd
+ *   wake-up costs it its lock sections (models/timer.c).  A timed wait
+ *   that expires costs timer_tick_cost, the calibrated CPU of a timeout's
+ *   wake-up (the hrtimer's arming and expiry; docs/validate.md).
  *   Otherwise it sleeps until the current region is `threshold` old, or,
  *   with no region running, `threshold` at a time (the "sleep time"); when
  *   a region it finds is `threshold` old and a thread is ready it performs
@@ -43,6 +48,7 @@ struct thr_helper {
     char name[48];
     bool started;
     bool idle;                  /* waiting until a region wakes it */
+    bool timed;                 /* in a timed wait (ended by its timeout) */
     sim_time since;             /* when the deferred region (sched->deferred) began */
     sim_time pending_cost;      /* futex wakes and lock sections it issued */
 };
@@ -66,7 +72,8 @@ static void helper_sleep(struct mach_task *t, void *ctx)
     struct thr_helper *h = ctx;
     sim_time sleep;
     h->idle = core_helper_next(h->s, region_age(h), h->vm->scn->runtime.threshold, &sleep) == CORE_HELPER_IDLE;
-    if (!h->idle) sim_after(h->vm->eng, sleep, helper_timeout, h, 0);
+    h->timed = !h->idle;
+    if (h->timed) sim_after(h->vm->eng, sleep, helper_timeout, h, 0);
     mach_block(&h->vm->mach, t, helper_run, h);
 }
 
@@ -91,7 +98,12 @@ static void helper_check(struct mach_task *t, void *ctx)
 static void helper_run(struct mach_task *t, void *ctx)
 {
     struct thr_helper *h = ctx;
-    mach_burst(&h->vm->mach, t, h->vm->scn->machine.timer_tick_cost, helper_check, h);
+    const struct scn_machine *m = &h->vm->scn->machine;
+    /* a timeout, or a signal (or the start): the sched lock taken back */
+    sim_time c = h->timed ? m->timer_tick_cost : m->mutex_uncontended;
+    h->timed = false;
+    if (c > 0) mach_burst(&h->vm->mach, t, c, helper_check, h);
+    else helper_check(t, h);
 }
 
 void helper_region_began(struct rb_thread *th)

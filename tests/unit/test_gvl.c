@@ -15,6 +15,15 @@ static struct scenario one_ractor(int cores, struct scn_thread *threads, int n)
     return fx_one_ractor(cores, GVL_POLICY_EAGER, &g_ractor, threads, n);
 }
 
+/* Simulate s with one queue, "q" (queue ops name it 0). */
+static struct fx_result simulate_with_queue(struct scenario s)
+{
+    struct scn_queue q = { "q", 0 };
+    s.queues = &q;
+    s.nqueues = 1;
+    return fx_simulate(&s);
+}
+
 /* ---- tests -------------------------------------------------------------- */
 
 /* One thread, one compute: the thread starts on an idle core (20 us), runs
@@ -136,11 +145,7 @@ static void test_queue_park_wake(void)
     struct scn_op pops[] = { fx_loop(500, &cp, true) };
     struct scn_op pushes[] = { fx_loop(500, &pp, false) };
     struct scn_thread th[] = { { "main", 1, { pops, 1 }, 0, false }, { "worker", 1, { pushes, 1 }, 0, false } };
-    struct scenario s = one_ractor(2, th, 2);
-    struct scn_queue q = { "q", 0 };
-    s.queues = &q;
-    s.nqueues = 1;
-    struct fx_result r = fx_simulate(&s);
+    struct fx_result r = simulate_with_queue(one_ractor(2, th, 2));
     ASSERT_EQ(r.rc, GV_OK);
     ASSERT_EQ(r.m.ops, 500);
     ASSERT_EQ(r.m.syscalls, 500);
@@ -222,11 +227,7 @@ static void test_timer_sees_writer_in_set(void)
     struct scn_op mops[] = { fx_queue(OP_QUEUE_POP, 0), fx_compute(100 * SIM_US) };
     struct scn_op wops[] = { fx_compute(50 * SIM_US), fx_queue(OP_QUEUE_PUSH, 0), fx_syscall(5 * SIM_US, false) };
     struct scn_thread th[] = { { "main", 1, { mops, 2 }, 0, false }, { "worker", 1, { wops, 3 }, 1 * SIM_MS, false } };
-    struct scenario s = one_ractor(1, th, 2);
-    struct scn_queue q = { "q", 0 };
-    s.queues = &q;
-    s.nqueues = 1;
-    struct fx_result r = fx_simulate(&s);
+    struct fx_result r = simulate_with_queue(one_ractor(1, th, 2));
     ASSERT_EQ(r.rc, GV_OK);
     ASSERT_EQ(r.m.gvl_handoffs, 2);  /* to main at the call; back to the worker at main's end */
     /* one write: when the worker, back from its call, queues behind main

@@ -294,6 +294,31 @@ static void test_threshold_helper_hands_over(void)
     ASSERT(t2.wants[1] > 1 * MS + 20 * US && t2.wants[1] < 1 * MS + 100 * US);
 }
 
+/* What the helper's wake-ups cost depends on what woke it: a signal of its
+ * condvar (or its start) costs the sched lock it takes back, only a timed
+ * wait's expiry costs timer_tick_cost (models/gvl_helper.c; 500 us here,
+ * so that it shows).  The helper starts at A's 25 ms call with nobody
+ * ready and waits without a timeout; B queues at 1 ms and signals it; it
+ * wakes (idle core, 20 us), finds the call 100 us old or more and hands
+ * the GVL over at once.  Charged timer_tick_cost for that signal (as it
+ * used to be), B would wait 500 us longer. */
+static void test_threshold_helper_wake_cost(void)
+{
+    static struct scn_op a[2], b[1];
+    a[0] = fx_compute(5 * US);
+    a[1] = fx_syscall(25 * MS, false);
+    b[0] = fx_compute(1 * MS);
+    struct scn_thread th[] = { { "A", 1, { a, 2 }, 0, false }, { "B", 1, { b, 1 }, 1 * MS, false } };
+    struct scn_ractor r;
+    struct scenario s = fx_one_ractor(2, GVL_POLICY_THRESHOLD, &r, th, 2);
+    s.machine.timer_tick_cost = 500 * US;
+    struct fx_result t = fx_simulate(&s);
+    ASSERT_EQ(t.rc, GV_OK);
+    ASSERT_EQ(t.m.gvl_handoffs, 1);
+    /* 26 us here (525 us with timer_tick_cost per signal) */
+    ASSERT(t.wants[1] >= 20 * US && t.wants[1] < 100 * US);
+}
+
 /* Two CPU-bound threads: every policy shares the GVL by 100 ms quanta; the
  * 3.3 policies count them in 10 ms ticks of the timer thread, barging in
  * its designated timer's 100 ms timed waits (no tick at all). */
@@ -479,6 +504,7 @@ int main(void)
     RUN(test_delayed_tick_hands_over);
     RUN(test_delayed_sleep_keeps_gvl);
     RUN(test_threshold_helper_hands_over);
+    RUN(test_threshold_helper_wake_cost);
     RUN(test_quantum_every_policy);
     RUN(test_queue_path_untouched);
     RUN(test_io_thread);
