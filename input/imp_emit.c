@@ -309,20 +309,35 @@ static char *describe(const struct imp_trace *t, const struct imp_emit_opts *o)
              t->nthreads == 1 ? "" : "s", t->nractors, t->nractors == 1 ? "" : "s", wall, tot.cls[IMP_CLS_IO],
              tot.cls[IMP_CLS_SYNC], tot.cls[IMP_CLS_JOIN], tot.cls[IMP_CLS_YIELD], tot.cls[IMP_CLS_EXIT],
              tot.cls[IMP_CLS_END]);
-    if (o->event_hook > 0 && len > 0 && (size_t)len < n) {
-        char h[48];
-        units_format(o->event_hook, h, sizeof h);
-        snprintf(s + len, n - (size_t)len,
-                 " runtime.event_hook %s: the tracer's READY hook, the median of the trace's %d acquisitions of "
-                 "a free GVL (--set runtime.event_hook=0 replays the program without the tracer).",
-                 h, o->hook_samples);
+    if (o->hook.hook > 0 && len > 0 && (size_t)len < n) {
+        char h[48], f[48] = "";
+        units_format(o->hook.hook, h, sizeof h);
+        if (o->hook.every > 0) units_format(o->hook.flush, f, sizeof f);
+        len += snprintf(s + len, n - (size_t)len,
+                        " runtime.event_hook %s: the tracer's READY hook, the median of the trace's %d acquisitions "
+                        "of a free GVL", h, o->hook.every > 0 ? o->hook_samples - o->hook_flushes : o->hook_samples);
+        if (o->hook.every > 0 && len > 0 && (size_t)len < n)
+            len += snprintf(s + len, n - (size_t)len,
+                            " that did not write the tracer's buffer out; the %d that did took %s more "
+                            "(event_hook_flush), one in %d (event_hook_flush_every)", o->hook_flushes, f, o->hook.every);
+        if (len > 0 && (size_t)len < n)
+            snprintf(s + len, n - (size_t)len, " (--set runtime.event_hook=0 replays the program without the tracer).");
     }
     return s;
 }
 
-sim_time imp_event_hook(const struct imp_trace *t, const struct imp_latency *lat)
+struct imp_hook imp_event_hook(const struct imp_trace *t, const struct imp_latency *lat)
 {
-    return t->form == IMP_FORM_GVL_TRACING && lat->acquires > 0 ? lat->acquire_median : 0;
+    struct imp_hook h = { 0, 0, 0 };
+    if (t->form != IMP_FORM_GVL_TRACING || lat->acquires == 0) return h;
+    if (lat->flushes == 0 || lat->flushes == lat->acquires || lat->flush_median <= lat->plain_median) {
+        h.hook = lat->acquire_median;
+        return h;
+    }
+    h.hook = lat->plain_median;
+    h.flush = lat->flush_median - lat->plain_median;
+    h.every = (lat->acquires + lat->flushes / 2) / lat->flushes;
+    return h;
 }
 
 sim_time imp_start_lead(const struct imp_trace *t, const char *ruby, sim_time startup)
@@ -381,10 +396,16 @@ cJSON *imp_emit(const struct imp_trace *t, const struct imp_emit_opts *o)
         dur_str(b, sizeof b, t->quantum);
         if (!cJSON_AddStringToObject(rt, "quantum", b)) goto oom;
     }
-    if (o->event_hook > 0) {
+    if (o->hook.hook > 0) {
         char b[48];
-        dur_str(b, sizeof b, o->event_hook);
+        dur_str(b, sizeof b, o->hook.hook);
         if (!cJSON_AddStringToObject(rt, "event_hook", b)) goto oom;
+        if (o->hook.every > 0) {
+            dur_str(b, sizeof b, o->hook.flush);
+            if (!cJSON_AddStringToObject(rt, "event_hook_flush", b) ||
+                !cJSON_AddNumberToObject(rt, "event_hook_flush_every", o->hook.every))
+                goto oom;
+        }
     }
     cJSON *qs = cJSON_AddArrayToObject(root, "queues");
     if (!qs) goto oom;
