@@ -693,7 +693,8 @@ int imp_latencies(const struct imp_trace *t, struct imp_latency *out)
             if (busy) continue;
             /* the READY hooks that wrote the tracer's buffer out at the end of av,
              * the others at its start */
-            if (t->flush && s->event >= 0 && s->event < t->nevents && t->flush[s->event]) fv[out->flushes++] = s->t1 - s->t0;
+            bool flushed = t->flush && s->event >= 0 && s->event < t->nevents && t->flush[s->event];
+            if (flushed) fv[out->flushes++] = s->t1 - s->t0;
             else av[out->acquires - out->flushes] = s->t1 - s->t0;
             out->acquires++;
         }

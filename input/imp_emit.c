@@ -319,7 +319,8 @@ static char *describe(const struct imp_trace *t, const struct imp_emit_opts *o)
         if (o->hook.every > 0 && len > 0 && (size_t)len < n)
             len += snprintf(s + len, n - (size_t)len,
                             " that did not write the tracer's buffer out; the %d that did took %s more "
-                            "(event_hook_flush), one in %d (event_hook_flush_every)", o->hook_flushes, f, o->hook.every);
+                            "(event_hook_flush), one in %d (event_hook_flush_every)",
+                            o->hook_flushes, f, o->hook.every);
         if (len > 0 && (size_t)len < n)
             snprintf(s + len, n - (size_t)len, " (--set runtime.event_hook=0 replays the program without the tracer).");
     }
