@@ -786,7 +786,7 @@ static void test_hook_flush(void)
     size_t cap = 1 << 18, len = 0;
     char *text = malloc(cap);
     ASSERT(text);
-    int crossing = 0;
+    int crossing = 0, sleeps_crossing = 0;
     len += (size_t)snprintf(text + len, cap - len, "[\n");
 #define PAIR(ts, name)                                                                                       \
     (len += (size_t)snprintf(text + len, cap - len,                                                          \
@@ -796,8 +796,10 @@ static void test_hook_flush(void)
     PAIR(1, "started_tracing");
     for (int i = 0; i < 200; i++) {
         double t0 = 100.0 + 1000.0 * i;
-        PAIR(t0, "sleeping");
         size_t a = len;
+        PAIR(t0, "sleeping");
+        sleeps_crossing += (a + 4095) / 4096 * 4096 < len;
+        a = len;
         PAIR(t0 + 500, "wants_gvl");
         /* bytes [a, len): a block boundary m with a <= m < len */
         bool cross = (a + 4095) / 4096 * 4096 < len;
@@ -822,6 +824,27 @@ static void test_hook_flush(void)
     ASSERT_EQ(h.hook, 2 * SIM_US);
     ASSERT_EQ(h.flush, 18 * SIM_US);
     ASSERT_EQ(h.every, (200 + crossing / 2) / crossing);
+    /* a SUSPENDED hook that wrote the buffer out did so before the release:
+     * the write (18 us) goes to the hold before the sleep, out of the sleep */
+    char err[256];
+    ASSERT(sleeps_crossing >= 3);
+    ASSERT_EQ(imp_classify(&t, NULL, err, sizeof err), GV_OK);
+    struct imp_emit_opts eo = { .name = "flush", .hook = h, .hook_samples = lat.acquires,
+                                .hook_flushes = lat.flushes };
+    cJSON *root = imp_emit(&t, &eo);
+    ASSERT(root);
+    char *out = imp_print(root);
+    ASSERT(out);
+    int writes = 0, short_sleeps = 0;
+    for (const char *q = out; (q = strstr(q, "SUSPENDED hook writing its buffer out, with the GVL held\",\"dur\":\"18us\"}"));
+         q++)
+        writes++;
+    for (const char *q = out; (q = strstr(q, "sleeping\",\"dur\":\"482us\"")); q++) short_sleeps++;
+    ASSERT_EQ(writes, sleeps_crossing);
+    ASSERT_EQ(short_sleeps, sleeps_crossing);
+    ASSERT_CONTAINS(out, "\"event_hook\":\"2us\",\"event_hook_flush\":\"18us\",\"event_hook_flush_every\":");
+    free(out);
+    cJSON_Delete(root);
     imp_trace_free(&t);
     diag_free(&d);
     /* the same acquisitions reformatted (one more space per line): the
