@@ -171,6 +171,46 @@ static void test_eevdf_slices_at_ticks(void)
     ms_teardown(&w);
 }
 
+/* A CPU-time clock read brings the running task's runtime up to date
+ * (task_sched_runtime -> update_curr): past its deadline it gives the core
+ * up there, not at the next tick.  A (deadline 75, a new task's half
+ * slice) runs 20 at a time; at 90 its v is 80: with the read B takes over
+ * at 90 (arrives at 92), without it at the tick at 100.  Alone on its core
+ * the read renews the deadline but switches nothing. */
+static void test_eevdf_clock_read(void)
+{
+    static const struct ms_step rd[] = { { A_BURST, 20, 0 }, { A_CLOCK, 0, 0 }, { A_BURST, 20, 0 },
+                                         { A_CLOCK, 0, 0 }, { A_BURST, 20, 0 }, { A_CLOCK, 0, 0 },
+                                         { A_BURST, 20, 0 }, { A_CLOCK, 0, 0 }, { A_BURST, 20, 0 },
+                                         { A_MARK, 0, 0 }, { A_EXIT, 0, 0 } };
+    static const struct ms_step no[] = { { A_BURST, 20, 0 }, { A_BURST, 20, 0 }, { A_BURST, 20, 0 },
+                                         { A_BURST, 20, 0 }, { A_BURST, 20, 0 }, { A_MARK, 0, 0 },
+                                         { A_EXIT, 0, 0 } };
+    static const struct ms_step b[] = { { A_MARK, 0, 0 }, { A_BURST, 500, 0 }, { A_EXIT, 0, 0 } };
+    for (int reads = 1; reads >= 0; reads--) {
+        const struct ms_step *const s[] = { reads ? rd : no, b };
+        struct ms_world w;
+        ms_setup_sched(&w, 1, s, 2, MACH_SCHED_EEVDF);
+        w.m.p.os_timeslice = 150;
+        ms_start(&w, 0);  /* at 10 */
+        ms_start(&w, 1);  /* queued, v 0, deadline 75 */
+        ms_run(&w);
+        ASSERT_EQ(w.t[1].marks[0], reads ? 92 : 102);
+        ASSERT_EQ(w.t[0].t.ivcsw, 1);
+        ms_teardown(&w);
+    }
+    const struct ms_step *const alone[] = { rd };
+    struct ms_world w;
+    ms_setup_sched(&w, 1, alone, 1, MACH_SCHED_EEVDF);
+    w.m.p.os_timeslice = 150;
+    ms_start(&w, 0);
+    ms_run(&w);
+    ASSERT_EQ(w.t[0].marks[0], 110);
+    ASSERT_EQ(w.t[0].t.ivcsw, 0);
+    ASSERT_EQ(w.t[0].t.se.deadline, 80 + 150);  /* renewed by the read at 90 */
+    ms_teardown(&w);
+}
+
 /* CFS: a woken task preempts only if its v is more than wakeup_gran
  * (4/3 x os_timeslice) behind the running one's; sleeper credit is capped
  * at latency / 2 (4 x os_timeslice). */
@@ -262,6 +302,7 @@ int main(void)
     RUN(test_delay_dequeue_keeps_sleeper);
     RUN(test_delayed_wake_placement);
     RUN(test_eevdf_slices_at_ticks);
+    RUN(test_eevdf_clock_read);
     RUN(test_cfs_wakeup_gran);
     RUN(test_yield);
     TEST_DONE();
