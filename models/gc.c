@@ -75,7 +75,6 @@ static void gc_done(struct mach_task *t, void *ctx)
 static void gc_work_then(struct rb_thread *th, mach_cont done)
 {
     vm_set_state(th, TS_GC);
-    gc_clock(th);
     th_burst(th, th->gc_cost, done);
 }
 
@@ -113,6 +112,7 @@ static void gc_locked(struct rb_thread *th)
     caches_clear(vm, &st);
     th->gc_cost = step_cost(rb_machine_of(th), &st);
     vm_instant(th, st.kind == CORE_GC_SWEEP ? "gc_sweep_step" : "gc_start");
+    gc_clock(th);  /* gc_enter: the clock, then the barrier */
     if (core_gc_step_barrier(&st, vm->policy->barging)) barrier_vm_barrier(th, gc_work);
     else gc_work(th);
 }
@@ -139,6 +139,7 @@ static void refill_gc_work(struct rb_thread *th)
 /* gc_enter nested in newobj_slowpath's lock: the barrier of a GC start */
 static void refill_gc_locked(struct rb_thread *th)
 {
+    gc_clock(th);
     if (th->gc_barrier) barrier_vm_barrier(th, refill_gc_work);
     else refill_gc_work(th);
 }
@@ -169,6 +170,7 @@ static void gc_op_locked(struct rb_thread *th)
     core_heap_count_gc(&th->vm->heap);
     caches_empty(th->vm);
     vm_instant(th, "gc_start");
+    gc_clock(th);
     barrier_vm_barrier(th, gc_work);   /* a GC start: with one Ractor, no barrier */
 }
 
