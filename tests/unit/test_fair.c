@@ -263,6 +263,14 @@ static void yprobe_at(void *obj, uint64_t arg)
     p->deadline = p->w->t[1].t.se.deadline;
 }
 
+static void yprobe_a_at(void *obj, uint64_t arg)
+{
+    (void)arg;
+    struct yprobe *p = obj;
+    p->v = p->w->t[0].t.se.v;
+    p->deadline = p->w->t[0].t.se.deadline;
+}
+
 static void test_yield(void)
 {
     static const struct ms_step a[] = { { A_BURST, 600, 0 }, { A_YIELD, 0, 0 }, { A_MARK, 0, 0 }, { A_EXIT, 0, 0 } };
@@ -282,6 +290,22 @@ static void test_yield(void)
     ASSERT_EQ(w.t[0].marks[0], 724);  /* A's last 10 after a switch; its own yield: no switch */
     ASSERT_EQ(w.t[0].t.ivcsw, 1);     /* the tick at 600 */
     ASSERT_EQ(w.t[1].t.ivcsw, 0);
+    ms_teardown(&w);
+
+    /* an ineligible yielder keeps its v and its deadline (79104becf42b):
+     * A (v 400, deadline 500) yields at 410 while B waits at v 0 */
+    static const struct ms_step a2[] = { { A_BURST, 400, 0 }, { A_YIELD, 0, 0 }, { A_EXIT, 0, 0 } };
+    static const struct ms_step b2[] = { { A_BURST, 10, 0 }, { A_EXIT, 0, 0 } };
+    const struct ms_step *const s2[] = { a2, b2 };
+    ms_setup_sched(&w, 1, s2, 2, MACH_SCHED_EEVDF);
+    ms_start(&w, 0);
+    ms_start(&w, 1);
+    struct yprobe q = { &w, 0, 0 };
+    sim_at(w.e, 411, yprobe_a_at, &q, 0);
+    ms_run(&w);
+    ASSERT_EQ(q.v, 400);
+    ASSERT_EQ(q.deadline, 500);
+    ASSERT_EQ(w.t[0].t.ivcsw, 1);  /* the yield switched to B */
     ms_teardown(&w);
 
     ms_setup_sched(&w, 1, s, 2, MACH_SCHED_FIFO);
