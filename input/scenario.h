@@ -140,6 +140,9 @@ struct scn_runtime {
     double gc_heap_growth_factor;              /* "gc_heap_growth_factor" (RUBY_GC_HEAP_GROWTH_FACTOR) */
     bool yjit;                                 /* "yjit": YJIT on (decides invariant_check with "ruby") */
     sim_time event_hook;                       /* "event_hook" (0): a thread-event hook's CPU at READY */
+    sim_time event_hook_flush;                 /* "event_hook_flush" (0): the more CPU of a READY hook
+                                                * that writes the tracer's buffer out, ... */
+    int event_hook_flush_every;                /* ... every "event_hook_flush_every"-th (0: none) */
     char *ruby;                                /* "ruby": the version preset as written ("3.1"), or NULL */
     unsigned asked;                            /* bit 1u << RT_x: the key was given, or set by "ruby" */
 };
