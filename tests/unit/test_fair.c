@@ -255,20 +255,25 @@ struct yprobe {
     sim_time v, deadline;
 };
 
+/* the v and deadline of task `arg` */
 static void yprobe_at(void *obj, uint64_t arg)
 {
-    (void)arg;
     struct yprobe *p = obj;
-    p->v = p->w->t[1].t.se.v;
-    p->deadline = p->w->t[1].t.se.deadline;
+    p->v = p->w->t[arg].t.se.v;
+    p->deadline = p->w->t[arg].t.se.deadline;
 }
 
-static void yprobe_a_at(void *obj, uint64_t arg)
+/* Two scripted tasks on one core, task `task`'s v and deadline read at `at` */
+static struct yprobe run_probed(struct ms_world *w, const struct ms_step *const *s, enum mach_sched sched,
+                                sim_time at, int task)
 {
-    (void)arg;
-    struct yprobe *p = obj;
-    p->v = p->w->t[0].t.se.v;
-    p->deadline = p->w->t[0].t.se.deadline;
+    ms_setup_sched(w, 1, s, 2, sched);
+    ms_start(w, 0);
+    ms_start(w, 1);
+    struct yprobe p = { w, 0, 0 };
+    sim_at(w->e, at, yprobe_at, &p, (uint64_t)task);
+    ms_run(w);
+    return p;
 }
 
 static void test_yield(void)
@@ -278,12 +283,7 @@ static void test_yield(void)
                                         { A_MARK, 0, 0 }, { A_EXIT, 0, 0 } };
     const struct ms_step *const s[] = { a, b };
     struct ms_world w;
-    ms_setup_sched(&w, 1, s, 2, MACH_SCHED_EEVDF_DELAY);
-    ms_start(&w, 0);
-    ms_start(&w, 1);
-    struct yprobe p = { &w, 0, 0 };
-    sim_at(w.e, 613, yprobe_at, &p, 0);
-    ms_run(&w);
+    struct yprobe p = run_probed(&w, s, MACH_SCHED_EEVDF_DELAY, 613, 1);
     ASSERT_EQ(p.v, 500);
     ASSERT_EQ(p.deadline, 1500);
     ASSERT_EQ(w.t[1].marks[0], 712);  /* 602 + 10 + 100: B kept the core at its yield */
@@ -297,12 +297,7 @@ static void test_yield(void)
     static const struct ms_step a2[] = { { A_BURST, 400, 0 }, { A_YIELD, 0, 0 }, { A_EXIT, 0, 0 } };
     static const struct ms_step b2[] = { { A_BURST, 10, 0 }, { A_EXIT, 0, 0 } };
     const struct ms_step *const s2[] = { a2, b2 };
-    ms_setup_sched(&w, 1, s2, 2, MACH_SCHED_EEVDF);
-    ms_start(&w, 0);
-    ms_start(&w, 1);
-    struct yprobe q = { &w, 0, 0 };
-    sim_at(w.e, 411, yprobe_a_at, &q, 0);
-    ms_run(&w);
+    struct yprobe q = run_probed(&w, s2, MACH_SCHED_EEVDF, 411, 0);
     ASSERT_EQ(q.v, 400);
     ASSERT_EQ(q.deadline, 500);
     ASSERT_EQ(w.t[0].t.ivcsw, 1);  /* the yield switched to B */
