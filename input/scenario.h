@@ -230,6 +230,7 @@ struct scn_op {
             enum scn_syscall_call call; /* "call" */
             bool releases_gvl;          /* "releases_gvl" (default true) */
             bool io_wait;               /* "io_wait": sleeps off the CPU for dur */
+            uint64_t allocates;         /* "allocates" (0): objects the Ruby method allocates after the call */
         } syscall;
         struct {
             int queue;         /* "queue": index into scenario.queues */

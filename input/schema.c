@@ -197,6 +197,7 @@ static const struct sch_key syscall_keys[] = {
     { .name = "call", .kind = SCH_ENUM, .def = "getpid", .values = scn_call_names, .off = SCH_NOFF },
     { .name = "releases_gvl", .kind = SCH_BOOL, .def = "true", .off = SCH_NOFF },
     { .name = "io_wait", .kind = SCH_BOOL, .off = SCH_NOFF },
+    { .name = "allocates", .kind = SCH_INT, .min = 0, .max = 1000000000000LL, .off = SCH_NOFF },
     OP_TRACE,
 };
 static const struct sch_key queue_op_keys[] = {

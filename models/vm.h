@@ -95,6 +95,7 @@ struct rb_thread {
     bool in_compute;             /* in a compute burst (cuttable at safe points) */
     bool dead;
     bool blocking;               /* inside a blocking region */
+    bool sys_alloc;              /* a syscall op's call is done, its objects not yet allocated */
     bool redo_op;                /* re-run th->op (a pop retried after a wake) */
     bool mn;                     /* runs M:N (mn_thread_p; set once by vm_init) */
     /* thread_sched_add_running_thread waits for the sched lock (barrier.h;
