@@ -645,11 +645,12 @@ static int least_loaded(const struct machine *m, int last, int wcore, int light)
  * wake_pack p: always at 1, never at 0 (mainline select_idle_sibling, and
  * no draw, so such a machine's runs are as before), else a draw from the
  * machine's stream (the same seed gives the same choices).  Measured by
- * `gvlsim calibrate` (wake_pack_short, wake_pack_sleep_ns): this
- * repository's 2-vCPU guest keeps almost every such wake after a sleep of
- * up to about 300 us on the waker's vCPU, where waking the idle, halted
- * vCPU would take the host, and sends almost every wake after 0.5 ms or
- * more to the idle vCPU. */
+ * `gvlsim calibrate` (wake_pack_short, wake_pack_sleep_ns): in a
+ * micro-benchmark this repository's 2-vCPU guest keeps almost every such
+ * wake after a sleep of up to about 300 us on the waker's vCPU (waking the
+ * idle, halted vCPU would take the host) and sends almost every one after
+ * 0.5 ms or more to the idle vCPU; in Ruby's own runs it kept long sleepers
+ * too (docs/validate.md). */
 static bool pack_draw(struct machine *m, const struct mach_task *t)
 {
     if (m->p.wake_pack <= 0) return false;
