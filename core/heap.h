@@ -32,12 +32,12 @@
  * vm_make_env_each -> vm_env_new, an imemo) and the Proc (proc.c
  * rb_proc_alloc); nothing keeps them (a discarded lambda). */
 #define CORE_ESCAPE_OBJECTS 2
-/* Accesses to rb_objspace's shared cache lines per object allocated (gc.c
- * newobj_of0's read of the flags, newobj_init's total_allocated_objects++)
- * and per malloc'd body (objspace_xmalloc0's read of the flags,
- * objspace_malloc_increase's two atomic adds); models/gc.c. */
-#define CORE_OBJSPACE_NEWOBJ 2
-#define CORE_OBJSPACE_MALLOC 3
+/* rb_objspace's cache lines an allocation touches (models/gc.c
+ * objspace_write): the line that starts the struct (malloc_params, the
+ * flags, total_allocated_objects), which every object's newobj_of0 and
+ * newobj_init access, and the one holding rgengc.oldmalloc_increase,
+ * which a malloc'd body's objspace_malloc_increase adds to as well. */
+enum { CORE_OBJSPACE_HEAD, CORE_OBJSPACE_OLDMALLOC, CORE_OBJSPACE_LINES };
 
 struct core_heap {
     uint64_t slots;        /* heap_available_slots */

@@ -266,8 +266,7 @@ double estimate_events(const struct scenario *scn, sim_time max_time)
     default: break;
     }
     if (scn->total_ractors > 2 && scn->machine.cores > 1)
-        c.escape_line = (double)(CORE_ESCAPE_OBJECTS * (CORE_OBJSPACE_NEWOBJ + CORE_OBJSPACE_MALLOC)) *
-                        (double)scn->machine.remote_rmw;
+        c.escape_line = (double)CORE_OBJSPACE_LINES * (double)scn->machine.remote_rmw;
     double events = 0, fixed = 0, longest = 0, cpu = 0, escapes = 0, scale = 1;
     int waiting_ractors = 0;  /* Ractor instances whose threads take turns: the timer ticks */
     for (int r = 0; r < scn->nractors; r++) {

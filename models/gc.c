@@ -174,18 +174,21 @@ bool gc_op(struct rb_thread *th, const struct scn_op *op)
  * malloc'd (an environment's ZALLOC_N, a Proc's TypedData_Make_Struct)
  * adds objspace_xmalloc0's read of the flags (objspace_malloc_gc_stress)
  * and objspace_malloc_increase's two atomic adds, to malloc_increase and
- * to rgengc.oldmalloc_increase on another line.  An access to a line
- * another core wrote last first moves the line here (a read gets it
- * shared, the write after it must take it back): remote_rmw each.  Only
- * whole ops are ordered in time, so a burst of w accesses moves the lines
- * at most w times, and no more often than the other cores accessed them
- * meanwhile.  With one Ractor one thread runs Ruby at a time and the
- * lines move at most once per GVL hand-off; not charged.  Ruby 4.0 keeps
- * the counts per Ractor and thread (runtime.alloc_counters `local`:
- * cb772247e7, a773bbf0cc): nothing moves.  Measured on
- * real Ruby 3.1.2, 2 vCPUs, GC disabled (docs/validate.md): a Proc loop's
- * 10 accesses an op cost 68-187 ns more CPU on 2 CPUs than on 1 (10 x the
- * calibrated 19.9 ns is 199), Object.new's 2 cost 17-78 ns more. */
+ * to rgengc.oldmalloc_increase on another line: ten accesses for an
+ * env_escape's two objects, on two lines.  The accesses of one op follow
+ * each other within a few tens of ns, so each line another core accessed
+ * last moves here once (a read gets it shared, the write right after
+ * upgrades it in the same miss) and stays for the rest of the burst:
+ * remote_rmw per line that moves, not per access.  Measured on this
+ * repository's 2-vCPU guest (docs/validate.md): a loop of ~190 ns of
+ * compute plus those ten accesses runs 72-157 ns slower per iteration on
+ * two CPUs than alone, one to two moves of the calibrated 70.8 ns, where
+ * a move per access would be 708; and real Ruby 3.1.2's Proc op with the
+ * GC off cost +68 to +187 ns (median +135) on 2 CPUs.  With one Ractor
+ * one thread runs Ruby at a time and the lines move at most once per GVL
+ * hand-off; not charged.  Ruby 4.0 keeps the counts per Ractor and thread
+ * (runtime.alloc_counters `local`: cb772247e7, a773bbf0cc): nothing
+ * moves. */
 static void objspace_write(struct rb_thread *th, uint64_t objects, bool malloced)
 {
     struct vm *vm = th->vm;
@@ -193,13 +196,14 @@ static void objspace_write(struct rb_thread *th, uint64_t objects, bool malloced
     if (vm->scn->runtime.alloc_counters != ALLOC_COUNTERS_SHARED || !vm->sync->multi || core < 0 ||
         objects == 0)
         return;
-    uint64_t w = objects * (CORE_OBJSPACE_NEWOBJ + (malloced ? CORE_OBJSPACE_MALLOC : 0));
-    uint64_t others = vm->objspace_writes - vm->objspace_seen[core];
-    uint64_t moves = others < w ? others : w;
-    th->pending_cost += (sim_time)moves * rb_machine_of(th)->remote_rmw;
-    vm->objspace_transfers += moves;
-    vm->objspace_writes += w;
-    vm->objspace_seen[core] = vm->objspace_writes;
+    int lines = malloced ? CORE_OBJSPACE_LINES : CORE_OBJSPACE_HEAD + 1;
+    for (int l = 0; l < lines; l++) {
+        if (vm->objspace_owner[l] != core && vm->objspace_owner[l] >= 0) {
+            th->pending_cost += rb_machine_of(th)->remote_rmw;
+            vm->objspace_transfers++;
+        }
+        vm->objspace_owner[l] = core;
+    }
 }
 
 bool gc_alloc_objects(struct rb_thread *th, uint64_t objects, double survive, bool malloced)

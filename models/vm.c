@@ -103,8 +103,8 @@ int vm_init(struct vm *vm, const struct scenario *scn, struct sim_engine *eng, c
     vm->queues = calloc((size_t)(vm->nqueues ? vm->nqueues : 1), sizeof *vm->queues);
     vm->mutexes = calloc((size_t)(vm->nmutexes ? vm->nmutexes : 1), sizeof *vm->mutexes);
     vm->condvars = calloc((size_t)(vm->ncondvars ? vm->ncondvars : 1), sizeof *vm->condvars);
-    vm->objspace_seen = calloc((size_t)scn->machine.cores, sizeof *vm->objspace_seen);
-    if (!vm->ractors || !vm->threads || !vm->queues || !vm->mutexes || !vm->condvars || !vm->objspace_seen)
+    for (int l = 0; l < CORE_OBJSPACE_LINES; l++) vm->objspace_owner[l] = -1;
+    if (!vm->ractors || !vm->threads || !vm->queues || !vm->mutexes || !vm->condvars)
         goto oom;
 
     for (int q = 0; q < scn->nqueues; q++) {
@@ -304,7 +304,6 @@ void vm_free(struct vm *vm)
     free(vm->queues);
     free(vm->mutexes);
     free(vm->condvars);
-    free(vm->objspace_seen);
     mn_free(vm);
     counter_free(vm);
     vm_sync_free(vm);

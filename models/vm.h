@@ -155,11 +155,9 @@ struct vm {
     struct core_condvar *condvars;
     int ncondvars;
     struct core_heap heap;       /* the objects and the GC (core/heap.h) */
-    /* rb_objspace's shared cache lines (models/gc.c objspace_write):
-     * writes so far, the count each core had seen after its last write,
-     * and the transfers the writes made */
-    uint64_t objspace_writes;
-    uint64_t *objspace_seen;
+    /* rb_objspace's shared cache lines (models/gc.c objspace_write): the
+     * core that accessed each last (-1: none yet), and the moves so far */
+    int objspace_owner[CORE_OBJSPACE_LINES];
     uint64_t objspace_transfers;
     int nmeasures;               /* named measures: each thread's core.cur.samples */
     struct rb_timer timer;

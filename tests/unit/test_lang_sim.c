@@ -266,7 +266,7 @@ static void test_gc(void)
     ASSERT_EQ(r.rc, GV_OK);
     ASSERT(r.m.gc_count > 0);
     ASSERT(r.m.line_transfers > r.m.ops);
-    ASSERT(r.m.line_transfers <= (CORE_OBJSPACE_NEWOBJ + CORE_OBJSPACE_MALLOC) * CORE_ESCAPE_OBJECTS * r.m.ops);
+    ASSERT(r.m.line_transfers <= CORE_OBJSPACE_LINES * r.m.ops + CORE_OBJSPACE_LINES);
     ASSERT(r.m.vmlock_acquires > r.m.gc_count + r.m.gc_sweeps);
     uint64_t ops2 = r.m.ops;
     run_free(&r);
