@@ -189,8 +189,9 @@ struct pack_run {
     int ping;              /* sentinel reads */
     bool idle_checked;
     long long hard_end;    /* ns: no more samples after it */
-    int counted, busy, lost, moved;  /* samples counted; dropped: the other CPU busy, the waker's
-                                      * CPU shared, not last run where wanted or slept too long */
+    int counted, busy, lost, late;  /* samples counted; dropped: the other CPU busy, the waker's
+                                     * CPU shared, slept too long (and a probe's first sample after
+                                     * one with the other home, which did not start there) */
     unsigned long long rnd;
 };
 
@@ -222,7 +223,7 @@ static int pack_one(struct pack_run *pr, int home, int next_home, int sleep_us)
     long long w0 = calib_now_ns(), c0 = calib_thread_cpu_ns();
     long long wake_at = atomic_load(&p->slept_at) + (long long)sleep_us * 1000;
     if (calib_now_ns() > wake_at + (long long)sleep_us * 250) {  /* slept too long */
-        pr->moved++;
+        pr->late++;
         return pack_skip(pr, n);
     }
     while (calib_now_ns() < wake_at) {
@@ -235,16 +236,13 @@ static int pack_one(struct pack_run *pr, int home, int next_home, int sleep_us)
     if (pr->idle_checked) sentinel_read(p, ++pr->ping, &idle1, &at1);
     atomic_store(&p->go, n);
     calib_futex_wake(&p->go, 1);
+    if (last != (home == 0 ? c->cpu0 : c->cpu1)) return -1;
     if (woken != 1 || lost > PACK_LOST_NS) {
         pr->lost++;
         return -1;
     }
     if (pr->idle_checked && (idle0 < 0 || idle1 < 0 || (at1 - at0) - (idle1 - idle0) * 1000 > PACK_BUSY_NS)) {
         pr->busy++;
-        return -1;
-    }
-    if (last != (home == 0 ? c->cpu0 : c->cpu1)) {
-        pr->moved++;
         return -1;
     }
     pr->counted++;
@@ -391,16 +389,16 @@ void calib_bench_pack(struct calib_ctx *c)
             st->round_spread = c->r->m[ids[0]].round_spread;
             st->unstable = c->r->m[ids[0]].unstable;
         }
-        int dropped = pr->busy + pr->lost + pr->moved;
+        int dropped = pr->busy + pr->lost + pr->late;
         if (!st->measured)
             snprintf(st->note, sizeof st->note, "no round of %d complete: %d samples counted, %d dropped (the other "
-                     "CPU busy %d, the waker's shared %d); measure on a quiet machine", tried, pr->counted,
-                     dropped, pr->busy, pr->lost);
+                     "CPU busy %d, the waker's shared %d, slept too long %d); measure on a quiet machine", tried,
+                     pr->counted, dropped, pr->busy, pr->lost, pr->late);
         else if (!pr->idle_checked)
             snprintf(st->note, sizeof st->note, "the other CPU's idleness not checked (no cpuidle statistics)");
         else if (dropped)
             snprintf(st->note, sizeof st->note, "%d samples counted, %d dropped (the other CPU busy %d, the "
-                     "waker's shared %d)", pr->counted, dropped, pr->busy, pr->lost);
+                     "waker's shared %d, slept too long %d)", pr->counted, dropped, pr->busy, pr->lost, pr->late);
         calib_series_free(ser[i]);
     }
     free(pr);
