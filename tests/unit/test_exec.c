@@ -302,14 +302,22 @@ static void test_timer_counts(void)
     struct scn_ractor r = { "main", 1, th, 2 };
     struct scenario s = make_scenario(host_cpus() >= 2 ? 2 : 1, &r, 1);
     s.runtime.quantum = 1 * SIM_S;  /* no switch on time, even on a loaded host */
-    struct result res;
-    run(&s, 60, &res);
-    ASSERT_EQ(res.rc, GV_OK);
-    ASSERT_EQ(res.rep.m.gvl_handoffs, 1);
-    ASSERT_EQ(res.rep.m.timer_wakes, 1);
-    ASSERT(res.rep.m.timer_timed_waits >= 1);
-    ASSERT(res.rep.m.timer_ticks >= 2 && res.rep.m.timer_ticks <= res.rep.m.timer_timed_waits + 1);
-    done(&res);
+    /* On a loaded host the timer thread may not be asleep yet when B
+     * queues (no wake-up to count): up to three attempts, each with at
+     * most one wake-up, one of them with exactly one. */
+    bool woken = false;
+    for (int attempt = 0; attempt < 3 && !woken; attempt++) {
+        struct result res;
+        run(&s, 60, &res);
+        ASSERT_EQ(res.rc, GV_OK);
+        ASSERT_EQ(res.rep.m.gvl_handoffs, 1);
+        ASSERT(res.rep.m.timer_wakes <= 1);
+        ASSERT(res.rep.m.timer_timed_waits >= 1);
+        ASSERT(res.rep.m.timer_ticks >= 2 && res.rep.m.timer_ticks <= res.rep.m.timer_timed_waits + 1);
+        woken = res.rep.m.timer_wakes == 1;
+        done(&res);
+    }
+    ASSERT(woken);
 }
 
 /* Sleeps and io_wait calls release the GVL under every policy. */
