@@ -25,13 +25,18 @@
  * A sample counts only if (1) the waker kept its CPU through its spins but
  * for the wakee's short run (its CPU-time clock against the wall clock:
  * otherwise another task shared the waker's CPU), and (2) the other CPU
- * idled throughout: a sentinel thread pinned there reads the CPU's idle
- * time (cpuidle's per-state residency in sysfs) just before the wakee's
- * sleep and again after its run; the sample's wall time minus that idle
- * time is what ran there, and more than PACK_BUSY_NS (the wakee's own run,
- * the sentinel's) means another task did - a busy CPU is no idle CPU to
- * place a wakee on, on any kernel.  Without cpuidle statistics (no cpuidle
- * driver) the second check is skipped and the note says so.
+ * idled throughout - a busy CPU is no idle CPU to place a wakee on, on any
+ * kernel.  The waker reads that CPU's idle statistics (cpuidle's per-state
+ * residency and entry counts in sysfs) before the sleep, without waking it;
+ * after the wakee ran, a sentinel thread pinned there reads them again
+ * (waking the CPU ends its idle period, which cpuidle then accounts).  One
+ * idle exit in between (two if the wakee went there), and idle time short
+ * of the sample's length by at most PACK_BUSY_NS (the wakee's run, the
+ * sentinel's): nothing else ran there.  The CPU then idles PACK_REST_NS
+ * before the next sample, so that the sentinel's wake-up is no recent
+ * activity of the CPU the next wakee may be sent to.  Without cpuidle
+ * statistics (no cpuidle driver) the second check is skipped and the note
+ * says so.
  */
 #include <fcntl.h>
 #include <math.h>
@@ -55,6 +60,7 @@
 #define PACK_OTHER 2           /* samples with the wakee last on the other CPU, per round */
 #define PACK_TRIES 8           /* attempts per wanted sample before a round is given up */
 #define PACK_STATES 8          /* cpuidle states read */
+#define PACK_REST_NS 2000000   /* after a sample: the other CPU idles again before the next one */
 
 /* Sleep lengths, us: 80 x sqrt(2)^i (shorter ones are not kept short: the
  * sentinel's read before the sleep wakes an idle CPU, 20-50 us). */
@@ -79,41 +85,61 @@ static void pack_affinity(int a, int b)
 /* ---- the other CPU's idle time ------------------------------------------- */
 
 struct idle_reader {
-    int fd[PACK_STATES];
+    int fd[PACK_STATES][2];  /* each state's residency ("time", us) and entries ("usage") */
     int n;
 };
 
 static void idle_open(struct idle_reader *ir, int cpu)
 {
+    static const char *const files[2] = { "time", "usage" };
     ir->n = 0;
     for (int s = 0; s < PACK_STATES; s++) {
-        char path[96];
-        snprintf(path, sizeof path, "/sys/devices/system/cpu/cpu%d/cpuidle/state%d/time", cpu, s);
-        int fd = open(path, O_RDONLY | O_CLOEXEC);
-        if (fd < 0) break;
-        ir->fd[ir->n++] = fd;
+        int fd[2];
+        for (int f = 0; f < 2; f++) {
+            char path[96];
+            snprintf(path, sizeof path, "/sys/devices/system/cpu/cpu%d/cpuidle/state%d/%s", cpu, s, files[f]);
+            fd[f] = open(path, O_RDONLY | O_CLOEXEC);
+        }
+        if (fd[0] < 0 || fd[1] < 0) {
+            for (int f = 0; f < 2; f++)
+                if (fd[f] >= 0) close(fd[f]);
+            break;
+        }
+        ir->fd[ir->n][0] = fd[0];
+        ir->fd[ir->n][1] = fd[1];
+        ir->n++;
     }
 }
 
 static void idle_close(struct idle_reader *ir)
 {
-    for (int i = 0; i < ir->n; i++) close(ir->fd[i]);
+    for (int i = 0; i < ir->n; i++)
+        for (int f = 0; f < 2; f++) close(ir->fd[i][f]);
     ir->n = 0;
 }
 
-/* Total idle residency, us (cpuidle accounts an idle period when it ends:
- * read on that CPU, after it left idle to run the reader); -1 on error. */
-static long long idle_us(const struct idle_reader *ir)
+static long long read_num(int fd)
 {
-    long long sum = 0;
+    char buf[32];
+    ssize_t k = pread(fd, buf, sizeof buf - 1, 0);
+    if (k <= 0) return -1;
+    buf[k] = '\0';
+    return atoll(buf);
+}
+
+/* The CPU's idle residency (us) and idle entries, summed over its states;
+ * false on an error.  cpuidle accounts an idle period when it ends: read
+ * from another CPU, the period under way is not in it yet. */
+static bool idle_read(const struct idle_reader *ir, long long *us, long long *entries)
+{
+    *us = *entries = 0;
     for (int i = 0; i < ir->n; i++) {
-        char buf[32];
-        ssize_t k = pread(ir->fd[i], buf, sizeof buf - 1, 0);
-        if (k <= 0) return -1;
-        buf[k] = '\0';
-        sum += atoll(buf);
+        long long t = read_num(ir->fd[i][0]), u = read_num(ir->fd[i][1]);
+        if (t < 0 || u < 0) return false;
+        *us += t;
+        *entries += u;
     }
-    return sum;
+    return true;
 }
 
 /* ---- threads --------------------------------------------------------------- */
@@ -130,7 +156,8 @@ struct packer {
     /* the sentinel on the other CPU */
     atomic_int ping, pong; /* ping = n: read; pong = n: done (ping -1: quit) */
     struct idle_reader ir;
-    long long s_idle_us, s_at_ns;
+    long long s_idle_us, s_entries, s_at_ns;
+    bool s_ok;
 };
 
 static void *packer_thread(void *arg)
@@ -162,7 +189,7 @@ static void *sentinel_thread(void *arg)
         int v;
         while ((v = atomic_load(&p->ping)) != n && v >= 0) calib_futex_wait(&p->ping, v);
         if (v < 0) return NULL;
-        p->s_idle_us = idle_us(&p->ir);
+        p->s_ok = idle_read(&p->ir, &p->s_idle_us, &p->s_entries);
         p->s_at_ns = calib_now_ns();
         atomic_store(&p->pong, n);
     }
@@ -170,14 +197,16 @@ static void *sentinel_thread(void *arg)
 
 /* Wake the sentinel (the other CPU leaves idle, which accounts its idle
  * time); spins for its answer, so that the waker's CPU stays busy. */
-static void sentinel_read(struct packer *p, int n, long long *idle, long long *at)
+static bool sentinel_read(struct packer *p, int n, long long *idle, long long *entries, long long *at)
 {
     atomic_store(&p->ping, n);
     calib_futex_wake(&p->ping, 1);
     while (atomic_load(&p->pong) != n) {
     }
     *idle = p->s_idle_us;
+    *entries = p->s_entries;
     *at = p->s_at_ns;
+    return p->s_ok;
 }
 
 /* ---- samples ----------------------------------------------------------------- */
@@ -218,8 +247,9 @@ static int pack_one(struct pack_run *pr, int home, int next_home, int sleep_us)
     while (atomic_load(&p->asleep) != n) nap_ns(10000);
     int last = p->last_cpu;
     atomic_store(&p->home, next_home);
-    long long idle0 = 0, at0 = 0, idle1 = 0, at1 = 0;
-    if (pr->idle_checked) sentinel_read(p, ++pr->ping, &idle0, &at0);
+    /* the other CPU's idle statistics, read from here: it is not woken */
+    long long idle0 = 0, ent0 = 0, idle1 = 0, ent1 = 0, at1 = 0;
+    bool idle_ok = pr->idle_checked && idle_read(&p->ir, &idle0, &ent0);
     long long w0 = calib_now_ns(), c0 = calib_thread_cpu_ns();
     long long wake_at = atomic_load(&p->slept_at) + (long long)sleep_us * 1000;
     if (calib_now_ns() > wake_at + (long long)sleep_us * 250) {  /* slept too long */
@@ -233,15 +263,23 @@ static int pack_one(struct pack_run *pr, int home, int next_home, int sleep_us)
     calib_spin_ns(PACK_AFTER_NS);
     long long lost = (calib_now_ns() - w0) - (calib_thread_cpu_ns() - c0);
     while (atomic_load(&p->ran) != n) nap_ns(10000);
-    if (pr->idle_checked) sentinel_read(p, ++pr->ping, &idle1, &at1);
+    if (pr->idle_checked) idle_ok = sentinel_read(p, ++pr->ping, &idle1, &ent1, &at1) && idle_ok;
     atomic_store(&p->go, n);
     calib_futex_wake(&p->go, 1);
+    nap_ns(PACK_REST_NS);
     if (last != (home == 0 ? c->cpu0 : c->cpu1)) return -1;
     if (woken != 1 || lost > PACK_LOST_NS) {
         pr->lost++;
         return -1;
     }
-    if (pr->idle_checked && (idle0 < 0 || idle1 < 0 || (at1 - at0) - (idle1 - idle0) * 1000 > PACK_BUSY_NS)) {
+    /* idle throughout: one idle period over the whole sample (it ended when
+     * the sentinel ran), or two if the wakee went there (none between if
+     * the sentinel found it still running); more means another task ran
+     * there, and so does idle time short of the sample's length */
+    bool went = p->cpu != c->cpu0;
+    long long exits = ent1 - ent0;
+    if (pr->idle_checked && (!idle_ok || exits < 1 || exits > (went ? 2 : 1) ||
+                             (at1 - w0) - (idle1 - idle0) * 1000 > PACK_BUSY_NS)) {
         pr->busy++;
         return -1;
     }
@@ -324,7 +362,8 @@ void calib_bench_pack(struct calib_ctx *c)
     p->cpus[1] = c->cpu1;
     atomic_store(&p->home, c->cpu0);
     idle_open(&p->ir, c->cpu1);
-    pr->idle_checked = p->ir.n > 0 && idle_us(&p->ir) >= 0;
+    long long u0, e0;
+    pr->idle_checked = p->ir.n > 0 && idle_read(&p->ir, &u0, &e0);
     pthread_t t, ts;
     if (calib_thread_start(c, &t, c->cpu0, packer_thread, p) != GV_OK) {
         skip_all(c, ids, 4, c->err);
