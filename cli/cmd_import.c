@@ -131,7 +131,7 @@ static int write_stats(FILE *f, const struct imp_trace *t, const char *ruby)
     if (imp_latencies(t, &lat) != GV_OK) return GV_ENOMEM;
     const sim_time times[] = { tot.wall, tot.running, tot.gc, tot.wants_gvl, tot.waiting, tot.sleeping };
     fprintf(f, "form,ruby,threads,ractors,events,wall_s,running_s,gc_s,wants_gvl_s,waiting_s,sleeping_s,"
-                 "waits,io,sync,join,yield,end,exit,handoffs,handoff_s,acquires,acquire_s\n");
+                 "waits,io,sync,join,yield,end,exit,handoffs,handoff_s,acquires,acquire_s,flushes,flush_s,hook_s\n");
     fprintf(f, "%s,%s,%d,%d,%d", t->form == IMP_FORM_GVLSIM ? "gvlsim" : "gvl-tracing", ruby ? ruby : "",
             t->nthreads, t->nractors, t->nevents);
     for (size_t i = 0; i < sizeof times / sizeof times[0]; i++) {
@@ -139,12 +139,14 @@ static int write_stats(FILE *f, const struct imp_trace *t, const char *ruby)
         csv_format_seconds(b, sizeof b, times[i]);
         fprintf(f, ",%s", b);
     }
-    char h[40], q[40];
+    char h[40], q[40], fl[40], k[40];
     csv_format_seconds(h, sizeof h, lat.handoff_median);
     csv_format_seconds(q, sizeof q, lat.acquire_median);
-    fprintf(f, ",%d,%d,%d,%d,%d,%d,%d,%d,%s,%d,%s\n", tot.waits, tot.cls[IMP_CLS_IO], tot.cls[IMP_CLS_SYNC],
+    csv_format_seconds(fl, sizeof fl, lat.flush_median);
+    csv_format_seconds(k, sizeof k, imp_event_hook(t, &lat).hook);
+    fprintf(f, ",%d,%d,%d,%d,%d,%d,%d,%d,%s,%d,%s,%d,%s,%s\n", tot.waits, tot.cls[IMP_CLS_IO], tot.cls[IMP_CLS_SYNC],
             tot.cls[IMP_CLS_JOIN], tot.cls[IMP_CLS_YIELD], tot.cls[IMP_CLS_END], tot.cls[IMP_CLS_EXIT], lat.handoffs,
-            h, lat.acquires, q);
+            h, lat.acquires, q, lat.flushes, fl, k);
     return GV_OK;
 }
 
@@ -178,6 +180,13 @@ static void summary(const struct imp_trace *t, const char *ruby, const char *rub
         units_format(lat.acquire_median, q, sizeof q);
         fprintf(stderr, "  GVL hand-offs: %d, median %s from a release to the next thread running; uncontended "
                         "acquisitions: %d, median %s\n", lat.handoffs, h, lat.acquires, q);
+        if (lat.flushes) {
+            char p[48], fl[48];
+            units_format(lat.plain_median, p, sizeof p);
+            units_format(lat.flush_median, fl, sizeof fl);
+            fprintf(stderr, "  of which %d wrote the tracer's buffer out (median %s; the others %s)\n", lat.flushes,
+                    fl, p);
+        }
     }
     if (t->trailing_commas || t->os_view_events || t->other_events || t->after_death || t->merged)
         fprintf(stderr, "  read: %d trailing comma%s accepted, %d OS-view events and %d other events skipped, "
@@ -275,8 +284,9 @@ static int import_exec(const struct args *a)
     struct imp_emit_opts eo = { .name = name, .machine = args_str(a, "machine", NULL), .ruby = ruby };
     struct imp_latency lat;
     if ((rc = imp_latencies(&t, &lat)) != GV_OK) goto done;
-    eo.event_hook = imp_event_hook(&t, &lat);
+    eo.hook = imp_event_hook(&t, &lat);
     eo.hook_samples = lat.acquires;
+    eo.hook_flushes = lat.flushes;
     /* validated like any scenario, by the loader itself, before it is written */
     struct load_opts lo = { .machines_dirs = args_strs(a, "machines"), .nmachines_dirs = args_count(a, "machines") };
     sim_time startup = 0;

@@ -8,6 +8,7 @@
 #include "exec_gc.h"
 
 #include <stdatomic.h>
+#include <time.h>
 
 #include "../core/policy.h"
 #include "exec_vmlock.h"
@@ -19,13 +20,25 @@ static sim_time step_cost(const struct scn_machine *m, const struct core_gc_step
     return m->gc_mark_base + (sim_time)st->marked * m->gc_mark_per_object;
 }
 
+/* gc_enter_clock / gc_exit_clock (Ruby 3.1+, GC.measure_total_time on by
+ * default): the process's CPU clock, read as a step starts and ends - the
+ * kernel's update_curr, where a thread past its slice is switched out
+ * (models/gc.c) */
+static void gc_clock(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+}
+
 /* The GC's work: d picoseconds of the calibrated loop, uninterrupted. */
 static void gc_work(struct exec_thread *th, sim_time d)
 {
     uint64_t iters = (uint64_t)((double)d / th->vm->calib.ps_per_iter);
     exec_state_set(th, TS_GC);
+    gc_clock();
     uint64_t x = exec_spin(iters, (uint64_t)th->core.id + 1);
     exec_consume(x);
+    gc_clock();
     exec_state_set(th, TS_RUNNING);
 }
 

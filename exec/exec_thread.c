@@ -268,6 +268,8 @@ static void exec_run_program(struct exec_thread *th)
         }
         case OP_SYSCALL:
             exec_run_syscall(th, op);
+            /* the objects the call's Ruby method allocates (File.mtime's Time) */
+            if (op->u.syscall.allocates) exec_alloc_objects(th, op->u.syscall.allocates, 0.0, false);
             break;
         case OP_SLEEP:
             exec_run_sleep(th, op);

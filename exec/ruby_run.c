@@ -367,7 +367,8 @@ int rrun_insn_ns(const struct rrun_opts *o, double *samples, int n, char *err, s
 /* ---- settings ------------------------------------------------------------- */
 
 /* Whether prog (blocks' bodies included) has an op of this kind; with
- * `flag`, only a compute of insns or a queue_pop with a timeout. */
+ * `flag`, only a compute of insns, a queue_pop with a timeout or a syscall
+ * that allocates. */
 static bool has_op(const struct scn_prog *prog, enum scn_op_kind kind, bool flag)
 {
     if (!prog) return false;
@@ -376,6 +377,7 @@ static bool has_op(const struct scn_prog *prog, enum scn_op_kind kind, bool flag
         if (op->kind == kind && !flag) return true;
         if (op->kind == kind && kind == OP_COMPUTE && op->u.compute.has_insns) return true;
         if (op->kind == kind && kind == OP_QUEUE_POP && op->u.queue.has_timeout) return true;
+        if (op->kind == kind && kind == OP_SYSCALL && op->u.syscall.allocates) return true;
         switch (op->kind) {
         case OP_LOOP:
             if (has_op(op->u.loop.body, kind, flag)) return true;
@@ -465,7 +467,8 @@ int rrun_check_settings(const struct scenario *scn, const struct rrun_ruby *rb, 
                        "--set runtime.insn_counter=%s" NOTE,
                        scn_counter_name(r->insn_counter), v, rb->has_jit ? "" : " (built without a JIT)",
                        scn_counter_name(actual_counter(rb)), scn_counter_name(actual_counter(rb)));
-    if (asked(scn, RT_ALLOC_COUNTERS) && (scn_has(scn, OP_ALLOC, false) || scn_has(scn, OP_ENV_ESCAPE, false)) &&
+    if (asked(scn, RT_ALLOC_COUNTERS) &&
+        (scn_has(scn, OP_ALLOC, false) || scn_has(scn, OP_ENV_ESCAPE, false) || scn_has(scn, OP_SYSCALL, true)) &&
         r->alloc_counters != f->alloc_counters)
         return gv_fail(err, errlen, GV_EUNSUP,
                        "runtime.alloc_counters = %s: Ruby %s keeps its allocation counters \"%s\"; run it with "

@@ -263,6 +263,8 @@ static int build_op(struct bctx *b, const cJSON *v, struct scn_op *op)
         op->u.syscall.releases_gvl = bool_or_default(v, t, "releases_gvl");
         const cJSON *io = member(v, "io_wait");
         op->u.syscall.io_wait = io ? cJSON_IsTrue(io) : op->u.syscall.call == CALL_NANOSLEEP;
+        const cJSON *al = member(v, "allocates");
+        op->u.syscall.allocates = al ? (uint64_t)sch_int(pos, al) : 0;
         break;
     }
     case OP_QUEUE_PUSH:

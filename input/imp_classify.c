@@ -663,12 +663,13 @@ int imp_latencies(const struct imp_trace *t, struct imp_latency *out)
     memset(out, 0, sizeof *out);
     struct ctx c = { .t = (struct imp_trace *)t };
     int rc = collect_holds(&c), n = 0;
-    sim_time *hv = NULL, *av = NULL;
+    sim_time *hv = NULL, *av = NULL, *fv = NULL;
     if (rc != GV_OK) goto done;
     for (int i = 0; i < t->nthreads; i++) n += t->threads[i].nsegs;
     hv = malloc(((size_t)n + 1) * sizeof *hv);
     av = malloc(((size_t)n + 1) * sizeof *av);
-    if (!hv || !av) { rc = GV_ENOMEM; goto done; }
+    fv = malloc(((size_t)n + 1) * sizeof *fv);
+    if (!hv || !av || !fv) { rc = GV_ENOMEM; goto done; }
     for (int i = 0; i < t->nthreads; i++) {
         const struct imp_thread *th = &t->threads[i];
         for (int k = 0; k + 1 < th->nsegs; k++) {
@@ -689,14 +690,24 @@ int imp_latencies(const struct imp_trace *t, struct imp_latency *out)
             }
             for (int j = lo; j < c.hfrom[ra + 1] && c.holds[j].a < s->t1 && !busy; j++)
                 busy = c.holds[j].b > c.holds[j].a && c.holds[j].th != i;
-            if (!busy) av[out->acquires++] = s->t1 - s->t0;
+            if (busy) continue;
+            /* the READY hooks that wrote the tracer's buffer out at the end of av,
+             * the others at its start */
+            bool flushed = t->flush && s->event >= 0 && s->event < t->nevents && t->flush[s->event];
+            if (flushed) fv[out->flushes++] = s->t1 - s->t0;
+            else av[out->acquires - out->flushes] = s->t1 - s->t0;
+            out->acquires++;
         }
     }
     out->handoff_median = median_of(hv, out->handoffs);
+    out->plain_median = median_of(av, out->acquires - out->flushes);
+    out->flush_median = median_of(fv, out->flushes);
+    memcpy(av + (out->acquires - out->flushes), fv, (size_t)out->flushes * sizeof *fv);
     out->acquire_median = median_of(av, out->acquires);
 done:
     free(hv);
     free(av);
+    free(fv);
     free_holds(&c);
     return rc;
 }

@@ -82,6 +82,7 @@ struct em {
     struct act **acts;   /* per thread */
     int *nacts, *capacts;
     bool *wakeq;         /* thread has a wake queue */
+    struct imp_hook hook;  /* the tracer's hook (imp_emit_opts) */
     bool oom;
 };
 
@@ -209,7 +210,9 @@ static void emit_hold(struct em *e, cJSON *prog, int ti, const struct imp_seg *s
     }
 }
 
-static void emit_wait(struct em *e, cJSON *prog, int ti, const struct imp_seg *s)
+/* write: the part of s that the thread spent in the tracer's SUSPENDED
+ * hook before it released the GVL, emitted with the hold before s */
+static void emit_wait(struct em *e, cJSON *prog, int ti, const struct imp_seg *s, sim_time write)
 {
     const struct imp_trace *t = e->t;
     char gap[48], q[32];
@@ -218,7 +221,7 @@ static void emit_wait(struct em *e, cJSON *prog, int ti, const struct imp_seg *s
     case IMP_CLS_IO:
         op = op_new(e, prog, "syscall", "e%d waiting[%d] io%s: %s", s->event, s->wait_index,
                     s->oncpu ? " on the CPU" : "", imp_rule_text(s->rule));
-        add_dur(e, op, s->cpu >= 0 ? s->cpu : s->t1 - s->t0);
+        add_dur(e, op, (s->cpu >= 0 ? s->cpu : s->t1 - s->t0) - write);
         if (!s->oncpu) add_str(e, op, "call", "nanosleep");
         add_bool(e, op, "io_wait", !s->oncpu);
         break;
@@ -240,6 +243,23 @@ static void emit_wait(struct em *e, cJSON *prog, int ti, const struct imp_seg *s
     default:  /* yield, end: not replayed */
         break;
     }
+}
+
+/* The write of the tracer's buffer in the SUSPENDED hook that opens release
+ * s, or 0.  gvl-tracing stamps SUSPENDED when its hook starts, so a hook
+ * that writes its buffer out (imp_trace.flush) shows the write at the start
+ * of s; but CRuby fires SUSPENDED before it releases the GVL
+ * (thread_sched_to_waiting of v3_2_0: the hook, then gvl->lock and the
+ * release; v3_3_0's thread_sched_to_waiting_common: the hook, then the
+ * wake-up of the next thread), so the write holds the GVL.  Its length is
+ * the one measured at READY (event_hook_flush). */
+static sim_time suspended_write(const struct em *e, const struct imp_seg *s)
+{
+    const struct imp_trace *t = e->t;
+    if (e->hook.every <= 0 || !t->flush || s->event < 0 || s->event >= t->nevents || !t->flush[s->event]) return 0;
+    if (s->st == IMP_WAITING && s->cls != IMP_CLS_IO && s->cls != IMP_CLS_SYNC && s->cls != IMP_CLS_JOIN) return 0;
+    if (s->st != IMP_WAITING && s->st != IMP_SLEEPING) return 0;
+    return e->hook.flush < s->t1 - s->t0 ? e->hook.flush : 0;   /* (one shorter did not contain it) */
 }
 
 static cJSON *emit_thread(struct em *e, int ti)
@@ -264,22 +284,29 @@ static cJSON *emit_thread(struct em *e, int ti)
         return NULL;
     }
     int next = 0;
+    sim_time write = 0;   /* of the SUSPENDED hook that opened s, emitted with the hold before it */
     for (int k = 0; k < th->nsegs; k++) {
         const struct imp_seg *s = &th->segs[k];
+        if (k == 0 || !(th->segs[k - 1].st == IMP_RUNNING || th->segs[k - 1].st == IMP_GC)) write = 0;
         /* acts before this segment (none by construction, but never lost) */
         while (next < e->nacts[ti] && e->acts[ti][next].at < s->t0) emit_act(e, prog, &e->acts[ti][next++]);
         switch (s->st) {
         case IMP_RUNNING:
         case IMP_GC:
             emit_hold(e, prog, ti, s, &next);
+            if (k + 1 < th->nsegs && (write = suspended_write(e, &th->segs[k + 1])) > 0) {
+                cJSON *op = op_new(e, prog, "compute", "e%d the tracer's SUSPENDED hook writing its buffer out, "
+                                   "with the GVL held", th->segs[k + 1].event);
+                add_dur(e, op, write);
+            }
             break;
         case IMP_SLEEPING: {
             cJSON *op = op_new(e, prog, "sleep", "e%d sleeping", s->event);
-            add_dur(e, op, s->cpu >= 0 ? s->cpu : s->t1 - s->t0);
+            add_dur(e, op, (s->cpu >= 0 ? s->cpu : s->t1 - s->t0) - write);
             break;
         }
         case IMP_WAITING:
-            emit_wait(e, prog, ti, s);
+            emit_wait(e, prog, ti, s, write);
             break;
         default:
             break;
@@ -309,20 +336,36 @@ static char *describe(const struct imp_trace *t, const struct imp_emit_opts *o)
              t->nthreads == 1 ? "" : "s", t->nractors, t->nractors == 1 ? "" : "s", wall, tot.cls[IMP_CLS_IO],
              tot.cls[IMP_CLS_SYNC], tot.cls[IMP_CLS_JOIN], tot.cls[IMP_CLS_YIELD], tot.cls[IMP_CLS_EXIT],
              tot.cls[IMP_CLS_END]);
-    if (o->event_hook > 0 && len > 0 && (size_t)len < n) {
-        char h[48];
-        units_format(o->event_hook, h, sizeof h);
-        snprintf(s + len, n - (size_t)len,
-                 " runtime.event_hook %s: the tracer's READY hook, the median of the trace's %d acquisitions of "
-                 "a free GVL (--set runtime.event_hook=0 replays the program without the tracer).",
-                 h, o->hook_samples);
+    if (o->hook.hook > 0 && len > 0 && (size_t)len < n) {
+        char h[48], f[48] = "";
+        units_format(o->hook.hook, h, sizeof h);
+        if (o->hook.every > 0) units_format(o->hook.flush, f, sizeof f);
+        len += snprintf(s + len, n - (size_t)len,
+                        " runtime.event_hook %s: the tracer's READY hook, the median of the trace's %d acquisitions "
+                        "of a free GVL", h, o->hook.every > 0 ? o->hook_samples - o->hook_flushes : o->hook_samples);
+        if (o->hook.every > 0 && len > 0 && (size_t)len < n)
+            len += snprintf(s + len, n - (size_t)len,
+                            " that did not write the tracer's buffer out; the %d that did took %s more "
+                            "(event_hook_flush), one in %d (event_hook_flush_every)",
+                            o->hook_flushes, f, o->hook.every);
+        if (len > 0 && (size_t)len < n)
+            snprintf(s + len, n - (size_t)len, " (--set runtime.event_hook=0 replays the program without the tracer).");
     }
     return s;
 }
 
-sim_time imp_event_hook(const struct imp_trace *t, const struct imp_latency *lat)
+struct imp_hook imp_event_hook(const struct imp_trace *t, const struct imp_latency *lat)
 {
-    return t->form == IMP_FORM_GVL_TRACING && lat->acquires > 0 ? lat->acquire_median : 0;
+    struct imp_hook h = { 0, 0, 0 };
+    if (t->form != IMP_FORM_GVL_TRACING || lat->acquires == 0) return h;
+    if (lat->flushes == 0 || lat->flushes == lat->acquires || lat->flush_median <= lat->plain_median) {
+        h.hook = lat->acquire_median;
+        return h;
+    }
+    h.hook = lat->plain_median;
+    h.flush = lat->flush_median - lat->plain_median;
+    h.every = (lat->acquires + lat->flushes / 2) / lat->flushes;
+    return h;
 }
 
 sim_time imp_start_lead(const struct imp_trace *t, const char *ruby, sim_time startup)
@@ -335,7 +378,7 @@ sim_time imp_start_lead(const struct imp_trace *t, const char *ruby, sim_time st
 cJSON *imp_emit(const struct imp_trace *t, const struct imp_emit_opts *o)
 {
     int n = t->nthreads;
-    struct em e = { .t = t };
+    struct em e = { .t = t, .hook = o->hook };
     e.acts = calloc((size_t)n, sizeof *e.acts);
     e.nacts = calloc((size_t)n, sizeof *e.nacts);
     e.capacts = calloc((size_t)n, sizeof *e.capacts);
@@ -381,10 +424,16 @@ cJSON *imp_emit(const struct imp_trace *t, const struct imp_emit_opts *o)
         dur_str(b, sizeof b, t->quantum);
         if (!cJSON_AddStringToObject(rt, "quantum", b)) goto oom;
     }
-    if (o->event_hook > 0) {
+    if (o->hook.hook > 0) {
         char b[48];
-        dur_str(b, sizeof b, o->event_hook);
+        dur_str(b, sizeof b, o->hook.hook);
         if (!cJSON_AddStringToObject(rt, "event_hook", b)) goto oom;
+        if (o->hook.every > 0) {
+            dur_str(b, sizeof b, o->hook.flush);
+            if (!cJSON_AddStringToObject(rt, "event_hook_flush", b) ||
+                !cJSON_AddNumberToObject(rt, "event_hook_flush_every", o->hook.every))
+                goto oom;
+        }
     }
     cJSON *qs = cJSON_AddArrayToObject(root, "queues");
     if (!qs) goto oom;

@@ -21,6 +21,39 @@
 
 #define NELEM(a) (sizeof a / sizeof a[0])
 
+/* The tracer's output buffer.  render_event (gvl_tracing.c, gem commit
+ * 69af6bc and since) stamps the time, then writes the E and B lines with one
+ * fprintf to the FILE that tracing_start fopen()ed, which starts with
+ * "[\n": byte 0 of the trace is byte 0 of the buffer.  glibc buffers a
+ * regular file in blocks of its st_blksize capped at BUFSIZ
+ * (libio/filedoalloc.c _IO_file_doallocate): 4096 bytes on Linux's local
+ * file systems, and the fprintf that overflows a block write()s it out
+ * before it returns.  In the example traces a READY whose lines cross a
+ * 4096-byte boundary takes its free GVL 5-6 times as long as the others (23
+ * us against 4 in ping-pong-3_2; no such step at other block sizes): that
+ * write is in the thread's wants_gvl (docs/import.md, "The tracer itself"). */
+#define IMP_TRACER_BUF 4096
+
+/* Did the fprintf of bytes [a, b) of the trace overflow a buffer block: a
+ * full block before it (a on a boundary) or a boundary inside it? */
+static bool crosses_block(size_t a, size_t b)
+{
+    return a > 0 && b > a && (a - 1) / IMP_TRACER_BUF != (b - 1) / IMP_TRACER_BUF;
+}
+
+/* The start of the line holding byte off, and the end of it (past its
+ * newline, or the end of the text). */
+static size_t line_start(const struct rd *r, size_t off)
+{
+    while (off > 0 && r->text[off - 1] != '\n') off--;
+    return off;
+}
+static size_t line_end(const struct rd *r, size_t off)
+{
+    while (off < r->len && r->text[off] != '\n') off++;
+    return off < r->len ? off + 1 : off;
+}
+
 /* gvl-tracing's state names, old ones included ("ready" and "exited" were
  * renamed "wants_gvl" and "died" in gem 1.0). */
 static const struct { const char *name; enum imp_state st; } gvlt_states[] = {
@@ -107,6 +140,9 @@ int imp_read_gvl_tracing(struct rd *r, const cJSON *events)
     }
 
     /* pass 2: the state machine of each thread */
+    if (!(t->flush = calloc((size_t)cJSON_GetArraySize(events) + 1, sizeof *t->flush))) return GV_ENOMEM;
+    size_t e_from = SIZE_MAX;  /* the line of the E event just before, else SIZE_MAX */
+    int64_t e_tid = 0;
     i = -1;
     cJSON_ArrayForEach(ev, events) {
         int use = imp_event_use(r, ev, ++i);
@@ -157,6 +193,15 @@ int imp_read_gvl_tracing(struct rd *r, const cJSON *events)
         }
         if (!imp_field_int(r, ev, i, "tid", &tid) || !imp_field_us(r, ev, i, "ts", &ts)) continue;
         ts -= r->origin;
+        /* one render_event writes an E and the B after it (the hook's output) */
+        size_t off = imp_off_of(r, ev), from = e_from;
+        e_from = SIZE_MAX;
+        if (off != SIZE_MAX && ph[0] == 'E') {
+            e_from = line_start(r, off);
+            e_tid = tid;
+        } else if (off != SIZE_MAX && from != SIZE_MAX && e_tid == tid) {
+            t->flush[i] = crosses_block(from, line_end(r, off));
+        }
         enum imp_state st = IMP_RUNNING;
         if (ph[0] == 'B') {
             const char *nm = imp_field_str(ev, "name");

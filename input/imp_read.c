@@ -528,6 +528,7 @@ void imp_trace_free(struct imp_trace *t)
     free(t->threads);
     free(t->file);
     free(t->ruby);
+    free(t->flush);
     memset(t, 0, sizeof *t);
 }
 
@@ -569,6 +570,7 @@ int imp_read_mem(const char *name, const void *data, size_t len, struct imp_trac
     scan_text(text, tlen, &sc);
     out->trailing_commas = sc.commas;
     r.text = text;
+    r.len = tlen;
     if (truncated || corrupt[0] || sc.ends_inside) {
         const char *what = corrupt[0] ? corrupt : truncated ? "the gzip stream is truncated" : "the JSON is not closed";
         if (sc.nevents > sc.complete)

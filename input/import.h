@@ -126,6 +126,9 @@ struct imp_trace {
     sim_time quantum;        /* ", 50ms" (RUBY_THREAD_TIMESLICE) in process_name, else 0 */
     sim_time end;            /* the last event's time */
     int nevents;
+    /* gvl-tracing: flush[i] when event i is a B whose hook wrote the
+     * tracer's stdio buffer out (IMP_TRACER_BUF), else NULL */
+    bool *flush;
     struct imp_thread *threads;
     int nthreads;
     int nractors;
@@ -185,10 +188,11 @@ struct imp_emit_opts {
      * (in the hold from wake_from to wake_at, or in the one from wake_next
      * when it gets there): imp_start_lead */
     sim_time start_lead;
-    /* runtime.event_hook: the tracer's READY hook (0: none written), the
-     * median of hook_samples uncontended acquisitions (imp_event_hook) */
-    sim_time event_hook;
-    int hook_samples;
+    /* runtime.event_hook*: the tracer's READY hook (hook 0: none written),
+     * from hook_samples uncontended acquisitions, hook_flushes of which
+     * wrote the tracer's buffer out (imp_event_hook) */
+    struct imp_hook { sim_time hook, flush; int every; } hook;
+    int hook_samples, hook_flushes;
 };
 
 /* The lead of a created thread's `started` event over its creation, and
@@ -224,17 +228,25 @@ void imp_totals(const struct imp_trace *t, struct imp_totals *out);
 struct imp_latency {
     int handoffs, acquires;
     sim_time handoff_median, acquire_median;
+    /* the acquisitions whose READY hook wrote the tracer's buffer out
+     * (imp_trace.flush), and the medians of those and of the others */
+    int flushes;
+    sim_time flush_median, plain_median;
 };
 /* GV_OK or GV_ENOMEM. */
 int imp_latencies(const struct imp_trace *t, struct imp_latency *out);
 
 /* The thread-event hook of the tracer that recorded t, for
- * runtime.event_hook: gvl-tracing stamps READY, then formats its events
- * before the thread goes on to take the GVL, so an acquisition of a free
- * GVL lasts that hook (plus the acquisition's own lock section, which the
- * replay charges itself: tens of ns, left in).  Its median over the
- * trace's uncontended acquisitions (lat); 0 for a gvlsim trace (no
- * tracer) or one with none. */
-sim_time imp_event_hook(const struct imp_trace *t, const struct imp_latency *lat);
+ * runtime.event_hook, event_hook_flush and event_hook_flush_every:
+ * gvl-tracing stamps READY, then formats its events before the thread goes
+ * on to take the GVL, so an acquisition of a free GVL lasts that hook (plus
+ * the acquisition's own lock section, which the replay charges itself: tens
+ * of ns, left in).  hook: the median over the trace's uncontended
+ * acquisitions (lat) whose hook only formatted; flush: how much longer
+ * those that also wrote the tracer's buffer out took (median less median),
+ * every: one in how many did (rounded), when they were slower, else 0 (and
+ * hook the median of all).  All 0 for a gvlsim trace (no tracer) or one
+ * with no acquisition of a free GVL. */
+struct imp_hook imp_event_hook(const struct imp_trace *t, const struct imp_latency *lat);
 
 #endif

@@ -141,6 +141,9 @@ struct scn_runtime {
     double gc_heap_growth_factor;              /* "gc_heap_growth_factor" (RUBY_GC_HEAP_GROWTH_FACTOR) */
     bool yjit;                                 /* "yjit": YJIT on (decides invariant_check with "ruby") */
     sim_time event_hook;                       /* "event_hook" (0): a thread-event hook's CPU at READY */
+    sim_time event_hook_flush;                 /* "event_hook_flush" (0): the more CPU of a READY hook
+                                                * that writes the tracer's buffer out, ... */
+    int event_hook_flush_every;                /* ... every "event_hook_flush_every"-th (0: none) */
     char *ruby;                                /* "ruby": the version preset as written ("3.1"), or NULL */
     unsigned asked;                            /* bit 1u << RT_x: the key was given, or set by "ruby" */
 };
@@ -228,6 +231,7 @@ struct scn_op {
             enum scn_syscall_call call; /* "call" */
             bool releases_gvl;          /* "releases_gvl" (default true) */
             bool io_wait;               /* "io_wait": sleeps off the CPU for dur */
+            uint64_t allocates;         /* "allocates" (0): objects the Ruby method allocates after the call */
         } syscall;
         struct {
             int queue;         /* "queue": index into scenario.queues */

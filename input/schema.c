@@ -142,6 +142,10 @@ static const struct sch_key runtime_keys[] = {
     { .name = "yjit", .kind = SCH_BOOL, .def = "false", .off = offsetof(struct scn_runtime, yjit) },
     { .name = "event_hook", .kind = SCH_DUR, .def = "0", .max = SIM_S,
       .off = offsetof(struct scn_runtime, event_hook) },
+    { .name = "event_hook_flush", .kind = SCH_DUR, .def = "0", .max = SIM_S,
+      .off = offsetof(struct scn_runtime, event_hook_flush) },
+    { .name = "event_hook_flush_every", .kind = SCH_INT, .def = "0", .min = 0, .max = 1000000000,
+      .off = offsetof(struct scn_runtime, event_hook_flush_every) },
     { .name = "ruby", .kind = SCH_RUBY, .off = SCH_NOFF },
 };
 
@@ -194,6 +198,7 @@ static const struct sch_key syscall_keys[] = {
     { .name = "call", .kind = SCH_ENUM, .def = "getpid", .values = scn_call_names, .off = SCH_NOFF },
     { .name = "releases_gvl", .kind = SCH_BOOL, .def = "true", .off = SCH_NOFF },
     { .name = "io_wait", .kind = SCH_BOOL, .off = SCH_NOFF },
+    { .name = "allocates", .kind = SCH_INT, .min = 0, .max = 1000000000000LL, .off = SCH_NOFF },
     OP_TRACE,
 };
 static const struct sch_key queue_op_keys[] = {

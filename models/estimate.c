@@ -121,6 +121,13 @@ static struct est op_cost(const struct ectx *c, const struct scn_op *op)
             e.events = 1;
             e.gvl = d;
         }
+        if (op->u.syscall.allocates) {  /* as an alloc op of that many objects */
+            double n = (double)op->u.syscall.allocates, a = n * (double)m->gc_sweep_per_slot;
+            e.events += n / 1500 * (1 + c->barrier_events);
+            e.time += a;
+            e.gvl += a;
+            e.cpu += a;
+        }
         break;
     case OP_SLEEP:
         e.events = 3;

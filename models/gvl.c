@@ -322,7 +322,7 @@ static void gvl_to_running(struct rb_thread *th, th_cont k)
 {
     core_sched_hot_back_h(gvl_sched(th), &th->core);
     th->gvl_k = k;
-    sim_time hook = th->vm->scn->runtime.event_hook;
+    sim_time hook = vm_ready_hook(th->vm);
     if (hook > 0) {
         th_burst(th, hook, to_running_ready);
         return;
@@ -395,7 +395,7 @@ void gvl_ready(struct rb_thread *waker, struct rb_thread *th)
     }
     /* 3.3: the waker fires the woken thread's READY (thread_sched_to_ready_common
      * called by ubf_waiting): it pays the hook */
-    *by.cost += th->vm->scn->runtime.event_hook;
+    *by.cost += vm_ready_hook(th->vm);
     core_sched_ready_h(gvl_sched(th), &th->core, &by, &gvl_hooks);
 }
 
@@ -411,7 +411,7 @@ void gvl_yield(struct rb_thread *th, th_cont k)
     vm_set_state(th, TS_WANTS_GVL);
     /* thread_sched_yield's READY (thread_sched_to_ready_common): the hook,
      * paid before the yielder sleeps */
-    th->pending_cost += th->vm->scn->runtime.event_hook;
+    th->pending_cost += vm_ready_hook(th->vm);
     struct gvl_actor self = gvl_self(th);
     core_sched_yield(s, &th->core, &self);
     gvl_wait_running_turn(th, k);

@@ -292,7 +292,7 @@ static void acquire_ready(struct mach_task *t, void *ctx)
  * gvl->lock, so a releaser or another acquirer waits for it. */
 static void acquire_common(struct rb_thread *th)
 {
-    sim_time hook = th->vm->scn->runtime.event_hook;
+    sim_time hook = vm_ready_hook(th->vm);
     if (hook > 0) {
         th_burst(th, hook, acquire_ready);
         return;

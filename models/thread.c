@@ -137,6 +137,19 @@ static void run_compute(struct rb_thread *th, sim_time d)
     th_burst(th, d, compute_done);
 }
 
+/* The end of a syscall op's call: the objects its Ruby method allocates
+ * then (syscall "allocates": File.mtime's Time), as the op's second step,
+ * or the next op. */
+static void syscall_end(struct rb_thread *th)
+{
+    if (th->op->u.syscall.allocates == 0) {
+        th_step(th);
+        return;
+    }
+    th->sys_alloc = true;
+    th_retry(th);
+}
+
 static void after_blocking(struct rb_thread *th)
 {
     /* RUBY_VM_CHECK_INTS_BLOCKING happens in th_step */
@@ -151,7 +164,7 @@ static void syscall_done(struct mach_task *t, void *ctx)
     th->blocking = false;
     vm_set_state(th, TS_WANTS_GVL);
     mn_blocking_end(th);  /* M:N: unpin the SNT */
-    gvl_blocking_exit(th, after_blocking);
+    gvl_blocking_exit(th, syscall_end);
 }
 
 static void syscall_holding_gvl_done(struct mach_task *t, void *ctx)
@@ -159,7 +172,7 @@ static void syscall_holding_gvl_done(struct mach_task *t, void *ctx)
     (void)t;
     struct rb_thread *th = ctx;
     th->syscalls++;
-    th_step(th);
+    syscall_end(th);
 }
 
 /* A scaled duration that lasts beyond the simulator's time range (work_scale
@@ -384,6 +397,11 @@ void th_step(struct rb_thread *th)
             }
             return;
         case OP_SYSCALL:
+            if (th->sys_alloc) {  /* the call is done: its method's objects */
+                if (!gc_alloc_objects(th, op->u.syscall.allocates, 0.0, false)) return;
+                th->sys_alloc = false;
+                continue;
+            }
             run_syscall(th, op);
             return;
         case OP_SLEEP:

@@ -93,6 +93,7 @@ struct rb_thread {
     bool in_compute;             /* in a compute burst (cuttable at safe points) */
     bool dead;
     bool blocking;               /* inside a blocking region */
+    bool sys_alloc;              /* a syscall op's call is done, its objects not yet allocated */
     bool redo_op;                /* re-run th->op (a pop retried after a wake) */
     bool mn;                     /* runs M:N (mn_thread_p; set once by vm_init) */
     /* thread_sched_add_running_thread waits for the sched lock (barrier.h;
@@ -168,6 +169,7 @@ struct vm {
     int started;                 /* threads started */
     uint64_t spawned;            /* by spawn ops */
     uint64_t timeouts;           /* timed waits that timed out */
+    uint64_t ready_hooks;        /* READY thread-event hooks run (vm_ready_hook) */
     struct core_thread *sigwait; /* barging: the thread sleeping on the signal self-pipe */
     struct core_thread *joiners; /* threads waiting in OP_JOIN (via wait_next) */
     bool finished;               /* every thread ended */
@@ -246,6 +248,18 @@ static inline sim_time vm_wake_cost(const struct vm *vm, int woke)
 {
     const struct scn_machine *m = &vm->scn->machine;
     return m->futex_wake + (woke == MACH_WAKE_REMOTE ? m->wake_ipi : 0);
+}
+/* The CPU of the next READY thread-event hook: runtime.event_hook (0: no
+ * hook), and in every event_hook_flush_every-th hook of the process also
+ * event_hook_flush, the write of the tracer's output buffer that this
+ * hook's output overflowed (scenarios/README.md, "The tracer's hook"). */
+static inline sim_time vm_ready_hook(struct vm *vm)
+{
+    const struct scn_runtime *rt = &vm->scn->runtime;
+    if (rt->event_hook <= 0) return 0;
+    vm->ready_hooks++;
+    bool flush = rt->event_hook_flush_every > 0 && vm->ready_hooks % (uint64_t)rt->event_hook_flush_every == 0;
+    return rt->event_hook + (flush ? rt->event_hook_flush : 0);
 }
 /* A point event on th's track of a trace ("barrier_start", "mutex_wait", ...). */
 void vm_instant(struct rb_thread *th, const char *name);

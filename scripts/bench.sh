@@ -149,6 +149,45 @@ else
     echo "== no base build to compare with (make bench BENCH_BASE_REV=...; scripts/bench_base.sh)"
 fi
 
+# ---- instructions (exact) -------------------------------------------------------
+# The same ping-pong, 200k messages, under callgrind: instructions executed
+# are the same on every run and every load, so this ratio holds on a noisy
+# host where the timed one above does not (and on a guest without hardware
+# counters, where `perf stat` cannot count them).
+echo
+pp200k="$pp --set ractors.0.threads.0.program.0.times=40000 --set ractors.0.threads.1.program.0.times=200000"
+# insns GVLSIM ARGS...: "INSTRUCTIONS EVENTS" of one run under callgrind
+insns() {
+    i_bin=$1; shift
+    # shellcheck disable=SC2086
+    i_out=$(valgrind --tool=callgrind --callgrind-out-file=/dev/null "$i_bin" run "$@" -q 2>"$tmpd/cg.err") ||
+        { echo "bench: callgrind $i_bin run $* failed" >&2; return 1; }
+    echo "$(sed -n 's/.*Collected : *\([0-9]*\).*/\1/p' "$tmpd/cg.err") $(echo "$i_out" | awk -F, '
+        NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+        NR == 2 { print $c["engine_events"] }')"
+}
+if ! command -v valgrind >/dev/null 2>&1; then
+    echo "== instructions: no valgrind on this host (apt-get install valgrind)"
+else
+    echo "== instructions per message (callgrind, exact): queue_pingpong, 200k messages"
+    for cores in 2 1; do
+        # shellcheck disable=SC2086
+        ia=$(insns "$bin" $pp200k --set machine.cores=$cores) || continue
+        printf "%-58s %s\n" "queue_pingpong, $cores core(s), this build" \
+            "$(echo "$ia" | awk '{ printf "%.0f insns/message  %.1f insns/event  %.2f events/message", $1 / 2e5, $1 / $2, $2 / 2e5 }')"
+        bench_json_add smaller "queue_pingpong $cores core(s), instructions per message" "insns" \
+            "$(echo "$ia" | awk '{ printf "%.0f", $1 / 2e5 }')" "" "callgrind, exact; 200k messages"
+        [ -n "$base" ] && [ -x "$base" ] || continue
+        # shellcheck disable=SC2086
+        ib=$(insns "$base" $pp200k --set machine.cores=$cores) || continue
+        printf "%-58s %s\n" "queue_pingpong, $cores core(s), base build" \
+            "$(echo "$ib" | awk '{ printf "%.0f insns/message  %.1f insns/event  %.2f events/message", $1 / 2e5, $1 / $2, $2 / 2e5 }')"
+        ir=$(echo "$ib $ia" | awk '{ printf "%.3f", $1 / $3 }')
+        printf "%-58s %s x   (the timed target: >= 2)\n" "fewer instructions (base / this)" "$ir"
+        bench_json_add bigger "queue_pingpong $cores core(s), instructions, base / this build" "x" "$ir" "" "callgrind, exact; base $base"
+    done
+fi
+
 # ---- per-event cost: cores ----------------------------------------------------
 # pe_pair NAME TARGET "LABEL A" "ARGS A" "LABEL B" "ARGS B": interleaved
 # runs, ns per event of each, and B's cost relative to A's, pair by pair
@@ -160,7 +199,6 @@ pe_pair() {
     bench_json_add smaller "$1: ns per event, $5" "ns" "$(col 2 "$sb")" "$(col 1 "$sb") .. $(col 3 "$sb")" "$note"
 }
 
-pp200k="$pp --set ractors.0.threads.0.program.0.times=40000 --set ractors.0.threads.1.program.0.times=200000"
 echo
 echo "== per-event cost: 1,024 cores vs 8 (queue_pingpong, 200k messages), interleaved"
 pe_pair "cost per event, 1024 cores / 8 cores" 1.2 \

@@ -65,10 +65,10 @@ static inline int entry_less(const struct heap_entry *a, const struct heap_entry
  * measured no faster on the small populations gvlsim produces.) */
 static void sift_up(struct heap_entry *h, uint32_t i)
 {
-    struct heap_entry x = h[i];
+    struct heap_entry x = h[i];  /* the newest: the largest key (insert) */
     while (i > 0) {
         uint32_t p = (i - 1) / 2;
-        if (!entry_less(&x, &h[p])) break;
+        if (x.t >= h[p].t) break;
         h[i] = h[p];
         i = p;
     }
@@ -131,6 +131,9 @@ static inline void remove_top(struct heap_engine *he)
     if (he->n < SMALL_MAX / 4) to_small(he);
 }
 
+/* Queue a new event.  Its key holds the newest sequence number, larger
+ * than every pending key, so it goes after every entry due at the same
+ * time: comparing times alone gives the (time, key) order. */
 static inline void insert(struct heap_engine *he, sim_time t, uint64_t key)
 {
     struct heap_entry x = { t, key }, *h = he->heap;
@@ -141,7 +144,7 @@ static inline void insert(struct heap_engine *he, sim_time t, uint64_t key)
         return;
     }
     uint32_t i = he->n;
-    while (i > 0 && entry_less(&h[i - 1], &x)) {
+    while (i > 0 && h[i - 1].t <= t) {
         h[i] = h[i - 1];
         i--;
     }

@@ -325,12 +325,14 @@ struct mach_task *fair_yield(struct machine *m, struct mach_core *c, struct mach
     if (is_eevdf(m)) {
         /* "Forfeit the remaining vruntime, only if the entity is eligible"
          * (79104becf42b, 6.17, and its stable backports): v jumps to the
-         * deadline, the deadline a slice further */
+         * deadline, the deadline a slice further; an ineligible yielder
+         * keeps both (the commit moved the deadline's advance, which was
+         * unconditional before, into the eligible case) */
         if (eligible(c, t)) {
             c->frq.sum += t->se.deadline - t->se.v;
             t->se.v = t->se.deadline;
+            t->se.deadline += m->p.os_timeslice;
         }
-        t->se.deadline += m->p.os_timeslice;
         t->se.protect = false;
         next = pick_eevdf(m, c, t);
     } else {

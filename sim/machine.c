@@ -559,6 +559,16 @@ static void ev_resched(void *obj, uint64_t arg)
     begin_arrival(m, c, t, CORE_SWITCHING, m->p.context_switch);
 }
 
+void mach_cpu_clock_read(struct machine *m, struct mach_task *t)
+{
+    if (!fair_on(m) || t->state != MT_RUNNING || t->core < 0) return;
+    struct mach_core *c = &m->cores[t->core];
+    if (c->cur != t || c->state != CORE_BUSY) return;
+    /* update_curr renews a passed deadline whoever waits; it reschedules
+     * only with another task queued (update_curr: nr_queued > 1) */
+    if (fair_tick(m, c) && c->nrq > 0) ask_resched(m, c, 0);
+}
+
 /* fair: t joins busy core c's run queue (woken or arrived after the IPI)
  * and the core decides whether it preempts. */
 static void fair_join(struct machine *m, struct mach_core *c, struct mach_task *t)

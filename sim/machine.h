@@ -234,6 +234,13 @@ enum { MACH_WAKE_NONE = 0, MACH_WAKE_LOCAL = 1, MACH_WAKE_REMOTE = 2 };
 int mach_wake(struct machine *m, struct mach_task *t, const struct mach_task *waker);
 
 void mach_exit(struct machine *m, struct mach_task *t);
+/* t (RUNNING, not in a burst) reads a CPU-time clock of its process
+ * (clock_gettime CLOCK_PROCESS_CPUTIME_ID): the kernel brings the running
+ * task's runtime up to date (kernel/sched/cputime.c thread_group_cputime ->
+ * core.c task_sched_runtime -> update_curr), so a fair class notices there,
+ * not only at the next tick, that t's slice is over (update_deadline) and
+ * t gives its core to the task the class picks as the call returns. */
+void mach_cpu_clock_read(struct machine *m, struct mach_task *t);
 /* sched_yield(2): t (RUNNING, not in a burst) lets another runnable task of
  * its core run first - FIFO: the run-queue head; fair: fair_yield - an
  * involuntary switch (the kernel counts a yield that switches in nivcsw),

@@ -130,6 +130,21 @@ expect_code 7 "lock_barrier without YJIT"
 expect_match err "^gvlsim exec: runtime.invariant_check = lock_barrier" "lock_barrier"
 run $R tests/data/ruby_facts.json --set runtime.timer_tick=5ms
 expect_code 7 "timer_tick"
+# a syscall's "allocates" makes the allocation counters matter, as an alloc op does
+# (Ruby 3.x keeps them shared, so `local` is refused only where the run allocates)
+case $version in 3.*)
+    A="scenarios/mtime_loop.json --set runtime={\"ruby\":\"$version\"} --set runtime.alloc_counters=local"
+    A="$A --set ractors.0.threads.1.count=2 --set ractors.0.threads.1.program.0.times_total=100"
+    # shellcheck disable=SC2086
+    run $R $A -o "$tmp/r.csv"
+    expect_code 0 "alloc_counters without allocations"
+    # shellcheck disable=SC2086
+    run $R $A --set ractors.0.threads.1.program.0.body.1.allocates=1 -o "$tmp/r2.csv"
+    expect_code 7 "alloc_counters with a syscall's allocations"
+    expect_match err '^gvlsim exec: runtime.alloc_counters = local: Ruby ' "allocates"
+    expect_no_file r2.csv "allocates"
+    ;;
+esac
 run $R tests/data/ruby_facts.json --ruby-opt=--no-such-option
 expect_code 7 "a bad --ruby-opt"
 expect_match err 'does not start' "a bad --ruby-opt"

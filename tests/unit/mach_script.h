@@ -10,7 +10,7 @@
 #include "../../sim/machine.h"
 #include "test.h"
 
-enum ms_act { A_BURST, A_BLOCK, A_WAKE, A_MARK, A_YIELD, A_EXIT };
+enum ms_act { A_BURST, A_BLOCK, A_WAKE, A_MARK, A_YIELD, A_CLOCK, A_EXIT };
 struct ms_step { enum ms_act a; sim_time d; int target; };
 
 #define MS_MAX_TASKS 4
@@ -48,6 +48,7 @@ static inline void ms_go(struct mach_task *t, void *ctx)
         }
         case A_MARK: if (x->nmarks < MS_MAX_MARKS) x->marks[x->nmarks++] = sim_now(x->m->eng); continue;
         case A_YIELD: mach_yield(x->m, t, ms_go, x); return;
+        case A_CLOCK: mach_cpu_clock_read(x->m, t); continue;
         case A_EXIT: mach_exit(x->m, t); return;
         }
     }

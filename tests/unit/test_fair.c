@@ -171,6 +171,46 @@ static void test_eevdf_slices_at_ticks(void)
     ms_teardown(&w);
 }
 
+/* A CPU-time clock read brings the running task's runtime up to date
+ * (task_sched_runtime -> update_curr): past its deadline it gives the core
+ * up there, not at the next tick.  A (deadline 75, a new task's half
+ * slice) runs 20 at a time; at 90 its v is 80: with the read B takes over
+ * at 90 (arrives at 92), without it at the tick at 100.  Alone on its core
+ * the read renews the deadline but switches nothing. */
+static void test_eevdf_clock_read(void)
+{
+    static const struct ms_step rd[] = { { A_BURST, 20, 0 }, { A_CLOCK, 0, 0 }, { A_BURST, 20, 0 },
+                                         { A_CLOCK, 0, 0 }, { A_BURST, 20, 0 }, { A_CLOCK, 0, 0 },
+                                         { A_BURST, 20, 0 }, { A_CLOCK, 0, 0 }, { A_BURST, 20, 0 },
+                                         { A_MARK, 0, 0 }, { A_EXIT, 0, 0 } };
+    static const struct ms_step no[] = { { A_BURST, 20, 0 }, { A_BURST, 20, 0 }, { A_BURST, 20, 0 },
+                                         { A_BURST, 20, 0 }, { A_BURST, 20, 0 }, { A_MARK, 0, 0 },
+                                         { A_EXIT, 0, 0 } };
+    static const struct ms_step b[] = { { A_MARK, 0, 0 }, { A_BURST, 500, 0 }, { A_EXIT, 0, 0 } };
+    for (int reads = 1; reads >= 0; reads--) {
+        const struct ms_step *const s[] = { reads ? rd : no, b };
+        struct ms_world w;
+        ms_setup_sched(&w, 1, s, 2, MACH_SCHED_EEVDF);
+        w.m.p.os_timeslice = 150;
+        ms_start(&w, 0);  /* at 10 */
+        ms_start(&w, 1);  /* queued, v 0, deadline 75 */
+        ms_run(&w);
+        ASSERT_EQ(w.t[1].marks[0], reads ? 92 : 102);
+        ASSERT_EQ(w.t[0].t.ivcsw, 1);
+        ms_teardown(&w);
+    }
+    const struct ms_step *const alone[] = { rd };
+    struct ms_world w;
+    ms_setup_sched(&w, 1, alone, 1, MACH_SCHED_EEVDF);
+    w.m.p.os_timeslice = 150;
+    ms_start(&w, 0);
+    ms_run(&w);
+    ASSERT_EQ(w.t[0].marks[0], 110);
+    ASSERT_EQ(w.t[0].t.ivcsw, 0);
+    ASSERT_EQ(w.t[0].t.se.deadline, 80 + 150);  /* renewed by the read at 90 */
+    ms_teardown(&w);
+}
+
 /* CFS: a woken task preempts only if its v is more than wakeup_gran
  * (4/3 x os_timeslice) behind the running one's; sleeper credit is capped
  * at latency / 2 (4 x os_timeslice). */
@@ -215,12 +255,25 @@ struct yprobe {
     sim_time v, deadline;
 };
 
+/* the v and deadline of task `arg` */
 static void yprobe_at(void *obj, uint64_t arg)
 {
-    (void)arg;
     struct yprobe *p = obj;
-    p->v = p->w->t[1].t.se.v;
-    p->deadline = p->w->t[1].t.se.deadline;
+    p->v = p->w->t[arg].t.se.v;
+    p->deadline = p->w->t[arg].t.se.deadline;
+}
+
+/* Two scripted tasks on one core, task `task`'s v and deadline read at `at` */
+static struct yprobe run_probed(struct ms_world *w, const struct ms_step *const *s, enum mach_sched sched,
+                                sim_time at, int task)
+{
+    ms_setup_sched(w, 1, s, 2, sched);
+    ms_start(w, 0);
+    ms_start(w, 1);
+    struct yprobe p = { w, 0, 0 };
+    sim_at(w->e, at, yprobe_at, &p, (uint64_t)task);
+    ms_run(w);
+    return p;
 }
 
 static void test_yield(void)
@@ -230,18 +283,24 @@ static void test_yield(void)
                                         { A_MARK, 0, 0 }, { A_EXIT, 0, 0 } };
     const struct ms_step *const s[] = { a, b };
     struct ms_world w;
-    ms_setup_sched(&w, 1, s, 2, MACH_SCHED_EEVDF_DELAY);
-    ms_start(&w, 0);
-    ms_start(&w, 1);
-    struct yprobe p = { &w, 0, 0 };
-    sim_at(w.e, 613, yprobe_at, &p, 0);
-    ms_run(&w);
+    struct yprobe p = run_probed(&w, s, MACH_SCHED_EEVDF_DELAY, 613, 1);
     ASSERT_EQ(p.v, 500);
     ASSERT_EQ(p.deadline, 1500);
     ASSERT_EQ(w.t[1].marks[0], 712);  /* 602 + 10 + 100: B kept the core at its yield */
     ASSERT_EQ(w.t[0].marks[0], 724);  /* A's last 10 after a switch; its own yield: no switch */
     ASSERT_EQ(w.t[0].t.ivcsw, 1);     /* the tick at 600 */
     ASSERT_EQ(w.t[1].t.ivcsw, 0);
+    ms_teardown(&w);
+
+    /* an ineligible yielder keeps its v and its deadline (79104becf42b):
+     * A (v 400, deadline 500) yields at 410 while B waits at v 0 */
+    static const struct ms_step a2[] = { { A_BURST, 400, 0 }, { A_YIELD, 0, 0 }, { A_EXIT, 0, 0 } };
+    static const struct ms_step b2[] = { { A_BURST, 10, 0 }, { A_EXIT, 0, 0 } };
+    const struct ms_step *const s2[] = { a2, b2 };
+    struct yprobe q = run_probed(&w, s2, MACH_SCHED_EEVDF, 411, 0);
+    ASSERT_EQ(q.v, 400);
+    ASSERT_EQ(q.deadline, 500);
+    ASSERT_EQ(w.t[0].t.ivcsw, 1);  /* the yield switched to B */
     ms_teardown(&w);
 
     ms_setup_sched(&w, 1, s, 2, MACH_SCHED_FIFO);
@@ -262,6 +321,7 @@ int main(void)
     RUN(test_delay_dequeue_keeps_sleeper);
     RUN(test_delayed_wake_placement);
     RUN(test_eevdf_slices_at_ticks);
+    RUN(test_eevdf_clock_read);
     RUN(test_cfs_wakeup_gran);
     RUN(test_yield);
     TEST_DONE();

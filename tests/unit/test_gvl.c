@@ -273,7 +273,8 @@ static void test_woken_ready(void)
  * time; under barging (3.2: READY fires in thread_sched_to_running_common
  * holding gvl->lock) a second thread that releases the GVL meanwhile
  * waits for that lock. */
-static struct fx_result hook_run(enum scn_gvl_policy p, int nthreads, sim_time hook)
+static struct fx_result hook_flush_run(enum scn_gvl_policy p, int nthreads, sim_time hook, sim_time flush,
+                                       int every)
 {
     struct scn_op body[] = { fx_compute(10 * SIM_US), fx_syscall(5 * SIM_US, true) };
     struct scn_op ops[] = { fx_loop(10, &(struct scn_prog){ body, 2 }, false) };
@@ -281,7 +282,14 @@ static struct fx_result hook_run(enum scn_gvl_policy p, int nthreads, sim_time h
     struct scn_ractor r;
     struct scenario s = fx_one_ractor(2, p, &r, &t, 1);
     s.runtime.event_hook = hook;
+    s.runtime.event_hook_flush = flush;
+    s.runtime.event_hook_flush_every = every;
     return fx_simulate(&s);
+}
+
+static struct fx_result hook_run(enum scn_gvl_policy p, int nthreads, sim_time hook)
+{
+    return hook_flush_run(p, nthreads, hook, 0, 0);
 }
 
 static void test_event_hook(void)
@@ -296,6 +304,21 @@ static void test_event_hook(void)
         ASSERT_EQ(b.m.state_time[TS_RUNNING], a.m.state_time[TS_RUNNING]);
         run_metrics_free(&a.m);
         run_metrics_free(&b.m);
+    }
+    /* the tracer's buffer written out in every 4th hook: 2 of the 11 take
+     * 20 us more; with no hook there is no flush either */
+    for (int i = 0; i < 2; i++) {
+        struct fx_result a = hook_run(pols[i], 1, 3 * SIM_US);
+        struct fx_result b = hook_flush_run(pols[i], 1, 3 * SIM_US, 20 * SIM_US, 4);
+        struct fx_result c = hook_run(pols[i], 1, 0), d = hook_flush_run(pols[i], 1, 0, 20 * SIM_US, 4);
+        ASSERT_EQ(b.m.state_time[TS_WANTS_GVL] - a.m.state_time[TS_WANTS_GVL], 2 * 20 * SIM_US);
+        ASSERT_EQ(b.m.wall - a.m.wall, 2 * 20 * SIM_US);
+        ASSERT_EQ(d.m.wall, c.m.wall);
+        ASSERT_EQ(d.m.state_time[TS_WANTS_GVL], c.m.state_time[TS_WANTS_GVL]);
+        run_metrics_free(&a.m);
+        run_metrics_free(&b.m);
+        run_metrics_free(&c.m);
+        run_metrics_free(&d.m);
     }
     /* two threads: the one in its hook holds gvl->lock */
     struct fx_result a = hook_run(GVL_POLICY_BARGING, 2, 0), b = hook_run(GVL_POLICY_BARGING, 2, 3 * SIM_US);

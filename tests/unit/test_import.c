@@ -634,9 +634,11 @@ static void test_emit(void)
      * 2 us (median), written as runtime.event_hook and said where from */
     struct imp_latency lat;
     ASSERT_EQ(imp_latencies(&t, &lat), GV_OK);
-    eo.event_hook = imp_event_hook(&t, &lat);
+    eo.hook = imp_event_hook(&t, &lat);
     eo.hook_samples = lat.acquires;
-    ASSERT_EQ(eo.event_hook, 2 * SIM_US);
+    ASSERT_EQ(eo.hook.hook, 2 * SIM_US);
+    ASSERT_EQ(eo.hook.every, 0);   /* a short trace: no hook wrote the tracer's buffer out */
+    ASSERT_EQ(lat.flushes, 0);
     ASSERT((root = imp_emit(&t, &eo)) && (text = imp_print(root)));
     ASSERT_CONTAINS(text, "\"runtime\": {\"event_hook\":\"2us\"}");
     ASSERT_CONTAINS(text, "runtime.event_hook 2us: the tracer's READY hook, the median of the trace's 2 "
@@ -650,7 +652,7 @@ static void test_emit(void)
     cJSON_Delete(root);
     /* a trace of gvlsim's own has no tracer */
     t.form = IMP_FORM_GVLSIM;
-    ASSERT_EQ(imp_event_hook(&t, &lat), 0);
+    ASSERT_EQ(imp_event_hook(&t, &lat).hook, 0);
     imp_trace_free(&t);
     diag_free(&d);
 }
@@ -773,6 +775,100 @@ static void test_emit_wake_in_next_hold(void)
     }
 }
 
+/* gvl-tracing's render_event writes each E and B pair with one fprintf to
+ * a stdio buffer of 4096 bytes: a READY whose pair overflows a block pays
+ * the write() of it.  One thread sleeps and takes a free GVL 200 times, in
+ * 2 us, or 20 us when its READY's lines cross a block boundary: the import
+ * finds those (and only those), and says 2 us per hook and 18 us more in one
+ * of every so many. */
+static void test_hook_flush(void)
+{
+    size_t cap = 1 << 18, len = 0;
+    char *text = malloc(cap);
+    ASSERT(text);
+    int crossing = 0, sleeps_crossing = 0;
+    len += (size_t)snprintf(text + len, cap - len, "[\n");
+#define PAIR(ts, name)                                                                                       \
+    (len += (size_t)snprintf(text + len, cap - len,                                                          \
+                             "  {\"ph\": \"E\", \"pid\": 7, \"tid\": 1, \"ts\": %.6f},\n"                         \
+                             "  {\"ph\": \"B\", \"pid\": 7, \"tid\": 1, \"ts\": %.6f, \"name\": \"%s\"},\n",        \
+                             (double)(ts), (double)(ts), (name)))
+    PAIR(1, "started_tracing");
+    for (int i = 0; i < 200; i++) {
+        double t0 = 100.0 + 1000.0 * i;
+        size_t a = len;
+        PAIR(t0, "sleeping");
+        sleeps_crossing += (a + 4095) / 4096 * 4096 < len;
+        a = len;
+        PAIR(t0 + 500, "wants_gvl");
+        /* bytes [a, len): a block boundary m with a <= m < len */
+        bool cross = (a + 4095) / 4096 * 4096 < len;
+        crossing += cross;
+        PAIR(t0 + 500 + (cross ? 20 : 2), "running");
+    }
+    PAIR(300000, "stopped_tracing");
+#undef PAIR
+    len += (size_t)snprintf(text + len, cap - len, "]\n");
+    ASSERT(len < cap - 1);
+    ASSERT(crossing >= 5);   /* 200 pairs of about 170 bytes: one in 24 */
+    struct imp_trace t;
+    struct diag_list d;
+    ASSERT_EQ(read_text(text, &t, &d), GV_OK);
+    struct imp_latency lat;
+    ASSERT_EQ(imp_latencies(&t, &lat), GV_OK);
+    ASSERT_EQ(lat.acquires, 200);
+    ASSERT_EQ(lat.flushes, crossing);
+    ASSERT_EQ(lat.plain_median, 2 * SIM_US);
+    ASSERT_EQ(lat.flush_median, 20 * SIM_US);
+    struct imp_hook h = imp_event_hook(&t, &lat);
+    ASSERT_EQ(h.hook, 2 * SIM_US);
+    ASSERT_EQ(h.flush, 18 * SIM_US);
+    ASSERT_EQ(h.every, (200 + crossing / 2) / crossing);
+    /* a SUSPENDED hook that wrote the buffer out did so before the release:
+     * the write (18 us) goes to the hold before the sleep, out of the sleep */
+    char err[256];
+    ASSERT(sleeps_crossing >= 3);
+    ASSERT_EQ(imp_classify(&t, NULL, err, sizeof err), GV_OK);
+    struct imp_emit_opts eo = { .name = "flush", .hook = h, .hook_samples = lat.acquires,
+                                .hook_flushes = lat.flushes };
+    cJSON *root = imp_emit(&t, &eo);
+    ASSERT(root);
+    char *out = imp_print(root);
+    ASSERT(out);
+    int writes = 0, short_sleeps = 0;
+    for (const char *q = out; (q = strstr(q, "SUSPENDED hook writing its buffer out, with the GVL held\",\"dur\":\"18us\"}"));
+         q++)
+        writes++;
+    for (const char *q = out; (q = strstr(q, "sleeping\",\"dur\":\"482us\"")); q++) short_sleeps++;
+    ASSERT_EQ(writes, sleeps_crossing);
+    ASSERT_EQ(short_sleeps, sleeps_crossing);
+    ASSERT_CONTAINS(out, "\"event_hook\":\"2us\",\"event_hook_flush\":\"18us\",\"event_hook_flush_every\":");
+    free(out);
+    cJSON_Delete(root);
+    imp_trace_free(&t);
+    diag_free(&d);
+    /* the same acquisitions reformatted (one more space per line): the
+     * slow ones no longer fall where the blocks end, and the hook is their
+     * median, with no flush */
+    char *wide = malloc(2 * cap);
+    ASSERT(wide);
+    size_t w = 0;
+    for (size_t i = 0; i < len; i++) {
+        wide[w++] = text[i];
+        if (text[i] == '\n') wide[w++] = ' ';
+    }
+    wide[w] = '\0';
+    ASSERT_EQ(read_text(wide, &t, &d), GV_OK);
+    ASSERT_EQ(imp_latencies(&t, &lat), GV_OK);
+    h = imp_event_hook(&t, &lat);
+    ASSERT_EQ(h.every, 0);
+    ASSERT_EQ(h.hook, 2 * SIM_US);
+    imp_trace_free(&t);
+    diag_free(&d);
+    free(wide);
+    free(text);
+}
+
 int main(void)
 {
     RUN(test_read_gvl_tracing);
@@ -788,5 +884,6 @@ int main(void)
     RUN(test_emit);
     RUN(test_emit_start_lead);
     RUN(test_emit_wake_in_next_hold);
+    RUN(test_hook_flush);
     TEST_DONE();
 }

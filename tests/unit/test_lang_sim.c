@@ -246,6 +246,20 @@ static void test_gc(void)
     ASSERT_EQ(r.m.gc_count, 0);
     ASSERT_EQ(wall - r.m.wall, work);
     run_free(&r);
+    /* a syscall's "allocates" (File.mtime's Time) allocates as an alloc op
+     * of that many objects right after the call: the same GCs */
+    RUN_SETS(LANG "gc.json", &r, "ractors.0.threads.0.program.0.body.1.survive=0");
+    uint64_t gcs = r.m.gc_count, sweeps = r.m.gc_sweeps;
+    ASSERT(gcs > 0);
+    run_free(&r);
+    RUN_SETS(LANG "gc.json", &r,
+             "ractors.0.threads.0.program.0.body.1={\"op\":\"syscall\",\"call\":\"stat\",\"dur\":\"1us\","
+             "\"allocates\":100}");
+    ASSERT_EQ(r.rc, GV_OK);
+    ASSERT_EQ(r.m.gc_count, gcs);
+    ASSERT_EQ(r.m.gc_sweeps, sweeps);
+    ASSERT_EQ(r.m.syscalls, 2000);
+    run_free(&r);
     /* two Ractors: every GC start takes a barrier; from 3.3 every sweep step too */
     RUN_SETS(LANG "gc_ractors.json", &r, "runtime.gvl_policy=barging");
     ASSERT_EQ(r.rc, GV_OK);
