@@ -30,7 +30,10 @@ enum calib_id {
     CALIB_WAKE_IDLE,           /* ns from FUTEX_WAKE to the sleeper running on an idle CPU */
     CALIB_WAKE_BUSY,           /* ns from FUTEX_WAKE to the sleeper running on a busy CPU, when it ran at once */
     CALIB_WAKE_BUSY_PREEMPT,   /* fraction of those wakes that preempted the busy CPU at once */
-    CALIB_WAKE_PACK_SAME,      /* fraction of wakes kept on the waker's busy CPU, wakee last ran there, other CPU idle */
+    CALIB_WAKE_PACK_SHORT,     /* fraction of wakes kept on the waker's busy CPU, wakee last ran there, other CPU idle,
+                                * after a short sleep (calib_pack.c) */
+    CALIB_WAKE_PACK_LONG,      /* the same after a long sleep */
+    CALIB_WAKE_PACK_SLEEP,     /* ns: the sleep length from which most such wakes go to the idle CPU (bisected) */
     CALIB_WAKE_PACK_OTHER,     /* fraction of wakes onto the waker's busy CPU, wakee last ran on the other, idle CPU */
     CALIB_HANDOFF_SAME,        /* ns per hand-off of a futex ping-pong on one CPU */
     CALIB_HANDOFF_SAME_INVOL,  /* fraction of that ping-pong's switches that were involuntary */

@@ -12,7 +12,11 @@
  *                     latency (a uniform +-j spread has IQR = j x mean)
  *   wake_pack       = the share of wakes the kernel kept on the waker's busy
  *                     CPU when the wakee last ran there and the other CPU
- *                     was idle (wake_pack_same)
+ *                     was idle, after a short sleep (wake_pack_short)
+ *   wake_pack_sleep = the sleep length from which most such wakes went to
+ *                     the idle CPU (wake_pack_sleep_ns, bisected), when
+ *                     short sleeps were mostly packed and long ones mostly
+ *                     not; else 0 (no dependence on the sleep seen)
  *   os_scheduler    = the kernel's version and scheduler features
  *   os_tick         = 1 / CONFIG_HZ, else the measured tick period
  *   os_timeslice    = EEVDF: the base slice; CFS: the measured run length
@@ -160,18 +164,30 @@ void calib_map(const struct calib_result *r, const struct calib_host *h, struct 
 
     /* a share, not a choice between two regimes: the model draws each such
      * wake from it, so a kernel that packs some wakes and not others (or a
-     * noisy measurement of one that packs all) is reproduced as measured */
+     * noisy measurement of one that packs all) is reproduced as measured;
+     * and the sleep length up to which it applies, when it depends on it */
     k = add(p, "wake_pack", CK_NUM);
-    const struct calib_stat *ps = M(r, CALIB_WAKE_PACK_SAME), *po = M(r, CALIB_WAKE_PACK_OTHER);
+    const struct calib_stat *ps = M(r, CALIB_WAKE_PACK_SHORT), *pl = M(r, CALIB_WAKE_PACK_LONG),
+                            *pt = M(r, CALIB_WAKE_PACK_SLEEP), *po = M(r, CALIB_WAKE_PACK_OTHER);
     if (ps) {
         k->num = floor(ps->median * 100 + 0.5) / 100;
         k->measured = true;
-        snprintf(k->how, sizeof k->how, "%s %.3g (q1 %.3g, q3 %.3g); %s %.3g", mname(CALIB_WAKE_PACK_SAME),
+        snprintf(k->how, sizeof k->how, "%s %.3g (q1 %.3g, q3 %.3g); %s %.3g", mname(CALIB_WAKE_PACK_SHORT),
                  ps->median, ps->q1, ps->q3, mname(CALIB_WAKE_PACK_OTHER), po ? po->median : 0);
     } else {
         k->num = 0;
         snprintf(k->how, sizeof k->how, "not measured (%s): the default",
-                 r->m[CALIB_WAKE_PACK_SAME].note[0] ? r->m[CALIB_WAKE_PACK_SAME].note : "no samples");
+                 r->m[CALIB_WAKE_PACK_SHORT].note[0] ? r->m[CALIB_WAKE_PACK_SHORT].note : "no samples");
+    }
+    if (ps && pl && pt && ps->median >= 0.5 && pl->median < 0.5) {
+        add_dur(p, "wake_pack_sleep", pt->median, true, "%s %.4g ns (q1 %.4g, q3 %.4g): %s %.3g, %s %.3g",
+                mname(CALIB_WAKE_PACK_SLEEP), pt->median, pt->q1, pt->q3, mname(CALIB_WAKE_PACK_SHORT),
+                ps->median, mname(CALIB_WAKE_PACK_LONG), pl->median);
+    } else if (ps && pl) {
+        add_dur(p, "wake_pack_sleep", 0, true, "0 (any sleep): %s %.3g, %s %.3g - no dependence on the sleep",
+                mname(CALIB_WAKE_PACK_SHORT), ps->median, mname(CALIB_WAKE_PACK_LONG), pl->median);
+    } else {
+        add_dur(p, "wake_pack_sleep", 0, false, "not measured: the default (any sleep)");
     }
 
     const char *why;

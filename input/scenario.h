@@ -51,6 +51,7 @@ struct scn_machine {
     sim_time wake_busy_core;   /* "wake_busy_core": IPI/enqueue delay onto a busy remote core */
     double wake_jitter;        /* "wake_jitter": wake latencies drawn in [L(1-j), L(1+j)] */
     double wake_pack;          /* "wake_pack": share of wakes kept on the waker's core (sim/machine.h) */
+    sim_time wake_pack_sleep;  /* "wake_pack_sleep": ... of those that slept less than this (0: any) */
     double corun_slowdown;     /* "corun_slowdown": work's slowdown with every core busy (sim/machine.h) */
     sim_time os_timeslice;     /* "os_timeslice": slice before an involuntary switch when a core is shared */
     enum scn_os_scheduler os_scheduler; /* "os_scheduler" */

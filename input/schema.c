@@ -79,6 +79,7 @@ static const struct sch_key machine_keys[] = {
       .off = offsetof(struct scn_machine, wake_jitter) },
     { .name = "wake_pack", .kind = SCH_NUMBER, .flags = SCH_ZERO_OK, .def = "0", .dmax = 1.0,
       .off = offsetof(struct scn_machine, wake_pack) },
+    M_DUR("wake_pack_sleep", "0", wake_pack_sleep),
     M_DUR_POS("os_timeslice", "3ms", os_timeslice),
     { .name = "os_scheduler", .kind = SCH_ENUM, .def = "fifo", .values = scn_os_scheduler_names,
       .off = offsetof(struct scn_machine, os_scheduler) },

@@ -650,16 +650,21 @@ static int least_loaded(const struct machine *m, int last, int wcore, int light)
 }
 
 /* Does a wakee whose previous core is its running waker's stay there,
- * behind the waker, although another core is idle?  With the share
+ * behind the waker, although another core is idle?  Only after a sleep
+ * shorter than wake_pack_sleep (0: any sleep); then with the share
  * wake_pack p: always at 1, never at 0 (mainline select_idle_sibling, and
  * no draw, so such a machine's runs are as before), else a draw from the
  * machine's stream (the same seed gives the same choices).  Measured by
- * `gvlsim calibrate` (wake_pack_same): this repository's 2-vCPU guest keeps
- * most such wakes on the waker's vCPU, where waking the idle, halted vCPU
- * would take the host. */
-static bool pack_draw(struct machine *m)
+ * `gvlsim calibrate` (wake_pack_short, wake_pack_sleep_ns): in a
+ * micro-benchmark this repository's 2-vCPU guest keeps almost every such
+ * wake after a sleep of up to about 300 us on the waker's vCPU (waking the
+ * idle, halted vCPU would take the host) and sends almost every one after
+ * 0.5 ms or more to the idle vCPU; in Ruby's own runs it kept long sleepers
+ * too (docs/validate.md). */
+static bool pack_draw(struct machine *m, const struct mach_task *t)
 {
     if (m->p.wake_pack <= 0) return false;
+    if (m->p.wake_pack_sleep > 0 && mach_now_of(m) - t->blocked_at >= m->p.wake_pack_sleep) return false;
     if (m->p.wake_pack >= 1) return true;
     return rng_next(&m->rng) < m->pack_below;
 }
@@ -691,7 +696,7 @@ static int place(struct machine *m, struct mach_task *t, const struct mach_task 
     int target = -1;
     if (t->last_core >= 0 && m->cores[t->last_core].state == CORE_IDLE) target = t->last_core;
     if (target < 0) target = first_idle_core(m);
-    if (target >= 0 && !(t->last_core == wcore && wcore >= 0 && pack_draw(m))) {
+    if (target >= 0 && !(t->last_core == wcore && wcore >= 0 && pack_draw(m, t))) {
         if (fair_on(m)) fair_enqueue(m, &m->cores[target], t, initial);
         begin_arrival(m, &m->cores[target], t, CORE_WAKING, wake_latency(m, m->p.wake_idle_core, m->idle_spread));
         return wcore >= 0 ? MACH_WAKE_REMOTE : MACH_WAKE_LOCAL;
@@ -927,6 +932,7 @@ void mach_block(struct machine *m, struct mach_task *t, mach_cont k, void *ctx)
     if (fair_on(m)) fair_dequeue_sleep(m, c, t);
     t->vcsw++;
     t->state = MT_BLOCKED;
+    t->blocked_at = mach_now_of(m);
     t->resume_k = k;
     t->resume_ctx = ctx;
     t->core = -1;

@@ -23,7 +23,8 @@
  *   wakee whose previous core is its running waker's on that core's run
  *   queue even with another core idle (the fair class decides whether it
  *   preempts the waker; otherwise it runs when the waker blocks or at the
- *   slice's end).  Wake
+ *   slice's end) - if it slept less than wake_pack_sleep (when > 0): a
+ *   thread that slept longer goes to the idle core as on mainline.  Wake
  *   latencies vary (the idle state reached, IPI delivery): each is drawn
  *   uniformly within +-wake_jitter of its mean.  Without that spread, equal
  *   latencies phase-lock periodic threads (the timer thread would always
@@ -120,6 +121,7 @@ struct mach_task {
     int id;
     const char *name;
     sim_time interrupt_delay;
+    sim_time blocked_at;     /* when it last went to sleep (mach_block; wake placement) */
 
     double burst_f;          /* co-running cores: the factor the burst's end was planned with */
     /* its rated burst's state (mach_burst_rated), from the machine's pool
@@ -166,6 +168,7 @@ struct mach_params {
     sim_time os_tick;       /* the kernel's tick (fair classes notice slice ends there) */
     double corun_slowdown;  /* work's slowdown with every core busy (<= 1: none) */
     double wake_pack;       /* share of wakes kept on the waker's core (below) */
+    sim_time wake_pack_sleep; /* ... of those whose sleep was shorter (0: any sleep) */
     uint64_t seed;          /* for the wake-latency draws */
 };
 

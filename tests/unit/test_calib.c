@@ -185,7 +185,9 @@ static void test_map(void)
     set(&r, CALIB_TIMER_WAKE_CPU, 16200, 15000, 17000);
     set(&r, CALIB_TIMESLICE, 3.97e6, 3.9e6, 4e6);
     set(&r, CALIB_RUBY_INSN, 1.19, 1.1, 1.3);
-    set(&r, CALIB_WAKE_PACK_SAME, 0.926, 0.9, 0.95);
+    set(&r, CALIB_WAKE_PACK_SHORT, 0.926, 0.9, 0.95);
+    set(&r, CALIB_WAKE_PACK_LONG, 0.05, 0, 0.1);
+    set(&r, CALIB_WAKE_PACK_SLEEP, 380555, 320000, 453000);
     set(&r, CALIB_WAKE_PACK_OTHER, 0.1, 0.05, 0.15);
     struct calib_host h = dev_host();
     struct calib_profile p;
@@ -199,6 +201,14 @@ static void test_map(void)
     ASSERT(fabs(calib_profile_key(&p, "wake_jitter")->num - 0.22) < 1e-9);  /* 5500 / 25000 */
     ASSERT(fabs(calib_profile_key(&p, "wake_pack")->num - 0.93) < 1e-9);  /* 0.926, 2 digits */
     ASSERT(calib_profile_key(&p, "wake_pack")->measured);
+    ASSERT_EQ(dur(&p, "wake_pack_sleep"), 381 * SIM_US);          /* 380.555 us, 3 digits */
+    ASSERT(calib_profile_key(&p, "wake_pack_sleep")->measured);
+    /* packed after long sleeps as well: no dependence on the sleep, 0 (any) */
+    set(&r, CALIB_WAKE_PACK_LONG, 0.9, 0.8, 1);
+    calib_map(&r, &h, &p);
+    ASSERT_EQ(dur(&p, "wake_pack_sleep"), 0);
+    ASSERT(strstr(calib_profile_key(&p, "wake_pack_sleep")->how, "no dependence"));
+    set(&r, CALIB_WAKE_PACK_LONG, 0.05, 0, 0.1);
     ASSERT_STREQ(calib_profile_key(&p, "os_scheduler")->str, "eevdf_delay_dequeue");
     ASSERT_EQ(dur(&p, "os_tick"), 4 * SIM_MS);
     ASSERT_EQ(dur(&p, "os_timeslice"), 1500 * SIM_US);            /* EEVDF base slice, 2 CPUs */
@@ -221,8 +231,8 @@ static void test_map(void)
     r.m[CALIB_HANDOFF_CROSS].measured = false;
     snprintf(r.m[CALIB_HANDOFF_CROSS].note, sizeof r.m[0].note, "needs two CPUs");
     r.m[CALIB_FUTEX_WAKE_REMOTE].measured = false;
-    r.m[CALIB_WAKE_PACK_SAME].measured = false;
-    snprintf(r.m[CALIB_WAKE_PACK_SAME].note, sizeof r.m[0].note, "needs two CPUs");
+    r.m[CALIB_WAKE_PACK_SHORT].measured = false;
+    snprintf(r.m[CALIB_WAKE_PACK_SHORT].note, sizeof r.m[0].note, "needs two CPUs");
     r.m[CALIB_BUSY_LOOP_PAIR].measured = false;
     r.m[CALIB_RUBY_INSN].measured = false;
     snprintf(r.m[CALIB_RUBY_INSN].note, sizeof r.m[0].note, "--no-ruby");
@@ -237,6 +247,7 @@ static void test_map(void)
     ASSERT_EQ(dur(&p, "wake_ipi"), 0);
     ASSERT(calib_profile_key(&p, "wake_pack")->num == 0 && !calib_profile_key(&p, "wake_pack")->measured);
     ASSERT(strstr(calib_profile_key(&p, "wake_pack")->how, "needs two CPUs"));
+    ASSERT(dur(&p, "wake_pack_sleep") == 0 && !calib_profile_key(&p, "wake_pack_sleep")->measured);
     ASSERT_STREQ(calib_profile_key(&p, "os_scheduler")->str, "cfs");
     ASSERT_EQ(dur(&p, "os_timeslice"), 3970 * SIM_US);
     ASSERT_EQ(dur(&p, "os_tick"), 3330 * SIM_US);
