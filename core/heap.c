@@ -3,22 +3,51 @@
 
 #include <math.h>
 
-void core_heap_init(struct core_heap *h, uint64_t init_slots, double growth)
+void core_heap_init(struct core_heap *h, uint64_t init_slots, double growth, int ractors)
 {
     *h = (struct core_heap){ 0 };
     h->slots = h->free = init_slots;
     h->growth = growth;
+    h->ractors = ractors < 1 ? 1 : ractors;
 }
 
-/* gc_marks_finish and heap growth: after marking, every slot but the old
- * objects' is garbage; grow when too few would be free. */
-static void after_mark(struct core_heap *h)
+/* heap_extend_pages: the pages to add so that the free slots reach the
+ * goal ratio (GC_HEAP_FREE_SLOTS_GOAL_RATIO 0.40), by a factor of at most
+ * the growth factor and at least 1.1, one page at the least */
+static uint64_t extend_slots(const struct core_heap *h, uint64_t sweep)
 {
-    h->unswept = h->slots - h->old;
+    uint64_t used = (h->slots + CORE_HEAP_PAGE_SLOTS - 1) / CORE_HEAP_PAGE_SLOTS;
+    double f = (double)(h->slots - sweep) / ((1.0 - 0.40) * (double)h->slots);
+    if (f > h->growth) f = h->growth;
+    if (f < 1.0) f = 1.1;
+    uint64_t next = (uint64_t)(f * (double)used);
+    uint64_t pages = next > used ? next - used : 1;
+    return pages * CORE_HEAP_PAGE_SLOTS;
+}
+
+/* gc_marks_finish (gc.c of v3_1_2): after marking, every slot but the old
+ * objects' is garbage to sweep.  Too few - under GC_HEAP_FREE_SLOTS_MIN_RATIO
+ * (20%) of the slots, or under GC_HEAP_FREE_SLOTS (4096) times the number
+ * of Ractors up to 8 (`r_mul`, the floor the multi-Ractor GC added) - and
+ * the heap grows after a full marking (heap_extend_pages; the new pages
+ * are free at once); after a minor one the next GC is made major
+ * (GPR_FLAG_MAJOR_BY_NOFREE), unless the last major was fewer than
+ * RVALUE_OLD_AGE (3) GCs ago, when it grows at once.  A heap of nothing
+ * but old objects grows in any case (CRuby would allocate a page or fail). */
+static void after_mark(struct core_heap *h, bool full)
+{
+    uint64_t sweep = h->slots - h->old;
+    h->unswept = sweep;
     h->free = 0;
-    if ((double)h->unswept < 0.20 * (double)h->slots || h->unswept == 0) {
-        double add = (double)h->slots * (h->growth - 1.0);
-        uint64_t n = add > (double)CORE_HEAP_PAGE_SLOTS ? (uint64_t)add : CORE_HEAP_PAGE_SLOTS;
+    uint64_t r_mul = (uint64_t)(h->ractors > 8 ? 8 : h->ractors);
+    double min_free = 0.20 * (double)h->slots;
+    if (min_free < (double)(4096 * r_mul)) min_free = (double)(4096 * r_mul);
+    if ((double)sweep < min_free && !full) {
+        if (h->minor + h->major - h->last_major < 3) full = true;
+        else h->need_major = true;
+    }
+    if (((double)sweep < min_free && full) || sweep == 0) {
+        uint64_t n = extend_slots(h, sweep);
         h->slots += n;
         h->free += n;
     }
@@ -47,10 +76,12 @@ struct core_gc_step core_heap_alloc(struct core_heap *h, uint64_t *left, double 
     h->young_live = 0;
     if (young > h->slots - h->old) young = h->slots - h->old;  /* survivors fill at most the heap */
     h->old += young;
-    if (h->need_major) {
+    bool full = h->need_major;
+    if (full) {
         st.kind = CORE_GC_MAJOR;
         st.marked = h->old;
         h->major++;
+        h->last_major = h->minor + h->major;
         h->need_major = false;
         h->old_limit = 2 * h->old;  /* GC_HEAP_OLDOBJECT_LIMIT_FACTOR */
     } else {
@@ -59,7 +90,7 @@ struct core_gc_step core_heap_alloc(struct core_heap *h, uint64_t *left, double 
         h->minor++;
         if (h->old > h->old_limit) h->need_major = true;
     }
-    after_mark(h);
+    after_mark(h, full);
     return st;
 }
 

@@ -11,9 +11,10 @@
  * old objects exceed old_limit makes the next GC major
  * (GC_HEAP_OLDOBJECT_LIMIT_FACTOR = 2 times the old objects after the last
  * major).  After marking, every slot but the old objects' is garbage to
- * sweep; when fewer than GC_HEAP_FREE_SLOTS_MIN_RATIO (20%) of the slots
- * would be free, the heap grows by the growth factor
- * (RUBY_GC_HEAP_GROWTH_FACTOR, 1.8) and the new slots are free at once.
+ * sweep; when too few would be free (20% of the slots, or 4096 per
+ * Ractor), the heap grows toward 40% free, by at most the growth factor
+ * (RUBY_GC_HEAP_GROWTH_FACTOR, 1.8), after a major GC (heap.c after_mark:
+ * gc_marks_finish of v3_1_2), and the new slots are free at once.
  * What a step costs, and whether it takes the VM lock and a barrier, is
  * the backend's (models/gc.c, exec/exec_gc.c).
  */
@@ -48,7 +49,9 @@ struct core_heap {
     uint64_t old_limit;    /* the next minor GC that ends above it makes the next GC major */
     bool need_major;
     double growth;         /* RUBY_GC_HEAP_GROWTH_FACTOR */
+    int ractors;           /* the process's Ractors (gc_marks_finish's r_mul) */
     uint64_t minor, major, sweeps;
+    uint64_t last_major;   /* GCs counted at the last major one */
 };
 
 enum core_gc_kind { CORE_GC_NONE, CORE_GC_MINOR, CORE_GC_MAJOR, CORE_GC_SWEEP };
@@ -59,7 +62,7 @@ struct core_gc_step {
     uint64_t swept;        /* sweep: slots swept */
 };
 
-void core_heap_init(struct core_heap *h, uint64_t init_slots, double growth);
+void core_heap_init(struct core_heap *h, uint64_t init_slots, double growth, int ractors);
 
 /* Allocate up to *left objects, each live at the next GC with
  * probability `survive`: takes what the free slots allow, then returns the

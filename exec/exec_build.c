@@ -254,7 +254,8 @@ int exec_vm_build(const struct scenario *scn, const struct exec_opts *opts, stru
         goto oom;
     for (int m = 0; m < vm->nmutexes; m++) core_mutex_init(&vm->mutexes[m], scn->mutexes[m].name);
     for (int c = 0; c < vm->ncondvars; c++) core_condvar_init(&vm->condvars[c], scn->condvars[c].name);
-    core_heap_init(&vm->gc.heap, (uint64_t)scn->runtime.gc_heap_init_slots, scn->runtime.gc_heap_growth_factor);
+    core_heap_init(&vm->gc.heap, (uint64_t)scn->runtime.gc_heap_init_slots, scn->runtime.gc_heap_growth_factor,
+                   scn->total_ractors);
     memset(vm->shared_counter, 0, sizeof *vm->shared_counter);
     atomic_init(&vm->objspace_line[0].value, 0);
     atomic_init(&vm->objspace_line[1].value, 0);

@@ -756,7 +756,7 @@ static void test_generator_spawn_gc(void)
     ASSERT_CONTAINS(lr.r.err, "every instance of thread template \"worker\" is already spawned");
     lang_done(&lr);
     struct core_heap h;
-    core_heap_init(&h, 10000, 1.8);
+    core_heap_init(&h, 10000, 1.8, 1);
     for (int i = 0; i < 2000; i++) {
         uint64_t left = 100;
         while (core_heap_alloc(&h, &left, 0.1).kind != CORE_GC_NONE) continue;

@@ -368,7 +368,7 @@ static void test_condvar_and_join(void)
 static void test_heap_steps(void)
 {
     struct core_heap h;
-    core_heap_init(&h, 10000, 1.8);
+    core_heap_init(&h, 10000, 1.8, 1);
     uint64_t left = 6000;
     struct core_gc_step st = core_heap_alloc(&h, &left, 0.0);
     ASSERT_EQ(st.kind, CORE_GC_NONE);
@@ -390,7 +390,7 @@ static void test_heap_steps(void)
     /* survivors: half of 20000 objects in a 10000-slot heap fill it: the
      * old objects pass the limit (0 after no major: the next GC is major)
      * and the heap grows when too few slots are free */
-    core_heap_init(&h, 10000, 1.8);
+    core_heap_init(&h, 10000, 1.8, 1);
     left = 30000;
     int minors = 0, majors = 0;
     while ((st = core_heap_alloc(&h, &left, 0.5)).kind != CORE_GC_NONE) {
@@ -409,7 +409,7 @@ static void test_heap_steps(void)
     ASSERT(!core_gc_step_barrier(&s2, true) && core_gc_step_barrier(&s2, false));
     /* a Ractor's newobj cache takes a page: 409 free slots, less the
      * page's share of the old objects; with none free, the sweep first */
-    core_heap_init(&h, 10000, 1.8);
+    core_heap_init(&h, 10000, 1.8, 1);
     uint64_t got;
     ASSERT_EQ(core_heap_take_page(&h, &got).kind, CORE_GC_NONE);
     ASSERT_EQ(got, CORE_HEAP_PAGE_SLOTS);

@@ -222,7 +222,7 @@ static void test_generator(void)
 static void test_gc(void)
 {
     struct core_heap h;
-    core_heap_init(&h, 10000, 1.8);
+    core_heap_init(&h, 10000, 1.8, 1);
     sim_time work = 0;
     for (int i = 0; i < 2000; i++) {
         uint64_t left = 100;

@@ -418,7 +418,10 @@ static void test_proc_collapse_and_fix(void)
     struct run_result n8 = proc_heavy(8, "none", 8, "2ms");
     double sn = ops_per_s(&n8) / ops_per_s(&n1);
     ASSERT(sn > 1.0 && sn < 3.0);
-    ASSERT_EQ(n8.fx.m.barriers, n8.fx.m.gc_count + n8.fx.m.gc_sweeps);  /* the GC's only */
+    /* the GC's only: one a step, but for a step decided under the VM lock
+     * whose barrier the stop time cut off (at most one: the lock is held) */
+    ASSERT(n8.fx.m.barriers <= n8.fx.m.gc_count + n8.fx.m.gc_sweeps);
+    ASSERT(n8.fx.m.barriers + 1 >= n8.fx.m.gc_count + n8.fx.m.gc_sweeps);
     ASSERT_EQ(n8.fx.m.line_transfers, 0);
 }
 
