@@ -67,11 +67,11 @@ static void tick_deadlines(const struct machine *m, struct fair_se *se, sim_time
 /* update_curr: bring the running task's v to now (and, EEVDF, renew its
  * deadline where ticks or now find it passed).  Returns true if the
  * deadline was renewed now (update_deadline asks for a resched). */
-static bool update_curr(struct machine *m, struct mach_core *c)
+static bool update_curr_at(struct machine *m, struct mach_core *c, sim_time now)
 {
     struct mach_task *t = running(c);
-    if (!t) return false;
-    sim_time now = now_of(m), dv = now - t->se.exec_start;
+    if (!t || now <= t->se.exec_start) return false;
+    sim_time dv = now - t->se.exec_start;
     bool renewed = false;
     if (is_eevdf(m)) {
         tick_deadlines(m, &t->se, t->se.exec_start, now - 1);  /* ticks strictly before now */
@@ -86,6 +86,8 @@ static bool update_curr(struct machine *m, struct mach_core *c)
     }
     return renewed;
 }
+
+static bool update_curr(struct machine *m, struct mach_core *c) { return update_curr_at(m, c, now_of(m)); }
 
 /* avg_vruntime: V of c (floored), or its base when the queue is empty. */
 static sim_time avg_v(const struct mach_core *c)
@@ -195,7 +197,17 @@ static void finish_delayed(struct machine *m, struct mach_core *c, struct mach_t
 
 void fair_requeue_delayed(struct machine *m, struct mach_core *c, struct mach_task *t)
 {
-    update_curr(m, c);
+    /* No update_curr here: ttwu_runnable -> enqueue_task_fair
+     * (ENQUEUE_DELAYED) -> requeue_delayed_entity -> update_entity_lag
+     * reads avg_vruntime with the running task's vruntime as its last
+     * update left it (152e11f6df29, "sched/fair: Implement delayed
+     * dequeue", 6.12; unchanged to 6.18) - on this core the scheduler
+     * tick's, at the latest.  The wakeup_preempt that follows brings it
+     * to now, so a curr that ran since then is found right of the wakee
+     * (DELAY_ZERO placed it at the stale V, or its v was already below
+     * curr's): it is no longer eligible and the wakee preempts it. */
+    sim_time T = m->p.os_tick > 0 ? m->p.os_tick : 1;
+    update_curr_at(m, c, now_of(m) / T * T);
     delayed_remove(c, t);
     sim_time lag = avg_v(c) - t->se.v;
     if (lag > 0) {  /* DELAY_ZERO: re-placed at V with no lag */

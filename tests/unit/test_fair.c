@@ -315,6 +315,94 @@ static void test_yield(void)
     ms_teardown(&w);
 }
 
+/* A futex ping-pong of two tasks on one core (calibrate's
+ * handoff_same_cpu): each waits for its word, clears it, runs `x`, sets
+ * the other's word and wakes it (a no-op when it is not asleep), runs `y`
+ * (the wake's return and the loop) and waits again. */
+struct fpp {
+    struct machine *m;
+    struct mach_task t[2];
+    int word[2], stage[2];
+    long n[2], rounds;
+    sim_time x, y;
+};
+
+static void fpp_go(struct mach_task *t, void *ctx)
+{
+    struct fpp *p = *(struct fpp **)ctx;
+    int me = (int)(t - p->t), o = 1 - me;
+    for (;;) {
+        switch (p->stage[me]) {
+        case 0:
+            if (p->n[me] >= p->rounds) {
+                mach_exit(p->m, t);
+                return;
+            }
+            if (!p->word[me]) {
+                mach_block(p->m, t, fpp_go, ctx);  /* woken: looks again */
+                return;
+            }
+            p->word[me] = 0;
+            p->stage[me] = 1;
+            mach_burst(p->m, t, p->x, fpp_go, ctx);
+            return;
+        case 1:
+            p->word[o] = 1;
+            mach_wake(p->m, &p->t[o], t);
+            p->stage[me] = 2;
+            mach_burst(p->m, t, p->y, fpp_go, ctx);
+            return;
+        default:
+            p->n[me]++;
+            p->stage[me] = 0;
+            continue;
+        }
+    }
+}
+
+static struct fpp *fpp_cur;
+
+/* involuntary switches of both tasks over `rounds` round trips */
+static uint64_t run_fpp(enum mach_sched sched, long rounds, sim_time x, sim_time y, uint64_t *vol)
+{
+    struct ms_world w;
+    ms_setup_sched(&w, 1, NULL, 0, sched);
+    struct fpp p = { .m = &w.m, .word = { 1, 0 }, .rounds = rounds, .x = x, .y = y };
+    fpp_cur = &p;
+    for (int i = 0; i < 2; i++) mach_task_init(&w.m, &p.t[i], "t");
+    mach_start(&w.m, &p.t[0], fpp_go, &fpp_cur);
+    mach_start(&w.m, &p.t[1], fpp_go, &fpp_cur);
+    ms_run(&w);
+    ASSERT_EQ(p.n[0], rounds);
+    ASSERT_EQ(p.n[1], rounds);
+    *vol = p.t[0].vcsw + p.t[1].vcsw;
+    uint64_t inv = p.t[0].ivcsw + p.t[1].ivcsw;
+    ms_teardown(&w);
+    return inv;
+}
+
+/* A delayed sleeper woken in place (ttwu_runnable: pinned, or alone on its
+ * queue) has its lag taken against the running task's vruntime as its last
+ * update left it: requeue_delayed_entity does not call update_curr
+ * (152e11f6df29, 6.12, unchanged in 6.18), check_preempt_wakeup_fair does,
+ * after it.  The waker, having run since, is then right of the wakee and
+ * no longer eligible: the wakee preempts it.  On the 6.18 guest a pinned
+ * futex ping-pong's switches are 42-49% involuntary (about one per round
+ * trip: the waker is preempted inside its wake, its wait then finds its
+ * word set); with update_curr before the lag the model made none. */
+static void test_delayed_wake_stale_curr(void)
+{
+    uint64_t vol, inv = run_fpp(MACH_SCHED_EEVDF_DELAY, 200, 5, 1, &vol);
+    ASSERT(vol + inv >= 396 && vol + inv <= 400);  /* one switch per hand-off, as measured */
+    ASSERT(inv >= 190);          /* nearly every other switch a preemption */
+    ASSERT(inv <= 210);
+    /* 6.6's EEVDF without DELAY_DEQUEUE: the sleeper leaves with its
+     * lag, no preemption in this ping-pong */
+    inv = run_fpp(MACH_SCHED_EEVDF, 200, 5, 1, &vol);
+    ASSERT(inv <= 2);
+    ASSERT(vol + inv >= 396 && vol + inv <= 400);
+}
+
 int main(void)
 {
     RUN(test_eevdf_positive_lag_preempts);
@@ -324,5 +412,6 @@ int main(void)
     RUN(test_eevdf_clock_read);
     RUN(test_cfs_wakeup_gran);
     RUN(test_yield);
+    RUN(test_delayed_wake_stale_curr);
     TEST_DONE();
 }
