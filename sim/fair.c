@@ -201,8 +201,8 @@ void fair_requeue_delayed(struct machine *m, struct mach_core *c, struct mach_ta
      * (ENQUEUE_DELAYED) -> requeue_delayed_entity -> update_entity_lag
      * reads avg_vruntime with the running task's vruntime as its last
      * update left it (152e11f6df29, "sched/fair: Implement delayed
-     * dequeue", 6.12; unchanged to 6.18) - on this core the scheduler
-     * tick's, at the latest.  The wakeup_preempt that follows brings it
+     * dequeue", 6.12; unchanged to 6.18): an enqueue, a switch or the
+     * tick, whichever came last.  The wakeup_preempt that follows brings it
      * to now, so a curr that ran since then is found right of the wakee
      * (DELAY_ZERO placed it at the stale V, or its v was already below
      * curr's): it is no longer eligible and the wakee preempts it. */

@@ -105,7 +105,9 @@ void fair_enqueue(struct machine *m, struct mach_core *c, struct mach_task *t, b
  * woken task (select_task_rq: an idle core first) - returns true; else
  * false, and the caller puts it back on c (fair_requeue_delayed). */
 bool fair_wake_delayed_dequeue(struct machine *m, struct mach_core *c, struct mach_task *t);
-/* t, delayed on its core c, is woken there (ttwu_runnable's requeue). */
+/* t, delayed on its core c, is woken there (ttwu_runnable's requeue): its
+ * lag is taken against c's running task as last updated (at most a tick
+ * ago), not as of now; fair_wakeup_preempt then updates it. */
 void fair_requeue_delayed(struct machine *m, struct mach_core *c, struct mach_task *t);
 /* The running task t of c goes to sleep (its lag stored, or delayed). */
 void fair_dequeue_sleep(struct machine *m, struct mach_core *c, struct mach_task *t);
