@@ -5,6 +5,13 @@
  *   context_switch  = a sched_yield switch - a bare system call
  *   futex_wake      = the waker's CPU time in FUTEX_WAKE, sleeper on its CPU
  *   wake_ipi        = the same with the sleeper on another CPU, minus that
+ *   ppoll_wake_extra= the waker's CPU time in write(eventfd) with the sleeper
+ *                     in ppoll on its CPU - that in FUTEX_WAKE, pair by pair
+ *                     (CRuby's ppoll sleepers are woken by that write
+ *                     instead of a futex)
+ *   ppoll_return    = (eventfd + ppoll ping-pong - futex ping-pong on one
+ *                     CPU, per hand-off, round by round) - ppoll_wake_extra:
+ *                     what the woken sleeper adds (ppoll's return, the read)
  *   wake_idle_core  = a futex ping-pong across two CPUs, per hand-off (the
  *                     model's hand-off to an idle core takes wake_idle_core)
  *   wake_busy_core  = wake -> running on a busy CPU (when at once) - context_switch
@@ -135,6 +142,17 @@ void calib_map(const struct calib_result *r, const struct calib_host *h, struct 
     dur_or_default(p, "context_switch", r, CALIB_YIELD_SWITCH, CALIB_SYSCALL_GETPID, NONE);
     dur_or_default(p, "futex_wake", r, CALIB_FUTEX_WAKE, NONE, NONE);
     dur_or_default(p, "wake_ipi", r, CALIB_FUTEX_WAKE_REMOTE, CALIB_FUTEX_WAKE, NONE);
+    dur_or_default(p, "ppoll_wake_extra", r, CALIB_EVENTFD_WAKE_EXTRA, NONE, NONE);
+    const struct calib_key *pw = calib_profile_key(p, "ppoll_wake_extra");
+    const struct calib_stat *hx = M(r, CALIB_HANDOFF_PPOLL_EXTRA);
+    if (hx && pw->measured) {
+        double v = hx->median - (double)pw->dur / 1000.0;
+        add_dur(p, "ppoll_return", v > 0 ? v : 0, true, "%s %.4g ns - ppoll_wake_extra %.4g ns",
+                mname(CALIB_HANDOFF_PPOLL_EXTRA), hx->median, (double)pw->dur / 1000.0);
+    } else {
+        add_dur(p, "ppoll_return", default_ns("ppoll_return"), false, "not measured (%s): the default",
+                !hx ? mname(CALIB_HANDOFF_PPOLL_EXTRA) : mname(CALIB_EVENTFD_WAKE_EXTRA));
+    }
     dur_or_default(p, "wake_idle_core", r, CALIB_HANDOFF_CROSS, NONE, NONE);
     const struct calib_key *cs = calib_profile_key(p, "context_switch");
     const struct calib_stat *wb = M(r, CALIB_WAKE_BUSY);
