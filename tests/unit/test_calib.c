@@ -202,6 +202,12 @@ static void test_map(void)
     ASSERT_EQ(dur(&p, "ppoll_wake_extra"), 210 * SIM_NS);
     ASSERT_EQ(dur(&p, "ppoll_return"), 380 * SIM_NS);            /* 590 - 210 */
     ASSERT(calib_profile_key(&p, "ppoll_return")->measured);
+    r.m[CALIB_HANDOFF_PPOLL_EXTRA].measured = false;  /* -> the default, said so */
+    calib_map(&r, &h, &p);
+    ASSERT(dur(&p, "ppoll_return") == 0 && !calib_profile_key(&p, "ppoll_return")->measured);
+    ASSERT(strstr(calib_profile_key(&p, "ppoll_return")->how, "handoff_ppoll_extra_ns"));
+    set(&r, CALIB_HANDOFF_PPOLL_EXTRA, 590, 500, 700);
+    calib_map(&r, &h, &p);
     ASSERT_EQ(dur(&p, "wake_busy_core"), 16500 * SIM_NS);         /* 17400 - 900 */
     ASSERT(fabs(calib_profile_key(&p, "wake_jitter")->num - 0.22) < 1e-9);  /* 5500 / 25000 */
     ASSERT(fabs(calib_profile_key(&p, "wake_pack")->num - 0.93) < 1e-9);  /* 0.926, 2 digits */
