@@ -15,15 +15,15 @@
  * its idle state (and short enough to take thousands of samples), never
  * periodic, so that nothing phase-locks with the tick.
  */
+#include <errno.h>
+#include <poll.h>
 #include <pthread.h>
 #include <sched.h>
 #include <stdatomic.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <errno.h>
-#include <poll.h>
-#include <stdint.h>
 #include <sys/eventfd.h>
 #include <sys/resource.h>
 #include <time.h>
