@@ -55,15 +55,17 @@ const struct cli_command cli_cmd_calibrate = {
     .description =
         "Microbenchmarks, each repeated in rounds until stable: wake latency of a\n"
         "sleeping thread onto an idle and a busy CPU and the waker's cost, futex\n"
-        "ping-pongs on one and two CPUs, a context switch, how often a woken thread\n"
-        "preempts its waker on one CPU, whether the kernel keeps a woken thread on\n"
-        "its waker's busy CPU with the other one idle, mutexes, stat/write system\n"
-        "calls, a cache line moving between CPUs against a thread-local increment,\n"
-        "the busy loop, the kernel's tick and time slice; with a Ruby (--ruby,\n"
-        "default the ruby on PATH), the time of one of its VM instructions.  The\n"
-        "profile records the host (CPU model, CPUs, kernel, C library) and the\n"
-        "date; docs/calibrate.md says how each key is derived.  Measure on a quiet\n"
-        "machine: other load widens the spreads (and is warned about).",
+        "ping-pongs on one and two CPUs and, beside the one-CPU one, an eventfd +\n"
+        "ppoll ping-pong (CRuby 3.1/3.2's ppoll sleep), a context switch, how often\n"
+        "a woken thread preempts its waker on one CPU, whether the kernel keeps a\n"
+        "woken thread on its waker's busy CPU with the other one idle, mutexes,\n"
+        "stat/write system calls, a cache line moving between CPUs against a\n"
+        "thread-local increment, the busy loop, the kernel's tick and time slice;\n"
+        "with a Ruby (--ruby, default the ruby on PATH), the time of one of its VM\n"
+        "instructions.  The profile records the host (CPU model, CPUs, kernel, C\n"
+        "library) and the date; docs/calibrate.md says how each key is derived.\n"
+        "Measure on a quiet machine: other load widens the spreads (and is warned\n"
+        "about).",
     .exit_status =
         "0 ok (also with warnings), 2 usage, 4 a benchmark thread could not be\n"
         "created or pinned, 5 the profile cannot be written, 6 out of memory.",

@@ -38,6 +38,9 @@ enum calib_id {
     CALIB_HANDOFF_SAME,        /* ns per hand-off of a futex ping-pong on one CPU */
     CALIB_HANDOFF_SAME_INVOL,  /* fraction of that ping-pong's switches that were involuntary */
     CALIB_HANDOFF_CROSS,       /* ns per hand-off of the ping-pong across two CPUs */
+    CALIB_HANDOFF_PPOLL,       /* ns per hand-off of an eventfd + ppoll ping-pong on one CPU (CRuby's ppoll sleep) */
+    CALIB_HANDOFF_PPOLL_EXTRA, /* ns per hand-off it takes beyond a futex ping-pong round run beside it */
+    CALIB_EVENTFD_WAKE_EXTRA,  /* the waker's CPU ns in its write(eventfd) there - in FUTEX_WAKE in the futex one */
     CALIB_YIELD_SWITCH,        /* ns per sched_yield switch between two threads on one CPU */
     CALIB_WAKE_PREEMPT,        /* fraction of hand-offs on one CPU where the woken thread preempts its waker */
     CALIB_LINE_TRANSFER,       /* ns per atomic increment of a line the other CPU wrote last */

@@ -5,6 +5,13 @@
  *   context_switch  = a sched_yield switch - a bare system call
  *   futex_wake      = the waker's CPU time in FUTEX_WAKE, sleeper on its CPU
  *   wake_ipi        = the same with the sleeper on another CPU, minus that
+ *   ppoll_wake_extra= the waker's CPU time in write(eventfd) with the sleeper
+ *                     in ppoll on its CPU - that in FUTEX_WAKE, pair by pair
+ *                     (CRuby's ppoll sleepers are woken by that write
+ *                     instead of a futex)
+ *   ppoll_return    = (eventfd + ppoll ping-pong - futex ping-pong on one
+ *                     CPU, per hand-off, round by round) - ppoll_wake_extra:
+ *                     what the woken sleeper adds (ppoll's return, the read)
  *   wake_idle_core  = a futex ping-pong across two CPUs, per hand-off (the
  *                     model's hand-off to an idle core takes wake_idle_core)
  *   wake_busy_core  = wake -> running on a busy CPU (when at once) - context_switch
@@ -124,6 +131,21 @@ static void dur_or_default(struct calib_profile *p, const char *key, const struc
                 sa->median, mname(minus1), s1->median, mname(minus2), s2->median);
 }
 
+/* A key from a measurement minus a key derived before it (floored at 0),
+ * or its default: `missing` says which measurement is not there. */
+static void dur_minus_key(struct calib_profile *p, const char *key, const struct calib_result *r, enum calib_id a,
+                          const char *minus, const char *missing)
+{
+    const struct calib_stat *sa = M(r, a);
+    const struct calib_key *km = calib_profile_key(p, minus);
+    if (sa && km && km->measured) {
+        double v = sa->median - (double)km->dur / 1000.0;
+        add_dur(p, key, v > 0 ? v : 0, true, "%s %.4g ns - %s %.4g ns", mname(a), sa->median, minus,
+                (double)km->dur / 1000.0);
+    } else {
+        add_dur(p, key, default_ns(key), false, "not measured (%s): the default", missing);
+    }
+}
 
 void calib_map(const struct calib_result *r, const struct calib_host *h, struct calib_profile *p)
 {
@@ -135,18 +157,14 @@ void calib_map(const struct calib_result *r, const struct calib_host *h, struct 
     dur_or_default(p, "context_switch", r, CALIB_YIELD_SWITCH, CALIB_SYSCALL_GETPID, NONE);
     dur_or_default(p, "futex_wake", r, CALIB_FUTEX_WAKE, NONE, NONE);
     dur_or_default(p, "wake_ipi", r, CALIB_FUTEX_WAKE_REMOTE, CALIB_FUTEX_WAKE, NONE);
+    dur_or_default(p, "ppoll_wake_extra", r, CALIB_EVENTFD_WAKE_EXTRA, NONE, NONE);
+    enum calib_id px = M(r, CALIB_HANDOFF_PPOLL_EXTRA) ? CALIB_EVENTFD_WAKE_EXTRA : CALIB_HANDOFF_PPOLL_EXTRA;
+    dur_minus_key(p, "ppoll_return", r, CALIB_HANDOFF_PPOLL_EXTRA, "ppoll_wake_extra", mname(px));
     dur_or_default(p, "wake_idle_core", r, CALIB_HANDOFF_CROSS, NONE, NONE);
-    const struct calib_key *cs = calib_profile_key(p, "context_switch");
-    const struct calib_stat *wb = M(r, CALIB_WAKE_BUSY);
-    if (wb && cs->measured) {
-        double v = wb->median - (double)cs->dur / 1000.0;
-        add_dur(p, "wake_busy_core", v > 0 ? v : 0, true, "%s %.4g ns - context_switch %.4g ns",
-                mname(CALIB_WAKE_BUSY), wb->median, (double)cs->dur / 1000.0);
-    } else {
-        add_dur(p, "wake_busy_core", default_ns("wake_busy_core"), false,
-                "not measured (%s: %s): the default", mname(CALIB_WAKE_BUSY),
-                r->m[CALIB_WAKE_BUSY].note[0] ? r->m[CALIB_WAKE_BUSY].note : "no wake ran at once");
-    }
+    char busy_why[sizeof r->m[0].note + 64];
+    snprintf(busy_why, sizeof busy_why, "%s: %s", mname(CALIB_WAKE_BUSY),
+             r->m[CALIB_WAKE_BUSY].note[0] ? r->m[CALIB_WAKE_BUSY].note : "no wake ran at once");
+    dur_minus_key(p, "wake_busy_core", r, CALIB_WAKE_BUSY, "context_switch", busy_why);
 
     k = add(p, "wake_jitter", CK_NUM);
     const struct calib_stat *wi = M(r, CALIB_WAKE_IDLE);

@@ -28,7 +28,7 @@ struct calib_key {
     char how[320];             /* the derivation */
 };
 
-#define CALIB_MAX_KEYS 24
+#define CALIB_MAX_KEYS 32
 
 struct calib_profile {
     struct calib_key k[CALIB_MAX_KEYS];

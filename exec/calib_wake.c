@@ -2,7 +2,11 @@
  * costs the waker, how long the sleeper takes to run on an idle or a busy
  * CPU, futex ping-pongs on one and on two CPUs, the cost of a context
  * switch (sched_yield), and whether a woken thread preempts its waker on
- * one CPU.
+ * one CPU.  Beside the futex: CRuby 3.1/3.2's other native sleep, ppoll on
+ * an eventfd woken by a write to it (thread_pthread.c native_ppoll_sleep,
+ * ubf_ppoll_sleep -> rb_thread_wakeup_timer_thread_fd, then one read in
+ * consume_communication_pipe: with USE_EVENTFD the first successful read
+ * returns), as a ping-pong on one CPU beside the futex one.
  *
  * Latencies are taken between two threads on CLOCK_MONOTONIC, which is one
  * clock for every CPU: the waker reads it just before FUTEX_WAKE, the
@@ -11,14 +15,19 @@
  * its idle state (and short enough to take thousands of samples), never
  * periodic, so that nothing phase-locks with the tick.
  */
+#include <errno.h>
+#include <poll.h>
 #include <pthread.h>
 #include <sched.h>
 #include <stdatomic.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/eventfd.h>
 #include <sys/resource.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "../common/err.h"
 #include "calib_int.h"
@@ -51,6 +60,27 @@ struct sleeper {
     atomic_int spin;       /* the busy-CPU spinner runs while set */
     long long t1;          /* when the sleeper last ran after a wake */
 };
+
+/* CRuby's eventfd wake: write(2) of a uint64_t 1 (rb_thread_wakeup_timer_thread_fd) */
+static void efd_write(int fd)
+{
+    const uint64_t one = 1;
+    while (write(fd, &one, sizeof one) < 0 && errno == EINTR) {
+    }
+}
+
+/* native_ppoll_sleep: ppoll on two fds until `fd` is readable, then
+ * consume_communication_pipe's read (one read of an eventfd) */
+static void efd_sleep(int fd, int idle)
+{
+    for (;;) {
+        struct pollfd pfd[2] = { { idle, POLLIN, 0 }, { fd, POLLIN, 0 } };
+        if (ppoll(pfd, 2, NULL, NULL) > 0 && (pfd[1].revents & POLLIN)) break;
+    }
+    uint64_t v;
+    while (read(fd, &v, sizeof v) < 0 && errno == EINTR) {
+    }
+}
 
 static void *sleeper_thread(void *arg)
 {
@@ -208,10 +238,27 @@ static void bench_wake(struct calib_ctx *c, enum wake_where where)
 
 struct pingpong {
     atomic_int word[2];    /* word[i] = 1: thread i's turn */
+    int efd[2];            /* >= 0: thread i sleeps in ppoll on efd[i] instead (efd_sleep) */
+    int efd_idle;          /* ppoll's second fd, never written */
     atomic_int quit;       /* the other thread could not start */
     long n;                /* turns each */
     long vol[2], invol[2]; /* switches during the run, per thread */
+    bool time_wakes;       /* read the waker's CPU clock around each wake */
+    long long wake_cpu[2]; /* then: each thread's CPU ns in its wakes */
 };
+
+/* The wake of the other thread, on the waker's CPU clock if asked. */
+static void pp_wake(struct pingpong *p, int me, int other)
+{
+    long long c0 = p->time_wakes ? calib_thread_cpu_ns() : 0;
+    if (p->efd[0] >= 0) {
+        efd_write(p->efd[other]);
+    } else {
+        atomic_store(&p->word[other], 1);
+        calib_futex_wake(&p->word[other], 1);
+    }
+    if (p->time_wakes) p->wake_cpu[me] += calib_thread_cpu_ns() - c0;
+}
 
 struct pp_arg {
     struct pingpong *p;
@@ -226,11 +273,14 @@ static void *pp_thread(void *arg)
     long v0, i0, v1, i1;
     thread_switches(&v0, &i0);
     for (long i = 0; i < p->n; i++) {
-        calib_futex_wait(&p->word[me], 0);
+        if (p->efd[0] >= 0) {
+            efd_sleep(p->efd[me], p->efd_idle);
+        } else {
+            calib_futex_wait(&p->word[me], 0);
+            atomic_store(&p->word[me], 0);
+        }
         if (atomic_load(&p->quit)) break;
-        atomic_store(&p->word[me], 0);
-        atomic_store(&p->word[other], 1);
-        calib_futex_wake(&p->word[other], 1);
+        pp_wake(p, me, other);
     }
     thread_switches(&v1, &i1);
     p->vol[me] = v1 - v0;
@@ -238,29 +288,61 @@ static void *pp_thread(void *arg)
     return NULL;
 }
 
+static void close_fds(int *fd, int n)
+{
+    for (int i = 0; i < n; i++)
+        if (fd[i] >= 0) close(fd[i]);
+}
+
 /* One ping-pong of 2n hand-offs on cpu_a / cpu_b: ns per hand-off, and the
- * involuntary share of the two threads' switches. */
-static int pingpong_round(struct calib_ctx *c, int cpu_a, int cpu_b, long n, double *per, double *invol)
+ * involuntary share of the two threads' switches.  ppoll: the threads
+ * sleep in ppoll on eventfds (thread 0's starts readable: its turn). */
+static int pingpong_round(struct calib_ctx *c, int cpu_a, int cpu_b, long n, bool ppoll_sleep, double *per,
+                          double *invol, double *wake_cpu)
 {
     struct pingpong p;
     memset(&p, 0, sizeof p);
     p.n = n;
+    p.time_wakes = wake_cpu != NULL;
+    p.efd[0] = p.efd[1] = p.efd_idle = -1;
+    if (ppoll_sleep) {
+        p.efd[0] = eventfd(1, EFD_NONBLOCK | EFD_CLOEXEC);
+        p.efd[1] = eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);
+        p.efd_idle = eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);
+        if (p.efd[0] < 0 || p.efd[1] < 0 || p.efd_idle < 0) {
+            close_fds(p.efd, 2);
+            close_fds(&p.efd_idle, 1);
+            snprintf(c->err, c->errlen, "eventfd: %s", strerror(errno));
+            return GV_ERUN;
+        }
+    }
     atomic_store(&p.word[0], 1);
     struct pp_arg a0 = { &p, 0 }, a1 = { &p, 1 };
     pthread_t t0, t1;
     long long start = calib_now_ns();
-    if (calib_thread_start(c, &t1, cpu_b, pp_thread, &a1) != GV_OK) return GV_ERUN;
-    if (calib_thread_start(c, &t0, cpu_a, pp_thread, &a0) != GV_OK) {
+    int rc = GV_OK;
+    if (calib_thread_start(c, &t1, cpu_b, pp_thread, &a1) != GV_OK) {
+        rc = GV_ERUN;
+    } else if (calib_thread_start(c, &t0, cpu_a, pp_thread, &a0) != GV_OK) {
         atomic_store(&p.quit, 1);
-        atomic_store(&p.word[1], 1);
-        calib_futex_wake(&p.word[1], 1);
+        if (ppoll_sleep) {
+            efd_write(p.efd[1]);
+        } else {
+            atomic_store(&p.word[1], 1);
+            calib_futex_wake(&p.word[1], 1);
+        }
         pthread_join(t1, NULL);
-        return GV_ERUN;
+        rc = GV_ERUN;
+    } else {
+        pthread_join(t0, NULL);
+        pthread_join(t1, NULL);
     }
-    pthread_join(t0, NULL);
-    pthread_join(t1, NULL);
+    close_fds(p.efd, 2);
+    close_fds(&p.efd_idle, 1);
+    if (rc != GV_OK) return rc;
     long long dt = calib_now_ns() - start;
     *per = (double)dt / (double)(2 * n);
+    if (wake_cpu) *wake_cpu = (double)(p.wake_cpu[0] + p.wake_cpu[1]) / (double)(2 * n);
     long sw = p.vol[0] + p.vol[1] + p.invol[0] + p.invol[1];
     *invol = sw > 0 ? (double)(p.invol[0] + p.invol[1]) / (double)sw : 0;
     return GV_OK;
@@ -276,7 +358,7 @@ static int pp_round(struct calib_ctx *c, void *ctx, double *v)
 {
     struct pp_rounds *p = ctx;
     double invol;
-    int rc = pingpong_round(c, c->cpu0, p->cpu_b, p->n, v, &invol);
+    int rc = pingpong_round(c, c->cpu0, p->cpu_b, p->n, false, v, &invol, NULL);
     if (rc == GV_OK) calib_series_add(&p->invol, invol);
     return rc;
 }
@@ -302,6 +384,68 @@ static void bench_pingpong(struct calib_ctx *c, bool same)
         calib_done(c, CALIB_HANDOFF_SAME_INVOL);
     }
     calib_series_free(&p.invol);
+}
+
+/* The eventfd + ppoll ping-pong on one CPU, each round beside a futex
+ * round (which first alternates): the ppoll hand-off, what it adds to the
+ * futex one, and how much of that the waker's write(2) costs beyond its
+ * FUTEX_WAKE (each wake on the waker's CPU clock, in both rounds; the
+ * clock reads add the same to both), round by round: a difference of two
+ * medians taken apart on a shared machine is mostly noise, and a one-way
+ * wake after a pause (futex_wake_ns) finds colder caches than a hand-off
+ * chain (calib_map.c) */
+struct ppoll_rounds {
+    long n;
+    int k;
+    struct calib_series extra, waker;
+};
+
+static int ppoll_round(struct calib_ctx *c, void *ctx, double *v)
+{
+    struct ppoll_rounds *p = ctx;
+    double fut, pol, invol, fut_ts, pol_ts, fut_wake, pol_wake;
+    bool futex_first = p->k++ & 1;
+    int rc = GV_OK;
+    for (int i = 0; i < 2 && rc == GV_OK; i++) {
+        bool ppoll_sleep = (i == 0) != futex_first;
+        rc = pingpong_round(c, c->cpu0, c->cpu0, p->n, ppoll_sleep, ppoll_sleep ? &pol : &fut, &invol, NULL);
+    }
+    for (int i = 0; i < 2 && rc == GV_OK; i++) {
+        bool ppoll_sleep = (i == 0) != futex_first;
+        rc = pingpong_round(c, c->cpu0, c->cpu0, p->n, ppoll_sleep, ppoll_sleep ? &pol_ts : &fut_ts, &invol,
+                            ppoll_sleep ? &pol_wake : &fut_wake);
+    }
+    if (rc != GV_OK) return rc;
+    calib_series_add(&p->extra, pol - fut);
+    calib_series_add(&p->waker, pol_wake - fut_wake);
+    *v = pol;
+    return GV_OK;
+}
+
+static void series_to(struct calib_ctx *c, enum calib_id id, const struct calib_series *s, int rc)
+{
+    struct calib_stat *st = &c->r->m[id];
+    const struct calib_stat *base = &c->r->m[CALIB_HANDOFF_PPOLL];
+    if (rc == GV_OK) {
+        calib_series_stat(s, st);
+        st->rounds = base->rounds;
+        st->round_spread = base->round_spread;
+        st->unstable = base->unstable;
+    } else {
+        calib_skip(st, base->note);
+    }
+    calib_done(c, id);
+}
+
+static void bench_pingpong_ppoll(struct calib_ctx *c)
+{
+    struct ppoll_rounds p = { c->o->quick ? 2000 : 5000, 0, { 0 }, { 0 } };
+    int rc = calib_rounds(c, CALIB_HANDOFF_PPOLL, 2.5, ppoll_round, &p);
+    calib_done(c, CALIB_HANDOFF_PPOLL);
+    series_to(c, CALIB_HANDOFF_PPOLL_EXTRA, &p.extra, rc);
+    series_to(c, CALIB_EVENTFD_WAKE_EXTRA, &p.waker, rc);
+    calib_series_free(&p.extra);
+    calib_series_free(&p.waker);
 }
 
 /* ---- context switch: two threads yielding on one CPU ---------------------------- */
@@ -451,6 +595,7 @@ void calib_bench_wake(struct calib_ctx *c)
 {
     bench_yield(c);
     bench_pingpong(c, true);
+    bench_pingpong_ppoll(c);
     bench_preempt(c);
     bench_wake(c, WAKE_LOCAL);
     bench_wake(c, WAKE_IDLE);

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "../common/err.h"
 #include "../core/expand.h"
@@ -141,7 +142,11 @@ static int count_threads(const struct scenario *scn, int64_t *nractors, int64_t 
 
 void exec_vm_free(struct exec_vm *vm)
 {
-    for (int i = 0; i < vm->nthreads_built; i++) pthread_cond_destroy(&vm->threads[i].cond);
+    for (int i = 0; i < vm->nthreads_built; i++) {
+        pthread_cond_destroy(&vm->threads[i].cond);
+        if (vm->threads[i].park_efd_open) close(vm->threads[i].park_efd);
+    }
+    if (vm->idle_efd_open) close(vm->idle_efd);
     for (int r = 0; r < vm->nractors; r++) {
         core_ractor_free(&vm->ractors[r].core);
         if (r < vm->nractors_built) exec_sched_destroy(&vm->ractors[r]);

@@ -23,7 +23,11 @@
 #include "exec_gvl_barging.h"
 
 #include <errno.h>
+#include <poll.h>
 #include <sched.h>
+#include <stdint.h>
+#include <sys/eventfd.h>
+#include <unistd.h>
 
 #include "../core/policy.h"
 #include "exec_sched.h"
@@ -118,14 +122,53 @@ static int living_threads(const struct exec_ractor *r)
     return n;
 }
 
+/* An eventfd, opened once (false: none, the condvar is used instead). */
+static bool efd_open(bool *open, int *fd)
+{
+    if (!*open) {
+        *fd = eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);
+        *open = *fd >= 0;
+    }
+    return *open;
+}
+
+void exec_gvl32_ppoll_wake(struct exec_thread *th)
+{
+    /* rb_thread_wakeup_timer_thread_fd */
+    const uint64_t one = 1;
+    while (write(th->park_efd, &one, sizeof one) < 0 && errno == EINTR) {
+    }
+}
+
+/* native_ppoll_sleep / rb_sigwait_sleep: ppoll on the signal self-pipe and
+ * the thread's own eventfd (never timed here), then one read of its
+ * eventfd (consume_communication_pipe: with USE_EVENTFD the first
+ * successful read returns), until woken; xs->lock is dropped meanwhile. */
+static void park_ppoll(struct exec_thread *th, pthread_mutex_t *lock)
+{
+    th->park_ppolling = true;
+    while (!th->park_woken) {
+        exec_check_abort(th, lock);
+        pthread_mutex_unlock(lock);
+        struct pollfd pfd[2] = { { th->vm->idle_efd, POLLIN, 0 }, { th->park_efd, POLLIN, 0 } };
+        if (ppoll(pfd, 2, NULL, NULL) > 0 && (pfd[1].revents & POLLIN)) {
+            uint64_t v;
+            while (read(th->park_efd, &v, sizeof v) < 0 && errno == EINTR) {
+            }
+        }
+        pthread_mutex_lock(lock);
+    }
+    th->park_ppolling = false;
+}
+
 /* native_sleep of 2.6-3.2: release, sleep until woken (the unblock
  * function), then acquire like any other waiter.  The first sleeper of the
  * process (it takes the signal self-pipe) and the main thread sleep in
  * ppoll, releasing with THREAD_BLOCKING_YIELD: sched_yield() first when
  * the release signalled nobody and the Ractor has another living thread
- * (core_barging_sleep_ppoll).  The wait itself is the thread's condvar
- * here, whatever the path: ppoll on a pipe and a futex wait both sleep
- * until the waker's system call. */
+ * (core_barging_sleep_ppoll).  They sleep in ppoll on an eventfd and are
+ * woken by a write to it (park_ppoll, exec_gvl32_ready), the others on
+ * their condvar (native_cond_sleep, ubf_pthread_cond_signal). */
 void exec_gvl32_park(struct exec_thread *th)
 {
     struct exec_ractor *r = exec_ractor_of(th);
@@ -140,6 +183,7 @@ void exec_gvl32_park(struct exec_thread *th)
     }
     pthread_mutex_lock(&vm->sched_lock);
     bool ppoll = core_barging_sleep_ppoll(&vm->sigwait, &th->core, th == &vm->threads[0]);
+    if (ppoll) efd_open(&vm->idle_efd_open, &vm->idle_efd);
     pthread_mutex_unlock(&vm->sched_lock);
     exec_sched_released(th);
     struct core_thread *next = exec_gvl32_release_locked(r, th);
@@ -148,6 +192,7 @@ void exec_gvl32_park(struct exec_thread *th)
         sched_yield();
         pthread_mutex_lock(&xs->lock);
     }
+    if (ppoll && efd_open(&th->park_efd_open, &th->park_efd) && vm->idle_efd_open) park_ppoll(th, &xs->lock);
     while (!th->park_woken) {
         th->cond_waiting = true;
         exec_cond_wait(th, &th->cond, &xs->lock);
@@ -167,8 +212,12 @@ void exec_gvl32_ready(struct exec_actor_counts *by, struct exec_thread *th)
     pthread_mutex_lock(&xs->lock);
     th->park_woken = true;
     th->ready_at_ns = exec_now_ns();
-    if (th->cond_waiting) by->wakeups++;
-    pthread_cond_signal(&th->cond);
+    if (th->cond_waiting || th->park_ppolling) by->wakeups++;
+    if (th->park_ppolling) {
+        exec_gvl32_ppoll_wake(th);  /* ubf_ppoll_sleep, ubf_sigwait */
+    } else {
+        pthread_cond_signal(&th->cond);
+    }
     pthread_mutex_unlock(&xs->lock);
 }
 

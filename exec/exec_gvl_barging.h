@@ -20,6 +20,9 @@ void exec_gvl32_start(struct exec_thread *th);
 /* native_sleep of a Queue pop or join, and its unblock function. */
 void exec_gvl32_park(struct exec_thread *th);
 void exec_gvl32_ready(struct exec_actor_counts *by, struct exec_thread *th);
+/* Wake th, parked in ppoll, by a write to its eventfd (under its Ractor's
+ * sched.lock, th->park_ppolling set). */
+void exec_gvl32_ppoll_wake(struct exec_thread *th);
 /* thread_sched_yield */
 void exec_gvl32_yield(struct exec_thread *th);
 

@@ -30,6 +30,7 @@
 #include "exec.h"
 #include "exec_affinity.h"
 #include "exec_build.h"
+#include "exec_gvl_barging.h"
 #include "exec_gvl.h"
 #include "exec_queue.h"
 #include "exec_thread.h"
@@ -133,7 +134,10 @@ static void abort_run(struct exec_vm *vm)
         struct exec_sched *s = &vm->ractors[r].sched;
         pthread_mutex_lock(&s->lock);
         for (int i = 0; i < vm->nthreads; i++)
-            if (vm->threads[i].core.ractor == &vm->ractors[r].core) pthread_cond_broadcast(&vm->threads[i].cond);
+            if (vm->threads[i].core.ractor == &vm->ractors[r].core) {
+                pthread_cond_broadcast(&vm->threads[i].cond);
+                if (vm->threads[i].park_ppolling) exec_gvl32_ppoll_wake(&vm->threads[i]);
+            }
         pthread_cond_broadcast(&s->switch_cond);
         pthread_cond_broadcast(&s->switch_wait_cond);
         pthread_mutex_unlock(&s->lock);

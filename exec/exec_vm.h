@@ -104,6 +104,9 @@ struct exec_thread {
     bool signalled;                        /* barging: a release signalled it */
     bool park_pending;                     /* made ready before it parked */
     bool park_woken;                       /* barging: woken from a park */
+    bool park_ppolling;                    /* barging: parked in ppoll on park_efd now */
+    bool park_efd_open;                    /* park_efd is an eventfd (opened at its first ppoll park) */
+    int park_efd;                          /* barging: its eventfd (signal_self_pipe / ub_main) */
     int64_t ready_at_ns;                   /* when a waker made it ready */
     atomic_uint interrupts;                /* CORE_INT_* (core/core.h) */
 
@@ -198,6 +201,8 @@ struct exec_vm {
     int running_cnt;
     int timeslice_cnt;
     struct core_thread *sigwait;           /* barging: the sleeper on the signal self-pipe */
+    bool idle_efd_open;
+    int idle_efd;                          /* barging: ppoll's second fd, never written */
     bool barrier_waiting;
     int barrier_waiting_cnt;
     unsigned barrier_serial;

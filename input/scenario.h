@@ -47,6 +47,10 @@ struct scn_machine {
     sim_time context_switch;   /* "context_switch": a core switching directly between two threads */
     sim_time futex_wake;       /* "futex_wake": CPU time of the waker in FUTEX_WAKE */
     sim_time wake_ipi;         /* "wake_ipi": extra waker CPU time when the wakee goes to another core */
+    sim_time ppoll_wake_extra; /* "ppoll_wake_extra": the waker's extra CPU time when it wakes a ppoll
+                                * sleeper by a write to its eventfd instead of a futex wake */
+    sim_time ppoll_return;     /* "ppoll_return": the woken ppoll sleeper's extra CPU time (ppoll's
+                                * return, the eventfd read) before it wants the GVL */
     sim_time wake_idle_core;   /* "wake_idle_core": wake -> running on an idle core (IPI + idle exit) */
     sim_time wake_busy_core;   /* "wake_busy_core": IPI/enqueue delay onto a busy remote core */
     double wake_jitter;        /* "wake_jitter": wake latencies drawn in [L(1-j), L(1+j)] */

@@ -34,6 +34,7 @@
  * nothing here changes a simulation. */
 #define C_STR(key) { .name = key, .kind = SCH_STRING, .off = SCH_NOFF }
 #define C_NUM(key) { .name = key, .kind = SCH_NUMBER, .flags = SCH_ZERO_OK, .dmax = 1e15, .off = SCH_NOFF }
+#define C_SNUM(key) { .name = key, .kind = SCH_NUMBER, .flags = SCH_SIGNED, .dmax = 1e15, .off = SCH_NOFF }
 #define C_INT(key) { .name = key, .kind = SCH_INT, .min = 0, .max = 1000000000, .off = SCH_NOFF }
 static const struct sch_key calib_host_keys[] = {
     C_STR("cpu"), C_INT("cpus_online"), C_INT("cpus_allowed"), C_STR("kernel"),
@@ -43,7 +44,8 @@ static const struct sch_key calib_host_keys[] = {
 static const struct sch_obj calib_host_obj = { "calibration host", calib_host_keys, NKEYS(calib_host_keys) };
 static const struct sch_key calib_meas_keys[] = {
     { .name = "name", .kind = SCH_STRING, .flags = SCH_REQUIRED, .off = SCH_NOFF },
-    C_STR("unit"), C_STR("what"), C_NUM("median"), C_NUM("q1"), C_NUM("q3"), C_INT("samples"),
+    /* a measurement can be a difference (handoff_ppoll_extra_ns): any sign */
+    C_STR("unit"), C_STR("what"), C_SNUM("median"), C_SNUM("q1"), C_SNUM("q3"), C_INT("samples"),
     C_INT("rounds"), C_NUM("round_spread"), { .name = "stable", .kind = SCH_BOOL, .off = SCH_NOFF },
     C_STR("note"),
 };
@@ -73,6 +75,8 @@ static const struct sch_key machine_keys[] = {
     M_DUR("context_switch", "1.5us", context_switch),
     M_DUR("futex_wake", "1us", futex_wake),
     M_DUR("wake_ipi", "0ns", wake_ipi),
+    M_DUR("ppoll_wake_extra", "0ns", ppoll_wake_extra),
+    M_DUR("ppoll_return", "0ns", ppoll_return),
     M_DUR("wake_idle_core", "25us", wake_idle_core),
     M_DUR("wake_busy_core", "2us", wake_busy_core),
     { .name = "wake_jitter", .kind = SCH_NUMBER, .flags = SCH_ZERO_OK, .def = "0.5", .dmax = 1.0,
@@ -1029,13 +1033,16 @@ static int check_value(struct vctx *c, const cJSON *v, const struct sch_key *k)
     case SCH_NUMBER: {
         if (!cJSON_IsNumber(v)) { type_error(c, v, "a number"); return 0; }
         int zero_ok = (k->flags & SCH_ZERO_OK) != 0;
-        bool low_ok = k->dmin > 0 ? v->valuedouble >= k->dmin
-                                  : v->valuedouble > 0 || (zero_ok && v->valuedouble == 0);
+        bool low_ok = (k->flags & SCH_SIGNED) ? v->valuedouble >= -k->dmax
+                      : k->dmin > 0           ? v->valuedouble >= k->dmin
+                                              : v->valuedouble > 0 || (zero_ok && v->valuedouble == 0);
         if (!low_ok || v->valuedouble > k->dmax) {
             char buf[40];
             size_t len;
             const char *t = num_text(c->d->pos, v, buf, sizeof buf, &len);
-            if (k->dmin > 0)
+            if (k->flags & SCH_SIGNED)
+                report(c, v, 0, "%.*s is out of range (>= %g and <= %g)", (int)len, t, -k->dmax, k->dmax);
+            else if (k->dmin > 0)
                 report(c, v, 0, "%.*s is out of range (>= %g and <= %g)", (int)len, t, k->dmin, k->dmax);
             else
                 report(c, v, 0, "%.*s is out of range (%s 0 and <= %g)", (int)len, t,

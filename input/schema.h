@@ -24,7 +24,8 @@ enum sch_kind {
     SCH_STRING,
     SCH_NAME,     /* a string of [A-Za-z0-9_.-]+ (queue names) */
     SCH_INT,      /* an exact integer in [min, max] */
-    SCH_NUMBER,   /* a number in (0, dmax], or [0, dmax] with SCH_ZERO_OK, or [dmin, dmax] */
+    SCH_NUMBER,   /* a number in (0, dmax], or [0, dmax] with SCH_ZERO_OK, or [dmin, dmax], or
+                   * [-dmax, dmax] with SCH_SIGNED */
     SCH_BOOL,
     SCH_DUR,      /* a plain duration in [min, max] ps */
     SCH_DIST,     /* a duration or a distribution object */
@@ -50,6 +51,7 @@ enum sch_kind {
 #define SCH_ZERO_OK 4u    /* SCH_NUMBER: 0 is allowed: [0, dmax] */
 #define SCH_FREE_TEXT 8u  /* SCH_STRING: never printed, may hold control characters
                            * (other strings are names: printed in output and messages) */
+#define SCH_SIGNED 16u    /* SCH_NUMBER: any sign: [-dmax, dmax] */
 
 #define SCH_NOFF ((size_t)-1)   /* no struct field: the builder handles it */
 

@@ -50,7 +50,13 @@
  *   sleep until the pusher's (or the dying thread's) unblock function wakes
  *   it, then acquire as above.  The first sleeper of the process takes the
  *   signal self-pipe and sleeps in ppoll on it, the main thread in ppoll
- *   anyway, any other thread on its own condvar (cond.intr).  The ppoll
+ *   anyway, any other thread on its own condvar (cond.intr).  A ppoll
+ *   sleeper is woken by a write to its eventfd (ubf_ppoll_sleep,
+ *   ubf_sigwait -> rb_thread_wakeup_timer_thread_fd), not by a futex
+ *   wake: the waker pays ppoll_wake_extra on top of futex_wake, and the
+ *   woken sleeper ppoll_return (ppoll's return, consume_communication_pipe's
+ *   read) before it takes its interrupt_lock and wants the GVL (both
+ *   measured by gvlsim calibrate, docs/calibrate.md).  The ppoll
  *   paths release with THREAD_BLOCKING_YIELD: if the release signalled
  *   nobody and the Ractor has another living thread, sched_yield() first
  *   (mach_yield: on one core the other thread runs, pushes and interrupts
@@ -345,11 +351,25 @@ static void intr_locked(struct rb_thread *th)
     park_acquire(th);
 }
 
-static void park_woken(struct mach_task *t, void *ctx)
+static void park_intr_lock(struct mach_task *t, void *ctx)
 {
     (void)t;
     struct rb_thread *th = ctx;
     vml_mutex_lock(th, intr_lock(th), th->ts, intr_locked);
+}
+
+/* A ppoll sleeper, woken by the write to its eventfd, pays ppoll's return
+ * and consume_communication_pipe's read (one read of an eventfd) before
+ * unblock_function_clear takes its interrupt_lock (thread_pthread.c
+ * native_ppoll_sleep; rb_sigwait_sleep -> check_signals_nogvl) -
+ * ppoll_return, measured by gvlsim calibrate against the futex path, which
+ * needs no such step. */
+static void park_woken(struct mach_task *t, void *ctx)
+{
+    struct rb_thread *th = ctx;
+    if (th->park_ppoll) th->pending_cost += rb_machine_of(th)->ppoll_return;
+    if (th->pending_cost > 0) th_burst(th, 0, park_intr_lock);
+    else park_intr_lock(t, th);
 }
 
 /* sleep (cond_wait on cond.intr, or ppoll) unless already interrupted */
@@ -396,7 +416,8 @@ void gvl32_park(struct rb_thread *th, th_cont k)
     struct vm *vm = th->vm;
     th->park_k = k;
     /* rb_sigwait_fd_get: the ppoll paths release with THREAD_BLOCKING_YIELD */
-    th->park_yield = core_barging_sleep_ppoll(&vm->sigwait, &th->core, th == &vm->threads[0]);
+    th->park_ppoll = core_barging_sleep_ppoll(&vm->sigwait, &th->core, th == &vm->threads[0]);
+    th->park_yield = th->park_ppoll;
     lock_gvl(th, park_locked);
 }
 
@@ -418,7 +439,10 @@ void gvl32_ready(struct rb_thread *waker, struct gvl_actor by, struct rb_thread 
     /* (a wake by no Ruby thread, or with the lock held by someone else,
      * is not timed as a section) */
     bool section = waker && vml_mutex_trylock(waker, intr_lock(th));
-    gvl_signal(th, by);
+    /* a ppoll sleeper is woken by write(2) to its eventfd (ubf_ppoll_sleep,
+     * ubf_sigwait -> rb_thread_wakeup_timer_thread_fd), which costs the
+     * waker ppoll_wake_extra beyond the futex wake it replaces */
+    if (gvl_signal(th, by) && th->park_ppoll && by.cost) *by.cost += rb_machine_of(th)->ppoll_wake_extra;
     if (section) sim_after(th->vm->eng, waker->pending_cost, intr_section_end, waker, (uint64_t)th->core.id);
 }
 

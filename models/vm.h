@@ -117,6 +117,7 @@ struct rb_thread {
     th_cont park_k;              /* barging: once a native sleep has the GVL again */
     th_cont release_k;           /* barging: once a release's gvl->lock section is over */
     bool park_yield;             /* barging: the native sleep's THREAD_BLOCKING_YIELD yields */
+    bool park_ppoll;             /* barging: the native sleep is ppoll on an eventfd */
     struct vml_cond gvlq;        /* barging: its native thread's cond.gvlq */
     th_cont sleep_k;             /* after a Kernel#sleep (a sleep op, a generator's wait) */
     /* a timed wait (models/sync.c) */

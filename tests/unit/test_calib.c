@@ -174,6 +174,8 @@ static void test_map(void)
     set(&r, CALIB_FUTEX_WAKE, 950, 900, 1000);
     set(&r, CALIB_FUTEX_WAKE_REMOTE, 11500, 11000, 12000);
     set(&r, CALIB_HANDOFF_CROSS, 58800, 58000, 60000);
+    set(&r, CALIB_HANDOFF_PPOLL_EXTRA, 590, 500, 700);
+    set(&r, CALIB_EVENTFD_WAKE_EXTRA, 210, 100, 300);
     set(&r, CALIB_WAKE_BUSY, 17400, 17000, 18000);
     set(&r, CALIB_WAKE_IDLE, 25000, 21000, 26500);
     set(&r, CALIB_MUTEX_UNCONTENDED, 2.5, 2.4, 2.6);
@@ -197,6 +199,15 @@ static void test_map(void)
     ASSERT_EQ(dur(&p, "futex_wake"), 950 * SIM_NS);
     ASSERT_EQ(dur(&p, "wake_ipi"), 10600 * SIM_NS);               /* 10550, 3 digits */
     ASSERT_EQ(dur(&p, "wake_idle_core"), 58800 * SIM_NS);
+    ASSERT_EQ(dur(&p, "ppoll_wake_extra"), 210 * SIM_NS);
+    ASSERT_EQ(dur(&p, "ppoll_return"), 380 * SIM_NS);            /* 590 - 210 */
+    ASSERT(calib_profile_key(&p, "ppoll_return")->measured);
+    r.m[CALIB_HANDOFF_PPOLL_EXTRA].measured = false;  /* -> the default, said so */
+    calib_map(&r, &h, &p);
+    ASSERT(dur(&p, "ppoll_return") == 0 && !calib_profile_key(&p, "ppoll_return")->measured);
+    ASSERT(strstr(calib_profile_key(&p, "ppoll_return")->how, "handoff_ppoll_extra_ns"));
+    set(&r, CALIB_HANDOFF_PPOLL_EXTRA, 590, 500, 700);
+    calib_map(&r, &h, &p);
     ASSERT_EQ(dur(&p, "wake_busy_core"), 16500 * SIM_NS);         /* 17400 - 900 */
     ASSERT(fabs(calib_profile_key(&p, "wake_jitter")->num - 0.22) < 1e-9);  /* 5500 / 25000 */
     ASSERT(fabs(calib_profile_key(&p, "wake_pack")->num - 0.93) < 1e-9);  /* 0.926, 2 digits */

@@ -733,6 +733,21 @@ static void test_timed_pop(void)
     lang_done(&lr);
 }
 
+/* barging: the popper, the process's first native sleeper, holds the
+ * signal self-pipe and sleeps in ppoll on an eventfd, woken by the
+ * pusher's write to it (exec_gvl32_park, exec_gvl32_ready): every item
+ * delivered, the GVL never held twice, its wakes counted. */
+static void test_barging_ppoll_park(void)
+{
+    struct lang_run lr;
+    LANG_RUN("timed_pop.json", &lr, "runtime.gvl_policy=barging");
+    ASSERT_EQ(lr.r.rc, GV_OK);
+    ASSERT_EQ(lr.r.rep.m.ops, 100);
+    ASSERT_EQ(lr.r.rep.gvl_violations, 0);
+    ASSERT(lr.r.rep.m.wakeups > 0);
+    lang_done(&lr);
+}
+
 /* A generator delivers its count; spawn starts slots; a template joined
  * instance by instance; the GC decides as the simulator's heap does. */
 static void test_generator_spawn_gc(void)
@@ -836,6 +851,7 @@ int main(void)
     RUN(test_csv_row);
     RUN(test_mutex_and_condvar);
     RUN(test_timed_pop);
+    RUN(test_barging_ppoll_park);
     RUN(test_generator_spawn_gc);
     RUN(test_sync_deadlocks);
     TEST_DONE();

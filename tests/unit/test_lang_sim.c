@@ -362,6 +362,34 @@ static void test_barging_interrupt_lock(void)
     run_free(&r);
 }
 
+/* barging: the popper, the process's first native sleeper, holds the
+ * signal self-pipe and sleeps in ppoll on it (rb_sigwait_fd_get,
+ * rb_sigwait_sleep); the pusher wakes it by a write to that eventfd
+ * (ubf_sigwait), inside the popper's interrupt_lock section, which lasts
+ * futex_wake + ppoll_wake_extra; the popper, back on a core, pays
+ * ppoll_return (ppoll's return and the eventfd read) before it asks for
+ * that lock.  Back after 20 us, it finds a 5 + 20 us section still held;
+ * back after 1 us + 10 us of ppoll_return, a 5 us one already over. */
+static void test_barging_ppoll_wake(void)
+{
+    static const struct {
+        const char *wake_idle, *cost;
+        uint64_t waits;
+    } c[] = {
+        { "machine.wake_idle_core=20us", "machine.ppoll_wake_extra=20us", 100 },
+        { "machine.wake_idle_core=1us", "machine.ppoll_return=10us", 0 },
+    };
+    for (int i = 0; i < 2; i++) {
+        struct run r;
+        RUN_SETS(LANG "timed_pop.json", &r, "runtime.gvl_policy=barging", "machine.futex_wake=5us", c[i].wake_idle,
+                 c[i].cost);
+        ASSERT_EQ(r.rc, GV_OK);
+        ASSERT_EQ(r.m.ops, 100);
+        ASSERT_EQ(r.m.intr_lock_waits, c[i].waits);
+        run_free(&r);
+    }
+}
+
 /* The gc op: a GC start of the given length, in state gc for exactly that
  * long and counted once; the other thread of its Ractor, ready meanwhile,
  * waits for the GVL through it.  With a second Ractor it takes one barrier,
@@ -422,6 +450,7 @@ int main(void)
     RUN(test_gc);
     RUN(test_barging_gvl_lock);
     RUN(test_barging_interrupt_lock);
+    RUN(test_barging_ppoll_wake);
     RUN(test_gc_op);
     RUN(test_two_threads_per_ractor_every_policy);
     TEST_DONE();
