@@ -49,6 +49,8 @@ enum calib_id {
     CALIB_TICK_PERIOD,         /* ns between the kernel's timer ticks on a busy CPU */
     CALIB_TIMESLICE,           /* ns a CPU-bound thread runs before the other one sharing its CPU */
     CALIB_TIMER_WAKE_CPU,      /* CPU ns per wake-up of a thread in a 1 ms epoll_wait loop */
+    CALIB_FREE_OWN,            /* CPU ns per malloc + write + free of a 48-byte chunk, two CPUs, each its own */
+    CALIB_FREE_REMOTE,         /* the same, each thread freeing the chunks the other allocated */
     CALIB_RUBY_INSN,           /* ns per VM instruction of the Ruby backend's counted loop */
     CALIB_COUNT
 };

@@ -8,6 +8,7 @@
  */
 #include <fcntl.h>
 #include <pthread.h>
+#include <sched.h>
 #include <stdatomic.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -442,6 +443,92 @@ static void bench_timer_wake(struct calib_ctx *c)
     calib_done(c, CALIB_TIMER_WAKE_CPU);
 }
 
+/* glibc's free of another thread's chunks while that thread allocates:
+ * two threads on two CPUs each allocate and write a batch of 48-byte
+ * chunks (a Ruby environment's or Proc's body, with its header), publish
+ * it, then free a batch - their own, or the other thread's previous one.
+ * A chunk goes back to the arena of the thread that allocated it
+ * (malloc.c _int_free: arena_for_chunk, the fastbin's compare-and-swap),
+ * which that thread takes chunks from at the same time; CPU time per
+ * chunk of both threads. */
+#define FREE_BATCH 2000
+#define FREE_BATCHES 24
+
+struct free_pair {
+    void *batch[2][FREE_BATCHES][FREE_BATCH];
+    atomic_int ready[2];
+    atomic_int go;   /* 0: wait, 1: run, -1: the other thread did not start */
+    bool remote;
+    long long cpu[2];
+};
+
+struct free_arg {
+    struct free_pair *f;
+    int me;
+};
+
+static void *free_thread(void *arg)
+{
+    struct free_arg *a = arg;
+    struct free_pair *f = a->f;
+    int me = a->me, from = f->remote ? 1 - me : me;
+    int go;
+    while ((go = atomic_load(&f->go)) == 0) sched_yield();
+    if (go < 0) return NULL;
+    long long t = calib_thread_cpu_ns();
+    for (int r = 0; r < FREE_BATCHES; r++) {
+        for (int i = 0; i < FREE_BATCH; i++) {
+            f->batch[me][r][i] = malloc(48);
+            if (f->batch[me][r][i]) memset(f->batch[me][r][i], r, 48);
+        }
+        atomic_store(&f->ready[me], r + 1);
+        if (r == 0) continue;
+        while (atomic_load(&f->ready[from]) < r) sched_yield();
+        for (int i = 0; i < FREE_BATCH; i++) free(f->batch[from][r - 1][i]);
+    }
+    f->cpu[me] = calib_thread_cpu_ns() - t;  /* the last batches: freed after both are done */
+    return NULL;
+}
+
+static int free_round(struct calib_ctx *c, void *ctx, double *v)
+{
+    struct free_pair *f = ctx;
+    atomic_store(&f->ready[0], 0);
+    atomic_store(&f->ready[1], 0);
+    atomic_store(&f->go, 0);
+    struct free_arg a[2] = { { f, 0 }, { f, 1 } };
+    pthread_t t[2];
+    if (calib_thread_start(c, &t[0], c->cpu0, free_thread, &a[0]) != GV_OK) return GV_ERUN;
+    if (calib_thread_start(c, &t[1], c->cpu1, free_thread, &a[1]) != GV_OK) {
+        atomic_store(&f->go, -1);
+        pthread_join(t[0], NULL);
+        return GV_ERUN;
+    }
+    atomic_store(&f->go, 1);
+    pthread_join(t[0], NULL);
+    pthread_join(t[1], NULL);
+    for (int m = 0; m < 2; m++)
+        for (int i = 0; i < FREE_BATCH; i++) free(f->batch[m][FREE_BATCHES - 1][i]);
+    *v = (double)(f->cpu[0] + f->cpu[1]) / (2.0 * FREE_BATCHES * FREE_BATCH);
+    return GV_OK;
+}
+
+static void bench_free(struct calib_ctx *c)
+{
+    enum calib_id ids[2] = { CALIB_FREE_OWN, CALIB_FREE_REMOTE };
+    struct free_pair *f = c->cpu1 < 0 ? NULL : calloc(1, sizeof *f);
+    for (int k = 0; k < 2; k++) {
+        if (!f) {
+            calib_skip(&c->r->m[ids[k]], c->cpu1 < 0 ? "needs two CPUs" : "out of memory");
+        } else {
+            f->remote = k == 1;
+            calib_rounds(c, ids[k], 1.0, free_round, f);
+        }
+        calib_done(c, ids[k]);
+    }
+    free(f);
+}
+
 void calib_bench_cpu(struct calib_ctx *c)
 {
     bench_op(c, CALIB_BUSY_LOOP, OP_SPIN, 1.0);
@@ -457,4 +544,5 @@ void calib_bench_cpu(struct calib_ctx *c)
     bench_pair(c, CALIB_INCR_SHARED, 1, 2000000, 3.0);
     bench_slice_tick(c);
     bench_timer_wake(c);
+    bench_free(c);
 }

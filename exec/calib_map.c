@@ -30,6 +30,8 @@
  *   timer_tick_cost = CPU time per wake-up of a 1 ms epoll_wait loop
  *   mutex_uncontended, line_transfer = measured as such
  *   remote_rmw      = line_transfer (an atomic RMW on a line another CPU wrote)
+ *   free_remote     = free of another thread's chunks while it allocates on the
+ *                     other CPU - free of one's own (two CPUs both ways)
  *   sched_lock_cs   = mutex_uncontended + line_transfer (the global lock is
  *                     taken by threads on different CPUs: its line moves)
  *   line_store_batch= 2 x line_transfer / per-CPU time of a plain shared
@@ -238,6 +240,7 @@ void calib_map(const struct calib_result *r, const struct calib_host *h, struct 
     dur_or_default(p, "mutex_uncontended", r, CALIB_MUTEX_UNCONTENDED, NONE, NONE);
     dur_or_default(p, "line_transfer", r, CALIB_LINE_TRANSFER, NONE, NONE);
     dur_or_default(p, "remote_rmw", r, CALIB_LINE_TRANSFER, NONE, NONE);
+    dur_or_default(p, "free_remote", r, CALIB_FREE_REMOTE, CALIB_FREE_OWN, NONE);
 
     const struct calib_stat *mu = M(r, CALIB_MUTEX_UNCONTENDED), *lt = M(r, CALIB_LINE_TRANSFER);
     if (mu && lt)

@@ -75,6 +75,8 @@ struct scn_machine {
     /* interpreter and the shared counter (models/counter.c, models/mn_pool.c) */
     sim_time insn_time;         /* "insn_time": one interpreter instruction, uncontended */
     sim_time line_transfer;     /* "line_transfer": cache-line move between cores */
+    sim_time free_remote;       /* "free_remote": extra CPU time of a free() of a chunk another thread
+                                 * allocated, while that thread allocates on another core */
     int line_store_batch;       /* "line_store_batch": counter stores coalesced per line ownership */
     sim_time tls_insn_overhead; /* "tls_insn_overhead": extra cost per insn of a thread-local counter */
     sim_time coroutine_switch;  /* "coroutine_switch": M:N switch between threads of one Ractor */

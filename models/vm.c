@@ -104,7 +104,10 @@ int vm_init(struct vm *vm, const struct scenario *scn, struct sim_engine *eng, c
     vm->mutexes = calloc((size_t)(vm->nmutexes ? vm->nmutexes : 1), sizeof *vm->mutexes);
     vm->condvars = calloc((size_t)(vm->ncondvars ? vm->ncondvars : 1), sizeof *vm->condvars);
     for (int l = 0; l < CORE_OBJSPACE_LINES; l++) vm->objspace_owner[l] = -1;
-    if (!vm->ractors || !vm->threads || !vm->queues || !vm->mutexes || !vm->condvars)
+    vm->bodies_now = calloc((size_t)scn->machine.cores, sizeof *vm->bodies_now);
+    vm->bodies_garbage = calloc((size_t)scn->machine.cores, sizeof *vm->bodies_garbage);
+    if (!vm->ractors || !vm->threads || !vm->queues || !vm->mutexes || !vm->condvars || !vm->bodies_now ||
+        !vm->bodies_garbage)
         goto oom;
 
     for (int q = 0; q < scn->nqueues; q++) {
@@ -301,6 +304,8 @@ void vm_free(struct vm *vm)
             core_ractor_free(&vm->ractors[r].core);
         }
     free(vm->threads);
+    free(vm->bodies_now);
+    free(vm->bodies_garbage);
     free(vm->ractors);
     free(vm->queues);
     free(vm->mutexes);

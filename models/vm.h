@@ -166,6 +166,12 @@ struct vm {
      * core that accessed each last (-1: none yet), and the moves so far */
     int objspace_owner[CORE_OBJSPACE_LINES];
     uint64_t objspace_transfers;
+    /* malloc'd bodies each core allocated since the last GC start, and as
+     * that start found them (what its sweep frees); the slots the sweep
+     * had to visit then (models/gc.c sweep_remote_frees) */
+    uint64_t *bodies_now;
+    uint64_t *bodies_garbage;
+    uint64_t sweep_slots;
     int nmeasures;               /* named measures: each thread's core.cur.samples */
     struct rb_timer timer;
     struct mn_pool *mn;          /* M:N shared native threads (mn_pool.c) */

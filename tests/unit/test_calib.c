@@ -185,6 +185,8 @@ static void test_map(void)
     set(&r, CALIB_BUSY_LOOP_PAIR, 1.47, 1.4, 1.5);
     set(&r, CALIB_INCR_LOCAL, 1.2, 1.1, 1.3);
     set(&r, CALIB_TIMER_WAKE_CPU, 16200, 15000, 17000);
+    set(&r, CALIB_FREE_OWN, 25.4, 25, 26);
+    set(&r, CALIB_FREE_REMOTE, 146.9, 135, 149);
     set(&r, CALIB_TIMESLICE, 3.97e6, 3.9e6, 4e6);
     set(&r, CALIB_RUBY_INSN, 1.19, 1.1, 1.3);
     set(&r, CALIB_WAKE_PACK_SHORT, 0.926, 0.9, 0.95);
@@ -226,6 +228,8 @@ static void test_map(void)
     ASSERT_EQ(dur(&p, "timer_tick_cost"), 16200 * SIM_NS);
     ASSERT_EQ(dur(&p, "sched_lock_cs"), 65000);                   /* 2.5 + 62.5 ns */
     ASSERT_EQ(dur(&p, "remote_rmw"), dur(&p, "line_transfer"));
+    ASSERT_EQ(dur(&p, "free_remote"), 122 * SIM_NS);              /* 146.9 - 25.4, 3 digits */
+    ASSERT(calib_profile_key(&p, "free_remote")->measured);
     ASSERT_EQ(calib_profile_key(&p, "line_store_batch")->i, 3);   /* 2 x 62.5 / 40 */
     ASSERT_EQ(dur(&p, "tls_insn_overhead"), 220);                 /* 0.22 ns */
     ASSERT(fabs(calib_profile_key(&p, "corun_slowdown")->num - 1.5) < 1e-9);  /* 1.47 / 0.98 */

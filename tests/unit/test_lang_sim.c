@@ -283,6 +283,28 @@ static void test_gc(void)
     ASSERT(r.m.line_transfers <= CORE_OBJSPACE_LINES * r.m.ops + CORE_OBJSPACE_LINES);
     ASSERT(r.m.vmlock_acquires > r.m.gc_count + r.m.gc_sweeps);
     uint64_t ops2 = r.m.ops;
+    sim_time gc2 = r.m.state_time[TS_GC];
+    run_free(&r);
+    /* the sweep's frees of the other Ractor's bodies (free_remote): longer
+     * GC steps on two cores, none of them on one */
+    const char *proc2f[] = { "runtime={\"ruby\":\"3.1\"}", "ractors.1.count=2", "stop.time=20ms",
+                             "machine.cores=2", "machine.free_remote=150ns", NULL };
+    run_sets("scenarios/proc_heavy.json", proc2f, &r);
+    ASSERT_EQ(r.rc, GV_OK);
+    ASSERT(r.m.state_time[TS_GC] * 10 > gc2 * 13);
+    ASSERT(r.m.ops < ops2);
+    run_free(&r);
+    proc2f[3] = "machine.cores=1";
+    run_sets("scenarios/proc_heavy.json", proc2f, &r);
+    ASSERT_EQ(r.rc, GV_OK);
+    uint64_t ops1f = r.m.ops;
+    sim_time gc1f = r.m.state_time[TS_GC];
+    run_free(&r);
+    proc2f[4] = "machine.free_remote=0ns";
+    run_sets("scenarios/proc_heavy.json", proc2f, &r);
+    ASSERT_EQ(r.rc, GV_OK);
+    ASSERT_EQ(r.m.ops, ops1f);
+    ASSERT_EQ(r.m.state_time[TS_GC], gc1f);
     run_free(&r);
     proc2[3] = "machine.cores=1";
     run_sets("scenarios/proc_heavy.json", proc2, &r);
