@@ -364,7 +364,8 @@ static void walk_ops(struct walk *w, const char *prefix, int ops_depth)
             if (dup || nseen == 64) continue;
             seen[nseen++] = key->name;
             char path[512];
-            snprintf(path, sizeof path, "%s%s", prefix, key->name);
+            /* (never that long: three levels of short key names) */
+            if (snprintf(path, sizeof path, "%s%s", prefix, key->name) >= (int)sizeof path) continue;
             if (key->kind == SCH_OPS) {
                 if (ops_depth < 3) {
                     char sub[520];

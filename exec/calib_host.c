@@ -16,8 +16,9 @@
 
 static void copy(char *dst, size_t n, const char *src)
 {
-    snprintf(dst, n, "%s", src);
-    size_t l = strlen(dst);
+    /* (truncation is meant: a field holds what fits) */
+    size_t l = (size_t)snprintf(dst, n, "%s", src);
+    if (l >= n) l = n - 1;
     while (l && (dst[l - 1] == '\n' || dst[l - 1] == ' ')) dst[--l] = '\0';
 }
 
