@@ -15,6 +15,10 @@
  * the array is reversed, which makes it a valid heap (ascending order), and
  * heap operations take over; below SMALL_MAX / 4 it is sorted back.  The
  * order popped is the same in both modes: (time, key).
+ *
+ * The common insertion (a free slot, the small array below SMALL_MAX) is
+ * inline in every caller (engine.h, sim_heap_at); heap_at below is the
+ * complete one, which it falls back on.
  */
 #include "engine_heap.h"
 
@@ -24,48 +28,34 @@
 
 #include "../common/err.h"
 
-#define SLOT_BITS 24
+#define SLOT_BITS SIM_HEAP_SLOT_BITS
 #define SLOT_MASK ((UINT64_C(1) << SLOT_BITS) - 1)
 #define MAX_SLOTS (UINT32_C(1) << SLOT_BITS)
-#define MAX_SEQ (UINT64_C(1) << (64 - SLOT_BITS))
-#define FREE_END UINT32_MAX
+#define MAX_SEQ SIM_HEAP_MAX_SEQ
+#define FREE_END SIM_HEAP_FREE_END
 
-struct heap_entry {
-    sim_time t;
-    uint64_t key;
-};
-
-struct heap_slot {
-    sim_handler h;
-    void *obj;
-    uint64_t arg;
-    uint64_t seq;        /* sequence of the event held; 0 while free */
-    uint32_t next_free;  /* free-list link while free */
-};
-
+/* (The engine's state, struct sim_heap, is in engine.h, beside the inline
+ * insertion sim_at uses for the common case.) */
 #define SMALL_MAX 24
 
-struct heap_engine {
-    struct sim_engine base;
-    struct heap_entry *heap;  /* a sorted array (small) or a binary heap */
-    uint32_t n, cap;
-    int small;                /* heap[] is sorted in descending order */
-    struct heap_slot *slots;
-    uint32_t nslots, slots_cap, free_head;
-    uint64_t seq;
-    int oom;  /* an allocation failed in at(): run() reports it */
-};
+/* The inline insertion's room: the small array up to SMALL_MAX entries
+ * (its last insertion, which may turn it into a heap, is out of line), as
+ * far as the array's capacity goes. */
+static void set_room(struct sim_heap *he)
+{
+    he->small_room = !he->small ? 0 : he->cap < SMALL_MAX ? he->cap : SMALL_MAX;
+}
 
-static inline int entry_less(const struct heap_entry *a, const struct heap_entry *b)
+static inline int entry_less(const struct sim_heap_entry *a, const struct sim_heap_entry *b)
 {
     return a->t < b->t || (a->t == b->t && a->key < b->key);
 }
 
 /* A binary heap.  (A 4-ary heap, whose children share a cache line,
  * measured no faster on the small populations gvlsim produces.) */
-static void sift_up(struct heap_entry *h, uint32_t i)
+static void sift_up(struct sim_heap_entry *h, uint32_t i)
 {
-    struct heap_entry x = h[i];  /* the newest: the largest key (insert) */
+    struct sim_heap_entry x = h[i];  /* the newest: the largest key (insert) */
     while (i > 0) {
         uint32_t p = (i - 1) / 2;
         if (x.t >= h[p].t) break;
@@ -75,9 +65,9 @@ static void sift_up(struct heap_entry *h, uint32_t i)
     h[i] = x;
 }
 
-static void sift_down(struct heap_entry *h, uint32_t n, uint32_t i)
+static void sift_down(struct sim_heap_entry *h, uint32_t n, uint32_t i)
 {
-    struct heap_entry x = h[i];
+    struct sim_heap_entry x = h[i];
     uint32_t c;
     while ((c = 2 * i + 1) < n) {
         if (c + 1 < n && entry_less(&h[c + 1], &h[c])) c++;
@@ -90,21 +80,22 @@ static void sift_down(struct heap_entry *h, uint32_t n, uint32_t i)
 
 /* ---- mode changes ---- */
 
-static __attribute__((noinline)) void to_heap(struct heap_engine *he)
+static __attribute__((noinline)) void to_heap(struct sim_heap *he)
 {
     for (uint32_t i = 0, j = he->n - 1; i < j; i++, j--) {
-        struct heap_entry x = he->heap[i];
+        struct sim_heap_entry x = he->heap[i];
         he->heap[i] = he->heap[j];
         he->heap[j] = x;
     }
     he->small = 0;
+    set_room(he);
 }
 
-static __attribute__((noinline)) void to_small(struct heap_engine *he)
+static __attribute__((noinline)) void to_small(struct sim_heap *he)
 {
-    struct heap_entry *h = he->heap;
+    struct sim_heap_entry *h = he->heap;
     for (uint32_t i = 1; i < he->n; i++) {  /* insertion sort, descending */
-        struct heap_entry x = h[i];
+        struct sim_heap_entry x = h[i];
         uint32_t j = i;
         while (j > 0 && entry_less(&h[j - 1], &x)) {
             h[j] = h[j - 1];
@@ -113,14 +104,15 @@ static __attribute__((noinline)) void to_small(struct heap_engine *he)
         h[j] = x;
     }
     he->small = 1;
+    set_room(he);
 }
 
-static inline const struct heap_entry *top_of(const struct heap_engine *he)
+static inline const struct sim_heap_entry *top_of(const struct sim_heap *he)
 {
     return he->small ? &he->heap[he->n - 1] : &he->heap[0];
 }
 
-static inline void remove_top(struct heap_engine *he)
+static inline void remove_top(struct sim_heap *he)
 {
     he->n--;
     if (he->small) return;
@@ -134,9 +126,9 @@ static inline void remove_top(struct heap_engine *he)
 /* Queue a new event.  Its key holds the newest sequence number, larger
  * than every pending key, so it goes after every entry due at the same
  * time: comparing times alone gives the (time, key) order. */
-static inline void insert(struct heap_engine *he, sim_time t, uint64_t key)
+static inline void insert(struct sim_heap *he, sim_time t, uint64_t key)
 {
-    struct heap_entry x = { t, key }, *h = he->heap;
+    struct sim_heap_entry x = { t, key }, *h = he->heap;
     if (!he->small) {
         h[he->n] = x;
         sift_up(h, he->n);
@@ -154,7 +146,7 @@ static inline void insert(struct heap_engine *he, sim_time t, uint64_t key)
 
 /* ---- slots ---- */
 
-static inline void slot_release(struct heap_engine *he, uint32_t s)
+static inline void slot_release(struct sim_heap *he, uint32_t s)
 {
     he->slots[s].seq = 0;
     he->slots[s].next_free = he->free_head;
@@ -162,11 +154,11 @@ static inline void slot_release(struct heap_engine *he, uint32_t s)
 }
 
 /* Fill slot s (taken off the free list) with the event and queue it. */
-static inline sim_event_id at_fill(struct heap_engine *he, uint32_t s, sim_time t, sim_handler h,
+static inline sim_event_id at_fill(struct sim_heap *he, uint32_t s, sim_time t, sim_handler h,
                                    void *obj, uint64_t arg)
 {
     uint64_t seq = ++he->seq;
-    struct heap_slot *sl = &he->slots[s];
+    struct sim_heap_slot *sl = &he->slots[s];
     sl->h = h;
     sl->obj = obj;
     sl->arg = arg;
@@ -182,14 +174,15 @@ static inline sim_event_id at_fill(struct heap_engine *he, uint32_t s, sim_time 
 static __attribute__((noinline)) sim_event_id at_slow(struct sim_engine *e, sim_time t, sim_handler h,
                                                       void *obj, uint64_t arg)
 {
-    struct heap_engine *he = (struct heap_engine *)e;
+    struct sim_heap *he = (struct sim_heap *)e;
     if (he->seq + 1 >= MAX_SEQ) goto oom;
     if (he->n == he->cap) {
         uint32_t cap = he->cap ? he->cap * 2 : 1024;
-        struct heap_entry *nh = realloc(he->heap, (size_t)cap * sizeof *nh);
+        struct sim_heap_entry *nh = realloc(he->heap, (size_t)cap * sizeof *nh);
         if (!nh) goto oom;
         he->heap = nh;
         he->cap = cap;
+        set_room(he);
     }
     uint32_t s = he->free_head;
     if (s != FREE_END) {
@@ -199,7 +192,7 @@ static __attribute__((noinline)) sim_event_id at_slow(struct sim_engine *e, sim_
             if (he->slots_cap >= MAX_SLOTS) goto oom;
             uint32_t cap = he->slots_cap ? he->slots_cap * 2 : 1024;
             if (cap > MAX_SLOTS) cap = MAX_SLOTS;
-            struct heap_slot *ns = realloc(he->slots, (size_t)cap * sizeof *ns);
+            struct sim_heap_slot *ns = realloc(he->slots, (size_t)cap * sizeof *ns);
             if (!ns) goto oom;
             he->slots = ns;
             he->slots_cap = cap;
@@ -215,7 +208,7 @@ oom:
 
 static sim_event_id heap_at(struct sim_engine *e, sim_time t, sim_handler h, void *obj, uint64_t arg)
 {
-    struct heap_engine *he = (struct heap_engine *)e;
+    struct sim_heap *he = (struct sim_heap *)e;
     uint32_t s = he->free_head;
     if (__builtin_expect(s == FREE_END || he->n == he->cap || he->seq + 1 >= MAX_SEQ, 0))
         return at_slow(e, t, h, obj, arg);
@@ -225,7 +218,7 @@ static sim_event_id heap_at(struct sim_engine *e, sim_time t, sim_handler h, voi
 
 static int heap_cancel(struct sim_engine *e, sim_event_id id)
 {
-    struct heap_engine *he = (struct heap_engine *)e;
+    struct sim_heap *he = (struct sim_heap *)e;
     uint32_t s = (uint32_t)(id & SLOT_MASK);
     if (s >= he->nslots || he->slots[s].seq != (id >> SLOT_BITS)) return 0;
     slot_release(he, s);
@@ -235,12 +228,12 @@ static int heap_cancel(struct sim_engine *e, sim_event_id id)
 
 static int heap_run(struct sim_engine *e, sim_time until, char *err, unsigned errlen)
 {
-    struct heap_engine *he = (struct heap_engine *)e;
+    struct sim_heap *he = (struct sim_heap *)e;
     e->stop = 0;
     while (he->n > 0 && !e->stop) {
-        struct heap_entry top = *top_of(he);
+        struct sim_heap_entry top = *top_of(he);
         uint32_t s = (uint32_t)(top.key & SLOT_MASK);
-        struct heap_slot *slot = &he->slots[s];
+        struct sim_heap_slot *slot = &he->slots[s];
         int live = slot->seq == (top.key >> SLOT_BITS);
         if (live && top.t > until) break;
         remove_top(he);
@@ -267,13 +260,13 @@ static int heap_run(struct sim_engine *e, sim_time until, char *err, unsigned er
 
 static void heap_destroy(struct sim_engine *e)
 {
-    struct heap_engine *he = (struct heap_engine *)e;
+    struct sim_heap *he = (struct sim_heap *)e;
     free(he->heap);
     free(he->slots);
     free(he);
 }
 
-static const struct sim_engine_ops heap_ops = {
+const struct sim_engine_ops sim_heap_ops = {
     .name = "native",
     .at = heap_at,
     .cancel = heap_cancel,
@@ -283,9 +276,9 @@ static const struct sim_engine_ops heap_ops = {
 
 struct sim_engine *sim_heap_create(void)
 {
-    struct heap_engine *he = calloc(1, sizeof *he);
+    struct sim_heap *he = calloc(1, sizeof *he);
     if (!he) return NULL;
-    he->base.ops = &heap_ops;
+    he->base.ops = &sim_heap_ops;
     he->free_head = FREE_END;
     he->small = 1;
     return &he->base;
