@@ -38,7 +38,9 @@ enum {
 
 struct core_frame {
     const struct scn_prog *prog;
-    int pc;
+    /* the next op of prog to hand out, and the end of its ops (pointers
+     * rather than an index: the next op is one load and one compare) */
+    const struct scn_op *next, *end;
     uint64_t left;               /* iterations left after the current one */
     bool forever;
     bool measure;                /* "measure": true: each iteration is one op */

@@ -36,6 +36,15 @@ int core_prog_depth(const struct scn_prog *prog)
     return 1 + deepest;
 }
 
+/* f runs prog from its first op.  (No arithmetic on the NULL ops of an
+ * empty body.) */
+static void frame_start(struct core_frame *f, const struct scn_prog *prog)
+{
+    f->prog = prog;
+    f->next = prog->ops;
+    f->end = prog->nops > 0 ? prog->ops + prog->nops : prog->ops;
+}
+
 /* The frames live outside the thread struct and are sized to the program
  * (typically 2 or 3 of them, against CORE_MAX_FRAMES = 33): the
  * simulator's threads stay small and their hot fields close together. */
@@ -45,7 +54,7 @@ void core_cursor_place(struct core_cursor *c, const struct scn_prog *prog, sim_t
     memset(frames, 0, (size_t)nframes * sizeof *frames);
     c->stack = frames;
     c->nframes = nframes;
-    c->stack[0].prog = prog;
+    frame_start(&c->stack[0], prog);
     c->sp = 1;
     c->warmup = warmup;
 }
@@ -72,7 +81,7 @@ static struct core_frame *push(struct core_cursor *c, const struct scn_prog *bod
     if (c->sp >= c->nframes) return NULL;
     struct core_frame *f = &c->stack[c->sp++];
     memset(f, 0, sizeof *f);
-    f->prog = body;
+    frame_start(f, body);
     return f;
 }
 

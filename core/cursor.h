@@ -58,8 +58,8 @@ static inline enum core_next core_cursor_next(struct core_thread *th, const stru
     struct core_cursor *c = &th->cur;
     for (;;) {
         struct core_frame *f = &c->stack[c->sp - 1];
-        if (f->pc < f->prog->nops) {
-            *op = &f->prog->ops[f->pc++];
+        if (f->next < f->end) {
+            *op = f->next++;
             return CORE_NEXT_OP;
         }
         if (c->sp == 1) return CORE_NEXT_END;
@@ -76,7 +76,7 @@ static inline enum core_next core_cursor_next(struct core_thread *th, const stru
         if (f->measure && !f->timed) c->ops++;
         if (f->forever || f->left > 0) {
             if (!f->forever) f->left--;
-            f->pc = 0;
+            f->next = f->prog->ops;
             f->sampled = f->popped = false;
             return CORE_NEXT_ITERATION;
         }
@@ -97,7 +97,7 @@ static inline void core_cursor_abort(struct core_thread *th)
 {
     struct core_cursor *c = &th->cur;
     c->sp = 1;
-    c->stack[0].pc = c->stack[0].prog->nops;
+    c->stack[0].next = c->stack[0].end;
 }
 
 /* th's queue_pop took an item that arrived at `t`: the innermost measured
@@ -115,6 +115,7 @@ sim_time core_draw_slow(struct core_thread *th, const struct scn_dist *d);
 
 static inline sim_time core_draw(struct core_thread *th, const struct scn_dist *d)
 {
+    if (d->kind == DIST_CONST) return d->a;  /* most ops: decided first, in two instructions */
     switch (d->kind) {
     case DIST_UNIFORM: return rng_uniform(&th->rng, d->a, d->b);
     case DIST_EXP: return rng_exp(&th->rng, d->a);
