@@ -15,9 +15,33 @@ struct rng {
 };
 
 void rng_seed(struct rng *r, uint64_t seed, uint64_t stream);
-uint64_t rng_next(struct rng *r);
+
+/* (The next two inline: a wake's latency is drawn at most wake-ups.) */
+static inline uint64_t rng_rotl(uint64_t x, int k) { return (x << k) | (x >> (64 - k)); }
+
+static inline uint64_t rng_next(struct rng *r)
+{
+    uint64_t *s = r->s;
+    uint64_t result = rng_rotl(s[1] * 5, 7) * 9;
+    uint64_t t = s[1] << 17;
+    s[2] ^= s[0];
+    s[3] ^= s[1];
+    s[1] ^= s[2];
+    s[0] ^= s[3];
+    s[2] ^= t;
+    s[3] = rng_rotl(s[3], 45);
+    return result;
+}
+
 /* Uniform integer in [lo, hi] (lo <= hi). */
-sim_time rng_uniform(struct rng *r, sim_time lo, sim_time hi);
+static inline sim_time rng_uniform(struct rng *r, sim_time lo, sim_time hi)
+{
+    if (hi <= lo) return lo;
+    uint64_t span = (uint64_t)(hi - lo) + 1;
+    /* Lemire's multiply-shift without rejection: bias below span / 2^64 */
+    unsigned __int128 p = (unsigned __int128)rng_next(r) * span;
+    return lo + (sim_time)(p >> 64);
+}
 /* Exponential with the given mean, rounded to the nearest picosecond: the one
  * place a floating-point computation decides a duration. */
 sim_time rng_exp(struct rng *r, sim_time mean);
