@@ -1,4 +1,5 @@
-/* rng.c - xoshiro256** (Blackman & Vigna 2018) with SplitMix64 seeding (the per-draw steps, rng_next and rng_uniform, are inline in rng.h). */
+/* rng.c - xoshiro256** (Blackman & Vigna 2018) with SplitMix64 seeding; the
+ * per-draw steps, rng_next and rng_uniform, are inline in rng.h. */
 #include "rng.h"
 
 #include <math.h>
