@@ -468,7 +468,8 @@ static void start_burst_timer(struct machine *m, struct mach_task *t)
         if (cut < end) { end = cut; t->burst_cut = cut; }
         t->interrupt_pending = false;
     }
-    t->burst_ev = sim_at(m->eng, end, ev_burst_end, t, (uint64_t)(uintptr_t)m);
+    /* (end is never before now: mach_end_of's, or now plus a delay >= 0) */
+    t->burst_ev = sim_at_checked(m->eng, end, ev_burst_end, t, (uint64_t)(uintptr_t)m);
 }
 
 static void ev_arrive(void *obj, uint64_t arg)
