@@ -111,7 +111,8 @@ static inline void idle_mark(struct machine *m, const struct mach_core *c, bool 
 
 static int first_idle_core(const struct machine *m)
 {
-    for (int w = 0; w * 64 < m->ncores; w++)
+    if (m->idle[0]) return __builtin_ctzll(m->idle[0]);  /* (up to 64 cores: one word) */
+    for (int w = 1; w * 64 < m->ncores; w++)
         if (m->idle[w]) return w * 64 + __builtin_ctzll(m->idle[w]);
     return -1;
 }
