@@ -58,13 +58,14 @@ void core_queue_destroy(struct core_queue *q)
     q->head = q->len = q->cap = 0;
 }
 
-/* Double the ring, keeping the items in order. */
+/* Double the ring, keeping the items in order.  Its capacity is a power
+ * of two (64, doubled), so an index wraps with a mask, not a division. */
 static bool grow(struct core_queue *q)
 {
     size_t cap = q->cap ? 2 * q->cap : 64;
     sim_time *ts = malloc(cap * sizeof *ts);
     if (!ts) return false;
-    for (size_t i = 0; i < q->len; i++) ts[i] = q->ts[(q->head + i) % q->cap];
+    for (size_t i = 0; i < q->len; i++) ts[i] = q->ts[(q->head + i) & (q->cap - 1)];
     free(q->ts);
     q->ts = ts;
     q->head = 0;
@@ -76,7 +77,7 @@ bool core_queue_push(struct core_queue *q, sim_time t, struct core_thread **wait
 {
     *waiter = NULL;
     if (q->len == q->cap && !grow(q)) return false;
-    q->ts[(q->head + q->len) % q->cap] = t;
+    q->ts[(q->head + q->len) & (q->cap - 1)] = t;
     q->len++;
     q->items++;
     struct core_thread *w = core_waitq_pop(&q->waiters);
@@ -95,7 +96,7 @@ bool core_queue_take(struct core_queue *q, sim_time *t)
         return true;
     }
     *t = q->ts[q->head];
-    q->head = (q->head + 1) % q->cap;
+    q->head = (q->head + 1) & (q->cap - 1);
     q->len--;
     return true;
 }
