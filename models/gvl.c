@@ -43,9 +43,20 @@ struct gvl_actor gvl_self(struct rb_thread *th)
 /* ---- the hooks of core/sched.c -------------------------------------------- */
 
 /* How many hand-offs ahead the ready queue's threads are fetched: their
- * hot lines at PREFETCH_AHEAD, their current frame (whose pointer those
- * lines bring in) at half that distance. */
+ * hot lines at prefetch_ahead, their current frame (whose pointer those
+ * lines bring in) at half that distance.  PREFETCH_AHEAD turns of its own
+ * queue with one Ractor; with many, each queue turns once in about as many
+ * hand-offs of the machine as there are Ractors, so its threads would be
+ * fetched that many times earlier: the distance shrinks to keep about
+ * PREFETCH_IN_FLIGHT threads fetched ahead over all the queues, and at
+ * least PREFETCH_MIN turns.  Measured with 64 Ractors of 1,563 threads
+ * (make bench's 100k-thread M:N figure, 12 interleaved pairs of runs on
+ * the 2-vCPU Xeon guest): 2, 4 or 6 turns took 9-10% less CPU than 12, 8
+ * turns 7%, 24 turns 12% more; one Ractor of 100k threads ran slower at 4
+ * or 6 turns than at 12. */
 #define PREFETCH_AHEAD 12
+#define PREFETCH_IN_FLIGHT 256
+#define PREFETCH_MIN 2
 
 /* With thousands of threads taking the GVL in FIFO order, each is cold by
  * its turn: fetch the memory of those a few hand-offs down the ready queue
@@ -58,10 +69,11 @@ struct gvl_actor gvl_self(struct rb_thread *th)
  * then deletes its calls. */
 static inline __attribute__((always_inline)) void prefetch_ready(const struct core_sched *s)
 {
-    if (s->readyq_cnt <= PREFETCH_AHEAD) return;
-    const struct core_thread *f = core_rq_at(s, PREFETCH_AHEAD / 2);
+    int ahead = rb_ractor_of_sched(s)->prefetch_ahead;
+    if (s->readyq_cnt <= ahead) return;
+    const struct core_thread *f = core_rq_at(s, ahead / 2);
     __builtin_prefetch(f->cur.stack + f->cur.sp - 1, 1);
-    const char *p = (const char *)rb_thread_of(core_rq_at(s, PREFETCH_AHEAD));
+    const char *p = (const char *)rb_thread_of(core_rq_at(s, ahead));
     for (size_t off = 0; off < offsetof(struct rb_thread, own_nt) + 128; off += 64) __builtin_prefetch(p + off, 1);
 }
 
@@ -436,6 +448,8 @@ void gvl_dead(struct rb_thread *th, th_cont k)
 int gvl_init(struct rb_ractor *r, char *err, unsigned errlen)
 {
     const struct core_policy *p = r->vm->policy;
+    int ahead = PREFETCH_IN_FLIGHT / r->vm->nractors;
+    r->prefetch_ahead = ahead > PREFETCH_AHEAD ? PREFETCH_AHEAD : ahead < PREFETCH_MIN ? PREFETCH_MIN : ahead;
     if (core_sched_init(&r->core.sched, p, &gvl_hooks, r->core.nthreads) != GV_OK)
         return gv_fail(err, errlen, GV_ENOMEM, "out of memory for the ready queue of Ractor %s", r->core.name);
     if (p->barging) return gvl32_init(r, err, errlen);

@@ -63,6 +63,7 @@ struct rb_ractor {
     struct rb_thread *lock_holder;
     sim_time lock_free_at;
     void *policy_data;           /* per-policy state (threshold, barging) */
+    int prefetch_ahead;          /* GVL hand-offs prefetch this far down its ready queue (gvl.c) */
     int started, dead;           /* its threads started, ended (living = started - dead: a
                                     spawned or later-starting thread does not exist before) */
     uint64_t newobj_cache;       /* free slots of its newobj cache's page (models/gc.c) */
