@@ -671,10 +671,11 @@ static bool pack_draw(struct machine *m, const struct mach_task *t)
 }
 
 /* t, woken by a task running on core c, is put on c: a hand-off chain if
- * t last ran on c and c has not been idle since t went to sleep (the wake
- * then costs the waker futex_wake_chain: its caches, the futex's and t's
- * lines are warm, where a wake after an idle pause - how futex_wake is
- * measured - finds them cold), else a plain local wake. */
+ * t last ran on c and c has not been idle since t went to sleep, else a
+ * plain local wake.  The chain's wake costs the waker futex_wake_chain
+ * (calibrate: the one-CPU futex ping-pong's hand-off - context_switch);
+ * futex_wake is measured after a pause with the CPU idle, and on the
+ * development guest cost several times more (docs/validate.md). */
 static int wake_local(const struct mach_core *c, const struct mach_task *t)
 {
     return t->last_core == c->id && c->idle_at < t->blocked_at ? MACH_WAKE_CHAIN : MACH_WAKE_LOCAL;
