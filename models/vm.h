@@ -147,6 +147,7 @@ struct rb_thread {
 struct rb_timer {
     struct mach_task nt;
     int timeslice_cnt;           /* scheds in the timeslice set */
+    sim_time leave_until;        /* a deleted thread is in the set until then (timer.h) */
     bool sleeping_forever;       /* timeslice_wait_inf: an enqueue must wake it */
     bool tick_due;               /* woken by its 10 ms timeout, not by a write */
     sim_event_id timeout_ev;
