@@ -91,6 +91,38 @@ static void test_eager_trace_exact(void)
     ASSERT_EQ(ri.m.cpu - r.m.cpu, 9 * SIM_US);
 }
 
+/* A queue ping-pong on one core: main parks in its pop at once, the
+ * worker starts at 1 ms (the core idles meanwhile), then every push and
+ * syscall hands the GVL over.  From the second hand-off on each wake finds
+ * a thread that last ran on this core, which has not been idle since it
+ * went to sleep: a hand-off chain, whose wakes cost the waker
+ * futex_wake_chain instead of futex_wake when the profile has it (0.25 us
+ * against 1 us here).  The first wake (main, asleep since before the idle
+ * millisecond) still costs futex_wake: the same hand-offs, 0.75 us less
+ * CPU for each of the others. */
+static void test_chain_wake_cost(void)
+{
+    static struct scn_op mbody[1], wbody[3];
+    mbody[0] = fx_queue(OP_QUEUE_POP, 0);
+    wbody[0] = fx_compute(5 * SIM_US);
+    wbody[1] = fx_queue(OP_QUEUE_PUSH, 0);
+    wbody[2] = fx_syscall(1 * SIM_US, false);
+    static struct scn_prog mp = { mbody, 1 }, wp = { wbody, 3 };
+    struct scn_op mops[] = { fx_loop(50, &mp, false) };
+    struct scn_op wops[] = { fx_loop(50, &wp, false) };
+    struct scn_thread th[] = { { "main", 1, { mops, 1 }, 0, false }, { "worker", 1, { wops, 1 }, 1 * SIM_MS, false } };
+    struct scenario s = one_ractor(1, th, 2);
+    struct fx_result r = simulate_with_queue(s);
+    s.machine.futex_wake_chain = 250 * SIM_NS;
+    struct fx_result rc = simulate_with_queue(s);
+    ASSERT_EQ(r.rc, GV_OK);
+    ASSERT_EQ(rc.rc, GV_OK);
+    ASSERT_EQ(r.m.wakeups, 100);  /* to main at each push's syscall, back at each pop */
+    ASSERT_EQ(rc.m.wakeups, r.m.wakeups);
+    ASSERT_EQ(rc.m.gvl_handoffs, r.m.gvl_handoffs);
+    ASSERT_EQ(r.m.cpu - rc.m.cpu, (sim_time)(r.m.wakeups - 1) * 750 * SIM_NS);
+}
+
 /* The #21685 mechanism: once another thread is ready, every syscall of an
  * eager GVL is a hand-off, a futex wake and a voluntary switch (the ready
  * queue never drains: the thread handing off queues up behind its
@@ -479,6 +511,7 @@ int main(void)
     RUN(test_single_thread_exact);
     RUN(test_released_gvl_taken_without_wait);
     RUN(test_eager_trace_exact);
+    RUN(test_chain_wake_cost);
     RUN(test_eager_switch_per_syscall);
     RUN(test_queue_park_wake);
     RUN(test_quantum);
