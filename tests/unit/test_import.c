@@ -870,6 +870,49 @@ static void test_hook_flush(void)
     free(text);
 }
 
+/* At a thread's death: the joiner's READY and the next holder's RESUMED,
+ * each from the dying thread's release (its SUSPENDED, before `died`) -
+ * the first death of gc.json.gz, where the queue head ran 7 us after it
+ * and main, woken first, became ready 9 us after it. */
+static void test_latencies_at_death(void)
+{
+    struct tb b;
+    memset(&b, 0, sizeof b);
+    st(&b, 1, 1, "started_tracing");
+    st(&b, 2, 33, "started");
+    st(&b, 2, 37, "wants_gvl");
+    st(&b, 3, 41, "started");
+    st(&b, 3, 49, "wants_gvl");
+    st(&b, 1, 45, "waiting");     /* main joins w1 */
+    st(&b, 2, 60, "running");
+    st(&b, 2, 8090, "waiting");   /* w1's release ... */
+    st(&b, 2, 8092, "died");      /* ... and its EXITED */
+    st(&b, 3, 8097, "running");   /* the queue head */
+    st(&b, 1, 8099, "wants_gvl"); /* main, behind it */
+    st(&b, 3, 9000, "waiting");
+    st(&b, 3, 9002, "died");
+    st(&b, 1, 9010, "running");
+    st(&b, 1, 9100, "stopped_tracing");
+    tname(&b, 1, "Main Thread");
+    tname(&b, 2, "w1");
+    tname(&b, 3, "w2");
+    struct imp_trace t;
+    struct diag_list d;
+    char err[256];
+    ASSERT_EQ(read_text(tb_end(&b), &t, &d), GV_OK);
+    ASSERT_EQ(imp_classify(&t, NULL, err, sizeof err), GV_OK);
+    ASSERT_EQ(wait_of(&t, "Main Thread", 0)->cls, IMP_CLS_JOIN);
+    struct imp_latency lat;
+    ASSERT_EQ(imp_latencies(&t, &lat), GV_OK);
+    ASSERT_EQ(lat.joins, 1);
+    ASSERT_EQ(lat.join_median, 9 * SIM_US);
+    ASSERT_EQ(lat.death_handoffs, 2);             /* w2 after w1's death, main after w2's */
+    ASSERT_EQ(lat.death_handoff_median, 8500 * SIM_NS);
+    ASSERT_EQ(lat.handoffs, 3);                   /* and w1 after main's join */
+    imp_trace_free(&t);
+    diag_free(&d);
+}
+
 /* gc.json.gz (tests/data/gvl-tracing), imported as `gvlsim import --ruby
  * 3.2 --machine gvltrace_2023` does, with `--set seed=SEED`. */
 static void load_gc_replay(int seed, struct scenario *s)
@@ -948,6 +991,7 @@ int main(void)
     RUN(test_emit_start_lead);
     RUN(test_emit_wake_in_next_hold);
     RUN(test_hook_flush);
+    RUN(test_latencies_at_death);
     RUN(test_replay_gc_death_race);
     TEST_DONE();
 }
