@@ -5,6 +5,11 @@
  *   context_switch  = a sched_yield switch - a bare system call
  *   futex_wake      = the waker's CPU time in FUTEX_WAKE, sleeper on its CPU
  *   wake_ipi        = the same with the sleeper on another CPU, minus that
+ *   futex_wake_chain= a futex ping-pong on one CPU, per hand-off, minus
+ *                     context_switch: what the waker pays for a wake in a
+ *                     hand-off chain (futex_wake is taken after a pause, and
+ *                     also holds the waker's halves of the switch to the
+ *                     sleeper, which the model charges as context_switch)
  *   ppoll_wake_extra= the waker's CPU time in write(eventfd) with the sleeper
  *                     in ppoll on its CPU - that in FUTEX_WAKE, pair by pair
  *                     (CRuby's ppoll sleepers are woken by that write
@@ -159,6 +164,7 @@ void calib_map(const struct calib_result *r, const struct calib_host *h, struct 
     dur_or_default(p, "context_switch", r, CALIB_YIELD_SWITCH, CALIB_SYSCALL_GETPID, NONE);
     dur_or_default(p, "futex_wake", r, CALIB_FUTEX_WAKE, NONE, NONE);
     dur_or_default(p, "wake_ipi", r, CALIB_FUTEX_WAKE_REMOTE, CALIB_FUTEX_WAKE, NONE);
+    dur_minus_key(p, "futex_wake_chain", r, CALIB_HANDOFF_SAME, "context_switch", mname(CALIB_HANDOFF_SAME));
     dur_or_default(p, "ppoll_wake_extra", r, CALIB_EVENTFD_WAKE_EXTRA, NONE, NONE);
     enum calib_id px = M(r, CALIB_HANDOFF_PPOLL_EXTRA) ? CALIB_EVENTFD_WAKE_EXTRA : CALIB_HANDOFF_PPOLL_EXTRA;
     dur_minus_key(p, "ppoll_return", r, CALIB_HANDOFF_PPOLL_EXTRA, "ppoll_wake_extra", mname(px));

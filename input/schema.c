@@ -75,6 +75,7 @@ static const struct sch_key machine_keys[] = {
     M_DUR("context_switch", "1.5us", context_switch),
     M_DUR("futex_wake", "1us", futex_wake),
     M_DUR("wake_ipi", "0ns", wake_ipi),
+    M_DUR("futex_wake_chain", "0ns", futex_wake_chain),
     M_DUR("ppoll_wake_extra", "0ns", ppoll_wake_extra),
     M_DUR("ppoll_return", "0ns", ppoll_return),
     M_DUR("wake_idle_core", "25us", wake_idle_core),

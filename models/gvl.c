@@ -133,14 +133,17 @@ void gvl_add_running_thread(struct rb_thread *th)
 }
 
 /* thread_sched_del_running_thread, its global-lock section paid by `by`
- * (th itself, or the timer or a helper taking th off the GVL) */
+ * (th itself, or the timer or a helper taking th off the GVL).  `by` still
+ * owes the CPU of what it did before (*by.cost), above all the futex wake
+ * of thread_sched_wakeup_next_thread's signal, which CRuby makes before it
+ * deletes th; th leaves the timeslice set once that is paid (timer.h). */
 static void gvl_del_running_thread_by(struct rb_thread *th, struct gvl_actor by)
 {
     struct core_sched *s = gvl_sched(th);
     *by.cost += th->vm->scn->machine.sched_lock_cs;
     s->is_running = false;
     barrier_deleted_running(th);
-    if (s->is_running_timeslice) timer_timeslice_del(s);
+    if (s->is_running_timeslice) timer_timeslice_del(s, sim_now(th->vm->eng) + *by.cost);
 }
 
 int gvl_signal(struct rb_thread *next, struct gvl_actor by)

@@ -23,6 +23,21 @@
  * calibrated guest, where the set a GVL hand-off fills stays non-empty
  * for about 10 us: the timer never saw it non-empty, never took the 10 ms
  * timed wait, and was woken on every hand-off.)
+ *
+ * A thread leaves the set in thread_sched_setup_running_threads, called by
+ * thread_sched_del_running_thread after thread_sched_wakeup_next_thread
+ * has signalled its successor: the futex wake is over by then.  Waking a
+ * sleeper on another CPU costs the waker futex_wake + wake_ipi (21 us on
+ * the development guest, where an idle vCPU is woken through the
+ * hypervisor), so a holder that hands the GVL across cores stays in the
+ * set that long after its decision (timer_timeslice_del's `at`).  The
+ * timer, woken 25-45 us after a write, then finds a thread in the set
+ * often enough to stay in its 10 ms timed wait, as the pthread executor's
+ * does (the 200k-message ping-pong on 2 vCPUs: ~1,700 ticks in 17 s).
+ * (Deleting at the decision, the timer always checked after the writer
+ * had left: woken at every GVL acquisition, never ticking.)  Where a
+ * remote wake is cheap (report_m4) the holder leaves within a microsecond
+ * and the timer is still woken about once per round trip of its own.
  */
 #include "timer.h"
 
@@ -32,6 +47,11 @@
 #include "thread.h"
 
 static void timer_run(struct mach_task *t, void *ctx);
+
+static bool timeslice_empty(const struct rb_timer *tm, sim_time now)
+{
+    return tm->timeslice_cnt == 0 && now >= tm->leave_until;
+}
 
 static void timer_timeout(void *obj, uint64_t arg)
 {
@@ -47,7 +67,7 @@ static void timer_sleep(struct mach_task *t, void *ctx)
     struct vm *vm = ctx;
     struct rb_timer *tm = &vm->timer;
     /* timer_thread_set_timeout */
-    if (tm->timeslice_cnt > 0 || mn_grq_cnt(vm) > 0) {  /* M:N: also while Ractors wait for an SNT */
+    if (!timeslice_empty(tm, sim_now(vm->eng)) || mn_grq_cnt(vm) > 0) {  /* M:N: also while Ractors wait for an SNT */
         tm->sleeping_forever = false;
         tm->timed_waits++;
         tm->timeout_ev = sim_after(vm->eng, vm->scn->runtime.timer_tick, timer_timeout, vm, 0);
@@ -117,7 +137,9 @@ void timer_timeslice_add(struct core_sched *s, struct gvl_actor by)
     struct rb_timer *tm = &vm->timer;
     if (!vm->policy->uses_timer_thread) return;  /* barging: the first waiter times the quantum */
     s->is_running_timeslice = true;
-    if (tm->timeslice_cnt++ == 0 && tm->sleeping_forever) {
+    bool was_empty = timeslice_empty(tm, sim_now(vm->eng));
+    tm->timeslice_cnt++;
+    if (was_empty && tm->sleeping_forever) {
         /* timer_thread_wakeup_locked: an eventfd write */
         tm->sleeping_forever = false;
         int woke = mach_wake(&vm->mach, &tm->nt, by.nt);

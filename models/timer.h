@@ -12,13 +12,19 @@
 
 void timer_init(struct vm *vm);
 void timer_start(struct vm *vm);
-/* The running thread of `s` joins/leaves the timeslice set; the first
- * join wakes the timer from its infinite wait (paid by `by`). */
+/* The running thread of `s` joins the timeslice set; the first join wakes
+ * the timer from its infinite wait (paid by `by`). */
 void timer_timeslice_add(struct core_sched *s, struct gvl_actor by);
-static inline void timer_timeslice_del(struct core_sched *s)
+/* ... and leaves it at `at` (>= now): when its deleter has paid the system
+ * calls it made before the delete, which the model charges after the
+ * decision.  Until then the set counts as non-empty, for the timer's check
+ * and for a join's write. */
+static inline void timer_timeslice_del(struct core_sched *s, sim_time at)
 {
+    struct rb_timer *tm = &rb_ractor_of_sched(s)->vm->timer;
     s->is_running_timeslice = false;
-    rb_ractor_of_sched(s)->vm->timer.timeslice_cnt--;
+    tm->timeslice_cnt--;
+    if (at > tm->leave_until) tm->leave_until = at;
 }
 
 #endif

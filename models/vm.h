@@ -136,6 +136,7 @@ struct rb_thread {
 struct rb_timer {
     struct mach_task nt;
     int timeslice_cnt;           /* scheds in the timeslice set */
+    sim_time leave_until;        /* a deleted thread is in the set until then (timer.h) */
     bool sleeping_forever;       /* timeslice_wait_inf: an enqueue must wake it */
     bool tick_due;               /* woken by its 10 ms timeout, not by a write */
     sim_event_id timeout_ev;
@@ -255,10 +256,13 @@ static inline void vm_set_state(struct rb_thread *th, enum thread_state to)
 }
 
 /* The waker's CPU cost of a futex wake that mach_wake answered with `woke`:
- * futex_wake, plus wake_ipi when another core had to be interrupted. */
+ * futex_wake, plus wake_ipi when another core had to be interrupted;
+ * futex_wake_chain (if the profile has it) in a hand-off chain on the
+ * waker's core. */
 static inline sim_time vm_wake_cost(const struct vm *vm, int woke)
 {
     const struct scn_machine *m = &vm->scn->machine;
+    if (woke == MACH_WAKE_CHAIN && m->futex_wake_chain > 0) return m->futex_wake_chain;
     return m->futex_wake + (woke == MACH_WAKE_REMOTE ? m->wake_ipi : 0);
 }
 /* The CPU of the next READY thread-event hook: runtime.event_hook (0: no

@@ -147,6 +147,7 @@ struct mach_core {
     struct mach_task *rq_head, *rq_tail;
     int nrq;
     sim_time slice_start;
+    sim_time idle_at;        /* when it last went idle (MACH_WAKE_CHAIN) */
     sim_event_id slice_ev;
     sim_event_id resched_ev; /* fair: a re-pick asked for (need_resched) */
     struct fair_rq frq;      /* fair: what V needs */
@@ -229,8 +230,12 @@ void mach_block(struct machine *m, struct mach_task *t, mach_cont k, void *ctx);
  * no-op, as FUTEX_WAKE with no waiter), else MACH_WAKE_LOCAL if it is
  * placed on the waker's own core (or there is no waker), or
  * MACH_WAKE_REMOTE if another core must be interrupted: the waker sends an
- * IPI, which the model charges it (wake_ipi) beside futex_wake. */
-enum { MACH_WAKE_NONE = 0, MACH_WAKE_LOCAL = 1, MACH_WAKE_REMOTE = 2 };
+ * IPI, which the model charges it (wake_ipi) beside futex_wake.
+ * MACH_WAKE_CHAIN is a local wake of a task that last ran on the waker's
+ * core, which has not been idle since it went to sleep: a hand-off chain
+ * on one core, whose wakes cost the waker less than a wake after a pause
+ * (futex_wake_chain against futex_wake: docs/calibrate.md). */
+enum { MACH_WAKE_NONE = 0, MACH_WAKE_LOCAL = 1, MACH_WAKE_REMOTE = 2, MACH_WAKE_CHAIN = 3 };
 int mach_wake(struct machine *m, struct mach_task *t, const struct mach_task *waker);
 
 void mach_exit(struct machine *m, struct mach_task *t);

@@ -47,9 +47,42 @@ static void test_same_core_wake(void)
     ASSERT_EQ(w.t[0].t.vcsw, 1);
     ASSERT_EQ(w.t[1].t.vcsw, 1);
     ASSERT_EQ(w.t[0].t.ivcsw, 0);
-    /* both wakes stay on the waker's core: no IPI */
+    /* both wakes stay on the waker's core: no IPI; and the core has not
+     * been idle since either wakee went to sleep: a hand-off chain */
+    ASSERT_EQ(w.t[0].woke[0], MACH_WAKE_CHAIN);
+    ASSERT_EQ(w.t[1].woke[0], MACH_WAKE_CHAIN);
+    ms_teardown(&w);
+}
+
+/* A local wake is a hand-off chain (futex_wake_chain) only if the core
+ * has not been idle since the wakee went to sleep: A blocks at 10, B runs
+ * 12..22 and blocks, the core idles (the run ends with A's slice event, at
+ * 1010); woken from outside then (a timer), A runs 10 later, wakes B 20
+ * after (the core idled since B slept: LOCAL, futex_wake), blocks 5 after;
+ * B runs after a switch and wakes A 4 later (the core busy all along since
+ * A slept: CHAIN). */
+static void test_wake_chain(void)
+{
+    static const struct ms_step a[] = { { A_BLOCK, 0, 0 }, { A_BURST, 20, 0 }, { A_WAKE, 0, 1 },
+                                         { A_BURST, 5, 0 }, { A_BLOCK, 0, 0 }, { A_MARK, 0, 0 },
+                                         { A_EXIT, 0, 0 } };
+    static const struct ms_step b[] = { { A_BURST, 10, 0 }, { A_BLOCK, 0, 0 }, { A_MARK, 0, 0 },
+                                         { A_BURST, 4, 0 }, { A_WAKE, 0, 0 }, { A_EXIT, 0, 0 } };
+    const struct ms_step *const s[] = { a, b };
+    struct ms_world w;
+    ms_setup(&w, 1, s, 2);
+    ms_start(&w, 0);
+    ms_start(&w, 1);
+    ms_run(&w);
+    ASSERT_EQ(w.m.cores[0].state, CORE_IDLE);
+    ASSERT_EQ(w.m.cores[0].idle_at, 22);
+    sim_time t0 = sim_now(w.e);
+    ASSERT_EQ(mach_wake(&w.m, &w.t[0].t, NULL), MACH_WAKE_LOCAL);
+    ms_run(&w);
+    ASSERT_EQ(w.t[1].marks[0], t0 + 10 + 20 + 5 + 2);
     ASSERT_EQ(w.t[0].woke[0], MACH_WAKE_LOCAL);
-    ASSERT_EQ(w.t[1].woke[0], MACH_WAKE_LOCAL);
+    ASSERT_EQ(w.t[1].woke[0], MACH_WAKE_CHAIN);
+    ASSERT_EQ(w.t[0].marks[0], t0 + 37 + 4 + 2);
     ms_teardown(&w);
 }
 
@@ -139,7 +172,7 @@ static void test_wake_pack(void)
     ASSERT_EQ(pack_run(0, 1, &woke), 122);
     ASSERT_EQ(woke, MACH_WAKE_REMOTE);
     ASSERT_EQ(pack_run(1, 1, &woke), 164);
-    ASSERT_EQ(woke, MACH_WAKE_LOCAL);
+    ASSERT_EQ(woke, MACH_WAKE_CHAIN);  /* core 0 busy since B slept */
     /* a share: each such wake drawn from the machine's stream - both
      * outcomes over seeds, the same one for the same seed */
     int packed = 0;
@@ -159,7 +192,7 @@ static void test_wake_pack_sleep(void)
 {
     int woke;
     ASSERT_EQ(pack_run_slept(1, 103, 1, &woke), 164);  /* slept 102 < 103: packed */
-    ASSERT_EQ(woke, MACH_WAKE_LOCAL);
+    ASSERT_EQ(woke, MACH_WAKE_CHAIN);
     ASSERT_EQ(pack_run_slept(1, 102, 1, &woke), 122);  /* slept 102, not shorter: the idle core */
     ASSERT_EQ(woke, MACH_WAKE_REMOTE);
     ASSERT_EQ(pack_run_slept(1, 50, 1, &woke), 122);
@@ -350,6 +383,7 @@ int main(void)
 {
     RUN(test_start_placement);
     RUN(test_same_core_wake);
+    RUN(test_wake_chain);
     RUN(test_wake_kinds);
     RUN(test_remote_busy_wake_and_slice);
     RUN(test_wake_pack);
