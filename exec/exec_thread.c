@@ -79,8 +79,11 @@ static bool exec_safepoint(struct exec_thread *th)
 
 /* ---- ops ----------------------------------------------------------------- */
 
-/* Busy-loop for d picoseconds of calibrated work; false if told to end. */
-static bool exec_run_compute(struct exec_thread *th, sim_time d)
+/* Busy-loop for d picoseconds of calibrated work; false if told to end.
+ * Ruby code (`safe`) takes its interrupts between chunks (safe points); C
+ * code of a Ruby method takes none, and only the end of the run (the
+ * watchdog, stop.time) cuts it short. */
+static bool exec_busy(struct exec_thread *th, sim_time d, bool safe)
 {
     double ps_per_iter = th->vm->calib.ps_per_iter;
     double want = (double)d / ps_per_iter + th->compute_carry;
@@ -93,7 +96,8 @@ static bool exec_run_compute(struct exec_thread *th, sim_time d)
         uint64_t n = iters < chunk ? iters : chunk;
         x = exec_spin(n, x);
         iters -= n;
-        if (iters > 0 && exec_safepoint(th)) {
+        if (iters > 0 && (safe ? exec_safepoint(th)
+                               : (atomic_load_explicit(&th->interrupts, memory_order_relaxed) & CORE_INT_TERMINATE))) {
             exec_consume(x);
             return false;
         }
@@ -101,6 +105,8 @@ static bool exec_run_compute(struct exec_thread *th, sim_time d)
     exec_consume(x);
     return true;
 }
+
+static bool exec_run_compute(struct exec_thread *th, sim_time d) { return exec_busy(th, d, true); }
 
 static bool exec_run_insns(struct exec_thread *th, uint64_t n)
 {
@@ -121,9 +127,12 @@ static bool exec_run_insns(struct exec_thread *th, uint64_t n)
     return true;
 }
 
+/* A syscall op: its Ruby method's work before the call (syscall
+ * "method_work", models/thread.c run_syscall), then the call. */
 static void exec_run_syscall(struct exec_thread *th, const struct scn_op *op)
 {
     struct exec_syscall_ctx *ctx = &th->sys;
+    if (op->u.syscall.method_work > 0) exec_busy(th, core_scale_work(op->u.syscall.method_work, EXEC_WORK_SCALE), false);
     int64_t dur = exec_ps_to_ns(core_op_dur(&th->core, op, EXEC_WORK_SCALE));
     if (!op->u.syscall.releases_gvl) {
         exec_syscall_run(ctx, op->u.syscall.call, op->u.syscall.io_wait, dur);

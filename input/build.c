@@ -265,6 +265,8 @@ static int build_op(struct bctx *b, const cJSON *v, struct scn_op *op)
         op->u.syscall.io_wait = io ? cJSON_IsTrue(io) : op->u.syscall.call == CALL_NANOSLEEP;
         const cJSON *al = member(v, "allocates");
         op->u.syscall.allocates = al ? (uint64_t)sch_int(pos, al) : 0;
+        const cJSON *mw = member(v, "method_work");
+        op->u.syscall.method_work = mw ? sch_dur(pos, mw) : 0;
         break;
     }
     case OP_QUEUE_PUSH:

@@ -240,6 +240,7 @@ struct scn_op {
             bool releases_gvl;          /* "releases_gvl" (default true) */
             bool io_wait;               /* "io_wait": sleeps off the CPU for dur */
             uint64_t allocates;         /* "allocates" (0): objects the Ruby method allocates after the call */
+            sim_time method_work;       /* "method_work" (0): CPU the Ruby method uses holding the GVL before the call */
         } syscall;
         struct {
             int queue;         /* "queue": index into scenario.queues */

@@ -205,6 +205,7 @@ static const struct sch_key syscall_keys[] = {
     { .name = "releases_gvl", .kind = SCH_BOOL, .def = "true", .off = SCH_NOFF },
     { .name = "io_wait", .kind = SCH_BOOL, .off = SCH_NOFF },
     { .name = "allocates", .kind = SCH_INT, .min = 0, .max = 1000000000000LL, .off = SCH_NOFF },
+    { .name = "method_work", .kind = SCH_DUR, .def = "0ns", .min = 0, .max = OP_DUR_MAX, .off = SCH_NOFF },
     OP_TRACE,
 };
 static const struct sch_key queue_op_keys[] = {

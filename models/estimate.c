@@ -121,6 +121,12 @@ static struct est op_cost(const struct ectx *c, const struct scn_op *op)
             e.events = 1;
             e.gvl = d;
         }
+        if (op->u.syscall.method_work > 0) {  /* its method's work, holding the GVL */
+            double w = (double)op->u.syscall.method_work * m->work_scale;
+            e.time += w;
+            e.gvl += w;
+            e.cpu += w;
+        }
         if (op->u.syscall.allocates) {  /* as an alloc op of that many objects */
             double n = (double)op->u.syscall.allocates, a = n * (double)m->gc_sweep_per_slot;
             e.events += n / 1500 * (1 + c->barrier_events);

@@ -195,7 +195,7 @@ static void syscall_run(struct rb_thread *th)
     else th_burst(th, th->region_dur, syscall_done);
 }
 
-static void run_syscall(struct rb_thread *th, const struct scn_op *op)
+static void run_call(struct rb_thread *th, const struct scn_op *op)
 {
     sim_time d = core_syscall_dur(&th->core, op, rb_machine_of(th)->work_scale);
     if (!th_dur_in_range(th, op, d)) return;
@@ -209,6 +209,29 @@ static void run_syscall(struct rb_thread *th, const struct scn_op *op)
     vm_set_state(th, TS_BLOCKING);
     mn_blocking_begin(th);  /* M:N: pin the SNT */
     gvl_blocking_enter(th, false, syscall_run);
+}
+
+static void method_work_done(struct mach_task *t, void *ctx)
+{
+    (void)t;
+    struct rb_thread *th = ctx;
+    run_call(th, th->op);
+}
+
+/* A syscall op: the work its Ruby method does holding the GVL before the
+ * call (syscall "method_work": File.write's argument checks, its File
+ * object, rb_sysopen's setup), C code with no interrupt check, then the
+ * call.  The interrupt check before it is the op's own (th_step), where
+ * Ruby makes it: as the Ruby code that calls the method returns from its
+ * previous call (`leave`), not inside the C method. */
+static void run_syscall(struct rb_thread *th, const struct scn_op *op)
+{
+    sim_time w = core_scale_work(op->u.syscall.method_work, rb_machine_of(th)->work_scale);
+    if (w > 0) {
+        th_burst(th, w, method_work_done);
+        return;
+    }
+    run_call(th, op);
 }
 
 void th_retry(struct rb_thread *th)

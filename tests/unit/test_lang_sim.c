@@ -412,6 +412,33 @@ static void test_barging_ppoll_wake(void)
     }
 }
 
+/* A syscall's method_work: CPU its Ruby method uses holding the GVL before
+ * the call.  One thread: exactly 100 x 4 us more running time, the same
+ * blocking time.  Two threads on two cores: the work of one waits for the
+ * other's (the GVL), so the run lasts at least 2 x 100 x 4 us, where the
+ * calls alone (1 us each, outside the GVL) would overlap. */
+static void test_syscall_method_work(void)
+{
+    struct run r;
+    RUN_SETS(LANG "method_work.json", &r, "ractors.0.threads.0.count=1",
+             "ractors.0.threads.0.program.0.body.0.method_work=0ns");
+    ASSERT_EQ(r.rc, GV_OK);
+    sim_time run0 = r.m.state_time[TS_RUNNING], block0 = r.m.state_time[TS_BLOCKING], wall0 = r.m.wall;
+    run_free(&r);
+    RUN_SETS(LANG "method_work.json", &r, "ractors.0.threads.0.count=1");
+    ASSERT_EQ(r.rc, GV_OK);
+    ASSERT_EQ(r.m.syscalls, 100);
+    ASSERT_EQ(r.m.state_time[TS_RUNNING] - run0, 100 * 4 * SIM_US);
+    ASSERT_EQ(r.m.state_time[TS_BLOCKING], block0);
+    ASSERT_EQ(r.m.wall - wall0, 100 * 4 * SIM_US);
+    run_free(&r);
+    RUN_SETS(LANG "method_work.json", &r, "seed=1");
+    ASSERT_EQ(r.rc, GV_OK);
+    ASSERT_EQ(r.m.syscalls, 200);
+    ASSERT(r.m.wall >= 2 * 100 * 4 * SIM_US);
+    run_free(&r);
+}
+
 /* The gc op: a GC start of the given length, in state gc for exactly that
  * long and counted once; the other thread of its Ractor, ready meanwhile,
  * waits for the GVL through it.  With a second Ractor it takes one barrier,
@@ -474,6 +501,7 @@ int main(void)
     RUN(test_barging_interrupt_lock);
     RUN(test_barging_ppoll_wake);
     RUN(test_gc_op);
+    RUN(test_syscall_method_work);
     RUN(test_two_threads_per_ractor_every_policy);
     TEST_DONE();
 }

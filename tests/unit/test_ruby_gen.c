@@ -134,6 +134,10 @@ static void test_syscall(void)
     ASSERT_STREQ(op_text(&g, "/ractors/0/threads/0/program/1"), "  # (File.write: write)");
     ASSERT_STREQ(op_text(&g, "/ractors/0/threads/0/program/2"), "  # (File.write: close)");
     done(&g);
+    /* method_work is the real method's own: no spin for it */
+    gen_ops(&g, "", "{ \"op\": \"syscall\", \"call\": \"stat\", \"dur\": \"1us\", \"method_work\": \"2us\" }");
+    ASSERT_STREQ(op_text(&g, P0), "  File.mtime(GV_STAT); sys += 1");
+    done(&g);
     /* an I/O wait: IO.select on a pipe nobody writes, for the op's duration */
     gen_ops(&g, "", "{ \"op\": \"syscall\", \"call\": \"nanosleep\", \"dur\": \"50us\" }");
     ASSERT_STREQ(op_text(&g, P0), "  IO.select([nv], nil, nil, 5e-05); sys += 1");
