@@ -158,6 +158,86 @@ int gvl_signal(struct rb_thread *next, struct gvl_actor by)
     return 1;
 }
 
+/* ---- sched->lock_ held through a third party's hand-off ---------------------
+ * The model's sched->lock_ sections are instants but one.  Under delayed
+ * the timer thread's tick (under threshold the helper) hands the GVL on for
+ * a thread still in its blocking region, under that Ractor's sched lock,
+ * and issues the successor's futex wake inside it
+ * (thread_sched_wakeup_next_thread -> thread_sched_wakeup_running_thread,
+ * which asserts the lock is held; the executor's timer_tick_locked and
+ * helper_main do the same).  The wake costs the waker microseconds
+ * (futex_wake, and wake_ipi across cores): time enough for the thread it
+ * took the GVL from to come back from its short call and ask for the lock
+ * (thread_sched_to_running -> thread_sched_lock), and for the woken
+ * successor to need it to return from pthread_cond_wait.  glibc's default
+ * mutex does not spin (lll_lock: FUTEX_WAIT after one failed CAS, nptl
+ * lowlevellock.c __lll_lock_wait), so each sleeps on it, a voluntary
+ * switch, until the unlock wakes one (FUTEX_WAKE of 1; that one wakes the
+ * next when it unlocks).  Meanwhile neither has refilled the timeslice
+ * set, which the timer looks at again right after its unlock. */
+
+/* The unlock: FUTEX_WAKE of the first sleeper on the lock, if any, paid by `by`. */
+static void sched_lock_wake_one(struct rb_ractor *r, struct gvl_actor by)
+{
+    struct rb_thread *th = r->lock_wait_head;
+    if (!th) return;
+    r->lock_wait_head = th->lock_wait_next;
+    if (!r->lock_wait_head) r->lock_wait_tail = NULL;
+    th->lock_wait_next = NULL;
+    th->vml_asleep = false;
+    int woke = mach_wake(&r->vm->mach, th->nt, by.nt);
+    if (woke) *by.cost += vm_wake_cost(r->vm, woke);
+}
+
+static void sched_lock_woken(struct mach_task *t, void *ctx)
+{
+    (void)t;
+    struct rb_thread *th = ctx;
+    struct rb_ractor *r = rb_ractor_of(th);
+    /* its own unlock wakes the next sleeper (the futex word stays 2) */
+    if (!r->handoff_locked) sched_lock_wake_one(r, gvl_self(th));
+    th->lock_retry(th, th->lock_k);
+}
+
+static void sched_lock_sleep(struct mach_task *t, void *ctx)
+{
+    struct rb_thread *th = ctx;
+    struct rb_ractor *r = rb_ractor_of(th);
+    if (!r->handoff_locked) {  /* let go while th paid its way here */
+        th->lock_retry(th, th->lock_k);
+        return;
+    }
+    th->lock_wait_next = NULL;
+    if (r->lock_wait_tail) r->lock_wait_tail->lock_wait_next = th;
+    else r->lock_wait_head = th;
+    r->lock_wait_tail = th;
+    th->vml_asleep = true;  /* only the unlock wakes it */
+    mach_block(&th->vm->mach, t, sched_lock_woken, th);
+}
+
+/* thread_sched_lock while a hand-off holds the lock: sleep on it, then run
+ * `retry` (the entry that wanted it) again.  False if the lock is free. */
+static bool sched_lock_taken(struct rb_thread *th, void (*retry)(struct rb_thread *, th_cont), th_cont k)
+{
+    if (!rb_ractor_of(th)->handoff_locked || mn_thread_p(th)) return false;
+    th->lock_retry = retry;
+    th->lock_k = k;
+    if (th->pending_cost > 0) th_burst(th, 0, sched_lock_sleep);
+    else sched_lock_sleep(th->nt, th);
+    return true;
+}
+
+void gvl_handoff_lock(struct rb_ractor *r)
+{
+    r->handoff_locked = true;
+}
+
+void gvl_handoff_unlock(struct rb_ractor *r, struct gvl_actor by)
+{
+    r->handoff_locked = false;
+    sched_lock_wake_one(r, by);
+}
+
 /* thread_sched_wakeup_next_thread by th itself */
 static void gvl_wakeup_next(struct rb_thread *th)
 {
@@ -269,11 +349,18 @@ static void turn_locked(struct mach_task *t, void *ctx)
     turn_check(th);
 }
 
-/* Back from cond_wait(nt->cond.readyq). */
+static void turn_wake_retry(struct rb_thread *th, th_cont k)
+{
+    (void)k;
+    turn_wake(th->nt, th);
+}
+
+/* Back from cond_wait(nt->cond.readyq), which re-takes sched->lock_. */
 static void turn_wake(struct mach_task *t, void *ctx)
 {
     (void)t;
     struct rb_thread *th = ctx;
+    if (sched_lock_taken(th, turn_wake_retry, NULL)) return;
     struct rb_ractor *r = rb_ractor_of(th);
     struct core_thread *hot = core_sched_hot(gvl_sched(th));
     if (hot != NULL && hot != &th->core && r->lock_holder == NULL) {
@@ -357,6 +444,7 @@ static void hot_locked(struct mach_task *t, void *ctx)
 
 void gvl_blocking_exit(struct rb_thread *th, th_cont k)
 {
+    if (sched_lock_taken(th, gvl_blocking_exit, k)) return;
     struct rb_ractor *r = rb_ractor_of(th);
     switch (core_blocking_exit_h(&r->core.sched, &th->core)) {
     case CORE_EXIT_KEPT: gvl_acquired(th, k); return;

@@ -64,6 +64,16 @@ void gvl_start(struct rb_thread *th, th_cont k);
 /* th ends and releases the GVL; k runs once it has. */
 void gvl_dead(struct rb_thread *th, th_cont k);
 
+/* delayed, threshold: the timer thread or the helper has just handed the
+ * GVL on for a thread still in its blocking region
+ * (core_sched_handoff_deferred), under the Ractor's sched->lock_, and
+ * holds that lock until the section's CPU (the successor's futex wake, the
+ * global lock section) is paid: then gvl_handoff_unlock, which wakes the
+ * threads that slept on the lock meanwhile (a futex wake each, paid by
+ * `by`). */
+void gvl_handoff_lock(struct rb_ractor *r);
+void gvl_handoff_unlock(struct rb_ractor *r, struct gvl_actor by);
+
 /* A Ractor's scheduler and its policy's own state (the threshold helper,
  * the 2.x GVL): set up before any thread starts (GV_OK or an error code
  * with a message), freed with the VM (also after a failed init). */

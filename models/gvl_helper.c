@@ -77,22 +77,39 @@ static void helper_sleep(struct mach_task *t, void *ctx)
     mach_block(&h->vm->mach, t, helper_run, h);
 }
 
+/* Pay the CPU the helper owes (futex wakes, lock sections), then k. */
+static void helper_pay(struct thr_helper *h, struct mach_task *t, mach_cont k)
+{
+    sim_time c = h->pending_cost;
+    h->pending_cost = 0;
+    if (c > 0) mach_burst(&h->vm->mach, t, c, k, h);
+    else k(t, h);
+}
+
+/* Its hand-off's sections are paid: the sched lock is let go (the wake of
+ * a thread that slept on it is a futex wake more), then its wait. */
+static void helper_unlock(struct mach_task *t, void *ctx)
+{
+    struct thr_helper *h = ctx;
+    struct rb_ractor *r = rb_ractor_of_sched(h->s);
+    if (r->handoff_locked) {
+        struct gvl_actor helper = { &h->nt, &h->pending_cost, NULL };
+        gvl_handoff_unlock(r, helper);
+    }
+    helper_pay(h, t, helper_sleep);
+}
+
 static void helper_check(struct mach_task *t, void *ctx)
 {
     struct thr_helper *h = ctx;
     sim_time sleep;
     if (core_helper_next(h->s, region_age(h), h->vm->scn->runtime.threshold, &sleep) == CORE_HELPER_HANDOFF) {
-        /* the call is still running after `threshold`: suspend it now */
+        /* the call is still running after `threshold`: suspend it now,
+         * under the sched lock, held until the wake is paid (gvl.h) */
         struct gvl_actor helper = { &h->nt, &h->pending_cost, NULL };
-        core_sched_handoff_deferred(h->s, &helper);
+        if (core_sched_handoff_deferred(h->s, &helper)) gvl_handoff_lock(rb_ractor_of_sched(h->s));
     }
-    if (h->pending_cost > 0) {
-        sim_time c = h->pending_cost;
-        h->pending_cost = 0;
-        mach_burst(&h->vm->mach, t, c, helper_sleep, h);
-        return;
-    }
-    helper_sleep(t, h);
+    helper_pay(h, t, helper_unlock);
 }
 
 static void helper_run(struct mach_task *t, void *ctx)

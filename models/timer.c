@@ -77,6 +77,28 @@ static void timer_sleep(struct mach_task *t, void *ctx)
     mach_block(&vm->mach, t, timer_run, vm);
 }
 
+/* Pay the CPU the timer owes (futex wakes, lock sections), then k. */
+static void timer_pay(struct vm *vm, struct mach_task *t, mach_cont k)
+{
+    sim_time c = vm->timer.pending_cost;
+    vm->timer.pending_cost = 0;
+    if (c > 0) mach_burst(&vm->mach, t, c, k, vm);
+    else k(t, vm);
+}
+
+/* The tick's sections are paid: the sched locks its hand-offs held are
+ * let go (waking a thread that slept on one is a futex wake more), then
+ * timer_thread_set_timeout looks at the set. */
+static void timer_unlock(struct mach_task *t, void *ctx)
+{
+    struct vm *vm = ctx;
+    struct rb_timer *tm = &vm->timer;
+    struct gvl_actor timer = { &tm->nt, &tm->pending_cost, NULL };
+    for (int i = 0; i < vm->nractors; i++)
+        if (vm->ractors[i].handoff_locked) gvl_handoff_unlock(&vm->ractors[i], timer);
+    timer_pay(vm, t, timer_sleep);
+}
+
 static void timer_work_done(struct mach_task *t, void *ctx)
 {
     struct vm *vm = ctx;
@@ -88,18 +110,15 @@ static void timer_work_done(struct mach_task *t, void *ctx)
         struct gvl_actor timer = { &tm->nt, &tm->pending_cost, NULL };
         for (int i = 0; i < vm->nractors; i++) {
             struct core_sched *s = &vm->ractors[i].core.sched;
-            /* the delayed policy's hand-off first (core/policy.c) */
+            uint64_t handoffs = s->handoffs;
+            /* the delayed policy's hand-off first (core/policy.c), made
+             * under the Ractor's sched lock, held until its wake is paid */
             if (core_sched_tick(s, &timer)) th_interrupt(rb_thread_of(s->running), CORE_INT_TIMER);
+            if (s->handoffs != handoffs) gvl_handoff_lock(&vm->ractors[i]);
         }
         mn_timer_tick(vm);  /* M:N: lazy grq deq, SNT top-up */
     }
-    if (tm->pending_cost > 0) {  /* futex wakes issued by policy ticks */
-        sim_time c = tm->pending_cost;
-        tm->pending_cost = 0;
-        mach_burst(&vm->mach, t, c, timer_sleep, vm);
-        return;
-    }
-    timer_sleep(t, vm);
+    timer_pay(vm, t, timer_unlock);  /* futex wakes issued by policy ticks */
 }
 
 static void timer_run(struct mach_task *t, void *ctx)

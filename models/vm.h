@@ -62,6 +62,12 @@ struct rb_ractor {
      * lock_free_at while a hot thread is out (gvl.c turn_wake) */
     struct rb_thread *lock_holder;
     sim_time lock_free_at;
+    /* delayed, threshold: the timer thread or the helper holds sched->lock_
+     * through a hand-off it made for a thread still in its blocking region
+     * (gvl_handoff_lock); a thread that needs the lock meanwhile sleeps on
+     * it, FIFO, until gvl_handoff_unlock */
+    bool handoff_locked;
+    struct rb_thread *lock_wait_head, *lock_wait_tail;
     void *policy_data;           /* per-policy state (threshold, barging) */
     int started, dead;           /* its threads started, ended (living = started - dead: a
                                     spawned or later-starting thread does not exist before) */
@@ -120,6 +126,11 @@ struct rb_thread {
     bool park_ppoll;             /* barging: the native sleep is ppoll on an eventfd */
     struct vml_cond gvlq;        /* barging: its native thread's cond.gvlq */
     th_cont sleep_k;             /* after a Kernel#sleep (a sleep op, a generator's wait) */
+    /* asleep on its Ractor's sched->lock_, held by a hand-off (gvl.c):
+     * the entry to run again, and its continuation, once woken */
+    struct rb_thread *lock_wait_next;
+    void (*lock_retry)(struct rb_thread *th, th_cont k);
+    th_cont lock_k;
     /* a timed wait (models/sync.c) */
     bool timed_waiting;          /* in native_cond_sleep with a timeout */
     bool wait_woken;             /* ... ended by a wake-up or its timeout */

@@ -319,6 +319,74 @@ static void test_threshold_helper_wake_cost(void)
     ASSERT(t.wants[1] >= 20 * US && t.wants[1] < 100 * US);
 }
 
+/* The tick's hand-off holds the Ractor's sched lock until its futex wake
+ * is paid (models/gvl.c, gvl_handoff_lock).  A loops on 9 us calls with
+ * 1 us of Ruby between them; B waits.  The first tick finds A in a call
+ * and hands the GVL to B, and the wake costs the timer futex_wake, 50 us
+ * here: A is back from its call within it and sleeps on the lock (one
+ * voluntary switch more), and B, woken on the idle core 20 us after the
+ * decision, sleeps on it too as it returns from pthread_cond_wait.  The
+ * unlock wakes A (FIFO), A's unlock wakes B.  By then nobody has refilled
+ * the timeslice set: the timer waits without a timeout, and B's
+ * add_running (A queued behind it) wakes it.  (Before, B's add_running
+ * came within the timer's 50 us and the timer kept its timed wait.) */
+struct lock_obs {
+    uint64_t vcsw[2];       /* A's and B's voluntary switches */
+    uint64_t timer_wakes;   /* the timer's wakes from its infinite wait */
+    bool locked;            /* the lock still held at the end */
+};
+
+static void lock_inspect(struct vm *vm, void *ctx)
+{
+    struct lock_obs *o = ctx;
+    o->vcsw[0] = vm->threads[0].own_nt.vcsw;
+    o->vcsw[1] = vm->threads[1].own_nt.vcsw;
+    o->timer_wakes = vm->timer.wakes;
+    o->locked = vm->ractors[0].handoff_locked || vm->ractors[0].lock_wait_head != NULL;
+}
+
+static struct fx_result tick_lock_run(enum scn_gvl_policy p, sim_time futex_wake, struct lock_obs *o)
+{
+    static struct scn_op a[2], body[2], b[1];
+    static struct scn_prog loop;
+    body[0] = fx_syscall(9 * US, false);
+    body[1] = fx_compute(1 * US);
+    loop = (struct scn_prog){ body, 2 };
+    a[0] = fx_compute(5 * US);
+    a[1] = fx_loop(1500, &loop, false);
+    b[0] = fx_compute(5 * US);
+    struct scn_thread th[] = { { "A", 1, { a, 2 }, 0, false }, { "B", 1, { b, 1 }, 0, false } };
+    struct scn_ractor r;
+    struct scenario s = fx_one_ractor(2, p, &r, th, 2);
+    s.machine.futex_wake = futex_wake;
+    struct fx_hooks h = { NULL, lock_inspect, o };
+    struct fx_result res;
+    fx_run(&s, &h, &res);
+    return res;
+}
+
+static void test_delayed_tick_holds_sched_lock(void)
+{
+    struct lock_obs o;
+    struct fx_result d = tick_lock_run(GVL_POLICY_DELAYED, 50 * US, &o);
+    ASSERT_EQ(d.rc, GV_OK);
+    ASSERT_EQ(d.m.gvl_handoffs, 2);  /* the tick's, and B's at its end */
+    ASSERT(!o.locked);
+    /* A: the lock, then its turn behind B; B: its first turn, the lock */
+    ASSERT_EQ(o.vcsw[0], 2);
+    ASSERT_EQ(o.vcsw[1], 2);
+    /* the timer: its first wait timed (B queued before it started), its
+     * wait after the hand-off infinite, ended by B */
+    ASSERT_EQ(o.timer_wakes, 1);
+    /* a wake cheaper than A's call: A is still in it at the unlock, B
+     * still waking; nobody sleeps on the lock */
+    struct fx_result c = tick_lock_run(GVL_POLICY_DELAYED, 1 * US, &o);
+    ASSERT_EQ(c.rc, GV_OK);
+    ASSERT_EQ(c.m.gvl_handoffs, 2);
+    ASSERT_EQ(o.vcsw[0], 1);
+    ASSERT_EQ(o.vcsw[1], 1);
+}
+
 /* Two CPU-bound threads: every policy shares the GVL by 100 ms quanta; the
  * 3.3 policies count them in 10 ms ticks of the timer thread, barging in
  * its designated timer's 100 ms timed waits (no tick at all). */
@@ -503,6 +571,7 @@ int main(void)
     RUN(test_syscall_loop_two_cores);
     RUN(test_delayed_tick_hands_over);
     RUN(test_delayed_sleep_keeps_gvl);
+    RUN(test_delayed_tick_holds_sched_lock);
     RUN(test_threshold_helper_hands_over);
     RUN(test_threshold_helper_wake_cost);
     RUN(test_quantum_every_policy);
