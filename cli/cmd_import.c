@@ -131,7 +131,8 @@ static int write_stats(FILE *f, const struct imp_trace *t, const char *ruby)
     if (imp_latencies(t, &lat) != GV_OK) return GV_ENOMEM;
     const sim_time times[] = { tot.wall, tot.running, tot.gc, tot.wants_gvl, tot.waiting, tot.sleeping };
     fprintf(f, "form,ruby,threads,ractors,events,wall_s,running_s,gc_s,wants_gvl_s,waiting_s,sleeping_s,"
-                 "waits,io,sync,join,yield,end,exit,handoffs,handoff_s,acquires,acquire_s,flushes,flush_s,hook_s\n");
+                 "waits,io,sync,join,yield,end,exit,handoffs,handoff_s,acquires,acquire_s,flushes,flush_s,hook_s,"
+                 "joins,join_ready_s,death_handoffs,death_handoff_s\n");
     fprintf(f, "%s,%s,%d,%d,%d", t->form == IMP_FORM_GVLSIM ? "gvlsim" : "gvl-tracing", ruby ? ruby : "",
             t->nthreads, t->nractors, t->nevents);
     for (size_t i = 0; i < sizeof times / sizeof times[0]; i++) {
@@ -144,9 +145,13 @@ static int write_stats(FILE *f, const struct imp_trace *t, const char *ruby)
     csv_format_seconds(q, sizeof q, lat.acquire_median);
     csv_format_seconds(fl, sizeof fl, lat.flush_median);
     csv_format_seconds(k, sizeof k, imp_event_hook(t, &lat).hook);
-    fprintf(f, ",%d,%d,%d,%d,%d,%d,%d,%d,%s,%d,%s,%d,%s,%s\n", tot.waits, tot.cls[IMP_CLS_IO], tot.cls[IMP_CLS_SYNC],
-            tot.cls[IMP_CLS_JOIN], tot.cls[IMP_CLS_YIELD], tot.cls[IMP_CLS_END], tot.cls[IMP_CLS_EXIT], lat.handoffs,
-            h, lat.acquires, q, lat.flushes, fl, k);
+    char jr[40], dh[40];
+    csv_format_seconds(jr, sizeof jr, lat.join_median);
+    csv_format_seconds(dh, sizeof dh, lat.death_handoff_median);
+    fprintf(f, ",%d,%d,%d,%d,%d,%d,%d,%d,%s,%d,%s,%d,%s,%s,%d,%s,%d,%s\n", tot.waits, tot.cls[IMP_CLS_IO],
+            tot.cls[IMP_CLS_SYNC], tot.cls[IMP_CLS_JOIN], tot.cls[IMP_CLS_YIELD], tot.cls[IMP_CLS_END],
+            tot.cls[IMP_CLS_EXIT], lat.handoffs, h, lat.acquires, q, lat.flushes, fl, k, lat.joins, jr,
+            lat.death_handoffs, dh);
     return GV_OK;
 }
 
@@ -187,6 +192,14 @@ static void summary(const struct imp_trace *t, const char *ruby, const char *rub
             fprintf(stderr, "  of which %d wrote the tracer's buffer out (median %s; the others %s)\n", lat.flushes,
                     fl, p);
         }
+    }
+    if (lat.joins || lat.death_handoffs) {
+        char jr[48], dh[48];
+        units_format(lat.join_median, jr, sizeof jr);
+        units_format(lat.death_handoff_median, dh, sizeof dh);
+        fprintf(stderr, "  at a thread's death: %d joiner%s ready a median %s after its release, %d waiting "
+                        "thread%s running a median %s after it\n", lat.joins, lat.joins == 1 ? "" : "s", jr,
+                lat.death_handoffs, lat.death_handoffs == 1 ? "" : "s", dh);
     }
     if (t->trailing_commas || t->os_view_events || t->other_events || t->after_death || t->merged)
         fprintf(stderr, "  read: %d trailing comma%s accepted, %d OS-view events and %d other events skipped, "

@@ -663,21 +663,37 @@ int imp_latencies(const struct imp_trace *t, struct imp_latency *out)
     memset(out, 0, sizeof *out);
     struct ctx c = { .t = (struct imp_trace *)t };
     int rc = collect_holds(&c), n = 0;
-    sim_time *hv = NULL, *av = NULL, *fv = NULL;
+    sim_time *hv = NULL, *av = NULL, *fv = NULL, *jv = NULL, *dv = NULL, *last = NULL;
     if (rc != GV_OK) goto done;
     for (int i = 0; i < t->nthreads; i++) n += t->threads[i].nsegs;
     hv = malloc(((size_t)n + 1) * sizeof *hv);
     av = malloc(((size_t)n + 1) * sizeof *av);
     fv = malloc(((size_t)n + 1) * sizeof *fv);
-    if (!hv || !av || !fv) { rc = GV_ENOMEM; goto done; }
+    jv = malloc(((size_t)n + 1) * sizeof *jv);
+    dv = malloc(((size_t)n + 1) * sizeof *dv);
+    last = malloc(((size_t)t->nthreads + 1) * sizeof *last);
+    if (!hv || !av || !fv || !jv || !dv || !last) { rc = GV_ENOMEM; goto done; }
+    /* a dying thread's release: the end of its last hold (-1: it did not die) */
     for (int i = 0; i < t->nthreads; i++) {
         const struct imp_thread *th = &t->threads[i];
+        last[i] = -1;
+        for (int k = th->nsegs - 1; th->died && k >= 0 && last[i] < 0; k--)
+            if (holds(th->segs[k].st)) last[i] = th->segs[k].t1;
+    }
+    for (int i = 0; i < t->nthreads; i++) {
+        const struct imp_thread *th = &t->threads[i];
+        for (int k = 0; k < th->nsegs; k++) {
+            const struct imp_seg *s = &th->segs[k];
+            if (s->st == IMP_WAITING && s->cls == IMP_CLS_JOIN && s->waker >= 0 && last[s->waker] >= 0)
+                jv[out->joins++] = s->t1 - last[s->waker];
+        }
         for (int k = 0; k + 1 < th->nsegs; k++) {
             const struct imp_seg *s = &th->segs[k];
             if (s->st != IMP_WANTS_GVL || !holds(th->segs[k + 1].st)) continue;
             const struct hold *r = release_before(&c, s->t1, i);
             if (r && r->b >= s->t0 && next_hold_is(&c, r->b, i)) {
                 hv[out->handoffs++] = s->t1 - r->b;
+                if (r->b == last[r->th]) dv[out->death_handoffs++] = s->t1 - r->b;
                 continue;
             }
             /* held by a peer at any time of [t0, t1)?  a hold starting inside, or one around t0 */
@@ -704,10 +720,15 @@ int imp_latencies(const struct imp_trace *t, struct imp_latency *out)
     out->flush_median = median_of(fv, out->flushes);
     memcpy(av + (out->acquires - out->flushes), fv, (size_t)out->flushes * sizeof *fv);
     out->acquire_median = median_of(av, out->acquires);
+    out->join_median = median_of(jv, out->joins);
+    out->death_handoff_median = median_of(dv, out->death_handoffs);
 done:
     free(hv);
     free(av);
     free(fv);
+    free(jv);
+    free(dv);
+    free(last);
     free_holds(&c);
     return rc;
 }

@@ -29,6 +29,14 @@
 #include "jsonpos.h"
 #include "units.h"
 
+/* Values per trace event the importer allows (gvl-tracing's events hold 6
+ * to 8, `gvlsim run --trace`'s up to 10), the most in all (with the
+ * cJSON nodes and their positions, about IMP_MB_PER_MEVENT MB per million
+ * events, measured on x86-64). */
+#define IMP_VALUES_PER_EVENT 16
+#define IMP_MAX_VALUES 40000000
+#define IMP_MB_PER_MEVENT 1800
+
 static const char *const state_names[IMP_STATE_COUNT] = {
     [IMP_RUNNING] = "running",   [IMP_GC] = "gc",           [IMP_WANTS_GVL] = "wants_gvl",
     [IMP_WAITING] = "waiting",   [IMP_SLEEPING] = "sleeping", [IMP_STARTED] = "started",
@@ -586,7 +594,18 @@ int imp_read_mem(const char *name, const void *data, size_t len, struct imp_trac
     }
     cJSON *root = NULL;
     int doc;
+    /* A trace is as large as the program's history: its bound follows
+     * the events the scan counted (IMP_VALUES_PER_EVENT each, more than
+     * either writer's events hold), up to IMP_MAX_VALUES in all. */
+    if (sc.nevents > (IMP_MAX_VALUES - JPOS_MAX_VALUES) / IMP_VALUES_PER_EVENT) {
+        imp_err_at(&r, SIZE_MAX, "%zu trace events: more than this importer reads (%d; about %d MB "
+                   "of memory each million)", sc.nevents, (IMP_MAX_VALUES - JPOS_MAX_VALUES) / IMP_VALUES_PER_EVENT,
+                   IMP_MB_PER_MEVENT);
+        free(text);
+        return GV_EINVAL;
+    }
     if ((rc = jpos_new(&r.pos)) != GV_OK) { free(text); return rc; }
+    jpos_set_max_values(r.pos, JPOS_MAX_VALUES + IMP_VALUES_PER_EVENT * sc.nevents);
     if ((rc = jpos_add_doc(r.pos, name, text, tlen, &doc)) != GV_OK) goto done;
     if ((rc = jpos_parse(r.pos, doc, 0, &root, diags)) != GV_OK) goto done;
     const cJSON *events = root;

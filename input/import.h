@@ -232,6 +232,12 @@ struct imp_latency {
      * (imp_trace.flush), and the medians of those and of the others */
     int flushes;
     sim_time flush_median, plain_median;
+    /* at a thread's death (its last hold's end, the release): the joiners
+     * woken by it (class join), from that release to their READY (the end
+     * of their wait), and the hand-offs from it to a thread that was
+     * waiting for the GVL, to its RESUMED; the medians of each */
+    int joins, death_handoffs;
+    sim_time join_median, death_handoff_median;
 };
 /* GV_OK or GV_ENOMEM. */
 int imp_latencies(const struct imp_trace *t, struct imp_latency *out);

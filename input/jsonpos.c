@@ -32,13 +32,21 @@ struct jpos_table {
     size_t ndocs, capdocs;
     struct jpos_ent *ents;
     size_t count, cap;   /* cap is 0 or a power of two */
-    size_t nvalues;      /* values parsed into the table's documents (JPOS_MAX_VALUES) */
+    size_t nvalues;      /* values parsed into the table's documents */
+    size_t max_values;   /* their bound: JPOS_MAX_VALUES unless set */
 };
 
 int jpos_new(struct jpos_table **out)
 {
     *out = calloc(1, sizeof **out);
-    return *out ? GV_OK : GV_ENOMEM;
+    if (!*out) return GV_ENOMEM;
+    (*out)->max_values = JPOS_MAX_VALUES;
+    return GV_OK;
+}
+
+void jpos_set_max_values(struct jpos_table *t, size_t n)
+{
+    t->max_values = n;
 }
 
 void jpos_free(struct jpos_table *t)
@@ -329,10 +337,10 @@ static void sync_to(struct parser *p, size_t off, int *line, int *col)
 /* Count a value about to be made at p->off; 0 once the budget is spent. */
 static int count_value(struct parser *p)
 {
-    if (p->t->nvalues >= JPOS_MAX_VALUES) {
+    if (p->t->nvalues >= p->t->max_values) {
         fail_at(p, p->off,
-                "more than %d JSON values: the loader stops here, to bound the memory it takes",
-                JPOS_MAX_VALUES);
+                "more than %zu JSON values: the loader stops here, to bound the memory it takes",
+                p->t->max_values);
         return 0;
     }
     p->t->nvalues++;

@@ -12,8 +12,9 @@
  * documents' text, so number lexemes stay readable for exact conversion.
  *
  * Loading is bounded: nesting at most JPOS_MAX_DEPTH levels, and at most
- * JPOS_MAX_VALUES values in all the documents of a table (a 64 MiB file of
- * "0," would otherwise take gigabytes as cJSON nodes).
+ * JPOS_MAX_VALUES values in all the documents of a table unless the loader
+ * sets another bound (a 64 MiB file of "0," would otherwise take gigabytes
+ * as cJSON nodes).
  */
 #ifndef INPUT_JSONPOS_H
 #define INPUT_JSONPOS_H
@@ -44,6 +45,10 @@ struct jpos {
 struct jpos_table;
 
 int jpos_new(struct jpos_table **out);           /* GV_OK or GV_ENOMEM */
+/* The bound on the values the table's documents may hold (default
+ * JPOS_MAX_VALUES): a loader of larger documents (a recorded trace) sets
+ * its own. */
+void jpos_set_max_values(struct jpos_table *t, size_t n);
 void jpos_free(struct jpos_table *t);
 
 /* Add a document; the table takes ownership of `text` (len bytes plus a
@@ -55,7 +60,7 @@ int jpos_add_doc(struct jpos_table *t, const char *name, char *text, size_t len,
  * is added to columns on line 1 (a --set value starts inside "key=value").
  * The first error, as a diagnostic "name:L:C: message" (GV_EINVAL): a
  * syntax error, what RFC 8259 forbids, nesting deeper than JPOS_MAX_DEPTH,
- * more than JPOS_MAX_VALUES values.  A syntax error quotes the text near it
+ * more than the table's bound of values.  A syntax error quotes the text near it
  * only once the document has shown some JSON (a complete string, number or
  * literal): a file that is not JSON at all (a profile path naming
  * /etc/shadow) is never quoted.  GV_ENOMEM if memory ran out. */

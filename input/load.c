@@ -18,6 +18,7 @@
 #include "schema.h"
 
 #define LOAD_MAX_BYTES (64u << 20)
+#define LOAD_BYTES_PER_VALUE 16
 
 static int read_file(const char *path, const char *what, char **out, size_t *len,
                      struct diag_list *diags)
@@ -232,6 +233,10 @@ static int load_text(const char *file, char *text, size_t len, const struct load
         free(text);
         goto out;
     }
+    /* A large file may hold more values (a scenario imported from a long
+     * trace: about 23 bytes per value), but never more than one per
+     * LOAD_BYTES_PER_VALUE bytes: a file of "0," stays bounded. */
+    if (len / LOAD_BYTES_PER_VALUE > JPOS_MAX_VALUES) jpos_set_max_values(pos, len / LOAD_BYTES_PER_VALUE);
     if ((rc = jpos_add_doc(pos, file, text, len, &doc)) != GV_OK) goto out;
     if ((rc = jpos_parse(pos, doc, 0, &root, diags)) != GV_OK) goto out;
 

@@ -146,6 +146,23 @@ for pol in eager barging; do
     expect_code 0 "closed loop $pol: the replay's totals against the traced run's"
 done
 
+# -- a long trace: 261k events (2.4M JSON values, beyond a scenario's bound of 1M: the
+#    importer's bound follows the events it counted, the imported scenario's its size),
+#    imported and re-run within 3%
+# shellcheck disable=SC2086
+run run scenarios/queue_pingpong.json --set ractors.0.threads.0.program.0.times=1500 \
+    --set ractors.0.threads.1.program.0.times=7500 -q --reproducible --trace "$tmp/long.trace.json.gz" -o "$tmp/long_a.csv"
+expect_code 0 "long trace: traced run"
+run import gvl-tracing "$tmp/long.trace.json.gz" -o "$tmp/long.json" --machine report_m4 $mach
+expect_code 0 "long trace: import"
+expect_match err "gvlsim trace, .*, 261447 events" "long trace: its events"
+# shellcheck disable=SC2086
+run run "$tmp/long.json" $mach --set runtime.gvl_policy=eager --set machine.cores=2 -q --reproducible -o "$tmp/long_b.csv"
+expect_code 0 "long trace: re-run"
+run compare "$tmp/long_a.csv" "$tmp/long_b.csv" --key policy,cores --ignore scenario --tolerance '*=100000%' \
+    --tolerance wall_s=3% --tolerance wants_gvl_s=3% --tolerance parked_s=3%
+expect_code 0 "long trace: the replay's totals against the traced run's"
+
 # -- what-if: an imported scenario takes --set and sweeps like any other
 # shellcheck disable=SC2086
 run run "$tmp/ping-pong-3_3.json" $mach --set runtime.gvl_policy=hot_steal --set machine.cores=8 -q

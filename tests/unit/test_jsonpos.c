@@ -188,6 +188,35 @@ static void test_jsonpos_value_limit(void)
     free(text);
 }
 
+/* A loader of larger documents (a trace) sets its table's own bound:
+ * both ways, and the message names it. */
+static void test_jsonpos_set_max_values(void)
+{
+    struct jpos_table *t;
+    struct diag_list d;
+    cJSON *a = NULL;
+    int da;
+    for (size_t bound = 3; bound <= 4; bound++) {
+        ASSERT_EQ(jpos_new(&t), GV_OK);
+        jpos_set_max_values(t, bound);
+        ASSERT_EQ(jpos_add_doc(t, "s.json", strdup("[1,2,3]"), 7, &da), GV_OK);  /* 4 values */
+        diag_init(&d);
+        int rc = jpos_parse(t, da, 0, &a, &d);
+        if (bound == 4) {
+            ASSERT_EQ(rc, GV_OK);
+        } else {
+            ASSERT_EQ(rc, GV_EINVAL);
+            ASSERT_EQ(d.n, 1);
+            ASSERT_STREQ(d.msgs[0], "s.json:1:6: more than 3 JSON values: the loader stops here, "
+                         "to bound the memory it takes");
+        }
+        cJSON_Delete(a);
+        a = NULL;
+        diag_free(&d);
+        jpos_free(t);
+    }
+}
+
 /* Deterministic random mutations of a scenario-like document. */
 static void test_jsonpos_mutations(void)
 {
@@ -287,6 +316,7 @@ int main(void)
     RUN(test_jsonpos_edge_cases);
     RUN(test_jsonpos_messages);
     RUN(test_jsonpos_value_limit);
+    RUN(test_jsonpos_set_max_values);
     RUN(test_jsonpos_mutations);
     RUN(test_jsonpos_positions);
     TEST_DONE();
