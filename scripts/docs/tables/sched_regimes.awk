@@ -12,7 +12,7 @@ function render(   m) {
     printf "| ko1's desktop (Linux 6.8), measured | | %.3f | %.4f (main thread) | | %.2f µs |\n", 1657676 / 1e6, 48541 / 1e6, 7.874
     group("`linux_desktop`", "linux_desktop")
     m = "validate/pingpong_policies.rows"
-    printf "| this host (%s), executor, measured | | %.3f | %.3f (all threads) | %.3f | %.2f µs |\n", kernel(),
+    printf "| this host (%s), executor, measured | | %.3f | %.3f (all threads) | %.3f | %.2f µs |\n", "Linux " param("validate/host", "kernel"),
         emed(m, "main_vol_switches") / emed(m, "ops"), emed(m, "invol_switches") / emed(m, "ops"),
         emed(m, "gvl_handoffs") / emed(m, "ops"), 1e6 * emed(m, "wall_s") / emed(m, "ops")
     group("this host's profile", "host")
@@ -34,8 +34,4 @@ function emed(ds, col,   a, n, i) {
     if (!n) die(ds ": no executor run of point 0")
     sorta(a, n)
     return median(a, n)
-}
-function kernel(   i) {
-    for (i = 1; i <= NLINE["validate/host"]; i++) if (LINE["validate/host", i] ~ /^kernel=/) return "Linux " substr(LINE["validate/host", i], 8)
-    die("docs/data/validate/host.txt: no kernel= line")
 }
