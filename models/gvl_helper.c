@@ -77,15 +77,6 @@ static void helper_sleep(struct mach_task *t, void *ctx)
     mach_block(&h->vm->mach, t, helper_run, h);
 }
 
-/* Pay the CPU the helper owes (futex wakes, lock sections), then k. */
-static void helper_pay(struct thr_helper *h, struct mach_task *t, mach_cont k)
-{
-    sim_time c = h->pending_cost;
-    h->pending_cost = 0;
-    if (c > 0) mach_burst(&h->vm->mach, t, c, k, h);
-    else k(t, h);
-}
-
 /* Its hand-off's sections are paid: the sched lock is let go (the wake of
  * a thread that slept on it is a futex wake more), then its wait. */
 static void helper_unlock(struct mach_task *t, void *ctx)
@@ -96,7 +87,7 @@ static void helper_unlock(struct mach_task *t, void *ctx)
         struct gvl_actor helper = { &h->nt, &h->pending_cost, NULL };
         gvl_handoff_unlock(r, helper);
     }
-    helper_pay(h, t, helper_sleep);
+    vm_pay(h->vm, t, &h->pending_cost, helper_sleep, h);
 }
 
 static void helper_check(struct mach_task *t, void *ctx)
@@ -109,7 +100,7 @@ static void helper_check(struct mach_task *t, void *ctx)
         struct gvl_actor helper = { &h->nt, &h->pending_cost, NULL };
         if (core_sched_handoff_deferred(h->s, &helper)) gvl_handoff_lock(rb_ractor_of_sched(h->s));
     }
-    helper_pay(h, t, helper_unlock);
+    vm_pay(h->vm, t, &h->pending_cost, helper_unlock, h);
 }
 
 static void helper_run(struct mach_task *t, void *ctx)

@@ -77,15 +77,6 @@ static void timer_sleep(struct mach_task *t, void *ctx)
     mach_block(&vm->mach, t, timer_run, vm);
 }
 
-/* Pay the CPU the timer owes (futex wakes, lock sections), then k. */
-static void timer_pay(struct vm *vm, struct mach_task *t, mach_cont k)
-{
-    sim_time c = vm->timer.pending_cost;
-    vm->timer.pending_cost = 0;
-    if (c > 0) mach_burst(&vm->mach, t, c, k, vm);
-    else k(t, vm);
-}
-
 /* The tick's sections are paid: the sched locks its hand-offs held are
  * let go (waking a thread that slept on one is a futex wake more), then
  * timer_thread_set_timeout looks at the set. */
@@ -96,7 +87,7 @@ static void timer_unlock(struct mach_task *t, void *ctx)
     struct gvl_actor timer = { &tm->nt, &tm->pending_cost, NULL };
     for (int i = 0; i < vm->nractors; i++)
         if (vm->ractors[i].handoff_locked) gvl_handoff_unlock(&vm->ractors[i], timer);
-    timer_pay(vm, t, timer_sleep);
+    vm_pay(vm, t, &tm->pending_cost, timer_sleep, vm);
 }
 
 static void timer_work_done(struct mach_task *t, void *ctx)
@@ -118,7 +109,7 @@ static void timer_work_done(struct mach_task *t, void *ctx)
         }
         mn_timer_tick(vm);  /* M:N: lazy grq deq, SNT top-up */
     }
-    timer_pay(vm, t, timer_unlock);  /* futex wakes issued by policy ticks */
+    vm_pay(vm, t, &tm->pending_cost, timer_unlock, vm);  /* futex wakes issued by policy ticks */
 }
 
 static void timer_run(struct mach_task *t, void *ctx)

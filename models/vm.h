@@ -267,6 +267,18 @@ static inline void vm_set_state(struct rb_thread *th, enum thread_state to)
     vm_set_state_at(th, to, sim_now(th->vm->eng));
 }
 
+/* A native task of the VM that is no Ruby thread (the timer thread, the
+ * threshold helper) pays the CPU it owes (*owed: the futex wakes and lock
+ * sections it issued), then k(t, ctx): a burst, or k at once if it owes
+ * nothing.  (A Ruby thread pays through th_burst.) */
+static inline void vm_pay(struct vm *vm, struct mach_task *t, sim_time *owed, mach_cont k, void *ctx)
+{
+    sim_time c = *owed;
+    *owed = 0;
+    if (c > 0) mach_burst(&vm->mach, t, c, k, ctx);
+    else k(t, ctx);
+}
+
 /* The waker's CPU cost of a futex wake that mach_wake answered with `woke`:
  * futex_wake, plus wake_ipi when another core had to be interrupted;
  * futex_wake_chain (if the profile has it) in a hand-off chain on the
