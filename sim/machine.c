@@ -672,20 +672,23 @@ static bool pack_draw(struct machine *m, const struct mach_task *t)
     return rng_next(&m->rng) < m->pack_below;
 }
 
-/* t, woken by a task running on core c, is put on c: a hand-off chain if
- * t last ran on c and c has not been idle since t went to sleep, else a
- * plain local wake.  The chain's wake costs the waker futex_wake_chain
- * (calibrate: the one-CPU futex ping-pong's hand-off - context_switch);
- * futex_wake is measured after a pause with the CPU idle, and on the
- * development guest cost several times more (docs/validate.md). */
-static int wake_local(const struct mach_core *c, const struct mach_task *t)
+/* What waking t onto core c was for a waker running on core wcore (-1:
+ * none): REMOTE on another core; on the waker's own, a hand-off chain if t
+ * last ran there and the core has not been idle since t went to sleep,
+ * else a plain local wake.  The chain's wake costs the waker
+ * futex_wake_chain (calibrate: the one-CPU futex ping-pong's hand-off -
+ * context_switch); futex_wake is measured after a pause with the CPU idle,
+ * and on the development guest cost several times more (docs/validate.md). */
+static int wake_kind(const struct mach_core *c, const struct mach_task *t, int wcore)
 {
+    if (wcore < 0) return MACH_WAKE_LOCAL;
+    if (c->id != wcore) return MACH_WAKE_REMOTE;
     return t->last_core == c->id && c->idle_at < t->blocked_at ? MACH_WAKE_CHAIN : MACH_WAKE_LOCAL;
 }
 
 /* Returns MACH_WAKE_REMOTE if the task goes to a core other than the
  * waker's (the waker sends an IPI), else MACH_WAKE_CHAIN or
- * MACH_WAKE_LOCAL (wake_local; LOCAL without a waker). */
+ * MACH_WAKE_LOCAL (wake_kind; LOCAL without a waker). */
 static int place(struct machine *m, struct mach_task *t, const struct mach_task *waker)
 {
     int wcore = waker && waker->state == MT_RUNNING ? waker->core : -1;
@@ -704,8 +707,7 @@ static int place(struct machine *m, struct mach_task *t, const struct mach_task 
         if (fair_wakeup_preempt(m, c, t))
             ask_resched(m, c, c->id == wcore || wcore < 0 ? 0 : wake_latency(m, m->p.wake_busy_core, m->busy_spread));
         arm_slice(m, c);
-        if (wcore < 0) return MACH_WAKE_LOCAL;
-        return c->id != wcore ? MACH_WAKE_REMOTE : wake_local(c, t);
+        return wake_kind(c, t, wcore);
     }
     /* 1. an idle core: the previous one first (cache affinity), else the
      * lowest - unless the machine packs (below) */
@@ -730,7 +732,7 @@ static int place(struct machine *m, struct mach_task *t, const struct mach_task 
         } else {
             fair_join(m, c, t);
         }
-        return waker == NULL ? MACH_WAKE_LOCAL : wake_local(c, t);
+        return wake_kind(c, t, wcore);  /* c is the waker's core, or no waker */
     }
     t->state = MT_READY;
     t->core = target;
@@ -746,8 +748,7 @@ static int place(struct machine *m, struct mach_task *t, const struct mach_task 
     } else {
         sim_after(m->eng, wake_latency(m, m->p.wake_busy_core, m->busy_spread), ev_enqueue, t, (uint64_t)(uintptr_t)m);
     }
-    if (wcore < 0) return MACH_WAKE_LOCAL;
-    return target != wcore ? MACH_WAKE_REMOTE : wake_local(c, t);
+    return wake_kind(c, t, wcore);
 }
 
 /* ---- the model-facing calls --------------------------------------------- */
