@@ -92,24 +92,24 @@ struct sim_heap {
 
 extern const struct sim_engine_ops sim_heap_ops;
 
-static inline sim_event_id sim_heap_at(struct sim_engine *e, sim_time t, sim_handler h,
-                                       void *obj, uint64_t arg)
+/* Fill free slot s with an event under the next sequence number; its
+ * key (the event id). */
+static inline uint64_t sim_heap_fill(struct sim_heap *he, uint32_t s, sim_handler h, void *obj, uint64_t arg)
 {
-    struct sim_heap *he = (struct sim_heap *)e;
-    uint32_t s = he->free_head, n = he->n;
-    uint64_t seq = he->seq + 1;
-    if (__builtin_expect(s == SIM_HEAP_FREE_END || n >= he->small_room || seq >= SIM_HEAP_MAX_SEQ, 0))
-        return e->ops->at(e, t, h, obj, arg);
+    uint64_t seq = ++he->seq;
     struct sim_heap_slot *sl = &he->slots[s];
-    he->free_head = sl->next_free;
-    he->seq = seq;
     sl->h = h;
     sl->obj = obj;
     sl->arg = arg;
     sl->seq = seq;
-    uint64_t key = (seq << SIM_HEAP_SLOT_BITS) | s;
-    /* the newest key: after every entry due at the same time */
-    struct sim_heap_entry *a = he->heap;
+    return (seq << SIM_HEAP_SLOT_BITS) | s;
+}
+
+/* Put (t, key) into the small array a[0..n-1] (descending, room for one
+ * more).  key is the newest, larger than every pending one: it goes after
+ * every entry due at the same time, so times alone decide. */
+static inline void sim_heap_small_insert(struct sim_heap_entry *a, uint32_t n, sim_time t, uint64_t key)
+{
     uint32_t i = n;
     while (i > 0 && a[i - 1].t <= t) {
         a[i] = a[i - 1];
@@ -117,6 +117,18 @@ static inline sim_event_id sim_heap_at(struct sim_engine *e, sim_time t, sim_han
     }
     a[i].t = t;
     a[i].key = key;
+}
+
+static inline sim_event_id sim_heap_at(struct sim_engine *e, sim_time t, sim_handler h,
+                                       void *obj, uint64_t arg)
+{
+    struct sim_heap *he = (struct sim_heap *)e;
+    uint32_t s = he->free_head, n = he->n;
+    if (__builtin_expect(s == SIM_HEAP_FREE_END || n >= he->small_room || he->seq + 1 >= SIM_HEAP_MAX_SEQ, 0))
+        return e->ops->at(e, t, h, obj, arg);
+    he->free_head = he->slots[s].next_free;
+    uint64_t key = sim_heap_fill(he, s, h, obj, arg);
+    sim_heap_small_insert(he->heap, n, t, key);
     he->n = n + 1;
     e->pending++;
     return key;

@@ -135,12 +135,7 @@ static inline void insert(struct sim_heap *he, sim_time t, uint64_t key)
         he->n++;
         return;
     }
-    uint32_t i = he->n;
-    while (i > 0 && h[i - 1].t <= t) {
-        h[i] = h[i - 1];
-        i--;
-    }
-    h[i] = x;
+    sim_heap_small_insert(h, he->n, t, key);
     if (++he->n > SMALL_MAX) to_heap(he);
 }
 
@@ -157,13 +152,7 @@ static inline void slot_release(struct sim_heap *he, uint32_t s)
 static inline sim_event_id at_fill(struct sim_heap *he, uint32_t s, sim_time t, sim_handler h,
                                    void *obj, uint64_t arg)
 {
-    uint64_t seq = ++he->seq;
-    struct sim_heap_slot *sl = &he->slots[s];
-    sl->h = h;
-    sl->obj = obj;
-    sl->arg = arg;
-    sl->seq = seq;
-    uint64_t key = (seq << SLOT_BITS) | s;
+    uint64_t key = sim_heap_fill(he, s, h, obj, arg);
     insert(he, t, key);
     he->base.pending++;
     return key;
