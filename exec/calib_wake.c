@@ -31,6 +31,7 @@
 
 #include "../common/err.h"
 #include "calib_int.h"
+#include "exec_efd.h"
 
 /* A wake counts as "at once" on a busy CPU below this latency: anything
  * longer waited for the busy thread's time slice (>= 0.75 ms on Linux). */
@@ -61,14 +62,6 @@ struct sleeper {
     long long t1;          /* when the sleeper last ran after a wake */
 };
 
-/* CRuby's eventfd wake: write(2) of a uint64_t 1 (rb_thread_wakeup_timer_thread_fd) */
-static void efd_write(int fd)
-{
-    const uint64_t one = 1;
-    while (write(fd, &one, sizeof one) < 0 && errno == EINTR) {
-    }
-}
-
 /* native_ppoll_sleep: ppoll on two fds until `fd` is readable, then
  * consume_communication_pipe's read (one read of an eventfd) */
 static void efd_sleep(int fd, int idle)
@@ -77,9 +70,7 @@ static void efd_sleep(int fd, int idle)
         struct pollfd pfd[2] = { { idle, POLLIN, 0 }, { fd, POLLIN, 0 } };
         if (ppoll(pfd, 2, NULL, NULL) > 0 && (pfd[1].revents & POLLIN)) break;
     }
-    uint64_t v;
-    while (read(fd, &v, sizeof v) < 0 && errno == EINTR) {
-    }
+    exec_efd_read(fd);
 }
 
 static void *sleeper_thread(void *arg)
@@ -252,7 +243,7 @@ static void pp_wake(struct pingpong *p, int me, int other)
 {
     long long c0 = p->time_wakes ? calib_thread_cpu_ns() : 0;
     if (p->efd[0] >= 0) {
-        efd_write(p->efd[other]);
+        exec_efd_write(p->efd[other]);
     } else {
         atomic_store(&p->word[other], 1);
         calib_futex_wake(&p->word[other], 1);
@@ -326,7 +317,7 @@ static int pingpong_round(struct calib_ctx *c, int cpu_a, int cpu_b, long n, boo
     } else if (calib_thread_start(c, &t0, cpu_a, pp_thread, &a0) != GV_OK) {
         atomic_store(&p.quit, 1);
         if (ppoll_sleep) {
-            efd_write(p.efd[1]);
+            exec_efd_write(p.efd[1]);
         } else {
             atomic_store(&p.word[1], 1);
             calib_futex_wake(&p.word[1], 1);

@@ -25,11 +25,10 @@
 #include <errno.h>
 #include <poll.h>
 #include <sched.h>
-#include <stdint.h>
 #include <sys/eventfd.h>
-#include <unistd.h>
 
 #include "../core/policy.h"
+#include "exec_efd.h"
 #include "exec_sched.h"
 #include "exec_wait.h"
 
@@ -134,10 +133,7 @@ static bool efd_open(bool *open, int *fd)
 
 void exec_gvl32_ppoll_wake(struct exec_thread *th)
 {
-    /* rb_thread_wakeup_timer_thread_fd */
-    const uint64_t one = 1;
-    while (write(th->park_efd, &one, sizeof one) < 0 && errno == EINTR) {
-    }
+    exec_efd_write(th->park_efd);  /* rb_thread_wakeup_timer_thread_fd */
 }
 
 /* native_ppoll_sleep / rb_sigwait_sleep: ppoll on the signal self-pipe and
@@ -151,11 +147,7 @@ static void park_ppoll(struct exec_thread *th, pthread_mutex_t *lock)
         exec_check_abort(th, lock);
         pthread_mutex_unlock(lock);
         struct pollfd pfd[2] = { { th->vm->idle_efd, POLLIN, 0 }, { th->park_efd, POLLIN, 0 } };
-        if (ppoll(pfd, 2, NULL, NULL) > 0 && (pfd[1].revents & POLLIN)) {
-            uint64_t v;
-            while (read(th->park_efd, &v, sizeof v) < 0 && errno == EINTR) {
-            }
-        }
+        if (ppoll(pfd, 2, NULL, NULL) > 0 && (pfd[1].revents & POLLIN)) exec_efd_read(th->park_efd);
         pthread_mutex_lock(lock);
     }
     th->park_ppolling = false;
