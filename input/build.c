@@ -97,6 +97,15 @@ static int fill_struct(const struct bctx *b, const struct sch_obj *t, const cJSO
             memcpy(field, &x, sizeof x);
             break;
         }
+        case SCH_CURVE: {  /* absent: no curve */
+            struct gv_curve x = { 0 };
+            for (const cJSON *e = v ? v->child : NULL; e && x.n < GV_CURVE_MAX; e = e->next, x.n++) {
+                x.x[x.n] = sch_dur(b->d->pos, e->child);
+                x.y[x.n] = sch_dur(b->d->pos, e->child->next);
+            }
+            memcpy(field, &x, sizeof x);
+            break;
+        }
         default:
             break;
         }

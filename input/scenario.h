@@ -15,6 +15,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "../common/curve.h"
 #include "../common/time.h"
 
 /* ---- machine profile (JSON "machine", or scenarios/machines/NAME.json) --- */
@@ -56,6 +57,8 @@ struct scn_machine {
     sim_time wake_idle_core;   /* "wake_idle_core": wake -> running on an idle core (IPI + idle exit) */
     sim_time wake_busy_core;   /* "wake_busy_core": IPI/enqueue delay onto a busy remote core */
     double wake_jitter;        /* "wake_jitter": wake latencies drawn in [L(1-j), L(1+j)] */
+    struct gv_curve wake_idle_extra; /* "wake_idle_extra": extra wake -> running on an idle core, by
+                                * how long the core has been idle (sim/machine.h) */
     double wake_pack;          /* "wake_pack": share of wakes kept on the waker's core (sim/machine.h) */
     sim_time wake_pack_sleep;  /* "wake_pack_sleep": ... of those that slept less than this (0: any) */
     double corun_slowdown;     /* "corun_slowdown": work's slowdown with every core busy (sim/machine.h) */

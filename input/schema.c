@@ -17,7 +17,7 @@
 #define DAY (24 * HOUR)
 #define OP_DUR_MAX DAY   /* op durations: beyond a day is a typo, and sums stay far from overflow */
 #define NKEYS(a) ((int)(sizeof a / sizeof a[0]))
-#define SCH_MAX_KEYS 40
+#define SCH_MAX_KEYS 48
 
 /* ---- tables --------------------------------------------------------------- */
 
@@ -82,6 +82,8 @@ static const struct sch_key machine_keys[] = {
     M_DUR("wake_busy_core", "2us", wake_busy_core),
     { .name = "wake_jitter", .kind = SCH_NUMBER, .flags = SCH_ZERO_OK, .def = "0.5", .dmax = 1.0,
       .off = offsetof(struct scn_machine, wake_jitter) },
+    { .name = "wake_idle_extra", .kind = SCH_CURVE, .max = SIM_S,
+      .off = offsetof(struct scn_machine, wake_idle_extra) },
     { .name = "wake_pack", .kind = SCH_NUMBER, .flags = SCH_ZERO_OK, .def = "0", .dmax = 1.0,
       .off = offsetof(struct scn_machine, wake_pack) },
     M_DUR("wake_pack_sleep", "0", wake_pack_sleep),
@@ -1013,6 +1015,54 @@ static int check_list(struct vctx *c, const cJSON *v, const struct sch_key *k)
     return c->nerr == before;
 }
 
+/* A curve (SCH_CURVE): [[x, y], ...], x > 0 strictly increasing, y in [0, max]. */
+static int check_curve(struct vctx *c, const cJSON *v, const struct sch_key *k)
+{
+    if (!cJSON_IsArray(v)) {
+        type_error(c, v, "an array of [duration, duration] pairs");
+        return 0;
+    }
+    int n = cJSON_GetArraySize(v), before = c->nerr;
+    if (n > GV_CURVE_MAX) {
+        report(c, v, 0, "too many points (%d; the limit is %d)", n, GV_CURVE_MAX);
+        return 0;
+    }
+    size_t i = 0;
+    sim_time prev = 0;
+    for (const cJSON *e = v->child; e && !c->stopped; e = e->next, i++) {
+        size_t mark = jptr_push_index(&c->ptr, i);
+        if (!cJSON_IsArray(e)) {
+            type_error(c, e, "a [duration, duration] pair");
+        } else if (cJSON_GetArraySize(e) != 2) {
+            report(c, e, 0, "a point is a pair [duration, extra], got %d value%s", cJSON_GetArraySize(e),
+                   cJSON_GetArraySize(e) == 1 ? "" : "s");
+        } else {
+            int b = c->nerr;
+            size_t m2 = jptr_push_index(&c->ptr, 0);
+            check_dur_range(c, e->child, 0, k->max, 1, 0);
+            jptr_pop(&c->ptr, m2);
+            m2 = jptr_push_index(&c->ptr, 1);
+            check_dur_range(c, e->child->next, 0, k->max, 0, 0);
+            jptr_pop(&c->ptr, m2);
+            if (c->nerr == b) {
+                sim_time x = sch_dur(c->d->pos, e->child);
+                if (i > 0 && x <= prev) {
+                    char a[32], p[32];
+                    units_format(x, a, sizeof a);
+                    units_format(prev, p, sizeof p);
+                    m2 = jptr_push_index(&c->ptr, 0);
+                    report(c, e->child, 0, "%s is not after the previous point's %s: the points go in increasing "
+                           "order of their first value", a, p);
+                    jptr_pop(&c->ptr, m2);
+                }
+                prev = x;
+            }
+        }
+        jptr_pop(&c->ptr, mark);
+    }
+    return c->nerr == before;
+}
+
 static void check_array(struct vctx *c, const cJSON *v, const struct sch_key *k);
 
 /* Validate one value against its key; 1 if valid. */
@@ -1106,6 +1156,8 @@ static int check_value(struct vctx *c, const cJSON *v, const struct sch_key *k)
     case SCH_DURS:
     case SCH_WEIGHTS:
         return check_list(c, v, k);
+    case SCH_CURVE:
+        return check_curve(c, v, k);
     case SCH_RUBY:
         check_ruby(c, v);
         return 1;

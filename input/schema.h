@@ -43,6 +43,8 @@ enum sch_kind {
     SCH_TMPL,     /* the name of a thread template */
     SCH_DURS,     /* an array of at least `min` durations in [0, max] */
     SCH_WEIGHTS,  /* an array of numbers >= 0 */
+    SCH_CURVE,    /* an array of up to GV_CURVE_MAX [x, y] pairs of durations: x > 0 and strictly
+                   * increasing, y in [0, max] (common/curve.h) */
     SCH_RUBY      /* a CRuby version known to input/ruby_version.c, string or number ("3.1", 3.4) */
 };
 

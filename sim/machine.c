@@ -629,6 +629,21 @@ static sim_time wake_latency(struct machine *m, sim_time mean, sim_time spread)
 }
 
 
+/* Waking idle core c: wake_idle_core (drawn), and the more the longer c
+ * has been idle (wake_idle_extra, machine.h).  Linux's cpuidle governors
+ * (menu, teo) pick a deeper idle state the longer a CPU is expected to
+ * stay idle, and a deeper state takes longer to leave (intel_idle.c gives
+ * each state an exit latency beside its target residency); a KVM guest's
+ * vCPU idle past the host's halt_poll_ns is descheduled and must be woken
+ * by the host.  Measured per machine (`gvlsim calibrate`: wake_after_idle_*;
+ * gvltrace_2023: hand-offs by how long the waiter waited, docs/import.md). */
+static sim_time idle_wake_latency(struct machine *m, const struct mach_core *c)
+{
+    sim_time d = wake_latency(m, m->p.wake_idle_core, m->idle_spread);
+    if (m->p.wake_idle_extra.n > 0) d += gv_curve_at(&m->p.wake_idle_extra, mach_now_of(m) - c->idle_at);
+    return d;
+}
+
 /* The least loaded core when none is idle, so that every core's load is
  * 1 + its queue length; ties go to the wakee's previous core (`last`), then
  * the waker's (`wcore`), then the lowest index.  One core may count one
@@ -716,7 +731,7 @@ static int place(struct machine *m, struct mach_task *t, const struct mach_task 
     if (target < 0) target = first_idle_core(m);
     if (target >= 0 && !(t->last_core == wcore && wcore >= 0 && pack_draw(m, t))) {
         if (fair_on(m)) fair_enqueue(m, &m->cores[target], t, initial);
-        begin_arrival(m, &m->cores[target], t, CORE_WAKING, wake_latency(m, m->p.wake_idle_core, m->idle_spread));
+        begin_arrival(m, &m->cores[target], t, CORE_WAKING, idle_wake_latency(m, &m->cores[target]));
         return wcore >= 0 ? MACH_WAKE_REMOTE : MACH_WAKE_LOCAL;
     }
     /* 2. no idle core: the least loaded run queue; packed: the waker's core */

@@ -28,7 +28,12 @@
  *   latencies vary (the idle state reached, IPI delivery): each is drawn
  *   uniformly within +-wake_jitter of its mean.  Without that spread, equal
  *   latencies phase-lock periodic threads (the timer thread would always
- *   wake exactly in the gap between two GVL owners);
+ *   wake exactly in the gap between two GVL owners).  The longer an idle
+ *   core has been idle, the longer it takes to wake (a deeper C-state; in
+ *   a guest, a vCPU past the host's halt polling that the host's scheduler
+ *   must run again): wake_idle_extra adds y(idle time), a curve of
+ *   measured points (common/curve.h), to the drawn wake_idle_core, not
+ *   itself jittered;
  * - a core whose task blocks or exits switches to its run-queue head, or
  *   pulls the head of the longest other run queue (idle balance), or idles;
  * - a core with waiting tasks preempts its task after os_timeslice: an
@@ -64,6 +69,7 @@
 #include <stdint.h>
 
 #include "engine.h"
+#include "../common/curve.h"
 #include "../common/rng.h"
 #include "fair.h"
 
@@ -164,6 +170,7 @@ struct mach_params {
     sim_time wake_idle_core;
     sim_time wake_busy_core;
     double wake_jitter;     /* wake latencies uniform in [L(1-j), L(1+j)] */
+    struct gv_curve wake_idle_extra; /* + this on an idle core, by how long it was idle (n = 0: none) */
     sim_time os_timeslice;  /* fifo: the slice; eevdf: the base slice; cfs: min granularity */
     enum mach_sched sched;  /* fifo, cfs, eevdf, eevdf with DELAY_DEQUEUE */
     sim_time os_tick;       /* the kernel's tick (fair classes notice slice ends there) */

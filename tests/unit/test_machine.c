@@ -202,6 +202,51 @@ static void test_wake_pack_sleep(void)
     for (uint64_t seed = 1; seed <= 10; seed++) ASSERT_EQ(pack_run_slept(0.5, 50, seed, &woke), 122);
 }
 
+/* wake_idle_extra: B blocks on core 0 at 10 (the core idles from then),
+ * A runs on core 1 from 10, works `idle`, then wakes B, which goes back
+ * to idle core 0: wake_idle_core (10) plus the curve at the time core 0
+ * has been idle.  The curve (100, 0), (10000, 100): linear in log idle
+ * time, so 50 at 1000; 0 below 100; 100 from 10000 on. */
+static sim_time idle_wake_run(sim_time idle, bool curve)
+{
+    static const struct ms_step b[] = { { A_BLOCK, 0, 0 }, { A_MARK, 0, 0 }, { A_EXIT, 0, 0 } };
+    struct ms_step a[] = { { A_BURST, idle, 0 }, { A_WAKE, 0, 0 }, { A_EXIT, 0, 0 } };
+    const struct ms_step *const s[] = { b, a };
+    struct mach_params p = ms_params(2, MACH_SCHED_FIFO);
+    if (curve) p.wake_idle_extra = (struct gv_curve){ .n = 2, .x = { 100, 10000 }, .y = { 0, 100 } };
+    struct ms_world w;
+    ms_setup_params(&w, &p, s, 2);
+    ms_start(&w, 0);
+    ms_start(&w, 1);
+    ms_run(&w);
+    ASSERT_EQ(w.t[0].t.last_core, 0);
+    ASSERT_EQ(w.t[1].woke[0], MACH_WAKE_REMOTE);
+    sim_time waking = w.m.cores[0].waking_time;  /* its start-up (10) and the wake-up */
+    sim_time at = w.t[0].marks[0];
+    ASSERT_EQ(waking, 10 + (at - (10 + idle)));
+    ms_teardown(&w);
+    return at - (10 + idle);  /* the wake-up's latency */
+}
+
+static void test_wake_idle_extra(void)
+{
+    ASSERT_EQ(idle_wake_run(1000, false), 10);      /* no curve: wake_idle_core alone */
+    ASSERT_EQ(idle_wake_run(50, true), 10);         /* below the first point */
+    ASSERT_EQ(idle_wake_run(100, true), 10);        /* at it: its value, 0 */
+    ASSERT_EQ(idle_wake_run(1000, true), 10 + 50);  /* a decade of two: half-way */
+    ASSERT_EQ(idle_wake_run(10000, true), 10 + 100);
+    ASSERT_EQ(idle_wake_run(50000, true), 10 + 100);  /* beyond the last point: its value */
+    /* the curve itself */
+    struct gv_curve c = { .n = 3, .x = { 10, 100, 1000 }, .y = { 5, 25, 15 } };
+    ASSERT_EQ(gv_curve_at(&c, 9), 0);
+    ASSERT_EQ(gv_curve_at(&c, 10), 5);
+    ASSERT_EQ(gv_curve_at(&c, 100), 25);
+    ASSERT_EQ(gv_curve_at(&c, 316), 20);   /* 25 - 10 x log10(3.16): 20.0 */
+    ASSERT_EQ(gv_curve_at(&c, 2000), 15);
+    struct gv_curve none = { 0 };
+    ASSERT_EQ(gv_curve_at(&none, 1000), 0);
+}
+
 struct cut { struct machine *m; struct mach_task *t; sim_time delay; };
 
 static void cut_now(void *obj, uint64_t arg)
@@ -388,6 +433,7 @@ int main(void)
     RUN(test_remote_busy_wake_and_slice);
     RUN(test_wake_pack);
     RUN(test_wake_pack_sleep);
+    RUN(test_wake_idle_extra);
     RUN(test_interrupt_cuts_burst);
     RUN(test_interrupt_while_preempted);
     RUN(test_wakeup_preempt);
