@@ -163,7 +163,7 @@ static void name_from_path(const char *path, char *buf, size_t n)
 static void write_profile(FILE *f, const struct cal_opts *o, const char *command, const struct calib_host *h,
                           const struct calib_result *r, const struct calib_profile *p, int warnings)
 {
-    char name[128], desc[512], val[64];
+    char name[128], desc[512], val[512];
     if (o->name) snprintf(name, sizeof name, "%s", o->name);
     else if (strcmp(o->output, "-")) name_from_path(o->output, name, sizeof name);
     else snprintf(name, sizeof name, "calibrated");
@@ -292,7 +292,7 @@ static int calibrate_exec(const struct args *a)
         fprintf(stderr, "gvlsim calibrate: %.1f s, %d warning%s; profile keys:\n", r.seconds, pr.warnings,
                 pr.warnings == 1 ? "" : "s");
         for (int i = 0; i < p.n; i++) {
-            char val[64];
+            char val[512];
             calib_key_value(&p.k[i], val, sizeof val);
             fprintf(stderr, "  %-18s %-20s %s\n", p.k[i].name, val, p.k[i].how);
         }

@@ -132,7 +132,11 @@ static int write_stats(FILE *f, const struct imp_trace *t, const char *ruby)
     const sim_time times[] = { tot.wall, tot.running, tot.gc, tot.wants_gvl, tot.waiting, tot.sleeping };
     fprintf(f, "form,ruby,threads,ractors,events,wall_s,running_s,gc_s,wants_gvl_s,waiting_s,sleeping_s,"
                  "waits,io,sync,join,yield,end,exit,handoffs,handoff_s,acquires,acquire_s,flushes,flush_s,hook_s,"
-                 "joins,join_ready_s,death_handoffs,death_handoff_s\n");
+                 "joins,join_ready_s,death_handoffs,death_handoff_s");
+    for (int b = 0; b < IMP_QUIET_BINS; b++)
+        fprintf(f, ",handoffs_%s,handoff_%s_s,handoff_%s_quiet_s", imp_quiet_bin_name(b), imp_quiet_bin_name(b),
+                imp_quiet_bin_name(b));
+    fputc('\n', f);
     fprintf(f, "%s,%s,%d,%d,%d", t->form == IMP_FORM_GVLSIM ? "gvlsim" : "gvl-tracing", ruby ? ruby : "",
             t->nthreads, t->nractors, t->nevents);
     for (size_t i = 0; i < sizeof times / sizeof times[0]; i++) {
@@ -148,10 +152,17 @@ static int write_stats(FILE *f, const struct imp_trace *t, const char *ruby)
     char jr[40], dh[40];
     csv_format_seconds(jr, sizeof jr, lat.join_median);
     csv_format_seconds(dh, sizeof dh, lat.death_handoff_median);
-    fprintf(f, ",%d,%d,%d,%d,%d,%d,%d,%d,%s,%d,%s,%d,%s,%s,%d,%s,%d,%s\n", tot.waits, tot.cls[IMP_CLS_IO],
+    fprintf(f, ",%d,%d,%d,%d,%d,%d,%d,%d,%s,%d,%s,%d,%s,%s,%d,%s,%d,%s", tot.waits, tot.cls[IMP_CLS_IO],
             tot.cls[IMP_CLS_SYNC], tot.cls[IMP_CLS_JOIN], tot.cls[IMP_CLS_YIELD], tot.cls[IMP_CLS_END],
             tot.cls[IMP_CLS_EXIT], lat.handoffs, h, lat.acquires, q, lat.flushes, fl, k, lat.joins, jr,
             lat.death_handoffs, dh);
+    for (int b = 0; b < IMP_QUIET_BINS; b++) {
+        char wl[40], wq[40];
+        csv_format_seconds(wl, sizeof wl, lat.quiet_median[b]);
+        csv_format_seconds(wq, sizeof wq, lat.quiet_time[b]);
+        fprintf(f, ",%d,%s,%s", lat.quiet[b], wl, wq);
+    }
+    fputc('\n', f);
     return GV_OK;
 }
 
@@ -185,6 +196,18 @@ static void summary(const struct imp_trace *t, const char *ruby, const char *rub
         units_format(lat.acquire_median, q, sizeof q);
         fprintf(stderr, "  GVL hand-offs: %d, median %s from a release to the next thread running; uncontended "
                         "acquisitions: %d, median %s\n", lat.handoffs, h, lat.acquires, q);
+        fprintf(stderr, "  hand-offs (not at a death) by how long no other thread had changed state (the other CPUs "
+                        "idle):");
+        for (int b = 0; b < IMP_QUIET_BINS; b++) {
+            char lo[32], hi[32], md[48];
+            units_format(imp_quiet_bin_from(b), lo, sizeof lo);
+            units_format(imp_quiet_bin_from(b + 1), hi, sizeof hi);
+            units_format(lat.quiet_median[b], md, sizeof md);
+            if (b + 1 < IMP_QUIET_BINS) fprintf(stderr, "%s %s-%s: %d", b ? ";" : "", b ? lo : "0", hi, lat.quiet[b]);
+            else fprintf(stderr, "; %s or more: %d", lo, lat.quiet[b]);
+            if (lat.quiet[b]) fprintf(stderr, ", median %s", md);
+        }
+        fputc('\n', stderr);
         if (lat.flushes) {
             char p[48], fl[48];
             units_format(lat.plain_median, p, sizeof p);

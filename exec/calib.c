@@ -56,8 +56,20 @@ static const struct calib_desc descs[CALIB_COUNT] = {
     [CALIB_TIMER_WAKE_CPU] = { "timer_wake_cpu_ns", "ns", "CPU time per wake-up of a 1 ms epoll_wait loop" },
     [CALIB_FREE_OWN] = { "free_own_ns", "ns", "malloc + write + free of a 48-byte chunk, two CPUs, each thread its own chunks" },
     [CALIB_FREE_REMOTE] = { "free_remote_ns", "ns", "the same, each thread freeing the chunks the other thread allocated" },
+    [CALIB_WAKE_AFTER_IDLE_10US] = { "wake_after_idle_10us_ns", "ns",
+                                     "FUTEX_WAKE -> running on a CPU idle for 10 us (the waker spins meanwhile)" },
+    [CALIB_WAKE_AFTER_IDLE_30US] = { "wake_after_idle_30us_ns", "ns", "the same, the CPU idle for 30 us" },
+    [CALIB_WAKE_AFTER_IDLE_100US] = { "wake_after_idle_100us_ns", "ns", "the same, idle for 100 us" },
+    [CALIB_WAKE_AFTER_IDLE_300US] = { "wake_after_idle_300us_ns", "ns", "the same, idle for 300 us" },
+    [CALIB_WAKE_AFTER_IDLE_1MS] = { "wake_after_idle_1ms_ns", "ns", "the same, idle for 1 ms" },
+    [CALIB_WAKE_AFTER_IDLE_3MS] = { "wake_after_idle_3ms_ns", "ns", "the same, idle for 3 ms" },
+    [CALIB_WAKE_AFTER_IDLE_10MS] = { "wake_after_idle_10ms_ns", "ns", "the same, idle for 10 ms" },
+    [CALIB_WAKE_AFTER_IDLE_30MS] = { "wake_after_idle_30ms_ns", "ns", "the same, idle for 30 ms" },
     [CALIB_RUBY_INSN] = { "ruby_insn_ns", "ns", "a Ruby VM instruction of the counted loop (compute insns)" },
 };
+
+const long long calib_idle_ns[CALIB_IDLE_LEVELS] = { 10000, 30000, 100000, 300000,
+                                                      1000000, 3000000, 10000000, 30000000 };
 
 const struct calib_desc *calib_describe(enum calib_id id)
 {

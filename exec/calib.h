@@ -51,9 +51,21 @@ enum calib_id {
     CALIB_TIMER_WAKE_CPU,      /* CPU ns per wake-up of a thread in a 1 ms epoll_wait loop */
     CALIB_FREE_OWN,            /* CPU ns per malloc + write + free of a 48-byte chunk, two CPUs, each its own */
     CALIB_FREE_REMOTE,         /* the same, each thread freeing the chunks the other allocated */
+    CALIB_WAKE_AFTER_IDLE_10US,  /* ns from FUTEX_WAKE to running on a CPU idle 10 us (the waker spins) */
+    CALIB_WAKE_AFTER_IDLE_30US,  /* ... idle 30 us */
+    CALIB_WAKE_AFTER_IDLE_100US, /* ... 100 us */
+    CALIB_WAKE_AFTER_IDLE_300US, /* ... 300 us */
+    CALIB_WAKE_AFTER_IDLE_1MS,   /* ... 1 ms */
+    CALIB_WAKE_AFTER_IDLE_3MS,   /* ... 3 ms */
+    CALIB_WAKE_AFTER_IDLE_10MS,  /* ... 10 ms */
+    CALIB_WAKE_AFTER_IDLE_30MS,  /* ... 30 ms */
     CALIB_RUBY_INSN,           /* ns per VM instruction of the Ruby backend's counted loop */
     CALIB_COUNT
 };
+
+/* The idle times of CALIB_WAKE_AFTER_IDLE_*, in order, ns. */
+#define CALIB_IDLE_LEVELS 8
+extern const long long calib_idle_ns[CALIB_IDLE_LEVELS];
 
 struct calib_desc {
     const char *name;   /* JSON name, e.g. "wake_idle_ns" */

@@ -45,6 +45,9 @@
  *   tls_insn_overhead = thread-local increment loop - the same loop without it
  *   insn_time       = a VM instruction of the Ruby backend's counted loop, on
  *                     the Ruby that backend runs (skipped without one)
+ *   wake_idle_extra = wake_after_idle_*_ns - their base, the middle of the
+ *                     medians after 10, 30 and 100 us idle: (100 us, 0), then
+ *                     a point per idle time from 300 us on (floored at 0)
  *   corun_slowdown  = the busy loop's time per iteration while both CPUs run
  *                     it / alone (CPU-time clocks), at least 1
  */
@@ -154,6 +157,35 @@ static void dur_minus_key(struct calib_profile *p, const char *key, const struct
     }
 }
 
+/* wake_idle_extra: how much longer than after a short idle an idle CPU
+ * takes to run a woken thread, by how long it idled.  The base is the
+ * middle of the medians after 10, 30 and 100 us (one of three levels the
+ * host may move between, not their lowest); the curve starts at (100 us, 0)
+ * and has a point per longer idle time.  Written only when every idle
+ * time was measured. */
+static void idle_curve(struct calib_profile *p, const struct calib_result *r)
+{
+    const struct calib_stat *st[CALIB_IDLE_LEVELS];
+    for (int i = 0; i < CALIB_IDLE_LEVELS; i++)
+        if (!(st[i] = M(r, (enum calib_id)(CALIB_WAKE_AFTER_IDLE_10US + i)))) return;
+    double a = st[0]->median, b = st[1]->median, c = st[2]->median;
+    double base = a > b ? (b > c ? b : (a > c ? c : a)) : (a > c ? a : (b > c ? c : b));
+    struct calib_key *k = add(p, "wake_idle_extra", CK_CURVE);
+    k->measured = true;
+    int used = snprintf(k->how, sizeof k->how, "%s..%s minus the middle of the first three, %.4g ns:",
+                        mname(CALIB_WAKE_AFTER_IDLE_10US), mname(CALIB_WAKE_AFTER_IDLE_30MS), base);
+    k->curve.x[0] = 100 * SIM_US;
+    k->curve.y[0] = 0;
+    k->curve.n = 1;
+    for (int i = 3; i < CALIB_IDLE_LEVELS; i++) {
+        double extra = st[i]->median - base;
+        k->curve.x[k->curve.n] = (sim_time)calib_idle_ns[i] * SIM_NS;
+        k->curve.y[k->curve.n++] = ns3(extra > 0 ? extra : 0);
+        if (used > 0 && (size_t)used < sizeof k->how)
+            used += snprintf(k->how + used, sizeof k->how - (size_t)used, " %.4g", st[i]->median);
+    }
+}
+
 void calib_map(const struct calib_result *r, const struct calib_host *h, struct calib_profile *p)
 {
     memset(p, 0, sizeof *p);
@@ -215,6 +247,8 @@ void calib_map(const struct calib_result *r, const struct calib_host *h, struct 
     } else {
         add_dur(p, "wake_pack_sleep", 0, false, "not measured: the default (any sleep)");
     }
+
+    idle_curve(p, r);
 
     const char *why;
     k = add(p, "os_scheduler", CK_STR);
@@ -304,5 +338,16 @@ void calib_key_value(const struct calib_key *k, char *buf, size_t size)
     case CK_INT: snprintf(buf, size, "%lld", k->i); break;
     case CK_NUM: snprintf(buf, size, "%g", k->num); break;
     case CK_STR: snprintf(buf, size, "%s", k->str); break;
+    case CK_CURVE: {
+        size_t used = (size_t)snprintf(buf, size, "[");
+        for (int i = 0; i < k->curve.n && used < size; i++) {
+            char x[32], y[32];
+            units_format(k->curve.x[i], x, sizeof x);
+            units_format(k->curve.y[i], y, sizeof y);
+            used += (size_t)snprintf(buf + used, size - used, "%s[\"%s\", \"%s\"]", i ? ", " : "", x, y);
+        }
+        if (used < size) snprintf(buf + used, size - used, "]");
+        break;
+    }
     }
 }

@@ -15,7 +15,9 @@
 #include "calib.h"
 #include "calib_host.h"
 
-enum calib_key_kind { CK_DUR, CK_INT, CK_NUM, CK_STR };
+#include "../common/curve.h"
+
+enum calib_key_kind { CK_DUR, CK_INT, CK_NUM, CK_STR, CK_CURVE };
 
 struct calib_key {
     const char *name;          /* the profile key */
@@ -24,11 +26,12 @@ struct calib_key {
     long long i;               /* CK_INT */
     double num;                /* CK_NUM */
     const char *str;           /* CK_STR (static) */
+    struct gv_curve curve;     /* CK_CURVE */
     bool measured;             /* from this run's measurements (false: a host fact or a default) */
     char how[320];             /* the derivation */
 };
 
-#define CALIB_MAX_KEYS 32
+#define CALIB_MAX_KEYS 40
 
 struct calib_profile {
     struct calib_key k[CALIB_MAX_KEYS];
@@ -41,7 +44,7 @@ void calib_map(const struct calib_result *r, const struct calib_host *h, struct 
 const struct calib_key *calib_profile_key(const struct calib_profile *p, const char *name);
 
 /* The key's value as JSON text would write it ("789ns", "3", "0.12",
- * "eevdf"), into buf. */
+ * "eevdf", [["100us", "0ns"], ["1ms", "12us"]]), into buf. */
 void calib_key_value(const struct calib_key *k, char *buf, size_t size);
 
 #endif

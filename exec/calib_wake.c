@@ -225,6 +225,94 @@ static void bench_wake(struct calib_ctx *c, enum wake_where where)
     for (int i = 0; i < nids; i++) calib_done(c, ids[i]);
 }
 
+/* ---- wakes after an idle time (CALIB_WAKE_AFTER_IDLE_*) ----------------------------
+ * How long an idle CPU takes to run a woken thread, by how long it has been
+ * idle: a deeper idle state is slower to leave (cpuidle picks one by the
+ * expected idle time), and a guest's vCPU idle past the host's halt polling
+ * must be woken by the host.  The sleeper sleeps on the second CPU; the
+ * waker, on the first, spins for the idle time (so that its own CPU stays
+ * busy and the time is exact), then wakes it and spins until it ran.  Each
+ * round takes every idle time in a shuffled order, 5 samples each, so that
+ * a quiet or a busy moment of the host falls on all of them alike; rounds
+ * go on until the medians of the longest idle time's rounds agree. */
+#define IDLE_PER_ROUND 5
+
+static int wake_after_spin(struct sleeper *s, long long idle_ns, long long *lat)
+{
+    int n = atomic_load(&s->ack) + 1;
+    calib_spin_ns(idle_ns);
+    long long t0 = calib_now_ns();
+    atomic_store(&s->word, 1);
+    int woken = calib_futex_wake(&s->word, 1);
+    while (atomic_load(&s->ack) != n) {
+    }
+    *lat = s->t1 - t0;
+    return woken == 1;
+}
+
+static void bench_wake_after_idle(struct calib_ctx *c)
+{
+    enum calib_id ids[CALIB_IDLE_LEVELS];
+    for (int i = 0; i < CALIB_IDLE_LEVELS; i++) ids[i] = (enum calib_id)(CALIB_WAKE_AFTER_IDLE_10US + i);
+    if (c->cpu1 < 0) {
+        skip_ids(c, ids, CALIB_IDLE_LEVELS, "needs two CPUs");
+        return;
+    }
+    struct sleeper s;
+    memset(&s, 0, sizeof s);
+    pthread_t ts;
+    if (calib_thread_start(c, &ts, c->cpu1, sleeper_thread, &s) != GV_OK) {
+        skip_ids(c, ids, CALIB_IDLE_LEVELS, c->err);
+        c->err[0] = '\0';
+        return;
+    }
+    long long warm;
+    wake_after_spin(&s, 1000000, &warm);  /* the sleeper asleep once before the first sample */
+    unsigned long long rnd = 0x2545f4914f6cdd1dull;
+    /* per idle time: every sample, this round's, and the rounds' medians;
+     * rounds go on until the longest idle time's medians agree */
+    struct calib_series all[CALIB_IDLE_LEVELS], round[CALIB_IDLE_LEVELS];
+    struct calib_loop l[CALIB_IDLE_LEVELS];
+    memset(all, 0, sizeof all);
+    memset(round, 0, sizeof round);
+    for (int i = 0; i < CALIB_IDLE_LEVELS; i++)
+        calib_loop_start(&l[i], calib_budget(c, 4.0), 2 * c->min_rounds, 400, c->o->max_spread);
+    bool more;
+    do {
+        int order[CALIB_IDLE_LEVELS * IDLE_PER_ROUND], n = 0;
+        for (int i = 0; i < CALIB_IDLE_LEVELS; i++)
+            for (int k = 0; k < IDLE_PER_ROUND; k++) order[n++] = i;
+        for (int i = n - 1; i > 0; i--) {  /* Fisher-Yates */
+            int j = (int)(calib_rand(&rnd) % (unsigned long long)(i + 1)), x = order[i];
+            order[i] = order[j];
+            order[j] = x;
+        }
+        for (int i = 0; i < CALIB_IDLE_LEVELS; i++) round[i].n = 0;
+        for (int i = 0; i < n; i++) {
+            long long d;
+            if (!wake_after_spin(&s, calib_idle_ns[order[i]], &d)) continue;
+            calib_series_add(&all[order[i]], (double)d);
+            calib_series_add(&round[order[i]], (double)d);
+        }
+        more = false;
+        for (int i = 0; i < CALIB_IDLE_LEVELS; i++) {
+            double v = 0, q1, q3;
+            if (round[i].n) calib_summarise(round[i].v, round[i].n, &v, &q1, &q3);
+            bool m = calib_loop_more(&l[i], v);
+            if (i == CALIB_IDLE_LEVELS - 1) more = m;
+        }
+    } while (more);
+    stop_sleeper(&s, ts);
+    for (int i = 0; i < CALIB_IDLE_LEVELS; i++) {
+        struct calib_stat *st = &c->r->m[ids[i]];
+        calib_series_stat(&all[i], st);
+        calib_loop_end(&l[i], st);
+        calib_series_free(&all[i]);
+        calib_series_free(&round[i]);
+    }
+    for (int i = 0; i < CALIB_IDLE_LEVELS; i++) calib_done(c, ids[i]);
+}
+
 /* ---- futex ping-pong ------------------------------------------------------------ */
 
 struct pingpong {
@@ -591,6 +679,7 @@ void calib_bench_wake(struct calib_ctx *c)
     bench_wake(c, WAKE_LOCAL);
     bench_wake(c, WAKE_IDLE);
     bench_wake(c, WAKE_BUSY);
+    bench_wake_after_idle(c);
     bench_pingpong(c, false);
     calib_bench_pack(c);
 }

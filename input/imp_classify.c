@@ -658,12 +658,48 @@ static bool next_hold_is(const struct ctx *c, sim_time x, int self)
     return lo < c->hfrom[r + 1] && c->holds[lo].th == self;
 }
 
+static const sim_time quiet_bin_from[IMP_QUIET_BINS + 1] = { 0, 100 * SIM_US, SIM_MS, 10 * SIM_MS, SIM_TIME_MAX };
+static const char *const quiet_bin_names[IMP_QUIET_BINS] = { "lt100us", "lt1ms", "lt10ms", "ge10ms" };
+
+sim_time imp_quiet_bin_from(int i)
+{
+    return i >= 0 && i <= IMP_QUIET_BINS ? quiet_bin_from[i] : SIM_TIME_MAX;
+}
+
+const char *imp_quiet_bin_name(int i)
+{
+    return i >= 0 && i < IMP_QUIET_BINS ? quiet_bin_names[i] : "";
+}
+
+/* How long before x no thread but `self` had changed state: every state
+ * change is an event its thread fires on a CPU (up to 3.2 all of them;
+ * 3.3's waker fires a woken thread's READY), so the CPUs other than
+ * self's ran no traced thread since then - at most; an untraced thread
+ * (the timer thread) or a woken thread that found the GVL taken again
+ * (3.2 records nothing then) may have run there meanwhile. */
+static sim_time quiet_before(const struct imp_trace *t, sim_time x, int self)
+{
+    sim_time last = 0;
+    for (int i = 0; i < t->nthreads; i++) {
+        const struct imp_thread *th = &t->threads[i];
+        if (i == self || th->nsegs == 0 || th->segs[0].t0 >= x) continue;
+        int lo = 0, hi = th->nsegs;  /* the last segment starting before x */
+        while (hi - lo > 1) {
+            int mid = (lo + hi) / 2;
+            if (th->segs[mid].t0 < x) lo = mid;
+            else hi = mid;
+        }
+        if (th->segs[lo].t0 > last) last = th->segs[lo].t0;
+    }
+    return x - last;
+}
+
 int imp_latencies(const struct imp_trace *t, struct imp_latency *out)
 {
     memset(out, 0, sizeof *out);
     struct ctx c = { .t = (struct imp_trace *)t };
     int rc = collect_holds(&c), n = 0;
-    sim_time *hv = NULL, *av = NULL, *fv = NULL, *jv = NULL, *dv = NULL, *last = NULL;
+    sim_time *hv = NULL, *av = NULL, *fv = NULL, *jv = NULL, *dv = NULL, *last = NULL, *wl = NULL, *wq = NULL;
     if (rc != GV_OK) goto done;
     for (int i = 0; i < t->nthreads; i++) n += t->threads[i].nsegs;
     hv = malloc(((size_t)n + 1) * sizeof *hv);
@@ -672,7 +708,10 @@ int imp_latencies(const struct imp_trace *t, struct imp_latency *out)
     jv = malloc(((size_t)n + 1) * sizeof *jv);
     dv = malloc(((size_t)n + 1) * sizeof *dv);
     last = malloc(((size_t)t->nthreads + 1) * sizeof *last);
-    if (!hv || !av || !fv || !jv || !dv || !last) { rc = GV_ENOMEM; goto done; }
+    /* bin b's latencies and waits at [b * (n + 1), ...) */
+    wl = malloc(((size_t)n + 1) * IMP_QUIET_BINS * sizeof *wl);
+    wq = malloc(((size_t)n + 1) * IMP_QUIET_BINS * sizeof *wq);
+    if (!hv || !av || !fv || !jv || !dv || !last || !wl || !wq) { rc = GV_ENOMEM; goto done; }
     /* a dying thread's release: the end of its last hold (-1: it did not die) */
     for (int i = 0; i < t->nthreads; i++) {
         const struct imp_thread *th = &t->threads[i];
@@ -693,7 +732,16 @@ int imp_latencies(const struct imp_trace *t, struct imp_latency *out)
             const struct hold *r = release_before(&c, s->t1, i);
             if (r && r->b >= s->t0 && next_hold_is(&c, r->b, i)) {
                 hv[out->handoffs++] = s->t1 - r->b;
-                if (r->b == last[r->th]) dv[out->death_handoffs++] = s->t1 - r->b;
+                if (r->b == last[r->th]) {
+                    dv[out->death_handoffs++] = s->t1 - r->b;
+                    continue;
+                }
+                sim_time q = quiet_before(t, r->b, r->th);
+                int b = 0;
+                while (b + 1 < IMP_QUIET_BINS && q >= quiet_bin_from[b + 1]) b++;
+                size_t at = (size_t)b * ((size_t)n + 1) + (size_t)out->quiet[b]++;
+                wl[at] = s->t1 - r->b;
+                wq[at] = q;
                 continue;
             }
             /* held by a peer at any time of [t0, t1)?  a hold starting inside, or one around t0 */
@@ -722,7 +770,13 @@ int imp_latencies(const struct imp_trace *t, struct imp_latency *out)
     out->acquire_median = median_of(av, out->acquires);
     out->join_median = median_of(jv, out->joins);
     out->death_handoff_median = median_of(dv, out->death_handoffs);
+    for (int b = 0; b < IMP_QUIET_BINS; b++) {
+        out->quiet_median[b] = median_of(wl + (size_t)b * ((size_t)n + 1), out->quiet[b]);
+        out->quiet_time[b] = median_of(wq + (size_t)b * ((size_t)n + 1), out->quiet[b]);
+    }
 done:
+    free(wl);
+    free(wq);
     free(hv);
     free(av);
     free(fv);

@@ -220,6 +220,13 @@ struct imp_totals {
 };
 void imp_totals(const struct imp_trace *t, struct imp_totals *out);
 
+/* The bins of a hand-off's quiet time (struct imp_latency): [0, 100us),
+ * [100us, 1ms), [1ms, 10ms), [10ms, ...); their names in --stats
+ * (handoffs_NAME, handoff_NAME_s, handoff_NAME_quiet_s). */
+#define IMP_QUIET_BINS 4
+sim_time imp_quiet_bin_from(int i);   /* i = IMP_QUIET_BINS: the end of time */
+const char *imp_quiet_bin_name(int i);
+
 /* What a trace measured of its machine (and runtime), for a profile:
  * a hand-off is a thread ready for the GVL when a thread of its Ractor
  * released it into a wait, a sleep or its death, then running (latency:
@@ -238,6 +245,17 @@ struct imp_latency {
      * waiting for the GVL, to its RESUMED; the medians of each */
     int joins, death_handoffs;
     sim_time join_median, death_handoff_median;
+    /* the hand-offs other than at a death, by how long no thread but the
+     * releaser had changed state before the release (bin i: from
+     * imp_quiet_bin_from(i) to imp_quiet_bin_from(i + 1)): how many, their
+     * median latency and median quiet time.  Every state change is an
+     * event fired on a CPU, so the other CPUs ran no traced thread for at
+     * most that long, and an idle CPU wakes more slowly the longer it
+     * idled (machine.wake_idle_extra; docs/import.md).  At a death the
+     * queue's head is woken onto the dying thread's CPU, with no idle
+     * CPU's wake-up (docs/import.md, `gc`): left out. */
+    int quiet[IMP_QUIET_BINS];
+    sim_time quiet_median[IMP_QUIET_BINS], quiet_time[IMP_QUIET_BINS];
 };
 /* GV_OK or GV_ENOMEM. */
 int imp_latencies(const struct imp_trace *t, struct imp_latency *out);

@@ -29,7 +29,8 @@ checks=$((checks + 1))
 [ -s "$tmp/host.json" ] || fail "no profile written"
 for key in '"name": "host"' '"os_scheduler": ' '"context_switch": ' '"wake_idle_core": ' \
            '"calibration": {' '"kernel": ' '"cpu": ' '"date": ' '"name": "wake_preempt"' \
-           '"name": "syscall_stat_ns"' '"derivation": ' '"name": "ruby_insn_ns"' '"insn_time": '; do
+           '"name": "syscall_stat_ns"' '"derivation": ' '"name": "ruby_insn_ns"' '"insn_time": ' \
+           '"name": "wake_after_idle_30ms_ns"'; do
     checks=$((checks + 1))
     grep -qF -- "$key" "$tmp/host.json" || fail "profile lacks $key"
 done

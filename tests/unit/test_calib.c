@@ -238,6 +238,29 @@ static void test_map(void)
     ASSERT(fabs(calib_profile_key(&p, "corun_slowdown")->num - 1.5) < 1e-9);  /* 1.47 / 0.98 */
     ASSERT_EQ(dur(&p, "insn_time"), 1190);                        /* 1.19 ns */
     ASSERT(calib_profile_key(&p, "insn_time")->measured);
+    ASSERT(!calib_profile_key(&p, "wake_idle_extra"));  /* not measured: not written (no extra) */
+    /* the wake after an idle time: the lead's probe of 03:08 UTC on the
+     * development guest, its first run's medians (us) */
+    static const double after_idle_us[CALIB_IDLE_LEVELS] = { 40.4, 38.8, 40.9, 40.7, 53.9, 59.4, 69.9, 77.5 };
+    for (int i = 0; i < CALIB_IDLE_LEVELS; i++)
+        set(&r, (enum calib_id)(CALIB_WAKE_AFTER_IDLE_10US + i), after_idle_us[i] * 1000, 0, 0);
+    calib_map(&r, &h, &p);
+    const struct calib_key *ie = calib_profile_key(&p, "wake_idle_extra");
+    ASSERT(ie && ie->kind == CK_CURVE && ie->measured);
+    ASSERT_EQ(ie->curve.n, 6);  /* (100 us, 0) and 300 us .. 30 ms */
+    ASSERT_EQ(ie->curve.x[0], 100 * SIM_US);
+    ASSERT_EQ(ie->curve.y[0], 0);
+    ASSERT_EQ(ie->curve.x[1], 300 * SIM_US);
+    ASSERT_EQ(ie->curve.y[1], 300 * SIM_NS);      /* 40.7 - the middle of 40.4, 38.8, 40.9 */
+    ASSERT_EQ(ie->curve.x[5], 30 * SIM_MS);
+    ASSERT_EQ(ie->curve.y[5], 37100 * SIM_NS);    /* 77.5 - 40.4 */
+    char cv[256];
+    calib_key_value(ie, cv, sizeof cv);
+    ASSERT_STREQ(cv, "[[\"100us\", \"0s\"], [\"300us\", \"300ns\"], [\"1ms\", \"13.5us\"], [\"3ms\", \"19us\"], "
+                     "[\"10ms\", \"29.5us\"], [\"30ms\", \"37.1us\"]]");
+    set(&r, CALIB_WAKE_AFTER_IDLE_300US, 39000, 0, 0);  /* faster than the base: floored at 0 */
+    calib_map(&r, &h, &p);
+    ASSERT_EQ(calib_profile_key(&p, "wake_idle_extra")->curve.y[1], 0);
     for (int i = 0; i < p.n; i++) ASSERT(p.k[i].how[0]);
     ASSERT(calib_profile_key(&p, "context_switch")->measured);
     char buf[64];
