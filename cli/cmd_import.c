@@ -157,10 +157,10 @@ static int write_stats(FILE *f, const struct imp_trace *t, const char *ruby)
             tot.cls[IMP_CLS_EXIT], lat.handoffs, h, lat.acquires, q, lat.flushes, fl, k, lat.joins, jr,
             lat.death_handoffs, dh);
     for (int b = 0; b < IMP_QUIET_BINS; b++) {
-        char wl[40], wq[40];
-        csv_format_seconds(wl, sizeof wl, lat.quiet_median[b]);
-        csv_format_seconds(wq, sizeof wq, lat.quiet_time[b]);
-        fprintf(f, ",%d,%s,%s", lat.quiet[b], wl, wq);
+        char ql[40], qt[40];
+        csv_format_seconds(ql, sizeof ql, lat.quiet_median[b]);
+        csv_format_seconds(qt, sizeof qt, lat.quiet_time[b]);
+        fprintf(f, ",%d,%s,%s", lat.quiet[b], ql, qt);
     }
     fputc('\n', f);
     return GV_OK;

@@ -699,7 +699,7 @@ int imp_latencies(const struct imp_trace *t, struct imp_latency *out)
     memset(out, 0, sizeof *out);
     struct ctx c = { .t = (struct imp_trace *)t };
     int rc = collect_holds(&c), n = 0;
-    sim_time *hv = NULL, *av = NULL, *fv = NULL, *jv = NULL, *dv = NULL, *last = NULL, *wl = NULL, *wq = NULL;
+    sim_time *hv = NULL, *av = NULL, *fv = NULL, *jv = NULL, *dv = NULL, *last = NULL, *ql = NULL, *qt = NULL;
     if (rc != GV_OK) goto done;
     for (int i = 0; i < t->nthreads; i++) n += t->threads[i].nsegs;
     hv = malloc(((size_t)n + 1) * sizeof *hv);
@@ -708,10 +708,10 @@ int imp_latencies(const struct imp_trace *t, struct imp_latency *out)
     jv = malloc(((size_t)n + 1) * sizeof *jv);
     dv = malloc(((size_t)n + 1) * sizeof *dv);
     last = malloc(((size_t)t->nthreads + 1) * sizeof *last);
-    /* bin b's latencies and waits at [b * (n + 1), ...) */
-    wl = malloc(((size_t)n + 1) * IMP_QUIET_BINS * sizeof *wl);
-    wq = malloc(((size_t)n + 1) * IMP_QUIET_BINS * sizeof *wq);
-    if (!hv || !av || !fv || !jv || !dv || !last || !wl || !wq) { rc = GV_ENOMEM; goto done; }
+    /* bin b's latencies and quiet times at [b * (n + 1), ...) */
+    ql = malloc(((size_t)n + 1) * IMP_QUIET_BINS * sizeof *ql);
+    qt = malloc(((size_t)n + 1) * IMP_QUIET_BINS * sizeof *qt);
+    if (!hv || !av || !fv || !jv || !dv || !last || !ql || !qt) { rc = GV_ENOMEM; goto done; }
     /* a dying thread's release: the end of its last hold (-1: it did not die) */
     for (int i = 0; i < t->nthreads; i++) {
         const struct imp_thread *th = &t->threads[i];
@@ -740,8 +740,8 @@ int imp_latencies(const struct imp_trace *t, struct imp_latency *out)
                 int b = 0;
                 while (b + 1 < IMP_QUIET_BINS && q >= quiet_bin_from[b + 1]) b++;
                 size_t at = (size_t)b * ((size_t)n + 1) + (size_t)out->quiet[b]++;
-                wl[at] = s->t1 - r->b;
-                wq[at] = q;
+                ql[at] = s->t1 - r->b;
+                qt[at] = q;
                 continue;
             }
             /* held by a peer at any time of [t0, t1)?  a hold starting inside, or one around t0 */
@@ -771,12 +771,12 @@ int imp_latencies(const struct imp_trace *t, struct imp_latency *out)
     out->join_median = median_of(jv, out->joins);
     out->death_handoff_median = median_of(dv, out->death_handoffs);
     for (int b = 0; b < IMP_QUIET_BINS; b++) {
-        out->quiet_median[b] = median_of(wl + (size_t)b * ((size_t)n + 1), out->quiet[b]);
-        out->quiet_time[b] = median_of(wq + (size_t)b * ((size_t)n + 1), out->quiet[b]);
+        out->quiet_median[b] = median_of(ql + (size_t)b * ((size_t)n + 1), out->quiet[b]);
+        out->quiet_time[b] = median_of(qt + (size_t)b * ((size_t)n + 1), out->quiet[b]);
     }
 done:
-    free(wl);
-    free(wq);
+    free(ql);
+    free(qt);
     free(hv);
     free(av);
     free(fv);

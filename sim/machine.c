@@ -635,8 +635,9 @@ static sim_time wake_latency(struct machine *m, sim_time mean, sim_time spread)
  * stay idle, and a deeper state takes longer to leave (intel_idle.c gives
  * each state an exit latency beside its target residency); a KVM guest's
  * vCPU idle past the host's halt_poll_ns is descheduled and must be woken
- * by the host.  Measured per machine (`gvlsim calibrate`: wake_after_idle_*;
- * gvltrace_2023: hand-offs by how long the waiter waited, docs/import.md). */
+ * by the host (Documentation/virt/kvm/halt-polling.rst).  Measured per
+ * machine (`gvlsim calibrate`: wake_after_idle_*, docs/validate.md); a
+ * trace shows it in its hand-offs by quiet time (`gvlsim import`). */
 static sim_time idle_wake_latency(struct machine *m, const struct mach_core *c)
 {
     sim_time d = wake_latency(m, m->p.wake_idle_core, m->idle_spread);
