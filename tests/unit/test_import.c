@@ -574,6 +574,30 @@ static void test_classify_ractor_overlaps(void)
     ASSERT_EQ(imp_latencies(&t, &lat), GV_OK);
     ASSERT_EQ(lat.handoffs, 1);
     ASSERT_EQ(lat.handoff_median, 70 * SIM_US);
+    /* by quiet time: no thread but main changed state from t2's READY (5 us)
+     * to main's release (101 us): 96 us, the first bin */
+    ASSERT_EQ(lat.quiet[0], 1);
+    ASSERT_EQ(lat.quiet_median[0], 70 * SIM_US);
+    ASSERT_EQ(lat.quiet_time[0], 96 * SIM_US);
+    ASSERT(lat.quiet[1] == 0 && lat.quiet[2] == 0 && lat.quiet[3] == 0);
+    imp_trace_free(&t);
+    diag_free(&d);
+    /* the same after 20 ms of quiet: the last bin (10 ms or more) */
+    memset(&b, 0, sizeof b);
+    st(&b, 1, 0, "started_tracing");
+    st(&b, 2, 1, "started");
+    st(&b, 2, 5, "wants_gvl");
+    st(&b, 1, 20005, "waiting");
+    st(&b, 2, 20095, "running");
+    ASSERT_EQ(read_text(join_end(&b, 30000), &t, &d), GV_OK);
+    ASSERT_EQ(imp_classify(&t, NULL, err, sizeof err), GV_OK);
+    ASSERT_EQ(imp_latencies(&t, &lat), GV_OK);
+    ASSERT(lat.quiet[0] == 0 && lat.quiet[1] == 0 && lat.quiet[2] == 0);
+    ASSERT_EQ(lat.quiet[3], 1);
+    ASSERT_EQ(lat.quiet_median[3], 90 * SIM_US);
+    ASSERT_EQ(lat.quiet_time[3], 20 * SIM_MS);
+    ASSERT_STREQ(imp_quiet_bin_name(3), "ge10ms");
+    ASSERT_EQ(imp_quiet_bin_from(1), 100 * SIM_US);
     imp_trace_free(&t);
     diag_free(&d);
 }
@@ -909,6 +933,12 @@ static void test_latencies_at_death(void)
     ASSERT_EQ(lat.death_handoffs, 2);             /* w2 after w1's death, main after w2's */
     ASSERT_EQ(lat.death_handoff_median, 8500 * SIM_NS);
     ASSERT_EQ(lat.handoffs, 3);                   /* and w1 after main's join */
+    /* the deaths' hand-offs are in no quiet-time bin; w1's is, after 4 us of
+     * quiet (w2's start at 41 us, main's release at 45) */
+    ASSERT_EQ(lat.quiet[0] + lat.quiet[1] + lat.quiet[2] + lat.quiet[3], 1);
+    ASSERT_EQ(lat.quiet[0], 1);
+    ASSERT_EQ(lat.quiet_median[0], 15 * SIM_US);
+    ASSERT_EQ(lat.quiet_time[0], 4 * SIM_US);
     imp_trace_free(&t);
     diag_free(&d);
 }
