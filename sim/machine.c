@@ -108,6 +108,13 @@ static inline void idle_mark(struct machine *m, const struct mach_core *c, bool 
     else m->idle[id / 64] &= ~bit;
 }
 
+/* Is core i CORE_IDLE?  (Its bit: one word, where its state is in a
+ * struct of its own.) */
+static inline bool core_idle(const struct machine *m, int i)
+{
+    return m->idle[(unsigned)i / 64] >> ((unsigned)i % 64) & 1;
+}
+
 static int first_idle_core(const struct machine *m)
 {
     if (m->idle[0]) return __builtin_ctzll(m->idle[0]);  /* (up to 64 cores: one word) */
@@ -376,7 +383,7 @@ static inline __attribute__((always_inline)) void begin_arrival(struct machine *
 }
 
 /* The core's task left (blocked, exited, preempted): pick the next one. */
-static void dispatch(struct machine *m, struct mach_core *c)
+static inline __attribute__((always_inline)) void dispatch(struct machine *m, struct mach_core *c)
 {
     struct mach_task *t;
     if (fair_on(m)) {
@@ -720,7 +727,7 @@ static inline __attribute__((always_inline)) int place(struct machine *m, struct
     /* 1. an idle core: the previous one first (cache affinity), else the
      * lowest - unless the machine packs (below) */
     int target = -1;
-    if (t->last_core >= 0 && m->cores[t->last_core].state == CORE_IDLE) target = t->last_core;
+    if (t->last_core >= 0 && core_idle(m, t->last_core)) target = t->last_core;
     if (target < 0) target = first_idle_core(m);
     if (target >= 0 && !(t->last_core == wcore && wcore >= 0 && pack_draw(m, t))) {
         if (fair_on(m)) fair_enqueue(m, &m->cores[target], t, initial);

@@ -306,11 +306,15 @@ static inline void mach_burst(struct machine *m, struct mach_task *t, sim_time d
     t->in_burst = true;
     t->burst_k = k;
     t->burst_ctx = ctx;
-    /* its end, never before now: mach_end_of (machine.c) */
-    t->burst_end = d <= 0 ? now : d > SIM_TIME_MAX - now ? SIM_TIME_MAX : now + d;
+    /* its end, never before now, the end of time rather than an overflow
+     * (mach_end_of, machine.c; now >= 0, so only d > 0 can overflow) */
+    sim_time end;
+    if (d <= 0) end = now;
+    else if (__builtin_add_overflow(now, d, &end)) end = SIM_TIME_MAX;
+    t->burst_end = end;
     t->interrupt_pending = false;
     t->burst_cut = 0;
-    t->burst_ev = sim_at_checked(m->eng, t->burst_end, mach_ev_burst_end, t, (uint64_t)(uintptr_t)m);
+    t->burst_ev = sim_at_checked(m->eng, end, mach_ev_burst_end, t, (uint64_t)(uintptr_t)m);
 }
 
 #endif
