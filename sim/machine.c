@@ -152,6 +152,8 @@ int mach_init(struct machine *m, struct sim_engine *eng, const struct mach_param
     rng_seed(&m->rng, p->seed, UINT64_C(0x6d616368696e65));  /* "machine" stream */
     m->idle_spread = wake_spread(p->wake_idle_core, p->wake_jitter);
     m->busy_spread = wake_spread(p->wake_busy_core, p->wake_jitter);
+    if (p->wake_idle_extra) m->idle_extra = *p->wake_idle_extra;
+    m->p.wake_idle_extra = NULL;  /* the copy above is the machine's */
     if (p->wake_pack > 0 && p->wake_pack < 1)  /* 2^64 x p, exact enough for a share */
         m->pack_below = (uint64_t)(p->wake_pack * 18446744073709551616.0);
     return GV_OK;
@@ -656,7 +658,7 @@ static sim_time wake_latency(struct machine *m, sim_time mean, sim_time spread)
 static sim_time idle_wake_latency(struct machine *m, const struct mach_core *c)
 {
     sim_time d = wake_latency(m, m->p.wake_idle_core, m->idle_spread);
-    if (m->p.wake_idle_extra.n > 0) d += gv_curve_at(&m->p.wake_idle_extra, mach_now_of(m) - c->idle_at);
+    if (m->idle_extra.n > 0) d += gv_curve_at(&m->idle_extra, mach_now_of(m) - c->idle_at);
     return d;
 }
 

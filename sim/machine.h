@@ -153,7 +153,7 @@ struct mach_core {
     struct mach_task *rq_head, *rq_tail;
     int nrq;
     sim_time slice_start;
-    sim_time idle_at;        /* when it last went idle (MACH_WAKE_CHAIN) */
+    sim_time idle_at;        /* when it last went idle (MACH_WAKE_CHAIN, wake_idle_extra) */
     sim_event_id slice_ev;
     sim_event_id resched_ev; /* fair: a re-pick asked for (need_resched) */
     struct fair_rq frq;      /* fair: what V needs */
@@ -170,7 +170,8 @@ struct mach_params {
     sim_time wake_idle_core;
     sim_time wake_busy_core;
     double wake_jitter;     /* wake latencies uniform in [L(1-j), L(1+j)] */
-    struct gv_curve wake_idle_extra; /* + this on an idle core, by how long it was idle (n = 0: none) */
+    const struct gv_curve *wake_idle_extra; /* + this on an idle core, by how long it was idle
+                                             * (NULL or no point: none; mach_init copies it) */
     sim_time os_timeslice;  /* fifo: the slice; eevdf: the base slice; cfs: min granularity */
     enum mach_sched sched;  /* fifo, cfs, eevdf, eevdf with DELAY_DEQUEUE */
     sim_time os_tick;       /* the kernel's tick (fair classes notice slice ends there) */
@@ -202,6 +203,7 @@ struct machine {
     struct mach_rated_pool *rated;  /* rated-burst states handed out (machine.c) */
     bool oom;            /* one could not be allocated: the run stopped */
     char error[256];     /* first protocol violation by a model, if any */
+    struct gv_curve idle_extra;  /* wake_idle_extra's copy (cold: read by idle-core wakes only) */
 };
 
 /* Is a fair class in use (not FIFO)?  (Inline: the FIFO machine asks on

@@ -213,7 +213,8 @@ static sim_time idle_wake_run(sim_time idle, bool curve)
     struct ms_step a[] = { { A_BURST, idle, 0 }, { A_WAKE, 0, 0 }, { A_EXIT, 0, 0 } };
     const struct ms_step *const s[] = { b, a };
     struct mach_params p = ms_params(2, MACH_SCHED_FIFO);
-    if (curve) p.wake_idle_extra = (struct gv_curve){ .n = 2, .x = { 100, 10000 }, .y = { 0, 100 } };
+    struct gv_curve points = { .n = 2, .x = { 100, 10000 }, .y = { 0, 100 } };
+    if (curve) p.wake_idle_extra = &points;
     struct ms_world w;
     ms_setup_params(&w, &p, s, 2);
     ms_start(&w, 0);
