@@ -24,6 +24,10 @@
  *   w  as f, and once woken tmr wakes two helper threads in turn four times
  *      (h0 h1 h0 h1): four wakee flips a wake, so that its wakee_flips are
  *      several times its wakers' (mainline's wake_wide() then spreads)
+ *   b  as f, and once woken tmr spins 30 us and wakes the token's waiter (a
+ *      FUTEX_WAKE on the token word: mostly the thread that woke it, asleep
+ *      by then until its next turn), so that tmr and its waker wake each
+ *      other as the two GVL threads do (each the other's last_wakee)
  * At the end it prints each thread's PELT utilization (se.avg.util_avg of
  * /proc/self/task/TID/sched, of 1024), averaged over the run after 0.3 s. */
 #define _GNU_SOURCE
@@ -42,32 +46,12 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "probe.h"
+
 static atomic_int token, tmr_word, tmr_asleep, stop, help_word[2], tids[3];
 static long hold_us, outside_us, tmr_run_us;
 static int every, efd, ep;
 static char mode;
-
-static long long now_ns(void)
-{
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return t.tv_sec * 1000000000LL + t.tv_nsec;
-}
-
-static void spin_us(long us)
-{
-    long long end = now_ns() + us * 1000LL;
-    while (now_ns() < end) {}
-}
-
-static void allow(int a, int b)
-{
-    cpu_set_t s;
-    CPU_ZERO(&s);
-    CPU_SET(a, &s);
-    if (b >= 0) CPU_SET(b, &s);
-    sched_setaffinity(0, sizeof s, &s);
-}
 
 static void fwait(atomic_int *w, int v, const struct timespec *to)
 {
@@ -102,10 +86,10 @@ static void *gvl_thread(void *arg)
     for (long takes = 1; !atomic_load(&stop); takes++) {
         while (atomic_load(&token) != me && !atomic_load(&stop)) fwait(&token, 1 - me, NULL);
         if (takes % every == 0 && atomic_exchange(&tmr_asleep, 0)) wake_tmr();
-        spin_us(hold_us);
+        spin_ns(hold_us * 1000LL);
         atomic_store(&token, 1 - me);
         fwake(&token);
-        spin_us(outside);
+        spin_ns(outside * 1000LL);
     }
     atomic_store(&token, 1 - me);
     fwake(&token);
@@ -147,7 +131,11 @@ static void *tmr_thread(void *arg)
             atomic_store(&help_word[i & 1], 1);
             fwake(&help_word[i & 1]);
         }
-        spin_us(tmr_run_us);
+        spin_ns(tmr_run_us * 1000LL);
+        if (mode == 'b') {
+            spin_ns(30000);
+            fwake(&token);
+        }
     }
     return NULL;
 }
@@ -168,7 +156,7 @@ static long util_of(int tid)
 int main(int argc, char **argv)
 {
     if (argc != 7) {
-        fprintf(stderr, "usage: timer_pull SECONDS HOLD_US OUTSIDE_US EVERY TMR_RUN_US f|t|e|w\n");
+        fprintf(stderr, "usage: timer_pull SECONDS HOLD_US OUTSIDE_US EVERY TMR_RUN_US f|t|e|w|b\n");
         return 2;
     }
     double secs = atof(argv[1]);
@@ -177,8 +165,8 @@ int main(int argc, char **argv)
     every = atoi(argv[4]);
     tmr_run_us = atol(argv[5]);
     mode = argv[6][0];
-    if (every < 1 || !strchr("ftew", mode)) {
-        fprintf(stderr, "timer_pull: EVERY >= 1, MODE one of f t e w\n");
+    if (every < 1 || !strchr("ftewb", mode)) {
+        fprintf(stderr, "timer_pull: EVERY >= 1, MODE one of f t e w b\n");
         return 2;
     }
     efd = eventfd(0, 0);

@@ -18,6 +18,13 @@
 # task's next event; the END line "switches from idle" says, per CPU, how
 # many such exits were logged: trust the idle kinds only for a CPU that
 # logs them.
+# It also replays mainline's wake_wide() (kernel/sched/fair.c: record_wakee
+# bumps the waker's wakee_flips when it wakes another task than the last
+# one and halves them once a second; wake_wide(p) is true when the smaller
+# of the waker's and p's flips is at least sd_llc_size, 2 here, and the
+# larger at least that many times it) over every waking in the trace, and
+# prints per thread how many of its pull(other idle) wakes it calls wide
+# (mainline asks wake_affine only for the others).
 function field(s, k,   i, n, a)
 {
     n = split(s, a, " ")
@@ -45,10 +52,22 @@ function field(s, k,   i, n, a)
     next
 }
 / sched:sched_waking: / {
+    w = $2 + 0
+    p = field($0, "pid") + 0
+    ts = $0
+    sub(/^[^]]*\] */, "", ts)
+    sub(/:.*/, "", ts)
+    ts += 0
+    if (w) {
+        if (ts > flip_ts[w] + 1) { flips[w] = int(flips[w] / 2); flip_ts[w] = ts }
+        if (last_wakee[w] != p) { last_wakee[w] = p; flips[w]++ }
+    }
+    hi = flips[w] > flips[p] ? flips[w] : flips[p]
+    lo = flips[w] > flips[p] ? flips[p] : flips[w]
     c = field($0, "comm")
     if (c !~ WAKEE || $1 !~ WAKER) next
-    p = field($0, "pid") + 0
     pend[p] = 1
+    pwide[p] = !(lo < 2 || hi < lo * 2)
     pc[p] = c
     pw[p] = cpu
     pl[p] = field($0, "target_cpu") + 0
@@ -64,11 +83,12 @@ function field(s, k,   i, n, a)
     k = (pl[p] != pw[p] ? "pull" : "keep") (pidle[p] ? "i" : "b") (1 - pw[p])
     n[c, k]++
     if (on_waker) m[c, k]++
+    if (k ~ /^pulli/ && pwide[p]) wide[c, k]++
     seen[c] = 1
 }
 function kinds(c, o) {
-    return sprintf("pull(other idle) %d/%d  pull(other busy) %d/%d  keep(idle) %d/%d  keep(busy) %d/%d",
-        m[c, "pulli" o], n[c, "pulli" o], m[c, "pullb" o], n[c, "pullb" o],
+    return sprintf("pull(other idle) %d/%d (wide %d)  pull(other busy) %d/%d  keep(idle) %d/%d  keep(busy) %d/%d",
+        m[c, "pulli" o], n[c, "pulli" o], wide[c, "pulli" o], m[c, "pullb" o], n[c, "pullb" o],
         m[c, "keepi" o], n[c, "keepi" o], m[c, "keepb" o], n[c, "keepb" o])
 }
 END {
