@@ -3,16 +3,17 @@
  * token between two threads (ga, gb), as in an eager 2-CPU ping-pong, and a
  * third thread (tmr) that sleeps until one of them wakes it, as CRuby 3.3's
  * timer thread sleeps until a GVL acquirer writes its eventfd
- * (docs/validate.md, "The eager timer on two CPUs").  scripts/wake_class.sh
+ * (docs/validate.md, "What pulls the timer").  scripts/wake_class.sh
  * runs it under perf and counts, per thread, the wakes whose last CPU was
  * the other, idle one that went to the waker's CPU.
  *
  *   cc -O2 -pthread -o timer_pull scripts/timer_pull.c
  *   ./timer_pull SECONDS HOLD_US OUTSIDE_US EVERY TMR_RUN_US MODE
  *
- * ga and gb start on CPU 0 and CPU 1; with PIN=1 in the environment they
- * stay there, else they may run on both after 1 ms.  OUTSIDE_B=US in the
- * environment gives gb an OUTSIDE_US of its own (a busier CPU for one).  Each takes the token
+ * ga and gb start on CPU 0 and CPU 1; with PIN set in the environment
+ * they stay there, else they may run on both after 1 ms.  OUTSIDE_B=US in
+ * the environment gives gb an OUTSIDE_US of its own (a busier CPU for one).
+ * Each takes the token
  * (a futex wait until it is its turn), every EVERY-th take wakes tmr if it
  * sleeps, spins HOLD_US, hands the token on (FUTEX_WAKE) and spins
  * OUTSIDE_US before waiting for it again.  tmr (allowed on both CPUs; it
@@ -24,10 +25,9 @@
  *   w  as f, and once woken tmr wakes two helper threads in turn four times
  *      (h0 h1 h0 h1): four wakee flips a wake, so that its wakee_flips are
  *      several times its wakers' (mainline's wake_wide() then spreads)
- *   b  as f, and once woken tmr spins 30 us and wakes the token's waiter (a
- *      FUTEX_WAKE on the token word: mostly the thread that woke it, asleep
- *      by then until its next turn), so that tmr and its waker wake each
- *      other as the two GVL threads do (each the other's last_wakee)
+ *   b  as f, and once woken tmr spins 30 us and wakes whichever of ga and gb
+ *      waits for the token (a FUTEX_WAKE on the token word), so that tmr
+ *      wakes its wakers back, as the two GVL threads wake each other
  * At the end it prints each thread's PELT utilization (se.avg.util_avg of
  * /proc/self/task/TID/sched, of 1024), averaged over the run after 0.3 s. */
 #define _GNU_SOURCE
