@@ -158,6 +158,8 @@ static void gvl_del_running_thread_by(struct rb_thread *th, struct gvl_actor by)
     if (s->is_running_timeslice) timer_timeslice_del(s, sim_now(th->vm->eng) + *by.cost);
 }
 
+static void sched_lock_hold(struct rb_ractor *r, struct rb_thread *by);
+
 int gvl_signal(struct rb_thread *next, struct gvl_actor by)
 {
     if (!next) return 0;
@@ -167,6 +169,11 @@ int gvl_signal(struct rb_thread *next, struct gvl_actor by)
     if (!woke) return 0;
     next->vm->wakeups++;
     *by.cost += vm_wake_cost(next->vm, woke);
+    /* a thread woken onto its waker's own core can only run before the
+     * waker's section is over by preempting it (below; the 2.x GVL's
+     * locks are gvl_barging.c's) */
+    if (by.th && woke != MACH_WAKE_REMOTE && *by.cost > 0 && !next->vm->policy->barging)
+        sched_lock_hold(rb_ractor_of(next), by.th);
     return 1;
 }
 
@@ -223,6 +230,7 @@ static void sched_lock_sleep(struct mach_task *t, void *ctx)
     if (r->lock_wait_tail) r->lock_wait_tail->lock_wait_next = th;
     else r->lock_wait_head = th;
     r->lock_wait_tail = th;
+    r->lock_waits++;
     th->vml_asleep = true;  /* only the unlock wakes it */
     mach_block(&th->vm->mach, t, sched_lock_woken, th);
 }
@@ -231,7 +239,8 @@ static void sched_lock_sleep(struct mach_task *t, void *ctx)
  * `retry` (the entry that wanted it) again.  False if the lock is free. */
 static bool sched_lock_taken(struct rb_thread *th, void (*retry)(struct rb_thread *, th_cont), th_cont k)
 {
-    if (!rb_ractor_of(th)->handoff_locked || mn_thread_p(th)) return false;
+    struct rb_ractor *r = rb_ractor_of(th);
+    if (!r->handoff_locked || r->handoff_holder == th || mn_thread_p(th)) return false;
     th->lock_retry = retry;
     th->lock_k = k;
     if (th->pending_cost > 0) th_burst(th, 0, sched_lock_sleep);
@@ -242,12 +251,51 @@ static bool sched_lock_taken(struct rb_thread *th, void (*retry)(struct rb_threa
 void gvl_handoff_lock(struct rb_ractor *r)
 {
     r->handoff_locked = true;
+    r->handoff_holder = NULL;  /* (a thread's section that still held it ends without an unlock) */
 }
 
 void gvl_handoff_unlock(struct rb_ractor *r, struct gvl_actor by)
 {
     r->handoff_locked = false;
+    r->handoff_holder = NULL;
     sched_lock_wake_one(r, by);
+}
+
+/* ---- sched->lock_ held through a thread's own signal ------------------------
+ * Every GVL hand-off a thread makes signals its successor's condvar under
+ * the Ractor's sched lock (thread_sched_wakeup_running_thread asserts it is
+ * held; its caller thread_sched_wakeup_next_thread runs inside
+ * thread_sched_lock .. thread_sched_unlock), and glibc's
+ * pthread_cond_signal makes the FUTEX_WAKE itself.  On one CPU (and on a
+ * packed guest, where the successor is woken onto the waker's CPU) the
+ * kernel often runs the woken thread at once, preempting its waker inside
+ * that section (os_scheduler; calibrate's wake_preempt).  Its
+ * pthread_cond_wait must re-take the mutex before it returns
+ * (__pthread_cond_wait_common ends with __pthread_mutex_cond_lock, nptl
+ * pthread_cond_wait.c); the mutex is held, so it sleeps on it
+ * (__lll_lock_wait: FUTEX_WAIT), the waker runs again, unlocks with the
+ * word at 2 (FUTEX_WAKE: futex_wake more) and the sleeper, woken, may
+ * preempt it once more: one voluntary switch of the woken thread and one
+ * involuntary of its waker per such hand-off.  So a thread whose signal
+ * woke a thread onto its own core holds the lock until the CPU it owes
+ * (that wake) is paid; a woken successor that gets there first sleeps on
+ * it (sched_lock_taken, as behind the timer's hand-offs above).  A wake
+ * across cores needs no such rule: the woken thread arrives after
+ * wake_idle_core or wake_busy_core, well after its waker paid its wake. */
+static void sched_lock_hold(struct rb_ractor *r, struct rb_thread *by)
+{
+    if (r->handoff_locked || mn_thread_p(by)) return;  /* held already (a tick's, or by's own) */
+    r->handoff_locked = true;
+    r->handoff_holder = by;
+    by->holds_sched_lock = true;
+}
+
+void gvl_section_end(struct rb_thread *th)
+{
+    struct rb_ractor *r = rb_ractor_of(th);
+    th->holds_sched_lock = false;
+    if (r->handoff_holder == th) gvl_handoff_unlock(r, gvl_self(th));
+    timer_section_end(th);  /* the global sched lock, if its write held it */
 }
 
 /* thread_sched_wakeup_next_thread by th itself */
@@ -559,6 +607,7 @@ void gvl_free(struct rb_ractor *r)
 void gvl_collect(const struct rb_ractor *r, struct run_metrics *m)
 {
     m->gvl_handoffs += r->core.sched.handoffs;
+    m->sched_lock_waits += r->lock_waits;
     if (r->vm->policy->barging) gvl32_collect(r, m);
     if (r->vm->policy->defer == CORE_DEFER_HELPER) helper_collect(r, m);
 }

@@ -62,10 +62,27 @@ static void timer_timeout(void *obj, uint64_t arg)
     mach_wake(&vm->mach, &vm->timer.nt, NULL);
 }
 
+static void timer_sleep(struct mach_task *t, void *ctx);
+
+static void timer_relocked(struct mach_task *t, void *ctx)
+{
+    struct vm *vm = ctx;
+    vm->timer.lock_asleep = false;
+    timer_sleep(t, vm);
+}
+
 static void timer_sleep(struct mach_task *t, void *ctx)
 {
     struct vm *vm = ctx;
     struct rb_timer *tm = &vm->timer;
+    if (tm->lock_writer) {
+        /* set_timeout's ractor_sched_lock: the thread whose write woke
+         * us still holds it (see timer_timeslice_add) */
+        tm->lock_asleep = true;
+        tm->lock_waits++;
+        mach_block(&vm->mach, t, timer_relocked, vm);
+        return;
+    }
     /* timer_thread_set_timeout */
     if (!timeslice_empty(tm, sim_now(vm->eng)) || mn_grq_cnt(vm) > 0) {  /* M:N: also while Ractors wait for an SNT */
         tm->sleeping_forever = false;
@@ -85,8 +102,10 @@ static void timer_unlock(struct mach_task *t, void *ctx)
     struct vm *vm = ctx;
     struct rb_timer *tm = &vm->timer;
     struct gvl_actor timer = { &tm->nt, &tm->pending_cost, NULL };
-    for (int i = 0; i < vm->nractors; i++)
-        if (vm->ractors[i].handoff_locked) gvl_handoff_unlock(&vm->ractors[i], timer);
+    for (int i = 0; i < vm->nractors; i++) {
+        struct rb_ractor *r = &vm->ractors[i];
+        if (r->handoff_locked && !r->handoff_holder) gvl_handoff_unlock(r, timer);  /* its own, not a thread's */
+    }
     vm_pay(vm, t, &tm->pending_cost, timer_sleep, vm);
 }
 
@@ -162,7 +181,33 @@ void timer_timeslice_add(struct core_sched *s, struct gvl_actor by)
              * its next decision (a blocking region's del_running): it
              * pays it before its next op (models/thread.c th_step) */
             if (by.th) by.th->wrote_timer = true;
+            /* The write is made holding vm->ractor.sched.lock
+             * (timer_thread_wakeup_locked asserts it; its caller
+             * thread_sched_setup_running_threads holds it from
+             * ractor_sched_lock to ractor_sched_unlock).  Woken onto the
+             * writer's own core, the timer preempts it (wakeup_preempt)
+             * inside that section, and its timer_thread_set_timeout finds
+             * the lock taken: it sleeps on it (FUTEX_WAIT), and the
+             * writer's unlock, once the write is paid, wakes it again (a
+             * FUTEX_WAKE more; models/gvl.c gvl_section_end).  Woken on
+             * another core it comes long after the write is over. */
+            if (by.th && woke != MACH_WAKE_REMOTE && *by.cost > 0 && !tm->lock_writer && !mn_thread_p(by.th)) {
+                tm->lock_writer = by.th;
+                by.th->holds_sched_lock = true;
+            }
         }
     }
+}
+
+void timer_section_end(struct rb_thread *th)
+{
+    struct vm *vm = th->vm;
+    struct rb_timer *tm = &vm->timer;
+    if (tm->lock_writer != th) return;
+    tm->lock_writer = NULL;
+    if (!tm->lock_asleep) return;
+    /* glibc's unlock with the word at 2: FUTEX_WAKE */
+    int woke = mach_wake(&vm->mach, &tm->nt, th->nt);
+    if (woke) th->pending_cost += vm_wake_cost(vm, woke);
 }
 

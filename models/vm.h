@@ -67,7 +67,9 @@ struct rb_ractor {
      * (gvl_handoff_lock); a thread that needs the lock meanwhile sleeps on
      * it, FIFO, until gvl_handoff_unlock */
     bool handoff_locked;
+    struct rb_thread *handoff_holder;  /* the Ruby thread holding it through its own signal, or NULL */
     struct rb_thread *lock_wait_head, *lock_wait_tail;
+    uint64_t lock_waits;         /* sleeps on it */
     void *policy_data;           /* per-policy state (threshold, barging) */
     int prefetch_ahead;          /* GVL hand-offs prefetch this far down its ready queue (gvl.c) */
     int started, dead;           /* its threads started, ended (living = started - dead: a
@@ -114,6 +116,10 @@ struct rb_thread {
     /* it wrote the timer thread's eventfd: it pays pending_cost (the
      * write) before its next op (models/timer.c) */
     bool wrote_timer;
+    /* it holds its Ractor's sched->lock_ (or the global sched lock)
+     * through a wake it made onto its own core: it lets go once
+     * pending_cost is paid (th_burst; models/gvl.c gvl_section_end) */
+    bool holds_sched_lock;
 
     struct mach_task own_nt;     /* its dedicated native thread (1:1), hot part first */
 
@@ -132,6 +138,9 @@ struct rb_thread {
     struct rb_thread *lock_wait_next;
     void (*lock_retry)(struct rb_thread *th, th_cont k);
     th_cont lock_k;
+    /* th_burst's burst after the sched lock section it pays first */
+    sim_time section_d;
+    mach_cont section_k;
     /* a timed wait (models/sync.c) */
     bool timed_waiting;          /* in native_cond_sleep with a timeout */
     bool wait_woken;             /* ... ended by a wake-up or its timeout */
@@ -156,6 +165,11 @@ struct rb_timer {
     uint64_t ticks;
     uint64_t wakes;              /* eventfd wake-ups (from the infinite wait) */
     uint64_t timed_waits;        /* checks that found the set non-empty */
+    /* the thread whose eventfd write woke it onto its own core, holding
+     * vm->ractor.sched.lock until the write is paid (timer.c), or NULL */
+    struct rb_thread *lock_writer;
+    bool lock_asleep;            /* asleep on that lock, woken by its unlock */
+    uint64_t lock_waits;         /* its sleeps on it */
 };
 
 struct vm {
