@@ -36,7 +36,7 @@ void barrier_interrupt(struct rb_thread *th, th_cont k);
 static inline bool barrier_defer_add_running(struct rb_thread *th)
 {
     const struct vm_sync *sy = th->vm->sync;
-    if (!sy || !sy->sched_lock.holder || sy->sched_lock.holder == th) return false;
+    if (!sy || !vml_holder(&sy->sched_lock) || vml_holder(&sy->sched_lock) == th) return false;
     th->add_deferred = true;
     return true;
 }

@@ -195,17 +195,13 @@ int gvl_signal(struct rb_thread *next, struct gvl_actor by)
  * next when it unlocks).  Meanwhile neither has refilled the timeslice
  * set, which the timer looks at again right after its unlock. */
 
-/* The unlock: FUTEX_WAKE of the first sleeper on the lock, if any, paid by `by`. */
-static void sched_lock_wake_one(struct rb_ractor *r, struct gvl_actor by)
+/* The unlock by `who`: FUTEX_WAKE of the first sleeper on the lock, if
+ * any, paid by `by`. */
+static void sched_lock_unlock(struct rb_ractor *r, const void *who, struct gvl_actor by)
 {
-    struct rb_thread *th = r->lock_wait_head;
-    if (!th) return;
-    r->lock_wait_head = th->lock_wait_next;
-    if (!r->lock_wait_head) r->lock_wait_tail = NULL;
-    th->lock_wait_next = NULL;
-    th->vml_asleep = false;
-    int woke = mach_wake(&r->vm->mach, th->nt, by.nt);
-    if (woke) *by.cost += vm_wake_cost(r->vm, woke);
+    int woke;
+    if (nlock_unlock(&r->sched_lock, who, &r->vm->mach, by.nt, &woke) && woke)
+        *by.cost += vm_wake_cost(r->vm, woke);
 }
 
 static void sched_lock_woken(struct mach_task *t, void *ctx)
@@ -214,7 +210,8 @@ static void sched_lock_woken(struct mach_task *t, void *ctx)
     struct rb_thread *th = ctx;
     struct rb_ractor *r = rb_ractor_of(th);
     /* its own unlock wakes the next sleeper (the futex word stays 2) */
-    if (!r->handoff_locked) sched_lock_wake_one(r, gvl_self(th));
+    int woke = nlock_pass(&r->sched_lock, &r->vm->mach, th->nt);
+    if (woke) th->pending_cost += vm_wake_cost(r->vm, woke);
     th->lock_retry(th, th->lock_k);
 }
 
@@ -222,17 +219,12 @@ static void sched_lock_sleep(struct mach_task *t, void *ctx)
 {
     struct rb_thread *th = ctx;
     struct rb_ractor *r = rb_ractor_of(th);
-    if (!r->handoff_locked) {  /* let go while th paid its way here */
+    if (!nlock_taken(&r->sched_lock, th)) {  /* let go while th paid its way here */
         th->lock_retry(th, th->lock_k);
         return;
     }
-    th->lock_wait_next = NULL;
-    if (r->lock_wait_tail) r->lock_wait_tail->lock_wait_next = th;
-    else r->lock_wait_head = th;
-    r->lock_wait_tail = th;
-    r->lock_waits++;
-    th->vml_asleep = true;  /* only the unlock wakes it */
-    mach_block(&th->vm->mach, t, sched_lock_woken, th);
+    /* only the unlock wakes it (vml_asleep) */
+    nlock_sleep(&r->sched_lock, &th->vm->mach, &th->lock_wait, t, &th->vml_asleep, sched_lock_woken, th);
 }
 
 /* thread_sched_lock while a hand-off holds the lock: sleep on it, then run
@@ -240,7 +232,7 @@ static void sched_lock_sleep(struct mach_task *t, void *ctx)
 static bool sched_lock_taken(struct rb_thread *th, void (*retry)(struct rb_thread *, th_cont), th_cont k)
 {
     struct rb_ractor *r = rb_ractor_of(th);
-    if (!r->handoff_locked || r->handoff_holder == th || mn_thread_p(th)) return false;
+    if (!nlock_taken(&r->sched_lock, th) || mn_thread_p(th)) return false;
     th->lock_retry = retry;
     th->lock_k = k;
     if (th->pending_cost > 0) th_burst(th, 0, sched_lock_sleep);
@@ -250,15 +242,13 @@ static bool sched_lock_taken(struct rb_thread *th, void (*retry)(struct rb_threa
 
 void gvl_handoff_lock(struct rb_ractor *r)
 {
-    r->handoff_locked = true;
-    r->handoff_holder = NULL;  /* (a thread's section that still held it ends without an unlock) */
+    /* (a thread's section that still held it ends without an unlock) */
+    nlock_hold(&r->sched_lock, r);
 }
 
 void gvl_handoff_unlock(struct rb_ractor *r, struct gvl_actor by)
 {
-    r->handoff_locked = false;
-    r->handoff_holder = NULL;
-    sched_lock_wake_one(r, by);
+    sched_lock_unlock(r, r, by);  /* only a hand-off's hold (gvl_handoff_lock), not a thread's */
 }
 
 /* ---- sched->lock_ held through a thread's own signal ------------------------
@@ -284,17 +274,15 @@ void gvl_handoff_unlock(struct rb_ractor *r, struct gvl_actor by)
  * wake_idle_core or wake_busy_core, well after its waker paid its wake. */
 static void sched_lock_hold(struct rb_ractor *r, struct rb_thread *by)
 {
-    if (r->handoff_locked || mn_thread_p(by)) return;  /* held already (a tick's, or by's own) */
-    r->handoff_locked = true;
-    r->handoff_holder = by;
+    if (r->sched_lock.holder || mn_thread_p(by)) return;  /* held already (a tick's, or by's own) */
+    nlock_hold(&r->sched_lock, by);
     by->holds_sched_lock = true;
 }
 
 void gvl_section_end(struct rb_thread *th)
 {
-    struct rb_ractor *r = rb_ractor_of(th);
     th->holds_sched_lock = false;
-    if (r->handoff_holder == th) gvl_handoff_unlock(r, gvl_self(th));
+    sched_lock_unlock(rb_ractor_of(th), th, gvl_self(th));  /* (nothing if a tick took it over) */
     timer_section_end(th);  /* the global sched lock, if its write held it */
 }
 
@@ -607,7 +595,7 @@ void gvl_free(struct rb_ractor *r)
 void gvl_collect(const struct rb_ractor *r, struct run_metrics *m)
 {
     m->gvl_handoffs += r->core.sched.handoffs;
-    m->sched_lock_waits += r->lock_waits;
+    m->sched_lock_waits += r->sched_lock.sleeps;
     if (r->vm->policy->barging) gvl32_collect(r, m);
     if (r->vm->policy->defer == CORE_DEFER_HELPER) helper_collect(r, m);
 }

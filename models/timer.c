@@ -64,23 +64,20 @@ static void timer_timeout(void *obj, uint64_t arg)
 
 static void timer_sleep(struct mach_task *t, void *ctx);
 
+/* (the only sleeper on it: its own unlock wakes nobody) */
 static void timer_relocked(struct mach_task *t, void *ctx)
 {
-    struct vm *vm = ctx;
-    vm->timer.lock_asleep = false;
-    timer_sleep(t, vm);
+    timer_sleep(t, ctx);
 }
 
 static void timer_sleep(struct mach_task *t, void *ctx)
 {
     struct vm *vm = ctx;
     struct rb_timer *tm = &vm->timer;
-    if (tm->lock_writer) {
+    if (nlock_taken(&tm->sched_lock, t)) {
         /* set_timeout's ractor_sched_lock: the thread whose write woke
          * us still holds it (see timer_timeslice_add) */
-        tm->lock_asleep = true;
-        tm->lock_waits++;
-        mach_block(&vm->mach, t, timer_relocked, vm);
+        nlock_sleep(&tm->sched_lock, &vm->mach, &tm->lock_wait, t, NULL, timer_relocked, vm);
         return;
     }
     /* timer_thread_set_timeout */
@@ -102,10 +99,7 @@ static void timer_unlock(struct mach_task *t, void *ctx)
     struct vm *vm = ctx;
     struct rb_timer *tm = &vm->timer;
     struct gvl_actor timer = { &tm->nt, &tm->pending_cost, NULL };
-    for (int i = 0; i < vm->nractors; i++) {
-        struct rb_ractor *r = &vm->ractors[i];
-        if (r->handoff_locked && !r->handoff_holder) gvl_handoff_unlock(r, timer);  /* its own, not a thread's */
-    }
+    for (int i = 0; i < vm->nractors; i++) gvl_handoff_unlock(&vm->ractors[i], timer);
     vm_pay(vm, t, &tm->pending_cost, timer_sleep, vm);
 }
 
@@ -191,8 +185,8 @@ void timer_timeslice_add(struct core_sched *s, struct gvl_actor by)
              * writer's unlock, once the write is paid, wakes it again (a
              * FUTEX_WAKE more; models/gvl.c gvl_section_end).  Woken on
              * another core it comes long after the write is over. */
-            if (by.th && woke != MACH_WAKE_REMOTE && *by.cost > 0 && !tm->lock_writer && !mn_thread_p(by.th)) {
-                tm->lock_writer = by.th;
+            if (by.th && woke != MACH_WAKE_REMOTE && *by.cost > 0 && !tm->sched_lock.holder && !mn_thread_p(by.th)) {
+                nlock_hold(&tm->sched_lock, by.th);
                 by.th->holds_sched_lock = true;
             }
         }
@@ -202,12 +196,9 @@ void timer_timeslice_add(struct core_sched *s, struct gvl_actor by)
 void timer_section_end(struct rb_thread *th)
 {
     struct vm *vm = th->vm;
-    struct rb_timer *tm = &vm->timer;
-    if (tm->lock_writer != th) return;
-    tm->lock_writer = NULL;
-    if (!tm->lock_asleep) return;
-    /* glibc's unlock with the word at 2: FUTEX_WAKE */
-    int woke = mach_wake(&vm->mach, &tm->nt, th->nt);
-    if (woke) th->pending_cost += vm_wake_cost(vm, woke);
+    int woke;
+    /* glibc's unlock with the word at 2 (the timer asleep on it): FUTEX_WAKE */
+    if (nlock_unlock(&vm->timer.sched_lock, th, &vm->mach, th->nt, &woke) && woke)
+        th->pending_cost += vm_wake_cost(vm, woke);
 }
 

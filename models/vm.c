@@ -272,7 +272,7 @@ int vm_collect(struct vm *vm, struct run_metrics *m)
     m->timer_ticks = vm->timer.ticks;
     m->timer_wakes = vm->timer.wakes;
     m->timer_timed_waits = vm->timer.timed_waits;
-    m->timer_lock_waits = vm->timer.lock_waits;
+    m->timer_lock_waits = vm->timer.sched_lock.sleeps;
     m->barriers = vm->barriers;
     m->gc_count = vm->heap.minor + vm->heap.major;
     m->gc_major = vm->heap.major;

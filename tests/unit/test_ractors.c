@@ -592,7 +592,7 @@ static void test_describe_in_barrier(void)
 static void hold_vm_lock(struct vm *vm)
 {
     /* a C extension that took the VM lock and parks with it */
-    vm->sync->lock.holder = &vm->threads[1];
+    nlock_hold(&vm->sync->lock.nl, &vm->threads[1]);
     vm->sync->lock_owner = vm->threads[1].core.ractor;
     vm->sync->lock_rec = 1;
 }
