@@ -178,7 +178,8 @@ int gvl_signal(struct rb_thread *next, struct gvl_actor by)
 }
 
 /* ---- sched->lock_ held through a third party's hand-off ---------------------
- * The model's sched->lock_ sections are instants but one.  Under delayed
+ * The model's sched->lock_ sections are instants but those that make a
+ * wake: a thread's own hand-off (below), and this one.  Under delayed
  * the timer thread's tick (under threshold the helper) hands the GVL on for
  * a thread still in its blocking region, under that Ractor's sched lock,
  * and issues the successor's futex wake inside it
@@ -455,7 +456,8 @@ static void to_running_ready(struct mach_task *t, void *ctx)
  * fires READY in thread_sched_to_ready_common, under sched->lock_ and
  * before it looks at `running` (thread_pthread.c of v3_3_0): a
  * thread-event hook (runtime.event_hook) runs before the decision.  (The
- * model's sched->lock_ sections are instants: nobody waits for it.) */
+ * model's sched->lock_ sections are instants: nobody waits for it but behind
+ * a wake, sched_lock_taken.) */
 static void gvl_to_running(struct rb_thread *th, th_cont k)
 {
     core_sched_hot_back_h(gvl_sched(th), &th->core);

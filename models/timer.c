@@ -62,22 +62,15 @@ static void timer_timeout(void *obj, uint64_t arg)
     mach_wake(&vm->mach, &vm->timer.nt, NULL);
 }
 
-static void timer_sleep(struct mach_task *t, void *ctx);
-
-/* (the only sleeper on it: its own unlock wakes nobody) */
-static void timer_relocked(struct mach_task *t, void *ctx)
-{
-    timer_sleep(t, ctx);
-}
-
 static void timer_sleep(struct mach_task *t, void *ctx)
 {
     struct vm *vm = ctx;
     struct rb_timer *tm = &vm->timer;
     if (nlock_taken(&tm->sched_lock, t)) {
         /* set_timeout's ractor_sched_lock: the thread whose write woke
-         * us still holds it (see timer_timeslice_add) */
-        nlock_sleep(&tm->sched_lock, &vm->mach, &tm->lock_wait, t, NULL, timer_relocked, vm);
+         * us still holds it (see timer_timeslice_add); then again (the
+         * only sleeper on it, its own unlock wakes nobody) */
+        nlock_sleep(&tm->sched_lock, &vm->mach, &tm->lock_wait, t, NULL, timer_sleep, vm);
         return;
     }
     /* timer_thread_set_timeout */
