@@ -1,6 +1,8 @@
 /* barrier.h - the VM barrier of CRuby master / 4.0 (rb_vm_barrier,
  * thread_pthread.c rb_ractor_sched_barrier_start / _join / _end), and its
- * hooks into thread_sched_setup_running_threads.
+ * hooks into thread_sched_setup_running_threads; under the `barging` GVL
+ * (3.1, 3.2) that of vm_sync.c v3_1_2: the VM mutex and its condition
+ * variables alone, released before the caller's work.
  */
 #ifndef MODELS_BARRIER_H
 #define MODELS_BARRIER_H
