@@ -33,7 +33,6 @@ struct mach_rated_pool {
 };
 
 static void ev_arrive(void *obj, uint64_t arg);
-static void ev_burst_end(void *obj, uint64_t arg);
 static void ev_slice(void *obj, uint64_t arg);
 static void ev_enqueue(void *obj, uint64_t arg);
 static void ev_wake_preempt(void *obj, uint64_t arg);
@@ -107,6 +106,13 @@ static inline void idle_mark(struct machine *m, const struct mach_core *c, bool 
     uint64_t bit = UINT64_C(1) << (id % 64);
     if (idle) m->idle[id / 64] |= bit;
     else m->idle[id / 64] &= ~bit;
+}
+
+/* Is core i CORE_IDLE?  (Its bit: one word, where its state is in a
+ * struct of its own.) */
+static inline bool core_idle(const struct machine *m, int i)
+{
+    return m->idle[(unsigned)i / 64] >> ((unsigned)i % 64) & 1;
 }
 
 static int first_idle_core(const struct machine *m)
@@ -230,7 +236,7 @@ static void corun_replan(struct machine *m)
         t->burst_f = f;
         sim_time at = t->burst_cut && t->burst_cut < t->burst_end ? t->burst_cut : t->burst_end;
         sim_cancel(m->eng, t->burst_ev);
-        t->burst_ev = sim_at(m->eng, at, ev_burst_end, t, (uint64_t)(uintptr_t)m);
+        t->burst_ev = sim_at(m->eng, at, mach_ev_burst_end, t, (uint64_t)(uintptr_t)m);
     }
 }
 
@@ -366,7 +372,7 @@ static void ask_resched(struct machine *m, struct mach_core *c, sim_time delay)
 }
 
 /* Core c starts bringing task t in, taking `cost` (context switch or idle exit). */
-static void begin_arrival(struct machine *m, struct mach_core *c, struct mach_task *t,
+static inline __attribute__((always_inline)) void begin_arrival(struct machine *m, struct mach_core *c, struct mach_task *t,
                           enum mach_core_state how, sim_time cost)
 {
     idle_mark(m, c, false);
@@ -377,7 +383,7 @@ static void begin_arrival(struct machine *m, struct mach_core *c, struct mach_ta
 }
 
 /* The core's task left (blocked, exited, preempted): pick the next one. */
-static void dispatch(struct machine *m, struct mach_core *c)
+static inline __attribute__((always_inline)) void dispatch(struct machine *m, struct mach_core *c)
 {
     struct mach_task *t;
     if (fair_on(m)) {
@@ -471,7 +477,7 @@ static void start_burst_timer(struct machine *m, struct mach_task *t)
         t->interrupt_pending = false;
     }
     /* (end is never before now: mach_end_of's, or now plus a delay >= 0) */
-    t->burst_ev = sim_at_checked(m->eng, end, ev_burst_end, t, (uint64_t)(uintptr_t)m);
+    t->burst_ev = sim_at_checked(m->eng, end, mach_ev_burst_end, t, (uint64_t)(uintptr_t)m);
 }
 
 static void ev_arrive(void *obj, uint64_t arg)
@@ -503,27 +509,36 @@ static void ev_arrive(void *obj, uint64_t arg)
     check_protocol(m, t);
 }
 
-static void ev_burst_end(void *obj, uint64_t arg)
+/* A rated burst's end event (out of line): a relay at the horizon, or
+ * the end with the units not done; false if the burst goes on. */
+static __attribute__((noinline)) bool rated_end(struct machine *m, struct mach_task *t, sim_time now)
+{
+    if (now < t->burst_end && !(t->burst_cut && now >= t->burst_cut)) {
+        rated_arm(m, t);  /* a relay at the horizon */
+        return false;
+    }
+    t->burst_left = t->rt->work_left - rated_done(t, now);  /* units, for a rated burst */
+    t->rated = false;
+    t->burst_cut = 0;
+    t->in_burst = false;
+    rated_tell(t, false);
+    return true;
+}
+
+void mach_ev_burst_end(void *obj, uint64_t arg)
 {
     struct mach_task *t = obj;
     struct machine *m = (struct machine *)(uintptr_t)arg;
     sim_time now = mach_now_of(m);
     t->burst_ev = 0;
-    bool rated = t->rated;
-    if (rated && now < t->burst_end && !(t->burst_cut && now >= t->burst_cut)) {
-        rated_arm(m, t);  /* a relay at the horizon */
-        return;
-    }
-    if (rated) {  /* burst_left counts units for a rated burst */
-        t->burst_left = t->rt->work_left - rated_done(t, now);
-        t->rated = false;
+    if (__builtin_expect(t->rated, 0)) {
+        if (!rated_end(m, t, now)) return;
     } else {
         t->burst_left = t->burst_end > now ? t->burst_end - now : 0;
         if (m->corun) t->burst_left = corun_work(t->burst_left, t->burst_f);
+        t->burst_cut = 0;
+        t->in_burst = false;
     }
-    t->burst_cut = 0;
-    t->in_burst = false;
-    if (rated) rated_tell(t, false);
     t->burst_k(t, t->burst_ctx);
     check_protocol(m, t);
 }
@@ -689,7 +704,7 @@ static int wake_kind(const struct mach_core *c, const struct mach_task *t, int w
 /* Returns MACH_WAKE_REMOTE if the task goes to a core other than the
  * waker's (the waker sends an IPI), else MACH_WAKE_CHAIN or
  * MACH_WAKE_LOCAL (wake_kind; LOCAL without a waker). */
-static int place(struct machine *m, struct mach_task *t, const struct mach_task *waker)
+static inline __attribute__((always_inline)) int place(struct machine *m, struct mach_task *t, const struct mach_task *waker)
 {
     int wcore = waker && waker->state == MT_RUNNING ? waker->core : -1;
     bool initial = t->state == MT_NEW;
@@ -712,7 +727,7 @@ static int place(struct machine *m, struct mach_task *t, const struct mach_task 
     /* 1. an idle core: the previous one first (cache affinity), else the
      * lowest - unless the machine packs (below) */
     int target = -1;
-    if (t->last_core >= 0 && m->cores[t->last_core].state == CORE_IDLE) target = t->last_core;
+    if (t->last_core >= 0 && core_idle(m, t->last_core)) target = t->last_core;
     if (target < 0) target = first_idle_core(m);
     if (target >= 0 && !(t->last_core == wcore && wcore >= 0 && pack_draw(m, t))) {
         if (fair_on(m)) fair_enqueue(m, &m->cores[target], t, initial);
@@ -761,7 +776,8 @@ void mach_start(struct machine *m, struct mach_task *t, mach_cont k, void *ctx)
     place(m, t, NULL);
 }
 
-void mach_burst(struct machine *m, struct mach_task *t, sim_time d, mach_cont k, void *ctx)
+/* mach_burst's general case (machine.h: the common one is inline there) */
+void mach_burst_general(struct machine *m, struct mach_task *t, sim_time d, mach_cont k, void *ctx)
 {
     if (t->state != MT_RUNNING || t->in_burst) {
         protocol_error(m, t, "mach_burst while not running or already in a burst");
@@ -839,7 +855,7 @@ static void rated_arm(struct machine *m, struct mach_task *t)
     if (t->burst_ev && t->rt->burst_ev_at == at) return;
     sim_cancel(m->eng, t->burst_ev);
     t->rt->burst_ev_at = at;
-    t->burst_ev = sim_at(m->eng, at, ev_burst_end, t, (uint64_t)(uintptr_t)m);
+    t->burst_ev = sim_at(m->eng, at, mach_ev_burst_end, t, (uint64_t)(uintptr_t)m);
 }
 
 static void rated_tell(struct mach_task *t, bool running)
@@ -935,7 +951,7 @@ int mach_interrupt(struct machine *m, struct mach_task *t, sim_time delay)
     if (t->burst_cut && t->burst_cut <= cut) return 1;
     sim_cancel(m->eng, t->burst_ev);
     t->burst_cut = cut;
-    t->burst_ev = sim_at(m->eng, cut, ev_burst_end, t, (uint64_t)(uintptr_t)m);
+    t->burst_ev = sim_at(m->eng, cut, mach_ev_burst_end, t, (uint64_t)(uintptr_t)m);
     return 1;
 }
 

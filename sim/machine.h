@@ -214,8 +214,8 @@ void mach_task_init(struct machine *m, struct mach_task *t, const char *name);
 void mach_start(struct machine *m, struct mach_task *t, mach_cont k, void *ctx);
 
 /* Use the CPU for d (>= 0).  The task must be RUNNING and not in a burst. */
-void mach_burst(struct machine *m, struct mach_task *t, sim_time d,
-                mach_cont k, void *ctx);
+static inline void mach_burst(struct machine *m, struct mach_task *t, sim_time d,
+                              mach_cont k, void *ctx);
 
 /* Cut the task's current burst at its next safe point, `delay` from now (or
  * from when it next runs, if preempted).  Its continuation then sees
@@ -283,5 +283,38 @@ void mach_finish(struct machine *m, sim_time end);
 
 /* Summed over cores: time busy running tasks plus switching. */
 sim_sum mach_cpu_time(const struct machine *m);
+
+/* ---- mach_burst's common case, inline ----------------------------------
+ * A burst starts at every op that takes time (more than half the events
+ * of a ping-pong end one), so its common case - a running task, no
+ * co-running factor - is compiled into the caller, as the engine's
+ * insertion is (engine.h); mach_burst_general (machine.c) is the rest,
+ * and the protocol's checks. */
+void mach_burst_general(struct machine *m, struct mach_task *t, sim_time d,
+                        mach_cont k, void *ctx);
+/* The end of a burst (or its cut): the machine's event (machine.c). */
+void mach_ev_burst_end(void *obj, uint64_t arg);
+
+static inline void mach_burst(struct machine *m, struct mach_task *t, sim_time d,
+                              mach_cont k, void *ctx)
+{
+    if (__builtin_expect(t->state != MT_RUNNING || t->in_burst || m->corun, 0)) {
+        mach_burst_general(m, t, d, k, ctx);
+        return;
+    }
+    sim_time now = sim_now(m->eng);
+    t->in_burst = true;
+    t->burst_k = k;
+    t->burst_ctx = ctx;
+    /* its end, never before now, the end of time rather than an overflow
+     * (mach_end_of, machine.c; now >= 0, so only d > 0 can overflow) */
+    sim_time end;
+    if (d <= 0) end = now;
+    else if (__builtin_add_overflow(now, d, &end)) end = SIM_TIME_MAX;
+    t->burst_end = end;
+    t->interrupt_pending = false;
+    t->burst_cut = 0;
+    t->burst_ev = sim_at_checked(m->eng, end, mach_ev_burst_end, t, (uint64_t)(uintptr_t)m);
+}
 
 #endif
