@@ -120,6 +120,9 @@ struct run_metrics {
                                     of timer_thread_wakeup_locked) */
     uint64_t timer_timed_waits;  /* timer_thread_set_timeout found the timeslice set non-empty:
                                     a 10 ms timed wait begins (its timeouts are timer_ticks) */
+    /* ... and on the 3.3+ sched locks held through a hand-off's wake (models/gvl.c) */
+    uint64_t sched_lock_waits;   /* threads' sleeps on a Ractor's sched->lock_ */
+    uint64_t timer_lock_waits;   /* the timer's sleeps on vm->ractor.sched.lock */
 
     sim_time warmup;             /* rates (ops_per_s, NAME_per_s) count from it */
     struct run_measure *measures;/* the named measures, in declaration order (owned) */

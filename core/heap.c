@@ -94,6 +94,20 @@ struct core_gc_step core_heap_alloc(struct core_heap *h, uint64_t *left, double 
     return st;
 }
 
+void core_heap_boot(struct core_heap *h, uint64_t objects)
+{
+    if (objects == 0) return;
+    int ractors = h->ractors;
+    h->ractors = 1;
+    uint64_t left = objects;
+    while (left > 0) core_heap_alloc(h, &left, 1.0);
+    h->ractors = ractors;
+    h->old += (uint64_t)llround(h->young_live);  /* the survivors of boot's last GCs */
+    if (h->old > h->slots) h->old = h->slots;
+    h->young_live = 0;
+    h->minor = h->major = h->sweeps = h->last_major = 0;
+}
+
 struct core_gc_step core_heap_take_page(struct core_heap *h, uint64_t *got)
 {
     *got = 0;

@@ -261,6 +261,7 @@ int exec_vm_build(const struct scenario *scn, const struct exec_opts *opts, stru
     for (int c = 0; c < vm->ncondvars; c++) core_condvar_init(&vm->condvars[c], scn->condvars[c].name);
     core_heap_init(&vm->gc.heap, (uint64_t)scn->runtime.gc_heap_init_slots, scn->runtime.gc_heap_growth_factor,
                    scn->total_ractors);
+    core_heap_boot(&vm->gc.heap, (uint64_t)scn->runtime.gc_boot_objects);
     memset(vm->shared_counter, 0, sizeof *vm->shared_counter);
     atomic_init(&vm->objspace_line[0].value, 0);
     atomic_init(&vm->objspace_line[1].value, 0);

@@ -70,6 +70,11 @@ const struct rver_row rver_table[] = {
     { RVS_ALLOC_COUNTERS, V(4, 0, 0), NEVER, ALLOC_COUNTERS_LOCAL,
       "cb772247e7 (counts in each Ractor's newobj cache, added up at a page refill) and a773bbf0cc "
       "(small malloc/free changes tracked thread-locally), both in v4.0.0" },
+    { RVS_BOOT_OBJECTS, V(3, 0, 0), V(3, 1, 0), 0, "not measured: no boot heap in the model" },
+    { RVS_BOOT_OBJECTS, V(3, 1, 0), V(3, 2, 0), 17020,
+      "measured: Debian's ruby 3.1.2 (rubygems loaded, as `ruby FILE` runs), `ruby -e 'GC.start; "
+      "p GC.stat(:heap_live_slots)'`: 17,020 in each of 3 runs, 16,779 of them old" },
+    { RVS_BOOT_OBJECTS, V(3, 2, 0), NEVER, 0, "not measured: no boot heap in the model" },
 };
 const int rver_nrows = (int)(sizeof rver_table / sizeof rver_table[0]);
 
@@ -138,6 +143,7 @@ int rver_facts_of(const struct rver *v, struct rver_facts *f)
     f->quantum_env = value_of(RVS_QUANTUM_ENV, v, 0) != 0;
     f->pop_timeout = value_of(RVS_POP_TIMEOUT, v, 0) != 0;
     f->alloc_counters = (enum scn_alloc_counters)value_of(RVS_ALLOC_COUNTERS, v, ALLOC_COUNTERS_LOCAL);
+    f->boot_objects = value_of(RVS_BOOT_OBJECTS, v, 0);
     return GV_OK;
 }
 
@@ -156,7 +162,8 @@ cJSON *rver_preset(const struct rver_facts *f, bool yjit, int cores)
               cJSON_AddStringToObject(o, "insn_counter", scn_counter_name(f->insn_counter_jit)) &&
               cJSON_AddNumberToObject(o, "max_cpu", max_cpu) &&
               cJSON_AddStringToObject(o, "snt_cap", scn_snt_cap_name(f->mn ? f->snt_cap : SNT_CAP_EXACT)) &&
-              cJSON_AddStringToObject(o, "alloc_counters", scn_alloc_counters_name(f->alloc_counters));
+              cJSON_AddStringToObject(o, "alloc_counters", scn_alloc_counters_name(f->alloc_counters)) &&
+              cJSON_AddNumberToObject(o, "gc_boot_objects", f->boot_objects);
     if (!ok) {
         cJSON_Delete(o);
         return NULL;
@@ -167,6 +174,7 @@ cJSON *rver_preset(const struct rver_facts *f, bool yjit, int cores)
 static const char *const setting_names[RVS_COUNT] = {
     "`gvl_policy`", "`invariant_check` (YJIT on)", "`insn_counter` (build with YJIT)", "M:N threads",
     "`snt_cap`", "`max_cpu` default", "quantum settable", "`Queue#pop(timeout:)`", "`alloc_counters`",
+    "`gc_boot_objects`",
 };
 
 static void value_text(const struct rver_row *r, char *buf, size_t len)
@@ -183,6 +191,7 @@ static void value_text(const struct rver_row *r, char *buf, size_t len)
     case RVS_ALLOC_COUNTERS:
         snprintf(buf, len, "`%s`", scn_alloc_counters_name((enum scn_alloc_counters)r->value));
         break;
+    case RVS_BOOT_OBJECTS: snprintf(buf, len, "%d", r->value); break;
     case RVS_MAX_CPU:
         if (r->value) snprintf(buf, len, "%d", r->value);
         else snprintf(buf, len, "CPUs");

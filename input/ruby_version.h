@@ -43,6 +43,7 @@ enum rver_setting {
     RVS_QUANTUM_ENV,     /* value: 1 if RUBY_THREAD_TIMESLICE sets the quantum */
     RVS_POP_TIMEOUT,     /* value: 1 if Queue#pop(timeout:) exists */
     RVS_ALLOC_COUNTERS,  /* value: enum scn_alloc_counters */
+    RVS_BOOT_OBJECTS,    /* value: objects live after boot (measured; 0 where not measured) */
     RVS_COUNT
 };
 
@@ -69,6 +70,7 @@ struct rver_facts {
     bool quantum_env;
     bool pop_timeout;
     enum scn_alloc_counters alloc_counters;
+    int boot_objects;                         /* 0: not measured */
 };
 
 /* The oldest version the table covers (Ractors exist from 3.0). */
@@ -81,7 +83,7 @@ int rver_facts_of(const struct rver *v, struct rver_facts *f);
  * memory): gvl_policy, invariant_check (for `yjit`), insn_counter (a build
  * with YJIT, as release builds are), max_cpu (`cores` when the version's
  * default is the CPU count; 4096 before M:N, which no Ractor count reaches),
- * snt_cap, alloc_counters. */
+ * snt_cap, alloc_counters, gc_boot_objects. */
 cJSON *rver_preset(const struct rver_facts *f, bool yjit, int cores);
 
 /* The table as the Markdown of scenarios/README.md ("Ruby versions"). */

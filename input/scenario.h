@@ -150,6 +150,7 @@ struct scn_runtime {
     bool mn_main;                              /* "mn_main" (RUBY_MN_THREADS=1) */
     int gc_heap_init_slots;                    /* "gc_heap_init_slots" (RUBY_GC_HEAP_INIT_SLOTS) */
     double gc_heap_growth_factor;              /* "gc_heap_growth_factor" (RUBY_GC_HEAP_GROWTH_FACTOR) */
+    int gc_boot_objects;                       /* "gc_boot_objects": live after the interpreter's boot */
     bool yjit;                                 /* "yjit": YJIT on (decides invariant_check with "ruby") */
     sim_time event_hook;                       /* "event_hook" (0): a thread-event hook's CPU at READY */
     sim_time event_hook_flush;                 /* "event_hook_flush" (0): the more CPU of a READY hook

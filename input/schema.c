@@ -147,6 +147,8 @@ static const struct sch_key runtime_keys[] = {
       .off = offsetof(struct scn_runtime, gc_heap_init_slots) },
     { .name = "gc_heap_growth_factor", .kind = SCH_NUMBER, .def = "1.8", .dmax = 100.0,
       .off = offsetof(struct scn_runtime, gc_heap_growth_factor) },
+    { .name = "gc_boot_objects", .kind = SCH_INT, .def = "0", .min = 0, .max = 1000000000,
+      .off = offsetof(struct scn_runtime, gc_boot_objects) },
     { .name = "yjit", .kind = SCH_BOOL, .def = "false", .off = offsetof(struct scn_runtime, yjit) },
     { .name = "event_hook", .kind = SCH_DUR, .def = "0", .max = SIM_S,
       .off = offsetof(struct scn_runtime, event_hook) },

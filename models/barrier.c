@@ -1,5 +1,7 @@
 /* barrier.c - the stop-the-world VM barrier of CRuby master and 4.0.x
- * (vm_sync.c rb_vm_barrier; thread_pthread.c rb_ractor_sched_barrier_start,
+ * (below; 3.1 and 3.2 have their own, further down, under the `barging`
+ * GVL that stands for them) (vm_sync.c rb_vm_barrier; thread_pthread.c
+ * rb_ractor_sched_barrier_start,
  * rb_ractor_sched_barrier_join, rb_ractor_sched_barrier_end,
  * ractor_sched_barrier_join_signal_locked, and the barrier checks of
  * thread_sched_setup_running_threads), since ko1's nested-barrier rework
@@ -32,6 +34,7 @@
  */
 #include "barrier.h"
 
+#include "../core/policy.h"
 #include "gvl.h"
 #include "thread.h"
 #include "vm_lock.h"
@@ -57,6 +60,60 @@ static bool completed_p(const struct vm *vm)
     return vm->running_cnt - vm->sync->barrier_waiting_cnt == 1;
 }
 
+static void join_wait(struct rb_thread *th);
+
+/* 3.1 and 3.2, under the `barging` GVL that stands for them (below) */
+static bool pre33(const struct vm *vm)
+{
+    return vm->policy->barging;
+}
+
+/* Both versions' initiator: barrier_waiting set, its level remembered */
+static void begin(struct rb_thread *th)
+{
+    struct vm_sync *sy = th->vm->sync;
+    sy->barrier_waiting = true;
+    sy->barrier_ractor = th->core.ractor;
+    sy->barrier_lock_rec = sy->lock_rec;
+    sy->barrier_initiator = th;
+    vm_instant(th, "barrier_start");
+}
+
+/* ... interrupts every running thread of the other Ractors ... */
+static void flag_others(struct rb_thread *th)
+{
+    struct vm *vm = th->vm;
+    for (int i = 0; i < vm->nractors; i++) {
+        const struct core_sched *s = &vm->ractors[i].core.sched;
+        if (&vm->ractors[i].core == th->core.ractor || !s->is_running || !s->running) continue;
+        flag_barrier(rb_thread_of(s->running));
+        th->pending_cost += rb_machine_of(th)->remote_rmw;
+    }
+}
+
+/* ... and, once no other Ractor runs, releases the joiners */
+static void release(struct rb_thread *th)
+{
+    struct vm_sync *sy = th->vm->sync;
+    sy->barrier_serial++;
+    sy->barrier_waiting_cnt = 0;
+    counter(th->vm, "barrier_joined", 0);
+    vml_cond_broadcast(th, &sy->barrier_release_cond);
+}
+
+/* A joiner counts itself and signals completion if it is the last
+ * (ractor_sched_barrier_join_signal_locked; 3.1: vm_barrier_finish_p) */
+static void join_count(struct rb_thread *th)
+{
+    struct vm *vm = th->vm;
+    struct vm_sync *sy = vm->sync;
+    sy->barrier_waiting_cnt++;
+    counter(vm, "barrier_joined", sy->barrier_waiting_cnt);
+    th_sync_of(th)->join_serial = sy->barrier_serial;
+    th_sync_of(th)->joined = true;
+    if (completed_p(vm)) vml_cond_signal(th, &sy->barrier_complete_cond);
+}
+
 /* ---- the initiator ---------------------------------------------------------- */
 
 static void start_vm_relocked(struct rb_thread *th)
@@ -74,15 +131,20 @@ static void start_wait(struct rb_thread *th)
 {
     struct vm *vm = th->vm;
     struct vm_sync *sy = vm->sync;
+    bool v31 = pre33(vm);
     if (!completed_p(vm)) {
-        vml_cond_wait(th, &sy->barrier_complete_cond, &sy->sched_lock, TS_BARRIER_INIT, start_wait);
+        vml_cond_wait(th, &sy->barrier_complete_cond, v31 ? &sy->lock : &sy->sched_lock, TS_BARRIER_INIT,
+                      start_wait);
+        return;
+    }
+    if (v31) {  /* the barrier is over before the caller's work, the VM mutex held */
+        sy->barrier_waiting = false;
+        release(th);
+        start_vm_relocked(th);
         return;
     }
     /* no other Ractor runs: release them (they stay on the sched lock) */
-    sy->barrier_serial++;
-    sy->barrier_waiting_cnt = 0;
-    counter(vm, "barrier_joined", 0);
-    vml_cond_broadcast(th, &sy->barrier_release_cond);
+    release(th);
     vml_mutex_lock(th, &sy->lock, TS_BARRIER_INIT, start_vm_relocked);
 }
 
@@ -94,26 +156,62 @@ static void start_wait_mc(struct mach_task *t, void *ctx)
 
 static void start_sched_locked(struct rb_thread *th)
 {
-    struct vm *vm = th->vm;
-    struct vm_sync *sy = vm->sync;
-    sy->barrier_waiting = true;
-    sy->barrier_ractor = th->core.ractor;
-    sy->barrier_lock_rec = sy->lock_rec;
-    sy->barrier_initiator = th;
-    vm_instant(th, "barrier_start");
+    struct vm_sync *sy = th->vm->sync;
+    begin(th);
     /* release the VM lock */
     sy->lock_rec = 0;
     sy->lock_owner = NULL;
     vml_mutex_unlock(th, &sy->lock);
     /* interrupt all running threads of the other Ractors */
-    for (int i = 0; i < vm->nractors; i++) {
-        const struct core_sched *s = &vm->ractors[i].core.sched;
-        if (&vm->ractors[i].core == th->core.ractor || !s->is_running || !s->running) continue;
-        flag_barrier(rb_thread_of(s->running));
-        th->pending_cost += rb_machine_of(th)->remote_rmw;
-    }
+    flag_others(th);
     /* the flags are written with the sched lock held */
     th_burst(th, 0, start_wait_mc);
+}
+
+/* ---- CRuby 3.1 and 3.2 ------------------------------------------------------------
+ * vm_sync.c of v3_1_2 (the same in v3_2_0): rb_vm_barrier and the barrier
+ * loop of vm_lock_enter use the VM mutex alone, with a condition variable
+ * for the initiator (vm->ractor.sync.barrier_cond) and one per Ractor
+ * (r->barrier_wait_cond) for the joiners: no sched lock.  The initiator,
+ * holding the VM lock, sets barrier_waiting, counts itself blocking, sets
+ * the interrupt of the other Ractors' running threads, and waits on
+ * barrier_cond (which unlocks the VM mutex) until every Ractor blocks
+ * (vm_barrier_finish_p); then it clears barrier_waiting, bumps barrier_cnt
+ * and signals every Ractor's barrier_wait_cond - the barrier is over before
+ * the GC's work, which the initiator does holding the VM mutex, so the
+ * joiners, woken, wait for that mutex.  A joiner (vm_lock_enter, the VM
+ * mutex taken while barrier_waiting) counts itself blocking, signals
+ * barrier_cond if it is the last, and waits on its barrier_wait_cond while
+ * barrier_cnt is unchanged.  One waiting thread per Ractor (its GVL
+ * holder), so signalling each Ractor's condition variable is a broadcast
+ * to the joiners: one condition variable stands for them.  Traced with
+ * Ruby 3.1.2 on one CPU (docs/validate.md): the joiner's pthread_cond_wait
+ * unlocks the VM mutex, which wakes the initiator, which preempts it
+ * before it sleeps, and ends the barrier meanwhile (416 of 507 wakes of a
+ * barrier_wait_cond found no sleeper). */
+static void v31_start_wait_mc(struct mach_task *t, void *ctx)
+{
+    (void)t;
+    struct rb_thread *th = ctx;
+    struct vm_sync *sy = th->vm->sync;
+    /* rb_vm_cond_wait: the VM lock's owner and level are cleared while
+     * the mutex is released */
+    sy->lock_rec = 0;
+    sy->lock_owner = NULL;
+    start_wait(th);
+}
+
+static void v31_barrier(struct rb_thread *th)
+{
+    begin(th);
+    flag_others(th);
+    th_burst(th, 0, v31_start_wait_mc);
+}
+
+static void v31_join(struct rb_thread *th)
+{
+    join_count(th);
+    join_wait(th);
 }
 
 void barrier_vm_barrier(struct rb_thread *th, th_cont k)
@@ -127,7 +225,8 @@ void barrier_vm_barrier(struct rb_thread *th, th_cont k)
     th_sync_of(th)->barrier_k = k;
     th_sync_of(th)->barrier_state = th->ts;
     vm_set_state(th, TS_BARRIER_INIT);
-    vml_mutex_lock(th, &sy->sched_lock, TS_BARRIER_INIT, start_sched_locked);
+    if (pre33(th->vm)) v31_barrier(th);
+    else vml_mutex_lock(th, &sy->sched_lock, TS_BARRIER_INIT, start_sched_locked);
 }
 
 void barrier_end(struct rb_thread *th)
@@ -138,7 +237,7 @@ void barrier_end(struct rb_thread *th)
     sy->barrier_lock_rec = 0;
     sy->barrier_initiator = NULL;
     vm_instant(th, "barrier_end");
-    vml_mutex_unlock(th, &sy->sched_lock);
+    if (!pre33(th->vm)) vml_mutex_unlock(th, &sy->sched_lock);
 }
 
 /* ---- joiners ------------------------------------------------------------------ */
@@ -154,29 +253,29 @@ static void join_done(struct rb_thread *th)
     th_sync_of(th)->join_k(th);
 }
 
-/* ractor_sched_barrier_join_wait_locked */
+/* ractor_sched_barrier_join_wait_locked; 3.1: the wait on the Ractor's
+ * barrier_wait_cond with the VM mutex, which it holds again after */
 static void join_wait(struct rb_thread *th)
 {
     struct vm_sync *sy = th->vm->sync;
+    bool v31 = pre33(th->vm);
     if (sy->barrier_serial == th_sync_of(th)->join_serial) {
-        vml_cond_wait(th, &sy->barrier_release_cond, &sy->sched_lock, TS_BARRIER_JOIN, join_wait);
+        vml_cond_wait(th, &sy->barrier_release_cond, v31 ? &sy->lock : &sy->sched_lock, TS_BARRIER_JOIN,
+                      join_wait);
         return;
     }
     th_sync_of(th)->joined = false;
+    if (v31) {
+        join_done(th);
+        return;
+    }
     vml_mutex_unlock(th, &sy->sched_lock);
     vml_mutex_lock(th, &sy->lock, TS_VMLOCK_WAIT, join_done);
 }
 
 static void join_sched_locked(struct rb_thread *th)
 {
-    struct vm *vm = th->vm;
-    struct vm_sync *sy = vm->sync;
-    sy->barrier_waiting_cnt++;
-    counter(vm, "barrier_joined", sy->barrier_waiting_cnt);
-    th_sync_of(th)->join_serial = sy->barrier_serial;
-    th_sync_of(th)->joined = true;
-    /* ractor_sched_barrier_join_signal_locked */
-    if (completed_p(vm)) vml_cond_signal(th, &sy->barrier_complete_cond);
+    join_count(th);
     join_wait(th);
 }
 
@@ -185,6 +284,10 @@ void barrier_join(struct rb_thread *th, th_cont k)
     struct vm_sync *sy = th->vm->sync;
     th_sync_of(th)->join_k = k;
     vm_set_state(th, TS_BARRIER_JOIN);
+    if (pre33(th->vm)) {
+        v31_join(th);
+        return;
+    }
     vml_mutex_unlock(th, &sy->lock);
     vml_mutex_lock(th, &sy->sched_lock, TS_BARRIER_JOIN, join_sched_locked);
 }

@@ -1,6 +1,8 @@
 /* barrier.h - the VM barrier of CRuby master / 4.0 (rb_vm_barrier,
  * thread_pthread.c rb_ractor_sched_barrier_start / _join / _end), and its
- * hooks into thread_sched_setup_running_threads.
+ * hooks into thread_sched_setup_running_threads; under the `barging` GVL
+ * (3.1, 3.2) that of vm_sync.c v3_1_2: the VM mutex and its condition
+ * variables alone, released before the caller's work.
  */
 #ifndef MODELS_BARRIER_H
 #define MODELS_BARRIER_H
@@ -36,7 +38,7 @@ void barrier_interrupt(struct rb_thread *th, th_cont k);
 static inline bool barrier_defer_add_running(struct rb_thread *th)
 {
     const struct vm_sync *sy = th->vm->sync;
-    if (!sy || !sy->sched_lock.holder || sy->sched_lock.holder == th) return false;
+    if (!sy || !vml_holder(&sy->sched_lock) || vml_holder(&sy->sched_lock) == th) return false;
     th->add_deferred = true;
     return true;
 }

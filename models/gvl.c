@@ -158,6 +158,8 @@ static void gvl_del_running_thread_by(struct rb_thread *th, struct gvl_actor by)
     if (s->is_running_timeslice) timer_timeslice_del(s, sim_now(th->vm->eng) + *by.cost);
 }
 
+static void sched_lock_hold(struct rb_ractor *r, struct rb_thread *by);
+
 int gvl_signal(struct rb_thread *next, struct gvl_actor by)
 {
     if (!next) return 0;
@@ -167,11 +169,17 @@ int gvl_signal(struct rb_thread *next, struct gvl_actor by)
     if (!woke) return 0;
     next->vm->wakeups++;
     *by.cost += vm_wake_cost(next->vm, woke);
+    /* a thread woken onto its waker's own core can only run before the
+     * waker's section is over by preempting it (below; the 2.x GVL's
+     * locks are gvl_barging.c's) */
+    if (by.th && woke != MACH_WAKE_REMOTE && *by.cost > 0 && !next->vm->policy->barging)
+        sched_lock_hold(rb_ractor_of(next), by.th);
     return 1;
 }
 
 /* ---- sched->lock_ held through a third party's hand-off ---------------------
- * The model's sched->lock_ sections are instants but one.  Under delayed
+ * The model's sched->lock_ sections are instants but those that make a
+ * wake: a thread's own hand-off (below), and this one.  Under delayed
  * the timer thread's tick (under threshold the helper) hands the GVL on for
  * a thread still in its blocking region, under that Ractor's sched lock,
  * and issues the successor's futex wake inside it
@@ -188,17 +196,13 @@ int gvl_signal(struct rb_thread *next, struct gvl_actor by)
  * next when it unlocks).  Meanwhile neither has refilled the timeslice
  * set, which the timer looks at again right after its unlock. */
 
-/* The unlock: FUTEX_WAKE of the first sleeper on the lock, if any, paid by `by`. */
-static void sched_lock_wake_one(struct rb_ractor *r, struct gvl_actor by)
+/* The unlock by `who`: FUTEX_WAKE of the first sleeper on the lock, if
+ * any, paid by `by`. */
+static void sched_lock_unlock(struct rb_ractor *r, const void *who, struct gvl_actor by)
 {
-    struct rb_thread *th = r->lock_wait_head;
-    if (!th) return;
-    r->lock_wait_head = th->lock_wait_next;
-    if (!r->lock_wait_head) r->lock_wait_tail = NULL;
-    th->lock_wait_next = NULL;
-    th->vml_asleep = false;
-    int woke = mach_wake(&r->vm->mach, th->nt, by.nt);
-    if (woke) *by.cost += vm_wake_cost(r->vm, woke);
+    int woke;
+    if (nlock_unlock(&r->sched_lock, who, &r->vm->mach, by.nt, &woke) && woke)
+        *by.cost += vm_wake_cost(r->vm, woke);
 }
 
 static void sched_lock_woken(struct mach_task *t, void *ctx)
@@ -207,7 +211,8 @@ static void sched_lock_woken(struct mach_task *t, void *ctx)
     struct rb_thread *th = ctx;
     struct rb_ractor *r = rb_ractor_of(th);
     /* its own unlock wakes the next sleeper (the futex word stays 2) */
-    if (!r->handoff_locked) sched_lock_wake_one(r, gvl_self(th));
+    int woke = nlock_pass(&r->sched_lock, &r->vm->mach, th->nt);
+    if (woke) th->pending_cost += vm_wake_cost(r->vm, woke);
     th->lock_retry(th, th->lock_k);
 }
 
@@ -215,23 +220,20 @@ static void sched_lock_sleep(struct mach_task *t, void *ctx)
 {
     struct rb_thread *th = ctx;
     struct rb_ractor *r = rb_ractor_of(th);
-    if (!r->handoff_locked) {  /* let go while th paid its way here */
+    if (!nlock_taken(&r->sched_lock, th)) {  /* let go while th paid its way here */
         th->lock_retry(th, th->lock_k);
         return;
     }
-    th->lock_wait_next = NULL;
-    if (r->lock_wait_tail) r->lock_wait_tail->lock_wait_next = th;
-    else r->lock_wait_head = th;
-    r->lock_wait_tail = th;
-    th->vml_asleep = true;  /* only the unlock wakes it */
-    mach_block(&th->vm->mach, t, sched_lock_woken, th);
+    /* only the unlock wakes it (vml_asleep) */
+    nlock_sleep(&r->sched_lock, &th->vm->mach, &th->lock_wait, t, &th->vml_asleep, sched_lock_woken, th);
 }
 
 /* thread_sched_lock while a hand-off holds the lock: sleep on it, then run
  * `retry` (the entry that wanted it) again.  False if the lock is free. */
 static bool sched_lock_taken(struct rb_thread *th, void (*retry)(struct rb_thread *, th_cont), th_cont k)
 {
-    if (!rb_ractor_of(th)->handoff_locked || mn_thread_p(th)) return false;
+    struct rb_ractor *r = rb_ractor_of(th);
+    if (!nlock_taken(&r->sched_lock, th) || mn_thread_p(th)) return false;
     th->lock_retry = retry;
     th->lock_k = k;
     if (th->pending_cost > 0) th_burst(th, 0, sched_lock_sleep);
@@ -241,13 +243,48 @@ static bool sched_lock_taken(struct rb_thread *th, void (*retry)(struct rb_threa
 
 void gvl_handoff_lock(struct rb_ractor *r)
 {
-    r->handoff_locked = true;
+    /* (a thread's section that still held it ends without an unlock) */
+    nlock_hold(&r->sched_lock, r);
 }
 
 void gvl_handoff_unlock(struct rb_ractor *r, struct gvl_actor by)
 {
-    r->handoff_locked = false;
-    sched_lock_wake_one(r, by);
+    sched_lock_unlock(r, r, by);  /* only a hand-off's hold (gvl_handoff_lock), not a thread's */
+}
+
+/* ---- sched->lock_ held through a thread's own signal ------------------------
+ * Every GVL hand-off a thread makes signals its successor's condvar under
+ * the Ractor's sched lock (thread_sched_wakeup_running_thread asserts it is
+ * held; its caller thread_sched_wakeup_next_thread runs inside
+ * thread_sched_lock .. thread_sched_unlock), and glibc's
+ * pthread_cond_signal makes the FUTEX_WAKE itself.  On one CPU (and on a
+ * packed guest, where the successor is woken onto the waker's CPU) the
+ * kernel often runs the woken thread at once, preempting its waker inside
+ * that section (os_scheduler; calibrate's wake_preempt).  Its
+ * pthread_cond_wait must re-take the mutex before it returns
+ * (__pthread_cond_wait_common ends with __pthread_mutex_cond_lock, nptl
+ * pthread_cond_wait.c); the mutex is held, so it sleeps on it
+ * (__lll_lock_wait: FUTEX_WAIT), the waker runs again, unlocks with the
+ * word at 2 (FUTEX_WAKE: futex_wake more) and the sleeper, woken, may
+ * preempt it once more: one voluntary switch of the woken thread and one
+ * involuntary of its waker per such hand-off.  So a thread whose signal
+ * woke a thread onto its own core holds the lock until the CPU it owes
+ * (that wake) is paid; a woken successor that gets there first sleeps on
+ * it (sched_lock_taken, as behind the timer's hand-offs above).  A wake
+ * across cores needs no such rule: the woken thread arrives after
+ * wake_idle_core or wake_busy_core, well after its waker paid its wake. */
+static void sched_lock_hold(struct rb_ractor *r, struct rb_thread *by)
+{
+    if (r->sched_lock.holder || mn_thread_p(by)) return;  /* held already (a tick's, or by's own) */
+    nlock_hold(&r->sched_lock, by);
+    by->holds_sched_lock = true;
+}
+
+void gvl_section_end(struct rb_thread *th)
+{
+    th->holds_sched_lock = false;
+    sched_lock_unlock(rb_ractor_of(th), th, gvl_self(th));  /* (nothing if a tick took it over) */
+    timer_section_end(th);  /* the global sched lock, if its write held it */
 }
 
 /* thread_sched_wakeup_next_thread by th itself */
@@ -419,7 +456,8 @@ static void to_running_ready(struct mach_task *t, void *ctx)
  * fires READY in thread_sched_to_ready_common, under sched->lock_ and
  * before it looks at `running` (thread_pthread.c of v3_3_0): a
  * thread-event hook (runtime.event_hook) runs before the decision.  (The
- * model's sched->lock_ sections are instants: nobody waits for it.) */
+ * model's sched->lock_ sections are instants: nobody waits for it but behind
+ * a wake, sched_lock_taken.) */
 static void gvl_to_running(struct rb_thread *th, th_cont k)
 {
     core_sched_hot_back_h(gvl_sched(th), &th->core);
@@ -559,6 +597,7 @@ void gvl_free(struct rb_ractor *r)
 void gvl_collect(const struct rb_ractor *r, struct run_metrics *m)
 {
     m->gvl_handoffs += r->core.sched.handoffs;
+    m->sched_lock_waits += r->sched_lock.sleeps;
     if (r->vm->policy->barging) gvl32_collect(r, m);
     if (r->vm->policy->defer == CORE_DEFER_HELPER) helper_collect(r, m);
 }

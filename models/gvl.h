@@ -72,7 +72,11 @@ void gvl_dead(struct rb_thread *th, th_cont k);
  * threads that slept on the lock meanwhile (a futex wake each, paid by
  * `by`). */
 void gvl_handoff_lock(struct rb_ractor *r);
+/* (nothing if the lock is not a hand-off's: a thread's own hold) */
 void gvl_handoff_unlock(struct rb_ractor *r, struct gvl_actor by);
+/* th, holding its Ractor's sched lock through its own signal
+ * (th->holds_sched_lock), has paid that section: it lets go (th_burst). */
+void gvl_section_end(struct rb_thread *th);
 
 /* A Ractor's scheduler and its policy's own state (the threshold helper,
  * the 2.x GVL): set up before any thread starts (GV_OK or an error code

@@ -83,10 +83,8 @@ static void helper_unlock(struct mach_task *t, void *ctx)
 {
     struct thr_helper *h = ctx;
     struct rb_ractor *r = rb_ractor_of_sched(h->s);
-    if (r->handoff_locked) {
-        struct gvl_actor helper = { &h->nt, &h->pending_cost, NULL };
-        gvl_handoff_unlock(r, helper);
-    }
+    struct gvl_actor helper = { &h->nt, &h->pending_cost, NULL };
+    gvl_handoff_unlock(r, helper);
     vm_pay(h->vm, t, &h->pending_cost, helper_sleep, h);
 }
 

@@ -45,8 +45,27 @@
 
 /* ---- CPU and kernel sleeps ---------------------------------------------- */
 
+static void section_paid(struct mach_task *t, void *ctx)
+{
+    (void)t;
+    struct rb_thread *th = ctx;
+    gvl_section_end(th);  /* (its unlock may owe a futex wake more) */
+    th_burst(th, th->section_d, th->section_k);
+}
+
 void th_burst(struct rb_thread *th, sim_time d, mach_cont k)
 {
+    if (th->holds_sched_lock && th->pending_cost > 0) {
+        /* the sched lock's section first, then the rest (gvl.c) */
+        sim_time section = th->pending_cost;
+        th->pending_cost = 0;
+        th->section_d = d;
+        th->section_k = k;
+        th->zero_time_ops = 0;
+        mach_burst(&th->vm->mach, th->nt, section, section_paid, th);
+        return;
+    }
+    if (th->holds_sched_lock) gvl_section_end(th);
     sim_time total = d + th->pending_cost;
     th->pending_cost = 0;
     th->wrote_timer = false;  /* (the write is paid here) */

@@ -66,6 +66,13 @@ static void timer_sleep(struct mach_task *t, void *ctx)
 {
     struct vm *vm = ctx;
     struct rb_timer *tm = &vm->timer;
+    if (nlock_taken(&tm->sched_lock, t)) {
+        /* set_timeout's ractor_sched_lock: the thread whose write woke
+         * us still holds it (see timer_timeslice_add); then again (the
+         * only sleeper on it, its own unlock wakes nobody) */
+        nlock_sleep(&tm->sched_lock, &vm->mach, &tm->lock_wait, t, NULL, timer_sleep, vm);
+        return;
+    }
     /* timer_thread_set_timeout */
     if (!timeslice_empty(tm, sim_now(vm->eng)) || mn_grq_cnt(vm) > 0) {  /* M:N: also while Ractors wait for an SNT */
         tm->sleeping_forever = false;
@@ -85,8 +92,7 @@ static void timer_unlock(struct mach_task *t, void *ctx)
     struct vm *vm = ctx;
     struct rb_timer *tm = &vm->timer;
     struct gvl_actor timer = { &tm->nt, &tm->pending_cost, NULL };
-    for (int i = 0; i < vm->nractors; i++)
-        if (vm->ractors[i].handoff_locked) gvl_handoff_unlock(&vm->ractors[i], timer);
+    for (int i = 0; i < vm->nractors; i++) gvl_handoff_unlock(&vm->ractors[i], timer);
     vm_pay(vm, t, &tm->pending_cost, timer_sleep, vm);
 }
 
@@ -162,7 +168,30 @@ void timer_timeslice_add(struct core_sched *s, struct gvl_actor by)
              * its next decision (a blocking region's del_running): it
              * pays it before its next op (models/thread.c th_step) */
             if (by.th) by.th->wrote_timer = true;
+            /* The write is made holding vm->ractor.sched.lock
+             * (timer_thread_wakeup_locked asserts it; its caller
+             * thread_sched_setup_running_threads holds it from
+             * ractor_sched_lock to ractor_sched_unlock).  Woken onto the
+             * writer's own core, the timer preempts it (wakeup_preempt)
+             * inside that section, and its timer_thread_set_timeout finds
+             * the lock taken: it sleeps on it (FUTEX_WAIT), and the
+             * writer's unlock, once the write is paid, wakes it again (a
+             * FUTEX_WAKE more; models/gvl.c gvl_section_end).  Woken on
+             * another core it comes long after the write is over. */
+            if (by.th && woke != MACH_WAKE_REMOTE && *by.cost > 0 && !tm->sched_lock.holder && !mn_thread_p(by.th)) {
+                nlock_hold(&tm->sched_lock, by.th);
+                by.th->holds_sched_lock = true;
+            }
         }
     }
+}
+
+void timer_section_end(struct rb_thread *th)
+{
+    struct vm *vm = th->vm;
+    int woke;
+    /* glibc's unlock with the word at 2 (the timer asleep on it): FUTEX_WAKE */
+    if (nlock_unlock(&vm->timer.sched_lock, th, &vm->mach, th->nt, &woke) && woke)
+        th->pending_cost += vm_wake_cost(vm, woke);
 }
 

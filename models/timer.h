@@ -15,6 +15,10 @@ void timer_start(struct vm *vm);
 /* The running thread of `s` joins the timeslice set; the first join wakes
  * the timer from its infinite wait (paid by `by`). */
 void timer_timeslice_add(struct core_sched *s, struct gvl_actor by);
+/* th, whose eventfd write woke the timer onto th's own core, has paid the
+ * write: it lets vm->ractor.sched.lock go, waking the timer if it slept
+ * on it (models/gvl.c gvl_section_end). */
+void timer_section_end(struct rb_thread *th);
 /* ... and leaves it at `at` (>= now): when its deleter has paid the system
  * calls it made before the delete, which the model charges after the
  * decision.  Until then the set counts as non-empty, for the timer's check

@@ -118,6 +118,7 @@ int vm_init(struct vm *vm, const struct scenario *scn, struct sim_engine *eng, c
     for (int c = 0; c < vm->ncondvars; c++) core_condvar_init(&vm->condvars[c], scn->condvars[c].name);
     core_heap_init(&vm->heap, (uint64_t)scn->runtime.gc_heap_init_slots, scn->runtime.gc_heap_growth_factor,
                    scn->total_ractors);
+    core_heap_boot(&vm->heap, (uint64_t)scn->runtime.gc_boot_objects);
 
     if (core_expand(scn, vm_ractor_at, vm_thread_at, vm) != GV_OK) goto oom;
     for (int r = 0; r < vm->nractors; r++) vm->ractors[r].vm = vm;
@@ -273,6 +274,7 @@ int vm_collect(struct vm *vm, struct run_metrics *m)
     m->timer_ticks = vm->timer.ticks;
     m->timer_wakes = vm->timer.wakes;
     m->timer_timed_waits = vm->timer.timed_waits;
+    m->timer_lock_waits = vm->timer.sched_lock.sleeps;
     m->barriers = vm->barriers;
     m->gc_count = vm->heap.minor + vm->heap.major;
     m->gc_major = vm->heap.major;

@@ -24,6 +24,7 @@
 #include "../sim/engine.h"
 #include "../sim/machine.h"
 #include "../common/rng.h"
+#include "nlock.h"
 
 struct vm;
 struct rb_thread;
@@ -62,12 +63,12 @@ struct rb_ractor {
      * lock_free_at while a hot thread is out (gvl.c turn_wake) */
     struct rb_thread *lock_holder;
     sim_time lock_free_at;
-    /* delayed, threshold: the timer thread or the helper holds sched->lock_
-     * through a hand-off it made for a thread still in its blocking region
-     * (gvl_handoff_lock); a thread that needs the lock meanwhile sleeps on
-     * it, FIFO, until gvl_handoff_unlock */
-    bool handoff_locked;
-    struct rb_thread *lock_wait_head, *lock_wait_tail;
+    /* sched->lock_ where a section holds it through a wake it made
+     * (models/nlock.h): a thread's own hand-off (the holder is the
+     * thread), or one the timer thread or the helper made for a thread
+     * still in its blocking region (gvl_handoff_lock; the holder is the
+     * Ractor); a thread that needs the lock meanwhile sleeps on it, FIFO */
+    struct nlock sched_lock;
     void *policy_data;           /* per-policy state (threshold, barging) */
     int prefetch_ahead;          /* GVL hand-offs prefetch this far down its ready queue (gvl.c) */
     int started, dead;           /* its threads started, ended (living = started - dead: a
@@ -114,6 +115,10 @@ struct rb_thread {
     /* it wrote the timer thread's eventfd: it pays pending_cost (the
      * write) before its next op (models/timer.c) */
     bool wrote_timer;
+    /* it holds its Ractor's sched->lock_ (or the global sched lock)
+     * through a wake it made onto its own core: it lets go once
+     * pending_cost is paid (th_burst; models/gvl.c gvl_section_end) */
+    bool holds_sched_lock;
 
     struct mach_task own_nt;     /* its dedicated native thread (1:1), hot part first */
 
@@ -129,9 +134,12 @@ struct rb_thread {
     th_cont sleep_k;             /* after a Kernel#sleep (a sleep op, a generator's wait) */
     /* asleep on its Ractor's sched->lock_, held by a hand-off (gvl.c):
      * the entry to run again, and its continuation, once woken */
-    struct rb_thread *lock_wait_next;
+    struct nlock_waiter lock_wait;
     void (*lock_retry)(struct rb_thread *th, th_cont k);
     th_cont lock_k;
+    /* th_burst's burst after the sched lock section it pays first */
+    sim_time section_d;
+    mach_cont section_k;
     /* a timed wait (models/sync.c) */
     bool timed_waiting;          /* in native_cond_sleep with a timeout */
     bool wait_woken;             /* ... ended by a wake-up or its timeout */
@@ -156,6 +164,11 @@ struct rb_timer {
     uint64_t ticks;
     uint64_t wakes;              /* eventfd wake-ups (from the infinite wait) */
     uint64_t timed_waits;        /* checks that found the set non-empty */
+    /* vm->ractor.sched.lock as its wake-up meets it: a thread whose
+     * eventfd write woke it onto its own core holds it until the write is
+     * paid (timer.c); the timer sleeps on it meanwhile */
+    struct nlock sched_lock;
+    struct nlock_waiter lock_wait;
 };
 
 struct vm {

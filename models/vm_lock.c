@@ -138,10 +138,7 @@ static void sync_wake(struct rb_thread *target, struct rb_thread *by)
 
 static void mutex_enqueue(struct vml_mutex *m, struct rb_thread *th)
 {
-    th_sync_of(th)->wait_next = NULL;
-    if (m->wait_tail) th_sync_of(m->wait_tail)->wait_next = th;
-    else m->wait_head = th;
-    m->wait_tail = th;
+    nlock_enqueue(&m->nl, &th_sync_of(th)->mutex_wait, th->nt, th);
     th_sync_of(th)->in_mutex_queue = true;
     m->nwaiters++;
     notify_counter(th->vm, m->counter, m->nwaiters);
@@ -149,11 +146,9 @@ static void mutex_enqueue(struct vml_mutex *m, struct rb_thread *th)
 
 static struct rb_thread *mutex_dequeue(struct vm *vm, struct vml_mutex *m)
 {
-    struct rb_thread *th = m->wait_head;
-    if (!th) return NULL;
-    m->wait_head = th_sync_of(th)->wait_next;
-    if (!m->wait_head) m->wait_tail = NULL;
-    th_sync_of(th)->wait_next = NULL;
+    struct nlock_waiter *w = nlock_dequeue(&m->nl);
+    if (!w) return NULL;
+    struct rb_thread *th = w->who;
     th_sync_of(th)->in_mutex_queue = false;
     m->nwaiters--;
     notify_counter(vm, m->counter, m->nwaiters);
@@ -173,8 +168,8 @@ static void mutex_try(struct rb_thread *th)
     /* glibc: after a wake, and when pthread_cond_wait re-locks, the word is
      * exchanged to 2 ("maybe waiters"); only the first plain try is a CAS 0->1 */
     bool mark_contended = th_sync_of(th)->slept || th_sync_of(th)->relock;
-    if (m->holder == NULL) {
-        m->holder = th;
+    if (m->nl.holder == NULL) {
+        nlock_hold(&m->nl, th);
         m->contended = mark_contended;
         th_sync_of(th)->mutex = NULL;
         th_sync_of(th)->relock = false;
@@ -211,8 +206,8 @@ void vml_mutex_lock(struct rb_thread *th, struct vml_mutex *m, enum thread_state
 
 bool vml_mutex_trylock(struct rb_thread *th, struct vml_mutex *m)
 {
-    if (m->holder != NULL) return false;
-    m->holder = th;
+    if (m->nl.holder != NULL) return false;
+    nlock_hold(&m->nl, th);
     m->contended = false;
     m->acquires++;
     th->pending_cost += rb_machine_of(th)->mutex_uncontended;
@@ -221,12 +216,12 @@ bool vml_mutex_trylock(struct rb_thread *th, struct vml_mutex *m)
 
 void vml_mutex_unlock(struct rb_thread *th, struct vml_mutex *m)
 {
-    if (m->holder != th) {
+    if (vml_holder(m) != th) {
         vm_fail(th->vm, "thread %s unlocks %s held by %s", th->core.name, m->name,
-                m->holder ? m->holder->core.name : "nobody");
+                vml_holder(m) ? vml_holder(m)->core.name : "nobody");
         return;
     }
-    m->holder = NULL;
+    nlock_hold(&m->nl, NULL);  /* (its sleepers it wakes below, as the C library does) */
     bool was_contended = m->contended;
     m->contended = false;
     if (rb_machine_of(th)->mutex_impl == MUTEX_GLIBC) {
@@ -481,7 +476,7 @@ void vm_sync_free(struct vm *vm)
 static void describe_holder(const struct vm_sync *sy, const struct vml_mutex *m, char *buf,
                             size_t len)
 {
-    const struct rb_thread *h = m->holder;
+    const struct rb_thread *h = vml_holder(m);
     if (!h) snprintf(buf, len, "free, its waiter woken");
     else if (h == sy->barrier_initiator && m == &sy->sched_lock)
         snprintf(buf, len, "held by thread %s, which runs a VM barrier", h->core.name);
@@ -535,7 +530,7 @@ bool vm_lock_describe_wait(const struct rb_thread *th, char *buf, unsigned len)
 const char *vm_lock_held_note(const struct rb_thread *th)
 {
     const struct vm_sync *sy = th->vm->sync;
-    if (sy && sy->lock.holder == th) return " while holding the VM lock";
-    if (sy && sy->sched_lock.holder == th) return " while holding the scheduler lock";
+    if (sy && vml_holder(&sy->lock) == th) return " while holding the VM lock";
+    if (sy && vml_holder(&sy->sched_lock) == th) return " while holding the scheduler lock";
     return "";
 }

@@ -21,10 +21,11 @@
  * enter may join a barrier, whose join re-locks two mutexes.  Kept
  * outside the thread (vm_sync.threads, th_sync_of), allocated for all
  * threads when the VM lock is first entered: most runs never take it, and
- * its 136 bytes would be cold ballast in every thread. */
+ * its 184 bytes would be cold ballast in every thread. */
 struct th_sync {
     /* a native mutex or condvar wait (vml_mutex_lock, vml_cond_wait) */
-    struct rb_thread *wait_next;      /* in the wait list of `mutex` or `cond` */
+    struct rb_thread *wait_next;      /* in the wait list of `cond` */
+    struct nlock_waiter mutex_wait;   /* in the wait list of `mutex` */
     struct vml_mutex *mutex;          /* mutex it sleeps on or re-locks, or NULL */
     struct vml_cond *cond;            /* condvar it sleeps on, or NULL */
     bool in_mutex_queue;              /* registered in mutex's wait list */
@@ -58,9 +59,10 @@ struct th_sync {
 struct vml_mutex {
     const char *name;                         /* for reports: "the VM lock" */
     const char *counter;                      /* observer counter of its sleepers, or NULL */
-    struct rb_thread *holder;                 /* native owner, NULL if free */
+    /* its native owner (a struct rb_thread, NULL if free) and the threads
+     * asleep in pthread_mutex_lock, FIFO (models/nlock.h) */
+    struct nlock nl;
     bool contended;                           /* glibc: the futex word is 2 (taken contended) */
-    struct rb_thread *wait_head, *wait_tail;  /* asleep in pthread_mutex_lock, FIFO */
     int nwaiters;
     uint64_t acquires, sleeps;                /* locks taken; sleeps on it (each needs a wake) */
 };
@@ -91,6 +93,12 @@ struct vm_sync {
      * a thread first enters the VM lock (vm_sync_threads) */
     struct th_sync *threads;
 };
+
+/* m's native owner, or NULL */
+static inline const struct rb_thread *vml_holder(const struct vml_mutex *m)
+{
+    return m->nl.holder;
+}
 
 /* Thread th's part in the protocol (vm_sync_threads made it). */
 static inline struct th_sync *th_sync_of(const struct rb_thread *th)

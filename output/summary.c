@@ -110,6 +110,13 @@ void summary_write(FILE *f, const struct run_metrics *m)
         }
         fputc('\n', f);
     }
+    if (m->sched_lock_waits || m->timer_lock_waits) {
+        /* the 3.3+ sched locks held through a hand-off's wake (models/gvl.c, models/timer.c) */
+        char a[32], b[32];
+        human_count(a, sizeof a, m->sched_lock_waits);
+        human_count(b, sizeof b, m->timer_lock_waits);
+        fprintf(f, "  sched locks: %s sleeps of threads on a Ractor's lock, %s of the timer on the global one\n", a, b);
+    }
     if (m->timer_wakes || m->timer_timed_waits) {
         /* the 3.3+ timer thread (models/timer.c, exec/exec_timer.c) */
         char tw[32], tt[32], tk[32];

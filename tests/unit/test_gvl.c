@@ -1,5 +1,6 @@
 /* test_gvl.c - the eager GVL model end to end on small scenarios built in C:
  * exact timings of a hand-computed case, one voluntary switch per syscall,
+ * the sleep on the sched lock of a woken thread that preempted its waker,
  * the queue park/wake path, the 100 ms quantum, join, stop.time, deadlock
  * and no-progress reports, and determinism. */
 #include <string.h>
@@ -120,7 +121,67 @@ static void test_chain_wake_cost(void)
     ASSERT_EQ(r.m.wakeups, 100);  /* to main at each push's syscall, back at each pop */
     ASSERT_EQ(rc.m.wakeups, r.m.wakeups);
     ASSERT_EQ(rc.m.gvl_handoffs, r.m.gvl_handoffs);
-    ASSERT_EQ(r.m.cpu - rc.m.cpu, (sim_time)(r.m.wakeups - 1) * 750 * SIM_NS);
+    /* ... and so is the unlock that wakes the timer, which slept on the
+     * global sched lock after it preempted the worker's eventfd write
+     * (test_timer_sees_writer_in_set) */
+    ASSERT_EQ(r.m.sched_lock_waits, 0);
+    ASSERT_EQ(r.m.timer_lock_waits, 1);
+    ASSERT_EQ(rc.m.timer_lock_waits, r.m.timer_lock_waits);
+    ASSERT_EQ(r.m.cpu - rc.m.cpu, (sim_time)(r.m.wakeups - 1 + r.m.timer_lock_waits) * 750 * SIM_NS);
+}
+
+/* A hand-off's signal is made under the Ractor's sched lock
+ * (thread_sched_wakeup_running_thread) and the woken thread's
+ * pthread_cond_wait re-takes that lock before it returns.  On one core a
+ * woken thread that preempts its waker does so inside the waker's section:
+ * it sleeps on the lock (one voluntary switch more) until the waker, run
+ * again, has paid its wake and unlocks.  Where the wakee does not preempt
+ * (fifo: only long sleepers do), or is woken onto another, idle core (it
+ * arrives after wake_idle_core, long after the wake is paid), nobody
+ * sleeps on the lock. */
+static struct fx_result relock_case(int cores, enum scn_os_scheduler os)
+{
+    static struct scn_op mbody[2], wbody[3];
+    mbody[0] = fx_queue(OP_QUEUE_POP, 0);
+    mbody[1] = fx_compute(600 * SIM_NS);
+    wbody[0] = fx_compute(550 * SIM_NS);
+    wbody[1] = fx_queue(OP_QUEUE_PUSH, 0);
+    wbody[2] = fx_syscall(300 * SIM_NS, false);
+    static struct scn_prog mp = { mbody, 2 }, wp = { wbody, 3 };
+    static struct scn_op mops[1], wops[1];
+    mops[0] = fx_loop(200, &mp, false);
+    wops[0] = fx_loop(200, &wp, false);
+    static struct scn_thread th[2];
+    th[0] = (struct scn_thread){ "main", 1, { mops, 1 }, 0, false };
+    th[1] = (struct scn_thread){ "worker", 1, { wops, 1 }, 1 * SIM_MS, false };
+    struct scenario s = one_ractor(cores, th, 2);
+    s.machine.os_scheduler = os;
+    s.machine.os_tick = 4 * SIM_MS;
+    s.machine.os_timeslice = 1500 * SIM_US;
+    s.machine.context_switch = 442 * SIM_NS;
+    return simulate_with_queue(s);
+}
+
+static void test_relock_after_preempting_wake(void)
+{
+    struct fx_result fifo = relock_case(1, OS_SCHED_FIFO);
+    struct fx_result fair = relock_case(1, OS_SCHED_EEVDF_DELAY);
+    struct fx_result two = relock_case(2, OS_SCHED_EEVDF_DELAY);
+    ASSERT_EQ(fifo.rc, GV_OK);
+    ASSERT_EQ(fair.rc, GV_OK);
+    ASSERT_EQ(two.rc, GV_OK);
+    /* fifo: only main's first wake (after the worker's idle start) preempts */
+    ASSERT(fifo.m.sched_lock_waits <= 1);
+    /* a fair class: the woken thread preempts its waker at most hand-offs,
+     * and each such wake is one sleep on the lock and one voluntary switch
+     * more than its hand-off */
+    ASSERT(fair.m.sched_lock_waits * 2 > fair.m.wakeups);
+    ASSERT(fair.m.sched_lock_waits <= fair.m.wakeups);
+    ASSERT(fair.m.vol_switches >= fair.m.wakeups + fair.m.sched_lock_waits);
+    ASSERT(fair.m.invol_switches >= fair.m.sched_lock_waits);
+    /* two cores, an idle one for every wakee: no sleep on the lock */
+    ASSERT_EQ(two.m.sched_lock_waits, 0);
+    ASSERT_EQ(two.m.timer_lock_waits, 0);
 }
 
 /* The #21685 mechanism: once another thread is ready, every syscall of an
@@ -269,6 +330,10 @@ static void test_timer_sees_writer_in_set(void)
     ASSERT_EQ(r.m.timer_wakes, 1);
     ASSERT_EQ(r.m.timer_timed_waits, 1);
     ASSERT_EQ(r.m.timer_ticks, 0);
+    /* the write is made holding vm->ractor.sched.lock, which the timer,
+     * having preempted the writer, needs for its set_timeout: it sleeps on
+     * it once, until the worker's unlock */
+    ASSERT_EQ(r.m.timer_lock_waits, 1);
 }
 
 /* A queue ping-pong on 2 cores where waking a thread on the other core
@@ -512,6 +577,7 @@ int main(void)
     RUN(test_released_gvl_taken_without_wait);
     RUN(test_eager_trace_exact);
     RUN(test_chain_wake_cost);
+    RUN(test_relock_after_preempting_wake);
     RUN(test_eager_switch_per_syscall);
     RUN(test_queue_park_wake);
     RUN(test_quantum);

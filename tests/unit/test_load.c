@@ -628,8 +628,8 @@ static void test_err_control_characters(void)
              "are printed in output and messages; only \"description\" and \"source\" may hold them)", p);
     snprintf(w[4], sizeof w[4], "--set[1]:1:9: /runtime/q\\x1b]0;x\\x07\\n: unknown key \"q\\x1b]0;x\\x07\\n\" "
              "(valid keys: gvl_policy, quantum, timer_tick, threshold, invariant_check, insn_counter, "
-             "counter_model, alloc_counters, max_cpu, snt_cap, mn_main, gc_heap_init_slots, gc_heap_growth_factor, yjit, "
-             "event_hook, event_hook_flush, event_hook_flush_every, ruby)");
+             "counter_model, alloc_counters, max_cpu, snt_cap, mn_main, gc_heap_init_slots, gc_heap_growth_factor, "
+             "gc_boot_objects, yjit, event_hook, event_hook_flush, event_hook_flush_every, ruby)");
     const char *sets[] = { "runtime.q\x1b]0;x\x07\n=1" };
     expect_sets(p, sets, 1, NULL, (const char *const[]){ w[0], w[1], w[2], w[3], w[4], NULL });
     unlink(p);

@@ -342,7 +342,7 @@ static void lock_inspect(struct vm *vm, void *ctx)
     o->vcsw[0] = vm->threads[0].own_nt.vcsw;
     o->vcsw[1] = vm->threads[1].own_nt.vcsw;
     o->timer_wakes = vm->timer.wakes;
-    o->locked = vm->ractors[0].handoff_locked || vm->ractors[0].lock_wait_head != NULL;
+    o->locked = vm->ractors[0].sched_lock.holder != NULL || vm->ractors[0].sched_lock.head != NULL;
 }
 
 static struct fx_result tick_lock_run(enum scn_gvl_policy p, sim_time futex_wake, struct lock_obs *o)

@@ -284,7 +284,8 @@ static void test_switch_in_before_completion_joins(void)
 
 /* After completion the initiator holds the sched lock through its critical
  * section: a thread coming back from a blocking region cannot switch in
- * (thread_sched_setup_running_threads) until barrier_end. */
+ * (thread_sched_setup_running_threads) until barrier_end - from 3.3; 3.1
+ * has no such lock. */
 static void test_switch_in_after_completion_waits(void)
 {
     static struct scn_op a[2], bops[2];
@@ -306,6 +307,16 @@ static void test_switch_in_after_completion_waits(void)
     ASSERT(r.th_state[2][TS_BARRIER_JOIN] < 1000 * SIM_US);
     ASSERT(r.th_end[2] > r.th_end[1]);
     ASSERT_EQ(r.th_state[2][TS_RUNNING] >= 10 * SIM_US, 1);
+    /* 3.1 (`barging`, vm_sync.c v3_1_2): no sched lock, and the barrier is
+     * over before the critical section: b switches in at ~120 us, runs its
+     * 10 us and ends while a is still inside */
+    b.s.runtime.gvl_policy = GVL_POLICY_BARGING;
+    r = *run_vm(&b.s, NULL);
+    ASSERT_EQ(r.fx.rc, GV_OK);
+    ASSERT_EQ(r.fx.m.barriers, 1);
+    ASSERT_EQ(r.th_state[2][TS_BARRIER_JOIN], 0);
+    ASSERT(r.th_end[2] < r.th_end[1]);
+    ASSERT(r.th_end[2] < 200 * SIM_US);
 }
 
 /* lockless (PR 18176): the lock and the barrier only on the first escape of
@@ -592,7 +603,7 @@ static void test_describe_in_barrier(void)
 static void hold_vm_lock(struct vm *vm)
 {
     /* a C extension that took the VM lock and parks with it */
-    vm->sync->lock.holder = &vm->threads[1];
+    nlock_hold(&vm->sync->lock.nl, &vm->threads[1]);
     vm->sync->lock_owner = vm->threads[1].core.ractor;
     vm->sync->lock_rec = 1;
 }

@@ -183,6 +183,7 @@ static void test_preset(void)
     ASSERT_EQ(r.snt_cap, SNT_CAP_EXACT);
     ASSERT_EQ(r.quantum, 100 * SIM_MS);
     ASSERT_EQ(r.alloc_counters, ALLOC_COUNTERS_SHARED);
+    ASSERT_EQ(r.gc_boot_objects, 17020);  /* measured on 3.1.2 */
     ASSERT_EQ(r.asked, BIT(RT_GVL_POLICY) | BIT(RT_INVARIANT_CHECK) | BIT(RT_INSN_COUNTER) | BIT(RT_MAX_CPU) |
                            BIT(RT_SNT_CAP) | BIT(RT_ALLOC_COUNTERS));
     /* YJIT on 3.1 changes nothing; on 3.4 an escape takes the lock and the barrier */
@@ -192,6 +193,7 @@ static void test_preset(void)
     ASSERT(r.asked & BIT(RT_YJIT));
     r = runtime_of("{ \"ruby\": 3.4 }", "runtime.yjit=true");  /* a JSON number works too */
     ASSERT_EQ(r.gvl_policy, GVL_POLICY_EAGER);
+    ASSERT_EQ(r.gc_boot_objects, 0);  /* not measured */
     ASSERT_EQ(r.invariant_check, INVARIANT_LOCK_BARRIER);
     ASSERT_EQ(r.insn_counter, COUNTER_SHARED);
     ASSERT_EQ(r.snt_cap, SNT_CAP_MINUS_ONE);
