@@ -13,16 +13,12 @@
 # over 80% of the chunk's wall time and the other one over 80% ("both") or
 # under 20% ("alone"): the chunks, ops and CPU ns per op.
 Warning[:experimental] = false
+require_relative "alloc_loop"
 MODE = ARGV.fetch(0, "proc").to_sym
 SECS = Float(ARGV.fetch(1, "2"))
-abort "alloc_overlap.rb: MODE is proc, obj, none, nogc or objnogc" unless %i[proc obj none nogc objnogc].include?(MODE)
+abort "alloc_overlap.rb: MODE is proc, obj, none, nogc or objnogc" unless ALLOC_MODES.include?(MODE)
 GC.disable if MODE == :nogc || MODE == :objnogc
 CHUNK = 1024
-
-def escape
-  x = 1
-  -> { x }
-end
 
 def work(mode, secs)
   mono = Process::CLOCK_MONOTONIC
@@ -31,16 +27,7 @@ def work(mode, secs)
   walls = [Process.clock_gettime(mono)]
   cpus = [Process.clock_gettime(tcpu)]
   loop do
-    k = 0
-    while k < CHUNK
-      j = 0
-      j += 1 while j < 12
-      case mode
-      when :proc, :nogc then escape
-      when :obj, :objnogc then Object.new
-      end
-      k += 1
-    end
+    alloc_chunk(mode, CHUNK)
     walls << Process.clock_gettime(mono)
     cpus << Process.clock_gettime(tcpu)
     break if walls[-1] >= t_end
