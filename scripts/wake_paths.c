@@ -23,19 +23,14 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "probe.h"
+
 static int efd, rounds = 1000;
 static pthread_mutex_t mu = PTHREAD_MUTEX_INITIALIZER;
 static pthread_cond_t cv = PTHREAD_COND_INITIALIZER;
 static int flag;
 static atomic_int asleep;
 static atomic_llong t_ret;
-
-static long long now_ns(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return ts.tv_sec * 1000000000LL + ts.tv_nsec;
-}
 
 static void pin(int cpu)
 {

@@ -26,33 +26,13 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "probe.h"
+
 #define WARMUP 20
 
 static atomic_int fut, asleep, last_round, result;
 static int efd, ep, path;
 static long run_us, sleep_us;
-
-static long long now_ns(void)
-{
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return t.tv_sec * 1000000000LL + t.tv_nsec;
-}
-
-static void spin_ns(long long ns)
-{
-    long long end = now_ns() + ns;
-    while (now_ns() < end) {}
-}
-
-static void allow(int a, int b)
-{
-    cpu_set_t s;
-    CPU_ZERO(&s);
-    CPU_SET(a, &s);
-    if (b >= 0) CPU_SET(b, &s);
-    sched_setaffinity(0, sizeof s, &s);
-}
 
 static void *sleeper(void *arg)
 {

@@ -1,0 +1,38 @@
+/* probe.h - what the stand-alone wake-up probes of scripts/ (wake_paths.c,
+ * wake_pull.c, timer_pull.c) share: the monotonic clock, a busy spin, and
+ * the calling thread's CPUs.  Header only, so that each probe still builds
+ * with one `cc -O2 -pthread scripts/NAME.c`. */
+#ifndef SCRIPTS_PROBE_H
+#define SCRIPTS_PROBE_H
+
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE
+#endif
+#include <sched.h>
+#include <time.h>
+
+static inline long long now_ns(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return t.tv_sec * 1000000000LL + t.tv_nsec;
+}
+
+/* Keep the CPU busy for ns nanoseconds. */
+static inline void spin_ns(long long ns)
+{
+    long long end = now_ns() + ns;
+    while (now_ns() < end) {}
+}
+
+/* Let the calling thread run on CPU a alone, or on a and b (b >= 0). */
+static inline void allow(int a, int b)
+{
+    cpu_set_t s;
+    CPU_ZERO(&s);
+    CPU_SET(a, &s);
+    if (b >= 0) CPU_SET(b, &s);
+    sched_setaffinity(0, sizeof s, &s);
+}
+
+#endif
