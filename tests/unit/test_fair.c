@@ -56,16 +56,18 @@ static void test_eevdf_positive_lag_preempts(void)
 struct probe {
     struct ms_world *w;
     bool delayed;
-    sim_time vlag;
+    sim_time vlag, v;
     int nr;
 };
 
+/* (arg: which task) */
 static void probe_at(void *obj, uint64_t arg)
 {
-    (void)arg;
     struct probe *p = obj;
-    p->delayed = p->w->t[0].t.se.delayed;
-    p->vlag = p->w->t[0].t.se.vlag;
+    const struct fair_se *se = &p->w->t[arg].t.se;
+    p->delayed = se->delayed;
+    p->vlag = se->vlag;
+    p->v = se->v;
     p->nr = p->w->m.cores[0].frq.nr;
 }
 
@@ -79,7 +81,7 @@ static void test_delay_dequeue_keeps_sleeper(void)
         ms_setup_sched(&w, 1, s, 2, mode ? MACH_SCHED_EEVDF_DELAY : MACH_SCHED_EEVDF);
         ms_start(&w, 0);
         ms_start(&w, 1);
-        struct probe p = { &w, false, 0, 0 };
+        struct probe p = { &w, false, 0, 0, 0 };
         sim_at(w.e, 411, probe_at, &p, 0);  /* A slept at 410, B arrives at 412 */
         ms_run(&w);
         if (mode) {
@@ -102,14 +104,6 @@ static void test_delay_dequeue_keeps_sleeper(void)
  * (50 if only the burst counted).  A short run between a wake and the
  * next sleep - a woken thread that finds a lock held and sleeps on it -
  * is mostly this switch, and decides whether its next wake preempts. */
-static void probe_b(void *obj, uint64_t arg)
-{
-    (void)arg;
-    struct probe *p = obj;
-    p->vlag = p->w->t[1].t.se.v;
-    p->nr = p->w->m.cores[0].frq.nr;
-}
-
 static void test_switch_charged_to_picked(void)
 {
     static const struct ms_step a[] = { { A_BURST, 400, 0 }, { A_BLOCK, 0, 0 }, { A_EXIT, 0, 0 } };
@@ -121,10 +115,10 @@ static void test_switch_charged_to_picked(void)
         ms_setup_sched(&w, 1, s, 2, sched[mode]);
         ms_start(&w, 0);  /* A: idle core, at 10 (an idle exit, not a switch: not charged) */
         ms_start(&w, 1);  /* B: queued, v 0 */
-        struct probe p = { &w, false, 0, 0 };
-        sim_at(w.e, 470, probe_b, &p, 0);
+        struct probe p = { &w, false, 0, 0, 0 };
+        sim_at(w.e, 470, probe_at, &p, 1);
         ms_run(&w);
-        ASSERT_EQ(p.vlag, 52);  /* B's v: the switch (2) and its burst (50) */
+        ASSERT_EQ(p.v, 52);  /* B's v: the switch (2) and its burst (50) */
         ms_teardown(&w);
     }
 }
@@ -169,7 +163,7 @@ static void test_delayed_wake_placement(void)
     ms_setup_sched(&w, 1, s1, 2, MACH_SCHED_EEVDF_DELAY);
     ms_start(&w, 0);
     ms_start(&w, 1);
-    struct probe p = { &w, false, 0, 0 };
+    struct probe p = { &w, false, 0, 0, 0 };
     sim_at(w.e, 424, probe_at, &p, 0);
     sim_at(w.e, 425, wake_a, &w, 0);
     ms_run(&w);
