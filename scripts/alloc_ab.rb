@@ -18,31 +18,18 @@
 # and count the VM lock's page refills with a uprobe (perf probe -x
 # libruby-3.1.so 'lockcr=ADDRESS' at rb_vm_lock_enter_body_cr, from nm -D).
 Warning[:experimental] = false
+require_relative "alloc_loop"
 MODE = ARGV.fetch(0, "proc").to_sym
 N = Integer(ARGV.fetch(1, "2"))
 SECS = Float(ARGV.fetch(2, "1"))
-abort "alloc_ab.rb: MODE is proc, obj, none, nogc or objnogc" unless %i[proc obj none nogc objnogc].include?(MODE)
+abort "alloc_ab.rb: MODE is proc, obj, none, nogc or objnogc" unless ALLOC_MODES.include?(MODE)
 GC.disable if MODE == :nogc || MODE == :objnogc
-
-def escape
-  x = 1
-  -> { x }
-end
 
 def work(mode, secs)
   t_end = Process.clock_gettime(Process::CLOCK_MONOTONIC) + secs
   ops = 0
   loop do
-    k = 0
-    while k < 1024
-      j = 0
-      j += 1 while j < 12
-      case mode
-      when :proc, :nogc then escape
-      when :obj, :objnogc then Object.new
-      end
-      k += 1
-    end
+    alloc_chunk(mode, 1024)
     ops += 1024
     break if Process.clock_gettime(Process::CLOCK_MONOTONIC) >= t_end
   end
