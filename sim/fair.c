@@ -263,11 +263,20 @@ void fair_dequeue(struct machine *m, struct mach_core *c, struct mach_task *t, b
     rq_sub(c, t);
 }
 
+void fair_picked(struct machine *m, struct mach_task *t)
+{
+    t->se.picked_at = now_of(m);
+}
+
 void fair_curr_start(struct machine *m, struct mach_core *c, struct mach_task *t)
 {
     (void)c;
     if (!fair_on(m)) return;
-    t->se.exec_start = now_of(m);
+    /* set_next_entity -> update_stats_curr_start set exec_start when the
+     * task was picked, before context_switch: the switch's time, up to
+     * now, belongs to its run (update_curr charges it from there) */
+    t->se.exec_start = t->se.picked_at >= 0 ? t->se.picked_at : now_of(m);
+    t->se.picked_at = -1;
     t->se.protect = true;  /* set_next_entity: RUN_TO_PARITY's mark */
 }
 

@@ -66,6 +66,7 @@ struct fair_se {
     sim_time deadline;       /* EEVDF virtual deadline */
     sim_time vlag;           /* lag stored while off every run queue */
     sim_time exec_start;     /* when it started running (v is up to date then) */
+    sim_time picked_at;      /* when a context switch to it began (set_next_entity), or -1 */
     bool on_rq;              /* counted in its core's V */
     bool delayed;            /* DELAY_DEQUEUE: asleep but still on the run queue */
     bool protect;            /* RUN_TO_PARITY: picked, deadline not renewed since */
@@ -115,7 +116,11 @@ void fair_dequeue_sleep(struct machine *m, struct mach_core *c, struct mach_task
  * its lag kept, to be applied by the next fair_enqueue). */
 void fair_dequeue(struct machine *m, struct mach_core *c, struct mach_task *t, bool keep_lag);
 
-/* t starts / stops running on c (its v is kept up to date). */
+/* t starts / stops running on c (its v is kept up to date).  A task
+ * brought in by a context switch (fair_picked when the switch began) is
+ * charged the switch: the kernel starts its run period when it picks it
+ * (set_next_entity -> update_stats_curr_start), before context_switch. */
+void fair_picked(struct machine *m, struct mach_task *t);
 void fair_curr_start(struct machine *m, struct mach_core *c, struct mach_task *t);
 void fair_curr_stop(struct machine *m, struct mach_core *c, struct mach_task *t);
 

@@ -184,6 +184,7 @@ void mach_task_init(struct machine *m, struct mach_task *t, const char *name)
     t->last_core = -1;
     t->se.rq_core = -1;
     t->se.left_core = -1;
+    t->se.picked_at = -1;
     t->burst_f = 1.0;
 }
 
@@ -381,6 +382,7 @@ static inline __attribute__((always_inline)) void begin_arrival(struct machine *
     core_set(m, c, how, t);
     t->state = MT_ARRIVING;
     t->core = c->id;
+    if (how == CORE_SWITCHING && fair_on(m)) fair_picked(m, t);  /* its run starts at the pick */
     sim_after(m->eng, cost, ev_arrive, t, (uint64_t)(uintptr_t)m);
 }
 

@@ -56,16 +56,18 @@ static void test_eevdf_positive_lag_preempts(void)
 struct probe {
     struct ms_world *w;
     bool delayed;
-    sim_time vlag;
+    sim_time vlag, v;
     int nr;
 };
 
+/* (arg: which task) */
 static void probe_at(void *obj, uint64_t arg)
 {
-    (void)arg;
     struct probe *p = obj;
-    p->delayed = p->w->t[0].t.se.delayed;
-    p->vlag = p->w->t[0].t.se.vlag;
+    const struct fair_se *se = &p->w->t[arg].t.se;
+    p->delayed = se->delayed;
+    p->vlag = se->vlag;
+    p->v = se->v;
     p->nr = p->w->m.cores[0].frq.nr;
 }
 
@@ -79,7 +81,7 @@ static void test_delay_dequeue_keeps_sleeper(void)
         ms_setup_sched(&w, 1, s, 2, mode ? MACH_SCHED_EEVDF_DELAY : MACH_SCHED_EEVDF);
         ms_start(&w, 0);
         ms_start(&w, 1);
-        struct probe p = { &w, false, 0, 0 };
+        struct probe p = { &w, false, 0, 0, 0 };
         sim_at(w.e, 411, probe_at, &p, 0);  /* A slept at 410, B arrives at 412 */
         ms_run(&w);
         if (mode) {
@@ -90,6 +92,33 @@ static void test_delay_dequeue_keeps_sleeper(void)
             ASSERT_EQ(p.vlag, -200);
             ASSERT_EQ(p.nr, 1);
         }
+        ms_teardown(&w);
+    }
+}
+
+/* A task brought in by a context switch is charged the switch: the
+ * kernel starts its run period when it picks it (set_next_entity ->
+ * update_stats_curr_start sets exec_start), before context_switch, and
+ * update_curr charges now - exec_start.  A sleeps at 410 (after its 400);
+ * B, picked then, arrives at 412 and runs 50: asleep at 462 with v 52
+ * (50 if only the burst counted).  A short run between a wake and the
+ * next sleep - a woken thread that finds a lock held and sleeps on it -
+ * is mostly this switch, and decides whether its next wake preempts. */
+static void test_switch_charged_to_picked(void)
+{
+    static const struct ms_step a[] = { { A_BURST, 400, 0 }, { A_BLOCK, 0, 0 }, { A_EXIT, 0, 0 } };
+    static const struct ms_step b[] = { { A_BURST, 50, 0 }, { A_BLOCK, 0, 0 }, { A_EXIT, 0, 0 } };
+    const struct ms_step *const s[] = { a, b };
+    for (int mode = 0; mode < 3; mode++) {
+        static const enum mach_sched sched[] = { MACH_SCHED_EEVDF, MACH_SCHED_EEVDF_DELAY, MACH_SCHED_CFS };
+        struct ms_world w;
+        ms_setup_sched(&w, 1, s, 2, sched[mode]);
+        ms_start(&w, 0);  /* A: idle core, at 10 (an idle exit, not a switch: not charged) */
+        ms_start(&w, 1);  /* B: queued, v 0 */
+        struct probe p = { &w, false, 0, 0, 0 };
+        sim_at(w.e, 470, probe_at, &p, 1);
+        ms_run(&w);
+        ASSERT_EQ(p.v, 52);  /* B's v: the switch (2) and its burst (50) */
         ms_teardown(&w);
     }
 }
@@ -134,7 +163,7 @@ static void test_delayed_wake_placement(void)
     ms_setup_sched(&w, 1, s1, 2, MACH_SCHED_EEVDF_DELAY);
     ms_start(&w, 0);
     ms_start(&w, 1);
-    struct probe p = { &w, false, 0, 0 };
+    struct probe p = { &w, false, 0, 0, 0 };
     sim_at(w.e, 424, probe_at, &p, 0);
     sim_at(w.e, 425, wake_a, &w, 0);
     ms_run(&w);
@@ -397,9 +426,14 @@ static void test_delayed_wake_stale_curr(void)
     ASSERT(inv >= 190);          /* nearly every other switch a preemption */
     ASSERT(inv <= 210);
     /* 6.6's EEVDF without DELAY_DEQUEUE: the sleeper leaves with its
-     * lag, no preemption in this ping-pong */
+     * lag, which here stays within a context switch of zero (-3..+2), so
+     * whether a wake preempts is decided at that margin: with the switch
+     * charged to the task picked (test_switch_charged_to_picked) two wakes
+     * in three preempt, without it none did.  Not measured on a 6.6
+     * kernel here; what holds either way is fewer preemptions than 6.12's
+     * and one switch per hand-off. */
     inv = run_fpp(MACH_SCHED_EEVDF, 200, 5, 1, &vol);
-    ASSERT(inv <= 2);
+    ASSERT(inv >= 120 && inv <= 140);
     ASSERT(vol + inv >= 396 && vol + inv <= 400);
 }
 
@@ -407,6 +441,7 @@ int main(void)
 {
     RUN(test_eevdf_positive_lag_preempts);
     RUN(test_delay_dequeue_keeps_sleeper);
+    RUN(test_switch_charged_to_picked);
     RUN(test_delayed_wake_placement);
     RUN(test_eevdf_slices_at_ticks);
     RUN(test_eevdf_clock_read);
