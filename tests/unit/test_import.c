@@ -98,6 +98,26 @@ static const struct imp_seg *wait_of(const struct imp_trace *t, const char *name
 
 /* the worker dies at `died`, main's join ends 10 us later, and tracing
  * stops 10 us after that */
+/* a trace whose main thread runs from 0 and whose second thread, started
+ * at 1 us, wants the GVL from 5 us */
+static void ready_at_5us(struct tb *b)
+{
+    memset(b, 0, sizeof *b);
+    st(b, 1, 0, "started_tracing");
+    st(b, 2, 1, "started");
+    st(b, 2, 5, "wants_gvl");
+}
+
+/* read a trace, classify its waits and measure its GVL latencies */
+static int latencies_of(const char *text, struct imp_trace *t, struct diag_list *d, struct imp_latency *lat)
+{
+    char err[256];
+    int rc = read_text(text, t, d);
+    if (rc == GV_OK) rc = imp_classify(t, NULL, err, sizeof err);
+    if (rc == GV_OK) rc = imp_latencies(t, lat);
+    return rc;
+}
+
 static const char *join_end(struct tb *b, double died)
 {
     st(b, 2, died, "died");
@@ -550,9 +570,7 @@ static void test_classify_ractor_overlaps(void)
      * main's release into its sleep and 10 us after its release into the
      * join: two hand-offs; main's waits (after its sleep, after the worker's
      * death) found the GVL free */
-    ASSERT_EQ(read_text(two_threads(&b), &t, &d), GV_OK);
-    ASSERT_EQ(imp_classify(&t, NULL, err, sizeof err), GV_OK);
-    ASSERT_EQ(imp_latencies(&t, &lat), GV_OK);
+    ASSERT_EQ(latencies_of(two_threads(&b), &t, &d, &lat), GV_OK);
     ASSERT_EQ(lat.handoffs, 2);
     ASSERT_EQ(lat.handoff_median, 7500000);
     ASSERT_EQ(lat.acquires, 2);
@@ -562,16 +580,11 @@ static void test_classify_ractor_overlaps(void)
     /* 3.2's native_sleep fires SUSPENDED before it releases the GVL and
      * again at the release (thread_sched_to_waiting): the waiter that
      * takes the GVL 70 us after the second is a hand-off too */
-    memset(&b, 0, sizeof b);
-    st(&b, 1, 0, "started_tracing");
-    st(&b, 2, 1, "started");
-    st(&b, 2, 5, "wants_gvl");
+    ready_at_5us(&b);
     st(&b, 1, 100, "waiting");       /* main pops an empty queue: the first SUSPENDED ... */
     st(&b, 1, 101, "waiting");       /* ... and the release's */
     st(&b, 2, 171, "running");
-    ASSERT_EQ(read_text(join_end(&b, 300), &t, &d), GV_OK);
-    ASSERT_EQ(imp_classify(&t, NULL, err, sizeof err), GV_OK);
-    ASSERT_EQ(imp_latencies(&t, &lat), GV_OK);
+    ASSERT_EQ(latencies_of(join_end(&b, 300), &t, &d, &lat), GV_OK);
     ASSERT_EQ(lat.handoffs, 1);
     ASSERT_EQ(lat.handoff_median, 70 * SIM_US);
     /* by quiet time: no thread but main changed state from t2's READY (5 us)
@@ -583,15 +596,10 @@ static void test_classify_ractor_overlaps(void)
     imp_trace_free(&t);
     diag_free(&d);
     /* the same after 20 ms of quiet: the last bin (10 ms or more) */
-    memset(&b, 0, sizeof b);
-    st(&b, 1, 0, "started_tracing");
-    st(&b, 2, 1, "started");
-    st(&b, 2, 5, "wants_gvl");
+    ready_at_5us(&b);
     st(&b, 1, 20005, "waiting");
     st(&b, 2, 20095, "running");
-    ASSERT_EQ(read_text(join_end(&b, 30000), &t, &d), GV_OK);
-    ASSERT_EQ(imp_classify(&t, NULL, err, sizeof err), GV_OK);
-    ASSERT_EQ(imp_latencies(&t, &lat), GV_OK);
+    ASSERT_EQ(latencies_of(join_end(&b, 30000), &t, &d, &lat), GV_OK);
     ASSERT(lat.quiet[0] == 0 && lat.quiet[1] == 0 && lat.quiet[2] == 0);
     ASSERT_EQ(lat.quiet[3], 1);
     ASSERT_EQ(lat.quiet_median[3], 90 * SIM_US);
