@@ -24,7 +24,8 @@
  *   that expires costs timer_tick_cost, the calibrated CPU of a timeout's
  *   wake-up (the hrtimer's arming and expiry; docs/validate.md).
  *   Otherwise it sleeps until the current region is `threshold` old, or,
- *   with no region running, `threshold` at a time (the "sleep time"); when
+ *   with no region running, `threshold` at a time (the "sleep time"), and
+ *   the timed wait ends HELPER_TIMER_SLACK after that (below); when
  *   a region it finds is `threshold` old and a thread is ready it performs
  *   the hand-off the thread skipped (core_sched_handoff_deferred on its
  *   behalf, paying the futex wake and the global lock section).  Like the
@@ -40,6 +41,19 @@
 #include "../core/policy.h"
 #include "gvl.h"
 #include "thread.h"
+
+/* A timed wait ends late by the waiter's timer slack.  glibc's
+ * pthread_cond_timedwait sleeps in FUTEX_WAIT_BITSET with the deadline;
+ * Linux arms that sleep's hrtimer with the range [deadline, deadline +
+ * current->timer_slack_ns] (kernel/futex/waitwake.c futex_wait ->
+ * futex_setup_timer; hrtimer_set_expires_range_ns), and a lone timer
+ * fires at the range's end.  A thread's slack is 50 us unless it calls
+ * prctl(PR_SET_TIMERSLACK) (init/init_task.c, .timer_slack_ns = 50000;
+ * prctl(2)); neither CRuby nor the executor does.  Measured on the host
+ * of docs/data/validate: 100 us cond_timedwaits on one CPU last 170 us
+ * (median), 121 us once the slack is set to 1 ns (docs/validate.md).
+ * The ~20 us left is the expiry's own cost, timer_tick_cost. */
+#define HELPER_TIMER_SLACK (50 * SIM_US)
 
 struct thr_helper {
     struct core_sched *s;
@@ -73,7 +87,7 @@ static void helper_sleep(struct mach_task *t, void *ctx)
     sim_time sleep;
     h->idle = core_helper_next(h->s, region_age(h), h->vm->scn->runtime.threshold, &sleep) == CORE_HELPER_IDLE;
     h->timed = !h->idle;
-    if (h->timed) sim_after(h->vm->eng, sleep, helper_timeout, h, 0);
+    if (h->timed) sim_after(h->vm->eng, sleep + HELPER_TIMER_SLACK, helper_timeout, h, 0);
     mach_block(&h->vm->mach, t, helper_run, h);
 }
 
