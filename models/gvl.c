@@ -158,8 +158,6 @@ static void gvl_del_running_thread_by(struct rb_thread *th, struct gvl_actor by)
     if (s->is_running_timeslice) timer_timeslice_del(s, sim_now(th->vm->eng) + *by.cost);
 }
 
-static void sched_lock_hold(struct rb_ractor *r, struct rb_thread *by);
-
 int gvl_signal(struct rb_thread *next, struct gvl_actor by)
 {
     if (!next) return 0;
@@ -170,10 +168,9 @@ int gvl_signal(struct rb_thread *next, struct gvl_actor by)
     next->vm->wakeups++;
     *by.cost += vm_wake_cost(next->vm, woke);
     /* a thread woken onto its waker's own core can only run before the
-     * waker's section is over by preempting it (below; the 2.x GVL's
-     * locks are gvl_barging.c's) */
-    if (by.th && woke != MACH_WAKE_REMOTE && *by.cost > 0 && !next->vm->policy->barging)
-        sched_lock_hold(rb_ractor_of(next), by.th);
+     * waker's section is over by preempting it ("held through a thread's
+     * own signal", below; the 2.x GVL's locks are gvl_barging.c's) */
+    if (!next->vm->policy->barging) vm_hold_through_wake(&rb_ractor_of(next)->sched_lock, by, woke);
     return 1;
 }
 
@@ -200,9 +197,7 @@ int gvl_signal(struct rb_thread *next, struct gvl_actor by)
  * any, paid by `by`. */
 static void sched_lock_unlock(struct rb_ractor *r, const void *who, struct gvl_actor by)
 {
-    int woke;
-    if (nlock_unlock(&r->sched_lock, who, &r->vm->mach, by.nt, &woke) && woke)
-        *by.cost += vm_wake_cost(r->vm, woke);
+    vm_unlock_paid(r->vm, &r->sched_lock, who, by.nt, by.cost);
 }
 
 static void sched_lock_woken(struct mach_task *t, void *ctx)
@@ -269,17 +264,11 @@ void gvl_handoff_unlock(struct rb_ractor *r, struct gvl_actor by)
  * preempt it once more: one voluntary switch of the woken thread and one
  * involuntary of its waker per such hand-off.  So a thread whose signal
  * woke a thread onto its own core holds the lock until the CPU it owes
- * (that wake) is paid; a woken successor that gets there first sleeps on
- * it (sched_lock_taken, as behind the timer's hand-offs above).  A wake
+ * (that wake) is paid (vm.h vm_hold_through_wake); a woken successor
+ * that gets there first sleeps on it (sched_lock_taken, as behind the
+ * timer's hand-offs above).  A wake
  * across cores needs no such rule: the woken thread arrives after
  * wake_idle_core or wake_busy_core, well after its waker paid its wake. */
-static void sched_lock_hold(struct rb_ractor *r, struct rb_thread *by)
-{
-    if (r->sched_lock.holder || mn_thread_p(by)) return;  /* held already (a tick's, or by's own) */
-    nlock_hold(&r->sched_lock, by);
-    by->holds_sched_lock = true;
-}
-
 void gvl_section_end(struct rb_thread *th)
 {
     th->holds_sched_lock = false;

@@ -178,20 +178,14 @@ void timer_timeslice_add(struct core_sched *s, struct gvl_actor by)
              * writer's unlock, once the write is paid, wakes it again (a
              * FUTEX_WAKE more; models/gvl.c gvl_section_end).  Woken on
              * another core it comes long after the write is over. */
-            if (by.th && woke != MACH_WAKE_REMOTE && *by.cost > 0 && !tm->sched_lock.holder && !mn_thread_p(by.th)) {
-                nlock_hold(&tm->sched_lock, by.th);
-                by.th->holds_sched_lock = true;
-            }
+            vm_hold_through_wake(&tm->sched_lock, by, woke);
         }
     }
 }
 
 void timer_section_end(struct rb_thread *th)
 {
-    struct vm *vm = th->vm;
-    int woke;
     /* glibc's unlock with the word at 2 (the timer asleep on it): FUTEX_WAKE */
-    if (nlock_unlock(&vm->timer.sched_lock, th, &vm->mach, th->nt, &woke) && woke)
-        th->pending_cost += vm_wake_cost(vm, woke);
+    vm_unlock_paid(th->vm, &th->vm->timer.sched_lock, th, th->nt, &th->pending_cost);
 }
 

@@ -302,6 +302,30 @@ static inline sim_time vm_wake_cost(const struct vm *vm, int woke)
     if (woke == MACH_WAKE_CHAIN && m->futex_wake_chain > 0) return m->futex_wake_chain;
     return m->futex_wake + (woke == MACH_WAKE_REMOTE ? m->wake_ipi : 0);
 }
+/* A thread that holds a native lock l through a futex wake it made
+ * (`woke`) keeps it until that wake's CPU is paid, when the wakee landed
+ * on its own core: such a wakee can only run before the section ends by
+ * preempting its waker, and then sleeps on l (models/gvl.c, "sched->lock_
+ * held through a thread's own signal"; models/timer.c, the global sched
+ * lock through the eventfd write).  Not if l is held already, nor for an
+ * M:N thread (mn_thread_p).  th_burst lets go (gvl_section_end). */
+static inline void vm_hold_through_wake(struct nlock *l, struct gvl_actor by, int woke)
+{
+    if (!by.th || woke == MACH_WAKE_REMOTE || *by.cost <= 0 || l->holder || by.th->mn) return;
+    nlock_hold(l, by.th);
+    by.th->holds_sched_lock = true;
+}
+
+/* `who` unlocks l (nlock_unlock: nothing if it does not hold it); the
+ * FUTEX_WAKE of the first sleeper, if one was woken, is added to *cost,
+ * the CPU its waker `by` owes. */
+static inline void vm_unlock_paid(struct vm *vm, struct nlock *l, const void *who,
+                                  const struct mach_task *by, sim_time *cost)
+{
+    int woke;
+    if (nlock_unlock(l, who, &vm->mach, by, &woke) && woke) *cost += vm_wake_cost(vm, woke);
+}
+
 /* The CPU of the next READY thread-event hook: runtime.event_hook (0: no
  * hook), and in every event_hook_flush_every-th hook of the process also
  * event_hook_flush, the write of the tracer's output buffer that this
