@@ -20,6 +20,13 @@
 # ONLY=NAME measures one target (the others' rows are kept); TARGETS=FILE
 # reads another list (tests); QUICK=1: a quick calibration and 1 run (checks
 # the script, not the machine).  `make docs-validate` runs this.
+# A target whose fifth field is `ruby=VERSION` needs that Ruby built from
+# source (scripts/build_ruby.sh REF DIR/VERSION): it runs DIR/VERSION/bin/ruby
+# with RUBIES=DIR, and without it (or when that Ruby is not VERSION) it is
+# skipped with a message and its committed rows are kept.
+# host.txt records, per target, its start and end time (time_NAME) and,
+# for a built Ruby, its `ruby -v` (ruby_NAME); a skipped target keeps its
+# lines.
 set -u
 bin=${1:-./gvlsim}
 out=${2:-docs/data/validate}
@@ -48,19 +55,40 @@ else
     grep 'warning:' "$tmp/calib.err" >&2
 fi
 
-loads=
 grep -v '^#' "$targets" | grep -v '^ *$' >"$tmp/targets"
 total=$(wc -l <"$tmp/targets")
 n=0
-while IFS='|' read -r name scenario backends args; do
-    name=$(echo $name); scenario=$(echo $scenario); backends=$(echo $backends)
+: >"$tmp/loads"
+: >"$tmp/kept"
+while IFS='|' read -r name scenario backends args needs; do
+    name=$(echo $name); scenario=$(echo $scenario); backends=$(echo $backends); needs=$(echo $needs)
     n=$((n + 1))
-    [ -z "${ONLY:-}" ] || [ "$ONLY" = "$name" ] || continue
+    [ -z "${ONLY:-}" ] || [ "$ONLY" = "$name" ] || { echo "$name" >>"$tmp/kept"; continue; }
+    rubyopt=
+    case $needs in
+    '') ;;
+    ruby=*)
+        want=${needs#ruby=}
+        rb=${RUBIES:+$RUBIES/$want/bin/ruby}
+        have=$([ -n "$rb" ] && [ -x "$rb" ] && "$rb" -e 'print RUBY_VERSION' 2>/dev/null)
+        if [ "$have" != "$want" ]; then
+            if [ -z "${RUBIES:-}" ]; then why="RUBIES is not set"
+            elif [ -z "$have" ]; then why="no Ruby runs as $rb"
+            else why="$rb is Ruby $have"; fi
+            echo "validate_results: $n/$total $name: skipped, it needs Ruby $want built from source ($why: build it with scripts/build_ruby.sh REF DIR/$want and set RUBIES=DIR); its committed rows are kept" >&2
+            echo "$name" >>"$tmp/kept"
+            continue
+        fi
+        rubyopt=$rb
+        echo "ruby_$name=$("$rb" -v)" >>"$tmp/loads" ;;
+    *) echo "validate_results: $targets: $name: unknown fifth field \"$needs\" (ruby=VERSION)" >&2; exit 1 ;;
+    esac
     wait_quiet
     before=$(cut -d' ' -f1 /proc/loadavg)
     echo "validate_results: $n/$total $name (idle ${idle}%, load $before)" >&2
+    start=$(date -u +%Y-%m-%dT%H:%M:%SZ)
     # shellcheck disable=SC2086
-    "$bin" validate "$scenario" --backend "$backends" $args --set machine="$out/host.json" --reps "$runs" \
+    "$bin" validate "$scenario" --backend "$backends" $args ${rubyopt:+--ruby "$rubyopt"} --set machine="$out/host.json" --reps "$runs" \
         ${MAX_SPREAD:+--max-spread "$MAX_SPREAD"} --rows "$tmp/$name.rows.csv" -o /dev/null -q </dev/null >/dev/null 2>"$tmp/err"
     code=$?
     if [ $code -eq 4 ]; then
@@ -74,10 +102,11 @@ while IFS='|' read -r name scenario backends args; do
     fi
     mv "$tmp/$name.rows.csv" "$out/$name.rows.csv" || exit 1
     echo "load_$name=$idle,$before,$(cut -d' ' -f1 /proc/loadavg)" >>"$tmp/loads"
+    echo "time_$name=$start,$(date -u +%Y-%m-%dT%H:%M:%SZ)" >>"$tmp/loads"
 done <"$tmp/targets"
 
-# host.txt: a new measurement of every target replaces it; ONLY= keeps the
-# other targets' lines
+# host.txt: a new measurement of every target replaces it; the targets not
+# measured (ONLY=, a built Ruby missing) keep their lines
 {
     echo "cpu=$(grep -m1 'model name' /proc/cpuinfo 2>/dev/null | sed 's/.*: //')"
     echo "cpus=$(nproc)"
@@ -89,8 +118,10 @@ done <"$tmp/targets"
     echo "quick=${QUICK:-0}"
     echo "quiet_idle=$quiet_idle"
     echo "max_spread=${MAX_SPREAD:-10}"
-    if [ -n "${ONLY:-}" ] && [ -f "$out/host.txt" ]; then grep '^load_' "$out/host.txt" | grep -v "^load_$ONLY="; fi
-    cat "$tmp/loads" 2>/dev/null
+    if [ -f "$out/host.txt" ]; then
+        while read -r kept; do grep -E "^(load|time|ruby)_$kept=" "$out/host.txt"; done <"$tmp/kept"
+    fi
+    cat "$tmp/loads" 
 } >"$tmp/host.txt"
 mv "$tmp/host.txt" "$out/host.txt" || exit 1
 if [ "$out" = docs/data/validate ]; then

@@ -136,3 +136,50 @@ function thead(first, a, from, to, align,   j) {
     printf "| %s |", first; for (j = from; j <= to; j++) printf " %s |", a[j]; print ""
     printf "|%s|", align; for (j = from; j <= to; j++) printf "---:|"; print ""
 }
+# The fidelity tables (tables/validate*.awk), from a `gvlsim validate -o`
+# table (docs/data/validate/NAME.csv):
+# vrow(ds, metric, backend, cores, policy): the table row of that metric,
+# backend and configuration (policy "" when the target has no policy column)
+function vrow(ds, metric, backend, cores, policy,   i, k, n, c) {
+    if (!(ds in HAVE)) die("no dataset docs/data/" ds)
+    for (i = 1; i <= NKEY[ds]; i++) {
+        k = KEY[ds, i]
+        for (n = 1; n <= CNT[ds, k]; n++) {
+            if (field(ds, k, "metric", n) != metric || field(ds, k, "backend", n) != backend) continue
+            if (field(ds, k, "machine.cores", n) != cores) continue
+            if (policy != "" && field(ds, k, "runtime.gvl_policy", n) != policy) continue
+            return ROW[ds, k, n]
+        }
+    }
+    return ""
+}
+# vcol(ds, row, name): column name of such a row
+function vcol(ds, row, name,   f) {
+    split(row, f, ",")
+    return f[COL[ds, name]]
+}
+# vnum(x): 3 significant digits, plain
+function vnum(x,   a) {
+    a = x < 0 ? -x : x
+    if (a == 0) return "0"
+    if (a >= 100) return sprintf("%.0f", x)
+    if (a >= 1) return sprintf("%.2f", x)
+    return sprintf("%.3g", x)
+}
+# vcell(ds, metric, backend, cores, policy, target, unit): "sim / measured
+# (error)", the error bold beyond the target; counts a hit in NHIT and a
+# figure in NT
+function vcell(ds, metric, backend, cores, policy, target, unit,   r, sim, md, err, e) {
+    r = vrow(ds, metric, backend, cores, policy)
+    if (r == "") return "-"
+    sim = vcol(ds, r, "simulated"); md = vcol(ds, r, "measured_median"); err = vcol(ds, r, "rel_error")
+    if (sim == "" || md == "") return "-"
+    e = err == "" ? "n/a" : sprintf("%+.0f%%", 100 * err)
+    if (err != "") {
+        NT++
+        if ((err < 0 ? -err : err) <= target) NHIT++
+        else e = "**" e "**"
+    }
+    if (unit == "x") return sprintf("%.2fx / %.2fx (%s)", sim, md, e)
+    return vnum(sim) " / " vnum(md) " (" e ")"
+}

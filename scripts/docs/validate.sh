@@ -4,12 +4,13 @@
 # tree's simulator.
 #
 # For every target of docs/data/validate/targets.txt ("NAME | SCENARIO |
-# BACKENDS | ARGUMENTS") whose runs NAME.rows.csv exist (written by
-# scripts/validate_results.sh), runs
+# BACKENDS | ARGUMENTS [| ruby=VERSION]") whose runs NAME.rows.csv exist
+# (written by scripts/validate_results.sh), runs
 #     gvlsim validate SCENARIO --backend BACKENDS ARGUMENTS
 #         --set machine=docs/data/validate/host.json
 #         --measured docs/data/validate/NAME.rows.csv -o NAME.csv
-# which simulates afresh and nothing else: NAME.csv is the comparison table
+# which simulates afresh and nothing else (no real run, so a target measured
+# on a Ruby built from source needs no such Ruby here): NAME.csv is the comparison table
 # (docs/validate.md) that scripts/docs/tables/validate*.awk render.
 #   validate.sh          rewrite the NAME.csv that differ (`make docs`)
 #   validate.sh --check  change nothing; fail if a NAME.csv is not what this
@@ -26,7 +27,7 @@ trap 'rm -rf "$tmp"' EXIT
 rc=0
 n=0
 # shellcheck disable=SC2094
-grep -v '^#' "$dir/targets.txt" | grep -v '^ *$' | while IFS='|' read -r name scenario backends args; do
+grep -v '^#' "$dir/targets.txt" | grep -v '^ *$' | while IFS='|' read -r name scenario backends args needs; do
     name=$(echo $name); scenario=$(echo $scenario); backends=$(echo $backends)
     [ -f "$dir/$name.rows.csv" ] || { echo "validate.sh: $dir/$name.rows.csv: not measured yet (scripts/validate_results.sh)" >&2; continue; }
     # shellcheck disable=SC2086

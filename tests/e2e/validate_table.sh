@@ -91,6 +91,33 @@ expect_line out 'Host: 2 CPUs (Test CPU), kernel 6.1; ruby 3.1.2p20 (2022-04-12 
 sed -i 's/^load_mtime2=.*/load_mtime2=0,7.5,9.25/' "$d/host.txt"
 render validate_host
 expect_match out '^\*\*Measured while other jobs loaded the host \(1-minute load average up to 9.2 on 2 CPUs\)' "validate_host: loaded"
+# the figures on Rubies built from source: the targets with a fifth field,
+# against that Ruby and the executor of the same runs, their own count; the
+# issue's count is unchanged
+cat >"$d/targets.txt" <<'EOF2'
+# a comment | scenario | backends | args | ruby=9.9.9
+pingpong | scenarios/queue_pingpong.json | sim,pthread,ruby | --set runtime={"ruby":"3.1"}
+pingpong_v3_3_11 | scenarios/queue_pingpong.json | sim,pthread,ruby | --set runtime={"ruby":"3.3"} | ruby=3.3.11
+mtime2_master | scenarios/mtime_loop.json | sim,pthread,ruby | --set runtime={"ruby":"4.1"} | ruby=4.1.0
+EOF2
+rows pingpong_v3_3_11 | sed 's/ruby 3[.]1[.]2/ruby 3.3.11/' >"$d/pingpong_v3_3_11.csv"
+printf 'point,rep,machine.cores,backend,engine,policy\n0,0,1,pthread,pthread,eager\n0,0,1,ruby,ruby 3.3.11,eager\n' >"$d/pingpong_v3_3_11.rows.csv"
+cat >>"$d/host.txt" <<'EOF2'
+ruby_pingpong_v3_3_11=ruby 3.3.11 (2026-03-26 revision 1f2d15125a) [x86_64-linux]
+load_pingpong_v3_3_11=80,1.50,2.25
+time_pingpong_v3_3_11=2026-12-02T06:40:01Z,2026-12-02T06:44:59Z
+EOF2
+render validate_built
+expect_code 0 "render validate_built"
+expect_line out '| queue_pingpong | ruby 3.3.11 (built from source), eager | 1.10x / 1.00x (+10%) | 0.006 / 0.01 (**-40%**) | 0.024 / 0.02 (+20%) |' "validate_built: the Ruby row"
+expect_line out '| queue_pingpong | executor, eager, the same runs | 1.10x / 1.00x (+10%) | 0.006 / 0.01 (**-40%**) | 0.024 / 0.02 (+20%) |' "validate_built: the executor row"
+expect_line out '| mtime_loop, 2 threads | ruby 4.1.0 (built from source) | not measured | - | - |' "validate_built: a target not measured"
+expect_line out "Beyond the issue's 43 figures: 2 of 3 within their target against the Rubies built from source; the executor in the same runs: 2 of 3 (ratio 25%, switches per op 30%)." "validate_built: its own count"
+expect_line out '- pingpong_v3_3_11: `ruby 3.3.11 (2026-03-26 revision 1f2d15125a) [x86_64-linux]`; measured 2026-12-02 06:40:01–06:44:59 UTC, 1-minute load average 1.50 before, 2.25 after.' "validate_built: what and when"
+checks=$((checks + 1))
+[ "$(grep -c '^| ' "$tmp/out")" -eq 4 ] || fail "validate_built: $(grep -c '^| ' "$tmp/out") table lines, expected a header and 3 rows"
+render validate
+expect_line out '29 of 43 figures within their target (ratio 25%, switches per op 30%).' "validate: the count without the built Rubies' figures"
 # a missing table stops the rendering
 rm "$d/mtime8.csv"
 render validate

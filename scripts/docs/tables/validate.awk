@@ -5,61 +5,18 @@
 # 1-core ratio within 25% of the measured median, voluntary switches per op
 # within 30%; an error beyond its target is bold.
 
-# vrow(ds, metric, backend, cores, policy): the table row of that metric,
-# backend and configuration (policy "" when the target has no policy column)
-function vrow(ds, metric, backend, cores, policy,   i, k, n, c) {
-    if (!(ds in HAVE)) die("no dataset docs/data/" ds)
-    for (i = 1; i <= NKEY[ds]; i++) {
-        k = KEY[ds, i]
-        for (n = 1; n <= CNT[ds, k]; n++) {
-            if (field(ds, k, "metric", n) != metric || field(ds, k, "backend", n) != backend) continue
-            if (field(ds, k, "machine.cores", n) != cores) continue
-            if (policy != "" && field(ds, k, "runtime.gvl_policy", n) != policy) continue
-            return ROW[ds, k, n]
-        }
-    }
-    return ""
-}
-function col(ds, row, name,   f) {
-    split(row, f, ",")
-    return f[COL[ds, name]]
-}
-# num(x): 3 significant digits, plain
-function num(x,   a) {
-    a = x < 0 ? -x : x
-    if (a == 0) return "0"
-    if (a >= 100) return sprintf("%.0f", x)
-    if (a >= 1) return sprintf("%.2f", x)
-    return sprintf("%.3g", x)
-}
-# cell(ds, metric, backend, cores, policy, target, unit): "sim / measured
-# (error)", the error bold beyond the target; counts a hit or miss
-function cell(ds, metric, backend, cores, policy, target, unit,   r, sim, md, err, e) {
-    r = vrow(ds, metric, backend, cores, policy)
-    if (r == "") return "-"
-    sim = col(ds, r, "simulated"); md = col(ds, r, "measured_median"); err = col(ds, r, "rel_error")
-    if (sim == "" || md == "") return "-"
-    e = err == "" ? "n/a" : sprintf("%+.0f%%", 100 * err)
-    if (err != "") {
-        NT++
-        if ((err < 0 ? -err : err) <= target) NHIT++
-        else e = "**" e "**"
-    }
-    if (unit == "x") return sprintf("%.2fx / %.2fx (%s)", sim, md, e)
-    return num(sim) " / " num(md) " (" e ")"
-}
 function line(name, label, backend, engine, policy,   ds) {
     ds = "validate/" name
     printf "| %s | %s | %s | %s | %s |\n", label, engine,
-        cell(ds, "cores_ratio", backend, 2, policy, 0.25, "x"),
-        cell(ds, "vol_switches_per_op", backend, 1, policy, 0.30, ""),
-        cell(ds, "vol_switches_per_op", backend, 2, policy, 0.30, "")
+        vcell(ds, "cores_ratio", backend, 2, policy, 0.25, "x"),
+        vcell(ds, "vol_switches_per_op", backend, 1, policy, 0.30, ""),
+        vcell(ds, "vol_switches_per_op", backend, 2, policy, 0.30, "")
 }
 function engine_of(name, backend,   ds, r) {
     ds = "validate/" name
     r = vrow(ds, "cores_ratio", backend, 2, "")
     if (r == "") die("docs/data/" ds ": no cores_ratio row of " backend)
-    return col(ds, r, "engine")
+    return vcol(ds, r, "engine")
 }
 function render(   rb, pol, i, n) {
     rb = engine_of("pingpong", "ruby")
