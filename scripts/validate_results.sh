@@ -25,8 +25,8 @@
 # with RUBIES=DIR, and without it (or when that Ruby is not VERSION) it is
 # skipped with a message and its committed rows are kept.
 # host.txt records, per target, its start and end time (time_NAME) and,
-# for a built Ruby, its `ruby -v` (ruby_NAME); a skipped target keeps its
-# lines.
+# for a built Ruby, its `ruby -v` (ruby_NAME) and the host (host_NAME); a
+# skipped target keeps its lines.
 set -u
 bin=${1:-./gvlsim}
 out=${2:-docs/data/validate}
@@ -80,7 +80,8 @@ while IFS='|' read -r name scenario backends args needs; do
             continue
         fi
         rubyopt=$rb
-        echo "ruby_$name=$("$rb" -v)" >>"$tmp/loads" ;;
+        echo "ruby_$name=$("$rb" -v)" >>"$tmp/loads"
+        echo "host_$name=$(grep -m1 'model name' /proc/cpuinfo 2>/dev/null | sed 's/.*: //'), $(nproc) CPUs, kernel $(uname -r)" >>"$tmp/loads" ;;
     *) echo "validate_results: $targets: $name: unknown fifth field \"$needs\" (ruby=VERSION)" >&2; exit 1 ;;
     esac
     wait_quiet
@@ -106,22 +107,30 @@ while IFS='|' read -r name scenario backends args needs; do
 done <"$tmp/targets"
 
 # host.txt: a new measurement of every target replaces it; the targets not
-# measured (ONLY=, a built Ruby missing) keep their lines
+# measured (ONLY=, a built Ruby missing) keep their lines.  Its first lines
+# (host, Ruby, tree, runs) describe the issue's targets: measuring only
+# targets on built Rubies (ONLY=NAME of one) keeps them, since the rows they
+# describe were not measured again.
 {
-    echo "cpu=$(grep -m1 'model name' /proc/cpuinfo 2>/dev/null | sed 's/.*: //')"
-    echo "cpus=$(nproc)"
-    echo "kernel=$(uname -r)"
-    echo "ruby=$(ruby -e 'print RUBY_DESCRIPTION' 2>/dev/null || echo none)"
-    echo "date=$(date -u +%Y-%m-%d)"
-    echo "commit=$commit"
-    echo "runs=$runs"
-    echo "quick=${QUICK:-0}"
-    echo "quiet_idle=$quiet_idle"
-    echo "max_spread=${MAX_SPREAD:-10}"
-    if [ -f "$out/host.txt" ]; then
-        while read -r kept; do grep -E "^(load|time|ruby)_$kept=" "$out/host.txt"; done <"$tmp/kept"
+    if [ -n "${ONLY:-}" ] && [ -f "$out/host.txt" ] &&
+        grep -v '^#' "$targets" | grep -qE "^ *$ONLY *\|.*\| *ruby="; then
+        grep -vE '^(load|time|ruby|host)_' "$out/host.txt"
+    else
+        echo "cpu=$(grep -m1 'model name' /proc/cpuinfo 2>/dev/null | sed 's/.*: //')"
+        echo "cpus=$(nproc)"
+        echo "kernel=$(uname -r)"
+        echo "ruby=$(ruby -e 'print RUBY_DESCRIPTION' 2>/dev/null || echo none)"
+        echo "date=$(date -u +%Y-%m-%d)"
+        echo "commit=$commit"
+        echo "runs=$runs"
+        echo "quick=${QUICK:-0}"
+        echo "quiet_idle=$quiet_idle"
+        echo "max_spread=${MAX_SPREAD:-10}"
     fi
-    cat "$tmp/loads" 
+    if [ -f "$out/host.txt" ]; then
+        while read -r kept; do grep -E "^(load|time|ruby|host)_$kept=" "$out/host.txt"; done <"$tmp/kept"
+    fi
+    cat "$tmp/loads"
 } >"$tmp/host.txt"
 mv "$tmp/host.txt" "$out/host.txt" || exit 1
 if [ "$out" = docs/data/validate ]; then

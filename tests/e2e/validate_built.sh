@@ -22,6 +22,7 @@ cpu=Test CPU
 load_pp_v9=80,1.50,2.25
 time_pp_v9=2026-12-02T06:40:01Z,2026-12-02T06:44:59Z
 ruby_pp_v9=ruby 9.9.9 (a test) [x86_64-linux]
+host_pp_v9=Test CPU, 2 CPUs, kernel 6.1
 EOF
 cp "$v/pp_v9.rows.csv" "$tmp/rows.before"
 printf '# a target on a Ruby built from source\npp_v9 | scenarios/queue_pingpong.json | sim,ruby | --set runtime={"ruby":"3.3"} | ruby=9.9.9\n' >"$tmp/targets"
@@ -35,7 +36,7 @@ measure() {
 kept() {
     checks=$((checks + 1))
     cmp -s "$v/pp_v9.rows.csv" "$tmp/rows.before" || fail "$1: the committed rows changed"
-    for k in load time ruby; do
+    for k in load time ruby host; do
         checks=$((checks + 1))
         grep -q "^${k}_pp_v9=" "$v/host.txt" || fail "$1: host.txt lost its ${k}_pp_v9 line"
     done
@@ -52,6 +53,14 @@ measure RUBIES="$tmp/rubies"
 expect_code 0 "another version"
 expect_match err "pp_v9: skipped, it needs Ruby 9[.]9[.]9 built from source [(]$tmp/rubies/9[.]9[.]9/bin/ruby is Ruby 1[.]2[.]3" "another version: the message"
 kept "another version"
+
+# ONLY= one of them: host.txt's first lines (the targets) stay
+sed -i 's/^cpu=.*/cpu=Test CPU/' "$v/host.txt"
+measure -u RUBIES ONLY=pp_v9
+expect_code 0 "ONLY= a built-Ruby target"
+checks=$((checks + 1))
+grep -qx 'cpu=Test CPU' "$v/host.txt" || fail "ONLY= a built-Ruby target: host.txt's first lines were rewritten"
+kept "ONLY= a built-Ruby target"
 
 measure RUBIES="$tmp/nothing"
 expect_code 0 "no such Ruby"

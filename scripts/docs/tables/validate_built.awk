@@ -4,7 +4,7 @@
 # executor of the same interleaved runs (docs/data/validate/NAME.csv), with
 # their own count, apart from the issue's 43 figures (tables/validate.awk);
 # then when and on what each was measured (docs/data/validate/host.txt:
-# ruby_NAME, time_NAME, load_NAME).  Targets as in validate.awk: the 2-core /
+# ruby_NAME, host_NAME, time_NAME, load_NAME).  Targets as in validate.awk: the 2-core /
 # 1-core ratio within 25%, voluntary switches per op within 30%.
 
 # label(name): the scenario a target's name stands for
@@ -70,8 +70,8 @@ function render(   i, l, f, n, name, ver, ds, r, pol, rh, rt, eh, et, t, ld, w, 
         et += NT; eh += NHIT
         t = info("time_" name); ld = info("load_" name)
         split(ld, w, ",")
-        notes = notes sprintf("- %s: %s; measured %s%s.\n", name, info("ruby_" name) != "" ? "`" info("ruby_" name) "`" : "ruby " ver,
-            when(t), ld != "" ? sprintf(", 1-minute load average %s before, %s after", w[2], w[3]) : "")
+        notes = notes sprintf("- %s: %s; %s; measured %s%s.\n", name, info("ruby_" name) != "" ? "`" info("ruby_" name) "`" : "ruby " ver,
+            info("host_" name) != "" ? info("host_" name) : "host not recorded", when(t), ld != "" ? sprintf(", 1-minute load average %s before, %s after", w[2], w[3]) : "")
     }
     if (!n) die("docs/data/validate/targets.txt: no target with ruby=VERSION")
     printf "\nBeyond the issue's 43 figures: %d of %d within their target against the Rubies built from source; the executor in the same runs: %d of %d (ratio 25%%, switches per op 30%%).\n", rh, rt, eh, et
