@@ -23,8 +23,10 @@
 # (Debian: autoconf libyaml-dev libffi-dev zlib1g-dev libssl-dev).  Ruby 3.3
 # and later bundle their parser generator (lrama): no bison.  The sources
 # are taken with `git archive`, so nothing of the repository is modified.
-# Prints the configure line, `ruby -v` and the commit built; they are also
-# written to PREFIX/BUILD-INFO.  Exit 0 on success, 1 on any failure (the
+# Offline, the bundled gems (minitest, rake, ...) are not installed.  Prints
+# the configure line, `ruby -v` and the commit built; they are also written
+# to PREFIX/BUILD-INFO.  `ruby -v` shows the build date and no revision
+# (an archive is no git tree): BUILD-INFO has the commit.  Exit 0 on success, 1 on any failure (the
 # failing step named, its log's last lines shown), 2 on bad usage.
 set -u
 usage() { echo "usage: scripts/build_ruby.sh REF PREFIX  (RUBY_GIT=DIR to name the CRuby repository)" >&2; exit 2; }
@@ -78,7 +80,18 @@ configure_line="$*"
 step autogen ./autogen.sh
 step configure "$@"
 step make nice -n 19 make -j"$jobs"
-step install nice -n 19 make install
+# `make install` downloads the bundled gems (minitest, rake, ...) from
+# rubygems.org, retrying for minutes when it cannot; offline they are left
+# out (HAVE_BASERUBY=no drops the download; rbinstall skips a gem it does
+# not find): the Ruby backend's programs use none of them.
+gems=installed
+if ! "$baseruby" -rsocket -e 'Addrinfo.getaddrinfo("rubygems.org", 443)' >/dev/null 2>&1; then
+    echo "build_ruby: rubygems.org cannot be reached: installing without the bundled gems" >&2
+    gems="not installed (rubygems.org could not be reached)"
+    step install nice -n 19 make install HAVE_BASERUBY=no
+else
+    step install nice -n 19 make install
+fi
 # An extension that cannot be built (a missing header) does not fail make:
 # configure's and make's "Failed to configure" lines name them.
 skipped=$(grep -h 'Failed to configure\|Failed to make' "$log" ext/*/mkmf.log 2>/dev/null | sort -u)
@@ -90,6 +103,7 @@ configure: $configure_line
 ruby -v: $version
 built: $(date -u +%Y-%m-%dT%H:%MZ) on $(uname -srm), $(sed -n 's/^model name[^:]*: //p' /proc/cpuinfo | head -n 1)
 extensions not built: ${skipped:-none}
+bundled gems: $gems
 EOF
 cat "$prefix/BUILD-INFO"
 [ -z "$skipped" ] || echo "build_ruby: warning: some extensions were not built (see above)" >&2
