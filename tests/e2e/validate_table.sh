@@ -104,7 +104,7 @@ rows pingpong_v3_3_11 | sed 's/ruby 3[.]1[.]2/ruby 3.3.11/' >"$d/pingpong_v3_3_1
 printf 'point,rep,machine.cores,backend,engine,policy\n0,0,1,pthread,pthread,eager\n0,0,1,ruby,ruby 3.3.11,eager\n' >"$d/pingpong_v3_3_11.rows.csv"
 cat >>"$d/host.txt" <<'EOF2'
 ruby_pingpong_v3_3_11=ruby 3.3.11 (2026-03-26 revision 1f2d15125a) [x86_64-linux]
-load_pingpong_v3_3_11=80,1.50,2.25
+load_pingpong_v3_3_11=80,0.50,1.25
 host_pingpong_v3_3_11=Test CPU, 2 CPUs, kernel 6.1
 time_pingpong_v3_3_11=2026-12-02T06:40:01Z,2026-12-02T06:44:59Z
 EOF2
@@ -114,9 +114,15 @@ expect_line out '| queue_pingpong | ruby 3.3.11 (built from source), eager | 1.1
 expect_line out '| queue_pingpong | executor, eager, the same runs | 1.10x / 1.00x (+10%) | 0.006 / 0.01 (**-40%**) | 0.024 / 0.02 (+20%) |' "validate_built: the executor row"
 expect_line out '| mtime_loop, 2 threads | ruby 4.1.0 (built from source) | not measured | - | - |' "validate_built: a target not measured"
 expect_line out "Beyond the issue's 43 figures: 2 of 3 within their target against the Rubies built from source; the executor in the same runs: 2 of 3 (ratio 25%, switches per op 30%)." "validate_built: its own count"
-expect_line out '- pingpong_v3_3_11: `ruby 3.3.11 (2026-03-26 revision 1f2d15125a) [x86_64-linux]`; Test CPU, 2 CPUs, kernel 6.1; measured 2026-12-02 06:40:01–06:44:59 UTC, 1-minute load average 1.50 before, 2.25 after.' "validate_built: what and when"
+expect_line out '- pingpong_v3_3_11: `ruby 3.3.11 (2026-03-26 revision 1f2d15125a) [x86_64-linux]`; Test CPU, 2 CPUs, kernel 6.1; measured 2026-12-02 06:40:01–06:44:59 UTC, 1-minute load average 0.50 before, 1.25 after.' "validate_built: what and when"
 checks=$((checks + 1))
 [ "$(grep -c '^| ' "$tmp/out")" -eq 4 ] || fail "validate_built: $(grep -c '^| ' "$tmp/out") table lines, expected a header and 3 rows"
+checks=$((checks + 1))
+grep -q 'loaded host' "$tmp/out" && fail "validate_built: a quiet host marked loaded"
+sed -i 's/^load_pingpong_v3_3_11=.*/load_pingpong_v3_3_11=0,7.00,8.90/' "$d/host.txt"
+render validate_built
+expect_line out '- **loaded host** pingpong_v3_3_11: `ruby 3.3.11 (2026-03-26 revision 1f2d15125a) [x86_64-linux]`; Test CPU, 2 CPUs, kernel 6.1; measured 2026-12-02 06:40:01–06:44:59 UTC, 1-minute load average 7.00 before, 8.90 after.' "validate_built: a loaded host"
+expect_match out '^A target marked [*][*]loaded host[*][*] was measured while other jobs loaded the host' "validate_built: what a loaded host means"
 render validate
 expect_line out '29 of 43 figures within their target (ratio 25%, switches per op 30%).' "validate: the count without the built Rubies' figures"
 # a missing table stops the rendering

@@ -44,7 +44,7 @@ function when(t,   a) {
     if (split(t, a, ",") != 2) return "(time not recorded)"
     return substr(a[1], 1, 10) " " substr(a[1], 12, 8) "–" substr(a[2], 12, 8) " UTC"
 }
-function render(   i, l, f, n, name, ver, ds, r, pol, rh, rt, eh, et, t, ld, w, notes) {
+function render(   i, l, f, n, name, ver, ds, r, pol, rh, rt, eh, et, t, ld, w, notes, h, cpus, busy, nbusy) {
     print "| target (sizes: above) | measured on | 2 cores / 1 core: simulated / measured (error) | voluntary switches per op, 1 core | the same, 2 cores |"
     print "|---|---|---:|---:|---:|"
     if (!("validate/targets" in HAVE)) die("no dataset docs/data/validate/targets")
@@ -70,10 +70,17 @@ function render(   i, l, f, n, name, ver, ds, r, pol, rh, rt, eh, et, t, ld, w, 
         et += NT; eh += NHIT
         t = info("time_" name); ld = info("load_" name)
         split(ld, w, ",")
-        notes = notes sprintf("- %s: %s; %s; measured %s%s.\n", name, info("ruby_" name) != "" ? "`" info("ruby_" name) "`" : "ruby " ver,
-            info("host_" name) != "" ? info("host_" name) : "host not recorded", when(t), ld != "" ? sprintf(", 1-minute load average %s before, %s after", w[2], w[3]) : "")
+        h = info("host_" name)
+        cpus = h ~ / CPUs/ ? h : ""; sub(/ CPUs.*/, "", cpus); sub(/.*, /, "", cpus)
+        busy = ld != "" && cpus + 0 > 0 && (w[2] + 0 > cpus + 0 || w[3] + 0 > cpus + 0)
+        notes = notes sprintf("- %s%s: %s; %s; measured %s%s.\n", busy ? "**loaded host** " : "", name,
+            info("ruby_" name) != "" ? "`" info("ruby_" name) "`" : "ruby " ver, h != "" ? h : "host not recorded", when(t),
+            ld != "" ? sprintf(", 1-minute load average %s before, %s after", w[2], w[3]) : "")
+        nbusy += busy
     }
     if (!n) die("docs/data/validate/targets.txt: no target with ruby=VERSION")
     printf "\nBeyond the issue's 43 figures: %d of %d within their target against the Rubies built from source; the executor in the same runs: %d of %d (ratio 25%%, switches per op 30%%).\n", rh, rt, eh, et
     if (notes != "") printf "\n%s", notes
+    if (nbusy)
+        printf "\nA target marked **loaded host** was measured while other jobs loaded the host more than it has CPUs: its \"2 cores\" runs were mostly one-core runs, so its ratio and 2-core switches say little; measure it again on a quiet host.\n"
 }
