@@ -75,23 +75,22 @@ git -C "$git_dir" archive --format=tar "$commit" >"$src/src.tar" || fail "git ar
 mkdir "$src/ruby" && tar -x -C "$src/ruby" -f "$src/src.tar" || fail "cannot unpack the sources"
 rm -f "$src/src.tar"
 cd "$src/ruby" || fail "cannot enter $src/ruby"
+# The bundled gems (minitest, rake, ...; gems/bundled_gems) are downloaded
+# from rubygems.org by `make install` (3.3) or already by `make` (4.x),
+# retrying for minutes per gem when it cannot be reached.  Offline they are
+# left out by emptying that list: the Ruby backend's programs use none.
+gems=installed
+if ! "$baseruby" -rsocket -e 'Addrinfo.getaddrinfo("rubygems.org", 443)' >/dev/null 2>&1; then
+    echo "build_ruby: rubygems.org cannot be reached: building without the bundled gems" >&2
+    gems="not installed (rubygems.org could not be reached): $(grep -v '^#' gems/bundled_gems | awk 'NF { printf "%s%s", s, $1; s = " " }')"
+    grep '^#' gems/bundled_gems >gems/bundled_gems.offline; mv gems/bundled_gems.offline gems/bundled_gems
+fi
 set -- ./configure --prefix="$prefix" --disable-install-doc --with-baseruby="$baseruby"
 configure_line="$*"
 step autogen ./autogen.sh
 step configure "$@"
 step make nice -n 19 make -j"$jobs"
-# `make install` downloads the bundled gems (minitest, rake, ...) from
-# rubygems.org, retrying for minutes when it cannot; offline they are left
-# out (HAVE_BASERUBY=no drops the download; rbinstall skips a gem it does
-# not find): the Ruby backend's programs use none of them.
-gems=installed
-if ! "$baseruby" -rsocket -e 'Addrinfo.getaddrinfo("rubygems.org", 443)' >/dev/null 2>&1; then
-    echo "build_ruby: rubygems.org cannot be reached: installing without the bundled gems" >&2
-    gems="not installed (rubygems.org could not be reached)"
-    step install nice -n 19 make install HAVE_BASERUBY=no
-else
-    step install nice -n 19 make install
-fi
+step install nice -n 19 make install
 # An extension that cannot be built (a missing header) does not fail make:
 # configure's and make's "Failed to configure" lines name them.
 skipped=$(grep -h 'Failed to configure\|Failed to make' "$log" ext/*/mkmf.log 2>/dev/null | sort -u)
