@@ -65,6 +65,14 @@ static const struct calib_desc descs[CALIB_COUNT] = {
     [CALIB_WAKE_AFTER_IDLE_3MS] = { "wake_after_idle_3ms_ns", "ns", "the same, idle for 3 ms" },
     [CALIB_WAKE_AFTER_IDLE_10MS] = { "wake_after_idle_10ms_ns", "ns", "the same, idle for 10 ms" },
     [CALIB_WAKE_AFTER_IDLE_30MS] = { "wake_after_idle_30ms_ns", "ns", "the same, idle for 30 ms" },
+    [CALIB_TIMER_LATE_100US] = { "timer_late_100us_ns", "ns",
+                                 "a 100 us timed futex wait's deadline -> its return, a busy thread on its CPU" },
+    [CALIB_TIMER_LATE_300US] = { "timer_late_300us_ns", "ns", "the same, a 300 us wait" },
+    [CALIB_TIMER_LATE_1MS] = { "timer_late_1ms_ns", "ns", "the same, a 1 ms wait" },
+    [CALIB_TIMER_LATE_1NS_100US] = { "timer_late_1ns_100us_ns", "ns",
+                                     "the 100 us wait with the thread's timer slack set to 1 ns" },
+    [CALIB_TIMER_LATE_1NS_300US] = { "timer_late_1ns_300us_ns", "ns", "the same, a 300 us wait" },
+    [CALIB_TIMER_LATE_1NS_1MS] = { "timer_late_1ns_1ms_ns", "ns", "the same, a 1 ms wait" },
     [CALIB_RUBY_INSN] = { "ruby_insn_ns", "ns", "a Ruby VM instruction of the counted loop (compute insns)" },
 };
 
@@ -211,6 +219,7 @@ int calib_run(const struct calib_opts *o, struct calib_result *r, char *err, siz
     if (rc == GV_OK) {
         calib_bench_cpu(&c);
         calib_bench_wake(&c);
+        calib_bench_timer(&c);
         calib_bench_ruby(&c);
     }
     sched_setaffinity(0, sizeof saved, &saved);

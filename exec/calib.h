@@ -59,9 +59,19 @@ enum calib_id {
     CALIB_WAKE_AFTER_IDLE_3MS,   /* ... 3 ms */
     CALIB_WAKE_AFTER_IDLE_10MS,  /* ... 10 ms */
     CALIB_WAKE_AFTER_IDLE_30MS,  /* ... 30 ms */
+    CALIB_TIMER_LATE_100US,    /* ns from a 100 us timed futex wait's deadline to its return, busy CPU */
+    CALIB_TIMER_LATE_300US,    /* ... a 300 us wait */
+    CALIB_TIMER_LATE_1MS,      /* ... a 1 ms wait */
+    CALIB_TIMER_LATE_1NS_100US, /* the same 100 us wait with the thread's timer slack set to 1 ns */
+    CALIB_TIMER_LATE_1NS_300US, /* ... 300 us */
+    CALIB_TIMER_LATE_1NS_1MS,   /* ... 1 ms */
     CALIB_RUBY_INSN,           /* ns per VM instruction of the Ruby backend's counted loop */
     CALIB_COUNT
 };
+
+/* The waits of CALIB_TIMER_LATE_*, in order, ns. */
+#define CALIB_TIMER_SIZES 3
+extern const long long calib_timer_ns[CALIB_TIMER_SIZES];
 
 /* The idle times of CALIB_WAKE_AFTER_IDLE_*, in order, ns. */
 #define CALIB_IDLE_LEVELS 8

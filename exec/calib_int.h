@@ -47,6 +47,7 @@ unsigned long long calib_rand(unsigned long long *s);
 void calib_bench_cpu(struct calib_ctx *c);    /* calib_cpu.c */
 void calib_bench_wake(struct calib_ctx *c);   /* calib_wake.c */
 void calib_bench_pack(struct calib_ctx *c);   /* calib_pack.c */
+void calib_bench_timer(struct calib_ctx *c);  /* calib_timer.c */
 void calib_bench_ruby(struct calib_ctx *c);   /* calib_ruby.c */
 
 /* Rounds of one sample each, round(c, ctx, &v), until their values agree

@@ -238,6 +238,28 @@ static void test_map(void)
     ASSERT(fabs(calib_profile_key(&p, "corun_slowdown")->num - 1.5) < 1e-9);  /* 1.47 / 0.98 */
     ASSERT_EQ(dur(&p, "insn_time"), 1190);                        /* 1.19 ns */
     ASSERT(calib_profile_key(&p, "insn_time")->measured);
+    /* the timed waits not measured: Linux's default slack, said so; no
+     * timer_wake (all of timer_tick_cost before the helper's code) */
+    ASSERT(dur(&p, "timer_slack") == 50 * SIM_US && !calib_profile_key(&p, "timer_slack")->measured);
+    ASSERT(strstr(calib_profile_key(&p, "timer_slack")->how, "timer_late_100us_ns"));
+    ASSERT(!calib_profile_key(&p, "timer_wake"));
+    /* measured: the development guest's quick calibrate of 06:05 UTC
+     * (us): with the default slack 67.1, 68.8, 73.2; with 1 ns 17.1, 18.5,
+     * 18.6; each key the middle of three */
+    static const double late_us[2][CALIB_TIMER_SIZES] = { { 67.1, 68.8, 73.2 }, { 17.1, 18.5, 18.6 } };
+    for (int i = 0; i < CALIB_TIMER_SIZES; i++) {
+        set(&r, (enum calib_id)(CALIB_TIMER_LATE_100US + i), late_us[0][i] * 1000, 0, 0);
+        set(&r, (enum calib_id)(CALIB_TIMER_LATE_1NS_100US + i), late_us[1][i] * 1000, 0, 0);
+    }
+    calib_map(&r, &h, &p);
+    ASSERT_EQ(dur(&p, "timer_slack"), 50300 * SIM_NS);   /* 50.0, 50.3, 54.6 */
+    ASSERT(calib_profile_key(&p, "timer_slack")->measured);
+    ASSERT_EQ(dur(&p, "timer_wake"), 18500 * SIM_NS);
+    ASSERT(calib_profile_key(&p, "timer_wake")->measured);
+    set(&r, CALIB_TIMER_LATE_1MS, 10000, 0, 0);  /* earlier than with 1 ns: floored at 0 */
+    set(&r, CALIB_TIMER_LATE_300US, 10000, 0, 0);
+    calib_map(&r, &h, &p);
+    ASSERT_EQ(dur(&p, "timer_slack"), 0);
     ASSERT(!calib_profile_key(&p, "wake_idle_extra"));  /* not measured: not written (no extra) */
     /* the wake after an idle time: the lead's probe of 03:08 UTC on the
      * development guest, its first run's medians (us) */
