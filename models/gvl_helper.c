@@ -159,9 +159,14 @@ static void helper_run(struct mach_task *t, void *ctx)
      * timer_tick_cost after its check (helper_sleep); a signal (or the
      * start): the sched lock taken back */
     sim_time c = m->mutex_uncontended;
-    if (h->timed) {
-        c = m->timer_wake == SCN_DUR_UNSET ? m->timer_tick_cost : m->timer_wake;
-        h->settle = m->timer_tick_cost > c ? m->timer_tick_cost - c : 0;
+    if (h->timed && m->timer_wake == SCN_DUR_UNSET) {
+        c = m->timer_tick_cost;
+    } else if (h->timed) {
+        /* drawn like every wake latency (wake_jitter): an exact one
+         * phase-locks the helper's polls with a thread's loop of calls,
+         * so that they keep finding it between two calls */
+        c = mach_wake_draw(&h->vm->mach, m->timer_wake);
+        h->settle = m->timer_tick_cost > m->timer_wake ? m->timer_tick_cost - m->timer_wake : 0;
     }
     h->timed = false;
     if (c > 0) mach_burst(&h->vm->mach, t, c, helper_check, h);

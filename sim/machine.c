@@ -1004,6 +1004,11 @@ int mach_wake(struct machine *m, struct mach_task *t, const struct mach_task *wa
     return place(m, t, waker, false);
 }
 
+sim_time mach_wake_draw(struct machine *m, sim_time mean)
+{
+    return wake_latency(m, mean, wake_spread(mean, m->p.wake_jitter));
+}
+
 int mach_wake_timer(struct machine *m, struct mach_task *t)
 {
     if (t->state != MT_BLOCKED) return 0;

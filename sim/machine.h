@@ -252,6 +252,9 @@ int mach_wake(struct machine *m, struct mach_task *t, const struct mach_task *wa
  * caller charges the measured expiry-to-running time (machine.timer_wake)
  * itself.  Any other placement is mach_wake's with no waker. */
 int mach_wake_timer(struct machine *m, struct mach_task *t);
+/* A wake latency the caller charges itself (machine.timer_wake), drawn
+ * like the machine's own: uniformly within +-wake_jitter of `mean`. */
+sim_time mach_wake_draw(struct machine *m, sim_time mean);
 
 void mach_exit(struct machine *m, struct mach_task *t);
 /* t (RUNNING, not in a burst) reads a CPU-time clock of its process

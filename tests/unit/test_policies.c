@@ -299,7 +299,8 @@ static void test_threshold_helper_hands_over(void)
 /* The helper's timed wait under machine values: A's 25 ms call, B ready
  * behind it, as long_call, with the machine's timer keys set; three
  * cores, so that B's wake never waits for the helper's own CPU. */
-static struct fx_result helper_timed(sim_time slack, sim_time tick_cost, sim_time timer_wake)
+static struct fx_result helper_timed_seed(sim_time slack, sim_time tick_cost, sim_time timer_wake, double jitter,
+                                          uint64_t seed, sim_time idle_wake)
 {
     static struct scn_op a[2], b[1];
     a[0] = fx_compute(5 * US);
@@ -311,7 +312,15 @@ static struct fx_result helper_timed(sim_time slack, sim_time tick_cost, sim_tim
     s.machine.timer_slack = slack;
     s.machine.timer_tick_cost = tick_cost;
     s.machine.timer_wake = timer_wake;
+    s.machine.wake_jitter = jitter;
+    s.machine.wake_idle_core = idle_wake;
+    s.seed = seed;
     return fx_simulate(&s);
+}
+
+static struct fx_result helper_timed(sim_time slack, sim_time tick_cost, sim_time timer_wake)
+{
+    return helper_timed_seed(slack, tick_cost, timer_wake, 0, 1, 20 * US);
 }
 
 /* machine.timer_slack is the machine's (calibrate measures it), not a
@@ -344,6 +353,20 @@ static void test_threshold_helper_timer_wake(void)
     ASSERT(unset.wants[1] > 100 * US + 50 * US + 20 * US + 500 * US);
     /* the CPU of the wake-up is the same: A's call still ends the run */
     ASSERT(set.m.wall > 25 * MS && set.m.wall < 25 * MS + 600 * US);
+    /* drawn like every wake latency (+-wake_jitter, here 0.5 of 20 us),
+     * so that the helper's polls do not phase-lock with a loop of calls:
+     * B's wait moves from seed to seed within +-10 us of the mean's (idle
+     * cores that wake at once here: no other latency is drawn) */
+    struct fx_result mean = helper_timed_seed(50 * US, 500 * US, 20 * US, 0, 1, 0);
+    sim_time lo = SIM_TIME_MAX, hi = 0;
+    for (uint64_t seed = 1; seed <= 8; seed++) {
+        struct fx_result j = helper_timed_seed(50 * US, 500 * US, 20 * US, 0.5, seed, 0);
+        ASSERT_EQ(j.rc, GV_OK);
+        lo = j.wants[1] < lo ? j.wants[1] : lo;
+        hi = j.wants[1] > hi ? j.wants[1] : hi;
+    }
+    ASSERT(lo < hi);
+    ASSERT(lo >= mean.wants[1] - 10 * US && hi <= mean.wants[1] + 10 * US);
 }
 
 /* What the helper's wake-ups cost depends on what woke it: a signal of its
