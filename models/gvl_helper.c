@@ -117,7 +117,7 @@ static void helper_sleep(struct mach_task *t, void *ctx)
     sim_time sleep, settle = h->settle;
     h->idle = core_helper_next(h->s, region_age(h), h->vm->scn->runtime.threshold, &sleep) == CORE_HELPER_IDLE;
     h->timed = !h->idle;
-    h->deadline = sim_now(h->vm->eng) + sleep + h->vm->scn->machine.timer_slack;
+    h->deadline = sim_now(h->vm->eng) + sleep + vm_timed_wait_slack(h->vm);
     h->settle = 0;
     if (settle > 0) {
         h->settling = true;

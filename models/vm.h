@@ -292,6 +292,19 @@ static inline void vm_pay(struct vm *vm, struct mach_task *t, sim_time *owed, ma
     else k(t, ctx);
 }
 
+/* How late a timed futex / condvar wait ends after its deadline: glibc's
+ * pthread_cond_timedwait sleeps in FUTEX_WAIT_BITSET, whose hrtimer Linux
+ * arms over [deadline, deadline + current->timer_slack_ns] and fires at
+ * the range's end when nothing else expires there (kernel/futex/waitwake.c
+ * futex_wait -> futex_setup_timer); machine.timer_slack, measured by
+ * `gvlsim calibrate`, Linux's 50 us by default.  CRuby's native_cond_sleep,
+ * its 3.1 GVL timer's native_cond_timedwait and the threshold helper wait
+ * so, and so does the executor for each of them. */
+static inline sim_time vm_timed_wait_slack(const struct vm *vm)
+{
+    return vm->scn->machine.timer_slack;
+}
+
 /* The waker's CPU cost of a futex wake that mach_wake answered with `woke`:
  * futex_wake, plus wake_ipi when another core had to be interrupted;
  * futex_wake_chain (if the profile has it) in a hand-off chain on the
