@@ -161,6 +161,18 @@ unsigned long long calib_rand(unsigned long long *s)
     return *s = x;
 }
 
+void calib_rounds_order(int *order, int kinds, int per_kind, unsigned long long *rnd)
+{
+    int n = 0;
+    for (int k = 0; k < kinds; k++)
+        for (int i = 0; i < per_kind; i++) order[n++] = k;
+    for (int i = n - 1; i > 0; i--) {  /* Fisher-Yates */
+        int j = (int)(calib_rand(rnd) % (unsigned long long)(i + 1)), x = order[i];
+        order[i] = order[j];
+        order[j] = x;
+    }
+}
+
 int calib_rounds(struct calib_ctx *c, enum calib_id id, double full_s,
                  int (*round)(struct calib_ctx *c, void *ctx, double *v), void *ctx)
 {

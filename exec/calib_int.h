@@ -42,6 +42,10 @@ int calib_futex_wake(atomic_int *w, int n);
 
 /* xorshift64: random gaps between samples, so nothing phase-locks. */
 unsigned long long calib_rand(unsigned long long *s);
+/* A round's order: each of `kinds` per_kind times, shuffled (order has
+ * kinds x per_kind places), so that a busy moment of the host falls on
+ * every kind alike. */
+void calib_rounds_order(int *order, int kinds, int per_kind, unsigned long long *rnd);
 
 /* The groups of benchmarks. */
 void calib_bench_cpu(struct calib_ctx *c);    /* calib_cpu.c */

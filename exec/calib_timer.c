@@ -91,14 +91,8 @@ void calib_bench_timer(struct calib_ctx *c)
     late_once(calib_timer_ns[0]);  /* the spinner running, the first wait's setup out of the samples */
     bool more;
     do {
-        int order[TIMER_CASES * TIMER_PER_ROUND], n = 0;
-        for (int k = 0; k < TIMER_CASES; k++)
-            for (int i = 0; i < TIMER_PER_ROUND; i++) order[n++] = k;
-        for (int i = n - 1; i > 0; i--) {  /* Fisher-Yates */
-            int j = (int)(calib_rand(&rnd) % (unsigned long long)(i + 1)), x = order[i];
-            order[i] = order[j];
-            order[j] = x;
-        }
+        int order[TIMER_CASES * TIMER_PER_ROUND], n = TIMER_CASES * TIMER_PER_ROUND;
+        calib_rounds_order(order, TIMER_CASES, TIMER_PER_ROUND, &rnd);
         for (int k = 0; k < TIMER_CASES; k++) round[k].n = 0;
         for (int i = 0; i < n; i++) {
             int k = order[i];
