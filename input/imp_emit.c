@@ -408,7 +408,7 @@ static char *describe(const struct imp_trace *t, const struct imp_emit_opts *o)
         char w[48];
         units_format(o->wake, w, sizeof w);
         snprintf(s + len, n - (size_t)len,
-                 " The %d sleeps and off-CPU I/O waits end where the trace shows the thread running again, so "
+                 " Sleeps and off-CPU I/O waits (%d) end where the trace shows the thread running again, so "
                  "they hold its wake-up: each is replayed that much shorter, by the wake-up of a thread on an "
                  "idle core of the profile the import was given (%s%s), which the replay adds itself.",
                  woken, w, o->wake_extra && o->wake_extra->n > 0 ? " plus wake_idle_extra after the sleep's length" : "");

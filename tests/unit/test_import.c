@@ -723,7 +723,7 @@ static void test_emit_wake(void)
     ASSERT_CONTAINS(text, "{\"op\":\"syscall\",\"trace\":\"e7 waiting[0] io: no other thread acted near its end "
                           "(1ms recorded, which holds the OS's wake-up of the thread: less the replay machine's, "
                           "17us, which the replay adds)\",\"dur\":\"983us\",\"call\":\"nanosleep\",\"io_wait\":true}");
-    ASSERT_CONTAINS(text, "The 1 sleeps and off-CPU I/O waits end where the trace shows the thread running again");
+    ASSERT_CONTAINS(text, "Sleeps and off-CPU I/O waits (1) end where the trace shows the thread running again");
     ASSERT_CONTAINS(text, "{\"op\":\"queue_pop\",\"trace\":\"e11 waiting[0] sync");
     free(text);
     cJSON_Delete(root);
