@@ -690,6 +690,23 @@ static void test_emit(void)
     diag_free(&d);
 }
 
+/* `trace` read, classified and emitted with `eo`: its text */
+static char *emit_text(const char *trace, const struct imp_emit_opts *eo)
+{
+    struct imp_trace t;
+    struct diag_list d;
+    char err[256];
+    ASSERT_EQ(read_text(trace, &t, &d), GV_OK);
+    ASSERT_EQ(imp_classify(&t, NULL, err, sizeof err), GV_OK);
+    cJSON *root = imp_emit(&t, eo);
+    char *text = root ? imp_print(root) : NULL;
+    ASSERT(text);
+    cJSON_Delete(root);
+    imp_trace_free(&t);
+    diag_free(&d);
+    return text;
+}
+
 /* A recorded sleep or off-CPU wait ends when the thread ran again (it
  * fires READY itself: thread_sched_to_running), so it holds the wake-up
  * the replay's machine adds itself: emitted that much shorter. */
@@ -711,24 +728,18 @@ static void test_emit_wake(void)
     /* main's 1 ms wait (I/O off the CPU) is replayed 17 us shorter, and
      * says why; the worker's wait for main's push is not a fixed length */
     struct tb b;
-    struct imp_trace t;
-    struct diag_list d;
-    char err[256];
-    ASSERT_EQ(read_text(two_threads(&b), &t, &d), GV_OK);
-    ASSERT_EQ(imp_classify(&t, NULL, err, sizeof err), GV_OK);
     struct imp_emit_opts eo = { .name = "wake", .wake = 17 * SIM_US };
-    cJSON *root = imp_emit(&t, &eo);
-    char *text = root ? imp_print(root) : NULL;
-    ASSERT(text);
+    char *text = emit_text(two_threads(&b), &eo);
     ASSERT_CONTAINS(text, "{\"op\":\"syscall\",\"trace\":\"e7 waiting[0] io: no other thread acted near its end "
                           "(1ms recorded, which holds the OS's wake-up of the thread: less the replay machine's, "
                           "17us, which the replay adds)\",\"dur\":\"983us\",\"call\":\"nanosleep\",\"io_wait\":true}");
     ASSERT_CONTAINS(text, "Sleeps and off-CPU I/O waits (1) end where the trace shows the thread running again");
     ASSERT_CONTAINS(text, "{\"op\":\"queue_pop\",\"trace\":\"e11 waiting[0] sync");
     free(text);
-    cJSON_Delete(root);
-    imp_trace_free(&t);
-    diag_free(&d);
+    struct imp_trace t;
+    struct diag_list d;
+    char err[256];
+    cJSON *root;
 
     /* replayed with wake-ups of exactly 17 us, a 1 ms sleep between two
      * holds lasts 1 ms, as the trace's did: main, started one wake-up (17
@@ -788,33 +799,23 @@ static void test_emit_wake(void)
     ASSERT_EQ(read_text(bare, &t, &d), GV_OK);
     ASSERT_EQ(t.threads[0].segs[0].cpu, -1);
     ASSERT_EQ(t.threads[0].segs[1].cpu, -1);
-    ASSERT_EQ(imp_classify(&t, NULL, err, sizeof err), GV_OK);
+    imp_trace_free(&t);
+    diag_free(&d);
     struct imp_emit_opts go = { .name = "bare", .wake = 17 * SIM_US };
-    ASSERT((root = imp_emit(&t, &go)) && (text = imp_print(root)));
+    text = emit_text(bare, &go);
     ASSERT_CONTAINS(text, "{\"op\":\"compute\",\"trace\":\"e1 running\",\"dur\":\"10us\"}");
     ASSERT_CONTAINS(text, "\"dur\":\"983us\"");
     free(text);
-    cJSON_Delete(root);
-    imp_trace_free(&t);
-    diag_free(&d);
+#undef SIM_HEAD
+#undef SIM_CORE
+#undef SIM_TAIL
 }
 
 /* `trace` read, classified and emitted with a start lead: its text */
 static char *emit_with_lead(const char *trace, sim_time lead)
 {
-    struct imp_trace t;
-    struct diag_list d;
-    char err[256];
-    ASSERT_EQ(read_text(trace, &t, &d), GV_OK);
-    ASSERT_EQ(imp_classify(&t, NULL, err, sizeof err), GV_OK);
     struct imp_emit_opts eo = { .name = "lead", .start_lead = lead };
-    cJSON *root = imp_emit(&t, &eo);
-    char *text = root ? imp_print(root) : NULL;
-    ASSERT(text);
-    cJSON_Delete(root);
-    imp_trace_free(&t);
-    diag_free(&d);
-    return text;
+    return emit_text(trace, &eo);
 }
 
 /* Up to 3.2 a created thread reports `started` itself once it runs
