@@ -282,7 +282,7 @@ static bool objspace_charged(const struct rb_thread *th)
 static bool objspace_access(struct rb_thread *th)
 {
     struct vm *vm = th->vm;
-    if (th->os_next == 0 && th->pending_cost > 0) {
+    if (th->os_next == 0 && th->os_count > 0 && th->pending_cost > 0) {
         th_burst(th, 0, objspace_moved);  /* the work before the first access */
         return false;
     }
