@@ -248,8 +248,10 @@ bool gc_op(struct rb_thread *th, const struct scn_op *op)
  * An access to a line that another core accessed last moves it here:
  * the thread stalls `remote_rmw` (a load costs as much as the locked add,
  * and the add after a load nothing more: measured on this repository's
- * guest, scripts/line_load_then_add.c), and the line is this core's from
- * the moment it asks.  An access to a line this core holds costs nothing
+ * guest, scripts/line_load_then_add.c) once any transfer of the line still
+ * in flight to the other core has arrived there, and this core's accesses
+ * after it on that line are made as the line arrives.  An access to a line
+ * this core holds costs nothing
  * and takes no time (the path's own work between the sites is in the op's
  * compute), so the accesses of one op move each line at most once - when
  * the other core does not reach the same lines during the stalls.  When it
