@@ -526,12 +526,17 @@ static void *free_thread(void *arg)
         long long c3 = calib_thread_cpu_ns(), w3 = calib_now_ns();
         long o3 = atomic_load_explicit(&f->prog[1 - me].done, memory_order_relaxed);
         /* the malloc and free loops, not the wait between them */
-        double cpu = (double)((c1 - c0) + (c3 - c2)), wall = (double)((w1 - w0) + (w3 - w2));
-        double other = (double)((o1 - o0) + (o3 - o2));
-        f->v[me][r] = cpu / FREE_BATCH;
-        f->both[me][r] = wall > 0 && cpu >= FREE_MIN_ON_CPU * wall && other >= FREE_MIN_OTHER * 2 * FREE_BATCH;
+        long long cpu = (c1 - c0) + (c3 - c2);
+        f->v[me][r] = (double)cpu / FREE_BATCH;
+        f->both[me][r] = calib_free_both_at_work(cpu, (w1 - w0) + (w3 - w2), (o1 - o0) + (o3 - o2), FREE_BATCH);
     }
     return NULL;
+}
+
+bool calib_free_both_at_work(long long cpu_ns, long long wall_ns, long other_chunks, int batch)
+{
+    return wall_ns > 0 && (double)cpu_ns >= FREE_MIN_ON_CPU * (double)wall_ns &&
+           (double)other_chunks >= FREE_MIN_OTHER * 2.0 * batch;
 }
 
 /* One run of the pair, own or remote: the batches of both threads taken
