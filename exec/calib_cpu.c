@@ -446,8 +446,8 @@ static void bench_timer_wake(struct calib_ctx *c)
 /* glibc's free of another thread's chunks while that thread allocates:
  * two threads on two CPUs each allocate and write a batch of 48-byte
  * chunks (a Ruby environment's or Proc's body, with its header), publish
- * it, then free a batch - their own, or the other thread's previous one.
- * A chunk goes back to the arena of the thread that allocated it
+ * it, wait for the other's, then free a batch - their own, or the other
+ * thread's previous one (both kinds keep step so).  A chunk goes back to the arena of the thread that allocated it
  * (malloc.c _int_free: past the freeing thread's tcache bin, seven
  * chunks, arena_for_chunk and the fastbin's compare-and-swap), which that
  * thread takes chunks from at the same time (_int_malloc's REMOVE_FB).
@@ -516,7 +516,8 @@ static void *free_thread(void *arg)
         atomic_store(&f->ready[me], r + 1);
         f->both[me][r] = false;
         if (r == 0) continue;
-        while (atomic_load(&f->ready[from]) < r) sched_yield();
+        /* own or remote, the threads keep step: the other's batch first */
+        while (atomic_load(&f->ready[1 - me]) < r) sched_yield();
         long long c2 = calib_thread_cpu_ns(), w2 = calib_now_ns();
         long o2 = atomic_load_explicit(&f->prog[1 - me].done, memory_order_relaxed);
         for (int i = 0; i < FREE_BATCH; i++) {
