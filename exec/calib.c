@@ -54,7 +54,7 @@ static const struct calib_desc descs[CALIB_COUNT] = {
     [CALIB_TICK_PERIOD] = { "tick_period_ns", "ns", "period of the kernel's timer tick on a busy CPU" },
     [CALIB_TIMESLICE] = { "timeslice_ns", "ns", "run length of a CPU-bound thread sharing its CPU" },
     [CALIB_TIMER_WAKE_CPU] = { "timer_wake_cpu_ns", "ns", "CPU time per wake-up of a 1 ms epoll_wait loop" },
-    [CALIB_FREE_OWN] = { "free_own_ns", "ns", "malloc + write + free of a 48-byte chunk, two CPUs, each thread its own chunks" },
+    [CALIB_FREE_OWN] = { "free_own_ns", "ns", "malloc + write + free of a 48-byte chunk, two CPUs, each thread its own chunks, batches with both threads at work" },
     [CALIB_FREE_REMOTE] = { "free_remote_ns", "ns", "the same, each thread freeing the chunks the other thread allocated" },
     [CALIB_WAKE_AFTER_IDLE_10US] = { "wake_after_idle_10us_ns", "ns",
                                      "FUTEX_WAKE -> running on a CPU idle for 10 us (the waker spins meanwhile)" },

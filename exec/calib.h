@@ -123,6 +123,12 @@ int calib_run(const struct calib_opts *o, struct calib_result *r, char *err, siz
  * not periodic. */
 double calib_tick_estimate(const long long *at, int n);
 
+/* Does one batch of the free benchmark (calib_cpu.c bench_free) count: this
+ * thread on its CPU for cpu_ns of the wall_ns its malloc and free loops
+ * took, the other thread doing other_chunks of its mallocs and frees
+ * meanwhile, a batch being `batch` chunks of each? */
+bool calib_free_both_at_work(long long cpu_ns, long long wall_ns, long other_chunks, int batch);
+
 /* Quantile q (0..1) of n sorted values, linearly interpolated. */
 double calib_quantile(const double *sorted, int n, double q);
 /* Median and quartiles of n values (sorts a copy); GV_ENOMEM or GV_OK. */

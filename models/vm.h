@@ -146,6 +146,9 @@ struct rb_thread {
     sim_event_id wait_timeout_ev;
     sim_time wait_deadline;      /* Queue#pop(timeout:): when the timeout passes */
     /* the alloc op in progress (models/gc.c) */
+    const struct core_objspace_access *os_seq;  /* its accesses to rb_objspace's lines */
+    int os_count, os_next;                      /* ... how many, the next to make */
+    int os_held;            /* the line it stalled for: its accesses made on arrival */
     uint64_t alloc_left;
     double alloc_survive;
     sim_time gc_cost;
@@ -188,9 +191,10 @@ struct vm {
     struct core_condvar *condvars;
     int ncondvars;
     struct core_heap heap;       /* the objects and the GC (core/heap.h) */
-    /* rb_objspace's shared cache lines (models/gc.c objspace_write): the
+    /* rb_objspace's shared cache lines (models/gc.c objspace_access): the
      * core that accessed each last (-1: none yet), and the moves so far */
     int objspace_owner[CORE_OBJSPACE_LINES];
+    sim_time objspace_ready[CORE_OBJSPACE_LINES];  /* when the owner has it */
     uint64_t objspace_transfers;
     /* malloc'd bodies each core allocated since the last GC start, and as
      * that start found them (what its sweep frees); the slots the sweep

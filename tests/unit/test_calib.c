@@ -104,6 +104,18 @@ static void test_tick_estimate(void)
     ASSERT(calib_tick_estimate(at, 3) == 0);   /* too few */
 }
 
+/* The free benchmark's batches count only with both threads at work: this
+ * one on its CPU for 90% of the batch, the other through half its chunks
+ * (a batch is 2,000 mallocs and 2,000 frees) */
+static void test_free_both_at_work(void)
+{
+    ASSERT(calib_free_both_at_work(95000, 100000, 2000, 2000));
+    ASSERT(calib_free_both_at_work(90000, 100000, 2000, 2000));
+    ASSERT(!calib_free_both_at_work(89000, 100000, 4000, 2000));  /* preempted a tenth of it */
+    ASSERT(!calib_free_both_at_work(100000, 100000, 1999, 2000)); /* the other one waited or slept */
+    ASSERT(!calib_free_both_at_work(0, 0, 4000, 2000));
+}
+
 static void test_kernel_to_scheduler(void)
 {
     struct calib_host h;
@@ -389,6 +401,7 @@ int main(void)
     RUN(test_loop_stops_when_stable);
     RUN(test_loop_flags_unstable);
     RUN(test_tick_estimate);
+    RUN(test_free_both_at_work);
     RUN(test_kernel_to_scheduler);
     RUN(test_map);
     RUN(test_docs_table);
