@@ -312,7 +312,7 @@ void calib_map(const struct calib_result *r, const struct calib_host *h, struct 
     if (strcmp(k->str, "cfs") != 0) {
         long long bs = calib_host_base_slice_ns(h);
         add_dur(p, "os_timeslice", (double)bs, false, "EEVDF's base slice%s%s%.4g ns",
-                h->base_slice_ns > 0 ? " (debugfs)" : ", 0.75 ms x (1 + log2(min(CPUs, 8)))",
+                calib_host_base_slice_from(h),
                 ts ? "; a CPU-bound thread sharing its CPU measured runs of " : "", ts ? ts->median : 0);
     } else {
         dur_or_default(p, "os_timeslice", r, CALIB_TIMESLICE, NONE, NONE);

@@ -144,8 +144,20 @@ static void test_kernel_to_scheduler(void)
     ASSERT_EQ(calib_host_base_slice_ns(&h), 1500000);
     h.cpus_online = 20;
     ASSERT_EQ(calib_host_base_slice_ns(&h), 3000000);
+    h.se_slice_ns = 1400000;      /* debugfs locked down: the task's own slice */
+    ASSERT_EQ(calib_host_base_slice_ns(&h), 1400000);
+    ASSERT_STREQ(calib_host_base_slice_from(&h), " (se.slice in /proc/self/sched)");
     h.base_slice_ns = 2800000;
     ASSERT_EQ(calib_host_base_slice_ns(&h), 2800000);
+    ASSERT_STREQ(calib_host_base_slice_from(&h), " (debugfs)");
+    /* /proc/PID/sched as Linux 6.18 prints it */
+    ASSERT_EQ(calib_host_parse_se_slice("cat (1600, #threads: 1)\n"
+                                        "-------------------------------------------------------------------\n"
+                                        "se.exec_start                                :      55976585.406847\n"
+                                        "se.slice                                     :              1400000\n"
+                                        "policy                                       :                    0\n"), 1400000);
+    ASSERT_EQ(calib_host_parse_se_slice("se.sum_exec_runtime : 5\nse.slicex : 7\n"), 0);
+    ASSERT_EQ(calib_host_parse_se_slice(""), 0);
 }
 
 static void set(struct calib_result *r, enum calib_id id, double med, double q1, double q3)
