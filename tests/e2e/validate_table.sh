@@ -123,6 +123,12 @@ sed -i 's/^load_pingpong_v3_3_11=.*/load_pingpong_v3_3_11=0,7.00,8.90/' "$d/host
 render validate_built
 expect_line out '- **loaded host** pingpong_v3_3_11: `ruby 3.3.11 (2026-03-26 revision 1f2d15125a) [x86_64-linux]`; Test CPU, 2 CPUs, kernel 6.1; measured 2026-12-02 06:40:01–06:44:59 UTC, 1-minute load average 7.00 before, 8.90 after.' "validate_built: a loaded host"
 expect_match out '^A target marked [*][*]loaded host[*][*] was measured while other jobs loaded the host' "validate_built: what a loaded host means"
+checks=$((checks + 1))
+grep -q 'Two regimes' "$tmp/out" && fail "validate_built: one regime reported as two"
+# 2-core runs in two regimes (max over min above 3) are said so
+sed -i 's/^\(1,2,wall_s,ruby,ruby 3.3.11,3,1,2,\)3,/\120,/' "$d/pingpong_v3_3_11.csv"
+render validate_built
+expect_line out '  **Two regimes:** its 2-core runs took Ruby 1.00-20.00 s: some used both CPUs and some stayed on one; the medians above are those of the majority.' "validate_built: two regimes"
 # other jobs before the runs (above half the CPUs) is enough
 sed -i 's/^load_pingpong_v3_3_11=.*/load_pingpong_v3_3_11=92,1.12,1.78/' "$d/host.txt"
 render validate_built
