@@ -183,7 +183,7 @@ int core_expand(const struct scenario *scn, struct core_ractor *(*ractor_at)(voi
 
 void core_ractor_free(struct core_ractor *r)
 {
-    free(r->block);
+    bigmem_free(r->block);
     r->block = NULL;
     r->name = NULL;
 }

@@ -77,7 +77,7 @@ static void gc_done(struct mach_task *t, void *ctx)
 static void gc_work_then(struct rb_thread *th, mach_cont done)
 {
     vm_set_state(th, TS_GC);
-    th_burst(th, th->gc_cost, done);
+    th_burst(th, rb_cold(th)->gc_cost, done);
 }
 
 static void gc_work(struct rb_thread *th)
@@ -149,14 +149,14 @@ static sim_time gc_step_cost(struct rb_thread *th, const struct core_gc_step *st
 static void gc_locked(struct rb_thread *th)
 {
     struct vm *vm = th->vm;
-    struct core_gc_step st = core_heap_alloc(&vm->heap, &th->alloc_left, th->alloc_survive);
+    struct core_gc_step st = core_heap_alloc(&vm->heap, &rb_cold(th)->alloc_left, rb_cold(th)->alloc_survive);
     if (st.kind == CORE_GC_NONE) {
         th->core.op_phase = 0;
         vm_lock_leave(th);
         th_step(th);
         return;
     }
-    th->gc_cost = gc_step_cost(th, &st);
+    rb_cold(th)->gc_cost = gc_step_cost(th, &st);
     vm_instant(th, st.kind == CORE_GC_SWEEP ? "gc_sweep_step" : "gc_start");
     gc_clock(th);  /* gc_enter: the clock, then the barrier */
     if (core_gc_step_barrier(&st, vm->policy->barging)) barrier_vm_barrier(th, gc_work);
@@ -186,7 +186,7 @@ static void refill_gc_work(struct rb_thread *th)
 static void refill_gc_locked(struct rb_thread *th)
 {
     gc_clock(th);
-    if (th->gc_barrier) barrier_vm_barrier(th, refill_gc_work);
+    if (rb_cold(th)->gc_barrier) barrier_vm_barrier(th, refill_gc_work);
     else refill_gc_work(th);
 }
 
@@ -203,8 +203,8 @@ static void refill_locked(struct rb_thread *th)
         th_retry(th);
         return;
     }
-    th->gc_cost = gc_step_cost(th, &st);
-    th->gc_barrier = core_gc_step_barrier(&st, vm->policy->barging);
+    rb_cold(th)->gc_cost = gc_step_cost(th, &st);
+    rb_cold(th)->gc_barrier = core_gc_step_barrier(&st, vm->policy->barging);
     vm_instant(th, st.kind == CORE_GC_SWEEP ? "gc_sweep_step" : "gc_start");
     vm_lock_enter(th, refill_gc_locked);
 }
@@ -227,7 +227,7 @@ bool gc_op(struct rb_thread *th, const struct scn_op *op)
     }
     sim_time d = core_op_dur(&th->core, op, rb_machine_of(th)->work_scale);
     if (!th_dur_in_range(th, op, d)) return false;
-    th->gc_cost = d;
+    rb_cold(th)->gc_cost = d;
     th->core.op_phase = 1;
     vm_lock_enter(th, gc_op_locked);
     return false;
@@ -281,13 +281,13 @@ bool gc_alloc_objects(struct rb_thread *th, uint64_t objects, double survive, bo
     if (th->core.op_phase == 0) {
         objspace_write(th, objects, malloced);
         if (malloced && th->nt->core >= 0) th->vm->bodies_now[th->nt->core] += objects;
-        th->alloc_left = objects;
-        th->alloc_survive = survive;
+        rb_cold(th)->alloc_left = objects;
+        rb_cold(th)->alloc_survive = survive;
         th->core.op_phase = 1;
     }
     if (!th->vm->sync->multi) {
-        if (h->free >= th->alloc_left) {  /* the freelist: no lock */
-            core_heap_alloc(h, &th->alloc_left, th->alloc_survive);
+        if (h->free >= rb_cold(th)->alloc_left) {  /* the freelist: no lock */
+            core_heap_alloc(h, &rb_cold(th)->alloc_left, rb_cold(th)->alloc_survive);
             th->core.op_phase = 0;
             return true;
         }
@@ -295,11 +295,11 @@ bool gc_alloc_objects(struct rb_thread *th, uint64_t objects, double survive, bo
         return false;
     }
     struct rb_ractor *r = rb_ractor_of(th);  /* ractor_cached_free_region */
-    uint64_t n = r->newobj_cache < th->alloc_left ? r->newobj_cache : th->alloc_left;
+    uint64_t n = r->newobj_cache < rb_cold(th)->alloc_left ? r->newobj_cache : rb_cold(th)->alloc_left;
     r->newobj_cache -= n;
-    th->alloc_left -= n;
-    core_heap_allocated(h, n, th->alloc_survive);
-    if (th->alloc_left == 0) {
+    rb_cold(th)->alloc_left -= n;
+    core_heap_allocated(h, n, rb_cold(th)->alloc_survive);
+    if (rb_cold(th)->alloc_left == 0) {
         th->core.op_phase = 0;
         return true;
     }

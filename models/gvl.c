@@ -208,7 +208,7 @@ static void sched_lock_woken(struct mach_task *t, void *ctx)
     /* its own unlock wakes the next sleeper (the futex word stays 2) */
     int woke = nlock_pass(&r->sched_lock, &r->vm->mach, th->nt);
     if (woke) th->pending_cost += vm_wake_cost(r->vm, woke);
-    th->lock_retry(th, th->lock_k);
+    rb_cold(th)->lock_retry(th, rb_cold(th)->lock_k);
 }
 
 static void sched_lock_sleep(struct mach_task *t, void *ctx)
@@ -216,11 +216,11 @@ static void sched_lock_sleep(struct mach_task *t, void *ctx)
     struct rb_thread *th = ctx;
     struct rb_ractor *r = rb_ractor_of(th);
     if (!nlock_taken(&r->sched_lock, th)) {  /* let go while th paid its way here */
-        th->lock_retry(th, th->lock_k);
+        rb_cold(th)->lock_retry(th, rb_cold(th)->lock_k);
         return;
     }
     /* only the unlock wakes it (vml_asleep) */
-    nlock_sleep(&r->sched_lock, &th->vm->mach, &th->lock_wait, t, &th->vml_asleep, sched_lock_woken, th);
+    nlock_sleep(&r->sched_lock, &th->vm->mach, &rb_cold(th)->lock_wait, t, &th->vml_asleep, sched_lock_woken, th);
 }
 
 /* thread_sched_lock while a hand-off holds the lock: sleep on it, then run
@@ -229,8 +229,8 @@ static bool sched_lock_taken(struct rb_thread *th, void (*retry)(struct rb_threa
 {
     struct rb_ractor *r = rb_ractor_of(th);
     if (!nlock_taken(&r->sched_lock, th) || mn_thread_p(th)) return false;
-    th->lock_retry = retry;
-    th->lock_k = k;
+    rb_cold(th)->lock_retry = retry;
+    rb_cold(th)->lock_k = k;
     if (th->pending_cost > 0) th_burst(th, 0, sched_lock_sleep);
     else sched_lock_sleep(th->nt, th);
     return true;
@@ -349,7 +349,6 @@ static void turn_check(struct rb_thread *th)
         return;
     }
     /* Woken for nothing (the GVL was taken back meanwhile): sleep again. */
-    th->wasted_wakes++;
     th->vm->wasted_wakes++;
     turn_sleep(th);
 }

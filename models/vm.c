@@ -101,13 +101,14 @@ int vm_init(struct vm *vm, const struct scenario *scn, struct sim_engine *eng, c
     vm->nmeasures = scn->nmeasures;
     vm->ractors = calloc((size_t)vm->nractors, sizeof *vm->ractors);
     vm->threads = bigmem_calloc((size_t)vm->nthreads, sizeof *vm->threads);
+    vm->cold = bigmem_calloc_sparse((size_t)vm->nthreads, sizeof *vm->cold);
     vm->queues = calloc((size_t)(vm->nqueues ? vm->nqueues : 1), sizeof *vm->queues);
     vm->mutexes = calloc((size_t)(vm->nmutexes ? vm->nmutexes : 1), sizeof *vm->mutexes);
     vm->condvars = calloc((size_t)(vm->ncondvars ? vm->ncondvars : 1), sizeof *vm->condvars);
     for (int l = 0; l < CORE_OBJSPACE_LINES; l++) vm->objspace_owner[l] = -1;
     vm->bodies_now = calloc((size_t)scn->machine.cores, sizeof *vm->bodies_now);
     vm->bodies_garbage = calloc((size_t)scn->machine.cores, sizeof *vm->bodies_garbage);
-    if (!vm->ractors || !vm->threads || !vm->queues || !vm->mutexes || !vm->condvars || !vm->bodies_now ||
+    if (!vm->ractors || !vm->threads || !vm->cold || !vm->queues || !vm->mutexes || !vm->condvars || !vm->bodies_now ||
         !vm->bodies_garbage)
         goto oom;
 
@@ -306,7 +307,8 @@ void vm_free(struct vm *vm)
             gvl_free(&vm->ractors[r]);
             core_ractor_free(&vm->ractors[r].core);
         }
-    free(vm->threads);
+    bigmem_free(vm->threads);
+    bigmem_free(vm->cold);
     free(vm->bodies_now);
     free(vm->bodies_garbage);
     free(vm->ractors);

@@ -121,11 +121,21 @@ struct rb_thread {
     bool holds_sched_lock;
 
     struct mach_task own_nt;     /* its dedicated native thread (1:1), hot part first */
+    /* th_burst's burst after the sched lock section it pays first (not in
+     * the cold part: in a run of many threads one in a dozen does that) */
+    sim_time section_d;
+    mach_cont section_k;
+};
 
-    /* colder: the sync ops' waits, the GC, barging's native sleep (its
-     * part in the VM lock and barrier protocol is vm->sync->threads[core.id],
-     * models/vm_lock.h) */
-    uint64_t wasted_wakes;
+/* A thread's cold part: what only some ops and policies use (the sync
+ * ops' waits, the GC, barging's native sleep, a sleep on the sched lock).
+ * It lives in its own array, vm->cold, indexed like vm->threads: memory
+ * of its own pages (common/bigmem.h), so that a run whose threads never
+ * use it never touches it, and the threads' hot parts lie closer (with
+ * 100k threads every page first touched costs a fault and every line a
+ * miss: docs/bench.md).  Their part in the VM lock and barrier protocol is
+ * vm->sync->threads[core.id] (models/vm_lock.h). */
+struct rb_thread_cold {
     th_cont park_k;              /* barging: once a native sleep has the GVL again */
     th_cont release_k;           /* barging: once a release's gvl->lock section is over */
     bool park_yield;             /* barging: the native sleep's THREAD_BLOCKING_YIELD yields */
@@ -137,9 +147,6 @@ struct rb_thread {
     struct nlock_waiter lock_wait;
     void (*lock_retry)(struct rb_thread *th, th_cont k);
     th_cont lock_k;
-    /* th_burst's burst after the sched lock section it pays first */
-    sim_time section_d;
-    mach_cont section_k;
     /* a timed wait (models/sync.c) */
     bool timed_waiting;          /* in native_cond_sleep with a timeout */
     bool wait_woken;             /* ... ended by a wake-up or its timeout */
@@ -180,6 +187,7 @@ struct vm {
     struct rb_ractor *ractors;
     int nractors;
     struct rb_thread *threads;
+    struct rb_thread_cold *cold; /* their cold parts, indexed alike (rb_cold) */
     int nthreads;
     struct core_queue *queues;   /* Thread::Queue (core/queue.h) */
     int nqueues;
@@ -229,6 +237,12 @@ struct vm {
     int status;                  /* GV_OK or the first error */
     char error[1024];
 };
+
+/* th's cold part (struct rb_thread_cold). */
+static inline struct rb_thread_cold *rb_cold(const struct rb_thread *th)
+{
+    return &th->vm->cold[th->core.id];
+}
 
 /* The simulator's thread / Ractor that embeds a core one. */
 static inline struct rb_thread *rb_thread_of(const struct core_thread *c)
