@@ -349,6 +349,7 @@ static void turn_check(struct rb_thread *th)
         return;
     }
     /* Woken for nothing (the GVL was taken back meanwhile): sleep again. */
+    rb_cold(th)->wasted_wakes++;
     th->vm->wasted_wakes++;
     turn_sleep(th);
 }

@@ -132,6 +132,7 @@ static void settle(struct rb_thread *th, mach_cont k)
 
 static void count_wasted(struct rb_thread *th)
 {
+    rb_cold(th)->wasted_wakes++;
     th->vm->wasted_wakes++;
 }
 

@@ -180,7 +180,7 @@ static void syscall_done(struct mach_task *t, void *ctx)
 {
     (void)t;
     struct rb_thread *th = ctx;
-    th->syscalls++;
+    th->vm->syscalls++;
     th->blocking = false;
     vm_set_state(th, TS_WANTS_GVL);
     mn_blocking_end(th);  /* M:N: unpin the SNT */
@@ -191,7 +191,7 @@ static void syscall_holding_gvl_done(struct mach_task *t, void *ctx)
 {
     (void)t;
     struct rb_thread *th = ctx;
-    th->syscalls++;
+    th->vm->syscalls++;
     syscall_end(th);
 }
 

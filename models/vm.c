@@ -261,12 +261,12 @@ int vm_collect(struct vm *vm, struct run_metrics *m)
     m->cpu = mach_cpu_time(&vm->mach);
     for (int i = 0; i < vm->nthreads; i++) {
         const struct rb_thread *th = &vm->threads[i];
-        for (int s = 0; s < TS_COUNT; s++) m->state_time[s] += th->ts_time[s];
         m->vol_switches += th->own_nt.vcsw;
         m->invol_switches += th->own_nt.ivcsw;
-        m->syscalls += th->syscalls;
         ractor_ops[th->core.ractor->id] += th->core.cur.ops;
     }
+    for (int s = 0; s < TS_COUNT; s++) m->state_time[s] += vm->state_time[s];
+    m->syscalls += vm->syscalls;
     m->vol_switches += vm->timer.nt.vcsw;
     m->invol_switches += vm->timer.nt.ivcsw;
     m->main_vol_switches = vm->nthreads > 0 ? vm->threads[0].own_nt.vcsw : 0;

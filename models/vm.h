@@ -93,10 +93,10 @@ struct rb_thread {
     mach_cont block_k;
     sim_time block_timeout;      /* < 0: until woken */
     sim_time region_dur;         /* the blocking region (or sleep) being entered lasts this long */
-    /* accounting */
+    /* accounting: since when it is in state ts (its times and syscalls
+     * are summed into vm->state_time and vm->syscalls as they pass: the
+     * CSV has only the sums) */
     sim_time ts_since;
-    sim_time ts_time[TS_COUNT];
-    uint64_t syscalls;
     uint64_t zero_time_ops;      /* ops run without time passing (hang guard) */
     enum thread_state ts;
     unsigned interrupts;         /* INT_* bits pending */
@@ -136,6 +136,7 @@ struct rb_thread {
  * miss: docs/bench.md).  Their part in the VM lock and barrier protocol is
  * vm->sync->threads[core.id] (models/vm_lock.h). */
 struct rb_thread_cold {
+    uint64_t wasted_wakes;       /* woken for a GVL taken back meanwhile (read by tests) */
     th_cont park_k;              /* barging: once a native sleep has the GVL again */
     th_cont release_k;           /* barging: once a release's gvl->lock section is over */
     bool park_yield;             /* barging: the native sleep's THREAD_BLOCKING_YIELD yields */
@@ -223,6 +224,8 @@ struct vm {
     sim_time end_time;
 
     /* counters for the CSV (GVL hand-offs: core_sched.handoffs) */
+    sim_sum state_time[TS_COUNT];  /* the threads' times in each state, summed */
+    uint64_t syscalls;
     uint64_t wakeups;
     uint64_t wasted_wakes;
 
@@ -282,7 +285,7 @@ static inline void vm_set_state_at(struct rb_thread *th, enum thread_state to, s
 {
     struct vm *vm = th->vm;
     enum thread_state from = th->ts;
-    if (from < TS_COUNT) th->ts_time[from] += now - th->ts_since;
+    if (from < TS_COUNT) vm->state_time[from] += now - th->ts_since;
     th->ts = to;
     th->ts_since = now;
     if (vm->obs.thread_state && from != to) vm->obs.thread_state(vm->obs.ctx, th->core.id, from, to, now);

@@ -419,11 +419,10 @@ static inline __attribute__((always_inline)) void dispatch(struct machine *m, st
     idle_mark(m, c, true);
 }
 
-/* Take task t (RUNNING on its core) off the core, accounting its CPU time. */
+/* Take task t (RUNNING on its core) off the core. */
 static void leave_core(struct machine *m, struct mach_task *t)
 {
     if (fair_on(m)) fair_curr_stop(m, &m->cores[t->core], t);
-    t->cpu_time += mach_now_of(m) - t->on_core_since;
     t->last_core = t->core;
 }
 
@@ -491,7 +490,6 @@ static void ev_arrive(void *obj, uint64_t arg)
     struct mach_core *c = &m->cores[t->core];
     core_set(m, c, CORE_BUSY, t);
     t->state = MT_RUNNING;
-    t->on_core_since = mach_now_of(m);
     c->slice_start = mach_now_of(m) - t->slice_used;
     t->slice_used = 0;
     if (fair_on(m)) fair_curr_start(m, c, t);

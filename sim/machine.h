@@ -115,11 +115,9 @@ struct mach_task {
     void *resume_ctx;
 
     struct mach_task *rq_next;
-    sim_time on_core_since;
     sim_time slice_used;     /* time slice used before a sleeper preempted it (read at every arrival) */
 
     /* statistics */
-    sim_time cpu_time;   /* time on a core */
     uint64_t vcsw;       /* voluntary switches (blocked while on a core) */
     uint64_t ivcsw;      /* involuntary switches (preempted) */
 
