@@ -200,7 +200,7 @@ int vm_run(struct vm *vm, sim_time max_time, char *err, unsigned errlen)
     int rc = sim_run(vm->eng, until, err, errlen);
     if (rc != GV_OK) return rc;
     if (vm->status != GV_OK) return gv_fail(err, errlen, vm->status, "%s: %s", vm->scn->file, vm->error);
-    if (vm->mach.oom) return gv_fail(err, errlen, GV_ENOMEM, "%s: out of memory for a rated burst", vm->scn->file);
+    if (vm->mach.oom) return gv_fail(err, errlen, GV_ENOMEM, "%s: out of memory in the machine model (a rated burst, a fair entity)", vm->scn->file);
     if (vm->mach.error[0]) return gv_fail(err, errlen, GV_ERUN, "internal error: %s", vm->mach.error);
     if (!vm->finished && vm->eng->pending > 0 && until == stop) {
         vm->stopped = true;
