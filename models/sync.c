@@ -27,7 +27,7 @@ static void timed_woke(struct mach_task *t, void *ctx)
     struct rb_thread *th = ctx;
     sim_cancel(th->vm->eng, rb_cold(th)->wait_timeout_ev);
     rb_cold(th)->wait_timeout_ev = 0;
-    rb_cold(th)->timed_waiting = false;
+    th->timed_waiting = false;
     rb_cold(th)->wait_woken = false;
     th->blocking = false;
     vm_set_state(th, TS_WANTS_GVL);
@@ -70,7 +70,7 @@ static void timed_released(struct rb_thread *th)
 
 static void timed_wait(struct rb_thread *th, sim_time timeout)
 {
-    rb_cold(th)->timed_waiting = true;
+    th->timed_waiting = true;
     rb_cold(th)->wait_woken = false;
     th->blocking = true;
     vm_set_state(th, TS_PARKED);
@@ -91,18 +91,25 @@ static void woken_ready(struct rb_thread *w)
     if (!w->vm->policy->barging) vm_set_state(w, TS_WANTS_GVL);
 }
 
+/* sync_wake of a thread in a timed wait: ubf_pthread_cond_signal, the
+ * native thread wakes at once.  (Out of line: its cold part stays out of
+ * the common wake.) */
+static __attribute__((noinline)) void timed_wake(struct rb_thread *waker, struct rb_thread *w)
+{
+    if (rb_cold(w)->wait_woken) return;
+    rb_cold(w)->wait_woken = true;
+    woken_ready(w);  /* as an untimed waiter would be */
+    int woke = w->vml_asleep ? 0 : mach_wake(&w->vm->mach, w->nt, waker ? waker->nt : NULL);
+    if (woke) {
+        w->vm->wakeups++;
+        if (waker) waker->pending_cost += vm_wake_cost(w->vm, woke);
+    }
+}
+
 void sync_wake(struct rb_thread *waker, struct rb_thread *w)
 {
-    if (rb_cold(w)->timed_waiting) {
-        /* ubf_pthread_cond_signal: the native thread wakes at once */
-        if (rb_cold(w)->wait_woken) return;
-        rb_cold(w)->wait_woken = true;
-        woken_ready(w);  /* as an untimed waiter would be */
-        int woke = w->vml_asleep ? 0 : mach_wake(&w->vm->mach, w->nt, waker ? waker->nt : NULL);
-        if (woke) {
-            w->vm->wakeups++;
-            if (waker) waker->pending_cost += vm_wake_cost(w->vm, woke);
-        }
+    if (w->timed_waiting) {
+        timed_wake(waker, w);
         return;
     }
     w->interrupts |= CORE_INT_PENDING;

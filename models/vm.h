@@ -119,6 +119,9 @@ struct rb_thread {
      * through a wake it made onto its own core: it lets go once
      * pending_cost is paid (th_burst; models/gvl.c gvl_section_end) */
     bool holds_sched_lock;
+    /* in native_cond_sleep with a timeout (models/sync.c; its other state
+     * is in the cold part): read by every wake of a sync op's waiter */
+    bool timed_waiting;
 
     struct mach_task own_nt;     /* its dedicated native thread (1:1), hot part first */
     /* th_burst's burst after the sched lock section it pays first (not in
@@ -149,8 +152,7 @@ struct rb_thread_cold {
     void (*lock_retry)(struct rb_thread *th, th_cont k);
     th_cont lock_k;
     /* a timed wait (models/sync.c) */
-    bool timed_waiting;          /* in native_cond_sleep with a timeout */
-    bool wait_woken;             /* ... ended by a wake-up or its timeout */
+    bool wait_woken;             /* a timed wait (rb_thread's timed_waiting) ended by a wake-up or its timeout */
     sim_event_id wait_timeout_ev;
     sim_time wait_deadline;      /* Queue#pop(timeout:): when the timeout passes */
     /* the alloc op in progress (models/gc.c) */
