@@ -120,12 +120,14 @@ struct mach_task {
     /* statistics */
     uint64_t vcsw;       /* voluntary switches (blocked while on a core) */
     uint64_t ivcsw;      /* involuntary switches (preempted) */
+    /* when it last went to sleep (written by every block; read by wake
+     * placement), the last of the hot part */
+    sim_time blocked_at;
 
     /* colder */
     int id;
     const char *name;
     sim_time interrupt_delay;
-    sim_time blocked_at;     /* when it last went to sleep (mach_block; wake placement) */
 
     double burst_f;          /* co-running cores: the factor the burst's end was planned with */
     /* its rated burst's state (mach_burst_rated), from the machine's pool
