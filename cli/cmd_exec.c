@@ -24,8 +24,8 @@ static const struct args_opt exec_opts[] = {
       .help = "pthread (default): the pthread executor; ruby: the scenario as\n"
               "a Ruby program on a real Ruby" },
     CLI_OPT_SET_H("override a scenario value, e.g. --set machine.cores=1;\n"
-                  "applied in order: a later --set machine=PROFILE replaces\n"
-                  "the machine.* values set before it"),
+                  "applied in order (give --set machine=PROFILE before the\n"
+                  "machine.* keys: after them it is an error)"),
     CLI_OPT_SEED_H("random seed for drawn durations (overrides the scenario's)"),
     CLI_OPT_ROWS_OUTPUT,
     CLI_OPT_FORMAT,

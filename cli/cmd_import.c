@@ -166,7 +166,8 @@ static int write_stats(FILE *f, const struct imp_trace *t, const char *ruby)
     return GV_OK;
 }
 
-static void summary(const struct imp_trace *t, const char *ruby, const char *ruby_from, const char *out)
+static void summary(const struct imp_trace *t, const struct imp_emit_opts *eo, const char *ruby, const char *ruby_from,
+                    const char *out)
 {
     struct imp_totals tot;
     imp_totals(t, &tot);
@@ -189,6 +190,14 @@ static void summary(const struct imp_trace *t, const char *ruby, const char *rub
                     "yields and %d thread exits (not copied), %d still open at the end (the thread ends there)\n",
             tot.cls[IMP_CLS_IO], tot.cls[IMP_CLS_SYNC], tot.cls[IMP_CLS_JOIN], tot.cls[IMP_CLS_YIELD],
             tot.cls[IMP_CLS_EXIT], tot.cls[IMP_CLS_END]);
+    int woken = imp_holds_wake(t);
+    if (woken > 0 && eo->wake > 0) {
+        char wk[48];
+        units_format(eo->wake, wk, sizeof wk);
+        fprintf(stderr, "  sleeps and off-CPU I/O waits: %d, each less the machine's wake-up of an idle core (%s%s), "
+                        "which the replay adds: the trace's end of each is when the thread ran again\n",
+                woken, wk, eo->wake_extra && eo->wake_extra->n > 0 ? ", plus wake_idle_extra" : "");
+    }
     struct imp_latency lat;
     if (imp_latencies(t, &lat) == GV_OK && (lat.handoffs || lat.acquires)) {
         char h[48], q[48];
@@ -234,10 +243,12 @@ static void summary(const struct imp_trace *t, const char *ruby, const char *rub
 
 /* The scenario of trace t as text (*root, *text: replaced), loaded by the
  * loader itself as `out` would be; *startup is the start-up of a new
- * thread on its machine (the wake-up on an idle core).  The loader's
+ * thread on its machine (the wake-up on an idle core), *extra how that
+ * grows with the core's idle time (wake_idle_extra).  The loader's
  * warnings are printed when `warn` (once per import), its errors always. */
 static int emit_checked(const struct imp_trace *t, const struct imp_emit_opts *eo, const struct load_opts *lo,
-                        const char *out, bool warn, cJSON **root, char **text, sim_time *startup)
+                        const char *out, bool warn, cJSON **root, char **text, sim_time *startup,
+                        struct gv_curve *extra)
 {
     cJSON_Delete(*root);
     free(*text);
@@ -257,6 +268,7 @@ static int emit_checked(const struct imp_trace *t, const struct imp_emit_opts *e
         return rc;
     }
     *startup = scn.machine.wake_idle_core;
+    *extra = scn.machine.wake_idle_extra;
     scenario_free(&scn);
     return GV_OK;
 }
@@ -326,12 +338,18 @@ static int import_exec(const struct args *a)
     /* validated like any scenario, by the loader itself, before it is written */
     struct load_opts lo = { .machines_dirs = args_strs(a, "machines"), .nmachines_dirs = args_count(a, "machines") };
     sim_time startup = 0;
-    if ((rc = emit_checked(&t, &eo, &lo, out, true, &root, &text, &startup)) != GV_OK) goto done;
+    struct gv_curve extra = { 0 };
+    if ((rc = emit_checked(&t, &eo, &lo, out, true, &root, &text, &startup, &extra)) != GV_OK) goto done;
     /* a created thread starts one start-up of the replay's machine after
      * its spawn: where the trace's `started` lags the creation by as much,
-     * the spawn goes that much earlier (imp_start_lead) */
+     * the spawn goes that much earlier (imp_start_lead); a recorded sleep
+     * or off-CPU wait holds the thread's wake-up, which the replay's
+     * machine adds itself (imp_wake_of) */
     eo.start_lead = imp_start_lead(&t, ruby, startup);
-    if (eo.start_lead > 0 && (rc = emit_checked(&t, &eo, &lo, out, false, &root, &text, &startup)) != GV_OK)
+    eo.wake = startup;
+    eo.wake_extra = &extra;
+    if ((eo.start_lead > 0 || eo.wake > 0) &&
+        (rc = emit_checked(&t, &eo, &lo, out, false, &root, &text, &startup, &extra)) != GV_OK)
         goto done;
     /* the scenario, the report and the stats: all written, or none */
     const char *paths[3] = { out, args_str(a, "report", NULL), args_str(a, "stats", NULL) };
@@ -350,7 +368,7 @@ static int import_exec(const struct args *a)
     for (int i = 0; i < nf; i++) afile_abort(&f[i]);   /* a no-op once committed */
     if (rc == GV_EIO) fprintf(stderr, "gvlsim import: %s\n", err);
     if (rc != GV_OK) goto done;
-    if (!args_has(a, "quiet")) summary(&t, ruby, ruby_from, strcmp(out, "-") ? out : "stdout");
+    if (!args_has(a, "quiet")) summary(&t, &eo, ruby, ruby_from, strcmp(out, "-") ? out : "stdout");
 done:
     if (rc == GV_ENOMEM) fprintf(stderr, "gvlsim import: out of memory\n");
     cJSON_Delete(root);

@@ -20,9 +20,9 @@
 #define CLI_OPT_SET_H(help_) \
     { .name = "set", .kind = ARGS_KV, .flags = ARGS_REPEAT | ARGS_KEYPATH, .help = help_ }
 #define CLI_OPT_SET CLI_OPT_SET_H("override a scenario value, e.g. --set machine.cores=2\n" \
-                                  "--set ractors.0.threads.1.count=8; applied in order: a\n" \
-                                  "later --set machine=PROFILE replaces the machine.*\n" \
-                                  "values set before it")
+                                  "--set ractors.0.threads.1.count=8; applied in order (give\n" \
+                                  "--set machine=PROFILE before the machine.* keys: after\n" \
+                                  "them it is an error, as it would drop them)")
 #define CLI_OPT_PARAM_H(help_) \
     { .name = "param", .kind = ARGS_KV, .flags = ARGS_REPEAT | ARGS_KEYPATH, \
       .metavar = "KEY=V1,V2,...", .help = help_ }

@@ -6,9 +6,12 @@
  *   gc                   gc of the measured length (a GC start: the GVL
  *                        held, state gc, with several Ractors the VM lock
  *                        and a barrier);
- *   sleeping             sleep of the measured length;
- *   waiting, io          a GVL-releasing syscall waiting off the CPU
- *                        (io_wait) for the measured length;
+ *   sleeping             sleep of the measured length, less the replay
+ *                        machine's wake-up (imp_wake_of: the recorded
+ *                        length ends once the thread ran again);
+ *   waiting, io          a GVL-releasing syscall of the measured length:
+ *                        off the CPU (io_wait; less the wake-up, as a
+ *                        sleep) or, when short, on it;
  *   waiting, sync        queue_pop on the thread's own wake queue
  *                        "wake.K" (a Thread::Queue), which its waker pushes
  *                        at the point of its own timeline where the trace
@@ -83,6 +86,7 @@ struct em {
     int *nacts, *capacts;
     bool *wakeq;         /* thread has a wake queue */
     struct imp_hook hook;  /* the tracer's hook (imp_emit_opts) */
+    const struct imp_emit_opts *o;
     bool oom;
 };
 
@@ -210,18 +214,65 @@ static void emit_hold(struct em *e, cJSON *prog, int ti, const struct imp_seg *s
     }
 }
 
+sim_time imp_wake_of(const struct imp_emit_opts *o, sim_time len)
+{
+    if (o->wake <= 0 || len <= 0) return 0;
+    sim_time w = o->wake;
+    if (o->wake_extra && o->wake_extra->n > 0 && len > w) w += gv_curve_at(o->wake_extra, len - w);
+    return w < len ? w : len;
+}
+
+/* Does s, a sleep or an off-CPU wait, hold its wake-up (no core track
+ * shows where it began)? */
+static bool holds_wake(const struct imp_seg *s)
+{
+    return s->cpu < 0 && (s->st == IMP_SLEEPING || (s->st == IMP_WAITING && s->cls == IMP_CLS_IO && !s->oncpu));
+}
+
+int imp_holds_wake(const struct imp_trace *t)
+{
+    int n = 0;
+    for (int i = 0; i < t->nthreads; i++)
+        for (int k = 0; k < t->threads[i].nsegs; k++) n += holds_wake(&t->threads[i].segs[k]);
+    return n;
+}
+
+/* The length to replay of s, a sleep or an I/O wait, less the tracer's
+ * write that opened it (emitted with the hold before it): what a gvlsim
+ * trace's core tracks show (the CPU time of a system call; an off-CPU
+ * wait up to its wake-up), else the recorded length, less the replay
+ * machine's wake-up when s holds one (said in note, for the op's
+ * "trace"). */
+static sim_time replay_len(const struct em *e, const struct imp_seg *s, sim_time write, char *note, size_t len)
+{
+    note[0] = '\0';
+    if (s->cpu >= 0) return s->cpu - write;
+    sim_time d = s->t1 - s->t0 - write;
+    sim_time w = holds_wake(s) ? imp_wake_of(e->o, d) : 0;
+    if (w > 0) {
+        char a[48], b[48];
+        units_format(d, a, sizeof a);
+        units_format(w, b, sizeof b);
+        snprintf(note, len, " (%s recorded, which holds the OS's wake-up of the thread: less the replay "
+                 "machine's, %s, which the replay adds)", a, b);
+    }
+    return d - w;
+}
+
 /* write: the part of s that the thread spent in the tracer's SUSPENDED
  * hook before it released the GVL, emitted with the hold before s */
 static void emit_wait(struct em *e, cJSON *prog, int ti, const struct imp_seg *s, sim_time write)
 {
     const struct imp_trace *t = e->t;
-    char gap[48], q[32];
+    char gap[48], q[32], note[256];
     cJSON *op;
+    sim_time d;
     switch (s->cls) {
     case IMP_CLS_IO:
-        op = op_new(e, prog, "syscall", "e%d waiting[%d] io%s: %s", s->event, s->wait_index,
-                    s->oncpu ? " on the CPU" : "", imp_rule_text(s->rule));
-        add_dur(e, op, (s->cpu >= 0 ? s->cpu : s->t1 - s->t0) - write);
+        d = replay_len(e, s, write, note, sizeof note);
+        op = op_new(e, prog, "syscall", "e%d waiting[%d] io%s: %s%s", s->event, s->wait_index,
+                    s->oncpu ? " on the CPU" : "", imp_rule_text(s->rule), note);
+        add_dur(e, op, d);
         if (!s->oncpu) add_str(e, op, "call", "nanosleep");
         add_bool(e, op, "io_wait", !s->oncpu);
         break;
@@ -301,8 +352,9 @@ static cJSON *emit_thread(struct em *e, int ti)
             }
             break;
         case IMP_SLEEPING: {
-            cJSON *op = op_new(e, prog, "sleep", "e%d sleeping", s->event);
-            add_dur(e, op, (s->cpu >= 0 ? s->cpu : s->t1 - s->t0) - write);
+            char note[256];
+            sim_time d = replay_len(e, s, write, note, sizeof note);
+            add_dur(e, op_new(e, prog, "sleep", "e%d sleeping%s", s->event, note), d);
             break;
         }
         case IMP_WAITING:
@@ -324,7 +376,7 @@ static char *describe(const struct imp_trace *t, const struct imp_emit_opts *o)
     units_format(tot.wall, wall, sizeof wall);
     const char *base = strrchr(t->file, '/');
     base = base ? base + 1 : t->file;
-    size_t n = strlen(base) + 1024;
+    size_t n = strlen(base) + 1536;
     char *s = malloc(n);
     if (!s) return NULL;
     int len = snprintf(s, n,
@@ -349,7 +401,17 @@ static char *describe(const struct imp_trace *t, const struct imp_emit_opts *o)
                             "(event_hook_flush), one in %d (event_hook_flush_every)",
                             o->hook_flushes, f, o->hook.every);
         if (len > 0 && (size_t)len < n)
-            snprintf(s + len, n - (size_t)len, " (--set runtime.event_hook=0 replays the program without the tracer).");
+            len += snprintf(s + len, n - (size_t)len, " (--set runtime.event_hook=0 replays the program without the tracer).");
+    }
+    int woken = imp_holds_wake(t);
+    if (o->wake > 0 && woken > 0 && len > 0 && (size_t)len < n) {
+        char w[48];
+        units_format(o->wake, w, sizeof w);
+        snprintf(s + len, n - (size_t)len,
+                 " Sleeps and off-CPU I/O waits (%d) end where the trace shows the thread running again, so "
+                 "they hold its wake-up: each is replayed that much shorter, by the wake-up of a thread on an "
+                 "idle core of the profile the import was given (%s%s), which the replay adds itself.",
+                 woken, w, o->wake_extra && o->wake_extra->n > 0 ? " plus wake_idle_extra after the sleep's length" : "");
     }
     return s;
 }
@@ -378,7 +440,7 @@ sim_time imp_start_lead(const struct imp_trace *t, const char *ruby, sim_time st
 cJSON *imp_emit(const struct imp_trace *t, const struct imp_emit_opts *o)
 {
     int n = t->nthreads;
-    struct em e = { .t = t, .hook = o->hook };
+    struct em e = { .t = t, .hook = o->hook, .o = o };
     e.acts = calloc((size_t)n, sizeof *e.acts);
     e.nacts = calloc((size_t)n, sizeof *e.nacts);
     e.capacts = calloc((size_t)n, sizeof *e.capacts);

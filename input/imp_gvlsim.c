@@ -68,7 +68,9 @@ static int cmp_busy(const void *x, const void *y)
  * system call that waited for a core replays only the time it had one.
  * An off-CPU wait (a sleep, an io_wait system call) ends when its thread
  * is woken, which an idle core's "wake" or a busy core's "switch" to the
- * task shows: the wake-up is the machine's, not the wait's own length. */
+ * task shows: the wake-up is the machine's, not the wait's own length.
+ * Without a core track, a thread's slices are taken as gvl-tracing's are
+ * (imp_wake_of). */
 static void mark_oncpu(struct rd *r)
 {
     struct imp_trace *t = r->t;
@@ -83,6 +85,9 @@ static void mark_oncpu(struct rd *r)
             else hi = mid;
         }
         size_t first = lo;
+        /* a task no core track names (a trace whose core slices were cut
+         * out): its slices say nothing of when it had a core (cpu -1) */
+        if (first == r->nbusy || strcmp(r->busy[first].task, th->name)) continue;
         for (int k = 0; k < th->nsegs; k++) {
             struct imp_seg *s = &th->segs[k];
             bool hold = s->st == IMP_RUNNING || s->st == IMP_GC;

@@ -25,6 +25,7 @@
 
 #include <cjson/cJSON.h>
 
+#include "../common/curve.h"
 #include "../common/diag.h"
 #include "../common/time.h"
 
@@ -193,7 +194,30 @@ struct imp_emit_opts {
      * wrote the tracer's buffer out (imp_event_hook) */
     struct imp_hook { sim_time hook, flush; int every; } hook;
     int hook_samples, hook_flushes;
+    /* the replay machine's wake-up of a thread on an idle core
+     * (machine.wake_idle_core, 0: none taken out) and its growth with the
+     * core's idle time (machine.wake_idle_extra; NULL: none): taken out of
+     * every recorded sleep and off-CPU wait that holds its wake-up
+     * (imp_wake_of) */
+    sim_time wake;
+    const struct gv_curve *wake_extra;
 };
+
+/* A thread that slept (Kernel#sleep) or waited off the CPU (a
+ * GVL-releasing system call) fires READY, where its recorded `sleeping` or
+ * `waiting` ends, itself once it runs again (THREAD_BLOCKING_END and
+ * BLOCKING_REGION's end call thread_sched_to_running in every version), so
+ * the recorded length holds the OS's wake-up of the thread after its timer
+ * or its I/O ended; the replay's machine adds its own on top.  Of a
+ * recorded length `len`, the part the replay's machine would take to wake
+ * the thread on a core left idle while it slept: o->wake plus
+ * o->wake_extra at the idle time, len less o->wake; at most len.  A gvlsim
+ * trace whose core tracks show the wake-up (imp_seg.cpu >= 0) has it
+ * taken out already and is not passed here. */
+sim_time imp_wake_of(const struct imp_emit_opts *o, sim_time len);
+/* How many segments of t hold their wake-up (a sleep or an off-CPU I/O
+ * wait that no core track cuts before it). */
+int imp_holds_wake(const struct imp_trace *t);
 
 /* The lead of a created thread's `started` event over its creation, and
  * of a woken thread's READY (the end of its `waiting`) over its wake, in a

@@ -56,6 +56,28 @@ static int machine_to_object(cJSON *root, cJSON *m, struct jpos_table *pos)
     return GV_OK;
 }
 
+/* --set machine=... replaces the whole machine.  A machine.* key an earlier
+ * --set put there would be dropped without a word (`--set machine.cores=1
+ * --set machine=host.json` ran on the profile's cores), so that is an error
+ * that says how to keep it; keys from the scenario file are replaced as
+ * documented. */
+static int check_machine_kept(const cJSON *m, const char *name, int col,
+                              const struct jpos_table *pos, struct diag_list *diags)
+{
+    if (!cJSON_IsObject(m)) return GV_OK;
+    for (const cJSON *k = m->child; k; k = k->next) {
+        struct jpos p;
+        if (!strcmp(k->string, "profile") || !jpos_get(pos, k, &p) || !ovr_is_set_doc(p.file))
+            continue;  /* a profile chosen before is what this one replaces */
+        diag_at(diags, name, 1, col, "/machine",
+                "this replaces the whole machine, dropping machine.%s set by %s: give "
+                "--set machine=PROFILE before the machine.* keys, or use --set machine.profile=PROFILE "
+                "to keep them", k->string, p.file);
+        return GV_EINVAL;
+    }
+    return GV_OK;
+}
+
 static int parse_index(const char *s, int *out)
 {
     size_t n = strlen(s);
@@ -87,6 +109,10 @@ static int attach(cJSON *root, char **segs, const int *cols, int nseg, cJSON **v
             }
             if (last) {
                 cJSON *val = *valp;
+                if (cur == root && child && !strcmp(seg, "machine")) {
+                    int rc = check_machine_kept(child, name, col, pos, diags);
+                    if (rc != GV_OK) return rc;
+                }
                 if (child) replace_member(cur, child, val);
                 else if (!cJSON_AddItemToObject(cur, seg, val)) return GV_ENOMEM;
                 *valp = NULL;

@@ -8,9 +8,11 @@
 #                                    docs/data/import.csv; run the what-if
 #                                    sweep into docs/data/import-whatif.csv
 #                                    and plot it (docs/img/import_whatif.png,
-#                                    when gnuplot is installed)
+#                                    when gnuplot is installed); replay
+#                                    thread_name_with_extension under seeds
+#                                    1-90 into docs/data/import-seeds.csv
 #   imports.sh [-b GVLSIM] --check   do the same into a temporary directory
-#                                    and fail if either CSV differs from the
+#                                    and fail if any CSV differs from the
 #                                    committed one (every import and run is
 #                                    re-done: they take a few seconds)
 #
@@ -29,6 +31,7 @@ name=imports.sh
 runs=docs/data/import-runs.txt
 csv=docs/data/import.csv
 whatif=docs/data/import-whatif.csv
+seedcsv=docs/data/import-seeds.csv
 png=docs/img/import_whatif.png
 tmp=$(mktemp -d) || exit 2
 trap 'rm -rf "$tmp"' EXIT
@@ -76,6 +79,30 @@ whatif_run() {
         -o "$1"
 }
 
+# thread_name_with_extension, a sequence of races, under seeds 1-90 (docs/import.md): per
+# seed the trace's wall and wants_gvl, the replay's, and when the GVL queue's head (worker-1,
+# READY since 0.25 ms) first ran: in the trace at 84.4 ms, at worker-4's second release
+seeds_run() {
+    # shellcheck disable=SC2086
+    "$bin" import gvl-tracing tests/data/gvl-tracing/thread_name_with_extension.json.gz --ruby 3.2 \
+        --machine gvltrace_2023 $mach -q -o "$tmp/tn.json" --stats "$tmp/tn.stats" || return 1
+    tr=$(awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i } NR == 2 { print $c["wall_s"] "," $c["wants_gvl_s"] }' \
+        "$tmp/tn.stats")
+    echo "seed,trace_wall_s,trace_wants_gvl_s,wall_s,wants_gvl_s,head_first_run_s" >"$1"
+    for s in $(seq 1 90); do
+        # shellcheck disable=SC2086
+        "$bin" run "$tmp/tn.json" $mach -q --reproducible --seed "$s" -o "$tmp/tn.csv" --trace "$tmp/tn.trace.json" ||
+            { echo "imports.sh: thread_name_with_extension: run failed (seed $s)" >&2; return 1; }
+        # worker-1's track, then its first running slice (µs)
+        head=$(awk '/"name":"thread_name"/ && /"name":"worker-1 / { sub(/.*"tid":/, ""); sub(/,.*/, ""); t = $0 }
+                    t != "" && /"cat":"thread","name":"running"/ && index($0, "\"tid\":" t ",") {
+                        sub(/.*"ts":/, ""); sub(/,.*/, ""); print $0 / 1e6; exit }' "$tmp/tn.trace.json")
+        [ -n "$head" ] || { echo "imports.sh: thread_name_with_extension: worker-1 never ran (seed $s)" >&2; return 1; }
+        awk -F, -v s="$s" -v tr="$tr" -v head="$head" 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i }
+            NR == 2 { print s "," tr "," $c["wall_s"] "," $c["wants_gvl_s"] "," head }' "$tmp/tn.csv" >>"$1"
+    done
+}
+
 expand >"$tmp/list"
 if [ $check -eq 1 ]; then
     fail=0
@@ -91,11 +118,18 @@ if [ $check -eq 1 ]; then
         diff "$whatif" "$tmp/whatif.csv" | head -n 6 | cut -c1-240
         fail=1
     fi
-    [ "$fail" -eq 0 ] && echo "docs data: $csv ($(wc -l <"$tmp/list") imports and runs) and $whatif match this tree's gvlsim"
+    seeds_run "$tmp/seeds.csv" || exit 1
+    if ! cmp -s "$seedcsv" "$tmp/seeds.csv"; then
+        echo "docs data: $seedcsv differs from what this tree's gvlsim gives: run make docs"
+        diff "$seedcsv" "$tmp/seeds.csv" | head -n 6 | cut -c1-240
+        fail=1
+    fi
+    [ "$fail" -eq 0 ] && echo "docs data: $csv ($(wc -l <"$tmp/list") imports and runs), $whatif and $seedcsv match this tree's gvlsim"
     exit "$fail"
 fi
 run_all "$tmp/all2.csv" && cp "$tmp/all2.csv" "$csv.tmp" && mv "$csv.tmp" "$csv" || exit 1
 whatif_run "$tmp/whatif.csv" && cp "$tmp/whatif.csv" "$whatif.tmp" && mv "$whatif.tmp" "$whatif" || exit 1
+seeds_run "$tmp/seeds.csv" && cp "$tmp/seeds.csv" "$seedcsv.tmp" && mv "$seedcsv.tmp" "$seedcsv" || exit 1
 mkdir -p docs/img
 "$bin" plot "$whatif" --x cores --y wants_gvl_s --logy --series runtime.gvl_policy --series-title policy \
     --title "bug #19717 repro, recorded on Ruby 3.2, replayed" --xlabel cores --ylabel "time the threads waited for the GVL" \
@@ -107,4 +141,4 @@ elif [ $rc -ne 0 ]; then
     cat "$tmp/plot.err" >&2
     exit 1
 fi
-echo "imports.sh: $(wc -l <"$tmp/list") imports and runs -> $csv; the what-if sweep -> $whatif, $png"
+echo "imports.sh: $(wc -l <"$tmp/list") imports and runs -> $csv; the what-if sweep -> $whatif, $png; 90 seeds -> $seedcsv"

@@ -690,22 +690,132 @@ static void test_emit(void)
     diag_free(&d);
 }
 
-/* `trace` read, classified and emitted with a start lead: its text */
-static char *emit_with_lead(const char *trace, sim_time lead)
+/* `trace` read, classified and emitted with `eo`: its text */
+static char *emit_text(const char *trace, const struct imp_emit_opts *eo)
 {
     struct imp_trace t;
     struct diag_list d;
     char err[256];
     ASSERT_EQ(read_text(trace, &t, &d), GV_OK);
     ASSERT_EQ(imp_classify(&t, NULL, err, sizeof err), GV_OK);
-    struct imp_emit_opts eo = { .name = "lead", .start_lead = lead };
-    cJSON *root = imp_emit(&t, &eo);
+    cJSON *root = imp_emit(&t, eo);
     char *text = root ? imp_print(root) : NULL;
     ASSERT(text);
     cJSON_Delete(root);
     imp_trace_free(&t);
     diag_free(&d);
     return text;
+}
+
+/* A recorded sleep or off-CPU wait ends when the thread ran again (it
+ * fires READY itself: thread_sched_to_running), so it holds the wake-up
+ * the replay's machine adds itself: emitted that much shorter. */
+static void test_emit_wake(void)
+{
+    /* the part of a length the replay's machine takes to wake the thread */
+    struct gv_curve c = { .n = 2, .x = { 100 * SIM_US, 10 * SIM_MS }, .y = { 0, 20 * SIM_US } };
+    struct imp_emit_opts o = { .wake = 17 * SIM_US };
+    ASSERT_EQ(imp_wake_of(&o, SIM_MS), 17 * SIM_US);
+    ASSERT_EQ(imp_wake_of(&o, 10 * SIM_US), 10 * SIM_US);   /* never more than the length */
+    ASSERT_EQ(imp_wake_of(&o, 0), 0);
+    o.wake_extra = &c;   /* a core idle 1 ms (a decade above 100 us of two): + 10 us */
+    sim_time w = imp_wake_of(&o, SIM_MS + 17 * SIM_US);
+    ASSERT(w >= 27 * SIM_US - 1 && w <= 27 * SIM_US + 1);
+    ASSERT_EQ(imp_wake_of(&o, 50 * SIM_US), 17 * SIM_US);   /* idle 33 us: below the curve */
+    o.wake = 0;
+    ASSERT_EQ(imp_wake_of(&o, SIM_MS), 0);   /* none given: none taken out */
+
+    /* main's 1 ms wait (I/O off the CPU) is replayed 17 us shorter, and
+     * says why; the worker's wait for main's push is not a fixed length */
+    struct tb b;
+    struct imp_emit_opts eo = { .name = "wake", .wake = 17 * SIM_US };
+    char *text = emit_text(two_threads(&b), &eo);
+    ASSERT_CONTAINS(text, "{\"op\":\"syscall\",\"trace\":\"e7 waiting[0] io: no other thread acted near its end "
+                          "(1ms recorded, which holds the OS's wake-up of the thread: less the replay machine's, "
+                          "17us, which the replay adds)\",\"dur\":\"983us\",\"call\":\"nanosleep\",\"io_wait\":true}");
+    ASSERT_CONTAINS(text, "Sleeps and off-CPU I/O waits (1) end where the trace shows the thread running again");
+    ASSERT_CONTAINS(text, "{\"op\":\"queue_pop\",\"trace\":\"e11 waiting[0] sync");
+    free(text);
+    struct imp_trace t;
+    struct diag_list d;
+    char err[256];
+    cJSON *root;
+
+    /* replayed with wake-ups of exactly 17 us, a 1 ms sleep between two
+     * holds lasts 1 ms, as the trace's did: main, started one wake-up (17
+     * us) in, ends 1020 us after that (without the wake-up taken out: a
+     * sleep of 1017 us, an end at 1054 us) */
+    memset(&b, 0, sizeof b);
+    st(&b, 1, 0, "started_tracing");
+    st(&b, 1, 10, "sleeping");
+    st(&b, 1, 1010, "running");
+    st(&b, 1, 1020, "stopped_tracing");
+    tname(&b, 1, "Main Thread");
+    ASSERT_EQ(read_text(tb_end(&b), &t, &d), GV_OK);
+    ASSERT_EQ(imp_classify(&t, NULL, err, sizeof err), GV_OK);
+    const char *sets[1] = { "machine.wake_jitter=0" }, *dirs[1] = { "scenarios/machines" };
+    struct load_opts lo = { .sets = sets, .nsets = 1, .machines_dirs = dirs, .nmachines_dirs = 1 };
+    struct imp_emit_opts so = { .name = "sleep", .machine = "gvltrace_2023", .wake = 17 * SIM_US };
+    for (int pass = 0; pass < 2; pass++) {
+        ASSERT((root = imp_emit(&t, &so)) && (text = imp_print(root)));
+        ASSERT_CONTAINS(text, pass ? "\"dur\":\"1ms\"" : "\"dur\":\"983us\"");
+        struct scenario s;
+        ASSERT_EQ(scn_load_text("sleep.json", text, strlen(text), &lo, &s, &d), GV_OK);
+        ASSERT_EQ(s.machine.wake_idle_core, 17 * SIM_US);
+        struct fx_result r = fx_simulate(&s);
+        ASSERT_EQ(r.rc, GV_OK);
+        /* and the GVL's own lock sections: under 1 us more */
+        sim_time slept = (sim_time)r.m.state_time[TS_SLEEPING], sleep = (pass ? 1017 : 1000) * SIM_US;
+        ASSERT(slept >= sleep && slept < sleep + SIM_US);
+        sim_time end = (pass ? 1054 : 1037) * SIM_US;
+        ASSERT(r.m.wall >= end && r.m.wall < end + SIM_US);
+        run_metrics_free(&r.m);
+        scenario_free(&s);
+        free(text);
+        cJSON_Delete(root);
+        so.wake = 0;
+    }
+    imp_trace_free(&t);
+    diag_free(&d);
+
+    /* a gvlsim trace's core track shows where the wake-up began; without
+     * one (cut out) its slices are taken as gvl-tracing's */
+#define SIM_HEAD "{\"traceEvents\":[\n" \
+    "{\"ph\":\"M\",\"name\":\"thread_name\",\"pid\":1,\"tid\":1,\"args\":{\"name\":\"main\"}},\n" \
+    "{\"ph\":\"X\",\"cat\":\"thread\",\"name\":\"running\",\"pid\":1,\"tid\":1,\"ts\":0,\"dur\":10},\n" \
+    "{\"ph\":\"X\",\"cat\":\"thread\",\"name\":\"sleeping\",\"pid\":1,\"tid\":1,\"ts\":10,\"dur\":1000},\n"
+#define SIM_CORE(ts, dur, state) \
+    "{\"ph\":\"X\",\"cat\":\"core\",\"name\":\"main\",\"pid\":1,\"tid\":4,\"ts\":" #ts ",\"dur\":" #dur "," \
+    "\"args\":{\"state\":\"" state "\",\"task\":\"main\"}},\n"
+#define SIM_TAIL "{\"ph\":\"X\",\"cat\":\"thread\",\"name\":\"running\",\"pid\":1,\"tid\":1,\"ts\":1010,\"dur\":10}\n" \
+    "],\"metadata\":{\"generator\":\"gvlsim\",\"truncated\":false}}"
+    const char *cored = SIM_HEAD SIM_CORE(0, 10, "busy") SIM_CORE(993, 17, "wake") SIM_CORE(1010, 10, "busy") SIM_TAIL;
+    const char *bare = SIM_HEAD SIM_TAIL;
+    ASSERT_EQ(read_text(cored, &t, &d), GV_OK);
+    ASSERT_EQ(t.threads[0].segs[0].cpu, 10 * SIM_US);
+    ASSERT_EQ(t.threads[0].segs[1].cpu, 983 * SIM_US);   /* up to its wake-up */
+    imp_trace_free(&t);
+    diag_free(&d);
+    ASSERT_EQ(read_text(bare, &t, &d), GV_OK);
+    ASSERT_EQ(t.threads[0].segs[0].cpu, -1);
+    ASSERT_EQ(t.threads[0].segs[1].cpu, -1);
+    imp_trace_free(&t);
+    diag_free(&d);
+    struct imp_emit_opts go = { .name = "bare", .wake = 17 * SIM_US };
+    text = emit_text(bare, &go);
+    ASSERT_CONTAINS(text, "{\"op\":\"compute\",\"trace\":\"e1 running\",\"dur\":\"10us\"}");
+    ASSERT_CONTAINS(text, "\"dur\":\"983us\"");
+    free(text);
+#undef SIM_HEAD
+#undef SIM_CORE
+#undef SIM_TAIL
+}
+
+/* `trace` read, classified and emitted with a start lead: its text */
+static char *emit_with_lead(const char *trace, sim_time lead)
+{
+    struct imp_emit_opts eo = { .name = "lead", .start_lead = lead };
+    return emit_text(trace, &eo);
 }
 
 /* Up to 3.2 a created thread reports `started` itself once it runs
@@ -969,7 +1079,8 @@ static void load_gc_replay(int seed, struct scenario *s)
     snprintf(set, sizeof set, "seed=%d", seed);
     const char *sets[1] = { set }, *dirs[1] = { "scenarios/machines" };
     struct load_opts lo = { .sets = sets, .nsets = 1, .machines_dirs = dirs, .nmachines_dirs = 1 };
-    /* the spawn leads `started` by one start-up of the profile (cmd_import.c) */
+    /* the spawn leads `started` by one start-up of the profile, and the
+     * sleeps and off-CPU waits hold one wake-up (cmd_import.c) */
     for (int pass = 0; pass < 2; pass++) {
         cJSON *root = imp_emit(&t, &eo);
         char *text = root ? imp_print(root) : NULL;
@@ -979,6 +1090,8 @@ static void load_gc_replay(int seed, struct scenario *s)
         free(text);
         if (pass == 0) {
             eo.start_lead = imp_start_lead(&t, "3.2", s->machine.wake_idle_core);
+            eo.wake = s->machine.wake_idle_core;   /* gvltrace_2023 has no wake_idle_extra */
+            ASSERT_EQ(s->machine.wake_idle_extra.n, 0);
             scenario_free(s);
         }
     }
@@ -1027,6 +1140,7 @@ int main(void)
     RUN(test_classify_ractor_overlaps);
     RUN(test_emit);
     RUN(test_emit_start_lead);
+    RUN(test_emit_wake);
     RUN(test_emit_wake_in_next_hold);
     RUN(test_hook_flush);
     RUN(test_latencies_at_death);

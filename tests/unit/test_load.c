@@ -519,6 +519,26 @@ static void test_override_machine_profile(void)
     ASSERT_STREQ(s.machine.name, "anon");
     ASSERT(s.machine.work_scale == 2.0);
     scenario_free(&s);
+    /* A machine.* key set by an earlier --set is never dropped silently: a
+     * later machine=NAME is an error; machine.profile=NAME keeps it; a
+     * profile chosen by an earlier --set may be replaced. */
+    expect_sets(D "profile_name.json", (const char *const[]){ "machine.cores=2", "machine=anon" }, 2,
+                NULL,
+                (const char *const[]){ "--set[2]:1:1: /machine: this replaces the whole machine, "
+                                       "dropping machine.cores set by --set[1]: give --set "
+                                       "machine=PROFILE before the machine.* keys, or use --set "
+                                       "machine.profile=PROFILE to keep them",
+                                       NULL });
+    const char *set4[] = { "machine.cores=2", "machine.profile=anon" };
+    load_ok(D "profile_name.json", set4, 2, NULL, &s);
+    ASSERT_STREQ(s.machine.name, "anon");
+    ASSERT_EQ(s.machine.cores, 2);
+    scenario_free(&s);
+    const char *set5[] = { "machine=testbox", "machine=anon", "machine.cores=1" };
+    load_ok(D "profile_name.json", set5, 3, NULL, &s);
+    ASSERT_STREQ(s.machine.name, "anon");
+    ASSERT_EQ(s.machine.cores, 1);
+    scenario_free(&s);
     /* An unknown profile set from the command line is reported there. */
     EXPECT_SET(D "minimal.json", "machine=nosuch",
                "--set[1]:1:9: /machine: no machine profile \"nosuch\" (looked in: tests/data/machines)");
