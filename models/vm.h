@@ -71,6 +71,7 @@ struct rb_ractor {
     struct nlock sched_lock;
     void *policy_data;           /* per-policy state (threshold, barging) */
     int prefetch_ahead;          /* GVL hand-offs prefetch this far down its ready queue (gvl.c) */
+    bool prefetch_nt;            /* ... and the native threads of its 1:1 threads (some are) */
     int started, dead;           /* its threads started, ended (living = started - dead: a
                                     spawned or later-starting thread does not exist before) */
     uint64_t newobj_cache;       /* free slots of its newobj cache's page (models/gc.c) */
@@ -123,7 +124,6 @@ struct rb_thread {
      * is in the cold part): read by every wake of a sync op's waiter */
     bool timed_waiting;
 
-    struct mach_task own_nt;     /* its dedicated native thread (1:1), hot part first */
     /* th_burst's burst after the sched lock section it pays first (not in
      * the cold part: in a run of many threads one in a dozen does that) */
     sim_time section_d;
@@ -191,6 +191,10 @@ struct vm {
     int nractors;
     struct rb_thread *threads;
     struct rb_thread_cold *cold; /* their cold parts, indexed alike (rb_cold) */
+    /* their dedicated native threads (1:1), indexed alike (rb_own_nt),
+     * after them in their mapping: an M:N thread has none, and its entry
+     * is never touched */
+    struct mach_task *nts;
     int nthreads;
     struct core_queue *queues;   /* Thread::Queue (core/queue.h) */
     int nqueues;
@@ -247,6 +251,13 @@ struct vm {
 static inline struct rb_thread_cold *rb_cold(const struct rb_thread *th)
 {
     return &th->vm->cold[th->core.id];
+}
+
+/* th's dedicated native thread: th->nt, always, for a 1:1 thread (one
+ * with th->mn false); an M:N thread runs on a shared one (mn_pool.c). */
+static inline struct mach_task *rb_own_nt(const struct rb_thread *th)
+{
+    return &th->vm->nts[th->core.id];
 }
 
 /* The simulator's thread / Ractor that embeds a core one. */

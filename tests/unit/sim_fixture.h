@@ -273,7 +273,7 @@ static inline int fx_finish(void *ctx, struct vm *vm, int run_rc, sim_time end, 
     r->rc = run_rc;
     r->nthreads = vm->nthreads;
     for (int i = 0; i < vm->nthreads; i++) {
-        r->thread_vcsw += vm->threads[i].own_nt.vcsw;
+        if (!vm->threads[i].mn) r->thread_vcsw += rb_own_nt(&vm->threads[i])->vcsw;
         if (i < 8) {
             r->wants[i] = c->state ? c->state[i][TS_WANTS_GVL] : 0;
             r->wasted[i] = vm->cold[i].wasted_wakes;
