@@ -130,3 +130,65 @@ bool core_gc_step_barrier(const struct core_gc_step *s, bool pre33)
     if (s->kind == CORE_GC_SWEEP) return !pre33;
     return s->kind != CORE_GC_NONE;
 }
+
+/* ---- the accesses to rb_objspace's shared lines -------------------------
+ *
+ * gc.c of v3_1_2 (struct rb_objspace: malloc_params.limit and .increase,
+ * the flags bit-field, hook_events and total_allocated_objects share the
+ * struct's first line; rgengc.oldmalloc_increase, at offset 0x238 in
+ * Debian's build, another).  The macros: malloc_increase and malloc_limit
+ * (objspace->malloc_params), during_gc, ruby_gc_stressful, dont_gc_val()
+ * and is_incremental_marking() (objspace->flags), gc_event_hook_available_p
+ * (flags.has_hook). */
+
+#define H CORE_OBJSPACE_HEAD
+#define O CORE_OBJSPACE_OLDMALLOC
+
+/* newobj_of0: `during_gc || ruby_gc_stressful ||
+ * gc_event_hook_available_p(objspace)` before ractor_cached_free_region;
+ * newobj_init: `objspace->total_allocated_objects++` (a plain increment) */
+#define NEWOBJ                                                        \
+    { H, false, "gc.c newobj_of0: during_gc, ruby_gc_stressful, has_hook" }, \
+    { H, true, "gc.c newobj_init: total_allocated_objects++" }
+
+/* objspace_xmalloc0 / objspace_xcalloc: TRY_WITH_GC's
+ * objspace_malloc_gc_stress (`ruby_gc_stressful`), malloc or calloc, then
+ * objspace_malloc_fixup -> objspace_malloc_increase_body: the two
+ * ATOMIC_SIZE_ADDs, then `malloc_increase > malloc_limit` */
+#define XMALLOC                                                               \
+    { H, false, "gc.c objspace_malloc_gc_stress: ruby_gc_stressful" },        \
+    { H, true, "gc.c objspace_malloc_increase_body: ATOMIC_SIZE_ADD(malloc_increase)" }, \
+    { O, true, "gc.c objspace_malloc_increase_body: ATOMIC_SIZE_ADD(oldmalloc_increase)" }, \
+    { H, false, "gc.c objspace_malloc_increase_body: malloc_increase > malloc_limit" }
+
+/* rb_gc_writebarrier: `is_incremental_marking(objspace)` first */
+#define WB { H, false, "gc.c rb_gc_writebarrier: is_incremental_marking" }
+
+static const struct core_objspace_access object_accesses[] = { NEWOBJ };
+
+/* vm.c vm_make_env_each: ALLOC_N of the body (ruby_xmalloc2 ->
+ * objspace_xmalloc0), then vm_env_new -> rb_imemo_new -> newobj_of.
+ * vm.c vm_proc_create_from_captured: rb_proc_alloc -> TypedData_Make_Struct
+ * -> rb_data_typed_object_zalloc: rb_data_typed_object_wrap (newobj_of)
+ * first, then xcalloc of the rb_proc_t; then two RB_OBJ_WRITEs (code.val,
+ * self) and rb_vm_block_ep_update's RB_OBJ_WRITTEN (the env), each a
+ * rb_gc_writebarrier as none of the values is a special constant. */
+static const struct core_objspace_access escape_accesses[] = {
+    XMALLOC, NEWOBJ,          /* the environment */
+    NEWOBJ, XMALLOC, WB, WB, WB  /* the Proc */
+};
+
+#undef H
+#undef O
+
+const struct core_objspace_access *core_objspace_object(int *n)
+{
+    *n = (int)(sizeof object_accesses / sizeof object_accesses[0]);
+    return object_accesses;
+}
+
+const struct core_objspace_access *core_objspace_escape(int *n)
+{
+    *n = (int)(sizeof escape_accesses / sizeof escape_accesses[0]);
+    return escape_accesses;
+}

@@ -34,11 +34,28 @@
  * rb_proc_alloc); nothing keeps them (a discarded lambda). */
 #define CORE_ESCAPE_OBJECTS 2
 /* rb_objspace's cache lines an allocation touches (models/gc.c
- * objspace_write): the line that starts the struct (malloc_params, the
+ * objspace_access): the line that starts the struct (malloc_params, the
  * flags, total_allocated_objects), which every object's newobj_of0 and
  * newobj_init access, and the one holding rgengc.oldmalloc_increase,
  * which a malloc'd body's objspace_malloc_increase adds to as well. */
 enum { CORE_OBJSPACE_HEAD, CORE_OBJSPACE_OLDMALLOC, CORE_OBJSPACE_LINES };
+
+/* One access an allocation makes to one of those lines, in program order
+ * (heap.c cites the gc.c site of each).  A load counts as much as a store:
+ * on this repository's guest a load of a line another CPU wrote last costs
+ * the transfer and the locked add after it nothing more
+ * (scripts/line_load_then_add.c, docs/validate.md). */
+struct core_objspace_access {
+    unsigned char line;   /* CORE_OBJSPACE_HEAD or CORE_OBJSPACE_OLDMALLOC */
+    bool write;           /* a store or a locked read-modify-write */
+    const char *site;     /* the gc.c/vm.c code, for traces and docs */
+};
+
+/* The accesses of an object without a malloc'd body (the alloc op's
+ * objects), and of an env_escape (the environment, then the Proc), in
+ * the order Ruby 3.1 makes them; n set to the count. */
+const struct core_objspace_access *core_objspace_object(int *n);
+const struct core_objspace_access *core_objspace_escape(int *n);
 
 struct core_heap {
     uint64_t slots;        /* heap_available_slots */

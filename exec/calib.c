@@ -54,7 +54,7 @@ static const struct calib_desc descs[CALIB_COUNT] = {
     [CALIB_TICK_PERIOD] = { "tick_period_ns", "ns", "period of the kernel's timer tick on a busy CPU" },
     [CALIB_TIMESLICE] = { "timeslice_ns", "ns", "run length of a CPU-bound thread sharing its CPU" },
     [CALIB_TIMER_WAKE_CPU] = { "timer_wake_cpu_ns", "ns", "CPU time per wake-up of a 1 ms epoll_wait loop" },
-    [CALIB_FREE_OWN] = { "free_own_ns", "ns", "malloc + write + free of a 48-byte chunk, two CPUs, each thread its own chunks" },
+    [CALIB_FREE_OWN] = { "free_own_ns", "ns", "malloc + write + free of a 48-byte chunk, two CPUs, each thread its own chunks, batches with both threads at work" },
     [CALIB_FREE_REMOTE] = { "free_remote_ns", "ns", "the same, each thread freeing the chunks the other thread allocated" },
     [CALIB_WAKE_AFTER_IDLE_10US] = { "wake_after_idle_10us_ns", "ns",
                                      "FUTEX_WAKE -> running on a CPU idle for 10 us (the waker spins meanwhile)" },
@@ -65,6 +65,14 @@ static const struct calib_desc descs[CALIB_COUNT] = {
     [CALIB_WAKE_AFTER_IDLE_3MS] = { "wake_after_idle_3ms_ns", "ns", "the same, idle for 3 ms" },
     [CALIB_WAKE_AFTER_IDLE_10MS] = { "wake_after_idle_10ms_ns", "ns", "the same, idle for 10 ms" },
     [CALIB_WAKE_AFTER_IDLE_30MS] = { "wake_after_idle_30ms_ns", "ns", "the same, idle for 30 ms" },
+    [CALIB_TIMER_LATE_100US] = { "timer_late_100us_ns", "ns",
+                                 "a 100 us timed futex wait's deadline -> its return, a busy thread on its CPU" },
+    [CALIB_TIMER_LATE_300US] = { "timer_late_300us_ns", "ns", "the same, a 300 us wait" },
+    [CALIB_TIMER_LATE_1MS] = { "timer_late_1ms_ns", "ns", "the same, a 1 ms wait" },
+    [CALIB_TIMER_LATE_1NS_100US] = { "timer_late_1ns_100us_ns", "ns",
+                                     "the 100 us wait with the thread's timer slack set to 1 ns" },
+    [CALIB_TIMER_LATE_1NS_300US] = { "timer_late_1ns_300us_ns", "ns", "the same, a 300 us wait" },
+    [CALIB_TIMER_LATE_1NS_1MS] = { "timer_late_1ns_1ms_ns", "ns", "the same, a 1 ms wait" },
     [CALIB_RUBY_INSN] = { "ruby_insn_ns", "ns", "a Ruby VM instruction of the counted loop (compute insns)" },
 };
 
@@ -153,6 +161,18 @@ unsigned long long calib_rand(unsigned long long *s)
     return *s = x;
 }
 
+void calib_rounds_order(int *order, int kinds, int per_kind, unsigned long long *rnd)
+{
+    int n = 0;
+    for (int k = 0; k < kinds; k++)
+        for (int i = 0; i < per_kind; i++) order[n++] = k;
+    for (int i = n - 1; i > 0; i--) {  /* Fisher-Yates */
+        int j = (int)(calib_rand(rnd) % (unsigned long long)(i + 1)), x = order[i];
+        order[i] = order[j];
+        order[j] = x;
+    }
+}
+
 int calib_rounds(struct calib_ctx *c, enum calib_id id, double full_s,
                  int (*round)(struct calib_ctx *c, void *ctx, double *v), void *ctx)
 {
@@ -211,6 +231,7 @@ int calib_run(const struct calib_opts *o, struct calib_result *r, char *err, siz
     if (rc == GV_OK) {
         calib_bench_cpu(&c);
         calib_bench_wake(&c);
+        calib_bench_timer(&c);
         calib_bench_ruby(&c);
     }
     sched_setaffinity(0, sizeof saved, &saved);

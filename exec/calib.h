@@ -59,9 +59,19 @@ enum calib_id {
     CALIB_WAKE_AFTER_IDLE_3MS,   /* ... 3 ms */
     CALIB_WAKE_AFTER_IDLE_10MS,  /* ... 10 ms */
     CALIB_WAKE_AFTER_IDLE_30MS,  /* ... 30 ms */
+    CALIB_TIMER_LATE_100US,    /* ns from a 100 us timed futex wait's deadline to its return, busy CPU */
+    CALIB_TIMER_LATE_300US,    /* ... a 300 us wait */
+    CALIB_TIMER_LATE_1MS,      /* ... a 1 ms wait */
+    CALIB_TIMER_LATE_1NS_100US, /* the same 100 us wait with the thread's timer slack set to 1 ns */
+    CALIB_TIMER_LATE_1NS_300US, /* ... 300 us */
+    CALIB_TIMER_LATE_1NS_1MS,   /* ... 1 ms */
     CALIB_RUBY_INSN,           /* ns per VM instruction of the Ruby backend's counted loop */
     CALIB_COUNT
 };
+
+/* The waits of CALIB_TIMER_LATE_*, in order, ns. */
+#define CALIB_TIMER_SIZES 3
+extern const long long calib_timer_ns[CALIB_TIMER_SIZES];
 
 /* The idle times of CALIB_WAKE_AFTER_IDLE_*, in order, ns. */
 #define CALIB_IDLE_LEVELS 8
@@ -112,6 +122,12 @@ int calib_run(const struct calib_opts *o, struct calib_result *r, char *err, siz
  * was switched out by another one on its CPU (calib_cpu.c); 0 if they are
  * not periodic. */
 double calib_tick_estimate(const long long *at, int n);
+
+/* Does one batch of the free benchmark (calib_cpu.c bench_free) count: this
+ * thread on its CPU for cpu_ns of the wall_ns its malloc and free loops
+ * took, the other thread doing other_chunks of its mallocs and frees
+ * meanwhile, a batch being `batch` chunks of each? */
+bool calib_free_both_at_work(long long cpu_ns, long long wall_ns, long other_chunks, int batch);
 
 /* Quantile q (0..1) of n sorted values, linearly interpolated. */
 double calib_quantile(const double *sorted, int n, double q);

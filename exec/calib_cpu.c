@@ -446,26 +446,54 @@ static void bench_timer_wake(struct calib_ctx *c)
 /* glibc's free of another thread's chunks while that thread allocates:
  * two threads on two CPUs each allocate and write a batch of 48-byte
  * chunks (a Ruby environment's or Proc's body, with its header), publish
- * it, then free a batch - their own, or the other thread's previous one.
- * A chunk goes back to the arena of the thread that allocated it
- * (malloc.c _int_free: arena_for_chunk, the fastbin's compare-and-swap),
- * which that thread takes chunks from at the same time; CPU time per
- * chunk of both threads. */
+ * it, wait for the other's, then free a batch - their own, or the other
+ * thread's previous one (both kinds keep step so).  A chunk goes back to the arena of the thread that allocated it
+ * (malloc.c _int_free: past the freeing thread's tcache bin, seven
+ * chunks, arena_for_chunk and the fastbin's compare-and-swap), which that
+ * thread takes chunks from at the same time (_int_malloc's REMOVE_FB).
+ * A sample is one batch of one thread: the CPU time of its malloc loop and
+ * its free loop, per chunk - what the pair pays for the frees and for the
+ * allocations they disturb.
+ *
+ * What it leaves out, because it is the host's and not the allocator's:
+ * the wait for the other thread's batch (a sched_yield loop, whose CPU
+ * time grew to 5-145 ns a chunk while other processes used the CPUs), and
+ * the batches during which the two threads did not both work - this thread
+ * off its CPU for more than a tenth of the batch, or the other thread
+ * (seen through its progress count) doing under half a batch's chunks
+ * meanwhile: then the frees meet no allocations on the other CPU and cost
+ * what one's own do (the 10 ns `free_remote` of one window against 124 ns
+ * in another, docs/calibrate.md).  Each round runs own and remote in a
+ * shuffled order, so that a quiet or a busy moment falls on both alike;
+ * rounds go on until the remote rounds' medians agree. */
 #define FREE_BATCH 2000
 #define FREE_BATCHES 24
+#define FREE_BEAT 64           /* chunks between two progress marks */
+#define FREE_MIN_ON_CPU 0.9    /* a batch counts: this thread on its CPU 90% of it, */
+#define FREE_MIN_OTHER 0.5     /* ... and the other one working half of it */
 
 struct free_pair {
     void *batch[2][FREE_BATCHES][FREE_BATCH];
     atomic_int ready[2];
     atomic_int go;   /* 0: wait, 1: run, -1: the other thread did not start */
     bool remote;
-    long long cpu[2];
+    struct {
+        _Alignas(64) atomic_long done;  /* chunks malloc'd and freed so far */
+    } prog[2];
+    double v[2][FREE_BATCHES];   /* CPU ns a chunk of each batch's malloc and free */
+    bool both[2][FREE_BATCHES];  /* ... taken while both threads worked */
 };
 
 struct free_arg {
     struct free_pair *f;
     int me;
 };
+
+/* the progress mark every FREE_BEAT chunks */
+static void free_beat(struct free_pair *f, int me, int i)
+{
+    if (i % FREE_BEAT == FREE_BEAT - 1) atomic_fetch_add_explicit(&f->prog[me].done, FREE_BEAT, memory_order_relaxed);
+}
 
 static void *free_thread(void *arg)
 {
@@ -475,26 +503,52 @@ static void *free_thread(void *arg)
     int go;
     while ((go = atomic_load(&f->go)) == 0) sched_yield();
     if (go < 0) return NULL;
-    long long t = calib_thread_cpu_ns();
     for (int r = 0; r < FREE_BATCHES; r++) {
+        long long c0 = calib_thread_cpu_ns(), w0 = calib_now_ns();
+        long o0 = atomic_load_explicit(&f->prog[1 - me].done, memory_order_relaxed);
         for (int i = 0; i < FREE_BATCH; i++) {
             f->batch[me][r][i] = malloc(48);
             if (f->batch[me][r][i]) memset(f->batch[me][r][i], r, 48);
+            free_beat(f, me, i);
         }
+        long long c1 = calib_thread_cpu_ns(), w1 = calib_now_ns();
+        long o1 = atomic_load_explicit(&f->prog[1 - me].done, memory_order_relaxed);
         atomic_store(&f->ready[me], r + 1);
+        f->both[me][r] = false;
         if (r == 0) continue;
-        while (atomic_load(&f->ready[from]) < r) sched_yield();
-        for (int i = 0; i < FREE_BATCH; i++) free(f->batch[from][r - 1][i]);
+        /* own or remote, the threads keep step: the other's batch first */
+        while (atomic_load(&f->ready[1 - me]) < r) sched_yield();
+        long long c2 = calib_thread_cpu_ns(), w2 = calib_now_ns();
+        long o2 = atomic_load_explicit(&f->prog[1 - me].done, memory_order_relaxed);
+        for (int i = 0; i < FREE_BATCH; i++) {
+            free(f->batch[from][r - 1][i]);
+            free_beat(f, me, i);
+        }
+        long long c3 = calib_thread_cpu_ns(), w3 = calib_now_ns();
+        long o3 = atomic_load_explicit(&f->prog[1 - me].done, memory_order_relaxed);
+        /* the malloc and free loops, not the wait between them */
+        long long cpu = (c1 - c0) + (c3 - c2);
+        f->v[me][r] = (double)cpu / FREE_BATCH;
+        f->both[me][r] = calib_free_both_at_work(cpu, (w1 - w0) + (w3 - w2), (o1 - o0) + (o3 - o2), FREE_BATCH);
     }
-    f->cpu[me] = calib_thread_cpu_ns() - t;  /* the last batches: freed after both are done */
     return NULL;
 }
 
-static int free_round(struct calib_ctx *c, void *ctx, double *v)
+bool calib_free_both_at_work(long long cpu_ns, long long wall_ns, long other_chunks, int batch)
 {
-    struct free_pair *f = ctx;
+    return wall_ns > 0 && (double)cpu_ns >= FREE_MIN_ON_CPU * (double)wall_ns &&
+           (double)other_chunks >= FREE_MIN_OTHER * 2.0 * batch;
+}
+
+/* One run of the pair, own or remote: the batches of both threads taken
+ * while both worked go to s. */
+static int free_run(struct calib_ctx *c, struct free_pair *f, bool remote, struct calib_series *s)
+{
+    f->remote = remote;
     atomic_store(&f->ready[0], 0);
     atomic_store(&f->ready[1], 0);
+    atomic_store(&f->prog[0].done, 0);
+    atomic_store(&f->prog[1].done, 0);
     atomic_store(&f->go, 0);
     struct free_arg a[2] = { { f, 0 }, { f, 1 } };
     pthread_t t[2];
@@ -509,7 +563,9 @@ static int free_round(struct calib_ctx *c, void *ctx, double *v)
     pthread_join(t[1], NULL);
     for (int m = 0; m < 2; m++)
         for (int i = 0; i < FREE_BATCH; i++) free(f->batch[m][FREE_BATCHES - 1][i]);
-    *v = (double)(f->cpu[0] + f->cpu[1]) / (2.0 * FREE_BATCHES * FREE_BATCH);
+    for (int m = 0; m < 2; m++)
+        for (int r = 1; r < FREE_BATCHES; r++)
+            if (f->both[m][r]) calib_series_add(s, f->v[m][r]);
     return GV_OK;
 }
 
@@ -517,16 +573,58 @@ static void bench_free(struct calib_ctx *c)
 {
     enum calib_id ids[2] = { CALIB_FREE_OWN, CALIB_FREE_REMOTE };
     struct free_pair *f = c->cpu1 < 0 ? NULL : calloc(1, sizeof *f);
-    for (int k = 0; k < 2; k++) {
-        if (!f) {
+    if (!f) {
+        for (int k = 0; k < 2; k++) {
             calib_skip(&c->r->m[ids[k]], c->cpu1 < 0 ? "needs two CPUs" : "out of memory");
-        } else {
-            f->remote = k == 1;
-            calib_rounds(c, ids[k], 1.0, free_round, f);
+            calib_done(c, ids[k]);
         }
-        calib_done(c, ids[k]);
+        return;
     }
+    /* every sample kept, and this round's; rounds go on until the remote
+     * rounds' medians agree (or the budget is spent) */
+    struct calib_series all[2] = { { 0 }, { 0 } }, round[2] = { { 0 }, { 0 } };
+    struct calib_loop l;
+    calib_loop_start(&l, calib_budget(c, 2.0), c->min_rounds, 200, c->o->max_spread);
+    unsigned long long rnd = 0x9e3779b97f4a7c15ull;
+    int rc = GV_OK, rounds = 0;
+    for (;;) {
+        int first = (int)(calib_rand(&rnd) & 1);
+        round[0].n = round[1].n = 0;
+        for (int k = 0; k < 2 && rc == GV_OK; k++) {
+            int m = k ? 1 - first : first;
+            rc = free_run(c, f, m == 1, &round[m]);
+        }
+        if (rc != GV_OK) break;
+        rounds++;
+        for (int m = 0; m < 2; m++)
+            for (int i = 0; i < round[m].n; i++) calib_series_add(&all[m], round[m].v[i]);
+        if (round[0].n > 0 && round[1].n > 0) {
+            double med, q1, q3;
+            calib_summarise(round[1].v, round[1].n, &med, &q1, &q3);
+            if (!calib_loop_more(&l, med)) break;
+        } else if ((double)calib_now_ns() * 1e-9 >= l.t_end || rounds >= l.max_rounds) {
+            break;  /* the budget is spent: the rounds kept stand */
+        }
+    }
+    int kept = l.medians.n;
+    for (int k = 0; k < 2; k++) {
+        struct calib_stat *st = &c->r->m[ids[k]];
+        calib_series_stat(&all[k], st);
+        if (k == 1) calib_loop_end(&l, st);  /* the spread of the remote rounds' medians */
+        st->rounds = rounds;
+        if (rc != GV_OK) calib_skip(st, c->err);
+        else if (all[k].n == 0)
+            calib_skip(st, "the two threads never worked at the same time (a busy host)");
+        else
+            snprintf(st->note, sizeof st->note,
+                     "batches with both threads at work: %d; rounds %d (%d with both kinds)", all[k].n,
+                     rounds, kept);
+        calib_series_free(&all[k]);
+        calib_series_free(&round[k]);
+    }
+    if (rc != GV_OK) c->err[0] = '\0';
     free(f);
+    for (int k = 0; k < 2; k++) calib_done(c, ids[k]);
 }
 
 void calib_bench_cpu(struct calib_ctx *c)

@@ -71,6 +71,30 @@ static int config_hz_from(const char *path)
     return hz > 0 && hz <= 10000 ? hz : 0;
 }
 
+long long calib_host_parse_se_slice(const char *text)
+{
+    for (const char *p = text; p && *p; p = strchr(p, '\n'), p = p ? p + 1 : NULL) {
+        if (strncmp(p, "se.slice", 8) != 0 || (p[8] != ' ' && p[8] != ':')) continue;
+        const char *colon = strchr(p, ':'), *eol = strchr(p, '\n');
+        if (!colon || (eol && colon > eol)) return 0;
+        long long v = atoll(colon + 1);
+        return v > 0 ? v : 0;
+    }
+    return 0;
+}
+
+/* This task's slice (a plain task has the base slice). */
+static void read_se_slice(struct calib_host *h)
+{
+    FILE *f = fopen("/proc/self/sched", "r");
+    if (!f) return;
+    char buf[8192];
+    size_t n = fread(buf, 1, sizeof buf - 1, f);
+    fclose(f);
+    buf[n] = '\0';
+    h->se_slice_ns = calib_host_parse_se_slice(buf);
+}
+
 static void read_debugfs(struct calib_host *h)
 {
     FILE *f = fopen("/sys/kernel/debug/sched/base_slice_ns", "r");
@@ -120,6 +144,7 @@ void calib_host_read(struct calib_host *h)
         if (h->config_hz) copy(h->config_from, sizeof h->config_from, paths[i]);
     }
     read_debugfs(h);
+    read_se_slice(h);
 }
 
 const char *calib_host_scheduler(const struct calib_host *h, const char **why)
@@ -149,9 +174,17 @@ const char *calib_host_scheduler(const struct calib_host *h, const char **why)
     return "eevdf_delay_dequeue";
 }
 
+const char *calib_host_base_slice_from(const struct calib_host *h)
+{
+    if (h->base_slice_ns > 0) return " (debugfs)";
+    if (h->se_slice_ns > 0) return " (se.slice in /proc/self/sched)";
+    return ", 0.75 ms x (1 + log2(min(CPUs, 8)))";
+}
+
 long long calib_host_base_slice_ns(const struct calib_host *h)
 {
     if (h->base_slice_ns > 0) return h->base_slice_ns;
+    if (h->se_slice_ns > 0) return h->se_slice_ns;
     int n = h->cpus_online < 8 ? h->cpus_online : 8, log = 0;
     while (n > 1) {
         n >>= 1;

@@ -19,6 +19,7 @@ struct calib_host {
     int config_hz;           /* CONFIG_HZ from the kernel's config, 0 if not readable */
     char config_from[96];    /* where CONFIG_HZ was read */
     long long base_slice_ns; /* /sys/kernel/debug/sched/base_slice_ns, 0 if not readable */
+    long long se_slice_ns;   /* this task's se.slice in /proc/self/sched, 0 if not there */
     int delay_dequeue;       /* from /sys/kernel/debug/sched/features: 1 on, 0 off, -1 unknown */
 };
 
@@ -33,9 +34,20 @@ void calib_host_read(struct calib_host *h);
 const char *calib_host_scheduler(const struct calib_host *h, const char **why);
 
 /* The base slice EEVDF gives a task: base_slice_ns if readable, else the
+ * slice the kernel gave this task (se_slice_ns: /proc/self/sched, readable
+ * where debugfs is not, e.g. under lockdown; a task without a custom slice
+ * has the base slice, update_deadline in kernel/sched/fair.c), else the
  * default 0.75 ms x (1 + ilog2(min(online CPUs, 8))) (kernel/sched/fair.c,
- * sysctl_sched_base_slice with SCHED_TUNABLESCALING_LOG). */
+ * sysctl_sched_base_slice with SCHED_TUNABLESCALING_LOG; later kernels
+ * default to 0.70 ms, which only the two readings show). */
 long long calib_host_base_slice_ns(const struct calib_host *h);
+
+/* Where calib_host_base_slice_ns took its value from, for a profile's
+ * derivation: " (debugfs)", " (se.slice in /proc/self/sched)" or the rule. */
+const char *calib_host_base_slice_from(const struct calib_host *h);
+
+/* The se.slice line of a /proc/PID/sched text, in ns; 0 if absent. */
+long long calib_host_parse_se_slice(const char *text);
 
 /* Parse "6.18.44-fc-v769" -> 6, 18; 0 if not a version. */
 int calib_host_parse_kernel(const char *release, int *major, int *minor);

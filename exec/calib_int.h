@@ -42,11 +42,16 @@ int calib_futex_wake(atomic_int *w, int n);
 
 /* xorshift64: random gaps between samples, so nothing phase-locks. */
 unsigned long long calib_rand(unsigned long long *s);
+/* A round's order: each of `kinds` per_kind times, shuffled (order has
+ * kinds x per_kind places), so that a busy moment of the host falls on
+ * every kind alike. */
+void calib_rounds_order(int *order, int kinds, int per_kind, unsigned long long *rnd);
 
 /* The groups of benchmarks. */
 void calib_bench_cpu(struct calib_ctx *c);    /* calib_cpu.c */
 void calib_bench_wake(struct calib_ctx *c);   /* calib_wake.c */
 void calib_bench_pack(struct calib_ctx *c);   /* calib_pack.c */
+void calib_bench_timer(struct calib_ctx *c);  /* calib_timer.c */
 void calib_bench_ruby(struct calib_ctx *c);   /* calib_ruby.c */
 
 /* Rounds of one sample each, round(c, ctx, &v), until their values agree

@@ -33,6 +33,14 @@
  *   os_tick         = 1 / CONFIG_HZ, else the measured tick period
  *   os_timeslice    = EEVDF: the base slice; CFS: the measured run length
  *   timer_tick_cost = CPU time per wake-up of a 1 ms epoll_wait loop
+ *   timer_slack     = how late a timed futex wait ends with the thread's
+ *                     default slack - with 1 ns, the median over the wait
+ *                     sizes (100 us, 300 us, 1 ms); not measured: Linux's
+ *                     default slack, 50 us (init/init_task.c)
+ *   timer_wake      = how late it ends with 1 ns of slack (the expiry ->
+ *                     the thread's code), the median over the sizes; not
+ *                     measured: not written (all of timer_tick_cost then
+ *                     comes before a woken helper's code)
  *   mutex_uncontended, line_transfer = measured as such
  *   remote_rmw      = line_transfer (an atomic RMW on a line another CPU wrote)
  *   free_remote     = free of another thread's chunks while it allocates on the
@@ -157,6 +165,40 @@ static void dur_minus_key(struct calib_profile *p, const char *key, const struct
     }
 }
 
+static double median3(double a, double b, double c)
+{
+    return a > b ? (b > c ? b : (a > c ? c : a)) : (a > c ? a : (b > c ? c : b));
+}
+
+/* timer_slack and timer_wake from the timed waits of each size, with the
+ * default slack and with 1 ns: per size the difference, and the 1 ns
+ * lateness; each key the middle of its three. */
+static void timer_keys(struct calib_profile *p, const struct calib_result *r)
+{
+    const struct calib_stat *d[CALIB_TIMER_SIZES], *o[CALIB_TIMER_SIZES];
+    _Static_assert(CALIB_TIMER_SIZES == 3, "median3");
+    for (int i = 0; i < CALIB_TIMER_SIZES; i++) {
+        d[i] = M(r, (enum calib_id)(CALIB_TIMER_LATE_100US + i));
+        o[i] = M(r, (enum calib_id)(CALIB_TIMER_LATE_1NS_100US + i));
+        if (!d[i] || !o[i]) {
+            enum calib_id miss = (enum calib_id)((d[i] ? CALIB_TIMER_LATE_1NS_100US : CALIB_TIMER_LATE_100US) + i);
+            add_dur(p, "timer_slack", default_ns("timer_slack"), false,
+                    "not measured (%s: %s): the default, Linux's slack of a normal thread", mname(miss),
+                    r->m[miss].note[0] ? r->m[miss].note : "no samples");
+            return;
+        }
+    }
+    double s = median3(d[0]->median - o[0]->median, d[1]->median - o[1]->median, d[2]->median - o[2]->median);
+    add_dur(p, "timer_slack", s > 0 ? s : 0, true, "the middle of %s..%s - %s..%s: %.4g - %.4g, %.4g - %.4g, %.4g - %.4g ns",
+            mname(CALIB_TIMER_LATE_100US), mname(CALIB_TIMER_LATE_1MS), mname(CALIB_TIMER_LATE_1NS_100US),
+            mname(CALIB_TIMER_LATE_1NS_1MS), d[0]->median, o[0]->median, d[1]->median, o[1]->median,
+            d[2]->median, o[2]->median);
+    double w = median3(o[0]->median, o[1]->median, o[2]->median);
+    add_dur(p, "timer_wake", w > 0 ? w : 0, true, "the middle of %s..%s: %.4g %.4g %.4g ns",
+            mname(CALIB_TIMER_LATE_1NS_100US), mname(CALIB_TIMER_LATE_1NS_1MS), o[0]->median, o[1]->median,
+            o[2]->median);
+}
+
 /* wake_idle_extra: how much longer than after a short idle an idle CPU
  * takes to run a woken thread, by how long it idled.  The base is the
  * middle of the medians after 10, 30 and 100 us (one of three levels the
@@ -169,7 +211,7 @@ static void idle_curve(struct calib_profile *p, const struct calib_result *r)
     for (int i = 0; i < CALIB_IDLE_LEVELS; i++)
         if (!(st[i] = M(r, (enum calib_id)(CALIB_WAKE_AFTER_IDLE_10US + i)))) return;
     double a = st[0]->median, b = st[1]->median, c = st[2]->median;
-    double base = a > b ? (b > c ? b : (a > c ? c : a)) : (a > c ? a : (b > c ? c : b));
+    double base = median3(a, b, c);
     struct calib_key *k = add(p, "wake_idle_extra", CK_CURVE);
     k->measured = true;
     int used = snprintf(k->how, sizeof k->how, "%s..%s minus the middle of the first three, %.4g ns:",
@@ -270,13 +312,14 @@ void calib_map(const struct calib_result *r, const struct calib_host *h, struct 
     if (strcmp(k->str, "cfs") != 0) {
         long long bs = calib_host_base_slice_ns(h);
         add_dur(p, "os_timeslice", (double)bs, false, "EEVDF's base slice%s%s%.4g ns",
-                h->base_slice_ns > 0 ? " (debugfs)" : ", 0.75 ms x (1 + log2(min(CPUs, 8)))",
+                calib_host_base_slice_from(h),
                 ts ? "; a CPU-bound thread sharing its CPU measured runs of " : "", ts ? ts->median : 0);
     } else {
         dur_or_default(p, "os_timeslice", r, CALIB_TIMESLICE, NONE, NONE);
     }
 
     dur_or_default(p, "timer_tick_cost", r, CALIB_TIMER_WAKE_CPU, NONE, NONE);
+    timer_keys(p, r);
     dur_or_default(p, "mutex_uncontended", r, CALIB_MUTEX_UNCONTENDED, NONE, NONE);
     dur_or_default(p, "line_transfer", r, CALIB_LINE_TRANSFER, NONE, NONE);
     dur_or_default(p, "remote_rmw", r, CALIB_LINE_TRANSFER, NONE, NONE);

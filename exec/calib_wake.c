@@ -279,14 +279,8 @@ static void bench_wake_after_idle(struct calib_ctx *c)
         calib_loop_start(&l[i], calib_budget(c, 4.0), 2 * c->min_rounds, 400, c->o->max_spread);
     bool more;
     do {
-        int order[CALIB_IDLE_LEVELS * IDLE_PER_ROUND], n = 0;
-        for (int i = 0; i < CALIB_IDLE_LEVELS; i++)
-            for (int k = 0; k < IDLE_PER_ROUND; k++) order[n++] = i;
-        for (int i = n - 1; i > 0; i--) {  /* Fisher-Yates */
-            int j = (int)(calib_rand(&rnd) % (unsigned long long)(i + 1)), x = order[i];
-            order[i] = order[j];
-            order[j] = x;
-        }
+        int order[CALIB_IDLE_LEVELS * IDLE_PER_ROUND], n = CALIB_IDLE_LEVELS * IDLE_PER_ROUND;
+        calib_rounds_order(order, CALIB_IDLE_LEVELS, IDLE_PER_ROUND, &rnd);
         for (int i = 0; i < CALIB_IDLE_LEVELS; i++) round[i].n = 0;
         for (int i = 0; i < n; i++) {
             long long d;

@@ -96,20 +96,20 @@ static void alloc_cached(struct exec_thread *th, uint64_t left, double survive)
     }
 }
 
-/* The accesses to rb_objspace's shared lines (models/gc.c objspace_write),
- * made for real on two lines that the Ractors' cores contend for: per
- * object the flags' load and total_allocated_objects' increment, per
- * malloc'd body the flags' load and the two atomic adds. */
+/* The accesses to rb_objspace's shared lines (models/gc.c objspace_access),
+ * made for real in the order core/heap.c lists them, on two lines that the
+ * Ractors' cores contend for: loads, and the increments as atomic adds. */
 static void objspace_access(struct exec_objspace_line *line, uint64_t objects, bool malloced)
 {
+    int n;
+    const struct core_objspace_access *a = malloced ? core_objspace_escape(&n) : core_objspace_object(&n);
     uint64_t seen = 0;
-    for (uint64_t i = 0; i < objects; i++) {
-        seen += atomic_load_explicit(&line[0].value, memory_order_relaxed);  /* newobj_of0 */
-        atomic_fetch_add_explicit(&line[0].value, 1, memory_order_relaxed);  /* newobj_init */
-        if (!malloced) continue;
-        seen += atomic_load_explicit(&line[0].value, memory_order_relaxed);  /* objspace_xmalloc0 */
-        atomic_fetch_add_explicit(&line[0].value, 1, memory_order_relaxed);  /* malloc_increase */
-        atomic_fetch_add_explicit(&line[1].value, 1, memory_order_relaxed);  /* oldmalloc_increase */
+    for (uint64_t k = 0; k < (malloced ? 1 : objects); k++) {
+        for (int i = 0; i < n; i++) {
+            _Atomic uint64_t *v = &line[a[i].line].value;
+            if (a[i].write) atomic_fetch_add_explicit(v, 1, memory_order_relaxed);
+            else seen += atomic_load_explicit(v, memory_order_relaxed);
+        }
     }
     exec_consume(seen);
 }

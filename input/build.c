@@ -77,7 +77,8 @@ static int fill_struct(const struct bctx *b, const struct sch_obj *t, const cJSO
             break;
         }
         case SCH_DUR: {
-            sim_time x = v ? sch_dur(b->d->pos, v) : sch_default_dur(k);
+            /* no default (machine.timer_wake): absent is SCN_DUR_UNSET */
+            sim_time x = v ? sch_dur(b->d->pos, v) : k->def ? sch_default_dur(k) : SCN_DUR_UNSET;
             memcpy(field, &x, sizeof x);
             break;
         }

@@ -67,6 +67,10 @@ struct scn_machine {
     sim_time os_tick;          /* "os_tick": the kernel's timer tick (1/HZ) */
     double work_scale;         /* "work_scale": multiplier on scenario compute/syscall durations */
     sim_time timer_tick_cost;  /* "timer_tick_cost": CPU time of one timer-thread wake-up */
+    sim_time timer_slack;      /* "timer_slack": how much later a timed futex wait ends than its deadline
+                                * because of the thread's timer slack (Linux: 50 us) */
+    sim_time timer_wake;       /* "timer_wake": a timed wait's expiry -> its thread running again on a busy
+                                * CPU; SCN_DUR_UNSET (absent): all of timer_tick_cost comes first */
 
     /* locks, barrier (models/vm_lock.c, models/barrier.c) */
     sim_time mutex_uncontended; /* "mutex_uncontended": lock+unlock with no waiter */
@@ -227,6 +231,8 @@ struct scn_prog;
  * that the JSON nesting limit (input/jsonpos.h) is derived from, and that a
  * running thread's frame stack is sized from (core/core.h). */
 #define SCN_MAX_LOOP_DEPTH 32
+/* A duration key with no default that was not given (machine.timer_wake). */
+#define SCN_DUR_UNSET SIM_TIME_MAX
 
 struct scn_op {
     enum scn_op_kind kind;

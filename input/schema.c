@@ -96,6 +96,9 @@ static const struct sch_key machine_keys[] = {
     { .name = "corun_slowdown", .kind = SCH_NUMBER, .def = "1.0", .dmin = 1.0, .dmax = 100.0,
       .off = offsetof(struct scn_machine, corun_slowdown) },
     M_DUR("timer_tick_cost", "1us", timer_tick_cost),
+    M_DUR("timer_slack", "50us", timer_slack),
+    { .name = "timer_wake", .kind = SCH_DUR, .min = 0, .max = HOUR,
+      .off = offsetof(struct scn_machine, timer_wake) },  /* absent: SCN_DUR_UNSET */
     M_DUR("mutex_uncontended", "40ns", mutex_uncontended),
     M_DUR("sched_lock_cs", "75ns", sched_lock_cs),
     M_DUR("remote_rmw", "100ns", remote_rmw),

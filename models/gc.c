@@ -235,51 +235,102 @@ bool gc_op(struct rb_thread *th, const struct scn_op *op)
 
 /* The accesses an allocation makes to rb_objspace's shared cache lines,
  * in a multi-Ractor process where the Ractors allocate on several cores
- * at once.  gc.c of v3_1_0, per object: newobj_of0 reads the flags
- * (during_gc, gc_stressful, has_hook) and newobj_init does a plain
- * `objspace->total_allocated_objects++` ("TODO: make it atomic, or ractor
- * local"), both on the line that starts the struct (malloc_params.limit
- * and .increase, flags, total_allocated_objects); an object whose body is
- * malloc'd (an environment's ZALLOC_N, a Proc's TypedData_Make_Struct)
- * adds objspace_xmalloc0's read of the flags (objspace_malloc_gc_stress)
- * and objspace_malloc_increase's two atomic adds, to malloc_increase and
- * to rgengc.oldmalloc_increase on another line: ten accesses for an
- * env_escape's two objects, on two lines.  The accesses of one op follow
- * each other within a few tens of ns, so each line another core accessed
- * last moves here once (a read gets it shared, the write right after
- * upgrades it in the same miss) and stays for the rest of the burst:
- * remote_rmw per line that moves, not per access.  Measured on this
- * repository's 2-vCPU guest (docs/validate.md): a loop of ~190 ns of
- * compute plus those ten accesses runs 72-157 ns slower per iteration on
- * two CPUs than alone, one to two moves of the calibrated 70.8 ns, where
- * a move per access would be 708; and real Ruby 3.1.2's Proc op with the
- * GC off cost +68 to +187 ns (median +135) on 2 CPUs.  With one Ractor
- * one thread runs Ruby at a time and the lines move at most once per GVL
+ * at once, each a cache-line event in program order (core/heap.c lists
+ * them with their gc.c and vm.c sites): per object newobj_of0 reads the
+ * flags and newobj_init does a plain `total_allocated_objects++` ("TODO:
+ * make it atomic, or ractor local"), both on the line that starts the
+ * struct; a malloc'd body (an environment's ALLOC_N, a Proc's
+ * TypedData_Make_Struct) adds objspace_malloc_gc_stress's read of the
+ * flags, objspace_malloc_increase_body's two atomic adds (malloc_increase
+ * on that line, rgengc.oldmalloc_increase on another) and its compare
+ * with malloc_limit; the Proc's three write barriers read the flags.
+ *
+ * An access to a line that another core accessed last moves it here:
+ * the thread stalls `remote_rmw` (a load costs as much as the locked add,
+ * and the add after a load nothing more: measured on this repository's
+ * guest, scripts/line_load_then_add.c) once any transfer of the line still
+ * in flight to the other core has arrived there, and this core's accesses
+ * after it on that line are made as the line arrives.  An access to a line
+ * this core holds costs nothing
+ * and takes no time (the path's own work between the sites is in the op's
+ * compute), so the accesses of one op move each line at most once - when
+ * the other core does not reach the same lines during the stalls.  When it
+ * does (both cores in their allocation paths at once), the lines go back
+ * and forth between the sites, up to one move per change of line in the
+ * sequence (five an env_escape: head, oldmalloc, head, oldmalloc, head).
+ * So the moves per op come from the order of the accesses and from when
+ * the cores run them, not from a count.  Real Ruby 3.1.2 (docs/validate.md,
+ * scripts/alloc_profile.sh): while both Ractors run the Proc loop, 2.3
+ * moves an op of the first line and 0.7 of the second.  With one Ractor one
+ * thread runs Ruby at a time and the lines move at most once per GVL
  * hand-off; not charged.  Ruby 4.0 keeps the counts per Ractor and thread
  * (runtime.alloc_counters `local`: cb772247e7, a773bbf0cc): nothing
  * moves. */
-static void objspace_write(struct rb_thread *th, uint64_t objects, bool malloced)
+static void objspace_moved(struct mach_task *t, void *ctx)
+{
+    (void)t;
+    th_retry(ctx);  /* the op goes on with its next access */
+}
+
+static bool objspace_charged(const struct rb_thread *th)
+{
+    const struct vm *vm = th->vm;
+    return vm->scn->runtime.alloc_counters == ALLOC_COUNTERS_SHARED && vm->sync->multi &&
+           th->nt->core >= 0;
+}
+
+/* Run th's accesses from its next one (os_next) on; true when all are done, false
+ * while it stalls for a line (objspace_moved re-runs the op). */
+static bool objspace_access(struct rb_thread *th)
 {
     struct vm *vm = th->vm;
-    int core = th->nt->core;
-    if (vm->scn->runtime.alloc_counters != ALLOC_COUNTERS_SHARED || !vm->sync->multi || core < 0 ||
-        objects == 0)
-        return;
-    int lines = malloced ? CORE_OBJSPACE_LINES : CORE_OBJSPACE_HEAD + 1;
-    for (int l = 0; l < lines; l++) {
-        if (vm->objspace_owner[l] != core && vm->objspace_owner[l] >= 0) {
-            th->pending_cost += rb_machine_of(th)->remote_rmw;
-            vm->objspace_transfers++;
-        }
-        vm->objspace_owner[l] = core;
+    struct rb_thread_cold *c = rb_cold(th);
+    if (c->os_next == 0 && c->os_count > 0 && th->pending_cost > 0) {
+        th_burst(th, 0, objspace_moved);  /* the work before the first access */
+        return false;
     }
+    sim_time now = sim_now(vm->eng);
+    while (c->os_next < c->os_count) {
+        int core = th->nt->core;
+        int l = c->os_seq[c->os_next++].line;
+        if (l == c->os_held) continue;  /* made as the line arrived */
+        c->os_held = -1;
+        int last = vm->objspace_owner[l];
+        if (last < 0 || last == core) {
+            vm->objspace_owner[l] = core;
+            continue;
+        }
+        /* the line leaves the other core once that core has it and has made
+         * the accesses it asked for it (a transfer in flight completes
+         * first), then takes remote_rmw to come here */
+        sim_time start = vm->objspace_ready[l] > now ? vm->objspace_ready[l] : now;
+        sim_time ready = start + rb_machine_of(th)->remote_rmw;
+        vm->objspace_owner[l] = core;
+        vm->objspace_ready[l] = ready;
+        vm->objspace_transfers++;
+        c->os_held = l;
+        th_burst(th, ready - now, objspace_moved);
+        return false;
+    }
+    c->os_held = -1;
+    return true;
 }
 
 bool gc_alloc_objects(struct rb_thread *th, uint64_t objects, double survive, bool malloced)
 {
     struct core_heap *h = &th->vm->heap;
     if (th->core.op_phase == 0) {
-        objspace_write(th, objects, malloced);
+        rb_cold(th)->os_next = rb_cold(th)->os_count = 0;
+        rb_cold(th)->os_held = -1;
+        if (objects > 0 && objspace_charged(th))
+            /* an alloc op's objects: the first one's accesses may move the
+             * line, the rest follow at once on the line now held */
+            rb_cold(th)->os_seq = malloced ? core_objspace_escape(&rb_cold(th)->os_count)
+                                           : core_objspace_object(&rb_cold(th)->os_count);
+        th->core.op_phase = 2;
+    }
+    if (th->core.op_phase == 2) {
+        if (!objspace_access(th)) return false;
         if (malloced && th->nt->core >= 0) th->vm->bodies_now[th->nt->core] += objects;
         rb_cold(th)->alloc_left = objects;
         rb_cold(th)->alloc_survive = survive;

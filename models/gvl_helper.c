@@ -21,11 +21,17 @@
  *   pthread_cond_wait ends with (glibc's __pthread_cond_wait_common takes
  *   the mutex back before it returns), as the timer thread's eventfd
  *   wake-up costs it its lock sections (models/timer.c).  A timed wait
- *   that expires costs timer_tick_cost, the calibrated CPU of a timeout's
- *   wake-up (the hrtimer's arming and expiry; docs/validate.md).
- *   Otherwise it sleeps until the current region is `threshold` old, or,
- *   with no region running, `threshold` at a time (the "sleep time"), and
- *   the timed wait ends HELPER_TIMER_SLACK after that (below); when
+ *   that expires ends timer_slack after its deadline (below); the
+ *   helper's code runs timer_wake after that (the expiry's interrupt, the
+ *   wake, the switch, the futex's return) and, once it has decided and
+ *   armed its next wait, spends the rest of timer_tick_cost (the
+ *   calibrated CPU of a timeout's wake-up) entering it: the executor's
+ *   helper, traced with sched_switch / hrtimer events, runs its check 2 us
+ *   after it is switched in and leaves the CPU 9 us after arming
+ *   (docs/validate.md).  Without a measured timer_wake all of
+ *   timer_tick_cost comes before the check.  With a thread ready it
+ *   sleeps until the current region is `threshold` old, or, with no
+ *   region running, `threshold` at a time (the "sleep time"); when
  *   a region it finds is `threshold` old and a thread is ready it performs
  *   the hand-off the thread skipped (core_sched_handoff_deferred on its
  *   behalf, paying the futex wake and the global lock section).  Like the
@@ -49,11 +55,9 @@
  * futex_setup_timer; hrtimer_set_expires_range_ns), and a lone timer
  * fires at the range's end.  A thread's slack is 50 us unless it calls
  * prctl(PR_SET_TIMERSLACK) (init/init_task.c, .timer_slack_ns = 50000;
- * prctl(2)); neither CRuby nor the executor does.  Measured on the host
- * of docs/data/validate: 100 us cond_timedwaits on one CPU last 170 us
- * (median), 121 us once the slack is set to 1 ns (docs/validate.md).
- * The ~20 us left is the expiry's own cost, timer_tick_cost. */
-#define HELPER_TIMER_SLACK (50 * SIM_US)
+ * prctl(2)); neither CRuby nor the executor does.  machine.timer_slack,
+ * measured by `gvlsim calibrate` (timed futex waits with the default
+ * slack against the same with 1 ns; docs/calibrate.md). */
 
 struct thr_helper {
     struct core_sched *s;
@@ -63,8 +67,12 @@ struct thr_helper {
     bool started;
     bool idle;                  /* waiting until a region wakes it */
     bool timed;                 /* in a timed wait (ended by its timeout) */
+    bool settling;              /* entering its next wait after a timeout (helper_settle) */
+    bool signalled;             /* signalled meanwhile: that wait returns at once */
     sim_time since;             /* when the deferred region (sched->deferred) began */
     sim_time pending_cost;      /* futex wakes and lock sections it issued */
+    sim_time deadline;          /* its timed wait's end: the deadline + timer_slack */
+    sim_time settle;            /* the CPU of that entry still to pay */
 };
 
 static void helper_run(struct mach_task *t, void *ctx);
@@ -73,7 +81,10 @@ static void helper_timeout(void *obj, uint64_t arg)
 {
     (void)arg;
     struct thr_helper *h = obj;
-    mach_wake(&h->vm->mach, &h->nt, NULL);
+    /* with a measured timer_wake, that is the expiry's whole latency, on
+     * an idle core too (docs/validate.md) */
+    if (h->vm->scn->machine.timer_wake == SCN_DUR_UNSET) mach_wake(&h->vm->mach, &h->nt, NULL);
+    else mach_wake_timer(&h->vm->mach, &h->nt);
 }
 
 static sim_time region_age(const struct thr_helper *h)
@@ -81,14 +92,39 @@ static sim_time region_age(const struct thr_helper *h)
     return h->s->deferred ? sim_now(h->vm->eng) - h->since : 0;
 }
 
+/* The wait itself: its timer armed for what is left of the slack-extended
+ * deadline; a signal that came while it was entering it (its futex word
+ * changed) makes it return at once. */
+static void helper_wait(struct mach_task *t, void *ctx)
+{
+    struct thr_helper *h = ctx;
+    h->settling = false;
+    if (h->signalled) {
+        h->signalled = false;
+        helper_run(t, h);
+        return;
+    }
+    if (h->timed) {
+        sim_time now = sim_now(h->vm->eng);
+        sim_after(h->vm->eng, h->deadline > now ? h->deadline - now : 0, helper_timeout, h, 0);
+    }
+    mach_block(&h->vm->mach, t, helper_run, h);
+}
+
 static void helper_sleep(struct mach_task *t, void *ctx)
 {
     struct thr_helper *h = ctx;
-    sim_time sleep;
+    sim_time sleep, settle = h->settle;
     h->idle = core_helper_next(h->s, region_age(h), h->vm->scn->runtime.threshold, &sleep) == CORE_HELPER_IDLE;
     h->timed = !h->idle;
-    if (h->timed) sim_after(h->vm->eng, sleep + HELPER_TIMER_SLACK, helper_timeout, h, 0);
-    mach_block(&h->vm->mach, t, helper_run, h);
+    h->deadline = sim_now(h->vm->eng) + sleep + vm_timed_wait_slack(h->vm);
+    h->settle = 0;
+    if (settle > 0) {
+        h->settling = true;
+        mach_burst(&h->vm->mach, t, settle, helper_wait, h);
+    } else {
+        helper_wait(t, h);
+    }
 }
 
 /* Its hand-off's sections are paid: the sched lock is let go (the wake of
@@ -119,8 +155,19 @@ static void helper_run(struct mach_task *t, void *ctx)
 {
     struct thr_helper *h = ctx;
     const struct scn_machine *m = &h->vm->scn->machine;
-    /* a timeout, or a signal (or the start): the sched lock taken back */
-    sim_time c = h->timed ? m->timer_tick_cost : m->mutex_uncontended;
+    /* a timeout: timer_wake until its code runs, the rest of
+     * timer_tick_cost after its check (helper_sleep); a signal (or the
+     * start): the sched lock taken back */
+    sim_time c = m->mutex_uncontended;
+    if (h->timed && m->timer_wake == SCN_DUR_UNSET) {
+        c = m->timer_tick_cost;
+    } else if (h->timed) {
+        /* drawn like every wake latency (wake_jitter): an exact one
+         * phase-locks the helper's polls with a thread's loop of calls,
+         * so that they keep finding it between two calls */
+        c = mach_wake_draw(&h->vm->mach, m->timer_wake);
+        h->settle = m->timer_tick_cost > m->timer_wake ? m->timer_tick_cost - m->timer_wake : 0;
+    }
     h->timed = false;
     if (c > 0) mach_burst(&h->vm->mach, t, c, helper_check, h);
     else helper_check(t, h);
@@ -143,6 +190,11 @@ void helper_waiters_appeared(struct rb_ractor *r, struct gvl_actor by)
     if (!h || !h->started || !h->idle) return;
     h->idle = false;
     struct vm *vm = r->vm;
+    if (h->settling) {  /* not asleep yet: the FUTEX_WAKE finds nobody, its wait returns at once */
+        h->signalled = true;
+        *by.cost += vm->scn->machine.futex_wake;
+        return;
+    }
     int woke = mach_wake(&vm->mach, &h->nt, by.nt);
     if (woke) {
         vm->wakeups++;

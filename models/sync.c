@@ -75,7 +75,7 @@ static void timed_wait(struct rb_thread *th, sim_time timeout)
     th->blocking = true;
     vm_set_state(th, TS_PARKED);
     mn_blocking_begin(th);  /* M:N: pin the SNT */
-    rb_cold(th)->wait_timeout_ev = sim_after(th->vm->eng, timeout, timed_timeout, th, 0);
+    rb_cold(th)->wait_timeout_ev = sim_after(th->vm->eng, timeout + vm_timed_wait_slack(th->vm), timed_timeout, th, 0);
     gvl_blocking_enter(th, true, timed_released);  /* THREAD_BLOCKING_BEGIN */
 }
 

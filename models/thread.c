@@ -271,6 +271,9 @@ static void sleep_done(struct mach_task *t, void *ctx)
 
 static void sleep_now(struct rb_thread *th)
 {
+    /* the sleep's length as it happens: Kernel#sleep(d) is a timed wait
+     * late by the slack (vm.h), but a recorded sleep (gvlsim import)
+     * holds it already, so the op's `dur` is taken as the real length */
     th_block_timeout(th, th->region_dur, sleep_done);
 }
 

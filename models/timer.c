@@ -77,7 +77,13 @@ static void timer_sleep(struct mach_task *t, void *ctx)
     if (!timeslice_empty(tm, sim_now(vm->eng)) || mn_grq_cnt(vm) > 0) {  /* M:N: also while Ractors wait for an SNT */
         tm->sleeping_forever = false;
         tm->timed_waits++;
-        tm->timeout_ev = sim_after(vm->eng, vm->scn->runtime.timer_tick, timer_timeout, vm, 0);
+        /* epoll_wait's timeout ends late by the slack (ep_poll's
+         * select_estimate_accuracy: the larger of 0.1% of the timeout
+         * and the thread's timer_slack_ns, fs/select.c); the executor's
+         * condvar wait by timer_slack (models/gvl_helper.c) */
+        sim_time tick = vm->scn->runtime.timer_tick, slack = vm->scn->machine.timer_slack;
+        if (tick / 1000 > slack) slack = tick / 1000;
+        tm->timeout_ev = sim_after(vm->eng, tick + slack, timer_timeout, vm, 0);
     } else {
         tm->sleeping_forever = true;
     }

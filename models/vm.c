@@ -108,7 +108,10 @@ int vm_init(struct vm *vm, const struct scenario *scn, struct sim_engine *eng, c
     vm->queues = calloc((size_t)(vm->nqueues ? vm->nqueues : 1), sizeof *vm->queues);
     vm->mutexes = calloc((size_t)(vm->nmutexes ? vm->nmutexes : 1), sizeof *vm->mutexes);
     vm->condvars = calloc((size_t)(vm->ncondvars ? vm->ncondvars : 1), sizeof *vm->condvars);
-    for (int l = 0; l < CORE_OBJSPACE_LINES; l++) vm->objspace_owner[l] = -1;
+    for (int l = 0; l < CORE_OBJSPACE_LINES; l++) {
+        vm->objspace_owner[l] = -1;
+        vm->objspace_ready[l] = 0;
+    }
     vm->bodies_now = calloc((size_t)scn->machine.cores, sizeof *vm->bodies_now);
     vm->bodies_garbage = calloc((size_t)scn->machine.cores, sizeof *vm->bodies_garbage);
     if (!vm->ractors || !vm->threads || !vm->cold || !vm->nts || !vm->queues || !vm->mutexes || !vm->condvars || !vm->bodies_now ||

@@ -156,6 +156,9 @@ struct rb_thread_cold {
     sim_event_id wait_timeout_ev;
     sim_time wait_deadline;      /* Queue#pop(timeout:): when the timeout passes */
     /* the alloc op in progress (models/gc.c) */
+    const struct core_objspace_access *os_seq;  /* its accesses to rb_objspace's lines */
+    int os_count, os_next;                      /* ... how many, the next to make */
+    int os_held;            /* the line it stalled for: its accesses made on arrival */
     uint64_t alloc_left;
     double alloc_survive;
     sim_time gc_cost;
@@ -203,9 +206,10 @@ struct vm {
     struct core_condvar *condvars;
     int ncondvars;
     struct core_heap heap;       /* the objects and the GC (core/heap.h) */
-    /* rb_objspace's shared cache lines (models/gc.c objspace_write): the
+    /* rb_objspace's shared cache lines (models/gc.c objspace_access): the
      * core that accessed each last (-1: none yet), and the moves so far */
     int objspace_owner[CORE_OBJSPACE_LINES];
+    sim_time objspace_ready[CORE_OBJSPACE_LINES];  /* when the owner has it */
     uint64_t objspace_transfers;
     /* malloc'd bodies each core allocated since the last GC start, and as
      * that start found them (what its sweep frees); the slots the sweep
@@ -320,6 +324,19 @@ static inline void vm_pay(struct vm *vm, struct mach_task *t, sim_time *owed, ma
     *owed = 0;
     if (c > 0) mach_burst(&vm->mach, t, c, k, ctx);
     else k(t, ctx);
+}
+
+/* How late a timed futex / condvar wait ends after its deadline: glibc's
+ * pthread_cond_timedwait sleeps in FUTEX_WAIT_BITSET, whose hrtimer Linux
+ * arms over [deadline, deadline + current->timer_slack_ns] and fires at
+ * the range's end when nothing else expires there (kernel/futex/waitwake.c
+ * futex_wait -> futex_setup_timer); machine.timer_slack, measured by
+ * `gvlsim calibrate`, Linux's 50 us by default.  CRuby's native_cond_sleep,
+ * its 3.1 GVL timer's native_cond_timedwait and the threshold helper wait
+ * so, and so does the executor for each of them. */
+static inline sim_time vm_timed_wait_slack(const struct vm *vm)
+{
+    return vm->scn->machine.timer_slack;
 }
 
 /* The waker's CPU cost of a futex wake that mach_wake answered with `woke`:

@@ -340,7 +340,8 @@ void vml_cond_timedwait(struct rb_thread *th, struct vml_cond *c, struct vml_mut
 {
     sim_time now = sim_now(th->vm->eng);
     th_sync_of(th)->timed_out = false;
-    th_sync_of(th)->timeout_ev = sim_at(th->vm->eng, abs > now ? abs : now, cond_timeout, th, 0);
+    th_sync_of(th)->timeout_ev = sim_at(th->vm->eng, (abs > now ? abs : now) + vm_timed_wait_slack(th->vm),
+                                        cond_timeout, th, 0);  /* ends late by the slack (vm.h) */
     vml_cond_wait(th, c, m, wait_state, k);
 }
 

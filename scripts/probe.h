@@ -1,6 +1,6 @@
-/* probe.h - what the stand-alone wake-up probes of scripts/ (wake_paths.c,
- * wake_pull.c, timer_pull.c) share: the monotonic clock, a busy spin, and
- * the calling thread's CPUs.  Header only, so that each probe still builds
+/* probe.h - what the stand-alone probes of scripts/ (wake_paths.c,
+ * wake_pull.c, timer_pull.c, futex_split.c) share: the monotonic clock, a
+ * busy spin, and the calling thread's CPUs.  Header only, so that each probe still builds
  * with one `cc -O2 -pthread scripts/NAME.c`. */
 #ifndef SCRIPTS_PROBE_H
 #define SCRIPTS_PROBE_H

@@ -749,7 +749,8 @@ static int wake_kind(const struct mach_core *c, const struct mach_task *t, int w
 /* Returns MACH_WAKE_REMOTE if the task goes to a core other than the
  * waker's (the waker sends an IPI), else MACH_WAKE_CHAIN or
  * MACH_WAKE_LOCAL (wake_kind; LOCAL without a waker). */
-static inline __attribute__((always_inline)) int place(struct machine *m, struct mach_task *t, const struct mach_task *waker)
+static inline __attribute__((always_inline)) int place(struct machine *m, struct mach_task *t, const struct mach_task *waker,
+                                                        bool own_timer)
 {
     int wcore = waker && waker->state == MT_RUNNING ? waker->core : -1;
     bool initial = t->state == MT_NEW;
@@ -776,7 +777,11 @@ static inline __attribute__((always_inline)) int place(struct machine *m, struct
     if (target < 0) target = first_idle_core(m);
     if (target >= 0 && !(t->last_core == wcore && wcore >= 0 && pack_draw(m, t))) {
         if (fair_on(m)) fair_enqueue(m, &m->cores[target], t, initial);
-        begin_arrival(m, &m->cores[target], t, CORE_WAKING, idle_wake_latency(m, &m->cores[target]));
+        /* a timer of the wakee's own idle core wakes that core itself:
+         * no IPI, and the machine's timer_wake (charged by the model)
+         * holds the expiry's latency (mach_wake_timer) */
+        sim_time lat = own_timer && target == t->last_core ? 0 : idle_wake_latency(m, &m->cores[target]);
+        begin_arrival(m, &m->cores[target], t, CORE_WAKING, lat);
         return wcore >= 0 ? MACH_WAKE_REMOTE : MACH_WAKE_LOCAL;
     }
     /* 2. no idle core: the least loaded run queue; packed: the waker's core */
@@ -818,7 +823,7 @@ void mach_start(struct machine *m, struct mach_task *t, mach_cont k, void *ctx)
     if (t->state != MT_NEW) { protocol_error(m, t, "started twice"); return; }
     t->resume_k = k;
     t->resume_ctx = ctx;
-    place(m, t, NULL);
+    place(m, t, NULL, false);
 }
 
 /* mach_burst's general case (machine.h: the common one is inline there) */
@@ -1021,7 +1026,18 @@ void mach_block(struct machine *m, struct mach_task *t, mach_cont k, void *ctx)
 int mach_wake(struct machine *m, struct mach_task *t, const struct mach_task *waker)
 {
     if (t->state != MT_BLOCKED) return 0;
-    return place(m, t, waker);
+    return place(m, t, waker, false);
+}
+
+sim_time mach_wake_draw(struct machine *m, sim_time mean)
+{
+    return wake_latency(m, mean, wake_spread(mean, m->p.wake_jitter));
+}
+
+int mach_wake_timer(struct machine *m, struct mach_task *t)
+{
+    if (t->state != MT_BLOCKED) return 0;
+    return place(m, t, NULL, true);
 }
 
 void mach_exit(struct machine *m, struct mach_task *t)

@@ -251,6 +251,15 @@ void mach_block(struct machine *m, struct mach_task *t, mach_cont k, void *ctx);
  * (futex_wake_chain against futex_wake: docs/calibrate.md). */
 enum { MACH_WAKE_NONE = 0, MACH_WAKE_LOCAL = 1, MACH_WAKE_REMOTE = 2, MACH_WAKE_CHAIN = 3 };
 int mach_wake(struct machine *m, struct mach_task *t, const struct mach_task *waker);
+/* The same for the expiry of a timer the task armed (its timed wait): the
+ * hrtimer fires on the core it was armed on, so if that core (the task's
+ * last) is idle it wakes without wake_idle_core / wake_idle_extra - the
+ * caller charges the measured expiry-to-running time (machine.timer_wake)
+ * itself.  Any other placement is mach_wake's with no waker. */
+int mach_wake_timer(struct machine *m, struct mach_task *t);
+/* A wake latency the caller charges itself (machine.timer_wake), drawn
+ * like the machine's own: uniformly within +-wake_jitter of `mean`. */
+sim_time mach_wake_draw(struct machine *m, sim_time mean);
 
 void mach_exit(struct machine *m, struct mach_task *t);
 /* t (RUNNING, not in a burst) reads a CPU-time clock of its process

@@ -172,7 +172,7 @@ run run scenarios/queue_pingpong.json --set ractors.0.threads.0.program.0.times=
 expect_code 0 "long trace: traced run"
 run import gvl-tracing "$tmp/long.trace.json.gz" -o "$tmp/long.json" --machine report_m4 $mach
 expect_code 0 "long trace: import"
-expect_match err "gvlsim trace, .*, 261447 events" "long trace: its events"
+expect_match err "gvlsim trace, .*, 261437 events" "long trace: its events"
 # shellcheck disable=SC2086
 run run "$tmp/long.json" $mach --set runtime.gvl_policy=eager --set machine.cores=2 -q --reproducible -o "$tmp/long_b.csv"
 expect_code 0 "long trace: re-run"

@@ -34,6 +34,8 @@ static inline struct scn_machine fx_machine(int cores)
     m.os_timeslice = 3 * SIM_MS;
     m.work_scale = 1.0;
     m.timer_tick_cost = 1 * SIM_US;
+    m.timer_slack = 50 * SIM_US;      /* the schema's defaults */
+    m.timer_wake = SCN_DUR_UNSET;
     m.insn_time = 7 * SIM_NS;
     return m;
 }

@@ -104,6 +104,18 @@ static void test_tick_estimate(void)
     ASSERT(calib_tick_estimate(at, 3) == 0);   /* too few */
 }
 
+/* The free benchmark's batches count only with both threads at work: this
+ * one on its CPU for 90% of the batch, the other through half its chunks
+ * (a batch is 2,000 mallocs and 2,000 frees) */
+static void test_free_both_at_work(void)
+{
+    ASSERT(calib_free_both_at_work(95000, 100000, 2000, 2000));
+    ASSERT(calib_free_both_at_work(90000, 100000, 2000, 2000));
+    ASSERT(!calib_free_both_at_work(89000, 100000, 4000, 2000));  /* preempted a tenth of it */
+    ASSERT(!calib_free_both_at_work(100000, 100000, 1999, 2000)); /* the other one waited or slept */
+    ASSERT(!calib_free_both_at_work(0, 0, 4000, 2000));
+}
+
 static void test_kernel_to_scheduler(void)
 {
     struct calib_host h;
@@ -132,8 +144,20 @@ static void test_kernel_to_scheduler(void)
     ASSERT_EQ(calib_host_base_slice_ns(&h), 1500000);
     h.cpus_online = 20;
     ASSERT_EQ(calib_host_base_slice_ns(&h), 3000000);
+    h.se_slice_ns = 1400000;      /* debugfs locked down: the task's own slice */
+    ASSERT_EQ(calib_host_base_slice_ns(&h), 1400000);
+    ASSERT_STREQ(calib_host_base_slice_from(&h), " (se.slice in /proc/self/sched)");
     h.base_slice_ns = 2800000;
     ASSERT_EQ(calib_host_base_slice_ns(&h), 2800000);
+    ASSERT_STREQ(calib_host_base_slice_from(&h), " (debugfs)");
+    /* /proc/PID/sched as Linux 6.18 prints it */
+    ASSERT_EQ(calib_host_parse_se_slice("cat (1600, #threads: 1)\n"
+                                        "-------------------------------------------------------------------\n"
+                                        "se.exec_start                                :      55976585.406847\n"
+                                        "se.slice                                     :              1400000\n"
+                                        "policy                                       :                    0\n"), 1400000);
+    ASSERT_EQ(calib_host_parse_se_slice("se.sum_exec_runtime : 5\nse.slicex : 7\n"), 0);
+    ASSERT_EQ(calib_host_parse_se_slice(""), 0);
 }
 
 static void set(struct calib_result *r, enum calib_id id, double med, double q1, double q3)
@@ -238,6 +262,28 @@ static void test_map(void)
     ASSERT(fabs(calib_profile_key(&p, "corun_slowdown")->num - 1.5) < 1e-9);  /* 1.47 / 0.98 */
     ASSERT_EQ(dur(&p, "insn_time"), 1190);                        /* 1.19 ns */
     ASSERT(calib_profile_key(&p, "insn_time")->measured);
+    /* the timed waits not measured: Linux's default slack, said so; no
+     * timer_wake (all of timer_tick_cost before the helper's code) */
+    ASSERT(dur(&p, "timer_slack") == 50 * SIM_US && !calib_profile_key(&p, "timer_slack")->measured);
+    ASSERT(strstr(calib_profile_key(&p, "timer_slack")->how, "timer_late_100us_ns"));
+    ASSERT(!calib_profile_key(&p, "timer_wake"));
+    /* measured: the development guest's quick calibrate of 06:05 UTC
+     * (us): with the default slack 67.1, 68.8, 73.2; with 1 ns 17.1, 18.5,
+     * 18.6; each key the middle of three */
+    static const double late_us[2][CALIB_TIMER_SIZES] = { { 67.1, 68.8, 73.2 }, { 17.1, 18.5, 18.6 } };
+    for (int i = 0; i < CALIB_TIMER_SIZES; i++) {
+        set(&r, (enum calib_id)(CALIB_TIMER_LATE_100US + i), late_us[0][i] * 1000, 0, 0);
+        set(&r, (enum calib_id)(CALIB_TIMER_LATE_1NS_100US + i), late_us[1][i] * 1000, 0, 0);
+    }
+    calib_map(&r, &h, &p);
+    ASSERT_EQ(dur(&p, "timer_slack"), 50300 * SIM_NS);   /* 50.0, 50.3, 54.6 */
+    ASSERT(calib_profile_key(&p, "timer_slack")->measured);
+    ASSERT_EQ(dur(&p, "timer_wake"), 18500 * SIM_NS);
+    ASSERT(calib_profile_key(&p, "timer_wake")->measured);
+    set(&r, CALIB_TIMER_LATE_1MS, 10000, 0, 0);  /* earlier than with 1 ns: floored at 0 */
+    set(&r, CALIB_TIMER_LATE_300US, 10000, 0, 0);
+    calib_map(&r, &h, &p);
+    ASSERT_EQ(dur(&p, "timer_slack"), 0);
     ASSERT(!calib_profile_key(&p, "wake_idle_extra"));  /* not measured: not written (no extra) */
     /* the wake after an idle time: the lead's probe of 03:08 UTC on the
      * development guest, its first run's medians (us) */
@@ -367,6 +413,7 @@ int main(void)
     RUN(test_loop_stops_when_stable);
     RUN(test_loop_flags_unstable);
     RUN(test_tick_estimate);
+    RUN(test_free_both_at_work);
     RUN(test_kernel_to_scheduler);
     RUN(test_map);
     RUN(test_docs_table);

@@ -248,6 +248,62 @@ static void test_wake_idle_extra(void)
     ASSERT_EQ(gv_curve_at(&none, 1000), 0);
 }
 
+/* A timer of B's own idle core (mach_wake_timer) wakes B there at once:
+ * no wake_idle_core (10); the caller charges timer_wake itself.  A wake
+ * with no waker (mach_wake) takes the idle core's latency. */
+struct timer_wake { struct machine *m; struct mach_task *t; bool own; };
+
+static void timer_fires(void *obj, uint64_t arg)
+{
+    (void)arg;
+    struct timer_wake *tw = obj;
+    int woke = tw->own ? mach_wake_timer(tw->m, tw->t) : mach_wake(tw->m, tw->t, NULL);
+    ASSERT_EQ(woke, MACH_WAKE_LOCAL);
+}
+
+static sim_time timer_wake_run(bool own)
+{
+    static const struct ms_step b[] = { { A_BLOCK, 0, 0 }, { A_MARK, 0, 0 }, { A_EXIT, 0, 0 } };
+    const struct ms_step *const s[] = { b };
+    struct ms_world w;
+    ms_setup(&w, 2, s, 1);
+    ms_start(&w, 0);
+    struct timer_wake tw = { &w.m, &w.t[0].t, own };
+    sim_after(w.e, 1000, timer_fires, &tw, 0);
+    ms_run(&w);
+    sim_time at = w.t[0].marks[0];
+    ASSERT_EQ(w.t[0].t.core, -1);
+    ms_teardown(&w);
+    return at;
+}
+
+static void test_wake_timer(void)
+{
+    ASSERT_EQ(timer_wake_run(true), 1000);
+    ASSERT_EQ(timer_wake_run(false), 1000 + 10);
+    /* mach_wake_draw: the machine's spread around a latency the caller
+     * pays (+-wake_jitter), the mean itself without one */
+    static const struct ms_step none[] = { { A_EXIT, 0, 0 } };
+    const struct ms_step *const s[] = { none };
+    struct ms_world w;
+    struct mach_params p = ms_params(1, MACH_SCHED_FIFO);
+    p.wake_jitter = 0.5;
+    ms_setup_params(&w, &p, s, 1);
+    sim_time lo = SIM_TIME_MAX, hi = 0;
+    for (int i = 0; i < 200; i++) {
+        sim_time d = mach_wake_draw(&w.m, 100);
+        ASSERT(d >= 50 && d <= 150);
+        lo = d < lo ? d : lo;
+        hi = d > hi ? d : hi;
+    }
+    ASSERT(lo < 70 && hi > 130);
+    ms_teardown(&w);
+    p.wake_jitter = 0;
+    ms_setup_params(&w, &p, s, 1);
+    ASSERT_EQ(mach_wake_draw(&w.m, 100), 100);
+    ms_teardown(&w);
+}
+
 struct cut { struct machine *m; struct mach_task *t; sim_time delay; };
 
 static void cut_now(void *obj, uint64_t arg)
@@ -435,6 +491,7 @@ int main(void)
     RUN(test_wake_pack);
     RUN(test_wake_pack_sleep);
     RUN(test_wake_idle_extra);
+    RUN(test_wake_timer);
     RUN(test_interrupt_cuts_burst);
     RUN(test_interrupt_while_preempted);
     RUN(test_wakeup_preempt);

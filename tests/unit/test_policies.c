@@ -296,6 +296,79 @@ static void test_threshold_helper_hands_over(void)
     ASSERT(t2.wants[1] > 1 * MS + 50 * US + 20 * US && t2.wants[1] < 1 * MS + 150 * US);
 }
 
+/* The helper's timed wait under machine values: A's 25 ms call, B ready
+ * behind it, as long_call, with the machine's timer keys set; three
+ * cores, so that B's wake never waits for the helper's own CPU. */
+static struct fx_result helper_timed_seed(sim_time slack, sim_time tick_cost, sim_time timer_wake, double jitter,
+                                          uint64_t seed, sim_time idle_wake)
+{
+    static struct scn_op a[2], b[1];
+    a[0] = fx_compute(5 * US);
+    a[1] = fx_syscall(25 * MS, false);
+    b[0] = fx_compute(1 * MS);
+    struct scn_thread th[] = { { "A", 1, { a, 2 }, 0, false }, { "B", 1, { b, 1 }, 0, false } };
+    struct scn_ractor r;
+    struct scenario s = fx_one_ractor(3, GVL_POLICY_THRESHOLD, &r, th, 2);
+    s.machine.timer_slack = slack;
+    s.machine.timer_tick_cost = tick_cost;
+    s.machine.timer_wake = timer_wake;
+    s.machine.wake_jitter = jitter;
+    s.machine.wake_idle_core = idle_wake;
+    s.seed = seed;
+    return fx_simulate(&s);
+}
+
+static struct fx_result helper_timed(sim_time slack, sim_time tick_cost, sim_time timer_wake)
+{
+    return helper_timed_seed(slack, tick_cost, timer_wake, 0, 1, 20 * US);
+}
+
+/* machine.timer_slack is the machine's (calibrate measures it), not a
+ * constant: 200 us of slack put the hand-off 150 us later than 50 us. */
+static void test_threshold_helper_slack_key(void)
+{
+    struct fx_result a = helper_timed(50 * US, 1 * US, SCN_DUR_UNSET);
+    struct fx_result b = helper_timed(200 * US, 1 * US, SCN_DUR_UNSET);
+    ASSERT_EQ(a.rc, GV_OK);
+    ASSERT_EQ(b.rc, GV_OK);
+    ASSERT_EQ(b.m.gvl_handoffs, 1);
+    ASSERT_EQ(b.wants[1] - a.wants[1], 150 * US);
+    ASSERT(b.wants[1] > 100 * US + 200 * US + 20 * US && b.wants[1] < 100 * US + 200 * US + 80 * US);
+}
+
+/* A measured timer_wake is the time from the wait's expiry to the helper's
+ * check; the rest of timer_tick_cost (500 us here) comes after it has
+ * decided, and its idle core wakes by its own timer (no wake_idle_core,
+ * 20 us here: mach_wake_timer).  So B waits for A's 5 us of Ruby, the
+ * helper's start on an idle core (20 us), 100 + 50 + 5 us, then its own
+ * wake-up (20 us): 200 us (220 with wake_idle_core at the expiry); unset,
+ * all 500 us and the idle core's wake come before the check. */
+static void test_threshold_helper_timer_wake(void)
+{
+    struct fx_result set = helper_timed(50 * US, 500 * US, 5 * US);
+    struct fx_result unset = helper_timed(50 * US, 500 * US, SCN_DUR_UNSET);
+    ASSERT_EQ(set.rc, GV_OK);
+    ASSERT_EQ(set.m.gvl_handoffs, 1);
+    ASSERT(set.wants[1] >= 195 * US && set.wants[1] < 210 * US);
+    ASSERT(unset.wants[1] > 100 * US + 50 * US + 20 * US + 500 * US);
+    /* the CPU of the wake-up is the same: A's call still ends the run */
+    ASSERT(set.m.wall > 25 * MS && set.m.wall < 25 * MS + 600 * US);
+    /* drawn like every wake latency (+-wake_jitter, here 0.5 of 20 us),
+     * so that the helper's polls do not phase-lock with a loop of calls:
+     * B's wait moves from seed to seed within +-10 us of the mean's (idle
+     * cores that wake at once here: no other latency is drawn) */
+    struct fx_result mean = helper_timed_seed(50 * US, 500 * US, 20 * US, 0, 1, 0);
+    sim_time lo = SIM_TIME_MAX, hi = 0;
+    for (uint64_t seed = 1; seed <= 8; seed++) {
+        struct fx_result j = helper_timed_seed(50 * US, 500 * US, 20 * US, 0.5, seed, 0);
+        ASSERT_EQ(j.rc, GV_OK);
+        lo = j.wants[1] < lo ? j.wants[1] : lo;
+        hi = j.wants[1] > hi ? j.wants[1] : hi;
+    }
+    ASSERT(lo < hi);
+    ASSERT(lo >= mean.wants[1] - 10 * US && hi <= mean.wants[1] + 10 * US);
+}
+
 /* What the helper's wake-ups cost depends on what woke it: a signal of its
  * condvar (or its start) costs the sched lock it takes back, only a timed
  * wait's expiry costs timer_tick_cost (models/gvl_helper.c; 500 us here,
@@ -576,6 +649,8 @@ int main(void)
     RUN(test_delayed_tick_holds_sched_lock);
     RUN(test_threshold_helper_hands_over);
     RUN(test_threshold_helper_wake_cost);
+    RUN(test_threshold_helper_slack_key);
+    RUN(test_threshold_helper_timer_wake);
     RUN(test_quantum_every_policy);
     RUN(test_queue_path_untouched);
     RUN(test_io_thread);
