@@ -37,20 +37,23 @@ enum {
 #define CORE_MAX_FRAMES (SCN_MAX_LOOP_DEPTH + 1)
 
 struct core_frame {
-    const struct scn_prog *prog;
-    /* the next op of prog to hand out, and the end of its ops (pointers
-     * rather than an index: the next op is one load and one compare) */
-    const struct scn_op *next, *end;
+    /* the first op of its program, the next to hand out, and the end of
+     * its ops (pointers rather than an index: the next op is one load and
+     * one compare) */
+    const struct scn_op *first, *next, *end;
     uint64_t left;               /* iterations left after the current one */
+    sim_time start;              /* when the current iteration began (or its item arrived) */
+    /* (48 bytes, and a thread of a loop has two: what the block's op says
+     * once for all threads - its named measure, a synchronize's unlock -
+     * is read from the op, the one before the next
+     * of the frame below: core_cursor_op) */
     bool forever;
     bool measure;                /* "measure": true: each iteration is one op */
     bool timed;                  /* each iteration (or the block) ends with a sample */
     bool sampled;                /* ... which was taken for the current one */
     bool from_pop, popped;       /* "latency_from": "pop", and the item's time is known */
-    bool end_done;               /* end_op was handed out */
-    int mid;                     /* 1 + the named measure's index, 0 none */
-    sim_time start;              /* when the current iteration began (or its item arrived) */
-    const struct scn_op *end_op; /* run after the body: a synchronize's unlock */
+    bool sync;                   /* a synchronize's body: its unlock runs after it */
+    bool end_done;               /* ... the unlock was handed out */
 };
 
 /* The latencies of one named measure recorded by one thread (exact: every
@@ -122,33 +125,35 @@ struct core_ractor {
 
 /* A Ruby thread instance. */
 struct core_thread {
+    /* (fields in an order without padding holes: with 100k threads every
+     * byte of a thread is 100 KB) */
     int id;                      /* index among all thread instances: its random stream */
+    int instance, ninstances;    /* among instances of its template (times_total) */
+    /* its template: what it is (when it starts: start_at, below) */
+    int tmpl;                    /* index among all thread templates, -1 for a generator */
+    int gen;                     /* generator index, -1 for a template's instance */
+    bool started, finished;
+    bool in_readyq;              /* scheduler: in its Ractor's ready queue */
+    bool joining;                /* parked in join (wait_next, below) */
     char *name;                  /* "main", "worker", "worker#3", "r#2/worker" */
     struct core_ractor *ractor;
-    int instance, ninstances;    /* among instances of its template (times_total) */
 
     /* scheduler */
     struct core_thread *link;    /* a backend's own list (the 2.x GVL's switch waiters) */
-    bool in_readyq;              /* in its Ractor's ready queue */
     sim_time running_time;       /* th->running_time_us, credited per TIMER interrupt */
 
     /* parked on a queue or in join */
     struct core_thread *wait_next;
     int parked_queue;            /* queue index, -1 if not parked on a queue */
-    bool joining;
     /* ... or on a Mutex, a ConditionVariable, one thread's end (core/sync.h) */
     int parked_mutex;            /* mutex index, -1 if not waiting for one */
     int parked_cv;               /* condvar index, -1 if not waiting on one */
+    int op_phase;                /* where a multi-step op (cv_wait, arrive, join) is */
     struct core_thread *join_target; /* the thread a "join" of a template waits for */
     struct core_thread *joiners; /* joining this thread, newest first (thread_join: LIFO) */
-    int op_phase;                /* where a multi-step op (cv_wait, arrive, join) is */
     bool timed_out;              /* the last timed wait ended by its timeout */
 
-    /* its template: what it is and when it starts */
-    int tmpl;                    /* index among all thread templates, -1 for a generator */
-    int gen;                     /* generator index, -1 for a template's instance */
     sim_time start_at;           /* when it starts (templates' "start"); < 0: when spawned */
-    bool started, finished;
     sim_time arrival;            /* generator: the next arrival (op_phase 1) or the last one */
 
     struct rng rng;

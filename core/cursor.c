@@ -40,7 +40,7 @@ int core_prog_depth(const struct scn_prog *prog)
  * empty body.) */
 static void frame_start(struct core_frame *f, const struct scn_prog *prog)
 {
-    f->prog = prog;
+    f->first = prog->ops;
     f->next = prog->ops;
     f->end = prog->nops > 0 ? prog->ops + prog->nops : prog->ops;
 }
@@ -98,7 +98,6 @@ bool core_cursor_enter(struct core_thread *th, const struct scn_op *op, sim_time
         f->left = n - 1;
         f->forever = forever;
         f->measure = op->u.loop.measure;
-        f->mid = op->u.loop.mid;
         f->from_pop = op->u.loop.from_pop;
         f->timed = core_block_timed(c, op);
         f->start = now;
@@ -106,7 +105,6 @@ bool core_cursor_enter(struct core_thread *th, const struct scn_op *op, sim_time
     }
     case OP_MEASURE:
         if (!(f = push(c, op->u.measure.body))) return false;
-        f->mid = op->u.measure.mid;
         f->from_pop = op->u.measure.from_pop;
         f->timed = true;
         f->start = now;
@@ -121,11 +119,19 @@ bool core_cursor_enter(struct core_thread *th, const struct scn_op *op, sim_time
     }
     case OP_SYNCHRONIZE:
         if (!(f = push(c, op->u.mutex.body))) return false;
-        f->end_op = op->u.mutex.unlock;
+        f->sync = true;
         return true;
     default:
         return true;
     }
+}
+
+/* The named measure of a block's op: 1 + its index, 0 none. */
+static int block_mid(const struct scn_op *op)
+{
+    if (op->kind == OP_LOOP) return op->u.loop.mid;
+    if (op->kind == OP_MEASURE) return op->u.measure.mid;
+    return 0;
 }
 
 static bool record(struct core_samples *s, sim_time v)
@@ -150,7 +156,8 @@ bool core_cursor_sample(struct core_thread *th, sim_time now)
     struct core_frame *f = &c->stack[c->sp - 1];
     bool ok = true;
     if (now >= c->warmup) {
-        if (f->mid && c->samples) ok = record(&c->samples[f->mid - 1], now - f->start);
+        int mid = block_mid(core_cursor_op(c, c->sp - 1));
+        if (mid && c->samples) ok = record(&c->samples[mid - 1], now - f->start);
         if (f->measure) c->ops++;
     }
     f->start = now;
@@ -162,7 +169,7 @@ void core_cursor_popped(struct core_thread *th, sim_time t)
     struct core_cursor *c = &th->cur;
     for (int i = c->sp - 1; i >= 1; i--) {
         struct core_frame *f = &c->stack[i];
-        if (f->mid && f->from_pop && !f->popped) {
+        if (f->from_pop && !f->popped && block_mid(core_cursor_op(c, i))) {
             f->start = t;
             f->popped = true;
             return;

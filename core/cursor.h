@@ -36,13 +36,20 @@ static inline bool core_block_timed(const struct core_cursor *c, const struct sc
            op->kind == OP_MEASURE;
 }
 
-/* Enter a block op at time `now` (0 if core_block_timed says it is not
- * needed): a loop's body runs next, scn_loop_times(op) times for this
+/* Enter a block op, the one core_cursor_next handed out last, at time
+ * `now` (0 if core_block_timed says it is not needed): a loop's body runs next, scn_loop_times(op) times for this
  * instance (nothing for 0 iterations); a measure's body once; a branch
  * draws from th's stream and runs `then` or `else`; a synchronize's body
  * (its mutex already locked by the caller), then its unlock.  false if the
  * frame stack is full: deeper than the loader lets a scenario nest. */
 bool core_cursor_enter(struct core_thread *th, const struct scn_op *op, sim_time now);
+
+/* The block op whose body frame i >= 1 runs: the op the frame below
+ * handed out last. */
+static inline const struct scn_op *core_cursor_op(const struct core_cursor *c, int i)
+{
+    return c->stack[i - 1].next - 1;
+}
 
 enum core_next {
     CORE_NEXT_OP,         /* *op is the next op */
@@ -63,9 +70,9 @@ static inline enum core_next core_cursor_next(struct core_thread *th, const stru
             return CORE_NEXT_OP;
         }
         if (c->sp == 1) return CORE_NEXT_END;
-        if (f->end_op && !f->end_done) {  /* synchronize: the unlock */
+        if (f->sync && !f->end_done) {  /* synchronize: the unlock */
             f->end_done = true;
-            *op = f->end_op;
+            *op = core_cursor_op(c, c->sp - 1)->u.mutex.unlock;
             return CORE_NEXT_OP;
         }
         if (f->timed && !f->sampled) {
@@ -76,7 +83,7 @@ static inline enum core_next core_cursor_next(struct core_thread *th, const stru
         if (f->measure && !f->timed) c->ops++;
         if (f->forever || f->left > 0) {
             if (!f->forever) f->left--;
-            f->next = f->prog->ops;
+            f->next = f->first;
             f->sampled = f->popped = false;
             return CORE_NEXT_ITERATION;
         }

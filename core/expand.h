@@ -27,16 +27,17 @@ int core_thread_count(const struct scenario *scn);
  * threads; then the generators' threads (in the main Ractor).
  * ractor_at / thread_at return the core part of the i-th instance of the
  * backend's arrays (zeroed, sized for the scenario's Ractor instances and
- * core_thread_count).  A Ractor instance's name and its threads' names and
- * frame stacks share one allocation (thousands of threads: no malloc
- * each, and the frames of threads next to each other are next to each
- * other).  GV_OK, or GV_ENOMEM (what was made is freed by
- * core_ractor_free). */
+ * core_thread_count).  The Ractor instances' names and their threads'
+ * names and frame stacks share one allocation, held by the first Ractor
+ * (thousands of threads: no malloc each, and the frames of threads next
+ * to each other are next to each other).  GV_OK, or GV_ENOMEM (what was
+ * made is freed by core_ractor_free). */
 int core_expand(const struct scenario *scn, struct core_ractor *(*ractor_at)(void *ctx, int i),
                 struct core_thread *(*thread_at)(void *ctx, int i), void *ctx);
 
 /* Free what core_expand made for a Ractor and its threads: their names and
- * frame stacks, all in its block (a NULL one is skipped). */
+ * frame stacks, all in the first Ractor's block (the others hold none: a
+ * NULL one is skipped); called for every Ractor, the first among them. */
 void core_ractor_free(struct core_ractor *r);
 
 /* Instance names: `base` alone, or "base#i" when the template is

@@ -77,7 +77,7 @@ static void gc_done(struct mach_task *t, void *ctx)
 static void gc_work_then(struct rb_thread *th, mach_cont done)
 {
     vm_set_state(th, TS_GC);
-    th_burst(th, th->gc_cost, done);
+    th_burst(th, rb_cold(th)->gc_cost, done);
 }
 
 static void gc_work(struct rb_thread *th)
@@ -149,14 +149,14 @@ static sim_time gc_step_cost(struct rb_thread *th, const struct core_gc_step *st
 static void gc_locked(struct rb_thread *th)
 {
     struct vm *vm = th->vm;
-    struct core_gc_step st = core_heap_alloc(&vm->heap, &th->alloc_left, th->alloc_survive);
+    struct core_gc_step st = core_heap_alloc(&vm->heap, &rb_cold(th)->alloc_left, rb_cold(th)->alloc_survive);
     if (st.kind == CORE_GC_NONE) {
         th->core.op_phase = 0;
         vm_lock_leave(th);
         th_step(th);
         return;
     }
-    th->gc_cost = gc_step_cost(th, &st);
+    rb_cold(th)->gc_cost = gc_step_cost(th, &st);
     vm_instant(th, st.kind == CORE_GC_SWEEP ? "gc_sweep_step" : "gc_start");
     gc_clock(th);  /* gc_enter: the clock, then the barrier */
     if (core_gc_step_barrier(&st, vm->policy->barging)) barrier_vm_barrier(th, gc_work);
@@ -186,7 +186,7 @@ static void refill_gc_work(struct rb_thread *th)
 static void refill_gc_locked(struct rb_thread *th)
 {
     gc_clock(th);
-    if (th->gc_barrier) barrier_vm_barrier(th, refill_gc_work);
+    if (rb_cold(th)->gc_barrier) barrier_vm_barrier(th, refill_gc_work);
     else refill_gc_work(th);
 }
 
@@ -203,8 +203,8 @@ static void refill_locked(struct rb_thread *th)
         th_retry(th);
         return;
     }
-    th->gc_cost = gc_step_cost(th, &st);
-    th->gc_barrier = core_gc_step_barrier(&st, vm->policy->barging);
+    rb_cold(th)->gc_cost = gc_step_cost(th, &st);
+    rb_cold(th)->gc_barrier = core_gc_step_barrier(&st, vm->policy->barging);
     vm_instant(th, st.kind == CORE_GC_SWEEP ? "gc_sweep_step" : "gc_start");
     vm_lock_enter(th, refill_gc_locked);
 }
@@ -227,7 +227,7 @@ bool gc_op(struct rb_thread *th, const struct scn_op *op)
     }
     sim_time d = core_op_dur(&th->core, op, rb_machine_of(th)->work_scale);
     if (!th_dur_in_range(th, op, d)) return false;
-    th->gc_cost = d;
+    rb_cold(th)->gc_cost = d;
     th->core.op_phase = 1;
     vm_lock_enter(th, gc_op_locked);
     return false;
@@ -279,21 +279,22 @@ static bool objspace_charged(const struct rb_thread *th)
            th->nt->core >= 0;
 }
 
-/* Run th's accesses from th->os_next on; true when all are done, false
+/* Run th's accesses from its next one (os_next) on; true when all are done, false
  * while it stalls for a line (objspace_moved re-runs the op). */
 static bool objspace_access(struct rb_thread *th)
 {
     struct vm *vm = th->vm;
-    if (th->os_next == 0 && th->os_count > 0 && th->pending_cost > 0) {
+    struct rb_thread_cold *c = rb_cold(th);
+    if (c->os_next == 0 && c->os_count > 0 && th->pending_cost > 0) {
         th_burst(th, 0, objspace_moved);  /* the work before the first access */
         return false;
     }
     sim_time now = sim_now(vm->eng);
-    while (th->os_next < th->os_count) {
+    while (c->os_next < c->os_count) {
         int core = th->nt->core;
-        int l = th->os_seq[th->os_next++].line;
-        if (l == th->os_held) continue;  /* made as the line arrived */
-        th->os_held = -1;
+        int l = c->os_seq[c->os_next++].line;
+        if (l == c->os_held) continue;  /* made as the line arrived */
+        c->os_held = -1;
         int last = vm->objspace_owner[l];
         if (last < 0 || last == core) {
             vm->objspace_owner[l] = core;
@@ -307,11 +308,11 @@ static bool objspace_access(struct rb_thread *th)
         vm->objspace_owner[l] = core;
         vm->objspace_ready[l] = ready;
         vm->objspace_transfers++;
-        th->os_held = l;
+        c->os_held = l;
         th_burst(th, ready - now, objspace_moved);
         return false;
     }
-    th->os_held = -1;
+    c->os_held = -1;
     return true;
 }
 
@@ -319,24 +320,25 @@ bool gc_alloc_objects(struct rb_thread *th, uint64_t objects, double survive, bo
 {
     struct core_heap *h = &th->vm->heap;
     if (th->core.op_phase == 0) {
-        th->os_next = th->os_count = 0;
-        th->os_held = -1;
+        rb_cold(th)->os_next = rb_cold(th)->os_count = 0;
+        rb_cold(th)->os_held = -1;
         if (objects > 0 && objspace_charged(th))
             /* an alloc op's objects: the first one's accesses may move the
              * line, the rest follow at once on the line now held */
-            th->os_seq = malloced ? core_objspace_escape(&th->os_count) : core_objspace_object(&th->os_count);
+            rb_cold(th)->os_seq = malloced ? core_objspace_escape(&rb_cold(th)->os_count)
+                                           : core_objspace_object(&rb_cold(th)->os_count);
         th->core.op_phase = 2;
     }
     if (th->core.op_phase == 2) {
         if (!objspace_access(th)) return false;
         if (malloced && th->nt->core >= 0) th->vm->bodies_now[th->nt->core] += objects;
-        th->alloc_left = objects;
-        th->alloc_survive = survive;
+        rb_cold(th)->alloc_left = objects;
+        rb_cold(th)->alloc_survive = survive;
         th->core.op_phase = 1;
     }
     if (!th->vm->sync->multi) {
-        if (h->free >= th->alloc_left) {  /* the freelist: no lock */
-            core_heap_alloc(h, &th->alloc_left, th->alloc_survive);
+        if (h->free >= rb_cold(th)->alloc_left) {  /* the freelist: no lock */
+            core_heap_alloc(h, &rb_cold(th)->alloc_left, rb_cold(th)->alloc_survive);
             th->core.op_phase = 0;
             return true;
         }
@@ -344,11 +346,11 @@ bool gc_alloc_objects(struct rb_thread *th, uint64_t objects, double survive, bo
         return false;
     }
     struct rb_ractor *r = rb_ractor_of(th);  /* ractor_cached_free_region */
-    uint64_t n = r->newobj_cache < th->alloc_left ? r->newobj_cache : th->alloc_left;
+    uint64_t n = r->newobj_cache < rb_cold(th)->alloc_left ? r->newobj_cache : rb_cold(th)->alloc_left;
     r->newobj_cache -= n;
-    th->alloc_left -= n;
-    core_heap_allocated(h, n, th->alloc_survive);
-    if (th->alloc_left == 0) {
+    rb_cold(th)->alloc_left -= n;
+    core_heap_allocated(h, n, rb_cold(th)->alloc_survive);
+    if (rb_cold(th)->alloc_left == 0) {
         th->core.op_phase = 0;
         return true;
     }

@@ -60,8 +60,8 @@ struct gvl_actor gvl_self(struct rb_thread *th)
 
 /* With thousands of threads taking the GVL in FIFO order, each is cold by
  * its turn: fetch the memory of those a few hand-offs down the ready queue
- * (its core part, interpreter and GVL fields, the native thread's hot
- * part: vm.h), so that their misses overlap the hand-offs in between
+ * (its core part, interpreter and GVL fields; its native thread's hot
+ * part, in vm->nts: vm.h), so that their misses overlap the hand-offs in between
  * instead of stalling their own (100k threads: 40% less CPU time;
  * docs/bench.md).  Queues shorter than that stay in the cache anyway.  No
  * effect on results.  Always inline: a function made only of prefetches
@@ -73,8 +73,17 @@ static inline __attribute__((always_inline)) void prefetch_ready(const struct co
     if (s->readyq_cnt <= ahead) return;
     const struct core_thread *f = core_rq_at(s, ahead / 2);
     __builtin_prefetch(f->cur.stack + f->cur.sp - 1, 1);
-    const char *p = (const char *)rb_thread_of(core_rq_at(s, ahead));
-    for (size_t off = 0; off < offsetof(struct rb_thread, own_nt) + 128; off += 64) __builtin_prefetch(p + off, 1);
+    const struct rb_thread *th = rb_thread_of(core_rq_at(s, ahead));
+    const char *p = (const char *)th;
+    for (size_t off = 0; off < sizeof *th; off += 64) __builtin_prefetch(p + off, 1);
+    /* its native thread's hot part (128 bytes, wherever they fall in
+     * lines), if it is 1:1 (an M:N thread's entry is never touched) */
+    const struct rb_ractor *r = rb_ractor_of_sched(s);
+    if (!r->prefetch_nt) return;
+    const char *n = (const char *)&r->vm->nts[th - r->vm->threads];  /* (not from th's id: not here yet) */
+    __builtin_prefetch(n, 1);
+    __builtin_prefetch(n + 64, 1);
+    __builtin_prefetch(n + 127, 1);
 }
 
 static void gvl_hook_signal(struct core_sched *s, struct core_thread *th, struct core_thread *from, void *by)
@@ -208,7 +217,7 @@ static void sched_lock_woken(struct mach_task *t, void *ctx)
     /* its own unlock wakes the next sleeper (the futex word stays 2) */
     int woke = nlock_pass(&r->sched_lock, &r->vm->mach, th->nt);
     if (woke) th->pending_cost += vm_wake_cost(r->vm, woke);
-    th->lock_retry(th, th->lock_k);
+    rb_cold(th)->lock_retry(th, rb_cold(th)->lock_k);
 }
 
 static void sched_lock_sleep(struct mach_task *t, void *ctx)
@@ -216,11 +225,11 @@ static void sched_lock_sleep(struct mach_task *t, void *ctx)
     struct rb_thread *th = ctx;
     struct rb_ractor *r = rb_ractor_of(th);
     if (!nlock_taken(&r->sched_lock, th)) {  /* let go while th paid its way here */
-        th->lock_retry(th, th->lock_k);
+        rb_cold(th)->lock_retry(th, rb_cold(th)->lock_k);
         return;
     }
     /* only the unlock wakes it (vml_asleep) */
-    nlock_sleep(&r->sched_lock, &th->vm->mach, &th->lock_wait, t, &th->vml_asleep, sched_lock_woken, th);
+    nlock_sleep(&r->sched_lock, &th->vm->mach, &rb_cold(th)->lock_wait, t, &th->vml_asleep, sched_lock_woken, th);
 }
 
 /* thread_sched_lock while a hand-off holds the lock: sleep on it, then run
@@ -229,8 +238,8 @@ static bool sched_lock_taken(struct rb_thread *th, void (*retry)(struct rb_threa
 {
     struct rb_ractor *r = rb_ractor_of(th);
     if (!nlock_taken(&r->sched_lock, th) || mn_thread_p(th)) return false;
-    th->lock_retry = retry;
-    th->lock_k = k;
+    rb_cold(th)->lock_retry = retry;
+    rb_cold(th)->lock_k = k;
     if (th->pending_cost > 0) th_burst(th, 0, sched_lock_sleep);
     else sched_lock_sleep(th->nt, th);
     return true;
@@ -349,7 +358,7 @@ static void turn_check(struct rb_thread *th)
         return;
     }
     /* Woken for nothing (the GVL was taken back meanwhile): sleep again. */
-    th->wasted_wakes++;
+    rb_cold(th)->wasted_wakes++;
     th->vm->wasted_wakes++;
     turn_sleep(th);
 }
@@ -419,7 +428,7 @@ static void gvl_wait_running_turn(struct rb_thread *th, th_cont k)
         /* PR 15840's steal needs both on dedicated native threads (M:N
          * threads switch on their shared one instead) */
         const struct rb_thread *run = rb_thread_of(s->running);
-        bool can_steal = th->nt == &th->own_nt && (!run || run->nt == &run->own_nt);
+        bool can_steal = !th->mn && (!run || !run->mn);
         if (!core_sched_steal_h(s, &th->core, can_steal)) {
             th->gvl_k = k;
             turn_sleep(th);

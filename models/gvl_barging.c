@@ -132,7 +132,7 @@ static void settle(struct rb_thread *th, mach_cont k)
 
 static void count_wasted(struct rb_thread *th)
 {
-    th->wasted_wakes++;
+    rb_cold(th)->wasted_wakes++;
     th->vm->wasted_wakes++;
 }
 
@@ -149,14 +149,14 @@ static void unlocked(struct mach_task *t, void *ctx)
     (void)t;
     struct rb_thread *th = ctx;
     vml_mutex_unlock(th, &bg(th)->lock);
-    th->release_k(th);
+    rb_cold(th)->release_k(th);
 }
 
 /* rb_native_mutex_unlock(&gvl->lock) at the end of a section: what the
  * section owes (its signals) is paid with the lock held; then k. */
 static void unlock_gvl(struct rb_thread *th, th_cont k)
 {
-    th->release_k = k;
+    rb_cold(th)->release_k = k;
     settle(th, unlocked);
 }
 
@@ -195,7 +195,7 @@ static struct core_thread *release_common(struct rb_thread *th)
 
 void gvl32_signal(struct rb_thread *next, struct gvl_actor by)
 {
-    vml_cond_signal_as(by, &next->gvlq);
+    vml_cond_signal_as(by, &rb_cold(next)->gvlq);
 }
 
 /* ---- gvl_acquire ------------------------------------------------------------- */
@@ -217,7 +217,7 @@ static void take(struct rb_thread *th)
     if (timer) {
         /* designate_timer_thread: the tail will be in the waitq longest */
         bg(th)->designated = timer;
-        vml_cond_signal(th, &timer->gvlq);
+        vml_cond_signal(th, &rb_cold(timer)->gvlq);
     }
     unlock_gvl(th, acquired);
 }
@@ -270,10 +270,10 @@ static void wait_loop(struct rb_thread *th)
          * after the last wait timed out */
         if (core_barging_timer_begin(s, &th->core))
             b->abs = sim_now(th->vm->eng) + th->vm->scn->runtime.quantum;
-        vml_cond_timedwait(th, &th->gvlq, &b->lock, th->ts, b->abs, timer_woken);
+        vml_cond_timedwait(th, &rb_cold(th)->gvlq, &b->lock, th->ts, b->abs, timer_woken);
         return;
     }
-    cond_wait_gvl(th, &th->gvlq, woken);
+    cond_wait_gvl(th, &rb_cold(th)->gvlq, woken);
 }
 
 /* gvl_acquire_common after its READY hook, holding gvl->lock */
@@ -317,12 +317,12 @@ void gvl32_acquire(struct rb_thread *th, th_cont k)
 static void release_locked(struct rb_thread *th)
 {
     release_common(th);
-    unlock_gvl(th, th->release_k);
+    unlock_gvl(th, rb_cold(th)->release_k);
 }
 
 void gvl32_release(struct rb_thread *th, th_cont k)
 {
-    th->release_k = k;
+    rb_cold(th)->release_k = k;
     lock_gvl(th, release_locked);
 }
 
@@ -332,7 +332,7 @@ void gvl32_release(struct rb_thread *th, th_cont k)
 static void park_done(struct rb_thread *th)
 {
     core_barging_sleep_end(&th->vm->sigwait, &th->core);
-    th->park_k(th);
+    rb_cold(th)->park_k(th);
 }
 
 /* THREAD_BLOCKING_END: thread_sched_to_running, whose READY makes the
@@ -367,7 +367,7 @@ static void park_intr_lock(struct mach_task *t, void *ctx)
 static void park_woken(struct mach_task *t, void *ctx)
 {
     struct rb_thread *th = ctx;
-    if (th->park_ppoll) th->pending_cost += rb_machine_of(th)->ppoll_return;
+    if (rb_cold(th)->park_ppoll) th->pending_cost += rb_machine_of(th)->ppoll_return;
     if (th->pending_cost > 0) th_burst(th, 0, park_intr_lock);
     else park_intr_lock(t, th);
 }
@@ -399,7 +399,7 @@ static int living_threads(struct rb_thread *th)
 
 static void park_released(struct rb_thread *th)
 {
-    settle(th, th->park_yield ? park_yield : park_sleep);
+    settle(th, rb_cold(th)->park_yield ? park_yield : park_sleep);
 }
 
 /* GVL_UNLOCK_BEGIN_YIELD: release under gvl->lock; yield after the unlock
@@ -407,17 +407,17 @@ static void park_released(struct rb_thread *th)
 static void park_locked(struct rb_thread *th)
 {
     struct core_thread *next = release_common(th);
-    th->park_yield = th->park_yield && core_barging_sleep_yields(next, living_threads(th));
+    rb_cold(th)->park_yield = rb_cold(th)->park_yield && core_barging_sleep_yields(next, living_threads(th));
     unlock_gvl(th, park_released);
 }
 
 void gvl32_park(struct rb_thread *th, th_cont k)
 {
     struct vm *vm = th->vm;
-    th->park_k = k;
+    rb_cold(th)->park_k = k;
     /* rb_sigwait_fd_get: the ppoll paths release with THREAD_BLOCKING_YIELD */
-    th->park_ppoll = core_barging_sleep_ppoll(&vm->sigwait, &th->core, th == &vm->threads[0]);
-    th->park_yield = th->park_ppoll;
+    rb_cold(th)->park_ppoll = core_barging_sleep_ppoll(&vm->sigwait, &th->core, th == &vm->threads[0]);
+    rb_cold(th)->park_yield = rb_cold(th)->park_ppoll;
     lock_gvl(th, park_locked);
 }
 
@@ -442,7 +442,7 @@ void gvl32_ready(struct rb_thread *waker, struct gvl_actor by, struct rb_thread 
     /* a ppoll sleeper is woken by write(2) to its eventfd (ubf_ppoll_sleep,
      * ubf_sigwait -> rb_thread_wakeup_timer_thread_fd), which costs the
      * waker ppoll_wake_extra beyond the futex wake it replaces */
-    if (gvl_signal(th, by) && th->park_ppoll && by.cost) *by.cost += rb_machine_of(th)->ppoll_wake_extra;
+    if (gvl_signal(th, by) && rb_cold(th)->park_ppoll && by.cost) *by.cost += rb_machine_of(th)->ppoll_wake_extra;
     if (section) sim_after(th->vm->eng, waker->pending_cost, intr_section_end, waker, (uint64_t)th->core.id);
 }
 
@@ -537,7 +537,7 @@ int gvl32_init(struct rb_ractor *r, char *err, unsigned errlen)
          * when the VM lock is first taken */
         if (!vm_sync_threads(r->vm))
             return gv_fail(err, errlen, GV_ENOMEM, "%s: out of memory for the GVL's waits", r->vm->scn->file);
-        for (int i = 0; i < r->vm->nthreads; i++) r->vm->threads[i].gvlq.name = "its cond.gvlq";
+        for (int i = 0; i < r->vm->nthreads; i++) r->vm->cold[i].gvlq.name = "its cond.gvlq";
     }
     return GV_OK;
 }

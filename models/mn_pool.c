@@ -88,7 +88,7 @@ struct mn_pool {
 
 static struct mn_snt *snt_of(const struct rb_thread *th)
 {
-    if (!th->nt || th->nt == &th->own_nt) return NULL;
+    if (!th->nt || !th->mn) return NULL;  /* (a 1:1 thread's nt is its own) */
     return (struct mn_snt *)(void *)th->nt;
 }
 

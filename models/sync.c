@@ -25,10 +25,10 @@ static void timed_woke(struct mach_task *t, void *ctx)
 {
     (void)t;
     struct rb_thread *th = ctx;
-    sim_cancel(th->vm->eng, th->wait_timeout_ev);
-    th->wait_timeout_ev = 0;
+    sim_cancel(th->vm->eng, rb_cold(th)->wait_timeout_ev);
+    rb_cold(th)->wait_timeout_ev = 0;
     th->timed_waiting = false;
-    th->wait_woken = false;
+    rb_cold(th)->wait_woken = false;
     th->blocking = false;
     vm_set_state(th, TS_WANTS_GVL);
     mn_blocking_end(th);  /* M:N: unpin the SNT */
@@ -39,8 +39,8 @@ static void timed_timeout(void *obj, uint64_t arg)
 {
     (void)arg;
     struct rb_thread *th = obj;
-    th->wait_timeout_ev = 0;
-    th->wait_woken = true;
+    rb_cold(th)->wait_timeout_ev = 0;
+    rb_cold(th)->wait_woken = true;
     /* the kernel's timer (a thread still waiting for gvl->lock to release
      * the GVL sees wait_woken in timed_sleep_now) */
     if (!th->vml_asleep) mach_wake(&th->vm->mach, th->nt, NULL);
@@ -52,7 +52,7 @@ static void timed_sleep_now(struct mach_task *t, void *ctx)
 {
     (void)t;
     struct rb_thread *th = ctx;
-    if (th->wait_woken) {
+    if (rb_cold(th)->wait_woken) {
         timed_woke(th->nt, th);
         return;
     }
@@ -71,11 +71,11 @@ static void timed_released(struct rb_thread *th)
 static void timed_wait(struct rb_thread *th, sim_time timeout)
 {
     th->timed_waiting = true;
-    th->wait_woken = false;
+    rb_cold(th)->wait_woken = false;
     th->blocking = true;
     vm_set_state(th, TS_PARKED);
     mn_blocking_begin(th);  /* M:N: pin the SNT */
-    th->wait_timeout_ev = sim_after(th->vm->eng, timeout + vm_timed_wait_slack(th->vm), timed_timeout, th, 0);
+    rb_cold(th)->wait_timeout_ev = sim_after(th->vm->eng, timeout + vm_timed_wait_slack(th->vm), timed_timeout, th, 0);
     gvl_blocking_enter(th, true, timed_released);  /* THREAD_BLOCKING_BEGIN */
 }
 
@@ -91,18 +91,25 @@ static void woken_ready(struct rb_thread *w)
     if (!w->vm->policy->barging) vm_set_state(w, TS_WANTS_GVL);
 }
 
+/* sync_wake of a thread in a timed wait: ubf_pthread_cond_signal, the
+ * native thread wakes at once.  (Out of line: its cold part stays out of
+ * the common wake.) */
+static __attribute__((noinline)) void timed_wake(struct rb_thread *waker, struct rb_thread *w)
+{
+    if (rb_cold(w)->wait_woken) return;
+    rb_cold(w)->wait_woken = true;
+    woken_ready(w);  /* as an untimed waiter would be */
+    int woke = w->vml_asleep ? 0 : mach_wake(&w->vm->mach, w->nt, waker ? waker->nt : NULL);
+    if (woke) {
+        w->vm->wakeups++;
+        if (waker) waker->pending_cost += vm_wake_cost(w->vm, woke);
+    }
+}
+
 void sync_wake(struct rb_thread *waker, struct rb_thread *w)
 {
     if (w->timed_waiting) {
-        /* ubf_pthread_cond_signal: the native thread wakes at once */
-        if (w->wait_woken) return;
-        w->wait_woken = true;
-        woken_ready(w);  /* as an untimed waiter would be */
-        int woke = w->vml_asleep ? 0 : mach_wake(&w->vm->mach, w->nt, waker ? waker->nt : NULL);
-        if (woke) {
-            w->vm->wakeups++;
-            if (waker) waker->pending_cost += vm_wake_cost(w->vm, woke);
-        }
+        timed_wake(waker, w);
         return;
     }
     w->interrupts |= CORE_INT_PENDING;
@@ -113,7 +120,7 @@ void sync_wake(struct rb_thread *waker, struct rb_thread *w)
 /* A timed wait's deadline: the time left, or <= 0 once it has passed. */
 static sim_time time_left(const struct rb_thread *th)
 {
-    return th->wait_deadline - sim_now(th->vm->eng);
+    return rb_cold(th)->wait_deadline - sim_now(th->vm->eng);
 }
 
 /* ---- Queue ------------------------------------------------------------------- */
@@ -139,7 +146,7 @@ bool sync_queue_pop(struct rb_thread *th, const struct scn_op *op)
         th->core.op_phase = 0;
         if (timed && core_waitq_remove(&q->waiters, &th->core)) th->core.parked_queue = -1;
     } else if (timed) {
-        th->wait_deadline = sim_now(vm->eng) + op->u.queue.timeout;
+        rb_cold(th)->wait_deadline = sim_now(vm->eng) + op->u.queue.timeout;
     }
     sim_time t;
     if (core_queue_take(q, &t)) {
@@ -205,7 +212,7 @@ bool sync_cv_wait(struct rb_thread *th, const struct scn_op *op)
     for (;;) {
         switch (th->core.op_phase) {
         case 0:
-            th->wait_deadline = now + op->u.cv.timeout;
+            rb_cold(th)->wait_deadline = now + op->u.cv.timeout;
             th->core.timed_out = false;
             th->core.op_phase = 3;
             continue;

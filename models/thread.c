@@ -180,7 +180,7 @@ static void syscall_done(struct mach_task *t, void *ctx)
 {
     (void)t;
     struct rb_thread *th = ctx;
-    th->syscalls++;
+    th->vm->syscalls++;
     th->blocking = false;
     vm_set_state(th, TS_WANTS_GVL);
     mn_blocking_end(th);  /* M:N: unpin the SNT */
@@ -191,7 +191,7 @@ static void syscall_holding_gvl_done(struct mach_task *t, void *ctx)
 {
     (void)t;
     struct rb_thread *th = ctx;
-    th->syscalls++;
+    th->vm->syscalls++;
     syscall_end(th);
 }
 
@@ -266,7 +266,7 @@ static void sleep_done(struct mach_task *t, void *ctx)
     th->blocking = false;
     vm_set_state(th, TS_WANTS_GVL);
     mn_blocking_end(th);  /* M:N: unpin the SNT */
-    gvl_blocking_exit(th, th->sleep_k);
+    gvl_blocking_exit(th, rb_cold(th)->sleep_k);
 }
 
 static void sleep_now(struct rb_thread *th)
@@ -280,7 +280,7 @@ static void sleep_now(struct rb_thread *th)
 /* Kernel#sleep for d, then k (holding the GVL again) */
 static void sleep_for(struct rb_thread *th, sim_time d, th_cont k)
 {
-    th->sleep_k = k;
+    rb_cold(th)->sleep_k = k;
     th->blocking = true;
     th->region_dur = d;
     vm_set_state(th, TS_SLEEPING);

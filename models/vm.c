@@ -100,7 +100,11 @@ int vm_init(struct vm *vm, const struct scenario *scn, struct sim_engine *eng, c
     vm->ncondvars = scn->ncondvars;
     vm->nmeasures = scn->nmeasures;
     vm->ractors = calloc((size_t)vm->nractors, sizeof *vm->ractors);
-    vm->threads = bigmem_calloc((size_t)vm->nthreads, sizeof *vm->threads);
+    /* the threads, then their native threads, in one mapping (rounded up
+     * to huge pages once) */
+    vm->threads = bigmem_calloc((size_t)vm->nthreads, sizeof *vm->threads + sizeof *vm->nts);
+    if (vm->threads) vm->nts = (struct mach_task *)(void *)(vm->threads + vm->nthreads);
+    vm->cold = bigmem_calloc_sparse((size_t)vm->nthreads, sizeof *vm->cold);
     vm->queues = calloc((size_t)(vm->nqueues ? vm->nqueues : 1), sizeof *vm->queues);
     vm->mutexes = calloc((size_t)(vm->nmutexes ? vm->nmutexes : 1), sizeof *vm->mutexes);
     vm->condvars = calloc((size_t)(vm->ncondvars ? vm->ncondvars : 1), sizeof *vm->condvars);
@@ -110,7 +114,7 @@ int vm_init(struct vm *vm, const struct scenario *scn, struct sim_engine *eng, c
     }
     vm->bodies_now = calloc((size_t)scn->machine.cores, sizeof *vm->bodies_now);
     vm->bodies_garbage = calloc((size_t)scn->machine.cores, sizeof *vm->bodies_garbage);
-    if (!vm->ractors || !vm->threads || !vm->queues || !vm->mutexes || !vm->condvars || !vm->bodies_now ||
+    if (!vm->ractors || !vm->threads || !vm->cold || !vm->nts || !vm->queues || !vm->mutexes || !vm->condvars || !vm->bodies_now ||
         !vm->bodies_garbage)
         goto oom;
 
@@ -129,8 +133,11 @@ int vm_init(struct vm *vm, const struct scenario *scn, struct sim_engine *eng, c
         struct rb_thread *th = &vm->threads[i];
         th->vm = vm;
         th->mn = mn_thread_rule(th);
-        mach_task_init(&vm->mach, &th->own_nt, th->core.name);
-        th->nt = &th->own_nt;
+        if (!th->mn) {  /* (an M:N thread runs on a shared one: mn_pool.c) */
+            mach_task_init(&vm->mach, rb_own_nt(th), th->core.name);
+            th->nt = rb_own_nt(th);
+            rb_ractor_of(th)->prefetch_nt = true;
+        }
         th->ts = TS_COUNT;
         if (th->core.start_at >= 0) vm->alive++;
         if (vm->nmeasures > 0) {
@@ -202,7 +209,7 @@ int vm_run(struct vm *vm, sim_time max_time, char *err, unsigned errlen)
     int rc = sim_run(vm->eng, until, err, errlen);
     if (rc != GV_OK) return rc;
     if (vm->status != GV_OK) return gv_fail(err, errlen, vm->status, "%s: %s", vm->scn->file, vm->error);
-    if (vm->mach.oom) return gv_fail(err, errlen, GV_ENOMEM, "%s: out of memory for a rated burst", vm->scn->file);
+    if (vm->mach.oom) return gv_fail(err, errlen, GV_ENOMEM, "%s: out of memory in the machine model (a rated burst, a fair entity)", vm->scn->file);
     if (vm->mach.error[0]) return gv_fail(err, errlen, GV_ERUN, "internal error: %s", vm->mach.error);
     if (!vm->finished && vm->eng->pending > 0 && until == stop) {
         vm->stopped = true;
@@ -263,15 +270,17 @@ int vm_collect(struct vm *vm, struct run_metrics *m)
     m->cpu = mach_cpu_time(&vm->mach);
     for (int i = 0; i < vm->nthreads; i++) {
         const struct rb_thread *th = &vm->threads[i];
-        for (int s = 0; s < TS_COUNT; s++) m->state_time[s] += th->ts_time[s];
-        m->vol_switches += th->own_nt.vcsw;
-        m->invol_switches += th->own_nt.ivcsw;
-        m->syscalls += th->syscalls;
+        if (!th->mn) {
+            m->vol_switches += rb_own_nt(th)->vcsw;
+            m->invol_switches += rb_own_nt(th)->ivcsw;
+        }
         ractor_ops[th->core.ractor->id] += th->core.cur.ops;
     }
+    for (int s = 0; s < TS_COUNT; s++) m->state_time[s] += vm->state_time[s];
+    m->syscalls += vm->syscalls;
     m->vol_switches += vm->timer.nt.vcsw;
     m->invol_switches += vm->timer.nt.ivcsw;
-    m->main_vol_switches = vm->nthreads > 0 ? vm->threads[0].own_nt.vcsw : 0;
+    m->main_vol_switches = vm->nthreads > 0 ? rb_own_nt(&vm->threads[0])->vcsw : 0;
     m->wakeups = vm->wakeups;
     m->wasted_wakes = vm->wasted_wakes;
     m->timer_ticks = vm->timer.ticks;
@@ -309,7 +318,8 @@ void vm_free(struct vm *vm)
             gvl_free(&vm->ractors[r]);
             core_ractor_free(&vm->ractors[r].core);
         }
-    free(vm->threads);
+    bigmem_free(vm->threads);
+    bigmem_free(vm->cold);
     free(vm->bodies_now);
     free(vm->bodies_garbage);
     free(vm->ractors);

@@ -71,6 +71,7 @@ struct rb_ractor {
     struct nlock sched_lock;
     void *policy_data;           /* per-policy state (threshold, barging) */
     int prefetch_ahead;          /* GVL hand-offs prefetch this far down its ready queue (gvl.c) */
+    bool prefetch_nt;            /* ... and the native threads of its 1:1 threads (some are) */
     int started, dead;           /* its threads started, ended (living = started - dead: a
                                     spawned or later-starting thread does not exist before) */
     uint64_t newobj_cache;       /* free slots of its newobj cache's page (models/gc.c) */
@@ -93,10 +94,10 @@ struct rb_thread {
     mach_cont block_k;
     sim_time block_timeout;      /* < 0: until woken */
     sim_time region_dur;         /* the blocking region (or sleep) being entered lasts this long */
-    /* accounting */
+    /* accounting: since when it is in state ts (its times and syscalls
+     * are summed into vm->state_time and vm->syscalls as they pass: the
+     * CSV has only the sums) */
     sim_time ts_since;
-    sim_time ts_time[TS_COUNT];
-    uint64_t syscalls;
     uint64_t zero_time_ops;      /* ops run without time passing (hang guard) */
     enum thread_state ts;
     unsigned interrupts;         /* INT_* bits pending */
@@ -119,13 +120,26 @@ struct rb_thread {
      * through a wake it made onto its own core: it lets go once
      * pending_cost is paid (th_burst; models/gvl.c gvl_section_end) */
     bool holds_sched_lock;
+    /* in native_cond_sleep with a timeout (models/sync.c; its other state
+     * is in the cold part): read by every wake of a sync op's waiter */
+    bool timed_waiting;
 
-    struct mach_task own_nt;     /* its dedicated native thread (1:1), hot part first */
+    /* th_burst's burst after the sched lock section it pays first (not in
+     * the cold part: in a run of many threads one in a dozen does that) */
+    sim_time section_d;
+    mach_cont section_k;
+};
 
-    /* colder: the sync ops' waits, the GC, barging's native sleep (its
-     * part in the VM lock and barrier protocol is vm->sync->threads[core.id],
-     * models/vm_lock.h) */
-    uint64_t wasted_wakes;
+/* A thread's cold part: what only some ops and policies use (the sync
+ * ops' waits, the GC, barging's native sleep, a sleep on the sched lock).
+ * It lives in its own array, vm->cold, indexed like vm->threads: memory
+ * of its own pages (common/bigmem.h), so that a run whose threads never
+ * use it never touches it, and the threads' hot parts lie closer (with
+ * 100k threads every page first touched costs a fault and every line a
+ * miss: docs/bench.md).  Their part in the VM lock and barrier protocol is
+ * vm->sync->threads[core.id] (models/vm_lock.h). */
+struct rb_thread_cold {
+    uint64_t wasted_wakes;       /* woken for a GVL taken back meanwhile (read by tests) */
     th_cont park_k;              /* barging: once a native sleep has the GVL again */
     th_cont release_k;           /* barging: once a release's gvl->lock section is over */
     bool park_yield;             /* barging: the native sleep's THREAD_BLOCKING_YIELD yields */
@@ -137,12 +151,8 @@ struct rb_thread {
     struct nlock_waiter lock_wait;
     void (*lock_retry)(struct rb_thread *th, th_cont k);
     th_cont lock_k;
-    /* th_burst's burst after the sched lock section it pays first */
-    sim_time section_d;
-    mach_cont section_k;
     /* a timed wait (models/sync.c) */
-    bool timed_waiting;          /* in native_cond_sleep with a timeout */
-    bool wait_woken;             /* ... ended by a wake-up or its timeout */
+    bool wait_woken;             /* a timed wait (rb_thread's timed_waiting) ended by a wake-up or its timeout */
     sim_event_id wait_timeout_ev;
     sim_time wait_deadline;      /* Queue#pop(timeout:): when the timeout passes */
     /* the alloc op in progress (models/gc.c) */
@@ -183,6 +193,11 @@ struct vm {
     struct rb_ractor *ractors;
     int nractors;
     struct rb_thread *threads;
+    struct rb_thread_cold *cold; /* their cold parts, indexed alike (rb_cold) */
+    /* their dedicated native threads (1:1), indexed alike (rb_own_nt),
+     * after them in their mapping: an M:N thread has none, and its entry
+     * is never touched */
+    struct mach_task *nts;
     int nthreads;
     struct core_queue *queues;   /* Thread::Queue (core/queue.h) */
     int nqueues;
@@ -219,6 +234,8 @@ struct vm {
     sim_time end_time;
 
     /* counters for the CSV (GVL hand-offs: core_sched.handoffs) */
+    sim_sum state_time[TS_COUNT];  /* the threads' times in each state, summed */
+    uint64_t syscalls;
     uint64_t wakeups;
     uint64_t wasted_wakes;
 
@@ -233,6 +250,19 @@ struct vm {
     int status;                  /* GV_OK or the first error */
     char error[1024];
 };
+
+/* th's cold part (struct rb_thread_cold). */
+static inline struct rb_thread_cold *rb_cold(const struct rb_thread *th)
+{
+    return &th->vm->cold[th->core.id];
+}
+
+/* th's dedicated native thread: th->nt, always, for a 1:1 thread (one
+ * with th->mn false); an M:N thread runs on a shared one (mn_pool.c). */
+static inline struct mach_task *rb_own_nt(const struct rb_thread *th)
+{
+    return &th->vm->nts[th->core.id];
+}
 
 /* The simulator's thread / Ractor that embeds a core one. */
 static inline struct rb_thread *rb_thread_of(const struct core_thread *c)
@@ -272,7 +302,7 @@ static inline void vm_set_state_at(struct rb_thread *th, enum thread_state to, s
 {
     struct vm *vm = th->vm;
     enum thread_state from = th->ts;
-    if (from < TS_COUNT) th->ts_time[from] += now - th->ts_since;
+    if (from < TS_COUNT) vm->state_time[from] += now - th->ts_since;
     th->ts = to;
     th->ts_since = now;
     if (vm->obs.thread_state && from != to) vm->obs.thread_state(vm->obs.ctx, th->core.id, from, to, now);

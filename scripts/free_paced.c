@@ -22,40 +22,27 @@
 #include <string.h>
 #include <time.h>
 
+#include "probe.h"
+
 #define BATCH 2000
 #define RING (1 << 16)
 
 static void *ring[RING];
 static _Atomic long head, tail;
 static _Atomic int stop;
-static long spin_ns;
+static long pace_ns;
 
-static long long now_ns(clockid_t c)
+static long long cpu_ns(void)
 {
     struct timespec t;
-    clock_gettime(c, &t);
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
     return t.tv_sec * 1000000000LL + t.tv_nsec;
-}
-
-static void spin(long ns)
-{
-    long long t = now_ns(CLOCK_MONOTONIC);
-    while (now_ns(CLOCK_MONOTONIC) - t < ns) {
-    }
-}
-
-static void pin(int cpu)
-{
-    cpu_set_t s;
-    CPU_ZERO(&s);
-    CPU_SET(cpu, &s);
-    pthread_setaffinity_np(pthread_self(), sizeof s, &s);
 }
 
 static void *owner(void *arg)
 {
     (void)arg;
-    pin(1);
+    allow(1, -1);
     while (!atomic_load(&stop)) {
         long h = atomic_load(&head), t = atomic_load(&tail);
         if (h - t < RING - 2) {
@@ -68,7 +55,7 @@ static void *owner(void *arg)
         } else if (atomic_compare_exchange_strong(&tail, &t, t + 1)) {
             free(ring[t % RING]);
         }
-        spin(spin_ns);
+        spin_ns(pace_ns);
     }
     return NULL;
 }
@@ -76,8 +63,8 @@ static void *owner(void *arg)
 int main(int argc, char **argv)
 {
     int rounds = argc > 1 ? atoi(argv[1]) : 60;
-    spin_ns = argc > 2 ? atol(argv[2]) : 250;
-    pin(0);
+    pace_ns = argc > 2 ? atol(argv[2]) : 250;
+    allow(0, -1);
     pthread_t t;
     if (pthread_create(&t, NULL, owner, NULL) != 0) return 1;
     static void *batch[BATCH];
@@ -89,7 +76,7 @@ int main(int argc, char **argv)
             for (;;) {  /* the owner may free its oldest meanwhile */
                 long tl = atomic_load(&tail);
                 if (atomic_load(&head) - tl < BATCH) {
-                    spin(1000);
+                    spin_ns(1000);
                     continue;
                 }
                 for (int i = 0; i < BATCH; i++) batch[i] = ring[(tl + i) % RING];
@@ -98,11 +85,11 @@ int main(int argc, char **argv)
         } else {
             for (int i = 0; i < BATCH; i++)
                 if ((batch[i] = malloc(i & 1 ? 48 : 40))) memset(batch[i], 1, 40);
-            spin(500000);  /* as old as the owner's, about */
+            spin_ns(500000);  /* as old as the owner's, about */
         }
-        long long c = now_ns(CLOCK_THREAD_CPUTIME_ID);
+        long long c = cpu_ns();
         for (int i = 0; i < BATCH; i++) free(batch[i]);
-        sum[remote] += (double)(now_ns(CLOCK_THREAD_CPUTIME_ID) - c) / BATCH;
+        sum[remote] += (double)(cpu_ns() - c) / BATCH;
         cnt[remote]++;
         if (r % 10 == 9) {
             printf("own %.1f remote %.1f ns a free\n", sum[0] / cnt[0], sum[1] / cnt[1]);

@@ -23,6 +23,8 @@
 #include <time.h>
 #include <x86intrin.h>
 
+#include "probe.h"
+
 enum { KIND_ADD, KIND_LOAD_ADD, KIND_LOAD, KIND_OWN_LOAD, KINDS };
 static const char *const kind_name[KINDS] = { "lock add", "load + lock add", "load", "load, own line" };
 
@@ -31,18 +33,10 @@ static _Alignas(64) _Atomic long turn;   /* 0: B's, 1: A's */
 static _Alignas(64) _Atomic long own;
 static long rounds;
 
-static void pin(int cpu)
-{
-    cpu_set_t s;
-    CPU_ZERO(&s);
-    CPU_SET(cpu, &s);
-    pthread_setaffinity_np(pthread_self(), sizeof s, &s);
-}
-
 static void *writer(void *arg)
 {
     (void)arg;
-    pin(1);
+    allow(1, -1);
     for (long i = 0; i < rounds; i++) {
         while (atomic_load_explicit(&turn, memory_order_acquire) != 0) {
         }
@@ -62,7 +56,7 @@ int main(int argc, char **argv)
 {
     rounds = argc > 1 ? atol(argv[1]) : 200000;
     if (rounds < KINDS * 4) rounds = KINDS * 4;
-    pin(0);
+    allow(0, -1);
     unsigned long *d[KINDS];
     long n[KINDS] = { 0 };
     for (int k = 0; k < KINDS; k++)

@@ -1,6 +1,7 @@
 /* probe.h - what the stand-alone probes of scripts/ (wake_paths.c,
- * wake_pull.c, timer_pull.c, futex_split.c) share: the monotonic clock, a
- * busy spin, and the calling thread's CPUs.  Header only, so that each probe still builds
+ * wake_pull.c, timer_pull.c, futex_split.c, free_paced.c,
+ * line_load_then_add.c) share: the monotonic clock, a busy spin, and the
+ * calling thread's CPUs.  Header only, so that each probe still builds
  * with one `cc -O2 -pthread scripts/NAME.c`. */
 #ifndef SCRIPTS_PROBE_H
 #define SCRIPTS_PROBE_H

@@ -32,18 +32,10 @@ static int flag;
 static atomic_int asleep;
 static atomic_llong t_ret;
 
-static void pin(int cpu)
-{
-    cpu_set_t s;
-    CPU_ZERO(&s);
-    CPU_SET(cpu, &s);
-    pthread_setaffinity_np(pthread_self(), sizeof s, &s);
-}
-
 static void *sleeper(void *arg)
 {
     (void)arg;
-    pin(1);
+    allow(1, -1);
     for (int i = 0; i < rounds; i++) {
         if (i % 2 == 0) {
             pthread_mutex_lock(&mu);
@@ -91,7 +83,7 @@ int main(int argc, char **argv)
         perror("wake_paths");
         return 1;
     }
-    pin(0);
+    allow(0, -1);
     pthread_t t;
     pthread_create(&t, NULL, sleeper, NULL);
     for (int i = 0; i < rounds; i++) {

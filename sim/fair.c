@@ -70,18 +70,18 @@ static void tick_deadlines(const struct machine *m, struct fair_se *se, sim_time
 static bool update_curr_at(struct machine *m, struct mach_core *c, sim_time now)
 {
     struct mach_task *t = running(c);
-    if (!t || now <= t->se.exec_start) return false;
-    sim_time dv = now - t->se.exec_start;
+    if (!t || now <= t->se->exec_start) return false;
+    sim_time dv = now - t->se->exec_start;
     bool renewed = false;
     if (is_eevdf(m)) {
-        tick_deadlines(m, &t->se, t->se.exec_start, now - 1);  /* ticks strictly before now */
+        tick_deadlines(m, t->se, t->se->exec_start, now - 1);  /* ticks strictly before now */
     }
-    t->se.v += dv;
+    t->se->v += dv;
     c->frq.sum += dv;
-    t->se.exec_start = now;
-    if (is_eevdf(m) && t->se.v >= t->se.deadline) {
-        t->se.deadline = t->se.v + m->p.os_timeslice;
-        t->se.protect = false;
+    t->se->exec_start = now;
+    if (is_eevdf(m) && t->se->v >= t->se->deadline) {
+        t->se->deadline = t->se->v + m->p.os_timeslice;
+        t->se->protect = false;
         renewed = true;
     }
     return renewed;
@@ -99,7 +99,7 @@ static sim_time avg_v(const struct mach_core *c)
 /* entity_eligible: V >= v, exactly: sum >= v * nr. */
 static bool eligible(const struct mach_core *c, const struct mach_task *t)
 {
-    return c->frq.sum >= (__int128)t->se.v * c->frq.nr;
+    return c->frq.sum >= (__int128)t->se->v * c->frq.nr;
 }
 
 static sim_time clamp_lag(const struct machine *m, sim_time lag)
@@ -111,21 +111,21 @@ static sim_time clamp_lag(const struct machine *m, sim_time lag)
 
 static void rq_add(struct mach_core *c, struct mach_task *t)
 {
-    t->se.on_rq = true;
-    t->se.rq_core = c->id;
-    c->frq.sum += t->se.v;
+    t->se->on_rq = true;
+    t->se->rq_core = c->id;
+    c->frq.sum += t->se->v;
     c->frq.nr++;
 }
 
 static void rq_sub(struct mach_core *c, struct mach_task *t)
 {
-    if (!t->se.on_rq) return;
-    c->frq.sum -= t->se.v;
+    if (!t->se->on_rq) return;
+    c->frq.sum -= t->se->v;
     c->frq.nr--;
-    t->se.on_rq = false;
-    t->se.rq_core = -1;
+    t->se->on_rq = false;
+    t->se->rq_core = -1;
     if (c->frq.nr == 0) {
-        c->frq.vbase = t->se.v;  /* the queue's time goes on from its last task */
+        c->frq.vbase = t->se->v;  /* the queue's time goes on from its last task */
         c->frq.sum = 0;
     }
 }
@@ -136,8 +136,8 @@ static sim_time min_vruntime(struct mach_core *c)
     bool any = false;
     sim_time mn = 0;
     for (struct mach_task *q = c->rq_head; q; q = q->rq_next)
-        if (q->se.on_rq && (!any || q->se.v < mn)) { mn = q->se.v; any = true; }
-    if (c->cur && c->cur->se.on_rq && (!any || c->cur->se.v < mn)) { mn = c->cur->se.v; any = true; }
+        if (q->se->on_rq && (!any || q->se->v < mn)) { mn = q->se->v; any = true; }
+    if (c->cur && c->cur->se->on_rq && (!any || c->cur->se->v < mn)) { mn = c->cur->se->v; any = true; }
     if (any && mn > c->frq.vbase) c->frq.vbase = mn;
     return c->frq.vbase;
 }
@@ -145,22 +145,22 @@ static sim_time min_vruntime(struct mach_core *c)
 static void delayed_remove(struct mach_core *c, struct mach_task *t)
 {
     struct mach_task **pp = &c->frq.delayed;
-    while (*pp && *pp != t) pp = &(*pp)->se.dnext;
+    while (*pp && *pp != t) pp = &(*pp)->se->dnext;
     if (*pp) {
-        *pp = t->se.dnext;
+        *pp = t->se->dnext;
         c->frq.ndelayed--;
     }
-    t->se.dnext = NULL;
-    t->se.delayed = false;
+    t->se->dnext = NULL;
+    t->se->delayed = false;
 }
 
 /* ---- enqueue, dequeue ---------------------------------------------------- */
 
 void fair_enqueue(struct machine *m, struct mach_core *c, struct mach_task *t, bool initial)
 {
-    if (!fair_on(m) || t->se.on_rq) return;
+    if (!fair_on(m) || t->se->on_rq) return;
     update_curr(m, c);
-    struct fair_se *se = &t->se;
+    struct fair_se *se = t->se;
     if (is_eevdf(m)) {
         /* place_entity: PLACE_LAG only with tasks on the queue; the lag is
          * inflated by (W + w) / W so that adding t moves V by its share */
@@ -189,10 +189,10 @@ void fair_enqueue(struct machine *m, struct mach_core *c, struct mach_task *t, b
  * no positive lag. */
 static void finish_delayed(struct machine *m, struct mach_core *c, struct mach_task *t)
 {
-    sim_time lag = clamp_lag(m, avg_v(c) - t->se.v);
+    sim_time lag = clamp_lag(m, avg_v(c) - t->se->v);
     delayed_remove(c, t);
     rq_sub(c, t);
-    t->se.vlag = lag > 0 ? 0 : lag;
+    t->se->vlag = lag > 0 ? 0 : lag;
 }
 
 void fair_requeue_delayed(struct machine *m, struct mach_core *c, struct mach_task *t)
@@ -209,16 +209,16 @@ void fair_requeue_delayed(struct machine *m, struct mach_core *c, struct mach_ta
     sim_time T = m->p.os_tick > 0 ? m->p.os_tick : 1;
     update_curr_at(m, c, now_of(m) / T * T);
     delayed_remove(c, t);
-    sim_time lag = avg_v(c) - t->se.v;
+    sim_time lag = avg_v(c) - t->se->v;
     if (lag > 0) {  /* DELAY_ZERO: re-placed at V with no lag */
         rq_sub(c, t);
-        t->se.vlag = 0;
+        t->se->vlag = 0;
         sim_time V = avg_v(c);
-        t->se.v = V;
-        t->se.deadline = V + m->p.os_timeslice;
+        t->se->v = V;
+        t->se->deadline = V + m->p.os_timeslice;
         rq_add(c, t);
     }
-    t->se.protect = false;
+    t->se->protect = false;
 }
 
 bool fair_wake_delayed_dequeue(struct machine *m, struct mach_core *c, struct mach_task *t)
@@ -234,38 +234,38 @@ void fair_dequeue_sleep(struct machine *m, struct mach_core *c, struct mach_task
     if (!fair_on(m)) return;
     update_curr(m, c);
     if (is_eevdf(m)) {
-        sim_time lag = avg_v(c) - t->se.v;
+        sim_time lag = avg_v(c) - t->se->v;
         if (m->p.sched == MACH_SCHED_EEVDF_DELAY && !eligible(c, t)) {
-            t->se.delayed = true;  /* DELAY_DEQUEUE: it stays, counted in V */
-            t->se.dnext = c->frq.delayed;
+            t->se->delayed = true;  /* DELAY_DEQUEUE: it stays, counted in V */
+            t->se->dnext = c->frq.delayed;
             c->frq.delayed = t;
             c->frq.ndelayed++;
             return;
         }
-        t->se.vlag = clamp_lag(m, lag);
+        t->se->vlag = clamp_lag(m, lag);
     } else {
         min_vruntime(c);
-        t->se.left_core = c->id;
+        t->se->left_core = c->id;
     }
     rq_sub(c, t);
 }
 
 void fair_dequeue(struct machine *m, struct mach_core *c, struct mach_task *t, bool keep_lag)
 {
-    if (!fair_on(m) || !t->se.on_rq) return;
+    if (!fair_on(m) || !t->se->on_rq) return;
     update_curr(m, c);
-    if (t->se.delayed) delayed_remove(c, t);
-    if (keep_lag && is_eevdf(m)) t->se.vlag = clamp_lag(m, avg_v(c) - t->se.v);
+    if (t->se->delayed) delayed_remove(c, t);
+    if (keep_lag && is_eevdf(m)) t->se->vlag = clamp_lag(m, avg_v(c) - t->se->v);
     if (keep_lag && !is_eevdf(m)) {
         min_vruntime(c);
-        t->se.left_core = c->id;
+        t->se->left_core = c->id;
     }
     rq_sub(c, t);
 }
 
 void fair_picked(struct machine *m, struct mach_task *t)
 {
-    t->se.picked_at = now_of(m);
+    t->se->picked_at = now_of(m);
 }
 
 void fair_curr_start(struct machine *m, struct mach_core *c, struct mach_task *t)
@@ -275,9 +275,9 @@ void fair_curr_start(struct machine *m, struct mach_core *c, struct mach_task *t
     /* set_next_entity -> update_stats_curr_start set exec_start when the
      * task was picked, before context_switch: the switch's time, up to
      * now, belongs to its run (update_curr charges it from there) */
-    t->se.exec_start = t->se.picked_at >= 0 ? t->se.picked_at : now_of(m);
-    t->se.picked_at = -1;
-    t->se.protect = true;  /* set_next_entity: RUN_TO_PARITY's mark */
+    t->se->exec_start = t->se->picked_at >= 0 ? t->se->picked_at : now_of(m);
+    t->se->picked_at = -1;
+    t->se->protect = true;  /* set_next_entity: RUN_TO_PARITY's mark */
 }
 
 void fair_curr_stop(struct machine *m, struct mach_core *c, struct mach_task *t)
@@ -294,18 +294,18 @@ void fair_curr_stop(struct machine *m, struct mach_core *c, struct mach_task *t)
 static struct mach_task *peek_eevdf(const struct mach_core *c, struct mach_task *curr)
 {
     if (curr && !eligible(c, curr)) curr = NULL;
-    if (curr && curr->se.protect) return curr;  /* RUN_TO_PARITY */
+    if (curr && curr->se->protect) return curr;  /* RUN_TO_PARITY */
     struct mach_task *best = NULL;
     for (struct mach_task *q = c->rq_head; q; q = q->rq_next)
-        if (eligible(c, q) && (!best || q->se.deadline < best->se.deadline)) best = q;
-    for (struct mach_task *q = c->frq.delayed; q; q = q->se.dnext)
-        if (eligible(c, q) && (!best || q->se.deadline < best->se.deadline)) best = q;
-    if (curr && (!best || curr->se.deadline <= best->se.deadline)) return curr;
+        if (eligible(c, q) && (!best || q->se->deadline < best->se->deadline)) best = q;
+    for (struct mach_task *q = c->frq.delayed; q; q = q->se->dnext)
+        if (eligible(c, q) && (!best || q->se->deadline < best->se->deadline)) best = q;
+    if (curr && (!best || curr->se->deadline <= best->se->deadline)) return curr;
     if (!best) {
         /* nothing eligible but an ineligible curr: the queued task with
          * the smallest v (V always has one at or above it) */
         for (struct mach_task *q = c->rq_head; q; q = q->rq_next)
-            if (!best || q->se.v < best->se.v) best = q;
+            if (!best || q->se->v < best->se->v) best = q;
     }
     return best;
 }
@@ -316,7 +316,7 @@ static struct mach_task *pick_eevdf(struct machine *m, struct mach_core *c, stru
 {
     for (;;) {
         struct mach_task *best = peek_eevdf(c, curr);
-        if (!best || !best->se.delayed) return best;
+        if (!best || !best->se->delayed) return best;
         finish_delayed(m, c, best);
     }
 }
@@ -325,7 +325,7 @@ static struct mach_task *pick_cfs(struct mach_core *c, struct mach_task *curr)
 {
     struct mach_task *best = curr;
     for (struct mach_task *q = c->rq_head; q; q = q->rq_next)
-        if (!best || q->se.v < best->se.v) best = q;
+        if (!best || q->se->v < best->se->v) best = q;
     return best;
 }
 
@@ -350,11 +350,11 @@ struct mach_task *fair_yield(struct machine *m, struct mach_core *c, struct mach
          * keeps both (the commit moved the deadline's advance, which was
          * unconditional before, into the eligible case) */
         if (eligible(c, t)) {
-            c->frq.sum += t->se.deadline - t->se.v;
-            t->se.v = t->se.deadline;
-            t->se.deadline += m->p.os_timeslice;
+            c->frq.sum += t->se->deadline - t->se->v;
+            t->se->v = t->se->deadline;
+            t->se->deadline += m->p.os_timeslice;
         }
-        t->se.protect = false;
+        t->se->protect = false;
         next = pick_eevdf(m, c, t);
     } else {
         next = pick_cfs(c, NULL);
@@ -368,7 +368,7 @@ bool fair_wakeup_preempt(struct machine *m, struct mach_core *c, struct mach_tas
     if (!curr) return false;
     bool renewed = update_curr(m, c);
     if (is_eevdf(m)) return renewed || peek_eevdf(c, curr) == t;  /* renewed: update_deadline rescheds */
-    return curr->se.v - t->se.v > cfs_wakeup_gran(m);  /* wakeup_preempt_entity */
+    return curr->se->v - t->se->v > cfs_wakeup_gran(m);  /* wakeup_preempt_entity */
 }
 
 sim_time fair_resched_time(struct machine *m, struct mach_core *c)
@@ -379,9 +379,9 @@ sim_time fair_resched_time(struct machine *m, struct mach_core *c)
     if (is_eevdf(m)) {
         /* the deadline the ticks before now left (without changing t), and
          * the first tick at or after which v reaches it */
-        struct fair_se se = t->se;
+        struct fair_se se = *t->se;
         tick_deadlines(m, &se, se.exec_start, now - 1);
-        sim_time v = t->se.v + (now - se.exec_start), d = se.deadline;
+        sim_time v = t->se->v + (now - se.exec_start), d = se.deadline;
         if (v >= d) return now;  /* update_curr now renews it */
         return tick_ceil(m, now + (d - v));
     }

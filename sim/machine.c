@@ -32,6 +32,14 @@ struct mach_rated_pool {
     struct mach_rated r[RATED_CHUNK];
 };
 
+/* Fair entities, handed out likewise. */
+#define SE_CHUNK 1024
+struct mach_se_pool {
+    struct mach_se_pool *next;
+    int used;
+    struct fair_se se[SE_CHUNK];
+};
+
 static void ev_arrive(void *obj, uint64_t arg);
 static void ev_slice(void *obj, uint64_t arg);
 static void ev_enqueue(void *obj, uint64_t arg);
@@ -166,6 +174,11 @@ void mach_free(struct machine *m)
         m->rated = p->next;
         free(p);
     }
+    while (m->se_pool) {
+        struct mach_se_pool *p = m->se_pool;
+        m->se_pool = p->next;
+        free(p);
+    }
     free(m->cores);
     free(m->idle);
     free(m->rq_min);
@@ -182,10 +195,24 @@ void mach_task_init(struct machine *m, struct mach_task *t, const char *name)
     t->state = MT_NEW;
     t->core = -1;
     t->last_core = -1;
-    t->se.rq_core = -1;
-    t->se.left_core = -1;
-    t->se.picked_at = -1;
     t->burst_f = 1.0;
+    if (!fair_on(m)) return;
+    struct mach_se_pool *p = m->se_pool;
+    if (!p || p->used == SE_CHUNK) {
+        p = calloc(1, sizeof *p);
+        if (!p) {  /* the run stops and fails (GV_ENOMEM), the task on a stand-in */
+            m->oom = true;
+            sim_stop(m->eng);
+            t->se = &m->se_spare;
+            return;
+        }
+        p->next = m->se_pool;
+        m->se_pool = p;
+    }
+    t->se = &p->se[p->used++];
+    t->se->rq_core = -1;
+    t->se->left_core = -1;
+    t->se->picked_at = -1;
 }
 
 /* ---- co-running cores -------------------------------------------------- */
@@ -419,11 +446,10 @@ static inline __attribute__((always_inline)) void dispatch(struct machine *m, st
     idle_mark(m, c, true);
 }
 
-/* Take task t (RUNNING on its core) off the core, accounting its CPU time. */
+/* Take task t (RUNNING on its core) off the core. */
 static void leave_core(struct machine *m, struct mach_task *t)
 {
     if (fair_on(m)) fair_curr_stop(m, &m->cores[t->core], t);
-    t->cpu_time += mach_now_of(m) - t->on_core_since;
     t->last_core = t->core;
 }
 
@@ -491,7 +517,6 @@ static void ev_arrive(void *obj, uint64_t arg)
     struct mach_core *c = &m->cores[t->core];
     core_set(m, c, CORE_BUSY, t);
     t->state = MT_RUNNING;
-    t->on_core_since = mach_now_of(m);
     c->slice_start = mach_now_of(m) - t->slice_used;
     t->slice_used = 0;
     if (fair_on(m)) fair_curr_start(m, c, t);
@@ -729,13 +754,13 @@ static inline __attribute__((always_inline)) int place(struct machine *m, struct
 {
     int wcore = waker && waker->state == MT_RUNNING ? waker->core : -1;
     bool initial = t->state == MT_NEW;
-    if (fair_on(m) && t->se.delayed && !fair_wake_delayed_dequeue(m, &m->cores[t->se.rq_core], t)) {
+    if (fair_on(m) && t->se->delayed && !fair_wake_delayed_dequeue(m, &m->cores[t->se->rq_core], t)) {
         /* 6.12 ttwu_runnable: still on its core's run queue (delayed) and
          * alone there (or pinned): put back there by the waker, who takes
          * that core's lock; a remote core notices a preemption after the
          * IPI.  (With other tasks on that queue it was dequeued and is
          * placed below like any woken task.) */
-        struct mach_core *c = &m->cores[t->se.rq_core];
+        struct mach_core *c = &m->cores[t->se->rq_core];
         fair_requeue_delayed(m, c, t);
         t->state = MT_READY;
         t->core = c->id;

@@ -115,26 +115,29 @@ struct mach_task {
     void *resume_ctx;
 
     struct mach_task *rq_next;
-    sim_time on_core_since;
     sim_time slice_used;     /* time slice used before a sleeper preempted it (read at every arrival) */
 
     /* statistics */
-    sim_time cpu_time;   /* time on a core */
     uint64_t vcsw;       /* voluntary switches (blocked while on a core) */
     uint64_t ivcsw;      /* involuntary switches (preempted) */
+    /* when it last went to sleep (written by every block; read by wake
+     * placement), the last of the hot part */
+    sim_time blocked_at;
 
     /* colder */
     int id;
     const char *name;
     sim_time interrupt_delay;
-    sim_time blocked_at;     /* when it last went to sleep (mach_block; wake placement) */
 
     double burst_f;          /* co-running cores: the factor the burst's end was planned with */
     /* its rated burst's state (mach_burst_rated), from the machine's pool
      * at its first one: most tasks never run one */
     struct mach_rated *rt;
 
-    struct fair_se se;       /* the fair class's entity (cfs, eevdf) */
+    /* the fair class's entity (cfs, eevdf; NULL under fifo), from the
+     * machine's pool: 64 bytes that most runs do not need, out of every
+     * task (100k threads: 6 MB) */
+    struct fair_se *se;
 };
 
 enum mach_core_state { CORE_IDLE, CORE_SWITCHING, CORE_WAKING, CORE_BUSY };  /* 0..3: state_time */
@@ -201,6 +204,8 @@ struct machine {
     sim_time idle_spread, busy_spread;  /* of wake_idle_core, wake_busy_core */
     uint64_t pack_below;  /* a draw below it packs (0 < wake_pack < 1) */
     struct mach_rated_pool *rated;  /* rated-burst states handed out (machine.c) */
+    struct mach_se_pool *se_pool;   /* fair entities handed out (mach_task_init) */
+    struct fair_se se_spare;        /* ... the one of a task none was left for */
     bool oom;            /* one could not be allocated: the run stopped */
     char error[256];     /* first protocol violation by a model, if any */
     struct gv_curve idle_extra;  /* wake_idle_extra's copy (cold: read by idle-core wakes only) */

@@ -202,13 +202,67 @@ struct fx_hooks {
 struct fx_run_ctx {
     const struct fx_hooks *h;
     struct fx_result *r;
+    /* the run's observer: the fixture's in front of the test's (inner) */
+    struct run_observer inner;
+    /* every thread's time in each state, and since when it is in its
+     * current one (the VM itself keeps only the sums: models/vm.h) */
+    int nthreads;
+    sim_time (*state)[TS_COUNT];
+    sim_time *since;
 };
+
+static inline void fx_obs_state(void *ctx, int thread, enum thread_state from, enum thread_state to,
+                                sim_time now)
+{
+    struct fx_run_ctx *c = ctx;
+    if (thread >= 0 && thread < c->nthreads) {
+        if (from < TS_COUNT) c->state[thread][from] += now - c->since[thread];
+        c->since[thread] = now;
+    }
+    if (c->inner.thread_state) c->inner.thread_state(c->inner.ctx, thread, from, to, now);
+}
+
+static inline void fx_obs_readyq(void *ctx, int ractor, int len, sim_time now)
+{
+    struct fx_run_ctx *c = ctx;
+    c->inner.readyq(c->inner.ctx, ractor, len, now);
+}
+
+static inline void fx_obs_instant(void *ctx, const char *name, int thread, sim_time now)
+{
+    struct fx_run_ctx *c = ctx;
+    c->inner.instant(c->inner.ctx, name, thread, now);
+}
+
+static inline void fx_obs_counter(void *ctx, const char *name, int64_t value, sim_time now)
+{
+    struct fx_run_ctx *c = ctx;
+    c->inner.counter(c->inner.ctx, name, value, now);
+}
+
+/* Thread i's time in state s so far (in an inspect hook: the whole run). */
+static inline sim_time fx_state_time(const struct vm *vm, int i, enum thread_state s)
+{
+    const struct fx_run_ctx *c = vm->obs.ctx;
+    return c->state && i < c->nthreads ? c->state[i][s] : 0;
+}
 
 static inline int fx_setup(void *ctx, struct vm *vm, char *err, size_t errlen)
 {
     (void)err, (void)errlen;
     struct fx_run_ctx *c = ctx;
     if (c->h && c->h->setup) c->h->setup(vm, c->h->ctx);
+    c->nthreads = vm->nthreads;
+    c->state = calloc((size_t)vm->nthreads + 1, sizeof *c->state);
+    c->since = calloc((size_t)vm->nthreads + 1, sizeof *c->since);
+    if (!c->state || !c->since) return GV_ENOMEM;
+    /* the fixture's observer first, then the test's */
+    c->inner = vm->obs;
+    vm->obs.ctx = c;
+    vm->obs.thread_state = fx_obs_state;
+    vm->obs.readyq = c->inner.readyq ? fx_obs_readyq : NULL;
+    vm->obs.instant = c->inner.instant ? fx_obs_instant : NULL;
+    vm->obs.counter = c->inner.counter ? fx_obs_counter : NULL;
     return GV_OK;
 }
 
@@ -221,13 +275,17 @@ static inline int fx_finish(void *ctx, struct vm *vm, int run_rc, sim_time end, 
     r->rc = run_rc;
     r->nthreads = vm->nthreads;
     for (int i = 0; i < vm->nthreads; i++) {
-        r->thread_vcsw += vm->threads[i].own_nt.vcsw;
+        if (!vm->threads[i].mn) r->thread_vcsw += rb_own_nt(&vm->threads[i])->vcsw;
         if (i < 8) {
-            r->wants[i] = vm->threads[i].ts_time[TS_WANTS_GVL];
-            r->wasted[i] = vm->threads[i].wasted_wakes;
+            r->wants[i] = c->state ? c->state[i][TS_WANTS_GVL] : 0;
+            r->wasted[i] = vm->cold[i].wasted_wakes;
         }
     }
     if (c->h && c->h->inspect) c->h->inspect(vm, c->h->ctx);
+    free(c->state);
+    free(c->since);
+    c->state = NULL;
+    c->since = NULL;
     return GV_OK;
 }
 
@@ -247,7 +305,7 @@ static inline void fx_run(struct scenario *s, const struct fx_hooks *h, struct f
         for (int j = 0; j < s->ractors[i].nthreads; j++)
             s->total_threads += s->ractors[i].count * s->ractors[i].threads[j].count;
     }
-    struct fx_run_ctx c = { h, r };
+    struct fx_run_ctx c = { .h = h, .r = r };
     struct simulate_opts so = { .engine = "native", .max_time = 3600 * SIM_S, .ctx = &c,
                                 .setup = fx_setup, .finish = fx_finish };
     r->rc = simulate_run(s, &so, &r->m, r->err, sizeof r->err);

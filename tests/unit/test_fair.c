@@ -64,7 +64,7 @@ struct probe {
 static void probe_at(void *obj, uint64_t arg)
 {
     struct probe *p = obj;
-    const struct fair_se *se = &p->w->t[arg].t.se;
+    const struct fair_se *se = p->w->t[arg].t.se;
     p->delayed = se->delayed;
     p->vlag = se->vlag;
     p->v = se->v;
@@ -236,7 +236,7 @@ static void test_eevdf_clock_read(void)
     ms_run(&w);
     ASSERT_EQ(w.t[0].marks[0], 110);
     ASSERT_EQ(w.t[0].t.ivcsw, 0);
-    ASSERT_EQ(w.t[0].t.se.deadline, 80 + 150);  /* renewed by the read at 90 */
+    ASSERT_EQ(w.t[0].t.se->deadline, 80 + 150);  /* renewed by the read at 90 */
     ms_teardown(&w);
 }
 
@@ -288,8 +288,8 @@ struct yprobe {
 static void yprobe_at(void *obj, uint64_t arg)
 {
     struct yprobe *p = obj;
-    p->v = p->w->t[arg].t.se.v;
-    p->deadline = p->w->t[arg].t.se.deadline;
+    p->v = p->w->t[arg].t.se->v;
+    p->deadline = p->w->t[arg].t.se->deadline;
 }
 
 /* Two scripted tasks on one core, task `task`'s v and deadline read at `at` */

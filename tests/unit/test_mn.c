@@ -38,7 +38,7 @@ static void mn_inspect(struct vm *vm, void *ctx)
     struct mn_obs *o = ctx;
     for (int i = 0; i < vm->nthreads && i < 16; i++) {
         o->end[i] = vm->threads[i].ts_since;
-        o->wants_snt[i] = vm->threads[i].ts_time[TS_WANTS_SNT];
+        o->wants_snt[i] = fx_state_time(vm, i, TS_WANTS_SNT);
     }
 }
 

@@ -414,8 +414,8 @@ struct lock_obs {
 static void lock_inspect(struct vm *vm, void *ctx)
 {
     struct lock_obs *o = ctx;
-    o->vcsw[0] = vm->threads[0].own_nt.vcsw;
-    o->vcsw[1] = vm->threads[1].own_nt.vcsw;
+    o->vcsw[0] = rb_own_nt(&vm->threads[0])->vcsw;
+    o->vcsw[1] = rb_own_nt(&vm->threads[1])->vcsw;
     o->timer_wakes = vm->timer.wakes;
     o->locked = vm->ractors[0].sched_lock.holder != NULL || vm->ractors[0].sched_lock.head != NULL;
 }

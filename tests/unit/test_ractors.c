@@ -71,7 +71,7 @@ static void inspect_threads(struct vm *vm, void *ctx)
             if (id < 80) r->ractor_ops[id] += vm->threads[i].core.cur.ops;
         }
     for (int i = 0; i < vm->nthreads && i < 16; i++) {
-        memcpy(r->th_state[i], vm->threads[i].ts_time, sizeof r->th_state[i]);
+        for (int k = 0; k < TS_COUNT; k++) r->th_state[i][k] = fx_state_time(vm, i, (enum thread_state)k);
         if (!vm->threads[i].dead) th_describe_wait(&vm->threads[i], r->waits[i], sizeof r->waits[i]);
     }
 }

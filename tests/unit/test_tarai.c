@@ -27,7 +27,7 @@ static void inspect_wants_snt(struct vm *vm, void *ctx)
 {
     struct res *r = ctx;
     for (int i = 0; i < vm->nthreads; i++) {
-        double w = (double)vm->threads[i].ts_time[TS_WANTS_SNT] / (double)SIM_S;
+        double w = (double)fx_state_time(vm, i, TS_WANTS_SNT) / (double)SIM_S;
         if (w > r->wants_snt_max) r->wants_snt_max = w;
     }
 }
