@@ -104,7 +104,7 @@ rows pingpong_v3_3_11 | sed 's/ruby 3[.]1[.]2/ruby 3.3.11/' >"$d/pingpong_v3_3_1
 printf 'point,rep,machine.cores,backend,engine,policy\n0,0,1,pthread,pthread,eager\n0,0,1,ruby,ruby 3.3.11,eager\n' >"$d/pingpong_v3_3_11.rows.csv"
 cat >>"$d/host.txt" <<'EOF2'
 ruby_pingpong_v3_3_11=ruby 3.3.11 (2026-03-26 revision 1f2d15125a) [x86_64-linux]
-load_pingpong_v3_3_11=80,0.50,1.25
+load_pingpong_v3_3_11=99,0.50,1.25
 host_pingpong_v3_3_11=Test CPU, 2 CPUs, kernel 6.1
 time_pingpong_v3_3_11=2026-12-02T06:40:01Z,2026-12-02T06:44:59Z
 EOF2
@@ -129,10 +129,15 @@ grep -q 'Two regimes' "$tmp/out" && fail "validate_built: one regime reported as
 sed -i 's/^\(1,2,wall_s,ruby,ruby 3.3.11,3,1,2,\)3,/\120,/' "$d/pingpong_v3_3_11.csv"
 render validate_built
 expect_line out '  **Two regimes:** its 2-core runs took Ruby 1.00-20.00 s: some used both CPUs and some stayed on one; the medians above are those of the majority.' "validate_built: two regimes"
-# other jobs before the runs (above half the CPUs) is enough
-sed -i 's/^load_pingpong_v3_3_11=.*/load_pingpong_v3_3_11=92,1.12,1.78/' "$d/host.txt"
+# a 1-minute load above half the CPUs with the CPUs idle before the runs is
+# the previous target's own runs still in the average: not loaded
+sed -i 's/^load_pingpong_v3_3_11=.*/load_pingpong_v3_3_11=100,1.12,1.78/' "$d/host.txt"
 render validate_built
-expect_match out '^- [*][*]loaded host[*][*] pingpong_v3_3_11: .*load average 1.12 before, 1.78 after[.]$' "validate_built: loaded before the runs"
+expect_match out '^- pingpong_v3_3_11: .*load average 1.12 before, 1.78 after[.]$' "validate_built: a lagging load average is not a loaded host"
+# the CPUs less idle than quiet_idle (host.txt's, 90 here) before the runs is enough
+sed -i 's/^load_pingpong_v3_3_11=.*/load_pingpong_v3_3_11=85,0.40,0.90/' "$d/host.txt"
+render validate_built
+expect_match out '^- [*][*]loaded host[*][*] pingpong_v3_3_11: .*load average 0.40 before, 0.90 after[.]$' "validate_built: not idle before the runs"
 render validate
 expect_line out '29 of 43 figures within their target (ratio 25%, switches per op 30%).' "validate: the count without the built Rubies' figures"
 # a missing table stops the rendering

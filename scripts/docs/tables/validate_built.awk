@@ -72,9 +72,13 @@ function render(   i, l, f, n, name, ver, ds, r, pol, rh, rt, eh, et, t, ld, w, 
         split(ld, w, ",")
         h = info("host_" name)
         cpus = h ~ / CPUs/ ? h : ""; sub(/ CPUs.*/, "", cpus); sub(/.*, /, "", cpus)
-        # loaded: other jobs ran before the runs (a 1-minute load above half the CPUs:
-        # a 2-core run needs its second CPU idle), or the load passed the CPUs
-        busy = ld != "" && cpus + 0 > 0 && (w[2] + 0 > cpus / 2 || w[3] + 0 > cpus + 0)
+        # loaded: the host was not idle when the runs began (validate_results.sh
+        # measures the CPUs' idle share just before: below quiet_idle, a 2-core
+        # run does not get its second CPU), or the load passed the CPUs during
+        # them.  Not the 1-minute load before: it still holds the previous
+        # target's own runs a minute after they end.
+        qi = info("quiet_idle"); if (qi == "") qi = 90
+        busy = ld != "" && cpus + 0 > 0 && (w[1] + 0 < qi + 0 || w[3] + 0 > cpus + 0)
         notes = notes sprintf("- %s%s: %s; %s; measured %s%s.\n", busy ? "**loaded host** " : "", name,
             info("ruby_" name) != "" ? "`" info("ruby_" name) "`" : "ruby " ver, h != "" ? h : "host not recorded", when(t),
             ld != "" ? sprintf(", 1-minute load average %s before, %s after", w[2], w[3]) : "")
@@ -97,5 +101,5 @@ function render(   i, l, f, n, name, ver, ds, r, pol, rh, rt, eh, et, t, ld, w, 
     printf "\nBeyond the issue's 43 figures: %d of %d within their target against the Rubies built from source; the executor in the same runs: %d of %d (ratio 25%%, switches per op 30%%).\n", rh, rt, eh, et
     if (notes != "") printf "\n%s", notes
     if (nbusy)
-        printf "\nA target marked **loaded host** was measured while other jobs loaded the host (a 1-minute load average above half its CPUs before the runs, or above its CPUs after): its \"2 cores\" runs were mostly one-core runs (a woken thread finds no idle CPU and stays on its waker's), so its ratio and 2-core switches say little; measure it again on a quiet host.\n"
+        printf "\nA target marked **loaded host** was measured while other jobs loaded the host (its CPUs less than `quiet_idle` idle just before the runs, or a 1-minute load average above its CPUs after them): its \"2 cores\" runs were mostly one-core runs (a woken thread finds no idle CPU and stays on its waker's), so its ratio and 2-core switches say little; measure it again on a quiet host.\n"
 }
