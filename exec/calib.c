@@ -201,6 +201,56 @@ void calib_done(struct calib_ctx *c, enum calib_id id)
     if (c->o->progress) c->o->progress(c->o->progress_ctx, id, &c->r->m[id]);
 }
 
+void calib_skip_ids(struct calib_ctx *c, const enum calib_id *ids, int n, const char *why)
+{
+    for (int i = 0; i < n; i++) {
+        calib_skip(&c->r->m[ids[i]], why);
+        calib_done(c, ids[i]);
+    }
+}
+
+void calib_kinds_start(struct calib_kinds *k, struct calib_ctx *c, const enum calib_id *ids, int n,
+                       int decides, double full_s, int min_rounds)
+{
+    memset(k, 0, sizeof *k);
+    k->n = n < CALIB_KINDS_MAX ? n : CALIB_KINDS_MAX;
+    k->decides = decides;
+    k->ids = ids;
+    for (int i = 0; i < k->n; i++)
+        calib_loop_start(&k->l[i], calib_budget(c, full_s), min_rounds, 400, c->o->max_spread);
+}
+
+void calib_kinds_add(struct calib_kinds *k, int i, double v)
+{
+    calib_series_add(&k->all[i], v);
+    calib_series_add(&k->round[i], v);
+}
+
+bool calib_kinds_round_end(struct calib_kinds *k)
+{
+    bool more = false;
+    for (int i = 0; i < k->n; i++) {
+        double v = 0, q1, q3;
+        if (k->round[i].n) calib_summarise(k->round[i].v, k->round[i].n, &v, &q1, &q3);
+        bool m = calib_loop_more(&k->l[i], v);
+        if (i == k->decides) more = m;
+        k->round[i].n = 0;
+    }
+    return more;
+}
+
+void calib_kinds_end(struct calib_kinds *k, struct calib_ctx *c)
+{
+    for (int i = 0; i < k->n; i++) {
+        struct calib_stat *st = &c->r->m[k->ids[i]];
+        calib_series_stat(&k->all[i], st);
+        calib_loop_end(&k->l[i], st);
+        calib_series_free(&k->all[i]);
+        calib_series_free(&k->round[i]);
+    }
+    for (int i = 0; i < k->n; i++) calib_done(c, k->ids[i]);
+}
+
 int calib_run(const struct calib_opts *o, struct calib_result *r, char *err, size_t errlen)
 {
     memset(r, 0, sizeof *r);

@@ -63,5 +63,29 @@ int calib_rounds(struct calib_ctx *c, enum calib_id id, double full_s,
 
 /* Report one finished measurement (progress callback). */
 void calib_done(struct calib_ctx *c, enum calib_id id);
+/* Mark each of ids skipped with a reason and report it. */
+void calib_skip_ids(struct calib_ctx *c, const enum calib_id *ids, int n, const char *why);
+
+/* Several kinds of one measurement, sampled interleaved in rounds (their
+ * order from calib_rounds_order): each kind keeps every sample and its
+ * round's, and a loop of its rounds' medians; the rounds go on while the
+ * kind `decides` (the one whose medians settle last) asks for more. */
+#define CALIB_KINDS_MAX 8
+struct calib_kinds {
+    int n, decides;
+    const enum calib_id *ids;  /* the kinds' measurements, n of them */
+    struct calib_series all[CALIB_KINDS_MAX], round[CALIB_KINDS_MAX];
+    struct calib_loop l[CALIB_KINDS_MAX];
+};
+/* Budget full_s in a full run, min_rounds before the spread test. */
+void calib_kinds_start(struct calib_kinds *k, struct calib_ctx *c, const enum calib_id *ids, int n,
+                       int decides, double full_s, int min_rounds);
+/* One sample of kind i. */
+void calib_kinds_add(struct calib_kinds *k, int i, double v);
+/* The round is over: each kind's loop takes its median; whether another
+ * round is due. */
+bool calib_kinds_round_end(struct calib_kinds *k);
+/* Every kind's stats into c->r, then reported; frees k's series. */
+void calib_kinds_end(struct calib_kinds *k, struct calib_ctx *c);
 
 #endif

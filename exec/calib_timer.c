@@ -76,48 +76,27 @@ void calib_bench_timer(struct calib_ctx *c)
     memset(&sp, 0, sizeof sp);
     pthread_t ts;
     if (slack < 0 || calib_thread_start(c, &ts, c->cpu0, spin_thread, &sp) != GV_OK) {
-        for (int k = 0; k < TIMER_CASES; k++) calib_skip(&c->r->m[ids[k]], slack < 0 ? "PR_GET_TIMERSLACK failed" : c->err);
+        calib_skip_ids(c, ids, TIMER_CASES, slack < 0 ? "PR_GET_TIMERSLACK failed" : c->err);
         c->err[0] = '\0';
-        for (int k = 0; k < TIMER_CASES; k++) calib_done(c, ids[k]);
         return;
     }
     unsigned long long rnd = 0x9e3779b97f4a7c15ull;
-    struct calib_series all[TIMER_CASES], round[TIMER_CASES];
-    struct calib_loop l[TIMER_CASES];
-    memset(all, 0, sizeof all);
-    memset(round, 0, sizeof round);
-    for (int k = 0; k < TIMER_CASES; k++)
-        calib_loop_start(&l[k], calib_budget(c, 1.5), c->min_rounds, 400, c->o->max_spread);
+    /* the rounds go on until the longest wait's, default slack, agree */
+    _Static_assert(TIMER_CASES <= CALIB_KINDS_MAX, "the timed waits are calib_kinds");
+    struct calib_kinds kinds;
+    calib_kinds_start(&kinds, c, ids, TIMER_CASES, CALIB_TIMER_SIZES - 1, 1.5, c->min_rounds);
     late_once(calib_timer_ns[0]);  /* the spinner running, the first wait's setup out of the samples */
-    bool more;
     do {
         int order[TIMER_CASES * TIMER_PER_ROUND], n = TIMER_CASES * TIMER_PER_ROUND;
         calib_rounds_order(order, TIMER_CASES, TIMER_PER_ROUND, &rnd);
-        for (int k = 0; k < TIMER_CASES; k++) round[k].n = 0;
         for (int i = 0; i < n; i++) {
             int k = order[i];
             prctl(PR_SET_TIMERSLACK, k < CALIB_TIMER_SIZES ? (unsigned long)slack : 1UL, 0, 0, 0);
-            double d = (double)late_once(calib_timer_ns[k % CALIB_TIMER_SIZES]);
-            calib_series_add(&all[k], d);
-            calib_series_add(&round[k], d);
+            calib_kinds_add(&kinds, k, (double)late_once(calib_timer_ns[k % CALIB_TIMER_SIZES]));
         }
-        more = false;
-        for (int k = 0; k < TIMER_CASES; k++) {
-            double v = 0, q1, q3;
-            if (round[k].n) calib_summarise(round[k].v, round[k].n, &v, &q1, &q3);
-            bool m = calib_loop_more(&l[k], v);
-            if (k == CALIB_TIMER_SIZES - 1) more = m;  /* the longest wait, default slack */
-        }
-    } while (more);
+    } while (calib_kinds_round_end(&kinds));
     prctl(PR_SET_TIMERSLACK, (unsigned long)slack, 0, 0, 0);
     atomic_store(&sp.stop, 1);
     pthread_join(ts, NULL);
-    for (int k = 0; k < TIMER_CASES; k++) {
-        struct calib_stat *st = &c->r->m[ids[k]];
-        calib_series_stat(&all[k], st);
-        calib_loop_end(&l[k], st);
-        calib_series_free(&all[k]);
-        calib_series_free(&round[k]);
-    }
-    for (int k = 0; k < TIMER_CASES; k++) calib_done(c, ids[k]);
+    calib_kinds_end(&kinds, c);
 }

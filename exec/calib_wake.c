@@ -123,14 +123,6 @@ static void stop_sleeper(struct sleeper *s, pthread_t t)
     pthread_join(t, NULL);
 }
 
-static void skip_ids(struct calib_ctx *c, const enum calib_id *ids, int n, const char *why)
-{
-    for (int i = 0; i < n; i++) {
-        calib_skip(&c->r->m[ids[i]], why);
-        calib_done(c, ids[i]);
-    }
-}
-
 enum wake_where { WAKE_LOCAL, WAKE_IDLE, WAKE_BUSY };
 
 /* The sleeper on the waker's CPU (LOCAL: the waker's cost without an IPI),
@@ -147,7 +139,7 @@ static void bench_wake(struct calib_ctx *c, enum wake_where where)
     const enum calib_id *ids = ids_of[where];
     int nids = where == WAKE_LOCAL ? 1 : 2;
     if (where != WAKE_LOCAL && c->cpu1 < 0) {
-        skip_ids(c, ids, nids, "needs two CPUs");
+        calib_skip_ids(c, ids, nids, "needs two CPUs");
         return;
     }
     int cpu = where == WAKE_LOCAL ? c->cpu0 : c->cpu1;
@@ -156,13 +148,13 @@ static void bench_wake(struct calib_ctx *c, enum wake_where where)
     atomic_store(&s.spin, 1);
     pthread_t ts, tspin;
     if (calib_thread_start(c, &ts, cpu, sleeper_thread, &s) != GV_OK) {
-        skip_ids(c, ids, nids, c->err);
+        calib_skip_ids(c, ids, nids, c->err);
         c->err[0] = '\0';
         return;
     }
     if (where == WAKE_BUSY && calib_thread_start(c, &tspin, cpu, spinner_thread, &s) != GV_OK) {
         stop_sleeper(&s, ts);
-        skip_ids(c, ids, nids, c->err);
+        calib_skip_ids(c, ids, nids, c->err);
         c->err[0] = '\0';
         return;
     }
@@ -255,56 +247,34 @@ static void bench_wake_after_idle(struct calib_ctx *c)
     enum calib_id ids[CALIB_IDLE_LEVELS];
     for (int i = 0; i < CALIB_IDLE_LEVELS; i++) ids[i] = (enum calib_id)(CALIB_WAKE_AFTER_IDLE_10US + i);
     if (c->cpu1 < 0) {
-        skip_ids(c, ids, CALIB_IDLE_LEVELS, "needs two CPUs");
+        calib_skip_ids(c, ids, CALIB_IDLE_LEVELS, "needs two CPUs");
         return;
     }
     struct sleeper s;
     memset(&s, 0, sizeof s);
     pthread_t ts;
     if (calib_thread_start(c, &ts, c->cpu1, sleeper_thread, &s) != GV_OK) {
-        skip_ids(c, ids, CALIB_IDLE_LEVELS, c->err);
+        calib_skip_ids(c, ids, CALIB_IDLE_LEVELS, c->err);
         c->err[0] = '\0';
         return;
     }
     long long warm;
     wake_after_spin(&s, 1000000, &warm);  /* the sleeper asleep once before the first sample */
     unsigned long long rnd = 0x2545f4914f6cdd1dull;
-    /* per idle time: every sample, this round's, and the rounds' medians;
-     * rounds go on until the longest idle time's medians agree */
-    struct calib_series all[CALIB_IDLE_LEVELS], round[CALIB_IDLE_LEVELS];
-    struct calib_loop l[CALIB_IDLE_LEVELS];
-    memset(all, 0, sizeof all);
-    memset(round, 0, sizeof round);
-    for (int i = 0; i < CALIB_IDLE_LEVELS; i++)
-        calib_loop_start(&l[i], calib_budget(c, 4.0), 2 * c->min_rounds, 400, c->o->max_spread);
-    bool more;
+    /* rounds go on until the longest idle time's medians agree */
+    _Static_assert(CALIB_IDLE_LEVELS <= CALIB_KINDS_MAX, "the idle times are calib_kinds");
+    struct calib_kinds kinds;
+    calib_kinds_start(&kinds, c, ids, CALIB_IDLE_LEVELS, CALIB_IDLE_LEVELS - 1, 4.0, 2 * c->min_rounds);
     do {
         int order[CALIB_IDLE_LEVELS * IDLE_PER_ROUND], n = CALIB_IDLE_LEVELS * IDLE_PER_ROUND;
         calib_rounds_order(order, CALIB_IDLE_LEVELS, IDLE_PER_ROUND, &rnd);
-        for (int i = 0; i < CALIB_IDLE_LEVELS; i++) round[i].n = 0;
         for (int i = 0; i < n; i++) {
             long long d;
-            if (!wake_after_spin(&s, calib_idle_ns[order[i]], &d)) continue;
-            calib_series_add(&all[order[i]], (double)d);
-            calib_series_add(&round[order[i]], (double)d);
+            if (wake_after_spin(&s, calib_idle_ns[order[i]], &d)) calib_kinds_add(&kinds, order[i], (double)d);
         }
-        more = false;
-        for (int i = 0; i < CALIB_IDLE_LEVELS; i++) {
-            double v = 0, q1, q3;
-            if (round[i].n) calib_summarise(round[i].v, round[i].n, &v, &q1, &q3);
-            bool m = calib_loop_more(&l[i], v);
-            if (i == CALIB_IDLE_LEVELS - 1) more = m;
-        }
-    } while (more);
+    } while (calib_kinds_round_end(&kinds));
     stop_sleeper(&s, ts);
-    for (int i = 0; i < CALIB_IDLE_LEVELS; i++) {
-        struct calib_stat *st = &c->r->m[ids[i]];
-        calib_series_stat(&all[i], st);
-        calib_loop_end(&l[i], st);
-        calib_series_free(&all[i]);
-        calib_series_free(&round[i]);
-    }
-    for (int i = 0; i < CALIB_IDLE_LEVELS; i++) calib_done(c, ids[i]);
+    calib_kinds_end(&kinds, c);
 }
 
 /* ---- futex ping-pong ------------------------------------------------------------ */
@@ -440,7 +410,7 @@ static void bench_pingpong(struct calib_ctx *c, bool same)
 {
     enum calib_id id = same ? CALIB_HANDOFF_SAME : CALIB_HANDOFF_CROSS;
     if (!same && c->cpu1 < 0) {
-        skip_ids(c, &id, 1, "needs two CPUs");
+        calib_skip_ids(c, &id, 1, "needs two CPUs");
         return;
     }
     struct pp_rounds p = { same ? c->cpu0 : c->cpu1, c->o->quick ? 2000 : 5000, { 0 } };
