@@ -70,6 +70,13 @@ render() {
     awk -v ARGS= -f scripts/docs/lib.awk -f "scripts/docs/tables/$1.awk" $(ls "$d"/*.csv "$d"/*.txt) >"$tmp/out" 2>"$tmp/err"
     code=$?
 }
+# expect_table_lines N WHAT: stdout has N table lines (a header, its rule
+# not counted, and N - 1 rows)
+expect_table_lines() {
+    checks=$((checks + 1))
+    n=$(grep -c '^| ' "$tmp/out")
+    [ "$n" -eq "$1" ] || fail "$2: $n table lines, expected a header and $(($1 - 1)) rows"
+}
 render validate
 expect_code 0 "render validate"
 expect_line out '| target (sizes: below) | measured on | 2 cores / 1 core: simulated / measured (error) | voluntary switches per op, 1 core | the same, 2 cores |' "validate header"
@@ -78,8 +85,7 @@ expect_line out '| tarai_ractors, 2 Ractors | ruby 3.1.2 | 1.10x / 1.00x (+10%) 
 expect_line out '| queue_pingpong | executor, hot_steal | 1.10x / 1.00x (+10%) | 0.006 / 0.01 (**-40%**) | 0.024 / 0.02 (+20%) |' "validate: a policy row"
 expect_line out '| mtime_loop, 2 threads | executor, barging | 1.10x / 1.00x (+10%) | 0.006 / 0.01 (**-40%**) | 0.024 / 0.02 (+20%) |' "validate: barging from the 3.1 target"
 expect_line out '29 of 43 figures within their target (ratio 25%, switches per op 30%).' "validate: the count"
-checks=$((checks + 1))
-[ "$(grep -c '^| ' "$tmp/out")" -eq 16 ] || fail "validate: $(grep -c '^| ' "$tmp/out") table lines, expected a header and 15 rows"
+expect_table_lines 16 "validate"
 render validate_wall
 expect_code 0 "render validate_wall"
 expect_line out '| queue_pingpong, wall s | 3.000 / 2.000 / 2.000 | 3.000 / 2.000 / 2.000 |' "validate_wall row"
@@ -115,8 +121,7 @@ expect_line out '| queue_pingpong | executor, eager, the same runs | 1.10x / 1.0
 expect_line out '| mtime_loop, 2 threads | ruby 4.1.0 (built from source) | not measured | - | - |' "validate_built: a target not measured"
 expect_line out "Beyond the issue's 43 figures: 2 of 3 within their target against the Rubies built from source; the executor in the same runs: 2 of 3 (ratio 25%, switches per op 30%)." "validate_built: its own count"
 expect_line out '- pingpong_v3_3_11: `ruby 3.3.11 (2026-03-26 revision 1f2d15125a) [x86_64-linux]`; Test CPU, 2 CPUs, kernel 6.1; measured 2026-12-02 06:40:01–06:44:59 UTC, 1-minute load average 0.50 before, 1.25 after.' "validate_built: what and when"
-checks=$((checks + 1))
-[ "$(grep -c '^| ' "$tmp/out")" -eq 4 ] || fail "validate_built: $(grep -c '^| ' "$tmp/out") table lines, expected a header and 3 rows"
+expect_table_lines 4 "validate_built"
 checks=$((checks + 1))
 grep -q 'loaded host' "$tmp/out" && fail "validate_built: a quiet host marked loaded"
 sed -i 's/^load_pingpong_v3_3_11=.*/load_pingpong_v3_3_11=0,7.00,8.90/' "$d/host.txt"
