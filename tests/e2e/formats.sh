@@ -123,7 +123,7 @@ checks=$((checks + 1))
 [ "$(cat "$tmp/none.json")" = "$(printf '[\n]')" ] || fail "empty JSON sweep: $(cat "$tmp/none.json")"
 
 # -- exec: the same encodings (a tiny scenario on real threads)
-run exec scenarios/mtime_loop.json --set ractors.0.threads.1.program.0.times_total=50 \
+run exec --max-spread 1000 scenarios/mtime_loop.json --set ractors.0.threads.1.program.0.times_total=50 \
     --set machine.cores=1 -q -o "$tmp/e.jsonl"
 expect_code 0 "exec -o .jsonl"
 checks=$((checks + 1))
