@@ -74,6 +74,17 @@ static const struct calib_desc descs[CALIB_COUNT] = {
     [CALIB_TIMER_LATE_1NS_300US] = { "timer_late_1ns_300us_ns", "ns", "the same, a 300 us wait" },
     [CALIB_TIMER_LATE_1NS_1MS] = { "timer_late_1ns_1ms_ns", "ns", "the same, a 1 ms wait" },
     [CALIB_RUBY_INSN] = { "ruby_insn_ns", "ns", "a Ruby VM instruction of the counted loop (compute insns)" },
+    [CALIB_HANDOFF_CROSS_WAKE] = { "handoff_cross_wake_ns", "ns",
+                                   "the waker's CPU time in FUTEX_WAKE in that ping-pong across two CPUs" },
+    [CALIB_IPI_AFTER_IDLE_10US] = { "wake_ipi_after_idle_10us_ns", "ns",
+                                    "the waker's CPU time in FUTEX_WAKE, sleeper on a CPU idle for 10 us" },
+    [CALIB_IPI_AFTER_IDLE_30US] = { "wake_ipi_after_idle_30us_ns", "ns", "the same, the CPU idle for 30 us" },
+    [CALIB_IPI_AFTER_IDLE_100US] = { "wake_ipi_after_idle_100us_ns", "ns", "the same, idle for 100 us" },
+    [CALIB_IPI_AFTER_IDLE_300US] = { "wake_ipi_after_idle_300us_ns", "ns", "the same, idle for 300 us" },
+    [CALIB_IPI_AFTER_IDLE_1MS] = { "wake_ipi_after_idle_1ms_ns", "ns", "the same, idle for 1 ms" },
+    [CALIB_IPI_AFTER_IDLE_3MS] = { "wake_ipi_after_idle_3ms_ns", "ns", "the same, idle for 3 ms" },
+    [CALIB_IPI_AFTER_IDLE_10MS] = { "wake_ipi_after_idle_10ms_ns", "ns", "the same, idle for 10 ms" },
+    [CALIB_IPI_AFTER_IDLE_30MS] = { "wake_ipi_after_idle_30ms_ns", "ns", "the same, idle for 30 ms" },
 };
 
 const long long calib_idle_ns[CALIB_IDLE_LEVELS] = { 10000, 30000, 100000, 300000,

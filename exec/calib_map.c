@@ -228,6 +228,43 @@ static void idle_curve(struct calib_profile *p, const struct calib_result *r)
     }
 }
 
+/* wake_ipi from the waker's CPU time per FUTEX_WAKE in the ping-pong
+ * across two CPUs (handoff_cross_wake_ns) - futex_wake: the IPI to a CPU
+ * that idled about one hand-off, in a run of such hand-offs, as a
+ * program's hand-offs across cores are.  wake_ipi_extra: what a wake costs
+ * its waker more after the CPU idled 100 us or longer
+ * (wake_ipi_after_idle_*, a point per idle time, floored at 0) - a guest's
+ * vCPU past the host's halt polling must be woken by the host.  The 10 and
+ * 30 us levels are left out: their rounds mix them with the long idle
+ * times, after which the host polls less (KVM shrinks a vCPU's polling
+ * after a long halt), so they are not a run's short idles.  Written only
+ * when these and futex_wake were measured; otherwise wake_ipi is
+ * futex_wake_remote_ns (after 200-600 us of idle) - futex_wake and there
+ * is no curve.  Returns whether it wrote wake_ipi. */
+static bool ipi_curve(struct calib_profile *p, const struct calib_result *r)
+{
+    const struct calib_stat *cw = M(r, CALIB_HANDOFF_CROSS_WAKE), *fw = M(r, CALIB_FUTEX_WAKE);
+    if (!cw || !fw) return false;
+    double base = cw->median, v = base - fw->median;
+    add_dur(p, "wake_ipi", v > 0 ? v : 0, true, "%s %.4g ns - %s %.4g ns", mname(CALIB_HANDOFF_CROSS_WAKE),
+            base, mname(CALIB_FUTEX_WAKE), fw->median);
+    const struct calib_stat *st[CALIB_IDLE_LEVELS];
+    for (int i = 0; i < CALIB_IDLE_LEVELS; i++)
+        if (!(st[i] = M(r, (enum calib_id)(CALIB_IPI_AFTER_IDLE_10US + i)))) return true;
+    struct calib_key *k = add(p, "wake_ipi_extra", CK_CURVE);
+    k->measured = true;
+    int used = snprintf(k->how, sizeof k->how, "%s..%s minus %s, %.4g ns:", mname(CALIB_IPI_AFTER_IDLE_100US),
+                        mname(CALIB_IPI_AFTER_IDLE_30MS), mname(CALIB_HANDOFF_CROSS_WAKE), base);
+    for (int i = 2; i < CALIB_IDLE_LEVELS; i++) {
+        double extra = st[i]->median - base;
+        k->curve.x[k->curve.n] = (sim_time)calib_idle_ns[i] * SIM_NS;
+        k->curve.y[k->curve.n++] = ns3(extra > 0 ? extra : 0);
+        if (used > 0 && (size_t)used < sizeof k->how)
+            used += snprintf(k->how + used, sizeof k->how - (size_t)used, " %.4g", st[i]->median);
+    }
+    return true;
+}
+
 void calib_map(const struct calib_result *r, const struct calib_host *h, struct calib_profile *p)
 {
     memset(p, 0, sizeof *p);
@@ -237,7 +274,7 @@ void calib_map(const struct calib_result *r, const struct calib_host *h, struct 
 
     dur_or_default(p, "context_switch", r, CALIB_YIELD_SWITCH, CALIB_SYSCALL_GETPID, NONE);
     dur_or_default(p, "futex_wake", r, CALIB_FUTEX_WAKE, NONE, NONE);
-    dur_or_default(p, "wake_ipi", r, CALIB_FUTEX_WAKE_REMOTE, CALIB_FUTEX_WAKE, NONE);
+    if (!ipi_curve(p, r)) dur_or_default(p, "wake_ipi", r, CALIB_FUTEX_WAKE_REMOTE, CALIB_FUTEX_WAKE, NONE);
     dur_minus_key(p, "futex_wake_chain", r, CALIB_HANDOFF_SAME, "context_switch", mname(CALIB_HANDOFF_SAME));
     dur_or_default(p, "ppoll_wake_extra", r, CALIB_EVENTFD_WAKE_EXTRA, NONE, NONE);
     enum calib_id px = M(r, CALIB_HANDOFF_PPOLL_EXTRA) ? CALIB_EVENTFD_WAKE_EXTRA : CALIB_HANDOFF_PPOLL_EXTRA;

@@ -229,25 +229,35 @@ static void bench_wake(struct calib_ctx *c, enum wake_where where)
  * go on until the medians of the longest idle time's rounds agree. */
 #define IDLE_PER_ROUND 5
 
-static int wake_after_spin(struct sleeper *s, long long idle_ns, long long *lat)
+static int wake_after_spin(struct sleeper *s, long long idle_ns, long long *lat, long long *cost)
 {
     int n = atomic_load(&s->ack) + 1;
     calib_spin_ns(idle_ns);
+    long long c0 = calib_thread_cpu_ns();
     long long t0 = calib_now_ns();
     atomic_store(&s->word, 1);
     int woken = calib_futex_wake(&s->word, 1);
+    long long c1 = calib_thread_cpu_ns();
     while (atomic_load(&s->ack) != n) {
     }
     *lat = s->t1 - t0;
+    *cost = c1 - c0;
     return woken == 1;
 }
 
+/* The same wakes give the waker's CPU time in its FUTEX_WAKE by the
+ * sleeper's idle time (CALIB_IPI_AFTER_IDLE_*): sending the IPI to a vCPU
+ * the host still polls is cheap, to one it has descheduled is not. */
 static void bench_wake_after_idle(struct calib_ctx *c)
 {
-    enum calib_id ids[CALIB_IDLE_LEVELS];
-    for (int i = 0; i < CALIB_IDLE_LEVELS; i++) ids[i] = (enum calib_id)(CALIB_WAKE_AFTER_IDLE_10US + i);
+    enum calib_id ids[CALIB_IDLE_LEVELS], cost_ids[CALIB_IDLE_LEVELS];
+    for (int i = 0; i < CALIB_IDLE_LEVELS; i++) {
+        ids[i] = (enum calib_id)(CALIB_WAKE_AFTER_IDLE_10US + i);
+        cost_ids[i] = (enum calib_id)(CALIB_IPI_AFTER_IDLE_10US + i);
+    }
     if (c->cpu1 < 0) {
         calib_skip_ids(c, ids, CALIB_IDLE_LEVELS, "needs two CPUs");
+        calib_skip_ids(c, cost_ids, CALIB_IDLE_LEVELS, "needs two CPUs");
         return;
     }
     struct sleeper s;
@@ -255,26 +265,35 @@ static void bench_wake_after_idle(struct calib_ctx *c)
     pthread_t ts;
     if (calib_thread_start(c, &ts, c->cpu1, sleeper_thread, &s) != GV_OK) {
         calib_skip_ids(c, ids, CALIB_IDLE_LEVELS, c->err);
+        calib_skip_ids(c, cost_ids, CALIB_IDLE_LEVELS, c->err);
         c->err[0] = '\0';
         return;
     }
-    long long warm;
-    wake_after_spin(&s, 1000000, &warm);  /* the sleeper asleep once before the first sample */
+    long long warm, warm_cost;
+    wake_after_spin(&s, 1000000, &warm, &warm_cost);  /* the sleeper asleep once before the first sample */
     unsigned long long rnd = 0x2545f4914f6cdd1dull;
     /* rounds go on until the longest idle time's medians agree */
     _Static_assert(CALIB_IDLE_LEVELS <= CALIB_KINDS_MAX, "the idle times are calib_kinds");
-    struct calib_kinds kinds;
+    struct calib_kinds kinds, costs;
     calib_kinds_start(&kinds, c, ids, CALIB_IDLE_LEVELS, CALIB_IDLE_LEVELS - 1, 4.0, 2 * c->min_rounds);
+    calib_kinds_start(&costs, c, cost_ids, CALIB_IDLE_LEVELS, CALIB_IDLE_LEVELS - 1, 4.0, 2 * c->min_rounds);
+    bool more;
     do {
         int order[CALIB_IDLE_LEVELS * IDLE_PER_ROUND], n = CALIB_IDLE_LEVELS * IDLE_PER_ROUND;
         calib_rounds_order(order, CALIB_IDLE_LEVELS, IDLE_PER_ROUND, &rnd);
         for (int i = 0; i < n; i++) {
-            long long d;
-            if (wake_after_spin(&s, calib_idle_ns[order[i]], &d)) calib_kinds_add(&kinds, order[i], (double)d);
+            long long d, cost;
+            if (wake_after_spin(&s, calib_idle_ns[order[i]], &d, &cost)) {
+                calib_kinds_add(&kinds, order[i], (double)d);
+                calib_kinds_add(&costs, order[i], (double)cost);
+            }
         }
-    } while (calib_kinds_round_end(&kinds));
+        more = calib_kinds_round_end(&kinds);
+        calib_kinds_round_end(&costs);  /* the latencies decide; these follow their rounds */
+    } while (more);
     stop_sleeper(&s, ts);
     calib_kinds_end(&kinds, c);
+    calib_kinds_end(&costs, c);
 }
 
 /* ---- futex ping-pong ------------------------------------------------------------ */
@@ -395,14 +414,27 @@ struct pp_rounds {
     int cpu_b;
     long n;
     struct calib_series invol;   /* the involuntary share of each round */
+    struct calib_series wake;    /* across CPUs: the waker's CPU ns per wake, each round */
 };
 
+/* Across CPUs, each round is followed by one with the waker's CPU clock
+ * read around each FUTEX_WAKE (CALIB_HANDOFF_CROSS_WAKE): the IPI's cost
+ * to a CPU that idled about one hand-off, in a run of such wakes - a
+ * guest's host adapts its halt polling to the vCPU's recent idle times
+ * (KVM: grow_halt_poll_ns, shrink_halt_poll_ns), so the wakes after idle
+ * times of all lengths (wake_ipi_after_idle_*) find the short ones'
+ * polling cut off by the long ones. */
 static int pp_round(struct calib_ctx *c, void *ctx, double *v)
 {
     struct pp_rounds *p = ctx;
     double invol;
     int rc = pingpong_round(c, c->cpu0, p->cpu_b, p->n, false, v, &invol, NULL);
     if (rc == GV_OK) calib_series_add(&p->invol, invol);
+    if (rc == GV_OK && p->cpu_b != c->cpu0) {
+        double t, iv, w;
+        rc = pingpong_round(c, c->cpu0, p->cpu_b, p->n, false, &t, &iv, &w);
+        if (rc == GV_OK) calib_series_add(&p->wake, w);
+    }
     return rc;
 }
 
@@ -410,12 +442,24 @@ static void bench_pingpong(struct calib_ctx *c, bool same)
 {
     enum calib_id id = same ? CALIB_HANDOFF_SAME : CALIB_HANDOFF_CROSS;
     if (!same && c->cpu1 < 0) {
-        calib_skip_ids(c, &id, 1, "needs two CPUs");
+        enum calib_id ids[2] = { id, CALIB_HANDOFF_CROSS_WAKE };
+        calib_skip_ids(c, ids, 2, "needs two CPUs");
         return;
     }
-    struct pp_rounds p = { same ? c->cpu0 : c->cpu1, c->o->quick ? 2000 : 5000, { 0 } };
+    struct pp_rounds p = { same ? c->cpu0 : c->cpu1, c->o->quick ? 2000 : 5000, { 0 }, { 0 } };
     int rc = calib_rounds(c, id, 2.5, pp_round, &p);
     calib_done(c, id);
+    if (!same) {
+        struct calib_stat *sw = &c->r->m[CALIB_HANDOFF_CROSS_WAKE];
+        if (rc == GV_OK && p.wake.n > 0) {
+            calib_series_stat(&p.wake, sw);
+            sw->rounds = c->r->m[id].rounds;
+        } else {
+            calib_skip(sw, c->r->m[id].note);
+        }
+        calib_done(c, CALIB_HANDOFF_CROSS_WAKE);
+    }
+    calib_series_free(&p.wake);
     if (same) {
         struct calib_stat *si = &c->r->m[CALIB_HANDOFF_SAME_INVOL];
         if (rc == GV_OK) {

@@ -88,6 +88,7 @@ int vm_init(struct vm *vm, const struct scenario *scn, struct sim_engine *eng, c
         .wake_pack = scn->machine.wake_pack,
         .wake_pack_sleep = scn->machine.wake_pack_sleep,
         .wake_idle_extra = &scn->machine.wake_idle_extra,
+        .wake_ipi_extra = &scn->machine.wake_ipi_extra,
         .seed = scn->seed,
     };
     int rc = mach_init(&vm->mach, eng, &mp, err, errlen);

@@ -339,15 +339,16 @@ static inline sim_time vm_timed_wait_slack(const struct vm *vm)
     return vm->scn->machine.timer_slack;
 }
 
-/* The waker's CPU cost of a futex wake that mach_wake answered with `woke`:
- * futex_wake, plus wake_ipi when another core had to be interrupted;
- * futex_wake_chain (if the profile has it) in a hand-off chain on the
- * waker's core. */
+/* The waker's CPU cost of a futex wake that mach_wake answered with `woke`
+ * (called right after it): futex_wake, plus wake_ipi when another core had
+ * to be interrupted, and wake_ipi_extra when that core had idled long
+ * (mach_wake_ipi_extra); futex_wake_chain (if the profile has it) in a
+ * hand-off chain on the waker's core. */
 static inline sim_time vm_wake_cost(const struct vm *vm, int woke)
 {
     const struct scn_machine *m = &vm->scn->machine;
     if (woke == MACH_WAKE_CHAIN && m->futex_wake_chain > 0) return m->futex_wake_chain;
-    return m->futex_wake + (woke == MACH_WAKE_REMOTE ? m->wake_ipi : 0);
+    return m->futex_wake + (woke == MACH_WAKE_REMOTE ? m->wake_ipi + mach_wake_ipi_extra(&vm->mach) : 0);
 }
 /* A thread that holds a native lock l through a futex wake it made
  * (`woke`) keeps it until that wake's CPU is paid, when the wakee landed

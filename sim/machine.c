@@ -162,6 +162,8 @@ int mach_init(struct machine *m, struct sim_engine *eng, const struct mach_param
     m->busy_spread = wake_spread(p->wake_busy_core, p->wake_jitter);
     if (p->wake_idle_extra) m->idle_extra = *p->wake_idle_extra;
     m->p.wake_idle_extra = NULL;  /* the copy above is the machine's */
+    if (p->wake_ipi_extra) m->ipi_extra = *p->wake_ipi_extra;
+    m->p.wake_ipi_extra = NULL;
     if (p->wake_pack > 0 && p->wake_pack < 1)  /* 2^64 x p, exact enough for a share */
         m->pack_below = (uint64_t)(p->wake_pack * 18446744073709551616.0);
     return GV_OK;
@@ -781,6 +783,8 @@ static inline __attribute__((always_inline)) int place(struct machine *m, struct
          * no IPI, and the machine's timer_wake (charged by the model)
          * holds the expiry's latency (mach_wake_timer) */
         sim_time lat = own_timer && target == t->last_core ? 0 : idle_wake_latency(m, &m->cores[target]);
+        if (wcore >= 0 && m->ipi_extra.n > 0)
+            m->last_ipi_extra = gv_curve_at(&m->ipi_extra, mach_now_of(m) - m->cores[target].idle_at);
         begin_arrival(m, &m->cores[target], t, CORE_WAKING, lat);
         return wcore >= 0 ? MACH_WAKE_REMOTE : MACH_WAKE_LOCAL;
     }
@@ -1025,8 +1029,14 @@ void mach_block(struct machine *m, struct mach_task *t, mach_cont k, void *ctx)
 
 int mach_wake(struct machine *m, struct mach_task *t, const struct mach_task *waker)
 {
+    m->last_ipi_extra = 0;
     if (t->state != MT_BLOCKED) return 0;
     return place(m, t, waker, false);
+}
+
+sim_time mach_wake_ipi_extra(const struct machine *m)
+{
+    return m->last_ipi_extra;
 }
 
 sim_time mach_wake_draw(struct machine *m, sim_time mean)

@@ -175,6 +175,8 @@ struct mach_params {
     double wake_jitter;     /* wake latencies uniform in [L(1-j), L(1+j)] */
     const struct gv_curve *wake_idle_extra; /* + this on an idle core, by how long it was idle
                                              * (NULL or no point: none; mach_init copies it) */
+    const struct gv_curve *wake_ipi_extra;  /* the waker's extra cost of waking an idle remote
+                                             * core, by how long it was idle (the same) */
     sim_time os_timeslice;  /* fifo: the slice; eevdf: the base slice; cfs: min granularity */
     enum mach_sched sched;  /* fifo, cfs, eevdf, eevdf with DELAY_DEQUEUE */
     sim_time os_tick;       /* the kernel's tick (fair classes notice slice ends there) */
@@ -209,6 +211,8 @@ struct machine {
     bool oom;            /* one could not be allocated: the run stopped */
     char error[256];     /* first protocol violation by a model, if any */
     struct gv_curve idle_extra;  /* wake_idle_extra's copy (cold: read by idle-core wakes only) */
+    struct gv_curve ipi_extra;   /* wake_ipi_extra's copy (the same) */
+    sim_time last_ipi_extra;     /* what it gave the latest wake (mach_wake_ipi_extra) */
 };
 
 /* Is a fair class in use (not FIFO)?  (Inline: the FIFO machine asks on
@@ -257,6 +261,17 @@ int mach_wake(struct machine *m, struct mach_task *t, const struct mach_task *wa
  * caller charges the measured expiry-to-running time (machine.timer_wake)
  * itself.  Any other placement is mach_wake's with no waker. */
 int mach_wake_timer(struct machine *m, struct mach_task *t);
+/* What the latest mach_wake's IPI cost its waker beyond wake_ipi: when it
+ * woke an idle core other than the waker's, wake_ipi_extra at how long
+ * that core had been idle, else 0.  A guest's idle vCPU is polled by the
+ * host for a while (KVM halt polling, Documentation/virt/kvm/
+ * halt-polling.rst), and an IPI then only needs noticing; after that the
+ * host has descheduled the vCPU's thread and the waker's IPI must wake
+ * it, which the waker waits for (`gvlsim calibrate`, wake_ipi_after_idle_*:
+ * on the EPYC guest 7-9 us within 50 us of idle, 39-41 us from 100 us).
+ * The caller adds it to the wake's cost (models/vm.h vm_wake_cost) before
+ * its next mach_wake. */
+sim_time mach_wake_ipi_extra(const struct machine *m);
 /* A wake latency the caller charges itself (machine.timer_wake), drawn
  * like the machine's own: uniformly within +-wake_jitter of `mean`. */
 sim_time mach_wake_draw(struct machine *m, sim_time mean);

@@ -26,6 +26,7 @@ struct ms_task {
     sim_time left[MS_MAX_MARKS];  /* burst_left seen at each continuation */
     int nleft;
     int woke[MS_MAX_MARKS];       /* what each A_WAKE's mach_wake returned */
+    sim_time ipi[MS_MAX_MARKS];   /* ... and mach_wake_ipi_extra after it */
     int nwoke;
     struct ms_task *all;
 };
@@ -43,7 +44,10 @@ static inline void ms_go(struct mach_task *t, void *ctx)
         case A_BLOCK: mach_block(x->m, t, ms_go, x); return;
         case A_WAKE: {
             int r = mach_wake(x->m, &x->all[st->target].t, t);
-            if (x->nwoke < MS_MAX_MARKS) x->woke[x->nwoke++] = r;
+            if (x->nwoke < MS_MAX_MARKS) {
+                x->ipi[x->nwoke] = mach_wake_ipi_extra(x->m);
+                x->woke[x->nwoke++] = r;
+            }
             continue;
         }
         case A_MARK: if (x->nmarks < MS_MAX_MARKS) x->marks[x->nmarks++] = sim_now(x->m->eng); continue;

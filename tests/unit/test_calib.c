@@ -238,6 +238,29 @@ static void test_map(void)
     set(&r, CALIB_HANDOFF_PPOLL_EXTRA, 590, 500, 700);
     calib_map(&r, &h, &p);
     ASSERT_EQ(dur(&p, "wake_busy_core"), 16500 * SIM_NS);         /* 17400 - 900 */
+    ASSERT(calib_profile_key(&p, "wake_ipi_extra") == NULL);      /* not measured: no curve */
+    /* the IPI's cost from the cross-CPU ping-pong's wakes, and its rise
+     * after 100 us of idle and more from the wakes after an idle time */
+    set(&r, CALIB_HANDOFF_CROSS_WAKE, 6900, 6000, 7100);
+    calib_map(&r, &h, &p);
+    ASSERT_EQ(dur(&p, "wake_ipi"), 5950 * SIM_NS);                /* 6900 - 950 */
+    ASSERT(strstr(calib_profile_key(&p, "wake_ipi")->how, "handoff_cross_wake_ns"));
+    ASSERT(calib_profile_key(&p, "wake_ipi_extra") == NULL);      /* the levels not measured */
+    static const double ipi_ns[CALIB_IDLE_LEVELS] = { 33000, 9000, 33100, 33200, 33700, 33800, 34100, 6000 };
+    for (int i = 0; i < CALIB_IDLE_LEVELS; i++)
+        set(&r, (enum calib_id)(CALIB_IPI_AFTER_IDLE_10US + i), ipi_ns[i], ipi_ns[i] - 100, ipi_ns[i] + 100);
+    calib_map(&r, &h, &p);
+    const struct calib_key *ke = calib_profile_key(&p, "wake_ipi_extra");
+    ASSERT(ke && ke->measured && ke->curve.n == CALIB_IDLE_LEVELS - 2);  /* from 100 us on */
+    ASSERT_EQ(ke->curve.x[0], 100 * SIM_US);
+    ASSERT_EQ(ke->curve.y[0], 26200 * SIM_NS);                    /* 33100 - 6900 */
+    ASSERT_EQ(ke->curve.x[5], 30 * SIM_MS);
+    ASSERT_EQ(ke->curve.y[5], 0);                                 /* below the base: floored */
+    for (int i = 0; i < CALIB_IDLE_LEVELS; i++)
+        r.m[CALIB_IPI_AFTER_IDLE_10US + i].measured = false;
+    r.m[CALIB_HANDOFF_CROSS_WAKE].measured = false;
+    calib_map(&r, &h, &p);
+    ASSERT_EQ(dur(&p, "wake_ipi"), 10600 * SIM_NS);               /* futex_wake_remote's again */
     ASSERT(fabs(calib_profile_key(&p, "wake_jitter")->num - 0.22) < 1e-9);  /* 5500 / 25000 */
     ASSERT(fabs(calib_profile_key(&p, "wake_pack")->num - 0.93) < 1e-9);  /* 0.926, 2 digits */
     ASSERT(calib_profile_key(&p, "wake_pack")->measured);

@@ -229,6 +229,55 @@ static sim_time idle_wake_run(sim_time idle, bool curve)
     return at - (10 + idle);  /* the wake-up's latency */
 }
 
+/* wake_ipi_extra: the same wake, what its IPI costs the waker beyond
+ * wake_ipi (mach_wake_ipi_extra) by core 0's idle time, from the curve
+ * (100, 0), (10000, 100); 0 without a curve, for a local wake (below) and
+ * for a wake that found its wakee awake. */
+static sim_time ipi_wake_run(sim_time idle, bool curve)
+{
+    static const struct ms_step b[] = { { A_BLOCK, 0, 0 }, { A_MARK, 0, 0 }, { A_EXIT, 0, 0 } };
+    struct ms_step a[] = { { A_BURST, idle, 0 }, { A_WAKE, 0, 0 }, { A_WAKE, 0, 0 }, { A_EXIT, 0, 0 } };
+    const struct ms_step *const s[] = { b, a };
+    struct mach_params p = ms_params(2, MACH_SCHED_FIFO);
+    struct gv_curve points = { .n = 2, .x = { 100, 10000 }, .y = { 0, 100 } };
+    if (curve) p.wake_ipi_extra = &points;
+    struct ms_world w;
+    ms_setup_params(&w, &p, s, 2);
+    ms_start(&w, 0);
+    ms_start(&w, 1);
+    ms_run(&w);
+    ASSERT_EQ(w.t[1].woke[0], MACH_WAKE_REMOTE);
+    ASSERT_EQ(w.t[0].marks[0] - (10 + idle), 10);  /* the latency is not the curve's business */
+    ASSERT_EQ(w.t[1].woke[1], MACH_WAKE_NONE);
+    ASSERT_EQ(w.t[1].ipi[1], 0);
+    sim_time extra = w.t[1].ipi[0];
+    ms_teardown(&w);
+    return extra;
+}
+
+static void test_wake_ipi_extra(void)
+{
+    ASSERT_EQ(ipi_wake_run(1000, false), 0);
+    ASSERT_EQ(ipi_wake_run(50, true), 0);
+    ASSERT_EQ(ipi_wake_run(1000, true), 50);
+    ASSERT_EQ(ipi_wake_run(50000, true), 100);
+    /* a wake onto the waker's own core sends no IPI */
+    static const struct ms_step b[] = { { A_BLOCK, 0, 0 }, { A_MARK, 0, 0 }, { A_EXIT, 0, 0 } };
+    static const struct ms_step a[] = { { A_BURST, 5000, 0 }, { A_WAKE, 0, 0 }, { A_EXIT, 0, 0 } };
+    const struct ms_step *const s[] = { b, a };
+    struct mach_params p = ms_params(1, MACH_SCHED_FIFO);
+    struct gv_curve points = { .n = 2, .x = { 100, 10000 }, .y = { 0, 100 } };
+    p.wake_ipi_extra = &points;
+    struct ms_world w;
+    ms_setup_params(&w, &p, s, 2);
+    ms_start(&w, 0);
+    ms_start(&w, 1);
+    ms_run(&w);
+    ASSERT(w.t[1].woke[0] == MACH_WAKE_LOCAL || w.t[1].woke[0] == MACH_WAKE_CHAIN);
+    ASSERT_EQ(w.t[1].ipi[0], 0);
+    ms_teardown(&w);
+}
+
 static void test_wake_idle_extra(void)
 {
     ASSERT_EQ(idle_wake_run(1000, false), 10);      /* no curve: wake_idle_core alone */
@@ -491,6 +540,7 @@ int main(void)
     RUN(test_wake_pack);
     RUN(test_wake_pack_sleep);
     RUN(test_wake_idle_extra);
+    RUN(test_wake_ipi_extra);
     RUN(test_wake_timer);
     RUN(test_interrupt_cuts_burst);
     RUN(test_interrupt_while_preempted);
