@@ -187,12 +187,19 @@ render validate_wall
 expect_line out '| `other-host` | mtime_loop, 8 threads, wall s | - | - |' "validate_wall: a target not measured on a host"
 checks=$((checks + 1))
 [ "$(grep -c '^| `' "$tmp/out")" -eq 10 ] || fail "validate_wall: not 5 rows per host"
-# a missing table stops the rendering
-rm "$d/mtime8.rows.csv" 2>/dev/null
+# a table simulated under several seeds: a figure whose seeds fall on both
+# sides of the target's edge is marked, and counted under the table
 rm "$o/host.txt"
+awk -F, -v OFS=, 'NR == 1 { print $0, "simulated_min", "simulated_max", "simulated_runs"; next }
+    $3 == "cores_ratio" && $4 == "ruby" { print $0, 1.0, 1.3, 15; next }
+    { print $0, $6, $6, 15 }' "$d/pingpong.csv" >"$tmp/seeds.csv" && mv "$tmp/seeds.csv" "$d/pingpong.csv"
 render validate test-host
-expect_line out '| mtime_loop, 8 threads | ruby 3.1.2 | 1.10x / 1.00x (+10%) | 0.006 / 0.01 (**-40%**) | 0.024 / 0.02 (+20%) |' "one host: its mtime8 row"
-printf 'point\n' >"$d/mtime8.csv"
+expect_code 0 "render seeds"
+expect_line out '| queue_pingpong | ruby 3.1.2 | 1.10x / 1.00x (+10% †) | 0.006 / 0.01 (**-40%**) | 0.024 / 0.02 (+20%) |' "seeds: a figure whose seeds disagree"
+expect_line out '| queue_pingpong | executor, barging | 1.10x / 1.00x (+10%) | 0.006 / 0.01 (**-40%**) | 0.024 / 0.02 (+20%) |' "seeds: a figure whose seeds agree"
+expect_line out '29 of 43 figures within their target (ratio 25%, switches per op 30%). The simulated values are medians over 15 seeds; on 1 figure (†) some seeds are within the target and some beyond it.' "seeds: the note under the count"
+# a table without its rows stops the rendering
+printf 'point,machine.cores,%s\n' "$hdr" >"$d/mtime8.csv"
 render validate test-host
 checks=$((checks + 1))
 [ "$code" -ne 0 ] || fail "validate with a mtime8.csv without its rows: exit 0"

@@ -77,7 +77,7 @@ function engine_of(hd,   n, i, t, ds, r) {
 function fidelity(host,   hd, rb, pol, i, n) {
     hd = "validate/hosts/" host
     rb = engine_of(hd)
-    NT = NHIT = 0
+    NT = NHIT = NMIX = 0
     print "| target (sizes: below) | measured on | 2 cores / 1 core: simulated / measured (error) | voluntary switches per op, 1 core | the same, 2 cores |"
     print "|---|---|---:|---:|---:|"
     line(hd, "pingpong", "queue_pingpong", "ruby", rb, "")
@@ -90,7 +90,13 @@ function fidelity(host,   hd, rb, pol, i, n) {
     line(hd, "pingpong", "queue_pingpong", "pthread", "executor, barging", "")
     for (i = 1; i <= n; i++) line(hd, "mtime2_policies", "mtime_loop, 2 threads", "pthread", "executor, " pol[i], pol[i])
     line(hd, "mtime2", "mtime_loop, 2 threads", "pthread", "executor, barging", "")
-    printf "\n%d of %d figures within their target (ratio 25%%, switches per op 30%%).\n", NHIT, NT
+    printf "\n%d of %d figures within their target (ratio 25%%, switches per op 30%%).%s\n", NHIT, NT, mixed()
+}
+# mixed(): the note on the figures whose seeds disagree (NMIX), "" if none
+function mixed() {
+    if (!NMIX) return ""
+    return sprintf(" The simulated values are medians over %d seeds; on %d figure%s (†) some seeds are within the target and some beyond it.",
+        SEEDS, NMIX, NMIX == 1 ? "" : "s")
 }
 
 # ---- the targets on Rubies built from source ---------------------------------
@@ -139,6 +145,7 @@ function built(host,   hd, i, l, f, n, m, name, ver, ds, r, pol, rh, rt, eh, et,
             continue
         }
         if (!m++) {
+            NMIX = 0
             print ""
             print "On Rubies built from source (the policy each has), each against the executor of the same interleaved runs:"
             print ""
@@ -184,7 +191,7 @@ function built(host,   hd, i, l, f, n, m, name, ver, ds, r, pol, rh, rt, eh, et,
         }
     }
     if (m) {
-        printf "\nOn the Rubies built from source, beyond the issue's 43 figures: %d of %d within their target; the executor in the same runs: %d of %d (ratio 25%%, switches per op 30%%).\n", rh, rt, eh, et
+        printf "\nOn the Rubies built from source, beyond the issue's 43 figures: %d of %d within their target; the executor in the same runs: %d of %d (ratio 25%%, switches per op 30%%).%s\n", rh, rt, eh, et, mixed()
         if (notes != "") printf "\n%s", notes
         if (nbusy)
             printf "\nA target marked **loaded host** was measured while other jobs loaded the host (its CPUs less than `quiet_idle` idle just before the runs, or a 1-minute load average above its CPUs after them): its \"2 cores\" runs were mostly one-core runs (a woken thread finds no idle CPU and stays on its waker's), so its ratio and 2-core switches say little; measure it again on a quiet host.\n"
