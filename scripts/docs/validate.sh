@@ -4,11 +4,13 @@
 # measured host, set beside this tree's simulator.
 #
 # docs/data/validate/targets.txt lists the targets ("NAME | SCENARIO |
-# BACKENDS | ARGUMENTS [| ruby=VERSION]"), the same on every host.  Each
-# directory docs/data/validate/hosts/HOST holds one host's measurement
-# (written by scripts/validate_results.sh there): its profile host.json
-# (`gvlsim calibrate`), host.txt (the host, the load) and NAME.rows.csv, the
-# real runs of each target measured on it.  For every host and every target
+# BACKENDS | ARGUMENTS [| ruby=VERSION]").  Each directory
+# docs/data/validate/hosts/HOST holds one host's measurement (written by
+# scripts/validate_results.sh there): its profile host.json (`gvlsim
+# calibrate`), host.txt (the host, the load), NAME.rows.csv, the real runs of
+# each target measured on it, and targets.txt, the lines of the targets as
+# they were measured there (the list may have changed since: old runs are
+# set beside the program they ran).  For every host and every target
 # whose runs HOST/NAME.rows.csv exist, this runs
 #     gvlsim validate SCENARIO --backend BACKENDS ARGUMENTS --seeds SEEDS
 #         --set machine=docs/data/validate/hosts/HOST/host.json
@@ -41,17 +43,28 @@ tmp=$(mktemp -d) || exit 2
 trap 'rm -rf "$tmp"' EXIT
 hosts=$(ls -d "$top_dir"/hosts/*/ 2>/dev/null | sed 's|/$||')
 [ -n "$hosts" ] || { echo "validate.sh: no host directory under $top_dir/hosts" >&2; exit 1; }
-grep -v '^#' "$top_dir/targets.txt" | grep -v '^ *$' >"$tmp/targets"
 for dir in $hosts; do
     [ -f "$dir/host.json" ] || { echo "validate.sh: $dir/host.json: no profile (scripts/validate_results.sh writes it)" >&2; exit 1; }
+    [ -f "$dir/targets.txt" ] || { echo "validate.sh: $dir/targets.txt: not there (scripts/validate_results.sh writes the targets as measured)" >&2; exit 1; }
 done
-# the jobs: "DIR NAME", one per host and measured target
+# the jobs: "DIR NAME", one per host and measured target, each simulated
+# with the line of the host's own targets.txt: the arguments its runs had
 for dir in $hosts; do
+    mkdir -p "$tmp/$dir" || exit 2
+    grep -v '^#' "$dir/targets.txt" | grep -v '^ *$' >"$tmp/$dir/targets"
     while IFS='|' read -r name _rest; do
         name=$(echo $name)
         [ -f "$dir/$name.rows.csv" ] && echo "$dir $name"
-    done <"$tmp/targets"
+    done <"$tmp/$dir/targets"
+    # runs without their line would be left out silently: refuse them
+    for r in "$dir"/*.rows.csv; do
+        [ -f "$r" ] || continue
+        t=$(basename "$r" .rows.csv)
+        grep -qE "^ *$t *\|" "$tmp/$dir/targets" ||
+            { echo "validate.sh: $r: no line for $t in $dir/targets.txt" >&2; echo FAIL >"$tmp/bad"; }
+    done
 done >"$tmp/list"
+[ -f "$tmp/bad" ] && exit 1
 # job.sh BIN SEEDS TMP DIR NAME: one host's target simulated into
 # TMP/DIR/NAME.csv (its exit status in NAME.rc, its stderr in NAME.err)
 cat >"$tmp/job.sh" <<'JOB'
@@ -65,7 +78,7 @@ while IFS='|' read -r name scenario backends args _needs; do
     "$bin" validate "$scenario" --backend "$backends" $args --seeds "$seeds" --set machine="$dir/host.json" \
         --measured "$dir/$name.rows.csv" -o "$tmp/$dir/$name.csv" -q >/dev/null 2>"$tmp/$dir/$name.err"
     echo $? >"$tmp/$dir/$name.rc"
-done <"$tmp/targets"
+done <"$tmp/$dir/targets"
 JOB
 xargs -P "$jobs" -L 1 sh "$tmp/job.sh" "$bin" "$seeds" "$tmp" <"$tmp/list"
 rc=0
