@@ -61,6 +61,14 @@ enum calib_id {
     CALIB_WAKE_AFTER_IDLE_3MS,   /* ... 3 ms */
     CALIB_WAKE_AFTER_IDLE_10MS,  /* ... 10 ms */
     CALIB_WAKE_AFTER_IDLE_30MS,  /* ... 30 ms */
+    CALIB_WAKE_IPI_AFTER_IDLE_10US,  /* the waker's CPU ns in that FUTEX_WAKE, the CPU idle 10 us */
+    CALIB_WAKE_IPI_AFTER_IDLE_30US,  /* ... idle 30 us */
+    CALIB_WAKE_IPI_AFTER_IDLE_100US, /* ... 100 us */
+    CALIB_WAKE_IPI_AFTER_IDLE_300US, /* ... 300 us */
+    CALIB_WAKE_IPI_AFTER_IDLE_1MS,   /* ... 1 ms */
+    CALIB_WAKE_IPI_AFTER_IDLE_3MS,   /* ... 3 ms */
+    CALIB_WAKE_IPI_AFTER_IDLE_10MS,  /* ... 10 ms */
+    CALIB_WAKE_IPI_AFTER_IDLE_30MS,  /* ... 30 ms */
     CALIB_TIMER_LATE_100US,    /* ns from a 100 us timed futex wait's deadline to its return, busy CPU */
     CALIB_TIMER_LATE_300US,    /* ... a 300 us wait */
     CALIB_TIMER_LATE_1MS,      /* ... a 1 ms wait */
@@ -68,15 +76,6 @@ enum calib_id {
     CALIB_TIMER_LATE_1NS_300US, /* ... 300 us */
     CALIB_TIMER_LATE_1NS_1MS,   /* ... 1 ms */
     CALIB_RUBY_INSN,           /* ns per VM instruction of the Ruby backend's counted loop */
-    CALIB_HANDOFF_CROSS_WAKE,   /* the waker's CPU ns per FUTEX_WAKE in the ping-pong across two CPUs */
-    CALIB_IPI_AFTER_IDLE_10US,  /* the waker's CPU ns in that FUTEX_WAKE onto a CPU idle 10 us */
-    CALIB_IPI_AFTER_IDLE_30US,  /* ... idle 30 us */
-    CALIB_IPI_AFTER_IDLE_100US, /* ... 100 us */
-    CALIB_IPI_AFTER_IDLE_300US, /* ... 300 us */
-    CALIB_IPI_AFTER_IDLE_1MS,   /* ... 1 ms */
-    CALIB_IPI_AFTER_IDLE_3MS,   /* ... 3 ms */
-    CALIB_IPI_AFTER_IDLE_10MS,  /* ... 10 ms */
-    CALIB_IPI_AFTER_IDLE_30MS,  /* ... 30 ms */
     CALIB_COUNT
 };
 
