@@ -15,8 +15,10 @@
 #   make docs     re-run the simulations behind the docs' tables and re-render them
 #   make docs-measure  re-measure the real executor's and the engines' tables (minutes, quiet host)
 #   make docs-validate calibrate this host and re-measure the README's fidelity
-#                 targets (gvlsim validate; minutes, quiet host); RUBIES=DIR adds
-#                 the targets on Rubies built from source (scripts/build_ruby.sh)
+#                 targets (gvlsim validate; minutes, quiet host) into its directory
+#                 docs/data/validate/hosts/HOST (HOST=NAME, default: CPU model,
+#                 count and date); RUBIES=DIR adds the targets on Rubies built
+#                 from source (scripts/build_ruby.sh)
 #   make valgrind the unit and golden tests under valgrind memcheck
 #   make tsan     the real executor's unit tests under ThreadSanitizer
 #   make fuzz     fuzz the loader, the CSV reader and the trace importer with libFuzzer (clang), FUZZ_TIME
@@ -329,10 +331,11 @@ regress-update: check-deps gvlsim
 # into out/exec-results, copies the raw data to docs/data/exec, measures the
 # two engines into docs/data/engines (scripts/engines_bench.sh), renders.
 # `make docs-validate` calibrates the host and measures the fidelity targets
-# (docs/data/validate/targets.txt) with `gvlsim validate` (those on a Ruby
-# built from source only with RUBIES=DIR; otherwise their rows are kept);
-# `make docs` sets
-# those measured runs beside this tree's simulator (scripts/docs/validate.sh).
+# (docs/data/validate/targets.txt) with `gvlsim validate` into the host's
+# directory docs/data/validate/hosts/HOST (HOST=NAME, or derived by
+# scripts/host_name.sh; those on a Ruby built from source only with
+# RUBIES=DIR; otherwise their rows are kept); `make docs` sets every host's
+# measured runs beside this tree's simulator (scripts/docs/validate.sh).
 # `make docs-test` (part of `make test`) checks that every rendering matches
 # the committed data, that the data is what this tree's simulator gives
 # (re-running its cheapest runs), that every schema key is documented and
@@ -352,7 +355,7 @@ docs-measure: gvlsim
 	@scripts/docs/render.sh
 
 docs-validate: gvlsim
-	@scripts/validate_results.sh ./gvlsim docs/data/validate
+	@scripts/validate_results.sh ./gvlsim
 
 docs-test: gvlsim $(REL)/tests/schema_keys
 	@tests/docs/run.sh ./gvlsim $(REL)/tests/schema_keys

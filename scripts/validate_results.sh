@@ -3,13 +3,23 @@
 # targets on this host: calibrate it, then run every target of
 # docs/data/validate/targets.txt with `gvlsim validate` on the real backends.
 #
+# OUTDIR is this host's directory, by default docs/data/validate/hosts/HOST:
+# one directory per measured host, so that measuring one machine never
+# replaces another's runs (the README has a table per host).  HOST=NAME
+# names it (letters, digits, `.`, `_`, `-`); by default scripts/host_name.sh
+# derives it from the CPU model, the CPU count ("vcpu" in a virtual machine)
+# and the date (UTC): "Intel(R) Xeon(R) Processor" on a 2-vCPU guest on
+# 2026-12-02 gives xeon-2vcpu-2026-12-02, "AMD EPYC" epyc-2vcpu-2026-12-02.
+# Measuring the same machine again the same day (or with HOST= an existing
+# directory) measures into that directory again.
+#
 #   1. `gvlsim calibrate -o OUTDIR/host.json`: this host's machine profile
 #      (PROFILE=FILE uses an existing one instead);
 #   2. per target: `gvlsim validate ... --reps RUNS --rows OUTDIR/NAME.rows.csv`
 #      (RUNS default 5; the real runs interleaved within each target);
 #   3. OUTDIR/host.txt: the host, the Ruby, the tree, the load;
 #   4. scripts/docs/validate.sh and scripts/docs/render.sh: the tables
-#      (only when OUTDIR is docs/data/validate, the default).
+#      (only when OUTDIR is a directory of docs/data/validate/hosts).
 # Real timings need a quiet host: before each target the quiet gate
 # (scripts/quiet.inc: QUIET_IDLE, default 90% idle; QUIET_WAIT, default 120 s)
 # waits, and the load averages before and after each target are recorded.
@@ -29,7 +39,16 @@
 # skipped target keeps its lines.
 set -u
 bin=${1:-./gvlsim}
-out=${2:-docs/data/validate}
+if [ -n "${2:-}" ]; then
+    out=$2
+else
+    host=${HOST:-$("$(dirname "$0")/host_name.sh")}
+    case $host in
+    ''|.|..|*[!A-Za-z0-9._-]*) echo "validate_results: HOST=\"$host\": a directory name of letters, digits, '.', '_' and '-'" >&2; exit 1 ;;
+    esac
+    out=docs/data/validate/hosts/$host
+    echo "validate_results: measuring into $out" >&2
+fi
 runs=${RUNS:-5}
 targets=${TARGETS:-docs/data/validate/targets.txt}
 quick=
@@ -133,6 +152,6 @@ done <"$tmp/targets"
     cat "$tmp/loads"
 } >"$tmp/host.txt"
 mv "$tmp/host.txt" "$out/host.txt" || exit 1
-if [ "$out" = docs/data/validate ]; then
-    "$(dirname "$0")/docs/validate.sh" -b "$bin" && "$(dirname "$0")/docs/render.sh"
-fi
+case $out in docs/data/validate/hosts/*)
+    "$(dirname "$0")/docs/validate.sh" -b "$bin" && "$(dirname "$0")/docs/render.sh" ;;
+esac

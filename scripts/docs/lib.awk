@@ -136,8 +136,37 @@ function thead(first, a, from, to, align,   j) {
     printf "| %s |", first; for (j = from; j <= to; j++) printf " %s |", a[j]; print ""
     printf "|%s|", align; for (j = from; j <= to; j++) printf "---:|"; print ""
 }
-# The fidelity tables (tables/validate*.awk), from a `gvlsim validate -o`
-# table (docs/data/validate/NAME.csv):
+# The fidelity tables (tables/validate*.awk), one per measured host, from
+# the `gvlsim validate -o` tables docs/data/validate/hosts/HOST/NAME.csv:
+# vhosts(h, only): the host directories' names (HOST) into h[1..n], in the
+# order they were measured (the earliest time_ line of HOST/host.txt, else
+# its date=; then the name); only the host `only` when not ""; n
+function vhosts(h, only,   ds, n, i, j, t, key, k) {
+    n = 0
+    for (ds in HAVE) {
+        if (ds !~ /^validate\/hosts\/[^\/]+\/host$/) continue
+        t = ds; sub(/^validate\/hosts\//, "", t); sub(/\/host$/, "", t)
+        if (only != "" && t != only) continue
+        h[++n] = t
+        key[n] = vfirst_time(ds) " " t
+    }
+    for (i = 1; i <= n; i++) for (j = i + 1; j <= n; j++)
+        if (key[j] < key[i]) { k = key[i]; key[i] = key[j]; key[j] = k; k = h[i]; h[i] = h[j]; h[j] = k }
+    return n
+}
+# vfirst_time(ds): the earliest start of a target in a host.txt (its time_
+# lines), else its date=
+function vfirst_time(ds,   i, l, t) {
+    t = ""
+    for (i = 1; i <= NLINE[ds]; i++) {
+        l = LINE[ds, i]
+        if (l !~ /^time_/) continue
+        sub(/^[^=]*=/, "", l); sub(/,.*/, "", l)
+        if (t == "" || l < t) t = l
+    }
+    if (t == "") for (i = 1; i <= NLINE[ds]; i++) if (LINE[ds, i] ~ /^date=/) { t = LINE[ds, i]; sub(/^date=/, "", t) }
+    return t
+}
 # vrow(ds, metric, backend, cores, policy): the table row of that metric,
 # backend and configuration (policy "" when the target has no policy column)
 function vrow(ds, metric, backend, cores, policy,   i, k, n, c) {

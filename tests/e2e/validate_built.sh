@@ -15,7 +15,7 @@ if [ "$(nproc)" -lt 2 ]; then
 fi
 v=$tmp/v
 mkdir -p "$v"
-cp docs/data/validate/host.json "$tmp/host.json"
+cp docs/data/validate/hosts/xeon-2vcpu-2026-12-02/host.json "$tmp/host.json"
 echo 'point,rep,sentinel' >"$v/pp_v9.rows.csv"
 cat >"$v/host.txt" <<'EOF'
 cpu=Test CPU

@@ -1,33 +1,35 @@
 # validate_wall: README, the wall times (ops per second for proc_heavy)
-# behind the fidelity table, medians: the simulator, the executor and Ruby
-# (docs/data/validate/NAME.csv; scripts/docs/tables/validate.awk has vrow).
-function vrow2(ds, metric, backend, cores,   i, k, n) {
-    if (!(ds in HAVE)) die("no dataset docs/data/" ds)
-    for (i = 1; i <= NKEY[ds]; i++) {
-        k = KEY[ds, i]
-        for (n = 1; n <= CNT[ds, k]; n++)
-            if (field(ds, k, "metric", n) == metric && field(ds, k, "backend", n) == backend &&
-                field(ds, k, "machine.cores", n) == cores) return ROW[ds, k, n]
-    }
-    die("docs/data/" ds ": no " metric " row of " backend " on " cores " cores")
+# behind the fidelity tables, medians: the simulator, the executor and Ruby
+# (docs/data/validate/hosts/HOST/NAME.csv), per host in the order of the
+# tables (lib.awk: vhosts, vrow).  A target
+# not measured on a host is a dash.
+function vrow2(ds, metric, backend, cores,   r) {
+    r = vrow(ds, metric, backend, cores, "")
+    if (r == "") die("docs/data/" ds ": no " metric " row of " backend " on " cores " cores")
+    return r
 }
 function c2(ds, row, name,   f) { split(row, f, ","); return f[COL[ds, name]] }
 function w(x, metric) { return metric == "ops_per_s" ? human(x) : sprintf("%.3f", x) }
-function wline(name, label, metric,   ds, c, r, p, q, out) {
-    ds = "validate/" name
-    out = "| " label " |"
+function wline(host, name, label, metric,   ds, c, p, q, out) {
+    ds = "validate/hosts/" host "/" name
+    out = "| `" host "` | " label " |"
     for (c = 1; c <= 2; c++) {
+        if (!(ds in HAVE)) { out = out " - |"; continue }
         p = vrow2(ds, metric, "pthread", c); q = vrow2(ds, metric, "ruby", c)
         out = out " " w(c2(ds, p, "simulated"), metric) " / " w(c2(ds, p, "measured_median"), metric) " / " w(c2(ds, q, "measured_median"), metric) " |"
     }
     print out
 }
-function render() {
-    print "| scenario | 1 core: simulated / executor / Ruby | 2 cores: simulated / executor / Ruby |"
-    print "|---|---:|---:|"
-    wline("pingpong", "queue_pingpong, wall s", "wall_s")
-    wline("mtime2", "mtime_loop, 2 threads, wall s", "wall_s")
-    wline("mtime8", "mtime_loop, 8 threads, wall s", "wall_s")
-    wline("proc2", "proc_heavy, 2 Ractors, ops/s", "ops_per_s")
-    wline("tarai2", "tarai_ractors, 2 Ractors, wall s", "wall_s")
+function render(   h, n, i) {
+    n = vhosts(h, "")
+    if (!n) die("no host directory under docs/data/validate/hosts")
+    print "| host | scenario | 1 core: simulated / executor / Ruby | 2 cores: simulated / executor / Ruby |"
+    print "|---|---|---:|---:|"
+    for (i = 1; i <= n; i++) {
+        wline(h[i], "pingpong", "queue_pingpong, wall s", "wall_s")
+        wline(h[i], "mtime2", "mtime_loop, 2 threads, wall s", "wall_s")
+        wline(h[i], "mtime8", "mtime_loop, 8 threads, wall s", "wall_s")
+        wline(h[i], "proc2", "proc_heavy, 2 Ractors, ops/s", "ops_per_s")
+        wline(h[i], "tarai2", "tarai_ractors, 2 Ractors, wall s", "wall_s")
+    }
 }
