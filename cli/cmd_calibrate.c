@@ -3,6 +3,7 @@
  * is, with the measurements and each key's derivation in its
  * "calibration" section. */
 #include <cjson/cJSON.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -192,10 +193,21 @@ static void write_profile(FILE *f, const struct cal_opts *o, const char *command
     }
     for (int i = 0; i < p->n; i++) {
         const struct calib_key *k = &p->k[i];
-        fprintf(f, ",\n  \"%s\": ", k->name);
+        /* "syscalls.stat": a key of the object "syscalls", whose keys come one after another */
+        const char *dot = strchr(k->name, '.'), *prev = i ? strchr(p->k[i - 1].name, '.') : NULL;
+        const char *next = i + 1 < p->n ? strchr(p->k[i + 1].name, '.') : NULL;
+        size_t olen = dot ? (size_t)(dot - k->name) : 0;
+        bool opens = dot && !(prev && prev - p->k[i - 1].name == (ptrdiff_t)olen &&
+                              !strncmp(p->k[i - 1].name, k->name, olen));
+        bool closes = dot && !(next && next - p->k[i + 1].name == (ptrdiff_t)olen &&
+                               !strncmp(p->k[i + 1].name, k->name, olen));
+        if (opens) fprintf(f, ",\n  \"%.*s\": {\n    \"%s\": ", (int)olen, k->name, dot + 1);
+        else if (dot) fprintf(f, ",\n    \"%s\": ", dot + 1);
+        else fprintf(f, ",\n  \"%s\": ", k->name);
         calib_key_value(k, val, sizeof val);
         if (k->kind == CK_DUR || k->kind == CK_STR) put_str(f, val);
         else fputs(val, f);
+        if (closes) fprintf(f, "\n  }");
     }
     const char *hs = ",\n      ";
     fprintf(f, ",\n  \"calibration\": {\n    \"host\": {");
@@ -294,7 +306,7 @@ static int calibrate_exec(const struct args *a)
         for (int i = 0; i < p.n; i++) {
             char val[512];
             calib_key_value(&p.k[i], val, sizeof val);
-            fprintf(stderr, "  %-18s %-20s %s\n", p.k[i].name, val, p.k[i].how);
+            fprintf(stderr, "  %-22s %-20s %s\n", p.k[i].name, val, p.k[i].how);
         }
         if (strcmp(o.output, "-"))
             fprintf(stderr, "gvlsim calibrate: wrote %s (use: gvlsim run SCENARIO --set machine=%s)\n", o.output,

@@ -2,8 +2,10 @@
  * the real backends over a grid of configurations, the simulation set
  * beside the measurements (output/validate.h).
  *
- * The simulator runs each point once (it is deterministic).  The real
- * backends run one run at a time, interleaved: repetition 1 of every point
+ * The simulator runs each point once per seed (--seeds N, default 1: it is
+ * deterministic, and a seed is one draw of its random elements; seed k is
+ * sweep's replicate k, cli/sweep.h).  The real backends run one run at a
+ * time, interleaved: repetition 1 of every point
  * and backend, then repetition 2, ... so that a host whose speed drifts
  * spreads the drift over all configurations alike, and the k-th runs of
  * two points (the cores ratio pairs them) are taken close in time. */
@@ -41,6 +43,11 @@ static const struct args_opt validate_opts[] = {
                     "--param, machine.cores=1,2 is added as the last one)"),
     { .name = "reps", .kind = ARGS_INT, .min = 1, .max = 1000,
       .help = "runs of each real backend per configuration (default 3)" },
+    { .name = "seeds", .kind = ARGS_INT, .min = 1, .max = 100000,
+      .help = "simulate each configuration under N seeds (default 1),\n"
+              "as `sweep --seeds N` does: the scenario's seed (or --seed),\n"
+              "then seeds derived from it by SplitMix64; the table's\n"
+              "simulated value is their median, with their min and max" },
     CLI_OPT_SET_H("override a value everywhere, e.g. --set machine=host.json\n"
                   "(the profile `gvlsim calibrate` wrote for this host)"),
     CLI_OPT_OUTPUT_H("FILE", "write the table as rows to FILE (atomically; .csv, .json\n"
@@ -76,15 +83,18 @@ const struct cli_command cli_cmd_validate = {
     .summary = "run a scenario simulated and for real over a grid, and compare",
     .description =
         "Every configuration of the grid (the cartesian product of the --param values,\n"
-        "as in `sweep`) runs once on the simulator and --reps times on each real\n"
-        "backend, one run at a time, interleaved (repetition 1 of every configuration,\n"
-        "then repetition 2, ...).  The table gives, per configuration and metric, the\n"
-        "simulated value, the measured minimum / median / maximum of each real backend\n"
-        "and the relative error of the simulation (simulated / median - 1), for:\n"
+        "as in `sweep`) runs on the simulator once per seed (--seeds N, default 1) and\n"
+        "--reps times on each real backend, one run at a time, interleaved (repetition\n"
+        "1 of every configuration, then repetition 2, ...).  The table gives, per\n"
+        "configuration and metric, the simulated value (with --seeds, the median over\n"
+        "the seeds and their minimum / maximum), the measured minimum / median /\n"
+        "maximum of each real backend and the relative error of the simulation\n"
+        "(simulated / measured median - 1), for:\n"
         "  wall_s               wall time (ops_per_s for a scenario with stop.time)\n"
         "  cores_ratio          time per op against the same configuration on the\n"
         "                       fewest cores (the 2-core/1-core ratio); measured run\n"
-        "                       by run (the k-th run over the base's k-th)\n"
+        "                       by run (the k-th run over the base's k-th), simulated\n"
+        "                       seed by seed\n"
         "  vol_switches_per_op  voluntary context switches per op\n"
         "  gvl_handoffs_per_op  GVL hand-offs per op (a Ruby program cannot see them)\n"
         "Real timings need a quiet host: the report gives the load average before and\n"
@@ -94,8 +104,10 @@ const struct cli_command cli_cmd_validate = {
     .details =
         "Rows of -o: point, one column per --param KEY, metric, backend, engine (what\n"
         "ran: \"ruby 3.1.2\"), simulated, measured_min, measured_median, measured_max,\n"
-        "runs, rel_error; an empty cell where there is no value.  A failed real run is\n"
-        "reported and left out (runs counts those that succeeded).",
+        "runs, rel_error; with --seeds N > 1 also simulated_min, simulated_max and\n"
+        "simulated_runs (the seeds that gave a value); an empty cell where there is no\n"
+        "value.  A failed real run is reported and left out (runs counts those that\n"
+        "succeeded).  --rows writes the simulator's run of seed k with rep k.",
     .exit_status =
         "0 every run succeeded, 2 usage, 3 invalid scenario or value (or more cores\n"
         "than the host has), 4 some run failed (the table is still written), 5 I/O\n"
@@ -114,6 +126,7 @@ struct validation {
     const struct backend *real[B_MAX];/* the real backends, in table order */
     struct backend_opts bo;
     int nreps;
+    int nseeds;                       /* simulator runs per point (--seeds) */
     struct sweep_grid grid;
     int npoints;
     int cores_param;                  /* index of machine.cores in the grid */
@@ -177,6 +190,7 @@ static int parse(const struct args *a, struct validation *v)
                                    .ruby = args_str(a, "ruby", NULL), .ruby_opts = args_strs(a, "ruby-opt"),
                                    .nruby_opts = args_count(a, "ruby-opt") };
     v->nreps = (int)args_num(a, "reps", 3);
+    v->nseeds = (int)args_num(a, "seeds", 1);
     if (args_has(a, "measured")) {
         static const char *const real_only[] = { "reps", "timeout", "max-spread", "ruby", "ruby-opt" };
         for (size_t i = 0; i < sizeof real_only / sizeof *real_only; i++)
@@ -195,6 +209,9 @@ static int parse(const struct args *a, struct validation *v)
     if (v->grid.npoints > 10000)
         return cli_usage_error(&cli_cmd_validate, "the grid has %" PRIu64 " configurations (at most 10000)",
                                v->grid.npoints);
+    if (v->grid.npoints * (uint64_t)v->nseeds > 1000000)
+        return cli_usage_error(&cli_cmd_validate, "%" PRIu64 " configurations x %d seeds: more than 10^6 "
+                               "simulations", v->grid.npoints, v->nseeds);
     v->npoints = (int)v->grid.npoints;
     return GV_EXIT_OK;
 }
@@ -314,13 +331,19 @@ static int failed(struct validation *v, const char *what, int p, int rep, int rc
     return code == GV_EXIT_RUN ? GV_EXIT_OK : code;
 }
 
-static void progress(struct validation *v, const char *what, int p, const struct val_figures *f)
+/* seed: the simulator's seed, shown with --seeds; NULL for a real run */
+static void progress(struct validation *v, const char *what, int p, const uint64_t *seed,
+                     const struct val_figures *f)
 {
     v->ndone++;
     if (v->run.quiet || !f->ok) return;
     char label[512];
     point_label(v, p, label, sizeof label);
-    fprintf(stderr, "validate: %d/%d %s %s: wall %.6f s\n", v->ndone, v->nruns, what, label, f->wall_s);
+    if (seed && v->nseeds > 1)
+        fprintf(stderr, "validate: %d/%d %s %s seed %" PRIu64 ": wall %.6f s\n", v->ndone, v->nruns, what, label,
+                *seed, f->wall_s);
+    else
+        fprintf(stderr, "validate: %d/%d %s %s: wall %.6f s\n", v->ndone, v->nruns, what, label, f->wall_s);
 }
 
 static int run_all(struct validation *v)
@@ -330,15 +353,22 @@ static int run_all(struct validation *v)
     row_init(&cells);
     int code = GV_EXIT_OK;
     char engine[64];
-    for (int p = 0; p < v->npoints && code == GV_EXIT_OK; p++) {
-        err[0] = 0;
-        row_clear(&cells);
-        row_head(v, p, 0, &cells);
-        int rc = run_one(v, v->sim, &v->scns[p], &v->sim_f[p], &cells, engine, sizeof engine, err, sizeof err);
-        if (rc == GV_OK) put_row(v, &cells);
-        else code = failed(v, v->sim->name, p, 0, rc, err);
-        progress(v, v->sim->name, p, &v->sim_f[p]);
-    }
+    /* the simulator: seed k of every point is sweep's replicate k (the
+     * scenario's seed, or --seed, for k = 0), the same for every point, so
+     * that a point and its base share their draws seed by seed */
+    for (int p = 0; p < v->npoints && code == GV_EXIT_OK; p++)
+        for (int k = 0; k < v->nseeds && code == GV_EXIT_OK; k++) {
+            struct scenario scn = v->scns[p];   /* the point's, read-only, with its own seed */
+            scn.seed = sweep_seed(v->scns[p].seed, k);
+            struct val_figures *f = &v->sim_f[(size_t)p * (size_t)v->nseeds + (size_t)k];
+            err[0] = 0;
+            row_clear(&cells);
+            row_head(v, p, k, &cells);
+            int rc = run_one(v, v->sim, &scn, f, &cells, engine, sizeof engine, err, sizeof err);
+            if (rc == GV_OK) put_row(v, &cells);
+            else code = failed(v, v->sim->name, p, k, rc, err);
+            progress(v, v->sim->name, p, &scn.seed, f);
+        }
     for (int k = 0; k < v->nreps && code == GV_EXIT_OK && !args_has(v->a, "measured"); k++)
         for (int p = 0; p < v->npoints && code == GV_EXIT_OK; p++)
             for (int i = 0; i < v->nreal && code == GV_EXIT_OK; i++) {
@@ -353,7 +383,7 @@ static int run_all(struct validation *v)
                 } else {
                     code = failed(v, v->real[i]->name, p, k, rc, err);
                 }
-                progress(v, v->real[i]->name, p, f);
+                progress(v, v->real[i]->name, p, NULL, f);
             }
     row_free(&cells);
     return code;
@@ -453,7 +483,7 @@ static int load_measured(struct validation *v)
 
 static int write_outputs(struct validation *v)
 {
-    struct val_input in = { .npoints = v->npoints, .nreal = v->nreal, .nreps = v->nreps,
+    struct val_input in = { .npoints = v->npoints, .nreal = v->nreal, .nreps = v->nreps, .nseeds = v->nseeds,
                             .fixed_time = v->scns[0].stop_time > 0, .sim = v->sim_f, .real = v->real_f,
                             .base = v->base };
     struct val_row *rows;
@@ -498,7 +528,8 @@ static int write_outputs(struct validation *v)
         snprintf(note, sizeof note, "1-minute load average: %.2f before the runs, %.2f after (%d CPUs)",
                  v->load_before, load[0], h.cpus_online);
     struct val_report rep = { .scenario = v->scns[0].name, .host = host, .note = has_load ? note : NULL,
-                              .nreps = v->nreps, .nkeys = v->grid.nparams, .keys = keys, .values = values,
+                              .nreps = v->nreps, .nseeds = v->nseeds, .nkeys = v->grid.nparams, .keys = keys,
+                              .values = values,
                               .nreal = v->nreal, .backends = backends, .engines = engines, .rows = rows,
                               .nrows = nrows };
     int code = GV_EXIT_OK;
@@ -618,7 +649,7 @@ static int validate_exec(const struct args *a)
     v.scns = calloc((size_t)v.npoints, sizeof *v.scns);
     v.loaded = calloc((size_t)v.npoints, sizeof *v.loaded);
     v.base = calloc((size_t)v.npoints, sizeof *v.base);
-    v.sim_f = calloc((size_t)v.npoints, sizeof *v.sim_f);
+    v.sim_f = calloc((size_t)v.npoints * (size_t)v.nseeds, sizeof *v.sim_f);
     if (!measured) v.real_f = calloc(nreal_runs, sizeof *v.real_f);
     if (!v.scns || !v.loaded || !v.base || !v.sim_f || (!measured && !v.real_f)) {
         fprintf(stderr, "gvlsim validate: out of memory\n");
@@ -629,7 +660,7 @@ static int validate_exec(const struct args *a)
     if (code == GV_EXIT_OK && measured) code = load_measured(&v);
     if (code == GV_EXIT_OK) {
         find_bases(&v);
-        v.nruns = v.npoints + (int)nreal_runs;
+        v.nruns = v.npoints * v.nseeds + (int)nreal_runs;
         code = open_rows(&v);
     }
     double load[1];

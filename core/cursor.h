@@ -158,7 +158,8 @@ static inline sim_time core_scale_work(sim_time d, double work_scale)
 /* The duration of a compute ("dur"), syscall, sleep or gc op, drawn from
  * th's stream.  CPU work (compute, gc, a syscall that is not an io_wait) is
  * multiplied by work_scale, machine.work_scale: durations are measured on
- * the scenario's reference machine; SIM_TIME_MAX: beyond the time range.
+ * the scenario's reference machine (not a syscall's "dur": "machine", the
+ * machine's own cost); SIM_TIME_MAX: beyond the time range.
  * One function per kind for a caller that knows it (small enough to
  * inline), and core_op_dur for any. */
 static inline sim_time core_compute_dur(struct core_thread *th, const struct scn_op *op, double work_scale)
@@ -169,7 +170,8 @@ static inline sim_time core_compute_dur(struct core_thread *th, const struct scn
 static inline sim_time core_syscall_dur(struct core_thread *th, const struct scn_op *op, double work_scale)
 {
     sim_time d = core_draw(th, &op->u.syscall.dur);
-    return op->u.syscall.io_wait ? d : core_scale_work(d, work_scale);
+    /* an I/O wait is no work; "dur": "machine" is already this machine's cost */
+    return op->u.syscall.io_wait || op->u.syscall.dur_machine ? d : core_scale_work(d, work_scale);
 }
 
 static inline sim_time core_sleep_dur(struct core_thread *th, const struct scn_op *op)

@@ -22,6 +22,8 @@ static const struct calib_desc descs[CALIB_COUNT] = {
     [CALIB_SYSCALL_STAT] = { "syscall_stat_ns", "ns", "stat(2) of a cached file (File.mtime)" },
     [CALIB_SYSCALL_WRITE] = { "syscall_write_ns", "ns", "write(2) of 1 byte to /dev/null" },
     [CALIB_FILE_WRITE] = { "file_write_ns", "ns", "open + write + close of /dev/null (File.write)" },
+    [CALIB_SYSCALL_OPEN] = { "syscall_open_ns", "ns", "open(2) of /dev/null for writing (File.write's flags)" },
+    [CALIB_SYSCALL_CLOSE] = { "syscall_close_ns", "ns", "close(2) of such an fd (the file's last reference)" },
     [CALIB_FUTEX_WAKE] = { "futex_wake_ns", "ns", "the waker's CPU time in FUTEX_WAKE, sleeper on its CPU" },
     [CALIB_FUTEX_WAKE_REMOTE] = { "futex_wake_remote_ns", "ns",
                                   "the waker's CPU time in FUTEX_WAKE, sleeper on another CPU" },

@@ -25,6 +25,8 @@ enum calib_id {
     CALIB_SYSCALL_STAT,        /* ns per stat(2) of a cached file (File.mtime) */
     CALIB_SYSCALL_WRITE,       /* ns per write(2) of one byte to /dev/null */
     CALIB_FILE_WRITE,          /* ns per open + write + close of /dev/null (File.write) */
+    CALIB_SYSCALL_OPEN,        /* ns per open(2) of /dev/null as File.write opens it, timed apart from... */
+    CALIB_SYSCALL_CLOSE,       /* ... the close(2) of those fds, in batches */
     CALIB_FUTEX_WAKE,          /* CPU ns of the waker in FUTEX_WAKE, sleeper on the waker's CPU */
     CALIB_FUTEX_WAKE_REMOTE,   /* the same, sleeper on another (idle) CPU: with the IPI */
     CALIB_WAKE_IDLE,           /* ns from FUTEX_WAKE to the sleeper running on an idle CPU */

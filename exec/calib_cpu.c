@@ -25,6 +25,10 @@
 
 /* ---- one thread, CPU-time clock ------------------------------------------ */
 
+/* How Ruby's File.write opens its file (mode "w": rb_sysopen with O_WRONLY |
+ * O_CREAT | O_TRUNC, and O_CLOEXEC on every fd it makes). */
+#define FILE_WRITE_FLAGS (O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC)
+
 enum op_kind { OP_SPIN, OP_INCR_LOCAL, OP_MUTEX, OP_GETPID, OP_STAT, OP_WRITE, OP_FILE_WRITE };
 
 struct op_ctx {
@@ -58,7 +62,7 @@ static void op_run(struct op_ctx *o, uint64_t n)
         break;
     case OP_FILE_WRITE:
         for (uint64_t i = 0; i < n; i++) {
-            int fd = open("/dev/null", O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
+            int fd = open("/dev/null", FILE_WRITE_FLAGS, 0666);
             if (fd < 0) continue;
             o->x += (uint64_t)write(fd, "0", 1);
             close(fd);
@@ -121,6 +125,67 @@ static void bench_op(struct calib_ctx *c, enum calib_id id, enum op_kind kind, d
     if (o.devnull >= 0) close(o.devnull);
     pthread_mutex_destroy(&o.mu);
     calib_done(c, id);
+}
+
+/* open(2) and close(2) apart: neither can be looped alone (the fds run out,
+ * or there is nothing to close), so each sample opens a batch of fds and
+ * then closes them, timing the two halves on the CPU-time clock; one clock
+ * read falls in each half (a batch of OPEN_BATCH makes it a share of a
+ * call's time below 1/OPEN_BATCH of a read).  A sample is `n` batches
+ * (about 200 us); open and close are two kinds of one calib_kinds, the
+ * open's round medians deciding when to stop. */
+#define OPEN_BATCH 64
+
+static int open_close_batches(uint64_t n, double *open_ns, double *close_ns)
+{
+    int fds[OPEN_BATCH];
+    long long to = 0, tc = 0;
+    for (uint64_t b = 0; b < n; b++) {
+        long long t0 = calib_thread_cpu_ns();
+        for (int i = 0; i < OPEN_BATCH; i++) fds[i] = open("/dev/null", FILE_WRITE_FLAGS, 0666);
+        long long t1 = calib_thread_cpu_ns();
+        for (int i = 0; i < OPEN_BATCH; i++) close(fds[i]);
+        long long t2 = calib_thread_cpu_ns();
+        for (int i = 0; i < OPEN_BATCH; i++)
+            if (fds[i] < 0) return -1;
+        to += t1 - t0;
+        tc += t2 - t1;
+    }
+    *open_ns = (double)to / (double)(n * OPEN_BATCH);
+    *close_ns = (double)tc / (double)(n * OPEN_BATCH);
+    return 0;
+}
+
+static void bench_open_close(struct calib_ctx *c, double full_s)
+{
+    static const enum calib_id ids[2] = { CALIB_SYSCALL_OPEN, CALIB_SYSCALL_CLOSE };
+    double o, cl;
+    /* size a sample at ~200 us */
+    uint64_t n = 1;
+    for (;;) {
+        long long t = calib_thread_cpu_ns();
+        if (open_close_batches(n, &o, &cl) != 0) {
+            calib_skip_ids(c, ids, 2, "cannot open /dev/null");
+            return;
+        }
+        long long dt = calib_thread_cpu_ns() - t;
+        if (dt >= 50000 || n >= (1ull << 30)) {
+            n = (uint64_t)((double)n * 200000.0 / (double)(dt > 0 ? dt : 1)) + 1;
+            break;
+        }
+        n *= 4;
+    }
+    struct calib_kinds k;
+    calib_kinds_start(&k, c, ids, 2, 0, full_s, c->min_rounds);
+    bool ok = true;
+    do {
+        for (int i = 0; i < 9 && ok; i++) {
+            if (!(ok = open_close_batches(n, &o, &cl) == 0)) break;
+            calib_kinds_add(&k, 0, o);
+            calib_kinds_add(&k, 1, cl);
+        }
+    } while (ok && calib_kinds_round_end(&k));
+    calib_kinds_end(&k, c);
 }
 
 /* ---- two CPUs ------------------------------------------------------------- */
@@ -704,6 +769,7 @@ void calib_bench_cpu(struct calib_ctx *c)
     bench_op(c, CALIB_SYSCALL_STAT, OP_STAT, 1.0);
     bench_op(c, CALIB_SYSCALL_WRITE, OP_WRITE, 1.0);
     bench_op(c, CALIB_FILE_WRITE, OP_FILE_WRITE, 1.0);
+    bench_open_close(c, 1.0);
     bench_pair(c, CALIB_LINE_TRANSFER, 2, 2000, 2.0);
     bench_pair(c, CALIB_LINE_FETCH, 4, 500, 2.0);
     bench_pair(c, CALIB_INCR_SHARED, 1, 2000000, 3.0);

@@ -64,6 +64,14 @@
  *                     a point per idle time from 300 us on (floored at 0)
  *   corun_slowdown  = the busy loop's time per iteration while both CPUs run
  *                     it / alone (CPU-time clocks), at least 1
+ *   syscalls.CALL   = the CPU time of the real call a syscall op with
+ *                     "dur": "machine" makes (exec/exec_syscall.c), each
+ *                     measured as such: stat syscall_stat_ns, write_devnull
+ *                     syscall_write_ns, getpid syscall_getpid_ns (getpid(2);
+ *                     the executor's getppid(2) is the same bare round
+ *                     trip), open_devnull syscall_open_ns, close
+ *                     syscall_close_ns; not measured: not written (such an
+ *                     op is then a load error, not a guess)
  */
 #include "calib_map.h"
 
@@ -234,6 +242,23 @@ static void idle_curve(struct calib_profile *p, const struct calib_result *r)
     }
 }
 
+/* machine.syscalls: each call's cost as measured; a call not measured is
+ * not written. */
+static void syscall_keys(struct calib_profile *p, const struct calib_result *r)
+{
+    static const struct { const char *key; enum calib_id id; } calls[] = {
+        { "syscalls.stat", CALIB_SYSCALL_STAT },
+        { "syscalls.write_devnull", CALIB_SYSCALL_WRITE },
+        { "syscalls.getpid", CALIB_SYSCALL_GETPID },
+        { "syscalls.open_devnull", CALIB_SYSCALL_OPEN },
+        { "syscalls.close", CALIB_SYSCALL_CLOSE },
+    };
+    for (size_t i = 0; i < sizeof calls / sizeof calls[0]; i++) {
+        const struct calib_stat *st = M(r, calls[i].id);
+        if (st) add_dur(p, calls[i].key, st->median, true, "%s %.4g ns", mname(calls[i].id), st->median);
+    }
+}
+
 void calib_map(const struct calib_result *r, const struct calib_host *h, struct calib_profile *p)
 {
     memset(p, 0, sizeof *p);
@@ -371,6 +396,8 @@ void calib_map(const struct calib_result *r, const struct calib_host *h, struct 
     k = add(p, "mutex_impl", CK_STR);
     k->str = "glibc";
     snprintf(k->how, sizeof k->how, "the C library (%s)", h->libc);
+
+    syscall_keys(p, r);
 }
 
 const struct calib_key *calib_profile_key(const struct calib_profile *p, const char *name)

@@ -20,7 +20,8 @@
 enum calib_key_kind { CK_DUR, CK_INT, CK_NUM, CK_STR, CK_CURVE };
 
 struct calib_key {
-    const char *name;          /* the profile key */
+    const char *name;          /* the profile key; "OBJECT.KEY" for a key of an object
+                                * ("syscalls.stat"), written as "OBJECT": {"KEY": ...} */
     enum calib_key_kind kind;
     sim_time dur;              /* CK_DUR, ps */
     long long i;               /* CK_INT */
@@ -31,7 +32,7 @@ struct calib_key {
     char how[320];             /* the derivation */
 };
 
-#define CALIB_MAX_KEYS 40
+#define CALIB_MAX_KEYS 48
 
 struct calib_profile {
     struct calib_key k[CALIB_MAX_KEYS];

@@ -19,7 +19,9 @@
  * made once and takes what it takes; it is repeated only while another
  * call still fits within `dur` (measured with CLOCK_MONOTONIC), so a
  * sweep to long durations (e.g. a 20 ms "stat") keeps the thread in the
- * kernel for about `dur` without overshooting short ones.  With io_wait
+ * kernel for about `dur` without overshooting short ones; a `"dur":
+ * "machine"` (the profile's cost of this very call) comes here as 0: the
+ * call is made exactly once (exec_thread.c).  With io_wait
  * the op waits off the CPU: the call (unless it is nanosleep itself) is
  * made once, then the thread sleeps for `dur`.
  */

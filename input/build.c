@@ -266,10 +266,17 @@ static int build_op(struct bctx *b, const cJSON *v, struct scn_op *op)
         }
         break;
     case OP_SYSCALL: {
-        const cJSON *call = member(v, "call");
-        if (build_dist(b, member(v, "dur"), &op->u.syscall.dur) != GV_OK) return GV_ENOMEM;
+        const cJSON *call = member(v, "call"), *dur = member(v, "dur");
         op->u.syscall.call = (enum scn_syscall_call)sch_enum_index(
             scn_call_names, call ? call->valuestring : sch_find(t, "call")->def);
+        if (cJSON_IsString(dur) && !strcmp(dur->valuestring, SCH_DUR_MACHINE)) {
+            /* the validator checked that the machine has this call's cost */
+            op->u.syscall.dur_machine = true;
+            op->u.syscall.dur.kind = DIST_CONST;
+            op->u.syscall.dur.a = b->s->machine.syscall_cost[op->u.syscall.call];
+        } else if (build_dist(b, dur, &op->u.syscall.dur) != GV_OK) {
+            return GV_ENOMEM;
+        }
         op->u.syscall.releases_gvl = bool_or_default(v, t, "releases_gvl");
         const cJSON *io = member(v, "io_wait");
         op->u.syscall.io_wait = io ? cJSON_IsTrue(io) : op->u.syscall.call == CALL_NANOSLEEP;
@@ -569,6 +576,18 @@ static int build_generators(struct bctx *b, const cJSON *arr)
     return GV_OK;
 }
 
+/* machine.syscall_cost: each call's machine.syscalls key (the scenario's,
+ * else its profile's), SCN_DUR_UNSET where neither gives one. */
+static void build_syscall_costs(const struct bctx *b)
+{
+    struct scn_machine *m = &b->s->machine;
+    for (int c = 0; c < CALL_COUNT; c++) {
+        const cJSON *v = sch_find(&sch_syscalls, scn_call_names[c]) ? sch_machine_syscall(b->d, scn_call_names[c])
+                                                                     : NULL;
+        m->syscall_cost[c] = v ? sch_dur(b->d->pos, v) : SCN_DUR_UNSET;
+    }
+}
+
 static int default_name(const char *file, char **out)
 {
     const char *base = strrchr(file, '/');
@@ -594,6 +613,7 @@ static int build_all(struct bctx *b, const char *file, const char *profile_name)
     const cJSON *m = member(root, "machine");
     if (fill_struct(b, &sch_machine, cJSON_IsObject(m) ? m : NULL, b->d->profile, &s->machine) != GV_OK)
         return GV_ENOMEM;
+    build_syscall_costs(b);
     if (!s->machine.name &&
         dup_to(&s->machine.name, profile_name ? profile_name : "default") != GV_OK)
         return GV_ENOMEM;

@@ -39,6 +39,17 @@ enum scn_mutex_impl {
     MUTEX_IMPL_COUNT
 };
 
+/* The real call the executor makes for a syscall op ("call"). */
+enum scn_syscall_call {
+    CALL_STAT,          /* stat(2) of a file: File.mtime */
+    CALL_WRITE_DEVNULL, /* write(2) of one byte to /dev/null: File.write('/dev/null', '0') */
+    CALL_GETPID,        /* getppid(2): the cheapest real syscall */
+    CALL_NANOSLEEP,     /* nanosleep(2) for the op's duration: an I/O wait off the CPU */
+    CALL_OPEN_DEVNULL,  /* open(2) of /dev/null for writing (the thread keeps the fd) */
+    CALL_CLOSE,         /* close(2) of the fd the thread's last open_devnull opened */
+    CALL_COUNT
+};
+
 struct scn_machine {
     char *name;             /* "name": profile name, e.g. "report_m4" */
     char *source;           /* "source": where the values come from (free text) */
@@ -95,6 +106,12 @@ struct scn_machine {
     sim_time gc_mark_base;      /* "gc_mark_base": a minor GC's fixed marking cost (roots) */
     sim_time gc_mark_per_object;/* "gc_mark_per_object": marking one live object */
     sim_time gc_sweep_per_slot; /* "gc_sweep_per_slot": sweeping one slot (lazy sweep) */
+
+    /* "syscalls": {"stat": ..., ...}: the CPU time of each real system call
+     * a syscall op names, on this machine (what `gvlsim calibrate` measured);
+     * SCN_DUR_UNSET where the profile gives none (always for nanosleep: a
+     * wait, not a cost).  A syscall op with "dur": "machine" takes it. */
+    sim_time syscall_cost[CALL_COUNT];
 };
 
 /* ---- runtime (JSON "runtime") ------------------------------------------- */
@@ -214,17 +231,6 @@ enum scn_op_kind {
     OP_ARRIVE       /* internal, not in JSON: a generator's next arrival (sleep until it, push) */
 };
 
-/* The real call the executor makes for a syscall op ("call"). */
-enum scn_syscall_call {
-    CALL_STAT,          /* stat(2) of a file: File.mtime */
-    CALL_WRITE_DEVNULL, /* write(2) of one byte to /dev/null: File.write('/dev/null', '0') */
-    CALL_GETPID,        /* getppid(2): the cheapest real syscall */
-    CALL_NANOSLEEP,     /* nanosleep(2) for the op's duration: an I/O wait off the CPU */
-    CALL_OPEN_DEVNULL,  /* open(2) of /dev/null for writing (the thread keeps the fd) */
-    CALL_CLOSE,         /* close(2) of the fd the thread's last open_devnull opened */
-    CALL_COUNT
-};
-
 struct scn_prog;
 
 /* Loops nest at most this deep: the one limit that the validator enforces,
@@ -249,6 +255,9 @@ struct scn_op {
             enum scn_syscall_call call; /* "call" */
             bool releases_gvl;          /* "releases_gvl" (default true) */
             bool io_wait;               /* "io_wait": sleeps off the CPU for dur */
+            bool dur_machine;           /* "dur": "machine": dur is machine.syscalls[call], this
+                                         * machine's cost of the real call (not work_scale'd; the
+                                         * executor makes the call once) */
             uint64_t allocates;         /* "allocates" (0): objects the Ruby method allocates after the call */
             sim_time method_work;       /* "method_work" (0): CPU the Ruby method uses holding the GVL before the call */
         } syscall;

@@ -63,6 +63,17 @@ static const struct sch_key calibration_keys[] = {
 };
 static const struct sch_obj calibration_obj = { "calibration", calibration_keys, NKEYS(calibration_keys) };
 
+/* "syscalls": this machine's CPU time of each real system call a syscall op
+ * names, by its "call" name (scn_call_names; not nanosleep, which is a wait
+ * of the op's own dur, not a cost).  No defaults: a syscall op with "dur":
+ * "machine" needs its call's key (check_op).  The builder fills
+ * scn_machine.syscall_cost from them (sch_machine_syscall). */
+#define M_CALL(key) { .name = key, .kind = SCH_DUR, .min = 0, .max = HOUR, .off = SCH_NOFF }
+static const struct sch_key syscalls_keys[] = {
+    M_CALL("stat"), M_CALL("write_devnull"), M_CALL("getpid"), M_CALL("open_devnull"), M_CALL("close"),
+};
+const struct sch_obj sch_syscalls = { "syscalls", syscalls_keys, NKEYS(syscalls_keys) };
+
 /* "profile" first: sch_machine_profile is this table without it. */
 static const struct sch_key machine_keys[] = {
     { .name = "profile", .kind = SCH_STRING, .off = SCH_NOFF },
@@ -118,6 +129,7 @@ static const struct sch_key machine_keys[] = {
     M_DUR("gc_mark_base", "43us", gc_mark_base),
     M_DUR("gc_mark_per_object", "15ns", gc_mark_per_object),
     M_DUR("gc_sweep_per_slot", "16ns", gc_sweep_per_slot),
+    { .name = "syscalls", .kind = SCH_OBJECT, .obj = &sch_syscalls, .off = SCH_NOFF },
     { .name = "calibration", .kind = SCH_OBJECT, .obj = &calibration_obj, .off = SCH_NOFF },
 };
 _Static_assert(NKEYS(machine_keys) <= SCH_MAX_KEYS, "raise SCH_MAX_KEYS");
@@ -207,7 +219,7 @@ static const struct sch_key compute_keys[] = {
     OP_TRACE,
 };
 static const struct sch_key syscall_keys[] = {
-    OP_KEY, OP_DIST(SCH_REQUIRED),
+    OP_KEY, OP_DIST(SCH_REQUIRED | SCH_MACHINE_OK),
     { .name = "call", .kind = SCH_ENUM, .def = "getpid", .values = scn_call_names, .off = SCH_NOFF },
     { .name = "releases_gvl", .kind = SCH_BOOL, .def = "true", .off = SCH_NOFF },
     { .name = "io_wait", .kind = SCH_BOOL, .off = SCH_NOFF },
@@ -1115,6 +1127,9 @@ static int check_value(struct vctx *c, const cJSON *v, const struct sch_key *k)
     case SCH_DUR:
         return check_dur_range(c, v, k->min, k->max, (k->flags & SCH_POSITIVE) != 0, 0);
     case SCH_DIST:
+        /* a syscall's "machine": whether the machine has that cost, check_syscall */
+        if ((k->flags & SCH_MACHINE_OK) && cJSON_IsString(v) && !strcmp(v->valuestring, SCH_DUR_MACHINE))
+            return 1;
         return check_dist(c, v);
     case SCH_ENUM:
         if (!cJSON_IsString(v)) { type_error(c, v, "a string"); return 0; }
@@ -1292,6 +1307,54 @@ static void check_op_refs(struct vctx *c, int kind, const cJSON *const *found)
     }
 }
 
+const cJSON *sch_machine_syscall(const struct sch_doc *d, const char *call)
+{
+    const cJSON *m = cJSON_IsObject(d->root) ? cJSON_GetObjectItemCaseSensitive(d->root, "machine") : NULL;
+    const cJSON *sc = cJSON_IsObject(m) ? cJSON_GetObjectItemCaseSensitive(m, "syscalls") : NULL;
+    const cJSON *v = cJSON_IsObject(sc) ? cJSON_GetObjectItemCaseSensitive(sc, call) : NULL;
+    if (v) return v;
+    sc = cJSON_IsObject(d->profile) ? cJSON_GetObjectItemCaseSensitive(d->profile, "syscalls") : NULL;
+    return cJSON_IsObject(sc) ? cJSON_GetObjectItemCaseSensitive(sc, call) : NULL;
+}
+
+/* Which machine a scenario runs on, for a message: its profile's name, or
+ * the machine object it gives, or the defaults. */
+static void machine_what(const struct vctx *c, char *buf, size_t size)
+{
+    const cJSON *m = cJSON_GetObjectItemCaseSensitive(c->d->root, "machine");
+    const cJSON *p = cJSON_IsObject(m) ? cJSON_GetObjectItemCaseSensitive(m, "profile") : m;
+    if (cJSON_IsString(p)) snprintf(buf, size, "the machine profile \"%.200s\"", p->valuestring);
+    else if (cJSON_IsObject(m)) snprintf(buf, size, "the scenario's \"machine\"");
+    else snprintf(buf, size, "the default machine (the scenario names none)");
+}
+
+/* A syscall op's "dur": "machine" is the machine's cost of its real call:
+ * the call must be one (not nanosleep, not an io_wait: those sleep for
+ * their dur) and the machine must give it (machine.syscalls.CALL). */
+static void check_syscall(struct vctx *c, const cJSON *const *found)
+{
+    const cJSON *dur = found[1], *call = found[2], *io = found[4];
+    if (!cJSON_IsString(dur) || strcmp(dur->valuestring, SCH_DUR_MACHINE)) return;
+    const char *name = cJSON_IsString(call) ? call->valuestring : sch_find(&op_objs[OP_SYSCALL], "call")->def;
+    int ci = sch_enum_index(scn_call_names, name);
+    if (ci < 0) return;   /* reported at "call" */
+    size_t mark = jptr_push_key(&c->ptr, "dur");
+    char what[256];
+    if (ci == CALL_NANOSLEEP)
+        report(c, dur, 0, "\"machine\": a nanosleep waits for its dur, which is no cost of the machine: give it "
+               "a duration");
+    else if (cJSON_IsTrue(io))
+        report(c, dur, 0, "\"machine\": an io_wait sleeps off the CPU for its dur, which is no cost of the "
+               "machine: give it a duration");
+    else if (!sch_machine_syscall(c->d, name)) {
+        machine_what(c, what, sizeof what);
+        report(c, dur, 0, "\"machine\": %s has no cost for call \"%s\" (machine.syscalls.%s): measure it with "
+               "gvlsim calibrate, set it (--set machine.syscalls.%s=DURATION), or give the op a duration",
+               what, name, name, name);
+    }
+    jptr_pop(&c->ptr, mark);
+}
+
 static void check_op(struct vctx *c, const cJSON *v)
 {
     if (!cJSON_IsObject(v)) { type_error(c, v, "an op object"); return; }
@@ -1320,7 +1383,9 @@ static void check_op(struct vctx *c, const cJSON *v)
     if (is_block(kind)) c->loop_depth--;
     check_op_refs(c, kind, found);
 
-    if (kind == OP_COMPUTE) {
+    if (kind == OP_SYSCALL) {
+        check_syscall(c, found);
+    } else if (kind == OP_COMPUTE) {
         if (found[1] && found[2]) exclusive(c, found[1], found[2], "compute takes one of them");
         else if (!found[1] && !found[2]) report(c, v, 0, "compute needs \"dur\" or \"insns\"");
     } else if (kind == OP_LOOP) {

@@ -54,6 +54,9 @@ enum sch_kind {
 #define SCH_FREE_TEXT 8u  /* SCH_STRING: never printed, may hold control characters
                            * (other strings are names: printed in output and messages) */
 #define SCH_SIGNED 16u    /* SCH_NUMBER: any sign: [-dmax, dmax] */
+#define SCH_MACHINE_OK 32u /* SCH_DIST: also the string SCH_DUR_MACHINE (a syscall op's "dur": the
+                            * machine's cost of its call, machine.syscalls) */
+#define SCH_DUR_MACHINE "machine"
 
 #define SCH_NOFF ((size_t)-1)   /* no struct field: the builder handles it */
 
@@ -88,6 +91,9 @@ struct sch_obj {
 extern const struct sch_obj sch_machine;
 extern const struct sch_obj sch_machine_profile;
 extern const struct sch_obj sch_runtime;
+/* machine.syscalls: one duration key per call name of a syscall op that
+ * costs CPU (every scn_call_names entry but "nanosleep"). */
+extern const struct sch_obj sch_syscalls;
 /* The other objects, for their defaults. */
 extern const struct sch_obj sch_scenario, sch_queue, sch_ractor, sch_thread, sch_generator;
 const struct sch_obj *sch_op(int kind);   /* enum scn_op_kind */
@@ -100,6 +106,10 @@ struct sch_doc {
     const struct jpos_table *pos;
     const char *file;             /* scenario file name (nodes without a position) */
 };
+
+/* The machine's cost of the real call `call` (a scn_call_names name): the
+ * scenario's machine.syscalls.CALL, else its profile file's, else NULL. */
+const cJSON *sch_machine_syscall(const struct sch_doc *d, const char *call);
 
 /* Validate everything; GV_OK, GV_EINVAL (diagnostics added) or GV_ENOMEM. */
 int sch_validate(const struct sch_doc *d, struct diag_list *diags);

@@ -110,7 +110,8 @@ static struct est op_cost(const struct ectx *c, const struct scn_op *op)
         e.time = e.gvl = e.cpu = d;
         break;
     case OP_SYSCALL:
-        d = dist_mean(&op->u.syscall.dur) * (op->u.syscall.io_wait ? 1.0 : m->work_scale);
+        d = dist_mean(&op->u.syscall.dur) *
+            (op->u.syscall.io_wait || op->u.syscall.dur_machine ? 1.0 : m->work_scale);
         e.time = d;
         if (!op->u.syscall.io_wait) e.cpu = d;
         if (op->u.syscall.releases_gvl) {

@@ -93,10 +93,21 @@ static bool ratio_of(const struct val_figures *f, const struct val_figures *base
     return true;
 }
 
+static int nseeds_of(const struct val_input *in)
+{
+    return in->nseeds > 1 ? in->nseeds : 1;
+}
+
+static const struct val_figures *sim_at(const struct val_input *in, int p, int seed)
+{
+    return &in->sim[(size_t)p * (size_t)nseeds_of(in) + (size_t)seed];
+}
+
 /* Does the point's scenario count ops?  (the simulator says, else any run) */
 static bool counts_ops(const struct val_input *in, int p)
 {
-    if (in->sim[p].ok) return in->sim[p].ops > 0;
+    for (int k = 0; k < nseeds_of(in); k++)
+        if (sim_at(in, p, k)->ok) return sim_at(in, p, k)->ops > 0;
     for (int i = 0; i < in->nreal * in->nreps; i++) {
         const struct val_figures *f = &in->real[(size_t)p * (size_t)(in->nreal * in->nreps) + (size_t)i];
         if (f->ok && f->ops > 0) return true;
@@ -122,7 +133,10 @@ static const struct val_figures *real_at(const struct val_input *in, int p, int 
     return &in->real[((size_t)p * (size_t)in->nreal + (size_t)b) * (size_t)in->nreps + (size_t)rep];
 }
 
-static void fill_row(const struct val_input *in, int p, int b, enum val_metric m, double *buf,
+/* The row's figures: the simulated ones over the seeds (the ratio seed by
+ * seed: seed k at the point over seed k at the base, as the measured k-th
+ * run over the base's k-th), the measured ones over the runs. */
+static void fill_row(const struct val_input *in, int p, int b, enum val_metric m, double *buf, double *sbuf,
                      struct val_row *r)
 {
     memset(r, 0, sizeof *r);
@@ -130,13 +144,21 @@ static void fill_row(const struct val_input *in, int p, int b, enum val_metric m
     r->backend = b;
     r->metric = m;
     if (m == VAL_CORES_RATIO) {
-        r->has_sim = ratio_of(&in->sim[p], &in->sim[in->base[p]], &r->sim);
+        for (int k = 0; k < nseeds_of(in); k++)
+            if (ratio_of(sim_at(in, p, k), sim_at(in, in->base[p], k), &sbuf[r->sim_n])) r->sim_n++;
         for (int k = 0; k < in->nreps; k++)
             if (ratio_of(real_at(in, p, b, k), real_at(in, in->base[p], b, k), &buf[r->n])) r->n++;
     } else {
-        r->has_sim = value_of(m, &in->sim[p], &r->sim);
+        for (int k = 0; k < nseeds_of(in); k++)
+            if (value_of(m, sim_at(in, p, k), &sbuf[r->sim_n])) r->sim_n++;
         for (int k = 0; k < in->nreps; k++)
             if (value_of(m, real_at(in, p, b, k), &buf[r->n])) r->n++;
+    }
+    if (r->sim_n > 0) {
+        r->has_sim = true;
+        r->sim = stats_median(sbuf, (size_t)r->sim_n);  /* sorts sbuf */
+        r->sim_min = sbuf[0];
+        r->sim_max = sbuf[r->sim_n - 1];
     }
     if (r->n > 0) {
         r->median = stats_median(buf, (size_t)r->n);  /* sorts buf */
@@ -160,18 +182,21 @@ int val_table(const struct val_input *in, struct val_row **rows, size_t *nrows)
     size_t cap = (size_t)in->npoints * VAL_NMETRICS * (size_t)(in->nreal > 0 ? in->nreal : 1);
     struct val_row *out = malloc((cap ? cap : 1) * sizeof *out);
     double *buf = malloc((size_t)(in->nreps > 0 ? in->nreps : 1) * sizeof *buf);
-    if (!out || !buf) {
+    double *sbuf = malloc((size_t)nseeds_of(in) * sizeof *sbuf);
+    if (!out || !buf || !sbuf) {
         free(out);
         free(buf);
+        free(sbuf);
         return GV_ENOMEM;
     }
     size_t n = 0;
     for (int p = 0; p < in->npoints; p++)
         for (int m = 0; m < VAL_NMETRICS; m++) {
             if (!metric_applies(in, p, (enum val_metric)m)) continue;
-            for (int b = 0; b < in->nreal; b++) fill_row(in, p, b, (enum val_metric)m, buf, &out[n++]);
+            for (int b = 0; b < in->nreal; b++) fill_row(in, p, b, (enum val_metric)m, buf, sbuf, &out[n++]);
         }
     free(buf);
+    free(sbuf);
     *rows = out;
     *nrows = n;
     return GV_OK;
@@ -186,6 +211,11 @@ void val_columns(const struct val_report *r, struct row *cols)
     static const char *const rest[] = { "metric", "backend", "engine", "simulated", "measured_min",
                                         "measured_median", "measured_max", "runs", "rel_error" };
     for (size_t i = 0; i < sizeof rest / sizeof *rest; i++) row_text(cols, rest[i]);
+    if (r->nseeds > 1) {
+        row_text(cols, "simulated_min");
+        row_text(cols, "simulated_max");
+        row_text(cols, "simulated_runs");
+    }
 }
 
 static void num_cell(struct row *cells, bool has, double v)
@@ -213,6 +243,12 @@ void val_row_cells(const struct val_report *r, const struct val_row *vr, struct 
     row_cell(cells, ROW_NUM);
     row_printf(cells, "%d", vr->n);
     num_cell(cells, vr->has_err, vr->err);
+    if (r->nseeds > 1) {
+        num_cell(cells, vr->has_sim, vr->sim_min);
+        num_cell(cells, vr->has_sim, vr->sim_max);
+        row_cell(cells, ROW_NUM);
+        row_printf(cells, "%d", vr->sim_n);
+    }
 }
 
 /* ---- the report ------------------------------------------------------------ */
@@ -348,6 +384,13 @@ static void fmt_err(struct grid *g, int col, const struct val_row *vr)
     else grid_add(g, col, "%+.3gx", vr->err + 1);
 }
 
+static void fmt_simulated(struct grid *g, int col, const struct val_row *vr, bool seeds)
+{
+    if (!vr->has_sim) grid_add(g, col, "-");
+    else if (!seeds) grid_add(g, col, "%.4g", vr->sim);
+    else grid_add(g, col, "%.4g / %.4g / %.4g", vr->sim_min, vr->sim, vr->sim_max);
+}
+
 static void fmt_measured(struct grid *g, int col, const struct val_row *vr)
 {
     if (vr->n == 0) {
@@ -366,7 +409,8 @@ static void build_grid(const struct val_report *r, struct grid *g, bool markdown
     grid_row(g);
     grid_add(g, 0, "configuration");
     grid_add(g, 1, "metric");
-    grid_add(g, 2, "simulated");
+    if (r->nseeds > 1) grid_add(g, 2, "simulated: min / median / max");
+    else grid_add(g, 2, "simulated");
     for (int b = 0; b < r->nreal; b++) {
         const char *name = r->engines[b][0] ? r->engines[b] : r->backends[b];
         if (r->nreps > 1) grid_add(g, 3 + 2 * b, "%s: min / median / max", name);
@@ -384,8 +428,7 @@ static void build_grid(const struct val_report *r, struct grid *g, bool markdown
             last_point = first->point;
         }
         grid_add(g, 1, "%s", val_metric_name(first->metric));
-        if (first->has_sim) grid_add(g, 2, "%.4g", first->sim);
-        else grid_add(g, 2, "-");
+        fmt_simulated(g, 2, first, r->nseeds > 1);
         for (; i < r->nrows && r->rows[i].point == first->point && r->rows[i].metric == first->metric; i++) {
             const struct val_row *vr = &r->rows[i];
             fmt_measured(g, 3 + 2 * vr->backend, vr);
@@ -416,7 +459,9 @@ static void write_json(FILE *f, const struct val_report *r)
         fputs(",\"note\":", f);
         json_str(f, r->note);
     }
-    fprintf(f, ",\"runs_per_backend\":%d,\"backends\":[", r->nreps);
+    fprintf(f, ",\"runs_per_backend\":%d,", r->nreps);
+    if (r->nseeds > 1) fprintf(f, "\"seeds\":%d,", r->nseeds);
+    fputs("\"backends\":[", f);
     for (int b = 0; b < r->nreal; b++) {
         fputs(b ? ",{\"backend\":" : "{\"backend\":", f);
         json_str(f, r->backends[b]);
@@ -450,15 +495,26 @@ void val_write_report(FILE *f, enum cmp_report kind, const struct val_report *r)
     struct grid g = { 0 };
     build_grid(r, &g, kind == CMP_MARKDOWN);
     if (kind == CMP_MARKDOWN) {
-        fprintf(f, "**%s**: simulated against measured (%d run%s per backend and configuration; "
-                   "error = simulated / median - 1).  Host: %s.%s%s\n\n",
-                r->scenario, r->nreps, r->nreps == 1 ? "" : "s", r->host, r->note ? "  " : "",
-                r->note ? r->note : "");
+        if (r->nseeds > 1)
+            fprintf(f, "**%s**: simulated against measured (the simulator under %d seeds, %d run%s per backend "
+                       "and configuration; error = simulated median / measured median - 1).  Host: %s.%s%s\n\n",
+                    r->scenario, r->nseeds, r->nreps, r->nreps == 1 ? "" : "s", r->host, r->note ? "  " : "",
+                    r->note ? r->note : "");
+        else
+            fprintf(f, "**%s**: simulated against measured (%d run%s per backend and configuration; "
+                       "error = simulated / median - 1).  Host: %s.%s%s\n\n",
+                    r->scenario, r->nreps, r->nreps == 1 ? "" : "s", r->host, r->note ? "  " : "",
+                    r->note ? r->note : "");
         if (!g.oom) grid_print_markdown(f, &g);
     } else {
-        fprintf(f, "%s: simulated against measured, %d run%s per backend and configuration "
-                   "(error = simulated / median - 1)\nhost: %s\n",
-                r->scenario, r->nreps, r->nreps == 1 ? "" : "s", r->host);
+        if (r->nseeds > 1)
+            fprintf(f, "%s: simulated against measured, the simulator under %d seeds, %d run%s per backend "
+                       "and configuration (error = simulated median / measured median - 1)\nhost: %s\n",
+                    r->scenario, r->nseeds, r->nreps, r->nreps == 1 ? "" : "s", r->host);
+        else
+            fprintf(f, "%s: simulated against measured, %d run%s per backend and configuration "
+                       "(error = simulated / median - 1)\nhost: %s\n",
+                    r->scenario, r->nreps, r->nreps == 1 ? "" : "s", r->host);
         if (r->note) fprintf(f, "%s\n", r->note);
         fputc('\n', f);
         if (!g.oom) grid_print_text(f, &g);

@@ -1,12 +1,15 @@
 /* validate.h - simulated beside measured: the comparison table of
  * `gvlsim validate`.
  *
- * A grid of points (configurations) is run once by the simulator (it is
- * deterministic) and N times by each real backend.  Of each run a few
- * figures are kept (struct val_figures); for every point, metric and real
- * backend the table gives the simulated value, the measured minimum,
- * median and maximum over the runs, and the simulation's relative error
- * against the median (simulated / median - 1).
+ * A grid of points (configurations) is run by the simulator under S seeds
+ * (once by default: the simulator is deterministic, but a seed is one draw
+ * of its random elements) and N times by each real backend.  Of each run a
+ * few figures are kept (struct val_figures); for every point, metric and
+ * real backend the table gives the simulated value (the median over the
+ * seeds, with their minimum and maximum), the measured minimum, median and
+ * maximum over the runs, and the simulation's relative error against the
+ * measured median (simulated median / measured median - 1): a median set
+ * beside a median.
  *
  * The metrics:
  *   wall_s            the run's wall time (scenarios without stop.time)
@@ -18,7 +21,8 @@
  *                     cores of the grid (the 2-core/1-core ratio).
  *                     Measured run by run: the k-th run at the point over
  *                     the k-th run at the base, taken close in time when
- *                     the runs are interleaved
+ *                     the runs are interleaved; simulated seed by seed:
+ *                     seed k at the point over seed k at the base
  *   vol_switches_per_op   voluntary context switches per op
  *   gvl_handoffs_per_op   GVL hand-offs per op (not measurable by a Ruby
  *                     program: no measured value for the ruby backend)
@@ -69,8 +73,9 @@ struct val_input {
     int npoints;               /* configurations */
     int nreal;                 /* real backends */
     int nreps;                 /* runs of each real backend at each point */
+    int nseeds;                /* simulator runs at each point, one per seed (0 or 1: one) */
     bool fixed_time;           /* the scenario stops at stop.time: ops_per_s, not wall_s */
-    const struct val_figures *sim;    /* [point] */
+    const struct val_figures *sim;    /* [point * nseeds + seed] */
     const struct val_figures *real;   /* [(point * nreal + backend) * nreps + rep] */
     const int *base;           /* [point]: its base point for cores_ratio (itself for a
                                   base point, which gets no ratio row), or -1: none */
@@ -82,11 +87,13 @@ struct val_row {
     int backend;               /* index of the real backend */
     enum val_metric metric;
     bool has_sim;
-    double sim;
+    double sim;                /* the median over the seeds */
+    int sim_n;                 /* simulated values (seeds whose run gave one) */
+    double sim_min, sim_max;   /* over the seeds */
     int n;                     /* measured values (0: none) */
     double min, median, max;
     bool has_err;
-    double err;                /* sim / median - 1 */
+    double err;                /* sim / median - 1 (the two medians) */
 };
 
 /* The table, point by point, metric by metric, backend by backend
@@ -100,6 +107,7 @@ struct val_report {
     const char *host;          /* "Intel Xeon, 2 CPUs, Linux 6.18.44" */
     const char *note;          /* a line under the host (load averages), or NULL */
     int nreps;
+    int nseeds;                /* simulator seeds per configuration (0 or 1: one) */
     int nkeys;                 /* the --param keys */
     const char *const *keys;
     const char *const *values; /* [point * nkeys + key]: each as given */
@@ -118,7 +126,9 @@ void val_write_report(FILE *f, enum cmp_report kind, const struct val_report *r)
 /* The table as result rows (CSV, JSON, JSON Lines): the columns
  *   point, KEY..., metric, backend, engine, simulated, measured_min,
  *   measured_median, measured_max, runs, rel_error
- * (an empty cell where there is no value). */
+ * and, with more than one seed, simulated_min, simulated_max and
+ * simulated_runs (the seeds that gave a value); an empty cell where there
+ * is no value.  With one seed the columns are those of before --seeds. */
 void val_columns(const struct val_report *r, struct row *cols);
 void val_row_cells(const struct val_report *r, const struct val_row *vr, struct row *cells);
 

@@ -152,6 +152,25 @@ done <"$tmp/targets"
     cat "$tmp/loads"
 } >"$tmp/host.txt"
 mv "$tmp/host.txt" "$out/host.txt" || exit 1
+
+# targets.txt of the host: the line of each target as its rows were measured
+# (the current list's for those measured now; a kept target keeps the line it
+# was measured with), so that a later change to the shared list (a target's
+# arguments) does not set old runs beside a program they did not run.
+{
+    echo "# The targets as the runs of this directory were measured (scripts/validate_results.sh"
+    echo "# writes it; scripts/docs/validate.sh simulates these lines). The current list, which"
+    echo "# the next measurement takes, is docs/data/validate/targets.txt."
+    while IFS='|' read -r name _rest; do
+        name=$(echo $name)
+        if grep -qx "$name" "$tmp/kept"; then
+            [ -f "$out/targets.txt" ] && grep -E "^ *$name *\|" "$out/targets.txt"
+        else
+            grep -E "^ *$name *\|" "$tmp/targets"
+        fi
+    done <"$tmp/targets"
+} >"$tmp/host_targets"
+mv "$tmp/host_targets" "$out/targets.txt" || exit 1
 case $out in docs/data/validate/hosts/*)
     "$(dirname "$0")/docs/validate.sh" -b "$bin" && "$(dirname "$0")/docs/render.sh" ;;
 esac

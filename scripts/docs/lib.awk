@@ -197,8 +197,11 @@ function vnum(x,   a) {
 }
 # vcell(ds, metric, backend, cores, policy, target, unit): "sim / measured
 # (error)", the error bold beyond the target; counts a hit in NHIT and a
-# figure in NT
-function vcell(ds, metric, backend, cores, policy, target, unit,   r, sim, md, err, e) {
+# figure in NT.  A table simulated under several seeds (`validate --seeds`:
+# simulated is their median, with simulated_min and simulated_max) marks
+# with a dagger a figure whose seeds disagree, some within the target and
+# some beyond it; counted in NMIX, the seeds in SEEDS.
+function vcell(ds, metric, backend, cores, policy, target, unit,   r, sim, md, err, e, lo, hi) {
     r = vrow(ds, metric, backend, cores, policy)
     if (r == "") return "-"
     sim = vcol(ds, r, "simulated"); md = vcol(ds, r, "measured_median"); err = vcol(ds, r, "rel_error")
@@ -208,6 +211,11 @@ function vcell(ds, metric, backend, cores, policy, target, unit,   r, sim, md, e
         NT++
         if ((err < 0 ? -err : err) <= target) NHIT++
         else e = "**" e "**"
+        if (((ds, "simulated_min") in COL) && md + 0 != 0 && vcol(ds, r, "simulated_min") != "") {
+            SEEDS = vcol(ds, r, "simulated_runs")
+            lo = vcol(ds, r, "simulated_min") / md - 1; hi = vcol(ds, r, "simulated_max") / md - 1
+            if (!(lo >= -target && hi <= target) && !(hi < -target || lo > target)) { NMIX++; e = e " †" }
+        }
     }
     if (unit == "x") return sprintf("%.2fx / %.2fx (%s)", sim, md, e)
     return vnum(sim) " / " vnum(md) " (" e ")"

@@ -4,13 +4,15 @@
 # measured host, set beside this tree's simulator.
 #
 # docs/data/validate/targets.txt lists the targets ("NAME | SCENARIO |
-# BACKENDS | ARGUMENTS [| ruby=VERSION]"), the same on every host.  Each
-# directory docs/data/validate/hosts/HOST holds one host's measurement
-# (written by scripts/validate_results.sh there): its profile host.json
-# (`gvlsim calibrate`), host.txt (the host, the load) and NAME.rows.csv, the
-# real runs of each target measured on it.  For every host and every target
+# BACKENDS | ARGUMENTS [| ruby=VERSION]").  Each directory
+# docs/data/validate/hosts/HOST holds one host's measurement (written by
+# scripts/validate_results.sh there): its profile host.json (`gvlsim
+# calibrate`), host.txt (the host, the load), NAME.rows.csv, the real runs of
+# each target measured on it, and targets.txt, the lines of the targets as
+# they were measured there (the list may have changed since: old runs are
+# set beside the program they ran).  For every host and every target
 # whose runs HOST/NAME.rows.csv exist, this runs
-#     gvlsim validate SCENARIO --backend BACKENDS ARGUMENTS
+#     gvlsim validate SCENARIO --backend BACKENDS ARGUMENTS --seeds SEEDS
 #         --set machine=docs/data/validate/hosts/HOST/host.json
 #         --measured docs/data/validate/hosts/HOST/NAME.rows.csv -o NAME.csv
 # which simulates afresh and nothing else (no real run, so a target measured
@@ -18,6 +20,13 @@
 # comparison table (docs/validate.md) that scripts/docs/tables/validate*.awk
 # render, one table per host.  A target a host has no runs of (a Ruby built
 # from source not measured there yet) is left out of that host's tables.
+# The simulated side is the median over SEEDS seeds (below: odd, so the
+# median is one of the runs; their minimum and maximum are in NAME.csv
+# too), as the measured side is the median of the interleaved runs: a seed
+# is one draw of the simulator's random elements (docs/validate.md, "The
+# simulated side: a median over seeds").  The targets run two at a time
+# (each `gvlsim validate` is one process writing its own table, so the
+# result does not depend on the order).
 #   validate.sh          rewrite the NAME.csv that differ (`make docs`)
 #   validate.sh --check  change nothing; fail if a NAME.csv is not what this
 #                        tree's simulator gives (`make docs-test`): a model
@@ -27,45 +36,77 @@
 set -u
 name=validate.sh
 . "$(dirname "$0")/args.inc"
+seeds=15
+jobs=2
 top_dir=docs/data/validate
 tmp=$(mktemp -d) || exit 2
 trap 'rm -rf "$tmp"' EXIT
 hosts=$(ls -d "$top_dir"/hosts/*/ 2>/dev/null | sed 's|/$||')
 [ -n "$hosts" ] || { echo "validate.sh: no host directory under $top_dir/hosts" >&2; exit 1; }
-grep -v '^#' "$top_dir/targets.txt" | grep -v '^ *$' >"$tmp/targets"
-rc=0
-ntab=0
 for dir in $hosts; do
     [ -f "$dir/host.json" ] || { echo "validate.sh: $dir/host.json: no profile (scripts/validate_results.sh writes it)" >&2; exit 1; }
-    # shellcheck disable=SC2094
-    while IFS="|" read -r name scenario backends args _needs; do
-        name=$(echo $name); scenario=$(echo $scenario); backends=$(echo $backends)
-        [ -f "$dir/$name.rows.csv" ] || continue
-        # shellcheck disable=SC2086
-        if ! "$bin" validate "$scenario" --backend "$backends" $args --set machine=$dir/host.json \
-                --measured "$dir/$name.rows.csv" -o "$tmp/$name.csv" -q >/dev/null 2>"$tmp/err"; then
-            echo "validate.sh: $dir: $name: gvlsim validate failed:" >&2
-            cat "$tmp/err" >&2
-            exit 1
-        fi
-        if cmp -s "$tmp/$name.csv" "$dir/$name.csv"; then
-            :
-        elif [ $check -eq 1 ]; then
-            echo "validate.sh: $dir/$name.csv is not what this tree's simulator gives (run make docs):"
-            diff "$dir/$name.csv" "$tmp/$name.csv" | head -n 6 | cut -c1-200
-            exit 1
-        else
-            cp "$tmp/$name.csv" "$dir/$name.csv.tmp" && mv "$dir/$name.csv.tmp" "$dir/$name.csv" &&
-                echo "validate.sh: rewrote $dir/$name.csv"
-        fi
-    done <"$tmp/targets" || exit 1
-    # a NAME.csv without its runs (a target renamed or dropped) would still
-    # be rendered: refuse it
+    [ -f "$dir/targets.txt" ] || { echo "validate.sh: $dir/targets.txt: not there (scripts/validate_results.sh writes the targets as measured)" >&2; exit 1; }
+done
+# the jobs: "DIR NAME", one per host and measured target, each simulated
+# with the line of the host's own targets.txt: the arguments its runs had
+for dir in $hosts; do
+    mkdir -p "$tmp/$dir" || exit 2
+    grep -v '^#' "$dir/targets.txt" | grep -v '^ *$' >"$tmp/$dir/targets"
+    while IFS='|' read -r name _rest; do
+        name=$(echo $name)
+        [ -f "$dir/$name.rows.csv" ] && echo "$dir $name"
+    done <"$tmp/$dir/targets"
+    # runs without their line would be left out silently: refuse them
+    for r in "$dir"/*.rows.csv; do
+        [ -f "$r" ] || continue
+        t=$(basename "$r" .rows.csv)
+        grep -qE "^ *$t *\|" "$tmp/$dir/targets" ||
+            { echo "validate.sh: $r: no line for $t in $dir/targets.txt" >&2; echo FAIL >"$tmp/bad"; }
+    done
+done >"$tmp/list"
+[ -f "$tmp/bad" ] && exit 1
+# job.sh BIN SEEDS TMP DIR NAME: one host's target simulated into
+# TMP/DIR/NAME.csv (its exit status in NAME.rc, its stderr in NAME.err)
+cat >"$tmp/job.sh" <<'JOB'
+bin=$1 seeds=$2 tmp=$3 dir=$4 want=$5
+mkdir -p "$tmp/$dir" || exit 1
+while IFS='|' read -r name scenario backends args _needs; do
+    name=$(echo $name)
+    [ "$name" = "$want" ] || continue
+    scenario=$(echo $scenario); backends=$(echo $backends)
+    # shellcheck disable=SC2086
+    "$bin" validate "$scenario" --backend "$backends" $args --seeds "$seeds" --set machine="$dir/host.json" \
+        --measured "$dir/$name.rows.csv" -o "$tmp/$dir/$name.csv" -q >/dev/null 2>"$tmp/$dir/$name.err"
+    echo $? >"$tmp/$dir/$name.rc"
+done <"$tmp/$dir/targets"
+JOB
+xargs -P "$jobs" -L 1 sh "$tmp/job.sh" "$bin" "$seeds" "$tmp" <"$tmp/list"
+rc=0
+while read -r dir name; do
+    if [ "$(cat "$tmp/$dir/$name.rc" 2>/dev/null)" != 0 ]; then
+        echo "validate.sh: $dir: $name: gvlsim validate failed:" >&2
+        cat "$tmp/$dir/$name.err" >&2 2>/dev/null
+        exit 1
+    fi
+    if cmp -s "$tmp/$dir/$name.csv" "$dir/$name.csv"; then
+        :
+    elif [ $check -eq 1 ]; then
+        echo "validate.sh: $dir/$name.csv is not what this tree's simulator gives (run make docs):"
+        diff "$dir/$name.csv" "$tmp/$dir/$name.csv" | head -n 6 | cut -c1-200
+        exit 1
+    else
+        cp "$tmp/$dir/$name.csv" "$dir/$name.csv.tmp" && mv "$dir/$name.csv.tmp" "$dir/$name.csv" &&
+            echo "validate.sh: rewrote $dir/$name.csv"
+    fi
+done <"$tmp/list"
+# a NAME.csv without its runs (a target renamed or dropped) would still be
+# rendered: refuse it
+for dir in $hosts; do
     for t in "$dir"/*.csv; do
         case $t in *.rows.csv) continue ;; esac
         [ -f "${t%.csv}.rows.csv" ] || { echo "validate.sh: $t has no runs ${t%.csv}.rows.csv: remove it" >&2; rc=1; }
     done
-    ntab=$((ntab + $(ls "$dir"/*.rows.csv 2>/dev/null | wc -l)))
 done
-[ $rc -eq 0 ] && [ $check -eq 1 ] && echo "validate.sh: $ntab fidelity tables of $(echo "$hosts" | wc -l) hosts match this tree's simulator"
+[ $rc -eq 0 ] && [ $check -eq 1 ] &&
+    echo "validate.sh: $(wc -l <"$tmp/list") fidelity tables of $(echo "$hosts" | wc -l) hosts match this tree's simulator ($seeds seeds)"
 exit $rc

@@ -6,7 +6,7 @@
 #
 # In DOC, a line `<!-- keys:SECTION -->` precedes the table documenting
 # SECTION (a section name printed by SCHEMA_KEYS: scenario, machine,
-# runtime, queue, mutex, condvar, measure, generator, Ractor, thread, stop; or `ops`, `dist`, `profiles`):
+# syscalls, runtime, queue, mutex, condvar, measure, generator, Ractor, thread, stop; or `ops`, `dist`, `profiles`):
 #   - an object's table: the first column lists exactly its keys;
 #   - `ops`: the first column lists exactly the ops, and the second column of
 #     each op's row names every key of that op (other than "op") and nothing
@@ -46,7 +46,7 @@ problem() { echo "schema_doc: $doc: $*"; fail=1; }
 ticks() { printf '%s\n' "$1" | grep -o '`[^`]*`' | tr -d '`'; }
 
 # objects
-for sec in scenario machine runtime queue mutex condvar measure generator Ractor thread stop; do
+for sec in scenario machine syscalls runtime queue mutex condvar measure generator Ractor thread stop; do
     awk -F'\t' -v s="$sec" '$1 == s { print $2 }' "$tmp/keys" | sort >"$tmp/want"
     grep -q "^$sec	" "$tmp/doc" || { problem "no <!-- keys:$sec --> table"; continue; }
     awk -F'\t' -v s="$sec" '$1 == s { print $2 }' "$tmp/doc" | while IFS= read -r cell; do

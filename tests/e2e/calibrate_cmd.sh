@@ -30,7 +30,9 @@ checks=$((checks + 1))
 for key in '"name": "host"' '"os_scheduler": ' '"context_switch": ' '"wake_idle_core": ' \
            '"calibration": {' '"kernel": ' '"cpu": ' '"date": ' '"name": "wake_preempt"' \
            '"name": "syscall_stat_ns"' '"derivation": ' '"name": "ruby_insn_ns"' '"insn_time": ' \
-           '"name": "wake_after_idle_30ms_ns"'; do
+           '"name": "wake_after_idle_30ms_ns"' '"name": "syscall_open_ns"' '"name": "syscall_close_ns"' \
+           '"syscalls": {' '"stat": ' '"write_devnull": ' '"getpid": ' '"open_devnull": ' '"close": ' \
+           '"key": "syscalls.stat"'; do
     checks=$((checks + 1))
     grep -qF -- "$key" "$tmp/host.json" || fail "profile lacks $key"
 done
@@ -46,6 +48,12 @@ expect_match out "queue_pingpong.json: ok .*machine host" "the calibrated profil
 run run "$root/scenarios/mtime_loop.json" --set machine=host.json --set machine.cores=1 \
     --set ractors.0.threads.1.program.0.times_total=200 -q
 expect_code 0 "run with the calibrated profile"
+# its system-call costs serve a syscall op's "dur": "machine"
+run run "$root/scenarios/queue_pingpong.json" --set machine=host.json --set machine.cores=1 \
+    --set ractors.0.threads.0.program.0.times=20 --set ractors.0.threads.1.program.0.times=100 \
+    --set ractors.0.threads.1.program.0.body.2.dur=machine --set ractors.0.threads.1.program.0.body.3.dur=machine \
+    --set ractors.0.threads.1.program.0.body.4.dur=machine -q
+expect_code 0 "dur=machine with the calibrated profile"
 run check "$root/scenarios/queue_pingpong.json" --set machine=nosuch.json
 expect_code 3 "missing relative profile"
 expect_match err "no machine profile \"nosuch.json\" \(looked for: nosuch.json, $root/scenarios/nosuch.json\)" \

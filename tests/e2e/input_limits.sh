@@ -85,7 +85,7 @@ nest 32 >"$tmp/nest32.json"
 run run "$tmp/nest32.json" -q --reproducible --no-header
 expect_code 0 "32 nested loops"
 expect_match out '^nest32,sim,native,' "32 nested loops"
-run exec "$tmp/nest32.json" --set machine.cores=1 -q --no-header
+run exec "$tmp/nest32.json" --set machine.cores=1 -q --no-header --max-spread 1000
 expect_code 0 "32 nested loops, real executor"
 nest 33 >"$tmp/nest33.json"
 run check "$tmp/nest33.json"

@@ -2,7 +2,7 @@
 # validate_built.sh BINARY - the fidelity targets measured on a Ruby built
 # from source (a fifth field `ruby=VERSION` in targets.txt): without that
 # Ruby, scripts/validate_results.sh skips them with a message and keeps
-# their committed rows and host.txt lines; and scripts/build_ruby.sh's
+# their committed rows, host.txt lines and targets.txt line (as measured); and scripts/build_ruby.sh's
 # errors (usage, a ref that is not there, a tree that is not CRuby, a
 # PREFIX in use), none of which builds anything.
 set -u
@@ -25,6 +25,8 @@ ruby_pp_v9=ruby 9.9.9 (a test) [x86_64-linux]
 host_pp_v9=Test CPU, 2 CPUs, kernel 6.1
 EOF
 cp "$v/pp_v9.rows.csv" "$tmp/rows.before"
+# the line the committed rows were measured with (the list has changed since)
+printf '# as measured\npp_v9 | scenarios/queue_pingpong.json | sim,ruby | --set runtime={"ruby":"3.3"} --seed 7 | ruby=9.9.9\n' >"$v/targets.txt"
 printf '# a target on a Ruby built from source\npp_v9 | scenarios/queue_pingpong.json | sim,ruby | --set runtime={"ruby":"3.3"} | ruby=9.9.9\n' >"$tmp/targets"
 
 # measure: sets $code and $tmp/out, $tmp/err
@@ -36,6 +38,9 @@ measure() {
 kept() {
     checks=$((checks + 1))
     cmp -s "$v/pp_v9.rows.csv" "$tmp/rows.before" || fail "$1: the committed rows changed"
+    checks=$((checks + 1))
+    grep -q '^pp_v9 | .* --seed 7 | ruby=9.9.9$' "$v/targets.txt" ||
+        fail "$1: targets.txt lost the line the kept rows were measured with: $(cat "$v/targets.txt")"
     for k in load time ruby host; do
         checks=$((checks + 1))
         grep -q "^${k}_pp_v9=" "$v/host.txt" || fail "$1: host.txt lost its ${k}_pp_v9 line"

@@ -98,6 +98,67 @@ expect_code 5 "--measured: unreadable"
 run validate $mtime --backend sim,pthread --measured "$tmp/rows.csv" --reps 2
 expect_code 2 "--measured with --reps"
 
+# -- --seeds N: the simulator under N seeds (sweep's: the scenario's seed,
+# then SplitMix64 ones), the simulated column their median, with min / max
+run validate $mtime --backend sim,pthread --param machine.cores=$cores --param runtime.gvl_policy=eager,barging \
+    --measured "$tmp/rows.csv" --seeds 1 -o "$tmp/s1.csv" -q
+expect_code 0 "--seeds 1"
+checks=$((checks + 1))
+cmp -s "$tmp/t2.csv" "$tmp/s1.csv" || fail "--seeds 1 differs from no --seeds: $(diff "$tmp/t2.csv" "$tmp/s1.csv")"
+run validate $mtime --backend sim,pthread --param machine.cores=$cores --param runtime.gvl_policy=eager \
+    --measured "$tmp/rows.csv" --seeds 3 -o "$tmp/s3.csv" --rows "$tmp/s3rows.csv"
+expect_code 0 "--seeds 3"
+expect_match out '^mtime_loop: simulated against measured, the simulator under 3 seeds, 2 runs per backend and configuration' "--seeds title"
+expect_match out '^configuration +metric +simulated: min / median / max +pthread: min / median / max +error$' "--seeds header"
+expect_match err '^validate: 1/[0-9]+ sim machine.cores=1 runtime.gvl_policy=eager seed 1: wall ' "--seeds progress"
+checks=$((checks + 1))
+head -n 1 "$tmp/s3.csv" | grep -qx 'point,machine.cores,runtime.gvl_policy,metric,backend,engine,simulated,measured_min,measured_median,measured_max,runs,rel_error,simulated_min,simulated_max,simulated_runs' ||
+    fail "--seeds table header: $(head -n 1 "$tmp/s3.csv")"
+# the same three seeds as `sweep --seeds 3`: median, min and max of their wall_s
+run sweep $mtime --set runtime.gvl_policy=eager --param machine.cores=$cores --seeds 3 -q -o "$tmp/sw.csv"
+expect_code 0 "sweep --seeds 3"
+# sweep_col POINT COLUMN: the values of COLUMN in sweep point POINT's rows, sorted
+sweep_col() {
+    awk -F, -v p="$1" -v name="$2" 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == name) c = i; next }
+        $1 == p { print $c }' "$tmp/sw.csv" | sort -g
+}
+checks=$((checks + 1))
+want=$(sweep_col 0 wall_s | tr '\n' ' ')
+got=$(awk -F, '$1 == 0 && $4 == "wall_s" { print $13, $7, $14, $15 }' "$tmp/s3.csv")
+awk -v w="$want" -v g="$got" 'BEGIN { split(w, a, " "); split(g, b, " ")
+    for (i = 1; i <= 3; i++) { d = a[i] - b[i]; if (d > 1e-9 || d < -1e-9) exit 1 }
+    exit b[4] != 3 }' || fail "--seeds 3: simulated min / median / max / runs $got, sweep's wall_s: $want"
+# the raw rows: the simulator's run of seed k has rep k and that seed
+checks=$((checks + 1))
+seeds_rows=$(awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) { if ($i == "seed") s = i; if ($i == "backend") b = i }; next }
+    $b == "sim" && $1 == 0 { printf "%s:%s ", $2, $s }' "$tmp/s3rows.csv")
+seeds_sweep=$(awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == "seed") s = i; next }
+    $1 == 0 { printf "%s:%s ", $2, $s }' "$tmp/sw.csv")
+[ "$seeds_rows" = "$seeds_sweep" ] || fail "--seeds 3 rows: rep:seed $seeds_rows, sweep's $seeds_sweep"
+if [ "$cores" != 1 ]; then
+    # the ratio seed by seed: the median of wall(2 cores, k) / wall(1 core, k)
+    checks=$((checks + 1))
+    want=$(awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) { if ($i == "wall_s") w = i; if ($i == "ops") o = i }; next }
+        { t[$1, $2] = $w / $o } END { for (k = 0; k < 3; k++) printf "%.9g\n", t[1, k] / t[0, k] }' "$tmp/sw.csv" | sort -g | sed -n 2p)
+    got=$(awk -F, '$4 == "cores_ratio" { print $7 }' "$tmp/s3.csv")
+    awk -v a="$got" -v b="$want" 'BEGIN { d = a - b; exit !(d < 1e-6 && d > -1e-6) }' ||
+        fail "--seeds 3: simulated cores_ratio $got, the median of the per-seed ratios $want"
+fi
+# deterministic: the same arguments, the same bytes
+run validate $mtime --backend sim,pthread --param machine.cores=$cores --param runtime.gvl_policy=eager \
+    --measured "$tmp/rows.csv" --seeds 3 -o "$tmp/s3b.csv" -q
+checks=$((checks + 1))
+cmp -s "$tmp/s3.csv" "$tmp/s3b.csv" || fail "--seeds 3 twice: the tables differ"
+run validate $mtime --backend sim,pthread --param machine.cores=1 --param runtime.gvl_policy=eager \
+    --measured "$tmp/rows.csv" --seeds 3 --report json -q
+expect_match out '"runs_per_backend":2,"seeds":3,"backends":' "--seeds json"
+expect_match out '"simulated_min":[0-9.e-]+,"simulated_max":[0-9.e-]+,"simulated_runs":3\}' "--seeds json row"
+for bad in 0 -1 x 100001; do
+    run validate $mtime --backend sim,pthread --measured "$tmp/rows.csv" --seeds "$bad" -o "$tmp/u.csv"
+    expect_code 2 "--seeds $bad"
+    expect_match err "^gvlsim validate: --seeds needs an integer 1[.][.]100000, got \"$bad\"" "--seeds $bad message"
+done
+
 # -- usage errors: nothing runs, nothing is written
 for b in sim pthread,ruby; do
     run validate $mtime --backend $b -o "$tmp/u.csv"

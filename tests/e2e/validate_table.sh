@@ -91,7 +91,7 @@ expect_line out '| tarai_ractors, 2 Ractors | ruby 3.1.2 | 1.10x / 1.00x (+10%) 
 expect_line out '| queue_pingpong | executor, hot_steal | 1.10x / 1.00x (+10%) | 0.006 / 0.01 (**-40%**) | 0.024 / 0.02 (+20%) |' "validate: a policy row"
 expect_line out '| mtime_loop, 2 threads | executor, barging | 1.10x / 1.00x (+10%) | 0.006 / 0.01 (**-40%**) | 0.024 / 0.02 (+20%) |' "validate: barging from the 3.1 target"
 expect_line out '29 of 43 figures within their target (ratio 25%, switches per op 30%).' "validate: the count"
-expect_line out 'Host: 2 CPUs (Test CPU), kernel 6.1; ruby 3.1.2p20 (2022-04-12 revision 4491bb740a) [x86_64-linux-gnu]; gvlsim abc1234; measured 2026-01-02; 5 runs of each real backend per configuration, interleaved; 1-minute load average 0.10–0.30. The simulator runs with the profile `gvlsim calibrate` wrote on that host (`docs/data/validate/hosts/test-host/host.json`).' "validate: the host line"
+expect_line out 'Host: 2 CPUs (Test CPU), kernel 6.1; ruby 3.1.2p20 (2022-04-12 revision 4491bb740a) [x86_64-linux-gnu]; gvlsim abc1234; measured 2026-01-02; 5 runs of each real backend per configuration, interleaved; the CPUs at least 95% idle when each target'\''s runs began, 1-minute load average 0.10–0.30. The simulator runs with the profile `gvlsim calibrate` wrote on that host (`docs/data/validate/hosts/test-host/host.json`).' "validate: the host line"
 expect_table_lines 16 "validate"
 checks=$((checks + 1))
 grep -q 'Rubies built from source' "$tmp/out" && fail "validate: a built-Ruby section without such targets"
@@ -102,7 +102,11 @@ expect_line out '| `test-host` | proc_heavy, 2 Ractors, ops/s | 3.00 / 2.00 / 2.
 # a loaded host is said so, first
 sed -i 's/^load_mtime2=.*/load_mtime2=0,7.5,9.25/' "$d/host.txt"
 render validate
-expect_match out '^\*\*Measured while other jobs loaded the host \(1-minute load average up to 9.2 on 2 CPUs\)' "validate: loaded"
+expect_match out '^\*\*Measured while other jobs loaded the host \(CPUs 0% idle before a target.s runs, below the 90% of a quiet host\)' "validate: loaded"
+# the runs' own load in the average (a 2-core run keeps it near 2) is no loaded host
+sed -i 's/^load_mtime2=.*/load_mtime2=98,1.86,2.40/' "$d/host.txt"
+render validate
+grep -q 'Measured while other jobs loaded' "$tmp/out" && fail "validate: the runs' own load taken for a loaded host"
 sed -i 's/^load_mtime2=.*/load_mtime2=95,0.20,0.25/' "$d/host.txt"
 # the figures on Rubies built from source: the targets with a fifth field,
 # against that Ruby and the executor of the same runs, their own count; the
@@ -187,12 +191,19 @@ render validate_wall
 expect_line out '| `other-host` | mtime_loop, 8 threads, wall s | - | - |' "validate_wall: a target not measured on a host"
 checks=$((checks + 1))
 [ "$(grep -c '^| `' "$tmp/out")" -eq 10 ] || fail "validate_wall: not 5 rows per host"
-# a missing table stops the rendering
-rm "$d/mtime8.rows.csv" 2>/dev/null
+# a table simulated under several seeds: a figure whose seeds fall on both
+# sides of the target's edge is marked, and counted under the table
 rm "$o/host.txt"
+awk -F, -v OFS=, 'NR == 1 { print $0, "simulated_min", "simulated_max", "simulated_runs"; next }
+    $3 == "cores_ratio" && $4 == "ruby" { print $0, 1.0, 1.3, 15; next }
+    { print $0, $6, $6, 15 }' "$d/pingpong.csv" >"$tmp/seeds.csv" && mv "$tmp/seeds.csv" "$d/pingpong.csv"
 render validate test-host
-expect_line out '| mtime_loop, 8 threads | ruby 3.1.2 | 1.10x / 1.00x (+10%) | 0.006 / 0.01 (**-40%**) | 0.024 / 0.02 (+20%) |' "one host: its mtime8 row"
-printf 'point\n' >"$d/mtime8.csv"
+expect_code 0 "render seeds"
+expect_line out '| queue_pingpong | ruby 3.1.2 | 1.10x / 1.00x (+10% †) | 0.006 / 0.01 (**-40%**) | 0.024 / 0.02 (+20%) |' "seeds: a figure whose seeds disagree"
+expect_line out '| queue_pingpong | executor, barging | 1.10x / 1.00x (+10%) | 0.006 / 0.01 (**-40%**) | 0.024 / 0.02 (+20%) |' "seeds: a figure whose seeds agree"
+expect_line out '29 of 43 figures within their target (ratio 25%, switches per op 30%). The simulated values are medians over 15 seeds; on 1 figure (†) some seeds are within the target and some beyond it.' "seeds: the note under the count"
+# a table without its rows stops the rendering
+printf 'point,machine.cores,%s\n' "$hdr" >"$d/mtime8.csv"
 render validate test-host
 checks=$((checks + 1))
 [ "$code" -ne 0 ] || fail "validate with a mtime8.csv without its rows: exit 0"

@@ -312,6 +312,21 @@ static void test_map(void)
     ASSERT_EQ(calib_profile_key(&p, "wake_idle_extra")->curve.y[1], 0);
     for (int i = 0; i < p.n; i++) ASSERT(p.k[i].how[0]);
     ASSERT(calib_profile_key(&p, "context_switch")->measured);
+    /* machine.syscalls: each call as measured (getpid's is the context
+     * switch's bare call too); a call not measured is not written */
+    ASSERT_EQ(dur(&p, "syscalls.getpid"), 75 * SIM_NS);
+    ASSERT(!calib_profile_key(&p, "syscalls.stat") && !calib_profile_key(&p, "syscalls.close"));
+    set(&r, CALIB_SYSCALL_STAT, 1316.16, 1314, 1323);   /* the AMD EPYC guest, 10:06 UTC */
+    set(&r, CALIB_SYSCALL_WRITE, 1136.96, 1135, 1317);
+    set(&r, CALIB_SYSCALL_OPEN, 1943.38, 1935, 1954);    /* 10:29 UTC */
+    set(&r, CALIB_SYSCALL_CLOSE, 1228.89, 1223, 1235);
+    calib_map(&r, &h, &p);
+    ASSERT_EQ(dur(&p, "syscalls.stat"), 1320 * SIM_NS);   /* 3 digits */
+    ASSERT_EQ(dur(&p, "syscalls.write_devnull"), 1140 * SIM_NS);
+    ASSERT_EQ(dur(&p, "syscalls.open_devnull"), 1940 * SIM_NS);
+    ASSERT_EQ(dur(&p, "syscalls.close"), 1230 * SIM_NS);
+    ASSERT(calib_profile_key(&p, "syscalls.stat")->measured);
+    ASSERT_STREQ(calib_profile_key(&p, "syscalls.stat")->how, "syscall_stat_ns 1316 ns");
     char buf[64];
     calib_key_value(calib_profile_key(&p, "wake_ipi"), buf, sizeof buf);
     ASSERT_STREQ(buf, "10.6us");

@@ -213,6 +213,10 @@ static void test_op_durations(void)
     ASSERT_EQ(core_op_dur(&th, &sys, 1.5), 3 * SIM_US);
     sys.u.syscall.io_wait = true;                          /* a wait off the CPU is not */
     ASSERT_EQ(core_op_dur(&th, &sys, 1.5), 2 * SIM_US);
+    sys.u.syscall.io_wait = false;
+    sys.u.syscall.dur_machine = true;                      /* nor the machine's own cost */
+    ASSERT_EQ(core_op_dur(&th, &sys, 1.5), 2 * SIM_US);
+    sys.u.syscall.dur_machine = false;
     struct scn_op sl;
     memset(&sl, 0, sizeof sl);
     sl.kind = OP_SLEEP;

@@ -955,6 +955,75 @@ static void test_lang_round_trip(void)
     scenario_free(&s);
 }
 
+/* machine.syscalls and a syscall op's "dur": "machine": the machine's cost
+ * of the call, per call from the scenario's machine or its profile, never
+ * scaled; a call the machine has no cost for, a nanosleep or an io_wait is
+ * an error at the op's dur. */
+static void test_syscall_machine(void)
+{
+    struct scenario s;
+    load_ok(D "syscall_machine.json", NULL, 0, NULL, &s);
+    const struct scn_machine *m = &s.machine;
+    ASSERT_EQ(m->syscall_cost[CALL_STAT], 1300 * SIM_NS);
+    ASSERT_EQ(m->syscall_cost[CALL_GETPID], 950 * SIM_NS);
+    ASSERT_EQ(m->syscall_cost[CALL_WRITE_DEVNULL], 1100 * SIM_NS);   /* a number: ns */
+    ASSERT_EQ(m->syscall_cost[CALL_OPEN_DEVNULL], SCN_DUR_UNSET);
+    ASSERT_EQ(m->syscall_cost[CALL_CLOSE], SCN_DUR_UNSET);
+    ASSERT_EQ(m->syscall_cost[CALL_NANOSLEEP], SCN_DUR_UNSET);
+    const struct scn_op *o = s.ractors[0].threads[0].prog.ops;
+    ASSERT(o[0].u.syscall.dur_machine && o[0].u.syscall.dur.kind == DIST_CONST);
+    ASSERT_EQ(o[0].u.syscall.dur.a, 1300 * SIM_NS);
+    ASSERT(o[1].u.syscall.dur_machine && !o[1].u.syscall.releases_gvl);
+    ASSERT_EQ(o[1].u.syscall.dur.a, 950 * SIM_NS);
+    ASSERT(!o[2].u.syscall.dur_machine);
+    ASSERT_EQ(o[2].u.syscall.dur.a, 1 * SIM_US);
+    ASSERT_EQ(o[3].u.syscall.dur.a, 1100 * SIM_NS);
+    ASSERT(m->work_scale == 2.0);   /* the builder leaves it to the model (test_core) */
+    scenario_free(&s);
+    /* --set one call: the others still come from the profile; --set dur=machine */
+    const char *set1[] = { "machine.syscalls.stat=2us", "ractors.0.threads.0.program.2.dur=machine" };
+    load_ok(D "syscall_machine.json", set1, 2, NULL, &s);
+    o = s.ractors[0].threads[0].prog.ops;
+    ASSERT_STREQ(s.machine.name, "sysbox");
+    ASSERT_EQ(o[0].u.syscall.dur.a, 2 * SIM_US);
+    ASSERT_EQ(o[1].u.syscall.dur.a, 950 * SIM_NS);
+    ASSERT(o[2].u.syscall.dur_machine);
+    ASSERT_EQ(o[2].u.syscall.dur.a, 2 * SIM_US);
+    scenario_free(&s);
+    /* a call the profile has no cost for */
+    EXPECT_SET(D "syscall_machine.json", "ractors.0.threads.0.program.0.call=close",
+               D "syscall_machine.json:4:47: /ractors/0/threads/0/program/0/dur: \"machine\": the machine profile "
+                 "\"sysbox\" has no cost for call \"close\" (machine.syscalls.close): measure it with gvlsim "
+                 "calibrate, set it (--set machine.syscalls.close=DURATION), or give the op a duration");
+    EXPECT_SET(D "syscall_machine.json", "ractors.0.threads.0.program.0.call=nanosleep",
+               D "syscall_machine.json:4:47: /ractors/0/threads/0/program/0/dur: \"machine\": a nanosleep waits for "
+                 "its dur, which is no cost of the machine: give it a duration");
+    EXPECT_SET(D "syscall_machine.json", "ractors.0.threads.0.program.0.io_wait=true",
+               D "syscall_machine.json:4:47: /ractors/0/threads/0/program/0/dur: \"machine\": an io_wait sleeps off "
+                 "the CPU for its dur, which is no cost of the machine: give it a duration");
+    /* a profile without costs, set on the command line: each op that asks */
+    EXPECT_SET(D "syscall_machine.json", "machine=anon",
+               D "syscall_machine.json:4:47: /ractors/0/threads/0/program/0/dur: \"machine\": the machine profile "
+                 "\"anon\" has no cost for call \"stat\" (machine.syscalls.stat): measure it with gvlsim "
+                 "calibrate, set it (--set machine.syscalls.stat=DURATION), or give the op a duration",
+               D "syscall_machine.json:5:72: /ractors/0/threads/0/program/1/dur: \"machine\": the machine profile "
+                 "\"anon\" has no cost for call \"getpid\" (machine.syscalls.getpid): measure it with gvlsim "
+                 "calibrate, set it (--set machine.syscalls.getpid=DURATION), or give the op a duration",
+               D "syscall_machine.json:7:56: /ractors/0/threads/0/program/3/dur: \"machine\": the machine profile "
+                 "\"anon\" has no cost for call \"write_devnull\" (machine.syscalls.write_devnull): measure it with "
+                 "gvlsim calibrate, set it (--set machine.syscalls.write_devnull=DURATION), or give the op a duration");
+    /* no machine at all; the op's dur set on the command line (its position) */
+    EXPECT_SET(D "minimal.json", "ractors.0.threads.0.program={\"op\": \"syscall\", \"dur\": \"machine\"}",
+               "--set[1]:1:29: /ractors/0/threads/0/program: expected an array of ops, got an object");
+    EXPECT_SET(D "minimal.json", "ractors.0.threads.0.program=[{\"op\": \"syscall\", \"dur\": \"machine\"}]",
+               "--set[1]:1:55: /ractors/0/threads/0/program/0/dur: \"machine\": the default machine (the scenario "
+               "names none) has no cost for call \"getpid\" (machine.syscalls.getpid): measure it with gvlsim "
+               "calibrate, set it (--set machine.syscalls.getpid=DURATION), or give the op a duration");
+    /* a bad cost in the profile's syscalls is the profile's error */
+    EXPECT_SET(D "syscall_machine.json", "machine.syscalls.stat=fast",
+               "--set[1]:1:23: /machine/syscalls/stat: bad duration \"fast\": not a duration (expected a number and a unit, e.g. \"1.5us\")");
+}
+
 int main(void)
 {
     unsetenv("GVLSIM_MACHINES");  /* the caller's profiles must not leak into "looked in" */
@@ -995,5 +1064,6 @@ int main(void)
     RUN(test_example_scenario);
     RUN(test_err_lang);
     RUN(test_lang_round_trip);
+    RUN(test_syscall_machine);
     TEST_DONE();
 }

@@ -244,11 +244,112 @@ static void test_report(void)
     free(rows);
 }
 
+/* --seeds: the simulated side over three seeds at each of two points (1 and
+ * 2 cores), one real backend with one run.  The simulated value is the
+ * median over the seeds with their min and max; the cores ratio is the
+ * median of the per-seed ratios (seed k over the base's seed k), not the
+ * ratio of the medians; the error is median against median. */
+static void test_seeds(void)
+{
+    static struct val_figures sim[2 * 3];
+    static struct val_figures real[2];
+    static const int base[2] = { 0, 0 };
+    /* point 0 (1 core), seeds 0..2; point 1 (2 cores), seeds 0..2 */
+    sim[0] = fig(1.0, 100, 10, 20, true);
+    sim[1] = fig(2.0, 100, 30, 20, true);
+    sim[2] = fig(4.0, 100, 20, 20, true);
+    sim[3] = fig(3.0, 100, 50, 40, true);   /* ratios: 3, 1.5, 2 */
+    sim[4] = fig(3.0, 100, 70, 40, true);
+    sim[5] = fig(8.0, 100, 60, 40, true);
+    real[0] = fig(2.0, 100, 20, 10, true);
+    real[1] = fig(5.0, 100, 60, 30, true);
+    struct val_input in = { .npoints = 2, .nreal = 1, .nreps = 1, .nseeds = 3, .sim = sim, .real = real,
+                            .base = base };
+    struct val_row *rows;
+    size_t n;
+    ASSERT_EQ(val_table(&in, &rows, &n), GV_OK);
+    ASSERT_EQ(n, 3 + 4);
+    const struct val_row *r = find(rows, n, 0, VAL_WALL, 0);
+    ASSERT(r && r->has_sim && r->sim_n == 3);
+    ASSERT(near(r->sim, 2.0) && near(r->sim_min, 1.0) && near(r->sim_max, 4.0));
+    ASSERT(r->has_err && near(r->err, 0.0));
+    r = find(rows, n, 0, VAL_VOL_PER_OP, 0);
+    ASSERT(r && near(r->sim, 0.2) && near(r->sim_min, 0.1) && near(r->sim_max, 0.3));
+    r = find(rows, n, 1, VAL_WALL, 0);
+    ASSERT(r && near(r->sim, 3.0) && near(r->sim_min, 3.0) && near(r->sim_max, 8.0));
+    /* per seed: 3/1, 3/2, 8/4 -> median 2 (the ratio of the medians would be 1.5) */
+    r = find(rows, n, 1, VAL_CORES_RATIO, 0);
+    ASSERT(r && r->has_sim && r->sim_n == 3);
+    ASSERT(near(r->sim, 2.0) && near(r->sim_min, 1.5) && near(r->sim_max, 3.0));
+    ASSERT(r->has_err && near(r->err, 2.0 / 2.5 - 1));
+    /* a seed whose run failed is left out: two values, their mean is the median */
+    sim[4] = (struct val_figures){ 0 };
+    free(rows);
+    ASSERT_EQ(val_table(&in, &rows, &n), GV_OK);
+    r = find(rows, n, 1, VAL_CORES_RATIO, 0);
+    ASSERT(r && r->sim_n == 2 && near(r->sim, 2.5) && near(r->sim_min, 2.0) && near(r->sim_max, 3.0));
+
+    /* the renderings: min / median / max, the seeds said, three more columns */
+    sim[4] = fig(3.0, 100, 70, 40, true);
+    free(rows);
+    ASSERT_EQ(val_table(&in, &rows, &n), GV_OK);
+    static const char *const keys[] = { "machine.cores" };
+    static const char *const values[] = { "1", "2" };
+    static const char *const backends[] = { "pthread" };
+    static const char *const engines[] = { "pthread" };
+    struct val_report rep = { .scenario = "demo", .host = "Test CPU", .nreps = 1, .nseeds = 3, .nkeys = 1,
+                              .keys = keys, .values = values, .nreal = 1, .backends = backends,
+                              .engines = engines, .rows = rows, .nrows = n };
+    char *t = render(CMP_TEXT, &rep);
+    ASSERT_CONTAINS(t, "demo: simulated against measured, the simulator under 3 seeds, 1 run per backend and "
+                       "configuration (error = simulated median / measured median - 1)\n");
+    ASSERT_CONTAINS(t, "configuration    metric               simulated: min / median / max  pthread  error\n");
+    ASSERT_CONTAINS(t, "                 cores_ratio                            1.5 / 2 / 3      2.5   -20%\n");
+    free(t);
+    t = render(CMP_MARKDOWN, &rep);
+    ASSERT_CONTAINS(t, "(the simulator under 3 seeds, 1 run per backend and configuration; ");
+    ASSERT_CONTAINS(t, "| machine.cores=2 | cores_ratio | 1.5 / 2 / 3 | 2.5 | -20% |\n");
+    free(t);
+    t = render(CMP_JSON, &rep);
+    ASSERT_CONTAINS(t, "\"runs_per_backend\":1,\"seeds\":3,\"backends\":[");
+    ASSERT_CONTAINS(t, "\"simulated\":2,\"measured_min\":2.5,\"measured_median\":2.5,\"measured_max\":2.5,\"runs\":1,"
+                       "\"rel_error\":-0.2,\"simulated_min\":1.5,\"simulated_max\":3,\"simulated_runs\":3}");
+    free(t);
+    struct row cols, cells;
+    row_init(&cols);
+    row_init(&cells);
+    val_columns(&rep, &cols);
+    row_clear(&cells);
+    val_row_cells(&rep, find(rows, n, 0, VAL_WALL, 0), &cells);
+    char *line = rows_encode_str(ROWS_CSV, &cols, &cells);
+    ASSERT(line != NULL);
+    ASSERT_STREQ(line, "0,1,wall_s,pthread,pthread,2,2,2,2,1,0,1,4,3");
+    free(line);
+    row_free(&cols);
+    row_free(&cells);
+    free(rows);
+
+    /* one seed: sim[point], the columns of before --seeds (nseeds 1 and 0 alike) */
+    in.nseeds = 1;
+    ASSERT_EQ(val_table(&in, &rows, &n), GV_OK);
+    r = find(rows, n, 1, VAL_CORES_RATIO, 0);   /* sim[1] over sim[0] */
+    ASSERT(r && r->sim_n == 1 && near(r->sim, 2.0) && near(r->sim_min, 2.0) && near(r->sim_max, 2.0));
+    rep.nseeds = 1;
+    rep.rows = rows;
+    rep.nrows = n;
+    row_init(&cols);
+    val_columns(&rep, &cols);
+    ASSERT_EQ(cols.n, 11);
+    row_free(&cols);
+    free(rows);
+}
+
 int main(void)
 {
     RUN(test_table);
     RUN(test_fixed_time_and_no_ops);
     RUN(test_parse);
     RUN(test_report);
+    RUN(test_seeds);
     TEST_DONE();
 }

@@ -22,7 +22,7 @@ function info(hd, key,   i, h) {
 }
 
 # ---- the host line -----------------------------------------------------------
-function host_line(host,   hd, h, i, l, v, lo, hi, n, cpus, busy) {
+function host_line(host,   hd, h, i, l, v, lo, hi, n, cpus, busy, qi, idle) {
     hd = "validate/hosts/" host
     h = hd "/host"
     cpus = param(h, "cpus") + 0
@@ -31,7 +31,8 @@ function host_line(host,   hd, h, i, l, v, lo, hi, n, cpus, busy) {
         if (l !~ /^load_/) continue
         sub(/^[^=]*=/, "", l)
         split(l, v, ",")  # idle %, load before, load after
-        if (!n++) lo = hi = v[2] + 0
+        if (!n++) { lo = hi = v[2] + 0; idle = v[1] + 0 }
+        if (v[1] + 0 < idle) idle = v[1] + 0
         if (v[2] + 0 < lo) lo = v[2] + 0
         if (v[3] + 0 < lo) lo = v[3] + 0
         if (v[2] + 0 > hi) hi = v[2] + 0
@@ -40,11 +41,16 @@ function host_line(host,   hd, h, i, l, v, lo, hi, n, cpus, busy) {
     if (!n) die("docs/data/" h ": no load_ lines")
     if (param(h, "quick") == 1)
         printf "**A QUICK=1 check run (a quick calibration, 1 run): it checks the script, not the machine; do not read its numbers.** "
-    busy = hi > cpus
+    # loaded: some target's runs began on CPUs less than quiet_idle idle
+    # (validate_results.sh measures the idle share just before each target).
+    # Not the load average, which holds the runs' own load: a 2-core run
+    # alone keeps it near 2 on a 2-CPU host.
+    qi = param(h, "quiet_idle"); if (qi == "") qi = 90
+    busy = idle < qi + 0
     if (busy)
-        printf "**Measured while other jobs loaded the host (1-minute load average up to %.1f on %d CPUs): the measured columns are the other jobs' as much as the scenarios'; on a busy host a \"2 cores\" run is mostly a one-core run.** ", hi, cpus
-    printf "Host: %s CPUs (%s), kernel %s; %s; gvlsim %s; measured %s; %s runs of each real backend per configuration, interleaved; 1-minute load average %.2f–%.2f. ",
-        cpus, param(h, "cpu"), param(h, "kernel"), param(h, "ruby"), param(h, "commit"), param(h, "date"), param(h, "runs"), lo, hi
+        printf "**Measured while other jobs loaded the host (CPUs %d%% idle before a target's runs, below the %d%% of a quiet host): the measured columns are the other jobs' as much as the scenarios'; on a busy host a \"2 cores\" run is mostly a one-core run.** ", idle, qi
+    printf "Host: %s CPUs (%s), kernel %s; %s; gvlsim %s; measured %s; %s runs of each real backend per configuration, interleaved; the CPUs at least %d%% idle when each target's runs began, 1-minute load average %.2f–%.2f. ",
+        cpus, param(h, "cpu"), param(h, "kernel"), param(h, "ruby"), param(h, "commit"), param(h, "date"), param(h, "runs"), idle, lo, hi
     printf "The simulator runs with the profile `gvlsim calibrate` wrote on that host (`docs/data/%s/host.json`).\n", hd
 }
 
@@ -77,7 +83,7 @@ function engine_of(hd,   n, i, t, ds, r) {
 function fidelity(host,   hd, rb, pol, i, n) {
     hd = "validate/hosts/" host
     rb = engine_of(hd)
-    NT = NHIT = 0
+    NT = NHIT = NMIX = 0
     print "| target (sizes: below) | measured on | 2 cores / 1 core: simulated / measured (error) | voluntary switches per op, 1 core | the same, 2 cores |"
     print "|---|---|---:|---:|---:|"
     line(hd, "pingpong", "queue_pingpong", "ruby", rb, "")
@@ -90,7 +96,13 @@ function fidelity(host,   hd, rb, pol, i, n) {
     line(hd, "pingpong", "queue_pingpong", "pthread", "executor, barging", "")
     for (i = 1; i <= n; i++) line(hd, "mtime2_policies", "mtime_loop, 2 threads", "pthread", "executor, " pol[i], pol[i])
     line(hd, "mtime2", "mtime_loop, 2 threads", "pthread", "executor, barging", "")
-    printf "\n%d of %d figures within their target (ratio 25%%, switches per op 30%%).\n", NHIT, NT
+    printf "\n%d of %d figures within their target (ratio 25%%, switches per op 30%%).%s\n", NHIT, NT, mixed()
+}
+# mixed(): the note on the figures whose seeds disagree (NMIX), "" if none
+function mixed() {
+    if (!NMIX) return ""
+    return sprintf(" The simulated values are medians over %d seeds; on %d figure%s (†) some seeds are within the target and some beyond it.",
+        SEEDS, NMIX, NMIX == 1 ? "" : "s")
 }
 
 # ---- the targets on Rubies built from source ---------------------------------
@@ -139,6 +151,7 @@ function built(host,   hd, i, l, f, n, m, name, ver, ds, r, pol, rh, rt, eh, et,
             continue
         }
         if (!m++) {
+            NMIX = 0
             print ""
             print "On Rubies built from source (the policy each has), each against the executor of the same interleaved runs:"
             print ""
@@ -160,11 +173,11 @@ function built(host,   hd, i, l, f, n, m, name, ver, ds, r, pol, rh, rt, eh, et,
         cpus = h ~ / CPUs/ ? h : ""; sub(/ CPUs.*/, "", cpus); sub(/.*, /, "", cpus)
         # loaded: the host was not idle when the runs began (validate_results.sh
         # measures the CPUs' idle share just before: below quiet_idle, a 2-core
-        # run does not get its second CPU), or the load passed the CPUs during
-        # them.  Not the 1-minute load before: it still holds the previous
-        # target's own runs a minute after they end.
+        # run does not get its second CPU).  Not the 1-minute load average: it
+        # holds the previous target's runs a minute after they end, and the
+        # runs' own load (near 2 for a 2-core run).
         qi = info(hd, "quiet_idle"); if (qi == "") qi = 90
-        busy = ld != "" && cpus + 0 > 0 && (w[1] + 0 < qi + 0 || w[3] + 0 > cpus + 0)
+        busy = ld != "" && w[1] + 0 < qi + 0
         notes = notes sprintf("- %s%s: %s; %s; measured %s%s.\n", busy ? "**loaded host** " : "", name,
             info(hd, "ruby_" name) != "" ? "`" info(hd, "ruby_" name) "`" : "ruby " ver, h != "" ? h : "host not recorded", when(t),
             ld != "" ? sprintf(", 1-minute load average %s before, %s after", w[2], w[3]) : "")
@@ -184,10 +197,10 @@ function built(host,   hd, i, l, f, n, m, name, ver, ds, r, pol, rh, rt, eh, et,
         }
     }
     if (m) {
-        printf "\nOn the Rubies built from source, beyond the issue's 43 figures: %d of %d within their target; the executor in the same runs: %d of %d (ratio 25%%, switches per op 30%%).\n", rh, rt, eh, et
+        printf "\nOn the Rubies built from source, beyond the issue's 43 figures: %d of %d within their target; the executor in the same runs: %d of %d (ratio 25%%, switches per op 30%%).%s\n", rh, rt, eh, et, mixed()
         if (notes != "") printf "\n%s", notes
         if (nbusy)
-            printf "\nA target marked **loaded host** was measured while other jobs loaded the host (its CPUs less than `quiet_idle` idle just before the runs, or a 1-minute load average above its CPUs after them): its \"2 cores\" runs were mostly one-core runs (a woken thread finds no idle CPU and stays on its waker's), so its ratio and 2-core switches say little; measure it again on a quiet host.\n"
+            printf "\nA target marked **loaded host** was measured while other jobs loaded the host (its CPUs less than `quiet_idle` idle just before the runs): its \"2 cores\" runs were mostly one-core runs (a woken thread finds no idle CPU and stays on its waker's), so its ratio and 2-core switches say little; measure it again on a quiet host.\n"
     }
     if (missing != "")
         printf "\nNot measured on this host yet, on Rubies built from source: %s.\n", missing
