@@ -6,6 +6,7 @@
 #include <sched.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
@@ -68,6 +69,15 @@ static const struct calib_desc descs[CALIB_COUNT] = {
     [CALIB_WAKE_AFTER_IDLE_3MS] = { "wake_after_idle_3ms_ns", "ns", "the same, idle for 3 ms" },
     [CALIB_WAKE_AFTER_IDLE_10MS] = { "wake_after_idle_10ms_ns", "ns", "the same, idle for 10 ms" },
     [CALIB_WAKE_AFTER_IDLE_30MS] = { "wake_after_idle_30ms_ns", "ns", "the same, idle for 30 ms" },
+    [CALIB_WAKE_IPI_AFTER_IDLE_10US] = { "wake_ipi_after_idle_10us_ns", "ns",
+                                         "the waker's CPU time in that FUTEX_WAKE, the other CPU idle for 10 us" },
+    [CALIB_WAKE_IPI_AFTER_IDLE_30US] = { "wake_ipi_after_idle_30us_ns", "ns", "the same, idle for 30 us" },
+    [CALIB_WAKE_IPI_AFTER_IDLE_100US] = { "wake_ipi_after_idle_100us_ns", "ns", "the same, idle for 100 us" },
+    [CALIB_WAKE_IPI_AFTER_IDLE_300US] = { "wake_ipi_after_idle_300us_ns", "ns", "the same, idle for 300 us" },
+    [CALIB_WAKE_IPI_AFTER_IDLE_1MS] = { "wake_ipi_after_idle_1ms_ns", "ns", "the same, idle for 1 ms" },
+    [CALIB_WAKE_IPI_AFTER_IDLE_3MS] = { "wake_ipi_after_idle_3ms_ns", "ns", "the same, idle for 3 ms" },
+    [CALIB_WAKE_IPI_AFTER_IDLE_10MS] = { "wake_ipi_after_idle_10ms_ns", "ns", "the same, idle for 10 ms" },
+    [CALIB_WAKE_IPI_AFTER_IDLE_30MS] = { "wake_ipi_after_idle_30ms_ns", "ns", "the same, idle for 30 ms" },
     [CALIB_TIMER_LATE_100US] = { "timer_late_100us_ns", "ns",
                                  "a 100 us timed futex wait's deadline -> its return, a busy thread on its CPU" },
     [CALIB_TIMER_LATE_300US] = { "timer_late_300us_ns", "ns", "the same, a 300 us wait" },
@@ -100,6 +110,13 @@ static int pin(char *err, size_t errlen, pthread_t t, int cpu)
     int e = pthread_setaffinity_np(t, sizeof set, &set);
     if (e) return gv_fail(err, errlen, GV_ERUN, "cannot pin a thread to CPU %d: %s", cpu, strerror(e));
     return GV_OK;
+}
+
+void calib_name(const char *what)
+{
+    char name[16];
+    snprintf(name, sizeof name, "cal:%s", what);
+    prctl(PR_SET_NAME, name, 0, 0, 0);
 }
 
 int calib_pin_self(struct calib_ctx *c, int cpu)
@@ -280,13 +297,19 @@ int calib_run(const struct calib_opts *o, struct calib_result *r, char *err, siz
         .err = err, .errlen = errlen,
     };
     long long t0 = calib_now_ns();
+    char name[16] = "";
+    prctl(PR_GET_NAME, name, 0, 0, 0);
     int rc = calib_pin_self(&c, c.cpu0);
     if (rc == GV_OK) {
+        calib_name("cpu");
         calib_bench_cpu(&c);
         calib_bench_wake(&c);
+        calib_name("timer");
         calib_bench_timer(&c);
+        calib_name("ruby");
         calib_bench_ruby(&c);
     }
+    prctl(PR_SET_NAME, name, 0, 0, 0);
     sched_setaffinity(0, sizeof saved, &saved);
     r->seconds = (double)(calib_now_ns() - t0) * 1e-9;
     return rc;

@@ -62,6 +62,14 @@ enum calib_id {
     CALIB_WAKE_AFTER_IDLE_3MS,   /* ... 3 ms */
     CALIB_WAKE_AFTER_IDLE_10MS,  /* ... 10 ms */
     CALIB_WAKE_AFTER_IDLE_30MS,  /* ... 30 ms */
+    CALIB_WAKE_IPI_AFTER_IDLE_10US,  /* the waker's CPU ns in that FUTEX_WAKE, the CPU idle 10 us */
+    CALIB_WAKE_IPI_AFTER_IDLE_30US,  /* ... idle 30 us */
+    CALIB_WAKE_IPI_AFTER_IDLE_100US, /* ... 100 us */
+    CALIB_WAKE_IPI_AFTER_IDLE_300US, /* ... 300 us */
+    CALIB_WAKE_IPI_AFTER_IDLE_1MS,   /* ... 1 ms */
+    CALIB_WAKE_IPI_AFTER_IDLE_3MS,   /* ... 3 ms */
+    CALIB_WAKE_IPI_AFTER_IDLE_10MS,  /* ... 10 ms */
+    CALIB_WAKE_IPI_AFTER_IDLE_30MS,  /* ... 30 ms */
     CALIB_TIMER_LATE_100US,    /* ns from a 100 us timed futex wait's deadline to its return, busy CPU */
     CALIB_TIMER_LATE_300US,    /* ... a 300 us wait */
     CALIB_TIMER_LATE_1MS,      /* ... a 1 ms wait */

@@ -24,6 +24,10 @@ double calib_budget(const struct calib_ctx *c, double full_s);
 
 /* Start a thread pinned to `cpu`; GV_ERUN with a message on failure. */
 int calib_thread_start(struct calib_ctx *c, pthread_t *t, int cpu, void *(*fn)(void *), void *arg);
+/* Name the calling thread after the benchmark it runs ("cal:" + what, cut
+ * to the kernel's 15 characters); the threads it starts inherit the name,
+ * so that a scheduler trace (perf sched:*) tells the benchmarks apart. */
+void calib_name(const char *what);
 /* Pin the calling thread. */
 int calib_pin_self(struct calib_ctx *c, int cpu);
 

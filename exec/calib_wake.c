@@ -223,19 +223,35 @@ static void bench_wake(struct calib_ctx *c, enum wake_where where)
  * expected idle time), and a guest's vCPU idle past the host's halt polling
  * must be woken by the host.  The sleeper sleeps on the second CPU; the
  * waker, on the first, spins for the idle time (so that its own CPU stays
- * busy and the time is exact), then wakes it and spins until it ran.  Each
- * round takes every idle time in a shuffled order, 5 samples each, so that
- * a quiet or a busy moment of the host falls on all of them alike; rounds
- * go on until the medians of the longest idle time's rounds agree. */
+ * busy and the time is exact), then wakes it and spins until it ran; the
+ * waker's CPU time in FUTEX_WAKE is recorded beside the latency (what
+ * sending the IPI to that CPU costs it).  Each round takes every idle time
+ * once, in a shuffled order, so that a quiet or a busy moment of the host
+ * falls on all of them alike; rounds go on until the medians of the
+ * longest idle time's rounds agree.
+ *
+ * An idle time is taken as a block: IDLE_LEAD wakes after it that are not
+ * recorded, then IDLE_PER_ROUND that are.  What an idle vCPU costs to wake
+ * follows the recent idle periods as well as this one: on an AMD EPYC
+ * guest (2026-12-02) a wake after 5 us cost the waker 7-9 us and ran the
+ * sleeper 10-12 us later when the idle periods before it were short too,
+ * and 34 us and 75-85 us when they were mixed with long ones (a host's
+ * adaptive halt polling, which a long halt resets, behaves so:
+ * Documentation/virt/kvm/halt-polling.rst).  A model core's wake is
+ * charged by its own idle time, as in a run whose idle periods are all
+ * alike; the lead-in makes each block that steady state. */
+#define IDLE_LEAD 3
 #define IDLE_PER_ROUND 5
 
-static int wake_after_spin(struct sleeper *s, long long idle_ns, long long *lat)
+static int wake_after_spin(struct sleeper *s, long long idle_ns, long long *lat, long long *cost)
 {
     int n = atomic_load(&s->ack) + 1;
     calib_spin_ns(idle_ns);
+    long long c0 = calib_thread_cpu_ns();
     long long t0 = calib_now_ns();
     atomic_store(&s->word, 1);
     int woken = calib_futex_wake(&s->word, 1);
+    *cost = calib_thread_cpu_ns() - c0;
     while (atomic_load(&s->ack) != n) {
     }
     *lat = s->t1 - t0;
@@ -244,10 +260,14 @@ static int wake_after_spin(struct sleeper *s, long long idle_ns, long long *lat)
 
 static void bench_wake_after_idle(struct calib_ctx *c)
 {
-    enum calib_id ids[CALIB_IDLE_LEVELS];
-    for (int i = 0; i < CALIB_IDLE_LEVELS; i++) ids[i] = (enum calib_id)(CALIB_WAKE_AFTER_IDLE_10US + i);
+    enum calib_id ids[CALIB_IDLE_LEVELS], ipi_ids[CALIB_IDLE_LEVELS];
+    for (int i = 0; i < CALIB_IDLE_LEVELS; i++) {
+        ids[i] = (enum calib_id)(CALIB_WAKE_AFTER_IDLE_10US + i);
+        ipi_ids[i] = (enum calib_id)(CALIB_WAKE_IPI_AFTER_IDLE_10US + i);
+    }
     if (c->cpu1 < 0) {
         calib_skip_ids(c, ids, CALIB_IDLE_LEVELS, "needs two CPUs");
+        calib_skip_ids(c, ipi_ids, CALIB_IDLE_LEVELS, "needs two CPUs");
         return;
     }
     struct sleeper s;
@@ -255,26 +275,34 @@ static void bench_wake_after_idle(struct calib_ctx *c)
     pthread_t ts;
     if (calib_thread_start(c, &ts, c->cpu1, sleeper_thread, &s) != GV_OK) {
         calib_skip_ids(c, ids, CALIB_IDLE_LEVELS, c->err);
+        calib_skip_ids(c, ipi_ids, CALIB_IDLE_LEVELS, c->err);
         c->err[0] = '\0';
         return;
     }
-    long long warm;
-    wake_after_spin(&s, 1000000, &warm);  /* the sleeper asleep once before the first sample */
+    long long warm, warm_cost;
+    wake_after_spin(&s, 1000000, &warm, &warm_cost);  /* the sleeper asleep once before the first sample */
     unsigned long long rnd = 0x2545f4914f6cdd1dull;
     /* rounds go on until the longest idle time's medians agree */
     _Static_assert(CALIB_IDLE_LEVELS <= CALIB_KINDS_MAX, "the idle times are calib_kinds");
-    struct calib_kinds kinds;
+    struct calib_kinds kinds, ipi;
     calib_kinds_start(&kinds, c, ids, CALIB_IDLE_LEVELS, CALIB_IDLE_LEVELS - 1, 4.0, 2 * c->min_rounds);
+    calib_kinds_start(&ipi, c, ipi_ids, CALIB_IDLE_LEVELS, CALIB_IDLE_LEVELS - 1, 4.0, 2 * c->min_rounds);
     do {
-        int order[CALIB_IDLE_LEVELS * IDLE_PER_ROUND], n = CALIB_IDLE_LEVELS * IDLE_PER_ROUND;
-        calib_rounds_order(order, CALIB_IDLE_LEVELS, IDLE_PER_ROUND, &rnd);
-        for (int i = 0; i < n; i++) {
-            long long d;
-            if (wake_after_spin(&s, calib_idle_ns[order[i]], &d)) calib_kinds_add(&kinds, order[i], (double)d);
-        }
+        int order[CALIB_IDLE_LEVELS];
+        calib_rounds_order(order, CALIB_IDLE_LEVELS, 1, &rnd);
+        for (int i = 0; i < CALIB_IDLE_LEVELS; i++)
+            for (int j = 0; j < IDLE_LEAD + IDLE_PER_ROUND; j++) {
+                long long d, cost;
+                if (wake_after_spin(&s, calib_idle_ns[order[i]], &d, &cost) && j >= IDLE_LEAD) {
+                    calib_kinds_add(&kinds, order[i], (double)d);
+                    calib_kinds_add(&ipi, order[i], (double)cost);
+                }
+            }
+        calib_kinds_round_end(&ipi);
     } while (calib_kinds_round_end(&kinds));
     stop_sleeper(&s, ts);
     calib_kinds_end(&kinds, c);
+    calib_kinds_end(&ipi, c);
 }
 
 /* ---- futex ping-pong ------------------------------------------------------------ */
@@ -636,14 +664,24 @@ static void bench_preempt(struct calib_ctx *c)
 
 void calib_bench_wake(struct calib_ctx *c)
 {
+    calib_name("yield");
     bench_yield(c);
+    calib_name("pp_same");
     bench_pingpong(c, true);
+    calib_name("pp_ppoll");
     bench_pingpong_ppoll(c);
+    calib_name("preempt");
     bench_preempt(c);
+    calib_name("wake_local");
     bench_wake(c, WAKE_LOCAL);
+    calib_name("wake_idle");
     bench_wake(c, WAKE_IDLE);
+    calib_name("wake_busy");
     bench_wake(c, WAKE_BUSY);
+    calib_name("wake_after");
     bench_wake_after_idle(c);
+    calib_name("pp_cross");
     bench_pingpong(c, false);
+    calib_name("pack");
     calib_bench_pack(c);
 }
