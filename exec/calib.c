@@ -52,6 +52,7 @@ static const struct calib_desc descs[CALIB_COUNT] = {
     [CALIB_YIELD_SWITCH] = { "yield_switch_ns", "ns", "context switch by sched_yield, two threads on one CPU" },
     [CALIB_WAKE_PREEMPT] = { "wake_preempt", "fraction", "hand-offs on one CPU where the wakee preempts its waker" },
     [CALIB_LINE_TRANSFER] = { "line_transfer_ns", "ns", "atomic increment of a line the other CPU wrote last" },
+    [CALIB_LINE_FETCH] = { "line_fetch_ns", "ns", "locked add on a line the other CPU stored to and keeps away from, less one on a line held" },
     [CALIB_INCR_LOCAL] = { "incr_local_ns", "ns", "busy-loop step + thread-local increment" },
     [CALIB_INCR_SHARED] = { "incr_shared_ns", "ns", "busy-loop step + plain increment of one line, two CPUs" },
     [CALIB_TICK_PERIOD] = { "tick_period_ns", "ns", "period of the kernel's timer tick on a busy CPU" },

@@ -46,6 +46,7 @@ enum calib_id {
     CALIB_YIELD_SWITCH,        /* ns per sched_yield switch between two threads on one CPU */
     CALIB_WAKE_PREEMPT,        /* fraction of hand-offs on one CPU where the woken thread preempts its waker */
     CALIB_LINE_TRANSFER,       /* ns per atomic increment of a line the other CPU wrote last */
+    CALIB_LINE_FETCH,          /* ns of one locked add on a line the other CPU stored to, beyond one on a line held */
     CALIB_INCR_LOCAL,          /* ns per iteration: busy-loop step + a thread-local increment */
     CALIB_INCR_SHARED,         /* ns per iteration per CPU: the step + a plain increment of one line from two CPUs */
     CALIB_TICK_PERIOD,         /* ns between the kernel's timer ticks on a busy CPU */

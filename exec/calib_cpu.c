@@ -190,6 +190,9 @@ static void bench_open_close(struct calib_ctx *c, double full_s)
 
 /* ---- two CPUs ------------------------------------------------------------- */
 
+#define FETCH_LINES 16
+#define FETCH_STRIDE 4096
+
 struct pair {
     atomic_int go;         /* generation to run; -1: quit */
     atomic_int done;       /* last generation the other thread finished */
@@ -198,9 +201,36 @@ struct pair {
     pthread_mutex_t mu;
     struct exec_shared_counter *shared;
     _Alignas(64) atomic_uint_fast64_t ball;   /* the line-transfer ping-pong */
-    int kind;              /* 0 mutex, 1 shared increments, 2 ping-pong, 3 busy loops */
-    long long cpu_ns[2];   /* kind 3: each side's CPU time in its loop */
+    _Alignas(64) atomic_uint_fast64_t turn;   /* kind 4: whose turn (1: the other thread's) */
+    unsigned char *fetch;  /* kind 4's lines, a page apart */
+    int kind;              /* 0 mutex, 1 shared increments, 2 ping-pong, 3 busy loops, 4 line fetches */
+    long long cpu_ns[2];   /* kind 3: each side's CPU time in its loop; kind 4: the remote and own adds' wall ns */
 };
+
+static atomic_uint_fast64_t *fetch_line(struct pair *p, int i)
+{
+    return (atomic_uint_fast64_t *)(void *)(p->fetch + (size_t)i * FETCH_STRIDE);
+}
+
+/* kind 4: one locked add on each of the lines, one after another; each
+ * line's address depends on the value the add before it returned (always
+ * 0 here, which the compiler cannot know), so that the core cannot start
+ * the next line's request before the previous add has its line, and the
+ * lines are a page apart, taken in a scattered order, so that no
+ * prefetcher brings the next one early: the adds' wall time is
+ * FETCH_LINES whole fetches, not overlapped ones.  (With the lines next
+ * to each other, taken in order, a quick run on an AMD EPYC guest gave
+ * 88 ns where a single timed add gave 130.) */
+static uint64_t fetch_chain(struct pair *p)
+{
+    uint64_t old = 0;
+    int i = 0;
+    for (int k = 0; k < FETCH_LINES; k++) {
+        old = atomic_fetch_add_explicit(fetch_line(p, i), 1, memory_order_relaxed);
+        i = ((k + 1) * 7 + (int)(old >> 62)) % FETCH_LINES;
+    }
+    return old;
+}
 
 static void pair_work(struct pair *p, int who)
 {
@@ -220,6 +250,28 @@ static void pair_work(struct pair *p, int who)
         p->cpu_ns[who] = calib_thread_cpu_ns() - t;
         break;
     }
+    case 4:
+        /* The other thread stores to every line, then passes the turn on a
+         * line of its own and keeps away from them; this one times its
+         * adds on them (each line comes from the other CPU's cache), then
+         * the same adds again (the lines now here): what a fetch adds. */
+        for (uint64_t i = 0; i < p->n; i++) {
+            while (atomic_load_explicit(&p->turn, memory_order_acquire) != (uint64_t)(who == 0 ? 0 : 1)) {
+            }
+            if (who == 1) {
+                for (int k = 0; k < FETCH_LINES; k++) atomic_store_explicit(fetch_line(p, k), i, memory_order_relaxed);
+            } else {
+                long long t0 = calib_now_ns();
+                x += fetch_chain(p);
+                long long t1 = calib_now_ns();
+                x += fetch_chain(p);
+                long long t2 = calib_now_ns();
+                p->cpu_ns[0] += t1 - t0;
+                p->cpu_ns[1] += t2 - t1;
+            }
+            atomic_store_explicit(&p->turn, who == 0 ? 1 : 0, memory_order_release);
+        }
+        break;
     case 2:
         for (uint64_t i = 0; i < p->n; i++) {
             while ((atomic_load_explicit(&p->ball, memory_order_acquire) & 1) != (uint64_t)who) {
@@ -252,6 +304,8 @@ static void *pair_thread(void *arg)
 static long long pair_round(struct pair *p)
 {
     atomic_store(&p->ball, 0);
+    atomic_store(&p->turn, 1);  /* kind 4: the other thread stores first */
+    p->cpu_ns[0] = p->cpu_ns[1] = 0;
     int g = atomic_load(&p->go) + 1;
     p->t_start = calib_now_ns();
     atomic_store(&p->go, g);
@@ -272,13 +326,19 @@ static int pair_sample(struct calib_ctx *c, void *ctx, double *v)
     long long wall = pair_round(p);
     /* kind 3: CPU time, so that another process taking one side's CPU for
      * a while does not count (only the overlap of the two loops does) */
-    *v = p->kind == 3 ? (double)(p->cpu_ns[0] + p->cpu_ns[1]) / per : (double)wall / per;
+    if (p->kind == 4)
+        *v = (double)(p->cpu_ns[0] - p->cpu_ns[1]) / ((double)p->n * FETCH_LINES);
+    else
+        *v = p->kind == 3 ? (double)(p->cpu_ns[0] + p->cpu_ns[1]) / per : (double)wall / per;
     return GV_OK;
 }
 
 /* kind 0: ns per mutex pair; 1: ns per shared-increment iteration per CPU;
- * 2: ns per ball move (one atomic increment on a line the other CPU wrote);
- * 3: ns per busy-loop iteration while both CPUs run it (CPU-time clock). */
+ * 2: ns per ball move (one atomic increment on a line the other CPU wrote,
+ * while that CPU spins reading it); 3: ns per busy-loop iteration while
+ * both CPUs run it (CPU-time clock); 4: ns one locked add on a line the
+ * other CPU stored to takes beyond one on a line this CPU holds, the other
+ * CPU keeping away from the line meanwhile. */
 static void bench_pair(struct calib_ctx *c, enum calib_id id, int kind, uint64_t n, double full_s)
 {
     struct calib_stat *st = &c->r->m[id];
@@ -289,15 +349,19 @@ static void bench_pair(struct calib_ctx *c, enum calib_id id, int kind, uint64_t
     }
     struct pair *p = aligned_alloc(64, sizeof *p);
     struct exec_shared_counter *sc = aligned_alloc(64, sizeof *sc);
-    if (!p || !sc) {
+    unsigned char *fetch = kind == 4 ? aligned_alloc(FETCH_STRIDE, (size_t)FETCH_LINES * FETCH_STRIDE) : NULL;
+    if (!p || !sc || (kind == 4 && !fetch)) {
         free(p);
         free(sc);
+        free(fetch);
         calib_skip(st, "out of memory");
         calib_done(c, id);
         return;
     }
     memset(p, 0, sizeof *p);
     memset(sc, 0, sizeof *sc);
+    if (fetch) memset(fetch, 0, (size_t)FETCH_LINES * FETCH_STRIDE);
+    p->fetch = fetch;
     p->kind = kind;
     p->n = n;
     p->shared = sc;
@@ -309,6 +373,7 @@ static void bench_pair(struct calib_ctx *c, enum calib_id id, int kind, uint64_t
         pthread_mutex_destroy(&p->mu);
         free(p);
         free(sc);
+        free(fetch);
         calib_done(c, id);
         return;
     }
@@ -318,6 +383,7 @@ static void bench_pair(struct calib_ctx *c, enum calib_id id, int kind, uint64_t
     pthread_mutex_destroy(&p->mu);
     free(p);
     free(sc);
+    free(fetch);
     calib_done(c, id);
 }
 
@@ -705,6 +771,7 @@ void calib_bench_cpu(struct calib_ctx *c)
     bench_op(c, CALIB_FILE_WRITE, OP_FILE_WRITE, 1.0);
     bench_open_close(c, 1.0);
     bench_pair(c, CALIB_LINE_TRANSFER, 2, 2000, 2.0);
+    bench_pair(c, CALIB_LINE_FETCH, 4, 500, 2.0);
     bench_pair(c, CALIB_INCR_SHARED, 1, 2000000, 3.0);
     bench_slice_tick(c);
     bench_timer_wake(c);

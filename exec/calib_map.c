@@ -46,7 +46,13 @@
  *                     measured: not written (all of timer_tick_cost then
  *                     comes before a woken helper's code)
  *   mutex_uncontended, line_transfer = measured as such
- *   remote_rmw      = line_transfer (an atomic RMW on a line another CPU wrote)
+ *   remote_rmw      = line_fetch: a locked add on a line the other CPU stored
+ *                     to and keeps away from, beyond one on a line held (the
+ *                     objspace's and an interrupt flag's accesses: one
+ *                     fetch each).  Not line_transfer, whose ping-pong has
+ *                     the other CPU spinning on the line: on an AMD EPYC
+ *                     guest each of its moves also took the spinner's copy
+ *                     away (246 ns a move against 140 ns a fetch).
  *   free_remote     = free of another thread's chunks while it allocates on the
  *                     other CPU - free of one's own (two CPUs both ways)
  *   sched_lock_cs   = mutex_uncontended + line_transfer (the global lock is
@@ -393,7 +399,7 @@ void calib_map(const struct calib_result *r, const struct calib_host *h, struct 
     timer_keys(p, r);
     dur_or_default(p, "mutex_uncontended", r, CALIB_MUTEX_UNCONTENDED, NONE, NONE);
     dur_or_default(p, "line_transfer", r, CALIB_LINE_TRANSFER, NONE, NONE);
-    dur_or_default(p, "remote_rmw", r, CALIB_LINE_TRANSFER, NONE, NONE);
+    dur_or_default(p, "remote_rmw", r, CALIB_LINE_FETCH, NONE, NONE);
     dur_or_default(p, "free_remote", r, CALIB_FREE_REMOTE, CALIB_FREE_OWN, NONE);
 
     const struct calib_stat *mu = M(r, CALIB_MUTEX_UNCONTENDED), *lt = M(r, CALIB_LINE_TRANSFER);

@@ -20,7 +20,7 @@
  *   GC now and then, with the VM lock and a barrier in a multi-Ractor
  *   process: (1 + barrier) per 1500 objects; an env_escape allocates its
  *   two objects too, and with several Ractors allocating on several cores
- *   each of their accesses to the objspace's lines moves one (remote_rmw,
+ *   an op's accesses fetch the objspace's lines, together (one remote_rmw,
  *   models/gc.c);
  * - a generator's arrival: a sleep and a push: 3.5;
  * - measure, branch (each body by its probability), synchronize: their
@@ -280,7 +280,7 @@ double estimate_events(const struct scenario *scn, sim_time max_time)
     default: break;
     }
     if (scn->total_ractors > 2 && scn->machine.cores > 1)
-        c.escape_line = (double)CORE_OBJSPACE_LINES * (double)scn->machine.remote_rmw;
+        c.escape_line = (double)scn->machine.remote_rmw;
     double events = 0, fixed = 0, longest = 0, cpu = 0, escapes = 0, scale = 1;
     int waiting_ractors = 0;  /* Ractor instances whose threads take turns: the timer ticks */
     for (int r = 0; r < scn->nractors; r++) {

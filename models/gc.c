@@ -245,23 +245,32 @@ bool gc_op(struct rb_thread *th, const struct scn_op *op)
  * on that line, rgengc.oldmalloc_increase on another) and its compare
  * with malloc_limit; the Proc's three write barriers read the flags.
  *
- * An access to a line that another core accessed last moves it here:
- * the thread stalls `remote_rmw` (a load costs as much as the locked add,
- * and the add after a load nothing more: measured on this repository's
- * guest, scripts/line_load_then_add.c) once any transfer of the line still
- * in flight to the other core has arrived there, and this core's accesses
- * after it on that line are made as the line arrives.  An access to a line
- * this core holds costs nothing
- * and takes no time (the path's own work between the sites is in the op's
- * compute), so the accesses of one op move each line at most once - when
- * the other core does not reach the same lines during the stalls.  When it
- * does (both cores in their allocation paths at once), the lines go back
- * and forth between the sites, up to one move per change of line in the
- * sequence (five an env_escape: head, oldmalloc, head, oldmalloc, head).
- * So the moves per op come from the order of the accesses and from when
- * the cores run them, not from a count.  Real Ruby 3.1.2 (docs/validate.md,
- * scripts/alloc_profile.sh): while both Ractors run the Proc loop, 2.3
- * moves an op of the first line and 0.7 of the second.  With one Ractor one
+ * An access to a line that another core accessed last has to fetch it.
+ * The core does not make an op's accesses one after another, each waiting
+ * for its line: with no work between them (the path's own work between
+ * the sites is in the op's compute, before them), the out-of-order core
+ * has the requests for both lines out at once and makes the accesses as
+ * the lines arrive.  So the thread stalls once, until the last line it
+ * does not hold has come: `remote_rmw` (calibrate's line_fetch_ns: a
+ * locked add on a line the other CPU stored to; a load costs as much, and
+ * the add after a load nothing more, scripts/line_load_then_add.c) after
+ * any transfer of that line still in flight to the other core has arrived
+ * there.  An access to a line this core holds costs nothing and takes no
+ * time; each line moves at most once an op, and the other core's requests
+ * during the stall take it after this op's accesses.  Measured on an AMD
+ * EPYC guest (scripts/objspace_pair.c, docs/validate.md): the fifteen
+ * accesses of an env_escape after 167 ns of work, as the executor makes
+ * them, cost 180 ns an op more on two CPUs at once than on one, 1.2
+ * fetches of 150 ns; made one at a time (each access between lfences)
+ * they found their line gone 4.2 times an op and cost 670 ns more: what
+ * this model charged before, a stall for each change of line (up to five
+ * an op).  Real Ruby spreads the sites over its op (two newobj_of, two
+ * objspace_xmalloc0, the write barriers, tens of ns apart): the probe with
+ * 40 ns of work before each site cost 1.6 fetches an op, and Ruby's
+ * profile on an Intel guest put about 190 ns an op on the two lines (3.0
+ * moves at that guest's 64 ns ball ping-pong); the model, which has the
+ * sites together, charges one fetch.
+ * With one Ractor one
  * thread runs Ruby at a time and the lines move at most once per GVL
  * hand-off; not charged.  Ruby 4.0 keeps the counts per Ractor and thread
  * (runtime.alloc_counters `local`: cb772247e7, a773bbf0cc): nothing
@@ -269,7 +278,7 @@ bool gc_op(struct rb_thread *th, const struct scn_op *op)
 static void objspace_moved(struct mach_task *t, void *ctx)
 {
     (void)t;
-    th_retry(ctx);  /* the op goes on with its next access */
+    th_retry(ctx);  /* the op goes on with its accesses made */
 }
 
 static bool objspace_charged(const struct rb_thread *th)
@@ -279,8 +288,8 @@ static bool objspace_charged(const struct rb_thread *th)
            th->nt->core >= 0;
 }
 
-/* Run th's accesses from its next one (os_next) on; true when all are done, false
- * while it stalls for a line (objspace_moved re-runs the op). */
+/* Make th's accesses (from os_next on); true when they are made, false
+ * while it stalls for the lines (objspace_moved re-runs the op). */
 static bool objspace_access(struct rb_thread *th)
 {
     struct vm *vm = th->vm;
@@ -290,29 +299,28 @@ static bool objspace_access(struct rb_thread *th)
         return false;
     }
     sim_time now = sim_now(vm->eng);
-    while (c->os_next < c->os_count) {
-        int core = th->nt->core;
-        int l = c->os_seq[c->os_next++].line;
-        if (l == c->os_held) continue;  /* made as the line arrived */
-        c->os_held = -1;
+    if (c->os_next >= c->os_count) return true;
+    int core = th->nt->core;
+    sim_time ready = now;
+    bool wait = false;
+    for (int i = c->os_next; i < c->os_count; i++) {
+        int l = c->os_seq[i].line;
         int last = vm->objspace_owner[l];
-        if (last < 0 || last == core) {
-            vm->objspace_owner[l] = core;
-            continue;
-        }
-        /* the line leaves the other core once that core has it and has made
-         * the accesses it asked for it (a transfer in flight completes
-         * first), then takes remote_rmw to come here */
-        sim_time start = vm->objspace_ready[l] > now ? vm->objspace_ready[l] : now;
-        sim_time ready = start + rb_machine_of(th)->remote_rmw;
+        if (last == core) continue;
         vm->objspace_owner[l] = core;
-        vm->objspace_ready[l] = ready;
+        if (last < 0) continue;
+        sim_time start = vm->objspace_ready[l] > now ? vm->objspace_ready[l] : now;
+        sim_time r = start + rb_machine_of(th)->remote_rmw;
+        vm->objspace_ready[l] = r;
         vm->objspace_transfers++;
-        c->os_held = l;
+        if (r > ready) ready = r;
+        wait = true;
+    }
+    c->os_next = c->os_count;
+    if (wait) {
         th_burst(th, ready - now, objspace_moved);
         return false;
     }
-    c->os_held = -1;
     return true;
 }
 
@@ -321,7 +329,6 @@ bool gc_alloc_objects(struct rb_thread *th, uint64_t objects, double survive, bo
     struct core_heap *h = &th->vm->heap;
     if (th->core.op_phase == 0) {
         rb_cold(th)->os_next = rb_cold(th)->os_count = 0;
-        rb_cold(th)->os_held = -1;
         if (objects > 0 && objspace_charged(th))
             /* an alloc op's objects: the first one's accesses may move the
              * line, the rest follow at once on the line now held */

@@ -158,7 +158,6 @@ struct rb_thread_cold {
     /* the alloc op in progress (models/gc.c) */
     const struct core_objspace_access *os_seq;  /* its accesses to rb_objspace's lines */
     int os_count, os_next;                      /* ... how many, the next to make */
-    int os_held;            /* the line it stalled for: its accesses made on arrival */
     uint64_t alloc_left;
     double alloc_survive;
     sim_time gc_cost;

@@ -1,5 +1,5 @@
 /* probe.h - what the stand-alone probes of scripts/ (wake_paths.c,
- * wake_pull.c, timer_pull.c, futex_split.c, free_paced.c,
+ * wake_pull.c, timer_pull.c, futex_split.c, free_paced.c, objspace_pair.c,
  * line_load_then_add.c) share: the monotonic clock, a busy spin, and the
  * calling thread's CPUs.  Header only, so that each probe still builds
  * with one `cc -O2 -pthread scripts/NAME.c`. */

@@ -205,6 +205,7 @@ static void test_map(void)
     set(&r, CALIB_WAKE_IDLE, 25000, 21000, 26500);
     set(&r, CALIB_MUTEX_UNCONTENDED, 2.5, 2.4, 2.6);
     set(&r, CALIB_LINE_TRANSFER, 62.5, 62, 63);
+    set(&r, CALIB_LINE_FETCH, 88.4, 88, 89);
     set(&r, CALIB_INCR_SHARED, 40, 39, 41);
     set(&r, CALIB_BUSY_LOOP, 0.98, 0.97, 0.99);
     set(&r, CALIB_BUSY_LOOP_PAIR, 1.47, 1.4, 1.5);
@@ -271,7 +272,9 @@ static void test_map(void)
     ASSERT_EQ(dur(&p, "os_timeslice"), 1500 * SIM_US);            /* EEVDF base slice, 2 CPUs */
     ASSERT_EQ(dur(&p, "timer_tick_cost"), 16200 * SIM_NS);
     ASSERT_EQ(dur(&p, "sched_lock_cs"), 65000);                   /* 2.5 + 62.5 ns */
-    ASSERT_EQ(dur(&p, "remote_rmw"), dur(&p, "line_transfer"));
+    /* one fetch of a line the other CPU wrote, not the ping-pong's move */
+    ASSERT_EQ(dur(&p, "remote_rmw"), 88400);
+    ASSERT(calib_profile_key(&p, "remote_rmw")->measured);
     ASSERT_EQ(dur(&p, "free_remote"), 122 * SIM_NS);              /* 146.9 - 25.4, 3 digits */
     ASSERT(calib_profile_key(&p, "free_remote")->measured);
     ASSERT_EQ(calib_profile_key(&p, "line_store_batch")->i, 3);   /* 2 x 62.5 / 40 */
