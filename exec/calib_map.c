@@ -217,6 +217,36 @@ static void timer_keys(struct calib_profile *p, const struct calib_result *r)
             o[2]->median);
 }
 
+/* rise_curve: KEY as the rise of the CALIB_IDLE_LEVELS measurements from
+ * FIRST on over the first of them, a point per idle time (floored at 0),
+ * from (first idle time, 0) when ZERO_POINT.  Written only when every idle
+ * time was measured. */
+static void rise_curve(struct calib_profile *p, const struct calib_result *r, enum calib_id first,
+                       const char *key, bool zero_point)
+{
+    const struct calib_stat *st[CALIB_IDLE_LEVELS];
+    for (int i = 0; i < CALIB_IDLE_LEVELS; i++)
+        if (!(st[i] = M(r, (enum calib_id)(first + i)))) return;
+    double base = st[0]->median;
+    struct calib_key *k = add(p, key, CK_CURVE);
+    k->measured = true;
+    int used = snprintf(k->how, sizeof k->how, "%s..%s minus %s, %.4g ns:", mname((enum calib_id)(first + 1)),
+                        mname((enum calib_id)(first + CALIB_IDLE_LEVELS - 1)),
+                        zero_point ? "the first" : mname(first), base);
+    if (zero_point) {
+        k->curve.x[0] = (sim_time)calib_idle_ns[0] * SIM_NS;
+        k->curve.y[0] = 0;
+        k->curve.n = 1;
+    }
+    for (int i = 1; i < CALIB_IDLE_LEVELS; i++) {
+        double extra = st[i]->median - base;
+        k->curve.x[k->curve.n] = (sim_time)calib_idle_ns[i] * SIM_NS;
+        k->curve.y[k->curve.n++] = ns3(extra > 0 ? extra : 0);
+        if (used > 0 && (size_t)used < sizeof k->how)
+            used += snprintf(k->how + used, sizeof k->how - (size_t)used, " %.4g", st[i]->median);
+    }
+}
+
 /* wake_idle_extra: how much longer than after 10 us an idle CPU takes to
  * run a woken thread, by how long it idled: (10 us, 0) and a point per
  * longer idle time.  The base is the shortest idle time, the one that
@@ -230,24 +260,7 @@ static void timer_keys(struct calib_profile *p, const struct calib_result *r)
  * Written only when every idle time was measured. */
 static void idle_curve(struct calib_profile *p, const struct calib_result *r)
 {
-    const struct calib_stat *st[CALIB_IDLE_LEVELS];
-    for (int i = 0; i < CALIB_IDLE_LEVELS; i++)
-        if (!(st[i] = M(r, (enum calib_id)(CALIB_WAKE_AFTER_IDLE_10US + i)))) return;
-    double base = st[0]->median;
-    struct calib_key *k = add(p, "wake_idle_extra", CK_CURVE);
-    k->measured = true;
-    int used = snprintf(k->how, sizeof k->how, "%s..%s minus the first, %.4g ns:",
-                        mname(CALIB_WAKE_AFTER_IDLE_30US), mname(CALIB_WAKE_AFTER_IDLE_30MS), base);
-    k->curve.x[0] = (sim_time)calib_idle_ns[0] * SIM_NS;
-    k->curve.y[0] = 0;
-    k->curve.n = 1;
-    for (int i = 1; i < CALIB_IDLE_LEVELS; i++) {
-        double extra = st[i]->median - base;
-        k->curve.x[k->curve.n] = (sim_time)calib_idle_ns[i] * SIM_NS;
-        k->curve.y[k->curve.n++] = ns3(extra > 0 ? extra : 0);
-        if (used > 0 && (size_t)used < sizeof k->how)
-            used += snprintf(k->how + used, sizeof k->how - (size_t)used, " %.4g", st[i]->median);
-    }
+    rise_curve(p, r, CALIB_WAKE_AFTER_IDLE_10US, "wake_idle_extra", true);
 }
 
 /* wake_ipi_extra: what a wake onto an idle CPU costs its waker beyond
@@ -258,21 +271,7 @@ static void idle_curve(struct calib_profile *p, const struct calib_result *r)
  * eight were measured; absent, the model adds nothing. */
 static void ipi_curve(struct calib_profile *p, const struct calib_result *r)
 {
-    const struct calib_stat *st[CALIB_IDLE_LEVELS];
-    for (int i = 0; i < CALIB_IDLE_LEVELS; i++)
-        if (!(st[i] = M(r, (enum calib_id)(CALIB_WAKE_IPI_AFTER_IDLE_10US + i)))) return;
-    double base = st[0]->median;
-    struct calib_key *k = add(p, "wake_ipi_extra", CK_CURVE);
-    k->measured = true;
-    int used = snprintf(k->how, sizeof k->how, "%s..%s minus %s, %.4g ns:", mname(CALIB_WAKE_IPI_AFTER_IDLE_30US),
-                        mname(CALIB_WAKE_IPI_AFTER_IDLE_30MS), mname(CALIB_WAKE_IPI_AFTER_IDLE_10US), base);
-    for (int i = 1; i < CALIB_IDLE_LEVELS; i++) {
-        double extra = st[i]->median - base;
-        k->curve.x[k->curve.n] = (sim_time)calib_idle_ns[i] * SIM_NS;
-        k->curve.y[k->curve.n++] = ns3(extra > 0 ? extra : 0);
-        if (used > 0 && (size_t)used < sizeof k->how)
-            used += snprintf(k->how + used, sizeof k->how - (size_t)used, " %.4g", st[i]->median);
-    }
+    rise_curve(p, r, CALIB_WAKE_IPI_AFTER_IDLE_10US, "wake_ipi_extra", false);
 }
 
 /* machine.syscalls: each call's cost as measured; a call not measured is
