@@ -367,8 +367,14 @@ static void test_syscall_method_work(void)
     run(&s, 60, &res);
     ASSERT_EQ(res.rc, GV_OK);
     ASSERT_EQ(res.rep.m.syscalls, 50);
-    ASSERT(res.rep.m.state_time[TS_RUNNING] >= 50 * 200 * SIM_US * 3 / 4);
-    ASSERT(res.rep.m.wall >= 50 * 250 * SIM_US * 3 / 4);
+    ASSERT(res.rep.m.state_time[TS_RUNNING] > 0);
+    /* The durations not under valgrind (scripts/valgrind.sh): there the
+     * busy loop runs instrumented and its calibration (test_calibration)
+     * need not hold for later spins; one CI run saw under 7.5 ms. */
+    if (!getenv("GVLSIM_UNDER_VALGRIND")) {
+        ASSERT(res.rep.m.state_time[TS_RUNNING] >= 50 * 200 * SIM_US * 3 / 4);
+        ASSERT(res.rep.m.wall >= 50 * 250 * SIM_US * 3 / 4);
+    }
     done(&res);
 }
 
