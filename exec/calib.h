@@ -77,6 +77,8 @@ enum calib_id {
     CALIB_TIMER_LATE_1NS_300US, /* ... 300 us */
     CALIB_TIMER_LATE_1NS_1MS,   /* ... 1 ms */
     CALIB_RUBY_INSN,           /* ns per VM instruction of the Ruby backend's counted loop */
+    CALIB_RUBY_FILE_MTIME_EXTRA, /* CPU ns per File.mtime in that Ruby (GC off) beyond a stat(2) of its file */
+    CALIB_RUBY_FILE_WRITE_EXTRA, /* the same of File.write to /dev/null beyond its open + write + close */
     CALIB_COUNT
 };
 
@@ -108,7 +110,8 @@ struct calib_stat {
 struct calib_opts {
     bool quick;          /* about 4x shorter budgets (whole run within 15 s) */
     double max_spread;   /* default 0.10 */
-    const char *stat_path;  /* file for the stat(2) benchmark; NULL: "/" */
+    const char *stat_path;  /* file for the stat(2) and File.mtime benchmarks; NULL: what the
+                             * backends stat (calib.c default_stat_path) */
     const char *ruby;       /* the Ruby of CALIB_RUBY_INSN: a path or a name on PATH; NULL: "ruby" */
     bool no_ruby;           /* skip CALIB_RUBY_INSN */
     /* called after each measurement (progress lines); may be NULL */
@@ -121,6 +124,7 @@ struct calib_result {
     int cpus[2];         /* the CPUs used (cpus[1] = -1 with one CPU) */
     int ncpus_allowed;   /* CPUs in the affinity mask */
     double seconds;      /* host time the run took */
+    char stat_path[512]; /* the file of the stat(2) and File.mtime benchmarks */
 };
 
 /* Run every benchmark.  GV_OK, or GV_ERUN / GV_ENOMEM with a message (a

@@ -75,7 +75,16 @@
  *                     the executor's getppid(2) is the same bare round
  *                     trip), open_devnull syscall_open_ns, close
  *                     syscall_close_ns; not measured: not written (such an
- *                     op is then a load error, not a guess)
+ *                     op is then a load error, not a guess).  The stat is
+ *                     of the file the backends stat (calib.c)
+ *   method_work.CALL= the CPU the Ruby method the Ruby backend runs for a
+ *                     syscall op of CALL uses beyond its system calls, a
+ *                     syscall op with "method_work": "machine" charges
+ *                     before its call: stat ruby_file_mtime_extra_ns
+ *                     (File.mtime), open_devnull ruby_file_write_extra_ns
+ *                     (File.write: its open, write and close are three
+ *                     ops, its work is charged before the first); not
+ *                     measured (no Ruby): not written
  */
 #include "calib_map.h"
 
@@ -287,7 +296,29 @@ static void syscall_keys(struct calib_profile *p, const struct calib_result *r)
     };
     for (size_t i = 0; i < sizeof calls / sizeof calls[0]; i++) {
         const struct calib_stat *st = M(r, calls[i].id);
-        if (st) add_dur(p, calls[i].key, st->median, true, "%s %.4g ns", mname(calls[i].id), st->median);
+        if (!st) continue;
+        if (calls[i].id == CALIB_SYSCALL_STAT && r->stat_path[0])
+            add_dur(p, calls[i].key, st->median, true, "%s %.4g ns (of %.200s)", mname(calls[i].id), st->median,
+                    r->stat_path);
+        else
+            add_dur(p, calls[i].key, st->median, true, "%s %.4g ns", mname(calls[i].id), st->median);
+    }
+}
+
+/* machine.method_work: each Ruby method's extra as measured (it is the
+ * method's CPU less its calls', round by round, calib_ruby.c); a method
+ * not measured is not written. */
+static void method_work_keys(struct calib_profile *p, const struct calib_result *r)
+{
+    static const struct { const char *key, *method; enum calib_id id; } calls[] = {
+        { "method_work.stat", "File.mtime", CALIB_RUBY_FILE_MTIME_EXTRA },
+        { "method_work.open_devnull", "File.write", CALIB_RUBY_FILE_WRITE_EXTRA },
+    };
+    for (size_t i = 0; i < sizeof calls / sizeof calls[0]; i++) {
+        const struct calib_stat *st = M(r, calls[i].id);
+        if (st)
+            add_dur(p, calls[i].key, st->median, true, "%s %.4g ns (%s's CPU beyond its system calls)",
+                    mname(calls[i].id), st->median, calls[i].method);
     }
 }
 
@@ -443,6 +474,7 @@ void calib_map(const struct calib_result *r, const struct calib_host *h, struct 
     snprintf(k->how, sizeof k->how, "the C library (%s)", h->libc);
 
     syscall_keys(p, r);
+    method_work_keys(p, r);
 }
 
 const struct calib_key *calib_profile_key(const struct calib_profile *p, const char *name)

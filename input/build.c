@@ -283,7 +283,13 @@ static int build_op(struct bctx *b, const cJSON *v, struct scn_op *op)
         const cJSON *al = member(v, "allocates");
         op->u.syscall.allocates = al ? (uint64_t)sch_int(pos, al) : 0;
         const cJSON *mw = member(v, "method_work");
-        op->u.syscall.method_work = mw ? sch_dur(pos, mw) : 0;
+        if (cJSON_IsString(mw) && !strcmp(mw->valuestring, SCH_DUR_MACHINE)) {
+            /* the validator checked that the machine has it */
+            op->u.syscall.method_work_machine = true;
+            op->u.syscall.method_work = b->s->machine.method_work_cost[op->u.syscall.call];
+        } else {
+            op->u.syscall.method_work = mw ? sch_dur(pos, mw) : 0;
+        }
         break;
     }
     case OP_QUEUE_PUSH:
@@ -585,6 +591,8 @@ static void build_syscall_costs(const struct bctx *b)
         const cJSON *v = sch_find(&sch_syscalls, scn_call_names[c]) ? sch_machine_syscall(b->d, scn_call_names[c])
                                                                      : NULL;
         m->syscall_cost[c] = v ? sch_dur(b->d->pos, v) : SCN_DUR_UNSET;
+        const cJSON *w = sch_machine_method_work(b->d, scn_call_names[c]);
+        m->method_work_cost[c] = w ? sch_dur(b->d->pos, w) : SCN_DUR_UNSET;
     }
 }
 

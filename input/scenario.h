@@ -114,6 +114,12 @@ struct scn_machine {
      * SCN_DUR_UNSET where the profile gives none (always for nanosleep: a
      * wait, not a cost).  A syscall op with "dur": "machine" takes it. */
     sim_time syscall_cost[CALL_COUNT];
+    /* "method_work": {"stat": ..., "open_devnull": ...}: the CPU the Ruby
+     * method the Ruby backend runs for such a call uses beyond its system
+     * calls (File.mtime, File.write), on this machine; SCN_DUR_UNSET where
+     * the profile gives none.  A syscall op with "method_work": "machine"
+     * takes it. */
+    sim_time method_work_cost[CALL_COUNT];
 };
 
 /* ---- runtime (JSON "runtime") ------------------------------------------- */
@@ -262,6 +268,8 @@ struct scn_op {
                                          * executor makes the call once) */
             uint64_t allocates;         /* "allocates" (0): objects the Ruby method allocates after the call */
             sim_time method_work;       /* "method_work" (0): CPU the Ruby method uses holding the GVL before the call */
+            bool method_work_machine;   /* "method_work": "machine": machine.method_work[call] (not
+                                         * work_scale'd: it is this machine's) */
         } syscall;
         struct {
             int queue;         /* "queue": index into scenario.queues */

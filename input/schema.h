@@ -54,8 +54,9 @@ enum sch_kind {
 #define SCH_FREE_TEXT 8u  /* SCH_STRING: never printed, may hold control characters
                            * (other strings are names: printed in output and messages) */
 #define SCH_SIGNED 16u    /* SCH_NUMBER: any sign: [-dmax, dmax] */
-#define SCH_MACHINE_OK 32u /* SCH_DIST: also the string SCH_DUR_MACHINE (a syscall op's "dur": the
-                            * machine's cost of its call, machine.syscalls) */
+#define SCH_MACHINE_OK 32u /* SCH_DIST, SCH_DUR: also the string SCH_DUR_MACHINE (a syscall op's "dur":
+                            * the machine's cost of its call, machine.syscalls; its "method_work": the
+                            * machine's, machine.method_work) */
 #define SCH_DUR_MACHINE "machine"
 
 #define SCH_NOFF ((size_t)-1)   /* no struct field: the builder handles it */
@@ -94,6 +95,9 @@ extern const struct sch_obj sch_runtime;
 /* machine.syscalls: one duration key per call name of a syscall op that
  * costs CPU (every scn_call_names entry but "nanosleep"). */
 extern const struct sch_obj sch_syscalls;
+/* machine.method_work: one duration key per call name whose Ruby method's
+ * work `gvlsim calibrate` measures ("stat", "open_devnull"). */
+extern const struct sch_obj sch_method_work;
 /* The other objects, for their defaults. */
 extern const struct sch_obj sch_scenario, sch_queue, sch_ractor, sch_thread, sch_generator;
 const struct sch_obj *sch_op(int kind);   /* enum scn_op_kind */
@@ -110,6 +114,8 @@ struct sch_doc {
 /* The machine's cost of the real call `call` (a scn_call_names name): the
  * scenario's machine.syscalls.CALL, else its profile file's, else NULL. */
 const cJSON *sch_machine_syscall(const struct sch_doc *d, const char *call);
+/* The same for the Ruby method's work around the call: machine.method_work.CALL. */
+const cJSON *sch_machine_method_work(const struct sch_doc *d, const char *call);
 
 /* Validate everything; GV_OK, GV_EINVAL (diagnostics added) or GV_ENOMEM. */
 int sch_validate(const struct sch_doc *d, struct diag_list *diags);

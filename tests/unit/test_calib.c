@@ -347,6 +347,25 @@ static void test_map(void)
     ASSERT_EQ(dur(&p, "syscalls.close"), 1230 * SIM_NS);
     ASSERT(calib_profile_key(&p, "syscalls.stat")->measured);
     ASSERT_STREQ(calib_profile_key(&p, "syscalls.stat")->how, "syscall_stat_ns 1316 ns");
+    snprintf(r.stat_path, sizeof r.stat_path, "/work/main/scenarios/mtime_loop.json");
+    calib_map(&r, &h, &p);
+    ASSERT_STREQ(calib_profile_key(&p, "syscalls.stat")->how,
+                 "syscall_stat_ns 1316 ns (of /work/main/scenarios/mtime_loop.json)");
+    /* machine.method_work: each Ruby method's extra as measured; not
+     * measured (no Ruby, --no-ruby): not written */
+    ASSERT(!calib_profile_key(&p, "method_work.stat") && !calib_profile_key(&p, "method_work.open_devnull"));
+    set(&r, CALIB_RUBY_FILE_MTIME_EXTRA, 1856.01, 1712.81, 1953.08);   /* the AMD EPYC guest, 14:09 UTC */
+    set(&r, CALIB_RUBY_FILE_WRITE_EXTRA, 4352.85, 4212.93, 4639.66);
+    calib_map(&r, &h, &p);
+    ASSERT_EQ(dur(&p, "method_work.stat"), 1860 * SIM_NS);           /* 3 digits */
+    ASSERT_EQ(dur(&p, "method_work.open_devnull"), 4350 * SIM_NS);
+    ASSERT(calib_profile_key(&p, "method_work.stat")->measured);
+    ASSERT(strstr(calib_profile_key(&p, "method_work.stat")->how, "ruby_file_mtime_extra_ns 1856 ns"));
+    ASSERT(strstr(calib_profile_key(&p, "method_work.open_devnull")->how, "File.write"));
+    r.m[CALIB_RUBY_FILE_WRITE_EXTRA].measured = false;
+    calib_map(&r, &h, &p);
+    ASSERT(calib_profile_key(&p, "method_work.stat") && !calib_profile_key(&p, "method_work.open_devnull"));
+    set(&r, CALIB_RUBY_FILE_WRITE_EXTRA, 4352.85, 4212.93, 4639.66);
     char buf[64];
     calib_key_value(calib_profile_key(&p, "wake_ipi"), buf, sizeof buf);
     ASSERT_STREQ(buf, "10.6us");  /* no wake after 10 us idle timed: after a pause */
@@ -456,6 +475,29 @@ static void test_ruby_insn(void)
     for (int i = 0; i < 5; i++) ASSERT(s[i] > 0.01 && s[i] < 1000);
 }
 
+/* A Ruby method's extra over its system calls: a Ruby that does not exist
+ * is GV_EUNSUP, a call with no Ruby method GV_EINVAL; the Ruby on PATH
+ * answers sane samples for File.mtime and File.write (more than a loop
+ * iteration, less than a ms). */
+static void test_ruby_method(void)
+{
+    char err[GV_ERRLEN];
+    double s[3];
+    struct rrun_opts bad = { .ruby = "/nonexistent/ruby" };
+    ASSERT_EQ(rrun_method_ns(&bad, CALL_STAT, s, 3, err, sizeof err), GV_EUNSUP);
+    ASSERT(strstr(err, "/nonexistent/ruby"));
+    ASSERT_EQ(rrun_method_ns(NULL, CALL_GETPID, s, 3, err, sizeof err), GV_EINVAL);
+    ASSERT_EQ(rrun_method_ns(NULL, CALL_STAT, s, 0, err, sizeof err), GV_EINVAL);
+    struct rrun_opts o = { .stat_path = "docs/calibrate.md" };
+    static const enum scn_syscall_call calls[2] = { CALL_STAT, CALL_OPEN_DEVNULL };
+    for (int c = 0; c < 2; c++) {
+        int rc = rrun_method_ns(&o, calls[c], s, 3, err, sizeof err);
+        if (rc != GV_OK) fprintf(stderr, "%s\n", err);
+        ASSERT_EQ(rc, GV_OK);
+        for (int i = 0; i < 3; i++) ASSERT(s[i] > 5 && s[i] < 1e6);
+    }
+}
+
 int main(void)
 {
     RUN(test_quantiles);
@@ -467,5 +509,6 @@ int main(void)
     RUN(test_map);
     RUN(test_docs_table);
     RUN(test_ruby_insn);
+    RUN(test_ruby_method);
     TEST_DONE();
 }
