@@ -347,10 +347,10 @@ static void test_map(void)
     ASSERT_EQ(dur(&p, "syscalls.close"), 1230 * SIM_NS);
     ASSERT(calib_profile_key(&p, "syscalls.stat")->measured);
     ASSERT_STREQ(calib_profile_key(&p, "syscalls.stat")->how, "syscall_stat_ns 1316 ns");
-    snprintf(r.stat_path, sizeof r.stat_path, "/work/main/scenarios/mtime_loop.json");
+    snprintf(r.stat_path, sizeof r.stat_path, "/srv/gvlsim/scenarios/mtime_loop.json");
     calib_map(&r, &h, &p);
     ASSERT_STREQ(calib_profile_key(&p, "syscalls.stat")->how,
-                 "syscall_stat_ns 1316 ns (of /work/main/scenarios/mtime_loop.json)");
+                 "syscall_stat_ns 1316 ns (of /srv/gvlsim/scenarios/mtime_loop.json)");
     /* machine.method_work: each Ruby method's extra as measured; not
      * measured (no Ruby, --no-ruby): not written */
     ASSERT(!calib_profile_key(&p, "method_work.stat") && !calib_profile_key(&p, "method_work.open_devnull"));
