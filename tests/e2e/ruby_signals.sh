@@ -25,8 +25,9 @@ programs_running() {
 # the program runs, check what is left.
 interrupt() {
     sig=$1 want=$2
-    # a background job of a shell starts with SIGINT ignored: env restores it
-    TMPDIR="$rt" env --default-signal=INT "$bin" exec --backend ruby --max-spread 1000 --timeout 120 \
+    # a background job of a shell starts with SIGINT ignored, one under nohup
+    # with SIGHUP ignored: env restores them
+    TMPDIR="$rt" env --default-signal=INT,TERM,HUP "$bin" exec --backend ruby --max-spread 1000 --timeout 120 \
         tests/data/exec_hang.json -q -o "$tmp/h.csv" >"$tmp/out" 2>"$tmp/err" &
     pid=$!
     i=0  # the run's directory (not the version probe's) holds program.rb and the child's stdout
