@@ -4,6 +4,7 @@
 # signal (exit 128 + N), the Ruby program is killed with it, and its
 # private directory (the program, its report, stdout and stderr) is gone
 # from $TMPDIR.  Without a ruby on PATH it is skipped.
+# real-threads: Ruby programs (`make test` runs such scripts with nothing else at work: tests/e2e/run.sh)
 set -u
 bin=$1
 . tests/e2e/lib.inc
