@@ -263,8 +263,9 @@ const struct sim_engine_ops sim_heap_ops = {
     .destroy = heap_destroy,
 };
 
-/* The engine starts with room for INITIAL_CAP entries and INITIAL_CAP
- * (>= SMALL_MAX) slots on the free list.  While the array is small, every
+/* The engine starts with room for INITIAL_CAP entries and slots, and
+ * SMALL_MAX slots on the free list (the others are touched when first
+ * needed, as the array's entries are).  While the array is small, every
  * slot in use belongs to one of its n entries (a cancelled entry's slot is
  * free again), and the inline insertion (engine.h) only runs below
  * SMALL_MAX entries: so it always finds a free slot, and needs no test for
@@ -282,10 +283,11 @@ struct sim_engine *sim_heap_create(void)
         heap_destroy(&he->base);
         return NULL;
     }
-    he->cap = he->slots_cap = he->nslots = INITIAL_CAP;
-    for (uint32_t s = 0; s < INITIAL_CAP; s++) {
+    he->cap = he->slots_cap = INITIAL_CAP;
+    he->nslots = SMALL_MAX;
+    for (uint32_t s = 0; s < SMALL_MAX; s++) {
         he->slots[s].seq = 0;
-        he->slots[s].next_free = s + 1 < INITIAL_CAP ? s + 1 : FREE_END;
+        he->slots[s].next_free = s + 1 < SMALL_MAX ? s + 1 : FREE_END;
     }
     he->free_head = 0;
     he->small = 1;
