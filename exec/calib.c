@@ -86,6 +86,10 @@ static const struct calib_desc descs[CALIB_COUNT] = {
                                      "the 100 us wait with the thread's timer slack set to 1 ns" },
     [CALIB_TIMER_LATE_1NS_300US] = { "timer_late_1ns_300us_ns", "ns", "the same, a 300 us wait" },
     [CALIB_TIMER_LATE_1NS_1MS] = { "timer_late_1ns_1ms_ns", "ns", "the same, a 1 ms wait" },
+    [CALIB_STEAL_RATE] = { "hidden_steal_gaps_per_s", "per s",
+                           "clock gaps of 8 us or more per second, a pinned thread reading the clock (per 10 ms chunk)" },
+    [CALIB_STEAL_LEN] = { "hidden_steal_len_ns", "ns", "those gaps' lengths" },
+    [CALIB_STEAL_SHARE] = { "hidden_steal_share", "fraction", "the share of a chunk's time they took" },
     [CALIB_RUBY_INSN] = { "ruby_insn_ns", "ns", "a Ruby VM instruction of the counted loop (compute insns)" },
 };
 
@@ -308,6 +312,10 @@ int calib_run(const struct calib_opts *o, struct calib_result *r, char *err, siz
         calib_bench_timer(&c);
         calib_name("ruby");
         calib_bench_ruby(&c);
+        /* last: what the start of the run leaves behind (the previous
+         * program's exit, the page cache) is over by now */
+        calib_name("steal");
+        calib_bench_steal(&c);
     }
     prctl(PR_SET_NAME, name, 0, 0, 0);
     sched_setaffinity(0, sizeof saved, &saved);

@@ -57,6 +57,7 @@ void calib_bench_wake(struct calib_ctx *c);   /* calib_wake.c */
 void calib_bench_pack(struct calib_ctx *c);   /* calib_pack.c */
 void calib_bench_timer(struct calib_ctx *c);  /* calib_timer.c */
 void calib_bench_ruby(struct calib_ctx *c);   /* calib_ruby.c */
+void calib_bench_steal(struct calib_ctx *c);  /* calib_steal.c */
 
 /* Rounds of one sample each, round(c, ctx, &v), until their values agree
  * or the budget (full_s in a full run) is spent; r->m[id] gets the stats.

@@ -68,6 +68,12 @@
  *                     (floored at 0)
  *   corun_slowdown  = the busy loop's time per iteration while both CPUs run
  *                     it / alone (CPU-time clocks), at least 1
+ *   hidden_steal_rate = gaps of 8 us or more per second that a thread pinned
+ *                     to each CPU in turn sees in its clock reads (chunks in
+ *                     which it was switched out dropped); not measured: not
+ *                     written (no hidden steal)
+ *   hidden_steal_len= those gaps' quantiles at (i + 1/2) / n, n = 16 (fewer
+ *                     gaps: each one), equally likely; not written at rate 0
  *   syscalls.CALL   = the CPU time of the real call a syscall op with
  *                     "dur": "machine" makes (exec/exec_syscall.c), each
  *                     measured as such: stat syscall_stat_ns, write_devnull
@@ -291,6 +297,28 @@ static void syscall_keys(struct calib_profile *p, const struct calib_result *r)
     }
 }
 
+/* hidden_steal_rate and hidden_steal_len: the clock-reading loop's gaps
+ * (calib_steal.c), the rate per second of the time kept and the gaps'
+ * quantiles as equally likely lengths; a rate of 0 (no gap seen) writes
+ * no lengths, and an unmeasured run writes neither key (no hidden steal). */
+static void steal_keys(struct calib_profile *p, const struct calib_result *r)
+{
+    const struct calib_steal *s = &r->steal;
+    if (!s->measured) return;
+    struct calib_key *k = add(p, "hidden_steal_rate", CK_NUM);
+    k->num = floor(s->rate + 0.5);
+    k->measured = true;
+    snprintf(k->how, sizeof k->how, "%d gaps of >= 8 us in %.3g s of a pinned clock-reading loop on %d CPU%s "
+             "(%.2g%% of its time; %s median %.4g ns)", s->gaps, s->observed_ns * 1e-9, s->cpus,
+             s->cpus == 1 ? "" : "s", s->share * 100, mname(CALIB_STEAL_LEN), r->m[CALIB_STEAL_LEN].median);
+    if (s->nlen <= 0) return;
+    k = add(p, "hidden_steal_len", CK_DURS);
+    k->measured = true;
+    for (int i = 0; i < s->nlen && i < GV_CURVE_MAX; i++) k->curve.y[k->curve.n++] = ns3(s->len_ns[i]);
+    snprintf(k->how, sizeof k->how, "the %d gaps' quantiles at (i + 1/2) / %d, equally likely (%s %.4g..%.4g ns)",
+             s->gaps, s->nlen, mname(CALIB_STEAL_LEN), s->len_ns[0], s->len_ns[s->nlen - 1]);
+}
+
 void calib_map(const struct calib_result *r, const struct calib_host *h, struct calib_profile *p)
 {
     memset(p, 0, sizeof *p);
@@ -442,6 +470,7 @@ void calib_map(const struct calib_result *r, const struct calib_host *h, struct 
     k->str = "glibc";
     snprintf(k->how, sizeof k->how, "the C library (%s)", h->libc);
 
+    steal_keys(p, r);
     syscall_keys(p, r);
 }
 
@@ -459,6 +488,16 @@ void calib_key_value(const struct calib_key *k, char *buf, size_t size)
     case CK_INT: snprintf(buf, size, "%lld", k->i); break;
     case CK_NUM: snprintf(buf, size, "%g", k->num); break;
     case CK_STR: snprintf(buf, size, "%s", k->str); break;
+    case CK_DURS: {
+        size_t used = (size_t)snprintf(buf, size, "[");
+        for (int i = 0; i < k->curve.n && used < size; i++) {
+            char y[32];
+            units_format(k->curve.y[i], y, sizeof y);
+            used += (size_t)snprintf(buf + used, size - used, "%s\"%s\"", i ? ", " : "", y);
+        }
+        if (used < size) snprintf(buf + used, size - used, "]");
+        break;
+    }
     case CK_CURVE: {
         size_t used = (size_t)snprintf(buf, size, "[");
         for (int i = 0; i < k->curve.n && used < size; i++) {

@@ -107,6 +107,13 @@ static int fill_struct(const struct bctx *b, const struct sch_obj *t, const cJSO
             memcpy(field, &x, sizeof x);
             break;
         }
+        case SCH_DURS: {  /* a short list in the struct (scn_durs); absent: none */
+            struct scn_durs x = { 0 };
+            for (const cJSON *e = v ? v->child : NULL; e && x.n < GV_CURVE_MAX; e = e->next)
+                x.v[x.n++] = sch_dur(b->d->pos, e);
+            memcpy(field, &x, sizeof x);
+            break;
+        }
         default:
             break;
         }

@@ -100,6 +100,13 @@ static const struct sch_key machine_keys[] = {
     { .name = "wake_pack", .kind = SCH_NUMBER, .flags = SCH_ZERO_OK, .def = "0", .dmax = 1.0,
       .off = offsetof(struct scn_machine, wake_pack) },
     M_DUR("wake_pack_sleep", "0", wake_pack_sleep),
+    /* hidden steal (sim/machine.h): gaps per second of a busy core, and
+     * their lengths (at most MACH_STEAL_LENS, equally likely); a rate
+     * needs lengths (check_steal) */
+    { .name = "hidden_steal_rate", .kind = SCH_NUMBER, .flags = SCH_ZERO_OK, .def = "0", .dmax = 1e6,
+      .off = offsetof(struct scn_machine, hidden_steal_rate) },
+    { .name = "hidden_steal_len", .kind = SCH_DURS, .min = 1, .max = SIM_S, .dmax = GV_CURVE_MAX,
+      .off = offsetof(struct scn_machine, hidden_steal_len) },
     M_DUR_POS("os_timeslice", "3ms", os_timeslice),
     { .name = "os_scheduler", .kind = SCH_ENUM, .def = "fifo", .values = scn_os_scheduler_names,
       .off = offsetof(struct scn_machine, os_scheduler) },
@@ -936,6 +943,8 @@ static int check_printable(struct vctx *c, const cJSON *v)
     return 1;
 }
 
+static void check_steal(struct vctx *c, const cJSON *mach);
+
 static void check_profile_file(struct vctx *c)
 {
     const cJSON *p = c->d->profile;
@@ -1012,8 +1021,9 @@ static int check_list(struct vctx *c, const cJSON *v, const struct sch_key *k)
         report(c, v, 0, "must have at least %lld value%s", (long long)k->min, k->min == 1 ? "" : "s");
         return 0;
     }
-    if (n > DIST_MAX_VALUES) {
-        report(c, v, 0, "too many values (%d; the limit is %d)", n, DIST_MAX_VALUES);
+    int most = k->dmax > 0 ? (int)k->dmax : DIST_MAX_VALUES;
+    if (n > most) {
+        report(c, v, 0, "too many values (%d; the limit is %d)", n, most);
         return 0;
     }
     size_t i = 0;
@@ -1160,6 +1170,7 @@ static int check_value(struct vctx *c, const cJSON *v, const struct sch_key *k)
         else if (cJSON_IsObject(v)) check_object(c, v, &sch_machine, found);
         else if (!cJSON_IsString(v)) type_error(c, v, "a machine profile name or a machine object");
         if (c->d->profile) check_profile_file(c);
+        check_steal(c, v);
         return 1;
     case SCH_QUEUE:
         return check_ref(c, v, NT_QUEUE) != NULL;
@@ -1317,6 +1328,28 @@ const cJSON *sch_machine_syscall(const struct sch_doc *d, const char *call)
     if (v) return v;
     sc = cJSON_IsObject(d->profile) ? cJSON_GetObjectItemCaseSensitive(d->profile, "syscalls") : NULL;
     return cJSON_IsObject(sc) ? cJSON_GetObjectItemCaseSensitive(sc, call) : NULL;
+}
+
+/* A machine key's value: the scenario's machine object's, else its
+ * profile file's, else NULL. */
+static const cJSON *machine_value(const struct sch_doc *d, const char *key)
+{
+    const cJSON *m = cJSON_IsObject(d->root) ? cJSON_GetObjectItemCaseSensitive(d->root, "machine") : NULL;
+    const cJSON *v = cJSON_IsObject(m) ? cJSON_GetObjectItemCaseSensitive(m, key) : NULL;
+    if (v) return v;
+    return cJSON_IsObject(d->profile) ? cJSON_GetObjectItemCaseSensitive(d->profile, key) : NULL;
+}
+
+/* hidden_steal_rate > 0 needs the gaps' lengths (hidden_steal_len). */
+static void check_steal(struct vctx *c, const cJSON *mach)
+{
+    const cJSON *rate = machine_value(c->d, "hidden_steal_rate");
+    if (!cJSON_IsNumber(rate) || !(rate->valuedouble > 0) || machine_value(c->d, "hidden_steal_len")) return;
+    bool here = cJSON_IsObject(mach) && cJSON_GetObjectItemCaseSensitive(mach, "hidden_steal_rate") == rate;
+    size_t mark = here ? jptr_push_key(&c->ptr, "hidden_steal_rate") : 0;
+    report(c, here ? rate : mach, 0, "hidden_steal_rate %g needs the gaps' lengths: machine.hidden_steal_len "
+           "(an array of durations; gvlsim calibrate measures both)", rate->valuedouble);
+    if (here) jptr_pop(&c->ptr, mark);
 }
 
 /* Which machine a scenario runs on, for a message: its profile's name, or

@@ -41,7 +41,7 @@ enum sch_kind {
     SCH_MEASURE,  /* the name of a declared measure */
     SCH_MEASURE_OR_BOOL, /* true, false, or the name of a declared measure */
     SCH_TMPL,     /* the name of a thread template */
-    SCH_DURS,     /* an array of at least `min` durations in [0, max] */
+    SCH_DURS,     /* an array of at least `min` (and, if dmax > 0, at most dmax) durations in [0, max] */
     SCH_WEIGHTS,  /* an array of numbers >= 0 */
     SCH_CURVE,    /* an array of up to GV_CURVE_MAX [x, y] pairs of durations: x > 0 and strictly
                    * increasing, y in [0, max] (common/curve.h) */
@@ -73,7 +73,7 @@ struct sch_key {
     unsigned flags;             /* SCH_REQUIRED, SCH_POSITIVE */
     const char *def;            /* default as written in JSON text, or NULL */
     int64_t min, max;           /* INT; DUR (ps); ARRAY/OPS: min = fewest elements */
-    double dmax;                /* NUMBER */
+    double dmax;                /* NUMBER; DURS: if > 0, the most values */
     double dmin;                /* NUMBER: if > 0, the least value (inclusive) */
     const char *const *values;  /* ENUM: NULL-terminated, in enum order */
     const struct sch_obj *obj;  /* OBJECT: its keys; ARRAY: the element */
