@@ -4,6 +4,7 @@
 # directory), with the host and every measurement recorded; usage errors;
 # an unwritable output fails before measuring.  No timing is asserted: the
 # numbers depend on this machine and its load.
+# real-threads: gvlsim calibrate (`make test` runs such scripts with nothing else at work: tests/e2e/run.sh)
 set -u
 bin=$1
 . tests/e2e/lib.inc

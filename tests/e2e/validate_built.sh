@@ -5,6 +5,7 @@
 # their committed rows, host.txt lines and targets.txt line (as measured); and scripts/build_ruby.sh's
 # errors (usage, a ref that is not there, a tree that is not CRuby, a
 # PREFIX in use), none of which builds anything.
+# real-threads: scripts/validate_results.sh, which looks at the CPUs (`make test` runs such scripts with nothing else at work: tests/e2e/run.sh)
 set -u
 bin=$1
 . tests/e2e/lib.inc
