@@ -383,7 +383,8 @@ static void rq_remove(struct machine *m, struct mach_core *c, struct mach_task *
     rq_count(m, c, -1);
 }
 
-static struct mach_task *rq_pop(struct machine *m, struct mach_core *c)
+/* (Inline: a block's dispatch pops its core's queue, often.) */
+static inline struct mach_task *rq_pop(struct machine *m, struct mach_core *c)
 {
     struct mach_task *t = c->rq_head;
     if (!t) return NULL;
@@ -789,10 +790,16 @@ static sim_time wake_latency(struct machine *m, sim_time mean, sim_time spread)
  * by the host (Documentation/virt/kvm/halt-polling.rst).  Measured per
  * machine (`gvlsim calibrate`: wake_after_idle_*, docs/validate.md); a
  * trace shows it in its hand-offs by quiet time (`gvlsim import`). */
-static sim_time idle_wake_latency(struct machine *m, const struct mach_core *c)
+static __attribute__((noinline)) sim_time idle_extra_at(const struct machine *m, const struct mach_core *c)
+{
+    return gv_curve_at(&m->idle_extra, mach_now_of(m) - c->idle_at);
+}
+
+/* (Inline, the curve out of line: about every other wake is one.) */
+static inline sim_time idle_wake_latency(struct machine *m, const struct mach_core *c)
 {
     sim_time d = wake_latency(m, m->p.wake_idle_core, m->idle_spread);
-    if (m->idle_extra.n > 0) d += gv_curve_at(&m->idle_extra, mach_now_of(m) - c->idle_at);
+    if (m->idle_extra.n > 0) d += idle_extra_at(m, c);
     return d;
 }
 
@@ -1137,11 +1144,6 @@ int mach_wake(struct machine *m, struct mach_task *t, const struct mach_task *wa
     m->last_ipi_extra = 0;
     if (t->state != MT_BLOCKED) return 0;
     return place(m, t, waker, false);
-}
-
-sim_time mach_wake_ipi_extra(const struct machine *m)
-{
-    return m->last_ipi_extra;
 }
 
 sim_time mach_wake_draw(struct machine *m, sim_time mean)

@@ -313,7 +313,7 @@ int mach_wake_timer(struct machine *m, struct mach_task *t);
  * on the EPYC guest 7-9 us within 50 us of idle, 39-41 us from 100 us).
  * The caller adds it to the wake's cost (models/vm.h vm_wake_cost) before
  * its next mach_wake. */
-sim_time mach_wake_ipi_extra(const struct machine *m);
+static inline sim_time mach_wake_ipi_extra(const struct machine *m);
 /* A wake latency the caller charges itself (machine.timer_wake), drawn
  * like the machine's own: uniformly within +-wake_jitter of `mean`. */
 sim_time mach_wake_draw(struct machine *m, sim_time mean);
@@ -395,6 +395,12 @@ static inline void mach_burst(struct machine *m, struct mach_task *t, sim_time d
     t->interrupt_pending = false;
     t->burst_cut = 0;
     t->burst_ev = sim_at_checked(m->eng, end, mach_ev_burst_end, t, (uint64_t)(uintptr_t)m);
+}
+
+/* (Inline: asked after every wake, vm_wake_cost.) */
+static inline sim_time mach_wake_ipi_extra(const struct machine *m)
+{
+    return m->last_ipi_extra;
 }
 
 #endif
