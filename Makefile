@@ -105,7 +105,8 @@ FORCE:
 
 .PHONY: all deps FORCE demo regress regress-update test test-suite unit-test golden-test e2e-test engine-test \
         docs-test asan-test bench valgrind tsan clean check-deps install uninstall install-test docs docs-measure \
-        fuzz fuzz-replay docs-validate
+        fuzz fuzz-replay docs-validate asan-replay test-units-sim test-e2e-sim test-asan-units-sim test-asan-golden \
+        test-asan-e2e-sim test-real
 
 # The man page and the bash completion are printed by gvlsim from its
 # command and option tables (cli/cmd_help.c), so they cannot drift from
@@ -293,25 +294,77 @@ e2e-test: gvlsim
 engine-test: gvlsim
 	@tests/engines/run.sh ./gvlsim $(HAVE_SIMGRID)
 
+# the ASan+UBSan runs: unit tests and replays abort at the first report;
+# gvlsim itself (golden, e2e) reports leaks too
+ASAN_UNIT_ENV := ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1
+ASAN_BIN_ENV  := ASAN_OPTIONS=detect_leaks=1 GVLSIM_SANITIZED=1
+
 asan-test: $(ASN_UNITS) $(ASN_REPLAY) $(ASN)/gvlsim
 	@echo "== ASan+UBSan build =="
-	@ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1 \
-	  scripts/run-unit.sh $(ASN_UNITS)
+	@$(ASAN_UNIT_ENV) scripts/run-unit.sh $(ASN_UNITS)
+	@$(MAKE) --no-print-directory asan-replay
+	@$(ASAN_BIN_ENV) tests/golden/run.sh $(ASN)/gvlsim
+	@$(ASAN_BIN_ENV) tests/e2e/run.sh $(ASN)/gvlsim
+
+asan-replay: $(ASN_REPLAY)
 	@for t in $(FUZZ_TARGETS); do \
 	  echo "== replay $$t (ASan+UBSan)"; \
-	  ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1 \
-	    $(ASN)/tests/replay_$$t tests/fuzz/corpus/$$t tests/fuzz/crashers/$$t </dev/null || exit 1; \
+	  $(ASAN_UNIT_ENV) $(ASN)/tests/replay_$$t tests/fuzz/corpus/$$t tests/fuzz/crashers/$$t </dev/null || exit 1; \
 	done
-	@ASAN_OPTIONS=detect_leaks=1 GVLSIM_SANITIZED=1 tests/golden/run.sh $(ASN)/gvlsim
-	@ASAN_OPTIONS=detect_leaks=1 GVLSIM_SANITIZED=1 tests/e2e/run.sh $(ASN)/gvlsim
 
 # `make test` on a fresh machine: install what is missing first (as root),
 # then run the suite in a fresh make so that pkg-config sees the packages.
 test: deps
 	@$(MAKE) --no-print-directory WERROR=-Werror test-suite
 
-test-suite: check-deps unit-test fuzz-replay golden-test e2e-test engine-test docs-test install-test asan-test
+# test-suite: the suites of unit-test fuzz-replay golden-test e2e-test
+# engine-test docs-test install-test asan-test, each case once, in three
+# steps:
+#   1. every binary they need, both trees (release, ASan) at once, -j NPROC;
+#   2. the suites that only simulate, side by side (-j NPROC; each suite's
+#      output printed in one piece when it ends): deterministic, they give
+#      the same bytes however loaded the host;
+#   3. those that run real threads (the executor's unit test, REAL_UNITS,
+#      and the e2e scripts marked "# real-threads:", tests/e2e/run.sh), in
+#      both builds, one at a time with nothing else of the suite at work:
+#      their watchdogs and the executor's busy-loop calibration see the load.
+# A -j given to make itself is kept (not forced to NPROC).
+NPROC := $(shell nproc 2>/dev/null || echo 2)
+TEST_JOBS = $(if $(filter -j%,$(MAKEFLAGS)),,-j$(NPROC))
+REAL_UNITS := test_exec
+REL_UNITS_SIM  := $(filter-out $(REAL_UNITS:%=$(REL)/tests/%),$(REL_UNITS))
+ASN_UNITS_SIM  := $(filter-out $(REAL_UNITS:%=$(ASN)/tests/%),$(ASN_UNITS))
+TEST_BINS := all $(REL_UNITS) $(REL_REPLAY) $(REL)/tests/schema_keys $(ASN_UNITS) $(ASN_REPLAY) $(ASN)/gvlsim
+# the longest first, so that the two (NPROC) lanes end together
+TEST_SIM := test-asan-e2e-sim docs-test test-e2e-sim test-asan-units-sim asan-replay test-asan-golden \
+            engine-test golden-test test-units-sim fuzz-replay install-test
+
+test-suite: check-deps
+	@$(MAKE) --no-print-directory $(TEST_JOBS) $(TEST_BINS)
+	@$(MAKE) --no-print-directory $(TEST_JOBS) --output-sync=target $(TEST_SIM)
+	@$(MAKE) --no-print-directory test-real
 	@echo "make test: all passed"
+
+test-units-sim: $(REL_UNITS_SIM)
+	@scripts/run-unit.sh $(REL_UNITS_SIM)
+test-e2e-sim: gvlsim
+	@tests/e2e/run.sh ./gvlsim sim
+test-asan-units-sim: $(ASN_UNITS_SIM)
+	@echo "== ASan+UBSan build: unit tests"
+	@$(ASAN_UNIT_ENV) scripts/run-unit.sh $(ASN_UNITS_SIM)
+test-asan-golden: $(ASN)/gvlsim
+	@echo "== ASan+UBSan build: golden"
+	@$(ASAN_BIN_ENV) tests/golden/run.sh $(ASN)/gvlsim
+test-asan-e2e-sim: $(ASN)/gvlsim
+	@echo "== ASan+UBSan build: e2e"
+	@$(ASAN_BIN_ENV) tests/e2e/run.sh $(ASN)/gvlsim sim
+# one recipe: its lines run one after another even under make -j
+test-real: $(REAL_UNITS:%=$(REL)/tests/%) $(REAL_UNITS:%=$(ASN)/tests/%) gvlsim $(ASN)/gvlsim
+	@scripts/run-unit.sh $(REAL_UNITS:%=$(REL)/tests/%)
+	@tests/e2e/run.sh ./gvlsim real
+	@echo "== ASan+UBSan build: real threads"
+	@$(ASAN_UNIT_ENV) scripts/run-unit.sh $(REAL_UNITS:%=$(ASN)/tests/%)
+	@$(ASAN_BIN_ENV) tests/e2e/run.sh $(ASN)/gvlsim real
 
 demo: deps
 	@$(MAKE) --no-print-directory gvlsim

@@ -85,6 +85,7 @@ struct cal_opts {
 static void fmt_value(const struct calib_desc *d, double v, char *buf, size_t n)
 {
     if (!strcmp(d->unit, "fraction")) snprintf(buf, n, "%.2f", v);
+    else if (strcmp(d->unit, "ns")) snprintf(buf, n, "%.4g %s", v, d->unit);  /* "per s" */
     else if (v >= 1e6) snprintf(buf, n, "%.3g ms", v / 1e6);
     else if (v >= 1e3) snprintf(buf, n, "%.3g us", v / 1e3);
     else snprintf(buf, n, "%.3g ns", v);

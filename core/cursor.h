@@ -174,6 +174,14 @@ static inline sim_time core_syscall_dur(struct core_thread *th, const struct scn
     return op->u.syscall.io_wait || op->u.syscall.dur_machine ? d : core_scale_work(d, work_scale);
 }
 
+/* A syscall op's method_work on this machine: the scenario's is scaled
+ * like any work; "method_work": "machine" is this machine's already. */
+static inline sim_time core_method_work(const struct scn_op *op, double work_scale)
+{
+    return op->u.syscall.method_work_machine ? op->u.syscall.method_work
+                                             : core_scale_work(op->u.syscall.method_work, work_scale);
+}
+
 static inline sim_time core_sleep_dur(struct core_thread *th, const struct scn_op *op)
 {
     return core_draw(th, &op->u.sleep.dur);

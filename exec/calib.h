@@ -76,7 +76,12 @@ enum calib_id {
     CALIB_TIMER_LATE_1NS_100US, /* the same 100 us wait with the thread's timer slack set to 1 ns */
     CALIB_TIMER_LATE_1NS_300US, /* ... 300 us */
     CALIB_TIMER_LATE_1NS_1MS,   /* ... 1 ms */
+    CALIB_STEAL_RATE,          /* gaps per second a pinned clock-reading thread sees (calib_steal.c) */
+    CALIB_STEAL_LEN,           /* ns: those gaps' lengths */
+    CALIB_STEAL_SHARE,         /* fraction of its time they took */
     CALIB_RUBY_INSN,           /* ns per VM instruction of the Ruby backend's counted loop */
+    CALIB_RUBY_FILE_MTIME_EXTRA, /* CPU ns per File.mtime in that Ruby (GC off) beyond a stat(2) of its file */
+    CALIB_RUBY_FILE_WRITE_EXTRA, /* the same of File.write to /dev/null beyond its open + write + close */
     CALIB_COUNT
 };
 
@@ -108,7 +113,8 @@ struct calib_stat {
 struct calib_opts {
     bool quick;          /* about 4x shorter budgets (whole run within 15 s) */
     double max_spread;   /* default 0.10 */
-    const char *stat_path;  /* file for the stat(2) benchmark; NULL: "/" */
+    const char *stat_path;  /* file for the stat(2) and File.mtime benchmarks; NULL: what the
+                             * backends stat (calib.c default_stat_path) */
     const char *ruby;       /* the Ruby of CALIB_RUBY_INSN: a path or a name on PATH; NULL: "ruby" */
     bool no_ruby;           /* skip CALIB_RUBY_INSN */
     /* called after each measurement (progress lines); may be NULL */
@@ -116,11 +122,27 @@ struct calib_opts {
     void *progress_ctx;
 };
 
+/* The hidden steal's summary (calib_steal.c): what the machine keys
+ * hidden_steal_rate and hidden_steal_len are. */
+#define CALIB_STEAL_LENS 16
+struct calib_steal {
+    bool measured;
+    double rate;                      /* gaps per second of the time kept */
+    double share;                     /* the gaps' total / the time kept */
+    double len_ns[CALIB_STEAL_LENS];  /* nlen equally likely lengths (quantiles), ns */
+    int nlen;
+    int gaps;                         /* gaps seen */
+    double observed_ns;               /* time kept */
+    int chunks, dropped, cpus;        /* chunks run, dropped (switched out); CPUs used */
+};
+
 struct calib_result {
     struct calib_stat m[CALIB_COUNT];
+    struct calib_steal steal;
     int cpus[2];         /* the CPUs used (cpus[1] = -1 with one CPU) */
     int ncpus_allowed;   /* CPUs in the affinity mask */
     double seconds;      /* host time the run took */
+    char stat_path[512]; /* the file of the stat(2) and File.mtime benchmarks */
 };
 
 /* Run every benchmark.  GV_OK, or GV_ERUN / GV_ENOMEM with a message (a
@@ -139,6 +161,12 @@ double calib_tick_estimate(const long long *at, int n);
  * took, the other thread doing other_chunks of its mallocs and frees
  * meanwhile, a batch being `batch` chunks of each? */
 bool calib_free_both_at_work(long long cpu_ns, long long wall_ns, long other_chunks, int batch);
+
+/* The hidden steal's summary from the gaps seen (ns, any order) in
+ * observed_ns of kept time: the rate, the share of time, and
+ * min(n, CALIB_STEAL_LENS) equally likely lengths - the gaps' quantiles at
+ * (i + 1/2) / CALIB_STEAL_LENS, or with that many gaps or fewer the gaps.  GV_EINVAL if observed_ns <= 0, GV_ENOMEM, or GV_OK. */
+int calib_steal_summarise(const double *gaps_ns, int n, double observed_ns, struct calib_steal *out);
 
 /* Quantile q (0..1) of n sorted values, linearly interpolated. */
 double calib_quantile(const double *sorted, int n, double q);

@@ -127,6 +127,39 @@ static void bench_op(struct calib_ctx *c, enum calib_id id, enum op_kind kind, d
     calib_done(c, id);
 }
 
+/* ns per stat(2) of the benchmark's file (syscall true) or per open +
+ * write + close of /dev/null (false), the median of n samples of about
+ * sample_ns each on the CPU-time clock: the C side of a Ruby method's extra
+ * (calib_ruby.c), sampled right after it. */
+double calib_syscall_sample_ns(struct calib_ctx *c, bool stat_call, int n, long long sample_ns)
+{
+    struct op_ctx o;
+    memset(&o, 0, sizeof o);
+    o.kind = stat_call ? OP_STAT : OP_FILE_WRITE;
+    o.x = 1;
+    o.stat_path = c->o->stat_path;
+    uint64_t k = 16;
+    for (;;) {
+        long long t = calib_thread_cpu_ns();
+        op_run(&o, k);
+        long long dt = calib_thread_cpu_ns() - t;
+        if (dt >= sample_ns / 4 || k >= (1ull << 40)) {
+            k = (uint64_t)((double)k * (double)sample_ns / (double)(dt > 0 ? dt : 1)) + 1;
+            break;
+        }
+        k *= 4;
+    }
+    double s[32];
+    if (n > 32) n = 32;
+    if (n < 1) n = 1;
+    for (int i = 0; i < n; i++) {
+        long long t = calib_thread_cpu_ns();
+        op_run(&o, k);
+        s[i] = (double)(calib_thread_cpu_ns() - t) / (double)k;
+    }
+    return median_of(s, n);
+}
+
 /* open(2) and close(2) apart: neither can be looped alone (the fds run out,
  * or there is nothing to close), so each sample opens a batch of fds and
  * then closes them, timing the two halves on the CPU-time clock; one clock

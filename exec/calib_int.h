@@ -57,6 +57,12 @@ void calib_bench_wake(struct calib_ctx *c);   /* calib_wake.c */
 void calib_bench_pack(struct calib_ctx *c);   /* calib_pack.c */
 void calib_bench_timer(struct calib_ctx *c);  /* calib_timer.c */
 void calib_bench_ruby(struct calib_ctx *c);   /* calib_ruby.c */
+void calib_bench_steal(struct calib_ctx *c);  /* calib_steal.c */
+
+/* ns per stat(2) of c->o->stat_path (stat_call) or per open + write +
+ * close of /dev/null as File.write makes them: the median of n (<= 32)
+ * samples of about sample_ns each, CPU-time clock (calib_cpu.c). */
+double calib_syscall_sample_ns(struct calib_ctx *c, bool stat_call, int n, long long sample_ns);
 
 /* Rounds of one sample each, round(c, ctx, &v), until their values agree
  * or the budget (full_s in a full run) is spent; r->m[id] gets the stats.

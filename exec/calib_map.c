@@ -68,6 +68,12 @@
  *                     (floored at 0)
  *   corun_slowdown  = the busy loop's time per iteration while both CPUs run
  *                     it / alone (CPU-time clocks), at least 1
+ *   hidden_steal_rate = gaps of 8 us or more per second that a thread pinned
+ *                     to each CPU in turn sees in its clock reads (chunks in
+ *                     which it was switched out dropped); not measured: not
+ *                     written (no hidden steal)
+ *   hidden_steal_len= those gaps' quantiles at (i + 1/2) / n, n = 16 (fewer
+ *                     gaps: each one), equally likely; not written at rate 0
  *   syscalls.CALL   = the CPU time of the real call a syscall op with
  *                     "dur": "machine" makes (exec/exec_syscall.c), each
  *                     measured as such: stat syscall_stat_ns, write_devnull
@@ -75,7 +81,16 @@
  *                     the executor's getppid(2) is the same bare round
  *                     trip), open_devnull syscall_open_ns, close
  *                     syscall_close_ns; not measured: not written (such an
- *                     op is then a load error, not a guess)
+ *                     op is then a load error, not a guess).  The stat is
+ *                     of the file the backends stat (calib.c)
+ *   method_work.CALL= the CPU the Ruby method the Ruby backend runs for a
+ *                     syscall op of CALL uses beyond its system calls, a
+ *                     syscall op with "method_work": "machine" charges
+ *                     before its call: stat ruby_file_mtime_extra_ns
+ *                     (File.mtime), open_devnull ruby_file_write_extra_ns
+ *                     (File.write: its open, write and close are three
+ *                     ops, its work is charged before the first); not
+ *                     measured (no Ruby): not written
  */
 #include "calib_map.h"
 
@@ -287,8 +302,52 @@ static void syscall_keys(struct calib_profile *p, const struct calib_result *r)
     };
     for (size_t i = 0; i < sizeof calls / sizeof calls[0]; i++) {
         const struct calib_stat *st = M(r, calls[i].id);
-        if (st) add_dur(p, calls[i].key, st->median, true, "%s %.4g ns", mname(calls[i].id), st->median);
+        if (!st) continue;
+        if (calls[i].id == CALIB_SYSCALL_STAT && r->stat_path[0])
+            add_dur(p, calls[i].key, st->median, true, "%s %.4g ns (of %.200s)", mname(calls[i].id), st->median,
+                    r->stat_path);
+        else
+            add_dur(p, calls[i].key, st->median, true, "%s %.4g ns", mname(calls[i].id), st->median);
     }
+}
+
+/* machine.method_work: each Ruby method's extra as measured (it is the
+ * method's CPU less its calls', round by round, calib_ruby.c); a method
+ * not measured is not written. */
+static void method_work_keys(struct calib_profile *p, const struct calib_result *r)
+{
+    static const struct { const char *key, *method; enum calib_id id; } calls[] = {
+        { "method_work.stat", "File.mtime", CALIB_RUBY_FILE_MTIME_EXTRA },
+        { "method_work.open_devnull", "File.write", CALIB_RUBY_FILE_WRITE_EXTRA },
+    };
+    for (size_t i = 0; i < sizeof calls / sizeof calls[0]; i++) {
+        const struct calib_stat *st = M(r, calls[i].id);
+        if (st)
+            add_dur(p, calls[i].key, st->median, true, "%s %.4g ns (%s's CPU beyond its system calls)",
+                    mname(calls[i].id), st->median, calls[i].method);
+    }
+}
+
+/* hidden_steal_rate and hidden_steal_len: the clock-reading loop's gaps
+ * (calib_steal.c), the rate per second of the time kept and the gaps'
+ * quantiles as equally likely lengths; a rate of 0 (no gap seen) writes
+ * no lengths, and an unmeasured run writes neither key (no hidden steal). */
+static void steal_keys(struct calib_profile *p, const struct calib_result *r)
+{
+    const struct calib_steal *s = &r->steal;
+    if (!s->measured) return;
+    struct calib_key *k = add(p, "hidden_steal_rate", CK_NUM);
+    k->num = floor(s->rate + 0.5);
+    k->measured = true;
+    snprintf(k->how, sizeof k->how, "%d gaps of >= 8 us in %.3g s of a pinned clock-reading loop on %d CPU%s "
+             "(%.2g%% of its time; %s median %.4g ns)", s->gaps, s->observed_ns * 1e-9, s->cpus,
+             s->cpus == 1 ? "" : "s", s->share * 100, mname(CALIB_STEAL_LEN), r->m[CALIB_STEAL_LEN].median);
+    if (s->nlen <= 0) return;
+    k = add(p, "hidden_steal_len", CK_DURS);
+    k->measured = true;
+    for (int i = 0; i < s->nlen && i < GV_CURVE_MAX; i++) k->curve.y[k->curve.n++] = ns3(s->len_ns[i]);
+    snprintf(k->how, sizeof k->how, "the %d gaps' quantiles at (i + 1/2) / %d, equally likely (%s %.4g..%.4g ns)",
+             s->gaps, s->nlen, mname(CALIB_STEAL_LEN), s->len_ns[0], s->len_ns[s->nlen - 1]);
 }
 
 void calib_map(const struct calib_result *r, const struct calib_host *h, struct calib_profile *p)
@@ -442,7 +501,9 @@ void calib_map(const struct calib_result *r, const struct calib_host *h, struct 
     k->str = "glibc";
     snprintf(k->how, sizeof k->how, "the C library (%s)", h->libc);
 
+    steal_keys(p, r);
     syscall_keys(p, r);
+    method_work_keys(p, r);
 }
 
 const struct calib_key *calib_profile_key(const struct calib_profile *p, const char *name)
@@ -459,6 +520,16 @@ void calib_key_value(const struct calib_key *k, char *buf, size_t size)
     case CK_INT: snprintf(buf, size, "%lld", k->i); break;
     case CK_NUM: snprintf(buf, size, "%g", k->num); break;
     case CK_STR: snprintf(buf, size, "%s", k->str); break;
+    case CK_DURS: {
+        size_t used = (size_t)snprintf(buf, size, "[");
+        for (int i = 0; i < k->curve.n && used < size; i++) {
+            char y[32];
+            units_format(k->curve.y[i], y, sizeof y);
+            used += (size_t)snprintf(buf + used, size - used, "%s\"%s\"", i ? ", " : "", y);
+        }
+        if (used < size) snprintf(buf + used, size - used, "]");
+        break;
+    }
     case CK_CURVE: {
         size_t used = (size_t)snprintf(buf, size, "[");
         for (int i = 0; i < k->curve.n && used < size; i++) {

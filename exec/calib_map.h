@@ -17,7 +17,7 @@
 
 #include "../common/curve.h"
 
-enum calib_key_kind { CK_DUR, CK_INT, CK_NUM, CK_STR, CK_CURVE };
+enum calib_key_kind { CK_DUR, CK_INT, CK_NUM, CK_STR, CK_CURVE, CK_DURS };
 
 struct calib_key {
     const char *name;          /* the profile key; "OBJECT.KEY" for a key of an object
@@ -27,7 +27,7 @@ struct calib_key {
     long long i;               /* CK_INT */
     double num;                /* CK_NUM */
     const char *str;           /* CK_STR (static) */
-    struct gv_curve curve;     /* CK_CURVE */
+    struct gv_curve curve;     /* CK_CURVE; CK_DURS: its y[0..n) (a list of durations) */
     bool measured;             /* from this run's measurements (false: a host fact or a default) */
     char how[320];             /* the derivation */
 };
@@ -45,7 +45,7 @@ void calib_map(const struct calib_result *r, const struct calib_host *h, struct 
 const struct calib_key *calib_profile_key(const struct calib_profile *p, const char *name);
 
 /* The key's value as JSON text would write it ("789ns", "3", "0.12",
- * "eevdf", [["100us", "0ns"], ["1ms", "12us"]]), into buf. */
+ * "eevdf", [["100us", "0ns"], ["1ms", "12us"]], ["40us", "52us"]), into buf. */
 void calib_key_value(const struct calib_key *k, char *buf, size_t size);
 
 #endif

@@ -1,11 +1,28 @@
-/* calib_ruby.c - what a Ruby VM instruction costs on this machine: the
- * model's `insn_time`, the time of one instruction of a `compute` given in
- * insns.  It depends on the CPU as much as on CRuby, so it is measured on
- * the Ruby the Ruby backend would run (its counted loop, exec/ruby_prelude.c
- * gv_loop), pinned to the first CPU like every other benchmark.  Each round
- * is one run of that Ruby (15 samples of about 4 ms; the round's value is
- * their median), so that the rounds' agreement also covers start-up effects
- * such as where the interpreter landed in memory. */
+/* calib_ruby.c - what the Ruby the Ruby backend runs costs on this machine.
+ *
+ * ruby_insn_ns: a Ruby VM instruction, the model's `insn_time` (the time of
+ * one instruction of a `compute` given in insns).  It depends on the CPU as
+ * much as on CRuby, so it is measured on that Ruby (its counted loop,
+ * exec/ruby_prelude.c gv_loop), pinned to the first CPU like every other
+ * benchmark.  Each round is one run of that Ruby (15 samples of about 4 ms;
+ * the round's value is their median), so that the rounds' agreement also
+ * covers start-up effects such as where the interpreter landed in memory.
+ *
+ * ruby_file_mtime_extra_ns, ruby_file_write_extra_ns: the CPU the Ruby
+ * methods the Ruby backend runs for a syscall op (File.mtime for a stat,
+ * File.write for an open/write/close of /dev/null; exec/ruby_gen.c) spend
+ * beyond their system calls: the machine's `method_work` (a syscall op's
+ * "method_work": "machine").  A round is one run of the Ruby timing the
+ * method (15 samples of about 4 ms, the loop around it subtracted, the GC
+ * off: its steps are the model's `allocates`), then the same system calls
+ * from C (exec/calib_cpu.c, 15 samples), back to back: the round's value is
+ * the difference of their medians.  Back to back, because this guest's
+ * system calls cost 1.5x more in one minute than in another, and a
+ * difference of two figures measured a minute apart would carry that.  The
+ * extra is the method's C and Ruby code, and what the system calls cost the
+ * code after them (a page-table switch per call flushes the TLB that
+ * Ruby's code and objects then refill, where the C loop has little to
+ * refill), all of it CPU the real method uses holding the GVL. */
 #include <stdio.h>
 #include <string.h>
 
@@ -14,6 +31,7 @@
 #include "ruby_run.h"
 
 #define SAMPLES 15
+#define C_SAMPLE_NS 4000000LL
 
 static int insn_round(struct calib_ctx *c, void *ctx, double *v)
 {
@@ -25,14 +43,43 @@ static int insn_round(struct calib_ctx *c, void *ctx, double *v)
     return calib_summarise(s, SAMPLES, v, &q1, &q3);
 }
 
+struct method_ctx {
+    struct rrun_opts o;
+    enum scn_syscall_call call;
+};
+
+static int method_round(struct calib_ctx *c, void *ctx, double *v)
+{
+    const struct method_ctx *m = ctx;
+    double s[SAMPLES], ruby, q1, q3;
+    int rc = rrun_method_ns(&m->o, m->call, s, SAMPLES, c->err, c->errlen);
+    if (rc == GV_OK) rc = calib_summarise(s, SAMPLES, &ruby, &q1, &q3);
+    if (rc != GV_OK) return rc;
+    double sys = calib_syscall_sample_ns(c, m->call == CALL_STAT, SAMPLES, C_SAMPLE_NS);
+    /* a method cheaper than its calls (noise on a tiny extra): none */
+    *v = ruby > sys ? ruby - sys : 0;
+    return GV_OK;
+}
+
 void calib_bench_ruby(struct calib_ctx *c)
 {
-    struct calib_stat *st = &c->r->m[CALIB_RUBY_INSN];
+    static const enum calib_id ids[] = { CALIB_RUBY_INSN, CALIB_RUBY_FILE_MTIME_EXTRA, CALIB_RUBY_FILE_WRITE_EXTRA };
     if (c->o->no_ruby) {
-        calib_skip(st, "--no-ruby");
-    } else {
-        struct rrun_opts o = { .ruby = c->o->ruby };
-        calib_rounds(c, CALIB_RUBY_INSN, 2.0, insn_round, &o);
+        calib_skip_ids(c, ids, 3, "--no-ruby");
+        return;
     }
+    struct rrun_opts o = { .ruby = c->o->ruby, .stat_path = c->o->stat_path };
+    int rc = calib_rounds(c, CALIB_RUBY_INSN, 2.0, insn_round, &o);
     calib_done(c, CALIB_RUBY_INSN);
+    if (rc != GV_OK) {
+        /* no Ruby to run: the methods cannot be measured either */
+        calib_skip_ids(c, ids + 1, 2, c->r->m[CALIB_RUBY_INSN].note);
+        return;
+    }
+    struct method_ctx m = { .o = o, .call = CALL_STAT };
+    calib_rounds(c, CALIB_RUBY_FILE_MTIME_EXTRA, 3.0, method_round, &m);
+    calib_done(c, CALIB_RUBY_FILE_MTIME_EXTRA);
+    m.call = CALL_OPEN_DEVNULL;
+    calib_rounds(c, CALIB_RUBY_FILE_WRITE_EXTRA, 3.0, method_round, &m);
+    calib_done(c, CALIB_RUBY_FILE_WRITE_EXTRA);
 }

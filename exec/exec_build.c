@@ -270,10 +270,16 @@ int exec_vm_build(const struct scenario *scn, const struct exec_opts *opts, stru
     atomic_init(&vm->stopping, false);
     atomic_init(&vm->gvl_violations, 0);
 
-    /* the file stat(2)ed by File.mtime: the scenario itself if possible */
+    /* the file stat(2)ed by File.mtime: the scenario itself if possible, by
+     * its absolute path as the Ruby backend names it (exec/ruby_run.c) and
+     * `gvlsim calibrate` measures it: a stat's cost grows with the
+     * directories its path walks */
     struct stat st;
-    vm->stat_path = opts && opts->stat_path ? opts->stat_path
-                  : (scn->file && stat(scn->file, &st) == 0) ? scn->file : "/";
+    if (opts && opts->stat_path) vm->stat_path = opts->stat_path;
+    else if (scn->file && strlen(scn->file) < sizeof vm->stat_real && realpath(scn->file, vm->stat_real) &&
+             stat(vm->stat_real, &st) == 0)
+        vm->stat_path = vm->stat_real;
+    else vm->stat_path = "/";
 
     for (; built_q < scn->nqueues; built_q++)
         if (exec_queue_init(&vm->queues[built_q], scn->queues[built_q].name ? scn->queues[built_q].name : "?",

@@ -132,7 +132,7 @@ static bool exec_run_insns(struct exec_thread *th, uint64_t n)
 static void exec_run_syscall(struct exec_thread *th, const struct scn_op *op)
 {
     struct exec_syscall_ctx *ctx = &th->sys;
-    if (op->u.syscall.method_work > 0) exec_busy(th, core_scale_work(op->u.syscall.method_work, EXEC_WORK_SCALE), false);
+    if (op->u.syscall.method_work > 0) exec_busy(th, core_method_work(op, EXEC_WORK_SCALE), false);
     /* "dur": "machine" is the real call's own cost: make it once (a dur of 0) */
     int64_t dur = op->u.syscall.dur_machine ? 0 : exec_ps_to_ns(core_op_dur(&th->core, op, EXEC_WORK_SCALE));
     if (!op->u.syscall.releases_gvl) {

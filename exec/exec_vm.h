@@ -20,6 +20,7 @@
 #ifndef EXEC_EXEC_VM_H
 #define EXEC_EXEC_VM_H
 
+#include <limits.h>
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdbool.h>
@@ -176,6 +177,7 @@ struct exec_vm {
     const struct scenario *scn;
     const struct core_policy *policy;      /* the GVL policy (core/policy.h) */
     const char *stat_path;
+    char stat_real[PATH_MAX];                  /* the scenario file's absolute path (stat_path) */
     struct exec_calibration calib;
 
     struct exec_ractor *ractors;

@@ -252,16 +252,16 @@ static const char *tail_of(const char *s, size_t max)
  * temporary directory of its own; *so and *se get what it wrote on stdout
  * and stderr (malloc'd, NULL if unreadable).  GV_OK with *c filled, or the
  * error of the start. */
-static int ruby_capture(const struct rrun_opts *o, bool add_yjit, const char *script, struct child *c, char **so,
-                        char **se, char *err, size_t errlen)
+static int ruby_capture_args(const struct rrun_opts *o, bool add_yjit, const char *script, const char *arg0,
+                             const char *arg1, struct child *c, char **so, char **se, char *err, size_t errlen)
 {
     *so = *se = NULL;
     memset(c, 0, sizeof *c);
     struct tmpdir t;
     int rc = tmpdir_make(&t, err, errlen);
     if (rc != GV_OK) return rc;
-    const char *tail[] = { "-e", script };
-    char **argv = make_argv(o, add_yjit, tail, 2);
+    const char *tail[] = { "-e", script, arg0, arg1 };
+    char **argv = make_argv(o, add_yjit, tail, arg0 ? (arg1 ? 4 : 3) : 2);
     if (!argv) rc = gv_fail(err, errlen, GV_ENOMEM, "out of memory");
     else rc = run_child(argv, environ, t.out, t.errf, PROBE_TIMEOUT_S, c, err, errlen);
     free(argv);
@@ -271,6 +271,12 @@ static int ruby_capture(const struct rrun_opts *o, bool add_yjit, const char *sc
     }
     tmpdir_remove(&t);
     return rc;
+}
+
+static int ruby_capture(const struct rrun_opts *o, bool add_yjit, const char *script, struct child *c, char **so,
+                        char **se, char *err, size_t errlen)
+{
+    return ruby_capture_args(o, add_yjit, script, NULL, NULL, c, so, se, err, errlen);
 }
 
 int rrun_probe(const struct rrun_opts *o, bool add_yjit, struct rrun_ruby *out, char *err, size_t errlen)
@@ -332,36 +338,99 @@ static const char insn_script[] =
     "insns = shape[1] + per * shape[0]\n"
     "print Array.new(%d) { a = gv_tcpu; gv_loop(per); (gv_tcpu - a).to_f / insns }.join(' ')\n";
 
-int rrun_insn_ns(const struct rrun_opts *o, double *samples, int n, char *err, size_t errlen)
+/* ns per call of a Ruby method the Ruby backend runs for a syscall op (its
+ * generated line: File.mtime(GV_STAT), File.write(GV_NULL, "0"), under the
+ * prelude's frozen string literals), beyond the loop around it, on the
+ * thread's CPU clock: after a 20 ms warm-up, samples of about 4 ms each,
+ * each the method's loop less gv_loop over as many iterations.  The GC is
+ * off within a sample (started before it): its steps are the model's
+ * `allocates` (models/gc.c), not the method's work.  ARGV: the method
+ * ("stat" File.mtime, "open_devnull" File.write), the file File.mtime
+ * reads. */
+static const char method_script[] =
+    "GV_STAT = ARGV[1]\n"
+    "def gv_method(k, n)\n"
+    "  i = 0\n"
+    "  if k\n"
+    "    while i < n\n"
+    "      File.mtime(GV_STAT)\n"
+    "      i += 1\n"
+    "    end\n"
+    "  else\n"
+    "    while i < n\n"
+    "      File.write(GV_NULL, \"0\")\n"
+    "      i += 1\n"
+    "    end\n"
+    "  end\n"
+    "end\n"
+    "k = ARGV[0] == \"stat\"\n"
+    "n = 64\n"
+    "t0 = gv_tcpu\n"
+    "gv_method(k, n) while gv_tcpu - t0 < 20_000_000\n"
+    "t1 = gv_tcpu\n"
+    "gv_method(k, n)\n"
+    "dt = gv_tcpu - t1\n"
+    "dt = 1 if dt < 1\n"
+    "per = (n * 4_000_000.0 / dt).to_i\n"
+    "per = 16 if per < 16\n"
+    "print Array.new(%d) {\n"
+    "  GC.start\n"
+    "  GC.disable\n"
+    "  a = gv_tcpu; gv_method(k, per); b = gv_tcpu; gv_loop(per); e = gv_tcpu\n"
+    "  GC.enable\n"
+    "  ((b - a) - (e - b)).to_f / per\n"
+    "}.join(' ')\n";
+
+/* Run prelude + script (with n for its %d) and read n positive numbers. */
+static int ruby_samples(const struct rrun_opts *o, const char *script, size_t slen, const char *what,
+                        const char *arg0, const char *arg1, double *samples, int n, char *err, size_t errlen)
 {
-    if (n < 1 || n > 1000) return gv_fail(err, errlen, GV_EINVAL, "rrun_insn_ns: %d samples", n);
-    size_t plen = strlen(rgen_prelude), cap = plen + sizeof insn_script + 16;
+    size_t plen = strlen(rgen_prelude), cap = plen + slen + 16;
     char *text = malloc(cap);
     if (!text) return gv_fail(err, errlen, GV_ENOMEM, "out of memory");
     memcpy(text, rgen_prelude, plen);
-    snprintf(text + plen, cap - plen, insn_script, n);
+    snprintf(text + plen, cap - plen, script, n);
     struct child c;
     char *so, *se;
-    int rc = ruby_capture(o, false, text, &c, &so, &se, err, errlen);
+    int rc = ruby_capture_args(o, false, text, arg0, arg1, &c, &so, &se, err, errlen);
     free(text);
     /* 127: the child could not exec it (posix_spawn reports that so where it
      * must fork, as under valgrind) */
     if (rc == GV_OK && !c.timed_out && WIFEXITED(c.status) && WEXITSTATUS(c.status) == 127)
         rc = gv_fail(err, errlen, GV_EUNSUP, "cannot run %s", ruby_exe(o));
     if (rc == GV_OK && (c.timed_out || !WIFEXITED(c.status) || WEXITSTATUS(c.status) != 0 || !so))
-        rc = gv_fail(err, errlen, GV_ERUN, "%s failed the instruction loop%s: %s", ruby_exe(o),
+        rc = gv_fail(err, errlen, GV_ERUN, "%s failed %s%s: %s", ruby_exe(o), what,
                      c.timed_out ? " (no answer within 60 s)" : "", se ? tail_of(se, 500) : "");
     const char *p = so;
     for (int i = 0; rc == GV_OK && i < n; i++) {
         char *end;
         samples[i] = strtod(p, &end);
         if (end == p || !(samples[i] > 0))
-            rc = gv_fail(err, errlen, GV_ERUN, "%s answered the instruction loop with \"%.100s\"", ruby_exe(o), so);
+            rc = gv_fail(err, errlen, GV_ERUN, "%s answered %s with \"%.100s\"", ruby_exe(o), what, so);
         p = end;
     }
     free(so);
     free(se);
     return rc;
+}
+
+int rrun_insn_ns(const struct rrun_opts *o, double *samples, int n, char *err, size_t errlen)
+{
+    if (n < 1 || n > 1000) return gv_fail(err, errlen, GV_EINVAL, "rrun_insn_ns: %d samples", n);
+    return ruby_samples(o, insn_script, sizeof insn_script, "the instruction loop", NULL, NULL, samples, n, err,
+                        errlen);
+}
+
+int rrun_method_ns(const struct rrun_opts *o, enum scn_syscall_call call, double *samples, int n, char *err,
+                   size_t errlen)
+{
+    if (n < 1 || n > 1000) return gv_fail(err, errlen, GV_EINVAL, "rrun_method_ns: %d samples", n);
+    if (call != CALL_STAT && call != CALL_OPEN_DEVNULL)
+        return gv_fail(err, errlen, GV_EINVAL, "rrun_method_ns: no Ruby method for call %d", (int)call);
+    const char *path = o && o->stat_path ? o->stat_path : "/";
+    return ruby_samples(o, method_script, sizeof method_script,
+                        call == CALL_STAT ? "the File.mtime loop" : "the File.write loop",
+                        call == CALL_STAT ? "stat" : "open_devnull", path, samples, n, err, errlen);
 }
 
 /* ---- settings ------------------------------------------------------------- */

@@ -85,6 +85,16 @@ void rrun_report_free(struct rrun_report *rep);
  * (no such ruby), GV_ERUN (it failed or answered nonsense), GV_EIO, GV_ENOMEM. */
 int rrun_insn_ns(const struct rrun_opts *o, double *samples, int n, char *err, size_t errlen);
 
+/* ns per call of the Ruby method the Ruby backend runs for a syscall op of
+ * `call` (CALL_STAT: File.mtime(o->stat_path, default "/"); CALL_OPEN_DEVNULL:
+ * File.write of /dev/null, the method of an open/write/close triple), beyond
+ * the loop around it and with the GC off (its steps are the model's
+ * `allocates`): n samples (1..1000) of about 4 ms each on the thread's CPU
+ * clock, from one run of the Ruby (for `gvlsim calibrate`'s method_work).
+ * Errors as rrun_insn_ns; GV_EINVAL for another call. */
+int rrun_method_ns(const struct rrun_opts *o, enum scn_syscall_call call, double *samples, int n, char *err,
+                   size_t errlen);
+
 /* Lines on what only this backend reports (the Ruby, its calibration, GC,
  * instructions), after summary_write's. */
 void rrun_summary_write(FILE *f, const struct rrun_report *rep);

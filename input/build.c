@@ -107,6 +107,13 @@ static int fill_struct(const struct bctx *b, const struct sch_obj *t, const cJSO
             memcpy(field, &x, sizeof x);
             break;
         }
+        case SCH_DURS: {  /* a short list in the struct (scn_durs); absent: none */
+            struct scn_durs x = { 0 };
+            for (const cJSON *e = v ? v->child : NULL; e && x.n < GV_CURVE_MAX; e = e->next)
+                x.v[x.n++] = sch_dur(b->d->pos, e);
+            memcpy(field, &x, sizeof x);
+            break;
+        }
         default:
             break;
         }
@@ -283,7 +290,13 @@ static int build_op(struct bctx *b, const cJSON *v, struct scn_op *op)
         const cJSON *al = member(v, "allocates");
         op->u.syscall.allocates = al ? (uint64_t)sch_int(pos, al) : 0;
         const cJSON *mw = member(v, "method_work");
-        op->u.syscall.method_work = mw ? sch_dur(pos, mw) : 0;
+        if (cJSON_IsString(mw) && !strcmp(mw->valuestring, SCH_DUR_MACHINE)) {
+            /* the validator checked that the machine has it */
+            op->u.syscall.method_work_machine = true;
+            op->u.syscall.method_work = b->s->machine.method_work_cost[op->u.syscall.call];
+        } else {
+            op->u.syscall.method_work = mw ? sch_dur(pos, mw) : 0;
+        }
         break;
     }
     case OP_QUEUE_PUSH:
@@ -585,6 +598,8 @@ static void build_syscall_costs(const struct bctx *b)
         const cJSON *v = sch_find(&sch_syscalls, scn_call_names[c]) ? sch_machine_syscall(b->d, scn_call_names[c])
                                                                      : NULL;
         m->syscall_cost[c] = v ? sch_dur(b->d->pos, v) : SCN_DUR_UNSET;
+        const cJSON *w = sch_machine_method_work(b->d, scn_call_names[c]);
+        m->method_work_cost[c] = w ? sch_dur(b->d->pos, w) : SCN_DUR_UNSET;
     }
 }
 

@@ -50,6 +50,12 @@ enum scn_syscall_call {
     CALL_COUNT
 };
 
+/* A short list of durations in a struct (machine.hidden_steal_len). */
+struct scn_durs {
+    int n;
+    sim_time v[GV_CURVE_MAX];
+};
+
 struct scn_machine {
     char *name;             /* "name": profile name, e.g. "report_m4" */
     char *source;           /* "source": where the values come from (free text) */
@@ -75,6 +81,8 @@ struct scn_machine {
     double wake_pack;          /* "wake_pack": share of wakes kept on the waker's core (sim/machine.h) */
     sim_time wake_pack_sleep;  /* "wake_pack_sleep": ... of those that slept less than this (0: any) */
     double corun_slowdown;     /* "corun_slowdown": work's slowdown with every core busy (sim/machine.h) */
+    double hidden_steal_rate;  /* "hidden_steal_rate": gaps per second a busy core loses unseen (sim/machine.h) */
+    struct scn_durs hidden_steal_len; /* "hidden_steal_len": their lengths, equally likely (n 0: none given) */
     sim_time os_timeslice;     /* "os_timeslice": slice before an involuntary switch when a core is shared */
     enum scn_os_scheduler os_scheduler; /* "os_scheduler" */
     sim_time os_tick;          /* "os_tick": the kernel's timer tick (1/HZ) */
@@ -114,6 +122,12 @@ struct scn_machine {
      * SCN_DUR_UNSET where the profile gives none (always for nanosleep: a
      * wait, not a cost).  A syscall op with "dur": "machine" takes it. */
     sim_time syscall_cost[CALL_COUNT];
+    /* "method_work": {"stat": ..., "open_devnull": ...}: the CPU the Ruby
+     * method the Ruby backend runs for such a call uses beyond its system
+     * calls (File.mtime, File.write), on this machine; SCN_DUR_UNSET where
+     * the profile gives none.  A syscall op with "method_work": "machine"
+     * takes it. */
+    sim_time method_work_cost[CALL_COUNT];
 };
 
 /* ---- runtime (JSON "runtime") ------------------------------------------- */
@@ -262,6 +276,8 @@ struct scn_op {
                                          * executor makes the call once) */
             uint64_t allocates;         /* "allocates" (0): objects the Ruby method allocates after the call */
             sim_time method_work;       /* "method_work" (0): CPU the Ruby method uses holding the GVL before the call */
+            bool method_work_machine;   /* "method_work": "machine": machine.method_work[call] (not
+                                         * work_scale'd: it is this machine's) */
         } syscall;
         struct {
             int queue;         /* "queue": index into scenario.queues */

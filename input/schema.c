@@ -74,6 +74,15 @@ static const struct sch_key syscalls_keys[] = {
 };
 const struct sch_obj sch_syscalls = { "syscalls", syscalls_keys, NKEYS(syscalls_keys) };
 
+/* "method_work": this machine's CPU of the Ruby method the Ruby backend
+ * runs for a syscall op, beyond the method's system calls, by the op's
+ * "call" name: "stat" File.mtime, "open_devnull" File.write (whose open,
+ * write and close are three ops; the method's work goes before the open).
+ * No defaults: a syscall op with "method_work": "machine" needs its call's
+ * key (check_syscall).  The builder fills scn_machine.method_work_cost. */
+static const struct sch_key method_work_keys[] = { M_CALL("stat"), M_CALL("open_devnull") };
+const struct sch_obj sch_method_work = { "method_work", method_work_keys, NKEYS(method_work_keys) };
+
 /* "profile" first: sch_machine_profile is this table without it. */
 static const struct sch_key machine_keys[] = {
     { .name = "profile", .kind = SCH_STRING, .off = SCH_NOFF },
@@ -100,6 +109,13 @@ static const struct sch_key machine_keys[] = {
     { .name = "wake_pack", .kind = SCH_NUMBER, .flags = SCH_ZERO_OK, .def = "0", .dmax = 1.0,
       .off = offsetof(struct scn_machine, wake_pack) },
     M_DUR("wake_pack_sleep", "0", wake_pack_sleep),
+    /* hidden steal (sim/machine.h): gaps per second of a busy core, and
+     * their lengths (at most MACH_STEAL_LENS, equally likely); a rate
+     * needs lengths (check_steal) */
+    { .name = "hidden_steal_rate", .kind = SCH_NUMBER, .flags = SCH_ZERO_OK, .def = "0", .dmax = 1e6,
+      .off = offsetof(struct scn_machine, hidden_steal_rate) },
+    { .name = "hidden_steal_len", .kind = SCH_DURS, .min = 1, .max = SIM_S, .dmax = GV_CURVE_MAX,
+      .off = offsetof(struct scn_machine, hidden_steal_len) },
     M_DUR_POS("os_timeslice", "3ms", os_timeslice),
     { .name = "os_scheduler", .kind = SCH_ENUM, .def = "fifo", .values = scn_os_scheduler_names,
       .off = offsetof(struct scn_machine, os_scheduler) },
@@ -132,6 +148,7 @@ static const struct sch_key machine_keys[] = {
     M_DUR("gc_mark_per_object", "15ns", gc_mark_per_object),
     M_DUR("gc_sweep_per_slot", "16ns", gc_sweep_per_slot),
     { .name = "syscalls", .kind = SCH_OBJECT, .obj = &sch_syscalls, .off = SCH_NOFF },
+    { .name = "method_work", .kind = SCH_OBJECT, .obj = &sch_method_work, .off = SCH_NOFF },
     { .name = "calibration", .kind = SCH_OBJECT, .obj = &calibration_obj, .off = SCH_NOFF },
 };
 _Static_assert(NKEYS(machine_keys) <= SCH_MAX_KEYS, "raise SCH_MAX_KEYS");
@@ -226,7 +243,8 @@ static const struct sch_key syscall_keys[] = {
     { .name = "releases_gvl", .kind = SCH_BOOL, .def = "true", .off = SCH_NOFF },
     { .name = "io_wait", .kind = SCH_BOOL, .off = SCH_NOFF },
     { .name = "allocates", .kind = SCH_INT, .min = 0, .max = 1000000000000LL, .off = SCH_NOFF },
-    { .name = "method_work", .kind = SCH_DUR, .def = "0ns", .min = 0, .max = OP_DUR_MAX, .off = SCH_NOFF },
+    { .name = "method_work", .kind = SCH_DUR, .flags = SCH_MACHINE_OK, .def = "0ns", .min = 0, .max = OP_DUR_MAX,
+      .off = SCH_NOFF },
     OP_TRACE,
 };
 static const struct sch_key queue_op_keys[] = {
@@ -936,6 +954,8 @@ static int check_printable(struct vctx *c, const cJSON *v)
     return 1;
 }
 
+static void check_steal(struct vctx *c, const cJSON *mach);
+
 static void check_profile_file(struct vctx *c)
 {
     const cJSON *p = c->d->profile;
@@ -1012,8 +1032,9 @@ static int check_list(struct vctx *c, const cJSON *v, const struct sch_key *k)
         report(c, v, 0, "must have at least %lld value%s", (long long)k->min, k->min == 1 ? "" : "s");
         return 0;
     }
-    if (n > DIST_MAX_VALUES) {
-        report(c, v, 0, "too many values (%d; the limit is %d)", n, DIST_MAX_VALUES);
+    int most = k->dmax > 0 ? (int)k->dmax : DIST_MAX_VALUES;
+    if (n > most) {
+        report(c, v, 0, "too many values (%d; the limit is %d)", n, most);
         return 0;
     }
     size_t i = 0;
@@ -1127,6 +1148,9 @@ static int check_value(struct vctx *c, const cJSON *v, const struct sch_key *k)
         if (!cJSON_IsBool(v)) { type_error(c, v, "true or false"); return 0; }
         return 1;
     case SCH_DUR:
+        /* a syscall's method_work "machine": whether the machine has it, check_syscall */
+        if ((k->flags & SCH_MACHINE_OK) && cJSON_IsString(v) && !strcmp(v->valuestring, SCH_DUR_MACHINE))
+            return 1;
         return check_dur_range(c, v, k->min, k->max, (k->flags & SCH_POSITIVE) != 0, 0);
     case SCH_DIST:
         /* a syscall's "machine": whether the machine has that cost, check_syscall */
@@ -1160,6 +1184,7 @@ static int check_value(struct vctx *c, const cJSON *v, const struct sch_key *k)
         else if (cJSON_IsObject(v)) check_object(c, v, &sch_machine, found);
         else if (!cJSON_IsString(v)) type_error(c, v, "a machine profile name or a machine object");
         if (c->d->profile) check_profile_file(c);
+        check_steal(c, v);
         return 1;
     case SCH_QUEUE:
         return check_ref(c, v, NT_QUEUE) != NULL;
@@ -1309,14 +1334,47 @@ static void check_op_refs(struct vctx *c, int kind, const cJSON *const *found)
     }
 }
 
-const cJSON *sch_machine_syscall(const struct sch_doc *d, const char *call)
+/* machine.OBJ.KEY of the scenario, else of its profile file, else NULL */
+static const cJSON *machine_member(const struct sch_doc *d, const char *obj, const char *key)
 {
     const cJSON *m = cJSON_IsObject(d->root) ? cJSON_GetObjectItemCaseSensitive(d->root, "machine") : NULL;
-    const cJSON *sc = cJSON_IsObject(m) ? cJSON_GetObjectItemCaseSensitive(m, "syscalls") : NULL;
-    const cJSON *v = cJSON_IsObject(sc) ? cJSON_GetObjectItemCaseSensitive(sc, call) : NULL;
+    const cJSON *sc = cJSON_IsObject(m) ? cJSON_GetObjectItemCaseSensitive(m, obj) : NULL;
+    const cJSON *v = cJSON_IsObject(sc) ? cJSON_GetObjectItemCaseSensitive(sc, key) : NULL;
     if (v) return v;
-    sc = cJSON_IsObject(d->profile) ? cJSON_GetObjectItemCaseSensitive(d->profile, "syscalls") : NULL;
-    return cJSON_IsObject(sc) ? cJSON_GetObjectItemCaseSensitive(sc, call) : NULL;
+    sc = cJSON_IsObject(d->profile) ? cJSON_GetObjectItemCaseSensitive(d->profile, obj) : NULL;
+    return cJSON_IsObject(sc) ? cJSON_GetObjectItemCaseSensitive(sc, key) : NULL;
+}
+
+const cJSON *sch_machine_syscall(const struct sch_doc *d, const char *call)
+{
+    return machine_member(d, "syscalls", call);
+}
+
+const cJSON *sch_machine_method_work(const struct sch_doc *d, const char *call)
+{
+    return sch_find(&sch_method_work, call) ? machine_member(d, "method_work", call) : NULL;
+}
+
+/* A machine key's value: the scenario's machine object's, else its
+ * profile file's, else NULL. */
+static const cJSON *machine_value(const struct sch_doc *d, const char *key)
+{
+    const cJSON *m = cJSON_IsObject(d->root) ? cJSON_GetObjectItemCaseSensitive(d->root, "machine") : NULL;
+    const cJSON *v = cJSON_IsObject(m) ? cJSON_GetObjectItemCaseSensitive(m, key) : NULL;
+    if (v) return v;
+    return cJSON_IsObject(d->profile) ? cJSON_GetObjectItemCaseSensitive(d->profile, key) : NULL;
+}
+
+/* hidden_steal_rate > 0 needs the gaps' lengths (hidden_steal_len). */
+static void check_steal(struct vctx *c, const cJSON *mach)
+{
+    const cJSON *rate = machine_value(c->d, "hidden_steal_rate");
+    if (!cJSON_IsNumber(rate) || !(rate->valuedouble > 0) || machine_value(c->d, "hidden_steal_len")) return;
+    bool here = cJSON_IsObject(mach) && cJSON_GetObjectItemCaseSensitive(mach, "hidden_steal_rate") == rate;
+    size_t mark = here ? jptr_push_key(&c->ptr, "hidden_steal_rate") : 0;
+    report(c, here ? rate : mach, 0, "hidden_steal_rate %g needs the gaps' lengths: machine.hidden_steal_len "
+           "(an array of durations; gvlsim calibrate measures both)", rate->valuedouble);
+    if (here) jptr_pop(&c->ptr, mark);
 }
 
 /* Which machine a scenario runs on, for a message: its profile's name, or
@@ -1333,13 +1391,30 @@ static void machine_what(const struct vctx *c, char *buf, size_t size)
 /* A syscall op's "dur": "machine" is the machine's cost of its real call:
  * the call must be one (not nanosleep, not an io_wait: those sleep for
  * their dur) and the machine must give it (machine.syscalls.CALL). */
+static void check_method_work(struct vctx *c, const cJSON *mw, const char *name)
+{
+    size_t mark = jptr_push_key(&c->ptr, "method_work");
+    char what[256];
+    if (!sch_find(&sch_method_work, name))
+        report(c, mw, 0, "\"machine\": no Ruby method's work is measured for call \"%s\" (machine.method_work "
+               "has \"stat\", File.mtime, and \"open_devnull\", File.write): give the op a duration", name);
+    else if (!sch_machine_method_work(c->d, name)) {
+        machine_what(c, what, sizeof what);
+        report(c, mw, 0, "\"machine\": %s has no Ruby method work for call \"%s\" (machine.method_work.%s): "
+               "measure it with gvlsim calibrate (with a Ruby), set it (--set machine.method_work.%s=DURATION), "
+               "or give the op a duration", what, name, name, name);
+    }
+    jptr_pop(&c->ptr, mark);
+}
+
 static void check_syscall(struct vctx *c, const cJSON *const *found)
 {
-    const cJSON *dur = found[1], *call = found[2], *io = found[4];
-    if (!cJSON_IsString(dur) || strcmp(dur->valuestring, SCH_DUR_MACHINE)) return;
+    const cJSON *dur = found[1], *call = found[2], *io = found[4], *mw = found[6];
     const char *name = cJSON_IsString(call) ? call->valuestring : sch_find(&op_objs[OP_SYSCALL], "call")->def;
     int ci = sch_enum_index(scn_call_names, name);
     if (ci < 0) return;   /* reported at "call" */
+    if (cJSON_IsString(mw) && !strcmp(mw->valuestring, SCH_DUR_MACHINE)) check_method_work(c, mw, name);
+    if (!cJSON_IsString(dur) || strcmp(dur->valuestring, SCH_DUR_MACHINE)) return;
     size_t mark = jptr_push_key(&c->ptr, "dur");
     char what[256];
     if (ci == CALL_NANOSLEEP)

@@ -41,7 +41,7 @@ enum sch_kind {
     SCH_MEASURE,  /* the name of a declared measure */
     SCH_MEASURE_OR_BOOL, /* true, false, or the name of a declared measure */
     SCH_TMPL,     /* the name of a thread template */
-    SCH_DURS,     /* an array of at least `min` durations in [0, max] */
+    SCH_DURS,     /* an array of at least `min` (and, if dmax > 0, at most dmax) durations in [0, max] */
     SCH_WEIGHTS,  /* an array of numbers >= 0 */
     SCH_CURVE,    /* an array of up to GV_CURVE_MAX [x, y] pairs of durations: x > 0 and strictly
                    * increasing, y in [0, max] (common/curve.h) */
@@ -54,8 +54,9 @@ enum sch_kind {
 #define SCH_FREE_TEXT 8u  /* SCH_STRING: never printed, may hold control characters
                            * (other strings are names: printed in output and messages) */
 #define SCH_SIGNED 16u    /* SCH_NUMBER: any sign: [-dmax, dmax] */
-#define SCH_MACHINE_OK 32u /* SCH_DIST: also the string SCH_DUR_MACHINE (a syscall op's "dur": the
-                            * machine's cost of its call, machine.syscalls) */
+#define SCH_MACHINE_OK 32u /* SCH_DIST, SCH_DUR: also the string SCH_DUR_MACHINE (a syscall op's "dur":
+                            * the machine's cost of its call, machine.syscalls; its "method_work": the
+                            * machine's, machine.method_work) */
 #define SCH_DUR_MACHINE "machine"
 
 #define SCH_NOFF ((size_t)-1)   /* no struct field: the builder handles it */
@@ -73,7 +74,7 @@ struct sch_key {
     unsigned flags;             /* SCH_REQUIRED, SCH_POSITIVE */
     const char *def;            /* default as written in JSON text, or NULL */
     int64_t min, max;           /* INT; DUR (ps); ARRAY/OPS: min = fewest elements */
-    double dmax;                /* NUMBER */
+    double dmax;                /* NUMBER; DURS: if > 0, the most values */
     double dmin;                /* NUMBER: if > 0, the least value (inclusive) */
     const char *const *values;  /* ENUM: NULL-terminated, in enum order */
     const struct sch_obj *obj;  /* OBJECT: its keys; ARRAY: the element */
@@ -94,6 +95,9 @@ extern const struct sch_obj sch_runtime;
 /* machine.syscalls: one duration key per call name of a syscall op that
  * costs CPU (every scn_call_names entry but "nanosleep"). */
 extern const struct sch_obj sch_syscalls;
+/* machine.method_work: one duration key per call name whose Ruby method's
+ * work `gvlsim calibrate` measures ("stat", "open_devnull"). */
+extern const struct sch_obj sch_method_work;
 /* The other objects, for their defaults. */
 extern const struct sch_obj sch_scenario, sch_queue, sch_ractor, sch_thread, sch_generator;
 const struct sch_obj *sch_op(int kind);   /* enum scn_op_kind */
@@ -110,6 +114,8 @@ struct sch_doc {
 /* The machine's cost of the real call `call` (a scn_call_names name): the
  * scenario's machine.syscalls.CALL, else its profile file's, else NULL. */
 const cJSON *sch_machine_syscall(const struct sch_doc *d, const char *call);
+/* The same for the Ruby method's work around the call: machine.method_work.CALL. */
+const cJSON *sch_machine_method_work(const struct sch_doc *d, const char *call);
 
 /* Validate everything; GV_OK, GV_EINVAL (diagnostics added) or GV_ENOMEM. */
 int sch_validate(const struct sch_doc *d, struct diag_list *diags);

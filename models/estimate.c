@@ -123,7 +123,7 @@ static struct est op_cost(const struct ectx *c, const struct scn_op *op)
             e.gvl = d;
         }
         if (op->u.syscall.method_work > 0) {  /* its method's work, holding the GVL */
-            double w = (double)op->u.syscall.method_work * m->work_scale;
+            double w = (double)op->u.syscall.method_work * (op->u.syscall.method_work_machine ? 1.0 : m->work_scale);
             e.time += w;
             e.gvl += w;
             e.cpu += w;

@@ -251,11 +251,6 @@ void gvl_handoff_lock(struct rb_ractor *r)
     nlock_hold(&r->sched_lock, r);
 }
 
-void gvl_handoff_unlock(struct rb_ractor *r, struct gvl_actor by)
-{
-    sched_lock_unlock(r, r, by);  /* only a hand-off's hold (gvl_handoff_lock), not a thread's */
-}
-
 /* ---- sched->lock_ held through a thread's own signal ------------------------
  * Every GVL hand-off a thread makes signals its successor's condvar under
  * the Ractor's sched lock (thread_sched_wakeup_running_thread asserts it is

@@ -72,8 +72,12 @@ void gvl_dead(struct rb_thread *th, th_cont k);
  * threads that slept on the lock meanwhile (a futex wake each, paid by
  * `by`). */
 void gvl_handoff_lock(struct rb_ractor *r);
-/* (nothing if the lock is not a hand-off's: a thread's own hold) */
-void gvl_handoff_unlock(struct rb_ractor *r, struct gvl_actor by);
+/* (nothing if the lock is not a hand-off's: a thread's own hold; inline:
+ * the timer asks after every wake-up, and it mostly is not) */
+static inline void gvl_handoff_unlock(struct rb_ractor *r, struct gvl_actor by)
+{
+    vm_unlock_paid(r->vm, &r->sched_lock, r, by.nt, by.cost);
+}
 /* th, holding its Ractor's sched lock through its own signal
  * (th->holds_sched_lock), has paid that section: it lets go (th_burst). */
 void gvl_section_end(struct rb_thread *th);

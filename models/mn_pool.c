@@ -119,9 +119,9 @@ static struct rb_ractor *grq_pop(struct mn_pool *p)
     return r;
 }
 
-int mn_grq_cnt(const struct vm *vm)
+int mn_pool_grq_cnt(const struct mn_pool *p)
 {
-    return vm->mn ? vm->mn->grq_cnt : 0;
+    return p->grq_cnt;
 }
 
 /* ---- idle SNTs (waiting on vm->ractor.sched.cond) ------------------------ */

@@ -88,8 +88,13 @@ static inline void mn_blocking_end(struct rb_thread *th)
  * then native_thread_check_and_create_shared. */
 void mn_timer_tick(struct vm *vm);
 
-/* Ractors waiting in the grq (the timer keeps ticking while > 0). */
-int mn_grq_cnt(const struct vm *vm);
+/* Ractors waiting in the grq (the timer keeps ticking while > 0; inline:
+ * asked at every sleep of the timer, M:N or not). */
+int mn_pool_grq_cnt(const struct mn_pool *p);
+static inline int mn_grq_cnt(const struct vm *vm)
+{
+    return vm->mn ? mn_pool_grq_cnt(vm->mn) : 0;
+}
 
 /* Fill native_threads and add the SNTs' context switches. */
 void mn_collect(struct vm *vm, struct run_metrics *m);

@@ -41,10 +41,8 @@ static int wake_first(struct nlock *l, struct machine *m, const struct mach_task
     return mach_wake(m, w->nt, by);
 }
 
-bool nlock_unlock(struct nlock *l, const void *who, struct machine *m, const struct mach_task *by, int *woke)
+bool nlock_unlock_held(struct nlock *l, struct machine *m, const struct mach_task *by, int *woke)
 {
-    *woke = MACH_WAKE_NONE;
-    if (l->holder == NULL || l->holder != who) return false;
     l->holder = NULL;
     *woke = wake_first(l, m, by);
     return true;

@@ -69,7 +69,16 @@ void nlock_sleep(struct nlock *l, struct machine *m, struct nlock_waiter *w, str
                  bool *asleep, mach_cont k, void *ctx);
 /* `who` lets l go (nothing if it does not hold it: false); the first
  * sleeper, if any, is woken by `by` (*woke: mach_wake's result). */
-bool nlock_unlock(struct nlock *l, const void *who, struct machine *m, const struct mach_task *by, int *woke);
+bool nlock_unlock_held(struct nlock *l, struct machine *m, const struct mach_task *by, int *woke);
+/* (Inline: most unlocks are asked of a lock the caller does not hold -
+ * every section's end, the timer's after every wake-up - and do nothing.) */
+static inline bool nlock_unlock(struct nlock *l, const void *who, struct machine *m, const struct mach_task *by,
+                                int *woke)
+{
+    *woke = MACH_WAKE_NONE;
+    if (l->holder == NULL || l->holder != who) return false;
+    return nlock_unlock_held(l, m, by, woke);
+}
 /* A woken sleeper's section is over (the word stays 2): if l is free,
  * wake the next sleeper; returns mach_wake's result. */
 int nlock_pass(struct nlock *l, struct machine *m, const struct mach_task *by);

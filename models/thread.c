@@ -245,7 +245,7 @@ static void method_work_done(struct mach_task *t, void *ctx)
  * previous call (`leave`), not inside the C method. */
 static void run_syscall(struct rb_thread *th, const struct scn_op *op)
 {
-    sim_time w = core_scale_work(op->u.syscall.method_work, rb_machine_of(th)->work_scale);
+    sim_time w = core_method_work(op, rb_machine_of(th)->work_scale);
     if (w > 0) {
         th_burst(th, w, method_work_done);
         return;

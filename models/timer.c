@@ -48,11 +48,6 @@
 
 static void timer_run(struct mach_task *t, void *ctx);
 
-static bool timeslice_empty(const struct rb_timer *tm, sim_time now)
-{
-    return tm->timeslice_cnt == 0 && now >= tm->leave_until;
-}
-
 static void timer_timeout(void *obj, uint64_t arg)
 {
     (void)arg;
@@ -74,7 +69,7 @@ static void timer_sleep(struct mach_task *t, void *ctx)
         return;
     }
     /* timer_thread_set_timeout */
-    if (!timeslice_empty(tm, sim_now(vm->eng)) || mn_grq_cnt(vm) > 0) {  /* M:N: also while Ractors wait for an SNT */
+    if (!timer_timeslice_empty(tm, sim_now(vm->eng)) || mn_grq_cnt(vm) > 0) {  /* M:N: also while Ractors wait for an SNT */
         tm->sleeping_forever = false;
         tm->timed_waits++;
         /* epoll_wait's timeout ends late by the slack (ep_poll's
@@ -153,45 +148,32 @@ void timer_start(struct vm *vm)
     mach_start(&vm->mach, &vm->timer.nt, timer_run, vm);
 }
 
-void timer_timeslice_add(struct core_sched *s, struct gvl_actor by)
+/* timer_thread_wakeup_locked: an eventfd write (timer.h, timer_timeslice_add) */
+void timer_wakeup_write(struct vm *vm, struct gvl_actor by)
 {
-    struct vm *vm = rb_ractor_of_sched(s)->vm;
     struct rb_timer *tm = &vm->timer;
-    if (!vm->policy->uses_timer_thread) return;  /* barging: the first waiter times the quantum */
-    s->is_running_timeslice = true;
-    bool was_empty = timeslice_empty(tm, sim_now(vm->eng));
-    tm->timeslice_cnt++;
-    if (was_empty && tm->sleeping_forever) {
-        /* timer_thread_wakeup_locked: an eventfd write */
-        tm->sleeping_forever = false;
-        int woke = mach_wake(&vm->mach, &tm->nt, by.nt);
-        if (woke) {
-            tm->wakes++;
-            *by.cost += vm_wake_cost(vm, woke);
-            /* The write is a system call the waker returns from (and may
-             * be preempted at, by the timer it woke) inside
-             * thread_sched_setup_running_threads, before it goes on to
-             * its next decision (a blocking region's del_running): it
-             * pays it before its next op (models/thread.c th_step) */
-            if (by.th) by.th->wrote_timer = true;
-            /* The write is made holding vm->ractor.sched.lock
-             * (timer_thread_wakeup_locked asserts it; its caller
-             * thread_sched_setup_running_threads holds it from
-             * ractor_sched_lock to ractor_sched_unlock).  Woken onto the
-             * writer's own core, the timer preempts it (wakeup_preempt)
-             * inside that section, and its timer_thread_set_timeout finds
-             * the lock taken: it sleeps on it (FUTEX_WAIT), and the
-             * writer's unlock, once the write is paid, wakes it again (a
-             * FUTEX_WAKE more; models/gvl.c gvl_section_end).  Woken on
-             * another core it comes long after the write is over. */
-            vm_hold_through_wake(&tm->sched_lock, by, woke);
-        }
+    tm->sleeping_forever = false;
+    int woke = mach_wake(&vm->mach, &tm->nt, by.nt);
+    if (woke) {
+        tm->wakes++;
+        *by.cost += vm_wake_cost(vm, woke);
+        /* The write is a system call the waker returns from (and may
+         * be preempted at, by the timer it woke) inside
+         * thread_sched_setup_running_threads, before it goes on to
+         * its next decision (a blocking region's del_running): it
+         * pays it before its next op (models/thread.c th_step) */
+        if (by.th) by.th->wrote_timer = true;
+        /* The write is made holding vm->ractor.sched.lock
+         * (timer_thread_wakeup_locked asserts it; its caller
+         * thread_sched_setup_running_threads holds it from
+         * ractor_sched_lock to ractor_sched_unlock).  Woken onto the
+         * writer's own core, the timer preempts it (wakeup_preempt)
+         * inside that section, and its timer_thread_set_timeout finds
+         * the lock taken: it sleeps on it (FUTEX_WAIT), and the
+         * writer's unlock, once the write is paid, wakes it again (a
+         * FUTEX_WAKE more; models/gvl.c gvl_section_end).  Woken on
+         * another core it comes long after the write is over. */
+        vm_hold_through_wake(&tm->sched_lock, by, woke);
     }
-}
-
-void timer_section_end(struct rb_thread *th)
-{
-    /* glibc's unlock with the word at 2 (the timer asleep on it): FUTEX_WAKE */
-    vm_unlock_paid(th->vm, &th->vm->timer.sched_lock, th, th->nt, &th->pending_cost);
 }
 

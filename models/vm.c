@@ -89,6 +89,9 @@ int vm_init(struct vm *vm, const struct scenario *scn, struct sim_engine *eng, c
         .wake_pack_sleep = scn->machine.wake_pack_sleep,
         .wake_idle_extra = &scn->machine.wake_idle_extra,
         .wake_ipi_extra = &scn->machine.wake_ipi_extra,
+        .steal_rate = scn->machine.hidden_steal_rate,
+        .steal_len = scn->machine.hidden_steal_len.v,
+        .steal_nlen = scn->machine.hidden_steal_len.n,
         .seed = scn->seed,
     };
     int rc = mach_init(&vm->mach, eng, &mp, err, errlen);

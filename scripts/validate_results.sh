@@ -74,6 +74,22 @@ else
     grep 'warning:' "$tmp/calib.err" >&2
 fi
 
+# The cross-CPU cache probe (scripts/line_load_then_add.c): what a locked
+# add on a line the other CPU wrote costs, just before each target's runs
+# (line_NAME= in host.txt).  A guest's two vCPUs may share a cache in one
+# window and not in the next (the AMD EPYC guest: 50-60 ns, then 170 ns),
+# and what a cross-CPU line or free costs follows it (proc_heavy's
+# 2-core runs of Ruby 3.1.2 there: 0.6x per op in one regime, 1.1-1.9x in
+# the other, docs/validate.md); the profile holds the regime it was
+# calibrated in.  Skipped without a C compiler.
+probe=
+if ${CC:-cc} -O2 -pthread -I"$(dirname "$0")" -o "$tmp/line_probe" "$(dirname "$0")/line_load_then_add.c" 2>/dev/null; then
+    probe=$tmp/line_probe
+fi
+line_ns() {
+    [ -n "$probe" ] && "$probe" 20000 2>/dev/null | awk '/^lock add / { print $4; exit }'
+}
+
 grep -v '^#' "$targets" | grep -v '^ *$' >"$tmp/targets"
 total=$(wc -l <"$tmp/targets")
 n=0
@@ -104,6 +120,7 @@ while IFS='|' read -r name scenario backends args needs; do
     *) echo "validate_results: $targets: $name: unknown fifth field \"$needs\" (ruby=VERSION)" >&2; exit 1 ;;
     esac
     wait_quiet
+    line=$(line_ns)
     before=$(cut -d' ' -f1 /proc/loadavg)
     echo "validate_results: $n/$total $name (idle ${idle}%, load $before)" >&2
     start=$(date -u +%Y-%m-%dT%H:%M:%SZ)
@@ -123,6 +140,7 @@ while IFS='|' read -r name scenario backends args needs; do
     mv "$tmp/$name.rows.csv" "$out/$name.rows.csv" || exit 1
     echo "load_$name=$idle,$before,$(cut -d' ' -f1 /proc/loadavg)" >>"$tmp/loads"
     echo "time_$name=$start,$(date -u +%Y-%m-%dT%H:%M:%SZ)" >>"$tmp/loads"
+    [ -z "$line" ] || echo "line_$name=$line" >>"$tmp/loads"
 done <"$tmp/targets"
 
 # host.txt: a new measurement of every target replaces it; the targets not
@@ -133,7 +151,7 @@ done <"$tmp/targets"
 {
     if [ -n "${ONLY:-}" ] && [ -f "$out/host.txt" ] &&
         grep -v '^#' "$targets" | grep -qE "^ *$ONLY *\|.*\| *ruby="; then
-        grep -vE '^(load|time|ruby|host)_' "$out/host.txt"
+        grep -vE '^(load|time|ruby|host|line)_' "$out/host.txt"
     else
         echo "cpu=$(grep -m1 'model name' /proc/cpuinfo 2>/dev/null | sed 's/.*: //')"
         echo "cpus=$(nproc)"
@@ -147,7 +165,7 @@ done <"$tmp/targets"
         echo "max_spread=${MAX_SPREAD:-10}"
     fi
     if [ -f "$out/host.txt" ]; then
-        while read -r kept; do grep -E "^(load|time|ruby|host)_$kept=" "$out/host.txt"; done <"$tmp/kept"
+        while read -r kept; do grep -E "^(load|time|ruby|host|line)_$kept=" "$out/host.txt"; done <"$tmp/kept"
     fi
     cat "$tmp/loads"
 } >"$tmp/host.txt"

@@ -119,13 +119,16 @@ static inline void sim_heap_small_insert(struct sim_heap_entry *a, uint32_t n, s
     a[i].key = key;
 }
 
+/* (No test of the free list here: while the array is small it never runs
+ * dry - engine_heap.c, sim_heap_create.) */
 static inline sim_event_id sim_heap_at(struct sim_engine *e, sim_time t, sim_handler h,
                                        void *obj, uint64_t arg)
 {
     struct sim_heap *he = (struct sim_heap *)e;
-    uint32_t s = he->free_head, n = he->n;
-    if (__builtin_expect(s == SIM_HEAP_FREE_END || n >= he->small_room || he->seq + 1 >= SIM_HEAP_MAX_SEQ, 0))
+    uint32_t n = he->n;
+    if (__builtin_expect(n >= he->small_room || he->seq + 1 >= SIM_HEAP_MAX_SEQ, 0))
         return e->ops->at(e, t, h, obj, arg);
+    uint32_t s = he->free_head;
     he->free_head = he->slots[s].next_free;
     uint64_t key = sim_heap_fill(he, s, h, obj, arg);
     sim_heap_small_insert(he->heap, n, t, key);
@@ -153,8 +156,10 @@ static inline sim_event_id sim_at(struct sim_engine *e, sim_time t,
 static inline sim_event_id sim_after(struct sim_engine *e, sim_time dt,
                                      sim_handler h, void *obj, uint64_t arg)
 {
-    if (dt < 0) dt = 0;
-    return sim_at_checked(e, dt > SIM_TIME_MAX - e->now ? SIM_TIME_MAX : e->now + dt, h, obj, arg);
+    sim_time t;  /* (now >= 0: only a dt > 0 can overflow, a dt < 0 is now) */
+    if (__builtin_add_overflow(e->now, dt, &t)) t = SIM_TIME_MAX;
+    else if (dt < 0) t = e->now;
+    return sim_at_checked(e, t, h, obj, arg);
 }
 
 static inline int sim_cancel(struct sim_engine *e, sim_event_id id)

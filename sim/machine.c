@@ -45,6 +45,8 @@ static void ev_slice(void *obj, uint64_t arg);
 static void ev_enqueue(void *obj, uint64_t arg);
 static void ev_wake_preempt(void *obj, uint64_t arg);
 static void ev_resched(void *obj, uint64_t arg);
+static void steal_arm(struct machine *m, struct mach_core *c);
+static bool stalled(struct machine *m, struct mach_core *c, sim_handler fn, sim_event_id *id);
 static void rated_start(struct machine *m, struct mach_task *t);
 static sim_time wake_spread(sim_time mean, double jitter);
 static void rated_arm(struct machine *m, struct mach_task *t);
@@ -164,6 +166,18 @@ int mach_init(struct machine *m, struct sim_engine *eng, const struct mach_param
     m->p.wake_idle_extra = NULL;  /* the copy above is the machine's */
     if (p->wake_ipi_extra) m->ipi_extra = *p->wake_ipi_extra;
     m->p.wake_ipi_extra = NULL;
+    m->p.steal_len = NULL;  /* (copied below) */
+    if (p->steal_rate > 0 && p->steal_len && p->steal_nlen > 0) {
+        int n = p->steal_nlen < MACH_STEAL_LENS ? p->steal_nlen : MACH_STEAL_LENS;
+        memcpy(m->steal_len, p->steal_len, (size_t)n * sizeof *m->steal_len);
+        m->p.steal_nlen = n;
+        double mean = 1e12 / p->steal_rate;  /* ps between gaps */
+        m->steal_mean_gap = mean >= (double)SIM_TIME_MAX ? SIM_TIME_MAX : mean < 1 ? 1 : (sim_time)llround(mean);
+        m->steal_on = true;
+        rng_seed(&m->steal_rng, p->seed, UINT64_C(0x737465616c));  /* "steal" stream */
+    } else {
+        m->p.steal_nlen = 0;
+    }
     if (p->wake_pack > 0 && p->wake_pack < 1)  /* 2^64 x p, exact enough for a share */
         m->pack_below = (uint64_t)(p->wake_pack * 18446744073709551616.0);
     return GV_OK;
@@ -290,6 +304,7 @@ static inline void core_set_at(struct machine *m, struct mach_core *c, enum mach
     if (was_busy != (st == CORE_BUSY)) {
         m->nbusy += was_busy ? -1 : 1;
         if (m->corun) corun_replan(m);
+        if (m->steal_on && !was_busy) steal_arm(m, c);
     }
 }
 
@@ -368,7 +383,8 @@ static void rq_remove(struct machine *m, struct mach_core *c, struct mach_task *
     rq_count(m, c, -1);
 }
 
-static struct mach_task *rq_pop(struct machine *m, struct mach_core *c)
+/* (Inline: a block's dispatch pops its core's queue, often.) */
+static inline struct mach_task *rq_pop(struct machine *m, struct mach_core *c)
 {
     struct mach_task *t = c->rq_head;
     if (!t) return NULL;
@@ -412,7 +428,11 @@ static inline __attribute__((always_inline)) void begin_arrival(struct machine *
     t->state = MT_ARRIVING;
     t->core = c->id;
     if (how == CORE_SWITCHING && fair_on(m)) fair_picked(m, t);  /* its run starts at the pick */
-    sim_after(m->eng, cost, ev_arrive, t, (uint64_t)(uintptr_t)m);
+    sim_event_id e = sim_after(m->eng, cost, ev_arrive, t, (uint64_t)(uintptr_t)m);
+    if (m->steal_on) {  /* a gap delays it (ev_steal) */
+        c->arrive_ev = e;
+        c->arrive_at = mach_end_of(mach_now_of(m), cost);
+    }
 }
 
 /* The core's task left (blocked, exited, preempted): pick the next one. */
@@ -580,6 +600,7 @@ static void ev_slice(void *obj, uint64_t arg)
     struct mach_core *c = &m->cores[arg];
     c->slice_ev = 0;
     if (c->state != CORE_BUSY || c->nrq == 0) return;
+    if (stalled(m, c, ev_slice, &c->slice_ev)) return;
     if (fair_on(m)) {
         if (!fair_tick(m, c)) { arm_slice(m, c); return; }
         struct mach_task *t = fair_pick(m, c, true);
@@ -601,6 +622,7 @@ static void ev_resched(void *obj, uint64_t arg)
     struct mach_core *c = &m->cores[arg];
     c->resched_ev = 0;
     if (c->state != CORE_BUSY) return;
+    if (stalled(m, c, ev_resched, &c->resched_ev)) return;
     struct mach_task *t = fair_pick(m, c, true);
     if (!t || t == c->cur) return;
     rq_remove(m, c, t);
@@ -654,9 +676,93 @@ static void ev_wake_preempt(void *obj, uint64_t arg)
     struct machine *m = obj;
     struct mach_core *c = &m->cores[arg];
     if (c->state != CORE_BUSY || !c->rq_head || !c->rq_head->wakeup_preempt) return;
+    if (stalled(m, c, ev_wake_preempt, NULL)) return;
     struct mach_task *t = rq_pop(m, c);
     preempt(m, c, 1);
     begin_arrival(m, c, t, CORE_SWITCHING, m->p.context_switch);
+}
+
+/* ---- hidden steal (machine.h) ------------------------------------------- */
+
+static void ev_steal(void *obj, uint64_t arg);
+
+/* The machine's next gap, a Poisson process's next point from now.  Armed
+ * when a core starts running a task and none had a gap pending; a gap that
+ * falls while no core runs a task is dropped and the next busy start arms
+ * again (the process has no memory, so this is the process thinned to the
+ * time some core is busy). */
+static void steal_arm(struct machine *m, struct mach_core *c)
+{
+    (void)c;
+    if (m->steal_ev) return;
+    sim_time at = mach_end_of(mach_now_of(m), rng_exp(&m->steal_rng, m->steal_mean_gap));
+    m->steal_ev = sim_at(m->eng, at, ev_steal, m, 0);
+}
+
+/* Is core c inside a gap?  Then a reschedule waits for its end: the event
+ * is posted again there (returns true). */
+static bool stalled(struct machine *m, struct mach_core *c, sim_handler fn, sim_event_id *id)
+{
+    if (!m->steal_on || mach_now_of(m) >= c->stall_until) return false;
+    sim_event_id e = sim_at(m->eng, c->stall_until, fn, m, (uint64_t)c->id);
+    if (id) *id = e;
+    return true;
+}
+
+/* A gap of length g on a core whose task t runs a burst: the burst ends g
+ * later (a requested cut too); t's virtual runtime takes the gap as the
+ * clock goes on (fair.c reads wall time). */
+static void stall_burst(struct machine *m, struct mach_task *t, sim_time g)
+{
+    sim_time now = mach_now_of(m);
+    if (t->burst_cut) t->burst_cut = mach_end_of(t->burst_cut, g);
+    if (t->rated) {  /* bank the work done, the rest from the gap's end */
+        t->rt->work_left -= rated_done(t, now);
+        t->rt->seg_start = mach_end_of(now, g);
+        t->burst_end = mach_end_of(t->burst_end, g);
+        rated_arm(m, t);
+        return;
+    }
+    t->burst_end = mach_end_of(t->burst_end, g);
+    sim_time at = t->burst_cut && t->burst_cut < t->burst_end ? t->burst_cut : t->burst_end;
+    sim_cancel(m->eng, t->burst_ev);
+    t->burst_ev = sim_at(m->eng, at, mach_ev_burst_end, t, (uint64_t)(uintptr_t)m);
+}
+
+/* A gap: every core running a task loses it at once, and a core bringing a
+ * task in (a switch, an idle core's wake-up) finishes g later (on the AMD
+ * EPYC guest 93-97% of one vCPU's gaps overlapped a gap of the other while
+ * both ran: the host stops the whole guest, not one vCPU). */
+static void ev_steal(void *obj, uint64_t arg)
+{
+    (void)arg;
+    struct machine *m = obj;
+    m->steal_ev = 0;
+    if (m->nbusy == 0) return;  /* the next busy start arms again */
+    sim_time g = m->steal_len[rng_uniform(&m->steal_rng, 0, m->p.steal_nlen - 1)];
+    sim_time now = mach_now_of(m), until = mach_end_of(now, g);
+    if (g > 0) {
+        for (int i = 0; i < m->ncores; i++) {
+            struct mach_core *c = &m->cores[i];
+            struct mach_task *t = c->cur;
+            if ((c->state == CORE_SWITCHING || c->state == CORE_WAKING) && t && c->arrive_at > now) {
+                /* a task arriving: its switch (or the core's wake-up) ends g later */
+                sim_cancel(m->eng, c->arrive_ev);
+                c->arrive_at = mach_end_of(c->arrive_at, g);
+                c->arrive_ev = sim_at(m->eng, c->arrive_at, ev_arrive, t, (uint64_t)(uintptr_t)m);
+                c->stall_until = until;
+                continue;
+            }
+            if (c->state != CORE_BUSY || !t || t->state != MT_RUNNING || !t->in_burst) continue;
+            stall_burst(m, t, g);
+            c->stall_until = until;
+            m->steals++;
+            m->stolen += g;
+            if (m->obs.steal) m->obs.steal(m->obs.ctx, c->id, t, now, g);
+        }
+    }
+    /* the next gap: from this one's end */
+    m->steal_ev = sim_at(m->eng, mach_end_of(until, rng_exp(&m->steal_rng, m->steal_mean_gap)), ev_steal, m, 0);
 }
 
 /* ---- placement ---------------------------------------------------------- */
@@ -684,10 +790,16 @@ static sim_time wake_latency(struct machine *m, sim_time mean, sim_time spread)
  * by the host (Documentation/virt/kvm/halt-polling.rst).  Measured per
  * machine (`gvlsim calibrate`: wake_after_idle_*, docs/validate.md); a
  * trace shows it in its hand-offs by quiet time (`gvlsim import`). */
-static sim_time idle_wake_latency(struct machine *m, const struct mach_core *c)
+static __attribute__((noinline)) sim_time idle_extra_at(const struct machine *m, const struct mach_core *c)
+{
+    return gv_curve_at(&m->idle_extra, mach_now_of(m) - c->idle_at);
+}
+
+/* (Inline, the curve out of line: about every other wake is one.) */
+static inline sim_time idle_wake_latency(struct machine *m, const struct mach_core *c)
 {
     sim_time d = wake_latency(m, m->p.wake_idle_core, m->idle_spread);
-    if (m->idle_extra.n > 0) d += gv_curve_at(&m->idle_extra, mach_now_of(m) - c->idle_at);
+    if (m->idle_extra.n > 0) d += idle_extra_at(m, c);
     return d;
 }
 
@@ -1032,11 +1144,6 @@ int mach_wake(struct machine *m, struct mach_task *t, const struct mach_task *wa
     m->last_ipi_extra = 0;
     if (t->state != MT_BLOCKED) return 0;
     return place(m, t, waker, false);
-}
-
-sim_time mach_wake_ipi_extra(const struct machine *m)
-{
-    return m->last_ipi_extra;
 }
 
 sim_time mach_wake_draw(struct machine *m, sim_time mean)

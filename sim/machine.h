@@ -58,6 +58,30 @@
  * profile measures s with two busy loops (gvlsim calibrate); between 1 and
  * N cores the linear form is an assumption.
  *
+ * Hidden steal (hidden_steal_rate r > 0): a virtual CPU loses its physical
+ * CPU now and then without the guest knowing - the host runs something
+ * else, and a guest without steal accounting (no steal time in /proc/stat)
+ * charges the gap to whichever task was running: wall time passes, the
+ * task's burst makes no progress, and the fair class counts the gap in its
+ * virtual runtime (update_curr reads a clock that went on; the kernel takes
+ * the gap out of clock_task only with paravirt steal time,
+ * kernel/sched/core.c update_rq_clock_task).  Gaps come as one Poisson
+ * process of r per second of wall time for the whole machine while any
+ * core runs a task, each of a length drawn from hidden_steal_len (equally
+ * likely values), and a gap stops every core that runs a task at once,
+ * and delays a task's arrival on a core (a switch, an idle core's
+ * wake-up) as much: on the AMD EPYC guest 93-97% of one vCPU's gaps
+ * overlapped one of the other's while both ran (the host stops the guest,
+ * not a vCPU).  An idle core loses nothing, and timers, the remote wake's
+ * enqueue and the models' own events are not delayed (an approximation).  While its gap lasts, a core does not reschedule (the
+ * vCPU cannot run its interrupts): a slice end or a wake-up's preemption
+ * waits for the gap's end.  The draws come from a stream of their own
+ * (the same seed, the same gaps; a machine without them draws nothing
+ * else differently).  `gvlsim calibrate` measures r and the lengths with
+ * a clock-reading loop on each CPU (hidden_steal_*; docs/calibrate.md).
+ * Co-running and rated bursts re-planned during a gap count its rest as
+ * work (an approximation: gaps are tens of microseconds).
+ *
  * Rated bursts (mach_burst_rated) serve fluid models (models/counter.c): a
  * burst of `work` units whose cost per unit the model may change while it
  * runs; the machine re-plans its end, rounding once in mach_work_time.
@@ -147,6 +171,8 @@ struct mach_observer {
     void *ctx;
     void (*core_change)(void *ctx, int core, enum mach_core_state st,
                         const struct mach_task *t, sim_time now);
+    /* hidden steal: a gap of `len` from `at` on a core running t (may be NULL) */
+    void (*steal)(void *ctx, int core, const struct mach_task *t, sim_time at, sim_time len);
 };
 
 struct mach_core {
@@ -157,6 +183,9 @@ struct mach_core {
     int nrq;
     sim_time slice_start;
     sim_time idle_at;        /* when it last went idle (MACH_WAKE_CHAIN, wake_idle_extra) */
+    sim_time stall_until;    /* hidden steal: the end of the gap it is in (no rescheduling before) */
+    sim_event_id arrive_ev;  /* ... its task's arrival (switch, wake-up), which a gap delays */
+    sim_time arrive_at;
     sim_event_id slice_ev;
     sim_event_id resched_ev; /* fair: a re-pick asked for (need_resched) */
     struct fair_rq frq;      /* fair: what V needs */
@@ -166,6 +195,8 @@ struct mach_core {
         struct { sim_time idle_time, switch_time, waking_time, busy_time; };
     };
 };
+
+#define MACH_STEAL_LENS GV_CURVE_MAX
 
 struct mach_params {
     int cores;
@@ -183,7 +214,10 @@ struct mach_params {
     double corun_slowdown;  /* work's slowdown with every core busy (<= 1: none) */
     double wake_pack;       /* share of wakes kept on the waker's core (below) */
     sim_time wake_pack_sleep; /* ... of those whose sleep was shorter (0: any sleep) */
-    uint64_t seed;          /* for the wake-latency draws */
+    double steal_rate;      /* hidden steal: gaps per second while a core is busy (0: none) */
+    const sim_time *steal_len; /* ... their lengths, equally likely (mach_init copies them) */
+    int steal_nlen;         /* ... how many (at most MACH_STEAL_LENS) */
+    uint64_t seed;          /* for the wake-latency and gap draws */
 };
 
 struct machine {
@@ -213,6 +247,14 @@ struct machine {
     struct gv_curve idle_extra;  /* wake_idle_extra's copy (cold: read by idle-core wakes only) */
     struct gv_curve ipi_extra;   /* wake_ipi_extra's copy (the same) */
     sim_time last_ipi_extra;     /* what it gave the latest wake (mach_wake_ipi_extra) */
+    /* hidden steal (cold: a few thousand gaps per simulated second) */
+    bool steal_on;               /* steal_rate > 0 with lengths */
+    sim_event_id steal_ev;       /* the next gap, drawn while a core is busy */
+    sim_time steal_mean_gap;     /* mean time between gaps, ps */
+    sim_time steal_len[MACH_STEAL_LENS];
+    struct rng steal_rng;        /* their own stream */
+    uint64_t steals;             /* gaps that fell on a running task */
+    sim_time stolen;             /* ... their total length */
 };
 
 /* Is a fair class in use (not FIFO)?  (Inline: the FIFO machine asks on
@@ -271,7 +313,7 @@ int mach_wake_timer(struct machine *m, struct mach_task *t);
  * on the EPYC guest 7-9 us within 50 us of idle, 39-41 us from 100 us).
  * The caller adds it to the wake's cost (models/vm.h vm_wake_cost) before
  * its next mach_wake. */
-sim_time mach_wake_ipi_extra(const struct machine *m);
+static inline sim_time mach_wake_ipi_extra(const struct machine *m);
 /* A wake latency the caller charges itself (machine.timer_wake), drawn
  * like the machine's own: uniformly within +-wake_jitter of `mean`. */
 sim_time mach_wake_draw(struct machine *m, sim_time mean);
@@ -353,6 +395,12 @@ static inline void mach_burst(struct machine *m, struct mach_task *t, sim_time d
     t->interrupt_pending = false;
     t->burst_cut = 0;
     t->burst_ev = sim_at_checked(m->eng, end, mach_ev_burst_end, t, (uint64_t)(uintptr_t)m);
+}
+
+/* (Inline: asked after every wake, vm_wake_cost.) */
+static inline sim_time mach_wake_ipi_extra(const struct machine *m)
+{
+    return m->last_ipi_extra;
 }
 
 #endif

@@ -49,20 +49,22 @@ run_all() {
         # shellcheck disable=SC2086
         "$bin" import gvl-tracing "$trace" $imp $mach -q -o "$tmp/$i.json" --stats "$tmp/$i.stats" ||
             { echo "imports.sh: $id: import failed" >&2; return 1; }
-        # the seeds two at a time (each run is one process; the rows are
-        # gathered in seed order, so the result does not depend on it)
-        # shellcheck disable=SC2016,SC2086
-        seq 1 $seeds | xargs -P 2 -I @SEED@ sh -c '"$1" run "$2" $3 -q --reproducible --seed @SEED@ -o "$4.@SEED@.csv"' \
-            sh "$bin" "$tmp/$i.json" "$args $mach" "$tmp/$i" ||
-            { echo "imports.sh: $id: a run failed" >&2; return 1; }
-        : >"$tmp/$i.rows"
-        for s in $(seq 1 $seeds); do tail -n 1 "$tmp/$i.$s.csv" >>"$tmp/$i.rows"; done
+        # the seeds: one sweep process over them (`--param seed=1,...`): its
+        # row of seed S is "point,rep,S," and then the row of `gvlsim run
+        # --seed S`, byte for byte (a process per seed cost ten times the
+        # CPU, in process start-ups); -j does not change the rows
+        # shellcheck disable=SC2086
+        "$bin" sweep "$tmp/$i.json" $args $mach -q --reproducible -j 2 --param seed="$(seq -s, 1 $seeds)" \
+            -o "$tmp/$i.sweep.csv" || { echo "imports.sh: $id: a run failed" >&2; return 1; }
+        cut -d, -f4- "$tmp/$i.sweep.csv" >"$tmp/$i.runs.csv"
+        tail -n +2 "$tmp/$i.runs.csv" >"$tmp/$i.rows"
+        [ "$(wc -l <"$tmp/$i.rows")" -eq "$seeds" ] || { echo "imports.sh: $id: not $seeds rows" >&2; return 1; }
         if [ "$i" -eq 1 ]; then
-            printf 'id,%s,%s\n' "$(head -n 1 "$tmp/$i.stats" | sed 's/\([^,]*\)/trace_\1/g')" "$(head -n 1 "$tmp/$i.1.csv")"
-            wcol=$(head -n 1 "$tmp/$i.1.csv" | tr , '\n' | grep -nx wants_gvl_s | cut -d: -f1)
-            scol=$(head -n 1 "$tmp/$i.1.csv" | tr , '\n' | grep -nx seed | cut -d: -f1)
+            printf 'id,%s,%s\n' "$(head -n 1 "$tmp/$i.stats" | sed 's/\([^,]*\)/trace_\1/g')" "$(head -n 1 "$tmp/$i.runs.csv")"
+            wcol=$(head -n 1 "$tmp/$i.runs.csv" | tr , '\n' | grep -nx wants_gvl_s | cut -d: -f1)
+            scol=$(head -n 1 "$tmp/$i.runs.csv" | tr , '\n' | grep -nx seed | cut -d: -f1)
         fi
-        rm -f "$tmp/$i".[0-9]*.csv
+        rm -f "$tmp/$i.sweep.csv" "$tmp/$i.runs.csv"
         # the run of median wants_gvl (ties: the lower seed first)
         row=$(LC_ALL=C sort -t, -k"$wcol,$wcol"g -k"$scol,$scol"n "$tmp/$i.rows" | sed -n "$(((seeds + 1) / 2))p")
         printf '%s,%s,%s\n' "$id" "$(tail -n 1 "$tmp/$i.stats")" "$row"

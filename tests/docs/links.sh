@@ -25,10 +25,11 @@ fail=0
 
 # The patterns are split so that this file does not match itself.
 pats="/wor""k/|\\.\\./sha""red|cruby-mo""del|cruby-sync""-gc|simgrid-pr""obe|anch""ors\\.md|seed 0""0[0-9]|research no""tes"
+# one grep over all the files (a grep per file cost seconds of start-ups):
+# /dev/null among them makes every hit "FILE:LINE:text"
 while IFS= read -r f; do
-    [ -f "$f" ] || continue
-    grep -I -n -i -E "$pats" "$f" /dev/null 2>/dev/null
-done <"$tmp/files" >"$tmp/hits"
+    [ -f "$f" ] && printf '%s\0' "$f"
+done <"$tmp/files" | xargs -0 grep -I -n -i -E "$pats" /dev/null 2>/dev/null >"$tmp/hits"
 if [ -s "$tmp/hits" ]; then
     echo "links: committed files point outside the repository (cite the public source instead):"
     cut -c1-200 "$tmp/hits"

@@ -46,7 +46,7 @@ problem() { echo "schema_doc: $doc: $*"; fail=1; }
 ticks() { printf '%s\n' "$1" | grep -o '`[^`]*`' | tr -d '`'; }
 
 # objects
-for sec in scenario machine syscalls runtime queue mutex condvar measure generator Ractor thread stop; do
+for sec in scenario machine syscalls method_work runtime queue mutex condvar measure generator Ractor thread stop; do
     awk -F'\t' -v s="$sec" '$1 == s { print $2 }' "$tmp/keys" | sort >"$tmp/want"
     grep -q "^$sec	" "$tmp/doc" || { problem "no <!-- keys:$sec --> table"; continue; }
     awk -F'\t' -v s="$sec" '$1 == s { print $2 }' "$tmp/doc" | while IFS= read -r cell; do

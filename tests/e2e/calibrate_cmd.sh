@@ -4,6 +4,7 @@
 # directory), with the host and every measurement recorded; usage errors;
 # an unwritable output fails before measuring.  No timing is asserted: the
 # numbers depend on this machine and its load.
+# real-threads: gvlsim calibrate (`make test` runs such scripts with nothing else at work: tests/e2e/run.sh)
 set -u
 bin=$1
 . tests/e2e/lib.inc
@@ -32,7 +33,8 @@ for key in '"name": "host"' '"os_scheduler": ' '"context_switch": ' '"wake_idle_
            '"name": "syscall_stat_ns"' '"derivation": ' '"name": "ruby_insn_ns"' '"insn_time": ' \
            '"name": "wake_after_idle_30ms_ns"' '"name": "syscall_open_ns"' '"name": "syscall_close_ns"' \
            '"syscalls": {' '"stat": ' '"write_devnull": ' '"getpid": ' '"open_devnull": ' '"close": ' \
-           '"key": "syscalls.stat"'; do
+           '"key": "syscalls.stat"' '"name": "ruby_file_mtime_extra_ns"' '"name": "ruby_file_write_extra_ns"' \
+           '"method_work": {' '"key": "method_work.stat"' '"key": "method_work.open_devnull"'; do
     checks=$((checks + 1))
     grep -qF -- "$key" "$tmp/host.json" || fail "profile lacks $key"
 done
@@ -54,11 +56,36 @@ run run "$root/scenarios/queue_pingpong.json" --set machine=host.json --set mach
     --set ractors.0.threads.1.program.0.body.2.dur=machine --set ractors.0.threads.1.program.0.body.3.dur=machine \
     --set ractors.0.threads.1.program.0.body.4.dur=machine -q
 expect_code 0 "dur=machine with the calibrated profile"
+# its Ruby methods' work serves a syscall op's "method_work": "machine"
+run run "$root/scenarios/queue_pingpong.json" --set machine=host.json --set machine.cores=1 \
+    --set ractors.0.threads.0.program.0.times=20 --set ractors.0.threads.1.program.0.times=100 \
+    --set ractors.0.threads.1.program.0.body.2.method_work=machine -q
+expect_code 0 "method_work=machine with the calibrated profile"
+run run "$root/scenarios/mtime_loop.json" --set machine=host.json --set machine.cores=1 \
+    --set ractors.0.threads.1.program.0.times_total=200 \
+    --set ractors.0.threads.1.program.0.body.1.method_work=machine -q
+expect_code 0 "File.mtime's method_work=machine with the calibrated profile"
 run check "$root/scenarios/queue_pingpong.json" --set machine=nosuch.json
 expect_code 3 "missing relative profile"
 expect_match err "no machine profile \"nosuch.json\" \(looked for: nosuch.json, $root/scenarios/nosuch.json\)" \
     "both places named"
 cd "$root" || exit 1
+
+# the stat benchmarks read the file the backends stat: the scenario beside
+# the executable (by its absolute path) or the executable, named in the
+# derivation
+checks=$((checks + 1))
+grep -q "syscall_stat_ns [0-9.e+]* ns (of /" "$tmp/host.json" ||
+    fail "syscalls.stat's derivation does not name the file"
+# without a Ruby: no method_work, said so, and an op that asks for it fails to load
+run calibrate --quick -q --no-ruby -o "$tmp/noruby.json"
+expect_code 0 "calibrate --quick --no-ruby"
+checks=$((checks + 1))
+grep -qF '"method_work": {' "$tmp/noruby.json" && fail "--no-ruby wrote method_work"
+run check scenarios/mtime_loop.json --set machine="$tmp/noruby.json" \
+    --set ractors.0.threads.1.program.0.body.1.method_work=machine
+expect_code 3 "method_work=machine on a profile without it"
+expect_match err "has no Ruby method work for call \"stat\" \(machine.method_work.stat\)" "the missing key named"
 
 # --machines may be given several times: the first directory that has it wins
 mkdir -p "$tmp/m1" "$tmp/m2"

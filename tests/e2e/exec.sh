@@ -4,6 +4,7 @@
 # the instruction counter, the affinity error, deadlock and watchdog
 # reports (exit 4, no output file), refused simulator options.  Nothing
 # here depends on timing.
+# real-threads: gvlsim exec (`make test` runs such scripts with nothing else at work: tests/e2e/run.sh)
 set -u
 bin=$1
 . tests/e2e/lib.inc

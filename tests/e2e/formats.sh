@@ -3,6 +3,7 @@
 # csv|json|jsonl or the output's suffix, what cannot be honoured refused
 # before any work; JSON keys = the CSV header, in order, numbers as numbers,
 # empty columns null; the same values as the CSV.
+# real-threads: one gvlsim exec (`make test` runs such scripts with nothing else at work: tests/e2e/run.sh)
 set -u
 bin=$1
 . tests/e2e/lib.inc

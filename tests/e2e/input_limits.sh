@@ -2,6 +2,7 @@
 # input_limits.sh BINARY - what the loader refuses or bounds: FIFOs without a
 # writer (and pipes with one), a file of millions of values, nesting, files
 # that are not JSON.  Run from the repository root by tests/e2e/run.sh.
+# real-threads: one gvlsim exec (`make test` runs such scripts with nothing else at work: tests/e2e/run.sh)
 set -u
 bin=$1
 . tests/e2e/lib.inc

@@ -37,7 +37,8 @@ checks=$((checks + 1))
 
 # -- interrupted: the temporary files go, the old outputs stay, the status
 # is 128 + the signal.  A background job of a shell starts with SIGINT
-# ignored (and then gvlsim leaves it so): env restores the default.
+# ignored, a shell under nohup with SIGHUP ignored (and then gvlsim leaves
+# them so): env restores the defaults.
 long="--set ractors.0.threads.0.program.0.times=100000000 --set ractors.0.threads.1.program.0.times=100000000"
 interrupt() {  # interrupt SIGNAL STATUS WHAT COMMAND...: signal COMMAND once its temporary file exists
     sig=$1 want=$2 what=$3
@@ -45,7 +46,7 @@ interrupt() {  # interrupt SIGNAL STATUS WHAT COMMAND...: signal COMMAND once it
     echo old >"$tmp/out.csv"
     rm -f "$tmp"/*.tmp.*
     # shellcheck disable=SC2086
-    env --default-signal=INT "$bin" "$@" >"$tmp/out" 2>"$tmp/err" &
+    env --default-signal=INT,TERM,HUP "$bin" "$@" >"$tmp/out" 2>"$tmp/err" &
     pid=$!
     i=0
     while [ $i -lt 600 ] && ! ls "$tmp" | grep -q '\.tmp\.'; do

@@ -5,6 +5,7 @@
 # (exit 7), a deadlock and the watchdog (exit 4), the program's syntax for
 # every scenario.  Nothing here depends on timing.  Without a ruby on PATH
 # the runs are skipped (and said so); the checks that need no Ruby still run.
+# real-threads: Ruby programs (`make test` runs such scripts with nothing else at work: tests/e2e/run.sh)
 set -u
 bin=$1
 . tests/e2e/lib.inc

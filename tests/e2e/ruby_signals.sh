@@ -4,6 +4,7 @@
 # signal (exit 128 + N), the Ruby program is killed with it, and its
 # private directory (the program, its report, stdout and stderr) is gone
 # from $TMPDIR.  Without a ruby on PATH it is skipped.
+# real-threads: Ruby programs (`make test` runs such scripts with nothing else at work: tests/e2e/run.sh)
 set -u
 bin=$1
 . tests/e2e/lib.inc
@@ -25,8 +26,9 @@ programs_running() {
 # the program runs, check what is left.
 interrupt() {
     sig=$1 want=$2
-    # a background job of a shell starts with SIGINT ignored: env restores it
-    TMPDIR="$rt" env --default-signal=INT "$bin" exec --backend ruby --max-spread 1000 --timeout 120 \
+    # a background job of a shell starts with SIGINT ignored, one under nohup
+    # with SIGHUP ignored: env restores them
+    TMPDIR="$rt" env --default-signal=INT,TERM,HUP "$bin" exec --backend ruby --max-spread 1000 --timeout 120 \
         tests/data/exec_hang.json -q -o "$tmp/h.csv" >"$tmp/out" 2>"$tmp/err" &
     pid=$!
     i=0  # the run's directory (not the version probe's) holds program.rb and the child's stdout

@@ -5,6 +5,7 @@
 # merged, and the result compared with itself as measured rows.  Nothing
 # here depends on timing (--max-spread 1000: a busy host, or an SMT sibling
 # at work, must not fail the busy-loop calibration of a check of counts).
+# real-threads: sweeps on the pthread backend (`make test` runs such scripts with nothing else at work: tests/e2e/run.sh)
 set -u
 bin=$1
 . tests/e2e/lib.inc

@@ -5,6 +5,7 @@
 # engine), --ruby-opt passed on, options of other backends refused.
 # Needs Debian's ruby (optional: skipped with a line saying so).  Nothing
 # here depends on timing: --max-spread 1000 lets a busy host calibrate.
+# real-threads: sweeps on the Ruby backend (`make test` runs such scripts with nothing else at work: tests/e2e/run.sh)
 set -u
 bin=$1
 . tests/e2e/lib.inc

@@ -4,6 +4,7 @@
 # profile has it (also set with --set), a load error at the op's dur (file,
 # line:column, JSON pointer; exit 3, nothing written) where it has not; the
 # executor makes the real call.
+# real-threads: one gvlsim exec (`make test` runs such scripts with nothing else at work: tests/e2e/run.sh)
 set -u
 bin=$1
 . tests/e2e/lib.inc

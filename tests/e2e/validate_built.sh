@@ -5,6 +5,7 @@
 # their committed rows, host.txt lines and targets.txt line (as measured); and scripts/build_ruby.sh's
 # errors (usage, a ref that is not there, a tree that is not CRuby, a
 # PREFIX in use), none of which builds anything.
+# real-threads: scripts/validate_results.sh, which looks at the CPUs (`make test` runs such scripts with nothing else at work: tests/e2e/run.sh)
 set -u
 bin=$1
 . tests/e2e/lib.inc
@@ -23,6 +24,7 @@ load_pp_v9=80,1.50,2.25
 time_pp_v9=2026-12-02T06:40:01Z,2026-12-02T06:44:59Z
 ruby_pp_v9=ruby 9.9.9 (a test) [x86_64-linux]
 host_pp_v9=Test CPU, 2 CPUs, kernel 6.1
+line_pp_v9=170.3
 EOF
 cp "$v/pp_v9.rows.csv" "$tmp/rows.before"
 # the line the committed rows were measured with (the list has changed since)
@@ -41,7 +43,7 @@ kept() {
     checks=$((checks + 1))
     grep -q '^pp_v9 | .* --seed 7 | ruby=9.9.9$' "$v/targets.txt" ||
         fail "$1: targets.txt lost the line the kept rows were measured with: $(cat "$v/targets.txt")"
-    for k in load time ruby host; do
+    for k in load time ruby host line; do
         checks=$((checks + 1))
         grep -q "^${k}_pp_v9=" "$v/host.txt" || fail "$1: host.txt lost its ${k}_pp_v9 line"
     done

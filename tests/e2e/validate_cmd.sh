@@ -6,6 +6,7 @@
 # the same table, the report formats, and every error class.  Nothing here
 # depends on timing: counts and the simulated column only (--max-spread 1000
 # lets a busy host calibrate the executor's busy loop).
+# real-threads: validate on the pthread backend (`make test` runs such scripts with nothing else at work: tests/e2e/run.sh)
 set -u
 bin=$1
 . tests/e2e/lib.inc

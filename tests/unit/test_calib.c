@@ -347,6 +347,25 @@ static void test_map(void)
     ASSERT_EQ(dur(&p, "syscalls.close"), 1230 * SIM_NS);
     ASSERT(calib_profile_key(&p, "syscalls.stat")->measured);
     ASSERT_STREQ(calib_profile_key(&p, "syscalls.stat")->how, "syscall_stat_ns 1316 ns");
+    snprintf(r.stat_path, sizeof r.stat_path, "/srv/gvlsim/scenarios/mtime_loop.json");
+    calib_map(&r, &h, &p);
+    ASSERT_STREQ(calib_profile_key(&p, "syscalls.stat")->how,
+                 "syscall_stat_ns 1316 ns (of /srv/gvlsim/scenarios/mtime_loop.json)");
+    /* machine.method_work: each Ruby method's extra as measured; not
+     * measured (no Ruby, --no-ruby): not written */
+    ASSERT(!calib_profile_key(&p, "method_work.stat") && !calib_profile_key(&p, "method_work.open_devnull"));
+    set(&r, CALIB_RUBY_FILE_MTIME_EXTRA, 1856.01, 1712.81, 1953.08);   /* the AMD EPYC guest, 14:09 UTC */
+    set(&r, CALIB_RUBY_FILE_WRITE_EXTRA, 4352.85, 4212.93, 4639.66);
+    calib_map(&r, &h, &p);
+    ASSERT_EQ(dur(&p, "method_work.stat"), 1860 * SIM_NS);           /* 3 digits */
+    ASSERT_EQ(dur(&p, "method_work.open_devnull"), 4350 * SIM_NS);
+    ASSERT(calib_profile_key(&p, "method_work.stat")->measured);
+    ASSERT(strstr(calib_profile_key(&p, "method_work.stat")->how, "ruby_file_mtime_extra_ns 1856 ns"));
+    ASSERT(strstr(calib_profile_key(&p, "method_work.open_devnull")->how, "File.write"));
+    r.m[CALIB_RUBY_FILE_WRITE_EXTRA].measured = false;
+    calib_map(&r, &h, &p);
+    ASSERT(calib_profile_key(&p, "method_work.stat") && !calib_profile_key(&p, "method_work.open_devnull"));
+    set(&r, CALIB_RUBY_FILE_WRITE_EXTRA, 4352.85, 4212.93, 4639.66);
     char buf[64];
     calib_key_value(calib_profile_key(&p, "wake_ipi"), buf, sizeof buf);
     ASSERT_STREQ(buf, "10.6us");  /* no wake after 10 us idle timed: after a pause */
@@ -402,6 +421,56 @@ static void test_map(void)
     ASSERT(calib_profile_key(&p, "corun_slowdown")->num == 1);
 }
 
+/* The hidden steal's summary: the rate per second of kept time, the share
+ * of it, and the gaps' quantiles at the middles of equal shares as the
+ * equally likely lengths; and the keys calib_map writes from it. */
+static void test_steal_summarise(void)
+{
+    double g[32];
+    for (int i = 0; i < 32; i++) g[i] = (double)(32 - i) * 1000;  /* 32..1 us, unsorted */
+    struct calib_steal s;
+    ASSERT_EQ(calib_steal_summarise(g, 32, 0.5e9, &s), GV_OK);
+    ASSERT(s.gaps == 32 && fabs(s.rate - 64) < 1e-9);              /* 32 in 0.5 s */
+    ASSERT(fabs(s.share - 528000 / 0.5e9) < 1e-12);                /* 1+..+32 us */
+    ASSERT_EQ(s.nlen, CALIB_STEAL_LENS);
+    ASSERT(fabs(s.len_ns[0] - 1968.75) < 1e-9);   /* q(1/32) of 1..32 us: at 31/32 of the first step */
+    ASSERT(fabs(s.len_ns[15] - 31031.25) < 1e-9); /* q(31/32): 30 + 1/32 steps in */
+    for (int i = 1; i < s.nlen; i++) ASSERT(s.len_ns[i] > s.len_ns[i - 1]);
+    ASSERT(g[0] == 32000);                       /* the input is not sorted in place */
+    double few[] = { 40000, 20000, 60000 };
+    ASSERT_EQ(calib_steal_summarise(few, 3, 1e9, &s), GV_OK);
+    ASSERT(s.nlen == 3 && s.len_ns[0] == 20000 && s.len_ns[1] == 40000 && s.len_ns[2] == 60000);
+    ASSERT_EQ(calib_steal_summarise(NULL, 0, 1e9, &s), GV_OK);
+    ASSERT(s.rate == 0 && s.nlen == 0 && s.share == 0);
+    ASSERT_EQ(calib_steal_summarise(few, 3, 0, &s), GV_EINVAL);
+
+    /* the keys: none unmeasured; a rate and lengths; a rate of 0 alone */
+    struct calib_result r;
+    struct calib_host h;
+    struct calib_profile p;
+    memset(&r, 0, sizeof r);
+    memset(&h, 0, sizeof h);
+    calib_map(&r, &h, &p);
+    ASSERT(!calib_profile_key(&p, "hidden_steal_rate") && !calib_profile_key(&p, "hidden_steal_len"));
+    double gaps[] = { 41000, 52000, 39000, 120000 };
+    ASSERT_EQ(calib_steal_summarise(gaps, 4, 2e6, &r.steal), GV_OK);   /* 4 in 2 ms: 2000/s */
+    r.steal.measured = true;
+    r.steal.cpus = 2;
+    calib_map(&r, &h, &p);
+    const struct calib_key *k = calib_profile_key(&p, "hidden_steal_rate");
+    ASSERT(k && k->measured && k->num == 2000);
+    k = calib_profile_key(&p, "hidden_steal_len");
+    ASSERT(k && k->kind == CK_DURS && k->curve.n == 4);
+    ASSERT(k->curve.y[0] == 39 * SIM_US && k->curve.y[3] == 120 * SIM_US);
+    char buf[256];
+    calib_key_value(k, buf, sizeof buf);
+    ASSERT(!strcmp(buf, "[\"39us\", \"41us\", \"52us\", \"120us\"]"));
+    ASSERT_EQ(calib_steal_summarise(NULL, 0, 1e9, &r.steal), GV_OK);
+    r.steal.measured = true;
+    calib_map(&r, &h, &p);
+    ASSERT(calib_profile_key(&p, "hidden_steal_rate")->num == 0 && !calib_profile_key(&p, "hidden_steal_len"));
+}
+
 /* docs/calibrate.md has a row for every key calib_map writes, naming each
  * measurement its derivation uses. */
 static void test_docs_table(void)
@@ -416,9 +485,13 @@ static void test_docs_table(void)
     memset(&r, 0, sizeof r);
     r.ncpus_allowed = 2;
     for (int i = 0; i < CALIB_COUNT; i++) set(&r, (enum calib_id)i, 100 + i, 90 + i, 110 + i);
+    double gaps[] = { 40000, 50000 };  /* hidden steal: both its keys */
+    ASSERT_EQ(calib_steal_summarise(gaps, 2, 1e9, &r.steal), GV_OK);
+    r.steal.measured = true;
     struct calib_host h = dev_host();
     struct calib_profile p;
     calib_map(&r, &h, &p);
+    ASSERT(calib_profile_key(&p, "hidden_steal_len"));
     for (int i = 0; i < p.n; i++) {
         char head[64];
         snprintf(head, sizeof head, "\n| `%s` |", p.k[i].name);
@@ -456,6 +529,29 @@ static void test_ruby_insn(void)
     for (int i = 0; i < 5; i++) ASSERT(s[i] > 0.01 && s[i] < 1000);
 }
 
+/* A Ruby method's extra over its system calls: a Ruby that does not exist
+ * is GV_EUNSUP, a call with no Ruby method GV_EINVAL; the Ruby on PATH
+ * answers sane samples for File.mtime and File.write (more than a loop
+ * iteration, less than a ms). */
+static void test_ruby_method(void)
+{
+    char err[GV_ERRLEN];
+    double s[3];
+    struct rrun_opts bad = { .ruby = "/nonexistent/ruby" };
+    ASSERT_EQ(rrun_method_ns(&bad, CALL_STAT, s, 3, err, sizeof err), GV_EUNSUP);
+    ASSERT(strstr(err, "/nonexistent/ruby"));
+    ASSERT_EQ(rrun_method_ns(NULL, CALL_GETPID, s, 3, err, sizeof err), GV_EINVAL);
+    ASSERT_EQ(rrun_method_ns(NULL, CALL_STAT, s, 0, err, sizeof err), GV_EINVAL);
+    struct rrun_opts o = { .stat_path = "docs/calibrate.md" };
+    static const enum scn_syscall_call calls[2] = { CALL_STAT, CALL_OPEN_DEVNULL };
+    for (int c = 0; c < 2; c++) {
+        int rc = rrun_method_ns(&o, calls[c], s, 3, err, sizeof err);
+        if (rc != GV_OK) fprintf(stderr, "%s\n", err);
+        ASSERT_EQ(rc, GV_OK);
+        for (int i = 0; i < 3; i++) ASSERT(s[i] > 5 && s[i] < 1e6);
+    }
+}
+
 int main(void)
 {
     RUN(test_quantiles);
@@ -465,7 +561,9 @@ int main(void)
     RUN(test_free_both_at_work);
     RUN(test_kernel_to_scheduler);
     RUN(test_map);
+    RUN(test_steal_summarise);
     RUN(test_docs_table);
     RUN(test_ruby_insn);
+    RUN(test_ruby_method);
     TEST_DONE();
 }

@@ -217,6 +217,10 @@ static void test_op_durations(void)
     sys.u.syscall.dur_machine = true;                      /* nor the machine's own cost */
     ASSERT_EQ(core_op_dur(&th, &sys, 1.5), 2 * SIM_US);
     sys.u.syscall.dur_machine = false;
+    sys.u.syscall.method_work = 2 * SIM_US;                 /* a method's work: scaled as work */
+    ASSERT_EQ(core_method_work(&sys, 1.5), 3 * SIM_US);
+    sys.u.syscall.method_work_machine = true;              /* but not the machine's own */
+    ASSERT_EQ(core_method_work(&sys, 1.5), 2 * SIM_US);
     struct scn_op sl;
     memset(&sl, 0, sizeof sl);
     sl.kind = OP_SLEEP;

@@ -6,6 +6,7 @@
 
 #include "../../common/diag.h"
 #include "../../common/err.h"
+#include "../../core/cursor.h"
 #include "../../input/jsonpos.h"
 #include "../../input/load.h"
 #include "../../input/units.h"
@@ -1024,6 +1025,59 @@ static void test_syscall_machine(void)
                "--set[1]:1:23: /machine/syscalls/stat: bad duration \"fast\": not a duration (expected a number and a unit, e.g. \"1.5us\")");
 }
 
+/* machine.method_work and a syscall op's "method_work": "machine": the
+ * machine's work of the call's Ruby method (File.mtime for stat, File.write
+ * for open_devnull), from the scenario's machine or its profile, never
+ * scaled (core_method_work); a call with no measured method, or a machine
+ * without the key, is an error at the op's method_work. */
+static void test_method_work_machine(void)
+{
+    struct scenario s;
+    load_ok(D "syscall_machine.json", NULL, 0, NULL, &s);
+    ASSERT_EQ(s.machine.method_work_cost[CALL_STAT], 1900 * SIM_NS);
+    ASSERT_EQ(s.machine.method_work_cost[CALL_OPEN_DEVNULL], SCN_DUR_UNSET);
+    ASSERT_EQ(s.machine.method_work_cost[CALL_GETPID], SCN_DUR_UNSET);
+    const struct scn_op *o = s.ractors[0].threads[0].prog.ops;
+    ASSERT(!o[0].u.syscall.method_work_machine && o[0].u.syscall.method_work == 0);
+    scenario_free(&s);
+    const char *set1[] = { "ractors.0.threads.0.program.0.method_work=machine",
+                           "ractors.0.threads.0.program.2.method_work=1us" };
+    load_ok(D "syscall_machine.json", set1, 2, NULL, &s);
+    o = s.ractors[0].threads[0].prog.ops;
+    ASSERT(o[0].u.syscall.method_work_machine);
+    ASSERT_EQ(o[0].u.syscall.method_work, 1900 * SIM_NS);
+    ASSERT_EQ(core_method_work(&o[0], s.machine.work_scale), 1900 * SIM_NS);   /* the machine's: not scaled */
+    ASSERT(!o[2].u.syscall.method_work_machine);
+    ASSERT_EQ(core_method_work(&o[2], s.machine.work_scale), 2 * SIM_US);      /* work_scale 2 */
+    scenario_free(&s);
+    /* the scenario's machine object overrides one method */
+    const char *set2[] = { "machine.method_work.open_devnull=4.35us",
+                           "ractors.0.threads.0.program.0.call=open_devnull",
+                           "ractors.0.threads.0.program.0.dur=1us",
+                           "ractors.0.threads.0.program.0.method_work=machine" };
+    load_ok(D "syscall_machine.json", set2, 4, NULL, &s);
+    ASSERT_EQ(s.ractors[0].threads[0].prog.ops[0].u.syscall.method_work, 4350 * SIM_NS);
+    ASSERT_EQ(s.machine.method_work_cost[CALL_STAT], 1900 * SIM_NS);
+    scenario_free(&s);
+    /* a call whose Ruby method calibrate does not time */
+    EXPECT_SET(D "syscall_machine.json", "ractors.0.threads.0.program.3.method_work=machine",
+               "--set[1]:1:43: /ractors/0/threads/0/program/3/method_work: \"machine\": no Ruby method's work is "
+               "measured for call \"write_devnull\" (machine.method_work has \"stat\", File.mtime, and "
+               "\"open_devnull\", File.write): give the op a duration");
+    /* the machine has none for the call */
+    EXPECT_SET(D "minimal.json",
+               "ractors.0.threads.0.program=[{\"op\": \"syscall\", \"call\": \"stat\", \"dur\": \"1us\", "
+               "\"method_work\": \"machine\"}]",
+               "--set[1]:1:93: /ractors/0/threads/0/program/0/method_work: \"machine\": the default machine (the "
+               "scenario names none) has no Ruby method work for call \"stat\" (machine.method_work.stat): measure "
+               "it with gvlsim calibrate (with a Ruby), set it (--set machine.method_work.stat=DURATION), or give "
+               "the op a duration");
+    /* any other string is a bad duration, as before */
+    EXPECT_SET(D "syscall_machine.json", "ractors.0.threads.0.program.0.method_work=mine",
+               "--set[1]:1:43: /ractors/0/threads/0/program/0/method_work: bad duration \"mine\": not a duration "
+               "(expected a number and a unit, e.g. \"1.5us\")");
+}
+
 int main(void)
 {
     unsetenv("GVLSIM_MACHINES");  /* the caller's profiles must not leak into "looked in" */
@@ -1065,5 +1119,6 @@ int main(void)
     RUN(test_err_lang);
     RUN(test_lang_round_trip);
     RUN(test_syscall_machine);
+    RUN(test_method_work_machine);
     TEST_DONE();
 }

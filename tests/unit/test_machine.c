@@ -278,6 +278,72 @@ static void test_wake_ipi_extra(void)
     ms_teardown(&w);
 }
 
+/* Hidden steal: one task's burst of 1,000,000 on one core, gaps every
+ * 10,000 on average (rate 1e8/s), each 100 or 300 long.  The burst ends
+ * late by exactly the gaps that fell in it, which the core counts as busy
+ * (the guest charges them to the running task); the same seed gives the
+ * same gaps, another seed others; no rate, no gap. */
+struct steal_out {
+    sim_time end, stolen, busy;
+    uint64_t steals;
+};
+
+static struct steal_out steal_run(double rate, uint64_t seed, enum mach_sched sched)
+{
+    static const struct ms_step a[] = { { A_BURST, 1000000, 0 }, { A_MARK, 0, 0 }, { A_EXIT, 0, 0 } };
+    const struct ms_step *const s[] = { a };
+    struct mach_params p = ms_params(1, sched);
+    static const sim_time lens[] = { 100, 300 };
+    p.steal_rate = rate;
+    p.steal_len = lens;
+    p.steal_nlen = 2;
+    p.seed = seed;
+    struct ms_world w;
+    ms_setup_params(&w, &p, s, 1);
+    ms_start(&w, 0);
+    ms_run(&w);
+    struct steal_out o = { w.t[0].marks[0], w.m.stolen, w.m.cores[0].busy_time, w.m.steals };
+    ms_teardown(&w);
+    return o;
+}
+
+static void test_hidden_steal(void)
+{
+    struct steal_out none = steal_run(0, 1, MACH_SCHED_EEVDF);
+    ASSERT_EQ(none.end, 10 + 1000000);  /* arrival on the idle core, then the burst */
+    ASSERT_EQ(none.steals, 0);
+    struct steal_out a = steal_run(1e8, 1, MACH_SCHED_EEVDF), b = steal_run(1e8, 1, MACH_SCHED_EEVDF);
+    ASSERT(a.steals > 50 && a.steals < 150);     /* ~100 expected (a gap's length also passes) */
+    ASSERT_EQ(a.end, 10 + 1000000 + a.stolen);   /* late by the gaps */
+    ASSERT_EQ(a.busy, 1000000 + a.stolen);       /* ... counted as the task's run */
+    ASSERT((a.stolen - 100 * (sim_time)a.steals) % 200 == 0);  /* each gap 100 or 300 */
+    ASSERT(a.stolen > 100 * (sim_time)a.steals && a.stolen < 300 * (sim_time)a.steals);
+    ASSERT(a.end == b.end && a.stolen == b.stolen && a.steals == b.steals);  /* deterministic */
+    struct steal_out c = steal_run(1e8, 2, MACH_SCHED_EEVDF);
+    ASSERT(c.stolen != a.stolen || c.steals != a.steals);                     /* the seed's */
+    struct steal_out f = steal_run(1e8, 1, MACH_SCHED_FIFO);
+    ASSERT(f.stolen == a.stolen && f.steals == a.steals);  /* the gaps' stream is their own */
+
+    /* two cores, both busy: a gap stops both at once (the host stops the
+     * guest), so both bursts end late by the same time */
+    static const struct ms_step x[] = { { A_BURST, 1000000, 0 }, { A_MARK, 0, 0 }, { A_EXIT, 0, 0 } };
+    const struct ms_step *const s2[] = { x, x };
+    struct mach_params p = ms_params(2, MACH_SCHED_EEVDF);
+    static const sim_time lens[] = { 100, 300 };
+    p.steal_rate = 1e8;
+    p.steal_len = lens;
+    p.steal_nlen = 2;
+    struct ms_world w;
+    ms_setup_params(&w, &p, s2, 2);
+    ms_start(&w, 0);
+    ms_start(&w, 1);
+    ms_run(&w);
+    ASSERT(w.m.steals > 100 && w.m.steals % 2 == 0);  /* counted per core stopped */
+    ASSERT_EQ(w.t[0].marks[0], w.t[1].marks[0]);
+    ASSERT_EQ(w.t[0].marks[0], 10 + 1000000 + w.m.stolen / 2);
+    ms_teardown(&w);
+}
+
 static void test_wake_idle_extra(void)
 {
     ASSERT_EQ(idle_wake_run(1000, false), 10);      /* no curve: wake_idle_core alone */
@@ -548,5 +614,6 @@ int main(void)
     RUN(test_idle_balance);
     RUN(test_protocol_violation_reported);
     RUN(test_corun);
+    RUN(test_hidden_steal);
     TEST_DONE();
 }

@@ -51,7 +51,27 @@ function host_line(host,   hd, h, i, l, v, lo, hi, n, cpus, busy, qi, idle) {
         printf "**Measured while other jobs loaded the host (CPUs %d%% idle before a target's runs, below the %d%% of a quiet host): the measured columns are the other jobs' as much as the scenarios'; on a busy host a \"2 cores\" run is mostly a one-core run.** ", idle, qi
     printf "Host: %s CPUs (%s), kernel %s; %s; gvlsim %s; measured %s; %s runs of each real backend per configuration, interleaved; the CPUs at least %d%% idle when each target's runs began, 1-minute load average %.2f–%.2f. ",
         cpus, param(h, "cpu"), param(h, "kernel"), param(h, "ruby"), param(h, "commit"), param(h, "date"), param(h, "runs"), idle, lo, hi
-    printf "The simulator runs with the profile `gvlsim calibrate` wrote on that host (`docs/data/%s/host.json`).\n", hd
+    printf "The simulator runs with the profile `gvlsim calibrate` wrote on that host (`docs/data/%s/host.json`).", hd
+    line_probe(h)
+    printf "\n"
+}
+
+# line_probe(h): the cross-CPU cache probe of each target's runs (line_NAME=
+# of host.txt, scripts/validate_results.sh), when the host has them
+function line_probe(h,   i, l, v, n, lo, hi, pr) {
+    for (i = 1; i <= NLINE[h]; i++) {
+        l = LINE[h, i]
+        if (l !~ /^line_/) continue
+        v = l; sub(/^[^=]*=/, "", v); v += 0
+        if (!n++) lo = hi = v
+        if (v < lo) lo = v
+        if (v > hi) hi = v
+        if (l ~ /^line_proc2=/) pr = v
+    }
+    if (!n) return
+    printf " Before each target's runs, a locked add on a cache line the other CPU wrote cost %.0f–%.0f ns (`scripts/line_load_then_add.c`)", lo, hi
+    if (pr != "") printf ", %.0f ns before proc_heavy's", pr
+    printf ": the vCPUs share a cache when it is low."
 }
 
 # ---- the issue's 43 figures --------------------------------------------------

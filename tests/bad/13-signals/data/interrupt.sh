@@ -5,10 +5,10 @@
 bin=$1 sig=$2 cmd=$3
 shift 3
 long="--set ractors.0.threads.0.program.0.times=100000000 --set ractors.0.threads.1.program.0.times=100000000"
-# A background job of a shell starts with SIGINT ignored (and gvlsim leaves
-# it so): env restores the default.
+# A background job of a shell starts with SIGINT ignored, one under nohup
+# with SIGHUP ignored (and gvlsim leaves them so): env restores the defaults.
 # shellcheck disable=SC2086
-env --default-signal=INT "$bin" "$cmd" scenarios/examples/token_pingpong.json $long -q -o "$BAD_TMP/out.csv" "$@" &
+env --default-signal=INT,TERM,HUP "$bin" "$cmd" scenarios/examples/token_pingpong.json $long -q -o "$BAD_TMP/out.csv" "$@" &
 pid=$!
 i=0
 while [ $i -lt 600 ] && ! ls "$BAD_TMP" | grep -q '\.tmp\.'; do sleep 0.05; i=$((i + 1)); done
