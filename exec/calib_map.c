@@ -289,10 +289,30 @@ static void ipi_curve(struct calib_profile *p, const struct calib_result *r)
     rise_curve(p, r, CALIB_WAKE_IPI_AFTER_IDLE_10US, "wake_ipi_extra", false);
 }
 
+/* The stat's path as the derivation names it: how many directories it
+ * walks (what its cost depends on: its components) and its last two, not the
+ * whole path, which holds the host's own directories (a profile is meant
+ * to be committed and shared). */
+static const char *path_shape(const char *path, char *buf, size_t size)
+{
+    int parts = 0;
+    const char *tail = path, *prev = path;
+    for (const char *q = path; *q; q++)
+        if (*q == '/' && q[1]) {
+            parts++;
+            prev = tail;
+            tail = q + 1;
+        }
+    if (parts <= 1) snprintf(buf, size, "%.200s", path);
+    else snprintf(buf, size, "a path of %d components, .../%.200s", parts, prev);
+    return buf;
+}
+
 /* machine.syscalls: each call's cost as measured; a call not measured is
  * not written. */
 static void syscall_keys(struct calib_profile *p, const struct calib_result *r)
 {
+    char shape[256];
     static const struct { const char *key; enum calib_id id; } calls[] = {
         { "syscalls.stat", CALIB_SYSCALL_STAT },
         { "syscalls.write_devnull", CALIB_SYSCALL_WRITE },
@@ -304,8 +324,8 @@ static void syscall_keys(struct calib_profile *p, const struct calib_result *r)
         const struct calib_stat *st = M(r, calls[i].id);
         if (!st) continue;
         if (calls[i].id == CALIB_SYSCALL_STAT && r->stat_path[0])
-            add_dur(p, calls[i].key, st->median, true, "%s %.4g ns (of %.200s)", mname(calls[i].id), st->median,
-                    r->stat_path);
+            add_dur(p, calls[i].key, st->median, true, "%s %.4g ns (of %s)", mname(calls[i].id), st->median,
+                    path_shape(r->stat_path, shape, sizeof shape));
         else
             add_dur(p, calls[i].key, st->median, true, "%s %.4g ns", mname(calls[i].id), st->median);
     }
