@@ -79,7 +79,22 @@ static double median_of(const double *v, int n)
     return med;
 }
 
-/* ns per operation on the CPU-time clock: 9 samples of ~sample_ns each. */
+/* How many operations make a sample of about sample_ns on the CPU-time
+ * clock: 16, 64, ... until a run takes a quarter of it, then scaled. */
+static uint64_t sample_ops(struct op_ctx *o, long long sample_ns)
+{
+    uint64_t n = 16;
+    for (;;) {
+        long long t = calib_thread_cpu_ns();
+        op_run(o, n);
+        long long dt = calib_thread_cpu_ns() - t;
+        if (dt >= sample_ns / 4 || n >= (1ull << 40))
+            return (uint64_t)((double)n * (double)sample_ns / (double)(dt > 0 ? dt : 1)) + 1;
+        n *= 4;
+    }
+}
+
+/* ns per operation on the CPU-time clock: rounds of 9 samples of ~200 us each. */
 static void bench_op(struct calib_ctx *c, enum calib_id id, enum op_kind kind, double full_s)
 {
     struct calib_stat *st = &c->r->m[id];
@@ -95,18 +110,7 @@ static void bench_op(struct calib_ctx *c, enum calib_id id, enum op_kind kind, d
         calib_done(c, id);
         return;
     }
-    /* size a sample at ~200 us */
-    uint64_t n = 16;
-    for (;;) {
-        long long t = calib_thread_cpu_ns();
-        op_run(&o, n);
-        long long dt = calib_thread_cpu_ns() - t;
-        if (dt >= 50000 || n >= (1ull << 40)) {
-            n = (uint64_t)((double)n * 200000.0 / (double)(dt > 0 ? dt : 1)) + 1;
-            break;
-        }
-        n *= 4;
-    }
+    uint64_t n = sample_ops(&o, 200000);  /* a sample of ~200 us */
     struct calib_series all = { 0 };
     struct calib_loop l;
     calib_loop_start(&l, calib_budget(c, full_s), c->min_rounds, 200, c->o->max_spread);
@@ -138,17 +142,7 @@ double calib_syscall_sample_ns(struct calib_ctx *c, bool stat_call, int n, long 
     o.kind = stat_call ? OP_STAT : OP_FILE_WRITE;
     o.x = 1;
     o.stat_path = c->o->stat_path;
-    uint64_t k = 16;
-    for (;;) {
-        long long t = calib_thread_cpu_ns();
-        op_run(&o, k);
-        long long dt = calib_thread_cpu_ns() - t;
-        if (dt >= sample_ns / 4 || k >= (1ull << 40)) {
-            k = (uint64_t)((double)k * (double)sample_ns / (double)(dt > 0 ? dt : 1)) + 1;
-            break;
-        }
-        k *= 4;
-    }
+    uint64_t k = sample_ops(&o, sample_ns);
     double s[32];
     if (n > 32) n = 32;
     if (n < 1) n = 1;
