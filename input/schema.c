@@ -1334,15 +1334,20 @@ static void check_op_refs(struct vctx *c, int kind, const cJSON *const *found)
     }
 }
 
-/* machine.OBJ.KEY of the scenario, else of its profile file, else NULL */
+/* m.OBJ.KEY (m.KEY when obj is NULL), or NULL */
+static const cJSON *member_of(const cJSON *m, const char *obj, const char *key)
+{
+    if (obj) m = cJSON_IsObject(m) ? cJSON_GetObjectItemCaseSensitive(m, obj) : NULL;
+    return cJSON_IsObject(m) ? cJSON_GetObjectItemCaseSensitive(m, key) : NULL;
+}
+
+/* machine.OBJ.KEY (machine.KEY when obj is NULL) of the scenario, else of
+ * its profile file, else NULL */
 static const cJSON *machine_member(const struct sch_doc *d, const char *obj, const char *key)
 {
     const cJSON *m = cJSON_IsObject(d->root) ? cJSON_GetObjectItemCaseSensitive(d->root, "machine") : NULL;
-    const cJSON *sc = cJSON_IsObject(m) ? cJSON_GetObjectItemCaseSensitive(m, obj) : NULL;
-    const cJSON *v = cJSON_IsObject(sc) ? cJSON_GetObjectItemCaseSensitive(sc, key) : NULL;
-    if (v) return v;
-    sc = cJSON_IsObject(d->profile) ? cJSON_GetObjectItemCaseSensitive(d->profile, obj) : NULL;
-    return cJSON_IsObject(sc) ? cJSON_GetObjectItemCaseSensitive(sc, key) : NULL;
+    const cJSON *v = member_of(m, obj, key);
+    return v ? v : member_of(d->profile, obj, key);
 }
 
 const cJSON *sch_machine_syscall(const struct sch_doc *d, const char *call)
@@ -1355,21 +1360,11 @@ const cJSON *sch_machine_method_work(const struct sch_doc *d, const char *call)
     return sch_find(&sch_method_work, call) ? machine_member(d, "method_work", call) : NULL;
 }
 
-/* A machine key's value: the scenario's machine object's, else its
- * profile file's, else NULL. */
-static const cJSON *machine_value(const struct sch_doc *d, const char *key)
-{
-    const cJSON *m = cJSON_IsObject(d->root) ? cJSON_GetObjectItemCaseSensitive(d->root, "machine") : NULL;
-    const cJSON *v = cJSON_IsObject(m) ? cJSON_GetObjectItemCaseSensitive(m, key) : NULL;
-    if (v) return v;
-    return cJSON_IsObject(d->profile) ? cJSON_GetObjectItemCaseSensitive(d->profile, key) : NULL;
-}
-
 /* hidden_steal_rate > 0 needs the gaps' lengths (hidden_steal_len). */
 static void check_steal(struct vctx *c, const cJSON *mach)
 {
-    const cJSON *rate = machine_value(c->d, "hidden_steal_rate");
-    if (!cJSON_IsNumber(rate) || !(rate->valuedouble > 0) || machine_value(c->d, "hidden_steal_len")) return;
+    const cJSON *rate = machine_member(c->d, NULL, "hidden_steal_rate");
+    if (!cJSON_IsNumber(rate) || !(rate->valuedouble > 0) || machine_member(c->d, NULL, "hidden_steal_len")) return;
     bool here = cJSON_IsObject(mach) && cJSON_GetObjectItemCaseSensitive(mach, "hidden_steal_rate") == rate;
     size_t mark = here ? jptr_push_key(&c->ptr, "hidden_steal_rate") : 0;
     report(c, here ? rate : mach, 0, "hidden_steal_rate %g needs the gaps' lengths: machine.hidden_steal_len "
@@ -1388,9 +1383,9 @@ static void machine_what(const struct vctx *c, char *buf, size_t size)
     else snprintf(buf, size, "the default machine (the scenario names none)");
 }
 
-/* A syscall op's "dur": "machine" is the machine's cost of its real call:
- * the call must be one (not nanosleep, not an io_wait: those sleep for
- * their dur) and the machine must give it (machine.syscalls.CALL). */
+/* A syscall op's "method_work": "machine" is the machine's work of the
+ * call's Ruby method: one calibrate measures (machine.method_work has a key
+ * for it), and the machine must give it. */
 static void check_method_work(struct vctx *c, const cJSON *mw, const char *name)
 {
     size_t mark = jptr_push_key(&c->ptr, "method_work");
@@ -1407,6 +1402,9 @@ static void check_method_work(struct vctx *c, const cJSON *mw, const char *name)
     jptr_pop(&c->ptr, mark);
 }
 
+/* A syscall op's "dur": "machine" is the machine's cost of its real call:
+ * the call must be one (not nanosleep, not an io_wait: those sleep for
+ * their dur) and the machine must give it (machine.syscalls.CALL). */
 static void check_syscall(struct vctx *c, const cJSON *const *found)
 {
     const cJSON *dur = found[1], *call = found[2], *io = found[4], *mw = found[6];
