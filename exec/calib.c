@@ -89,6 +89,8 @@ static const struct calib_desc descs[CALIB_COUNT] = {
                                      "the 100 us wait with the thread's timer slack set to 1 ns" },
     [CALIB_TIMER_LATE_1NS_300US] = { "timer_late_1ns_300us_ns", "ns", "the same, a 300 us wait" },
     [CALIB_TIMER_LATE_1NS_1MS] = { "timer_late_1ns_1ms_ns", "ns", "the same, a 1 ms wait" },
+    [CALIB_TIMER_STALL] = { "timer_stall_ns", "ns",
+                            "the busy thread's clock gap at such a 1 ns-slack expiry less the waiter's CPU per wait" },
     [CALIB_STEAL_RATE] = { "hidden_steal_gaps_per_s", "per s",
                            "clock gaps of 8 us or more per second, a pinned thread reading the clock (per 10 ms chunk)" },
     [CALIB_STEAL_LEN] = { "hidden_steal_len_ns", "ns", "those gaps' lengths" },

@@ -76,6 +76,8 @@ enum calib_id {
     CALIB_TIMER_LATE_1NS_100US, /* the same 100 us wait with the thread's timer slack set to 1 ns */
     CALIB_TIMER_LATE_1NS_300US, /* ... 300 us */
     CALIB_TIMER_LATE_1NS_1MS,   /* ... 1 ms */
+    CALIB_TIMER_STALL,         /* ns the busy thread beside those 1 ns-slack waits loses at their expiry,
+                                * beyond the waiting thread's own CPU time */
     CALIB_STEAL_RATE,          /* gaps per second a pinned clock-reading thread sees (calib_steal.c) */
     CALIB_STEAL_LEN,           /* ns: those gaps' lengths */
     CALIB_STEAL_SHARE,         /* fraction of its time they took */

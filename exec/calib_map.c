@@ -45,6 +45,10 @@
  *                     the thread's code), the median over the sizes; not
  *                     measured: not written (all of timer_tick_cost then
  *                     comes before a woken helper's code)
+ *   timer_stall     = how long the busy CPU stopped at such an expiry: the
+ *                     busy thread's clock gap there less the waiting
+ *                     thread's CPU per wait (median); not measured: not
+ *                     written (no stall modelled)
  *   mutex_uncontended, line_transfer = measured as such
  *   remote_rmw      = line_fetch: a locked add on a line the other CPU stored
  *                     to and keeps away from, beyond one on a line held (the
@@ -230,6 +234,13 @@ static void timer_keys(struct calib_profile *p, const struct calib_result *r)
     add_dur(p, "timer_wake", w > 0 ? w : 0, true, "the middle of %s..%s: %.4g %.4g %.4g ns",
             mname(CALIB_TIMER_LATE_1NS_100US), mname(CALIB_TIMER_LATE_1NS_1MS), o[0]->median, o[1]->median,
             o[2]->median);
+    /* how much of that latency stopped the busy CPU (charged to its task,
+     * not to the woken thread); not measured: not written (no stall) */
+    const struct calib_stat *st = M(r, CALIB_TIMER_STALL);
+    if (st)
+        add_dur(p, "timer_stall", st->median > 0 ? st->median : 0, true,
+                "%s %.4g ns (the busy thread's gap at a 1 ns-slack expiry less the waiter's CPU per wait)",
+                mname(CALIB_TIMER_STALL), st->median);
 }
 
 /* rise_curve: KEY as the rise of the CALIB_IDLE_LEVELS measurements from

@@ -92,6 +92,9 @@ struct scn_machine {
                                 * because of the thread's timer slack (Linux: 50 us) */
     sim_time timer_wake;       /* "timer_wake": a timed wait's expiry -> its thread running again on a busy
                                 * CPU; SCN_DUR_UNSET (absent): all of timer_tick_cost comes first */
+    sim_time timer_stall;      /* "timer_stall": how long a busy CPU stops when a timer armed on it expires
+                                * (a virtual CPU: the host delivering the interrupt), charged to the task
+                                * running there; SCN_DUR_UNSET (absent): none (not modelled) */
 
     /* locks, barrier (models/vm_lock.c, models/barrier.c) */
     sim_time mutex_uncontended; /* "mutex_uncontended": lock+unlock with no waiter */

@@ -17,7 +17,7 @@
 #define DAY (24 * HOUR)
 #define OP_DUR_MAX DAY   /* op durations: beyond a day is a typo, and sums stay far from overflow */
 #define NKEYS(a) ((int)(sizeof a / sizeof a[0]))
-#define SCH_MAX_KEYS 48
+#define SCH_MAX_KEYS 56
 
 /* ---- tables --------------------------------------------------------------- */
 
@@ -128,6 +128,8 @@ static const struct sch_key machine_keys[] = {
     M_DUR("timer_slack", "50us", timer_slack),
     { .name = "timer_wake", .kind = SCH_DUR, .min = 0, .max = HOUR,
       .off = offsetof(struct scn_machine, timer_wake) },  /* absent: SCN_DUR_UNSET */
+    { .name = "timer_stall", .kind = SCH_DUR, .min = 0, .max = HOUR,
+      .off = offsetof(struct scn_machine, timer_stall) },  /* absent: SCN_DUR_UNSET */
     M_DUR("mutex_uncontended", "40ns", mutex_uncontended),
     M_DUR("sched_lock_cs", "75ns", sched_lock_cs),
     M_DUR("remote_rmw", "100ns", remote_rmw),

@@ -174,10 +174,12 @@ int mach_init(struct machine *m, struct sim_engine *eng, const struct mach_param
         double mean = 1e12 / p->steal_rate;  /* ps between gaps */
         m->steal_mean_gap = mean >= (double)SIM_TIME_MAX ? SIM_TIME_MAX : mean < 1 ? 1 : (sim_time)llround(mean);
         m->steal_on = true;
+        m->stalls_on = true;
         rng_seed(&m->steal_rng, p->seed, UINT64_C(0x737465616c));  /* "steal" stream */
     } else {
         m->p.steal_nlen = 0;
     }
+    if (p->expiry_stalls) m->stalls_on = true;
     if (p->wake_pack > 0 && p->wake_pack < 1)  /* 2^64 x p, exact enough for a share */
         m->pack_below = (uint64_t)(p->wake_pack * 18446744073709551616.0);
     return GV_OK;
@@ -429,7 +431,7 @@ static inline __attribute__((always_inline)) void begin_arrival(struct machine *
     t->core = c->id;
     if (how == CORE_SWITCHING && fair_on(m)) fair_picked(m, t);  /* its run starts at the pick */
     sim_event_id e = sim_after(m->eng, cost, ev_arrive, t, (uint64_t)(uintptr_t)m);
-    if (m->steal_on) {  /* a gap delays it (ev_steal) */
+    if (m->stalls_on) {  /* a gap delays it (ev_steal, mach_stall_core) */
         c->arrive_ev = e;
         c->arrive_at = mach_end_of(mach_now_of(m), cost);
     }
@@ -703,7 +705,7 @@ static void steal_arm(struct machine *m, struct mach_core *c)
  * is posted again there (returns true). */
 static bool stalled(struct machine *m, struct mach_core *c, sim_handler fn, sim_event_id *id)
 {
-    if (!m->steal_on || mach_now_of(m) >= c->stall_until) return false;
+    if (!m->stalls_on || mach_now_of(m) >= c->stall_until) return false;
     sim_event_id e = sim_at(m->eng, c->stall_until, fn, m, (uint64_t)c->id);
     if (id) *id = e;
     return true;
@@ -729,6 +731,45 @@ static void stall_burst(struct machine *m, struct mach_task *t, sim_time g)
     t->burst_ev = sim_at(m->eng, at, mach_ev_burst_end, t, (uint64_t)(uintptr_t)m);
 }
 
+/* Core c stops for g from now: a task arriving arrives g later, a running
+ * burst ends g later (stall_burst); until then the core does not
+ * reschedule (stalled).  True when it stopped a running task. */
+static bool stall_core(struct machine *m, struct mach_core *c, sim_time now, sim_time g)
+{
+    struct mach_task *t = c->cur;
+    sim_time until = mach_end_of(now, g);
+    if ((c->state == CORE_SWITCHING || c->state == CORE_WAKING) && t && c->arrive_at > now) {
+        /* a task arriving: its switch (or the core's wake-up) ends g later */
+        sim_cancel(m->eng, c->arrive_ev);
+        c->arrive_at = mach_end_of(c->arrive_at, g);
+        c->arrive_ev = sim_at(m->eng, c->arrive_at, ev_arrive, t, (uint64_t)(uintptr_t)m);
+        c->stall_until = until;
+        return false;
+    }
+    if (c->state != CORE_BUSY || !t || t->state != MT_RUNNING || !t->in_burst) return false;
+    stall_burst(m, t, g);
+    c->stall_until = until;
+    return true;
+}
+
+sim_time mach_stall_core(struct machine *m, int core, sim_time g)
+{
+    if (core < 0 || core >= m->ncores || g <= 0 || !m->stalls_on) return 0;
+    struct mach_core *c = &m->cores[core];
+    sim_time now = mach_now_of(m);
+    /* inside a gap already: this one follows it (the vCPU is not running) */
+    if (c->stall_until > now) g += c->stall_until - now;
+    bool arriving = (c->state == CORE_SWITCHING || c->state == CORE_WAKING) && c->cur && c->arrive_at > now;
+    if (!arriving && c->state != CORE_BUSY) return 0;
+    sim_time rest = c->stall_until > now ? c->stall_until - now : 0;
+    /* the task's burst (or arrival) has the gap under way in it already */
+    if (stall_core(m, c, now, g - rest) || arriving) {
+        c->stall_until = mach_end_of(now, g);
+        return g;
+    }
+    return 0;
+}
+
 /* A gap: every core running a task loses it at once, and a core bringing a
  * task in (a switch, an idle core's wake-up) finishes g later (on the AMD
  * EPYC guest 93-97% of one vCPU's gaps overlapped a gap of the other while
@@ -743,22 +784,10 @@ static void ev_steal(void *obj, uint64_t arg)
     sim_time now = mach_now_of(m), until = mach_end_of(now, g);
     if (g > 0) {
         for (int i = 0; i < m->ncores; i++) {
-            struct mach_core *c = &m->cores[i];
-            struct mach_task *t = c->cur;
-            if ((c->state == CORE_SWITCHING || c->state == CORE_WAKING) && t && c->arrive_at > now) {
-                /* a task arriving: its switch (or the core's wake-up) ends g later */
-                sim_cancel(m->eng, c->arrive_ev);
-                c->arrive_at = mach_end_of(c->arrive_at, g);
-                c->arrive_ev = sim_at(m->eng, c->arrive_at, ev_arrive, t, (uint64_t)(uintptr_t)m);
-                c->stall_until = until;
-                continue;
-            }
-            if (c->state != CORE_BUSY || !t || t->state != MT_RUNNING || !t->in_burst) continue;
-            stall_burst(m, t, g);
-            c->stall_until = until;
+            if (!stall_core(m, &m->cores[i], now, g)) continue;
             m->steals++;
             m->stolen += g;
-            if (m->obs.steal) m->obs.steal(m->obs.ctx, c->id, t, now, g);
+            if (m->obs.steal) m->obs.steal(m->obs.ctx, i, m->cores[i].cur, now, g);
         }
     }
     /* the next gap: from this one's end */

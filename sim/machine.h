@@ -217,6 +217,7 @@ struct mach_params {
     double steal_rate;      /* hidden steal: gaps per second while a core is busy (0: none) */
     const sim_time *steal_len; /* ... their lengths, equally likely (mach_init copies them) */
     int steal_nlen;         /* ... how many (at most MACH_STEAL_LENS) */
+    bool expiry_stalls;     /* the models stop a core at a timer's expiry (mach_stall_core) */
     uint64_t seed;          /* for the wake-latency and gap draws */
 };
 
@@ -249,6 +250,7 @@ struct machine {
     sim_time last_ipi_extra;     /* what it gave the latest wake (mach_wake_ipi_extra) */
     /* hidden steal (cold: a few thousand gaps per simulated second) */
     bool steal_on;               /* steal_rate > 0 with lengths */
+    bool stalls_on;              /* gaps of either kind: steal_on or p.expiry_stalls */
     sim_event_id steal_ev;       /* the next gap, drawn while a core is busy */
     sim_time steal_mean_gap;     /* mean time between gaps, ps */
     sim_time steal_len[MACH_STEAL_LENS];
@@ -314,6 +316,16 @@ int mach_wake_timer(struct machine *m, struct mach_task *t);
  * The caller adds it to the wake's cost (models/vm.h vm_wake_cost) before
  * its next mach_wake. */
 static inline sim_time mach_wake_ipi_extra(const struct machine *m);
+/* Core `core` stops for g from now, as a hidden-steal gap stops every
+ * core (above), but this core alone: the expiry of a timer armed there,
+ * which a virtual CPU takes g to be given (machine.timer_stall).  A running
+ * burst ends g later (its task is charged the time, as the guest kernel
+ * charges whoever was current), a task arriving arrives g later, and the
+ * core does not reschedule before the end.  A core already inside a gap
+ * stops for g after it.  Returns how long from now the core is stopped:
+ * 0 when it is idle (an idle vCPU loses no work) or the machine was not
+ * set up with expiry_stalls. */
+sim_time mach_stall_core(struct machine *m, int core, sim_time g);
 /* A wake latency the caller charges itself (machine.timer_wake), drawn
  * like the machine's own: uniformly within +-wake_jitter of `mean`. */
 sim_time mach_wake_draw(struct machine *m, sim_time mean);
