@@ -287,6 +287,7 @@ static void test_map(void)
     ASSERT(dur(&p, "timer_slack") == 50 * SIM_US && !calib_profile_key(&p, "timer_slack")->measured);
     ASSERT(strstr(calib_profile_key(&p, "timer_slack")->how, "timer_late_100us_ns"));
     ASSERT(!calib_profile_key(&p, "timer_wake"));
+    ASSERT(!calib_profile_key(&p, "timer_stall"));  /* not measured: no stall */
     /* measured: the development guest's quick calibrate of 06:05 UTC
      * (us): with the default slack 67.1, 68.8, 73.2; with 1 ns 17.1, 18.5,
      * 18.6; each key the middle of three */
@@ -300,6 +301,12 @@ static void test_map(void)
     ASSERT(calib_profile_key(&p, "timer_slack")->measured);
     ASSERT_EQ(dur(&p, "timer_wake"), 18500 * SIM_NS);
     ASSERT(calib_profile_key(&p, "timer_wake")->measured);
+    ASSERT(!calib_profile_key(&p, "timer_stall"));
+    /* the AMD EPYC guest's 17:08 UTC calibrate: the busy CPU stopped 37.3 us */
+    set(&r, CALIB_TIMER_STALL, 37281, 34165, 45435);
+    calib_map(&r, &h, &p);
+    ASSERT_EQ(dur(&p, "timer_stall"), 37300 * SIM_NS);
+    ASSERT(strstr(calib_profile_key(&p, "timer_stall")->how, "timer_stall_ns"));
     set(&r, CALIB_TIMER_LATE_1MS, 10000, 0, 0);  /* earlier than with 1 ns: floored at 0 */
     set(&r, CALIB_TIMER_LATE_300US, 10000, 0, 0);
     calib_map(&r, &h, &p);

@@ -278,6 +278,56 @@ static void test_wake_ipi_extra(void)
     ms_teardown(&w);
 }
 
+/* mach_stall_core: a timer's expiry stops one core (machine.timer_stall).
+ * Task 0 runs a burst of 1,000 on core 0; at 100 the core stops for 50:
+ * the burst ends at 1,050 (its task charged: the core counts it busy).
+ * Core 1 is idle: nothing to stop (0).  A machine not set up with
+ * expiry_stalls stops nothing. */
+struct stall_call {
+    struct machine *m;
+    int core;
+    sim_time g, got;
+};
+
+static void stall_at(void *obj, uint64_t arg)
+{
+    (void)arg;
+    struct stall_call *c = obj;
+    c->got = mach_stall_core(c->m, c->core, c->g);
+}
+
+static void stall_run(bool on, int core, sim_time *end, sim_time *got, sim_time *busy)
+{
+    static const struct ms_step a[] = { { A_BURST, 1000, 0 }, { A_MARK, 0, 0 }, { A_EXIT, 0, 0 } };
+    const struct ms_step *const s[] = { a };
+    struct mach_params p = ms_params(2, MACH_SCHED_EEVDF);
+    p.expiry_stalls = on;
+    struct ms_world w;
+    ms_setup_params(&w, &p, s, 1);
+    ms_start(&w, 0);
+    struct stall_call c = { &w.m, core, 50, -1 };
+    sim_at(w.e, 100, stall_at, &c, 0);
+    ms_run(&w);
+    *end = w.t[0].marks[0];
+    *got = c.got;
+    *busy = w.m.cores[0].busy_time;
+    ms_teardown(&w);
+}
+
+static void test_stall_core(void)
+{
+    sim_time end0, got0, busy0, end, got, busy;
+    stall_run(false, 0, &end0, &got0, &busy0);
+    ASSERT_EQ(got0, 0);
+    stall_run(true, 0, &end, &got, &busy);
+    ASSERT_EQ(got, 50);
+    ASSERT_EQ(end, end0 + 50);
+    ASSERT_EQ(busy, busy0 + 50);
+    stall_run(true, 1, &end, &got, &busy);  /* the idle core */
+    ASSERT_EQ(got, 0);
+    ASSERT_EQ(end, end0);
+}
+
 /* Hidden steal: one task's burst of 1,000,000 on one core, gaps every
  * 10,000 on average (rate 1e8/s), each 100 or 300 long.  The burst ends
  * late by exactly the gaps that fell in it, which the core counts as busy
@@ -615,5 +665,6 @@ int main(void)
     RUN(test_protocol_violation_reported);
     RUN(test_corun);
     RUN(test_hidden_steal);
+    RUN(test_stall_core);
     TEST_DONE();
 }

@@ -299,8 +299,8 @@ static void test_threshold_helper_hands_over(void)
 /* The helper's timed wait under machine values: A's 25 ms call, B ready
  * behind it, as long_call, with the machine's timer keys set; three
  * cores, so that B's wake never waits for the helper's own CPU. */
-static struct fx_result helper_timed_seed(sim_time slack, sim_time tick_cost, sim_time timer_wake, double jitter,
-                                          uint64_t seed, sim_time idle_wake)
+static struct fx_result helper_timed_stall(sim_time slack, sim_time tick_cost, sim_time timer_wake, double jitter,
+                                           uint64_t seed, sim_time idle_wake, sim_time stall)
 {
     static struct scn_op a[2], b[1];
     a[0] = fx_compute(5 * US);
@@ -312,10 +312,17 @@ static struct fx_result helper_timed_seed(sim_time slack, sim_time tick_cost, si
     s.machine.timer_slack = slack;
     s.machine.timer_tick_cost = tick_cost;
     s.machine.timer_wake = timer_wake;
+    s.machine.timer_stall = stall;
     s.machine.wake_jitter = jitter;
     s.machine.wake_idle_core = idle_wake;
     s.seed = seed;
     return fx_simulate(&s);
+}
+
+static struct fx_result helper_timed_seed(sim_time slack, sim_time tick_cost, sim_time timer_wake, double jitter,
+                                          uint64_t seed, sim_time idle_wake)
+{
+    return helper_timed_stall(slack, tick_cost, timer_wake, jitter, seed, idle_wake, SCN_DUR_UNSET);
 }
 
 static struct fx_result helper_timed(sim_time slack, sim_time tick_cost, sim_time timer_wake)
@@ -367,6 +374,60 @@ static void test_threshold_helper_timer_wake(void)
     }
     ASSERT(lo < hi);
     ASSERT(lo >= mean.wants[1] - 10 * US && hi <= mean.wants[1] + 10 * US);
+}
+
+/* machine.timer_stall: a timer's expiry stops the busy CPU it fires on
+ * (a virtual CPU: the host delivering the interrupt), charged to the task
+ * running there, and the helper is woken at the stall's end with only the
+ * rest of timer_wake and timer_tick_cost as its own CPU.  One core under
+ * EEVDF with DELAY_DEQUEUE: A runs 20 ms of Ruby holding the GVL, B is
+ * ready, so the helper polls every threshold (100 us) + slack (50 us) +
+ * timer_wake (150 us here).  Charged the whole 150 us as its own CPU each
+ * time, the helper takes half of the core's time: EEVDF holds it back
+ * (not eligible when its timer fires) and it polls far less often than
+ * every ~300 us; with 140 us of it a stall of A's, it runs 10 + 10 us a
+ * wake, stays eligible, and preempts A at every expiry.  On idle cores
+ * (helper_timed's three) the stall changes nothing: an idle vCPU loses no
+ * work. */
+static struct fx_result helper_polls(sim_time stall)
+{
+    static struct scn_op a[2], b[1];
+    a[0] = fx_syscall(5 * US, false);  /* the helper starts at the first region */
+    a[1] = fx_compute(20 * MS);
+    b[0] = fx_compute(1 * MS);
+    struct scn_thread th[] = { { "A", 1, { a, 2 }, 0, false }, { "B", 1, { b, 1 }, 0, false } };
+    struct scn_ractor r;
+    struct scenario s = fx_one_ractor(1, GVL_POLICY_THRESHOLD, &r, th, 2);
+    s.machine.os_scheduler = OS_SCHED_EEVDF_DELAY;
+    s.machine.os_tick = 4 * MS;
+    s.machine.os_timeslice = 3 * MS;
+    s.machine.timer_tick_cost = 20 * US;
+    s.machine.timer_wake = 150 * US;
+    s.machine.timer_stall = stall;
+    s.runtime.quantum = 100 * MS;
+    return fx_simulate(&s);
+}
+
+static void test_threshold_helper_timer_stall(void)
+{
+    struct fx_result none = helper_polls(SCN_DUR_UNSET), st = helper_polls(140 * US);
+    ASSERT_EQ(none.rc, GV_OK);
+    ASSERT_EQ(st.rc, GV_OK);
+    /* the helper's wakes: its voluntary switches (each poll ends in a wait) */
+    uint64_t polls_none = none.m.vol_switches - none.thread_vcsw, polls_st = st.m.vol_switches - st.thread_vcsw;
+    ASSERT(polls_none > 20 && polls_st > 20);
+    /* wake to wake: 100 + 50 + 150 us and the helper's own CPU (here 333
+     * us); charged all of timer_wake, 434 us */
+    sim_time cycle_none = none.m.wall / (sim_time)polls_none, cycle_st = st.m.wall / (sim_time)polls_st;
+    ASSERT(cycle_st > 300 * US && cycle_st < 350 * US);
+    ASSERT(cycle_none > 400 * US);
+    /* A's 20 ms took the stalls: the run is longer by about them */
+    ASSERT(st.m.wall > 20 * MS + (sim_time)polls_st * 140 * US);
+    /* idle cores (three): nothing to stop, the same wait for B */
+    struct fx_result idle = helper_timed_stall(50 * US, 500 * US, 5 * US, 0, 1, 20 * US, SCN_DUR_UNSET);
+    struct fx_result idle_st = helper_timed_stall(50 * US, 500 * US, 5 * US, 0, 1, 20 * US, 4 * US);
+    ASSERT_EQ(idle_st.rc, GV_OK);
+    ASSERT_EQ(idle.wants[1], idle_st.wants[1]);
 }
 
 /* What the helper's wake-ups cost depends on what woke it: a signal of its
@@ -651,6 +712,7 @@ int main(void)
     RUN(test_threshold_helper_wake_cost);
     RUN(test_threshold_helper_slack_key);
     RUN(test_threshold_helper_timer_wake);
+    RUN(test_threshold_helper_timer_stall);
     RUN(test_quantum_every_policy);
     RUN(test_queue_path_untouched);
     RUN(test_io_thread);
