@@ -56,7 +56,8 @@ static const struct args_opt validate_opts[] = {
     CLI_OPT_FORMAT,
     { .name = "rows", .kind = ARGS_PATH, .metavar = "FILE",
       .help = "also write every run's row to FILE (point, rep, KEY...,\n"
-              "then the columns of `gvlsim run`; format by suffix)" },
+              "then the columns of `gvlsim run`, then line_probe_ns: the\n"
+              "cache probe before a real run; format by suffix)" },
     { .name = "report", .kind = ARGS_ENUM, .values = cmp_report_names,
       .help = "the table on stdout: text (the default), markdown, or JSON\n"
               "with the rows of -o" },
@@ -100,7 +101,12 @@ const struct cli_command cli_cmd_validate = {
         "  gvl_handoffs_per_op  GVL hand-offs per op (a Ruby program cannot see them)\n"
         "Real timings need a quiet host: the report gives the load average before and\n"
         "after the runs.  Simulate with this host's profile (`gvlsim calibrate -o\n"
-        "host.json`, then --set machine=host.json).",
+        "host.json`, then --set machine=host.json).  Before each configuration's real\n"
+        "runs `calibrate`'s cache probe (a locked add on a line the other CPU stored\n"
+        "to; a few ms) runs: the report gives its range, and a warning says when it\n"
+        "differs from the profile's cache_probe by more than 1.5x (the runs met\n"
+        "another cache regime than the one the profile's cache keys were measured\n"
+        "in; docs/validate.md, \"The cache regime\").",
     .args = { validate_opts, "SCENARIO", 1, 1 },
     .details =
         "Rows of -o: point, one column per --param KEY, metric, backend, engine (what\n"
