@@ -31,6 +31,7 @@ static const struct calib_desc descs[CALIB_COUNT] = {
     [CALIB_FUTEX_WAKE] = { "futex_wake_ns", "ns", "the waker's CPU time in FUTEX_WAKE, sleeper on its CPU" },
     [CALIB_FUTEX_WAKE_REMOTE] = { "futex_wake_remote_ns", "ns",
                                   "the waker's CPU time in FUTEX_WAKE, sleeper on another CPU" },
+    [CALIB_FUTEX_WAKE_NONE] = { "futex_wake_none_ns", "ns", "FUTEX_WAKE of a futex word nobody waits on, one thread" },
     [CALIB_WAKE_IDLE] = { "wake_idle_ns", "ns", "FUTEX_WAKE -> running, sleeper on an idle CPU" },
     [CALIB_WAKE_BUSY] = { "wake_busy_ns", "ns", "FUTEX_WAKE -> running, sleeper on a busy CPU (when at once)" },
     [CALIB_WAKE_BUSY_PREEMPT] = { "wake_busy_preempt", "fraction", "wakes onto a busy CPU that ran at once" },

@@ -29,6 +29,7 @@ enum calib_id {
     CALIB_SYSCALL_CLOSE,       /* ... the close(2) of those fds, in batches */
     CALIB_FUTEX_WAKE,          /* CPU ns of the waker in FUTEX_WAKE, sleeper on the waker's CPU */
     CALIB_FUTEX_WAKE_REMOTE,   /* the same, sleeper on another (idle) CPU: with the IPI */
+    CALIB_FUTEX_WAKE_NONE,     /* ns per FUTEX_WAKE of a word nobody waits on (glibc's signal of a waiter not asleep yet) */
     CALIB_WAKE_IDLE,           /* ns from FUTEX_WAKE to the sleeper running on an idle CPU */
     CALIB_WAKE_BUSY,           /* ns from FUTEX_WAKE to the sleeper running on a busy CPU, when it ran at once */
     CALIB_WAKE_BUSY_PREEMPT,   /* fraction of those wakes that preempted the busy CPU at once */

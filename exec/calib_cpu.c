@@ -8,6 +8,7 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <linux/futex.h>
 #include <pthread.h>
 #include <sched.h>
 #include <stdatomic.h>
@@ -30,13 +31,14 @@
  * O_CREAT | O_TRUNC, and O_CLOEXEC on every fd it makes). */
 #define FILE_WRITE_FLAGS (O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC)
 
-enum op_kind { OP_SPIN, OP_INCR_LOCAL, OP_MUTEX, OP_GETPID, OP_STAT, OP_WRITE, OP_FILE_WRITE };
+enum op_kind { OP_SPIN, OP_INCR_LOCAL, OP_MUTEX, OP_GETPID, OP_FUTEX_WAKE_NONE, OP_STAT, OP_WRITE, OP_FILE_WRITE };
 
 struct op_ctx {
     enum op_kind kind;
     const char *stat_path;
     int devnull;
     pthread_mutex_t mu;
+    uint32_t futex_word;  /* nobody ever waits on it */
     uint64_t x;
 };
 
@@ -54,6 +56,15 @@ static void op_run(struct op_ctx *o, uint64_t n)
         break;
     case OP_GETPID:
         for (uint64_t i = 0; i < n; i++) o->x += (uint64_t)syscall(SYS_getpid);
+        break;
+    case OP_FUTEX_WAKE_NONE:
+        /* what glibc's pthread_cond_signal costs when its waiter has not
+         * reached FUTEX_WAIT yet (it makes the FUTEX_WAKE whenever a waiter
+         * is registered, nptl pthread_cond_signal.c), and lll_unlock when
+         * the word was 2 but the sleeper has gone: a futex hash lookup that
+         * finds nobody */
+        for (uint64_t i = 0; i < n; i++)
+            o->x += (uint64_t)syscall(SYS_futex, &o->futex_word, FUTEX_WAKE_PRIVATE, 1, NULL, NULL, 0);
         break;
     case OP_STAT:
         for (uint64_t i = 0; i < n; i++) o->x += (uint64_t)stat(o->stat_path, &st);
@@ -917,6 +928,7 @@ void calib_bench_cpu(struct calib_ctx *c)
     bench_op(c, CALIB_MUTEX_UNCONTENDED, OP_MUTEX, 1.0);
     bench_pair(c, CALIB_MUTEX_CONTENDED, 0, 2000, 2.0);
     bench_op(c, CALIB_SYSCALL_GETPID, OP_GETPID, 1.0);
+    bench_op(c, CALIB_FUTEX_WAKE_NONE, OP_FUTEX_WAKE_NONE, 1.0);
     bench_op(c, CALIB_SYSCALL_STAT, OP_STAT, 1.0);
     bench_op(c, CALIB_SYSCALL_WRITE, OP_WRITE, 1.0);
     bench_op(c, CALIB_FILE_WRITE, OP_FILE_WRITE, 1.0);

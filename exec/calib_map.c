@@ -423,6 +423,7 @@ void calib_map(const struct calib_result *r, const struct calib_host *h, struct 
 
     dur_or_default(p, "context_switch", r, CALIB_YIELD_SWITCH, CALIB_SYSCALL_GETPID, NONE);
     dur_or_default(p, "futex_wake", r, CALIB_FUTEX_WAKE, NONE, NONE);
+    dur_or_default(p, "futex_wake_none", r, CALIB_FUTEX_WAKE_NONE, NONE, NONE);
     /* the IPI of a wake onto a CPU that idled briefly, as a hand-off's
      * target has (the one-way wake after a 200-600 us pause cost the waker
      * 33 us on an AMD EPYC guest, a wake after 10 us 7-9 us: the host's

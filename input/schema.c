@@ -94,6 +94,7 @@ static const struct sch_key machine_keys[] = {
       .off = offsetof(struct scn_machine, cores) },
     M_DUR("context_switch", "1.5us", context_switch),
     M_DUR("futex_wake", "1us", futex_wake),
+    M_DUR("futex_wake_none", "0ns", futex_wake_none),
     M_DUR("wake_ipi", "0ns", wake_ipi),
     { .name = "wake_ipi_extra", .kind = SCH_CURVE, .max = SIM_S,
       .off = offsetof(struct scn_machine, wake_ipi_extra) },

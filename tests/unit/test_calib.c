@@ -197,6 +197,7 @@ static void test_map(void)
     set(&r, CALIB_SYSCALL_GETPID, 75, 74, 76);
     set(&r, CALIB_FUTEX_WAKE, 950, 900, 1000);
     set(&r, CALIB_FUTEX_WAKE_REMOTE, 11500, 11000, 12000);
+    set(&r, CALIB_FUTEX_WAKE_NONE, 1170, 1160, 1180);
     set(&r, CALIB_HANDOFF_CROSS, 58800, 58000, 60000);
     set(&r, CALIB_HANDOFF_SAME, 1340, 1300, 1400);
     set(&r, CALIB_HANDOFF_PPOLL_EXTRA, 590, 500, 700);
@@ -225,6 +226,8 @@ static void test_map(void)
     ASSERT_EQ(calib_profile_key(&p, "cores")->i, 2);
     ASSERT_EQ(dur(&p, "context_switch"), 900 * SIM_NS);          /* 975 - 75 */
     ASSERT_EQ(dur(&p, "futex_wake"), 950 * SIM_NS);
+    ASSERT_EQ(dur(&p, "futex_wake_none"), 1170 * SIM_NS);
+    ASSERT(calib_profile_key(&p, "futex_wake_none")->measured);
     ASSERT_EQ(dur(&p, "wake_ipi"), 10600 * SIM_NS);               /* 10550, 3 digits */
     ASSERT_EQ(dur(&p, "futex_wake_chain"), 440 * SIM_NS);         /* 1340 - 900 */
     ASSERT(calib_profile_key(&p, "futex_wake_chain")->measured);
@@ -401,7 +404,9 @@ static void test_map(void)
     ASSERT(strstr(calib_profile_key(&p, "wake_idle_core")->how, "needs two CPUs"));
     ASSERT_EQ(dur(&p, "wake_ipi"), 0);
     r.m[CALIB_HANDOFF_SAME].measured = false;  /* -> 0: every local wake costs futex_wake */
+    r.m[CALIB_FUTEX_WAKE_NONE].measured = false;  /* -> 0: not modelled */
     calib_map(&r, &h, &p);
+    ASSERT(dur(&p, "futex_wake_none") == 0 && !calib_profile_key(&p, "futex_wake_none")->measured);
     ASSERT(dur(&p, "futex_wake_chain") == 0 && !calib_profile_key(&p, "futex_wake_chain")->measured);
     ASSERT(strstr(calib_profile_key(&p, "futex_wake_chain")->how, "handoff_same_cpu_ns"));
     ASSERT(calib_profile_key(&p, "wake_pack")->num == 0 && !calib_profile_key(&p, "wake_pack")->measured);
