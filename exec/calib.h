@@ -172,7 +172,7 @@ int calib_run(const struct calib_opts *o, struct calib_result *r, char *err, siz
  * returned (whole fetches, not overlapped ones), then the same adds again
  * on the lines it now holds.  The guest of an AMD EPYC host showed two
  * regimes minutes apart (docs/validate.md, "The cache regime"): about
- * 40-60 ns an add when its two vCPUs share a cache, 150-180 ns when they do
+ * 50-60 ns an add (a single timed one) when its two vCPUs share a cache, 160-180 ns when they do
  * not; what a cache key (line_transfer, remote_rmw, free_remote) measures
  * follows it, and so does a real run. */
 #define CALIB_PROBE_FACTOR 1.5  /* two probes further apart than this (ratio): another regime */
