@@ -247,14 +247,23 @@ static void sched_lock_unlock(struct rb_ractor *r, const void *who, struct gvl_a
     vm_unlock_paid(r->vm, &r->sched_lock, who, by.nt, by.cost);
 }
 
+/* A sleeper woken by the unlock takes the lock with the word at 2
+ * (__lll_lock_wait swaps 2 in until it finds the lock free, nptl
+ * lowlevellock.c), and its own unlock (lll_unlock: exchange with 0, and a
+ * FUTEX_WAKE of 1 if the old value was above 1) makes a FUTEX_WAKE
+ * whether anyone sleeps on the lock or not: the next sleeper if there is
+ * one, else a system call that wakes nobody (futex_wake_none; the
+ * executor's traces show one per sleep on the lock: scripts/futex_class.sh,
+ * "wake, nobody").  Its section, an instant here, is over at once. */
 static void sched_lock_woken(struct mach_task *t, void *ctx)
 {
     (void)t;
     struct rb_thread *th = ctx;
     struct rb_ractor *r = rb_ractor_of(th);
-    /* its own unlock wakes the next sleeper (the futex word stays 2) */
-    int woke = nlock_pass(&r->sched_lock, &r->vm->mach, th->nt);
-    if (woke) th->pending_cost += vm_wake_cost(r->vm, woke);
+    if (r->sched_lock.holder == NULL) {
+        int woke = nlock_pass(&r->sched_lock, &r->vm->mach, th->nt);
+        th->pending_cost += woke ? vm_wake_cost(r->vm, woke) : th->vm->scn->machine.futex_wake_none;
+    }
     rb_cold(th)->lock_retry(th, rb_cold(th)->lock_k);
 }
 

@@ -139,7 +139,7 @@ static void test_chain_wake_cost(void)
  * (fifo: only long sleepers do), or is woken onto another, idle core (it
  * arrives after wake_idle_core, long after the wake is paid), nobody
  * sleeps on the lock. */
-static struct fx_result relock_case(int cores, enum scn_os_scheduler os)
+static struct fx_result relock_case_none(int cores, enum scn_os_scheduler os, sim_time none)
 {
     static struct scn_op mbody[2], wbody[3];
     mbody[0] = fx_queue(OP_QUEUE_POP, 0);
@@ -159,7 +159,13 @@ static struct fx_result relock_case(int cores, enum scn_os_scheduler os)
     s.machine.os_tick = 4 * SIM_MS;
     s.machine.os_timeslice = 1500 * SIM_US;
     s.machine.context_switch = 442 * SIM_NS;
+    s.machine.futex_wake_none = none;
     return simulate_with_queue(s);
+}
+
+static struct fx_result relock_case(int cores, enum scn_os_scheduler os)
+{
+    return relock_case_none(cores, os, 0);
 }
 
 static void test_relock_after_preempting_wake(void)
@@ -224,6 +230,24 @@ static void test_signal_before_futex_wait(void)
     /* each sleep on the lock is a voluntary switch and needs an unlock's wake */
     ASSERT(on.m.vol_switches >= on.m.sched_lock_waits);
     ASSERT(on.m.wakeups >= on.m.sched_lock_waits);
+}
+
+/* A thread woken from its sleep on the sched lock took it with the futex
+ * word at 2 (glibc's __lll_lock_wait), so its own unlock makes a FUTEX_WAKE
+ * even when nobody else sleeps on the lock: futex_wake_none, charged to
+ * it once per such sleep.  A profile without the key charges nothing. */
+static void test_unlock_after_sleep_wakes_nobody(void)
+{
+    struct fx_result r0 = relock_case_none(1, OS_SCHED_EEVDF_DELAY, 0);
+    struct fx_result r1 = relock_case_none(1, OS_SCHED_EEVDF_DELAY, 1 * SIM_US);
+    ASSERT_EQ(r0.rc, GV_OK);
+    ASSERT_EQ(r1.rc, GV_OK);
+    /* the same hand-offs and sleeps, 1 us more CPU for each sleep */
+    ASSERT(r0.m.sched_lock_waits > 100);
+    ASSERT_EQ(r1.m.sched_lock_waits, r0.m.sched_lock_waits);
+    ASSERT_EQ(r1.m.wakeups, r0.m.wakeups);
+    ASSERT_EQ(r1.m.vol_switches, r0.m.vol_switches);
+    ASSERT_EQ(r1.m.cpu - r0.m.cpu, (sim_time)r0.m.sched_lock_waits * SIM_US);
 }
 
 /* The #21685 mechanism: once another thread is ready, every syscall of an
@@ -621,6 +645,7 @@ int main(void)
     RUN(test_chain_wake_cost);
     RUN(test_relock_after_preempting_wake);
     RUN(test_signal_before_futex_wait);
+    RUN(test_unlock_after_sleep_wakes_nobody);
     RUN(test_eager_switch_per_syscall);
     RUN(test_queue_park_wake);
     RUN(test_quantum);
