@@ -400,8 +400,12 @@ static void turn_sleep(struct rb_thread *th)
     /* its FUTEX_WAIT: the system call's way into the kernel and the futex
      * hash bucket before the thread is queued there, the same path as a
      * FUTEX_WAKE that finds nobody (futex_wake_none; 0: not modelled) -
-     * time in which it is registered on its condvar but not asleep */
-    th->pending_cost += th->vm->scn->machine.futex_wake_none;
+     * time in which it is registered on its condvar but not asleep.  On
+     * one core nothing can signal it meanwhile (perf of the executor's
+     * one-CPU ping-pong: none of its futex waits returned at once), and
+     * that CPU is inside the one-CPU hand-off calibrate measures
+     * (futex_wake_chain: handoff_same_cpu_ns holds the sleeper's wait) */
+    if (th->vm->scn->machine.cores > 1) th->pending_cost += th->vm->scn->machine.futex_wake_none;
     if (th->pending_cost > 0) {
         th->turn_presleep = true;  /* registered, not asleep: signal_presleep */
         th_burst(th, 0, turn_sleep_now);
