@@ -25,6 +25,7 @@
 #include "backend.h"
 #include "cli.h"
 #include "options.h"
+#include "sensitivity.h"
 #include "sweep.h"
 
 static int validate_exec(const struct args *a);
@@ -48,6 +49,14 @@ static const struct args_opt validate_opts[] = {
               "as `sweep --seeds N` does: the scenario's seed (or --seed),\n"
               "then seeds derived from it by SplitMix64; the table's\n"
               "simulated value is their median, with their min and max" },
+    { .name = "sensitivity", .kind = ARGS_FLAG,
+      .help = "also simulate the profile with each of its measurements at\n"
+              "its q1 and at its q3 (keys derived again, as calibrate\n"
+              "does): each figure's range and what moves it most; needs\n"
+              "a profile with a calibration section" },
+    { .name = "sensitivity-seeds", .kind = ARGS_INT, .min = 1, .max = 100000, .metavar = "N",
+      .help = "seeds of each --sensitivity variant (default: --seeds;\n"
+              "at most --seeds: the first N of them)" },
     CLI_OPT_SET_H("override a value everywhere, e.g. --set machine=host.json\n"
                   "(the profile `gvlsim calibrate` wrote for this host)"),
     CLI_OPT_OUTPUT_H("FILE", "write the table as rows to FILE (atomically; .csv, .json\n"
@@ -99,7 +108,14 @@ const struct cli_command cli_cmd_validate = {
         "  gvl_handoffs_per_op  GVL hand-offs per op (a Ruby program cannot see them)\n"
         "Real timings need a quiet host: the report gives the load average before and\n"
         "after the runs.  Simulate with this host's profile (`gvlsim calibrate -o\n"
-        "host.json`, then --set machine=host.json).",
+        "host.json`, then --set machine=host.json).\n"
+        "With --sensitivity the table also gives each simulated figure's range when\n"
+        "the profile's measurements (its calibration section: median, q1, q3 of\n"
+        "each) move one at a time to their q1 and to their q3, the keys derived from\n"
+        "the moved measurement again as `calibrate` derives them, and which keys move\n"
+        "the figure most: a prediction that flips within the measurements' spread\n"
+        "says so.  Each move is one more simulation of every configuration under\n"
+        "--sensitivity-seeds seeds (the first of the table's).",
     .args = { validate_opts, "SCENARIO", 1, 1 },
     .details =
         "Rows of -o: point, one column per --param KEY, metric, backend, engine (what\n"
@@ -107,10 +123,20 @@ const struct cli_command cli_cmd_validate = {
         "runs, rel_error; with --seeds N > 1 also simulated_min, simulated_max and\n"
         "simulated_runs (the seeds that gave a value); an empty cell where there is no\n"
         "value.  A failed real run is reported and left out (runs counts those that\n"
-        "succeeded).  --rows writes the simulator's run of seed k with rep k.",
+        "succeeded).  --rows writes the simulator's run of seed k with rep k.\n"
+        "With --sensitivity also range_min, range_max (the figure over the profile and\n"
+        "every move, each under --sensitivity-seeds seeds: their median), sensitive_to\n"
+        "(the keys moved by the measurement whose q1 and q3 span the figure most) and\n"
+        "sensitive_measurement (that measurement); empty when no move changes it.  Not\n"
+        "moved, and said under the table: a key whose value in the profile is not its\n"
+        "calibration's derivation (edited by hand), a key the command line sets, the\n"
+        "hidden_steal_* keys (derived from their run's gaps, not from a median).  A\n"
+        "profile without a calibration section (the shipped ones) is an error (exit 3):\n"
+        "it records no spread to move across.",
     .exit_status =
         "0 every run succeeded, 2 usage, 3 invalid scenario or value (or more cores\n"
-        "than the host has), 4 some run failed (the table is still written), 5 I/O\n"
+        "than the host has; with --sensitivity: no profile, or one without a valid\n"
+        "calibration section), 4 some run failed (the table is still written), 5 I/O\n"
         "error, 6 out of memory, 7 not supported (no ruby, or a setting it cannot\n"
         "honour).",
     .exec = validate_exec,
@@ -141,6 +167,12 @@ struct validation {
     struct rows_writer rw;
     struct row rows_cols;
     double load_before;               /* 1-minute load average before the runs (< 0: unknown) */
+    /* --sensitivity */
+    bool sensitivity;
+    int sens_seeds;                   /* seeds of each variant (the first of the table's) */
+    struct sens_plan plan;
+    struct val_range *ranges;         /* [point * VAL_NMETRICS + metric] */
+    char sens_note[1536];
     int worst;                        /* highest exit code of a failed run */
     int ndone, nruns;                 /* progress */
 };
@@ -191,6 +223,13 @@ static int parse(const struct args *a, struct validation *v)
                                    .nruby_opts = args_count(a, "ruby-opt") };
     v->nreps = (int)args_num(a, "reps", 3);
     v->nseeds = (int)args_num(a, "seeds", 1);
+    v->sensitivity = args_has(a, "sensitivity");
+    v->sens_seeds = (int)args_num(a, "sensitivity-seeds", v->nseeds);
+    if (args_has(a, "sensitivity-seeds") && !v->sensitivity)
+        return cli_usage_error(&cli_cmd_validate, "--sensitivity-seeds is for --sensitivity");
+    if (v->sens_seeds > v->nseeds)
+        return cli_usage_error(&cli_cmd_validate, "--sensitivity-seeds %d: more than --seeds %d (a variant's seeds "
+                               "are the first of the table's)", v->sens_seeds, v->nseeds);
     if (args_has(a, "measured")) {
         static const char *const real_only[] = { "reps", "timeout", "max-spread", "ruby", "ruby-opt" };
         for (size_t i = 0; i < sizeof real_only / sizeof *real_only; i++)
@@ -479,6 +518,208 @@ static int load_measured(struct validation *v)
     return gv_exit_code(rc);
 }
 
+/* ---- --sensitivity --------------------------------------------------------- */
+
+/* The profile every configuration simulates with (one, or an error). */
+static int sens_profile(const struct validation *v, const char **file)
+{
+    *file = v->scns[0].machine.file;
+    for (int p = 0; p < v->npoints; p++) {
+        const char *f = v->scns[p].machine.file;
+        if (!f) {
+            fprintf(stderr, "gvlsim validate: --sensitivity: configuration %d names no machine profile: it varies a "
+                            "profile that `gvlsim calibrate` wrote (--set machine=host.json)\n", p);
+            return GV_EXIT_INVALID;
+        }
+        if (strcmp(f, *file) != 0) {
+            fprintf(stderr, "gvlsim validate: --sensitivity: configurations 0 and %d use different machine profiles "
+                            "(%s, %s): it varies one\n", p, *file, f);
+            return GV_EXIT_INVALID;
+        }
+    }
+    return GV_EXIT_OK;
+}
+
+/* Keys the command line sets itself (--set machine.KEY=..., --param
+ * machine.KEY=...): a variant must not override them. */
+static int sens_drop_set_keys(struct validation *v)
+{
+    size_t n = strlen(v->sens_note);
+    for (int i = 0; i < v->run.nsets + v->grid.nparams; i++) {
+        const char *s = i < v->run.nsets ? v->run.sets[i] : v->grid.params[i - v->run.nsets].key;
+        if (strncmp(s, "machine.", 8) != 0) continue;
+        char key[128];
+        snprintf(key, sizeof key, "%.*s", (int)strcspn(s + 8, "="), s + 8);
+        int before = 0;
+        for (int k = 0; k < v->plan.nvar; k++) before += v->plan.var[k].nsets;
+        if (sens_plan_drop_key(&v->plan, key) != GV_OK) return GV_EXIT_NOMEM;
+        int after = 0;
+        for (int k = 0; k < v->plan.nvar; k++) after += v->plan.var[k].nsets;
+        if (after < before && n < sizeof v->sens_note)
+            n += (size_t)snprintf(v->sens_note + n, sizeof v->sens_note - n, "%snot varied (set on the command "
+                                  "line): %s", n ? "; " : "", key);
+    }
+    return GV_EXIT_OK;
+}
+
+/* Simulate every point under the variant's keys, the first sens_seeds
+ * seeds each, into f[point * sens_seeds + seed]. */
+static int sens_simulate(struct validation *v, const struct sens_variant *var, struct val_figures *f)
+{
+    int nsets = v->run.nsets + var->nsets;
+    const char **sets = calloc((size_t)nsets + 1, sizeof *sets);
+    struct scenario *scn = calloc(1, sizeof *scn);
+    if (!sets || !scn) {
+        free(sets);
+        free(scn);
+        fprintf(stderr, "gvlsim validate: out of memory\n");
+        return GV_EXIT_NOMEM;
+    }
+    for (int i = 0; i < v->run.nsets; i++) sets[i] = v->run.sets[i];
+    for (int i = 0; i < var->nsets; i++) sets[v->run.nsets + i] = var->sets[i];
+    struct load_opts base = { .sets = sets, .nsets = nsets, .machines_dirs = v->run.machines,
+                              .nmachines_dirs = v->run.nmachines };
+    char err[16384], engine[64];
+    struct row cells;
+    row_init(&cells);
+    int code = GV_EXIT_OK;
+    for (int p = 0; p < v->npoints && code == GV_EXIT_OK; p++) {
+        struct diag_list d;
+        diag_init(&d);
+        int rc = sweep_load_point(&v->grid, (uint64_t)p, v->run.scenario, NULL, 0, &base, scn, &d);
+        if (rc != GV_OK) {
+            fprintf(stderr, "gvlsim validate: --sensitivity: %s at %s (%.6g): configuration %d:\n", var->measurement,
+                    var->high ? "q3" : "q1", var->at, p);
+            for (size_t i = 0; i < d.n; i++) fprintf(stderr, "  %s\n", d.msgs[i]);
+            if (rc == GV_ENOMEM && d.n == 0) fprintf(stderr, "  out of memory\n");
+            diag_free(&d);
+            code = gv_exit_code(rc);
+            break;
+        }
+        diag_free(&d);
+        if (v->run.has_seed) scn->seed = v->run.seed;
+        uint64_t seed0 = scn->seed;
+        for (int k = 0; k < v->sens_seeds && code == GV_EXIT_OK; k++) {
+            scn->seed = sweep_seed(seed0, k);
+            err[0] = 0;
+            row_clear(&cells);
+            int r = run_one(v, v->sim, scn, &f[(size_t)p * (size_t)v->sens_seeds + (size_t)k], &cells, engine,
+                            sizeof engine, err, sizeof err);
+            if (r != GV_OK) code = failed(v, v->sim->name, p, k, r, err);
+        }
+        scenario_free(scn);
+    }
+    row_free(&cells);
+    free(sets);
+    free(scn);
+    return code;
+}
+
+/* A table's simulated values by cell ([point * VAL_NMETRICS + metric];
+ * has: a value). */
+static int sens_values(const struct validation *v, const struct val_figures *sim, bool *has, double *val)
+{
+    struct val_input in = { .npoints = v->npoints, .nreal = v->nreal, .nreps = v->nreps, .nseeds = v->sens_seeds,
+                            .fixed_time = v->scns[0].stop_time > 0, .sim = sim, .real = v->real_f,
+                            .base = v->base };
+    struct val_row *rows;
+    size_t nrows;
+    if (val_table(&in, &rows, &nrows) != GV_OK) return GV_ENOMEM;
+    for (size_t i = 0; i < nrows; i++) {
+        size_t at = (size_t)rows[i].point * VAL_NMETRICS + (size_t)rows[i].metric;
+        has[at] = rows[i].has_sim;
+        val[at] = rows[i].sim;
+    }
+    free(rows);
+    return GV_OK;
+}
+
+/* The variants of the configurations' profile, before any run (a profile
+ * without a calibration section fails here, not after the real runs). */
+static int plan_sensitivity(struct validation *v)
+{
+    const char *file;
+    int code = sens_profile(v, &file);
+    if (code != GV_EXIT_OK) return code;
+    struct diag_list d;
+    diag_init(&d);
+    int rc = sens_plan_make(file, &v->plan, &d);
+    for (size_t i = 0; i < d.n; i++) fprintf(stderr, "gvlsim validate: --sensitivity: %s\n", d.msgs[i]);
+    if (rc == GV_ENOMEM && d.n == 0) fprintf(stderr, "gvlsim validate: out of memory\n");
+    diag_free(&d);
+    if (rc != GV_OK) return gv_exit_code(rc);
+    snprintf(v->sens_note, sizeof v->sens_note, "%s", v->plan.notes);
+    return sens_drop_set_keys(v);
+}
+
+/* Every variant simulated; each figure's range over the profile and the
+ * variants, and the measurement whose two moves span it most (the first
+ * in calib.h's order on a tie). */
+static int run_sensitivity(struct validation *v)
+{
+    int code = GV_EXIT_OK;
+    int nv = v->plan.nvar;
+    size_t ncell = (size_t)v->npoints * VAL_NMETRICS, nfig = (size_t)v->npoints * (size_t)v->sens_seeds;
+    v->ranges = calloc(ncell, sizeof *v->ranges);
+    struct val_figures *fig = calloc(nfig, sizeof *fig);
+    /* [variant + 1][cell]; row 0: the profile itself */
+    bool *has = calloc(ncell * (size_t)(nv + 1), sizeof *has);
+    double *val = calloc(ncell * (size_t)(nv + 1), sizeof *val);
+    if (!v->ranges || !fig || !has || !val) {
+        code = GV_EXIT_NOMEM;
+        goto done;
+    }
+    /* the profile itself: the first sens_seeds seeds of the table's runs */
+    for (int p = 0; p < v->npoints; p++)
+        for (int k = 0; k < v->sens_seeds; k++)
+            fig[(size_t)p * (size_t)v->sens_seeds + (size_t)k] = v->sim_f[(size_t)p * (size_t)v->nseeds + (size_t)k];
+    if (sens_values(v, fig, has, val) != GV_OK) code = GV_EXIT_NOMEM;
+    for (int i = 0; i < nv && code == GV_EXIT_OK; i++) {
+        const struct sens_variant *var = &v->plan.var[i];
+        if (!v->run.quiet)
+            fprintf(stderr, "validate: sensitivity %d/%d: %s at %s (%.6g): %s\n", i + 1, nv, var->measurement,
+                    var->high ? "q3" : "q1", var->at, var->keys);
+        memset(fig, 0, nfig * sizeof *fig);
+        code = sens_simulate(v, var, fig);
+        if (code == GV_EXIT_OK && sens_values(v, fig, has + ncell * (size_t)(i + 1), val + ncell * (size_t)(i + 1)) != GV_OK)
+            code = GV_EXIT_NOMEM;
+    }
+    for (size_t c = 0; c < ncell && code == GV_EXIT_OK; c++) {
+        struct val_range *g = &v->ranges[c];
+        if (!has[c]) continue;  /* no figure of the profile's own: no range */
+        g->has = true;
+        g->lo = g->hi = val[c];
+        double best = 0;
+        for (int i = 0; i < nv;) {
+            /* one measurement: its variants i..j-1 (q1, q3) */
+            int j = i;
+            double mlo = val[c], mhi = val[c];
+            while (j < nv && v->plan.var[j].measurement == v->plan.var[i].measurement) {
+                size_t at = ncell * (size_t)(j + 1) + c;
+                if (has[at]) {
+                    if (val[at] < mlo) mlo = val[at];
+                    if (val[at] > mhi) mhi = val[at];
+                }
+                j++;
+            }
+            if (mlo < g->lo) g->lo = mlo;
+            if (mhi > g->hi) g->hi = mhi;
+            if (mhi - mlo > best) {
+                best = mhi - mlo;
+                g->by = v->plan.var[i].keys;
+                g->measurement = v->plan.var[i].measurement;
+            }
+            i = j;
+        }
+    }
+done:
+    free(fig);
+    free(has);
+    free(val);
+    if (code == GV_EXIT_NOMEM) fprintf(stderr, "gvlsim validate: out of memory\n");
+    return code;
+}
+
 /* ---- the report ------------------------------------------------------------ */
 
 static int write_outputs(struct validation *v)
@@ -531,7 +772,9 @@ static int write_outputs(struct validation *v)
                               .nreps = v->nreps, .nseeds = v->nseeds, .nkeys = v->grid.nparams, .keys = keys,
                               .values = values,
                               .nreal = v->nreal, .backends = backends, .engines = engines, .rows = rows,
-                              .nrows = nrows };
+                              .nrows = nrows, .ranges = v->sensitivity ? v->ranges : NULL,
+                              .range_seeds = v->sens_seeds, .range_variants = v->plan.nvar,
+                              .range_note = v->sens_note[0] ? v->sens_note : NULL };
     int code = GV_EXIT_OK;
     char err[GV_ERRLEN];
     if (args_has(v->a, "output")) {
@@ -629,6 +872,8 @@ static void validation_free(struct validation *v)
     free(v->base);
     free(v->sim_f);
     free(v->real_f);
+    free(v->ranges);
+    sens_plan_free(&v->plan);
     sweep_grid_free(&v->grid);
     row_free(&v->rows_cols);
 }
@@ -658,6 +903,7 @@ static int validate_exec(const struct args *a)
     }
     code = load_points(&v);
     if (code == GV_EXIT_OK && measured) code = load_measured(&v);
+    if (code == GV_EXIT_OK && v.sensitivity) code = plan_sensitivity(&v);
     if (code == GV_EXIT_OK) {
         find_bases(&v);
         v.nruns = v.npoints * v.nseeds + (int)nreal_runs;
@@ -666,6 +912,7 @@ static int validate_exec(const struct args *a)
     double load[1];
     v.load_before = getloadavg(load, 1) == 1 ? load[0] : -1;
     if (code == GV_EXIT_OK) code = run_all(&v);
+    if (code == GV_EXIT_OK && v.sensitivity) code = run_sensitivity(&v);
     if (code == GV_EXIT_OK) code = close_rows(&v, true);
     else close_rows(&v, false);
     if (code == GV_EXIT_OK) code = write_outputs(&v);

@@ -59,6 +59,7 @@ static int is_file(const char *path)
 struct profile {
     cJSON *root;
     char *name;   /* the name it was resolved from ("desktop"; "m4" for "hw/m4.json") */
+    char *path;   /* the file found */
 };
 
 static void at_node(struct diag_list *diags, const struct jpos_table *pos, const cJSON *node,
@@ -201,6 +202,8 @@ static int resolve_profile(const char *file, const cJSON *root, const struct loa
         out->name = strdup(name);
     }
     if (!out->name) rc = GV_ENOMEM;
+    out->path = path;
+    path = NULL;
 done:
     free(sdir);
     free(path);
@@ -225,7 +228,7 @@ static int load_text(const char *file, char *text, size_t len, const struct load
                      struct scenario *out, struct diag_list *diags)
 {
     struct jpos_table *pos = NULL;
-    struct profile prof = { NULL, NULL };
+    struct profile prof = { NULL, NULL, NULL };
     cJSON *root = NULL;
     int doc, rc;
 
@@ -254,11 +257,16 @@ static int load_text(const char *file, char *text, size_t len, const struct load
     rc = worse(rc, sch_validate(&d, diags));
     if (rc != GV_OK) goto out;
     rc = bld_scenario(&d, file, prof.name, out);
+    if (rc == GV_OK) {
+        out->machine.file = prof.path;
+        prof.path = NULL;
+    }
 out:
     if (rc == GV_EINVAL && diags->oom) rc = GV_ENOMEM;  /* a lost message must not look like success */
     cJSON_Delete(root);
     cJSON_Delete(prof.root);
     free(prof.name);
+    free(prof.path);
     jpos_free(pos);
     return rc;
 }

@@ -158,6 +158,7 @@ void scenario_free(struct scenario *s)
     free(s->name);
     free(s->description);
     free(s->machine.name);
+    free(s->machine.file);
     free(s->machine.source);
     free(s->runtime.ruby);
     for (int i = 0; i < s->nqueues; i++) free(s->queues[i].name);

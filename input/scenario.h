@@ -58,6 +58,8 @@ struct scn_durs {
 
 struct scn_machine {
     char *name;             /* "name": profile name, e.g. "report_m4" */
+    char *file;             /* the profile's file as found (NULL: no profile named); what
+                             * validate --sensitivity reads its calibration from */
     char *source;           /* "source": where the values come from (free text) */
     int cores;              /* "cores" */
 

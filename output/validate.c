@@ -216,6 +216,17 @@ void val_columns(const struct val_report *r, struct row *cols)
         row_text(cols, "simulated_max");
         row_text(cols, "simulated_runs");
     }
+    if (r->ranges) {
+        row_text(cols, "range_min");
+        row_text(cols, "range_max");
+        row_text(cols, "sensitive_to");
+        row_text(cols, "sensitive_measurement");
+    }
+}
+
+static const struct val_range *range_of(const struct val_report *r, const struct val_row *vr)
+{
+    return r->ranges ? &r->ranges[(size_t)vr->point * VAL_NMETRICS + (size_t)vr->metric] : NULL;
 }
 
 static void num_cell(struct row *cells, bool has, double v)
@@ -248,6 +259,15 @@ void val_row_cells(const struct val_report *r, const struct val_row *vr, struct 
         num_cell(cells, vr->has_sim, vr->sim_max);
         row_cell(cells, ROW_NUM);
         row_printf(cells, "%d", vr->sim_n);
+    }
+    const struct val_range *g = range_of(r, vr);
+    if (g) {
+        num_cell(cells, g->has, g->lo);
+        num_cell(cells, g->has, g->hi);
+        if (g->has && g->by) row_text(cells, g->by);
+        else row_null(cells);
+        if (g->has && g->measurement) row_text(cells, g->measurement);
+        else row_null(cells);
     }
 }
 
@@ -405,7 +425,8 @@ static void fmt_measured(struct grid *g, int col, const struct val_row *vr)
  * (measured, error) per real backend. */
 static void build_grid(const struct val_report *r, struct grid *g, bool markdown)
 {
-    g->ncols = 3 + 2 * r->nreal;
+    int rc0 = 3 + 2 * r->nreal;   /* the range's columns, after the backends' */
+    g->ncols = rc0 + (r->ranges ? 2 : 0);
     grid_row(g);
     grid_add(g, 0, "configuration");
     grid_add(g, 1, "metric");
@@ -416,6 +437,10 @@ static void build_grid(const struct val_report *r, struct grid *g, bool markdown
         if (r->nreps > 1) grid_add(g, 3 + 2 * b, "%s: min / median / max", name);
         else grid_add(g, 3 + 2 * b, "%s", name);
         grid_add(g, 4 + 2 * b, "error");
+    }
+    if (r->ranges) {
+        grid_add(g, rc0, "range over the IQRs");
+        grid_add(g, rc0 + 1, "most sensitive to");
     }
     int last_point = -1;
     for (size_t i = 0; i < r->nrows;) {
@@ -429,6 +454,13 @@ static void build_grid(const struct val_report *r, struct grid *g, bool markdown
         }
         grid_add(g, 1, "%s", val_metric_name(first->metric));
         fmt_simulated(g, 2, first, r->nseeds > 1);
+        const struct val_range *rg = range_of(r, first);
+        if (rg && rg->has) {
+            grid_add(g, rc0, "%.4g - %.4g", rg->lo, rg->hi);
+            if (rg->by) grid_add(g, rc0 + 1, "%s (%s)", rg->by, rg->measurement);
+        } else if (rg) {
+            grid_add(g, rc0, "-");
+        }
         for (; i < r->nrows && r->rows[i].point == first->point && r->rows[i].metric == first->metric; i++) {
             const struct val_row *vr = &r->rows[i];
             fmt_measured(g, 3 + 2 * vr->backend, vr);
@@ -461,6 +493,11 @@ static void write_json(FILE *f, const struct val_report *r)
     }
     fprintf(f, ",\"runs_per_backend\":%d,", r->nreps);
     if (r->nseeds > 1) fprintf(f, "\"seeds\":%d,", r->nseeds);
+    if (r->ranges) {
+        fprintf(f, "\"sensitivity\":{\"seeds\":%d,\"variants\":%d,\"note\":", r->range_seeds, r->range_variants);
+        json_str(f, r->range_note ? r->range_note : "");
+        fputs("},", f);
+    }
     fputs("\"backends\":[", f);
     for (int b = 0; b < r->nreal; b++) {
         fputs(b ? ",{\"backend\":" : "{\"backend\":", f);
@@ -520,5 +557,14 @@ void val_write_report(FILE *f, enum cmp_report kind, const struct val_report *r)
         if (!g.oom) grid_print_text(f, &g);
     }
     if (g.oom) fputs("(out of memory for the table)\n", f);
+    if (r->ranges) {
+        fprintf(f, "\nRange over the IQRs: the simulated figure with the profile's measurements moved one at a "
+                   "time to their q1 and to their q3 and the keys derived again (%d variant%s, %d seed%s each; "
+                   "with --seeds the profile's own figure under those seeds too); most sensitive to: the keys "
+                   "of the measurement whose two moves span most.%s%s\n",
+                r->range_variants, r->range_variants == 1 ? "" : "s",
+                r->range_seeds, r->range_seeds == 1 ? "" : "s", r->range_note && *r->range_note ? "  " : "",
+                r->range_note ? r->range_note : "");
+    }
     grid_free(&g);
 }

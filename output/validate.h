@@ -101,6 +101,17 @@ struct val_row {
 int val_table(const struct val_input *in, struct val_row **rows, size_t *nrows);
 
 
+/* With --sensitivity (cli/sensitivity.h): a simulated figure's range when
+ * each of the profile's measurements moves, one at a time, to its q1 and
+ * to its q3, and what moves it most. */
+struct val_range {
+    bool has;
+    double lo, hi;             /* over the profile itself and every variant */
+    const char *by;            /* the keys the measurement of the widest span moves
+                                  ("syscalls.stat"); NULL when no variant moves the figure */
+    const char *measurement;   /* that measurement ("syscall_stat_ns") */
+};
+
 /* How the table is labelled. */
 struct val_report {
     const char *scenario;      /* the scenario's name */
@@ -116,6 +127,10 @@ struct val_report {
     const char *const *engines;   /* what ran: "pthread", "ruby 3.1.2" ("" if no run succeeded) */
     const struct val_row *rows;
     size_t nrows;
+    const struct val_range *ranges;  /* [point * VAL_NMETRICS + metric], or NULL: no --sensitivity */
+    int range_seeds;           /* seeds behind each variant's figure */
+    int range_variants;        /* variants simulated */
+    const char *range_note;    /* what was not varied, or NULL */
 };
 
 /* The report on f in one of compare's forms (output/compare.h: text,
@@ -127,8 +142,10 @@ void val_write_report(FILE *f, enum cmp_report kind, const struct val_report *r)
  *   point, KEY..., metric, backend, engine, simulated, measured_min,
  *   measured_median, measured_max, runs, rel_error
  * and, with more than one seed, simulated_min, simulated_max and
- * simulated_runs (the seeds that gave a value); an empty cell where there
- * is no value.  With one seed the columns are those of before --seeds. */
+ * simulated_runs (the seeds that gave a value); with ranges (--sensitivity)
+ * also range_min, range_max, sensitive_to and sensitive_measurement; an
+ * empty cell where there is no value.  With one seed and no ranges the
+ * columns are those of before --seeds. */
 void val_columns(const struct val_report *r, struct row *cols);
 void val_row_cells(const struct val_report *r, const struct val_row *vr, struct row *cells);
 

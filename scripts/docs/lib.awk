@@ -187,6 +187,17 @@ function vcol(ds, row, name,   f) {
     split(row, f, ",")
     return f[COL[ds, name]]
 }
+# vedges(): the note on the figures of ranges that cross their target
+# (NEDGE, EDGES), "" if none
+function vedges() {
+    if (!NEDGE) return ""
+    return sprintf("\n‡ On %d figure%s the simulated value crosses its target when one measurement of the host's profile moves across its interquartile range (`gvlsim validate --sensitivity`: each measurement at its q1 and at its q3, the keys derived from it again, each such profile simulated under one seed; the range holds the profile's own figure under that seed):\n\n%s",
+        NEDGE, NEDGE == 1 ? "" : "s", EDGES)
+}
+# vfig(x, unit): a ratio as 2.48x (unit "x"), else as vnum
+function vfig(x, unit) {
+    return unit == "x" ? sprintf("%.2fx", x) : vnum(x)
+}
 # vnum(x): 3 significant digits, plain
 function vnum(x,   a) {
     a = x < 0 ? -x : x
@@ -200,8 +211,13 @@ function vnum(x,   a) {
 # figure in NT.  A table simulated under several seeds (`validate --seeds`:
 # simulated is their median, with simulated_min and simulated_max) marks
 # with a dagger a figure whose seeds disagree, some within the target and
-# some beyond it; counted in NMIX, the seeds in SEEDS.
-function vcell(ds, metric, backend, cores, policy, target, unit,   r, sim, md, err, e, lo, hi) {
+# some beyond it; counted in NMIX, the seeds in SEEDS.  A table with the
+# ranges of `validate --sensitivity` (range_min, range_max) marks with a
+# double dagger a figure whose range crosses its target (some move of one
+# of the profile's measurements across its interquartile range puts it
+# within the target and another beyond): counted in NEDGE, listed in EDGES
+# (a line each, labelled VLABEL) by vedges().
+function vcell(ds, metric, backend, cores, policy, target, unit,   r, sim, md, err, e, lo, hi, rl, rh, what, sp) {
     r = vrow(ds, metric, backend, cores, policy)
     if (r == "") return "-"
     sim = vcol(ds, r, "simulated"); md = vcol(ds, r, "measured_median"); err = vcol(ds, r, "rel_error")
@@ -215,6 +231,23 @@ function vcell(ds, metric, backend, cores, policy, target, unit,   r, sim, md, e
             SEEDS = vcol(ds, r, "simulated_runs")
             lo = vcol(ds, r, "simulated_min") / md - 1; hi = vcol(ds, r, "simulated_max") / md - 1
             if (!(lo >= -target && hi <= target) && !(hi < -target || lo > target)) { NMIX++; e = e " †" }
+        }
+        if (((ds, "range_min") in COL) && md + 0 != 0 && vcol(ds, r, "range_min") != "") {
+            rl = vcol(ds, r, "range_min"); rh = vcol(ds, r, "range_max")
+            lo = rl / md - 1; hi = rh / md - 1
+            if (!(lo >= -target && hi <= target) && !(hi < -target || lo > target)) {
+                NEDGE++; e = e " ‡"
+                what = metric == "cores_ratio" ? "2 cores / 1 core" : "switches per op, " cores (cores == 1 ? " core" : " cores")
+                # the seeds' own spread beside it: a move simulated under one seed is
+                # also another draw, so a range within that spread may be the draws'
+                sp = ""
+                if (((ds, "simulated_min") in COL) && vcol(ds, r, "simulated_min") != "")
+                    sp = sprintf(", the %d seeds alone %s–%s", vcol(ds, r, "simulated_runs"),
+                        vfig(vcol(ds, r, "simulated_min"), unit), vfig(vcol(ds, r, "simulated_max"), unit))
+                EDGES = EDGES sprintf("- %s, %s: %s–%s over the IQRs (error %+.0f%% to %+.0f%%%s); most sensitive to %s (`%s`)\n",
+                    VLABEL, what, vfig(rl, unit), vfig(rh, unit), 100 * lo, 100 * hi, sp,
+                    vcol(ds, r, "sensitive_to"), vcol(ds, r, "sensitive_measurement"))
+            }
         }
     }
     if (unit == "x") return sprintf("%.2fx / %.2fx (%s)", sim, md, e)

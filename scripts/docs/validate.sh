@@ -15,6 +15,8 @@
 #     gvlsim validate SCENARIO --backend BACKENDS ARGUMENTS --seeds SEEDS
 #         --set machine=docs/data/validate/hosts/HOST/host.json
 #         --measured docs/data/validate/hosts/HOST/NAME.rows.csv -o NAME.csv
+# (with --sensitivity --sensitivity-seeds 1 for the host measured last: each
+# figure's range over its profile's interquartile ranges, below)
 # which simulates afresh and nothing else (no real run, so a target measured
 # on a Ruby built from source needs no such Ruby here): HOST/NAME.csv is the
 # comparison table (docs/validate.md) that scripts/docs/tables/validate*.awk
@@ -47,6 +49,18 @@ tmp=$(mktemp -d) || exit 2
 trap 'rm -rf "$tmp"' EXIT
 hosts=$(ls -d "$top_dir"/hosts/*/ 2>/dev/null | sed 's|/$||')
 [ -n "$hosts" ] || { echo "validate.sh: no host directory under $top_dir/hosts" >&2; exit 1; }
+# the host measured last (the earliest time_ line of its host.txt, else
+# its date=; lib.awk's vhosts orders the README's sections the same way):
+# its tables get each figure's range over its profile's interquartile
+# ranges (validate --sensitivity, one seed per move: about 70 more
+# simulations of every configuration; for every host, make docs would
+# take minutes more), the older hosts' tables none
+first_time() {
+    t=$(sed -n 's/^time_[^=]*=\([^,]*\),.*/\1/p' "$1/host.txt" 2>/dev/null | sort | head -n 1)
+    [ -n "$t" ] || t=$(sed -n 's/^date=//p' "$1/host.txt" 2>/dev/null | head -n 1)
+    echo "$t"
+}
+sens_host=$(for dir in $hosts; do echo "$(first_time "$dir") $dir"; done | sort | tail -n 1 | cut -d' ' -f2)
 for dir in $hosts; do
     [ -f "$dir/host.json" ] || { echo "validate.sh: $dir/host.json: no profile (scripts/validate_results.sh writes it)" >&2; exit 1; }
     [ -f "$dir/targets.txt" ] || { echo "validate.sh: $dir/targets.txt: not there (scripts/validate_results.sh writes the targets as measured)" >&2; exit 1; }
@@ -58,7 +72,9 @@ for dir in $hosts; do
     grep -v '^#' "$dir/targets.txt" | grep -v '^ *$' >"$tmp/$dir/targets"
     while IFS='|' read -r name _rest; do
         name=$(echo $name)
-        [ -f "$dir/$name.rows.csv" ] && echo "$dir $name"
+        sens=0
+        [ "$dir" = "$sens_host" ] && sens=1
+        [ -f "$dir/$name.rows.csv" ] && echo "$dir $name $sens"
     done <"$tmp/$dir/targets"
     # runs without their line would be left out silently: refuse them
     for r in "$dir"/*.rows.csv; do
@@ -76,10 +92,13 @@ if [ $check -eq 1 ] && [ $check_all -eq 0 ]; then
         !($2 in t) { t[$2] = ntgt++ }
         t[$2] % nh == h[$1]' "$tmp/list" >"$tmp/list.half" && mv "$tmp/list.half" "$tmp/list"
 fi
-# job.sh BIN SEEDS TMP DIR NAME: one host's target simulated into
-# TMP/DIR/NAME.csv (its exit status in NAME.rc, its stderr in NAME.err)
+# job.sh BIN SEEDS TMP DIR NAME SENS: one host's target simulated into
+# TMP/DIR/NAME.csv (its exit status in NAME.rc, its stderr in NAME.err),
+# with the ranges of --sensitivity when SENS is 1
 cat >"$tmp/job.sh" <<'JOB'
-bin=$1 seeds=$2 tmp=$3 dir=$4 want=$5
+bin=$1 seeds=$2 tmp=$3 dir=$4 want=$5 sens=$6
+sens_args=""
+[ "$sens" = 1 ] && sens_args="--sensitivity --sensitivity-seeds 1"
 mkdir -p "$tmp/$dir" || exit 1
 while IFS='|' read -r name scenario backends args _needs; do
     name=$(echo $name)
@@ -87,13 +106,13 @@ while IFS='|' read -r name scenario backends args _needs; do
     scenario=$(echo $scenario); backends=$(echo $backends)
     # shellcheck disable=SC2086
     "$bin" validate "$scenario" --backend "$backends" $args --seeds "$seeds" --set machine="$dir/host.json" \
-        --measured "$dir/$name.rows.csv" -o "$tmp/$dir/$name.csv" -q >/dev/null 2>"$tmp/$dir/$name.err"
+        $sens_args --measured "$dir/$name.rows.csv" -o "$tmp/$dir/$name.csv" -q >/dev/null 2>"$tmp/$dir/$name.err"
     echo $? >"$tmp/$dir/$name.rc"
 done <"$tmp/$dir/targets"
 JOB
 xargs -P "$jobs" -L 1 sh "$tmp/job.sh" "$bin" "$seeds" "$tmp" <"$tmp/list"
 rc=0
-while read -r dir name; do
+while read -r dir name _sens; do
     if [ "$(cat "$tmp/$dir/$name.rc" 2>/dev/null)" != 0 ]; then
         echo "validate.sh: $dir: $name: gvlsim validate failed:" >&2
         cat "$tmp/$dir/$name.err" >&2 2>/dev/null

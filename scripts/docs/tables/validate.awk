@@ -83,6 +83,7 @@ function line(hd, name, label, backend, engine, policy,   ds) {
     }
     if (vrow(ds, "cores_ratio", backend, 2, policy) == "")
         die("docs/data/" ds ": no cores_ratio row of " backend (policy != "" ? ", " policy : "") " on 2 cores")
+    VLABEL = label " (" engine ")"
     printf "| %s | %s | %s | %s | %s |\n", label, engine,
         vcell(ds, "cores_ratio", backend, 2, policy, 0.25, "x"),
         vcell(ds, "vol_switches_per_op", backend, 1, policy, 0.30, ""),
@@ -103,7 +104,7 @@ function engine_of(hd,   n, i, t, ds, r) {
 function fidelity(host,   hd, rb, pol, i, n) {
     hd = "validate/hosts/" host
     rb = engine_of(hd)
-    NT = NHIT = NMIX = 0
+    NT = NHIT = NMIX = NEDGE = 0; EDGES = ""
     print "| target (sizes: below) | measured on | 2 cores / 1 core: simulated / measured (error) | voluntary switches per op, 1 core | the same, 2 cores |"
     print "|---|---|---:|---:|---:|"
     line(hd, "pingpong", "queue_pingpong", "ruby", rb, "")
@@ -117,6 +118,7 @@ function fidelity(host,   hd, rb, pol, i, n) {
     for (i = 1; i <= n; i++) line(hd, "mtime2_policies", "mtime_loop, 2 threads", "pthread", "executor, " pol[i], pol[i])
     line(hd, "mtime2", "mtime_loop, 2 threads", "pthread", "executor, barging", "")
     printf "\n%d of %d figures within their target (ratio 25%%, switches per op 30%%).%s\n", NHIT, NT, mixed()
+    printf "%s", vedges()
 }
 # mixed(): the note on the figures whose seeds disagree (NMIX), "" if none
 function mixed() {
@@ -146,6 +148,7 @@ function ruby_policy(ds,   i, k, n) {
     return ""
 }
 function hline(ds, name, backend, what) {
+    VLABEL = label(name) " (" what ")"
     printf "| %s | %s | %s | %s | %s |\n", label(name), what,
         vcell(ds, "cores_ratio", backend, 2, "", 0.25, "x"),
         vcell(ds, "vol_switches_per_op", backend, 1, "", 0.30, ""),
@@ -171,7 +174,7 @@ function built(host,   hd, i, l, f, n, m, name, ver, ds, r, pol, rh, rt, eh, et,
             continue
         }
         if (!m++) {
-            NMIX = 0
+            NMIX = NEDGE = 0; EDGES = ""
             print ""
             print "On Rubies built from source (the policy each has), each against the executor of the same interleaved runs:"
             print ""
@@ -218,6 +221,7 @@ function built(host,   hd, i, l, f, n, m, name, ver, ds, r, pol, rh, rt, eh, et,
     }
     if (m) {
         printf "\nOn the Rubies built from source, beyond the issue's 43 figures: %d of %d within their target; the executor in the same runs: %d of %d (ratio 25%%, switches per op 30%%).%s\n", rh, rt, eh, et, mixed()
+        printf "%s", vedges()
         if (notes != "") printf "\n%s", notes
         if (nbusy)
             printf "\nA target marked **loaded host** was measured while other jobs loaded the host (its CPUs less than `quiet_idle` idle just before the runs): its \"2 cores\" runs were mostly one-core runs (a woken thread finds no idle CPU and stays on its waker's), so its ratio and 2-core switches say little; measure it again on a quiet host.\n"

@@ -1,0 +1,124 @@
+/* test_sensitivity.c - the variants of validate --sensitivity
+ * (cli/sensitivity.c): a measurement at its q1 and q3 moves exactly the
+ * keys calib_map derives from it, to what calib_map derives (a key of two
+ * measurements moves with each), a key that is not its calibration's
+ * derivation and a key the user sets stay put, and a profile without a
+ * calibration section is an error with its file and position. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "../../cli/sensitivity.h"
+#include "../../common/err.h"
+#include "test.h"
+
+static char *write_temp(const char *content)
+{
+    char *path = strdup("/tmp/gvlsim_sens_XXXXXX");
+    ASSERT(path);
+    int fd = mkstemp(path);
+    ASSERT(fd >= 0);
+    size_t len = strlen(content);
+    ASSERT_EQ(write(fd, content, len), (long long)len);
+    close(fd);
+    return path;
+}
+
+static void test_one_key(void)
+{
+    struct sens_plan p;
+    struct diag_list d;
+    diag_init(&d);
+    ASSERT_EQ(sens_plan_make("tests/data/machines/calibrated.json", &p, &d), GV_OK);
+    ASSERT_EQ(d.n, 0);
+    ASSERT_EQ(p.nvar, 2);
+    ASSERT_EQ(p.nmeasured, 2);
+    ASSERT_STREQ(p.var[0].measurement, "syscall_stat_ns");
+    ASSERT(!p.var[0].high && p.var[0].at == 500);
+    ASSERT_EQ(p.var[0].nsets, 1);
+    ASSERT_STREQ(p.var[0].sets[0], "machine.syscalls.stat=500ns");
+    ASSERT(p.var[1].high && p.var[1].at == 2000);
+    ASSERT_STREQ(p.var[1].sets[0], "machine.syscalls.stat=2us");
+    ASSERT_STREQ(p.var[1].keys, "syscalls.stat");
+    /* write_devnull is 5us in the profile, 1us by its derivation */
+    ASSERT_CONTAINS(p.notes, "not its calibration's derivation): syscalls.write_devnull");
+    ASSERT_CONTAINS(p.notes, "1 measurement this gvlsim does not derive keys from");
+    sens_plan_free(&p);
+    diag_free(&d);
+}
+
+/* context_switch = yield_switch_ns - syscall_getpid_ns: moving the getpid
+ * moves it the other way, with syscalls.getpid */
+static void test_two_measurements(void)
+{
+    char *path = write_temp(
+        "{\"name\": \"two\", \"context_switch\": \"1us\", \"syscalls\": {\"getpid\": \"1us\"},\n"
+        " \"calibration\": {\"measurements\": [\n"
+        "  {\"name\": \"yield_switch_ns\", \"median\": 2000, \"q1\": 1800, \"q3\": 2500},\n"
+        "  {\"name\": \"syscall_getpid_ns\", \"median\": 1000, \"q1\": 900, \"q3\": 1100}]}}\n");
+    struct sens_plan p;
+    struct diag_list d;
+    diag_init(&d);
+    ASSERT_EQ(sens_plan_make(path, &p, &d), GV_OK);
+    ASSERT_EQ(p.nvar, 4);
+    ASSERT_STREQ(p.notes, "");
+    /* calib.h's order: the getpid before the yield */
+    ASSERT_STREQ(p.var[0].measurement, "syscall_getpid_ns");
+    ASSERT_EQ(p.var[0].nsets, 2);
+    ASSERT_STREQ(p.var[0].sets[0], "machine.context_switch=1.1us");
+    ASSERT_STREQ(p.var[0].sets[1], "machine.syscalls.getpid=900ns");
+    ASSERT_STREQ(p.var[0].keys, "context_switch syscalls.getpid");
+    ASSERT_STREQ(p.var[1].sets[0], "machine.context_switch=900ns");
+    ASSERT_STREQ(p.var[2].measurement, "yield_switch_ns");
+    ASSERT_EQ(p.var[2].nsets, 1);
+    ASSERT_STREQ(p.var[2].sets[0], "machine.context_switch=800ns");
+    ASSERT_STREQ(p.var[3].sets[0], "machine.context_switch=1.5us");
+    /* the user sets context_switch: the yield's moves go, the getpid's keep syscalls.getpid */
+    ASSERT_EQ(sens_plan_drop_key(&p, "context_switch"), GV_OK);
+    ASSERT_EQ(p.nvar, 2);
+    ASSERT_EQ(p.var[0].nsets, 1);
+    ASSERT_STREQ(p.var[0].sets[0], "machine.syscalls.getpid=900ns");
+    ASSERT_STREQ(p.var[0].keys, "syscalls.getpid");
+    ASSERT_STREQ(p.var[1].sets[0], "machine.syscalls.getpid=1.1us");
+    sens_plan_free(&p);
+    diag_free(&d);
+    unlink(path);
+    free(path);
+}
+
+static void test_errors(void)
+{
+    struct sens_plan p;
+    struct diag_list d;
+    diag_init(&d);
+    ASSERT_EQ(sens_plan_make("scenarios/machines/report_m4.json", &p, &d), GV_EINVAL);
+    ASSERT_EQ(d.n, 1);
+    ASSERT_CONTAINS(d.msgs[0], "scenarios/machines/report_m4.json:1:1: no \"calibration\" section");
+    diag_free(&d);
+
+    char *path = write_temp("{\"calibration\": {\"measurements\": [\n"
+                            "  {\"name\": \"syscall_stat_ns\", \"median\": 1000, \"q1\": 500, \"q3\": 900}]}}\n");
+    diag_init(&d);
+    ASSERT_EQ(sens_plan_make(path, &p, &d), GV_EINVAL);
+    ASSERT_EQ(d.n, 1);
+    char want[512];
+    snprintf(want, sizeof want, "%s:2:64: /calibration/measurements/0: measurement \"syscall_stat_ns\": q1 500, "
+             "median 1000, q3 900 are not in order", path);
+    ASSERT_STREQ(d.msgs[0], want);
+    diag_free(&d);
+    unlink(path);
+    free(path);
+
+    diag_init(&d);
+    ASSERT_EQ(sens_plan_make("/nonexistent/profile.json", &p, &d), GV_EIO);
+    diag_free(&d);
+}
+
+int main(void)
+{
+    RUN(test_one_key);
+    RUN(test_two_measurements);
+    RUN(test_errors);
+    TEST_DONE();
+}
