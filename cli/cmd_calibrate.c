@@ -30,6 +30,8 @@ static int check_spread(const char *v, char *err, size_t errlen)
     return 0;
 }
 
+static const char *const only_names[] = { "cache", NULL };
+
 static const struct args_opt calibrate_opts[] = {
     CLI_OPT_OUTPUT_H("FILE", "the profile (default: stdout), atomically; use it with\n"
                              "gvlsim run SCENARIO --set machine=FILE"),
@@ -44,13 +46,19 @@ static const struct args_opt calibrate_opts[] = {
       .help = "the Ruby whose VM instruction insn_time measures\n(default: ruby on PATH; none found: skipped)" },
     { .name = "no-ruby", .kind = ARGS_FLAG,
       .help = "do not measure a Ruby VM instruction (insn_time keeps\nthe default)" },
+    { .name = "only", .kind = ARGS_ENUM, .values = only_names, .metavar = "GROUP",
+      .help = "run only a group of measurements, write only its keys:\n"
+              "cache = the cache-regime probe, then mutex_uncontended,\n"
+              "line_transfer, remote_rmw, free_remote, sched_lock_cs,\n"
+              "line_store_batch, then the probe again (about 10 s)" },
     CLI_OPT_QUIET_H("no progress lines"),
     CLI_OPT_END,
 };
 
 const struct cli_command cli_cmd_calibrate = {
     .name = "calibrate",
-    .usage = "[-o PROFILE.json] [--quick] [--name NAME] [--max-spread F] [--ruby PATH | --no-ruby] [-q]",
+    .usage = "[-o PROFILE.json] [--quick] [--only cache] [--name NAME] [--max-spread F] [--ruby PATH | --no-ruby] "
+             "[-q]",
     .summary = "measure this machine on real threads and write a machine profile",
     .args = { calibrate_opts, "ARGUMENT", 0, 0 },
     .description =
@@ -66,7 +74,10 @@ const struct cli_command cli_cmd_calibrate = {
         "instructions.  The profile records the host (CPU model, CPUs, kernel, C\n"
         "library) and the date; docs/calibrate.md says how each key is derived.\n"
         "Measure on a quiet machine: other load widens the spreads (and is warned\n"
-        "about).",
+        "about).  A probe (a locked add on a line the other CPU stored to) runs\n"
+        "before and after the cache measurements: cache_probe records the cache\n"
+        "regime their keys were measured in, with a warning when the two probes\n"
+        "differ by more than 1.5x (the keys then mix two regimes).",
     .exit_status =
         "0 ok (also with warnings), 2 usage, 4 a benchmark thread could not be\n"
         "created or pinned, 5 the profile cannot be written, 6 out of memory.",
@@ -77,7 +88,7 @@ struct cal_opts {
     const char *output;
     const char *name;
     const char *ruby;
-    bool quick, quiet, no_ruby;
+    bool quick, quiet, no_ruby, only_cache;
     double max_spread;
 };
 
@@ -169,8 +180,8 @@ static void write_profile(FILE *f, const struct cal_opts *o, const char *command
     if (o->name) snprintf(name, sizeof name, "%s", o->name);
     else if (strcmp(o->output, "-")) name_from_path(o->output, name, sizeof name);
     else snprintf(name, sizeof name, "calibrated");
-    snprintf(desc, sizeof desc, "Measured by gvlsim calibrate%s on %s, %d CPUs (%d online), Linux %s, %s, %s.",
-             o->quick ? " --quick" : "", h->cpu_model, h->cpus_allowed, h->cpus_online, h->kernel, h->libc,
+    snprintf(desc, sizeof desc, "Measured by gvlsim calibrate%s%s on %s, %d CPUs (%d online), Linux %s, %s, %s.",
+             o->quick ? " --quick" : "", o->only_cache ? " --only cache (the cache keys only)" : "", h->cpu_model, h->cpus_allowed, h->cpus_online, h->kernel, h->libc,
              h->date);
     fprintf(f, "{");
     kv_str(f, "\n  ", "name", name);
@@ -262,6 +273,7 @@ static int calibrate_exec(const struct args *a)
         .quick = args_has(a, "quick"), .quiet = args_has(a, "quiet"),
         .ruby = args_str(a, "ruby", NULL), .no_ruby = args_has(a, "no-ruby"),
         .max_spread = spread ? strtod(spread, NULL) : 0.10,
+        .only_cache = args_has(a, "only"),
     };
     char err[GV_ERRLEN];
     /* open the output first: a path that cannot be written fails before a minute of measuring */
@@ -283,7 +295,8 @@ static int calibrate_exec(const struct args *a)
         return GV_EXIT_USAGE;
     }
     struct calib_opts co = { .quick = o.quick, .max_spread = o.max_spread, .progress = on_progress,
-                             .progress_ctx = &pr, .ruby = o.ruby, .no_ruby = o.no_ruby };
+                             .progress_ctx = &pr, .ruby = o.ruby, .no_ruby = o.no_ruby,
+                             .only = o.only_cache ? CALIB_ONLY_CACHE : CALIB_ALL };
     struct calib_result r;
     rc = calib_run(&co, &r, err, sizeof err);
     if (rc != GV_OK) {
@@ -293,6 +306,21 @@ static int calibrate_exec(const struct args *a)
     }
     struct calib_profile p;
     calib_map(&r, &h, &p);
+    if (o.only_cache) {  /* the cache keys only: the others would be defaults, not measurements */
+        int n = 0;
+        for (int i = 0; i < p.n; i++)
+            if (calib_is_cache_key(p.k[i].name)) p.k[n++] = p.k[i];
+        p.n = n;
+    }
+    const struct calib_stat *pa = &r.m[CALIB_LINE_PROBE], *pb = &r.m[CALIB_LINE_PROBE_END];
+    if (pa->measured && pb->measured && calib_probe_moved(pa->median, pb->median)) {
+        pr.warnings++;
+        fprintf(stderr,
+                "gvlsim calibrate: warning: the cache probe moved from %.3g ns to %.3g ns during the cache "
+                "measurements (more than %.2gx): line_transfer, remote_rmw, free_remote, sched_lock_cs and "
+                "line_store_batch mix two cache regimes; measure them again (--only cache)\n",
+                pa->median, pb->median, CALIB_PROBE_FACTOR);
+    }
     char *cmd = cli_command_line(a);
     write_profile(af.f, &o, cmd ? cmd : "gvlsim calibrate", &h, &r, &p, pr.warnings);
     free(cmd);

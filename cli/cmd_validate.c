@@ -16,6 +16,7 @@
 
 #include "../common/afile.h"
 #include "../common/err.h"
+#include "../exec/calib.h"
 #include "../exec/calib_host.h"
 #include "../input/load.h"
 #include "../output/compare.h"
@@ -64,7 +65,8 @@ static const struct args_opt validate_opts[] = {
     CLI_OPT_FORMAT,
     { .name = "rows", .kind = ARGS_PATH, .metavar = "FILE",
       .help = "also write every run's row to FILE (point, rep, KEY...,\n"
-              "then the columns of `gvlsim run`; format by suffix)" },
+              "then the columns of `gvlsim run`, then line_probe_ns: the\n"
+              "cache probe before a real run; format by suffix)" },
     { .name = "report", .kind = ARGS_ENUM, .values = cmp_report_names,
       .help = "the table on stdout: text (the default), markdown, or JSON\n"
               "with the rows of -o" },
@@ -108,7 +110,12 @@ const struct cli_command cli_cmd_validate = {
         "  gvl_handoffs_per_op  GVL hand-offs per op (a Ruby program cannot see them)\n"
         "Real timings need a quiet host: the report gives the load average before and\n"
         "after the runs.  Simulate with this host's profile (`gvlsim calibrate -o\n"
-        "host.json`, then --set machine=host.json).\n"
+        "host.json`, then --set machine=host.json).  Before each configuration's real\n"
+        "runs `calibrate`'s cache probe (a locked add on a line the other CPU stored\n"
+        "to; a few ms) runs: the report gives its range, and a warning says when it\n"
+        "differs from the profile's cache_probe by more than 1.5x (the runs met\n"
+        "another cache regime than the one the profile's cache keys were measured\n"
+        "in; docs/validate.md, \"The cache regime\").\n"
         "With --sensitivity the table also gives each simulated figure's range when\n"
         "the profile's measurements (its calibration section: median, q1, q3 of\n"
         "each) move one at a time to their q1 and to their q3, the keys derived from\n"
@@ -167,6 +174,9 @@ struct validation {
     struct rows_writer rw;
     struct row rows_cols;
     double load_before;               /* 1-minute load average before the runs (< 0: unknown) */
+    double *probe;                    /* [point * nreps + rep]: the cache probe before those real runs,
+                                       * ns (0: none: one CPU, or --measured rows without it) */
+    char probe_note[256];             /* why there is none (the probe's message), or "" */
     /* --sensitivity */
     bool sensitivity;
     int sens_seeds;                   /* seeds of each variant (the first of the table's) */
@@ -385,6 +395,91 @@ static void progress(struct validation *v, const char *what, int p, const uint64
         fprintf(stderr, "validate: %d/%d %s %s: wall %.6f s\n", v->ndone, v->nruns, what, label, f->wall_s);
 }
 
+/* ---- the cache regime ------------------------------------------------------- */
+
+#define PROBE_ROUNDS 9   /* a few ms */
+
+/* The cache-regime probe of `gvlsim calibrate` (exec/calib.h
+ * calib_line_probe) before the real runs of point p, rep k: a guest's
+ * vCPUs may share a cache in one window and not in the next, and what a
+ * cross-CPU line or free costs a run follows (docs/validate.md, "The cache
+ * regime").  One CPU (or none the probe can pin): no probe, said once. */
+static int probe_before(struct validation *v, int p, int k)
+{
+    if (v->probe_note[0]) return GV_EXIT_OK;
+    struct calib_probe pr;
+    char err[GV_ERRLEN];
+    int rc = calib_line_probe(PROBE_ROUNDS, &pr, err, sizeof err);
+    if (rc == GV_ENOMEM) {
+        fprintf(stderr, "gvlsim validate: out of memory\n");
+        return GV_EXIT_NOMEM;
+    }
+    if (rc != GV_OK) {
+        snprintf(v->probe_note, sizeof v->probe_note, "no cache probe: %.200s", err);
+        return GV_EXIT_OK;
+    }
+    v->probe[(size_t)p * (size_t)v->nreps + (size_t)k] = pr.add_ns;
+    return GV_EXIT_OK;
+}
+
+static void probe_cell(const struct validation *v, int p, int k, struct row *cells)
+{
+    double ns = v->probe[(size_t)p * (size_t)v->nreps + (size_t)k];
+    row_cell(cells, ns > 0 ? ROW_NUM : ROW_NULL);
+    if (ns > 0) row_printf(cells, "%.1f", ns);
+}
+
+/* The probes' range into buf (for the report's note) and a warning when
+ * one is further than CALIB_PROBE_FACTOR from its profile's cache_probe. */
+static void probe_summary(const struct validation *v, char *buf, size_t size)
+{
+    double lo = 0, hi = 0, plo = 0, phi = 0;
+    int n = 0, off = 0, off_p = -1, off_k = 0;
+    for (int p = 0; p < v->npoints; p++)
+        for (int k = 0; k < v->nreps; k++) {
+            double ns = v->probe[(size_t)p * (size_t)v->nreps + (size_t)k];
+            if (!(ns > 0)) continue;
+            if (!n || ns < lo) lo = ns;
+            if (!n || ns > hi) hi = ns;
+            n++;
+            double prof = (double)v->scns[p].machine.cache_probe / 1000.0;
+            if (prof > 0) {
+                if (!plo || prof < plo) plo = prof;
+                if (prof > phi) phi = prof;
+            }
+            if (prof > 0 && calib_probe_moved(ns, prof) && off++ == 0) {
+                off_p = p;
+                off_k = k;
+            }
+        }
+    buf[0] = '\0';
+    if (!n) {
+        if (v->probe_note[0]) snprintf(buf, size, "%s", v->probe_note);
+        return;
+    }
+    int used = snprintf(buf, size, "cache probe (a locked add on a line the other CPU stored to) before the "
+                        "runs: %.0f-%.0f ns", lo, hi);
+    if (used > 0 && (size_t)used < size) {
+        if (phi > 0 && plo < phi)
+            snprintf(buf + used, size - (size_t)used, "; the profiles' cache_probe %.0f-%.0f ns", plo, phi);
+        else if (phi > 0)
+            snprintf(buf + used, size - (size_t)used, "; the profile's cache_probe %.0f ns", phi);
+        else
+            snprintf(buf + used, size - (size_t)used, "; the profile records no cache_probe");
+    }
+    if (off) {
+        char label[512];
+        point_label(v, off_p, label, sizeof label);
+        fprintf(stderr,
+                "gvlsim validate: warning: the cache probe before %d of %d configurations' runs differs from the "
+                "profile's cache_probe by more than %.2gx (first: %s, run %d: %.0f ns against %.0f ns): the runs "
+                "met another cache regime than the profile: compare with a profile of that regime (gvlsim "
+                "calibrate --only cache in it, docs/validate.md)\n",
+                off, n, CALIB_PROBE_FACTOR, label, off_k + 1, v->probe[(size_t)off_p * (size_t)v->nreps + (size_t)off_k],
+                (double)v->scns[off_p].machine.cache_probe / 1000.0);
+    }
+}
+
 static int run_all(struct validation *v)
 {
     char err[16384];
@@ -404,18 +499,21 @@ static int run_all(struct validation *v)
             row_clear(&cells);
             row_head(v, p, k, &cells);
             int rc = run_one(v, v->sim, &scn, f, &cells, engine, sizeof engine, err, sizeof err);
+            row_cell(&cells, ROW_NULL);   /* line_probe_ns: a real run's */
             if (rc == GV_OK) put_row(v, &cells);
             else code = failed(v, v->sim->name, p, k, rc, err);
             progress(v, v->sim->name, p, &scn.seed, f);
         }
     for (int k = 0; k < v->nreps && code == GV_EXIT_OK && !args_has(v->a, "measured"); k++)
-        for (int p = 0; p < v->npoints && code == GV_EXIT_OK; p++)
+        for (int p = 0; p < v->npoints && code == GV_EXIT_OK; p++) {
+            code = probe_before(v, p, k);
             for (int i = 0; i < v->nreal && code == GV_EXIT_OK; i++) {
                 struct val_figures *f = &v->real_f[((size_t)p * (size_t)v->nreal + (size_t)i) * (size_t)v->nreps + (size_t)k];
                 err[0] = 0;
                 row_clear(&cells);
                 row_head(v, p, k, &cells);
                 int rc = run_one(v, v->real[i], &v->scns[p], f, &cells, engine, sizeof engine, err, sizeof err);
+                probe_cell(v, p, k, &cells);
                 if (rc == GV_OK) {
                     put_row(v, &cells);
                     if (!v->engines[i][0]) snprintf(v->engines[i], sizeof v->engines[i], "%s", engine);
@@ -424,6 +522,7 @@ static int run_all(struct validation *v)
                 }
                 progress(v, v->real[i]->name, p, NULL, f);
             }
+        }
     row_free(&cells);
     return code;
 }
@@ -474,7 +573,24 @@ static int measured_rows(struct validation *v, const struct csv_table *t, const 
     if (rc == GV_OK) {
         v->nreps = nreps > 0 ? nreps : 1;
         v->real_f = calloc((size_t)v->npoints * (size_t)v->nreal * (size_t)v->nreps, sizeof *v->real_f);
-        if (!v->real_f) rc = gv_fail(err, errlen, GV_ENOMEM, "out of memory");
+        v->probe = calloc((size_t)v->npoints * (size_t)v->nreps, sizeof *v->probe);
+        if (!v->real_f || !v->probe) rc = gv_fail(err, errlen, GV_ENOMEM, "out of memory");
+    }
+    /* the cache probe before each configuration's runs, when the rows have it (optional: rows written
+     * before it was recorded lack it) */
+    int probe_col = csvr_col(t, "line_probe_ns");
+    for (size_t r = 0; r < t->nrows && rc == GV_OK && probe_col >= 0; r++) {
+        const char *cell = csvr_cell(t, r, probe_col);
+        if (!cell[0]) continue;  /* the simulator's row */
+        char *end;
+        double ns = strtod(cell, &end);
+        if (*end || !(ns > 0 && ns < 1e9)) {
+            rc = gv_fail(err, errlen, GV_EINVAL, "%s: row %zu: line_probe_ns \"%s\" is not a positive number of ns",
+                         path, r + 2, cell);
+            break;
+        }
+        int p = point_of_row(v, t, r, key_col);
+        if (p >= 0) v->probe[(size_t)p * (size_t)v->nreps + (size_t)atoi(csvr_cell(t, r, col[C_REP]))] = ns;
     }
     int found[B_MAX] = { 0 };
     for (size_t r = 0; r < t->nrows && rc == GV_OK; r++) {
@@ -754,7 +870,7 @@ static int write_outputs(struct validation *v)
     }
     struct calib_host h;
     calib_host_read(&h);
-    char host[512], note[256];
+    char host[512], note[1024];
     const char *profile = v->scns[0].machine.name ? v->scns[0].machine.name : "(inline)";
     bool measured = args_has(v->a, "measured");
     if (measured)
@@ -765,10 +881,15 @@ static int write_outputs(struct validation *v)
                  h.cpus_online, h.kernel, profile);
     double load[1] = { -1 };
     bool has_load = !measured && getloadavg(load, 1) == 1 && v->load_before >= 0;
+    char probe[512];
+    probe_summary(v, probe, sizeof probe);
+    note[0] = '\0';
     if (has_load)
-        snprintf(note, sizeof note, "1-minute load average: %.2f before the runs, %.2f after (%d CPUs)",
-                 v->load_before, load[0], h.cpus_online);
-    struct val_report rep = { .scenario = v->scns[0].name, .host = host, .note = has_load ? note : NULL,
+        snprintf(note, sizeof note, "1-minute load average: %.2f before the runs, %.2f after (%d CPUs)%s%s",
+                 v->load_before, load[0], h.cpus_online, probe[0] ? "; " : "", probe);
+    else if (probe[0])
+        snprintf(note, sizeof note, "%s", probe);
+    struct val_report rep = { .scenario = v->scns[0].name, .host = host, .note = note[0] ? note : NULL,
                               .nreps = v->nreps, .nseeds = v->nseeds, .nkeys = v->grid.nparams, .keys = keys,
                               .values = values,
                               .nreal = v->nreal, .backends = backends, .engines = engines, .rows = rows,
@@ -835,6 +956,7 @@ static int open_rows(struct validation *v)
     row_text(&v->rows_cols, "rep");
     for (int i = 0; i < v->grid.nparams; i++) row_text(&v->rows_cols, v->grid.params[i].key);
     csv_columns(&v->rows_cols);
+    row_text(&v->rows_cols, "line_probe_ns");
     if (v->rows_cols.oom) return GV_EXIT_NOMEM;
     int rc = afile_open(&v->rows_file, path, err, sizeof err);
     if (rc != GV_OK) {
@@ -872,6 +994,7 @@ static void validation_free(struct validation *v)
     free(v->base);
     free(v->sim_f);
     free(v->real_f);
+    free(v->probe);
     free(v->ranges);
     sens_plan_free(&v->plan);
     sweep_grid_free(&v->grid);
@@ -895,8 +1018,11 @@ static int validate_exec(const struct args *a)
     v.loaded = calloc((size_t)v.npoints, sizeof *v.loaded);
     v.base = calloc((size_t)v.npoints, sizeof *v.base);
     v.sim_f = calloc((size_t)v.npoints * (size_t)v.nseeds, sizeof *v.sim_f);
-    if (!measured) v.real_f = calloc(nreal_runs, sizeof *v.real_f);
-    if (!v.scns || !v.loaded || !v.base || !v.sim_f || (!measured && !v.real_f)) {
+    if (!measured) {
+        v.real_f = calloc(nreal_runs, sizeof *v.real_f);
+        v.probe = calloc((size_t)v.npoints * (size_t)v.nreps, sizeof *v.probe);
+    }
+    if (!v.scns || !v.loaded || !v.base || !v.sim_f || (!measured && (!v.real_f || !v.probe))) {
         fprintf(stderr, "gvlsim validate: out of memory\n");
         validation_free(&v);
         return GV_EXIT_NOMEM;

@@ -55,6 +55,9 @@ static const struct calib_desc descs[CALIB_COUNT] = {
                                    "the waker's CPU time in write(eventfd) - in FUTEX_WAKE, those ping-pongs" },
     [CALIB_YIELD_SWITCH] = { "yield_switch_ns", "ns", "context switch by sched_yield, two threads on one CPU" },
     [CALIB_WAKE_PREEMPT] = { "wake_preempt", "fraction", "hand-offs on one CPU where the wakee preempts its waker" },
+    [CALIB_LINE_PROBE] = { "line_probe_ns", "ns",
+                           "the cache-regime probe: a locked add on a line the other CPU stored to, before the "
+                           "cache measurements" },
     [CALIB_LINE_TRANSFER] = { "line_transfer_ns", "ns", "atomic increment of a line the other CPU wrote last" },
     [CALIB_LINE_FETCH] = { "line_fetch_ns", "ns", "locked add on a line the other CPU stored to and keeps away from, less one on a line held" },
     [CALIB_INCR_LOCAL] = { "incr_local_ns", "ns", "busy-loop step + thread-local increment" },
@@ -64,6 +67,7 @@ static const struct calib_desc descs[CALIB_COUNT] = {
     [CALIB_TIMER_WAKE_CPU] = { "timer_wake_cpu_ns", "ns", "CPU time per wake-up of a 1 ms epoll_wait loop" },
     [CALIB_FREE_OWN] = { "free_own_ns", "ns", "malloc + write + free of a 48-byte chunk, two CPUs, each thread its own chunks, batches with both threads at work" },
     [CALIB_FREE_REMOTE] = { "free_remote_ns", "ns", "the same, each thread freeing the chunks the other thread allocated" },
+    [CALIB_LINE_PROBE_END] = { "line_probe_end_ns", "ns", "the same probe after the cache measurements" },
     [CALIB_WAKE_AFTER_IDLE_10US] = { "wake_after_idle_10us_ns", "ns",
                                      "FUTEX_WAKE -> running on a CPU idle for 10 us (the waker spins meanwhile)" },
     [CALIB_WAKE_AFTER_IDLE_30US] = { "wake_after_idle_30us_ns", "ns", "the same, the CPU idle for 30 us" },
@@ -105,6 +109,17 @@ static const struct calib_desc descs[CALIB_COUNT] = {
 
 const long long calib_idle_ns[CALIB_IDLE_LEVELS] = { 10000, 30000, 100000, 300000,
                                                       1000000, 3000000, 10000000, 30000000 };
+
+bool calib_in_group(enum calib_group g, enum calib_id id)
+{
+    switch (id) {
+    case CALIB_MUTEX_UNCONTENDED: case CALIB_LINE_PROBE: case CALIB_LINE_TRANSFER: case CALIB_LINE_FETCH:
+    case CALIB_INCR_SHARED: case CALIB_FREE_OWN: case CALIB_FREE_REMOTE: case CALIB_LINE_PROBE_END:
+        return true;
+    default:
+        return g == CALIB_ALL;
+    }
+}
 
 const struct calib_desc *calib_describe(enum calib_id id)
 {
@@ -343,7 +358,12 @@ int calib_run(const struct calib_opts *o, struct calib_result *r, char *err, siz
     char name[16] = "";
     prctl(PR_GET_NAME, name, 0, 0, 0);
     int rc = calib_pin_self(&c, c.cpu0);
-    if (rc == GV_OK) {
+    if (rc == GV_OK && oo.only == CALIB_ONLY_CACHE) {
+        calib_name("cache");
+        calib_bench_cache_only(&c);
+        for (int i = 0; i < CALIB_COUNT; i++)
+            if (!calib_in_group(CALIB_ONLY_CACHE, (enum calib_id)i)) calib_skip(&r->m[i], "not run (--only cache)");
+    } else if (rc == GV_OK) {
         calib_name("cpu");
         calib_bench_cpu(&c);
         calib_bench_wake(&c);

@@ -46,6 +46,7 @@ enum calib_id {
     CALIB_EVENTFD_WAKE_EXTRA,  /* the waker's CPU ns in its write(eventfd) there - in FUTEX_WAKE in the futex one */
     CALIB_YIELD_SWITCH,        /* ns per sched_yield switch between two threads on one CPU */
     CALIB_WAKE_PREEMPT,        /* fraction of hand-offs on one CPU where the woken thread preempts its waker */
+    CALIB_LINE_PROBE,          /* the cache-regime probe (calib_line_probe) before the cache measurements */
     CALIB_LINE_TRANSFER,       /* ns per atomic increment of a line the other CPU wrote last */
     CALIB_LINE_FETCH,          /* ns of one locked add on a line the other CPU stored to, beyond one on a line held */
     CALIB_INCR_LOCAL,          /* ns per iteration: busy-loop step + a thread-local increment */
@@ -55,6 +56,7 @@ enum calib_id {
     CALIB_TIMER_WAKE_CPU,      /* CPU ns per wake-up of a thread in a 1 ms epoll_wait loop */
     CALIB_FREE_OWN,            /* CPU ns per malloc + write + free of a 48-byte chunk, two CPUs, each its own */
     CALIB_FREE_REMOTE,         /* the same, each thread freeing the chunks the other allocated */
+    CALIB_LINE_PROBE_END,      /* the probe again, after the cache measurements */
     CALIB_WAKE_AFTER_IDLE_10US,  /* ns from FUTEX_WAKE to running on a CPU idle 10 us (the waker spins) */
     CALIB_WAKE_AFTER_IDLE_30US,  /* ... idle 30 us */
     CALIB_WAKE_AFTER_IDLE_100US, /* ... 100 us */
@@ -113,8 +115,19 @@ struct calib_stat {
     char note[200];
 };
 
+/* Groups of measurements a run can be limited to (calib_opts.only). */
+enum calib_group {
+    CALIB_ALL,           /* every measurement */
+    CALIB_ONLY_CACHE,    /* the cache keys' measurements (mutex_uncontended, line_transfer, line_fetch,
+                          * incr_shared, free_own, free_remote) between the two probes */
+};
+
+/* Is the measurement id one of group g's? */
+bool calib_in_group(enum calib_group g, enum calib_id id);
+
 struct calib_opts {
     bool quick;          /* about 4x shorter budgets (whole run within 15 s) */
+    enum calib_group only; /* CALIB_ALL, or the group to run (the others are skipped with a note) */
     double max_spread;   /* default 0.10 */
     const char *stat_path;  /* file for the stat(2) and File.mtime benchmarks; NULL: what the
                              * backends stat (calib.c default_stat_path) */
@@ -151,6 +164,40 @@ struct calib_result {
 /* Run every benchmark.  GV_OK, or GV_ERUN / GV_ENOMEM with a message (a
  * thread that cannot be created or pinned). */
 int calib_run(const struct calib_opts *o, struct calib_result *r, char *err, size_t errlen);
+
+/* ---- the cache-regime probe (calib_cpu.c) ------------------------------ */
+
+/* What a locked add costs on a cache line the other CPU stored to last:
+ * one thread stores to 16 lines a page apart and passes the turn, the
+ * other (the caller's thread) then times locked adds on them, one after
+ * another, each address depending on the value the add before it
+ * returned (whole fetches, not overlapped ones), then the same adds again
+ * on the lines it now holds.  The guest of an AMD EPYC host showed two
+ * regimes minutes apart (docs/validate.md, "The cache regime"): about
+ * 50-60 ns an add (a single timed one) when its two vCPUs share a cache, 160-180 ns when they do
+ * not; what a cache key (line_transfer, remote_rmw, free_remote) measures
+ * follows it, and so does a real run. */
+#define CALIB_PROBE_FACTOR 1.5  /* two probes further apart than this (ratio): another regime */
+struct calib_probe {
+    bool measured;
+    double add_ns;       /* median over the rounds: ns per add on a line the other CPU stored to */
+    double own_ns;       /* the same adds again, the lines held by this CPU */
+    double q1, q3;       /* quartiles of the rounds' add_ns */
+    int rounds;
+    int cpus[2];         /* the CPUs used */
+};
+
+/* The probe on the first two CPUs of the caller's affinity mask (the
+ * caller's thread pinned to the first for its length, its affinity
+ * restored after), `rounds` rounds (1..1000) of 200 fetches of 16 lines
+ * each, a few milliseconds in all.  GV_OK; GV_EINVAL (rounds out of
+ * range); GV_EUNSUP with a message when the mask has one CPU;
+ * GV_ERUN / GV_ENOMEM with a message. */
+int calib_line_probe(int rounds, struct calib_probe *out, char *err, size_t errlen);
+
+/* Do two probes (ns) differ by more than CALIB_PROBE_FACTOR either way?
+ * false when either is not a positive number. */
+bool calib_probe_moved(double a_ns, double b_ns);
 
 /* ---- statistics (calib_stats.c), exposed for the unit tests ------------ */
 

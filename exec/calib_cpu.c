@@ -6,6 +6,7 @@
  * clock, both threads pinned.  Every benchmark is a round function run by
  * the calib_loop until its rounds agree.
  */
+#include <errno.h>
 #include <fcntl.h>
 #include <linux/futex.h>
 #include <pthread.h>
@@ -371,6 +372,50 @@ static int pair_sample(struct calib_ctx *c, void *ctx, double *v)
     return GV_OK;
 }
 
+/* The pair of bench_pair and the probe: this thread (already on c->cpu0)
+ * and one started on c->cpu1, running kind `kind`, n iterations a round.
+ * GV_OK, or an error with the message in c->err. */
+static int pair_open(struct calib_ctx *c, int kind, uint64_t n, struct pair **out, pthread_t *t)
+{
+    struct pair *p = aligned_alloc(64, sizeof *p);
+    struct exec_shared_counter *sc = aligned_alloc(64, sizeof *sc);
+    unsigned char *fetch = kind == 4 ? aligned_alloc(FETCH_STRIDE, (size_t)FETCH_LINES * FETCH_STRIDE) : NULL;
+    if (!p || !sc || (kind == 4 && !fetch)) {
+        free(p);
+        free(sc);
+        free(fetch);
+        return gv_fail(c->err, c->errlen, GV_ENOMEM, "out of memory");
+    }
+    memset(p, 0, sizeof *p);
+    memset(sc, 0, sizeof *sc);
+    if (fetch) memset(fetch, 0, (size_t)FETCH_LINES * FETCH_STRIDE);
+    p->fetch = fetch;
+    p->kind = kind;
+    p->n = n;
+    p->shared = sc;
+    pthread_mutex_init(&p->mu, NULL);
+    int rc = calib_thread_start(c, t, c->cpu1, pair_thread, p);
+    if (rc != GV_OK) {
+        pthread_mutex_destroy(&p->mu);
+        free(p);
+        free(sc);
+        free(fetch);
+        return rc;
+    }
+    *out = p;
+    return GV_OK;
+}
+
+static void pair_close(struct pair *p, pthread_t t)
+{
+    atomic_store(&p->go, -1);
+    pthread_join(t, NULL);
+    pthread_mutex_destroy(&p->mu);
+    free(p->shared);
+    free(p->fetch);
+    free(p);
+}
+
 /* kind 0: ns per mutex pair; 1: ns per shared-increment iteration per CPU;
  * 2: ns per ball move (one atomic increment on a line the other CPU wrote,
  * while that CPU spins reading it); 3: ns per busy-loop iteration while
@@ -385,44 +430,123 @@ static void bench_pair(struct calib_ctx *c, enum calib_id id, int kind, uint64_t
         calib_done(c, id);
         return;
     }
-    struct pair *p = aligned_alloc(64, sizeof *p);
-    struct exec_shared_counter *sc = aligned_alloc(64, sizeof *sc);
-    unsigned char *fetch = kind == 4 ? aligned_alloc(FETCH_STRIDE, (size_t)FETCH_LINES * FETCH_STRIDE) : NULL;
-    if (!p || !sc || (kind == 4 && !fetch)) {
-        free(p);
-        free(sc);
-        free(fetch);
-        calib_skip(st, "out of memory");
-        calib_done(c, id);
-        return;
-    }
-    memset(p, 0, sizeof *p);
-    memset(sc, 0, sizeof *sc);
-    if (fetch) memset(fetch, 0, (size_t)FETCH_LINES * FETCH_STRIDE);
-    p->fetch = fetch;
-    p->kind = kind;
-    p->n = n;
-    p->shared = sc;
-    pthread_mutex_init(&p->mu, NULL);
+    struct pair *p;
     pthread_t t;
-    if (calib_thread_start(c, &t, c->cpu1, pair_thread, p) != GV_OK) {
+    if (pair_open(c, kind, n, &p, &t) != GV_OK) {
         calib_skip(st, c->err);
         c->err[0] = '\0';
-        pthread_mutex_destroy(&p->mu);
-        free(p);
-        free(sc);
-        free(fetch);
         calib_done(c, id);
         return;
     }
     calib_rounds(c, id, full_s, pair_sample, p);
-    atomic_store(&p->go, -1);
-    pthread_join(t, NULL);
-    pthread_mutex_destroy(&p->mu);
-    free(p);
-    free(sc);
-    free(fetch);
+    pair_close(p, t);
     calib_done(c, id);
+}
+
+static void bench_free(struct calib_ctx *c);
+
+/* ---- the cache-regime probe ------------------------------------------------ */
+
+#define PROBE_N 200   /* fetches of the FETCH_LINES lines per round */
+
+/* `rounds` rounds of kind 4 (the caller's thread on c->cpu0): each round's
+ * ns per add on the lines the other CPU stored to, and on the lines held. */
+static int probe_rounds(struct calib_ctx *c, int rounds, struct calib_probe *out)
+{
+    memset(out, 0, sizeof *out);
+    out->cpus[0] = c->cpu0;
+    out->cpus[1] = c->cpu1;
+    double *v = malloc(2 * (size_t)rounds * sizeof *v);
+    if (!v) return gv_fail(c->err, c->errlen, GV_ENOMEM, "out of memory");
+    struct pair *p;
+    pthread_t t;
+    int rc = pair_open(c, 4, PROBE_N, &p, &t);
+    if (rc != GV_OK) {
+        free(v);
+        return rc;
+    }
+    double per = (double)PROBE_N * FETCH_LINES;
+    for (int r = 0; r < rounds; r++) {
+        pair_round(p);
+        v[r] = (double)p->cpu_ns[0] / per;
+        v[rounds + r] = (double)p->cpu_ns[1] / per;
+    }
+    pair_close(p, t);
+    double q1, q3;
+    rc = calib_summarise(v + rounds, rounds, &out->own_ns, &q1, &q3);
+    if (rc == GV_OK) rc = calib_summarise(v, rounds, &out->add_ns, &out->q1, &out->q3);
+    free(v);
+    if (rc != GV_OK) return gv_fail(c->err, c->errlen, rc, "out of memory");
+    out->rounds = rounds;
+    out->measured = true;
+    return GV_OK;
+}
+
+#define PROBE_ROUNDS 15
+
+/* calibrate's probe, before and after the cache measurements (the same
+ * function `gvlsim validate` runs before a configuration's real runs) */
+static void bench_probe(struct calib_ctx *c, enum calib_id id)
+{
+    struct calib_stat *st = &c->r->m[id];
+    struct calib_probe pr;
+    if (c->cpu1 < 0) {
+        calib_skip(st, "needs two CPUs");
+    } else if (probe_rounds(c, PROBE_ROUNDS, &pr) != GV_OK) {
+        calib_skip(st, c->err);
+        c->err[0] = '\0';
+    } else {
+        memset(st, 0, sizeof *st);
+        st->measured = true;
+        st->median = pr.add_ns;
+        st->q1 = pr.q1;
+        st->q3 = pr.q3;
+        st->samples = st->rounds = pr.rounds;
+        st->round_spread = pr.add_ns > 0 ? (pr.q3 - pr.q1) / pr.add_ns : 0;
+        snprintf(st->note, sizeof st->note, "the same adds on the lines held: %.3g ns", pr.own_ns);
+    }
+    calib_done(c, id);
+}
+
+bool calib_probe_moved(double a_ns, double b_ns)
+{
+    if (!(a_ns > 0) || !(b_ns > 0)) return false;
+    return a_ns > CALIB_PROBE_FACTOR * b_ns || b_ns > CALIB_PROBE_FACTOR * a_ns;
+}
+
+int calib_line_probe(int rounds, struct calib_probe *out, char *err, size_t errlen)
+{
+    memset(out, 0, sizeof *out);
+    if (rounds < 1 || rounds > 1000) return gv_fail(err, errlen, GV_EINVAL, "probe rounds %d not in 1..1000", rounds);
+    cpu_set_t saved;
+    if (sched_getaffinity(0, sizeof saved, &saved) != 0)
+        return gv_fail(err, errlen, GV_ERUN, "sched_getaffinity: %s", strerror(errno));
+    int cpus[2] = { -1, -1 };
+    for (int cpu = 0, k = 0; cpu < CPU_SETSIZE && k < 2; cpu++)
+        if (CPU_ISSET(cpu, &saved)) cpus[k++] = cpu;
+    if (cpus[1] < 0)
+        return gv_fail(err, errlen, GV_EUNSUP, "the cache probe needs two CPUs (the affinity mask has one)");
+    struct calib_opts o;
+    memset(&o, 0, sizeof o);
+    struct calib_result *r = calloc(1, sizeof *r);   /* calib_ctx wants one; the probe does not fill it */
+    if (!r) return gv_fail(err, errlen, GV_ENOMEM, "out of memory");
+    struct calib_ctx c = { .o = &o, .r = r, .cpu0 = cpus[0], .cpu1 = cpus[1], .scale = 1.0, .min_rounds = 1,
+                           .err = err, .errlen = errlen };
+    int rc = calib_pin_self(&c, cpus[0]);
+    if (rc == GV_OK) rc = probe_rounds(&c, rounds, out);
+    sched_setaffinity(0, sizeof saved, &saved);
+    free(r);
+    return rc;
+}
+
+void calib_bench_cache(struct calib_ctx *c)
+{
+    bench_probe(c, CALIB_LINE_PROBE);
+    bench_pair(c, CALIB_LINE_TRANSFER, 2, 2000, 2.0);
+    bench_pair(c, CALIB_LINE_FETCH, 4, 500, 2.0);
+    bench_pair(c, CALIB_INCR_SHARED, 1, 2000000, 3.0);
+    bench_free(c);
+    bench_probe(c, CALIB_LINE_PROBE_END);
 }
 
 /* ---- what the kernel does to a spinning thread ----------------------------- */
@@ -809,10 +933,13 @@ void calib_bench_cpu(struct calib_ctx *c)
     bench_op(c, CALIB_SYSCALL_WRITE, OP_WRITE, 1.0);
     bench_op(c, CALIB_FILE_WRITE, OP_FILE_WRITE, 1.0);
     bench_open_close(c, 1.0);
-    bench_pair(c, CALIB_LINE_TRANSFER, 2, 2000, 2.0);
-    bench_pair(c, CALIB_LINE_FETCH, 4, 500, 2.0);
-    bench_pair(c, CALIB_INCR_SHARED, 1, 2000000, 3.0);
+    calib_bench_cache(c);
     bench_slice_tick(c);
     bench_timer_wake(c);
-    bench_free(c);
+}
+
+void calib_bench_cache_only(struct calib_ctx *c)
+{
+    bench_op(c, CALIB_MUTEX_UNCONTENDED, OP_MUTEX, 1.0);
+    calib_bench_cache(c);
 }

@@ -53,6 +53,10 @@ void calib_rounds_order(int *order, int kinds, int per_kind, unsigned long long 
 
 /* The groups of benchmarks. */
 void calib_bench_cpu(struct calib_ctx *c);    /* calib_cpu.c */
+/* the cache keys' measurements between the two probes (part of calib_bench_cpu) */
+void calib_bench_cache(struct calib_ctx *c);
+/* --only cache: mutex_uncontended (sched_lock_cs's other half), then calib_bench_cache */
+void calib_bench_cache_only(struct calib_ctx *c);
 void calib_bench_wake(struct calib_ctx *c);   /* calib_wake.c */
 void calib_bench_pack(struct calib_ctx *c);   /* calib_pack.c */
 void calib_bench_timer(struct calib_ctx *c);  /* calib_timer.c */

@@ -363,6 +363,50 @@ static void method_work_keys(struct calib_profile *p, const struct calib_result 
  * (calib_steal.c), the rate per second of the time kept and the gaps'
  * quantiles as equally likely lengths; a rate of 0 (no gap seen) writes
  * no lengths, and an unmeasured run writes neither key (no hidden steal). */
+/* The keys a cache line's moves between the CPUs set: their measurements
+ * run between the two cache-regime probes (calib_cpu.c calib_bench_cache). */
+static const char *const cache_keys[] = { "line_transfer", "remote_rmw", "free_remote", "sched_lock_cs",
+                                          "line_store_batch" };
+
+bool calib_is_cache_key(const char *name)
+{
+    if (!strcmp(name, "cache_probe") || !strcmp(name, "mutex_uncontended")) return true;
+    for (size_t i = 0; i < sizeof cache_keys / sizeof *cache_keys; i++)
+        if (!strcmp(name, cache_keys[i])) return true;
+    return false;
+}
+
+/* cache_probe: the regime the cache keys were measured in (the middle of
+ * the probes before and after them), each cache key's derivation naming
+ * it; written only when a probe ran (two CPUs). */
+static void cache_probe_key(struct calib_profile *p, const struct calib_result *r)
+{
+    const struct calib_stat *a = M(r, CALIB_LINE_PROBE), *b = M(r, CALIB_LINE_PROBE_END);
+    if (!a && !b) return;
+    double v = a && b ? (a->median + b->median) / 2 : (a ? a : b)->median;
+    struct calib_key *k;
+    if (a && b && calib_probe_moved(a->median, b->median))
+        k = add_dur(p, "cache_probe", v, true,
+                    "%s %.4g ns, %s %.4g ns: the cache regime MOVED during the cache measurements (more than "
+                    "%.2gx apart): their keys mix two regimes", mname(CALIB_LINE_PROBE), a->median,
+                    mname(CALIB_LINE_PROBE_END), b->median, CALIB_PROBE_FACTOR);
+    else if (a && b)
+        k = add_dur(p, "cache_probe", v, true, "the middle of %s %.4g ns and %s %.4g ns: the cache regime of "
+                    "line_transfer, remote_rmw, free_remote, sched_lock_cs, line_store_batch",
+                    mname(CALIB_LINE_PROBE), a->median, mname(CALIB_LINE_PROBE_END), b->median);
+    else
+        k = add_dur(p, "cache_probe", v, true, "%s %.4g ns (the other probe: not measured)",
+                    mname(a ? CALIB_LINE_PROBE : CALIB_LINE_PROBE_END), v);
+    (void)k;
+    for (size_t i = 0; i < sizeof cache_keys / sizeof *cache_keys; i++)
+        for (int j = 0; j < p->n; j++) {
+            struct calib_key *c = &p->k[j];
+            size_t l = strlen(c->how);
+            if (strcmp(c->name, cache_keys[i]) || !c->measured) continue;
+            snprintf(c->how + l, sizeof c->how - l, " (cache probe %.3g ns)", v);
+        }
+}
+
 static void steal_keys(struct calib_profile *p, const struct calib_result *r)
 {
     const struct calib_steal *s = &r->steal;
@@ -511,6 +555,8 @@ void calib_map(const struct calib_result *r, const struct calib_host *h, struct 
         k->i = 1;
         snprintf(k->how, sizeof k->how, "not measured: the default");
     }
+
+    cache_probe_key(p, r);
 
     dur_or_default(p, "tls_insn_overhead", r, CALIB_INCR_LOCAL, CALIB_BUSY_LOOP, NONE);
     dur_or_default(p, "insn_time", r, CALIB_RUBY_INSN, NONE, NONE);

@@ -113,6 +113,8 @@ struct scn_machine {
     sim_time line_transfer;     /* "line_transfer": cache-line move between cores */
     sim_time free_remote;       /* "free_remote": extra CPU time of a free() of a chunk another thread
                                  * allocated, while that thread allocates on another core */
+    sim_time cache_probe;       /* "cache_probe": the cache-regime probe of the profile's calibrate (0: not
+                                 * recorded); no model reads it, `validate` compares its runs' probe with it */
     int line_store_batch;       /* "line_store_batch": counter stores coalesced per line ownership */
     sim_time tls_insn_overhead; /* "tls_insn_overhead": extra cost per insn of a thread-local counter */
     sim_time coroutine_switch;  /* "coroutine_switch": M:N switch between threads of one Ractor */

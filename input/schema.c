@@ -142,6 +142,9 @@ static const struct sch_key machine_keys[] = {
     M_DUR_POS("insn_time", "7ns", insn_time),
     M_DUR("line_transfer", "90ns", line_transfer),
     M_DUR("free_remote", "0ns", free_remote),
+    /* the cache regime the cache keys were measured in (calib_line_probe):
+     * no simulation reads it; `validate` compares its real runs' probe */
+    M_DUR("cache_probe", "0ns", cache_probe),
     { .name = "line_store_batch", .kind = SCH_INT, .def = "1", .min = 1, .max = 1000000,
       .off = offsetof(struct scn_machine, line_store_batch) },
     M_DUR("tls_insn_overhead", "0.5ns", tls_insn_overhead),

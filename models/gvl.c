@@ -167,13 +167,51 @@ static void gvl_del_running_thread_by(struct rb_thread *th, struct gvl_actor by)
     if (s->is_running_timeslice) timer_timeslice_del(s, sim_now(th->vm->eng) + *by.cost);
 }
 
+/* ---- a signal of a waiter not asleep yet -------------------------------------
+ * A thread that must wait for its turn registers on its condvar and pays
+ * its way into FUTEX_WAIT (turn_sleep: what it owes, then the sleep); a
+ * hand-off in that window finds it not asleep.  glibc's
+ * pthread_cond_signal makes its FUTEX_WAKE whenever a waiter is
+ * registered, asleep or not ("TODO Only set it if there are indeed futex
+ * waiters", nptl pthread_cond_signal.c), so the signaller still pays a
+ * system call that wakes nobody (futex_wake_none), and pays it holding
+ * sched->lock_ (thread_sched_wakeup_running_thread asserts it is held, and
+ * signals cond.readyq inside; thread_pthread.c of v3_3_11 and master).
+ * The waiter's FUTEX_WAIT then returns at once (the word moved), and
+ * rb_native_cond_wait must re-take sched->lock_ before
+ * thread_sched_wait_running_turn sees its turn (__pthread_mutex_cond_lock
+ * at the end of __pthread_cond_wait_common): while the signaller is still
+ * in that section, it sleeps on the mutex (__lll_lock_wait: FUTEX_WAIT,
+ * no spinning) until the unlock's FUTEX_WAKE - a voluntary switch on the
+ * Ractor's sched lock rather than on the condvar, as perf shows of the
+ * executor's 2-CPU mtime loop (docs/validate.md).  Modelled only when the
+ * profile measured futex_wake_none (gvlsim calibrate); 0: the signal of a
+ * waiter not asleep is free and its wait ends without the lock. */
+static void signal_presleep(struct rb_thread *next, struct gvl_actor by)
+{
+    sim_time none = next->vm->scn->machine.futex_wake_none;
+    if (none <= 0 || next->vm->policy->barging) return;
+    next->turn_signalled = true;
+    *by.cost += none;
+    /* the section lasts until the signaller has paid it (th_burst ->
+     * gvl_section_end), unless a section holds the lock already or the
+     * signaller is no Ruby thread (the timer's own sections: models/timer.c) */
+    struct nlock *l = &rb_ractor_of(next)->sched_lock;
+    if (!by.th || l->holder || by.th->mn) return;
+    nlock_hold(l, by.th);
+    by.th->holds_sched_lock = true;
+}
+
 int gvl_signal(struct rb_thread *next, struct gvl_actor by)
 {
     if (!next) return 0;
     prefetch_ready(gvl_sched(next));  /* (every GVL hand-off passes here) */
     if (mn_thread_p(next)) return mn_signal(next, by);  /* M:N: queue its Ractor (mn_pool.c) */
     int woke = mach_wake(&next->vm->mach, next->nt, by.nt);
-    if (!woke) return 0;
+    if (!woke) {
+        if (next->turn_presleep) signal_presleep(next, by);  /* (above) */
+        return 0;
+    }
     next->vm->wakeups++;
     *by.cost += vm_wake_cost(next->vm, woke);
     /* a thread woken onto its waker's own core can only run before the
@@ -316,14 +354,35 @@ void gvl_acquired(struct rb_thread *th, th_cont k)
 
 static void turn_wake(struct mach_task *t, void *ctx);
 
+static void turn_sleep(struct rb_thread *th);
+
+/* cond_wait returned at once holding sched->lock_ again (signal_presleep),
+ * after sleeping on it if it had to */
+static void turn_relock(struct rb_thread *th, th_cont k)
+{
+    (void)k;
+    if (is_running(th)) {
+        gvl_add_running_thread(th);
+        gvl_acquired(th, th->gvl_k);
+        return;
+    }
+    turn_sleep(th);
+}
+
 /* cond_wait(nt->cond.readyq, sched->lock_): the predicate is checked under
  * the lock and the wait starts atomically with it.  Here the CPU a thread
- * still owes (futex wakes, lock sections) is paid first and the predicate
- * checked after, so a signal sent meanwhile is not lost. */
+ * still owes (futex wakes, lock sections, its FUTEX_WAIT's entry) is paid
+ * first and the predicate checked after, so a signal sent meanwhile is not
+ * lost: that signal finds it registered but not asleep (signal_presleep). */
 static void turn_sleep_now(struct mach_task *t, void *ctx)
 {
     (void)t;
     struct rb_thread *th = ctx;
+    th->turn_presleep = false;
+    if (th->turn_signalled) {  /* signalled on its way here: re-take sched->lock_ */
+        th->turn_signalled = false;
+        if (sched_lock_taken(th, turn_relock, NULL)) return;
+    }
     if (is_running(th)) {
         gvl_add_running_thread(th);
         gvl_acquired(th, th->gvl_k);
@@ -338,8 +397,21 @@ static void turn_sleep(struct rb_thread *th)
         mn_thread_wait(th);
         return;
     }
-    if (th->pending_cost > 0) th_burst(th, 0, turn_sleep_now);
-    else turn_sleep_now(th->nt, th);
+    /* its FUTEX_WAIT: the system call's way into the kernel and the futex
+     * hash bucket before the thread is queued there, the same path as a
+     * FUTEX_WAKE that finds nobody (futex_wake_none; 0: not modelled) -
+     * time in which it is registered on its condvar but not asleep.  On
+     * one core nothing can signal it meanwhile (perf of the executor's
+     * one-CPU ping-pong: none of its futex waits returned at once), and
+     * that CPU is inside the one-CPU hand-off calibrate measures
+     * (futex_wake_chain: handoff_same_cpu_ns holds the sleeper's wait) */
+    if (th->vm->scn->machine.cores > 1) th->pending_cost += th->vm->scn->machine.futex_wake_none;
+    if (th->pending_cost > 0) {
+        th->turn_presleep = true;  /* registered, not asleep: signal_presleep */
+        th_burst(th, 0, turn_sleep_now);
+    } else {
+        turn_sleep_now(th->nt, th);
+    }
 }
 
 /* M:N: a thread that gave its NT away has one again (mn_pool.c). */

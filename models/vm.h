@@ -123,6 +123,12 @@ struct rb_thread {
     /* in native_cond_sleep with a timeout (models/sync.c; its other state
      * is in the cold part): read by every wake of a sync op's waiter */
     bool timed_waiting;
+    /* registered on its condvar in thread_sched_wait_running_turn but not
+     * asleep yet (paying its way there, models/gvl.c turn_sleep); and
+     * signalled meanwhile (its cond_wait returns at once, re-taking
+     * sched->lock_) */
+    bool turn_presleep;
+    bool turn_signalled;
 
     /* th_burst's burst after the sched lock section it pays first (not in
      * the cold part: in a run of many threads one in a dozen does that) */

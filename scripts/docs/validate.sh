@@ -29,6 +29,15 @@
 # simulated side: a median over seeds").  The targets run two at a time
 # (each `gvlsim validate` is one process writing its own table, so the
 # result does not depend on the order).
+# The cache regime (docs/validate.md, "The cache regime"): a target whose
+# runs met another cache regime than the profile's - their probe (the
+# median of NAME.rows.csv's line_probe_ns, else host.txt's line_NAME) more
+# than 1.5x from host.json's cache_probe - is simulated with the cache keys
+# of the host's profile of that regime, HOST/cache-*.json (`gvlsim
+# calibrate --only cache` in that regime: the one whose cache_probe is
+# nearest the runs' probe, within 1.5x), given as --set machine.KEY=VALUE
+# after host.json; HOST/regimes.txt says which target took which (one line
+# NAME=FILE,PROBE; empty when none did).
 #   validate.sh          rewrite the NAME.csv that differ (`make docs`)
 #   validate.sh --check all  change nothing; fail if a NAME.csv is not what
 #                        this tree's simulator gives (CI: DOCS_CHECK_EVENTS=all
@@ -93,19 +102,54 @@ if [ $check -eq 1 ] && [ $check_all -eq 0 ]; then
         t[$2] % nh == h[$1]' "$tmp/list" >"$tmp/list.half" && mv "$tmp/list.half" "$tmp/list"
 fi
 # job.sh BIN SEEDS TMP DIR NAME SENS: one host's target simulated into
-# TMP/DIR/NAME.csv (its exit status in NAME.rc, its stderr in NAME.err),
-# with the ranges of --sensitivity when SENS is 1
+# TMP/DIR/NAME.csv (its exit status in NAME.rc, its stderr in NAME.err, the
+# cache profile it took in NAME.regime), with the ranges of --sensitivity
+# when SENS is 1
 cat >"$tmp/job.sh" <<'JOB'
 bin=$1 seeds=$2 tmp=$3 dir=$4 want=$5 sens=$6
 sens_args=""
 [ "$sens" = 1 ] && sens_args="--sensitivity --sensitivity-seeds 1"
 mkdir -p "$tmp/$dir" || exit 1
+# key_ns FILE KEY: a duration key of a profile `gvlsim calibrate` wrote (one
+# top-level key a line), in ns; "" if absent
+key_ns() {
+    sed -n "s/^  \"$2\": \"\([0-9.]*\)\(ns\|us\)\",\{0,1\}\$/\1 \2/p" "$1" |
+        awk '{ printf "%g", $2 == "us" ? $1 * 1000 : $1 }'
+}
+# the runs' probe: their line_probe_ns (median), else host.txt's line_NAME
+probe=$(awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == "line_probe_ns") c = i; next }
+                 c && $c != "" { v[++n] = $c + 0 }
+                 END { if (!n) exit; for (i = 2; i <= n; i++) for (j = i; j > 1 && v[j] < v[j-1]; j--) { t = v[j]; v[j] = v[j-1]; v[j-1] = t }
+                       printf "%g", n % 2 ? v[(n + 1) / 2] : (v[n / 2] + v[n / 2 + 1]) / 2 }' "$dir/$want.rows.csv")
+[ -n "$probe" ] || probe=$(sed -n "s/^line_$want=//p" "$dir/host.txt" 2>/dev/null | head -n 1)
+home=$(key_ns "$dir/host.json" cache_probe)
+sets=
+: >"$tmp/$dir/$want.regime"
+if [ -n "$probe" ] && [ -n "$home" ] &&
+    awk -v a="$probe" -v b="$home" 'BEGIN { exit !(a > 1.5 * b || b > 1.5 * a) }'; then
+    best= bestd=
+    for f in "$dir"/cache-*.json; do
+        [ -f "$f" ] || continue
+        p=$(key_ns "$f" cache_probe)
+        [ -n "$p" ] || continue
+        d=$(awk -v a="$probe" -v b="$p" 'BEGIN { d = log(a / b); if (d < 0) d = -d; if (d <= log(1.5)) printf "%.6f", d }')
+        [ -n "$d" ] || continue
+        if [ -z "$best" ] || awk -v x="$d" -v y="$bestd" 'BEGIN { exit !(x < y) }'; then best=$f bestd=$d; fi
+    done
+    if [ -n "$best" ]; then
+        for k in line_transfer remote_rmw free_remote sched_lock_cs line_store_batch cache_probe; do
+            v=$(sed -n "s/^  \"$k\": \"\{0,1\}\([^\",]*\)\"\{0,1\},\{0,1\}\$/\1/p" "$best")
+            [ -n "$v" ] && sets="$sets --set machine.$k=$v"
+        done
+        echo "$want=$(basename "$best"),$probe" >"$tmp/$dir/$want.regime"
+    fi
+fi
 while IFS='|' read -r name scenario backends args _needs; do
     name=$(echo $name)
     [ "$name" = "$want" ] || continue
     scenario=$(echo $scenario); backends=$(echo $backends)
     # shellcheck disable=SC2086
-    "$bin" validate "$scenario" --backend "$backends" $args --seeds "$seeds" --set machine="$dir/host.json" \
+    "$bin" validate "$scenario" --backend "$backends" $args --seeds "$seeds" --set machine="$dir/host.json" $sets \
         $sens_args --measured "$dir/$name.rows.csv" -o "$tmp/$dir/$name.csv" -q >/dev/null 2>"$tmp/$dir/$name.err"
     echo $? >"$tmp/$dir/$name.rc"
 done <"$tmp/$dir/targets"
@@ -129,6 +173,25 @@ while read -r dir name _sens; do
             echo "validate.sh: rewrote $dir/$name.csv"
     fi
 done <"$tmp/list"
+# HOST/regimes.txt: which target took which cache profile (in the order of
+# the host's targets; only with every target of the host simulated, and
+# only for a host with cache profiles)
+if [ $check_all -eq 1 ] || [ $check -eq 0 ]; then
+    for dir in $hosts; do
+        ls "$dir"/cache-*.json >/dev/null 2>&1 || [ -f "$dir/regimes.txt" ] || continue
+        while read -r d name; do
+            [ "$d" = "$dir" ] && cat "$tmp/$dir/$name.regime"
+        done <"$tmp/list" >"$tmp/$dir/regimes.txt"
+        if cmp -s "$tmp/$dir/regimes.txt" "$dir/regimes.txt"; then
+            :
+        elif [ $check -eq 1 ]; then
+            echo "validate.sh: $dir/regimes.txt is not what this tree gives (run make docs)"
+            exit 1
+        else
+            cp "$tmp/$dir/regimes.txt" "$dir/regimes.txt" && echo "validate.sh: rewrote $dir/regimes.txt"
+        fi
+    done
+fi
 # a NAME.csv without its runs (a target renamed or dropped) would still be
 # rendered: refuse it
 for dir in $hosts; do

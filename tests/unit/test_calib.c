@@ -483,6 +483,70 @@ static void test_steal_summarise(void)
     ASSERT(calib_profile_key(&p, "hidden_steal_rate")->num == 0 && !calib_profile_key(&p, "hidden_steal_len"));
 }
 
+/* The cache-regime probe: two probes more than 1.5x apart have moved;
+ * cache_probe is the middle of the two, each cache key's derivation names
+ * it, the derivation says when it moved; no probe, no key; one probe alone
+ * stands for the regime.  calib_is_cache_key names what --only cache
+ * writes.  And the probe itself, where two CPUs allow it: a positive
+ * figure within its quartiles, on two CPUs. */
+static void test_cache_probe(void)
+{
+    ASSERT(!calib_probe_moved(50, 60) && !calib_probe_moved(160, 150) && !calib_probe_moved(100, 150));
+    ASSERT(calib_probe_moved(50, 170) && calib_probe_moved(170, 50) && calib_probe_moved(100, 151));
+    ASSERT(!calib_probe_moved(0, 170) && !calib_probe_moved(50, -1) && !calib_probe_moved(NAN, 50));
+
+    struct calib_result r;
+    memset(&r, 0, sizeof r);
+    r.ncpus_allowed = 2;
+    for (int i = 0; i < CALIB_COUNT; i++) set(&r, (enum calib_id)i, 100 + i, 90 + i, 110 + i);
+    set(&r, CALIB_LINE_PROBE, 52, 50, 55);
+    set(&r, CALIB_LINE_PROBE_END, 58, 55, 60);
+    struct calib_host h = dev_host();
+    struct calib_profile p;
+    calib_map(&r, &h, &p);
+    const struct calib_key *k = calib_profile_key(&p, "cache_probe");
+    ASSERT(k && k->measured && k->dur == 55000);
+    ASSERT(strstr(k->how, "line_probe_ns 52 ns") && strstr(k->how, "line_probe_end_ns 58 ns"));
+    ASSERT(!strstr(k->how, "MOVED"));
+    static const char *const cache[] = { "line_transfer", "remote_rmw", "free_remote", "sched_lock_cs",
+                                         "line_store_batch" };
+    for (int i = 0; i < 5; i++) {
+        ASSERT(calib_is_cache_key(cache[i]));
+        ASSERT(strstr(calib_profile_key(&p, cache[i])->how, "(cache probe 55 ns)"));
+    }
+    ASSERT(calib_is_cache_key("cache_probe") && calib_is_cache_key("mutex_uncontended"));
+    ASSERT(!calib_is_cache_key("context_switch") && !calib_is_cache_key("corun_slowdown"));
+    ASSERT(!strstr(calib_profile_key(&p, "context_switch")->how, "cache probe"));
+
+    set(&r, CALIB_LINE_PROBE_END, 170, 165, 175);   /* the regime moved */
+    calib_map(&r, &h, &p);
+    k = calib_profile_key(&p, "cache_probe");
+    ASSERT(k && k->dur == 111000 && strstr(k->how, "MOVED"));
+
+    r.m[CALIB_LINE_PROBE].measured = false;          /* one probe: it stands alone */
+    calib_map(&r, &h, &p);
+    k = calib_profile_key(&p, "cache_probe");
+    ASSERT(k && k->dur == 170000 && strstr(k->how, "line_probe_end_ns 170 ns"));
+
+    r.m[CALIB_LINE_PROBE_END].measured = false;      /* none (one CPU): no key */
+    calib_map(&r, &h, &p);
+    ASSERT(!calib_profile_key(&p, "cache_probe"));
+    ASSERT(!strstr(calib_profile_key(&p, "line_transfer")->how, "cache probe"));
+
+    char err[GV_ERRLEN];
+    struct calib_probe pr;
+    ASSERT_EQ(calib_line_probe(0, &pr, err, sizeof err), GV_EINVAL);
+    ASSERT_EQ(calib_line_probe(1001, &pr, err, sizeof err), GV_EINVAL);
+    int rc = calib_line_probe(3, &pr, err, sizeof err);
+    if (rc == GV_EUNSUP) {
+        ASSERT(strstr(err, "two CPUs") && !pr.measured);
+    } else {
+        ASSERT_EQ(rc, GV_OK);
+        ASSERT(pr.measured && pr.rounds == 3 && pr.add_ns > 0 && pr.add_ns < 1e6 && pr.own_ns > 0);
+        ASSERT(pr.q1 <= pr.add_ns && pr.add_ns <= pr.q3 && pr.cpus[0] != pr.cpus[1]);
+    }
+}
+
 /* docs/calibrate.md has a row for every key calib_map writes, naming each
  * measurement its derivation uses. */
 static void test_docs_table(void)
@@ -574,6 +638,7 @@ int main(void)
     RUN(test_kernel_to_scheduler);
     RUN(test_map);
     RUN(test_steal_summarise);
+    RUN(test_cache_probe);
     RUN(test_docs_table);
     RUN(test_ruby_insn);
     RUN(test_ruby_method);

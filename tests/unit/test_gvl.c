@@ -190,6 +190,48 @@ static void test_relock_after_preempting_wake(void)
     ASSERT_EQ(two.m.timer_lock_waits, 0);
 }
 
+/* A hand-off that finds its successor registered on its condvar but not
+ * asleep yet: the successor, back from its syscall while the other thread
+ * holds the GVL, queues and pays its FUTEX_WAIT's way into the kernel
+ * (futex_wake_none); the owner enters its own syscall within that time and
+ * signals it.  glibc makes that FUTEX_WAKE all the same (futex_wake_none,
+ * paid holding the Ractor's sched lock), the successor's wait returns at
+ * once and must re-take the lock, which the signaller still holds: it
+ * sleeps on the lock instead of on its condvar.  Without the key (0: not
+ * modelled) the successor is asleep before any signal and nobody ever
+ * sleeps on the lock. */
+static struct fx_result presleep_case(sim_time none)
+{
+    static struct scn_op body[2];
+    body[0] = fx_compute(1 * SIM_US);
+    body[1] = fx_syscall(2 * SIM_US, false);
+    static struct scn_prog prog = { body, 2 };
+    static struct scn_op ops[1];
+    ops[0] = fx_loop(500, &prog, false);
+    static struct scn_thread th[1];
+    th[0] = (struct scn_thread){ "w", 2, { ops, 1 }, 0, false };
+    struct scenario s = one_ractor(2, th, 1);
+    s.machine.futex_wake = 3 * SIM_US;
+    s.machine.wake_idle_core = 10 * SIM_US;
+    s.machine.futex_wake_none = none;
+    return simulate_with_queue(s);
+}
+
+static void test_signal_before_futex_wait(void)
+{
+    struct fx_result off = presleep_case(0);
+    struct fx_result on = presleep_case(1200 * SIM_NS);
+    ASSERT_EQ(off.rc, GV_OK);
+    ASSERT_EQ(on.rc, GV_OK);
+    ASSERT_EQ(off.m.syscalls, 1000);
+    ASSERT_EQ(on.m.syscalls, 1000);
+    ASSERT_EQ(off.m.sched_lock_waits, 0);
+    ASSERT(on.m.sched_lock_waits > 0);
+    /* each sleep on the lock is a voluntary switch and needs an unlock's wake */
+    ASSERT(on.m.vol_switches >= on.m.sched_lock_waits);
+    ASSERT(on.m.wakeups >= on.m.sched_lock_waits);
+}
+
 /* A thread woken from its sleep on the sched lock took it with the futex
  * word at 2 (glibc's __lll_lock_wait), so its own unlock makes a FUTEX_WAKE
  * even when nobody else sleeps on the lock: futex_wake_none, charged to
@@ -602,6 +644,7 @@ int main(void)
     RUN(test_eager_trace_exact);
     RUN(test_chain_wake_cost);
     RUN(test_relock_after_preempting_wake);
+    RUN(test_signal_before_futex_wait);
     RUN(test_unlock_after_sleep_wakes_nobody);
     RUN(test_eager_switch_per_syscall);
     RUN(test_queue_park_wake);
