@@ -404,7 +404,9 @@ static void turn_sleep(struct rb_thread *th)
      * one core nothing can signal it meanwhile (perf of the executor's
      * one-CPU ping-pong: none of its futex waits returned at once), and
      * that CPU is inside the one-CPU hand-off calibrate measures
-     * (futex_wake_chain: handoff_same_cpu_ns holds the sleeper's wait) */
+     * (futex_wake_chain: handoff_same_cpu_ns holds the sleeper's wait),
+     * which the machine charges to this thread when a chain wake brings
+     * it back (vm_chain_wait, mach_params.wake_return) */
     if (th->vm->scn->machine.cores > 1) th->pending_cost += th->vm->scn->machine.futex_wake_none;
     if (th->pending_cost > 0) {
         th->turn_presleep = true;  /* registered, not asleep: signal_presleep */

@@ -93,6 +93,7 @@ int vm_init(struct vm *vm, const struct scenario *scn, struct sim_engine *eng, c
         .steal_len = scn->machine.hidden_steal_len.v,
         .steal_nlen = scn->machine.hidden_steal_len.n,
         .expiry_stalls = scn->machine.timer_stall != SCN_DUR_UNSET && scn->machine.timer_stall > 0,
+        .wake_return = vm_chain_wait(&scn->machine),
         .seed = scn->seed,
     };
     int rc = mach_init(&vm->mach, eng, &mp, err, errlen);

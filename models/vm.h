@@ -344,6 +344,20 @@ static inline sim_time vm_timed_wait_slack(const struct vm *vm)
     return vm->scn->machine.timer_slack;
 }
 
+/* The sleeper's share of a one-core futex hand-off (futex_wake_chain,
+ * calibrate's handoff_same_cpu_ns less context_switch, holds one
+ * FUTEX_WAKE and one FUTEX_WAIT): what is left after the waker's system
+ * call, which costs what a FUTEX_WAKE of nobody costs (futex_wake_none:
+ * the same entry, hash bucket and exit; the wake itself only queues the
+ * sleeper).  The machine charges it to the sleeper as it is switched
+ * back in (mach_params.wake_return); 0 (the waker pays the whole
+ * hand-off, as before) when the profile lacks either key. */
+static inline sim_time vm_chain_wait(const struct scn_machine *m)
+{
+    if (m->futex_wake_chain <= 0 || m->futex_wake_none <= 0 || m->futex_wake_none >= m->futex_wake_chain) return 0;
+    return m->futex_wake_chain - m->futex_wake_none;
+}
+
 /* The waker's CPU cost of a futex wake that mach_wake answered with `woke`
  * (called right after it): futex_wake, plus wake_ipi when another core had
  * to be interrupted, and wake_ipi_extra when that core had idled long
@@ -352,7 +366,7 @@ static inline sim_time vm_timed_wait_slack(const struct vm *vm)
 static inline sim_time vm_wake_cost(const struct vm *vm, int woke)
 {
     const struct scn_machine *m = &vm->scn->machine;
-    if (woke == MACH_WAKE_CHAIN && m->futex_wake_chain > 0) return m->futex_wake_chain;
+    if (woke == MACH_WAKE_CHAIN && m->futex_wake_chain > 0) return m->futex_wake_chain - vm_chain_wait(m);
     return m->futex_wake + (woke == MACH_WAKE_REMOTE ? m->wake_ipi + mach_wake_ipi_extra(&vm->mach) : 0);
 }
 /* A thread that holds a native lock l through a futex wake it made

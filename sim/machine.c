@@ -430,6 +430,10 @@ static inline __attribute__((always_inline)) void begin_arrival(struct machine *
     t->state = MT_ARRIVING;
     t->core = c->id;
     if (how == CORE_SWITCHING && fair_on(m)) fair_picked(m, t);  /* its run starts at the pick */
+    if (m->p.wake_return > 0 && t->wake_return > 0) {  /* its FUTEX_WAIT returns (mach_wake) */
+        cost += t->wake_return;
+        t->wake_return = 0;
+    }
     sim_event_id e = sim_after(m->eng, cost, ev_arrive, t, (uint64_t)(uintptr_t)m);
     if (m->stalls_on) {  /* a gap delays it (ev_steal, mach_stall_core) */
         c->arrive_ev = e;
@@ -1172,7 +1176,16 @@ int mach_wake(struct machine *m, struct mach_task *t, const struct mach_task *wa
 {
     m->last_ipi_extra = 0;
     if (t->state != MT_BLOCKED) return 0;
-    return place(m, t, waker, false);
+    int kind = place(m, t, waker, false);
+    /* A hand-off chain on one core: the sleeper's FUTEX_WAIT (its way back
+     * out of the kernel, and in, which nothing could interrupt on one
+     * core) is its own CPU, not its waker's; it pays it once switched back
+     * in (begin_arrival), before its code runs.  Where that time lands
+     * decides whose virtual runtime it raises, and so which thread a
+     * hidden-steal gap hits and whether the next wake preempts
+     * (docs/validate.md, "the sleeper's own FUTEX_WAIT"). */
+    if (kind == MACH_WAKE_CHAIN) t->wake_return = m->p.wake_return;
+    return kind;
 }
 
 sim_time mach_wake_draw(struct machine *m, sim_time mean)

@@ -152,6 +152,8 @@ struct mach_task {
     int id;
     const char *name;
     sim_time interrupt_delay;
+    sim_time wake_return;    /* the return of its FUTEX_WAIT, paid in its next switch-in
+                              * (set by a MACH_WAKE_CHAIN wake: mach_params.wake_return) */
 
     double burst_f;          /* co-running cores: the factor the burst's end was planned with */
     /* its rated burst's state (mach_burst_rated), from the machine's pool
@@ -218,6 +220,9 @@ struct mach_params {
     const sim_time *steal_len; /* ... their lengths, equally likely (mach_init copies them) */
     int steal_nlen;         /* ... how many (at most MACH_STEAL_LENS) */
     bool expiry_stalls;     /* the models stop a core at a timer's expiry (mach_stall_core) */
+    sim_time wake_return;   /* the sleeper's own share of a one-core futex hand-off: its
+                             * FUTEX_WAIT, charged to it as it is switched back in after a
+                             * MACH_WAKE_CHAIN wake (0: the waker pays the whole hand-off) */
     uint64_t seed;          /* for the wake-latency and gap draws */
 };
 

@@ -86,6 +86,35 @@ static void test_wake_chain(void)
     ms_teardown(&w);
 }
 
+/* The same chain with the sleeper's share of the hand-off (wake_return, the
+ * return of its FUTEX_WAIT): a task woken MACH_WAKE_CHAIN pays it in its
+ * switch back in, before its code runs; a LOCAL wake (from an idle core,
+ * no waker) does not, and the next arrival of the same task pays nothing. */
+static void test_wake_return(void)
+{
+    static const struct ms_step a[] = { { A_BLOCK, 0, 0 }, { A_BURST, 20, 0 }, { A_WAKE, 0, 1 },
+                                         { A_BURST, 5, 0 }, { A_BLOCK, 0, 0 }, { A_MARK, 0, 0 },
+                                         { A_EXIT, 0, 0 } };
+    static const struct ms_step b[] = { { A_BURST, 10, 0 }, { A_BLOCK, 0, 0 }, { A_MARK, 0, 0 },
+                                         { A_BURST, 4, 0 }, { A_WAKE, 0, 0 }, { A_EXIT, 0, 0 } };
+    const struct ms_step *const s[] = { a, b };
+    struct ms_world w;
+    struct mach_params p = ms_params(1, MACH_SCHED_FIFO);
+    p.wake_return = 7;
+    ms_setup_params(&w, &p, s, 2);
+    ms_start(&w, 0);
+    ms_start(&w, 1);
+    ms_run(&w);
+    sim_time t0 = sim_now(w.e);
+    ASSERT_EQ(mach_wake(&w.m, &w.t[0].t, NULL), MACH_WAKE_LOCAL);
+    ms_run(&w);
+    ASSERT_EQ(w.t[1].woke[0], MACH_WAKE_CHAIN);
+    ASSERT_EQ(w.t[1].marks[0], t0 + 10 + 20 + 5 + 2);  /* b's own LOCAL wake: no return */
+    ASSERT_EQ(w.t[0].marks[0], t0 + 37 + 4 + 2 + 7);   /* a: switch + its FUTEX_WAIT's return */
+    ASSERT_EQ(w.t[0].t.wake_return, 0);
+    ms_teardown(&w);
+}
+
 /* A wake onto another core (idle: X wakes Z; busy: done below) interrupts
  * it: MACH_WAKE_REMOTE, for which the waker pays wake_ipi; waking a task
  * that is not asleep is MACH_WAKE_NONE. */
@@ -651,6 +680,7 @@ int main(void)
     RUN(test_start_placement);
     RUN(test_same_core_wake);
     RUN(test_wake_chain);
+    RUN(test_wake_return);
     RUN(test_wake_kinds);
     RUN(test_remote_busy_wake_and_slice);
     RUN(test_wake_pack);
