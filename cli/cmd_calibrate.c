@@ -30,7 +30,7 @@ static int check_spread(const char *v, char *err, size_t errlen)
     return 0;
 }
 
-static const char *const only_names[] = { "cache", NULL };
+static const char *const only_names[] = { "cache", "ruby", NULL };
 
 static const struct args_opt calibrate_opts[] = {
     CLI_OPT_OUTPUT_H("FILE", "the profile (default: stdout), atomically; use it with\n"
@@ -50,14 +50,16 @@ static const struct args_opt calibrate_opts[] = {
       .help = "run only a group of measurements, write only its keys:\n"
               "cache = the cache-regime probe, then mutex_uncontended,\n"
               "line_transfer, remote_rmw, free_remote, sched_lock_cs,\n"
-              "line_store_batch, then the probe again (about 10 s)" },
+              "line_store_batch, then the probe again (about 10 s);\n"
+              "ruby = the Ruby's (--ruby PATH) insn_time and method_work,\n"
+              "for a Ruby other than the profile's (about 10 s)" },
     CLI_OPT_QUIET_H("no progress lines"),
     CLI_OPT_END,
 };
 
 const struct cli_command cli_cmd_calibrate = {
     .name = "calibrate",
-    .usage = "[-o PROFILE.json] [--quick] [--only cache] [--name NAME] [--max-spread F] [--ruby PATH | --no-ruby] "
+    .usage = "[-o PROFILE.json] [--quick] [--only cache|ruby] [--name NAME] [--max-spread F] [--ruby PATH | --no-ruby] "
              "[-q]",
     .summary = "measure this machine on real threads and write a machine profile",
     .args = { calibrate_opts, "ARGUMENT", 0, 0 },
@@ -71,7 +73,9 @@ const struct cli_command cli_cmd_calibrate = {
         "stat/write system calls, a cache line moving between CPUs against a\n"
         "thread-local increment, the busy loop, the kernel's tick and time slice;\n"
         "with a Ruby (--ruby, default the ruby on PATH), the time of one of its VM\n"
-        "instructions.  The profile records the host (CPU model, CPUs, kernel, C\n"
+        "instructions and the CPU its File.mtime and File.write spend beyond their\n"
+        "system calls (--only ruby: those keys alone, for another Ruby than the\n"
+        "profile's).  The profile records the host (CPU model, CPUs, kernel, C\n"
         "library) and the date; docs/calibrate.md says how each key is derived.\n"
         "Measure on a quiet machine: other load widens the spreads (and is warned\n"
         "about).  A probe (a locked add on a line the other CPU stored to) runs\n"
@@ -80,7 +84,8 @@ const struct cli_command cli_cmd_calibrate = {
         "differ by more than 1.5x (the keys then mix two regimes).",
     .exit_status =
         "0 ok (also with warnings), 2 usage, 4 a benchmark thread could not be\n"
-        "created or pinned, 5 the profile cannot be written, 6 out of memory.",
+        "created or pinned, or the Ruby of --only ruby could not be run, 5 the\n"
+        "profile cannot be written, 6 out of memory.",
     .exec = calibrate_exec,
 };
 
@@ -88,7 +93,8 @@ struct cal_opts {
     const char *output;
     const char *name;
     const char *ruby;
-    bool quick, quiet, no_ruby, only_cache;
+    bool quick, quiet, no_ruby;
+    enum calib_group only;  /* CALIB_ALL, or the group of --only */
     double max_spread;
 };
 
@@ -181,7 +187,8 @@ static void write_profile(FILE *f, const struct cal_opts *o, const char *command
     else if (strcmp(o->output, "-")) name_from_path(o->output, name, sizeof name);
     else snprintf(name, sizeof name, "calibrated");
     snprintf(desc, sizeof desc, "Measured by gvlsim calibrate%s%s on %s, %d CPUs (%d online), Linux %s, %s, %s.",
-             o->quick ? " --quick" : "", o->only_cache ? " --only cache (the cache keys only)" : "", h->cpu_model, h->cpus_allowed, h->cpus_online, h->kernel, h->libc,
+             o->quick ? " --quick" : "", o->only == CALIB_ONLY_CACHE ? " --only cache (the cache keys only)"
+             : o->only == CALIB_ONLY_RUBY ? " --only ruby (the keys of one Ruby only)" : "", h->cpu_model, h->cpus_allowed, h->cpus_online, h->kernel, h->libc,
              h->date);
     fprintf(f, "{");
     kv_str(f, "\n  ", "name", name);
@@ -273,7 +280,8 @@ static int calibrate_exec(const struct args *a)
         .quick = args_has(a, "quick"), .quiet = args_has(a, "quiet"),
         .ruby = args_str(a, "ruby", NULL), .no_ruby = args_has(a, "no-ruby"),
         .max_spread = spread ? strtod(spread, NULL) : 0.10,
-        .only_cache = args_has(a, "only"),
+        .only = !args_has(a, "only") ? CALIB_ALL
+                : !strcmp(args_str(a, "only", ""), "ruby") ? CALIB_ONLY_RUBY : CALIB_ONLY_CACHE,
     };
     char err[GV_ERRLEN];
     /* open the output first: a path that cannot be written fails before a minute of measuring */
@@ -287,16 +295,18 @@ static int calibrate_exec(const struct args *a)
     calib_host_read(&h);
     if (!o.quiet)
         fprintf(stderr, "gvlsim calibrate: %s, %d CPUs (%d online), Linux %s; %s run, about %d s\n", h.cpu_model,
-                h.cpus_allowed, h.cpus_online, h.kernel, o.quick ? "quick" : "full", o.quick ? 15 : 60);
+                h.cpus_allowed, h.cpus_online, h.kernel,
+                o.only == CALIB_ONLY_CACHE ? "cache" : o.only == CALIB_ONLY_RUBY ? "ruby" : o.quick ? "quick" : "full",
+                o.only != CALIB_ALL ? 10 : o.quick ? 15 : 60);
     struct progress pr = { o.quiet, o.max_spread, 0 };
-    if (o.no_ruby && o.ruby) {
+    if (o.no_ruby && (o.ruby || o.only == CALIB_ONLY_RUBY)) {
         afile_abort(&af);
-        fprintf(stderr, "gvlsim calibrate: --ruby and --no-ruby exclude each other\n");
+        fprintf(stderr, "gvlsim calibrate: --no-ruby excludes %s\n", o.ruby ? "--ruby" : "--only ruby");
         return GV_EXIT_USAGE;
     }
     struct calib_opts co = { .quick = o.quick, .max_spread = o.max_spread, .progress = on_progress,
                              .progress_ctx = &pr, .ruby = o.ruby, .no_ruby = o.no_ruby,
-                             .only = o.only_cache ? CALIB_ONLY_CACHE : CALIB_ALL };
+                             .only = o.only };
     struct calib_result r;
     rc = calib_run(&co, &r, err, sizeof err);
     if (rc != GV_OK) {
@@ -304,12 +314,19 @@ static int calibrate_exec(const struct args *a)
         fprintf(stderr, "gvlsim calibrate: %s\n", err);
         return gv_exit_code(rc);
     }
+    if (o.only == CALIB_ONLY_RUBY && !r.m[CALIB_RUBY_INSN].measured) {
+        /* the one thing asked for could not be measured: no profile */
+        afile_abort(&af);
+        fprintf(stderr, "gvlsim calibrate: --only ruby: %s\n", r.m[CALIB_RUBY_INSN].note);
+        return GV_EXIT_RUN;
+    }
     struct calib_profile p;
     calib_map(&r, &h, &p);
-    if (o.only_cache) {  /* the cache keys only: the others would be defaults, not measurements */
+    if (o.only != CALIB_ALL) {  /* the group's keys only: the others would be defaults, not measurements */
         int n = 0;
         for (int i = 0; i < p.n; i++)
-            if (calib_is_cache_key(p.k[i].name)) p.k[n++] = p.k[i];
+            if (o.only == CALIB_ONLY_CACHE ? calib_is_cache_key(p.k[i].name) : calib_is_ruby_key(p.k[i].name))
+                p.k[n++] = p.k[i];
         p.n = n;
     }
     const struct calib_stat *pa = &r.m[CALIB_LINE_PROBE], *pb = &r.m[CALIB_LINE_PROBE_END];

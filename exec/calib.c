@@ -115,7 +115,9 @@ bool calib_in_group(enum calib_group g, enum calib_id id)
     switch (id) {
     case CALIB_MUTEX_UNCONTENDED: case CALIB_LINE_PROBE: case CALIB_LINE_TRANSFER: case CALIB_LINE_FETCH:
     case CALIB_INCR_SHARED: case CALIB_FREE_OWN: case CALIB_FREE_REMOTE: case CALIB_LINE_PROBE_END:
-        return true;
+        return g == CALIB_ALL || g == CALIB_ONLY_CACHE;
+    case CALIB_RUBY_INSN: case CALIB_RUBY_FILE_MTIME_EXTRA: case CALIB_RUBY_FILE_WRITE_EXTRA:
+        return g == CALIB_ALL || g == CALIB_ONLY_RUBY;
     default:
         return g == CALIB_ALL;
     }
@@ -358,11 +360,15 @@ int calib_run(const struct calib_opts *o, struct calib_result *r, char *err, siz
     char name[16] = "";
     prctl(PR_GET_NAME, name, 0, 0, 0);
     int rc = calib_pin_self(&c, c.cpu0);
-    if (rc == GV_OK && oo.only == CALIB_ONLY_CACHE) {
-        calib_name("cache");
-        calib_bench_cache_only(&c);
+    if (rc == GV_OK && oo.only != CALIB_ALL) {
+        const char *group = oo.only == CALIB_ONLY_CACHE ? "cache" : "ruby";
+        calib_name(group);
+        if (oo.only == CALIB_ONLY_CACHE) calib_bench_cache_only(&c);
+        else calib_bench_ruby(&c);
+        char note[32];
+        snprintf(note, sizeof note, "not run (--only %s)", group);
         for (int i = 0; i < CALIB_COUNT; i++)
-            if (!calib_in_group(CALIB_ONLY_CACHE, (enum calib_id)i)) calib_skip(&r->m[i], "not run (--only cache)");
+            if (!calib_in_group(oo.only, (enum calib_id)i)) calib_skip(&r->m[i], note);
     } else if (rc == GV_OK) {
         calib_name("cpu");
         calib_bench_cpu(&c);

@@ -120,6 +120,8 @@ enum calib_group {
     CALIB_ALL,           /* every measurement */
     CALIB_ONLY_CACHE,    /* the cache keys' measurements (mutex_uncontended, line_transfer, line_fetch,
                           * incr_shared, free_own, free_remote) between the two probes */
+    CALIB_ONLY_RUBY,     /* the measurements of one Ruby (calib_opts.ruby): its VM instruction and its
+                          * methods' CPU beyond their system calls (insn_time, method_work) */
 };
 
 /* Is the measurement id one of group g's? */

@@ -376,6 +376,14 @@ bool calib_is_cache_key(const char *name)
     return false;
 }
 
+/* The keys of one Ruby (calib_ruby.c): `calibrate --only ruby` writes these
+ * alone, for a Ruby other than the one the host's profile was measured
+ * with. */
+bool calib_is_ruby_key(const char *name)
+{
+    return !strcmp(name, "insn_time") || !strncmp(name, "method_work.", sizeof "method_work." - 1);
+}
+
 /* cache_probe: the regime the cache keys were measured in (the middle of
  * the probes before and after them), each cache key's derivation naming
  * it; written only when a probe ran (two CPUs). */

@@ -16,7 +16,10 @@
 #   1. `gvlsim calibrate -o OUTDIR/host.json`: this host's machine profile
 #      (PROFILE=FILE uses an existing one instead);
 #   2. per target: `gvlsim validate ... --reps RUNS --rows OUTDIR/NAME.rows.csv`
-#      (RUNS default 5; the real runs interleaved within each target);
+#      (RUNS default 5; the real runs interleaved within each target); a
+#      target on a Ruby built from source first measures that Ruby
+#      (`gvlsim calibrate --only ruby --ruby RUBY -o OUTDIR/ruby-VERSION.json`,
+#      once per Ruby) and runs with its keys laid over host.json;
 #   3. OUTDIR/host.txt: the host, the Ruby, the tree, the load;
 #   4. scripts/docs/validate.sh and scripts/docs/render.sh: the tables
 #      (only when OUTDIR is a directory of docs/data/validate/hosts).
@@ -99,7 +102,7 @@ while IFS='|' read -r name scenario backends args needs; do
     name=$(echo $name); scenario=$(echo $scenario); backends=$(echo $backends); needs=$(echo $needs)
     n=$((n + 1))
     [ -z "${ONLY:-}" ] || [ "$ONLY" = "$name" ] || { echo "$name" >>"$tmp/kept"; continue; }
-    rubyopt=
+    rubyopt= rubysets=
     case $needs in
     '') ;;
     ruby=*)
@@ -115,6 +118,21 @@ while IFS='|' read -r name scenario backends args needs; do
             continue
         fi
         rubyopt=$rb
+        # that Ruby's own insn_time and method_work (its VM and its
+        # File.mtime/File.write differ from the profile's Ruby), measured
+        # once per Ruby, laid over host.json for its targets' runs, and
+        # kept beside them for scripts/docs/validate.sh
+        rp=$out/ruby-$want.json
+        if ! grep -qx "$want" "$tmp/rubies" 2>/dev/null; then
+            wait_quiet
+            echo "validate_results: calibrating Ruby $want (--only ruby)" >&2
+            # shellcheck disable=SC2086
+            "$bin" calibrate --only ruby --ruby "$rb" $quick -o "$rp" 2>"$tmp/calib.err" ||
+                { cat "$tmp/calib.err" >&2; exit 1; }
+            grep 'warning:' "$tmp/calib.err" >&2
+            echo "$want" >>"$tmp/rubies"
+        fi
+        rubysets=$("$(dirname "$0")/profile_sets.sh" "$rp") || exit 1
         echo "ruby_$name=$("$rb" -v)" >>"$tmp/loads"
         echo "host_$name=$(grep -m1 'model name' /proc/cpuinfo 2>/dev/null | sed 's/.*: //'), $(nproc) CPUs, kernel $(uname -r)" >>"$tmp/loads" ;;
     *) echo "validate_results: $targets: $name: unknown fifth field \"$needs\" (ruby=VERSION)" >&2; exit 1 ;;
@@ -125,7 +143,7 @@ while IFS='|' read -r name scenario backends args needs; do
     echo "validate_results: $n/$total $name (idle ${idle}%, load $before)" >&2
     start=$(date -u +%Y-%m-%dT%H:%M:%SZ)
     # shellcheck disable=SC2086
-    "$bin" validate "$scenario" --backend "$backends" $args ${rubyopt:+--ruby "$rubyopt"} --set machine="$out/host.json" --reps "$runs" \
+    "$bin" validate "$scenario" --backend "$backends" $args ${rubyopt:+--ruby "$rubyopt"} --set machine="$out/host.json" $rubysets --reps "$runs" \
         ${MAX_SPREAD:+--max-spread "$MAX_SPREAD"} --rows "$tmp/$name.rows.csv" -o /dev/null -q </dev/null >/dev/null 2>"$tmp/err"
     code=$?
     if [ $code -eq 4 ]; then

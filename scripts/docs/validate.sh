@@ -38,6 +38,10 @@
 # nearest the runs' probe, if nearer than host.json's), given as --set machine.KEY=VALUE
 # after host.json; HOST/regimes.txt says which target took which (one line
 # NAME=FILE,PROBE; empty when none did).
+# A target on a Ruby built from source (ruby=VERSION) whose host has
+# HOST/ruby-VERSION.json (`gvlsim calibrate --only ruby` with that Ruby,
+# written by scripts/validate_results.sh beside its runs) is simulated with
+# that Ruby's insn_time and method_work laid over host.json, as its runs were.
 #   validate.sh          rewrite the NAME.csv that differ (`make docs`)
 #   validate.sh --check all  change nothing; fail if a NAME.csv is not what
 #                        this tree's simulator gives (CI: DOCS_CHECK_EVENTS=all
@@ -101,12 +105,12 @@ if [ $check -eq 1 ] && [ $check_all -eq 0 ]; then
         !($2 in t) { t[$2] = ntgt++ }
         t[$2] % nh == h[$1]' "$tmp/list" >"$tmp/list.half" && mv "$tmp/list.half" "$tmp/list"
 fi
-# job.sh BIN SEEDS TMP DIR NAME SENS: one host's target simulated into
+# job.sh SCRIPTS BIN SEEDS TMP DIR NAME SENS: one host's target simulated into
 # TMP/DIR/NAME.csv (its exit status in NAME.rc, its stderr in NAME.err, the
 # cache profile it took in NAME.regime), with the ranges of --sensitivity
 # when SENS is 1
 cat >"$tmp/job.sh" <<'JOB'
-bin=$1 seeds=$2 tmp=$3 dir=$4 want=$5 sens=$6
+scripts=$1 bin=$2 seeds=$3 tmp=$4 dir=$5 want=$6 sens=$7
 sens_args=""
 [ "$sens" = 1 ] && sens_args="--sensitivity --sensitivity-seeds 1"
 mkdir -p "$tmp/$dir" || exit 1
@@ -140,24 +144,28 @@ if [ -n "$probe" ] && [ -n "$home" ] &&
         if awk -v x="$d" -v y="$bestd" 'BEGIN { exit !(x < y) }'; then best=$f bestd=$d; fi
     done
     if [ -n "$best" ]; then
-        for k in line_transfer remote_rmw free_remote sched_lock_cs line_store_batch cache_probe; do
-            v=$(sed -n "s/^  \"$k\": \"\{0,1\}\([^\",]*\)\"\{0,1\},\{0,1\}\$/\1/p" "$best")
-            [ -n "$v" ] && sets="$sets --set machine.$k=$v"
-        done
+        sets=$("$scripts/profile_sets.sh" "$best" line_transfer remote_rmw free_remote sched_lock_cs \
+               line_store_batch cache_probe) || exit 1
         echo "$want=$(basename "$best"),$probe" >"$tmp/$dir/$want.regime"
     fi
 fi
-while IFS='|' read -r name scenario backends args _needs; do
+while IFS='|' read -r name scenario backends args needs; do
     name=$(echo $name)
     [ "$name" = "$want" ] || continue
-    scenario=$(echo $scenario); backends=$(echo $backends)
+    scenario=$(echo $scenario); backends=$(echo $backends); needs=$(echo $needs)
+    # a Ruby built from source: its own insn_time and method_work, when its
+    # runs came with them (HOST/ruby-VERSION.json, `calibrate --only ruby`)
+    case $needs in ruby=*)
+        rp="$dir/ruby-${needs#ruby=}.json"
+        if [ -f "$rp" ]; then sets="$sets $("$scripts/profile_sets.sh" "$rp")" || exit 1; fi ;;
+    esac
     # shellcheck disable=SC2086
     "$bin" validate "$scenario" --backend "$backends" $args --seeds "$seeds" --set machine="$dir/host.json" $sets \
         $sens_args --measured "$dir/$name.rows.csv" -o "$tmp/$dir/$name.csv" -q >/dev/null 2>"$tmp/$dir/$name.err"
     echo $? >"$tmp/$dir/$name.rc"
 done <"$tmp/$dir/targets"
 JOB
-xargs -P "$jobs" -L 1 sh "$tmp/job.sh" "$bin" "$seeds" "$tmp" <"$tmp/list"
+xargs -P "$jobs" -L 1 sh "$tmp/job.sh" "$(cd "$(dirname "$0")/.." && pwd)" "$bin" "$seeds" "$tmp" <"$tmp/list"
 rc=0
 while read -r dir name _sens; do
     if [ "$(cat "$tmp/$dir/$name.rc" 2>/dev/null)" != 0 ]; then

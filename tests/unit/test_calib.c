@@ -628,8 +628,30 @@ static void test_ruby_method(void)
     }
 }
 
+/* The groups of --only: each measurement in CALIB_ALL, the cache ones in
+ * CALIB_ONLY_CACHE alone, the Ruby ones in CALIB_ONLY_RUBY alone; the keys
+ * each group writes. */
+static void test_groups(void)
+{
+    for (int i = 0; i < CALIB_COUNT; i++) ASSERT(calib_in_group(CALIB_ALL, (enum calib_id)i));
+    static const enum calib_id cache[] = { CALIB_MUTEX_UNCONTENDED, CALIB_LINE_PROBE, CALIB_FREE_REMOTE,
+                                           CALIB_LINE_PROBE_END };
+    static const enum calib_id ruby[] = { CALIB_RUBY_INSN, CALIB_RUBY_FILE_MTIME_EXTRA,
+                                          CALIB_RUBY_FILE_WRITE_EXTRA };
+    for (int i = 0; i < 4; i++)
+        ASSERT(calib_in_group(CALIB_ONLY_CACHE, cache[i]) && !calib_in_group(CALIB_ONLY_RUBY, cache[i]));
+    for (int i = 0; i < 3; i++)
+        ASSERT(calib_in_group(CALIB_ONLY_RUBY, ruby[i]) && !calib_in_group(CALIB_ONLY_CACHE, ruby[i]));
+    ASSERT(!calib_in_group(CALIB_ONLY_CACHE, CALIB_FUTEX_WAKE) && !calib_in_group(CALIB_ONLY_RUBY, CALIB_FUTEX_WAKE));
+    ASSERT(calib_is_ruby_key("insn_time") && calib_is_ruby_key("method_work.stat") &&
+           calib_is_ruby_key("method_work.open_devnull"));
+    ASSERT(!calib_is_ruby_key("method_work") && !calib_is_ruby_key("syscalls.stat") &&
+           !calib_is_ruby_key("insn_timer") && !calib_is_ruby_key("cache_probe"));
+}
+
 int main(void)
 {
+    RUN(test_groups);
     RUN(test_quantiles);
     RUN(test_loop_stops_when_stable);
     RUN(test_loop_flags_unstable);
