@@ -318,12 +318,14 @@ test: deps
 	@$(MAKE) --no-print-directory WERROR=-Werror test-suite
 
 # test-suite: the suites of unit-test fuzz-replay golden-test e2e-test
-# engine-test docs-test install-test asan-test, each case once, in three
+# engine-test docs-test install-test asan-test, each case once, in two
 # steps:
-#   1. every binary they need, both trees (release, ASan) at once, -j NPROC;
-#   2. the suites that only simulate, side by side (-j NPROC; each suite's
-#      output printed in one piece when it ends): deterministic, they give
-#      the same bytes however loaded the host;
+#   1-2. every binary they need, both trees (release, ASan), and the suites
+#      that only simulate, side by side in one make -j NPROC (each suite's
+#      output printed in one piece when it ends): a suite starts as soon as
+#      its binaries are linked, while the rest still compiles, so neither
+#      lane idles between the build and the suites.  The suites are
+#      deterministic: they give the same bytes however loaded the host;
 #   3. those that run real threads (the executor's unit test, REAL_UNITS,
 #      and the e2e scripts marked "# real-threads:", tests/e2e/run.sh), in
 #      both builds, one at a time with nothing else of the suite at work:
@@ -341,14 +343,15 @@ REAL_UNITS := test_exec
 REL_UNITS_SIM  := $(filter-out $(REAL_UNITS:%=$(REL)/tests/%),$(REL_UNITS))
 ASN_UNITS_SIM  := $(filter-out $(REAL_UNITS:%=$(ASN)/tests/%),$(ASN_UNITS))
 TEST_BINS := all $(REL_UNITS) $(REL_REPLAY) $(REL)/tests/schema_keys $(ASN_UNITS) $(ASN_REPLAY) $(ASN)/gvlsim
-# the longest first, so that the two (NPROC) lanes end together
+# the longest first, so that the two (NPROC) lanes end together (and
+# before TEST_BINS on make's command line, so that their binaries are built
+# first: the ASan e2e suite, the longest, starts once the ASan gvlsim is linked)
 TEST_SIM := test-asan-e2e-sim docs-test test-e2e-sim test-asan-units-sim asan-replay test-asan-golden \
             engine-test golden-test test-units-sim fuzz-replay install-test
 
 test-suite: check-deps
 	@mkdir -p build && : >$(TEST_TIMES)
-	@$(TIMED) "step 1: build" $(MAKE) --no-print-directory $(TEST_JOBS) $(TEST_BINS)
-	@$(TIMED) "step 2: side by side" $(MAKE) --no-print-directory $(TEST_JOBS) --output-sync=target $(TEST_SIM)
+	@$(TIMED) "steps 1-2: build, sim" $(MAKE) --no-print-directory $(TEST_JOBS) --output-sync=target $(TEST_SIM) $(TEST_BINS)
 	@$(TIMED) "step 3: test-real" $(MAKE) --no-print-directory test-real
 	@echo "make test: all passed; the time of each step and suite (wall, and CPU: user+system; $(TEST_TIMES)):"
 	@awk '{ n = $$(NF - 2); for (i = NF - 3; i >= 1; i--) n = $$i " " n; \
