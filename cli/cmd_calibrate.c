@@ -179,6 +179,24 @@ static void name_from_path(const char *path, char *buf, size_t n)
     snprintf(buf, n, "%.*s", (int)l, base);
 }
 
+/* The command line as the profile records it: a --ruby PATH of more than
+ * three components shortened to ".../" and its last three (a Ruby built
+ * under some prefix: ".../3.3.11/bin/ruby"), in place - the rest of the
+ * path names the host's own directories, and a profile is meant to be
+ * committed and shared. */
+static void hide_dirs(char *cmd, const char *path)
+{
+    char *at = strstr(cmd, path);
+    const char *keep = path + strlen(path);
+    for (int slashes = 0; keep > path && slashes < 3; )
+        if (*--keep == '/') slashes++;
+    if (!at || keep <= path || *keep != '/') return;  /* three components or fewer: as given */
+    char *dst = at;
+    memcpy(dst, "...", 3);
+    dst += 3;
+    memmove(dst, at + (keep - path), strlen(at + (keep - path)) + 1);
+}
+
 static void write_profile(FILE *f, const struct cal_opts *o, const char *command, const struct calib_host *h,
                           const struct calib_result *r, const struct calib_profile *p, int warnings)
 {
@@ -339,6 +357,7 @@ static int calibrate_exec(const struct args *a)
                 pa->median, pb->median, CALIB_PROBE_FACTOR);
     }
     char *cmd = cli_command_line(a);
+    if (cmd && o.ruby) hide_dirs(cmd, o.ruby);
     write_profile(af.f, &o, cmd ? cmd : "gvlsim calibrate", &h, &r, &p, pr.warnings);
     free(cmd);
     rc = afile_commit(&af, err, sizeof err);

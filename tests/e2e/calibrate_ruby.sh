@@ -43,8 +43,10 @@ if ! command -v ruby >/dev/null 2>&1; then
     finish "$script"
 fi
 
-# -- the Ruby's keys, nothing else
-run calibrate --only ruby --ruby ruby -q -o "$tmp/ruby.json"
+# -- the Ruby's keys, nothing else; the Ruby given by a path some
+#    directories deep, which the recorded command shortens
+mkdir -p "$tmp/opt/ruby-x/bin" && ln -s "$(command -v ruby)" "$tmp/opt/ruby-x/bin/ruby" || fail "no symlink"
+run calibrate --only ruby --ruby "$tmp/opt/ruby-x/bin/ruby" -q -o "$tmp/ruby.json"
 expect_code 0 "calibrate --only ruby"
 for key in '"insn_time": ' '"method_work": {' '"stat": ' '"open_devnull": ' '"key": "insn_time"' \
            '"key": "method_work.stat"' '"key": "method_work.open_devnull"' '--only ruby' \
@@ -56,6 +58,11 @@ for key in '"context_switch": ' '"wake_idle_core": ' '"cache_probe": ' '"syscall
     checks=$((checks + 1))
     grep -qF -- "$key" "$tmp/ruby.json" && fail "--only ruby profile has $key"
 done
+checks=$((checks + 1))
+grep -qF '"command": "gvlsim calibrate --only ruby --ruby .../ruby-x/bin/ruby -q -o ' "$tmp/ruby.json" ||
+    fail "--only ruby: the recorded command does not shorten the Ruby's path"
+checks=$((checks + 1))
+grep -qF "$tmp/opt" "$tmp/ruby.json" && fail "--only ruby: the profile names the Ruby's directories"
 checks=$((checks + 1))
 grep -q '"name": "futex_wake_ns".*"note": "not run (--only ruby)"' "$tmp/ruby.json" ||
     fail "--only ruby: futex_wake_ns not marked as not run"
