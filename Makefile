@@ -155,7 +155,7 @@ uninstall:
 # `make install` into a staging directory, checked file by file, then
 # `make uninstall` (tests/install.sh).
 install-test: all
-	@tests/install.sh "$(MAKE)"
+	@$(TIMED) install-test tests/install.sh "$(MAKE)"
 
 check-deps:
 	@$(PKGCONF) --exists libcjson 2>/dev/null || { \
@@ -284,7 +284,7 @@ fuzz: $(FUZZ_TARGETS:%=$(FUZZ)/fuzz_%)
 	@scripts/fuzz.sh $(FUZZ) $(FUZZ_TIME) $(FUZZ_TARGETS)
 
 golden-test: gvlsim
-	@tests/golden/run.sh ./gvlsim
+	@$(TIMED) golden-test tests/golden/run.sh ./gvlsim
 
 e2e-test: gvlsim
 	@tests/e2e/run.sh ./gvlsim
@@ -292,7 +292,7 @@ e2e-test: gvlsim
 # the differential test: every golden case and tests/engines/cases.txt give
 # the same events and CSV on the native and the SimGrid engine
 engine-test: gvlsim
-	@tests/engines/run.sh ./gvlsim $(HAVE_SIMGRID)
+	@$(TIMED) engine-test tests/engines/run.sh ./gvlsim $(HAVE_SIMGRID)
 
 # the ASan+UBSan runs: unit tests and replays abort at the first report;
 # gvlsim itself (golden, e2e) reports leaks too
@@ -318,12 +318,14 @@ test: deps
 	@$(MAKE) --no-print-directory WERROR=-Werror test-suite
 
 # test-suite: the suites of unit-test fuzz-replay golden-test e2e-test
-# engine-test docs-test install-test asan-test, each case once, in three
+# engine-test docs-test install-test asan-test, each case once, in two
 # steps:
-#   1. every binary they need, both trees (release, ASan) at once, -j NPROC;
-#   2. the suites that only simulate, side by side (-j NPROC; each suite's
-#      output printed in one piece when it ends): deterministic, they give
-#      the same bytes however loaded the host;
+#   1-2. every binary they need, both trees (release, ASan), and the suites
+#      that only simulate, side by side in one make -j NPROC (each suite's
+#      output printed in one piece when it ends): a suite starts as soon as
+#      its binaries are linked, while the rest still compiles, so neither
+#      lane idles between the build and the suites.  The suites are
+#      deterministic: they give the same bytes however loaded the host;
 #   3. those that run real threads (the executor's unit test, REAL_UNITS,
 #      and the e2e scripts marked "# real-threads:", tests/e2e/run.sh), in
 #      both builds, one at a time with nothing else of the suite at work:
@@ -331,40 +333,50 @@ test: deps
 # A -j given to make itself is kept (not forced to NPROC).
 NPROC := $(shell nproc 2>/dev/null || echo 2)
 TEST_JOBS = $(if $(filter -j%,$(MAKEFLAGS)),,-j$(NPROC))
+# each step and suite timed into TEST_TIMES (scripts/timed.sh: only when
+# GVLSIM_TEST_TIMES is set, as test-suite sets it for its sub-makes), printed
+# at the end: where the time goes, for whoever finds make test slow
+TEST_TIMES := build/test-times.txt
+TIMED := scripts/timed.sh
+test-suite: export GVLSIM_TEST_TIMES = $(CURDIR)/$(TEST_TIMES)
 REAL_UNITS := test_exec
 REL_UNITS_SIM  := $(filter-out $(REAL_UNITS:%=$(REL)/tests/%),$(REL_UNITS))
 ASN_UNITS_SIM  := $(filter-out $(REAL_UNITS:%=$(ASN)/tests/%),$(ASN_UNITS))
 TEST_BINS := all $(REL_UNITS) $(REL_REPLAY) $(REL)/tests/schema_keys $(ASN_UNITS) $(ASN_REPLAY) $(ASN)/gvlsim
-# the longest first, so that the two (NPROC) lanes end together
+# the longest first, so that the two (NPROC) lanes end together (and
+# before TEST_BINS on make's command line, so that their binaries are built
+# first: the ASan e2e suite, the longest, starts once the ASan gvlsim is linked)
 TEST_SIM := test-asan-e2e-sim docs-test test-e2e-sim test-asan-units-sim asan-replay test-asan-golden \
             engine-test golden-test test-units-sim fuzz-replay install-test
 
 test-suite: check-deps
-	@$(MAKE) --no-print-directory $(TEST_JOBS) $(TEST_BINS)
-	@$(MAKE) --no-print-directory $(TEST_JOBS) --output-sync=target $(TEST_SIM)
-	@$(MAKE) --no-print-directory test-real
-	@echo "make test: all passed"
+	@mkdir -p build && : >$(TEST_TIMES)
+	@$(TIMED) "steps 1-2: build, sim" $(MAKE) --no-print-directory $(TEST_JOBS) --output-sync=target $(TEST_SIM) $(TEST_BINS)
+	@$(TIMED) "step 3: test-real" $(MAKE) --no-print-directory test-real
+	@echo "make test: all passed; the time of each step and suite (wall, and CPU: user+system; $(TEST_TIMES)):"
+	@awk '{ n = $$(NF - 2); for (i = NF - 3; i >= 1; i--) n = $$i " " n; \
+	        printf "  %-22s %7.1f s wall %7.1f s CPU\n", n, $$(NF - 1), $$NF }' $(TEST_TIMES)
 
 test-units-sim: $(REL_UNITS_SIM)
-	@scripts/run-unit.sh $(REL_UNITS_SIM)
+	@$(TIMED) test-units-sim scripts/run-unit.sh $(REL_UNITS_SIM)
 test-e2e-sim: gvlsim
-	@tests/e2e/run.sh ./gvlsim sim
+	@$(TIMED) test-e2e-sim tests/e2e/run.sh ./gvlsim sim
 test-asan-units-sim: $(ASN_UNITS_SIM)
 	@echo "== ASan+UBSan build: unit tests"
-	@$(ASAN_UNIT_ENV) scripts/run-unit.sh $(ASN_UNITS_SIM)
+	@$(ASAN_UNIT_ENV) $(TIMED) test-asan-units-sim scripts/run-unit.sh $(ASN_UNITS_SIM)
 test-asan-golden: $(ASN)/gvlsim
 	@echo "== ASan+UBSan build: golden"
-	@$(ASAN_BIN_ENV) tests/golden/run.sh $(ASN)/gvlsim
+	@$(ASAN_BIN_ENV) $(TIMED) test-asan-golden tests/golden/run.sh $(ASN)/gvlsim
 test-asan-e2e-sim: $(ASN)/gvlsim
 	@echo "== ASan+UBSan build: e2e"
-	@$(ASAN_BIN_ENV) tests/e2e/run.sh $(ASN)/gvlsim sim
+	@$(ASAN_BIN_ENV) $(TIMED) test-asan-e2e-sim tests/e2e/run.sh $(ASN)/gvlsim sim
 # one recipe: its lines run one after another even under make -j
 test-real: $(REAL_UNITS:%=$(REL)/tests/%) $(REAL_UNITS:%=$(ASN)/tests/%) gvlsim $(ASN)/gvlsim
-	@scripts/run-unit.sh $(REAL_UNITS:%=$(REL)/tests/%)
-	@tests/e2e/run.sh ./gvlsim real
+	@$(TIMED) test-real:units scripts/run-unit.sh $(REAL_UNITS:%=$(REL)/tests/%)
+	@$(TIMED) test-real:e2e tests/e2e/run.sh ./gvlsim real
 	@echo "== ASan+UBSan build: real threads"
-	@$(ASAN_UNIT_ENV) scripts/run-unit.sh $(REAL_UNITS:%=$(ASN)/tests/%)
-	@$(ASAN_BIN_ENV) tests/e2e/run.sh $(ASN)/gvlsim real
+	@$(ASAN_UNIT_ENV) $(TIMED) test-real:asan-units scripts/run-unit.sh $(REAL_UNITS:%=$(ASN)/tests/%)
+	@$(ASAN_BIN_ENV) $(TIMED) test-real:asan-e2e tests/e2e/run.sh $(ASN)/gvlsim real
 
 demo: deps
 	@$(MAKE) --no-print-directory gvlsim
@@ -411,7 +423,7 @@ docs-validate: gvlsim
 	@scripts/validate_results.sh ./gvlsim
 
 docs-test: gvlsim $(REL)/tests/schema_keys
-	@tests/docs/run.sh ./gvlsim $(REL)/tests/schema_keys
+	@$(TIMED) docs-test tests/docs/run.sh ./gvlsim $(REL)/tests/schema_keys
 
 $(REL)/tests/schema_keys: tests/docs/schema_keys.c $(REL_OBJ)
 	@mkdir -p $(dir $@)

@@ -9,7 +9,8 @@
 #             gives (scripts/docs/imports.sh --check: all of them re-done);
 #   validate  the fidelity tables are the committed measurements beside this
 #             gvlsim's simulation (scripts/docs/validate.sh --check: each
-#             target on one host; all of them with DOCS_CHECK_EVENTS=all);
+#             target's figures on one host; every table whole, sensitivity
+#             ranges included, with DOCS_CHECK_EVENTS=all, as CI runs it);
 #   schema    every key, value and profile of the schema is documented in
 #             scenarios/README.md (tests/docs/schema_doc.sh);
 #   links     no committed file points outside the repository
