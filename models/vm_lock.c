@@ -72,7 +72,27 @@ static void notify_counter(struct vm *vm, const char *name, int64_t value)
 /* A thread registers in a wait list, then pays what it owes on the CPU,
  * then sleeps.  A wake that arrives in between must not be lost: the
  * kernel's FUTEX_WAIT (or psynch wait) re-checks the word and returns at
- * once.  `pre_sleep` marks that window, `wake_pending` records the wake. */
+ * once.  `pre_sleep` marks that window, `wake_pending` records the wake.
+ *
+ * The window holds the FUTEX_WAIT's own way in.  pthread_cond_wait
+ * registers its waiter under the mutex, unlocks it and only then calls
+ * FUTEX_WAIT on the group's signal word (__pthread_cond_wait_common, nptl
+ * pthread_cond_wait.c); __lll_lock_wait swaps 2 into the mutex word and
+ * then calls FUTEX_WAIT(word, 2) (nptl lowlevellock.c).  Until the kernel
+ * has queued the thread on the futex - the system call's entry and the
+ * hash bucket, the path a FUTEX_WAKE that finds nobody takes
+ * (futex_wake_none, measured by gvlsim calibrate) - a signal or an unlock
+ * that changes the word makes the wait return at once (EAGAIN; the
+ * condvar may see the signal before it makes the call at all), and the
+ * FUTEX_WAKE that came with it found nobody.  Both real backends show it
+ * on two CPUs: in the 3.1 (`barging`) mtime loop a quarter of the
+ * executor's FUTEX_WAITs and 61% of Ruby 3.1.2's return at once, and
+ * FUTEX_WAKEs of nobody outnumber the wakes of a sleeper (docs/validate.md,
+ * "The 3.1 GVL's waits"); without the window the model's waits almost
+ * never did.  On one core nothing can run to signal a thread on its way
+ * into the kernel (the one-CPU hand-off calibrate measures holds the
+ * sleeper's wait), so the window is charged on several cores only; a
+ * profile without futex_wake_none models none (0). */
 
 static void sleep_woken(struct mach_task *t, void *ctx)
 {
@@ -99,11 +119,13 @@ static void sleep_block(struct mach_task *t, void *ctx)
 
 static void sync_sleep(struct rb_thread *th, th_cont on_wake)
 {
+    const struct scn_machine *m = &th->vm->scn->machine;
     th_sync_of(th)->wake_k = on_wake;
     if (!th_sync_of(th)->pre_sleep) {  /* (a condvar waiter registered earlier: vml_cond_wait) */
         th_sync_of(th)->pre_sleep = true;
         th_sync_of(th)->wake_pending = false;
     }
+    if (m->cores > 1) th->pending_cost += m->futex_wake_none;  /* FUTEX_WAIT's way in (above) */
     if (th->pending_cost > 0) th_burst(th, 0, sleep_block);
     else sleep_block(th->nt, th);
 }
@@ -118,6 +140,11 @@ static void sync_wake_as(struct rb_thread *target, struct gvl_actor by)
         vm->wakeups++;
     } else if (th_sync_of(target)->pre_sleep) {
         th_sync_of(target)->wake_pending = true;
+        /* registered, not asleep yet: the FUTEX_WAKE finds nobody
+         * (futex_wake_none when the profile measured it) */
+        if (by.cost) *by.cost += vm->scn->machine.futex_wake_none > 0 ? vm->scn->machine.futex_wake_none
+                                                                      : vm_wake_cost(vm, woke);
+        return;
     } else {
         return;  /* already awake and on its way to re-check: nothing to do */
     }
