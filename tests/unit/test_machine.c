@@ -61,14 +61,15 @@ static void test_same_core_wake(void)
  * after (the core idled since B slept: LOCAL, futex_wake), blocks 5 after;
  * B runs after a switch and wakes A 4 later (the core busy all along since
  * A slept: CHAIN). */
+static const struct ms_step chain_a[] = { { A_BLOCK, 0, 0 }, { A_BURST, 20, 0 }, { A_WAKE, 0, 1 },
+                                          { A_BURST, 5, 0 }, { A_BLOCK, 0, 0 }, { A_MARK, 0, 0 },
+                                          { A_EXIT, 0, 0 } };
+static const struct ms_step chain_b[] = { { A_BURST, 10, 0 }, { A_BLOCK, 0, 0 }, { A_MARK, 0, 0 },
+                                          { A_BURST, 4, 0 }, { A_WAKE, 0, 0 }, { A_EXIT, 0, 0 } };
+
 static void test_wake_chain(void)
 {
-    static const struct ms_step a[] = { { A_BLOCK, 0, 0 }, { A_BURST, 20, 0 }, { A_WAKE, 0, 1 },
-                                         { A_BURST, 5, 0 }, { A_BLOCK, 0, 0 }, { A_MARK, 0, 0 },
-                                         { A_EXIT, 0, 0 } };
-    static const struct ms_step b[] = { { A_BURST, 10, 0 }, { A_BLOCK, 0, 0 }, { A_MARK, 0, 0 },
-                                         { A_BURST, 4, 0 }, { A_WAKE, 0, 0 }, { A_EXIT, 0, 0 } };
-    const struct ms_step *const s[] = { a, b };
+    const struct ms_step *const s[] = { chain_a, chain_b };
     struct ms_world w;
     ms_setup(&w, 1, s, 2);
     ms_start(&w, 0);
@@ -92,12 +93,7 @@ static void test_wake_chain(void)
  * no waker) does not, and the next arrival of the same task pays nothing. */
 static void test_wake_return(void)
 {
-    static const struct ms_step a[] = { { A_BLOCK, 0, 0 }, { A_BURST, 20, 0 }, { A_WAKE, 0, 1 },
-                                         { A_BURST, 5, 0 }, { A_BLOCK, 0, 0 }, { A_MARK, 0, 0 },
-                                         { A_EXIT, 0, 0 } };
-    static const struct ms_step b[] = { { A_BURST, 10, 0 }, { A_BLOCK, 0, 0 }, { A_MARK, 0, 0 },
-                                         { A_BURST, 4, 0 }, { A_WAKE, 0, 0 }, { A_EXIT, 0, 0 } };
-    const struct ms_step *const s[] = { a, b };
+    const struct ms_step *const s[] = { chain_a, chain_b };
     struct ms_world w;
     struct mach_params p = ms_params(1, MACH_SCHED_FIFO);
     p.wake_return = 7;
