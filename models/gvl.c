@@ -397,17 +397,13 @@ static void turn_sleep(struct rb_thread *th)
         mn_thread_wait(th);
         return;
     }
-    /* its FUTEX_WAIT: the system call's way into the kernel and the futex
-     * hash bucket before the thread is queued there, the same path as a
-     * FUTEX_WAKE that finds nobody (futex_wake_none; 0: not modelled) -
-     * time in which it is registered on its condvar but not asleep.  On
-     * one core nothing can signal it meanwhile (perf of the executor's
-     * one-CPU ping-pong: none of its futex waits returned at once), and
-     * that CPU is inside the one-CPU hand-off calibrate measures
-     * (futex_wake_chain: handoff_same_cpu_ns holds the sleeper's wait),
-     * which the machine charges to this thread when a chain wake brings
-     * it back (vm_chain_wait, mach_params.wake_return) */
-    if (th->vm->scn->machine.cores > 1) th->pending_cost += th->vm->scn->machine.futex_wake_none;
+    /* its FUTEX_WAIT's way in (vm_futex_wait_entry), in which it is
+     * registered on its condvar but not asleep; not on one core (perf of
+     * the executor's one-CPU ping-pong: none of its futex waits returned at
+     * once), where the wait is part of the chain hand-off, charged to this
+     * thread when a chain wake brings it back (vm_chain_wait,
+     * mach_params.wake_return) */
+    th->pending_cost += vm_futex_wait_entry(th->vm);
     if (th->pending_cost > 0) {
         th->turn_presleep = true;  /* registered, not asleep: signal_presleep */
         th_burst(th, 0, turn_sleep_now);

@@ -344,6 +344,20 @@ static inline sim_time vm_timed_wait_slack(const struct vm *vm)
     return vm->scn->machine.timer_slack;
 }
 
+/* A FUTEX_WAIT's way in: the system call's entry and the futex hash bucket
+ * before the kernel has queued the thread, the path a FUTEX_WAKE that
+ * finds nobody takes (futex_wake_none; 0 when the profile lacks it),
+ * during which the thread is registered but not asleep, and a signal or
+ * an unlock makes its wait return at once.  Charged on several cores only:
+ * on one core nothing can run to signal it meanwhile, and that CPU is
+ * inside the one-CPU hand-off calibrate measures (futex_wake_chain).  The
+ * GVL's turn waits (gvl.c turn_sleep) and the native locks' and condvars'
+ * waits (vm_lock.c sync_sleep) pay it. */
+static inline sim_time vm_futex_wait_entry(const struct vm *vm)
+{
+    return vm->scn->machine.cores > 1 ? vm->scn->machine.futex_wake_none : 0;
+}
+
 /* The sleeper's share of a one-core futex hand-off (futex_wake_chain,
  * calibrate's handoff_same_cpu_ns less context_switch, holds one
  * FUTEX_WAKE and one FUTEX_WAIT): what is left after the waker's system

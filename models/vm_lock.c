@@ -119,13 +119,12 @@ static void sleep_block(struct mach_task *t, void *ctx)
 
 static void sync_sleep(struct rb_thread *th, th_cont on_wake)
 {
-    const struct scn_machine *m = &th->vm->scn->machine;
     th_sync_of(th)->wake_k = on_wake;
     if (!th_sync_of(th)->pre_sleep) {  /* (a condvar waiter registered earlier: vml_cond_wait) */
         th_sync_of(th)->pre_sleep = true;
         th_sync_of(th)->wake_pending = false;
     }
-    if (m->cores > 1) th->pending_cost += m->futex_wake_none;  /* FUTEX_WAIT's way in (above) */
+    th->pending_cost += vm_futex_wait_entry(th->vm);  /* FUTEX_WAIT's way in (above) */
     if (th->pending_cost > 0) th_burst(th, 0, sleep_block);
     else sleep_block(th->nt, th);
 }
