@@ -298,9 +298,12 @@ static int calibrate_exec(const struct args *a)
         .quick = args_has(a, "quick"), .quiet = args_has(a, "quiet"),
         .ruby = args_str(a, "ruby", NULL), .no_ruby = args_has(a, "no-ruby"),
         .max_spread = spread ? strtod(spread, NULL) : 0.10,
-        .only = !args_has(a, "only") ? CALIB_ALL
-                : !strcmp(args_str(a, "only", ""), "ruby") ? CALIB_ONLY_RUBY : CALIB_ONLY_CACHE,
+        .only = CALIB_ALL,
     };
+    /* --only NAME: the group of that name (args checked it is one of only_names) */
+    const char *only = args_str(a, "only", NULL);
+    for (enum calib_group g = CALIB_ONLY_CACHE; only && g <= CALIB_ONLY_RUBY; g++)
+        if (!strcmp(only, calib_group_name(g))) o.only = g;
     char err[GV_ERRLEN];
     /* open the output first: a path that cannot be written fails before a minute of measuring */
     struct afile af;
@@ -314,7 +317,7 @@ static int calibrate_exec(const struct args *a)
     if (!o.quiet)
         fprintf(stderr, "gvlsim calibrate: %s, %d CPUs (%d online), Linux %s; %s run, about %d s\n", h.cpu_model,
                 h.cpus_allowed, h.cpus_online, h.kernel,
-                o.only == CALIB_ONLY_CACHE ? "cache" : o.only == CALIB_ONLY_RUBY ? "ruby" : o.quick ? "quick" : "full",
+                o.only != CALIB_ALL ? calib_group_name(o.only) : o.quick ? "quick" : "full",
                 o.only != CALIB_ALL ? 10 : o.quick ? 15 : 60);
     struct progress pr = { o.quiet, o.max_spread, 0 };
     if (o.no_ruby && (o.ruby || o.only == CALIB_ONLY_RUBY)) {

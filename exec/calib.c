@@ -110,6 +110,15 @@ static const struct calib_desc descs[CALIB_COUNT] = {
 const long long calib_idle_ns[CALIB_IDLE_LEVELS] = { 10000, 30000, 100000, 300000,
                                                       1000000, 3000000, 10000000, 30000000 };
 
+const char *calib_group_name(enum calib_group g)
+{
+    switch (g) {
+    case CALIB_ONLY_CACHE: return "cache";
+    case CALIB_ONLY_RUBY: return "ruby";
+    default: return NULL;
+    }
+}
+
 bool calib_in_group(enum calib_group g, enum calib_id id)
 {
     switch (id) {
@@ -361,7 +370,7 @@ int calib_run(const struct calib_opts *o, struct calib_result *r, char *err, siz
     prctl(PR_GET_NAME, name, 0, 0, 0);
     int rc = calib_pin_self(&c, c.cpu0);
     if (rc == GV_OK && oo.only != CALIB_ALL) {
-        const char *group = oo.only == CALIB_ONLY_CACHE ? "cache" : "ruby";
+        const char *group = calib_group_name(oo.only);
         calib_name(group);
         if (oo.only == CALIB_ONLY_CACHE) calib_bench_cache_only(&c);
         else calib_bench_ruby(&c);

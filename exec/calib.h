@@ -124,6 +124,9 @@ enum calib_group {
                           * methods' CPU beyond their system calls (insn_time, method_work) */
 };
 
+/* The name of group g as `calibrate --only` takes it ("cache", "ruby");
+ * NULL for CALIB_ALL or a value out of range. */
+const char *calib_group_name(enum calib_group g);
 /* Is the measurement id one of group g's? */
 bool calib_in_group(enum calib_group g, enum calib_id id);
 

@@ -643,6 +643,8 @@ static void test_groups(void)
     for (int i = 0; i < 3; i++)
         ASSERT(calib_in_group(CALIB_ONLY_RUBY, ruby[i]) && !calib_in_group(CALIB_ONLY_CACHE, ruby[i]));
     ASSERT(!calib_in_group(CALIB_ONLY_CACHE, CALIB_FUTEX_WAKE) && !calib_in_group(CALIB_ONLY_RUBY, CALIB_FUTEX_WAKE));
+    ASSERT(!strcmp(calib_group_name(CALIB_ONLY_CACHE), "cache") && !strcmp(calib_group_name(CALIB_ONLY_RUBY), "ruby"));
+    ASSERT(!calib_group_name(CALIB_ALL));
     ASSERT(calib_is_ruby_key("insn_time") && calib_is_ruby_key("method_work.stat") &&
            calib_is_ruby_key("method_work.open_devnull"));
     ASSERT(!calib_is_ruby_key("method_work") && !calib_is_ruby_key("syscalls.stat") &&
