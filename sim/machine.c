@@ -45,6 +45,8 @@ static void ev_slice(void *obj, uint64_t arg);
 static void ev_enqueue(void *obj, uint64_t arg);
 static void ev_wake_preempt(void *obj, uint64_t arg);
 static void ev_resched(void *obj, uint64_t arg);
+static void ev_nohz_kick(void *obj, uint64_t arg);
+static inline sim_time idle_wake_latency(struct machine *m, const struct mach_core *c);
 static void steal_arm(struct machine *m, struct mach_core *c);
 static bool stalled(struct machine *m, struct mach_core *c, sim_handler fn, sim_event_id *id);
 static void rated_start(struct machine *m, struct mach_task *t);
@@ -441,6 +443,72 @@ static inline __attribute__((always_inline)) void begin_arrival(struct machine *
     }
 }
 
+/* Move the longest-waiting task of src's run queue to core dst (a
+ * balance); returns it, READY, for dst to run. */
+static struct mach_task *migrate_queued(struct machine *m, struct mach_core *src, struct mach_core *dst)
+{
+    struct mach_task *t = rq_pop(m, src);
+    m->migrations++;
+    fair_dequeue(m, src, t, true);  /* its lag goes along */
+    fair_enqueue(m, dst, t, false);
+    return t;
+}
+
+/* ---- the tick's kick of an idle core (nohz idle balance) -----------------
+ *
+ * A core that goes idle pulls a waiting task at once (dispatch, newidle
+ * balance), but a core already idle is asleep: with nothing to do it takes
+ * no tick (NO_HZ) and balances nothing.  When a wake queues a task behind
+ * its busy waker although a core is idle (wake_pack), Linux has the busy
+ * core's tick notice it: sched_tick -> sched_balance_trigger ->
+ * nohz_balancer_kick sees two runnable tasks (rq->nr_running >= 2) and an
+ * idle CPU and kicks that CPU (kick_ilb, an IPI), which runs the idle
+ * balance for the idle CPUs (_nohz_idle_balance -> sched_balance_rq) and
+ * pulls a task from the busiest queue (kernel/sched/fair.c, Linux 6.12;
+ * trigger_load_balance before 6.10), one idle wake-up later.  A task that
+ * ran less than sched_migration_cost ago (500 us, Linux's default) is
+ * cache-hot (task_hot) and stays unless the domain's balance failed more
+ * than cache_nice_tries times in a row (1 for CPUs sharing a last-level
+ * cache, sd_init; can_migrate_task): it moves at the third tick.  The
+ * model takes the end of its last run (blocked_at)
+ * for its start (exec_start), and counts the failures per busy core.
+ * Without this the two threads of a 2-thread loop could share one core of
+ * two for the whole run.  Not modelled: the kick's throttle
+ * (nohz.next_balance, about one balance interval, a tick or two). */
+#define NOHZ_MIGRATION_COST ((sim_time)500 * SIM_US)
+#define NOHZ_CACHE_NICE_TRIES 1
+static sim_time next_tick(const struct machine *m)
+{
+    sim_time T = m->p.os_tick, now = mach_now_of(m);
+    return (now / T + 1) * T;
+}
+
+static void nohz_arm(struct machine *m, struct mach_core *c)
+{
+    if (c->nohz_ev || m->p.os_tick <= 0) return;
+    c->nohz_ev = sim_at(m->eng, next_tick(m), ev_nohz_kick, m, (uint64_t)c->id);
+}
+
+static void ev_nohz_kick(void *obj, uint64_t arg)
+{
+    struct machine *m = obj;
+    struct mach_core *c = &m->cores[arg];
+    c->nohz_ev = 0;
+    if (c->state == CORE_IDLE || c->nrq == 0) return;
+    if (stalled(m, c, ev_nohz_kick, &c->nohz_ev)) return;  /* its tick comes after the gap */
+    int i = first_idle_core(m);
+    if (i < 0) return;
+    if (mach_now_of(m) - c->rq_head->blocked_at < NOHZ_MIGRATION_COST && c->nohz_failed++ <= NOHZ_CACHE_NICE_TRIES) {
+        nohz_arm(m, c);  /* cache-hot: the next tick tries again */
+        return;
+    }
+    c->nohz_failed = 0;
+    struct mach_core *dst = &m->cores[i];
+    struct mach_task *t = migrate_queued(m, c, dst);
+    begin_arrival(m, dst, t, CORE_WAKING, idle_wake_latency(m, dst));
+    if (c->nrq > 0) nohz_arm(m, c);  /* the next tick kicks another */
+}
+
 /* The core's task left (blocked, exited, preempted): pick the next one. */
 static inline __attribute__((always_inline)) void dispatch(struct machine *m, struct mach_core *c)
 {
@@ -458,12 +526,7 @@ static inline __attribute__((always_inline)) void dispatch(struct machine *m, st
             struct mach_core *o = &m->cores[i];
             if (o != c && o->nrq > 0 && (!src || o->nrq > src->nrq)) src = o;
         }
-        if (src) {
-            t = rq_pop(m, src);
-            m->migrations++;
-            fair_dequeue(m, src, t, true);  /* its lag goes along */
-            fair_enqueue(m, c, t, false);
-        }
+        if (src) t = migrate_queued(m, src, c);
     }
     if (t) {
         begin_arrival(m, c, t, CORE_SWITCHING, m->p.context_switch);
@@ -933,9 +996,12 @@ static inline __attribute__((always_inline)) int place(struct machine *m, struct
         begin_arrival(m, &m->cores[target], t, CORE_WAKING, lat);
         return wcore >= 0 ? MACH_WAKE_REMOTE : MACH_WAKE_LOCAL;
     }
-    /* 2. no idle core: the least loaded run queue; packed: the waker's core */
-    target = target >= 0 ? wcore : least_loaded(m, t->last_core, wcore, waker && waker->wakeup_preempt ? wcore : -1);
+    /* 2. no idle core: the least loaded run queue; packed: the waker's core,
+     * whose next tick kicks the idle one (nohz_arm) */
+    bool packed = target >= 0;
+    target = packed ? wcore : least_loaded(m, t->last_core, wcore, waker && waker->wakeup_preempt ? wcore : -1);
     struct mach_core *c = &m->cores[target];
+    if (packed) nohz_arm(m, c);
     if (fair_on(m) && (waker == NULL || target == wcore)) {
         if (initial) {
             t->state = MT_READY;

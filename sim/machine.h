@@ -190,6 +190,8 @@ struct mach_core {
     sim_time arrive_at;
     sim_event_id slice_ev;
     sim_event_id resched_ev; /* fair: a re-pick asked for (need_resched) */
+    sim_event_id nohz_ev;    /* its next tick's kick of an idle core (ev_nohz_kick) */
+    int nohz_failed;         /* kicks in a row that left a cache-hot task (nr_balance_failed) */
     struct fair_rq frq;      /* fair: what V needs */
     sim_time state_since;
     union {  /* time spent in each state, indexed by enum mach_core_state */

@@ -210,6 +210,38 @@ static void test_wake_pack(void)
     ASSERT(packed >= 8 && packed <= 32);
 }
 
+/* The busy core's tick kicks the idle one (nohz idle balance): B, packed
+ * behind A on core 0 when A wakes it at first + 12, while A works 1000
+ * more and core 1 idles.  Ticks every 100: B slept less than 500 us, so it
+ * is cache-hot, refused twice (cache_nice_tries 1) and pulled at the third
+ * tick; it reaches core 1 one idle wake (10) later, long before A's end
+ * would have let it run (at A's end, 1114, without the kick). */
+static void nohz_run(sim_time first, sim_time expect)
+{
+    static const struct ms_step b[] = { { A_BLOCK, 0, 0 }, { A_MARK, 0, 0 }, { A_EXIT, 0, 0 } };
+    static const struct ms_step c[] = { { A_EXIT, 0, 0 } };
+    struct ms_step a[] = { { A_BURST, first, 0 }, { A_WAKE, 0, 0 }, { A_BURST, 1000, 0 }, { A_EXIT, 0, 0 } };
+    const struct ms_step *const s[] = { b, c, a };
+    struct mach_params p = ms_params(2, MACH_SCHED_FIFO);
+    p.wake_pack = 1;
+    struct ms_world w;
+    ms_setup_params(&w, &p, s, 3);
+    for (int i = 0; i < 3; i++) ms_start(&w, i);
+    ms_run(&w);
+    ASSERT_EQ(w.t[0].marks[0], expect);
+    ASSERT_EQ(w.t[0].t.last_core, 1);
+    ASSERT_EQ(w.m.migrations, 1);
+    ASSERT_EQ(w.m.cores[0].nohz_failed, 0);
+    ms_teardown(&w);
+}
+
+static void test_nohz_kick(void)
+{
+    nohz_run(100, 410);  /* woken at 112: refused at 200 and 300, pulled at 400 */
+    nohz_run(150, 410);  /* woken at 162: the same ticks */
+    nohz_run(250, 510);  /* woken at 262: refused at 300 and 400, pulled at 500 */
+}
+
 /* wake_pack_sleep: a wakee that slept less than it stays on its busy last
  * core; one that slept as long or longer goes to the idle core, as on
  * mainline, whatever the share (this guest: ~300 us, docs/validate.md). */
@@ -681,6 +713,7 @@ int main(void)
     RUN(test_remote_busy_wake_and_slice);
     RUN(test_wake_pack);
     RUN(test_wake_pack_sleep);
+    RUN(test_nohz_kick);
     RUN(test_wake_idle_extra);
     RUN(test_wake_ipi_extra);
     RUN(test_wake_timer);
