@@ -1,0 +1,93 @@
+/* wake_after_sleep.c - does a thread woken right after it went to sleep
+ * come back faster than one that slept longer?  The model charges every
+ * wake of a sleeper on an idle core wake_idle_core (measured by `gvlsim
+ * calibrate` after 10 us of idleness) plus wake_idle_extra for longer
+ * idleness; this checks the short end (docs/validate.md, "The 2-CPU
+ * ping-pong of the 3.1 GVL").
+ *
+ *   cc -O2 -pthread -o wake_after_sleep scripts/wake_after_sleep.c
+ *   ./wake_after_sleep [ROUNDS]
+ *
+ * Thread A (CPU 0) notes the time and calls FUTEX_WAIT; thread B (CPU 1)
+ * spins until X ns after that time, notes the time, stores to the word and
+ * calls FUTEX_WAKE.  A's latency is from B's note to A's return.  Prints,
+ * for each X, the share of waits that slept (returned 0, not EAGAIN) and
+ * the latency's 10th, 50th and 90th percentiles. */
+#define _GNU_SOURCE
+#include <linux/futex.h>
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include "probe.h"
+
+static const long long sleeps[] = { 0, 500, 1000, 1500, 2000, 3000, 5000, 10000, 30000 };
+#define NSLEEPS (int)(sizeof sleeps / sizeof sleeps[0])
+
+static _Atomic int word, go;
+static _Atomic long long slept_at, woke_at, wait_for;
+
+static void *waker(void *arg)
+{
+    (void)arg;
+    allow(1, -1);
+    for (;;) {
+        int g;
+        while ((g = atomic_load(&go)) == 0) {}
+        if (g < 0) return NULL;
+        long long at = atomic_load(&slept_at) + atomic_load(&wait_for);
+        while (now_ns() < at) {}
+        atomic_store(&woke_at, now_ns());
+        atomic_store(&word, 1);
+        syscall(SYS_futex, &word, FUTEX_WAKE_PRIVATE, 1, NULL, NULL, 0);
+        atomic_store(&go, 0);
+    }
+}
+
+static int cmp(const void *a, const void *b)
+{
+    long long x = *(const long long *)a, y = *(const long long *)b;
+    return x < y ? -1 : x > y;
+}
+
+int main(int argc, char **argv)
+{
+    int rounds = argc > 1 ? atoi(argv[1]) : 400;
+    if (rounds < 10) {
+        fprintf(stderr, "usage: wake_after_sleep [ROUNDS >= 10]\n");
+        return 2;
+    }
+    long long *lat = malloc((size_t)rounds * sizeof *lat);
+    pthread_t b;
+    if (!lat || pthread_create(&b, NULL, waker, NULL) != 0) {
+        perror("wake_after_sleep");
+        return 1;
+    }
+    allow(0, -1);
+    printf("woken after   slept    latency p10 / p50 / p90\n");
+    for (int i = 0; i < NSLEEPS; i++) {
+        int slept = 0;
+        for (int k = 0; k < rounds; k++) {
+            atomic_store(&word, 0);
+            spin_ns(50000);  /* the other CPU idles meanwhile */
+            atomic_store(&wait_for, sleeps[i]);
+            atomic_store(&slept_at, now_ns());
+            atomic_store(&go, 1);
+            long rc = syscall(SYS_futex, &word, FUTEX_WAIT_PRIVATE, 0, NULL, NULL, 0);
+            long long back = now_ns();
+            while (atomic_load(&go) != 0) {}
+            slept += rc == 0;
+            lat[k] = back - atomic_load(&woke_at);
+        }
+        qsort(lat, (size_t)rounds, sizeof *lat, cmp);
+        printf("%8lld ns   %4.0f%%    %6lld / %6lld / %6lld ns\n", sleeps[i], 100.0 * slept / rounds,
+               lat[rounds / 10], lat[rounds / 2], lat[rounds * 9 / 10]);
+    }
+    atomic_store(&go, -1);
+    pthread_join(b, NULL);
+    free(lat);
+    return 0;
+}
