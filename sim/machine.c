@@ -470,11 +470,11 @@ static struct mach_task *migrate_queued(struct machine *m, struct mach_core *src
  * cache-hot (task_hot) and stays unless the domain's balance failed more
  * than cache_nice_tries times in a row (1 for CPUs sharing a last-level
  * cache, sd_init; can_migrate_task): it moves at the third tick.  The
- * model takes the end of its last run (blocked_at)
- * for its start (exec_start), and counts the failures per busy core.
- * Without this the two threads of a 2-thread loop could share one core of
- * two for the whole run.  Not modelled: the kick's throttle
- * (nohz.next_balance, about one balance interval, a tick or two). */
+ * model takes the end of its last run (blocked_at) for its start
+ * (exec_start), and counts the failures per busy core.  Without this the
+ * two threads of a 2-thread loop could share one core of two for the whole
+ * run.  Not modelled: the kick's throttle (nohz.next_balance, about one
+ * balance interval, a tick or two). */
 #define NOHZ_MIGRATION_COST ((sim_time)500 * SIM_US)
 #define NOHZ_CACHE_NICE_TRIES 1
 static sim_time next_tick(const struct machine *m)
