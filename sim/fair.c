@@ -27,13 +27,7 @@ static sim_time now_of(const struct machine *m) { return sim_now(m->eng); }
 static sim_time cfs_latency(const struct machine *m) { return 8 * m->p.os_timeslice; }
 static sim_time cfs_wakeup_gran(const struct machine *m) { return m->p.os_timeslice * 4 / 3; }
 
-static sim_time tick_ceil(const struct machine *m, sim_time t)
-{
-    sim_time T = m->p.os_tick > 0 ? m->p.os_tick : 1;
-    sim_time k = t / T;
-    if (k * T < t) k++;
-    return k * T;
-}
+static sim_time tick_ceil(const struct machine *m, sim_time t) { return mach_tick_ceil(&m->p, t); }
 
 static sim_time floor_div(__int128 a, int n)
 {

@@ -477,16 +477,10 @@ static struct mach_task *migrate_queued(struct machine *m, struct mach_core *src
  * balance interval, a tick or two). */
 #define NOHZ_MIGRATION_COST ((sim_time)500 * SIM_US)
 #define NOHZ_CACHE_NICE_TRIES 1
-static sim_time next_tick(const struct machine *m)
-{
-    sim_time T = m->p.os_tick, now = mach_now_of(m);
-    return (now / T + 1) * T;
-}
-
 static void nohz_arm(struct machine *m, struct mach_core *c)
 {
     if (c->nohz_ev || m->p.os_tick <= 0) return;
-    c->nohz_ev = sim_at(m->eng, next_tick(m), ev_nohz_kick, m, (uint64_t)c->id);
+    c->nohz_ev = sim_at(m->eng, mach_tick_ceil(&m->p, mach_now_of(m) + 1), ev_nohz_kick, m, (uint64_t)c->id);  /* the next tick */
 }
 
 static void ev_nohz_kick(void *obj, uint64_t arg)

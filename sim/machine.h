@@ -422,4 +422,14 @@ static inline sim_time mach_wake_ipi_extra(const struct machine *m)
     return m->last_ipi_extra;
 }
 
+/* The first of the kernel's ticks (multiples of os_tick, on every core) at
+ * or after t; with no tick (os_tick <= 0), t itself. */
+static inline sim_time mach_tick_ceil(const struct mach_params *p, sim_time t)
+{
+    sim_time T = p->os_tick > 0 ? p->os_tick : 1;
+    sim_time k = t / T;
+    if (k * T < t) k++;
+    return k * T;
+}
+
 #endif
