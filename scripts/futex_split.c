@@ -65,12 +65,6 @@ static void *sleeper(void *arg)
     return NULL;
 }
 
-static int cmp(const void *p, const void *q)
-{
-    long long x = *(const long long *)p, y = *(const long long *)q;
-    return (x > y) - (x < y);
-}
-
 int main(int argc, char **argv)
 {
     if (argc > 1) rounds = atol(argv[1]);
@@ -115,8 +109,8 @@ int main(int argc, char **argv)
         fprintf(stderr, "futex_split: no round where B slept\n");
         return 1;
     }
-    qsort(entry, (size_t)n, sizeof *entry, cmp);
-    qsort(ret, (size_t)n, sizeof *ret, cmp);
+    qsort(entry, (size_t)n, sizeof *entry, cmp_ll);
+    qsort(ret, (size_t)n, sizeof *ret, cmp_ll);
     printf("clock read %lld ns; %ld waits that slept: entry p10/median/p90 %lld/%lld/%lld ns, "
            "return %lld/%lld/%lld ns\n", (r1 - r0) / 1000, n, entry[n / 10], entry[n / 2], entry[9 * n / 10],
            ret[n / 10], ret[n / 2], ret[9 * n / 10]);

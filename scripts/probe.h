@@ -1,9 +1,10 @@
 /* probe.h - what the stand-alone probes of scripts/ (wake_paths.c,
  * wake_pull.c, timer_pull.c, futex_split.c, free_paced.c, objspace_pair.c,
  * line_load_then_add.c, futex_window.c, wake_after_sleep.c) share: the
- * monotonic clock, a busy spin, and the calling thread's CPUs.  Header
- * only, so that each probe still builds with one `cc -O2 -pthread
- * scripts/NAME.c` (tests/e2e/probes.sh builds them all). */
+ * monotonic clock, a busy spin, the calling thread's CPUs and a qsort
+ * comparator of long longs.  Header only, so that each probe still builds
+ * with one `cc -O2 -pthread scripts/NAME.c` (tests/e2e/probes.sh builds
+ * them all). */
 #ifndef SCRIPTS_PROBE_H
 #define SCRIPTS_PROBE_H
 
@@ -11,6 +12,7 @@
 #define _GNU_SOURCE
 #endif
 #include <sched.h>
+#include <stdlib.h>
 #include <time.h>
 
 static inline long long now_ns(void)
@@ -35,6 +37,13 @@ static inline void allow(int a, int b)
     CPU_SET(a, &s);
     if (b >= 0) CPU_SET(b, &s);
     sched_setaffinity(0, sizeof s, &s);
+}
+
+/* qsort(3) order of long longs (timings in ns). */
+static inline int cmp_ll(const void *a, const void *b)
+{
+    long long x = *(const long long *)a, y = *(const long long *)b;
+    return (x > y) - (x < y);
 }
 
 #endif

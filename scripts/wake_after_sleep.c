@@ -47,12 +47,6 @@ static void *waker(void *arg)
     }
 }
 
-static int cmp(const void *a, const void *b)
-{
-    long long x = *(const long long *)a, y = *(const long long *)b;
-    return x < y ? -1 : x > y;
-}
-
 int main(int argc, char **argv)
 {
     int rounds = argc > 1 ? atoi(argv[1]) : 400;
@@ -82,7 +76,7 @@ int main(int argc, char **argv)
             slept += rc == 0;
             lat[k] = back - atomic_load(&woke_at);
         }
-        qsort(lat, (size_t)rounds, sizeof *lat, cmp);
+        qsort(lat, (size_t)rounds, sizeof *lat, cmp_ll);
         printf("%8lld ns   %4.0f%%    %6lld / %6lld / %6lld ns\n", sleeps[i], 100.0 * slept / rounds,
                lat[rounds / 10], lat[rounds / 2], lat[rounds * 9 / 10]);
     }

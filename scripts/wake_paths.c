@@ -56,15 +56,9 @@ static void *sleeper(void *arg)
     return NULL;
 }
 
-static int cmp(const void *a, const void *b)
-{
-    long long x = *(const long long *)a, y = *(const long long *)b;
-    return (x > y) - (x < y);
-}
-
 static void print(const char *what, long long *v, int n)
 {
-    qsort(v, (size_t)n, sizeof *v, cmp);
+    qsort(v, (size_t)n, sizeof *v, cmp_ll);
     printf("%-14s min %.1f p25 %.1f median %.1f p75 %.1f us\n", what, v[0] / 1e3, v[n / 4] / 1e3, v[n / 2] / 1e3,
            v[3 * n / 4] / 1e3);
 }
