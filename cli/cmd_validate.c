@@ -10,6 +10,7 @@
  * spreads the drift over all configurations alike, and the k-th runs of
  * two points (the cores ratio pairs them) are taken close in time. */
 #include <inttypes.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -65,8 +66,9 @@ static const struct args_opt validate_opts[] = {
     CLI_OPT_FORMAT,
     { .name = "rows", .kind = ARGS_PATH, .metavar = "FILE",
       .help = "also write every run's row to FILE (point, rep, KEY...,\n"
-              "then the columns of `gvlsim run`, then line_probe_ns: the\n"
-              "cache probe before a real run; format by suffix)" },
+              "then the columns of `gvlsim run`, then line_probe_ns and\n"
+              "wake_probe_ns: the cache and wake probes before a real run;\n"
+              "format by suffix)" },
     { .name = "report", .kind = ARGS_ENUM, .values = cmp_report_names,
       .help = "the table on stdout: text (the default), markdown, or JSON\n"
               "with the rows of -o" },
@@ -115,7 +117,11 @@ const struct cli_command cli_cmd_validate = {
         "to; a few ms) runs: the report gives its range, and a warning says when it\n"
         "differs from the profile's cache_probe by more than 1.5x (the runs met\n"
         "another cache regime than the one the profile's cache keys were measured\n"
-        "in; docs/validate.md, \"The cache regime\").\n"
+        "in; docs/validate.md, \"The cache regime\").  So does its wake probe\n"
+        "(wake_idle_core's measurement, 20 wakes: a few ms): a warning says when the\n"
+        "runs' wakes differ from the profile's wake_idle_core by more than 15% (a\n"
+        "guest's wake drifts from minute to minute; docs/validate.md, \"The wake\n"
+        "drift\").\n"
         "With --sensitivity the table also gives each simulated figure's range when\n"
         "the profile's measurements (its calibration section: median, q1, q3 of\n"
         "each) move one at a time to their q1 and to their q3, the keys derived from\n"
@@ -177,6 +183,9 @@ struct validation {
     double *probe;                    /* [point * nreps + rep]: the cache probe before those real runs,
                                        * ns (0: none: one CPU, or --measured rows without it) */
     char probe_note[256];             /* why there is none (the probe's message), or "" */
+    double *wake;                     /* [point * nreps + rep]: the wake probe's latency before those
+                                       * real runs, ns (0: none) */
+    char wake_note[256];              /* why there is none, or "" */
     /* --sensitivity */
     bool sensitivity;
     int sens_seeds;                   /* seeds of each variant (the first of the table's) */
@@ -398,60 +407,107 @@ static void progress(struct validation *v, const char *what, int p, const uint64
 /* ---- the cache regime ------------------------------------------------------- */
 
 #define PROBE_ROUNDS 9   /* a few ms */
+#define WAKE_PROBE_WAKES 20   /* a few ms */
 
-/* The cache-regime probe of `gvlsim calibrate` (exec/calib.h
- * calib_line_probe) before the real runs of point p, rep k: a guest's
- * vCPUs may share a cache in one window and not in the next, and what a
- * cross-CPU line or free costs a run follows (docs/validate.md, "The cache
- * regime").  One CPU (or none the probe can pin): no probe, said once. */
-static int probe_before(struct validation *v, int p, int k)
+/* A probe's outcome: its figure at vals[p * nreps + k], or why there is
+ * none in note (then said once in the report, and not tried again). */
+static int probe_done(struct validation *v, int rc, double ns, double *vals, int p, int k, char *note,
+                      size_t note_size, const char *what, const char *err)
 {
-    if (v->probe_note[0]) return GV_EXIT_OK;
-    struct calib_probe pr;
-    char err[GV_ERRLEN];
-    int rc = calib_line_probe(PROBE_ROUNDS, &pr, err, sizeof err);
     if (rc == GV_ENOMEM) {
         fprintf(stderr, "gvlsim validate: out of memory\n");
         return GV_EXIT_NOMEM;
     }
     if (rc != GV_OK) {
-        snprintf(v->probe_note, sizeof v->probe_note, "no cache probe: %.200s", err);
+        snprintf(note, note_size, "no %s probe: %.200s", what, err);
         return GV_EXIT_OK;
     }
-    v->probe[(size_t)p * (size_t)v->nreps + (size_t)k] = pr.add_ns;
+    vals[(size_t)p * (size_t)v->nreps + (size_t)k] = ns;
     return GV_EXIT_OK;
 }
 
-static void probe_cell(const struct validation *v, int p, int k, struct row *cells)
+/* Before the real runs of point p, rep k: the cache-regime probe of `gvlsim
+ * calibrate` (exec/calib.h calib_line_probe) - a guest's vCPUs may share a
+ * cache in one window and not in the next, and what a cross-CPU line or
+ * free costs a run follows (docs/validate.md, "The cache regime") - and the
+ * wake probe (calib_wake_probe) - the wake of an idle vCPU drifts between
+ * minutes ("The wake drift").  One CPU (or none a probe can pin): no
+ * probe, said once. */
+static int probes_before(struct validation *v, int p, int k)
 {
-    double ns = v->probe[(size_t)p * (size_t)v->nreps + (size_t)k];
+    char err[GV_ERRLEN];
+    int code = GV_EXIT_OK;
+    if (!v->probe_note[0]) {
+        struct calib_probe pr;
+        int rc = calib_line_probe(PROBE_ROUNDS, &pr, err, sizeof err);
+        code = probe_done(v, rc, pr.add_ns, v->probe, p, k, v->probe_note, sizeof v->probe_note, "cache", err);
+    }
+    if (code == GV_EXIT_OK && !v->wake_note[0]) {
+        struct calib_wake_probe wp;
+        int rc = calib_wake_probe(WAKE_PROBE_WAKES, &wp, err, sizeof err);
+        if (rc == GV_OK && !wp.measured) rc = gv_fail(err, sizeof err, GV_ERUN, "no wake recorded");
+        code = probe_done(v, rc, wp.lat_ns, v->wake, p, k, v->wake_note, sizeof v->wake_note, "wake", err);
+    }
+    return code;
+}
+
+static void ns_cell(double ns, struct row *cells)
+{
     row_cell(cells, ns > 0 ? ROW_NUM : ROW_NULL);
     if (ns > 0) row_printf(cells, "%.1f", ns);
 }
+
+/* line_probe_ns, wake_probe_ns */
+static void probe_cells(const struct validation *v, int p, int k, struct row *cells)
+{
+    ns_cell(v->probe[(size_t)p * (size_t)v->nreps + (size_t)k], cells);
+    ns_cell(v->wake[(size_t)p * (size_t)v->nreps + (size_t)k], cells);
+}
+
+/* What the probes of one kind before the real runs found: their range, the
+ * range of the profiles' own value, and how many (and the first) moved
+ * away from their profile's. */
+struct probe_span {
+    double lo, hi, plo, phi;
+    int n, off, off_p, off_k;
+};
+
+/* vals[point * nreps + rep] (ns, 0: none); prof(machine): the profile's
+ * value (ns, <= 0: none); moved(probe, profile) */
+static struct probe_span probe_span(const struct validation *v, const double *vals,
+                                    double (*prof_of)(const struct scn_machine *), bool (*moved)(double, double))
+{
+    struct probe_span sp = { .off_p = -1 };
+    for (int p = 0; p < v->npoints; p++)
+        for (int k = 0; k < v->nreps; k++) {
+            double ns = vals[(size_t)p * (size_t)v->nreps + (size_t)k];
+            if (!(ns > 0)) continue;
+            if (!sp.n || ns < sp.lo) sp.lo = ns;
+            if (!sp.n || ns > sp.hi) sp.hi = ns;
+            sp.n++;
+            double prof = prof_of(&v->scns[p].machine);
+            if (!(prof > 0)) continue;
+            if (!sp.plo || prof < sp.plo) sp.plo = prof;
+            if (prof > sp.phi) sp.phi = prof;
+            if (moved(ns, prof) && sp.off++ == 0) {
+                sp.off_p = p;
+                sp.off_k = k;
+            }
+        }
+    return sp;
+}
+
+static double cache_probe_of(const struct scn_machine *m) { return (double)m->cache_probe / 1000.0; }
+static double wake_idle_of(const struct scn_machine *m) { return (double)m->wake_idle_core / 1000.0; }
+static bool wake_moved(double probe, double prof) { return fabs(probe - prof) > CALIB_WAKE_DRIFT * prof; }
 
 /* The probes' range into buf (for the report's note) and a warning when
  * one is further than CALIB_PROBE_FACTOR from its profile's cache_probe. */
 static void probe_summary(const struct validation *v, char *buf, size_t size)
 {
-    double lo = 0, hi = 0, plo = 0, phi = 0;
-    int n = 0, off = 0, off_p = -1, off_k = 0;
-    for (int p = 0; p < v->npoints; p++)
-        for (int k = 0; k < v->nreps; k++) {
-            double ns = v->probe[(size_t)p * (size_t)v->nreps + (size_t)k];
-            if (!(ns > 0)) continue;
-            if (!n || ns < lo) lo = ns;
-            if (!n || ns > hi) hi = ns;
-            n++;
-            double prof = (double)v->scns[p].machine.cache_probe / 1000.0;
-            if (prof > 0) {
-                if (!plo || prof < plo) plo = prof;
-                if (prof > phi) phi = prof;
-            }
-            if (prof > 0 && calib_probe_moved(ns, prof) && off++ == 0) {
-                off_p = p;
-                off_k = k;
-            }
-        }
+    struct probe_span sp = probe_span(v, v->probe, cache_probe_of, calib_probe_moved);
+    double lo = sp.lo, hi = sp.hi, plo = sp.plo, phi = sp.phi;
+    int n = sp.n, off = sp.off, off_p = sp.off_p, off_k = sp.off_k;
     buf[0] = '\0';
     if (!n) {
         if (v->probe_note[0]) snprintf(buf, size, "%s", v->probe_note);
@@ -480,6 +536,44 @@ static void probe_summary(const struct validation *v, char *buf, size_t size)
     }
 }
 
+/* The wake probes' range appended to buf (the report's note) and a warning
+ * when one is further than CALIB_WAKE_DRIFT from its profile's
+ * wake_idle_core. */
+static void wake_summary(const struct validation *v, char *buf, size_t size)
+{
+    struct probe_span sp = probe_span(v, v->wake, wake_idle_of, wake_moved);
+    double lo = sp.lo, hi = sp.hi, prof_lo = sp.plo, prof_hi = sp.phi;
+    int n = sp.n, off = sp.off, off_p = sp.off_p, off_k = sp.off_k;
+    size_t used = strlen(buf);
+    const char *sep = used ? "; " : "";
+    if (!n) {
+        if (v->wake_note[0] && used < size) snprintf(buf + used, size - used, "%s%s", sep, v->wake_note);
+        return;
+    }
+    if (used < size)
+        used += (size_t)snprintf(buf + used, size - used, "%swake probe (an idle CPU's wake, wake_idle_core's "
+                                 "measurement) before the runs: %.1f-%.1f us", sep, lo / 1000, hi / 1000);
+    if (used < size) {
+        if (prof_hi > 0 && prof_lo < prof_hi)
+            snprintf(buf + used, size - used, "; the profiles' wake_idle_core %.1f-%.1f us", prof_lo / 1000, prof_hi / 1000);
+        else if (prof_hi > 0)
+            snprintf(buf + used, size - used, "; the profile's wake_idle_core %.1f us", prof_hi / 1000);
+    }
+    if (off) {
+        char label[512];
+        point_label(v, off_p, label, sizeof label);
+        fprintf(stderr,
+                "gvlsim validate: warning: the wake probe before %d of %d configurations' runs differs from the "
+                "profile's wake_idle_core by more than %.0f%% (first: %s, run %d: %.1f us against %.1f us): the "
+                "runs met another wake than the profile's (a guest's drifts from minute to minute; or the profile "
+                "is another machine's), and figures that follow the wake differ as well (docs/validate.md, \"The "
+                "wake drift\")\n",
+                off, n, 100 * CALIB_WAKE_DRIFT, label, off_k + 1,
+                v->wake[(size_t)off_p * (size_t)v->nreps + (size_t)off_k] / 1000,
+                (double)v->scns[off_p].machine.wake_idle_core / 1e6);
+    }
+}
+
 static int run_all(struct validation *v)
 {
     char err[16384];
@@ -499,21 +593,22 @@ static int run_all(struct validation *v)
             row_clear(&cells);
             row_head(v, p, k, &cells);
             int rc = run_one(v, v->sim, &scn, f, &cells, engine, sizeof engine, err, sizeof err);
-            row_cell(&cells, ROW_NULL);   /* line_probe_ns: a real run's */
+            row_cell(&cells, ROW_NULL);   /* line_probe_ns, wake_probe_ns: a real run's */
+            row_cell(&cells, ROW_NULL);
             if (rc == GV_OK) put_row(v, &cells);
             else code = failed(v, v->sim->name, p, k, rc, err);
             progress(v, v->sim->name, p, &scn.seed, f);
         }
     for (int k = 0; k < v->nreps && code == GV_EXIT_OK && !args_has(v->a, "measured"); k++)
         for (int p = 0; p < v->npoints && code == GV_EXIT_OK; p++) {
-            code = probe_before(v, p, k);
+            code = probes_before(v, p, k);
             for (int i = 0; i < v->nreal && code == GV_EXIT_OK; i++) {
                 struct val_figures *f = &v->real_f[((size_t)p * (size_t)v->nreal + (size_t)i) * (size_t)v->nreps + (size_t)k];
                 err[0] = 0;
                 row_clear(&cells);
                 row_head(v, p, k, &cells);
                 int rc = run_one(v, v->real[i], &v->scns[p], f, &cells, engine, sizeof engine, err, sizeof err);
-                probe_cell(v, p, k, &cells);
+                probe_cells(v, p, k, &cells);
                 if (rc == GV_OK) {
                     put_row(v, &cells);
                     if (!v->engines[i][0]) snprintf(v->engines[i], sizeof v->engines[i], "%s", engine);
@@ -540,6 +635,26 @@ static int point_of_row(const struct validation *v, const struct csv_table *t, s
         if (same) return p;
     }
     return -1;
+}
+
+/* A probe's column `name` of the measured rows into vals[point * nreps +
+ * rep] (a real run's row; the simulator's has none); absent: nothing. */
+static int probe_column(struct validation *v, const struct csv_table *t, const char *name, double *vals,
+                        const int *key_col, int rep_col, const char *path, char *err, size_t errlen)
+{
+    int c = csvr_col(t, name);
+    for (size_t r = 0; c >= 0 && r < t->nrows; r++) {
+        const char *cell = csvr_cell(t, r, c);
+        if (!cell[0]) continue;  /* the simulator's row */
+        char *end;
+        double ns = strtod(cell, &end);
+        if (*end || !(ns > 0 && ns < 1e9))
+            return gv_fail(err, errlen, GV_EINVAL, "%s: row %zu: %s \"%s\" is not a positive number of ns", path,
+                           r + 2, name, cell);
+        int p = point_of_row(v, t, r, key_col);
+        if (p >= 0) vals[(size_t)p * (size_t)v->nreps + (size_t)atoi(csvr_cell(t, r, rep_col))] = ns;
+    }
+    return GV_OK;
 }
 
 static int measured_rows(struct validation *v, const struct csv_table *t, const char *path, char *err,
@@ -574,24 +689,13 @@ static int measured_rows(struct validation *v, const struct csv_table *t, const 
         v->nreps = nreps > 0 ? nreps : 1;
         v->real_f = calloc((size_t)v->npoints * (size_t)v->nreal * (size_t)v->nreps, sizeof *v->real_f);
         v->probe = calloc((size_t)v->npoints * (size_t)v->nreps, sizeof *v->probe);
-        if (!v->real_f || !v->probe) rc = gv_fail(err, errlen, GV_ENOMEM, "out of memory");
+        v->wake = calloc((size_t)v->npoints * (size_t)v->nreps, sizeof *v->wake);
+        if (!v->real_f || !v->probe || !v->wake) rc = gv_fail(err, errlen, GV_ENOMEM, "out of memory");
     }
-    /* the cache probe before each configuration's runs, when the rows have it (optional: rows written
-     * before it was recorded lack it) */
-    int probe_col = csvr_col(t, "line_probe_ns");
-    for (size_t r = 0; r < t->nrows && rc == GV_OK && probe_col >= 0; r++) {
-        const char *cell = csvr_cell(t, r, probe_col);
-        if (!cell[0]) continue;  /* the simulator's row */
-        char *end;
-        double ns = strtod(cell, &end);
-        if (*end || !(ns > 0 && ns < 1e9)) {
-            rc = gv_fail(err, errlen, GV_EINVAL, "%s: row %zu: line_probe_ns \"%s\" is not a positive number of ns",
-                         path, r + 2, cell);
-            break;
-        }
-        int p = point_of_row(v, t, r, key_col);
-        if (p >= 0) v->probe[(size_t)p * (size_t)v->nreps + (size_t)atoi(csvr_cell(t, r, col[C_REP]))] = ns;
-    }
+    /* the probes before each configuration's runs, when the rows have them (optional: rows written
+     * before one was recorded lack it) */
+    if (rc == GV_OK) rc = probe_column(v, t, "line_probe_ns", v->probe, key_col, col[C_REP], path, err, errlen);
+    if (rc == GV_OK) rc = probe_column(v, t, "wake_probe_ns", v->wake, key_col, col[C_REP], path, err, errlen);
     int found[B_MAX] = { 0 };
     for (size_t r = 0; r < t->nrows && rc == GV_OK; r++) {
         int i = 0;
@@ -881,8 +985,9 @@ static int write_outputs(struct validation *v)
                  h.cpus_online, h.kernel, profile);
     double load[1] = { -1 };
     bool has_load = !measured && getloadavg(load, 1) == 1 && v->load_before >= 0;
-    char probe[512];
+    char probe[768];
     probe_summary(v, probe, sizeof probe);
+    wake_summary(v, probe, sizeof probe);
     note[0] = '\0';
     if (has_load)
         snprintf(note, sizeof note, "1-minute load average: %.2f before the runs, %.2f after (%d CPUs)%s%s",
@@ -957,6 +1062,7 @@ static int open_rows(struct validation *v)
     for (int i = 0; i < v->grid.nparams; i++) row_text(&v->rows_cols, v->grid.params[i].key);
     csv_columns(&v->rows_cols);
     row_text(&v->rows_cols, "line_probe_ns");
+    row_text(&v->rows_cols, "wake_probe_ns");
     if (v->rows_cols.oom) return GV_EXIT_NOMEM;
     int rc = afile_open(&v->rows_file, path, err, sizeof err);
     if (rc != GV_OK) {
@@ -995,6 +1101,7 @@ static void validation_free(struct validation *v)
     free(v->sim_f);
     free(v->real_f);
     free(v->probe);
+    free(v->wake);
     free(v->ranges);
     sens_plan_free(&v->plan);
     sweep_grid_free(&v->grid);
@@ -1021,8 +1128,9 @@ static int validate_exec(const struct args *a)
     if (!measured) {
         v.real_f = calloc(nreal_runs, sizeof *v.real_f);
         v.probe = calloc((size_t)v.npoints * (size_t)v.nreps, sizeof *v.probe);
+        v.wake = calloc((size_t)v.npoints * (size_t)v.nreps, sizeof *v.wake);
     }
-    if (!v.scns || !v.loaded || !v.base || !v.sim_f || (!measured && (!v.real_f || !v.probe))) {
+    if (!v.scns || !v.loaded || !v.base || !v.sim_f || (!measured && (!v.real_f || !v.probe || !v.wake))) {
         fprintf(stderr, "gvlsim validate: out of memory\n");
         validation_free(&v);
         return GV_EXIT_NOMEM;

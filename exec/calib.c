@@ -164,6 +164,31 @@ int calib_pin_self(struct calib_ctx *c, int cpu)
     return pin(c->err, c->errlen, pthread_self(), cpu);
 }
 
+int calib_probe_begin(struct calib_probe_env *e, const char *what, char *err, size_t errlen)
+{
+    memset(e, 0, sizeof *e);
+    if (sched_getaffinity(0, sizeof e->saved, &e->saved) != 0)
+        return gv_fail(err, errlen, GV_ERUN, "sched_getaffinity: %s", strerror(errno));
+    int cpus[2] = { -1, -1 };
+    for (int cpu = 0, k = 0; cpu < CPU_SETSIZE && k < 2; cpu++)
+        if (CPU_ISSET(cpu, &e->saved)) cpus[k++] = cpu;
+    if (cpus[1] < 0) return gv_fail(err, errlen, GV_EUNSUP, "the %s probe needs two CPUs (the affinity mask has one)", what);
+    struct calib_result *r = calloc(1, sizeof *r);   /* calib_ctx wants one; a probe does not fill it */
+    if (!r) return gv_fail(err, errlen, GV_ENOMEM, "out of memory");
+    e->c = (struct calib_ctx){ .o = &e->o, .r = r, .cpu0 = cpus[0], .cpu1 = cpus[1], .scale = 1.0, .min_rounds = 1,
+                               .err = err, .errlen = errlen };
+    int rc = calib_pin_self(&e->c, cpus[0]);
+    if (rc != GV_OK) calib_probe_end(e);
+    return rc;
+}
+
+void calib_probe_end(struct calib_probe_env *e)
+{
+    sched_setaffinity(0, sizeof e->saved, &e->saved);
+    free(e->c.r);
+    e->c.r = NULL;
+}
+
 int calib_thread_start(struct calib_ctx *c, pthread_t *t, int cpu, void *(*fn)(void *), void *arg)
 {
     pthread_attr_t a;

@@ -200,6 +200,28 @@ struct calib_probe {
  * GV_ERUN / GV_ENOMEM with a message. */
 int calib_line_probe(int rounds, struct calib_probe *out, char *err, size_t errlen);
 
+/* The wake probe: calibrate's measurement of wake_idle_core, shortened to a
+ * few milliseconds so that `gvlsim validate` can take it before each real
+ * run.  A guest's wake of an idle vCPU drifts by 10-20% from one minute to
+ * the next (AMD EPYC guest, 2026-12-03: 10.5-12.6 us in three probes 40 s
+ * apart), and some configurations' figures follow it (docs/validate.md,
+ * "The wake drift").  The sleeper on the second CPU of the caller's
+ * affinity mask, the caller on the first spinning 10 us before each wake,
+ * as wake_after_idle_10us_ns (exec/calib_wake.c). */
+#define CALIB_WAKE_DRIFT 0.15   /* a probe further than this (relative) from the profile's: drifted */
+struct calib_wake_probe {
+    bool measured;
+    double lat_ns;       /* median: the waker's FUTEX_WAKE -> the sleeper runs (wake_idle_core) */
+    double cost_ns;      /* median: the waker's CPU time in FUTEX_WAKE (wake_ipi + futex_wake) */
+    int wakes;           /* recorded (after the lead-in) */
+    int cpus[2];
+};
+
+/* `wakes` (1..1000) recorded wakes after a lead-in.  GV_OK; GV_EINVAL
+ * (wakes out of range); GV_EUNSUP with a message when the mask has one CPU;
+ * GV_ERUN / GV_ENOMEM with a message. */
+int calib_wake_probe(int wakes, struct calib_wake_probe *out, char *err, size_t errlen);
+
 /* Do two probes (ns) differ by more than CALIB_PROBE_FACTOR either way?
  * false when either is not a positive number. */
 bool calib_probe_moved(double a_ns, double b_ns);

@@ -531,24 +531,11 @@ int calib_line_probe(int rounds, struct calib_probe *out, char *err, size_t errl
 {
     memset(out, 0, sizeof *out);
     if (rounds < 1 || rounds > 1000) return gv_fail(err, errlen, GV_EINVAL, "probe rounds %d not in 1..1000", rounds);
-    cpu_set_t saved;
-    if (sched_getaffinity(0, sizeof saved, &saved) != 0)
-        return gv_fail(err, errlen, GV_ERUN, "sched_getaffinity: %s", strerror(errno));
-    int cpus[2] = { -1, -1 };
-    for (int cpu = 0, k = 0; cpu < CPU_SETSIZE && k < 2; cpu++)
-        if (CPU_ISSET(cpu, &saved)) cpus[k++] = cpu;
-    if (cpus[1] < 0)
-        return gv_fail(err, errlen, GV_EUNSUP, "the cache probe needs two CPUs (the affinity mask has one)");
-    struct calib_opts o;
-    memset(&o, 0, sizeof o);
-    struct calib_result *r = calloc(1, sizeof *r);   /* calib_ctx wants one; the probe does not fill it */
-    if (!r) return gv_fail(err, errlen, GV_ENOMEM, "out of memory");
-    struct calib_ctx c = { .o = &o, .r = r, .cpu0 = cpus[0], .cpu1 = cpus[1], .scale = 1.0, .min_rounds = 1,
-                           .err = err, .errlen = errlen };
-    int rc = calib_pin_self(&c, cpus[0]);
-    if (rc == GV_OK) rc = probe_rounds(&c, rounds, out);
-    sched_setaffinity(0, sizeof saved, &saved);
-    free(r);
+    struct calib_probe_env e;
+    int rc = calib_probe_begin(&e, "cache", err, errlen);
+    if (rc != GV_OK) return rc;
+    rc = probe_rounds(&e.c, rounds, out);
+    calib_probe_end(&e);
     return rc;
 }
 

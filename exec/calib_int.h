@@ -4,6 +4,7 @@
 #define EXEC_CALIB_INT_H
 
 #include <pthread.h>
+#include <sched.h>
 #include <stdatomic.h>
 #include <stddef.h>
 
@@ -18,6 +19,20 @@ struct calib_ctx {
     char *err;
     size_t errlen;
 };
+
+/* The setting of a probe that `gvlsim validate` runs between real runs
+ * (calib_line_probe, calib_wake_probe): the caller's affinity saved, a
+ * context on the first two CPUs of it, the caller pinned to the first. */
+struct calib_probe_env {
+    cpu_set_t saved;
+    struct calib_opts o;
+    struct calib_ctx c;
+};
+/* GV_OK; GV_EUNSUP when the mask has one CPU ("the WHAT probe needs two
+ * CPUs"), GV_ERUN / GV_ENOMEM, with a message in err. */
+int calib_probe_begin(struct calib_probe_env *e, const char *what, char *err, size_t errlen);
+/* The caller's affinity back, the context freed. */
+void calib_probe_end(struct calib_probe_env *e);
 
 /* Budget of a benchmark that takes full_s seconds in a full run. */
 double calib_budget(const struct calib_ctx *c, double full_s);

@@ -30,6 +30,7 @@
 #include <unistd.h>
 
 #include "../common/err.h"
+#include "../common/stats.h"
 #include "calib_int.h"
 #include "exec_efd.h"
 
@@ -303,6 +304,52 @@ static void bench_wake_after_idle(struct calib_ctx *c)
     stop_sleeper(&s, ts);
     calib_kinds_end(&kinds, c);
     calib_kinds_end(&ipi, c);
+}
+
+/* calib_wake_probe (calib.h): the first idle time's block of the benchmark
+ * above, alone - IDLE_LEAD wakes not recorded, then `wakes` that are. */
+int calib_wake_probe(int wakes, struct calib_wake_probe *out, char *err, size_t errlen)
+{
+    memset(out, 0, sizeof *out);
+    if (wakes < 1 || wakes > 1000) return gv_fail(err, errlen, GV_EINVAL, "probe wakes %d not in 1..1000", wakes);
+    double *lat = calloc((size_t)wakes, sizeof *lat), *cost = calloc((size_t)wakes, sizeof *cost);
+    if (!lat || !cost) {
+        free(lat);
+        free(cost);
+        return gv_fail(err, errlen, GV_ENOMEM, "out of memory");
+    }
+    struct calib_probe_env e;
+    struct sleeper sl;
+    memset(&sl, 0, sizeof sl);
+    pthread_t ts;
+    int rc = calib_probe_begin(&e, "wake", err, errlen);
+    if (rc == GV_OK && (rc = calib_thread_start(&e.c, &ts, e.c.cpu1, sleeper_thread, &sl)) != GV_OK) calib_probe_end(&e);
+    if (rc == GV_OK) {
+        long long d, dc;
+        wake_after_spin(&sl, 1000000, &d, &dc);  /* the sleeper asleep once before the first sample */
+        int n = 0;
+        for (int i = 0; i < IDLE_LEAD + wakes; i++)
+            if (wake_after_spin(&sl, calib_idle_ns[0], &d, &dc) && i >= IDLE_LEAD) {
+                lat[n] = (double)d;
+                cost[n] = (double)dc;
+                n++;
+            }
+        stop_sleeper(&sl, ts);
+        if (n > 0) {
+            stats_sort(lat, n);
+            stats_sort(cost, n);
+            out->measured = true;
+            out->lat_ns = lat[n / 2];
+            out->cost_ns = cost[n / 2];
+        }
+        out->wakes = n;
+        out->cpus[0] = e.c.cpu0;
+        out->cpus[1] = e.c.cpu1;
+        calib_probe_end(&e);
+    }
+    free(lat);
+    free(cost);
+    return rc;
 }
 
 /* ---- futex ping-pong ------------------------------------------------------------ */

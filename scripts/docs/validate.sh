@@ -38,6 +38,10 @@
 # nearest the runs' probe, if nearer than host.json's), given as --set machine.KEY=VALUE
 # after host.json; HOST/regimes.txt says which target took which (one line
 # NAME=FILE,PROBE; empty when none did).
+# The wake drift (docs/validate.md, "The wake drift"): a target whose runs
+# recorded the wake probe (NAME.rows.csv's wake_probe_ns, `gvlsim validate`
+# takes it before each real run) is simulated with its median as
+# wake_idle_core, the wake the runs met.
 # A target on a Ruby built from source (ruby=VERSION) whose host has
 # HOST/ruby-VERSION.json (`gvlsim calibrate --only ruby` with that Ruby,
 # written by scripts/validate_results.sh beside its runs) is simulated with
@@ -130,11 +134,15 @@ key_ns() {
     sed -n "s/^  \"$2\": \"\([0-9.]*\)\(ns\|us\)\",\{0,1\}\$/\1 \2/p" "$1" |
         awk '{ printf "%g", $2 == "us" ? $1 * 1000 : $1 }'
 }
+# col_median COL: the median of the runs' column COL, "" if none has it
+col_median() {
+    awk -F, -v want="$1" 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == want) c = i; next }
+        c && $c != "" { v[++n] = $c + 0 }
+        END { if (!n) exit; for (i = 2; i <= n; i++) for (j = i; j > 1 && v[j] < v[j-1]; j--) { t = v[j]; v[j] = v[j-1]; v[j-1] = t }
+              printf "%g", n % 2 ? v[(n + 1) / 2] : (v[n / 2] + v[n / 2 + 1]) / 2 }' "$dir/$want.rows.csv"
+}
 # the runs' probe: their line_probe_ns (median), else host.txt's line_NAME
-probe=$(awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == "line_probe_ns") c = i; next }
-                 c && $c != "" { v[++n] = $c + 0 }
-                 END { if (!n) exit; for (i = 2; i <= n; i++) for (j = i; j > 1 && v[j] < v[j-1]; j--) { t = v[j]; v[j] = v[j-1]; v[j-1] = t }
-                       printf "%g", n % 2 ? v[(n + 1) / 2] : (v[n / 2] + v[n / 2 + 1]) / 2 }' "$dir/$want.rows.csv")
+probe=$(col_median line_probe_ns)
 [ -n "$probe" ] || probe=$(sed -n "s/^line_$want=//p" "$dir/host.txt" 2>/dev/null | head -n 1)
 home=$(key_ns "$dir/host.json" cache_probe)
 sets=
@@ -159,6 +167,11 @@ if [ -n "$probe" ] && [ -n "$home" ] &&
         echo "$want=$(basename "$best"),$probe" >"$tmp/$dir/$want.regime"
     fi
 fi
+# the runs' wake (docs/validate.md, "The wake drift"): the median of their
+# wake probes is the wake_idle_core they met (runs measured before the probe
+# was recorded have none, and keep the profile's)
+wake=$(col_median wake_probe_ns)
+[ -n "$wake" ] && sets="$sets --set machine.wake_idle_core=${wake}ns"
 while IFS='|' read -r name scenario backends args needs; do
     name=$(echo $name)
     [ "$name" = "$want" ] || continue

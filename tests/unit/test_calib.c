@@ -2,8 +2,10 @@
  * quantiles, the repeat-until-stable loop, the tick estimator on synthetic
  * switch times, the kernel -> scheduler table, and the mapping of
  * measurements to profile keys (each key from the measurements the docs
- * name, a missing one falling back on the schema's default). */
+ * name, a missing one falling back on the schema's default); and the two
+ * probes `gvlsim validate` runs, a few ms of real threads each. */
 #include <math.h>
+#include <sched.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -547,6 +549,30 @@ static void test_cache_probe(void)
     }
 }
 
+/* The wake probe of `gvlsim validate` (calib_wake_probe): its bounds, and
+ * on two CPUs a latency and a cost of a plausible size from the recorded
+ * wakes (a few ms of real threads). */
+static void test_wake_probe(void)
+{
+    char err[GV_ERRLEN];
+    struct calib_wake_probe wp;
+    ASSERT_EQ(calib_wake_probe(0, &wp, err, sizeof err), GV_EINVAL);
+    ASSERT_EQ(calib_wake_probe(1001, &wp, err, sizeof err), GV_EINVAL);
+    ASSERT(!wp.measured);
+    cpu_set_t before, after;
+    ASSERT_EQ(sched_getaffinity(0, sizeof before, &before), 0);
+    int rc = calib_wake_probe(5, &wp, err, sizeof err);
+    if (rc == GV_EUNSUP) {
+        ASSERT(strstr(err, "two CPUs") && !wp.measured);
+    } else {
+        ASSERT_EQ(rc, GV_OK);
+        ASSERT(wp.measured && wp.wakes >= 1 && wp.wakes <= 5 && wp.cpus[0] != wp.cpus[1]);
+        ASSERT(wp.lat_ns > 0 && wp.lat_ns < 1e8 && wp.cost_ns > 0 && wp.cost_ns < 1e8);
+    }
+    ASSERT_EQ(sched_getaffinity(0, sizeof after, &after), 0);
+    ASSERT(CPU_EQUAL(&before, &after));  /* the caller's affinity restored */
+}
+
 /* docs/calibrate.md has a row for every key calib_map writes, naming each
  * measurement its derivation uses. */
 static void test_docs_table(void)
@@ -663,6 +689,7 @@ int main(void)
     RUN(test_map);
     RUN(test_steal_summarise);
     RUN(test_cache_probe);
+    RUN(test_wake_probe);
     RUN(test_docs_table);
     RUN(test_ruby_insn);
     RUN(test_ruby_method);
