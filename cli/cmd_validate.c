@@ -472,7 +472,7 @@ struct probe_span {
     int n, off, off_p, off_k;
 };
 
-/* vals[point * nreps + rep] (ns, 0: none); prof(machine): the profile's
+/* vals[point * nreps + rep] (ns, 0: none); prof_of(machine): the profile's
  * value (ns, <= 0: none); moved(probe, profile) */
 static struct probe_span probe_span(const struct validation *v, const double *vals,
                                     double (*prof_of)(const struct scn_machine *), bool (*moved)(double, double))
