@@ -465,11 +465,13 @@ static void probe_cells(const struct validation *v, int p, int k, struct row *ce
 }
 
 /* What the probes of one kind before the real runs found: their range, the
- * range of the profiles' own value, and how many (and the first) moved
- * away from their profile's. */
+ * range of the profiles' own value, and how many moved away from their
+ * profile's - the first of them (point, rep) with its probe and its
+ * profile's value. */
 struct probe_span {
     double lo, hi, plo, phi;
     int n, off, off_p, off_k;
+    double off_ns, off_prof;
 };
 
 /* vals[point * nreps + rep] (ns, 0: none); prof_of(machine): the profile's
@@ -492,6 +494,8 @@ static struct probe_span probe_span(const struct validation *v, const double *va
             if (moved(ns, prof) && sp.off++ == 0) {
                 sp.off_p = p;
                 sp.off_k = k;
+                sp.off_ns = ns;
+                sp.off_prof = prof;
             }
         }
     return sp;
@@ -506,33 +510,30 @@ static bool wake_moved(double probe, double prof) { return fabs(probe - prof) > 
 static void probe_summary(const struct validation *v, char *buf, size_t size)
 {
     struct probe_span sp = probe_span(v, v->probe, cache_probe_of, calib_probe_moved);
-    double lo = sp.lo, hi = sp.hi, plo = sp.plo, phi = sp.phi;
-    int n = sp.n, off = sp.off, off_p = sp.off_p, off_k = sp.off_k;
     buf[0] = '\0';
-    if (!n) {
+    if (!sp.n) {
         if (v->probe_note[0]) snprintf(buf, size, "%s", v->probe_note);
         return;
     }
     int used = snprintf(buf, size, "cache probe (a locked add on a line the other CPU stored to) before the "
-                        "runs: %.0f-%.0f ns", lo, hi);
+                        "runs: %.0f-%.0f ns", sp.lo, sp.hi);
     if (used > 0 && (size_t)used < size) {
-        if (phi > 0 && plo < phi)
-            snprintf(buf + used, size - (size_t)used, "; the profiles' cache_probe %.0f-%.0f ns", plo, phi);
-        else if (phi > 0)
-            snprintf(buf + used, size - (size_t)used, "; the profile's cache_probe %.0f ns", phi);
+        if (sp.phi > 0 && sp.plo < sp.phi)
+            snprintf(buf + used, size - (size_t)used, "; the profiles' cache_probe %.0f-%.0f ns", sp.plo, sp.phi);
+        else if (sp.phi > 0)
+            snprintf(buf + used, size - (size_t)used, "; the profile's cache_probe %.0f ns", sp.phi);
         else
             snprintf(buf + used, size - (size_t)used, "; the profile records no cache_probe");
     }
-    if (off) {
+    if (sp.off) {
         char label[512];
-        point_label(v, off_p, label, sizeof label);
+        point_label(v, sp.off_p, label, sizeof label);
         fprintf(stderr,
                 "gvlsim validate: warning: the cache probe before %d of %d configurations' runs differs from the "
                 "profile's cache_probe by more than %.2gx (first: %s, run %d: %.0f ns against %.0f ns): the runs "
                 "met another cache regime than the profile: compare with a profile of that regime (gvlsim "
                 "calibrate --only cache in it, docs/validate.md)\n",
-                off, n, CALIB_PROBE_FACTOR, label, off_k + 1, v->probe[(size_t)off_p * (size_t)v->nreps + (size_t)off_k],
-                (double)v->scns[off_p].machine.cache_probe / 1000.0);
+                sp.off, sp.n, CALIB_PROBE_FACTOR, label, sp.off_k + 1, sp.off_ns, sp.off_prof);
     }
 }
 
@@ -542,35 +543,31 @@ static void probe_summary(const struct validation *v, char *buf, size_t size)
 static void wake_summary(const struct validation *v, char *buf, size_t size)
 {
     struct probe_span sp = probe_span(v, v->wake, wake_idle_of, wake_moved);
-    double lo = sp.lo, hi = sp.hi, prof_lo = sp.plo, prof_hi = sp.phi;
-    int n = sp.n, off = sp.off, off_p = sp.off_p, off_k = sp.off_k;
     size_t used = strlen(buf);
     const char *sep = used ? "; " : "";
-    if (!n) {
+    if (!sp.n) {
         if (v->wake_note[0] && used < size) snprintf(buf + used, size - used, "%s%s", sep, v->wake_note);
         return;
     }
     if (used < size)
         used += (size_t)snprintf(buf + used, size - used, "%swake probe (an idle CPU's wake, wake_idle_core's "
-                                 "measurement) before the runs: %.1f-%.1f us", sep, lo / 1000, hi / 1000);
+                                 "measurement) before the runs: %.1f-%.1f us", sep, sp.lo / 1000, sp.hi / 1000);
     if (used < size) {
-        if (prof_hi > 0 && prof_lo < prof_hi)
-            snprintf(buf + used, size - used, "; the profiles' wake_idle_core %.1f-%.1f us", prof_lo / 1000, prof_hi / 1000);
-        else if (prof_hi > 0)
-            snprintf(buf + used, size - used, "; the profile's wake_idle_core %.1f us", prof_hi / 1000);
+        if (sp.phi > 0 && sp.plo < sp.phi)
+            snprintf(buf + used, size - used, "; the profiles' wake_idle_core %.1f-%.1f us", sp.plo / 1000, sp.phi / 1000);
+        else if (sp.phi > 0)
+            snprintf(buf + used, size - used, "; the profile's wake_idle_core %.1f us", sp.phi / 1000);
     }
-    if (off) {
+    if (sp.off) {
         char label[512];
-        point_label(v, off_p, label, sizeof label);
+        point_label(v, sp.off_p, label, sizeof label);
         fprintf(stderr,
                 "gvlsim validate: warning: the wake probe before %d of %d configurations' runs differs from the "
                 "profile's wake_idle_core by more than %.0f%% (first: %s, run %d: %.1f us against %.1f us): the "
                 "runs met another wake than the profile's (a guest's drifts from minute to minute; or the profile "
                 "is another machine's), and figures that follow the wake differ as well (docs/validate.md, \"The "
                 "wake drift\")\n",
-                off, n, 100 * CALIB_WAKE_DRIFT, label, off_k + 1,
-                v->wake[(size_t)off_p * (size_t)v->nreps + (size_t)off_k] / 1000,
-                (double)v->scns[off_p].machine.wake_idle_core / 1e6);
+                sp.off, sp.n, 100 * CALIB_WAKE_DRIFT, label, sp.off_k + 1, sp.off_ns / 1000, sp.off_prof / 1000);
     }
 }
 
