@@ -110,6 +110,10 @@ const struct cli_command cli_cmd_validate = {
         "                       seed by seed\n"
         "  vol_switches_per_op  voluntary context switches per op\n"
         "  gvl_handoffs_per_op  GVL hand-offs per op (a Ruby program cannot see them)\n"
+        "  cpus_busy            CPU time over wall time, the CPUs the run kept busy:\n"
+        "                       not a target, it says where the threads ran (a guest\n"
+        "                       that packs a 2-core run's threads on one CPU gives\n"
+        "                       about 1.0)\n"
         "Real timings need a quiet host: the report gives the load average before and\n"
         "after the runs.  Simulate with this host's profile (`gvlsim calibrate -o\n"
         "host.json`, then --set machine=host.json).  Before each configuration's real\n"
@@ -693,6 +697,7 @@ static int measured_rows(struct validation *v, const struct csv_table *t, const 
      * before one was recorded lack it) */
     if (rc == GV_OK) rc = probe_column(v, t, "line_probe_ns", v->probe, key_col, col[C_REP], path, err, errlen);
     if (rc == GV_OK) rc = probe_column(v, t, "wake_probe_ns", v->wake, key_col, col[C_REP], path, err, errlen);
+    int cpu_col = csvr_col(t, "cpu_s");  /* optional: without it, no cpus_busy */
     int found[B_MAX] = { 0 };
     for (size_t r = 0; r < t->nrows && rc == GV_OK; r++) {
         int i = 0;
@@ -705,7 +710,8 @@ static int measured_rows(struct validation *v, const struct csv_table *t, const 
             rc = gv_fail(err, errlen, GV_EINVAL, "%s: row %zu: a second %s run %d of configuration %d", path,
                          r + 2, v->real[i]->name, k, p);
         } else if (val_figures_parse(csvr_cell(t, r, col[C_WALL]), csvr_cell(t, r, col[C_OPS]),
-                                     csvr_cell(t, r, col[C_VOL]), csvr_cell(t, r, col[C_HANDOFFS]), f) != 0) {
+                                     csvr_cell(t, r, col[C_VOL]), csvr_cell(t, r, col[C_HANDOFFS]),
+                                     cpu_col >= 0 ? csvr_cell(t, r, cpu_col) : NULL, f) != 0) {
             rc = gv_fail(err, errlen, GV_EINVAL, "%s: row %zu: wall_s or ops is not a number", path, r + 2);
         } else {
             found[i]++;

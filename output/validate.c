@@ -15,6 +15,7 @@ static const char *const metric_names[VAL_NMETRICS] = {
     [VAL_CORES_RATIO] = "cores_ratio",
     [VAL_VOL_PER_OP] = "vol_switches_per_op",
     [VAL_HANDOFFS_PER_OP] = "gvl_handoffs_per_op",
+    [VAL_CPUS_BUSY] = "cpus_busy",
 };
 
 const char *val_metric_name(enum val_metric m)
@@ -32,6 +33,8 @@ void val_figures_of(const struct run_metrics *m, struct val_figures *f)
     f->vol_switches = (double)m->vol_switches;
     f->has_handoffs = metrics_measured(m, MET_GVL_HANDOFFS);
     f->gvl_handoffs = (double)m->gvl_handoffs;
+    f->has_cpu = metrics_measured(m, MET_CPU);
+    f->cpu_s = (double)m->cpu / (double)SIM_S;
 }
 
 static bool parse_num(const char *s, double *v)
@@ -43,12 +46,13 @@ static bool parse_num(const char *s, double *v)
 }
 
 int val_figures_parse(const char *wall_s, const char *ops, const char *vol, const char *handoffs,
-                      struct val_figures *f)
+                      const char *cpu_s, struct val_figures *f)
 {
     memset(f, 0, sizeof *f);
     if (!parse_num(wall_s, &f->wall_s) || !parse_num(ops, &f->ops)) return -1;
     f->has_vol = parse_num(vol, &f->vol_switches);
     f->has_handoffs = parse_num(handoffs, &f->gvl_handoffs);
+    f->has_cpu = parse_num(cpu_s, &f->cpu_s);
     f->ok = true;
     return 0;
 }
@@ -77,6 +81,10 @@ static bool value_of(enum val_metric m, const struct val_figures *f, double *v)
     case VAL_HANDOFFS_PER_OP:
         if (!f->has_handoffs || !(f->ops > 0)) return false;
         *v = f->gvl_handoffs / f->ops;
+        return true;
+    case VAL_CPUS_BUSY:
+        if (!f->has_cpu || !(f->wall_s > 0)) return false;
+        *v = f->cpu_s / f->wall_s;
         return true;
     case VAL_CORES_RATIO:
     case VAL_NMETRICS: break;
@@ -115,6 +123,19 @@ static bool counts_ops(const struct val_input *in, int p)
     return false;
 }
 
+/* Does any run at the point give its CPU time?  (No cpus_busy row of
+ * nothing: hand-made rows may leave cpu_s out.) */
+static bool has_cpu(const struct val_input *in, int p)
+{
+    for (int k = 0; k < nseeds_of(in); k++)
+        if (sim_at(in, p, k)->ok && sim_at(in, p, k)->has_cpu) return true;
+    for (int i = 0; i < in->nreal * in->nreps; i++) {
+        const struct val_figures *f = &in->real[(size_t)p * (size_t)(in->nreal * in->nreps) + (size_t)i];
+        if (f->ok && f->has_cpu) return true;
+    }
+    return false;
+}
+
 static bool metric_applies(const struct val_input *in, int p, enum val_metric m)
 {
     switch (m) {
@@ -123,6 +144,7 @@ static bool metric_applies(const struct val_input *in, int p, enum val_metric m)
     case VAL_CORES_RATIO: return in->base[p] >= 0 && in->base[p] != p;
     case VAL_VOL_PER_OP:
     case VAL_HANDOFFS_PER_OP: return counts_ops(in, p);
+    case VAL_CPUS_BUSY: return has_cpu(in, p);
     case VAL_NMETRICS: break;
     }
     return false;

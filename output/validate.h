@@ -26,6 +26,11 @@
  *   vol_switches_per_op   voluntary context switches per op
  *   gvl_handoffs_per_op   GVL hand-offs per op (not measurable by a Ruby
  *                     program: no measured value for the ruby backend)
+ *   cpus_busy         CPU time over wall time: how many CPUs the run kept
+ *                     busy on average.  Not a target: it tells whether a
+ *                     miss comes from where the threads ran (a guest that
+ *                     packs two threads on one vCPU runs a 2-core
+ *                     configuration near 1.0, docs/validate.md)
  * A per-op metric of a scenario that counts no ops is left out.
  */
 #ifndef OUTPUT_VALIDATE_H
@@ -45,6 +50,7 @@ enum val_metric {
     VAL_CORES_RATIO,
     VAL_VOL_PER_OP,
     VAL_HANDOFFS_PER_OP,
+    VAL_CPUS_BUSY,
     VAL_NMETRICS
 };
 
@@ -58,15 +64,17 @@ struct val_figures {
     double ops;
     double vol_switches;
     double gvl_handoffs;
-    bool has_vol, has_handoffs;/* measured by the backend */
+    double cpu_s;              /* CPU time of the run (all its threads) */
+    bool has_vol, has_handoffs, has_cpu; /* measured by the backend */
 };
 
 void val_figures_of(const struct run_metrics *m, struct val_figures *f);
 /* The same from the cells of a result row (wall_s, ops, vol_switches,
- * gvl_handoffs as written by output/csv.c; an empty cell is unmeasured).
- * Returns 0, or -1 if wall_s or ops is not a number. */
+ * gvl_handoffs, cpu_s as written by output/csv.c; an empty cell, or a
+ * NULL one, is unmeasured).  Returns 0, or -1 if wall_s or ops is not a
+ * number. */
 int val_figures_parse(const char *wall_s, const char *ops, const char *vol, const char *handoffs,
-                      struct val_figures *f);
+                      const char *cpu_s, struct val_figures *f);
 
 /* The runs of a validation. */
 struct val_input {

@@ -50,11 +50,11 @@ bad=$(awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) { if ($i == "line_probe_ns") 
 checks=$((checks + 1))
 bad=$(awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == "ops") c = i; next } $c != 2000' "$tmp/rows.csv")
 [ -z "$bad" ] || fail "rows with ops != 2000: $bad"
-# the table: per point wall_s, vol/op, handoffs/op (+ cores_ratio at 2 cores)
+# the table: per point wall_s, vol/op, handoffs/op, cpus_busy (+ cores_ratio at 2 cores)
 checks=$((checks + 1))
 head -n 1 "$tmp/t.csv" | grep -qx 'point,machine.cores,runtime.gvl_policy,metric,backend,engine,simulated,measured_min,measured_median,measured_max,runs,rel_error' ||
     fail "table header: $(head -n 1 "$tmp/t.csv")"
-nrows=$((3 * npoints))
+nrows=$((4 * npoints))
 [ "$cores" = 1 ] || nrows=$((nrows + 2))
 checks=$((checks + 1))
 [ "$(wc -l <"$tmp/t.csv")" -eq $((1 + nrows)) ] || fail "table: $(wc -l <"$tmp/t.csv") lines, expected $((1 + nrows))"

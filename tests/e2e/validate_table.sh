@@ -54,6 +54,9 @@ rows() {
     done
 }
 for n in pingpong mtime2 mtime8 proc2 tarai2; do rows $n >"$d/$n.csv"; done
+# proc2's 2-core runs kept 1.0-1.4 CPUs busy (the simulator 1.5); the other
+# targets' tables have no cpus_busy rows (measured before the metric)
+printf '1,2,cpus_busy,pthread,pthread,1.5,1.0,1.2,1.4,3,0.25\n1,2,cpus_busy,ruby,ruby 3.1.2,1.5,0.95,1.05,1.35,3,0.4286\n' >>"$d/proc2.csv"
 rows pingpong_policies eager hot_steal delayed threshold >"$d/pingpong_policies.csv"
 rows mtime2_policies eager hot_steal delayed threshold >"$d/mtime2_policies.csv"
 cat >"$d/host.txt" <<'EOF2'
@@ -99,6 +102,12 @@ render validate_wall
 expect_code 0 "render validate_wall"
 expect_line out '| `test-host` | queue_pingpong, wall s | 3.000 / 2.000 / 2.000 | 3.000 / 2.000 / 2.000 |' "validate_wall row"
 expect_line out '| `test-host` | proc_heavy, 2 Ractors, ops/s | 3.00 / 2.00 / 2.00 | 3.00 / 2.00 / 2.00 |' "validate_wall ops/s"
+render validate_cpus
+expect_code 0 "render validate_cpus"
+expect_line out '| host | scenario, 2 cores | simulated | executor: median (min–max) | Ruby: median (min–max) |' "validate_cpus header"
+expect_line out '| `test-host` | proc_heavy, 2 Ractors | 1.50 | 1.20 (1.00–1.40) | 1.05 (0.95–1.35) |' "validate_cpus row"
+expect_line out '| `test-host` | queue_pingpong | - | - | - |' "validate_cpus: a table without the metric"
+expect_table_lines 6 "validate_cpus"
 # a loaded host is said so, first
 sed -i 's/^load_mtime2=.*/load_mtime2=0,7.5,9.25/' "$d/host.txt"
 render validate

@@ -146,14 +146,56 @@ static void test_fixed_time_and_no_ops(void)
     free(rows);
 }
 
+/* cpus_busy: CPU time over wall time, run by run; a row only where some
+ * run gives its CPU time, and a backend that does not is left empty. */
+static void test_cpus_busy(void)
+{
+    struct val_figures sim[2] = { fig(1.0, 100, 0, 0, true), fig(2.0, 100, 0, 0, true) };
+    sim[0].has_cpu = sim[1].has_cpu = true;
+    sim[0].cpu_s = 1.0;
+    sim[1].cpu_s = 3.0;  /* 1.5 CPUs */
+    struct val_figures real[2 * 2 * 3];
+    for (int i = 0; i < 12; i++) real[i] = fig(2.0, 100, 0, 0, true);
+    /* point 1, backend 0: 2.0, 2.2 and 3.0 CPU-s over 2 s: 1.0, 1.1, 1.5 CPUs */
+    double cpu[3] = { 2.0, 2.2, 3.0 };
+    for (int k = 0; k < 3; k++) {
+        real[6 + k].has_cpu = true;
+        real[6 + k].cpu_s = cpu[k];
+    }
+    int base[2] = { 0, 0 };
+    struct val_input in = { .npoints = 2, .nreal = 2, .nreps = 3, .sim = sim, .real = real, .base = base };
+    struct val_row *rows;
+    size_t n;
+    ASSERT_EQ(val_table(&in, &rows, &n), GV_OK);
+    const struct val_row *r = find(rows, n, 1, VAL_CPUS_BUSY, 0);
+    ASSERT(r && near(r->sim, 1.5) && r->n == 3);
+    ASSERT(near(r->min, 1.0) && near(r->median, 1.1) && near(r->max, 1.5));
+    ASSERT(r->has_err && near(r->err, 1.5 / 1.1 - 1));
+    r = find(rows, n, 1, VAL_CPUS_BUSY, 1);
+    ASSERT(r && r->has_sim && r->n == 0 && !r->has_err);
+    ASSERT_EQ(rows[n - 1].metric, VAL_CPUS_BUSY);  /* the last metric of a point */
+    ASSERT(strcmp(val_metric_name(VAL_CPUS_BUSY), "cpus_busy") == 0);
+    free(rows);
+    /* nothing gives a CPU time: no row */
+    sim[0].has_cpu = sim[1].has_cpu = false;
+    for (int k = 0; k < 3; k++) real[6 + k].has_cpu = false;
+    ASSERT_EQ(val_table(&in, &rows, &n), GV_OK);
+    ASSERT(find(rows, n, 1, VAL_CPUS_BUSY, 0) == NULL);
+    free(rows);
+}
+
 static void test_parse(void)
 {
     struct val_figures f;
-    ASSERT_EQ(val_figures_parse("1.500000000", "200", "30", "", &f), 0);
+    ASSERT_EQ(val_figures_parse("1.500000000", "200", "30", "", NULL, &f), 0);
     ASSERT(f.ok && near(f.wall_s, 1.5) && near(f.ops, 200) && f.has_vol && near(f.vol_switches, 30));
-    ASSERT(!f.has_handoffs);
-    ASSERT_EQ(val_figures_parse("", "200", "30", "4", &f), -1);
-    ASSERT_EQ(val_figures_parse("1", "x", "30", "4", &f), -1);
+    ASSERT(!f.has_handoffs && !f.has_cpu);
+    ASSERT_EQ(val_figures_parse("1.5", "200", "30", "4", "2.25", &f), 0);
+    ASSERT(f.has_handoffs && f.has_cpu && near(f.cpu_s, 2.25));
+    ASSERT_EQ(val_figures_parse("1.5", "200", "30", "4", "", &f), 0);
+    ASSERT(!f.has_cpu);
+    ASSERT_EQ(val_figures_parse("", "200", "30", "4", NULL, &f), -1);
+    ASSERT_EQ(val_figures_parse("1", "x", "30", "4", NULL, &f), -1);
     ASSERT(!f.ok);
 }
 
@@ -348,6 +390,7 @@ int main(void)
 {
     RUN(test_table);
     RUN(test_fixed_time_and_no_ops);
+    RUN(test_cpus_busy);
     RUN(test_parse);
     RUN(test_report);
     RUN(test_seeds);
