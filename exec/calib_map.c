@@ -462,6 +462,10 @@ void calib_map(const struct calib_result *r, const struct calib_host *h, struct 
      * another where the one-way wake took 10-12 us */
     dur_or_default(p, "wake_idle_core", r, M(r, CALIB_WAKE_AFTER_IDLE_10US) ? CALIB_WAKE_AFTER_IDLE_10US : CALIB_HANDOFF_CROSS,
                    NONE, NONE);
+    /* what the wakee of such a wake is charged: its FUTEX_WAIT's CPU time
+     * (the model charges a sleeper on an idle core nothing else: no switch
+     * into or out of the idle task); CPU, within the latency above */
+    dur_or_default(p, "wake_idle_cpu", r, CALIB_WAKE_IDLE_CPU, NONE, NONE);
     char busy_why[sizeof r->m[0].note + 64];
     snprintf(busy_why, sizeof busy_why, "%s: %s", mname(CALIB_WAKE_BUSY),
              r->m[CALIB_WAKE_BUSY].note[0] ? r->m[CALIB_WAKE_BUSY].note : "no wake ran at once");

@@ -61,6 +61,7 @@ struct sleeper {
     atomic_int quit;
     atomic_int spin;       /* the busy-CPU spinner runs while set */
     long long t1;          /* when the sleeper last ran after a wake */
+    long long cpu_wait;    /* its CPU time in that FUTEX_WAIT (the way in, the way out) */
 };
 
 /* native_ppoll_sleep: ppoll on two fds until `fd` is readable, then
@@ -78,9 +79,11 @@ static void *sleeper_thread(void *arg)
 {
     struct sleeper *s = arg;
     for (int n = 1;; n++) {
+        long long c0 = calib_thread_cpu_ns();
         calib_futex_wait(&s->word, 0);
         if (atomic_load(&s->quit)) return NULL;
-        s->t1 = calib_now_ns();
+        s->t1 = calib_now_ns();  /* before the CPU clock's own system call */
+        s->cpu_wait = calib_thread_cpu_ns() - c0;
         atomic_store(&s->word, 0);
         atomic_store(&s->ack, n);
     }
@@ -244,6 +247,8 @@ static void bench_wake(struct calib_ctx *c, enum wake_where where)
 #define IDLE_LEAD 3
 #define IDLE_PER_ROUND 5
 
+/* *lat, *cost as wake_once's; the sleeper's CPU in its wait is s->cpu_wait
+ * once this returns. */
 static int wake_after_spin(struct sleeper *s, long long idle_ns, long long *lat, long long *cost)
 {
     int n = atomic_load(&s->ack) + 1;
@@ -266,9 +271,11 @@ static void bench_wake_after_idle(struct calib_ctx *c)
         ids[i] = (enum calib_id)(CALIB_WAKE_AFTER_IDLE_10US + i);
         ipi_ids[i] = (enum calib_id)(CALIB_WAKE_IPI_AFTER_IDLE_10US + i);
     }
+    static const enum calib_id sleep_id[1] = { CALIB_WAKE_IDLE_CPU };
     if (c->cpu1 < 0) {
         calib_skip_ids(c, ids, CALIB_IDLE_LEVELS, "needs two CPUs");
         calib_skip_ids(c, ipi_ids, CALIB_IDLE_LEVELS, "needs two CPUs");
+        calib_skip_ids(c, sleep_id, 1, "needs two CPUs");
         return;
     }
     struct sleeper s;
@@ -277,6 +284,7 @@ static void bench_wake_after_idle(struct calib_ctx *c)
     if (calib_thread_start(c, &ts, c->cpu1, sleeper_thread, &s) != GV_OK) {
         calib_skip_ids(c, ids, CALIB_IDLE_LEVELS, c->err);
         calib_skip_ids(c, ipi_ids, CALIB_IDLE_LEVELS, c->err);
+        calib_skip_ids(c, sleep_id, 1, c->err);
         c->err[0] = '\0';
         return;
     }
@@ -286,6 +294,11 @@ static void bench_wake_after_idle(struct calib_ctx *c)
     /* rounds go on until the longest idle time's medians agree */
     _Static_assert(CALIB_IDLE_LEVELS <= CALIB_KINDS_MAX, "the idle times are calib_kinds");
     struct calib_kinds kinds, ipi;
+    /* the sleeper's CPU time in its FUTEX_WAIT at the shortest idle time (a
+     * hand-off's): a guest charges its thread for part of the way out of
+     * the halted vCPU, which the model's idle wake counts as idle time
+     * otherwise (wake_idle_cpu, docs/calibrate.md) */
+    struct calib_series sleep_cpu = { 0 };
     calib_kinds_start(&kinds, c, ids, CALIB_IDLE_LEVELS, CALIB_IDLE_LEVELS - 1, 4.0, 2 * c->min_rounds);
     calib_kinds_start(&ipi, c, ipi_ids, CALIB_IDLE_LEVELS, CALIB_IDLE_LEVELS - 1, 4.0, 2 * c->min_rounds);
     do {
@@ -297,6 +310,7 @@ static void bench_wake_after_idle(struct calib_ctx *c)
                 if (wake_after_spin(&s, calib_idle_ns[order[i]], &d, &cost) && j >= IDLE_LEAD) {
                     calib_kinds_add(&kinds, order[i], (double)d);
                     calib_kinds_add(&ipi, order[i], (double)cost);
+                    if (order[i] == 0) calib_series_add(&sleep_cpu, (double)s.cpu_wait);
                 }
             }
         calib_kinds_round_end(&ipi);
@@ -304,6 +318,13 @@ static void bench_wake_after_idle(struct calib_ctx *c)
     stop_sleeper(&s, ts);
     calib_kinds_end(&kinds, c);
     calib_kinds_end(&ipi, c);
+    struct calib_stat *sc = &c->r->m[CALIB_WAKE_IDLE_CPU];
+    const struct calib_stat *w10 = &c->r->m[CALIB_WAKE_AFTER_IDLE_10US];
+    calib_series_stat(&sleep_cpu, sc);
+    sc->rounds = w10->rounds;  /* the rounds of its idle time's wakes */
+    sc->round_spread = w10->round_spread;
+    sc->unstable = w10->unstable;
+    calib_series_free(&sleep_cpu);
 }
 
 /* calib_wake_probe (calib.h): the first idle time's block of the benchmark

@@ -77,6 +77,8 @@ struct scn_machine {
     sim_time ppoll_return;     /* "ppoll_return": the woken ppoll sleeper's extra CPU time (ppoll's
                                 * return, the eventfd read) before it wants the GVL */
     sim_time wake_idle_core;   /* "wake_idle_core": wake -> running on an idle core (IPI + idle exit) */
+    sim_time wake_idle_cpu;    /* "wake_idle_cpu": of a wake onto an idle core, the CPU time the guest
+                                * charges its thread (its FUTEX_WAIT's way in and out); 0: none */
     sim_time wake_busy_core;   /* "wake_busy_core": IPI/enqueue delay onto a busy remote core */
     double wake_jitter;        /* "wake_jitter": wake latencies drawn in [L(1-j), L(1+j)] */
     struct gv_curve wake_idle_extra; /* "wake_idle_extra": extra wake -> running on an idle core, by

@@ -102,6 +102,7 @@ static const struct sch_key machine_keys[] = {
     M_DUR("ppoll_wake_extra", "0ns", ppoll_wake_extra),
     M_DUR("ppoll_return", "0ns", ppoll_return),
     M_DUR("wake_idle_core", "25us", wake_idle_core),
+    M_DUR("wake_idle_cpu", "0ns", wake_idle_cpu),
     M_DUR("wake_busy_core", "2us", wake_busy_core),
     { .name = "wake_jitter", .kind = SCH_NUMBER, .flags = SCH_ZERO_OK, .def = "0.5", .dmax = 1.0,
       .off = offsetof(struct scn_machine, wake_jitter) },

@@ -79,6 +79,7 @@ int vm_init(struct vm *vm, const struct scenario *scn, struct sim_engine *eng, c
         .cores = scn->machine.cores,
         .context_switch = scn->machine.context_switch,
         .wake_idle_core = scn->machine.wake_idle_core,
+        .wake_idle_cpu = scn->machine.wake_idle_cpu,
         .wake_busy_core = scn->machine.wake_busy_core,
         .wake_jitter = scn->machine.wake_jitter,
         .os_timeslice = scn->machine.os_timeslice,

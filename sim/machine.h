@@ -198,6 +198,7 @@ struct mach_core {
         sim_time state_time[4];
         struct { sim_time idle_time, switch_time, waking_time, busy_time; };
     };
+    sim_time wake_cpu_time;  /* of waking_time, what the wakees were charged (wake_idle_cpu) */
 };
 
 #define MACH_STEAL_LENS GV_CURVE_MAX
@@ -206,6 +207,7 @@ struct mach_params {
     int cores;
     sim_time context_switch;
     sim_time wake_idle_core;
+    sim_time wake_idle_cpu; /* of such a wake, CPU time of the wakee (counted busy, not idle) */
     sim_time wake_busy_core;
     double wake_jitter;     /* wake latencies uniform in [L(1-j), L(1+j)] */
     const struct gv_curve *wake_idle_extra; /* + this on an idle core, by how long it was idle

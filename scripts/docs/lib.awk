@@ -136,6 +136,17 @@ function thead(first, a, from, to, align,   j) {
     printf "| %s |", first; for (j = from; j <= to; j++) printf " %s |", a[j]; print ""
     printf "|%s|", align; for (j = from; j <= to; j++) printf "---:|"; print ""
 }
+# vmain(name, label): the issue's five targets on Ruby 3.1, in the order of
+# the tables of their wall times and CPUs: their directory names and labels
+# into name[1..5], label[1..5]; returns 5
+function vmain(name, label) {
+    name[1] = "pingpong"; label[1] = "queue_pingpong"
+    name[2] = "mtime2"; label[2] = "mtime_loop, 2 threads"
+    name[3] = "mtime8"; label[3] = "mtime_loop, 8 threads"
+    name[4] = "proc2"; label[4] = "proc_heavy, 2 Ractors"
+    name[5] = "tarai2"; label[5] = "tarai_ractors, 2 Ractors"
+    return 5
+}
 # The fidelity tables (tables/validate*.awk), one per measured host, from
 # the `gvlsim validate -o` tables docs/data/validate/hosts/HOST/NAME.csv:
 # vhosts(h, only): the host directories' names (HOST) into h[1..n], in the

@@ -264,26 +264,64 @@ static void test_wake_pack_sleep(void)
  * to idle core 0: wake_idle_core (10) plus the curve at the time core 0
  * has been idle.  The curve (100, 0), (10000, 100): linear in log idle
  * time, so 50 at 1000; 0 below 100; 100 from 10000 on. */
-static sim_time idle_wake_run(sim_time idle, bool curve)
+static void remote_wake_world(struct ms_world *w, const struct mach_params *p, sim_time idle)
 {
     static const struct ms_step b[] = { { A_BLOCK, 0, 0 }, { A_MARK, 0, 0 }, { A_EXIT, 0, 0 } };
     struct ms_step a[] = { { A_BURST, idle, 0 }, { A_WAKE, 0, 0 }, { A_EXIT, 0, 0 } };
     const struct ms_step *const s[] = { b, a };
+    ms_setup_params(w, p, s, 2);
+    ms_start(w, 0);
+    ms_start(w, 1);
+    ms_run(w);
+    ASSERT_EQ(w->t[0].t.last_core, 0);
+    ASSERT_EQ(w->t[1].woke[0], MACH_WAKE_REMOTE);
+}
+
+static sim_time idle_wake_run(sim_time idle, bool curve)
+{
     struct mach_params p = ms_params(2, MACH_SCHED_FIFO);
     struct gv_curve points = { .n = 2, .x = { 100, 10000 }, .y = { 0, 100 } };
     if (curve) p.wake_idle_extra = &points;
     struct ms_world w;
-    ms_setup_params(&w, &p, s, 2);
-    ms_start(&w, 0);
-    ms_start(&w, 1);
-    ms_run(&w);
-    ASSERT_EQ(w.t[0].t.last_core, 0);
-    ASSERT_EQ(w.t[1].woke[0], MACH_WAKE_REMOTE);
+    remote_wake_world(&w, &p, idle);
     sim_time waking = w.m.cores[0].waking_time;  /* its start-up (10) and the wake-up */
     sim_time at = w.t[0].marks[0];
     ASSERT_EQ(waking, 10 + (at - (10 + idle)));
     ms_teardown(&w);
     return at - (10 + idle);  /* the wake-up's latency */
+}
+
+/* wake_idle_cpu: the same wake (latency 10), with `cpu` of it the wakee's
+ * CPU time: core 0's busy time grows by that much (at most the latency),
+ * nothing else moves; B's start on idle core 0 (no waker) charges none. */
+static void wake_cpu_run(sim_time cpu, sim_time *wake_cpu, sim_time *cpu_total, sim_time *at)
+{
+    struct mach_params p = ms_params(2, MACH_SCHED_FIFO);
+    p.wake_idle_cpu = cpu;
+    struct ms_world w;
+    remote_wake_world(&w, &p, 500);
+    ASSERT_EQ(w.m.cores[0].waking_time, 10 + 10);  /* the start-up and the wake: timing unchanged */
+    ASSERT_EQ(w.m.cores[1].wake_cpu_time, 0);
+    *wake_cpu = w.m.cores[0].wake_cpu_time;
+    *cpu_total = mach_cpu_time(&w.m);
+    *at = w.t[0].marks[0];
+    ms_teardown(&w);
+}
+
+static void test_wake_idle_cpu(void)
+{
+    sim_time wc0, cpu0, at0, wc, cpu, at;
+    wake_cpu_run(0, &wc0, &cpu0, &at0);
+    ASSERT_EQ(wc0, 0);
+    ASSERT_EQ(at0, 10 + 500 + 10);  /* B runs at its wake's latency after A's wake */
+    wake_cpu_run(4, &wc, &cpu, &at);
+    ASSERT_EQ(wc, 4);
+    ASSERT_EQ(cpu, cpu0 + 4);
+    ASSERT_EQ(at, at0);
+    wake_cpu_run(25, &wc, &cpu, &at);  /* more than the latency: the latency */
+    ASSERT_EQ(wc, 10);
+    ASSERT_EQ(cpu, cpu0 + 10);
+    ASSERT_EQ(at, at0);
 }
 
 /* wake_ipi_extra: the same wake, what its IPI costs the waker beyond
@@ -715,6 +753,7 @@ int main(void)
     RUN(test_wake_pack_sleep);
     RUN(test_nohz_kick);
     RUN(test_wake_idle_extra);
+    RUN(test_wake_idle_cpu);
     RUN(test_wake_ipi_extra);
     RUN(test_wake_timer);
     RUN(test_interrupt_cuts_burst);

@@ -17,16 +17,12 @@ function cline(host, name, label,   ds, r) {
     if (r == "") { print "| `" host "` | " label " | - | - | - |"; return }
     print "| `" host "` | " label " | " sprintf("%.2f", vcol(ds, r, "simulated")) " | " cbusy(ds, "pthread") " | " cbusy(ds, "ruby") " |"
 }
-function render(   h, n, i) {
+function render(   h, n, i, k, nt, name, label) {
     n = vhosts(h, "")
     if (!n) die("no host directory under docs/data/validate/hosts")
     print "| host | scenario, 2 cores | simulated | executor: median (min–max) | Ruby: median (min–max) |"
     print "|---|---|---:|---:|---:|"
-    for (i = 1; i <= n; i++) {
-        cline(h[i], "pingpong", "queue_pingpong")
-        cline(h[i], "mtime2", "mtime_loop, 2 threads")
-        cline(h[i], "mtime8", "mtime_loop, 8 threads")
-        cline(h[i], "proc2", "proc_heavy, 2 Ractors")
-        cline(h[i], "tarai2", "tarai_ractors, 2 Ractors")
-    }
+    nt = vmain(name, label)
+    for (i = 1; i <= n; i++)
+        for (k = 1; k <= nt; k++) cline(h[i], name[k], label[k])
 }

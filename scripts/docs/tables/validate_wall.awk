@@ -20,16 +20,15 @@ function wline(host, name, label, metric,   ds, c, p, q, out) {
     }
     print out
 }
-function render(   h, n, i) {
+function render(   h, n, i, k, nt, name, label, ops) {
     n = vhosts(h, "")
     if (!n) die("no host directory under docs/data/validate/hosts")
     print "| host | scenario | 1 core: simulated / executor / Ruby | 2 cores: simulated / executor / Ruby |"
     print "|---|---|---:|---:|"
-    for (i = 1; i <= n; i++) {
-        wline(h[i], "pingpong", "queue_pingpong, wall s", "wall_s")
-        wline(h[i], "mtime2", "mtime_loop, 2 threads, wall s", "wall_s")
-        wline(h[i], "mtime8", "mtime_loop, 8 threads, wall s", "wall_s")
-        wline(h[i], "proc2", "proc_heavy, 2 Ractors, ops/s", "ops_per_s")
-        wline(h[i], "tarai2", "tarai_ractors, 2 Ractors, wall s", "wall_s")
-    }
+    nt = vmain(name, label)
+    for (i = 1; i <= n; i++)
+        for (k = 1; k <= nt; k++) {
+            ops = name[k] == "proc2"  # stop.time: ops per second
+            wline(h[i], name[k], label[k] (ops ? ", ops/s" : ", wall s"), ops ? "ops_per_s" : "wall_s")
+        }
 }
