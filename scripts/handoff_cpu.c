@@ -12,7 +12,10 @@
  * (FUTEX_WAKE), which sleeps meanwhile in FUTEX_WAIT on the turn word.
  * Prints per hand-off: the wall time, the two threads' CPU time
  * (CLOCK_THREAD_CPUTIME_ID) less the spin, and of it the waker's time in
- * FUTEX_WAKE and the sleeper's in its FUTEX_WAIT (the way in and out). */
+ * FUTEX_WAKE and the sleeper's in its FUTEX_WAIT (the way in and out); and
+ * how many FUTEX_WAITs slept (with a short gap the turn often comes back
+ * before the waiter is asleep: the call returns EAGAIN, or the wake finds
+ * it on its way in). */
 #define _GNU_SOURCE
 #include <linux/futex.h>
 #include <pthread.h>
@@ -26,7 +29,7 @@
 
 static _Atomic int turn;
 static int rounds, gap_ns;
-static long long cpu_of[2], wait_cpu[2], wake_cpu[2];
+static long long cpu_of[2], wait_cpu[2], wake_cpu[2], waits[2], slept[2];
 
 static long long thread_cpu_ns(void)
 {
@@ -43,8 +46,10 @@ static void *run(void *arg)
     for (int i = 0; i < rounds; i++) {
         while (atomic_load(&turn) != me) {
             long long w0 = thread_cpu_ns();
-            syscall(SYS_futex, &turn, FUTEX_WAIT_PRIVATE, 1 - me, NULL, NULL, 0);
+            long r = syscall(SYS_futex, &turn, FUTEX_WAIT_PRIVATE, 1 - me, NULL, NULL, 0);
             wait_cpu[me] += thread_cpu_ns() - w0;
+            waits[me]++;
+            if (r == 0) slept[me]++;  /* else EAGAIN: the turn came before it slept */
         }
         spin_ns(gap_ns);
         atomic_store(&turn, 1 - me);
@@ -73,9 +78,12 @@ int main(int argc, char **argv)
         }
     for (int i = 0; i < 2; i++) pthread_join(t[i], NULL);
     double n = 2.0 * rounds, wall = (double)(now_ns() - w0);
+    long long nw = waits[0] + waits[1], ns = slept[0] + slept[1];
     printf("%d hand-offs, gap %d ns: wall %.0f ns each; CPU %.0f ns each beyond the gap, of it the waker's "
-           "FUTEX_WAKE %.0f and the sleeper's FUTEX_WAIT %.0f\n",
+           "FUTEX_WAKE %.0f and the sleeper's FUTEX_WAIT %.0f; %lld waits, %lld returned 0 (woken), "
+           "%.0f ns of CPU each\n",
            2 * rounds, gap_ns, wall / n, (double)(cpu_of[0] + cpu_of[1]) / n - gap_ns,
-           (double)(wake_cpu[0] + wake_cpu[1]) / n, (double)(wait_cpu[0] + wait_cpu[1]) / n);
+           (double)(wake_cpu[0] + wake_cpu[1]) / n, (double)(wait_cpu[0] + wait_cpu[1]) / n, nw, ns,
+           nw ? (double)(wait_cpu[0] + wait_cpu[1]) / (double)nw : 0.0);
     return 0;
 }
