@@ -5,17 +5,15 @@
 # where the threads ran (a guest that packs a 2-core run's threads on one
 # vCPU gives about 1.0).  A target not measured on a host, or measured
 # before the metric existed, is a dash.
-function cbusy(ds, backend,   r) {
-    r = vrow(ds, "cpus_busy", backend, 2, "")
+function cbusy(ds, r) {
     if (r == "") return "-"
     return sprintf("%.2f (%.2f–%.2f)", vcol(ds, r, "measured_median"), vcol(ds, r, "measured_min"), vcol(ds, r, "measured_max"))
 }
 function cline(host, name, label,   ds, r) {
     ds = "validate/hosts/" host "/" name
-    if (!(ds in HAVE)) { print "| `" host "` | " label " | - | - | - |"; return }
-    r = vrow(ds, "cpus_busy", "pthread", 2, "")
+    r = ds in HAVE ? vrow(ds, "cpus_busy", "pthread", 2, "") : ""
     if (r == "") { print "| `" host "` | " label " | - | - | - |"; return }
-    print "| `" host "` | " label " | " sprintf("%.2f", vcol(ds, r, "simulated")) " | " cbusy(ds, "pthread") " | " cbusy(ds, "ruby") " |"
+    print "| `" host "` | " label " | " sprintf("%.2f", vcol(ds, r, "simulated")) " | " cbusy(ds, r) " | " cbusy(ds, vrow(ds, "cpus_busy", "ruby", 2, "")) " |"
 }
 function render(   h, n, i, k, nt, name, label) {
     n = vhosts(h, "")
