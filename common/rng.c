@@ -27,5 +27,5 @@ sim_time rng_exp(struct rng *r, sim_time mean)
     double u = ((double)(rng_next(r) >> 11) + 1.0) * 0x1.0p-53;
     double d = -log(u) * (double)mean;
     if (d > 9.0e18) return (sim_time)9.0e18;
-    return (sim_time)llround(d);
+    return sim_round(d);
 }

@@ -8,6 +8,7 @@
 #ifndef COMMON_TIME_H
 #define COMMON_TIME_H
 
+#include <math.h>
 #include <stdint.h>
 
 typedef int64_t sim_time;
@@ -23,5 +24,20 @@ typedef __int128 sim_sum;
 #define SIM_MS ((sim_time)1000000000)
 #define SIM_S ((sim_time)1000000000000)
 #define SIM_TIME_MAX INT64_MAX
+
+/* llround(x), the same value for every x, without libm's call where the
+ * simulator rounds most (a burst's time under co-running, a scaled compute,
+ * a drawn duration): for 0 <= x < 2^63 the truncation i and x - i are exact
+ * (Sterbenz: i >= x / 2 once x >= 1), so halves round away from zero as
+ * llround rounds them; anything else (negative, NaN, too large) goes to
+ * llround itself. */
+static inline sim_time sim_round(double x)
+{
+    if (x >= 0 && x < 0x1p63) {
+        sim_time i = (sim_time)x;
+        return x - (double)i >= 0.5 ? i + 1 : i;
+    }
+    return (sim_time)llround(x);
+}
 
 #endif

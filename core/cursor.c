@@ -190,7 +190,7 @@ sim_time core_draw_slow(struct core_thread *th, const struct scn_dist *d)
     if (d->kind == DIST_LOGNORMAL) {
         double x = (double)d->a * exp(d->sigma * std_normal(th));
         if (!(x < 9.0e18)) return (sim_time)9.0e18;
-        return (sim_time)llround(x);
+        return sim_round(x);
     }
     /* empirical: the first value whose cumulative weight exceeds u * total */
     double u = core_draw_unit(th) * d->cum[d->n - 1];

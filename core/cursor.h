@@ -152,7 +152,7 @@ static inline sim_time core_scale_work(sim_time d, double work_scale)
     if (work_scale == 1.0) return d;
     double w = (double)d * work_scale;
     if (!(w < 0x1p63)) return SIM_TIME_MAX;  /* also NaN; the largest double below 2^63 fits */
-    return (sim_time)llround(w);
+    return sim_round(w);
 }
 
 /* The duration of a compute ("dur"), syscall, sleep or gc op, drawn from

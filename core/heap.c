@@ -192,3 +192,14 @@ const struct core_objspace_access *core_objspace_escape(int *n)
     *n = (int)(sizeof escape_accesses / sizeof escape_accesses[0]);
     return escape_accesses;
 }
+
+int core_objspace_lines(const struct core_objspace_access *a, int n, unsigned char lines[CORE_OBJSPACE_LINES])
+{
+    int k = 0;
+    for (int i = 0; i < n; i++) {
+        int j = 0;
+        while (j < k && lines[j] != a[i].line) j++;
+        if (j == k) lines[k++] = a[i].line;
+    }
+    return k;
+}

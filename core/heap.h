@@ -56,6 +56,11 @@ struct core_objspace_access {
  * the order Ruby 3.1 makes them; n set to the count. */
 const struct core_objspace_access *core_objspace_object(int *n);
 const struct core_objspace_access *core_objspace_escape(int *n);
+/* The lines of such a sequence, each once, in the order of its first
+ * access, into lines; returns how many.  What a model that makes the
+ * sequence's accesses at one instant needs: the core that makes the first
+ * access to a line holds it for the rest (models/gc.c objspace_access). */
+int core_objspace_lines(const struct core_objspace_access *a, int n, unsigned char lines[CORE_OBJSPACE_LINES]);
 
 struct core_heap {
     uint64_t slots;        /* heap_available_slots */

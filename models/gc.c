@@ -131,7 +131,7 @@ static sim_time sweep_remote_frees(struct rb_thread *th, uint64_t swept)
     for (int c = 0; c < vm->scn->machine.cores; c++)
         if (c != core) remote += vm->bodies_garbage[c];
     double share = (double)swept / (double)vm->sweep_slots;
-    return (sim_time)llround((double)remote * share * (double)cost);
+    return sim_round((double)remote * share * (double)cost);
 }
 
 /* the cost of a step heap_prepare or gc_start found to do (a sweep step
@@ -304,7 +304,7 @@ static bool objspace_access(struct rb_thread *th)
     sim_time ready = now;
     bool wait = false;
     for (int i = c->os_next; i < c->os_count; i++) {
-        int l = c->os_seq[i].line;
+        int l = c->os_lines[i];
         int last = vm->objspace_owner[l];
         if (last == core) continue;
         vm->objspace_owner[l] = core;
@@ -329,11 +329,13 @@ bool gc_alloc_objects(struct rb_thread *th, uint64_t objects, double survive, bo
     struct core_heap *h = &th->vm->heap;
     if (th->core.op_phase == 0) {
         rb_cold(th)->os_next = rb_cold(th)->os_count = 0;
-        if (objects > 0 && objspace_charged(th))
+        if (objects > 0 && objspace_charged(th)) {
             /* an alloc op's objects: the first one's accesses may move the
-             * line, the rest follow at once on the line now held */
-            rb_cold(th)->os_seq = malloced ? core_objspace_escape(&rb_cold(th)->os_count)
-                                           : core_objspace_object(&rb_cold(th)->os_count);
+             * lines, the rest follow at once on the lines now held */
+            struct vm *vm = th->vm;
+            rb_cold(th)->os_lines = malloced ? vm->os_escape_lines : vm->os_object_lines;
+            rb_cold(th)->os_count = malloced ? vm->os_escape_nlines : vm->os_object_nlines;
+        }
         th->core.op_phase = 2;
     }
     if (th->core.op_phase == 2) {

@@ -119,6 +119,11 @@ int vm_init(struct vm *vm, const struct scenario *scn, struct sim_engine *eng, c
         vm->objspace_owner[l] = -1;
         vm->objspace_ready[l] = 0;
     }
+    int n;
+    const struct core_objspace_access *a = core_objspace_object(&n);
+    vm->os_object_nlines = core_objspace_lines(a, n, vm->os_object_lines);
+    a = core_objspace_escape(&n);
+    vm->os_escape_nlines = core_objspace_lines(a, n, vm->os_escape_lines);
     vm->bodies_now = calloc((size_t)scn->machine.cores, sizeof *vm->bodies_now);
     vm->bodies_garbage = calloc((size_t)scn->machine.cores, sizeof *vm->bodies_garbage);
     if (!vm->ractors || !vm->threads || !vm->cold || !vm->nts || !vm->queues || !vm->mutexes || !vm->condvars || !vm->bodies_now ||

@@ -162,8 +162,8 @@ struct rb_thread_cold {
     sim_event_id wait_timeout_ev;
     sim_time wait_deadline;      /* Queue#pop(timeout:): when the timeout passes */
     /* the alloc op in progress (models/gc.c) */
-    const struct core_objspace_access *os_seq;  /* its accesses to rb_objspace's lines */
-    int os_count, os_next;                      /* ... how many, the next to make */
+    const unsigned char *os_lines;  /* the rb_objspace lines its accesses touch (vm's os_*_lines) */
+    int os_count, os_next;          /* ... how many, the next to make */
     uint64_t alloc_left;
     double alloc_survive;
     sim_time gc_cost;
@@ -214,6 +214,11 @@ struct vm {
     /* rb_objspace's shared cache lines (models/gc.c objspace_access): the
      * core that accessed each last (-1: none yet), and the moves so far */
     int objspace_owner[CORE_OBJSPACE_LINES];
+    /* the lines of an object's and of an env_escape's accesses, each once
+     * (core_objspace_lines: the model makes a sequence's accesses at one
+     * instant, so only a line's first access can move it) */
+    unsigned char os_object_lines[CORE_OBJSPACE_LINES], os_escape_lines[CORE_OBJSPACE_LINES];
+    int os_object_nlines, os_escape_nlines;
     sim_time objspace_ready[CORE_OBJSPACE_LINES];  /* when the owner has it */
     uint64_t objspace_transfers;
     /* malloc'd bodies each core allocated since the last GC start, and as

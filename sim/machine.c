@@ -257,13 +257,13 @@ static sim_time corun_time(sim_time work, double f)
 {
     if (f == 1.0 || work <= 0) return work;
     double t = (double)work * f;
-    return t >= (double)SIM_TIME_MAX ? SIM_TIME_MAX : (sim_time)llround(t);
+    return t >= (double)SIM_TIME_MAX ? SIM_TIME_MAX : sim_round(t);
 }
 
 static sim_time corun_work(sim_time time, double f)
 {
     if (f == 1.0 || time <= 0) return time;
-    return (sim_time)llround((double)time / f);
+    return sim_round((double)time / f);
 }
 
 static void rated_replan(struct machine *m, struct mach_task *t);

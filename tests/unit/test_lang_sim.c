@@ -509,6 +509,16 @@ static void test_objspace_accesses(void)
     a = core_objspace_object(&n);
     ASSERT_EQ(n, 2);
     ASSERT(a[0].line == CORE_OBJSPACE_HEAD && a[1].line == CORE_OBJSPACE_HEAD && a[1].write);
+    /* the lines, each once, in the order of first access: what the model
+     * moves (a line's later accesses find it held) */
+    unsigned char lines[CORE_OBJSPACE_LINES];
+    ASSERT_EQ(core_objspace_lines(a, n, lines), 1);
+    ASSERT_EQ(lines[0], CORE_OBJSPACE_HEAD);
+    a = core_objspace_escape(&n);
+    ASSERT_EQ(core_objspace_lines(a, n, lines), 2);
+    ASSERT(lines[0] == CORE_OBJSPACE_HEAD && lines[1] == CORE_OBJSPACE_OLDMALLOC);
+    ASSERT_EQ(core_objspace_lines(a + 2, 1, lines), 1);  /* oldmalloc's add alone */
+    ASSERT_EQ(lines[0], CORE_OBJSPACE_OLDMALLOC);
 
     struct run r;
     const char *sets[] = { "runtime={\"ruby\":\"3.1\"}", "ractors.1.count=2", "stop.time=20ms",

@@ -144,8 +144,36 @@ static void test_units_format(void)
         ASSERT_EQ(dur(fmt(samples[i])), samples[i]);
 }
 
+/* common/time.h's sim_round is llround, value for value: halves, values
+ * just below and above them, the largest doubles below 2^63 and beyond,
+ * negatives, and a million products of the kind the model rounds (a
+ * duration times a co-run factor). */
+static void test_sim_round(void)
+{
+    const double edge[] = { 0.0, -0.0, 0.49999999999999994, 0.5, 1.5, 2.5, 1.0 - 0x1p-53, 4503599627370495.5,
+                            4503599627370496.5, 9007199254740993.0, 0x1p62, 0x1p63 - 1024.0, 0x1p63, -0.5, -2.5,
+                            -7.49999, 1e-300, 3.0000000000000004 };
+    for (size_t i = 0; i < sizeof edge / sizeof edge[0]; i++) {
+        double x = edge[i];
+        if (x >= 0x1p63) continue;  /* llround's result is unspecified there */
+        ASSERT_EQ(sim_round(x), (sim_time)llround(x));
+        ASSERT_EQ(sim_round(nextafter(x, 0x1p64)), (sim_time)llround(nextafter(x, 0x1p64)));
+        ASSERT_EQ(sim_round(nextafter(x, -0x1p64)), (sim_time)llround(nextafter(x, -0x1p64)));
+    }
+    uint64_t z = 12345;
+    for (int i = 0; i < 1000000; i++) {
+        z = z * 6364136223846793005u + 1442695040888963407u;
+        double work = (double)(z >> 24), f = 1.0 + (double)(z & 0xffffff) * 0x1p-24;
+        double x = work * f / (double)(1 + (z >> 60));
+        ASSERT_EQ(sim_round(x), (sim_time)llround(x));
+        double h = floor(x) + 0.5;  /* an exact half */
+        ASSERT_EQ(sim_round(h), (sim_time)llround(h));
+    }
+}
+
 int main(void)
 {
+    RUN(test_sim_round);
     RUN(test_units_all);
     RUN(test_units_exact_decimals);
     RUN(test_units_errors);
