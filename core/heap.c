@@ -38,6 +38,9 @@ static void after_mark(struct core_heap *h, bool full)
 {
     uint64_t sweep = h->slots - h->old;
     h->unswept = sweep;
+    h->sweep_total = sweep;
+    h->bodies_garbage = h->bodies;
+    h->bodies = h->bodies_freed = 0;
     h->free = 0;
     uint64_t r_mul = (uint64_t)(h->ractors > 8 ? 8 : h->ractors);
     double min_free = 0.20 * (double)h->slots;
@@ -55,7 +58,7 @@ static void after_mark(struct core_heap *h, bool full)
 
 struct core_gc_step core_heap_alloc(struct core_heap *h, uint64_t *left, double survive)
 {
-    struct core_gc_step st = { CORE_GC_NONE, 0, 0 };
+    struct core_gc_step st = { CORE_GC_NONE, 0, 0, 0 };
     uint64_t take = *left < h->free ? *left : h->free;
     h->free -= take;
     *left -= take;
@@ -68,6 +71,12 @@ struct core_gc_step core_heap_alloc(struct core_heap *h, uint64_t *left, double 
         h->sweeps++;
         st.kind = CORE_GC_SWEEP;
         st.swept = n;
+        if (h->bodies_garbage > 0) {  /* the bodies in the slots swept so far, less those freed */
+            uint64_t done = (uint64_t)((unsigned __int128)h->bodies_garbage * (h->sweep_total - h->unswept) /
+                                       h->sweep_total);
+            st.bodies = done - h->bodies_freed;
+            h->bodies_freed = done;
+        }
         return st;
     }
     /* gc_start: a minor GC marks the young survivors (promoted old); a
@@ -92,6 +101,13 @@ struct core_gc_step core_heap_alloc(struct core_heap *h, uint64_t *left, double 
     }
     after_mark(h, full);
     return st;
+}
+
+sim_time core_gc_step_cost(const struct scn_machine *m, const struct core_gc_step *st)
+{
+    if (st->kind == CORE_GC_SWEEP)
+        return (sim_time)st->swept * m->gc_sweep_per_slot + (sim_time)st->bodies * m->gc_free_body;
+    return m->gc_mark_base + (sim_time)st->marked * m->gc_mark_per_object;
 }
 
 void core_heap_boot(struct core_heap *h, uint64_t objects)
@@ -122,7 +138,7 @@ struct core_gc_step core_heap_take_page(struct core_heap *h, uint64_t *got)
     if (page > h->free) page = h->free;
     h->free -= page;
     *got = page;
-    return (struct core_gc_step){ CORE_GC_NONE, 0, 0 };
+    return (struct core_gc_step){ CORE_GC_NONE, 0, 0, 0 };
 }
 
 bool core_gc_step_barrier(const struct core_gc_step *s, bool pre33)

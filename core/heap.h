@@ -24,6 +24,8 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "../input/scenario.h"
+
 /* Slots one lazy-sweep step frees before it returns (gc.c
  * GC_INCREMENTAL_SWEEP_SLOT_COUNT). */
 #define CORE_SWEEP_STEP 2048
@@ -74,6 +76,11 @@ struct core_heap {
     int ractors;           /* the process's Ractors (gc_marks_finish's r_mul) */
     uint64_t minor, major, sweeps;
     uint64_t last_major;   /* GCs counted at the last major one */
+    /* malloc'd bodies (an environment's, a Proc's: an env_escape's objects,
+     * none of which survives): allocated since the last GC start, those
+     * that start left to the sweep, how many of them the sweep has freed,
+     * and the slots it had to visit then */
+    uint64_t bodies, bodies_garbage, bodies_freed, sweep_total;
 };
 
 enum core_gc_kind { CORE_GC_NONE, CORE_GC_MINOR, CORE_GC_MAJOR, CORE_GC_SWEEP };
@@ -82,9 +89,24 @@ struct core_gc_step {
     enum core_gc_kind kind;
     uint64_t marked;       /* minor, major: objects marked */
     uint64_t swept;        /* sweep: slots swept */
+    uint64_t bodies;       /* sweep: malloc'd bodies freed (obj_free) */
 };
 
 void core_heap_init(struct core_heap *h, uint64_t init_slots, double growth, int ractors);
+
+/* n objects with a malloc'd body allocated (counted before they are
+ * allocated: a GC start their allocation triggers sweeps them).  The
+ * sweep frees a dead object's body (gc.c obj_free: an environment's
+ * xfree(env->env), a Proc's RUBY_TYPED_DEFAULT_FREE, each through
+ * objspace_xfree); each sweep step frees the share of the bodies the last
+ * GC start left that its slots are of the slots to sweep. */
+static inline void core_heap_bodies(struct core_heap *h, uint64_t n) { h->bodies += n; }
+
+/* What a step costs on machine m: a GC start gc_mark_base and
+ * gc_mark_per_object per object marked; a lazy-sweep step
+ * gc_sweep_per_slot per slot and gc_free_body per body it frees (both
+ * backends; models/gc.c adds the remote frees). */
+sim_time core_gc_step_cost(const struct scn_machine *m, const struct core_gc_step *st);
 
 /* The interpreter's own objects, live before the program's first line
  * (the boot heap: the core classes, rubygems and what it loads): `objects`

@@ -107,6 +107,8 @@ static const struct calib_desc descs[CALIB_COUNT] = {
                                       "File.mtime in that Ruby, GC off, beyond a stat(2) of its file" },
     [CALIB_RUBY_FILE_WRITE_EXTRA] = { "ruby_file_write_extra_ns", "ns",
                                       "File.write to /dev/null in that Ruby, GC off, beyond open + write + close" },
+    [CALIB_RUBY_SWEEP_BODY] = { "ruby_sweep_body_ns", "ns",
+                                "the sweep of a dead environment or Proc in that Ruby, beyond a dead plain object's" },
 };
 
 const long long calib_idle_ns[CALIB_IDLE_LEVELS] = { 10000, 30000, 100000, 300000,
@@ -128,6 +130,7 @@ bool calib_in_group(enum calib_group g, enum calib_id id)
     case CALIB_INCR_SHARED: case CALIB_FREE_OWN: case CALIB_FREE_REMOTE: case CALIB_LINE_PROBE_END:
         return g == CALIB_ALL || g == CALIB_ONLY_CACHE;
     case CALIB_RUBY_INSN: case CALIB_RUBY_FILE_MTIME_EXTRA: case CALIB_RUBY_FILE_WRITE_EXTRA:
+    case CALIB_RUBY_SWEEP_BODY:
         return g == CALIB_ALL || g == CALIB_ONLY_RUBY;
     default:
         return g == CALIB_ALL;

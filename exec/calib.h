@@ -88,6 +88,8 @@ enum calib_id {
     CALIB_RUBY_INSN,           /* ns per VM instruction of the Ruby backend's counted loop */
     CALIB_RUBY_FILE_MTIME_EXTRA, /* CPU ns per File.mtime in that Ruby (GC off) beyond a stat(2) of its file */
     CALIB_RUBY_FILE_WRITE_EXTRA, /* the same of File.write to /dev/null beyond its open + write + close */
+    CALIB_RUBY_SWEEP_BODY,     /* ns more the sweep spends on a dead env or Proc (its malloc'd body) than on
+                                * a dead plain object, in that Ruby */
     CALIB_COUNT
 };
 

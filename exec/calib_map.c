@@ -381,7 +381,8 @@ bool calib_is_cache_key(const char *name)
  * with. */
 bool calib_is_ruby_key(const char *name)
 {
-    return !strcmp(name, "insn_time") || !strncmp(name, "method_work.", sizeof "method_work." - 1);
+    return !strcmp(name, "insn_time") || !strcmp(name, "gc_free_body") ||
+           !strncmp(name, "method_work.", sizeof "method_work." - 1);
 }
 
 /* cache_probe: the regime the cache keys were measured in (the middle of
@@ -572,6 +573,7 @@ void calib_map(const struct calib_result *r, const struct calib_host *h, struct 
 
     dur_or_default(p, "tls_insn_overhead", r, CALIB_INCR_LOCAL, CALIB_BUSY_LOOP, NONE);
     dur_or_default(p, "insn_time", r, CALIB_RUBY_INSN, NONE, NONE);
+    dur_or_default(p, "gc_free_body", r, CALIB_RUBY_SWEEP_BODY, NONE, NONE);
 
     k = add(p, "corun_slowdown", CK_NUM);
     const struct calib_stat *bl = M(r, CALIB_BUSY_LOOP), *bp = M(r, CALIB_BUSY_LOOP_PAIR);

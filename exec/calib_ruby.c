@@ -22,7 +22,15 @@
  * extra is the method's C and Ruby code, and what the system calls cost the
  * code after them (a page-table switch per call flushes the TLB that
  * Ruby's code and objects then refill, where the C loop has little to
- * refill), all of it CPU the real method uses holding the GVL. */
+ * refill), all of it CPU the real method uses holding the GVL.
+ *
+ * ruby_sweep_body_ns: what the GC's sweep spends more on a dead object with
+ * a malloc'd body (an environment, a Proc: what an env_escape allocates)
+ * than on a dead plain object - obj_free's free of the body, which
+ * gc_sweep_per_slot (scripts/gc_costs.rb, plain Object.new garbage) does
+ * not hold: the machine's `gc_free_body`.  A round is one run of the Ruby,
+ * SWEEP_SAMPLES samples (exec/ruby_run.c rrun_sweep_body_ns, about 0.7 s in
+ * all); its value the samples' median, at least 0. */
 #include <stdio.h>
 #include <string.h>
 
@@ -31,6 +39,7 @@
 #include "ruby_run.h"
 
 #define SAMPLES 15
+#define SWEEP_SAMPLES 5
 #define C_SAMPLE_NS 4000000LL
 
 static int insn_round(struct calib_ctx *c, void *ctx, double *v)
@@ -61,11 +70,22 @@ static int method_round(struct calib_ctx *c, void *ctx, double *v)
     return GV_OK;
 }
 
+static int sweep_round(struct calib_ctx *c, void *ctx, double *v)
+{
+    const struct rrun_opts *o = ctx;
+    double s[SWEEP_SAMPLES], q1, q3;
+    int rc = rrun_sweep_body_ns(o, s, SWEEP_SAMPLES, c->err, c->errlen);
+    if (rc == GV_OK) rc = calib_summarise(s, SWEEP_SAMPLES, v, &q1, &q3);
+    if (rc == GV_OK && *v < 0) *v = 0;
+    return rc;
+}
+
 void calib_bench_ruby(struct calib_ctx *c)
 {
-    static const enum calib_id ids[] = { CALIB_RUBY_INSN, CALIB_RUBY_FILE_MTIME_EXTRA, CALIB_RUBY_FILE_WRITE_EXTRA };
+    static const enum calib_id ids[] = { CALIB_RUBY_INSN, CALIB_RUBY_FILE_MTIME_EXTRA, CALIB_RUBY_FILE_WRITE_EXTRA,
+                                         CALIB_RUBY_SWEEP_BODY };
     if (c->o->no_ruby) {
-        calib_skip_ids(c, ids, 3, "--no-ruby");
+        calib_skip_ids(c, ids, 4, "--no-ruby");
         return;
     }
     struct rrun_opts o = { .ruby = c->o->ruby, .stat_path = c->o->stat_path };
@@ -73,7 +93,7 @@ void calib_bench_ruby(struct calib_ctx *c)
     calib_done(c, CALIB_RUBY_INSN);
     if (rc != GV_OK) {
         /* no Ruby to run: the methods cannot be measured either */
-        calib_skip_ids(c, ids + 1, 2, c->r->m[CALIB_RUBY_INSN].note);
+        calib_skip_ids(c, ids + 1, 3, c->r->m[CALIB_RUBY_INSN].note);
         return;
     }
     struct method_ctx m = { .o = o, .call = CALL_STAT };
@@ -82,4 +102,6 @@ void calib_bench_ruby(struct calib_ctx *c)
     m.call = CALL_OPEN_DEVNULL;
     calib_rounds(c, CALIB_RUBY_FILE_WRITE_EXTRA, 3.0, method_round, &m);
     calib_done(c, CALIB_RUBY_FILE_WRITE_EXTRA);
+    calib_rounds(c, CALIB_RUBY_SWEEP_BODY, 3.0, sweep_round, &o);
+    calib_done(c, CALIB_RUBY_SWEEP_BODY);
 }

@@ -14,12 +14,6 @@
 #include "exec_vmlock.h"
 #include "exec_work.h"
 
-static sim_time step_cost(const struct scn_machine *m, const struct core_gc_step *st)
-{
-    if (st->kind == CORE_GC_SWEEP) return (sim_time)st->swept * m->gc_sweep_per_slot;
-    return m->gc_mark_base + (sim_time)st->marked * m->gc_mark_per_object;
-}
-
 /* gc_enter_clock / gc_exit_clock (Ruby 3.1+, GC.measure_total_time on by
  * default): the process's CPU clock, read as a step starts and ends - the
  * kernel's update_curr, where a thread past its slice is switched out
@@ -59,6 +53,9 @@ static void refill(struct exec_thread *th)
     for (;;) {
         uint64_t got;
         pthread_mutex_lock(&gc->lock);
+        /* every Ractor's bodies so far, before a GC start can come */
+        for (int i = 0; i < vm->nractors; i++)
+            core_heap_bodies(&gc->heap, atomic_exchange_explicit(&vm->ractors[i].bodies_pending, 0, memory_order_relaxed));
         struct core_gc_step st = core_heap_take_page(&gc->heap, &got);
         pthread_mutex_unlock(&gc->lock);
         if (st.kind == CORE_GC_NONE) {
@@ -68,7 +65,7 @@ static void refill(struct exec_thread *th)
         unsigned lev = exec_vmlock_enter(th);  /* gc_enter */
         if (core_gc_step_barrier(&st, vm->policy->barging)) exec_vm_barrier(th);
         if (st.kind != CORE_GC_SWEEP) caches_clear(vm);
-        gc_work(th, step_cost(&vm->scn->machine, &st));
+        gc_work(th, core_gc_step_cost(&vm->scn->machine, &st));
         exec_vmlock_leave(th, lev);
     }
 }
@@ -122,11 +119,19 @@ void exec_alloc_objects(struct exec_thread *th, uint64_t objects, double survive
     if (vm->multi_ractor) {
         if (vm->scn->runtime.alloc_counters == ALLOC_COUNTERS_SHARED)
             objspace_access(vm->objspace_line, objects, malloced);
+        /* their bodies, for the sweep's frees: counted into the heap at the
+         * next page taken (refill), without a shared lock per allocation */
+        if (malloced) atomic_fetch_add_explicit(&exec_ractor_of(th)->bodies_pending, objects, memory_order_relaxed);
         alloc_cached(th, left, survive);
         return;
     }
+    bool counted = !malloced;
     for (;;) {
         pthread_mutex_lock(&gc->lock);
+        if (!counted) {  /* their bodies, for the sweep's frees (core/heap.h) */
+            core_heap_bodies(&gc->heap, objects);
+            counted = true;
+        }
         if (gc->heap.free >= left) {  /* the freelist: no VM lock */
             core_heap_alloc(&gc->heap, &left, survive);
             pthread_mutex_unlock(&gc->lock);
@@ -138,7 +143,7 @@ void exec_alloc_objects(struct exec_thread *th, uint64_t objects, double survive
         struct core_gc_step st = core_heap_alloc(&gc->heap, &left, survive);
         pthread_mutex_unlock(&gc->lock);
         if (st.kind == CORE_GC_NONE) return;
-        gc_work(th, step_cost(&vm->scn->machine, &st));
+        gc_work(th, core_gc_step_cost(&vm->scn->machine, &st));
     }
 }
 

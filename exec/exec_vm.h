@@ -84,6 +84,7 @@ struct exec_ractor {
      * (relaxed atomics: the barrier orders them; a Ractor in a blocking
      * region is not stopped by it but does not allocate either) */
     _Atomic uint64_t newobj_cache;
+    _Atomic uint64_t bodies_pending;  /* malloc'd bodies allocated, not yet in the heap's count (exec_gc.c) */
 };
 
 /* Per-thread counters; written by the thread itself only, summed after join. */

@@ -253,7 +253,8 @@ static const char *tail_of(const char *s, size_t max)
  * and stderr (malloc'd, NULL if unreadable).  GV_OK with *c filled, or the
  * error of the start. */
 static int ruby_capture_args(const struct rrun_opts *o, bool add_yjit, const char *script, const char *arg0,
-                             const char *arg1, struct child *c, char **so, char **se, char *err, size_t errlen)
+                             const char *arg1, char *setenv1, struct child *c, char **so, char **se, char *err,
+                             size_t errlen)
 {
     *so = *se = NULL;
     memset(c, 0, sizeof *c);
@@ -262,9 +263,11 @@ static int ruby_capture_args(const struct rrun_opts *o, bool add_yjit, const cha
     if (rc != GV_OK) return rc;
     const char *tail[] = { "-e", script, arg0, arg1 };
     char **argv = make_argv(o, add_yjit, tail, arg0 ? (arg1 ? 4 : 3) : 2);
-    if (!argv) rc = gv_fail(err, errlen, GV_ENOMEM, "out of memory");
-    else rc = run_child(argv, environ, t.out, t.errf, PROBE_TIMEOUT_S, c, err, errlen);
+    char **env = setenv1 ? make_env(&setenv1, 1) : environ;
+    if (!argv || !env) rc = gv_fail(err, errlen, GV_ENOMEM, "out of memory");
+    else rc = run_child(argv, env, t.out, t.errf, PROBE_TIMEOUT_S, c, err, errlen);
     free(argv);
+    if (env != environ) free(env);
     if (rc == GV_OK) {
         *so = slurp(t.out);
         *se = slurp(t.errf);
@@ -276,7 +279,7 @@ static int ruby_capture_args(const struct rrun_opts *o, bool add_yjit, const cha
 static int ruby_capture(const struct rrun_opts *o, bool add_yjit, const char *script, struct child *c, char **so,
                         char **se, char *err, size_t errlen)
 {
-    return ruby_capture_args(o, add_yjit, script, NULL, NULL, c, so, se, err, errlen);
+    return ruby_capture_args(o, add_yjit, script, NULL, NULL, NULL, c, so, se, err, errlen);
 }
 
 int rrun_probe(const struct rrun_opts *o, bool add_yjit, struct rrun_ruby *out, char *err, size_t errlen)
@@ -381,9 +384,55 @@ static const char method_script[] =
     "  ((b - a) - (e - b)).to_f / per\n"
     "}.join(' ')\n";
 
-/* Run prelude + script (with n for its %d) and read n positive numbers. */
+/* ns more a lazy-sweep's visit of a dead object with a malloc'd body
+ * costs than one of a dead plain object (gc.c obj_free: an environment's
+ * xfree(env->env), a Proc's RUBY_TYPED_DEFAULT_FREE, each through
+ * objspace_xfree), on the thread's CPU clock: each sample sweeps 100,000
+ * dead escapes (a lambda capturing a local: an environment and a Proc,
+ * as proc_heavy's env_escape allocates) and then 200,000 dead
+ * Object.new, each sweep the cost of a GC that sweeps at once less one
+ * that leaves the sweep lazy (scripts/gc_costs.rb's method); the
+ * difference over the 200,000 bodies.  The heap is made large at start
+ * (RUBY_GC_HEAP_INIT_SLOTS, set by rrun_sweep_body_ns: 400,000 slots, twice
+ * a fill) so that no GC runs while a sample fills it: one would sweep the
+ * garbage first, and the difference would be nothing. */
+static const char sweep_script[] =
+    "def gv_body(i) = -> { i }\n"
+    "def gv_fill(bodies, n)\n"
+    "  i = 0\n"
+    "  if bodies\n"
+    "    while i < n\n"
+    "      gv_body(i)\n"
+    "      i += 1\n"
+    "    end\n"
+    "  else\n"
+    "    n *= 2\n"
+    "    while i < n\n"
+    "      Object.new\n"
+    "      i += 1\n"
+    "    end\n"
+    "  end\n"
+    "end\n"
+    "def gv_sweep(bodies, n)\n"
+    "  lazy, swept = 2.times.map do |k|\n"
+    "    GC.start\n"
+    "    gv_fill(bodies, n)\n"
+    "    a = gv_tcpu\n"
+    "    GC.start(full_mark: false, immediate_sweep: k == 1)\n"
+    "    gv_tcpu - a\n"
+    "  end\n"
+    "  swept - lazy\n"
+    "end\n"
+    "n = 100_000\n"
+    "print Array.new(%d) { (gv_sweep(true, n) - gv_sweep(false, n)).to_f / (2 * n) }.join(' ')\n";
+
+#define SWEEP_HEAP "RUBY_GC_HEAP_INIT_SLOTS=400000"
+
+/* Run prelude + script (with n for its %d) and read n numbers, positive
+ * unless `any_sign` (a difference of two costs). */
 static int ruby_samples(const struct rrun_opts *o, const char *script, size_t slen, const char *what,
-                        const char *arg0, const char *arg1, double *samples, int n, char *err, size_t errlen)
+                        const char *arg0, const char *arg1, char *setenv1, bool any_sign, double *samples, int n,
+                        char *err, size_t errlen)
 {
     size_t plen = strlen(rgen_prelude), cap = plen + slen + 16;
     char *text = malloc(cap);
@@ -392,7 +441,7 @@ static int ruby_samples(const struct rrun_opts *o, const char *script, size_t sl
     snprintf(text + plen, cap - plen, script, n);
     struct child c;
     char *so, *se;
-    int rc = ruby_capture_args(o, false, text, arg0, arg1, &c, &so, &se, err, errlen);
+    int rc = ruby_capture_args(o, false, text, arg0, arg1, setenv1, &c, &so, &se, err, errlen);
     free(text);
     /* 127: the child could not exec it (posix_spawn reports that so where it
      * must fork, as under valgrind) */
@@ -405,7 +454,7 @@ static int ruby_samples(const struct rrun_opts *o, const char *script, size_t sl
     for (int i = 0; rc == GV_OK && i < n; i++) {
         char *end;
         samples[i] = strtod(p, &end);
-        if (end == p || !(samples[i] > 0))
+        if (end == p || !(any_sign ? isfinite(samples[i]) : samples[i] > 0))
             rc = gv_fail(err, errlen, GV_ERUN, "%s answered %s with \"%.100s\"", ruby_exe(o), what, so);
         p = end;
     }
@@ -417,8 +466,8 @@ static int ruby_samples(const struct rrun_opts *o, const char *script, size_t sl
 int rrun_insn_ns(const struct rrun_opts *o, double *samples, int n, char *err, size_t errlen)
 {
     if (n < 1 || n > 1000) return gv_fail(err, errlen, GV_EINVAL, "rrun_insn_ns: %d samples", n);
-    return ruby_samples(o, insn_script, sizeof insn_script, "the instruction loop", NULL, NULL, samples, n, err,
-                        errlen);
+    return ruby_samples(o, insn_script, sizeof insn_script, "the instruction loop", NULL, NULL, NULL, false, samples, n,
+                        err, errlen);
 }
 
 int rrun_method_ns(const struct rrun_opts *o, enum scn_syscall_call call, double *samples, int n, char *err,
@@ -430,7 +479,15 @@ int rrun_method_ns(const struct rrun_opts *o, enum scn_syscall_call call, double
     const char *path = o && o->stat_path ? o->stat_path : "/";
     return ruby_samples(o, method_script, sizeof method_script,
                         call == CALL_STAT ? "the File.mtime loop" : "the File.write loop",
-                        call == CALL_STAT ? "stat" : "open_devnull", path, samples, n, err, errlen);
+                        call == CALL_STAT ? "stat" : "open_devnull", path, NULL, false, samples, n, err, errlen);
+}
+
+int rrun_sweep_body_ns(const struct rrun_opts *o, double *samples, int n, char *err, size_t errlen)
+{
+    if (n < 1 || n > 1000) return gv_fail(err, errlen, GV_EINVAL, "rrun_sweep_body_ns: %d samples", n);
+    char heap[] = SWEEP_HEAP;
+    return ruby_samples(o, sweep_script, sizeof sweep_script, "the sweep of dead Procs", NULL, NULL, heap, true,
+                        samples, n, err, errlen);
 }
 
 /* ---- settings ------------------------------------------------------------- */
@@ -796,7 +853,14 @@ static void fill_metrics(const struct scenario *scn, struct rrun_report *rep)
     m->threads = rep->threads;
     m->ractor_ops = rep->ractor_ops_buf;
     m->nractor_ops = scn->total_ractors;
-    for (int s = 0; s < TS_COUNT; s++) metrics_set_unmeasured(m, (enum metric_id)(MET_STATE_TIME + s));
+    /* of the state times only the GC's, when the Ruby reports it:
+     * GC.stat(:time) (3.1+), which gc.c's gc_enter_clock reads from the
+     * process's CPU clock (current_process_time), from before the
+     * collection's rb_vm_barrier to its end: the other Ractors' CPU until
+     * they stop is in it too */
+    if (rep->gc_time_s >= 0) m->state_time[TS_GC] = (sim_sum)sim_round(rep->gc_time_s * (double)SIM_S);
+    for (int s = 0; s < TS_COUNT; s++)
+        if (s != TS_GC || rep->gc_time_s < 0) metrics_set_unmeasured(m, (enum metric_id)(MET_STATE_TIME + s));
     for (size_t i = 0; i < sizeof unmeasured / sizeof unmeasured[0]; i++) metrics_set_unmeasured(m, unmeasured[i]);
 }
 

@@ -95,6 +95,14 @@ int rrun_insn_ns(const struct rrun_opts *o, double *samples, int n, char *err, s
 int rrun_method_ns(const struct rrun_opts *o, enum scn_syscall_call call, double *samples, int n, char *err,
                    size_t errlen);
 
+/* ns more the GC's sweep spends on a dead object with a malloc'd body (an
+ * environment, a Proc: an env_escape's objects) than on a dead plain
+ * object, n samples (1..1000; each sweeps 200,000 of each in a heap made
+ * large enough that no GC runs meanwhile: about 0.12 s), from one run of
+ * the Ruby (for `gvlsim calibrate`'s gc_free_body).  A sample may be
+ * negative (noise on a small difference).  Errors as rrun_insn_ns. */
+int rrun_sweep_body_ns(const struct rrun_opts *o, double *samples, int n, char *err, size_t errlen);
+
 /* Lines on what only this backend reports (the Ruby, its calibration, GC,
  * instructions), after summary_write's. */
 void rrun_summary_write(FILE *f, const struct rrun_report *rep);

@@ -149,7 +149,8 @@ static struct est op_cost(const struct ectx *c, const struct scn_op *op)
     case OP_ENV_ESCAPE:
         e.events = c->escape_events + (double)CORE_ESCAPE_OBJECTS / 1500 * (1 + c->barrier_events);
         e.escapes = 1;
-        e.time = e.gvl = e.cpu = (double)CORE_ESCAPE_OBJECTS * (double)m->gc_sweep_per_slot + c->escape_line;
+        e.time = e.gvl = e.cpu =
+            (double)CORE_ESCAPE_OBJECTS * (double)(m->gc_sweep_per_slot + m->gc_free_body) + c->escape_line;
         break;
     case OP_JOIN: e.events = 1; break;
     case OP_MUTEX_LOCK:

@@ -52,12 +52,6 @@
 #include "thread.h"
 #include "vm_lock.h"
 
-static sim_time step_cost(const struct scn_machine *m, const struct core_gc_step *st)
-{
-    if (st->kind == CORE_GC_SWEEP) return (sim_time)st->swept * m->gc_sweep_per_slot;
-    return m->gc_mark_base + (sim_time)st->marked * m->gc_mark_per_object;
-}
-
 /* gc_enter_clock, gc_exit_clock: current_process_time */
 static void gc_clock(struct rb_thread *th)
 {
@@ -138,7 +132,7 @@ static sim_time sweep_remote_frees(struct rb_thread *th, uint64_t swept)
  * or a GC start), on this thread */
 static sim_time gc_step_cost(struct rb_thread *th, const struct core_gc_step *st)
 {
-    sim_time d = step_cost(rb_machine_of(th), st);
+    sim_time d = core_gc_step_cost(rb_machine_of(th), st);
     if (st->kind == CORE_GC_SWEEP) return d + sweep_remote_frees(th, st->swept);
     gc_start_reset(th->vm);
     return d;
@@ -340,7 +334,10 @@ bool gc_alloc_objects(struct rb_thread *th, uint64_t objects, double survive, bo
     }
     if (th->core.op_phase == 2) {
         if (!objspace_access(th)) return false;
-        if (malloced && th->nt->core >= 0) th->vm->bodies_now[th->nt->core] += objects;
+        if (malloced) {
+            core_heap_bodies(&th->vm->heap, objects);
+            if (th->nt->core >= 0) th->vm->bodies_now[th->nt->core] += objects;
+        }
         rb_cold(th)->alloc_left = objects;
         rb_cold(th)->alloc_survive = survive;
         th->core.op_phase = 1;

@@ -16,6 +16,7 @@ static const char *const metric_names[VAL_NMETRICS] = {
     [VAL_VOL_PER_OP] = "vol_switches_per_op",
     [VAL_HANDOFFS_PER_OP] = "gvl_handoffs_per_op",
     [VAL_CPUS_BUSY] = "cpus_busy",
+    [VAL_GC_PER_GC] = "gc_ms_per_gc",
 };
 
 const char *val_metric_name(enum val_metric m)
@@ -35,6 +36,9 @@ void val_figures_of(const struct run_metrics *m, struct val_figures *f)
     f->gvl_handoffs = (double)m->gvl_handoffs;
     f->has_cpu = metrics_measured(m, MET_CPU);
     f->cpu_s = (double)m->cpu / (double)SIM_S;
+    f->has_gc = metrics_measured(m, (enum metric_id)(MET_STATE_TIME + TS_GC)) && metrics_measured(m, MET_GC_COUNT);
+    f->gc_s = (double)m->state_time[TS_GC] / (double)SIM_S;
+    f->gc_count = (double)m->gc_count;
 }
 
 static bool parse_num(const char *s, double *v)
@@ -46,13 +50,14 @@ static bool parse_num(const char *s, double *v)
 }
 
 int val_figures_parse(const char *wall_s, const char *ops, const char *vol, const char *handoffs,
-                      const char *cpu_s, struct val_figures *f)
+                      const char *cpu_s, const char *gc_s, const char *gc_count, struct val_figures *f)
 {
     memset(f, 0, sizeof *f);
     if (!parse_num(wall_s, &f->wall_s) || !parse_num(ops, &f->ops)) return -1;
     f->has_vol = parse_num(vol, &f->vol_switches);
     f->has_handoffs = parse_num(handoffs, &f->gvl_handoffs);
     f->has_cpu = parse_num(cpu_s, &f->cpu_s);
+    f->has_gc = parse_num(gc_s, &f->gc_s) && parse_num(gc_count, &f->gc_count);
     f->ok = true;
     return 0;
 }
@@ -85,6 +90,10 @@ static bool value_of(enum val_metric m, const struct val_figures *f, double *v)
     case VAL_CPUS_BUSY:
         if (!f->has_cpu || !(f->wall_s > 0)) return false;
         *v = f->cpu_s / f->wall_s;
+        return true;
+    case VAL_GC_PER_GC:
+        if (!f->has_gc || !(f->gc_count > 0)) return false;
+        *v = f->gc_s * 1000.0 / f->gc_count;
         return true;
     case VAL_CORES_RATIO:
     case VAL_NMETRICS: break;
@@ -123,15 +132,17 @@ static bool counts_ops(const struct val_input *in, int p)
     return false;
 }
 
-/* Does any run at the point give its CPU time?  (No cpus_busy row of
- * nothing: hand-made rows may leave cpu_s out.) */
-static bool has_cpu(const struct val_input *in, int p)
+/* Does any run at the point give the metric's figure?  (No cpus_busy row
+ * of nothing: hand-made rows may leave cpu_s out; no gc_ms_per_gc row for
+ * a run without a collection.) */
+static bool any_has(const struct val_input *in, int p, enum val_metric m)
 {
+    double v;
     for (int k = 0; k < nseeds_of(in); k++)
-        if (sim_at(in, p, k)->ok && sim_at(in, p, k)->has_cpu) return true;
+        if (sim_at(in, p, k)->ok && value_of(m, sim_at(in, p, k), &v)) return true;
     for (int i = 0; i < in->nreal * in->nreps; i++) {
         const struct val_figures *f = &in->real[(size_t)p * (size_t)(in->nreal * in->nreps) + (size_t)i];
-        if (f->ok && f->has_cpu) return true;
+        if (f->ok && value_of(m, f, &v)) return true;
     }
     return false;
 }
@@ -144,7 +155,8 @@ static bool metric_applies(const struct val_input *in, int p, enum val_metric m)
     case VAL_CORES_RATIO: return in->base[p] >= 0 && in->base[p] != p;
     case VAL_VOL_PER_OP:
     case VAL_HANDOFFS_PER_OP: return counts_ops(in, p);
-    case VAL_CPUS_BUSY: return has_cpu(in, p);
+    case VAL_CPUS_BUSY:
+    case VAL_GC_PER_GC: return any_has(in, p, m);
     case VAL_NMETRICS: break;
     }
     return false;

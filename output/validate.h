@@ -31,6 +31,10 @@
  *                     miss comes from where the threads ran (a guest that
  *                     packs two threads on one vCPU runs a 2-core
  *                     configuration near 1.0, docs/validate.md)
+ *   gc_ms_per_gc      the GC's time per collection, ms (gc_s * 1000 /
+ *                     gc_count): the simulated collector's cost against
+ *                     the executor's and Ruby's (GC.stat(:time), 3.1+).
+ *                     Not a target
  * A per-op metric of a scenario that counts no ops is left out.
  */
 #ifndef OUTPUT_VALIDATE_H
@@ -51,6 +55,7 @@ enum val_metric {
     VAL_VOL_PER_OP,
     VAL_HANDOFFS_PER_OP,
     VAL_CPUS_BUSY,
+    VAL_GC_PER_GC,
     VAL_NMETRICS
 };
 
@@ -65,16 +70,17 @@ struct val_figures {
     double vol_switches;
     double gvl_handoffs;
     double cpu_s;              /* CPU time of the run (all its threads) */
-    bool has_vol, has_handoffs, has_cpu; /* measured by the backend */
+    double gc_s, gc_count;     /* the GC's time (summed over threads) and its collections */
+    bool has_vol, has_handoffs, has_cpu, has_gc; /* measured by the backend */
 };
 
 void val_figures_of(const struct run_metrics *m, struct val_figures *f);
 /* The same from the cells of a result row (wall_s, ops, vol_switches,
- * gvl_handoffs, cpu_s as written by output/csv.c; an empty cell, or a
- * NULL one, is unmeasured).  Returns 0, or -1 if wall_s or ops is not a
- * number. */
+ * gvl_handoffs, cpu_s, gc_s, gc_count as written by output/csv.c; an empty
+ * cell, or a NULL one, is unmeasured).  Returns 0, or -1 if wall_s or ops
+ * is not a number. */
 int val_figures_parse(const char *wall_s, const char *ops, const char *vol, const char *handoffs,
-                      const char *cpu_s, struct val_figures *f);
+                      const char *cpu_s, const char *gc_s, const char *gc_count, struct val_figures *f);
 
 /* The runs of a validation. */
 struct val_input {

@@ -91,6 +91,15 @@ for cores in 1 2; do
                               if (ins != want) { print ins, "!=", want; bad = 1 } ; seen = 1 }
          END { exit !(seen && !bad) }' "$tmp/err" || fail "facts: instruction count"
     expect_match err "^ruby_facts \[ruby/ruby $version\] " "facts: summary"
+    # the GC's time: GC.stat(:time) (3.1+), the summary's figure, in gc_s
+    checks=$((checks + 1))
+    gcs=$(sed -n 's/^  GC: [0-9]* runs, \([0-9.]*\) s$/\1/p' "$tmp/err")
+    if [ -n "$gcs" ]; then
+        awk -v a="$(csv_col gc_s "$tmp/f.csv")" -v b="$gcs" 'BEGIN { exit !(a != "" && a - b < 0.0006 && b - a < 0.0006) }' ||
+            fail "facts: gc_s \"$(csv_col gc_s "$tmp/f.csv")\" against the summary's $gcs s"
+    else
+        expect_col gc_s "" f.csv "facts: no GC time reported: gc_s empty"
+    fi
 done
 case $version in
 3.[012].*) expect_col policy barging f.csv "facts: Ruby $version has the barging GVL" ;;

@@ -379,6 +379,16 @@ static void test_map(void)
     calib_map(&r, &h, &p);
     ASSERT(calib_profile_key(&p, "method_work.stat") && !calib_profile_key(&p, "method_work.open_devnull"));
     set(&r, CALIB_RUBY_FILE_WRITE_EXTRA, 4352.85, 4212.93, 4639.66);
+    /* gc_free_body: the sweep's extra per dead env or Proc, as measured;
+     * not measured: 0 (the schema's default), said so */
+    set(&r, CALIB_RUBY_SWEEP_BODY, 22.3582, 20.6605, 22.5042);  /* the v1147 guest, 14:59 UTC */
+    calib_map(&r, &h, &p);
+    ASSERT_EQ(dur(&p, "gc_free_body"), 22400);
+    ASSERT_STREQ(calib_profile_key(&p, "gc_free_body")->how, "ruby_sweep_body_ns 22.36 ns");
+    r.m[CALIB_RUBY_SWEEP_BODY].measured = false;
+    calib_map(&r, &h, &p);
+    ASSERT(!calib_profile_key(&p, "gc_free_body")->measured && dur(&p, "gc_free_body") == 0);
+    set(&r, CALIB_RUBY_SWEEP_BODY, 22.3582, 20.6605, 22.5042);
     char buf[64];
     calib_key_value(calib_profile_key(&p, "wake_ipi"), buf, sizeof buf);
     ASSERT_STREQ(buf, "10.6us");  /* no wake after 10 us idle timed: after a pause */
@@ -663,6 +673,23 @@ static void test_ruby_method(void)
     }
 }
 
+/* The sweep of a dead env or Proc against a dead plain object: a Ruby that
+ * does not exist is GV_EUNSUP, no samples GV_EINVAL; the Ruby on PATH
+ * answers two samples of a plausible size (a difference of two sweeps,
+ * which noise may push below 0 on a busy host, never beyond a microsecond). */
+static void test_ruby_sweep(void)
+{
+    char err[GV_ERRLEN];
+    double s[2];
+    struct rrun_opts bad = { .ruby = "/nonexistent/ruby" };
+    ASSERT_EQ(rrun_sweep_body_ns(&bad, s, 2, err, sizeof err), GV_EUNSUP);
+    ASSERT_EQ(rrun_sweep_body_ns(NULL, s, 0, err, sizeof err), GV_EINVAL);
+    int rc = rrun_sweep_body_ns(NULL, s, 2, err, sizeof err);
+    if (rc != GV_OK) fprintf(stderr, "%s\n", err);
+    ASSERT_EQ(rc, GV_OK);
+    for (int i = 0; i < 2; i++) ASSERT(s[i] > -1000 && s[i] < 1000);
+}
+
 /* The groups of --only: each measurement in CALIB_ALL, the cache ones in
  * CALIB_ONLY_CACHE alone, the Ruby ones in CALIB_ONLY_RUBY alone; the keys
  * each group writes. */
@@ -672,15 +699,15 @@ static void test_groups(void)
     static const enum calib_id cache[] = { CALIB_MUTEX_UNCONTENDED, CALIB_LINE_PROBE, CALIB_FREE_REMOTE,
                                            CALIB_LINE_PROBE_END };
     static const enum calib_id ruby[] = { CALIB_RUBY_INSN, CALIB_RUBY_FILE_MTIME_EXTRA,
-                                          CALIB_RUBY_FILE_WRITE_EXTRA };
+                                          CALIB_RUBY_FILE_WRITE_EXTRA, CALIB_RUBY_SWEEP_BODY };
     for (int i = 0; i < 4; i++)
         ASSERT(calib_in_group(CALIB_ONLY_CACHE, cache[i]) && !calib_in_group(CALIB_ONLY_RUBY, cache[i]));
-    for (int i = 0; i < 3; i++)
+    for (int i = 0; i < 4; i++)
         ASSERT(calib_in_group(CALIB_ONLY_RUBY, ruby[i]) && !calib_in_group(CALIB_ONLY_CACHE, ruby[i]));
     ASSERT(!calib_in_group(CALIB_ONLY_CACHE, CALIB_FUTEX_WAKE) && !calib_in_group(CALIB_ONLY_RUBY, CALIB_FUTEX_WAKE));
     ASSERT(!strcmp(calib_group_name(CALIB_ONLY_CACHE), "cache") && !strcmp(calib_group_name(CALIB_ONLY_RUBY), "ruby"));
     ASSERT(!calib_group_name(CALIB_ALL));
-    ASSERT(calib_is_ruby_key("insn_time") && calib_is_ruby_key("method_work.stat") &&
+    ASSERT(calib_is_ruby_key("insn_time") && calib_is_ruby_key("gc_free_body") && calib_is_ruby_key("method_work.stat") &&
            calib_is_ruby_key("method_work.open_devnull"));
     ASSERT(!calib_is_ruby_key("method_work") && !calib_is_ruby_key("syscalls.stat") &&
            !calib_is_ruby_key("insn_timer") && !calib_is_ruby_key("cache_probe"));
@@ -702,5 +729,6 @@ int main(void)
     RUN(test_docs_table);
     RUN(test_ruby_insn);
     RUN(test_ruby_method);
+    RUN(test_ruby_sweep);
     TEST_DONE();
 }

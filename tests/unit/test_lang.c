@@ -404,7 +404,7 @@ static void test_heap_steps(void)
     ASSERT_EQ(h.major, (uint64_t)majors);
     ASSERT_EQ(h.old_limit > 0, 1);
     /* barriers: a start always, a sweep step only from 3.3 */
-    struct core_gc_step s1 = { CORE_GC_MINOR, 0, 0 }, s2 = { CORE_GC_SWEEP, 0, 2048 };
+    struct core_gc_step s1 = { CORE_GC_MINOR, 0, 0, 0 }, s2 = { CORE_GC_SWEEP, 0, 2048, 0 };
     ASSERT(core_gc_step_barrier(&s1, true) && core_gc_step_barrier(&s1, false));
     ASSERT(!core_gc_step_barrier(&s2, true) && core_gc_step_barrier(&s2, false));
     /* a Ractor's newobj cache takes a page: 409 free slots, less the
@@ -425,6 +425,48 @@ static void test_heap_steps(void)
     ASSERT_EQ(core_heap_take_page(&h, &got).kind, CORE_GC_SWEEP);
     ASSERT_EQ(core_heap_take_page(&h, &got).kind, CORE_GC_NONE);
     ASSERT(got > 0 && got <= CORE_HEAP_PAGE_SLOTS);
+}
+
+/* The sweep's frees of malloc'd bodies: the bodies allocated before a GC
+ * start are freed by its sweep steps in proportion to their slots, every
+ * one by its last step; those allocated after it wait for the next GC; and
+ * each step costs gc_sweep_per_slot per slot and gc_free_body per body. */
+static void test_heap_bodies(void)
+{
+    struct core_heap h;
+    core_heap_init(&h, 10000, 1.8, 1);
+    uint64_t left = 10000;
+    core_heap_bodies(&h, 3000);  /* 3000 of the 10000 have a body */
+    ASSERT_EQ(core_heap_alloc(&h, &left, 0.0).kind, CORE_GC_NONE);
+    left = 1;
+    core_heap_bodies(&h, 1);
+    ASSERT_EQ(core_heap_alloc(&h, &left, 0.0).kind, CORE_GC_MINOR);  /* that one is counted with them */
+    ASSERT_EQ(h.sweep_total, 10000);
+    struct scn_machine m = { .gc_sweep_per_slot = 16 * SIM_NS, .gc_free_body = 22 * SIM_NS,
+                             .gc_mark_base = 43 * SIM_US, .gc_mark_per_object = 15 * SIM_NS };
+    uint64_t freed = 0, steps = 0;
+    struct core_gc_step st;
+    while (h.unswept > 0) {  /* take every free slot and one more: a sweep step each time */
+        left = h.free + 1;
+        st = core_heap_alloc(&h, &left, 0.0);
+        ASSERT_EQ(st.kind, CORE_GC_SWEEP);
+        /* 3001 bodies over 10000 slots: 614 in the first 2048 (614.6), the
+         * rest in proportion, rounded down as the sweep goes */
+        if (steps == 0) ASSERT_EQ(st.bodies, 614);
+        ASSERT_EQ(core_gc_step_cost(&m, &st), (sim_time)st.swept * 16 * SIM_NS + (sim_time)st.bodies * 22 * SIM_NS);
+        freed += st.bodies;
+        steps++;
+        ASSERT_EQ(core_heap_alloc(&h, &left, 0.0).kind, CORE_GC_NONE);
+    }
+    ASSERT_EQ(freed, 3001);
+    ASSERT_EQ(h.bodies_freed, 3001);
+    ASSERT_EQ(steps, 5);  /* 10000 slots in steps of 2048 */
+    struct core_gc_step start = { CORE_GC_MINOR, 100, 0, 0 };
+    ASSERT_EQ(core_gc_step_cost(&m, &start), 43 * SIM_US + 100 * 15 * SIM_NS);
+    /* bodies allocated during the sweep are the next GC's */
+    core_heap_bodies(&h, 7);
+    ASSERT_EQ(h.bodies, 7);
+    ASSERT_EQ(h.bodies_garbage, 3001);
 }
 
 /* The boot heap: 17,020 objects live before the program (Ruby 3.1.2), grown
@@ -607,6 +649,7 @@ int main(void)
     RUN(test_mutex);
     RUN(test_condvar_and_join);
     RUN(test_heap_steps);
+    RUN(test_heap_bodies);
     RUN(test_heap_boot);
     RUN(test_measure_stats);
     RUN(test_expand_streams);

@@ -488,6 +488,36 @@ static void test_two_threads_per_ractor_every_policy(void)
     }
 }
 
+/* gc_free_body: with every other GC cost 0, a run's GC time is its freed
+ * bodies times the key, and the bodies are the env_escapes' two objects,
+ * all freed but those of the last GC's unfinished sweep and of the
+ * allocations after it (at most one GC's worth). */
+static void test_gc_free_body(void)
+{
+    struct run r;
+    const char *sets[] = { "runtime={\"ruby\":\"3.1\"}", "ractors.1.count=1", "stop.time=20ms", "machine.cores=1",
+                           "machine.gc_mark_base=0ns", "machine.gc_mark_per_object=0ns",
+                           "machine.gc_sweep_per_slot=0ns", "machine.gc_free_body=22ns", NULL };
+    run_sets("scenarios/proc_heavy.json", sets, &r);
+    ASSERT_EQ(r.rc, GV_OK);
+    uint64_t gcs = r.m.gc_count, ops = r.m.ops;
+    sim_time gc = (sim_time)r.m.state_time[TS_GC];
+    ASSERT(gcs >= 5 && ops > 0);
+    ASSERT_EQ(gc % (22 * SIM_NS), 0);
+    uint64_t freed = (uint64_t)(gc / (22 * SIM_NS)), bodies = 2 * ops;
+    ASSERT(freed <= bodies && bodies - freed <= 2 * bodies / gcs + 2);
+    run_free(&r);
+    /* the key at 0: no GC time at all */
+    const char *none[] = { "runtime={\"ruby\":\"3.1\"}", "ractors.1.count=1", "stop.time=20ms", "machine.cores=1",
+                           "machine.gc_mark_base=0ns", "machine.gc_mark_per_object=0ns",
+                           "machine.gc_sweep_per_slot=0ns", NULL };
+    run_sets("scenarios/proc_heavy.json", none, &r);
+    ASSERT_EQ(r.rc, GV_OK);
+    ASSERT_EQ(r.m.state_time[TS_GC], 0);
+    ASSERT(r.m.gc_count >= 5);
+    run_free(&r);
+}
+
 /* rb_objspace's shared lines as the accesses of gc.c make them: the
  * sequence of an env_escape (core/heap.c), and two Ractors allocating on two
  * cores, whose ops fetch the lines the other core took, both at once. */
@@ -576,5 +606,6 @@ int main(void)
     RUN(test_syscall_method_work);
     RUN(test_two_threads_per_ractor_every_policy);
     RUN(test_objspace_accesses);
+    RUN(test_gc_free_body);
     TEST_DONE();
 }

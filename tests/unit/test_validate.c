@@ -173,7 +173,7 @@ static void test_cpus_busy(void)
     ASSERT(r->has_err && near(r->err, 1.5 / 1.1 - 1));
     r = find(rows, n, 1, VAL_CPUS_BUSY, 1);
     ASSERT(r && r->has_sim && r->n == 0 && !r->has_err);
-    ASSERT_EQ(rows[n - 1].metric, VAL_CPUS_BUSY);  /* the last metric of a point */
+    ASSERT_EQ(rows[n - 1].metric, VAL_CPUS_BUSY);  /* the last metric of a point (no GC time here) */
     ASSERT(strcmp(val_metric_name(VAL_CPUS_BUSY), "cpus_busy") == 0);
     free(rows);
     /* nothing gives a CPU time: no row */
@@ -184,18 +184,53 @@ static void test_cpus_busy(void)
     free(rows);
 }
 
+/* gc_ms_per_gc: the GC's time over its collections, run by run; no row
+ * where no run collected, a run without a collection (or without the
+ * time) gives no figure, and the row is the last of its point. */
+static void test_gc_per_gc(void)
+{
+    struct val_figures sim[2] = { fig(1.0, 100, 0, 0, true), fig(2.0, 100, 0, 0, true) };
+    sim[1].has_gc = true;
+    sim[1].gc_s = 0.75;
+    sim[1].gc_count = 1500;  /* 0.5 ms a collection */
+    struct val_figures real[2 * 2 * 3];
+    for (int i = 0; i < 12; i++) real[i] = fig(2.0, 100, 0, 0, true);
+    /* point 1, backend 1: 1.2 s / 600, 1.4 s / 700, 0 s / 0: 2 ms, 2 ms, none */
+    double gc_s[3] = { 1.2, 1.4, 0 }, gcn[3] = { 600, 700, 0 };
+    for (int k = 0; k < 3; k++) {
+        real[9 + k].has_gc = true;
+        real[9 + k].gc_s = gc_s[k];
+        real[9 + k].gc_count = gcn[k];
+    }
+    int base[2] = { 0, 0 };
+    struct val_input in = { .npoints = 2, .nreal = 2, .nreps = 3, .sim = sim, .real = real, .base = base };
+    struct val_row *rows;
+    size_t n;
+    ASSERT_EQ(val_table(&in, &rows, &n), GV_OK);
+    const struct val_row *r = find(rows, n, 1, VAL_GC_PER_GC, 1);
+    ASSERT(r && near(r->sim, 0.5) && r->n == 2 && near(r->median, 2.0));
+    ASSERT(r->has_err && near(r->err, 0.5 / 2.0 - 1));
+    r = find(rows, n, 1, VAL_GC_PER_GC, 0);
+    ASSERT(r && r->has_sim && r->n == 0 && !r->has_err);
+    ASSERT_EQ(rows[n - 1].metric, VAL_GC_PER_GC);
+    ASSERT(find(rows, n, 0, VAL_GC_PER_GC, 0) == NULL);  /* point 0: no collection anywhere */
+    ASSERT(strcmp(val_metric_name(VAL_GC_PER_GC), "gc_ms_per_gc") == 0);
+    free(rows);
+}
+
 static void test_parse(void)
 {
     struct val_figures f;
-    ASSERT_EQ(val_figures_parse("1.500000000", "200", "30", "", NULL, &f), 0);
+    ASSERT_EQ(val_figures_parse("1.500000000", "200", "30", "", NULL, NULL, NULL, &f), 0);
     ASSERT(f.ok && near(f.wall_s, 1.5) && near(f.ops, 200) && f.has_vol && near(f.vol_switches, 30));
-    ASSERT(!f.has_handoffs && !f.has_cpu);
-    ASSERT_EQ(val_figures_parse("1.5", "200", "30", "4", "2.25", &f), 0);
+    ASSERT(!f.has_handoffs && !f.has_cpu && !f.has_gc);
+    ASSERT_EQ(val_figures_parse("1.5", "200", "30", "4", "2.25", "0.5", "250", &f), 0);
     ASSERT(f.has_handoffs && f.has_cpu && near(f.cpu_s, 2.25));
-    ASSERT_EQ(val_figures_parse("1.5", "200", "30", "4", "", &f), 0);
-    ASSERT(!f.has_cpu);
-    ASSERT_EQ(val_figures_parse("", "200", "30", "4", NULL, &f), -1);
-    ASSERT_EQ(val_figures_parse("1", "x", "30", "4", NULL, &f), -1);
+    ASSERT(f.has_gc && near(f.gc_s, 0.5) && near(f.gc_count, 250));
+    ASSERT_EQ(val_figures_parse("1.5", "200", "30", "4", "", "", "250", &f), 0);
+    ASSERT(!f.has_cpu && !f.has_gc);  /* Ruby's rows before gc_s: the count alone */
+    ASSERT_EQ(val_figures_parse("", "200", "30", "4", NULL, NULL, NULL, &f), -1);
+    ASSERT_EQ(val_figures_parse("1", "x", "30", "4", NULL, NULL, NULL, &f), -1);
     ASSERT(!f.ok);
 }
 
@@ -391,6 +426,7 @@ int main(void)
     RUN(test_table);
     RUN(test_fixed_time_and_no_ops);
     RUN(test_cpus_busy);
+    RUN(test_gc_per_gc);
     RUN(test_parse);
     RUN(test_report);
     RUN(test_seeds);
