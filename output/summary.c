@@ -67,8 +67,11 @@ void summary_write(FILE *f, const struct run_metrics *m)
     sim_sum total = 0;
     for (int s = 0; s < TS_COUNT; s++) total += m->state_time[s];
     fprintf(f, "  thread time:");
-    if (!metrics_measured(m, MET_STATE_TIME + TS_RUNNING)) fprintf(f, " not measured by this backend");
-    for (int s = 0; s < TS_COUNT; s++) {
+    /* a backend without the thread states (Ruby) may still give the GC's
+     * time, which is no share of anything then: its own lines say it */
+    bool states = metrics_measured(m, MET_STATE_TIME + TS_RUNNING);
+    if (!states) fprintf(f, " not measured by this backend");
+    for (int s = 0; states && s < TS_COUNT; s++) {
         if (!m->state_time[s]) continue;
         fprintf(f, " %s %.1f%%", thread_state_name((enum thread_state)s),
                 total ? 100.0 * (double)m->state_time[s] / (double)total : 0.0);
@@ -127,7 +130,7 @@ void summary_write(FILE *f, const struct run_metrics *m)
         if (m->ops) fprintf(f, " (%.3f per op)", (double)m->timer_wakes / (double)m->ops);
         fprintf(f, ", %s timed waits, %s ticks\n", tt, tk);
     }
-    if (m->gc_count || m->gc_sweeps) {
+    if ((m->gc_count || m->gc_sweeps) && states) {  /* (Ruby's GC line is rrun_summary_write's) */
         char g[32], mj[32], sw[32];
         human_count(g, sizeof g, m->gc_count);
         human_count(mj, sizeof mj, m->gc_major);
