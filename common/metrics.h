@@ -109,6 +109,8 @@ struct run_metrics {
 
     /* not in the CSV: the summary's lines on the GC and spawned threads */
     uint64_t gc_major, gc_sweeps;
+    sim_sum gc_clock;            /* the process's CPU in the GC's clock windows: what Ruby's
+                                    GC.stat(:time) reads (0: not kept) */
     uint64_t spawned;            /* threads started by spawn ops */
     /* ... and on the 2.x GVL's native locks (barging: gvl->lock, and each
      * thread's interrupt_lock around the wake of a native sleep) */

@@ -52,17 +52,28 @@
 #include "thread.h"
 #include "vm_lock.h"
 
-/* gc_enter_clock, gc_exit_clock: current_process_time */
-static void gc_clock(struct rb_thread *th)
+/* gc_enter_clock, gc_exit_clock: current_process_time, and what Ruby's
+ * GC.stat(:time) sums from it - the process's CPU between the two reads,
+ * every thread's (the other Ractors' too until a barrier stops them, and
+ * through a 3.1 lazy-sweep step, which stops nobody).  One step at a time:
+ * the GVL or the VM lock is held from one read to the other. */
+static void gc_clock_enter(struct rb_thread *th)
 {
     mach_cpu_clock_read(&th->vm->mach, th->nt);
+    th->vm->gc_clock_from = mach_cpu_time_now(&th->vm->mach);
+}
+
+static void gc_clock_exit(struct rb_thread *th)
+{
+    mach_cpu_clock_read(&th->vm->mach, th->nt);
+    th->vm->gc_clock_cpu += mach_cpu_time_now(&th->vm->mach) - th->vm->gc_clock_from;
 }
 
 static void gc_done(struct mach_task *t, void *ctx)
 {
     (void)t;
     struct rb_thread *th = ctx;
-    gc_clock(th);
+    gc_clock_exit(th);
     vm_set_state(th, TS_RUNNING);
     vm_lock_leave(th);  /* ends the barrier; a no-op with one Ractor */
     th_retry(th);
@@ -152,7 +163,7 @@ static void gc_locked(struct rb_thread *th)
     }
     rb_cold(th)->gc_cost = gc_step_cost(th, &st);
     vm_instant(th, st.kind == CORE_GC_SWEEP ? "gc_sweep_step" : "gc_start");
-    gc_clock(th);  /* gc_enter: the clock, then the barrier */
+    gc_clock_enter(th);  /* gc_enter: the clock, then the barrier */
     if (core_gc_step_barrier(&st, vm->policy->barging)) barrier_vm_barrier(th, gc_work);
     else gc_work(th);
 }
@@ -165,7 +176,7 @@ static void refill_gc_done(struct mach_task *t, void *ctx)
 {
     (void)t;
     struct rb_thread *th = ctx;
-    gc_clock(th);
+    gc_clock_exit(th);
     vm_set_state(th, TS_RUNNING);
     vm_lock_leave(th);
     refill_locked(th);
@@ -179,7 +190,7 @@ static void refill_gc_work(struct rb_thread *th)
 /* gc_enter nested in newobj_slowpath's lock: the barrier of a GC start */
 static void refill_gc_locked(struct rb_thread *th)
 {
-    gc_clock(th);
+    gc_clock_enter(th);
     if (rb_cold(th)->gc_barrier) barrier_vm_barrier(th, refill_gc_work);
     else refill_gc_work(th);
 }
@@ -209,7 +220,7 @@ static void gc_op_locked(struct rb_thread *th)
     core_heap_count_gc(&th->vm->heap);
     gc_start_reset(th->vm);
     vm_instant(th, "gc_start");
-    gc_clock(th);
+    gc_clock_enter(th);
     barrier_vm_barrier(th, gc_work);   /* a GC start: with one Ractor, no barrier */
 }
 

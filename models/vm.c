@@ -303,6 +303,7 @@ int vm_collect(struct vm *vm, struct run_metrics *m)
     m->gc_count = vm->heap.minor + vm->heap.major;
     m->gc_major = vm->heap.major;
     m->gc_sweeps = vm->heap.sweeps;
+    m->gc_clock = vm->gc_clock_cpu;
     for (int k = 0; k < vm->nmutexes; k++) m->mutex_waits += vm->mutexes[k].waits;
     m->timeouts = vm->timeouts;
     m->spawned = vm->spawned;

@@ -221,6 +221,8 @@ struct vm {
     int os_object_nlines, os_escape_nlines;
     sim_time objspace_ready[CORE_OBJSPACE_LINES];  /* when the owner has it */
     uint64_t objspace_transfers;
+    /* the process's CPU over the GC's clock windows (models/gc.c gc_clock_*) */
+    sim_sum gc_clock_from, gc_clock_cpu;
     /* malloc'd bodies each core allocated since the last GC start, and as
      * that start found them (what its sweep frees); the slots the sweep
      * had to visit then (models/gc.c sweep_remote_frees) */

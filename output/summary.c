@@ -135,8 +135,12 @@ void summary_write(FILE *f, const struct run_metrics *m)
         human_count(g, sizeof g, m->gc_count);
         human_count(mj, sizeof mj, m->gc_major);
         human_count(sw, sizeof sw, m->gc_sweeps);
-        fprintf(f, "  GC: %s collections (%s major), %s lazy-sweep steps; %.6f s in gc\n", g, mj, sw,
+        fprintf(f, "  GC: %s collections (%s major), %s lazy-sweep steps; %.6f s in gc", g, mj, sw,
                 (double)m->state_time[TS_GC] / (double)SIM_S);
+        if (m->gc_clock > 0)
+            fprintf(f, ", %.6f s of the process's CPU in its clock windows (what GC.stat(:time) reads)",
+                    (double)m->gc_clock / (double)SIM_S);
+        fputc('\n', f);
     }
     if (m->mutex_waits || m->timeouts || m->spawned) {
         char mw[32], to[32], sp[32];

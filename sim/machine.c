@@ -334,6 +334,17 @@ sim_sum mach_cpu_time(const struct machine *m)
     return t;
 }
 
+sim_sum mach_cpu_time_now(const struct machine *m)
+{
+    sim_sum t = mach_cpu_time(m);
+    sim_time now = mach_now_of(m);
+    for (int i = 0; i < m->ncores; i++) {
+        const struct mach_core *c = &m->cores[i];
+        if (c->state == CORE_BUSY || c->state == CORE_SWITCHING) t += now - c->state_since;
+    }
+    return t;
+}
+
 /* ---- run queues --------------------------------------------------------- */
 
 static void rq_push_tail(struct machine *m, struct mach_core *c, struct mach_task *t)

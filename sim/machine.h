@@ -384,6 +384,9 @@ void mach_finish(struct machine *m, sim_time end);
 
 /* Summed over cores: time busy running tasks plus switching. */
 sim_sum mach_cpu_time(const struct machine *m);
+/* The same up to now, the spans under way included: what a read of the
+ * process's CPU clock (CLOCK_PROCESS_CPUTIME_ID) gives mid-run. */
+sim_sum mach_cpu_time_now(const struct machine *m);
 
 /* ---- mach_burst's common case, inline ----------------------------------
  * A burst starts at every op that takes time (more than half the events
