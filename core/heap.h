@@ -90,6 +90,7 @@ struct core_gc_step {
     uint64_t marked;       /* minor, major: objects marked */
     uint64_t swept;        /* sweep: slots swept */
     uint64_t bodies;       /* sweep: malloc'd bodies freed (obj_free) */
+    uint64_t pages;        /* minor, major: the heap's pages (each visited: rgengc_rememberset_mark) */
 };
 
 void core_heap_init(struct core_heap *h, uint64_t init_slots, double growth, int ractors);
@@ -102,8 +103,9 @@ void core_heap_init(struct core_heap *h, uint64_t init_slots, double growth, int
  * GC start left that its slots are of the slots to sweep. */
 static inline void core_heap_bodies(struct core_heap *h, uint64_t n) { h->bodies += n; }
 
-/* What a step costs on machine m: a GC start gc_mark_base and
- * gc_mark_per_object per object marked; a lazy-sweep step
+/* What a step costs on machine m: a GC start gc_mark_base,
+ * gc_mark_per_page per page of the heap and gc_mark_per_object per object
+ * marked; a lazy-sweep step
  * gc_sweep_per_slot per slot and gc_free_body per body it frees (both
  * backends; models/gc.c adds the remote frees). */
 sim_time core_gc_step_cost(const struct scn_machine *m, const struct core_gc_step *st);

@@ -109,6 +109,12 @@ static const struct calib_desc descs[CALIB_COUNT] = {
                                       "File.write to /dev/null in that Ruby, GC off, beyond open + write + close" },
     [CALIB_RUBY_SWEEP_BODY] = { "ruby_sweep_body_ns", "ns",
                                 "the sweep of a dead environment or Proc in that Ruby, beyond a dead plain object's" },
+    [CALIB_RUBY_SWEEP_SLOT] = { "ruby_sweep_slot_ns", "ns", "the sweep of a slot holding a dead plain object (Object.new) in that Ruby" },
+    [CALIB_RUBY_MARK_BASE] = { "ruby_mark_base_ns", "ns",
+                               "a minor GC's marking in that Ruby, no young survivor, less its pages' part" },
+    [CALIB_RUBY_MARK_PAGE] = { "ruby_mark_page_ns", "ns",
+                               "that marking's part per page of the heap (a 400,000-slot heap against the boot heap)" },
+    [CALIB_RUBY_MARK_OBJECT] = { "ruby_mark_object_ns", "ns", "that marking's cost per young survivor" },
 };
 
 const long long calib_idle_ns[CALIB_IDLE_LEVELS] = { 10000, 30000, 100000, 300000,
@@ -130,7 +136,8 @@ bool calib_in_group(enum calib_group g, enum calib_id id)
     case CALIB_INCR_SHARED: case CALIB_FREE_OWN: case CALIB_FREE_REMOTE: case CALIB_LINE_PROBE_END:
         return g == CALIB_ALL || g == CALIB_ONLY_CACHE;
     case CALIB_RUBY_INSN: case CALIB_RUBY_FILE_MTIME_EXTRA: case CALIB_RUBY_FILE_WRITE_EXTRA:
-    case CALIB_RUBY_SWEEP_BODY:
+    case CALIB_RUBY_SWEEP_BODY: case CALIB_RUBY_SWEEP_SLOT: case CALIB_RUBY_MARK_BASE: case CALIB_RUBY_MARK_PAGE:
+    case CALIB_RUBY_MARK_OBJECT:
         return g == CALIB_ALL || g == CALIB_ONLY_RUBY;
     default:
         return g == CALIB_ALL;
@@ -339,6 +346,16 @@ void calib_kinds_end(struct calib_kinds *k, struct calib_ctx *c)
         calib_series_free(&k->round[i]);
     }
     for (int i = 0; i < k->n; i++) calib_done(c, k->ids[i]);
+}
+
+void calib_kinds_fail(struct calib_kinds *k, struct calib_ctx *c, const char *why)
+{
+    for (int i = 0; i < k->n; i++) {
+        calib_series_free(&k->all[i]);
+        calib_series_free(&k->round[i]);
+        calib_series_free(&k->l[i].medians);
+    }
+    calib_skip_ids(c, k->ids, k->n, why);
 }
 
 /* The file a stat op's call reads: the backends stat the scenario's own file

@@ -90,6 +90,10 @@ enum calib_id {
     CALIB_RUBY_FILE_WRITE_EXTRA, /* the same of File.write to /dev/null beyond its open + write + close */
     CALIB_RUBY_SWEEP_BODY,     /* ns more the sweep spends on a dead env or Proc (its malloc'd body) than on
                                 * a dead plain object, in that Ruby */
+    CALIB_RUBY_SWEEP_SLOT,     /* ns the sweep spends on a dead plain object, in that Ruby */
+    CALIB_RUBY_MARK_BASE,      /* ns of a minor GC's marking with no young survivor, in that Ruby, less its pages' part */
+    CALIB_RUBY_MARK_PAGE,      /* ns that marking spends per page of the heap */
+    CALIB_RUBY_MARK_OBJECT,    /* ns more per young survivor that marking makes */
     CALIB_COUNT
 };
 

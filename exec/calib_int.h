@@ -116,5 +116,8 @@ void calib_kinds_add(struct calib_kinds *k, int i, double v);
 bool calib_kinds_round_end(struct calib_kinds *k);
 /* Every kind's stats into c->r, then reported; frees k's series. */
 void calib_kinds_end(struct calib_kinds *k, struct calib_ctx *c);
+/* A round failed: every kind is skipped with `why` (what earlier rounds
+ * gave is dropped, as calib_rounds does), then reported; frees k's series. */
+void calib_kinds_fail(struct calib_kinds *k, struct calib_ctx *c, const char *why);
 
 #endif

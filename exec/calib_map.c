@@ -176,8 +176,8 @@ static void dur_or_default(struct calib_profile *p, const char *key, const struc
         return;
     }
     double v = sa->median - (s1 ? s1->median : 0) - (s2 ? s2->median : 0);
-    if (!need1)
-        add_dur(p, key, v, true, "%s %.4g ns", mname(a), sa->median);
+    if (!need1)  /* (a difference of two costs, as the GC's, may come out below 0 on noise) */
+        add_dur(p, key, v > 0 ? v : 0, true, "%s %.4g ns", mname(a), sa->median);
     else if (!need2)
         add_dur(p, key, v > 0 ? v : 0, true, "%s %.4g ns - %s %.4g ns", mname(a), sa->median,
                 mname(minus1), s1->median);
@@ -381,7 +381,7 @@ bool calib_is_cache_key(const char *name)
  * with. */
 bool calib_is_ruby_key(const char *name)
 {
-    return !strcmp(name, "insn_time") || !strcmp(name, "gc_free_body") ||
+    return !strcmp(name, "insn_time") || !strncmp(name, "gc_", 3) ||
            !strncmp(name, "method_work.", sizeof "method_work." - 1);
 }
 
@@ -574,6 +574,10 @@ void calib_map(const struct calib_result *r, const struct calib_host *h, struct 
     dur_or_default(p, "tls_insn_overhead", r, CALIB_INCR_LOCAL, CALIB_BUSY_LOOP, NONE);
     dur_or_default(p, "insn_time", r, CALIB_RUBY_INSN, NONE, NONE);
     dur_or_default(p, "gc_free_body", r, CALIB_RUBY_SWEEP_BODY, NONE, NONE);
+    dur_or_default(p, "gc_sweep_per_slot", r, CALIB_RUBY_SWEEP_SLOT, NONE, NONE);
+    dur_or_default(p, "gc_mark_base", r, CALIB_RUBY_MARK_BASE, NONE, NONE);
+    dur_or_default(p, "gc_mark_per_page", r, CALIB_RUBY_MARK_PAGE, NONE, NONE);
+    dur_or_default(p, "gc_mark_per_object", r, CALIB_RUBY_MARK_OBJECT, NONE, NONE);
 
     k = add(p, "corun_slowdown", CK_NUM);
     const struct calib_stat *bl = M(r, CALIB_BUSY_LOOP), *bp = M(r, CALIB_BUSY_LOOP_PAIR);

@@ -24,13 +24,21 @@
  * Ruby's code and objects then refill, where the C loop has little to
  * refill), all of it CPU the real method uses holding the GVL.
  *
- * ruby_sweep_body_ns: what the GC's sweep spends more on a dead object with
- * a malloc'd body (an environment, a Proc: what an env_escape allocates)
- * than on a dead plain object - obj_free's free of the body, which
- * gc_sweep_per_slot (scripts/gc_costs.rb, plain Object.new garbage) does
- * not hold: the machine's `gc_free_body`.  A round is one run of the Ruby,
- * SWEEP_SAMPLES samples (exec/ruby_run.c rrun_sweep_body_ns, about 0.7 s in
- * all); its value the samples' median, at least 0. */
+ * ruby_sweep_body_ns, ruby_sweep_slot_ns, ruby_mark_base_ns,
+ * ruby_mark_object_ns: what the GC costs in that Ruby on this machine - the
+ * machine's gc_free_body (the sweep's free of a dead environment's or
+ * Proc's malloc'd body, what an env_escape allocates), gc_sweep_per_slot (the
+ * sweep of a dead plain object), gc_mark_base and gc_mark_per_object (a
+ * minor GC's marking, and each young survivor's).  The model's heap is full
+ * when a GC starts (it starts one when a page has no free slot left, as
+ * CRuby does once the lazy sweep is done), so the slots a sweep visits are
+ * mostly dead objects: the per-slot figure is a dead object's, measured as
+ * the difference of two fills, not a heap of mostly free slots divided by
+ * its size (scripts/gc_costs.rb's, which on the AMD EPYC guest gives about
+ * the same: 4.8 ns).  A round is one run of the Ruby, GC_SAMPLES samples of
+ * the four (exec/ruby_run.c rrun_gc_costs_ns, about 0.1 s each); the
+ * rounds go on while the body's figure, the one proc_heavy's collections
+ * turn on, has not settled. */
 #include <stdio.h>
 #include <string.h>
 
@@ -39,7 +47,7 @@
 #include "ruby_run.h"
 
 #define SAMPLES 15
-#define SWEEP_SAMPLES 5
+#define GC_SAMPLES 5
 #define C_SAMPLE_NS 4000000LL
 
 static int insn_round(struct calib_ctx *c, void *ctx, double *v)
@@ -70,22 +78,40 @@ static int method_round(struct calib_ctx *c, void *ctx, double *v)
     return GV_OK;
 }
 
-static int sweep_round(struct calib_ctx *c, void *ctx, double *v)
+static void gc_costs(struct calib_ctx *c, const struct rrun_opts *o)
 {
-    const struct rrun_opts *o = ctx;
-    double s[SWEEP_SAMPLES], q1, q3;
-    int rc = rrun_sweep_body_ns(o, s, SWEEP_SAMPLES, c->err, c->errlen);
-    if (rc == GV_OK) rc = calib_summarise(s, SWEEP_SAMPLES, v, &q1, &q3);
-    if (rc == GV_OK && *v < 0) *v = 0;
-    return rc;
+    static const enum calib_id ids[] = { CALIB_RUBY_SWEEP_BODY, CALIB_RUBY_SWEEP_SLOT, CALIB_RUBY_MARK_BASE,
+                                         CALIB_RUBY_MARK_PAGE, CALIB_RUBY_MARK_OBJECT };
+    struct rrun_gc_costs s[GC_SAMPLES];
+    struct calib_kinds k;
+    calib_kinds_start(&k, c, ids, 5, 0, 4.0, c->min_rounds);
+    int rc;
+    do {
+        rc = rrun_gc_costs_ns(o, s, GC_SAMPLES, c->err, c->errlen);
+        for (int i = 0; rc == GV_OK && i < GC_SAMPLES; i++) {
+            calib_kinds_add(&k, 0, s[i].sweep_body);
+            calib_kinds_add(&k, 1, s[i].sweep_slot);
+            calib_kinds_add(&k, 2, s[i].mark_base);
+            calib_kinds_add(&k, 3, s[i].mark_page);
+            calib_kinds_add(&k, 4, s[i].mark_object);
+        }
+    } while (rc == GV_OK && calib_kinds_round_end(&k));
+    if (rc == GV_OK) {
+        calib_kinds_end(&k, c);
+    } else {
+        calib_kinds_fail(&k, c, c->err);
+        c->err[0] = '\0';
+    }
 }
 
 void calib_bench_ruby(struct calib_ctx *c)
 {
     static const enum calib_id ids[] = { CALIB_RUBY_INSN, CALIB_RUBY_FILE_MTIME_EXTRA, CALIB_RUBY_FILE_WRITE_EXTRA,
-                                         CALIB_RUBY_SWEEP_BODY };
+                                         CALIB_RUBY_SWEEP_BODY, CALIB_RUBY_SWEEP_SLOT, CALIB_RUBY_MARK_BASE,
+                                         CALIB_RUBY_MARK_PAGE, CALIB_RUBY_MARK_OBJECT };
+    const int nids = (int)(sizeof ids / sizeof *ids);
     if (c->o->no_ruby) {
-        calib_skip_ids(c, ids, 4, "--no-ruby");
+        calib_skip_ids(c, ids, nids, "--no-ruby");
         return;
     }
     struct rrun_opts o = { .ruby = c->o->ruby, .stat_path = c->o->stat_path };
@@ -93,7 +119,7 @@ void calib_bench_ruby(struct calib_ctx *c)
     calib_done(c, CALIB_RUBY_INSN);
     if (rc != GV_OK) {
         /* no Ruby to run: the methods cannot be measured either */
-        calib_skip_ids(c, ids + 1, 3, c->r->m[CALIB_RUBY_INSN].note);
+        calib_skip_ids(c, ids + 1, nids - 1, c->r->m[CALIB_RUBY_INSN].note);
         return;
     }
     struct method_ctx m = { .o = o, .call = CALL_STAT };
@@ -102,6 +128,5 @@ void calib_bench_ruby(struct calib_ctx *c)
     m.call = CALL_OPEN_DEVNULL;
     calib_rounds(c, CALIB_RUBY_FILE_WRITE_EXTRA, 3.0, method_round, &m);
     calib_done(c, CALIB_RUBY_FILE_WRITE_EXTRA);
-    calib_rounds(c, CALIB_RUBY_SWEEP_BODY, 3.0, sweep_round, &o);
-    calib_done(c, CALIB_RUBY_SWEEP_BODY);
+    gc_costs(c, &o);
 }

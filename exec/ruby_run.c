@@ -384,29 +384,59 @@ static const char method_script[] =
     "  ((b - a) - (e - b)).to_f / per\n"
     "}.join(' ')\n";
 
-/* ns more a lazy-sweep's visit of a dead object with a malloc'd body
- * costs than one of a dead plain object (gc.c obj_free: an environment's
- * xfree(env->env), a Proc's RUBY_TYPED_DEFAULT_FREE, each through
- * objspace_xfree), on the thread's CPU clock: each sample sweeps 100,000
- * dead escapes (a lambda capturing a local: an environment and a Proc,
- * as proc_heavy's env_escape allocates) and then 200,000 dead
- * Object.new, each sweep the cost of a GC that sweeps at once less one
- * that leaves the sweep lazy (scripts/gc_costs.rb's method); the
- * difference over the 200,000 bodies.  The heap is made large at start
- * (RUBY_GC_HEAP_INIT_SLOTS, set by rrun_sweep_body_ns: 400,000 slots, twice
- * a fill) so that no GC runs while a sample fills it: one would sweep the
- * garbage first, and the difference would be nothing. */
-static const char sweep_script[] =
+/* What the GC costs in this Ruby, on the thread's CPU clock.  The main
+ * run's heap is made large at start (RUBY_GC_HEAP_INIT_SLOTS, set by
+ * rrun_gc_costs_ns: 400,000 slots, twice a fill) so that no GC runs while
+ * a sample fills it (one would sweep the garbage first, or age the
+ * survivors out of a minor GC's marking).  Each sample prints five
+ * figures, after one sample's worth of warm-up (the first sample of a
+ * fresh process swept and marked less, its heap not yet touched):
+ * - the sweep of a dead object with a malloc'd body beyond a dead plain
+ *   object's (gc.c obj_free: an environment's xfree(env->env), a Proc's
+ *   RUBY_TYPED_DEFAULT_FREE, each through objspace_xfree): 100,000 dead
+ *   escapes (a lambda capturing a local: an environment and a Proc, as
+ *   proc_heavy's env_escape allocates) against 200,000 dead Object.new,
+ *   the difference over the 200,000 objects;
+ * - the sweep of a slot holding a dead plain object, what a slot of a
+ *   full heap costs (each sweep the cost of a minor GC that sweeps at once
+ *   less one that leaves the sweep lazy: scripts/gc_costs.rb's method): a
+ *   free slot's visit - the sweep of the heap with nothing allocated, over
+ *   its free slots (on the AMD EPYC guest about 4.8 ns: the sweep reads
+ *   every slot's flags, 16 MB of them) - and what a dead object costs
+ *   beyond it - 300,000 dead Object.new less that empty sweep, over the
+ *   300,000;
+ * - a minor GC's marking with no young survivor (immediate_sweep: false,
+ *   after a GC that swept at once, so no sweep is left to finish), and the
+ *   heap's pages then;
+ * - its marking of a young survivor: the same with 100,000 Object.new kept,
+ *   less the first, over the 100,000.
+ * The second run (gc_small_script) has the boot heap (about 50 pages, 20 times
+ * fewer) and prints that marking and the pages alone: a minor GC visits
+ * every page (rgengc_rememberset_mark), so the two give a page's part and
+ * the rest. */
+#define GC_MARK_DEFS \
+    "def gv_mark(n)\n" \
+    "  GC.start\n" \
+    "  keep = Array.new(n) { Object.new }\n" \
+    "  GC.start(full_mark: false, immediate_sweep: true)\n" \
+    "  a = gv_tcpu\n" \
+    "  GC.start(full_mark: false, immediate_sweep: false)\n" \
+    "  t = gv_tcpu - a\n" \
+    "  keep = nil\n" \
+    "  t\n" \
+    "end\n"
+
+static const char gc_script[] =
     "def gv_body(i) = -> { i }\n"
     "def gv_fill(bodies, n)\n"
     "  i = 0\n"
     "  if bodies\n"
+    "    n /= 2\n"
     "    while i < n\n"
     "      gv_body(i)\n"
     "      i += 1\n"
     "    end\n"
     "  else\n"
-    "    n *= 2\n"
     "    while i < n\n"
     "      Object.new\n"
     "      i += 1\n"
@@ -423,16 +453,36 @@ static const char sweep_script[] =
     "  end\n"
     "  swept - lazy\n"
     "end\n"
-    "n = 100_000\n"
-    "print Array.new(%d) { (gv_sweep(true, n) - gv_sweep(false, n)).to_f / (2 * n) }.join(' ')\n";
+    GC_MARK_DEFS
+    "def gv_gc_sample\n"
+    "  n = 100_000\n"
+    "  empty = gv_sweep(false, 0)\n"
+    "  free = GC.stat(:heap_available_slots) - GC.stat(:heap_live_slots)\n"
+    "  full = gv_sweep(false, 3 * n)\n"
+    "  plain = gv_sweep(false, 2 * n)\n"
+    "  body = gv_sweep(true, 2 * n)\n"
+    "  base = gv_mark(0)\n"
+    "  pages = GC.stat(:heap_allocated_pages)\n"
+    "  marked = gv_mark(n)\n"
+    "  [(body - plain).to_f / (2 * n), empty.to_f / free + (full - empty).to_f / (3 * n), base.to_f,\n"
+    "   (marked - base).to_f / n, pages]\n"
+    "end\n"
+    "gv_gc_sample\n"
+    "print Array.new(%d) { gv_gc_sample.join(' ') }.join(' ')\n";
 
-#define SWEEP_HEAP "RUBY_GC_HEAP_INIT_SLOTS=400000"
+static const char gc_small_script[] =
+    GC_MARK_DEFS
+    "gv_mark(0)\n"
+    "print Array.new(%d) { [gv_mark(0), GC.stat(:heap_allocated_pages)].join(' ') }.join(' ')\n";
 
-/* Run prelude + script (with n for its %d) and read n numbers, positive
- * unless `any_sign` (a difference of two costs). */
+#define GC_HEAP "RUBY_GC_HEAP_INIT_SLOTS=400000"
+
+/* Run prelude + script (with n for its %d: n samples of `per` figures
+ * each) and read n x per numbers, positive unless `any_sign` (differences
+ * of costs). */
 static int ruby_samples(const struct rrun_opts *o, const char *script, size_t slen, const char *what,
                         const char *arg0, const char *arg1, char *setenv1, bool any_sign, double *samples, int n,
-                        char *err, size_t errlen)
+                        int per, char *err, size_t errlen)
 {
     size_t plen = strlen(rgen_prelude), cap = plen + slen + 16;
     char *text = malloc(cap);
@@ -451,7 +501,7 @@ static int ruby_samples(const struct rrun_opts *o, const char *script, size_t sl
         rc = gv_fail(err, errlen, GV_ERUN, "%s failed %s%s: %s", ruby_exe(o), what,
                      c.timed_out ? " (no answer within 60 s)" : "", se ? tail_of(se, 500) : "");
     const char *p = so;
-    for (int i = 0; rc == GV_OK && i < n; i++) {
+    for (int i = 0; rc == GV_OK && i < n * per; i++) {
         char *end;
         samples[i] = strtod(p, &end);
         if (end == p || !(any_sign ? isfinite(samples[i]) : samples[i] > 0))
@@ -467,7 +517,7 @@ int rrun_insn_ns(const struct rrun_opts *o, double *samples, int n, char *err, s
 {
     if (n < 1 || n > 1000) return gv_fail(err, errlen, GV_EINVAL, "rrun_insn_ns: %d samples", n);
     return ruby_samples(o, insn_script, sizeof insn_script, "the instruction loop", NULL, NULL, NULL, false, samples, n,
-                        err, errlen);
+                        1, err, errlen);
 }
 
 int rrun_method_ns(const struct rrun_opts *o, enum scn_syscall_call call, double *samples, int n, char *err,
@@ -479,15 +529,34 @@ int rrun_method_ns(const struct rrun_opts *o, enum scn_syscall_call call, double
     const char *path = o && o->stat_path ? o->stat_path : "/";
     return ruby_samples(o, method_script, sizeof method_script,
                         call == CALL_STAT ? "the File.mtime loop" : "the File.write loop",
-                        call == CALL_STAT ? "stat" : "open_devnull", path, NULL, false, samples, n, err, errlen);
+                        call == CALL_STAT ? "stat" : "open_devnull", path, NULL, false, samples, n, 1, err, errlen);
 }
 
-int rrun_sweep_body_ns(const struct rrun_opts *o, double *samples, int n, char *err, size_t errlen)
+int rrun_gc_costs_ns(const struct rrun_opts *o, struct rrun_gc_costs *samples, int n, char *err, size_t errlen)
 {
-    if (n < 1 || n > 1000) return gv_fail(err, errlen, GV_EINVAL, "rrun_sweep_body_ns: %d samples", n);
-    char heap[] = SWEEP_HEAP;
-    return ruby_samples(o, sweep_script, sizeof sweep_script, "the sweep of dead Procs", NULL, NULL, heap, true,
-                        samples, n, err, errlen);
+    if (n < 1 || n > 1000) return gv_fail(err, errlen, GV_EINVAL, "rrun_gc_costs_ns: %d samples", n);
+    double *v = malloc(sizeof *v * 7 * (size_t)n), *w = v + 5 * n;
+    if (!v) return gv_fail(err, errlen, GV_ENOMEM, "out of memory");
+    char heap[] = GC_HEAP;
+    int rc = ruby_samples(o, gc_script, sizeof gc_script, "the GC's sweeps and marks", NULL, NULL, heap, true, v, n, 5,
+                          err, errlen);
+    if (rc == GV_OK)
+        rc = ruby_samples(o, gc_small_script, sizeof gc_small_script, "the GC's marks in its boot heap", NULL, NULL,
+                          NULL, true, w, n, 2, err, errlen);
+    for (int i = 0; rc == GV_OK && i < n; i++) {
+        const double *x = v + 5 * i, *y = w + 2 * i;
+        double pages = x[4] - y[1];
+        if (!(pages >= 1)) {
+            rc = gv_fail(err, errlen, GV_ERUN, "%s: the large heap has %g pages, the boot heap %g", ruby_exe(o), x[4],
+                         y[1]);
+            break;
+        }
+        double page = (x[2] - y[0]) / pages;
+        samples[i] = (struct rrun_gc_costs){ .sweep_body = x[0], .sweep_slot = x[1], .mark_base = y[0] - y[1] * page,
+                                             .mark_page = page, .mark_object = x[3] };
+    }
+    free(v);
+    return rc;
 }
 
 /* ---- settings ------------------------------------------------------------- */

@@ -389,6 +389,26 @@ static void test_map(void)
     calib_map(&r, &h, &p);
     ASSERT(!calib_profile_key(&p, "gc_free_body")->measured && dur(&p, "gc_free_body") == 0);
     set(&r, CALIB_RUBY_SWEEP_BODY, 22.3582, 20.6605, 22.5042);
+    /* the sweep of a dead plain object and a minor GC's marking, as
+     * measured (3 digits; a difference below 0 on noise: none); not
+     * measured: the schema's defaults, said so */
+    set(&r, CALIB_RUBY_SWEEP_SLOT, 4.613, 3.84, 5.44);     /* the v1147 guest, 16:10 UTC (prototype) */
+    set(&r, CALIB_RUBY_MARK_BASE, 58677.2, 55342, 60790);
+    set(&r, CALIB_RUBY_MARK_OBJECT, -0.4, -1.2, 20.1);
+    calib_map(&r, &h, &p);
+    ASSERT_EQ(dur(&p, "gc_sweep_per_slot"), 4610);
+    ASSERT_EQ(dur(&p, "gc_mark_base"), 58700 * SIM_NS);
+    ASSERT_EQ(dur(&p, "gc_mark_per_object"), 0);
+    ASSERT_STREQ(calib_profile_key(&p, "gc_mark_base")->how, "ruby_mark_base_ns 5.868e+04 ns");
+    ASSERT(calib_profile_key(&p, "gc_mark_per_object")->measured);
+    r.m[CALIB_RUBY_SWEEP_SLOT].measured = false;
+    r.m[CALIB_RUBY_MARK_BASE].measured = false;
+    calib_map(&r, &h, &p);
+    ASSERT(!calib_profile_key(&p, "gc_sweep_per_slot")->measured && dur(&p, "gc_sweep_per_slot") == 16 * SIM_NS);
+    ASSERT(!calib_profile_key(&p, "gc_mark_base")->measured && dur(&p, "gc_mark_base") == 43000 * SIM_NS);
+    set(&r, CALIB_RUBY_MARK_OBJECT, 19.53, 18.6, 20.8);
+    calib_map(&r, &h, &p);
+    ASSERT_EQ(dur(&p, "gc_mark_per_object"), 19500);
     char buf[64];
     calib_key_value(calib_profile_key(&p, "wake_ipi"), buf, sizeof buf);
     ASSERT_STREQ(buf, "10.6us");  /* no wake after 10 us idle timed: after a pause */
@@ -673,21 +693,27 @@ static void test_ruby_method(void)
     }
 }
 
-/* The sweep of a dead env or Proc against a dead plain object: a Ruby that
- * does not exist is GV_EUNSUP, no samples GV_EINVAL; the Ruby on PATH
- * answers two samples of a plausible size (a difference of two sweeps,
- * which noise may push below 0 on a busy host, never beyond a microsecond). */
-static void test_ruby_sweep(void)
+/* The GC's costs in a Ruby: a Ruby that does not exist is GV_EUNSUP, no
+ * samples GV_EINVAL; the Ruby on PATH answers two samples of four
+ * plausible figures (the sweeps' are differences of two sweeps, which
+ * noise may push below 0 on a busy host, never beyond a microsecond; a
+ * minor GC's marking takes microseconds, not seconds). */
+static void test_ruby_gc(void)
 {
     char err[GV_ERRLEN];
-    double s[2];
+    struct rrun_gc_costs s[2];
     struct rrun_opts bad = { .ruby = "/nonexistent/ruby" };
-    ASSERT_EQ(rrun_sweep_body_ns(&bad, s, 2, err, sizeof err), GV_EUNSUP);
-    ASSERT_EQ(rrun_sweep_body_ns(NULL, s, 0, err, sizeof err), GV_EINVAL);
-    int rc = rrun_sweep_body_ns(NULL, s, 2, err, sizeof err);
+    ASSERT_EQ(rrun_gc_costs_ns(&bad, s, 2, err, sizeof err), GV_EUNSUP);
+    ASSERT_EQ(rrun_gc_costs_ns(NULL, s, 0, err, sizeof err), GV_EINVAL);
+    int rc = rrun_gc_costs_ns(NULL, s, 2, err, sizeof err);
     if (rc != GV_OK) fprintf(stderr, "%s\n", err);
     ASSERT_EQ(rc, GV_OK);
-    for (int i = 0; i < 2; i++) ASSERT(s[i] > -1000 && s[i] < 1000);
+    for (int i = 0; i < 2; i++) {
+        ASSERT(s[i].sweep_body > -1000 && s[i].sweep_body < 1000);
+        ASSERT(s[i].sweep_slot > -1000 && s[i].sweep_slot < 1000);
+        ASSERT(s[i].mark_base > 1000 && s[i].mark_base < 1e8);
+        ASSERT(s[i].mark_object > -1000 && s[i].mark_object < 1000);
+    }
 }
 
 /* The groups of --only: each measurement in CALIB_ALL, the cache ones in
@@ -698,17 +724,19 @@ static void test_groups(void)
     for (int i = 0; i < CALIB_COUNT; i++) ASSERT(calib_in_group(CALIB_ALL, (enum calib_id)i));
     static const enum calib_id cache[] = { CALIB_MUTEX_UNCONTENDED, CALIB_LINE_PROBE, CALIB_FREE_REMOTE,
                                            CALIB_LINE_PROBE_END };
-    static const enum calib_id ruby[] = { CALIB_RUBY_INSN, CALIB_RUBY_FILE_MTIME_EXTRA,
-                                          CALIB_RUBY_FILE_WRITE_EXTRA, CALIB_RUBY_SWEEP_BODY };
+    static const enum calib_id ruby[] = { CALIB_RUBY_INSN, CALIB_RUBY_FILE_MTIME_EXTRA, CALIB_RUBY_FILE_WRITE_EXTRA,
+                                          CALIB_RUBY_SWEEP_BODY, CALIB_RUBY_SWEEP_SLOT, CALIB_RUBY_MARK_BASE,
+                                          CALIB_RUBY_MARK_OBJECT };
     for (int i = 0; i < 4; i++)
         ASSERT(calib_in_group(CALIB_ONLY_CACHE, cache[i]) && !calib_in_group(CALIB_ONLY_RUBY, cache[i]));
-    for (int i = 0; i < 4; i++)
+    for (int i = 0; i < 7; i++)
         ASSERT(calib_in_group(CALIB_ONLY_RUBY, ruby[i]) && !calib_in_group(CALIB_ONLY_CACHE, ruby[i]));
     ASSERT(!calib_in_group(CALIB_ONLY_CACHE, CALIB_FUTEX_WAKE) && !calib_in_group(CALIB_ONLY_RUBY, CALIB_FUTEX_WAKE));
     ASSERT(!strcmp(calib_group_name(CALIB_ONLY_CACHE), "cache") && !strcmp(calib_group_name(CALIB_ONLY_RUBY), "ruby"));
     ASSERT(!calib_group_name(CALIB_ALL));
     ASSERT(calib_is_ruby_key("insn_time") && calib_is_ruby_key("gc_free_body") && calib_is_ruby_key("method_work.stat") &&
-           calib_is_ruby_key("method_work.open_devnull"));
+           calib_is_ruby_key("method_work.open_devnull") && calib_is_ruby_key("gc_sweep_per_slot") &&
+           calib_is_ruby_key("gc_mark_base") && calib_is_ruby_key("gc_mark_per_object"));
     ASSERT(!calib_is_ruby_key("method_work") && !calib_is_ruby_key("syscalls.stat") &&
            !calib_is_ruby_key("insn_timer") && !calib_is_ruby_key("cache_probe"));
 }
@@ -729,6 +757,6 @@ int main(void)
     RUN(test_docs_table);
     RUN(test_ruby_insn);
     RUN(test_ruby_method);
-    RUN(test_ruby_sweep);
+    RUN(test_ruby_gc);
     TEST_DONE();
 }
