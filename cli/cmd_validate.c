@@ -114,9 +114,9 @@ const struct cli_command cli_cmd_validate = {
         "                       not a target, it says where the threads ran (a guest\n"
         "                       that packs a 2-core run's threads on one CPU gives\n"
         "                       about 1.0)\n"
-        "  gc_ms_per_gc         the GC's time per collection, ms: not a target (the\n"
-        "                       executor's gc_s; Ruby's GC.stat(:time), 3.1+, read\n"
-        "                       from the process's CPU clock)\n"
+        "  gc_ms_per_gc         the GC's time per collection as Ruby's GC.stat(:time)\n"
+        "                       reads it (gc_clock_s: the process's CPU clock over\n"
+        "                       the GC's windows, barriers included), ms: not a target\n"
         "Real timings need a quiet host: the report gives the load average before and\n"
         "after the runs.  Simulate with this host's profile (`gvlsim calibrate -o\n"
         "host.json`, then --set machine=host.json).  Before each configuration's real\n"
@@ -701,7 +701,11 @@ static int measured_rows(struct validation *v, const struct csv_table *t, const 
     if (rc == GV_OK) rc = probe_column(v, t, "line_probe_ns", v->probe, key_col, col[C_REP], path, err, errlen);
     if (rc == GV_OK) rc = probe_column(v, t, "wake_probe_ns", v->wake, key_col, col[C_REP], path, err, errlen);
     int cpu_col = csvr_col(t, "cpu_s");  /* optional: without it, no cpus_busy */
-    int gc_col = csvr_col(t, "gc_s"), gcn_col = csvr_col(t, "gc_count");  /* the same for gc_ms_per_gc */
+    /* the same for gc_ms_per_gc; rows written before the gc_clock_s column
+     * (2026-12-03) held Ruby's GC.stat(:time) in gc_s, and nothing the
+     * executor's GC clock read */
+    int gc_col = csvr_col(t, "gc_clock_s"), gcn_col = csvr_col(t, "gc_count");
+    int gc_old = gc_col < 0 ? csvr_col(t, "gc_s") : -1;
     int found[B_MAX] = { 0 };
     for (size_t r = 0; r < t->nrows && rc == GV_OK; r++) {
         int i = 0;
@@ -716,7 +720,9 @@ static int measured_rows(struct validation *v, const struct csv_table *t, const 
         } else if (val_figures_parse(csvr_cell(t, r, col[C_WALL]), csvr_cell(t, r, col[C_OPS]),
                                      csvr_cell(t, r, col[C_VOL]), csvr_cell(t, r, col[C_HANDOFFS]),
                                      cpu_col >= 0 ? csvr_cell(t, r, cpu_col) : NULL,
-                                     gc_col >= 0 ? csvr_cell(t, r, gc_col) : NULL,
+                                     gc_col >= 0   ? csvr_cell(t, r, gc_col)
+                                     : gc_old >= 0 && !strcmp(v->real[i]->name, "ruby") ? csvr_cell(t, r, gc_old)
+                                                                                       : NULL,
                                      gcn_col >= 0 ? csvr_cell(t, r, gcn_col) : NULL, f) != 0) {
             rc = gv_fail(err, errlen, GV_EINVAL, "%s: row %zu: wall_s or ops is not a number", path, r + 2);
         } else {

@@ -63,6 +63,7 @@ enum metric_id {
     MET_LINE_TRANSFERS,
     MET_NATIVE_THREADS,
     MET_GC_COUNT,
+    MET_GC_CLOCK,
     MET_MUTEX_WAITS,
     MET_TIMEOUTS,
     MET_MEASURES,     /* the named measures' columns */
@@ -104,13 +105,13 @@ struct run_metrics {
     uint64_t line_transfers;     /* cache-line transfers: the shared counter's, the objspace's */
     uint64_t native_threads;     /* native threads ever used (DNT + SNT + helpers) */
     uint64_t gc_count;           /* garbage collections (minor and major) */
+    sim_sum gc_clock;            /* the process's CPU clock over the GC's clock windows: what Ruby's
+                                    GC.stat(:time) sums (gc.c gc_enter_clock .. gc_exit_clock) */
     uint64_t mutex_waits;        /* Mutex#lock calls that had to sleep */
     uint64_t timeouts;           /* ops with a timeout (cv_wait, queue_pop) that timed out */
 
     /* not in the CSV: the summary's lines on the GC and spawned threads */
     uint64_t gc_major, gc_sweeps;
-    sim_sum gc_clock;            /* the process's CPU in the GC's clock windows: what Ruby's
-                                    GC.stat(:time) reads (0: not kept) */
     uint64_t spawned;            /* threads started by spawn ops */
     /* ... and on the 2.x GVL's native locks (barging: gvl->lock, and each
      * thread's interrupt_lock around the wake of a native sleep) */

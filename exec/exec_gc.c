@@ -15,24 +15,26 @@
 #include "exec_work.h"
 
 /* gc_enter_clock / gc_exit_clock (Ruby 3.1+, GC.measure_total_time on by
- * default): the process's CPU clock, read as a step starts and ends - the
- * kernel's update_curr, where a thread past its slice is switched out
- * (models/gc.c) */
-static void gc_clock(void)
+ * default): the process's CPU clock, read as a step starts (before its
+ * barrier) and as it ends - what GC.stat(:time) sums (the run's
+ * gc_clock_s), and the kernel's update_curr, where a thread past its slice
+ * is switched out (models/gc.c) */
+static long long gc_clock(void)
 {
     struct timespec ts;
     clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+    return (long long)ts.tv_sec * 1000000000LL + ts.tv_nsec;
 }
 
-/* The GC's work: d picoseconds of the calibrated loop, uninterrupted. */
-static void gc_work(struct exec_thread *th, sim_time d)
+/* The GC's work: d picoseconds of the calibrated loop, uninterrupted; its
+ * clock window opened at `from` (gc_clock). */
+static void gc_work(struct exec_thread *th, sim_time d, long long from)
 {
     uint64_t iters = (uint64_t)((double)d / th->vm->calib.ps_per_iter);
     exec_state_set(th, TS_GC);
-    gc_clock();
     uint64_t x = exec_spin(iters, (uint64_t)th->core.id + 1);
     exec_consume(x);
-    gc_clock();
+    atomic_fetch_add_explicit(&th->vm->gc.clock_ns, gc_clock() - from, memory_order_relaxed);
     exec_state_set(th, TS_RUNNING);
 }
 
@@ -62,10 +64,11 @@ static void refill(struct exec_thread *th)
             atomic_fetch_add_explicit(&exec_ractor_of(th)->newobj_cache, got, memory_order_relaxed);
             return;
         }
-        unsigned lev = exec_vmlock_enter(th);  /* gc_enter */
+        unsigned lev = exec_vmlock_enter(th);  /* gc_enter: the lock, the clock, the barrier */
+        long long from = gc_clock();
         if (core_gc_step_barrier(&st, vm->policy->barging)) exec_vm_barrier(th);
         if (st.kind != CORE_GC_SWEEP) caches_clear(vm);
-        gc_work(th, core_gc_step_cost(&vm->scn->machine, &st));
+        gc_work(th, core_gc_step_cost(&vm->scn->machine, &st), from);
         exec_vmlock_leave(th, lev);
     }
 }
@@ -143,7 +146,7 @@ void exec_alloc_objects(struct exec_thread *th, uint64_t objects, double survive
         struct core_gc_step st = core_heap_alloc(&gc->heap, &left, survive);
         pthread_mutex_unlock(&gc->lock);
         if (st.kind == CORE_GC_NONE) return;
-        gc_work(th, core_gc_step_cost(&vm->scn->machine, &st));
+        gc_work(th, core_gc_step_cost(&vm->scn->machine, &st), gc_clock());
     }
 }
 
@@ -159,8 +162,9 @@ void exec_gc_op(struct exec_thread *th, sim_time d)
     core_heap_count_gc(&vm->gc.heap);
     pthread_mutex_unlock(&vm->gc.lock);
     unsigned lev = vm->multi_ractor ? exec_vmlock_enter(th) : 0;  /* gc_enter */
+    long long from = gc_clock();
     if (vm->multi_ractor) exec_vm_barrier(th);
     caches_clear(vm);
-    gc_work(th, d);
+    gc_work(th, d, from);
     if (vm->multi_ractor) exec_vmlock_leave(th, lev);
 }

@@ -238,6 +238,7 @@ static void collect(struct exec_vm *vm, const struct rusage *ru0, const struct r
     m->ractors = vm->nractors;
     m->threads = vm->started;
     m->gc_count = vm->gc.heap.minor + vm->gc.heap.major;
+    m->gc_clock = (sim_sum)atomic_load(&vm->gc.clock_ns) * SIM_NS;
     m->gc_major = vm->gc.heap.major;
     m->gc_sweeps = vm->gc.heap.sweeps;
     for (int k = 0; k < vm->nmutexes; k++) m->mutex_waits += vm->mutexes[k].waits;

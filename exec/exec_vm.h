@@ -151,6 +151,7 @@ struct exec_queue {
 struct exec_gc {
     pthread_mutex_t lock;                  /* the heap's bookkeeping only */
     struct core_heap heap;
+    _Atomic long long clock_ns;            /* the process's CPU over the GC's clock windows */
 };
 
 /* The VM lock (vm->ractor.sync): a mutex recursive per Ractor. */

@@ -60,13 +60,13 @@
 static void gc_clock_enter(struct rb_thread *th)
 {
     mach_cpu_clock_read(&th->vm->mach, th->nt);
-    th->vm->gc_clock_from = mach_cpu_time_now(&th->vm->mach);
+    th->vm->gc_clock_from = mach_cpu_clock_process(&th->vm->mach, th->nt);
 }
 
 static void gc_clock_exit(struct rb_thread *th)
 {
     mach_cpu_clock_read(&th->vm->mach, th->nt);
-    th->vm->gc_clock_cpu += mach_cpu_time_now(&th->vm->mach) - th->vm->gc_clock_from;
+    th->vm->gc_clock_cpu += mach_cpu_clock_process(&th->vm->mach, th->nt) - th->vm->gc_clock_from;
 }
 
 static void gc_done(struct mach_task *t, void *ctx)

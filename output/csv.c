@@ -53,7 +53,7 @@ static const char *const last_columns[] = {
     "vol_switches", "invol_switches", "main_vol_switches", "gvl_handoffs", "wakeups",
     "wasted_wakes", "timer_ticks", "syscalls", "ops", "ops_per_s", "ractor_ops_per_s",
     "barriers", "vmlock_acquires", "vmlock_waits", "line_transfers", "native_threads",
-    "gc_count", "mutex_waits", "timeouts", "engine_events", "host_s",
+    "gc_count", "gc_clock_s", "mutex_waits", "timeouts", "engine_events", "host_s",
 };
 /* After the fixed columns, per named measure, in declaration order: */
 static const char *const measure_columns[] = { "count", "per_s", "mean_s", "p50_s", "p90_s", "p99_s", "max_s" };
@@ -169,10 +169,14 @@ void csv_row(struct row *r, const struct run_metrics *m, bool reproducible)
         { MET_BARRIERS, m->barriers }, { MET_VMLOCK_ACQUIRES, m->vmlock_acquires },
         { MET_VMLOCK_WAITS, m->vmlock_waits }, { MET_LINE_TRANSFERS, m->line_transfers },
         { MET_NATIVE_THREADS, m->native_threads }, { MET_GC_COUNT, m->gc_count },
+    };
+    put_counts(r, m, more, sizeof more / sizeof *more);
+    put_seconds(r, m, MET_GC_CLOCK, m->gc_clock);
+    const struct metric_count last[] = {
         { MET_MUTEX_WAITS, m->mutex_waits }, { MET_TIMEOUTS, m->timeouts },
         { MET_ENGINE_EVENTS, m->engine_events },
     };
-    put_counts(r, m, more, sizeof more / sizeof *more);
+    put_counts(r, m, last, sizeof last / sizeof *last);
     if (reproducible) {
         row_null(r);
     } else {

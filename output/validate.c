@@ -36,8 +36,8 @@ void val_figures_of(const struct run_metrics *m, struct val_figures *f)
     f->gvl_handoffs = (double)m->gvl_handoffs;
     f->has_cpu = metrics_measured(m, MET_CPU);
     f->cpu_s = (double)m->cpu / (double)SIM_S;
-    f->has_gc = metrics_measured(m, (enum metric_id)(MET_STATE_TIME + TS_GC)) && metrics_measured(m, MET_GC_COUNT);
-    f->gc_s = (double)m->state_time[TS_GC] / (double)SIM_S;
+    f->has_gc = metrics_measured(m, MET_GC_CLOCK) && metrics_measured(m, MET_GC_COUNT);
+    f->gc_clock_s = (double)m->gc_clock / (double)SIM_S;
     f->gc_count = (double)m->gc_count;
 }
 
@@ -50,14 +50,14 @@ static bool parse_num(const char *s, double *v)
 }
 
 int val_figures_parse(const char *wall_s, const char *ops, const char *vol, const char *handoffs,
-                      const char *cpu_s, const char *gc_s, const char *gc_count, struct val_figures *f)
+                      const char *cpu_s, const char *gc_clock_s, const char *gc_count, struct val_figures *f)
 {
     memset(f, 0, sizeof *f);
     if (!parse_num(wall_s, &f->wall_s) || !parse_num(ops, &f->ops)) return -1;
     f->has_vol = parse_num(vol, &f->vol_switches);
     f->has_handoffs = parse_num(handoffs, &f->gvl_handoffs);
     f->has_cpu = parse_num(cpu_s, &f->cpu_s);
-    f->has_gc = parse_num(gc_s, &f->gc_s) && parse_num(gc_count, &f->gc_count);
+    f->has_gc = parse_num(gc_clock_s, &f->gc_clock_s) && parse_num(gc_count, &f->gc_count);
     f->ok = true;
     return 0;
 }
@@ -93,7 +93,7 @@ static bool value_of(enum val_metric m, const struct val_figures *f, double *v)
         return true;
     case VAL_GC_PER_GC:
         if (!f->has_gc || !(f->gc_count > 0)) return false;
-        *v = f->gc_s * 1000.0 / f->gc_count;
+        *v = f->gc_clock_s * 1000.0 / f->gc_count;
         return true;
     case VAL_CORES_RATIO:
     case VAL_NMETRICS: break;

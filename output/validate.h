@@ -31,10 +31,11 @@
  *                     miss comes from where the threads ran (a guest that
  *                     packs two threads on one vCPU runs a 2-core
  *                     configuration near 1.0, docs/validate.md)
- *   gc_ms_per_gc      the GC's time per collection, ms (gc_s * 1000 /
- *                     gc_count): the simulated collector's cost against
- *                     the executor's and Ruby's (GC.stat(:time), 3.1+).
- *                     Not a target
+ *   gc_ms_per_gc      the GC's time per collection as Ruby's GC.stat(:time)
+ *                     reads it, ms (gc_clock_s * 1000 / gc_count: the
+ *                     process's CPU clock over the GC's clock windows, its
+ *                     barrier's included) - simulated, the executor's, and
+ *                     Ruby's own (3.1+).  Not a target
  * A per-op metric of a scenario that counts no ops is left out.
  */
 #ifndef OUTPUT_VALIDATE_H
@@ -70,17 +71,17 @@ struct val_figures {
     double vol_switches;
     double gvl_handoffs;
     double cpu_s;              /* CPU time of the run (all its threads) */
-    double gc_s, gc_count;     /* the GC's time (summed over threads) and its collections */
+    double gc_clock_s, gc_count; /* the GC's clock (what GC.stat(:time) sums) and its collections */
     bool has_vol, has_handoffs, has_cpu, has_gc; /* measured by the backend */
 };
 
 void val_figures_of(const struct run_metrics *m, struct val_figures *f);
 /* The same from the cells of a result row (wall_s, ops, vol_switches,
- * gvl_handoffs, cpu_s, gc_s, gc_count as written by output/csv.c; an empty
- * cell, or a NULL one, is unmeasured).  Returns 0, or -1 if wall_s or ops
- * is not a number. */
+ * gvl_handoffs, cpu_s, gc_clock_s, gc_count as written by output/csv.c; an
+ * empty cell, or a NULL one, is unmeasured).  Returns 0, or -1 if wall_s or
+ * ops is not a number. */
 int val_figures_parse(const char *wall_s, const char *ops, const char *vol, const char *handoffs,
-                      const char *cpu_s, const char *gc_s, const char *gc_count, struct val_figures *f);
+                      const char *cpu_s, const char *gc_clock_s, const char *gc_count, struct val_figures *f);
 
 /* The runs of a validation. */
 struct val_input {

@@ -1,7 +1,11 @@
 # gc_costs.rb - measures the GC and thread costs behind the machine
 # profile keys gc_mark_base, gc_mark_per_object, gc_sweep_per_slot and
-# thread_create (scenarios/README.md).  Run it with the Ruby whose costs
-# you want, on an idle machine:
+# thread_create (scenarios/README.md): where the schema's defaults came
+# from.  `gvlsim calibrate` now measures the GC's keys itself with its Ruby
+# (docs/calibrate.md: a slot to sweep as a dead object's, the marking's
+# part per page apart); this script's sweep figure is over a heap of
+# mostly free slots.  Run it with the Ruby whose costs you want, on an
+# idle machine:
 #
 #   ruby scripts/gc_costs.rb
 #

@@ -334,13 +334,23 @@ sim_sum mach_cpu_time(const struct machine *m)
     return t;
 }
 
-sim_sum mach_cpu_time_now(const struct machine *m)
+
+sim_sum mach_cpu_clock_process(struct machine *m, const struct mach_task *reader)
 {
     sim_sum t = mach_cpu_time(m);
     sim_time now = mach_now_of(m);
+    sim_time tick = m->p.os_tick > 0 ? now / m->p.os_tick * m->p.os_tick : now;  /* the last tick */
     for (int i = 0; i < m->ncores; i++) {
-        const struct mach_core *c = &m->cores[i];
-        if (c->state == CORE_BUSY || c->state == CORE_SWITCHING) t += now - c->state_since;
+        struct mach_core *c = &m->cores[i];
+        if (c->state != CORE_BUSY && c->state != CORE_SWITCHING) continue;
+        if (i == reader->core) {
+            t += now - c->state_since;
+            c->clock_synced = now;
+            continue;
+        }
+        sim_time upto = tick;  /* the last update of its runtime: a tick, its own read, its switch */
+        if (c->clock_synced > upto) upto = c->clock_synced;
+        if (upto > c->state_since) t += upto - c->state_since;
     }
     return t;
 }

@@ -194,6 +194,7 @@ struct mach_core {
     int nohz_failed;         /* kicks in a row that left a cache-hot task (nr_balance_failed) */
     struct fair_rq frq;      /* fair: what V needs */
     sim_time state_since;
+    sim_time clock_synced;   /* when its task last read a CPU clock (its runtime brought up to date) */
     union {  /* time spent in each state, indexed by enum mach_core_state */
         sim_time state_time[4];
         struct { sim_time idle_time, switch_time, waking_time, busy_time; };
@@ -384,9 +385,20 @@ void mach_finish(struct machine *m, sim_time end);
 
 /* Summed over cores: time busy running tasks plus switching. */
 sim_sum mach_cpu_time(const struct machine *m);
-/* The same up to now, the spans under way included: what a read of the
- * process's CPU clock (CLOCK_PROCESS_CPUTIME_ID) gives mid-run. */
-sim_sum mach_cpu_time_now(const struct machine *m);
+/* The same up to now, as a read of the process's CPU clock
+ * (CLOCK_PROCESS_CPUTIME_ID) by `reader` (RUNNING on a core) gives it
+ * mid-run: the kernel brings the reader's own runtime up to date, and takes
+ * every other running thread's as it was at the last update of its
+ * runtime - a switch, a tick, its own read of a CPU clock
+ * (kernel/sched/cputime.c thread_group_cputime: "This thread group might
+ * have other running tasks on different CPUs, but updating their runtime
+ * can affect syscall performance, so we skip account those pending times
+ * and rely only on values updated on tick or other scheduler action").  So
+ * a window between two reads counts another CPU's thread from that update
+ * before the window on, when the thread switches within it, and nothing of
+ * it when it neither switches nor ticks there (scripts/process_clock.c
+ * shows it on a guest). */
+sim_sum mach_cpu_clock_process(struct machine *m, const struct mach_task *reader);
 
 /* ---- mach_burst's common case, inline ----------------------------------
  * A burst starts at every op that takes time (more than half the events

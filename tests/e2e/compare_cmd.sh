@@ -16,7 +16,7 @@ small="--set ractors.0.threads.1.program.0.times_total=2000 --param machine.core
 
 run compare "$tmp/base.csv" "$tmp/base.csv"
 expect_code 0 "a file against itself"
-expect_line out "gvlsim compare $tmp/base.csv $tmp/base.csv: no change: 2 configurations, 34 metrics each" "no change"
+expect_line out "gvlsim compare $tmp/base.csv $tmp/base.csv: no change: 2 configurations, 35 metrics each" "no change"
 run compare "$tmp/base.csv" "$tmp/same.jsonl"
 expect_code 0 "CSV against the same rows in JSON Lines"
 

@@ -11,12 +11,13 @@ run run scenarios/tarai_ractors.json $small --reproducible
 expect_code 0 "tarai"
 expect_match out '^tarai_ractors,sim,native,eager,none,shared,12,9,9,1,' "tarai row"
 expect_match err 'wants_snt|running' "tarai summary"
-# line_transfers, native_threads (main + 8 SNTs + timer), engine_events, empty host_s
-expect_match out ',[1-9][0-9]*,10,0,0,0,[0-9]+,$' "tarai line_transfers and native threads"
+# line_transfers, native_threads (main + 8 SNTs + timer), gc_count, gc_clock_s, mutex_waits,
+# timeouts, engine_events, empty host_s
+expect_match out ',[1-9][0-9]*,10,0,0.000000000,0,0,[0-9]+,$' "tarai line_transfers and native threads"
 
 run run scenarios/tarai_ractors.json $small --reproducible --no-header --set runtime.insn_counter=none --set runtime.max_cpu=8
 expect_code 0 "tarai minus_one"
-expect_match out ',0,9,0,0,0,[0-9]+,$' "minus_one: no transfers, 7 SNTs"
+expect_match out ',0,9,0,0.000000000,0,0,[0-9]+,$' "minus_one: no transfers, 7 SNTs"
 
 run check scenarios/tarai_ractors.json scenarios/examples/mn_pingpong.json
 expect_code 0 "check"

@@ -10,7 +10,7 @@
 #include "../../sim/machine.h"
 #include "test.h"
 
-enum ms_act { A_BURST, A_BLOCK, A_WAKE, A_MARK, A_YIELD, A_CLOCK, A_EXIT };
+enum ms_act { A_BURST, A_BLOCK, A_WAKE, A_MARK, A_YIELD, A_CLOCK, A_PCLOCK, A_EXIT };
 struct ms_step { enum ms_act a; sim_time d; int target; };
 
 #define MS_MAX_TASKS 4
@@ -28,6 +28,8 @@ struct ms_task {
     int woke[MS_MAX_MARKS];       /* what each A_WAKE's mach_wake returned */
     sim_time ipi[MS_MAX_MARKS];   /* ... and mach_wake_ipi_extra after it */
     int nwoke;
+    sim_sum clocks[MS_MAX_MARKS]; /* what each A_PCLOCK read (mach_cpu_clock_process) */
+    int nclocks;
     struct ms_task *all;
 };
 
@@ -53,6 +55,9 @@ static inline void ms_go(struct mach_task *t, void *ctx)
         case A_MARK: if (x->nmarks < MS_MAX_MARKS) x->marks[x->nmarks++] = sim_now(x->m->eng); continue;
         case A_YIELD: mach_yield(x->m, t, ms_go, x); return;
         case A_CLOCK: mach_cpu_clock_read(x->m, t); continue;
+        case A_PCLOCK:
+            if (x->nclocks < MS_MAX_MARKS) x->clocks[x->nclocks++] = mach_cpu_clock_process(x->m, t);
+            continue;
         case A_EXIT: mach_exit(x->m, t); return;
         }
     }
@@ -89,6 +94,7 @@ static inline void ms_setup_params(struct ms_world *w, const struct mach_params 
         w->t[i].nmarks = 0;
         w->t[i].nleft = 0;
         w->t[i].nwoke = 0;
+        w->t[i].nclocks = 0;
         w->t[i].all = w->t;
     }
 }

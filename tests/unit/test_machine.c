@@ -27,6 +27,37 @@ static void test_start_placement(void)
     ms_teardown(&w);
 }
 
+/* The process's CPU clock as a reader gets it (mach_cpu_clock_process):
+ * its own runtime exact, another core's running task's only up to its last
+ * update - a tick (every 100 here), its own read, its switch.  A and B
+ * arrive at 10 on cores 0 and 1.  A reads at 135 and 175; B runs to 160
+ * and sleeps.  Without B's own read: the first read takes B up to the tick
+ * at 100 (90), the second all of its 150 - a window of 40 of A's and 60 of
+ * B's, who ran 25 in it.  With B reading at 120: up to 120 (110), then 150. */
+static void test_process_clock(void)
+{
+    static const struct ms_step a[] = { { A_BURST, 125, 0 }, { A_PCLOCK, 0, 0 }, { A_BURST, 40, 0 },
+                                         { A_PCLOCK, 0, 0 }, { A_EXIT, 0, 0 } };
+    static const struct ms_step b[] = { { A_BURST, 150, 0 }, { A_BLOCK, 0, 0 }, { A_EXIT, 0, 0 } };
+    static const struct ms_step b_reads[] = { { A_BURST, 110, 0 }, { A_PCLOCK, 0, 0 }, { A_BURST, 40, 0 },
+                                               { A_BLOCK, 0, 0 }, { A_EXIT, 0, 0 } };
+    for (int reads = 0; reads < 2; reads++) {
+        const struct ms_step *const s[] = { a, reads ? b_reads : b };
+        struct ms_world w;
+        ms_setup(&w, 2, s, 2);
+        ms_start(&w, 0);
+        ms_start(&w, 1);
+        ms_run(&w);
+        ASSERT_EQ(w.t[0].t.last_core, 0);
+        ASSERT_EQ(w.t[1].t.last_core, 1);
+        ASSERT_EQ(w.t[0].nclocks, 2);
+        ASSERT_EQ(w.t[0].clocks[0], 125 + (reads ? 110 : 90));
+        ASSERT_EQ(w.t[0].clocks[1], 165 + 150);
+        if (reads) ASSERT_EQ(w.t[1].clocks[0], 110 + 90);  /* its own exact, A's up to the tick at 100 */
+        ms_teardown(&w);
+    }
+}
+
 /* One core: the wakee waits for the waker to block, then a context switch. */
 static void test_same_core_wake(void)
 {
@@ -744,6 +775,7 @@ static void test_corun(void)
 int main(void)
 {
     RUN(test_start_placement);
+    RUN(test_process_clock);
     RUN(test_same_core_wake);
     RUN(test_wake_chain);
     RUN(test_wake_return);

@@ -252,7 +252,7 @@ static void test_metrics_row(void)
     free(enc);
     const char *start = "\"s,1\",sim,native,eager,none,none,2,2,3,7,1.5,2.000000000,1.500000000,1.000000000,";
     ASSERT(strncmp(line, start, strlen(start)) == 0);
-    ASSERT_CONTAINS(line, ",5,0,0,0,0,0,0,0,40,20.000,5.000;15.000,0,0,0,0,0,4,0,0,99,\n");
+    ASSERT_CONTAINS(line, ",5,0,0,0,0,0,0,0,40,20.000,5.000;15.000,0,0,0,0,0,4,0.000000000,0,0,99,\n");
 
     char *json = encode(ROWS_JSON, &cols, &r);
     cJSON *doc = cJSON_Parse(json);

@@ -191,7 +191,7 @@ static void test_gc_per_gc(void)
 {
     struct val_figures sim[2] = { fig(1.0, 100, 0, 0, true), fig(2.0, 100, 0, 0, true) };
     sim[1].has_gc = true;
-    sim[1].gc_s = 0.75;
+    sim[1].gc_clock_s = 0.75;
     sim[1].gc_count = 1500;  /* 0.5 ms a collection */
     struct val_figures real[2 * 2 * 3];
     for (int i = 0; i < 12; i++) real[i] = fig(2.0, 100, 0, 0, true);
@@ -199,7 +199,7 @@ static void test_gc_per_gc(void)
     double gc_s[3] = { 1.2, 1.4, 0 }, gcn[3] = { 600, 700, 0 };
     for (int k = 0; k < 3; k++) {
         real[9 + k].has_gc = true;
-        real[9 + k].gc_s = gc_s[k];
+        real[9 + k].gc_clock_s = gc_s[k];
         real[9 + k].gc_count = gcn[k];
     }
     int base[2] = { 0, 0 };
@@ -226,7 +226,7 @@ static void test_parse(void)
     ASSERT(!f.has_handoffs && !f.has_cpu && !f.has_gc);
     ASSERT_EQ(val_figures_parse("1.5", "200", "30", "4", "2.25", "0.5", "250", &f), 0);
     ASSERT(f.has_handoffs && f.has_cpu && near(f.cpu_s, 2.25));
-    ASSERT(f.has_gc && near(f.gc_s, 0.5) && near(f.gc_count, 250));
+    ASSERT(f.has_gc && near(f.gc_clock_s, 0.5) && near(f.gc_count, 250));
     ASSERT_EQ(val_figures_parse("1.5", "200", "30", "4", "", "", "250", &f), 0);
     ASSERT(!f.has_cpu && !f.has_gc);  /* Ruby's rows before gc_s: the count alone */
     ASSERT_EQ(val_figures_parse("", "200", "30", "4", NULL, NULL, NULL, &f), -1);
