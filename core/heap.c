@@ -58,7 +58,7 @@ static void after_mark(struct core_heap *h, bool full)
 
 struct core_gc_step core_heap_alloc(struct core_heap *h, uint64_t *left, double survive)
 {
-    struct core_gc_step st = { CORE_GC_NONE, 0, 0, 0, 0 };
+    struct core_gc_step st = { CORE_GC_NONE, 0, 0, 0, 0, 0 };
     uint64_t take = *left < h->free ? *left : h->free;
     h->free -= take;
     *left -= take;
@@ -112,7 +112,8 @@ sim_time core_gc_step_cost(const struct scn_machine *m, const struct core_gc_ste
 {
     if (st->kind == CORE_GC_SWEEP)
         return (sim_time)st->swept * m->gc_sweep_per_slot + (sim_time)st->bodies * m->gc_free_body;
-    return m->gc_mark_base + (sim_time)st->pages * m->gc_mark_per_page + (sim_time)st->marked * m->gc_mark_per_object;
+    return m->gc_mark_base + (sim_time)st->pages * m->gc_mark_per_page +
+           (sim_time)st->threads * m->gc_mark_per_thread + (sim_time)st->marked * m->gc_mark_per_object;
 }
 
 void core_heap_boot(struct core_heap *h, uint64_t objects)
@@ -143,7 +144,7 @@ struct core_gc_step core_heap_take_page(struct core_heap *h, uint64_t *got)
     if (page > h->free) page = h->free;
     h->free -= page;
     *got = page;
-    return (struct core_gc_step){ CORE_GC_NONE, 0, 0, 0, 0 };
+    return (struct core_gc_step){ CORE_GC_NONE, 0, 0, 0, 0, 0 };
 }
 
 bool core_gc_step_barrier(const struct core_gc_step *s, bool pre33)

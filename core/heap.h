@@ -91,6 +91,7 @@ struct core_gc_step {
     uint64_t swept;        /* sweep: slots swept */
     uint64_t bodies;       /* sweep: malloc'd bodies freed (obj_free) */
     uint64_t pages;        /* minor, major: the heap's pages (each visited: rgengc_rememberset_mark) */
+    uint64_t threads;      /* minor, major: the living threads whose stacks it marks (the backend's count) */
 };
 
 void core_heap_init(struct core_heap *h, uint64_t init_slots, double growth, int ractors);
@@ -104,8 +105,11 @@ void core_heap_init(struct core_heap *h, uint64_t init_slots, double growth, int
 static inline void core_heap_bodies(struct core_heap *h, uint64_t n) { h->bodies += n; }
 
 /* What a step costs on machine m: a GC start gc_mark_base,
- * gc_mark_per_page per page of the heap and gc_mark_per_object per object
- * marked; a lazy-sweep step
+ * gc_mark_per_page per page of the heap, gc_mark_per_thread per living
+ * thread (st->threads, which the backend sets: the roots hold every
+ * thread's VM stack and, conservatively, its machine stack - gc.c
+ * rb_vm_mark -> rb_thread_mark -> rb_execution_context_mark) and
+ * gc_mark_per_object per object marked; a lazy-sweep step
  * gc_sweep_per_slot per slot and gc_free_body per body it frees (both
  * backends; models/gc.c adds the remote frees). */
 sim_time core_gc_step_cost(const struct scn_machine *m, const struct core_gc_step *st);

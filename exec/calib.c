@@ -111,9 +111,11 @@ static const struct calib_desc descs[CALIB_COUNT] = {
                                 "the sweep of a dead environment or Proc in that Ruby, beyond a dead plain object's" },
     [CALIB_RUBY_SWEEP_SLOT] = { "ruby_sweep_slot_ns", "ns", "the sweep of a slot holding a dead plain object (Object.new) in that Ruby" },
     [CALIB_RUBY_MARK_BASE] = { "ruby_mark_base_ns", "ns",
-                               "a minor GC's marking in that Ruby, no young survivor, less its pages' part" },
+                               "a minor GC's marking in that Ruby, no young survivor, less its pages' and its thread's parts" },
     [CALIB_RUBY_MARK_PAGE] = { "ruby_mark_page_ns", "ns",
                                "that marking's part per page of the heap (a 400,000-slot heap against the boot heap)" },
+    [CALIB_RUBY_MARK_THREAD] = { "ruby_mark_thread_ns", "ns",
+                                 "that marking's part per living thread (64 threads more, parked on a queue)" },
     [CALIB_RUBY_MARK_OBJECT] = { "ruby_mark_object_ns", "ns", "that marking's cost per young survivor" },
 };
 
@@ -137,7 +139,7 @@ bool calib_in_group(enum calib_group g, enum calib_id id)
         return g == CALIB_ALL || g == CALIB_ONLY_CACHE;
     case CALIB_RUBY_INSN: case CALIB_RUBY_FILE_MTIME_EXTRA: case CALIB_RUBY_FILE_WRITE_EXTRA:
     case CALIB_RUBY_SWEEP_BODY: case CALIB_RUBY_SWEEP_SLOT: case CALIB_RUBY_MARK_BASE: case CALIB_RUBY_MARK_PAGE:
-    case CALIB_RUBY_MARK_OBJECT:
+    case CALIB_RUBY_MARK_THREAD: case CALIB_RUBY_MARK_OBJECT:
         return g == CALIB_ALL || g == CALIB_ONLY_RUBY;
     default:
         return g == CALIB_ALL;

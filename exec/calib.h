@@ -91,8 +91,10 @@ enum calib_id {
     CALIB_RUBY_SWEEP_BODY,     /* ns more the sweep spends on a dead env or Proc (its malloc'd body) than on
                                 * a dead plain object, in that Ruby */
     CALIB_RUBY_SWEEP_SLOT,     /* ns the sweep spends on a dead plain object, in that Ruby */
-    CALIB_RUBY_MARK_BASE,      /* ns of a minor GC's marking with no young survivor, in that Ruby, less its pages' part */
+    CALIB_RUBY_MARK_BASE,      /* ns of a minor GC's marking with no young survivor, in that Ruby, less its pages' and
+                                * its thread's parts */
     CALIB_RUBY_MARK_PAGE,      /* ns that marking spends per page of the heap */
+    CALIB_RUBY_MARK_THREAD,    /* ns that marking spends per living thread */
     CALIB_RUBY_MARK_OBJECT,    /* ns more per young survivor that marking makes */
     CALIB_COUNT
 };

@@ -129,6 +129,10 @@ static sim_time ns3(double ns)
 
 static struct calib_key *add(struct calib_profile *p, const char *name, enum calib_key_kind kind)
 {
+    if (p->n == CALIB_MAX_KEYS) {  /* never past the array: test_calib checks that it never fills */
+        p->overflow = true;
+        p->n--;
+    }
     struct calib_key *k = &p->k[p->n++];
     memset(k, 0, sizeof *k);
     k->name = name;
@@ -577,6 +581,7 @@ void calib_map(const struct calib_result *r, const struct calib_host *h, struct 
     dur_or_default(p, "gc_sweep_per_slot", r, CALIB_RUBY_SWEEP_SLOT, NONE, NONE);
     dur_or_default(p, "gc_mark_base", r, CALIB_RUBY_MARK_BASE, NONE, NONE);
     dur_or_default(p, "gc_mark_per_page", r, CALIB_RUBY_MARK_PAGE, NONE, NONE);
+    dur_or_default(p, "gc_mark_per_thread", r, CALIB_RUBY_MARK_THREAD, NONE, NONE);
     dur_or_default(p, "gc_mark_per_object", r, CALIB_RUBY_MARK_OBJECT, NONE, NONE);
 
     k = add(p, "corun_slowdown", CK_NUM);

@@ -32,11 +32,12 @@ struct calib_key {
     char how[320];             /* the derivation */
 };
 
-#define CALIB_MAX_KEYS 48
+#define CALIB_MAX_KEYS 64
 
 struct calib_profile {
     struct calib_key k[CALIB_MAX_KEYS];
     int n;
+    bool overflow;  /* calib_map had more keys than CALIB_MAX_KEYS: the last ones overwrote each other (a bug) */
 };
 
 void calib_map(const struct calib_result *r, const struct calib_host *h, struct calib_profile *p);

@@ -25,19 +25,20 @@
  * refill), all of it CPU the real method uses holding the GVL.
  *
  * ruby_sweep_body_ns, ruby_sweep_slot_ns, ruby_mark_base_ns,
- * ruby_mark_page_ns, ruby_mark_object_ns: what the GC costs in that Ruby on
- * this machine - the machine's gc_free_body (the sweep's free of a dead
- * environment's or Proc's malloc'd body, what an env_escape allocates),
- * gc_sweep_per_slot (the sweep of a slot), gc_mark_base, gc_mark_per_page
- * and gc_mark_per_object (a minor GC's marking: its fixed part, its part
- * per heap page, each young survivor's).  The model's heap is full when a
+ * ruby_mark_page_ns, ruby_mark_thread_ns, ruby_mark_object_ns: what the GC
+ * costs in that Ruby on this machine - the machine's gc_free_body (the
+ * sweep's free of a dead environment's or Proc's malloc'd body, what an
+ * env_escape allocates), gc_sweep_per_slot (the sweep of a slot),
+ * gc_mark_base, gc_mark_per_page, gc_mark_per_thread and gc_mark_per_object
+ * (a minor GC's marking: its fixed part, its part per heap page and per
+ * living thread, each young survivor's).  The model's heap is full when a
  * GC starts (it starts one when no slot is left, as CRuby does once the
  * lazy sweep is done), so the slots a sweep visits hold dead objects: the
  * per-slot figure is a dead object's - a free slot's visit plus the dead
  * object's extra, each measured - not a heap of mostly free slots divided
  * by its size (scripts/gc_costs.rb's 4.8 ns on the AMD EPYC guest, the
  * free slot's alone, against 7.1-7.7 ns).  A round is two runs of the Ruby
- * (the large heap's and the boot heap's), GC_SAMPLES samples of the five
+ * (the large heap's and the boot heap's), GC_SAMPLES samples of the six
  * figures (3 with --quick; exec/ruby_run.c rrun_gc_costs_ns, about 0.1 s a
  * sample); the rounds go on while the body's figure, the one proc_heavy's
  * collections turn on, has not settled. */
@@ -83,11 +84,11 @@ static int method_round(struct calib_ctx *c, void *ctx, double *v)
 static void gc_costs(struct calib_ctx *c, const struct rrun_opts *o)
 {
     static const enum calib_id ids[] = { CALIB_RUBY_SWEEP_BODY, CALIB_RUBY_SWEEP_SLOT, CALIB_RUBY_MARK_BASE,
-                                         CALIB_RUBY_MARK_PAGE, CALIB_RUBY_MARK_OBJECT };
+                                         CALIB_RUBY_MARK_PAGE, CALIB_RUBY_MARK_THREAD, CALIB_RUBY_MARK_OBJECT };
     struct rrun_gc_costs s[GC_SAMPLES];
     int n = c->o->quick ? 3 : GC_SAMPLES;  /* (--quick: within its 15 s) */
     struct calib_kinds k;
-    calib_kinds_start(&k, c, ids, 5, 0, 4.0, c->min_rounds);
+    calib_kinds_start(&k, c, ids, 6, 0, 4.0, c->min_rounds);
     int rc;
     do {
         rc = rrun_gc_costs_ns(o, s, n, c->err, c->errlen);
@@ -96,7 +97,8 @@ static void gc_costs(struct calib_ctx *c, const struct rrun_opts *o)
             calib_kinds_add(&k, 1, s[i].sweep_slot);
             calib_kinds_add(&k, 2, s[i].mark_base);
             calib_kinds_add(&k, 3, s[i].mark_page);
-            calib_kinds_add(&k, 4, s[i].mark_object);
+            calib_kinds_add(&k, 4, s[i].mark_thread);
+            calib_kinds_add(&k, 5, s[i].mark_object);
         }
     } while (rc == GV_OK && calib_kinds_round_end(&k));
     if (rc == GV_OK) {
@@ -111,7 +113,7 @@ void calib_bench_ruby(struct calib_ctx *c)
 {
     static const enum calib_id ids[] = { CALIB_RUBY_INSN, CALIB_RUBY_FILE_MTIME_EXTRA, CALIB_RUBY_FILE_WRITE_EXTRA,
                                          CALIB_RUBY_SWEEP_BODY, CALIB_RUBY_SWEEP_SLOT, CALIB_RUBY_MARK_BASE,
-                                         CALIB_RUBY_MARK_PAGE, CALIB_RUBY_MARK_OBJECT };
+                                         CALIB_RUBY_MARK_PAGE, CALIB_RUBY_MARK_THREAD, CALIB_RUBY_MARK_OBJECT };
     const int nids = (int)(sizeof ids / sizeof *ids);
     if (c->o->no_ruby) {
         calib_skip_ids(c, ids, nids, "--no-ruby");

@@ -26,6 +26,15 @@ static long long gc_clock(void)
     return (long long)ts.tv_sec * 1000000000LL + ts.tv_nsec;
 }
 
+/* What a step costs: a GC start marks every living thread's stacks too
+ * (core/heap.h core_gc_step_cost; models/gc.c living_threads). */
+static sim_time step_cost(struct exec_vm *vm, struct core_gc_step *st)
+{
+    if (st->kind != CORE_GC_SWEEP)
+        st->threads = (uint64_t)atomic_load_explicit(&vm->living, memory_order_relaxed);
+    return core_gc_step_cost(&vm->scn->machine, st);
+}
+
 /* The GC's work: d picoseconds of the calibrated loop, uninterrupted; its
  * clock window opened at `from` (gc_clock). */
 static void gc_work(struct exec_thread *th, sim_time d, long long from)
@@ -68,7 +77,7 @@ static void refill(struct exec_thread *th)
         long long from = gc_clock();
         if (core_gc_step_barrier(&st, vm->policy->barging)) exec_vm_barrier(th);
         if (st.kind != CORE_GC_SWEEP) caches_clear(vm);
-        gc_work(th, core_gc_step_cost(&vm->scn->machine, &st), from);
+        gc_work(th, step_cost(vm, &st), from);
         exec_vmlock_leave(th, lev);
     }
 }
@@ -146,7 +155,7 @@ void exec_alloc_objects(struct exec_thread *th, uint64_t objects, double survive
         struct core_gc_step st = core_heap_alloc(&gc->heap, &left, survive);
         pthread_mutex_unlock(&gc->lock);
         if (st.kind == CORE_GC_NONE) return;
-        gc_work(th, core_gc_step_cost(&vm->scn->machine, &st), gc_clock());
+        gc_work(th, step_cost(vm, &st), gc_clock());
     }
 }
 

@@ -191,6 +191,7 @@ void exec_thread_exited(struct exec_thread *th)
     struct core_thread *wake = NULL;
     pthread_mutex_lock(&vm->life_lock);
     vm->alive--;
+    atomic_fetch_sub_explicit(&vm->living, 1, memory_order_relaxed);
     th->core.finished = true;
     if (vm->alive == 1 && vm->joiners) wake = take_joiners_locked(vm);
     take_thread_joiners_locked(vm, th, &wake);

@@ -375,6 +375,7 @@ void *exec_thread_main(void *arg)
     pthread_mutex_lock(&vm->life_lock);
     th->core.started = true;
     vm->started++;
+    atomic_fetch_add_explicit(&vm->living, 1, memory_order_relaxed);
     pthread_mutex_unlock(&vm->life_lock);
     exec_check_abort(th, NULL);
     getrusage(RUSAGE_THREAD, &th->ru_start);

@@ -240,6 +240,7 @@ struct exec_vm {
     pthread_cond_t life_cond;              /* controller and start gate */
     bool gate_open;
     int alive;                             /* started or to start at a given time, not ended */
+    _Atomic int living;                    /* started, not ended: the threads a GC start marks */
     int started;
     int parked_cnt;                        /* parked on a queue, mutex, condvar or join, not yet made ready */
     struct core_thread *joiners;           /* in join (via wait_next) */

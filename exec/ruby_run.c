@@ -411,9 +411,12 @@ static const char method_script[] =
  * - its marking of a young survivor: the same with 100,000 Object.new kept,
  *   less the first, over the 100,000.
  * The second run (gc_small_script) has the boot heap (about 50 pages, 20 times
- * fewer) and prints that marking and the pages alone: a minor GC visits
- * every page (rgengc_rememberset_mark), so the two give a page's part and
- * the rest. */
+ * fewer) and prints that marking and the pages, then the marking again
+ * with GC_THREADS more threads alive (parked on a queue): a minor GC visits
+ * every page (rgengc_rememberset_mark) and marks every living thread's
+ * stacks (rb_thread_mark), so the three give a page's part, a thread's
+ * part and the rest. */
+#define GC_THREADS 64
 #define GC_MARK_DEFS \
     "def gv_mark(n)\n" \
     "  GC.start\n" \
@@ -473,7 +476,13 @@ static const char gc_script[] =
 static const char gc_small_script[] =
     GC_MARK_DEFS
     "gv_mark(0)\n"
-    "print Array.new(%d) { [gv_mark(0), GC.stat(:heap_allocated_pages)].join(' ') }.join(' ')\n";
+    "alone = Array.new(%d) { [gv_mark(0), GC.stat(:heap_allocated_pages)] }\n"
+    "q = Thread::Queue.new\n"
+    "ths = Array.new(64) { Thread.new { q.pop } }\n"
+    "Thread.pass until ths.all? { |t| t.status == 'sleep' }\n"
+    "gv_mark(0)\n"
+    "print alone.map { |m, pages| [m, pages, gv_mark(0)].join(' ') }.join(' ')\n";
+_Static_assert(GC_THREADS == 64, "gc_small_script starts 64 threads");
 
 #define GC_HEAP "RUBY_GC_HEAP_INIT_SLOTS=400000"
 
@@ -535,25 +544,28 @@ int rrun_method_ns(const struct rrun_opts *o, enum scn_syscall_call call, double
 int rrun_gc_costs_ns(const struct rrun_opts *o, struct rrun_gc_costs *samples, int n, char *err, size_t errlen)
 {
     if (n < 1 || n > 1000) return gv_fail(err, errlen, GV_EINVAL, "rrun_gc_costs_ns: %d samples", n);
-    double *v = malloc(sizeof *v * 7 * (size_t)n), *w = v + 5 * n;
+    double *v = malloc(sizeof *v * 8 * (size_t)n), *w = v + 5 * n;
     if (!v) return gv_fail(err, errlen, GV_ENOMEM, "out of memory");
     char heap[] = GC_HEAP;
     int rc = ruby_samples(o, gc_script, sizeof gc_script, "the GC's sweeps and marks", NULL, NULL, heap, true, v, n, 5,
                           err, errlen);
     if (rc == GV_OK)
         rc = ruby_samples(o, gc_small_script, sizeof gc_small_script, "the GC's marks in its boot heap", NULL, NULL,
-                          NULL, true, w, n, 2, err, errlen);
+                          NULL, true, w, n, 3, err, errlen);
     for (int i = 0; rc == GV_OK && i < n; i++) {
-        const double *x = v + 5 * i, *y = w + 2 * i;
+        const double *x = v + 5 * i, *y = w + 3 * i;
         double pages = x[4] - y[1];
         if (!(pages >= 1)) {
             rc = gv_fail(err, errlen, GV_ERUN, "%s: the large heap has %g pages, the boot heap %g", ruby_exe(o), x[4],
                          y[1]);
             break;
         }
-        double page = (x[2] - y[0]) / pages;
-        samples[i] = (struct rrun_gc_costs){ .sweep_body = x[0], .sweep_slot = x[1], .mark_base = y[0] - y[1] * page,
-                                             .mark_page = page, .mark_object = x[3] };
+        double page = (x[2] - y[0]) / pages, thread = (y[2] - y[0]) / GC_THREADS;
+        /* what is left of the boot heap's marking: its pages' part and its
+         * one thread's (the main thread) out */
+        samples[i] = (struct rrun_gc_costs){ .sweep_body = x[0], .sweep_slot = x[1],
+                                             .mark_base = y[0] - y[1] * page - thread, .mark_page = page,
+                                             .mark_thread = thread, .mark_object = x[3] };
     }
     free(v);
     return rc;

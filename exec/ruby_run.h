@@ -97,19 +97,21 @@ int rrun_method_ns(const struct rrun_opts *o, enum scn_syscall_call call, double
 
 /* What the GC costs in the Ruby, each figure in ns (for `gvlsim calibrate`'s
  * gc_free_body, gc_sweep_per_slot, gc_mark_base, gc_mark_per_page,
- * gc_mark_per_object). */
+ * gc_mark_per_thread, gc_mark_per_object). */
 struct rrun_gc_costs {
     double sweep_body;   /* the sweep of a dead env or Proc beyond a dead plain object's (its malloc'd body) */
     double sweep_slot;   /* the sweep of a dead plain object */
-    double mark_base;    /* a minor GC's marking with no young survivor, less its pages' part */
+    double mark_base;    /* a minor GC's marking with no young survivor, less its pages' and its thread's parts */
     double mark_page;    /* that marking's part per page of the heap */
+    double mark_thread;  /* ... per living thread (its stacks) */
     double mark_object;  /* its marking of one young survivor */
 };
 
 /* n samples (1..1000; about 0.1 s each) from two runs of the Ruby: one in
  * a heap made large (400,000 slots) enough that no GC runs while a sample
- * fills it, one in its boot heap; sample i pairs the i-th of each (a
- * minor GC's marking in the two heaps gives mark_page and mark_base).  A
+ * fills it, one in its boot heap, alone and then with 64 threads more;
+ * sample i pairs the i-th of each (a minor GC's marking in the two heaps
+ * and with the threads gives mark_page, mark_thread and mark_base).  A
  * figure may be negative (noise on a small difference).  Errors as
  * rrun_insn_ns. */
 int rrun_gc_costs_ns(const struct rrun_opts *o, struct rrun_gc_costs *samples, int n, char *err, size_t errlen);

@@ -126,6 +126,7 @@ struct scn_machine {
     sim_time gc_mark_base;      /* "gc_mark_base": a minor GC's fixed marking cost (roots) */
     sim_time gc_mark_per_object;/* "gc_mark_per_object": marking one live object */
     sim_time gc_mark_per_page;  /* "gc_mark_per_page": a marking's visit of one heap page */
+    sim_time gc_mark_per_thread;/* "gc_mark_per_thread": marking one living thread's stacks */
     sim_time gc_sweep_per_slot; /* "gc_sweep_per_slot": sweeping one slot (lazy sweep) */
     sim_time gc_free_body;      /* "gc_free_body": the sweep's free of a dead object's malloc'd body */
 

@@ -154,6 +154,7 @@ static const struct sch_key machine_keys[] = {
     M_DUR("gc_mark_base", "43us", gc_mark_base),
     M_DUR("gc_mark_per_object", "15ns", gc_mark_per_object),
     M_DUR("gc_mark_per_page", "0ns", gc_mark_per_page),
+    M_DUR("gc_mark_per_thread", "0ns", gc_mark_per_thread),
     M_DUR("gc_sweep_per_slot", "16ns", gc_sweep_per_slot),
     M_DUR("gc_free_body", "0ns", gc_free_body),
     { .name = "syscalls", .kind = SCH_OBJECT, .obj = &sch_syscalls, .off = SCH_NOFF },

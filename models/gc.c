@@ -139,14 +139,23 @@ static sim_time sweep_remote_frees(struct rb_thread *th, uint64_t swept)
     return sim_round((double)remote * share * (double)cost);
 }
 
+/* The threads a GC start marks: every Ractor's living ones (started, not
+ * dead), blocked or not - their stacks are roots. */
+static uint64_t living_threads(const struct vm *vm)
+{
+    uint64_t n = 0;
+    for (int r = 0; r < vm->nractors; r++) n += (uint64_t)(vm->ractors[r].started - vm->ractors[r].dead);
+    return n;
+}
+
 /* the cost of a step heap_prepare or gc_start found to do (a sweep step
  * or a GC start), on this thread */
-static sim_time gc_step_cost(struct rb_thread *th, const struct core_gc_step *st)
+static sim_time gc_step_cost(struct rb_thread *th, struct core_gc_step *st)
 {
-    sim_time d = core_gc_step_cost(rb_machine_of(th), st);
-    if (st->kind == CORE_GC_SWEEP) return d + sweep_remote_frees(th, st->swept);
+    if (st->kind == CORE_GC_SWEEP) return core_gc_step_cost(rb_machine_of(th), st) + sweep_remote_frees(th, st->swept);
+    st->threads = living_threads(th->vm);
     gc_start_reset(th->vm);
-    return d;
+    return core_gc_step_cost(rb_machine_of(th), st);
 }
 
 /* gc_enter: the VM lock is held; decide now (another Ractor's thread may

@@ -407,8 +407,11 @@ static void test_map(void)
     ASSERT(!calib_profile_key(&p, "gc_sweep_per_slot")->measured && dur(&p, "gc_sweep_per_slot") == 16 * SIM_NS);
     ASSERT(!calib_profile_key(&p, "gc_mark_base")->measured && dur(&p, "gc_mark_base") == 43000 * SIM_NS);
     set(&r, CALIB_RUBY_MARK_OBJECT, 19.53, 18.6, 20.8);
+    set(&r, CALIB_RUBY_MARK_THREAD, 1292.4, 1210, 1820);  /* the v1147 guest, 17:12 UTC */
     calib_map(&r, &h, &p);
     ASSERT_EQ(dur(&p, "gc_mark_per_object"), 19500);
+    ASSERT_EQ(dur(&p, "gc_mark_per_thread"), 1290 * SIM_NS);
+    ASSERT_STREQ(calib_profile_key(&p, "gc_mark_per_thread")->how, "ruby_mark_thread_ns 1292 ns");
     char buf[64];
     calib_key_value(calib_profile_key(&p, "wake_ipi"), buf, sizeof buf);
     ASSERT_STREQ(buf, "10.6us");  /* no wake after 10 us idle timed: after a pause */
@@ -633,6 +636,7 @@ static void test_docs_table(void)
     struct calib_profile p;
     calib_map(&r, &h, &p);
     ASSERT(calib_profile_key(&p, "hidden_steal_len"));
+    ASSERT(!p.overflow && p.n < CALIB_MAX_KEYS);  /* every measurement there: the most keys a profile has */
     for (int i = 0; i < p.n; i++) {
         char head[64];
         snprintf(head, sizeof head, "\n| `%s` |", p.k[i].name);
@@ -713,6 +717,7 @@ static void test_ruby_gc(void)
         ASSERT(s[i].sweep_slot > -1000 && s[i].sweep_slot < 1000);
         ASSERT(s[i].mark_base > 1000 && s[i].mark_base < 1e8);
         ASSERT(s[i].mark_object > -1000 && s[i].mark_object < 1000);
+        ASSERT(s[i].mark_thread > -1e5 && s[i].mark_thread < 1e6);  /* a microsecond or so */
     }
 }
 
@@ -726,17 +731,18 @@ static void test_groups(void)
                                            CALIB_LINE_PROBE_END };
     static const enum calib_id ruby[] = { CALIB_RUBY_INSN, CALIB_RUBY_FILE_MTIME_EXTRA, CALIB_RUBY_FILE_WRITE_EXTRA,
                                           CALIB_RUBY_SWEEP_BODY, CALIB_RUBY_SWEEP_SLOT, CALIB_RUBY_MARK_BASE,
-                                          CALIB_RUBY_MARK_OBJECT };
+                                          CALIB_RUBY_MARK_PAGE, CALIB_RUBY_MARK_THREAD, CALIB_RUBY_MARK_OBJECT };
     for (int i = 0; i < 4; i++)
         ASSERT(calib_in_group(CALIB_ONLY_CACHE, cache[i]) && !calib_in_group(CALIB_ONLY_RUBY, cache[i]));
-    for (int i = 0; i < 7; i++)
+    for (int i = 0; i < 9; i++)
         ASSERT(calib_in_group(CALIB_ONLY_RUBY, ruby[i]) && !calib_in_group(CALIB_ONLY_CACHE, ruby[i]));
     ASSERT(!calib_in_group(CALIB_ONLY_CACHE, CALIB_FUTEX_WAKE) && !calib_in_group(CALIB_ONLY_RUBY, CALIB_FUTEX_WAKE));
     ASSERT(!strcmp(calib_group_name(CALIB_ONLY_CACHE), "cache") && !strcmp(calib_group_name(CALIB_ONLY_RUBY), "ruby"));
     ASSERT(!calib_group_name(CALIB_ALL));
     ASSERT(calib_is_ruby_key("insn_time") && calib_is_ruby_key("gc_free_body") && calib_is_ruby_key("method_work.stat") &&
            calib_is_ruby_key("method_work.open_devnull") && calib_is_ruby_key("gc_sweep_per_slot") &&
-           calib_is_ruby_key("gc_mark_base") && calib_is_ruby_key("gc_mark_per_object"));
+           calib_is_ruby_key("gc_mark_base") && calib_is_ruby_key("gc_mark_per_object") &&
+           calib_is_ruby_key("gc_mark_per_thread"));
     ASSERT(!calib_is_ruby_key("method_work") && !calib_is_ruby_key("syscalls.stat") &&
            !calib_is_ruby_key("insn_timer") && !calib_is_ruby_key("cache_probe"));
 }

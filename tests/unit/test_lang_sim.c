@@ -520,6 +520,18 @@ static void test_gc_free_body(void)
     ASSERT_EQ(r.rc, GV_OK);
     ASSERT(r.m.gc_count >= 5 && r.m.gc_clock > r.m.state_time[TS_GC] && r.m.gc_clock < r.m.cpu);
     run_free(&r);
+    /* gc_mark_per_thread: with every other GC cost 0, each GC start marks
+     * the living threads - main (parked in its join) and the worker, the
+     * whole run long (the run's end may cut the last start short) */
+    const char *threads[] = { "runtime={\"ruby\":\"3.1\"}", "ractors.1.count=1", "stop.time=20ms", "machine.cores=1",
+                              "machine.gc_mark_base=0ns", "machine.gc_mark_per_object=0ns",
+                              "machine.gc_sweep_per_slot=0ns", "machine.gc_mark_per_thread=2us", NULL };
+    run_sets("scenarios/proc_heavy.json", threads, &r);
+    ASSERT_EQ(r.rc, GV_OK);
+    gc = (sim_time)r.m.state_time[TS_GC];
+    ASSERT(r.m.gc_count >= 5);
+    ASSERT(gc <= (sim_time)r.m.gc_count * 2 * 2 * SIM_US && gc > (sim_time)(r.m.gc_count - 1) * 2 * 2 * SIM_US);
+    run_free(&r);
     /* the key at 0: no GC time at all */
     const char *none[] = { "runtime={\"ruby\":\"3.1\"}", "ractors.1.count=1", "stop.time=20ms", "machine.cores=1",
                            "machine.gc_mark_base=0ns", "machine.gc_mark_per_object=0ns",
