@@ -3,8 +3,10 @@
  * the allocating thread does it, holding its GVL throughout (no interrupt
  * is checked inside: the work is one burst), in state `gc`:
  *
- * - a GC start marks for gc_mark_base + gc_mark_per_object per object
- *   marked; a lazy-sweep step costs gc_sweep_per_slot per slot;
+ * - a GC start marks for gc_mark_base + gc_mark_per_page per heap page +
+ *   gc_mark_per_thread per living thread + gc_mark_per_object per object
+ *   marked; a lazy-sweep step costs gc_sweep_per_slot per slot and
+ *   gc_free_body per malloc'd body it frees (core/heap.h core_gc_step_cost);
  * - the other threads of its Ractor cannot run Ruby code meanwhile (they
  *   wait for the GVL); threads in blocking regions go on until they want
  *   the GVL back;
@@ -55,7 +57,10 @@
 /* gc_enter_clock, gc_exit_clock: current_process_time, and what Ruby's
  * GC.stat(:time) sums from it - the process's CPU between the two reads,
  * every thread's (the other Ractors' too until a barrier stops them, and
- * through a 3.1 lazy-sweep step, which stops nobody).  One step at a time:
+ * through a 3.1 lazy-sweep step, which stops nobody), as Linux accounts
+ * it: another CPU's running thread up to its last tick, switch or own
+ * read (sim/machine.h mach_cpu_clock_process), so a window in which it
+ * stops counts what it ran since before the window.  One step at a time:
  * the GVL or the VM lock is held from one read to the other. */
 static void gc_clock_enter(struct rb_thread *th)
 {
