@@ -117,6 +117,8 @@ static const struct calib_desc descs[CALIB_COUNT] = {
     [CALIB_RUBY_MARK_THREAD] = { "ruby_mark_thread_ns", "ns",
                                  "that marking's part per living thread (64 threads more, parked on a queue)" },
     [CALIB_RUBY_MARK_OBJECT] = { "ruby_mark_object_ns", "ns", "that marking's cost per young survivor" },
+    [CALIB_RUBY_ALLOC] = { "ruby_alloc_ns", "ns",
+                           "an Object.new's own CPU in `N.times { Object.new }` (the Ruby backend's alloc op), GC off" },
 };
 
 const long long calib_idle_ns[CALIB_IDLE_LEVELS] = { 10000, 30000, 100000, 300000,
@@ -139,7 +141,7 @@ bool calib_in_group(enum calib_group g, enum calib_id id)
         return g == CALIB_ALL || g == CALIB_ONLY_CACHE;
     case CALIB_RUBY_INSN: case CALIB_RUBY_FILE_MTIME_EXTRA: case CALIB_RUBY_FILE_WRITE_EXTRA:
     case CALIB_RUBY_SWEEP_BODY: case CALIB_RUBY_SWEEP_SLOT: case CALIB_RUBY_MARK_BASE: case CALIB_RUBY_MARK_PAGE:
-    case CALIB_RUBY_MARK_THREAD: case CALIB_RUBY_MARK_OBJECT:
+    case CALIB_RUBY_MARK_THREAD: case CALIB_RUBY_MARK_OBJECT: case CALIB_RUBY_ALLOC:
         return g == CALIB_ALL || g == CALIB_ONLY_RUBY;
     default:
         return g == CALIB_ALL;

@@ -96,6 +96,7 @@ enum calib_id {
     CALIB_RUBY_MARK_PAGE,      /* ns that marking spends per page of the heap */
     CALIB_RUBY_MARK_THREAD,    /* ns that marking spends per living thread */
     CALIB_RUBY_MARK_OBJECT,    /* ns more per young survivor that marking makes */
+    CALIB_RUBY_ALLOC,          /* ns of an Object.new in `N.times { Object.new }` (the alloc op's loop), GC off */
     CALIB_COUNT
 };
 

@@ -385,7 +385,7 @@ bool calib_is_cache_key(const char *name)
  * with. */
 bool calib_is_ruby_key(const char *name)
 {
-    return !strcmp(name, "insn_time") || !strncmp(name, "gc_", 3) ||
+    return !strcmp(name, "insn_time") || !strcmp(name, "alloc_object") || !strncmp(name, "gc_", 3) ||
            !strncmp(name, "method_work.", sizeof "method_work." - 1);
 }
 
@@ -583,6 +583,7 @@ void calib_map(const struct calib_result *r, const struct calib_host *h, struct 
     dur_or_default(p, "gc_mark_per_page", r, CALIB_RUBY_MARK_PAGE, NONE, NONE);
     dur_or_default(p, "gc_mark_per_thread", r, CALIB_RUBY_MARK_THREAD, NONE, NONE);
     dur_or_default(p, "gc_mark_per_object", r, CALIB_RUBY_MARK_OBJECT, NONE, NONE);
+    dur_or_default(p, "alloc_object", r, CALIB_RUBY_ALLOC, NONE, NONE);
 
     k = add(p, "corun_slowdown", CK_NUM);
     const struct calib_stat *bl = M(r, CALIB_BUSY_LOOP), *bp = M(r, CALIB_BUSY_LOOP_PAIR);

@@ -164,6 +164,11 @@ void exec_alloc(struct exec_thread *th, const struct scn_op *op)
     exec_alloc_objects(th, op->u.alloc.objects, op->u.alloc.survive, false);
 }
 
+sim_time exec_alloc_work(const struct exec_thread *th, const struct scn_op *op)
+{
+    return (sim_time)op->u.alloc.objects * th->vm->scn->machine.alloc_object;
+}
+
 void exec_gc_op(struct exec_thread *th, sim_time d)
 {
     struct exec_vm *vm = th->vm;

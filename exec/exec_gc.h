@@ -7,6 +7,9 @@
 /* Allocate the op's objects, doing the GC work core/heap.h decides (the
  * simulator's models/gc.c describes how). */
 void exec_alloc(struct exec_thread *th, const struct scn_op *op);
+/* The alloc op's own CPU before it (machine.alloc_object per object),
+ * which the caller runs holding the GVL. */
+sim_time exec_alloc_work(const struct exec_thread *th, const struct scn_op *op);
 
 /* The same for `objects` objects, each live at the next GC with
  * probability `survive`, their bodies malloc'd if `malloced`. */

@@ -321,6 +321,8 @@ static void exec_run_program(struct exec_thread *th)
             if (!exec_run_spawn(th, op)) return;
             break;
         case OP_ALLOC:
+            /* its objects' own CPU first, as models/gc.c gc_alloc */
+            if (exec_alloc_work(th, op) > 0) exec_busy(th, exec_alloc_work(th, op), false);
             exec_alloc(th, op);
             break;
         case OP_GC:

@@ -388,7 +388,7 @@ static const char method_script[] =
  * run's heap is made large at start (RUBY_GC_HEAP_INIT_SLOTS, set by
  * rrun_gc_costs_ns: 400,000 slots, twice a fill) so that no GC runs while
  * a sample fills it (one would sweep the garbage first, or age the
- * survivors out of a minor GC's marking).  Each sample prints five
+ * survivors out of a minor GC's marking).  Each sample prints six
  * figures, after one sample's worth of warm-up (the first sample of a
  * fresh process swept and marked less, its heap not yet touched):
  * - the sweep of a dead object with a malloc'd body beyond a dead plain
@@ -409,7 +409,10 @@ static const char method_script[] =
  *   after a GC that swept at once, so no sweep is left to finish), and the
  *   heap's pages then;
  * - its marking of a young survivor: the same with 100,000 Object.new kept,
- *   less the first, over the 100,000.
+ *   less the first, over the 100,000;
+ * - an Object.new's own CPU, as the Ruby backend's alloc op makes it
+ *   (`N.times { Object.new }`), the GC off: 200,000 of them, over the
+ *   200,000.
  * The second run (gc_small_script) has the boot heap (about 50 pages, 20 times
  * fewer) and prints that marking and the pages, then the marking again
  * with GC_THREADS more threads alive (parked on a queue): a minor GC visits
@@ -467,8 +470,14 @@ static const char gc_script[] =
     "  base = gv_mark(0)\n"
     "  pages = GC.stat(:heap_allocated_pages)\n"
     "  marked = gv_mark(n)\n"
+    "  GC.start\n"
+    "  GC.disable\n"
+    "  a = gv_tcpu\n"
+    "  (2 * n).times { Object.new }\n"
+    "  alloc = gv_tcpu - a\n"
+    "  GC.enable\n"
     "  [(body - plain).to_f / (2 * n), empty.to_f / free + (full - empty).to_f / (3 * n), base.to_f,\n"
-    "   (marked - base).to_f / n, pages]\n"
+    "   (marked - base).to_f / n, pages, alloc.to_f / (2 * n)]\n"
     "end\n"
     "gv_gc_sample\n"
     "print Array.new(%d) { gv_gc_sample.join(' ') }.join(' ')\n";
@@ -544,16 +553,16 @@ int rrun_method_ns(const struct rrun_opts *o, enum scn_syscall_call call, double
 int rrun_gc_costs_ns(const struct rrun_opts *o, struct rrun_gc_costs *samples, int n, char *err, size_t errlen)
 {
     if (n < 1 || n > 1000) return gv_fail(err, errlen, GV_EINVAL, "rrun_gc_costs_ns: %d samples", n);
-    double *v = malloc(sizeof *v * 8 * (size_t)n), *w = v + 5 * n;
+    double *v = malloc(sizeof *v * 9 * (size_t)n), *w = v + 6 * n;
     if (!v) return gv_fail(err, errlen, GV_ENOMEM, "out of memory");
     char heap[] = GC_HEAP;
-    int rc = ruby_samples(o, gc_script, sizeof gc_script, "the GC's sweeps and marks", NULL, NULL, heap, true, v, n, 5,
+    int rc = ruby_samples(o, gc_script, sizeof gc_script, "the GC's sweeps and marks", NULL, NULL, heap, true, v, n, 6,
                           err, errlen);
     if (rc == GV_OK)
         rc = ruby_samples(o, gc_small_script, sizeof gc_small_script, "the GC's marks in its boot heap", NULL, NULL,
                           NULL, true, w, n, 3, err, errlen);
     for (int i = 0; rc == GV_OK && i < n; i++) {
-        const double *x = v + 5 * i, *y = w + 3 * i;
+        const double *x = v + 6 * i, *y = w + 3 * i;
         double pages = x[4] - y[1];
         if (!(pages >= 1)) {
             rc = gv_fail(err, errlen, GV_ERUN, "%s: the large heap has %g pages, the boot heap %g", ruby_exe(o), x[4],
@@ -565,7 +574,7 @@ int rrun_gc_costs_ns(const struct rrun_opts *o, struct rrun_gc_costs *samples, i
          * one thread's (the main thread) out */
         samples[i] = (struct rrun_gc_costs){ .sweep_body = x[0], .sweep_slot = x[1],
                                              .mark_base = y[0] - y[1] * page - thread, .mark_page = page,
-                                             .mark_thread = thread, .mark_object = x[3] };
+                                             .mark_thread = thread, .mark_object = x[3], .alloc_object = x[5] };
     }
     free(v);
     return rc;

@@ -123,6 +123,7 @@ struct scn_machine {
 
     /* threads and the garbage collector (models/thread.c, core/heap.h) */
     sim_time thread_create;     /* "thread_create": Thread.new, paid by the creating thread */
+    sim_time alloc_object;      /* "alloc_object": an alloc op's CPU per object (Object.new) */
     sim_time gc_mark_base;      /* "gc_mark_base": a minor GC's fixed marking cost (roots) */
     sim_time gc_mark_per_object;/* "gc_mark_per_object": marking one live object */
     sim_time gc_mark_per_page;  /* "gc_mark_per_page": a marking's visit of one heap page */

@@ -389,7 +389,25 @@ bool gc_alloc_objects(struct rb_thread *th, uint64_t objects, double survive, bo
     return false;
 }
 
+static void alloc_work_done(struct mach_task *t, void *ctx)
+{
+    (void)t;
+    th_retry(ctx);  /* the op goes on to its objects */
+}
+
+/* An alloc op: its objects' own CPU first (machine.alloc_object each: what
+ * the Ruby backend's `N.times { Object.new }` costs, holding the GVL), then
+ * the heap's slots.  A syscall's `allocates` and an env_escape's objects
+ * have theirs in the method's work and the escape's cost. */
 bool gc_alloc(struct rb_thread *th, const struct scn_op *op)
 {
-    return gc_alloc_objects(th, op->u.alloc.objects, op->u.alloc.survive, false);
+    sim_time per = rb_machine_of(th)->alloc_object;
+    if (th->core.op_phase == 0 && per > 0 && !rb_cold(th)->alloc_paid) {
+        rb_cold(th)->alloc_paid = true;
+        th_burst(th, (sim_time)op->u.alloc.objects * per, alloc_work_done);
+        return false;
+    }
+    if (!gc_alloc_objects(th, op->u.alloc.objects, op->u.alloc.survive, false)) return false;
+    rb_cold(th)->alloc_paid = false;
+    return true;
 }

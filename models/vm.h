@@ -164,6 +164,7 @@ struct rb_thread_cold {
     /* the alloc op in progress (models/gc.c) */
     const unsigned char *os_lines;  /* the rb_objspace lines its accesses touch (vm's os_*_lines) */
     int os_count, os_next;          /* ... how many, the next to make */
+    bool alloc_paid;             /* its alloc op's own CPU is spent (gc.c gc_alloc) */
     uint64_t alloc_left;
     double alloc_survive;
     sim_time gc_cost;

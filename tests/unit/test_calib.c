@@ -412,6 +412,11 @@ static void test_map(void)
     ASSERT_EQ(dur(&p, "gc_mark_per_object"), 19500);
     ASSERT_EQ(dur(&p, "gc_mark_per_thread"), 1290 * SIM_NS);
     ASSERT_STREQ(calib_profile_key(&p, "gc_mark_per_thread")->how, "ruby_mark_thread_ns 1292 ns");
+    /* alloc_object: an Object.new's own CPU; not measured: 0 */
+    ASSERT(!calib_profile_key(&p, "alloc_object")->measured && dur(&p, "alloc_object") == 0);
+    set(&r, CALIB_RUBY_ALLOC, 84.37, 80.2, 91.5);
+    calib_map(&r, &h, &p);
+    ASSERT_EQ(dur(&p, "alloc_object"), 84400);
     char buf[64];
     calib_key_value(calib_profile_key(&p, "wake_ipi"), buf, sizeof buf);
     ASSERT_STREQ(buf, "10.6us");  /* no wake after 10 us idle timed: after a pause */
@@ -718,6 +723,7 @@ static void test_ruby_gc(void)
         ASSERT(s[i].mark_base > 1000 && s[i].mark_base < 1e8);
         ASSERT(s[i].mark_object > -1000 && s[i].mark_object < 1000);
         ASSERT(s[i].mark_thread > -1e5 && s[i].mark_thread < 1e6);  /* a microsecond or so */
+        ASSERT(s[i].alloc_object > 1 && s[i].alloc_object < 1e5);     /* tens of ns */
     }
 }
 
@@ -731,10 +737,11 @@ static void test_groups(void)
                                            CALIB_LINE_PROBE_END };
     static const enum calib_id ruby[] = { CALIB_RUBY_INSN, CALIB_RUBY_FILE_MTIME_EXTRA, CALIB_RUBY_FILE_WRITE_EXTRA,
                                           CALIB_RUBY_SWEEP_BODY, CALIB_RUBY_SWEEP_SLOT, CALIB_RUBY_MARK_BASE,
-                                          CALIB_RUBY_MARK_PAGE, CALIB_RUBY_MARK_THREAD, CALIB_RUBY_MARK_OBJECT };
+                                          CALIB_RUBY_MARK_PAGE, CALIB_RUBY_MARK_THREAD, CALIB_RUBY_MARK_OBJECT,
+                                          CALIB_RUBY_ALLOC };
     for (int i = 0; i < 4; i++)
         ASSERT(calib_in_group(CALIB_ONLY_CACHE, cache[i]) && !calib_in_group(CALIB_ONLY_RUBY, cache[i]));
-    for (int i = 0; i < 9; i++)
+    for (int i = 0; i < 10; i++)
         ASSERT(calib_in_group(CALIB_ONLY_RUBY, ruby[i]) && !calib_in_group(CALIB_ONLY_CACHE, ruby[i]));
     ASSERT(!calib_in_group(CALIB_ONLY_CACHE, CALIB_FUTEX_WAKE) && !calib_in_group(CALIB_ONLY_RUBY, CALIB_FUTEX_WAKE));
     ASSERT(!strcmp(calib_group_name(CALIB_ONLY_CACHE), "cache") && !strcmp(calib_group_name(CALIB_ONLY_RUBY), "ruby"));
@@ -742,7 +749,7 @@ static void test_groups(void)
     ASSERT(calib_is_ruby_key("insn_time") && calib_is_ruby_key("gc_free_body") && calib_is_ruby_key("method_work.stat") &&
            calib_is_ruby_key("method_work.open_devnull") && calib_is_ruby_key("gc_sweep_per_slot") &&
            calib_is_ruby_key("gc_mark_base") && calib_is_ruby_key("gc_mark_per_object") &&
-           calib_is_ruby_key("gc_mark_per_thread"));
+           calib_is_ruby_key("gc_mark_per_thread") && calib_is_ruby_key("alloc_object"));
     ASSERT(!calib_is_ruby_key("method_work") && !calib_is_ruby_key("syscalls.stat") &&
            !calib_is_ruby_key("insn_timer") && !calib_is_ruby_key("cache_probe"));
 }

@@ -817,12 +817,14 @@ static void test_generator_spawn_gc(void)
     lang_done(&lr);
     /* a GC start marks its one living thread's stacks: with every other GC
      * cost 0, about gc_mark_per_thread per collection (the busy loop's
-     * calibration within 20%) */
+     * calibration within 20%; under valgrind, where the loop's calibration
+     * and its runs are timed under memcheck, only some) */
     LANG_RUN("gc.json", &lr, "machine.cores=1", "machine.gc_mark_base=0ns", "machine.gc_mark_per_object=0ns",
              "machine.gc_sweep_per_slot=0ns", "machine.gc_mark_per_thread=300us");
     ASSERT_EQ(lr.r.rc, GV_OK);
     ASSERT(lr.r.rep.m.gc_count >= 5);
-    ASSERT((double)lr.r.rep.m.state_time[TS_GC] >= 0.8 * (double)lr.r.rep.m.gc_count * 300 * (double)SIM_US);
+    double floor = getenv("GVLSIM_UNDER_VALGRIND") ? 0.05 : 0.8;
+    ASSERT((double)lr.r.rep.m.state_time[TS_GC] >= floor * (double)lr.r.rep.m.gc_count * 300 * (double)SIM_US);
     lang_done(&lr);
     if (host_cpus() >= 2) {  /* two Ractors: a barrier per GC start (barging) */
         LANG_RUN("gc_ractors.json", &lr, "machine.cores=2", "runtime.gvl_policy=barging");

@@ -532,6 +532,20 @@ static void test_gc_free_body(void)
     ASSERT(r.m.gc_count >= 5);
     ASSERT(gc <= (sim_time)r.m.gc_count * 2 * 2 * SIM_US && gc > (sim_time)(r.m.gc_count - 1) * 2 * 2 * SIM_US);
     run_free(&r);
+    /* alloc_object: an alloc op's own CPU, before its objects - the heap's
+     * decisions unchanged, each op longer by its objects times the key */
+    const char *plain[] = { "machine.cores=1", NULL };
+    const char *paid[] = { "machine.cores=1", "machine.alloc_object=10ns", NULL };
+    run_sets("tests/data/lang/gc.json", plain, &r);
+    ASSERT_EQ(r.rc, GV_OK);
+    sim_time wall0 = r.m.wall;
+    uint64_t gcs0 = r.m.gc_count;
+    run_free(&r);
+    run_sets("tests/data/lang/gc.json", paid, &r);
+    ASSERT_EQ(r.rc, GV_OK);
+    ASSERT_EQ(r.m.gc_count, gcs0);
+    ASSERT_EQ(r.m.wall - wall0, (sim_time)2000 * 100 * 10 * SIM_NS);  /* 2000 ops of 100 objects */
+    run_free(&r);
     /* the key at 0: no GC time at all */
     const char *none[] = { "runtime={\"ruby\":\"3.1\"}", "ractors.1.count=1", "stop.time=20ms", "machine.cores=1",
                            "machine.gc_mark_base=0ns", "machine.gc_mark_per_object=0ns",
