@@ -113,7 +113,7 @@ static const struct calib_desc descs[CALIB_COUNT] = {
     [CALIB_RUBY_MARK_BASE] = { "ruby_mark_base_ns", "ns",
                                "a minor GC's marking in that Ruby, no young survivor, less its pages' and its thread's parts" },
     [CALIB_RUBY_MARK_PAGE] = { "ruby_mark_page_ns", "ns",
-                               "that marking's part per page of the heap (a 400,000-slot heap against the boot heap)" },
+                               "that marking's part per 409 slots of heap (a 400,000-slot heap against the boot heap)" },
     [CALIB_RUBY_MARK_THREAD] = { "ruby_mark_thread_ns", "ns",
                                  "that marking's part per living thread (64 threads more, parked on a queue)" },
     [CALIB_RUBY_MARK_OBJECT] = { "ruby_mark_object_ns", "ns", "that marking's cost per young survivor" },

@@ -35,6 +35,7 @@
 #include "../common/afile.h"
 #include "../common/diag.h"
 #include "../common/err.h"
+#include "../core/heap.h"
 #include "../input/jsonpos.h"
 #include "exec_affinity.h"
 
@@ -407,14 +408,14 @@ static const char method_script[] =
  *   300,000;
  * - a minor GC's marking with no young survivor (immediate_sweep: false,
  *   after a GC that swept at once, so no sweep is left to finish), and the
- *   heap's pages then;
+ *   heap's slots then;
  * - its marking of a young survivor: the same with 100,000 Object.new kept,
  *   less the first, over the 100,000;
  * - an Object.new's own CPU, as the Ruby backend's alloc op makes it
  *   (`N.times { Object.new }`), the GC off: 200,000 of them, over the
  *   200,000.
  * The second run (gc_small_script) has the boot heap (about 50 pages, 20 times
- * fewer) and prints that marking and the pages, then the marking again
+ * fewer) and prints that marking and the slots, then the marking again
  * with GC_THREADS more threads alive (parked on a queue): a minor GC visits
  * every page (rgengc_rememberset_mark) and marks every living thread's
  * stacks (rb_thread_mark), so the three give a page's part, a thread's
@@ -468,7 +469,7 @@ static const char gc_script[] =
     "  plain = gv_sweep(false, 2 * n)\n"
     "  body = gv_sweep(true, 2 * n)\n"
     "  base = gv_mark(0)\n"
-    "  pages = GC.stat(:heap_allocated_pages)\n"
+    "  slots = GC.stat(:heap_available_slots)\n"
     "  marked = gv_mark(n)\n"
     "  GC.start\n"
     "  GC.disable\n"
@@ -477,7 +478,7 @@ static const char gc_script[] =
     "  alloc = gv_tcpu - a\n"
     "  GC.enable\n"
     "  [(body - plain).to_f / (2 * n), empty.to_f / free + (full - empty).to_f / (3 * n), base.to_f,\n"
-    "   (marked - base).to_f / n, pages, alloc.to_f / (2 * n)]\n"
+    "   (marked - base).to_f / n, slots, alloc.to_f / (2 * n)]\n"
     "end\n"
     "gv_gc_sample\n"
     "print Array.new(%d) { gv_gc_sample.join(' ') }.join(' ')\n";
@@ -485,12 +486,12 @@ static const char gc_script[] =
 static const char gc_small_script[] =
     GC_MARK_DEFS
     "gv_mark(0)\n"
-    "alone = Array.new(%d) { [gv_mark(0), GC.stat(:heap_allocated_pages)] }\n"
+    "alone = Array.new(%d) { [gv_mark(0), GC.stat(:heap_available_slots)] }\n"
     "q = Thread::Queue.new\n"
     "ths = Array.new(64) { Thread.new { q.pop } }\n"
     "Thread.pass until ths.all? { |t| t.status == 'sleep' }\n"
     "gv_mark(0)\n"
-    "print alone.map { |m, pages| [m, pages, gv_mark(0)].join(' ') }.join(' ')\n";
+    "print alone.map { |m, slots| [m, slots, gv_mark(0)].join(' ') }.join(' ')\n";
 _Static_assert(GC_THREADS == 64, "gc_small_script starts 64 threads");
 
 #define GC_HEAP "RUBY_GC_HEAP_INIT_SLOTS=400000"
@@ -563,17 +564,20 @@ int rrun_gc_costs_ns(const struct rrun_opts *o, struct rrun_gc_costs *samples, i
                           NULL, true, w, n, 3, err, errlen);
     for (int i = 0; rc == GV_OK && i < n; i++) {
         const double *x = v + 6 * i, *y = w + 3 * i;
-        double pages = x[4] - y[1];
+        /* the heaps' sizes in the model's pages (core/heap.h: 409 slots, 3.1's
+         * 16 KB page; 3.3+ pages hold more, and are counted by their slots) */
+        double pages = (x[4] - y[1]) / CORE_HEAP_PAGE_SLOTS;
         if (!(pages >= 1)) {
-            rc = gv_fail(err, errlen, GV_ERUN, "%s: the large heap has %g pages, the boot heap %g", ruby_exe(o), x[4],
-                         y[1]);
+            rc = gv_fail(err, errlen, GV_ERUN, "%s: the large heap has %g slots, the boot heap %g", ruby_exe(o),
+                         x[4], y[1]);
             break;
         }
         double page = (x[2] - y[0]) / pages, thread = (y[2] - y[0]) / GC_THREADS;
         /* what is left of the boot heap's marking: its pages' part and its
          * one thread's (the main thread) out */
         samples[i] = (struct rrun_gc_costs){ .sweep_body = x[0], .sweep_slot = x[1],
-                                             .mark_base = y[0] - y[1] * page - thread, .mark_page = page,
+                                             .mark_base = y[0] - y[1] / CORE_HEAP_PAGE_SLOTS * page - thread,
+                                             .mark_page = page,
                                              .mark_thread = thread, .mark_object = x[3], .alloc_object = x[5] };
     }
     free(v);

@@ -102,7 +102,7 @@ struct rrun_gc_costs {
     double sweep_body;   /* the sweep of a dead env or Proc beyond a dead plain object's (its malloc'd body) */
     double sweep_slot;   /* the sweep of a dead plain object */
     double mark_base;    /* a minor GC's marking with no young survivor, less its pages' and its thread's parts */
-    double mark_page;    /* that marking's part per page of the heap */
+    double mark_page;    /* that marking's part per page of the heap (409 slots: core/heap.h) */
     double mark_thread;  /* ... per living thread (its stacks) */
     double mark_object;  /* its marking of one young survivor */
     double alloc_object; /* an Object.new's own CPU in `N.times { Object.new }`, the GC off */
