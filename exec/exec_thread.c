@@ -320,11 +320,12 @@ static void exec_run_program(struct exec_thread *th)
         case OP_SPAWN:
             if (!exec_run_spawn(th, op)) return;
             break;
-        case OP_ALLOC:
-            /* its objects' own CPU first, as models/gc.c gc_alloc */
-            if (exec_alloc_work(th, op) > 0) exec_busy(th, exec_alloc_work(th, op), false);
+        case OP_ALLOC: {
+            sim_time own = exec_alloc_work(th, op);  /* its objects' own CPU first, as models/gc.c gc_alloc */
+            if (own > 0) exec_busy(th, own, false);
             exec_alloc(th, op);
             break;
+        }
         case OP_GC:
             exec_gc_op(th, core_op_dur(&th->core, op, EXEC_WORK_SCALE));
             break;

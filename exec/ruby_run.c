@@ -952,7 +952,7 @@ static void fill_metrics(const struct scenario *scn, struct rrun_report *rep)
      * process's CPU clock (current_process_time), from before the
      * collection's rb_vm_barrier to its end - the other Ractors' CPU until
      * they stop is in it too, as the kernel accounts it (sim/machine.h
-     * mach_cpu_clock_process) - so not the GC's own time (gc_s) */
+     * mach_cpu_clock_read) - so not the GC's own time (gc_s) */
     if (rep->gc_time_s >= 0) m->gc_clock = (sim_sum)sim_round(rep->gc_time_s * (double)SIM_S);
     else metrics_set_unmeasured(m, MET_GC_CLOCK);
     for (int s = 0; s < TS_COUNT; s++) metrics_set_unmeasured(m, (enum metric_id)(MET_STATE_TIME + s));

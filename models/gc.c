@@ -59,19 +59,17 @@
  * every thread's (the other Ractors' too until a barrier stops them, and
  * through a 3.1 lazy-sweep step, which stops nobody), as Linux accounts
  * it: another CPU's running thread up to its last tick, switch or own
- * read (sim/machine.h mach_cpu_clock_process), so a window in which it
+ * read (sim/machine.h mach_cpu_clock_read), so a window in which it
  * stops counts what it ran since before the window.  One step at a time:
  * the GVL or the VM lock is held from one read to the other. */
 static void gc_clock_enter(struct rb_thread *th)
 {
-    mach_cpu_clock_read(&th->vm->mach, th->nt);
-    th->vm->gc_clock_from = mach_cpu_clock_process(&th->vm->mach, th->nt);
+    th->vm->gc_clock_from = mach_cpu_clock_read(&th->vm->mach, th->nt);
 }
 
 static void gc_clock_exit(struct rb_thread *th)
 {
-    mach_cpu_clock_read(&th->vm->mach, th->nt);
-    th->vm->gc_clock_cpu += mach_cpu_clock_process(&th->vm->mach, th->nt) - th->vm->gc_clock_from;
+    th->vm->gc_clock_cpu += mach_cpu_clock_read(&th->vm->mach, th->nt) - th->vm->gc_clock_from;
 }
 
 static void gc_done(struct mach_task *t, void *ctx)
@@ -294,10 +292,10 @@ bool gc_op(struct rb_thread *th, const struct scn_op *op)
  * hand-off; not charged.  Ruby 4.0 keeps the counts per Ractor and thread
  * (runtime.alloc_counters `local`: cb772247e7, a773bbf0cc): nothing
  * moves. */
-static void objspace_moved(struct mach_task *t, void *ctx)
+static void op_goes_on(struct mach_task *t, void *ctx)
 {
     (void)t;
-    th_retry(ctx);  /* the op goes on with its accesses made */
+    th_retry(ctx);  /* the op goes on where it stopped (its op_phase) */
 }
 
 static bool objspace_charged(const struct rb_thread *th)
@@ -308,13 +306,13 @@ static bool objspace_charged(const struct rb_thread *th)
 }
 
 /* Make th's accesses (from os_next on); true when they are made, false
- * while it stalls for the lines (objspace_moved re-runs the op). */
+ * while it stalls for the lines (op_goes_on re-runs the op). */
 static bool objspace_access(struct rb_thread *th)
 {
     struct vm *vm = th->vm;
     struct rb_thread_cold *c = rb_cold(th);
     if (c->os_next == 0 && c->os_count > 0 && th->pending_cost > 0) {
-        th_burst(th, 0, objspace_moved);  /* the work before the first access */
+        th_burst(th, 0, op_goes_on);  /* the work before the first access */
         return false;
     }
     sim_time now = sim_now(vm->eng);
@@ -337,7 +335,7 @@ static bool objspace_access(struct rb_thread *th)
     }
     c->os_next = c->os_count;
     if (wait) {
-        th_burst(th, ready - now, objspace_moved);
+        th_burst(th, ready - now, op_goes_on);
         return false;
     }
     return true;
@@ -389,12 +387,6 @@ bool gc_alloc_objects(struct rb_thread *th, uint64_t objects, double survive, bo
     return false;
 }
 
-static void alloc_work_done(struct mach_task *t, void *ctx)
-{
-    (void)t;
-    th_retry(ctx);  /* the op goes on to its objects */
-}
-
 /* An alloc op: its objects' own CPU first (machine.alloc_object each: what
  * the Ruby backend's `N.times { Object.new }` costs, holding the GVL), then
  * the heap's slots.  A syscall's `allocates` and an env_escape's objects
@@ -404,7 +396,7 @@ bool gc_alloc(struct rb_thread *th, const struct scn_op *op)
     sim_time per = rb_machine_of(th)->alloc_object;
     if (th->core.op_phase == 0 && per > 0 && !rb_cold(th)->alloc_paid) {
         rb_cold(th)->alloc_paid = true;
-        th_burst(th, (sim_time)op->u.alloc.objects * per, alloc_work_done);
+        th_burst(th, (sim_time)op->u.alloc.objects * per, op_goes_on);
         return false;
     }
     if (!gc_alloc_objects(th, op->u.alloc.objects, op->u.alloc.survive, false)) return false;

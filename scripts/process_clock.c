@@ -3,7 +3,7 @@
  * collection) counts of a thread running on another CPU.  Linux brings
  * only the reader's own runtime up to date; another CPU's running thread
  * is taken as it was at its last tick or switch (kernel/sched/cputime.c
- * thread_group_cputime).  sim/machine.h mach_cpu_clock_process models it
+ * thread_group_cputime).  sim/machine.h mach_cpu_clock_read models it
  * (docs/validate.md, "GC.stat(:time) on two CPUs").
  *
  *   cc -O2 -pthread -o process_clock scripts/process_clock.c

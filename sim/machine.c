@@ -334,27 +334,6 @@ sim_sum mach_cpu_time(const struct machine *m)
     return t;
 }
 
-
-sim_sum mach_cpu_clock_process(struct machine *m, const struct mach_task *reader)
-{
-    sim_sum t = mach_cpu_time(m);
-    sim_time now = mach_now_of(m);
-    sim_time tick = m->p.os_tick > 0 ? now / m->p.os_tick * m->p.os_tick : now;  /* the last tick */
-    for (int i = 0; i < m->ncores; i++) {
-        struct mach_core *c = &m->cores[i];
-        if (c->state != CORE_BUSY && c->state != CORE_SWITCHING) continue;
-        if (i == reader->core) {
-            t += now - c->state_since;
-            c->clock_synced = now;
-            continue;
-        }
-        sim_time upto = tick;  /* the last update of its runtime: a tick, its own read, its switch */
-        if (c->clock_synced > upto) upto = c->clock_synced;
-        if (upto > c->state_since) t += upto - c->state_since;
-    }
-    return t;
-}
-
 /* ---- run queues --------------------------------------------------------- */
 
 static void rq_push_tail(struct machine *m, struct mach_core *c, struct mach_task *t)
@@ -715,14 +694,36 @@ static void ev_resched(void *obj, uint64_t arg)
     begin_arrival(m, c, t, CORE_SWITCHING, m->p.context_switch);
 }
 
-void mach_cpu_clock_read(struct machine *m, struct mach_task *t)
+/* update_curr for the reader: a fair class renews a passed deadline
+ * whoever waits; it reschedules only with another task queued
+ * (update_curr: nr_queued > 1) */
+static void clock_update_curr(struct machine *m, struct mach_task *t)
 {
     if (!fair_on(m) || t->state != MT_RUNNING || t->core < 0) return;
     struct mach_core *c = &m->cores[t->core];
     if (c->cur != t || c->state != CORE_BUSY) return;
-    /* update_curr renews a passed deadline whoever waits; it reschedules
-     * only with another task queued (update_curr: nr_queued > 1) */
     if (fair_tick(m, c) && c->nrq > 0) ask_resched(m, c, 0);
+}
+
+sim_sum mach_cpu_clock_read(struct machine *m, struct mach_task *t)
+{
+    clock_update_curr(m, t);
+    sim_sum cpu = mach_cpu_time(m);
+    sim_time now = mach_now_of(m);
+    sim_time tick = m->p.os_tick > 0 ? now / m->p.os_tick * m->p.os_tick : now;  /* the last tick */
+    for (int i = 0; i < m->ncores; i++) {
+        struct mach_core *c = &m->cores[i];
+        if (c->state != CORE_BUSY && c->state != CORE_SWITCHING) continue;
+        if (i == t->core) {
+            cpu += now - c->state_since;
+            c->clock_synced = now;
+            continue;
+        }
+        sim_time upto = tick;  /* the last update of its runtime: a tick, its own read, its switch */
+        if (c->clock_synced > upto) upto = c->clock_synced;
+        if (upto > c->state_since) cpu += upto - c->state_since;
+    }
+    return cpu;
 }
 
 /* fair: t joins busy core c's run queue (woken or arrived after the IPI)

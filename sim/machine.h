@@ -346,8 +346,19 @@ void mach_exit(struct machine *m, struct mach_task *t);
  * task's runtime up to date (kernel/sched/cputime.c thread_group_cputime ->
  * core.c task_sched_runtime -> update_curr), so a fair class notices there,
  * not only at the next tick, that t's slice is over (update_deadline) and
- * t gives its core to the task the class picks as the call returns. */
-void mach_cpu_clock_read(struct machine *m, struct mach_task *t);
+ * t gives its core to the task the class picks as the call returns.
+ * Returns what the read gives: the process's CPU time (mach_cpu_time) up
+ * to now with t's own runtime exact, and every other running thread's as
+ * it was at the last update of its runtime - a switch, a tick, its own
+ * read of a CPU clock (thread_group_cputime: "This thread group might have
+ * other running tasks on different CPUs, but updating their runtime can
+ * affect syscall performance, so we skip account those pending times and
+ * rely only on values updated on tick or other scheduler action").  So a
+ * window between two reads counts another CPU's thread from that update
+ * before the window on, when the thread switches within it, and nothing of
+ * it when it neither switches nor ticks there (scripts/process_clock.c
+ * shows it on a guest). */
+sim_sum mach_cpu_clock_read(struct machine *m, struct mach_task *t);
 /* sched_yield(2): t (RUNNING, not in a burst) lets another runnable task of
  * its core run first - FIFO: the run-queue head; fair: fair_yield - an
  * involuntary switch (the kernel counts a yield that switches in nivcsw),
@@ -385,20 +396,6 @@ void mach_finish(struct machine *m, sim_time end);
 
 /* Summed over cores: time busy running tasks plus switching. */
 sim_sum mach_cpu_time(const struct machine *m);
-/* The same up to now, as a read of the process's CPU clock
- * (CLOCK_PROCESS_CPUTIME_ID) by `reader` (RUNNING on a core) gives it
- * mid-run: the kernel brings the reader's own runtime up to date, and takes
- * every other running thread's as it was at the last update of its
- * runtime - a switch, a tick, its own read of a CPU clock
- * (kernel/sched/cputime.c thread_group_cputime: "This thread group might
- * have other running tasks on different CPUs, but updating their runtime
- * can affect syscall performance, so we skip account those pending times
- * and rely only on values updated on tick or other scheduler action").  So
- * a window between two reads counts another CPU's thread from that update
- * before the window on, when the thread switches within it, and nothing of
- * it when it neither switches nor ticks there (scripts/process_clock.c
- * shows it on a guest). */
-sim_sum mach_cpu_clock_process(struct machine *m, const struct mach_task *reader);
 
 /* ---- mach_burst's common case, inline ----------------------------------
  * A burst starts at every op that takes time (more than half the events

@@ -28,7 +28,7 @@ struct ms_task {
     int woke[MS_MAX_MARKS];       /* what each A_WAKE's mach_wake returned */
     sim_time ipi[MS_MAX_MARKS];   /* ... and mach_wake_ipi_extra after it */
     int nwoke;
-    sim_sum clocks[MS_MAX_MARKS]; /* what each A_PCLOCK read (mach_cpu_clock_process) */
+    sim_sum clocks[MS_MAX_MARKS]; /* what each A_PCLOCK read (mach_cpu_clock_read) */
     int nclocks;
     struct ms_task *all;
 };
@@ -56,7 +56,7 @@ static inline void ms_go(struct mach_task *t, void *ctx)
         case A_YIELD: mach_yield(x->m, t, ms_go, x); return;
         case A_CLOCK: mach_cpu_clock_read(x->m, t); continue;
         case A_PCLOCK:
-            if (x->nclocks < MS_MAX_MARKS) x->clocks[x->nclocks++] = mach_cpu_clock_process(x->m, t);
+            if (x->nclocks < MS_MAX_MARKS) x->clocks[x->nclocks++] = mach_cpu_clock_read(x->m, t);
             continue;
         case A_EXIT: mach_exit(x->m, t); return;
         }

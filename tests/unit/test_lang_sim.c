@@ -513,7 +513,7 @@ static void test_gc_free_body(void)
      * barrier or the VM lock stops it - counted, as the kernel does, from
      * the last update of its runtime before the window (a tick, its own
      * read, its switch) when it switches inside it: more than its CPU in
-     * the window alone (sim/machine.h mach_cpu_clock_process) */
+     * the window alone (sim/machine.h mach_cpu_clock_read) */
     const char *two[] = { "runtime={\"ruby\":\"3.1\"}", "ractors.1.count=2", "stop.time=20ms", "machine.cores=2",
                           "machine.gc_free_body=22ns", NULL };
     run_sets("scenarios/proc_heavy.json", two, &r);

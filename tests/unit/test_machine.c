@@ -27,7 +27,7 @@ static void test_start_placement(void)
     ms_teardown(&w);
 }
 
-/* The process's CPU clock as a reader gets it (mach_cpu_clock_process):
+/* The process's CPU clock as a reader gets it (mach_cpu_clock_read):
  * its own runtime exact, another core's running task's only up to its last
  * update - a tick (every 100 here), its own read, its switch.  A and B
  * arrive at 10 on cores 0 and 1.  A reads at 135 and 175; B runs to 160
