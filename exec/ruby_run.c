@@ -421,6 +421,8 @@ static const char method_script[] =
  * stacks (rb_thread_mark), so the three give a page's part, a thread's
  * part and the rest. */
 #define GC_THREADS 64
+#define GC_STR_(x) #x
+#define GC_STR(x) GC_STR_(x)
 #define GC_MARK_DEFS \
     "def gv_mark(n)\n" \
     "  GC.start\n" \
@@ -488,11 +490,10 @@ static const char gc_small_script[] =
     "gv_mark(0)\n"
     "alone = Array.new(%d) { [gv_mark(0), GC.stat(:heap_available_slots)] }\n"
     "q = Thread::Queue.new\n"
-    "ths = Array.new(64) { Thread.new { q.pop } }\n"
+    "ths = Array.new(" GC_STR(GC_THREADS) ") { Thread.new { q.pop } }\n"
     "Thread.pass until ths.all? { |t| t.status == 'sleep' }\n"
     "gv_mark(0)\n"
     "print alone.map { |m, slots| [m, slots, gv_mark(0)].join(' ') }.join(' ')\n";
-_Static_assert(GC_THREADS == 64, "gc_small_script starts 64 threads");
 
 #define GC_HEAP "RUBY_GC_HEAP_INIT_SLOTS=400000"
 
