@@ -182,6 +182,36 @@ static void variant_free(struct sens_variant *v)
     v->nsets = 0;
 }
 
+int sens_plan_drop_unread(struct sens_plan *p, bool (*read)(const char *key, void *ctx), void *ctx, char *note,
+                          size_t cap)
+{
+    int kept = 0, dropped = 0;
+    size_t used = strlen(note);
+    const char *last = NULL;  /* the measurement named last */
+    for (int i = 0; i < p->nvar; i++) {
+        struct sens_variant *v = &p->var[i];
+        bool any = false;
+        for (int j = 0; j < v->nsets && !any; j++) {
+            char key[128];
+            const char *s = v->sets[j] + strlen("machine.");
+            snprintf(key, sizeof key, "%.*s", (int)strcspn(s, "="), s);
+            any = read(key, ctx);
+        }
+        if (any) {
+            p->var[kept++] = *v;
+            continue;
+        }
+        /* a measurement's two moves are neighbours: named once */
+        if (v->measurement != last && used < cap)
+            used += (size_t)snprintf(note + used, cap - used, "%s%s", used ? " " : "", v->measurement);
+        last = v->measurement;
+        variant_free(v);
+        dropped++;
+    }
+    p->nvar = kept;
+    return dropped;
+}
+
 void sens_plan_free(struct sens_plan *p)
 {
     for (int i = 0; i < p->nvar; i++) variant_free(&p->var[i]);

@@ -54,6 +54,13 @@ int sens_plan_make(const char *file, struct sens_plan *out, struct diag_list *d)
  * dropped.  GV_OK or GV_ENOMEM. */
 int sens_plan_drop_key(struct sens_plan *p, const char *key);
 
+/* Drop every variant none of whose keys `read` says the simulation reads
+ * (a per-call key of a call no op makes: the variant would simulate what
+ * the profile does); the dropped measurements' names are appended to
+ * `note` (space-separated, "" if none).  Returns how many were dropped. */
+int sens_plan_drop_unread(struct sens_plan *p, bool (*read)(const char *key, void *ctx), void *ctx, char *note,
+                          size_t cap);
+
 void sens_plan_free(struct sens_plan *p);
 
 #endif

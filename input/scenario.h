@@ -463,6 +463,13 @@ const char *scn_call_name(enum scn_syscall_call c);
 const char *scn_dist_name(enum scn_dist_kind k);
 const char *scn_process_name(enum scn_process p);
 
+/* Which of the machine's per-call costs the scenario's ops take
+ * ("dur": "machine" reads machine.syscalls.CALL, "method_work": "machine"
+ * machine.method_work.CALL; the builder copies them into the ops, so a
+ * cost no op takes is one the simulation never reads): syscall[c] and
+ * method_work[c] for every call c, over every thread template. */
+void scn_machine_calls_read(const struct scenario *s, bool syscall[CALL_COUNT], bool method_work[CALL_COUNT]);
+
 /* Iterations of a loop op for thread instance `instance` (0-based) of
  * `ninstances` = ractor count x thread count of its template: "times" for
  * LOOP_TIMES, the instance's share of "times_total" for LOOP_TIMES_TOTAL

@@ -1030,6 +1030,33 @@ static void test_syscall_machine(void)
  * for open_devnull), from the scenario's machine or its profile, never
  * scaled (core_method_work); a call with no measured method, or a machine
  * without the key, is an error at the op's method_work. */
+/* the machine's per-call costs the ops take ("machine"), found in nested
+ * bodies and spawned templates too; a cost given in the op is not read */
+static void test_machine_calls_read(void)
+{
+    struct scenario s;
+    bool sys[CALL_COUNT], mw[CALL_COUNT];
+    load_ok(D "syscall_machine.json", NULL, 0, NULL, &s);
+    scn_machine_calls_read(&s, sys, mw);
+    ASSERT(sys[CALL_STAT] && sys[CALL_GETPID] && sys[CALL_WRITE_DEVNULL]);
+    ASSERT(!sys[CALL_OPEN_DEVNULL] && !sys[CALL_CLOSE] && !sys[CALL_NANOSLEEP]);
+    for (int c = 0; c < CALL_COUNT; c++) ASSERT(!mw[c]);
+    scenario_free(&s);
+    const char *sets[] = {
+        "ractors.0.threads=[{\"program\": [{\"op\": \"loop\", \"times\": 2, \"body\": [{\"op\": \"branch\", "
+        "\"p\": 0.5, \"then\": [{\"op\": \"syscall\", \"call\": \"stat\", \"dur\": \"1us\", "
+        "\"method_work\": \"machine\"}]}]}, {\"op\": \"syscall\", \"call\": \"open_devnull\", \"dur\": \"1us\"}, "
+        "{\"op\": \"spawn\", \"thread\": \"s\"}]}, {\"name\": \"s\", \"spawned\": true, \"program\": "
+        "[{\"op\": \"syscall\", \"call\": \"getpid\", \"dur\": \"machine\"}]}]",
+        "machine.method_work.stat=2us" };
+    load_ok(D "syscall_machine.json", sets, 2, NULL, &s);
+    scn_machine_calls_read(&s, sys, mw);
+    ASSERT(mw[CALL_STAT] && !sys[CALL_STAT]);
+    ASSERT(!sys[CALL_OPEN_DEVNULL] && !mw[CALL_OPEN_DEVNULL]);
+    ASSERT(sys[CALL_GETPID] && !sys[CALL_WRITE_DEVNULL]);
+    scenario_free(&s);
+}
+
 static void test_method_work_machine(void)
 {
     struct scenario s;
@@ -1120,5 +1147,6 @@ int main(void)
     RUN(test_lang_round_trip);
     RUN(test_syscall_machine);
     RUN(test_method_work_machine);
+    RUN(test_machine_calls_read);
     TEST_DONE();
 }

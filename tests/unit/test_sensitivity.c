@@ -3,7 +3,8 @@
  * keys calib_map derives from it, to what calib_map derives (a key of two
  * measurements moves with each), a key that is not its calibration's
  * derivation and a key the user sets stay put, and a profile without a
- * calibration section is an error with its file and position. */
+ * calibration section is an error with its file and position; a move of
+ * keys the simulation never reads is dropped. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -87,6 +88,50 @@ static void test_two_measurements(void)
     free(path);
 }
 
+/* a reader that reads every key but the listed ones */
+static bool reads_all_but(const char *key, void *ctx)
+{
+    for (const char *const *k = ctx; *k; k++)
+        if (!strcmp(*k, key)) return false;
+    return true;
+}
+
+/* a move whose every key the simulation does not read is dropped (named
+ * once in the note); a move with one key read keeps all of its keys */
+static void test_drop_unread(void)
+{
+    char *path = write_temp(
+        "{\"name\": \"two\", \"context_switch\": \"1us\", \"syscalls\": {\"getpid\": \"1us\", \"stat\": \"1us\"},\n"
+        " \"calibration\": {\"measurements\": [\n"
+        "  {\"name\": \"yield_switch_ns\", \"median\": 2000, \"q1\": 1800, \"q3\": 2500},\n"
+        "  {\"name\": \"syscall_stat_ns\", \"median\": 1000, \"q1\": 900, \"q3\": 1100},\n"
+        "  {\"name\": \"syscall_getpid_ns\", \"median\": 1000, \"q1\": 900, \"q3\": 1100}]}}\n");
+    struct sens_plan p;
+    struct diag_list d;
+    diag_init(&d);
+    ASSERT_EQ(sens_plan_make(path, &p, &d), GV_OK);
+    ASSERT_EQ(p.nvar, 6);
+    const char *unread[] = { "syscalls.stat", "syscalls.getpid", NULL };
+    char note[64] = "";
+    ASSERT_EQ(sens_plan_drop_unread(&p, reads_all_but, unread, note, sizeof note), 2);
+    ASSERT_STREQ(note, "syscall_stat_ns");
+    ASSERT_EQ(p.nvar, 4);
+    for (int i = 0; i < p.nvar; i++) ASSERT(strcmp(p.var[i].measurement, "syscall_stat_ns") != 0);
+    /* the getpid's moves shift context_switch too: kept whole */
+    ASSERT_STREQ(p.var[0].measurement, "syscall_getpid_ns");
+    ASSERT_STREQ(p.var[0].keys, "context_switch syscalls.getpid");
+    ASSERT_STREQ(p.var[2].measurement, "yield_switch_ns");
+    /* nothing read: every move goes, each measurement named once */
+    const char *none[] = { "syscalls.getpid", "context_switch", NULL };
+    ASSERT_EQ(sens_plan_drop_unread(&p, reads_all_but, none, note, sizeof note), 4);
+    ASSERT_EQ(p.nvar, 0);
+    ASSERT_STREQ(note, "syscall_stat_ns syscall_getpid_ns yield_switch_ns");
+    sens_plan_free(&p);
+    diag_free(&d);
+    unlink(path);
+    free(path);
+}
+
 static void test_errors(void)
 {
     struct sens_plan p;
@@ -119,6 +164,7 @@ int main(void)
 {
     RUN(test_one_key);
     RUN(test_two_measurements);
+    RUN(test_drop_unread);
     RUN(test_errors);
     TEST_DONE();
 }

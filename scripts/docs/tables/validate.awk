@@ -159,6 +159,18 @@ function when(t,   a) {
     if (split(t, a, ",") != 2) return "(time not recorded)"
     return substr(a[1], 1, 10) " " substr(a[1], 12, 8) "–" substr(a[2], 12, 8) " UTC"
 }
+# ranges(hd): whether the host's targets on Debian's Ruby and the executor
+# have ranges over the IQRs (scripts/docs/validate.sh gives them to the
+# host measured last)
+function ranges(hd,   i, l, f, name) {
+    for (i = 1; i <= NLINE["validate/targets"]; i++) {
+        l = LINE["validate/targets", i]
+        if (l ~ /^#/ || split(l, f, "|") < 4 || f[5] ~ /ruby=/) continue
+        name = f[1]; gsub(/ /, "", name)
+        if ((hd "/" name, "range_min") in COL) return 1
+    }
+    return 0
+}
 function built(host,   hd, i, l, f, n, m, name, ver, ds, r, pol, rh, rt, eh, et, t, ld, w, notes, h, cpus, busy, nbusy, rg, b, qi, missing) {
     hd = "validate/hosts/" host
     if (!("validate/targets" in HAVE)) die("no dataset docs/data/validate/targets")
@@ -222,6 +234,8 @@ function built(host,   hd, i, l, f, n, m, name, ver, ds, r, pol, rh, rt, eh, et,
     if (m) {
         printf "\nOn the Rubies built from source, beyond the issue's 43 figures: %d of %d within their target; the executor in the same runs: %d of %d (ratio 25%%, switches per op 30%%).%s\n", rh, rt, eh, et, mixed()
         printf "%s", vedges()
+        if (ranges(hd))
+            printf "\nThese figures have no ranges over the IQRs (‡): the docs compute them for the issue's targets only (docs/validate.md, \"Only the host measured last, only the issue's targets\").\n"
         if (notes != "") printf "\n%s", notes
         if (nbusy)
             printf "\nA target marked **loaded host** was measured while other jobs loaded the host (its CPUs less than `quiet_idle` idle just before the runs): its \"2 cores\" runs were mostly one-core runs (a woken thread finds no idle CPU and stays on its waker's), so its ratio and 2-core switches say little; measure it again on a quiet host.\n"
