@@ -58,7 +58,7 @@ static void after_mark(struct core_heap *h, bool full)
 
 struct core_gc_step core_heap_alloc(struct core_heap *h, uint64_t *left, double survive)
 {
-    struct core_gc_step st = { CORE_GC_NONE, 0, 0, 0, 0, 0 };
+    struct core_gc_step st = { .kind = CORE_GC_NONE };
     uint64_t take = *left < h->free ? *left : h->free;
     h->free -= take;
     *left -= take;
@@ -112,7 +112,10 @@ sim_time core_gc_step_cost(const struct scn_machine *m, const struct core_gc_ste
 {
     if (st->kind == CORE_GC_SWEEP)
         return (sim_time)st->swept * m->gc_sweep_per_slot + (sim_time)st->bodies * m->gc_free_body;
-    return m->gc_mark_base + (sim_time)st->pages * m->gc_mark_per_page +
+    /* gc_cold_page: what the collection reads (pages, bitmaps, slots) was
+     * evicted since the GC before, the longer ago the more (calibrate's
+     * ruby_gc_gap_*_ns); charged at the start for the whole collection */
+    return m->gc_mark_base + (sim_time)st->pages * (m->gc_mark_per_page + gv_curve_at(&m->gc_cold_page, st->gap)) +
            (sim_time)st->threads * m->gc_mark_per_thread + (sim_time)st->marked * m->gc_mark_per_object;
 }
 
@@ -144,7 +147,7 @@ struct core_gc_step core_heap_take_page(struct core_heap *h, uint64_t *got)
     if (page > h->free) page = h->free;
     h->free -= page;
     *got = page;
-    return (struct core_gc_step){ CORE_GC_NONE, 0, 0, 0, 0, 0 };
+    return (struct core_gc_step){ .kind = CORE_GC_NONE };
 }
 
 bool core_gc_step_barrier(const struct core_gc_step *s, bool pre33)

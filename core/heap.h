@@ -92,6 +92,8 @@ struct core_gc_step {
     uint64_t bodies;       /* sweep: malloc'd bodies freed (obj_free) */
     uint64_t pages;        /* minor, major: the heap's pages (each visited: rgengc_rememberset_mark) */
     uint64_t threads;      /* minor, major: the living threads whose stacks it marks (the backend's count) */
+    sim_time gap;          /* minor, major: since the GC start before (the backend's clock; the first: since the
+                            * run's start) */
 };
 
 void core_heap_init(struct core_heap *h, uint64_t init_slots, double growth, int ractors);
@@ -109,7 +111,9 @@ static inline void core_heap_bodies(struct core_heap *h, uint64_t n) { h->bodies
  * thread (st->threads, which the backend sets: the roots hold every
  * thread's VM stack and, conservatively, its machine stack - gc.c
  * rb_vm_mark -> rb_thread_mark -> rb_execution_context_mark) and
- * gc_mark_per_object per object marked; a lazy-sweep step
+ * gc_mark_per_object per object marked, plus gc_cold_page at st->gap per
+ * heap page (a collection after a longer gap reads colder memory); a
+ * lazy-sweep step
  * gc_sweep_per_slot per slot and gc_free_body per body it frees (both
  * backends; models/gc.c adds the remote frees). */
 sim_time core_gc_step_cost(const struct scn_machine *m, const struct core_gc_step *st);

@@ -119,7 +119,15 @@ static const struct calib_desc descs[CALIB_COUNT] = {
     [CALIB_RUBY_MARK_OBJECT] = { "ruby_mark_object_ns", "ns", "that marking's cost per young survivor" },
     [CALIB_RUBY_ALLOC] = { "ruby_alloc_ns", "ns",
                            "an Object.new's own CPU in `N.times { Object.new }` (the Ruby backend's alloc op), GC off" },
+    [CALIB_RUBY_GC_GAP_1MS] = { "ruby_gc_gap_1ms_ns", "ns",
+                                "a minor GC swept at once, per 409 slots of heap, 1 ms after the GC before "
+                                "(objects allocated in between)" },
+    [CALIB_RUBY_GC_GAP_3MS] = { "ruby_gc_gap_3ms_ns", "ns", "the same 3 ms after the GC before" },
+    [CALIB_RUBY_GC_GAP_10MS] = { "ruby_gc_gap_10ms_ns", "ns", "the same 10 ms after" },
+    [CALIB_RUBY_GC_GAP_30MS] = { "ruby_gc_gap_30ms_ns", "ns", "the same 30 ms after" },
 };
+
+const long long calib_gc_gap_ns[CALIB_GC_GAPS] = { 1000000, 3000000, 10000000, 30000000 };
 
 const long long calib_idle_ns[CALIB_IDLE_LEVELS] = { 10000, 30000, 100000, 300000,
                                                       1000000, 3000000, 10000000, 30000000 };
@@ -141,7 +149,8 @@ bool calib_in_group(enum calib_group g, enum calib_id id)
         return g == CALIB_ALL || g == CALIB_ONLY_CACHE;
     case CALIB_RUBY_INSN: case CALIB_RUBY_FILE_MTIME_EXTRA: case CALIB_RUBY_FILE_WRITE_EXTRA:
     case CALIB_RUBY_SWEEP_BODY: case CALIB_RUBY_SWEEP_SLOT: case CALIB_RUBY_MARK_BASE: case CALIB_RUBY_MARK_PAGE:
-    case CALIB_RUBY_MARK_THREAD: case CALIB_RUBY_MARK_OBJECT: case CALIB_RUBY_ALLOC:
+    case CALIB_RUBY_MARK_THREAD: case CALIB_RUBY_MARK_OBJECT: case CALIB_RUBY_ALLOC: case CALIB_RUBY_GC_GAP_1MS:
+    case CALIB_RUBY_GC_GAP_3MS: case CALIB_RUBY_GC_GAP_10MS: case CALIB_RUBY_GC_GAP_30MS:
         return g == CALIB_ALL || g == CALIB_ONLY_RUBY;
     default:
         return g == CALIB_ALL;

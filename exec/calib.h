@@ -97,12 +97,20 @@ enum calib_id {
     CALIB_RUBY_MARK_THREAD,    /* ns that marking spends per living thread */
     CALIB_RUBY_MARK_OBJECT,    /* ns more per young survivor that marking makes */
     CALIB_RUBY_ALLOC,          /* ns of an Object.new in `N.times { Object.new }` (the alloc op's loop), GC off */
+    CALIB_RUBY_GC_GAP_1MS,     /* ns per 409 slots of heap of a minor GC (swept at once) 1 ms after the one before */
+    CALIB_RUBY_GC_GAP_3MS,     /* ... 3 ms after */
+    CALIB_RUBY_GC_GAP_10MS,    /* ... 10 ms after */
+    CALIB_RUBY_GC_GAP_30MS,    /* ... 30 ms after */
     CALIB_COUNT
 };
 
 /* The waits of CALIB_TIMER_LATE_*, in order, ns. */
 #define CALIB_TIMER_SIZES 3
 extern const long long calib_timer_ns[CALIB_TIMER_SIZES];
+
+/* The gaps of CALIB_RUBY_GC_GAP_*, in order, ns. */
+#define CALIB_GC_GAPS 4
+extern const long long calib_gc_gap_ns[CALIB_GC_GAPS];
 
 /* The idle times of CALIB_WAKE_AFTER_IDLE_*, in order, ns. */
 #define CALIB_IDLE_LEVELS 8

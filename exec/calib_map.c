@@ -247,30 +247,30 @@ static void timer_keys(struct calib_profile *p, const struct calib_result *r)
                 mname(CALIB_TIMER_STALL), st->median);
 }
 
-/* rise_curve: KEY as the rise of the CALIB_IDLE_LEVELS measurements from
- * FIRST on over the first of them, a point per idle time (floored at 0),
- * from (first idle time, 0) when ZERO_POINT.  Written only when every idle
- * time was measured. */
-static void rise_curve(struct calib_profile *p, const struct calib_result *r, enum calib_id first,
-                       const char *key, bool zero_point)
+/* rise_curve: KEY as the rise of the n measurements from FIRST on (taken
+ * at xs_ns[0..n-1]) over the first of them, a point per x (floored at 0),
+ * from (xs_ns[0], 0) when ZERO_POINT.  Written only when all n were
+ * measured. */
+static void rise_curve(struct calib_profile *p, const struct calib_result *r, enum calib_id first, int n,
+                       const long long *xs_ns, const char *key, bool zero_point)
 {
-    const struct calib_stat *st[CALIB_IDLE_LEVELS];
-    for (int i = 0; i < CALIB_IDLE_LEVELS; i++)
+    const struct calib_stat *st[CALIB_IDLE_LEVELS > CALIB_GC_GAPS ? CALIB_IDLE_LEVELS : CALIB_GC_GAPS];
+    for (int i = 0; i < n; i++)
         if (!(st[i] = M(r, (enum calib_id)(first + i)))) return;
     double base = st[0]->median;
     struct calib_key *k = add(p, key, CK_CURVE);
     k->measured = true;
     int used = snprintf(k->how, sizeof k->how, "%s..%s minus %s, %.4g ns:", mname((enum calib_id)(first + 1)),
-                        mname((enum calib_id)(first + CALIB_IDLE_LEVELS - 1)),
+                        mname((enum calib_id)(first + n - 1)),
                         zero_point ? "the first" : mname(first), base);
     if (zero_point) {
-        k->curve.x[0] = (sim_time)calib_idle_ns[0] * SIM_NS;
+        k->curve.x[0] = (sim_time)xs_ns[0] * SIM_NS;
         k->curve.y[0] = 0;
         k->curve.n = 1;
     }
-    for (int i = 1; i < CALIB_IDLE_LEVELS; i++) {
+    for (int i = 1; i < n; i++) {
         double extra = st[i]->median - base;
-        k->curve.x[k->curve.n] = (sim_time)calib_idle_ns[i] * SIM_NS;
+        k->curve.x[k->curve.n] = (sim_time)xs_ns[i] * SIM_NS;
         k->curve.y[k->curve.n++] = ns3(extra > 0 ? extra : 0);
         if (used > 0 && (size_t)used < sizeof k->how)
             used += snprintf(k->how + used, sizeof k->how - (size_t)used, " %.4g", st[i]->median);
@@ -290,7 +290,7 @@ static void rise_curve(struct calib_profile *p, const struct calib_result *r, en
  * Written only when every idle time was measured. */
 static void idle_curve(struct calib_profile *p, const struct calib_result *r)
 {
-    rise_curve(p, r, CALIB_WAKE_AFTER_IDLE_10US, "wake_idle_extra", true);
+    rise_curve(p, r, CALIB_WAKE_AFTER_IDLE_10US, CALIB_IDLE_LEVELS, calib_idle_ns, "wake_idle_extra", true);
 }
 
 /* wake_ipi_extra: what a wake onto an idle CPU costs its waker beyond
@@ -301,7 +301,7 @@ static void idle_curve(struct calib_profile *p, const struct calib_result *r)
  * eight were measured; absent, the model adds nothing. */
 static void ipi_curve(struct calib_profile *p, const struct calib_result *r)
 {
-    rise_curve(p, r, CALIB_WAKE_IPI_AFTER_IDLE_10US, "wake_ipi_extra", false);
+    rise_curve(p, r, CALIB_WAKE_IPI_AFTER_IDLE_10US, CALIB_IDLE_LEVELS, calib_idle_ns, "wake_ipi_extra", false);
 }
 
 /* The stat's path as the derivation names it: how many directories it
@@ -584,6 +584,10 @@ void calib_map(const struct calib_result *r, const struct calib_host *h, struct 
     dur_or_default(p, "gc_mark_per_thread", r, CALIB_RUBY_MARK_THREAD, NONE, NONE);
     dur_or_default(p, "gc_mark_per_object", r, CALIB_RUBY_MARK_OBJECT, NONE, NONE);
     dur_or_default(p, "alloc_object", r, CALIB_RUBY_ALLOC, NONE, NONE);
+    /* gc_cold_page: what a minor GC costs per page more after a longer gap
+     * since the GC before than after 1 ms (the points (1 ms, 0) and one per
+     * longer gap); absent, the model adds nothing */
+    rise_curve(p, r, CALIB_RUBY_GC_GAP_1MS, CALIB_GC_GAPS, calib_gc_gap_ns, "gc_cold_page", true);
 
     k = add(p, "corun_slowdown", CK_NUM);
     const struct calib_stat *bl = M(r, CALIB_BUSY_LOOP), *bp = M(r, CALIB_BUSY_LOOP_PAIR);

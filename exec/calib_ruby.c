@@ -112,12 +112,45 @@ static void gc_costs(struct calib_ctx *c, const struct rrun_opts *o)
     }
 }
 
+/* ruby_gc_gap_*_ns: a collection after a longer gap costs more - on the
+ * AMD EPYC guest (2026-12-03, Ruby 3.1.2, a 110-page heap, 60 samples
+ * each) a minor GC swept at once took a median 99 us right after the
+ * objects were allocated, 117 us 2 ms later, 162 us 5 ms, 193 us 10 ms and
+ * 209 us 30 ms, the thread spinning (a sleep the same): what the
+ * collection reads was evicted in between, by nothing the thread did.  A
+ * round is one run of the Ruby, GAP_SAMPLES samples of each gap (5 with
+ * --quick; 44 ms a sample); the rounds go on while the longest gap's
+ * figure, the largest, has not settled.  The machine's gc_cold_page. */
+#define GAP_SAMPLES 15
+static void gc_gaps(struct calib_ctx *c, const struct rrun_opts *o)
+{
+    static const enum calib_id ids[CALIB_GC_GAPS] = { CALIB_RUBY_GC_GAP_1MS, CALIB_RUBY_GC_GAP_3MS,
+                                                       CALIB_RUBY_GC_GAP_10MS, CALIB_RUBY_GC_GAP_30MS };
+    double s[GAP_SAMPLES * CALIB_GC_GAPS];
+    int n = c->o->quick ? 5 : GAP_SAMPLES;
+    struct calib_kinds k;
+    calib_kinds_start(&k, c, ids, CALIB_GC_GAPS, CALIB_GC_GAPS - 1, 3.0, c->min_rounds);
+    int rc;
+    do {
+        rc = rrun_gc_gap_ns(o, calib_gc_gap_ns, CALIB_GC_GAPS, s, n, c->err, c->errlen);
+        for (int i = 0; rc == GV_OK && i < n; i++)
+            for (int g = 0; g < CALIB_GC_GAPS; g++) calib_kinds_add(&k, g, s[i * CALIB_GC_GAPS + g]);
+    } while (rc == GV_OK && calib_kinds_round_end(&k));
+    if (rc == GV_OK) {
+        calib_kinds_end(&k, c);
+    } else {
+        calib_kinds_fail(&k, c, c->err);
+        c->err[0] = '\0';
+    }
+}
+
 void calib_bench_ruby(struct calib_ctx *c)
 {
     static const enum calib_id ids[] = { CALIB_RUBY_INSN, CALIB_RUBY_FILE_MTIME_EXTRA, CALIB_RUBY_FILE_WRITE_EXTRA,
                                          CALIB_RUBY_SWEEP_BODY, CALIB_RUBY_SWEEP_SLOT, CALIB_RUBY_MARK_BASE,
                                          CALIB_RUBY_MARK_PAGE, CALIB_RUBY_MARK_THREAD, CALIB_RUBY_MARK_OBJECT,
-                                         CALIB_RUBY_ALLOC };
+                                         CALIB_RUBY_ALLOC, CALIB_RUBY_GC_GAP_1MS, CALIB_RUBY_GC_GAP_3MS,
+                                         CALIB_RUBY_GC_GAP_10MS, CALIB_RUBY_GC_GAP_30MS };
     const int nids = (int)(sizeof ids / sizeof *ids);
     if (c->o->no_ruby) {
         calib_skip_ids(c, ids, nids, "--no-ruby");
@@ -138,4 +171,5 @@ void calib_bench_ruby(struct calib_ctx *c)
     calib_rounds(c, CALIB_RUBY_FILE_WRITE_EXTRA, 3.0, method_round, &m);
     calib_done(c, CALIB_RUBY_FILE_WRITE_EXTRA);
     gc_costs(c, &o);
+    gc_gaps(c, &o);
 }

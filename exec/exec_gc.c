@@ -30,8 +30,12 @@ static long long gc_clock(void)
  * (core/heap.h core_gc_step_cost; models/gc.c living_threads). */
 static sim_time step_cost(struct exec_vm *vm, struct core_gc_step *st)
 {
-    if (st->kind != CORE_GC_SWEEP)
+    if (st->kind != CORE_GC_SWEEP) {
         st->threads = (uint64_t)atomic_load_explicit(&vm->living, memory_order_relaxed);
+        sim_time now = exec_run_ps(vm);
+        st->gap = now - vm->gc.last_start;
+        vm->gc.last_start = now;
+    }
     return core_gc_step_cost(&vm->scn->machine, st);
 }
 

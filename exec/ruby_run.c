@@ -585,6 +585,47 @@ int rrun_gc_costs_ns(const struct rrun_opts *o, struct rrun_gc_costs *samples, i
     return rc;
 }
 
+/* A minor GC of the boot heap swept at once, GAP seconds after the one
+ * before: 5,000 Object.new spread over the gap in 50 chunks (as a program
+ * allocates between its collections), the thread spinning on the clock in
+ * between; its thread CPU per 409 slots of heap (the model's page).  The
+ * gap runs from the GC before's start (gv_gap's t0). */
+static const char gc_gap_script[] =
+    "def gv_mono = Process.clock_gettime(Process::CLOCK_MONOTONIC)\n"
+    "def gv_gap(gap)\n"
+    "  t0 = gv_mono\n"
+    "  GC.start(full_mark: false, immediate_sweep: true)\n"
+    "  50.times do |k|\n"
+    "    100.times { Object.new }\n"
+    "    t = t0 + gap * (k + 1) / 51.0\n"
+    "    nil while gv_mono < t\n"
+    "  end\n"
+    "  nil while gv_mono - t0 < gap\n"
+    "  a = gv_tcpu\n"
+    "  GC.start(full_mark: false, immediate_sweep: true)\n"
+    "  (gv_tcpu - a) / (GC.stat(:heap_available_slots) / " GC_STR(CORE_HEAP_PAGE_SLOTS) ".0)\n"
+    "end\n"
+    "GC.start\n"
+    "gaps = [%s]\n"
+    "gaps.each { |g| gv_gap(g) }\n"
+    "print Array.new(%%d) { gaps.map { |g| gv_gap(g) }.join(' ') }.join(' ')\n";
+
+int rrun_gc_gap_ns(const struct rrun_opts *o, const long long *gaps_ns, int ngaps, double *samples, int n, char *err,
+                   size_t errlen)
+{
+    if (n < 1 || n > 1000 || ngaps < 1 || ngaps > 8)
+        return gv_fail(err, errlen, GV_EINVAL, "rrun_gc_gap_ns: %d samples of %d gaps", n, ngaps);
+    char list[8 * 24] = "", script[sizeof gc_gap_script + sizeof list];
+    for (int i = 0; i < ngaps; i++) {
+        size_t used = strlen(list);
+        snprintf(list + used, sizeof list - used, "%s%.9g", i ? ", " : "", (double)gaps_ns[i] / 1e9);
+    }
+    /* the gaps into the script; its %%d stays for ruby_samples' n */
+    snprintf(script, sizeof script, gc_gap_script, list);
+    return ruby_samples(o, script, strlen(script) + 1, "the GC after a gap", NULL, NULL, NULL, false, samples, n,
+                        ngaps, err, errlen);
+}
+
 /* ---- settings ------------------------------------------------------------- */
 
 /* Whether prog (blocks' bodies included) has an op of this kind; with

@@ -17,7 +17,7 @@
 #define DAY (24 * HOUR)
 #define OP_DUR_MAX DAY   /* op durations: beyond a day is a typo, and sums stay far from overflow */
 #define NKEYS(a) ((int)(sizeof a / sizeof a[0]))
-#define SCH_MAX_KEYS 56
+#define SCH_MAX_KEYS 64
 
 /* ---- tables --------------------------------------------------------------- */
 
@@ -158,6 +158,8 @@ static const struct sch_key machine_keys[] = {
     M_DUR("gc_mark_per_thread", "0ns", gc_mark_per_thread),
     M_DUR("gc_sweep_per_slot", "16ns", gc_sweep_per_slot),
     M_DUR("gc_free_body", "0ns", gc_free_body),
+    { .name = "gc_cold_page", .kind = SCH_CURVE, .max = SIM_S,
+      .off = offsetof(struct scn_machine, gc_cold_page) },
     { .name = "syscalls", .kind = SCH_OBJECT, .obj = &sch_syscalls, .off = SCH_NOFF },
     { .name = "method_work", .kind = SCH_OBJECT, .obj = &sch_method_work, .off = SCH_NOFF },
     { .name = "calibration", .kind = SCH_OBJECT, .obj = &calibration_obj, .off = SCH_NOFF },

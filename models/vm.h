@@ -230,6 +230,7 @@ struct vm {
     uint64_t *bodies_now;
     uint64_t *bodies_garbage;
     uint64_t sweep_slots;
+    sim_time gc_last_start;      /* the last GC start (its gap: gc_cold_page, core/heap.h) */
     int nmeasures;               /* named measures: each thread's core.cur.samples */
     struct rb_timer timer;
     struct mn_pool *mn;          /* M:N shared native threads (mn_pool.c) */

@@ -187,10 +187,13 @@ while IFS='|' read -r name scenario backends args needs; do
         rp="$dir/ruby-${needs#ruby=}.json"
         if [ -f "$rp" ]; then sets="$sets $("$scripts/profile_sets.sh" "$rp")" || exit 1; fi ;;
     esac
+    # (profile_sets.sh's curves are words of JSON: not globbed)
+    set -f
     # shellcheck disable=SC2086
     "$bin" validate "$scenario" --backend "$backends" $args --seeds "$seeds" --set machine="$dir/host.json" $sets \
         $sens_args --measured "$dir/$name.rows.csv" -o "$tmp/$dir/$name.csv" -q >/dev/null 2>"$tmp/$dir/$name.err"
     echo $? >"$tmp/$dir/$name.rc"
+    set +f
 done <"$tmp/$dir/targets"
 JOB
 xargs -P "$jobs" -L 1 sh "$tmp/job.sh" "$(cd "$(dirname "$0")/.." && pwd)" "$bin" "$seeds" "$tmp" <"$tmp/list"

@@ -23,7 +23,8 @@ checks=$((checks + 1))
 [ -e "$tmp/never.json" ] && fail "a failed --only ruby wrote a profile"
 
 # -- profile_sets.sh on the committed shipped-style profile: the named keys
-#    as --set overrides, in order; a missing key, a list value, no key list
+#    as --set overrides, in order; a curve as one word; a missing key, no
+#    key list
 h=docs/data/validate/hosts/xeon-2vcpu-2026-12-02/host.json
 out=$(scripts/profile_sets.sh "$h" context_switch futex_wake 2>"$tmp/err")
 checks=$((checks + 1))
@@ -33,7 +34,15 @@ checks=$((checks + 1))
 scripts/profile_sets.sh "$h" no_such_key >/dev/null 2>"$tmp/err" && fail "profile_sets.sh: a missing key accepted"
 expect_match err "no key no_such_key" "profile_sets.sh: the missing key named"
 checks=$((checks + 1))
-scripts/profile_sets.sh "$h" wake_idle_extra >/dev/null 2>"$tmp/err" && fail "profile_sets.sh: a list value accepted"
+out=$(scripts/profile_sets.sh "$h" wake_idle_extra 2>"$tmp/err")
+printf '%s\n' "$out" | grep -qE '^--set machine\.wake_idle_extra=\[\["[0-9.]+[nu]?s","[0-9.]+[pnu]?s"\](,\["[0-9.]+[num]?s","[0-9.]+[pnu]?s"\])+\]$' ||
+    fail "profile_sets.sh: a curve not as one word of JSON: \"$out\""
+checks=$((checks + 1))
+set -f
+# shellcheck disable=SC2086
+run run scenarios/queue_pingpong.json --set machine="$h" $out -q
+set +f
+expect_code 0 "a run with the curve as profile_sets.sh gives it"
 checks=$((checks + 1))
 scripts/profile_sets.sh scenarios/machines/report_m4.json >/dev/null 2>"$tmp/err" &&
     fail "profile_sets.sh: a profile without a key list accepted"
@@ -71,7 +80,7 @@ grep -q '"name": "futex_wake_ns".*"note": "not run (--only ruby)"' "$tmp/ruby.js
 #    the ones the partial profile holds
 sets=$(scripts/profile_sets.sh "$tmp/ruby.json")
 checks=$((checks + 1))
-printf '%s\n' "$sets" | grep -qE '^--set machine\.insn_time=[0-9.]+[pnu]?s --set machine\.gc_free_body=[0-9.]+[pnu]?s --set machine\.gc_sweep_per_slot=[0-9.]+[pnu]?s --set machine\.gc_mark_base=[0-9.]+[pnu]?s --set machine\.gc_mark_per_page=[0-9.]+[pnu]?s --set machine\.gc_mark_per_thread=[0-9.]+[pnu]?s --set machine\.gc_mark_per_object=[0-9.]+[pnu]?s --set machine\.alloc_object=[0-9.]+[pnu]?s --set machine\.method_work\.stat=[0-9.]+[pnu]?s --set machine\.method_work\.open_devnull=[0-9.]+[pnu]?s$' ||
+printf '%s\n' "$sets" | grep -qE '^--set machine\.insn_time=[0-9.]+[pnu]?s --set machine\.gc_free_body=[0-9.]+[pnu]?s --set machine\.gc_sweep_per_slot=[0-9.]+[pnu]?s --set machine\.gc_mark_base=[0-9.]+[pnu]?s --set machine\.gc_mark_per_page=[0-9.]+[pnu]?s --set machine\.gc_mark_per_thread=[0-9.]+[pnu]?s --set machine\.gc_mark_per_object=[0-9.]+[pnu]?s --set machine\.alloc_object=[0-9.]+[pnu]?s --set machine\.gc_cold_page=\[\[[^ ]*\]\] --set machine\.method_work\.stat=[0-9.]+[pnu]?s --set machine\.method_work\.open_devnull=[0-9.]+[pnu]?s$' ||
     fail "profile_sets.sh of the --only ruby profile: \"$sets\""
 mw="--set ractors.0.threads.1.program.0.body.1.dur=machine --set ractors.0.threads.1.program.0.body.1.method_work=machine"
 # shellcheck disable=SC2086

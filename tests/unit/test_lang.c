@@ -404,7 +404,7 @@ static void test_heap_steps(void)
     ASSERT_EQ(h.major, (uint64_t)majors);
     ASSERT_EQ(h.old_limit > 0, 1);
     /* barriers: a start always, a sweep step only from 3.3 */
-    struct core_gc_step s1 = { CORE_GC_MINOR, 0, 0, 0, 0, 0 }, s2 = { CORE_GC_SWEEP, 0, 2048, 0, 0, 0 };
+    struct core_gc_step s1 = { CORE_GC_MINOR, 0, 0, 0, 0, 0, 0 }, s2 = { CORE_GC_SWEEP, 0, 2048, 0, 0, 0, 0 };
     ASSERT(core_gc_step_barrier(&s1, true) && core_gc_step_barrier(&s1, false));
     ASSERT(!core_gc_step_barrier(&s2, true) && core_gc_step_barrier(&s2, false));
     /* a Ractor's newobj cache takes a page: 409 free slots, less the
@@ -461,7 +461,7 @@ static void test_heap_bodies(void)
     ASSERT_EQ(freed, 3001);
     ASSERT_EQ(h.bodies_freed, 3001);
     ASSERT_EQ(steps, 5);  /* 10000 slots in steps of 2048 */
-    struct core_gc_step start = { CORE_GC_MINOR, 100, 0, 0, 25, 0 };
+    struct core_gc_step start = { CORE_GC_MINOR, 100, 0, 0, 25, 0, 0 };
     ASSERT_EQ(core_gc_step_cost(&m, &start), 43 * SIM_US + 100 * 15 * SIM_NS);  /* gc_mark_per_page 0: none */
     m.gc_mark_per_page = 70 * SIM_NS;
     ASSERT_EQ(core_gc_step_cost(&m, &start), 43 * SIM_US + 25 * 70 * SIM_NS + 100 * 15 * SIM_NS);
@@ -469,8 +469,23 @@ static void test_heap_bodies(void)
     m.gc_mark_per_thread = 1300 * SIM_NS;
     start.threads = 4;
     ASSERT_EQ(core_gc_step_cost(&m, &start), 43 * SIM_US + 25 * 70 * SIM_NS + 4 * 1300 * SIM_NS + 100 * 15 * SIM_NS);
-    struct core_gc_step sweep = { CORE_GC_SWEEP, 0, 2048, 0, 0, 4 };  /* a sweep step marks no thread */
+    struct core_gc_step sweep = { CORE_GC_SWEEP, 0, 2048, 0, 0, 4, 0 };  /* a sweep step marks no thread */
     ASSERT_EQ(core_gc_step_cost(&m, &sweep), 2048 * 16 * SIM_NS);
+    /* gc_cold_page: per page, by the gap since the GC start before - 0 up
+     * to its first point, linear in log gap to the next, the last point's
+     * beyond; a sweep step pays none of it */
+    m.gc_cold_page = (struct gv_curve){ .n = 2, .x = { SIM_MS, 10 * SIM_MS }, .y = { 0, 2 * SIM_US } };
+    sim_time warm = 43 * SIM_US + 25 * 70 * SIM_NS + 4 * 1300 * SIM_NS + 100 * 15 * SIM_NS;
+    start.gap = SIM_MS / 2;
+    ASSERT_EQ(core_gc_step_cost(&m, &start), warm);
+    start.gap = 100 * SIM_MS;
+    ASSERT_EQ(core_gc_step_cost(&m, &start), warm + 25 * 2 * SIM_US);
+    start.gap = (sim_time)(sqrt(10.0) * (double)SIM_MS);  /* half way in log */
+    sim_time mid = core_gc_step_cost(&m, &start) - warm;
+    ASSERT(mid > 25 * 999 * SIM_NS && mid < 25 * 1001 * SIM_NS);
+    sweep.gap = 100 * SIM_MS;
+    ASSERT_EQ(core_gc_step_cost(&m, &sweep), 2048 * 16 * SIM_NS);
+    m.gc_cold_page.n = 0;
     /* a GC start counts the heap's pages as it marks: 10000 slots, 25 pages
      * of 409 (the last one partly) */
     struct core_heap g;

@@ -532,6 +532,29 @@ static void test_gc_free_body(void)
     ASSERT(r.m.gc_count >= 5);
     ASSERT(gc <= (sim_time)r.m.gc_count * 2 * 2 * SIM_US && gc > (sim_time)(r.m.gc_count - 1) * 2 * 2 * SIM_US);
     run_free(&r);
+    /* gc_cold_page: each GC start pays the curve at the time since the one
+     * before, per page - with every other cost 0, a flat curve of 1 us a
+     * page gives every start after the first its heap's pages in us (the
+     * first's gap, from the run's start, is past the curve's point too) */
+    const char *cold[] = { "runtime={\"ruby\":\"3.1\"}", "ractors.1.count=1", "stop.time=20ms", "machine.cores=1",
+                           "machine.gc_mark_base=0ns", "machine.gc_mark_per_object=0ns",
+                           "machine.gc_sweep_per_slot=0ns", "machine.gc_cold_page=[[\"1ns\", \"1us\"]]", NULL };
+    run_sets("scenarios/proc_heavy.json", cold, &r);
+    ASSERT_EQ(r.rc, GV_OK);
+    gc = (sim_time)r.m.state_time[TS_GC];
+    ASSERT(r.m.gc_count >= 5);
+    /* the boot heap's pages and a few more: 50-200 us a start */
+    ASSERT(gc > (sim_time)(r.m.gc_count - 1) * 50 * SIM_US && gc <= (sim_time)r.m.gc_count * 200 * SIM_US);
+    run_free(&r);
+    /* the curve from 500 ms on: no GC of this run waits that long */
+    const char *late[] = { "runtime={\"ruby\":\"3.1\"}", "ractors.1.count=1", "stop.time=20ms", "machine.cores=1",
+                           "machine.gc_mark_base=0ns", "machine.gc_mark_per_object=0ns",
+                           "machine.gc_sweep_per_slot=0ns", "machine.gc_cold_page=[[\"500ms\", \"0s\"], [\"1s\", \"1us\"]]",
+                           NULL };
+    run_sets("scenarios/proc_heavy.json", late, &r);
+    ASSERT_EQ(r.rc, GV_OK);
+    ASSERT_EQ(r.m.state_time[TS_GC], 0);
+    run_free(&r);
     /* alloc_object: an alloc op's own CPU, before its objects - the heap's
      * decisions unchanged, each op longer by its objects times the key */
     const char *plain[] = { "machine.cores=1", NULL };
