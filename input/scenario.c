@@ -86,32 +86,34 @@ const char *scn_call_name(enum scn_syscall_call c) { return name_of(scn_call_nam
 const char *scn_dist_name(enum scn_dist_kind k) { return name_of(scn_dist_names, DIST_KIND_COUNT, (int)k); }
 const char *scn_process_name(enum scn_process p) { return name_of(scn_process_names, PROCESS_COUNT, (int)p); }
 
-static void prog_calls_read(const struct scn_prog *p, bool *syscall, bool *method_work)
+static void prog_reads(const struct scn_prog *p, struct scn_reads *r)
 {
     if (!p) return;
     for (int i = 0; i < p->nops; i++) {
         const struct scn_op *op = &p->ops[i];
         switch (op->kind) {
         case OP_SYSCALL:
-            if (op->u.syscall.dur_machine) syscall[op->u.syscall.call] = true;
-            if (op->u.syscall.method_work_machine) method_work[op->u.syscall.call] = true;
+            if (op->u.syscall.dur_machine) r->syscall[op->u.syscall.call] = true;
+            if (op->u.syscall.method_work_machine) r->method_work[op->u.syscall.call] = true;
+            if (op->u.syscall.allocates > 0) r->gc = true;
             break;
-        case OP_LOOP: prog_calls_read(op->u.loop.body, syscall, method_work); break;
-        case OP_MEASURE: prog_calls_read(op->u.measure.body, syscall, method_work); break;
+        case OP_ALLOC: case OP_ENV_ESCAPE: case OP_GC: r->gc = true; break;
+        case OP_LOOP: prog_reads(op->u.loop.body, r); break;
+        case OP_MEASURE: prog_reads(op->u.measure.body, r); break;
         case OP_BRANCH:
-            prog_calls_read(op->u.branch.then_body, syscall, method_work);
-            prog_calls_read(op->u.branch.else_body, syscall, method_work);
+            prog_reads(op->u.branch.then_body, r);
+            prog_reads(op->u.branch.else_body, r);
             break;
-        case OP_SYNCHRONIZE: prog_calls_read(op->u.mutex.body, syscall, method_work); break;
+        case OP_SYNCHRONIZE: prog_reads(op->u.mutex.body, r); break;
         default: break;
         }
     }
 }
 
-void scn_machine_calls_read(const struct scenario *s, bool syscall[CALL_COUNT], bool method_work[CALL_COUNT])
+void scn_machine_reads(const struct scenario *s, struct scn_reads *r)
 {
-    for (int c = 0; c < CALL_COUNT; c++) syscall[c] = method_work[c] = false;
-    for (int t = 0; t < s->ntmpls; t++) prog_calls_read(&s->tmpls[t].thread->prog, syscall, method_work);
+    memset(r, 0, sizeof *r);
+    for (int t = 0; t < s->ntmpls; t++) prog_reads(&s->tmpls[t].thread->prog, r);
 }
 
 uint64_t scn_loop_times(const struct scn_op *op, int instance, int ninstances)

@@ -465,12 +465,20 @@ const char *scn_call_name(enum scn_syscall_call c);
 const char *scn_dist_name(enum scn_dist_kind k);
 const char *scn_process_name(enum scn_process p);
 
-/* Which of the machine's per-call costs the scenario's ops take
- * ("dur": "machine" reads machine.syscalls.CALL, "method_work": "machine"
- * machine.method_work.CALL; the builder copies them into the ops, so a
- * cost no op takes is one the simulation never reads): syscall[c] and
- * method_work[c] for every call c, over every thread template. */
-void scn_machine_calls_read(const struct scenario *s, bool syscall[CALL_COUNT], bool method_work[CALL_COUNT]);
+/* Machine keys a simulation of the scenario can read, over every thread
+ * template (validate --sensitivity leaves out a move of keys it cannot):
+ * - syscall[c], method_work[c]: whether an op takes machine.syscalls.CALL
+ *   ("dur": "machine") or machine.method_work.CALL ("method_work":
+ *   "machine"); the builder copies them into the ops, so a cost no op
+ *   takes is never read;
+ * - gc: whether an op allocates or collects (alloc, env_escape, gc, a
+ *   syscall that "allocates"): without one the heap never runs a GC step,
+ *   and no gc_* key nor alloc_object is read. */
+struct scn_reads {
+    bool syscall[CALL_COUNT], method_work[CALL_COUNT];
+    bool gc;
+};
+void scn_machine_reads(const struct scenario *s, struct scn_reads *r);
 
 /* Iterations of a loop op for thread instance `instance` (0-based) of
  * `ninstances` = ractor count x thread count of its template: "times" for

@@ -1031,16 +1031,24 @@ static void test_syscall_machine(void)
  * scaled (core_method_work); a call with no measured method, or a machine
  * without the key, is an error at the op's method_work. */
 /* the machine's per-call costs the ops take ("machine"), found in nested
- * bodies and spawned templates too; a cost given in the op is not read */
-static void test_machine_calls_read(void)
+ * bodies and spawned templates too; a cost given in the op is not read;
+ * the GC's keys only with an op that allocates */
+static void test_machine_reads(void)
 {
     struct scenario s;
-    bool sys[CALL_COUNT], mw[CALL_COUNT];
+    struct scn_reads r;
     load_ok(D "syscall_machine.json", NULL, 0, NULL, &s);
-    scn_machine_calls_read(&s, sys, mw);
+    scn_machine_reads(&s, &r);
+    const bool *sys = r.syscall, *mw = r.method_work;
     ASSERT(sys[CALL_STAT] && sys[CALL_GETPID] && sys[CALL_WRITE_DEVNULL]);
     ASSERT(!sys[CALL_OPEN_DEVNULL] && !sys[CALL_CLOSE] && !sys[CALL_NANOSLEEP]);
     for (int c = 0; c < CALL_COUNT; c++) ASSERT(!mw[c]);
+    ASSERT(!r.gc);
+    scenario_free(&s);
+    const char *alloc[] = { "ractors.0.threads.0.program.3.allocates=1" };
+    load_ok(D "syscall_machine.json", alloc, 1, NULL, &s);
+    scn_machine_reads(&s, &r);
+    ASSERT(r.gc);
     scenario_free(&s);
     const char *sets[] = {
         "ractors.0.threads=[{\"program\": [{\"op\": \"loop\", \"times\": 2, \"body\": [{\"op\": \"branch\", "
@@ -1050,10 +1058,19 @@ static void test_machine_calls_read(void)
         "[{\"op\": \"syscall\", \"call\": \"getpid\", \"dur\": \"machine\"}]}]",
         "machine.method_work.stat=2us" };
     load_ok(D "syscall_machine.json", sets, 2, NULL, &s);
-    scn_machine_calls_read(&s, sys, mw);
+    scn_machine_reads(&s, &r);
     ASSERT(mw[CALL_STAT] && !sys[CALL_STAT]);
     ASSERT(!sys[CALL_OPEN_DEVNULL] && !mw[CALL_OPEN_DEVNULL]);
     ASSERT(sys[CALL_GETPID] && !sys[CALL_WRITE_DEVNULL]);
+    ASSERT(!r.gc);
+    scenario_free(&s);
+    /* an alloc in a spawned template's branch */
+    const char *deep[] = { "ractors.0.threads=[{\"program\": [{\"op\": \"spawn\", \"thread\": \"s\"}]}, "
+                           "{\"name\": \"s\", \"spawned\": true, \"program\": [{\"op\": \"branch\", \"p\": 0.5, "
+                           "\"then\": [{\"op\": \"alloc\", \"objects\": 1}]}]}]" };
+    load_ok(D "syscall_machine.json", deep, 1, NULL, &s);
+    scn_machine_reads(&s, &r);
+    ASSERT(r.gc);
     scenario_free(&s);
 }
 
@@ -1147,6 +1164,6 @@ int main(void)
     RUN(test_lang_round_trip);
     RUN(test_syscall_machine);
     RUN(test_method_work_machine);
-    RUN(test_machine_calls_read);
+    RUN(test_machine_reads);
     TEST_DONE();
 }
