@@ -55,9 +55,10 @@ int sens_plan_make(const char *file, struct sens_plan *out, struct diag_list *d)
 int sens_plan_drop_key(struct sens_plan *p, const char *key);
 
 /* Drop every variant none of whose keys `read` says the simulation reads
- * (a per-call key of a call no op makes: the variant would simulate what
- * the profile does); the dropped measurements' names are appended to
- * `note` (space-separated, "" if none).  Returns how many were dropped. */
+ * (a per-call cost no op takes, the GC's keys where nothing allocates:
+ * the variant would simulate what the profile does); the dropped
+ * measurements' names are appended to `note` (space-separated).  Returns
+ * how many were dropped. */
 int sens_plan_drop_unread(struct sens_plan *p, bool (*read)(const char *key, void *ctx), void *ctx, char *note,
                           size_t cap);
 

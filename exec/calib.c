@@ -361,14 +361,19 @@ void calib_kinds_end(struct calib_kinds *k, struct calib_ctx *c)
     for (int i = 0; i < k->n; i++) calib_done(c, k->ids[i]);
 }
 
-void calib_kinds_fail(struct calib_kinds *k, struct calib_ctx *c, const char *why)
+void calib_kinds_finish(struct calib_kinds *k, struct calib_ctx *c, int rc)
 {
+    if (rc == GV_OK) {
+        calib_kinds_end(k, c);
+        return;
+    }
     for (int i = 0; i < k->n; i++) {
         calib_series_free(&k->all[i]);
         calib_series_free(&k->round[i]);
         calib_series_free(&k->l[i].medians);
     }
-    calib_skip_ids(c, k->ids, k->n, why);
+    calib_skip_ids(c, k->ids, k->n, c->err);
+    c->err[0] = '\0';
 }
 
 /* The file a stat op's call reads: the backends stat the scenario's own file

@@ -116,8 +116,10 @@ void calib_kinds_add(struct calib_kinds *k, int i, double v);
 bool calib_kinds_round_end(struct calib_kinds *k);
 /* Every kind's stats into c->r, then reported; frees k's series. */
 void calib_kinds_end(struct calib_kinds *k, struct calib_ctx *c);
-/* A round failed: every kind is skipped with `why` (what earlier rounds
- * gave is dropped, as calib_rounds does), then reported; frees k's series. */
-void calib_kinds_fail(struct calib_kinds *k, struct calib_ctx *c, const char *why);
+/* The rounds are over: calib_kinds_end if the last one's rc is GV_OK;
+ * else every kind is skipped with c->err (what earlier rounds gave is
+ * dropped, as calib_rounds does; c->err is cleared then), reported, and
+ * k's series freed. */
+void calib_kinds_finish(struct calib_kinds *k, struct calib_ctx *c, int rc);
 
 #endif

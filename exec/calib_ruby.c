@@ -104,12 +104,7 @@ static void gc_costs(struct calib_ctx *c, const struct rrun_opts *o)
             calib_kinds_add(&k, 6, s[i].alloc_object);
         }
     } while (rc == GV_OK && calib_kinds_round_end(&k));
-    if (rc == GV_OK) {
-        calib_kinds_end(&k, c);
-    } else {
-        calib_kinds_fail(&k, c, c->err);
-        c->err[0] = '\0';
-    }
+    calib_kinds_finish(&k, c, rc);
 }
 
 /* ruby_gc_gap_*_ns: a collection after a longer gap costs more - on the
@@ -136,12 +131,7 @@ static void gc_gaps(struct calib_ctx *c, const struct rrun_opts *o)
         for (int i = 0; rc == GV_OK && i < n; i++)
             for (int g = 0; g < CALIB_GC_GAPS; g++) calib_kinds_add(&k, g, s[i * CALIB_GC_GAPS + g]);
     } while (rc == GV_OK && calib_kinds_round_end(&k));
-    if (rc == GV_OK) {
-        calib_kinds_end(&k, c);
-    } else {
-        calib_kinds_fail(&k, c, c->err);
-        c->err[0] = '\0';
-    }
+    calib_kinds_finish(&k, c, rc);
 }
 
 void calib_bench_ruby(struct calib_ctx *c)

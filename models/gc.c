@@ -5,7 +5,8 @@
  *
  * - a GC start marks for gc_mark_base + gc_mark_per_page per heap page +
  *   gc_mark_per_thread per living thread + gc_mark_per_object per object
- *   marked; a lazy-sweep step costs gc_sweep_per_slot per slot and
+ *   marked, and pays gc_cold_page per page at its gap since the GC start
+ *   before (what it reads went cold meanwhile); a lazy-sweep step costs gc_sweep_per_slot per slot and
  *   gc_free_body per malloc'd body it frees (core/heap.h core_gc_step_cost);
  * - the other threads of its Ractor cannot run Ruby code meanwhile (they
  *   wait for the GVL); threads in blocking regions go on until they want
@@ -119,7 +120,6 @@ static void bodies_gc_start(struct vm *vm)
         vm->bodies_garbage[c] = vm->bodies_now[c];
         vm->bodies_now[c] = 0;
     }
-    vm->sweep_slots = vm->heap.unswept;
 }
 
 /* what a GC start resets: the Ractors' caches, the bodies to sweep */
@@ -134,11 +134,12 @@ static sim_time sweep_remote_frees(struct rb_thread *th, uint64_t swept)
     struct vm *vm = th->vm;
     int core = th->nt->core;
     sim_time cost = rb_machine_of(th)->free_remote;
-    if (!vm->sync->multi || core < 0 || cost == 0 || vm->sweep_slots == 0) return 0;
+    /* the slots the GC start left to sweep: the heap's sweep_total */
+    if (!vm->sync->multi || core < 0 || cost == 0 || vm->heap.sweep_total == 0) return 0;
     uint64_t remote = 0;
     for (int c = 0; c < vm->scn->machine.cores; c++)
         if (c != core) remote += vm->bodies_garbage[c];
-    double share = (double)swept / (double)vm->sweep_slots;
+    double share = (double)swept / (double)vm->heap.sweep_total;
     return sim_round((double)remote * share * (double)cost);
 }
 

@@ -225,11 +225,10 @@ struct vm {
     /* the process's CPU over the GC's clock windows (models/gc.c gc_clock_*) */
     sim_sum gc_clock_from, gc_clock_cpu;
     /* malloc'd bodies each core allocated since the last GC start, and as
-     * that start found them (what its sweep frees); the slots the sweep
-     * had to visit then (models/gc.c sweep_remote_frees) */
+     * that start found them (what its sweep frees; models/gc.c
+     * sweep_remote_frees, over the heap's sweep_total) */
     uint64_t *bodies_now;
     uint64_t *bodies_garbage;
-    uint64_t sweep_slots;
     sim_time gc_last_start;      /* the last GC start (its gap: gc_cold_page, core/heap.h) */
     int nmeasures;               /* named measures: each thread's core.cur.samples */
     struct rb_timer timer;
