@@ -112,10 +112,11 @@ sim_time core_gc_step_cost(const struct scn_machine *m, const struct core_gc_ste
 {
     if (st->kind == CORE_GC_SWEEP)
         return (sim_time)st->swept * m->gc_sweep_per_slot + (sim_time)st->bodies * m->gc_free_body;
-    /* gc_cold_page: what the collection reads (pages, bitmaps, slots) was
-     * evicted since the GC before, the longer ago the more (calibrate's
-     * ruby_gc_gap_*_ns); charged at the start for the whole collection */
-    return m->gc_mark_base + (sim_time)st->pages * (m->gc_mark_per_page + gv_curve_at(&m->gc_cold_page, st->gap)) +
+    /* gc_cold: what the collection reads was evicted since the GC before,
+     * the longer ago the more (calibrate's ruby_gc_gap_*_ns); charged at
+     * the start for the whole collection, whatever the heap's size (a
+     * 300-page heap's collection cooled about as much as a 53-page one's) */
+    return m->gc_mark_base + gv_curve_at(&m->gc_cold, st->gap) + (sim_time)st->pages * m->gc_mark_per_page +
            (sim_time)st->threads * m->gc_mark_per_thread + (sim_time)st->marked * m->gc_mark_per_object;
 }
 

@@ -111,8 +111,8 @@ static inline void core_heap_bodies(struct core_heap *h, uint64_t n) { h->bodies
  * thread (st->threads, which the backend sets: the roots hold every
  * thread's VM stack and, conservatively, its machine stack - gc.c
  * rb_vm_mark -> rb_thread_mark -> rb_execution_context_mark) and
- * gc_mark_per_object per object marked, plus gc_cold_page at st->gap per
- * heap page (a collection after a longer gap reads colder memory); a
+ * gc_mark_per_object per object marked, plus gc_cold at st->gap (a
+ * collection after a longer gap reads colder memory); a
  * lazy-sweep step
  * gc_sweep_per_slot per slot and gc_free_body per body it frees (both
  * backends; models/gc.c adds the remote frees). */

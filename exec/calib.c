@@ -120,7 +120,7 @@ static const struct calib_desc descs[CALIB_COUNT] = {
     [CALIB_RUBY_ALLOC] = { "ruby_alloc_ns", "ns",
                            "an Object.new's own CPU in `N.times { Object.new }` (the Ruby backend's alloc op), GC off" },
     [CALIB_RUBY_GC_GAP_1MS] = { "ruby_gc_gap_1ms_ns", "ns",
-                                "a minor GC swept at once, per 409 slots of heap, 1 ms after the GC before "
+                                "a minor GC of the boot heap swept at once, 1 ms after the GC before "
                                 "(objects allocated in between)" },
     [CALIB_RUBY_GC_GAP_3MS] = { "ruby_gc_gap_3ms_ns", "ns", "the same 3 ms after the GC before" },
     [CALIB_RUBY_GC_GAP_10MS] = { "ruby_gc_gap_10ms_ns", "ns", "the same 10 ms after" },

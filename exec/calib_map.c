@@ -584,10 +584,10 @@ void calib_map(const struct calib_result *r, const struct calib_host *h, struct 
     dur_or_default(p, "gc_mark_per_thread", r, CALIB_RUBY_MARK_THREAD, NONE, NONE);
     dur_or_default(p, "gc_mark_per_object", r, CALIB_RUBY_MARK_OBJECT, NONE, NONE);
     dur_or_default(p, "alloc_object", r, CALIB_RUBY_ALLOC, NONE, NONE);
-    /* gc_cold_page: what a minor GC costs per page more after a longer gap
-     * since the GC before than after 1 ms (the points (1 ms, 0) and one per
+    /* gc_cold: what a minor GC costs more after a longer gap since the GC
+     * before than after 1 ms (the points (1 ms, 0) and one per
      * longer gap); absent, the model adds nothing */
-    rise_curve(p, r, CALIB_RUBY_GC_GAP_1MS, CALIB_GC_GAPS, calib_gc_gap_ns, "gc_cold_page", true);
+    rise_curve(p, r, CALIB_RUBY_GC_GAP_1MS, CALIB_GC_GAPS, calib_gc_gap_ns, "gc_cold", true);
 
     k = add(p, "corun_slowdown", CK_NUM);
     const struct calib_stat *bl = M(r, CALIB_BUSY_LOOP), *bp = M(r, CALIB_BUSY_LOOP_PAIR);

@@ -115,7 +115,7 @@ static void gc_costs(struct calib_ctx *c, const struct rrun_opts *o)
  * collection reads was evicted in between, by nothing the thread did.  A
  * round is one run of the Ruby, GAP_SAMPLES samples of each gap (5 with
  * --quick; 44 ms a sample); the rounds go on while the longest gap's
- * figure, the largest, has not settled.  The machine's gc_cold_page. */
+ * figure, the largest, has not settled.  The machine's gc_cold. */
 #define GAP_SAMPLES 15
 static void gc_gaps(struct calib_ctx *c, const struct rrun_opts *o)
 {

@@ -151,7 +151,7 @@ struct exec_queue {
 struct exec_gc {
     pthread_mutex_t lock;                  /* the heap's bookkeeping only */
     struct core_heap heap;
-    sim_time last_start;                   /* the last GC start, exec_run_ps (its gap: gc_cold_page; the GC
+    sim_time last_start;                   /* the last GC start, exec_run_ps (its gap: gc_cold; the GC
                                             * starter's: the GVL or the VM lock serialises them) */
     _Atomic long long clock_ns;            /* the process's CPU over the GC's clock windows */
 };

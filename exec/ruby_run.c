@@ -588,8 +588,8 @@ int rrun_gc_costs_ns(const struct rrun_opts *o, struct rrun_gc_costs *samples, i
 /* A minor GC of the boot heap swept at once, GAP seconds after the one
  * before: 5,000 Object.new spread over the gap in 50 chunks (as a program
  * allocates between its collections), the thread spinning on the clock in
- * between; its thread CPU per 409 slots of heap (the model's page).  The
- * gap runs from the GC before's start (gv_gap's t0). */
+ * between; its thread CPU.  The gap runs from the GC before's start
+ * (gv_gap's t0). */
 static const char gc_gap_script[] =
     "def gv_mono = Process.clock_gettime(Process::CLOCK_MONOTONIC)\n"
     "def gv_gap(gap)\n"
@@ -603,7 +603,7 @@ static const char gc_gap_script[] =
     "  nil while gv_mono - t0 < gap\n"
     "  a = gv_tcpu\n"
     "  GC.start(full_mark: false, immediate_sweep: true)\n"
-    "  (gv_tcpu - a) / (GC.stat(:heap_available_slots) / " GC_STR(CORE_HEAP_PAGE_SLOTS) ".0)\n"
+    "  gv_tcpu - a\n"
     "end\n"
     "GC.start\n"
     "gaps = [%s]\n"

@@ -119,8 +119,7 @@ int rrun_gc_costs_ns(const struct rrun_opts *o, struct rrun_gc_costs *samples, i
 
 /* n samples (1..1000) of a minor GC of the boot heap, swept at once,
  * ngaps_ns[i] after the GC before (1..8 gaps; objects allocated spread over
- * the gap), each the collection's thread CPU in ns per 409 slots of heap:
- * samples[k * ngaps + i].  One run of the Ruby; a sample takes the sum of
+ * the gap), each the collection's thread CPU in ns: samples[k * ngaps + i].  One run of the Ruby; a sample takes the sum of
  * the gaps.  Errors as rrun_insn_ns. */
 int rrun_gc_gap_ns(const struct rrun_opts *o, const long long *gaps_ns, int ngaps, double *samples, int n, char *err,
                    size_t errlen);

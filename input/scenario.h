@@ -128,8 +128,8 @@ struct scn_machine {
     sim_time gc_mark_per_object;/* "gc_mark_per_object": marking one live object */
     sim_time gc_mark_per_page;  /* "gc_mark_per_page": a marking's visit of one heap page */
     sim_time gc_mark_per_thread;/* "gc_mark_per_thread": marking one living thread's stacks */
-    struct gv_curve gc_cold_page; /* "gc_cold_page": a GC start's extra per heap page, by the time since the
-                                   * GC start before (what it reads was evicted in between) */
+    struct gv_curve gc_cold;    /* "gc_cold": a GC start's extra, by the time since the GC start
+                                 * before (what it reads was evicted in between) */
     sim_time gc_sweep_per_slot; /* "gc_sweep_per_slot": sweeping one slot (lazy sweep) */
     sim_time gc_free_body;      /* "gc_free_body": the sweep's free of a dead object's malloc'd body */
 

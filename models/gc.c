@@ -5,8 +5,8 @@
  *
  * - a GC start marks for gc_mark_base + gc_mark_per_page per heap page +
  *   gc_mark_per_thread per living thread + gc_mark_per_object per object
- *   marked, and pays gc_cold_page per page at its gap since the GC start
- *   before (what it reads went cold meanwhile); a lazy-sweep step costs gc_sweep_per_slot per slot and
+ *   marked, and pays gc_cold at its gap since the GC start before
+ *   (what it reads went cold meanwhile); a lazy-sweep step costs gc_sweep_per_slot per slot and
  *   gc_free_body per malloc'd body it frees (core/heap.h core_gc_step_cost);
  * - the other threads of its Ractor cannot run Ruby code meanwhile (they
  *   wait for the GVL); threads in blocking regions go on until they want

@@ -80,7 +80,7 @@ grep -q '"name": "futex_wake_ns".*"note": "not run (--only ruby)"' "$tmp/ruby.js
 #    the ones the partial profile holds
 sets=$(scripts/profile_sets.sh "$tmp/ruby.json")
 checks=$((checks + 1))
-printf '%s\n' "$sets" | grep -qE '^--set machine\.insn_time=[0-9.]+[pnu]?s --set machine\.gc_free_body=[0-9.]+[pnu]?s --set machine\.gc_sweep_per_slot=[0-9.]+[pnu]?s --set machine\.gc_mark_base=[0-9.]+[pnu]?s --set machine\.gc_mark_per_page=[0-9.]+[pnu]?s --set machine\.gc_mark_per_thread=[0-9.]+[pnu]?s --set machine\.gc_mark_per_object=[0-9.]+[pnu]?s --set machine\.alloc_object=[0-9.]+[pnu]?s --set machine\.gc_cold_page=\[\[[^ ]*\]\] --set machine\.method_work\.stat=[0-9.]+[pnu]?s --set machine\.method_work\.open_devnull=[0-9.]+[pnu]?s$' ||
+printf '%s\n' "$sets" | grep -qE '^--set machine\.insn_time=[0-9.]+[pnu]?s --set machine\.gc_free_body=[0-9.]+[pnu]?s --set machine\.gc_sweep_per_slot=[0-9.]+[pnu]?s --set machine\.gc_mark_base=[0-9.]+[pnu]?s --set machine\.gc_mark_per_page=[0-9.]+[pnu]?s --set machine\.gc_mark_per_thread=[0-9.]+[pnu]?s --set machine\.gc_mark_per_object=[0-9.]+[pnu]?s --set machine\.alloc_object=[0-9.]+[pnu]?s --set machine\.gc_cold=\[\[[^ ]*\]\] --set machine\.method_work\.stat=[0-9.]+[pnu]?s --set machine\.method_work\.open_devnull=[0-9.]+[pnu]?s$' ||
     fail "profile_sets.sh of the --only ruby profile: \"$sets\""
 mw="--set ractors.0.threads.1.program.0.body.1.dur=machine --set ractors.0.threads.1.program.0.body.1.method_work=machine"
 # shellcheck disable=SC2086

@@ -417,17 +417,17 @@ static void test_map(void)
     set(&r, CALIB_RUBY_ALLOC, 84.37, 80.2, 91.5);
     calib_map(&r, &h, &p);
     ASSERT_EQ(dur(&p, "alloc_object"), 84400);
-    /* gc_cold_page: only with all four gaps; (1 ms, 0) and each longer
+    /* gc_cold: only with all four gaps; (1 ms, 0) and each longer
      * gap's rise over the 1 ms one, floored at 0 (the v1147 guest, 19:44) */
-    ASSERT(!calib_profile_key(&p, "gc_cold_page"));
+    ASSERT(!calib_profile_key(&p, "gc_cold"));
     set(&r, CALIB_RUBY_GC_GAP_1MS, 2008, 1600, 2470);
     set(&r, CALIB_RUBY_GC_GAP_3MS, 1900, 1890, 2770);
     set(&r, CALIB_RUBY_GC_GAP_10MS, 3726, 2940, 4220);
     calib_map(&r, &h, &p);
-    ASSERT(!calib_profile_key(&p, "gc_cold_page"));
+    ASSERT(!calib_profile_key(&p, "gc_cold"));
     set(&r, CALIB_RUBY_GC_GAP_30MS, 4198, 3190, 4490);
     calib_map(&r, &h, &p);
-    const struct calib_key *cold = calib_profile_key(&p, "gc_cold_page");
+    const struct calib_key *cold = calib_profile_key(&p, "gc_cold");
     ASSERT(cold && cold->measured && cold->curve.n == 4);
     ASSERT(cold->curve.x[0] == SIM_MS && cold->curve.y[0] == 0);
     ASSERT(cold->curve.x[1] == 3 * SIM_MS && cold->curve.y[1] == 0);  /* below the 1 ms level: 0 */

@@ -826,14 +826,13 @@ static void test_generator_spawn_gc(void)
     double floor = getenv("GVLSIM_UNDER_VALGRIND") ? 0.05 : 0.8;
     ASSERT((double)lr.r.rep.m.state_time[TS_GC] >= floor * (double)lr.r.rep.m.gc_count * 300 * (double)SIM_US);
     lang_done(&lr);
-    /* gc_cold_page, on the executor's own clock: a flat 10 us a page from
-     * a 1 ns gap on, so every start pays it for its heap's 25 or more pages
-     * (10,000 slots at first) */
+    /* gc_cold, on the executor's own clock: a flat 250 us from a 1 ns
+     * gap on, so every start pays it */
     LANG_RUN("gc.json", &lr, "machine.cores=1", "machine.gc_mark_base=0ns", "machine.gc_mark_per_object=0ns",
-             "machine.gc_sweep_per_slot=0ns", "machine.gc_cold_page=[[\"1ns\", \"10us\"]]");
+             "machine.gc_sweep_per_slot=0ns", "machine.gc_cold=[[\"1ns\", \"250us\"]]");
     ASSERT_EQ(lr.r.rc, GV_OK);
     ASSERT(lr.r.rep.m.gc_count >= 5);
-    ASSERT((double)lr.r.rep.m.state_time[TS_GC] >= floor * (double)lr.r.rep.m.gc_count * 25 * 10 * (double)SIM_US);
+    ASSERT((double)lr.r.rep.m.state_time[TS_GC] >= floor * (double)lr.r.rep.m.gc_count * 250 * (double)SIM_US);
     lang_done(&lr);
     if (host_cpus() >= 2) {  /* two Ractors: a barrier per GC start (barging) */
         LANG_RUN("gc_ractors.json", &lr, "machine.cores=2", "runtime.gvl_policy=barging");

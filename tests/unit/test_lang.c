@@ -471,21 +471,24 @@ static void test_heap_bodies(void)
     ASSERT_EQ(core_gc_step_cost(&m, &start), 43 * SIM_US + 25 * 70 * SIM_NS + 4 * 1300 * SIM_NS + 100 * 15 * SIM_NS);
     struct core_gc_step sweep = { CORE_GC_SWEEP, 0, 2048, 0, 0, 4, 0 };  /* a sweep step marks no thread */
     ASSERT_EQ(core_gc_step_cost(&m, &sweep), 2048 * 16 * SIM_NS);
-    /* gc_cold_page: per page, by the gap since the GC start before - 0 up
-     * to its first point, linear in log gap to the next, the last point's
-     * beyond; a sweep step pays none of it */
-    m.gc_cold_page = (struct gv_curve){ .n = 2, .x = { SIM_MS, 10 * SIM_MS }, .y = { 0, 2 * SIM_US } };
+    /* gc_cold: once per start, whatever the heap's pages, by the gap
+     * since the GC start before - 0 up to its first point, linear in log
+     * gap to the next, the last point's beyond; a sweep step pays none */
+    m.gc_cold = (struct gv_curve){ .n = 2, .x = { SIM_MS, 10 * SIM_MS }, .y = { 0, 2 * SIM_US } };
     sim_time warm = 43 * SIM_US + 25 * 70 * SIM_NS + 4 * 1300 * SIM_NS + 100 * 15 * SIM_NS;
     start.gap = SIM_MS / 2;
     ASSERT_EQ(core_gc_step_cost(&m, &start), warm);
     start.gap = 100 * SIM_MS;
-    ASSERT_EQ(core_gc_step_cost(&m, &start), warm + 25 * 2 * SIM_US);
+    ASSERT_EQ(core_gc_step_cost(&m, &start), warm + 2 * SIM_US);
     start.gap = (sim_time)(sqrt(10.0) * (double)SIM_MS);  /* half way in log */
     sim_time mid = core_gc_step_cost(&m, &start) - warm;
-    ASSERT(mid > 25 * 999 * SIM_NS && mid < 25 * 1001 * SIM_NS);
+    ASSERT(mid > 999 * SIM_NS && mid < 1001 * SIM_NS);
+    start.pages = 250;  /* ten times the heap: the same extra */
+    ASSERT_EQ(core_gc_step_cost(&m, &start) - mid, 43 * SIM_US + 250 * 70 * SIM_NS + 4 * 1300 * SIM_NS + 100 * 15 * SIM_NS);
+    start.pages = 25;
     sweep.gap = 100 * SIM_MS;
     ASSERT_EQ(core_gc_step_cost(&m, &sweep), 2048 * 16 * SIM_NS);
-    m.gc_cold_page.n = 0;
+    m.gc_cold.n = 0;
     /* a GC start counts the heap's pages as it marks: 10000 slots, 25 pages
      * of 409 (the last one partly) */
     struct core_heap g;

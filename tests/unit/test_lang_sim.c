@@ -532,24 +532,23 @@ static void test_gc_free_body(void)
     ASSERT(r.m.gc_count >= 5);
     ASSERT(gc <= (sim_time)r.m.gc_count * 2 * 2 * SIM_US && gc > (sim_time)(r.m.gc_count - 1) * 2 * 2 * SIM_US);
     run_free(&r);
-    /* gc_cold_page: each GC start pays the curve at the time since the one
-     * before, per page - with every other cost 0, a flat curve of 1 us a
-     * page gives every start after the first its heap's pages in us (the
-     * first's gap, from the run's start, is past the curve's point too) */
+    /* gc_cold: each GC start pays the curve at the time since the one
+     * before, once - with every other cost 0, a flat curve of 100 us gives
+     * every start 100 us (the first's gap, from the run's start, is past
+     * the curve's point too; the run's end may cut the last short) */
     const char *cold[] = { "runtime={\"ruby\":\"3.1\"}", "ractors.1.count=1", "stop.time=20ms", "machine.cores=1",
                            "machine.gc_mark_base=0ns", "machine.gc_mark_per_object=0ns",
-                           "machine.gc_sweep_per_slot=0ns", "machine.gc_cold_page=[[\"1ns\", \"1us\"]]", NULL };
+                           "machine.gc_sweep_per_slot=0ns", "machine.gc_cold=[[\"1ns\", \"100us\"]]", NULL };
     run_sets("scenarios/proc_heavy.json", cold, &r);
     ASSERT_EQ(r.rc, GV_OK);
     gc = (sim_time)r.m.state_time[TS_GC];
     ASSERT(r.m.gc_count >= 5);
-    /* the boot heap's pages and a few more: 50-200 us a start */
-    ASSERT(gc > (sim_time)(r.m.gc_count - 1) * 50 * SIM_US && gc <= (sim_time)r.m.gc_count * 200 * SIM_US);
+    ASSERT(gc > (sim_time)(r.m.gc_count - 1) * 100 * SIM_US && gc <= (sim_time)r.m.gc_count * 100 * SIM_US);
     run_free(&r);
     /* the curve from 500 ms on: no GC of this run waits that long */
     const char *late[] = { "runtime={\"ruby\":\"3.1\"}", "ractors.1.count=1", "stop.time=20ms", "machine.cores=1",
                            "machine.gc_mark_base=0ns", "machine.gc_mark_per_object=0ns",
-                           "machine.gc_sweep_per_slot=0ns", "machine.gc_cold_page=[[\"500ms\", \"0s\"], [\"1s\", \"1us\"]]",
+                           "machine.gc_sweep_per_slot=0ns", "machine.gc_cold=[[\"500ms\", \"0s\"], [\"1s\", \"1us\"]]",
                            NULL };
     run_sets("scenarios/proc_heavy.json", late, &r);
     ASSERT_EQ(r.rc, GV_OK);
