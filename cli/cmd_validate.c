@@ -904,15 +904,7 @@ static int plan_sensitivity(struct validation *v)
     if (code != GV_EXIT_OK) return code;
     /* a move of keys no op reads simulates what the profile does: not run */
     struct scn_reads reads = { 0 };
-    for (int p = 0; p < v->npoints; p++) {
-        struct scn_reads one;
-        scn_machine_reads(&v->scns[p], &one);
-        for (int c = 0; c < CALL_COUNT; c++) {
-            reads.syscall[c] |= one.syscall[c];
-            reads.method_work[c] |= one.method_work[c];
-        }
-        reads.gc |= one.gc;
-    }
+    for (int p = 0; p < v->npoints; p++) scn_machine_reads(&v->scns[p], &reads);
     char dropped[512] = "";
     if (sens_plan_drop_unread(&v->plan, sens_key_read, &reads, dropped, sizeof dropped) > 0) {
         size_t n = strlen(v->sens_note);

@@ -81,6 +81,9 @@ struct core_heap {
      * that start left to the sweep, how many of them the sweep has freed,
      * and the slots it had to visit then */
     uint64_t bodies, bodies_garbage, bodies_freed, sweep_total;
+    /* the last GC start, on the backend's clock (core_gc_gap; written by
+     * the thread starting a GC, which the GVL or the VM lock serialises) */
+    sim_time last_start;
 };
 
 enum core_gc_kind { CORE_GC_NONE, CORE_GC_MINOR, CORE_GC_MAJOR, CORE_GC_SWEEP };
@@ -117,6 +120,14 @@ static inline void core_heap_bodies(struct core_heap *h, uint64_t n) { h->bodies
  * gc_sweep_per_slot per slot and gc_free_body per body it frees (both
  * backends; models/gc.c adds the remote frees). */
 sim_time core_gc_step_cost(const struct scn_machine *m, const struct core_gc_step *st);
+
+/* A GC start at `now` on the backend's clock: st->gap is the time since
+ * the heap's GC start before (since the run's start for the first). */
+static inline void core_gc_gap(struct core_heap *h, struct core_gc_step *st, sim_time now)
+{
+    st->gap = now - h->last_start;
+    h->last_start = now;
+}
 
 /* The interpreter's own objects, live before the program's first line
  * (the boot heap: the core classes, rubygems and what it loads): `objects`

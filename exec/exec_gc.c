@@ -32,9 +32,7 @@ static sim_time step_cost(struct exec_vm *vm, struct core_gc_step *st)
 {
     if (st->kind != CORE_GC_SWEEP) {
         st->threads = (uint64_t)atomic_load_explicit(&vm->living, memory_order_relaxed);
-        sim_time now = exec_run_ps(vm);
-        st->gap = now - vm->gc.last_start;
-        vm->gc.last_start = now;
+        core_gc_gap(&vm->gc.heap, st, exec_run_ps(vm));
     }
     return core_gc_step_cost(&vm->scn->machine, st);
 }

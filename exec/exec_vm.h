@@ -149,10 +149,8 @@ struct exec_queue {
 
 /* The garbage collector's heap (core/heap.h) and its counts. */
 struct exec_gc {
-    pthread_mutex_t lock;                  /* the heap's bookkeeping only */
+    pthread_mutex_t lock;                  /* the heap's bookkeeping only (not last_start: core_gc_gap) */
     struct core_heap heap;
-    sim_time last_start;                   /* the last GC start, exec_run_ps (its gap: gc_cold; the GC
-                                            * starter's: the GVL or the VM lock serialises them) */
     _Atomic long long clock_ns;            /* the process's CPU over the GC's clock windows */
 };
 

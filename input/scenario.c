@@ -112,7 +112,6 @@ static void prog_reads(const struct scn_prog *p, struct scn_reads *r)
 
 void scn_machine_reads(const struct scenario *s, struct scn_reads *r)
 {
-    memset(r, 0, sizeof *r);
     for (int t = 0; t < s->ntmpls; t++) prog_reads(&s->tmpls[t].thread->prog, r);
 }
 

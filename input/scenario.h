@@ -473,7 +473,9 @@ const char *scn_process_name(enum scn_process p);
  *   takes is never read;
  * - gc: whether an op allocates or collects (alloc, env_escape, gc, a
  *   syscall that "allocates"): without one the heap never runs a GC step,
- *   and no gc_* key nor alloc_object is read. */
+ *   and no gc_* key nor alloc_object is read.
+ * Marks are added to r's (zero it first; calls over several scenarios
+ * give their union). */
 struct scn_reads {
     bool syscall[CALL_COUNT], method_work[CALL_COUNT];
     bool gc;

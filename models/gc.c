@@ -158,9 +158,7 @@ static sim_time gc_step_cost(struct rb_thread *th, struct core_gc_step *st)
 {
     if (st->kind == CORE_GC_SWEEP) return core_gc_step_cost(rb_machine_of(th), st) + sweep_remote_frees(th, st->swept);
     st->threads = living_threads(th->vm);
-    sim_time now = sim_now(th->vm->eng);
-    st->gap = now - th->vm->gc_last_start;
-    th->vm->gc_last_start = now;
+    core_gc_gap(&th->vm->heap, st, sim_now(th->vm->eng));
     gc_start_reset(th->vm);
     return core_gc_step_cost(rb_machine_of(th), st);
 }

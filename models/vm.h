@@ -229,7 +229,6 @@ struct vm {
      * sweep_remote_frees, over the heap's sweep_total) */
     uint64_t *bodies_now;
     uint64_t *bodies_garbage;
-    sim_time gc_last_start;      /* the last GC start (its gap: gc_cold, core/heap.h) */
     int nmeasures;               /* named measures: each thread's core.cur.samples */
     struct rb_timer timer;
     struct mn_pool *mn;          /* M:N shared native threads (mn_pool.c) */

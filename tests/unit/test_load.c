@@ -1032,11 +1032,11 @@ static void test_syscall_machine(void)
  * without the key, is an error at the op's method_work. */
 /* the machine's per-call costs the ops take ("machine"), found in nested
  * bodies and spawned templates too; a cost given in the op is not read;
- * the GC's keys only with an op that allocates */
+ * the GC's keys only with an op that allocates; calls add up (a union) */
 static void test_machine_reads(void)
 {
     struct scenario s;
-    struct scn_reads r;
+    struct scn_reads r = { 0 };
     load_ok(D "syscall_machine.json", NULL, 0, NULL, &s);
     scn_machine_reads(&s, &r);
     const bool *sys = r.syscall, *mw = r.method_work;
@@ -1047,6 +1047,7 @@ static void test_machine_reads(void)
     scenario_free(&s);
     const char *alloc[] = { "ractors.0.threads.0.program.3.allocates=1" };
     load_ok(D "syscall_machine.json", alloc, 1, NULL, &s);
+    r = (struct scn_reads){ 0 };
     scn_machine_reads(&s, &r);
     ASSERT(r.gc);
     scenario_free(&s);
@@ -1058,6 +1059,7 @@ static void test_machine_reads(void)
         "[{\"op\": \"syscall\", \"call\": \"getpid\", \"dur\": \"machine\"}]}]",
         "machine.method_work.stat=2us" };
     load_ok(D "syscall_machine.json", sets, 2, NULL, &s);
+    r = (struct scn_reads){ 0 };
     scn_machine_reads(&s, &r);
     ASSERT(mw[CALL_STAT] && !sys[CALL_STAT]);
     ASSERT(!sys[CALL_OPEN_DEVNULL] && !mw[CALL_OPEN_DEVNULL]);
@@ -1069,8 +1071,14 @@ static void test_machine_reads(void)
                            "{\"name\": \"s\", \"spawned\": true, \"program\": [{\"op\": \"branch\", \"p\": 0.5, "
                            "\"then\": [{\"op\": \"alloc\", \"objects\": 1}]}]}]" };
     load_ok(D "syscall_machine.json", deep, 1, NULL, &s);
+    r = (struct scn_reads){ 0 };
     scn_machine_reads(&s, &r);
-    ASSERT(r.gc);
+    ASSERT(r.gc && !sys[CALL_STAT]);
+    scenario_free(&s);
+    /* a second scenario adds its marks to the first's: the union */
+    load_ok(D "syscall_machine.json", NULL, 0, NULL, &s);
+    scn_machine_reads(&s, &r);
+    ASSERT(r.gc && sys[CALL_STAT] && sys[CALL_WRITE_DEVNULL] && !sys[CALL_CLOSE]);
     scenario_free(&s);
 }
 
