@@ -102,6 +102,8 @@ static const struct calib_desc descs[CALIB_COUNT] = {
                            "clock gaps of 8 us or more per second, a pinned thread reading the clock (per 10 ms chunk)" },
     [CALIB_STEAL_LEN] = { "hidden_steal_len_ns", "ns", "those gaps' lengths" },
     [CALIB_STEAL_SHARE] = { "hidden_steal_share", "fraction", "the share of a chunk's time they took" },
+    [CALIB_SPEED_WINDOW] = { "speed_window_ns", "ns",
+                             "a window of stat(2) calls (the median of its 20 parts of ~50 us, x20), each CPU alone" },
     [CALIB_RUBY_INSN] = { "ruby_insn_ns", "ns", "a Ruby VM instruction of the counted loop (compute insns)" },
     [CALIB_RUBY_FILE_MTIME_EXTRA] = { "ruby_file_mtime_extra_ns", "ns",
                                       "File.mtime in that Ruby, GC off, beyond a stat(2) of its file" },
@@ -455,6 +457,8 @@ int calib_run(const struct calib_opts *o, struct calib_result *r, char *err, siz
          * program's exit, the page cache) is over by now */
         calib_name("steal");
         calib_bench_steal(&c);
+        calib_name("speed");
+        calib_bench_speed(&c);
     }
     prctl(PR_SET_NAME, name, 0, 0, 0);
     sched_setaffinity(0, sizeof saved, &saved);

@@ -85,6 +85,7 @@ enum calib_id {
     CALIB_STEAL_RATE,          /* gaps per second a pinned clock-reading thread sees (calib_steal.c) */
     CALIB_STEAL_LEN,           /* ns: those gaps' lengths */
     CALIB_STEAL_SHARE,         /* fraction of its time they took */
+    CALIB_SPEED_WINDOW,        /* ns: a fixed window of stat(2) calls, each CPU alone (calib_speed.c) */
     CALIB_RUBY_INSN,           /* ns per VM instruction of the Ruby backend's counted loop */
     CALIB_RUBY_FILE_MTIME_EXTRA, /* CPU ns per File.mtime in that Ruby (GC off) beyond a stat(2) of its file */
     CALIB_RUBY_FILE_WRITE_EXTRA, /* the same of File.write to /dev/null beyond its open + write + close */
@@ -175,9 +176,23 @@ struct calib_steal {
     int chunks, dropped, cpus;        /* chunks run, dropped (switched out); CPUs used */
 };
 
+/* A CPU's speed levels (calib_speed.c): what the machine keys
+ * speed_levels and speed_dwell are. */
+struct calib_speed {
+    bool measured;
+    int windows;          /* windows timed, every CPU */
+    double window_ns;     /* their median length */
+    double p10, p90;      /* their 10th and 90th percentiles */
+    int nlev;             /* 1: one speed (no keys); 2: fast [0] and slow [1] */
+    double factor[2];     /* a level's windows' median over every window's median */
+    double dwell_ns[2];   /* the mean length of a level's runs of windows */
+    double share[2];      /* the share of the windows at each level */
+};
+
 struct calib_result {
     struct calib_stat m[CALIB_COUNT];
     struct calib_steal steal;
+    struct calib_speed speed;
     int cpus[2];         /* the CPUs used (cpus[1] = -1 with one CPU) */
     int ncpus_allowed;   /* CPUs in the affinity mask */
     double seconds;      /* host time the run took */
@@ -262,6 +277,11 @@ bool calib_free_both_at_work(long long cpu_ns, long long wall_ns, long other_chu
  * min(n, CALIB_STEAL_LENS) equally likely lengths - the gaps' quantiles at
  * (i + 1/2) / CALIB_STEAL_LENS, or with that many gaps or fewer the gaps.  GV_EINVAL if observed_ns <= 0, GV_ENOMEM, or GV_OK. */
 int calib_steal_summarise(const double *gaps_ns, int n, double observed_ns, struct calib_steal *out);
+
+/* The speed levels of n windows' lengths (ns, in time order, cpu[i] the
+ * CPU of window i; calib_speed.c).  GV_EINVAL if n < 10, GV_ENOMEM, or
+ * GV_OK. */
+int calib_speed_summarise(const double *win_ns, const int *cpu, int n, struct calib_speed *out);
 
 /* Quantile q (0..1) of n sorted values, linearly interpolated. */
 double calib_quantile(const double *sorted, int n, double q);

@@ -77,6 +77,7 @@ void calib_bench_pack(struct calib_ctx *c);   /* calib_pack.c */
 void calib_bench_timer(struct calib_ctx *c);  /* calib_timer.c */
 void calib_bench_ruby(struct calib_ctx *c);   /* calib_ruby.c */
 void calib_bench_steal(struct calib_ctx *c);  /* calib_steal.c */
+void calib_bench_speed(struct calib_ctx *c);  /* calib_speed.c */
 
 /* ns per stat(2) of c->o->stat_path (stat_call) or per open + write +
  * close of /dev/null as File.write makes them: the median of n (<= 32)

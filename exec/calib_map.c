@@ -420,6 +420,24 @@ static void cache_probe_key(struct calib_profile *p, const struct calib_result *
         }
 }
 
+/* speed_levels and speed_dwell (calib_speed.c): written with two levels
+ * only (one speed: none, as a machine without levels). */
+static void speed_keys(struct calib_profile *p, const struct calib_result *r)
+{
+    const struct calib_speed *s = &r->speed;
+    if (!s->measured || s->nlev != 2) return;
+    struct calib_key *k = add(p, "speed_levels", CK_NUMS);
+    k->measured = true;
+    for (int i = 0; i < 2; i++) k->nums[k->nnums++] = round(s->factor[i] * 1000) / 1000;
+    snprintf(k->how, sizeof k->how, "%s: %d windows of stat(2) calls (%.3g ms each, the median of 20 parts), "
+             "each CPU alone, in two levels: their medians over all the windows' (%.0f%% and %.0f%% of them)",
+             mname(CALIB_SPEED_WINDOW), s->windows, s->window_ns * 1e-6, s->share[0] * 100, s->share[1] * 100);
+    k = add(p, "speed_dwell", CK_DURS);
+    k->measured = true;
+    for (int i = 0; i < 2; i++) k->curve.y[k->curve.n++] = ns3(s->dwell_ns[i]);
+    snprintf(k->how, sizeof k->how, "the mean length of a level's runs of windows (%s)", mname(CALIB_SPEED_WINDOW));
+}
+
 static void steal_keys(struct calib_profile *p, const struct calib_result *r)
 {
     const struct calib_steal *s = &r->steal;
@@ -608,6 +626,7 @@ void calib_map(const struct calib_result *r, const struct calib_host *h, struct 
     snprintf(k->how, sizeof k->how, "the C library (%s)", h->libc);
 
     steal_keys(p, r);
+    speed_keys(p, r);
     syscall_keys(p, r);
     method_work_keys(p, r);
 }
@@ -625,6 +644,13 @@ void calib_key_value(const struct calib_key *k, char *buf, size_t size)
     case CK_DUR: units_format(k->dur, buf, size); break;
     case CK_INT: snprintf(buf, size, "%lld", k->i); break;
     case CK_NUM: snprintf(buf, size, "%g", k->num); break;
+    case CK_NUMS: {
+        size_t used = (size_t)snprintf(buf, size, "[");
+        for (int i = 0; i < k->nnums && used < size; i++)
+            used += (size_t)snprintf(buf + used, size - used, "%s%g", i ? ", " : "", k->nums[i]);
+        if (used < size) snprintf(buf + used, size - used, "]");
+        break;
+    }
     case CK_STR: snprintf(buf, size, "%s", k->str); break;
     case CK_DURS: {
         size_t used = (size_t)snprintf(buf, size, "[");

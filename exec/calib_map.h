@@ -17,7 +17,7 @@
 
 #include "../common/curve.h"
 
-enum calib_key_kind { CK_DUR, CK_INT, CK_NUM, CK_STR, CK_CURVE, CK_DURS };
+enum calib_key_kind { CK_DUR, CK_INT, CK_NUM, CK_STR, CK_CURVE, CK_DURS, CK_NUMS };
 
 struct calib_key {
     const char *name;          /* the profile key; "OBJECT.KEY" for a key of an object
@@ -28,6 +28,8 @@ struct calib_key {
     double num;                /* CK_NUM */
     const char *str;           /* CK_STR (static) */
     struct gv_curve curve;     /* CK_CURVE; CK_DURS: its y[0..n) (a list of durations) */
+    double nums[8];            /* CK_NUMS: a list of numbers, */
+    int nnums;                 /* ... how many */
     bool measured;             /* from this run's measurements (false: a host fact or a default) */
     char how[320];             /* the derivation */
 };

@@ -26,6 +26,8 @@
 #include <poll.h>
 #include <sched.h>
 #include <sys/eventfd.h>
+#include <sys/syscall.h>
+#include <unistd.h>
 
 #include "../core/policy.h"
 #include "exec_efd.h"
@@ -46,6 +48,9 @@ static void do_gvl_timer_locked(struct exec_ractor *r, struct exec_thread *th)
     struct exec_sched *xs = &r->sched;
     if (core_barging_timer_begin(s, &th->core))
         xs->timer_abs = exec_abstime(exec_now_ns() + exec_ps_to_ns(th->vm->scn->runtime.quantum));
+    /* ubf_timer_disarm: `timer_posix.owner != getpid()`, a real system
+     * call (glibc caches no pid), made holding gvl->lock */
+    (void)syscall(SYS_getpid);
     int64_t deadline_ns = (int64_t)xs->timer_abs.tv_sec * 1000000000 + xs->timer_abs.tv_nsec;
     th->cond_waiting = true;
     int rc = exec_cond_timedwait(th, &th->cond, &xs->lock, deadline_ns);
@@ -166,6 +171,8 @@ void exec_gvl32_park(struct exec_thread *th)
     struct exec_ractor *r = exec_ractor_of(th);
     struct exec_sched *xs = &r->sched;
     struct exec_vm *vm = th->vm;
+    /* rb_sigwait_fd_get -> ubf_timer_disarm's getpid(), holding the GVL */
+    (void)syscall(SYS_getpid);
     pthread_mutex_lock(&xs->lock);
     if (th->park_woken) {  /* woken before it slept */
         th->park_woken = false;

@@ -603,6 +603,17 @@ static void build_syscall_costs(const struct bctx *b)
     }
 }
 
+/* machine.speed_levels (the validator checked that speed_dwell has as
+ * many); speed_dwell.n stays 0 without them. */
+static void build_speed_levels(const struct bctx *b)
+{
+    struct scn_machine *m = &b->s->machine;
+    const cJSON *f = sch_machine_member(b->d, "speed_levels");
+    int n = 0;
+    for (const cJSON *e = f ? f->child : NULL; e && n < SCN_SPEED_LEVELS; e = e->next) m->speed_levels[n++] = e->valuedouble;
+    if (n != m->speed_dwell.n) m->speed_dwell.n = 0;
+}
+
 static int default_name(const char *file, char **out)
 {
     const char *base = strrchr(file, '/');
@@ -629,6 +640,7 @@ static int build_all(struct bctx *b, const char *file, const char *profile_name)
     if (fill_struct(b, &sch_machine, cJSON_IsObject(m) ? m : NULL, b->d->profile, &s->machine) != GV_OK)
         return GV_ENOMEM;
     build_syscall_costs(b);
+    build_speed_levels(b);
     if (!s->machine.name &&
         dup_to(&s->machine.name, profile_name ? profile_name : "default") != GV_OK)
         return GV_ENOMEM;

@@ -50,6 +50,9 @@ enum scn_syscall_call {
     CALL_COUNT
 };
 
+/* The most speed levels a machine gives (machine.speed_levels). */
+#define SCN_SPEED_LEVELS 8
+
 /* A short list of durations in a struct (machine.hidden_steal_len). */
 struct scn_durs {
     int n;
@@ -88,6 +91,11 @@ struct scn_machine {
     double corun_slowdown;     /* "corun_slowdown": work's slowdown with every core busy (sim/machine.h) */
     double hidden_steal_rate;  /* "hidden_steal_rate": gaps per second a busy core loses unseen (sim/machine.h) */
     struct scn_durs hidden_steal_len; /* "hidden_steal_len": their lengths, equally likely (n 0: none given) */
+    /* "speed_levels", "speed_dwell": a core's speed levels (sim/machine.h):
+     * level i's factor on the time work takes and its mean dwell (n < 2:
+     * none) */
+    double speed_levels[SCN_SPEED_LEVELS];
+    struct scn_durs speed_dwell;
     sim_time os_timeslice;     /* "os_timeslice": slice before an involuntary switch when a core is shared */
     enum scn_os_scheduler os_scheduler; /* "os_scheduler" */
     sim_time os_tick;          /* "os_tick": the kernel's timer tick (1/HZ) */

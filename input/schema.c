@@ -126,6 +126,12 @@ static const struct sch_key machine_keys[] = {
       .off = offsetof(struct scn_machine, work_scale) },
     { .name = "corun_slowdown", .kind = SCH_NUMBER, .def = "1.0", .dmin = 1.0, .dmax = 100.0,
       .off = offsetof(struct scn_machine, corun_slowdown) },
+    /* a core's speed levels (sim/machine.h): each level's factor on the
+     * time work takes, and its mean dwell, the two lists of one length
+     * (check_speed); the builder fills scn_machine.speed_levels */
+    { .name = "speed_levels", .kind = SCH_WEIGHTS, .min = 2, .dmax = SCN_SPEED_LEVELS, .off = SCH_NOFF },
+    { .name = "speed_dwell", .kind = SCH_DURS, .min = 2, .max = HOUR, .dmax = SCN_SPEED_LEVELS,
+      .off = offsetof(struct scn_machine, speed_dwell) },
     M_DUR("timer_tick_cost", "1us", timer_tick_cost),
     M_DUR("timer_slack", "50us", timer_slack),
     { .name = "timer_wake", .kind = SCH_DUR, .min = 0, .max = HOUR,
@@ -968,6 +974,7 @@ static int check_printable(struct vctx *c, const cJSON *v)
 }
 
 static void check_steal(struct vctx *c, const cJSON *mach);
+static void check_speed(struct vctx *c, const cJSON *mach);
 
 static void check_profile_file(struct vctx *c)
 {
@@ -1198,6 +1205,7 @@ static int check_value(struct vctx *c, const cJSON *v, const struct sch_key *k)
         else if (!cJSON_IsString(v)) type_error(c, v, "a machine profile name or a machine object");
         if (c->d->profile) check_profile_file(c);
         check_steal(c, v);
+        check_speed(c, v);
         return 1;
     case SCH_QUEUE:
         return check_ref(c, v, NT_QUEUE) != NULL;
@@ -1363,6 +1371,11 @@ static const cJSON *machine_member(const struct sch_doc *d, const char *obj, con
     return v ? v : member_of(d->profile, obj, key);
 }
 
+const cJSON *sch_machine_member(const struct sch_doc *d, const char *key)
+{
+    return machine_member(d, NULL, key);
+}
+
 const cJSON *sch_machine_syscall(const struct sch_doc *d, const char *call)
 {
     return machine_member(d, "syscalls", call);
@@ -1374,6 +1387,50 @@ const cJSON *sch_machine_method_work(const struct sch_doc *d, const char *call)
 }
 
 /* hidden_steal_rate > 0 needs the gaps' lengths (hidden_steal_len). */
+/* speed_levels and speed_dwell: both or neither, one length, the factors
+ * above 0 and the dwells too; each message at the key it is about. */
+static void speed_report(struct vctx *c, const cJSON *mach, const char *key, const cJSON *v, const char *fmt, ...)
+{
+    bool here = cJSON_IsObject(mach) && cJSON_GetObjectItemCaseSensitive(mach, key) == v;
+    size_t mark = here ? jptr_push_key(&c->ptr, key) : 0;
+    char msg[256];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    report(c, here ? v : mach, 0, "%s", msg);
+    if (here) jptr_pop(&c->ptr, mark);
+}
+
+static void check_speed(struct vctx *c, const cJSON *mach)
+{
+    const cJSON *f = machine_member(c->d, NULL, "speed_levels"), *d = machine_member(c->d, NULL, "speed_dwell");
+    if (!f && !d) return;
+    if (!f || !d) {
+        speed_report(c, mach, f ? "speed_levels" : "speed_dwell", f ? f : d,
+                     "%s needs %s (a level's factor and its mean dwell, one of each per level; gvlsim calibrate "
+                     "measures both)", f ? "speed_levels" : "speed_dwell", f ? "speed_dwell" : "speed_levels");
+        return;
+    }
+    if (!cJSON_IsArray(f) || !cJSON_IsArray(d)) return;  /* (check_list said so) */
+    if (cJSON_GetArraySize(f) != cJSON_GetArraySize(d))
+        speed_report(c, mach, "speed_dwell", d, "speed_levels has %d values and speed_dwell %d: one of each per level",
+                     cJSON_GetArraySize(f), cJSON_GetArraySize(d));
+    for (const cJSON *e = f->child; e; e = e->next)
+        if (cJSON_IsNumber(e) && !(e->valuedouble > 0)) {
+            speed_report(c, mach, "speed_levels", f, "a speed level's factor must be above 0 (got %g)", e->valuedouble);
+            break;
+        }
+    char err[160];
+    for (const cJSON *e = d->child; e; e = e->next) {
+        sim_time v;
+        if (read_dur(c->d->pos, e, &v, err, sizeof err) && v <= 0) {
+            speed_report(c, mach, "speed_dwell", d, "a speed level's dwell must be above 0");
+            break;
+        }
+    }
+}
+
 static void check_steal(struct vctx *c, const cJSON *mach)
 {
     const cJSON *rate = machine_member(c->d, NULL, "hidden_steal_rate");

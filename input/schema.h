@@ -114,6 +114,8 @@ struct sch_doc {
 /* The machine's cost of the real call `call` (a scn_call_names name): the
  * scenario's machine.syscalls.CALL, else its profile file's, else NULL. */
 const cJSON *sch_machine_syscall(const struct sch_doc *d, const char *call);
+/* machine.KEY of the scenario, else of its profile file, else NULL. */
+const cJSON *sch_machine_member(const struct sch_doc *d, const char *key);
 /* The same for the Ruby method's work around the call: machine.method_work.CALL. */
 const cJSON *sch_machine_method_work(const struct sch_doc *d, const char *call);
 

@@ -270,6 +270,9 @@ static void wait_loop(struct rb_thread *th)
          * after the last wait timed out */
         if (core_barging_timer_begin(s, &th->core))
             b->abs = sim_now(th->vm->eng) + th->vm->scn->runtime.quantum;
+        /* ubf_timer_disarm's getpid(), holding gvl->lock (paid before the
+         * wait releases it) */
+        th->pending_cost += vm_getpid_cost(th->vm);
         vml_cond_timedwait(th, &rb_cold(th)->gvlq, &b->lock, th->ts, b->abs, timer_woken);
         return;
     }
@@ -418,6 +421,9 @@ void gvl32_park(struct rb_thread *th, th_cont k)
     /* rb_sigwait_fd_get: the ppoll paths release with THREAD_BLOCKING_YIELD */
     rb_cold(th)->park_ppoll = core_barging_sleep_ppoll(&vm->sigwait, &th->core, th == &vm->threads[0]);
     rb_cold(th)->park_yield = rb_cold(th)->park_ppoll;
+    /* rb_sigwait_fd_get -> ubf_timer_disarm's getpid(), holding the GVL:
+     * paid as gvl_release's lock is taken */
+    th->pending_cost += vm_getpid_cost(vm);
     lock_gvl(th, park_locked);
 }
 

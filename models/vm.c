@@ -96,6 +96,9 @@ int vm_init(struct vm *vm, const struct scenario *scn, struct sim_engine *eng, c
         .expiry_stalls = scn->machine.timer_stall != SCN_DUR_UNSET && scn->machine.timer_stall > 0,
         .wake_return = vm_chain_wait(&scn->machine),
         .seed = scn->seed,
+        .speed_f = scn->machine.speed_levels,
+        .speed_dwell = scn->machine.speed_dwell.v,
+        .speed_n = scn->machine.speed_dwell.n,
     };
     int rc = mach_init(&vm->mach, eng, &mp, err, errlen);
     if (rc != GV_OK) return rc;

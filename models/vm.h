@@ -351,6 +351,19 @@ static inline sim_time vm_timed_wait_slack(const struct vm *vm)
     return vm->scn->machine.timer_slack;
 }
 
+/* getpid(2) on this machine (syscalls.getpid, measured by gvlsim
+ * calibrate; 0 when the profile lacks it).  Ruby 3.1's ubf_timer_disarm
+ * (thread_pthread.c of v3_1_2) compares timer_posix.owner with getpid()
+ * every time it runs - each time a GVL waiter becomes the designated timer
+ * (do_gvl_timer) and at the top of every native_sleep (rb_sigwait_fd_get) -
+ * and glibc >= 2.25 does not cache the pid: a real system call, which costs
+ * 0.18 us on one host and 0.96 us on another (docs/validate.md). */
+static inline sim_time vm_getpid_cost(const struct vm *vm)
+{
+    sim_time c = vm->scn->machine.syscall_cost[CALL_GETPID];
+    return c == SCN_DUR_UNSET ? 0 : c;
+}
+
 /* A FUTEX_WAIT's way in: the system call's entry and the futex hash bucket
  * before the kernel has queued the thread, the path a FUTEX_WAKE that
  * finds nobody takes (futex_wake_none; 0 when the profile lacks it),

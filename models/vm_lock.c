@@ -256,7 +256,8 @@ void vml_mutex_unlock(struct rb_thread *th, struct vml_mutex *m)
         if (!was_contended) return;
         struct rb_thread *w = mutex_dequeue(th->vm, m);
         if (w) sync_wake(w, th);
-        else th->pending_cost += rb_machine_of(th)->futex_wake;
+        else th->pending_cost += rb_machine_of(th)->futex_wake_none > 0 ? rb_machine_of(th)->futex_wake_none
+                                                                         : rb_machine_of(th)->futex_wake;
         return;
     }
     /* darwin: __psynch_mutexdrop whenever a kernel waiter is counted */

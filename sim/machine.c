@@ -48,6 +48,8 @@ static void ev_resched(void *obj, uint64_t arg);
 static void ev_nohz_kick(void *obj, uint64_t arg);
 static inline sim_time idle_wake_latency(struct machine *m, const struct mach_core *c);
 static void steal_arm(struct machine *m, struct mach_core *c);
+static void speed_start(struct machine *m);
+static void speed_arm(struct machine *m, struct mach_core *c);
 static bool stalled(struct machine *m, struct mach_core *c, sim_handler fn, sim_event_id *id);
 static void rated_start(struct machine *m, struct mach_task *t);
 static sim_time wake_spread(sim_time mean, double jitter);
@@ -161,6 +163,20 @@ int mach_init(struct machine *m, struct sim_engine *eng, const struct mach_param
     for (int k = m->rq_leaves - 1; m->rq_min && k >= 1; k--)
         m->rq_min[k] = m->rq_min[2 * k] < m->rq_min[2 * k + 1] ? m->rq_min[2 * k] : m->rq_min[2 * k + 1];
     m->corun = p->corun_slowdown > 1.0 && p->cores > 1;
+    for (int i = 0; i < p->cores; i++) m->cores[i].speed_f = 1.0;
+    if (p->speed_n >= 2 && p->speed_f && p->speed_dwell) {
+        m->speed_on = true;
+        m->speed_n = p->speed_n < 8 ? p->speed_n : 8;
+        for (int i = 0; i < m->speed_n; i++) {
+            m->speed_f[i] = p->speed_f[i];
+            m->speed_dwell[i] = p->speed_dwell[i];
+        }
+        rng_seed(&m->speed_rng, p->seed, UINT64_C(0x7370656564));  /* "speed" */
+    }
+    m->scaled = m->corun || m->speed_on;
+    if (m->speed_on) speed_start(m);
+    m->p.speed_f = NULL;
+    m->p.speed_dwell = NULL;
     rng_seed(&m->rng, p->seed, UINT64_C(0x6d616368696e65));  /* "machine" stream */
     m->idle_spread = wake_spread(p->wake_idle_core, p->wake_jitter);
     m->busy_spread = wake_spread(p->wake_busy_core, p->wake_jitter);
@@ -268,18 +284,33 @@ static sim_time corun_work(sim_time time, double f)
 
 static void rated_replan(struct machine *m, struct mach_task *t);
 
-/* b changed: every burst running on a core is re-timed at the new factor. */
-static void corun_replan(struct machine *m)
+/* A burst's factor on core `core`: the co-running cores' and the core's
+ * speed level's. */
+static double burst_factor(const struct machine *m, int core)
 {
     double f = corun_factor(m);
+    if (m->speed_on && core >= 0) f *= m->cores[core].speed_f;
+    return f;
+}
+
+/* b changed: every burst running on a core is re-timed at the new factor. */
+static void corun_replan_core(struct machine *m, int i);
+static void corun_replan(struct machine *m)
+{
+    for (int i = 0; i < m->ncores; i++) corun_replan_core(m, i);
+}
+
+static void corun_replan_core(struct machine *m, int i)
+{
     sim_time now = mach_now_of(m);
-    for (int i = 0; i < m->ncores; i++) {
+    {
+        double f = burst_factor(m, i);
         struct mach_task *t = m->cores[i].cur;
         if (m->cores[i].state != CORE_BUSY || !t || t->state != MT_RUNNING || !t->in_burst || t->burst_f == f)
-            continue;
+            return;
         if (t->rated) {
             rated_replan(m, t);
-            continue;
+            return;
         }
         sim_time left = t->burst_end > now ? t->burst_end - now : 0;
         t->burst_end = mach_end_of(now, corun_time(corun_work(left, t->burst_f), f));
@@ -287,6 +318,59 @@ static void corun_replan(struct machine *m)
         sim_time at = t->burst_cut && t->burst_cut < t->burst_end ? t->burst_cut : t->burst_end;
         sim_cancel(m->eng, t->burst_ev);
         t->burst_ev = sim_at(m->eng, at, mach_ev_burst_end, t, (uint64_t)(uintptr_t)m);
+    }
+}
+
+/* ---- speed levels --------------------------------------------------------- */
+
+/* The level after c's: another one, drawn evenly, for an exponential time
+ * of its mean dwell from `from`. */
+static void speed_next(struct machine *m, struct mach_core *c, sim_time from)
+{
+    int next = (int)rng_uniform(&m->speed_rng, 0, (sim_time)m->speed_n - 2);
+    if (next >= c->speed_level) next++;
+    c->speed_level = next;
+    c->speed_f = m->speed_f[next];
+    c->speed_until = mach_end_of(from, rng_exp(&m->speed_rng, m->speed_dwell[next]));
+}
+
+/* A level's end on a busy core: the next level, the core's burst re-timed,
+ * the end of the next one armed while the core stays busy (an idle core's
+ * levels are caught up when it is busy again: speed_arm). */
+static void ev_speed(void *obj, uint64_t arg)
+{
+    struct machine *m = obj;
+    struct mach_core *c = &m->cores[arg];
+    c->speed_ev = 0;
+    speed_next(m, c, c->speed_until);
+    corun_replan_core(m, c->id);
+    if (c->state == CORE_BUSY) c->speed_ev = sim_at(m->eng, c->speed_until, ev_speed, m, arg);
+}
+
+/* Core c becomes busy: its levels up to now (those that passed while it
+ * was idle, in the order they would have come), then the end of the
+ * current one armed. */
+static void speed_arm(struct machine *m, struct mach_core *c)
+{
+    sim_time now = mach_now_of(m);
+    while (c->speed_until <= now) speed_next(m, c, c->speed_until);
+    if (!c->speed_ev) c->speed_ev = sim_at(m->eng, c->speed_until, ev_speed, m, (uint64_t)c->id);
+}
+
+/* Each core's first level, drawn in proportion to the mean dwells (the
+ * share of time each level takes), and its end. */
+static void speed_start(struct machine *m)
+{
+    double total = 0;
+    for (int i = 0; i < m->speed_n; i++) total += (double)m->speed_dwell[i];
+    for (int k = 0; k < m->ncores; k++) {
+        struct mach_core *c = &m->cores[k];
+        double x = (double)(rng_next(&m->speed_rng) >> 11) * 0x1p-53 * total;
+        int l = 0;
+        while (l < m->speed_n - 1 && x >= (double)m->speed_dwell[l]) x -= (double)m->speed_dwell[l++];
+        c->speed_level = l;
+        c->speed_f = m->speed_f[l];
+        c->speed_until = mach_end_of(0, rng_exp(&m->speed_rng, m->speed_dwell[l]));
     }
 }
 
@@ -309,6 +393,7 @@ static inline void core_set_at(struct machine *m, struct mach_core *c, enum mach
         m->nbusy += was_busy ? -1 : 1;
         if (m->corun) corun_replan(m);
         if (m->steal_on && !was_busy) steal_arm(m, c);
+        if (m->speed_on && !was_busy) speed_arm(m, c);
     }
 }
 
@@ -551,7 +636,7 @@ static void preempt(struct machine *m, struct mach_core *c, int to_head)
             t->rt->seg_start = now;
         } else {
             t->burst_left = t->burst_end - now;
-            if (m->corun) t->burst_left = corun_work(t->burst_left, t->burst_f);
+            if (m->scaled) t->burst_left = corun_work(t->burst_left, t->burst_f);
         }
         if (t->burst_cut) {  /* a requested cut survives the preemption */
             t->interrupt_pending = true;
@@ -612,8 +697,8 @@ static void ev_arrive(void *obj, uint64_t arg)
         return;
     }
     if (t->in_burst) {  /* resume a burst paused by preemption */
-        if (m->corun) t->burst_f = corun_factor(m);
-        t->burst_end = mach_end_of(mach_now_of(m), m->corun ? corun_time(t->burst_left, t->burst_f) : t->burst_left);
+        if (m->scaled) t->burst_f = burst_factor(m, t->core);
+        t->burst_end = mach_end_of(mach_now_of(m), m->scaled ? corun_time(t->burst_left, t->burst_f) : t->burst_left);
         start_burst_timer(m, t);
         return;
     }
@@ -650,7 +735,7 @@ void mach_ev_burst_end(void *obj, uint64_t arg)
         if (!rated_end(m, t, now)) return;
     } else {
         t->burst_left = t->burst_end > now ? t->burst_end - now : 0;
-        if (m->corun) t->burst_left = corun_work(t->burst_left, t->burst_f);
+        if (m->scaled) t->burst_left = corun_work(t->burst_left, t->burst_f);
         t->burst_cut = 0;
         t->in_burst = false;
     }
@@ -1075,8 +1160,8 @@ void mach_burst_general(struct machine *m, struct mach_task *t, sim_time d, mach
     t->in_burst = true;
     t->burst_k = k;
     t->burst_ctx = ctx;
-    if (m->corun) t->burst_f = corun_factor(m);
-    t->burst_end = mach_end_of(mach_now_of(m), m->corun ? corun_time(d, t->burst_f) : d);
+    if (m->scaled) t->burst_f = burst_factor(m, t->core);
+    t->burst_end = mach_end_of(mach_now_of(m), m->scaled ? corun_time(d, t->burst_f) : d);
     t->interrupt_pending = false;
     start_burst_timer(m, t);
 }
@@ -1117,8 +1202,8 @@ static sim_time rated_done(const struct mach_task *t, sim_time now)
 static void rated_plan(struct machine *m, struct mach_task *t)
 {
     sim_time now = mach_now_of(m), d = mach_work_time(t->rt->work_left, t->rt->rate_num, t->rt->rate_den);
-    if (m->corun) {
-        t->burst_f = corun_factor(m);
+    if (m->scaled) {
+        t->burst_f = burst_factor(m, t->core);
         d = corun_time(d, t->burst_f);
     }
     t->rt->seg_start = now;

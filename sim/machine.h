@@ -58,6 +58,16 @@
  * profile measures s with two busy loops (gvlsim calibrate); between 1 and
  * N cores the linear form is an assumption.
  *
+ * Speed levels (speed_n >= 2): a core moves between levels of speed on its
+ * own - a guest's vCPU whose host shares the physical core with work the
+ * guest cannot see runs its loads and stores slower for tens of
+ * milliseconds at a time (exec/calib_speed.c).  While core c is at level
+ * i, work on it takes speed_f[i] times as long; a level lasts an
+ * exponential time of mean speed_dwell[i], then another level, drawn
+ * evenly, follows (a stream of its own); a burst under way is re-timed
+ * with its work kept, as under co-running.  An idle core's levels are
+ * drawn when it is busy again, so an idle machine has no events.
+ *
  * Hidden steal (hidden_steal_rate r > 0): a virtual CPU loses its physical
  * CPU now and then without the guest knowing - the host runs something
  * else, and a guest without steal accounting (no steal time in /proc/stat)
@@ -200,6 +210,10 @@ struct mach_core {
         struct { sim_time idle_time, switch_time, waking_time, busy_time; };
     };
     sim_time wake_cpu_time;  /* of waking_time, what the wakees were charged (wake_idle_cpu) */
+    double speed_f;          /* its speed level's factor (1: none) */
+    int speed_level;
+    sim_time speed_until;    /* when the level ends */
+    sim_event_id speed_ev;   /* ... its end, while the core is busy */
 };
 
 #define MACH_STEAL_LENS GV_CURVE_MAX
@@ -229,6 +243,12 @@ struct mach_params {
                              * FUTEX_WAIT, charged to it as it is switched back in after a
                              * MACH_WAKE_CHAIN wake (0: the waker pays the whole hand-off) */
     uint64_t seed;          /* for the wake-latency and gap draws */
+    /* a core's speed levels: work takes speed_f[i] times as long while the
+     * core is at level i, which lasts an exponential time of mean
+     * speed_dwell[i] (speed_n < 2: none) */
+    const double *speed_f;
+    const sim_time *speed_dwell;
+    int speed_n;
 };
 
 struct machine {
@@ -247,6 +267,12 @@ struct machine {
     uint64_t migrations; /* idle-balance pulls */
     int nbusy;           /* cores running a task (CORE_BUSY) */
     bool corun;          /* corun_slowdown applies (> 1, several cores) */
+    bool speed_on;       /* speed levels */
+    bool scaled;         /* corun || speed_on: a burst's time is its work times a factor */
+    struct rng speed_rng;
+    double speed_f[8];
+    sim_time speed_dwell[8];
+    int speed_n;
     struct rng rng;      /* wake-latency jitter */
     sim_time idle_spread, busy_spread;  /* of wake_idle_core, wake_busy_core */
     uint64_t pack_below;  /* a draw below it packs (0 < wake_pack < 1) */
@@ -411,7 +437,7 @@ void mach_ev_burst_end(void *obj, uint64_t arg);
 static inline void mach_burst(struct machine *m, struct mach_task *t, sim_time d,
                               mach_cont k, void *ctx)
 {
-    if (__builtin_expect(t->state != MT_RUNNING || t->in_burst || m->corun, 0)) {
+    if (__builtin_expect(t->state != MT_RUNNING || t->in_burst || m->scaled, 0)) {
         mach_burst_general(m, t, d, k, ctx);
         return;
     }

@@ -493,6 +493,57 @@ static void test_map(void)
 /* The hidden steal's summary: the rate per second of kept time, the share
  * of it, and the gaps' quantiles at the middles of equal shares as the
  * equally likely lengths; and the keys calib_map writes from it. */
+/* Speed levels (calib_speed.c): windows of 1.0 and 1.5 ms in runs, on two
+ * CPUs; a lone window of the other kind takes its neighbours'. */
+static void test_speed_summarise(void)
+{
+    double w[200];
+    int cpu[200];
+    for (int i = 0; i < 200; i++) {
+        cpu[i] = i < 100 ? 0 : 1;
+        int k = i % 100;  /* each CPU: 30 fast, 20 slow, 30 fast, 20 slow */
+        w[i] = (k >= 30 && k < 50) || k >= 80 ? 1.5e6 : 1.0e6;
+    }
+    w[10] = 1.5e6;  /* a lone slow window among fast ones */
+    struct calib_speed sp;
+    ASSERT_EQ(calib_speed_summarise(w, cpu, 200, &sp), GV_OK);
+    ASSERT(sp.measured);
+    ASSERT_EQ(sp.nlev, 2);
+    ASSERT(fabs(sp.factor[0] - 1.0) < 1e-9);   /* the majority's median is every window's */
+    ASSERT(fabs(sp.factor[1] - 1.5) < 1e-9);
+    ASSERT(fabs(sp.share[0] - 0.6) < 1e-9);    /* the lone window counted fast */
+    /* runs: fast 30 ms twice per CPU (the lone window inside one), slow 20 x 1.5 ms */
+    ASSERT(fabs(sp.dwell_ns[0] - 30.125e6) < 1);  /* (the lone window is 1.5 ms long) */
+    ASSERT(fabs(sp.dwell_ns[1] - 30e6) < 1);
+    /* one speed: within 10% between the 10th and 90th percentiles */
+    for (int i = 0; i < 200; i++) w[i] = 1.0e6 + (i % 7) * 1e4;
+    ASSERT_EQ(calib_speed_summarise(w, cpu, 200, &sp), GV_OK);
+    ASSERT_EQ(sp.nlev, 1);
+    ASSERT_EQ(calib_speed_summarise(w, cpu, 5, &sp), GV_EINVAL);
+    /* the keys: two levels only */
+    struct calib_result *r = calloc(1, sizeof *r);
+    struct calib_profile *pr = malloc(sizeof *pr);
+    ASSERT(r && pr);
+    struct calib_host h = { 0 };
+    r->speed = (struct calib_speed){ .measured = true, .windows = 200, .window_ns = 1e6, .nlev = 2,
+                                     .factor = { 1.0, 1.304 }, .dwell_ns = { 26.1e6, 13.5e6 }, .share = { 0.7, 0.3 } };
+    calib_map(r, &h, pr);
+    const struct calib_key *k = calib_profile_key(pr, "speed_levels");
+    ASSERT(k != NULL);
+    char buf[128];
+    calib_key_value(k, buf, sizeof buf);
+    ASSERT_STREQ(buf, "[1, 1.304]");
+    k = calib_profile_key(pr, "speed_dwell");
+    ASSERT(k != NULL);
+    calib_key_value(k, buf, sizeof buf);
+    ASSERT_STREQ(buf, "[\"26.1ms\", \"13.5ms\"]");
+    r->speed.nlev = 1;
+    calib_map(r, &h, pr);
+    ASSERT(calib_profile_key(pr, "speed_levels") == NULL);
+    free(r);
+    free(pr);
+}
+
 static void test_steal_summarise(void)
 {
     double g[32];
@@ -781,6 +832,7 @@ int main(void)
     RUN(test_kernel_to_scheduler);
     RUN(test_map);
     RUN(test_steal_summarise);
+    RUN(test_speed_summarise);
     RUN(test_cache_probe);
     RUN(test_wake_probe);
     RUN(test_docs_table);

@@ -298,6 +298,70 @@ static void test_unlock_after_sleep_wakes_nobody(void)
     ASSERT_EQ(r1.m.cpu - r0.m.cpu, (sim_time)r0.m.sched_lock_waits * SIM_US);
 }
 
+/* Two threads taking turns at a call holding the 3.1 GVL and a syscall,
+ * on one CPU whose woken thread preempts its waker; getpid(2) costing
+ * `getpid` (syscalls.getpid). */
+static struct fx_result barging_pair_case(sim_time none, sim_time getpid)
+{
+    static struct scn_op body[2];
+    body[0] = fx_compute(1600 * SIM_NS);
+    body[1] = fx_syscall(1600 * SIM_NS, false);
+    static struct scn_prog prog = { body, 2 };
+    static struct scn_op ops[1];
+    ops[0] = fx_loop(2000, &prog, false);
+    static struct scn_thread th[1];
+    th[0] = (struct scn_thread){ "w", 2, { ops, 1 }, 0, false };
+    struct scenario s = fx_one_ractor(1, GVL_POLICY_BARGING, &g_ractor, th, 1);
+    s.machine.os_scheduler = OS_SCHED_EEVDF_DELAY;
+    s.machine.os_tick = 40 * SIM_US;
+    s.machine.os_timeslice = 40 * SIM_US;
+    s.machine.futex_wake = 3 * SIM_US;
+    s.machine.futex_wake_none = none;
+    s.machine.syscall_cost[CALL_GETPID] = getpid;
+    return simulate_with_queue(s);
+}
+
+/* Under the 3.1 GVL a waiter woken by a release preempts its waker on
+ * one CPU inside gvl->lock, sleeps on it, and takes it with the word at 2;
+ * its unlock's FUTEX_WAKE finds nobody (models/vm_lock.c) and costs what
+ * such a call costs, futex_wake_none - not futex_wake, the wake of a
+ * sleeper (a perf trace of Ruby 3.1.2's two-CPU mtime loop: 0.8 us for the
+ * first, 8.9 us for the second, tracing included). */
+static void test_barging_unlock_wakes_nobody(void)
+{
+    struct fx_result r0 = barging_pair_case(1 * SIM_US, 0);
+    struct fx_result r1 = barging_pair_case(1 * SIM_US + SIM_NS, 0);
+    ASSERT_EQ(r0.rc, GV_OK);
+    ASSERT_EQ(r1.rc, GV_OK);
+    ASSERT(r0.m.gvl_lock_waits > 50);
+    /* the same run, 1 ns more CPU for each unlock of nobody: one per sleep
+     * on gvl->lock (with futex_wake charged instead, none) */
+    ASSERT_EQ(r1.m.gvl_lock_waits, r0.m.gvl_lock_waits);
+    ASSERT_EQ(r1.m.wakeups, r0.m.wakeups);
+    ASSERT_EQ(r1.m.vol_switches, r0.m.vol_switches);
+    ASSERT(r1.m.cpu - r0.m.cpu >= (sim_time)r0.m.gvl_lock_waits * SIM_NS);
+    ASSERT(r1.m.cpu - r0.m.cpu <= (sim_time)(r0.m.gvl_lock_waits + r0.m.wakeups) * SIM_NS);
+}
+
+/* 3.1's do_gvl_timer starts with ubf_timer_disarm, whose
+ * `timer_posix.owner != getpid()` is a real system call (glibc caches no
+ * pid), made holding gvl->lock: syscalls.getpid each time a waiter
+ * becomes the designated timer (and at every native_sleep,
+ * rb_sigwait_fd_get; none here). */
+static void test_barging_getpid(void)
+{
+    struct fx_result r0 = barging_pair_case(1 * SIM_US, 0);
+    struct fx_result r1 = barging_pair_case(1 * SIM_US, SIM_NS);
+    ASSERT_EQ(r0.rc, GV_OK);
+    ASSERT_EQ(r1.rc, GV_OK);
+    /* one waiter at a time: every wait for the GVL is the designated
+     * timer's (do_gvl_timer, one getpid each, the path unchanged by 1 ns),
+     * each ended by a release's signal - the wakes that are not gvl->lock's */
+    ASSERT_EQ(r1.m.vol_switches, r0.m.vol_switches);
+    ASSERT(r0.m.wakeups > r0.m.gvl_lock_waits + 50);
+    ASSERT_EQ(r1.m.cpu - r0.m.cpu, (sim_time)(r0.m.wakeups - r0.m.gvl_lock_waits) * SIM_NS);
+}
+
 /* The #21685 mechanism: once another thread is ready, every syscall of an
  * eager GVL is a hand-off, a futex wake and a voluntary switch (the ready
  * queue never drains: the thread handing off queues up behind its
@@ -695,6 +759,8 @@ int main(void)
     RUN(test_signal_before_futex_wait);
     RUN(test_barging_futex_wait_window);
     RUN(test_unlock_after_sleep_wakes_nobody);
+    RUN(test_barging_unlock_wakes_nobody);
+    RUN(test_barging_getpid);
     RUN(test_eager_switch_per_syscall);
     RUN(test_queue_park_wake);
     RUN(test_quantum);

@@ -520,6 +520,43 @@ static void test_hidden_steal(void)
     ms_teardown(&w);
 }
 
+/* Speed levels: one task's burst of 1,000,000 on one core whose levels
+ * switch every 1,000 on average.  Two levels of one factor, 2: the burst
+ * takes twice its work exactly, however often it is re-timed (the work is
+ * kept across each switch); levels 1 and 3, equally long on average: half
+ * the time at each, in which the work goes at 1 and at 1/3, so the burst
+ * takes about 1.5 times its work (within a tenth over ~1,000 switches),
+ * the same for the same seed; no levels: the work. */
+static sim_time speed_run(const double *f, uint64_t seed)
+{
+    static const struct ms_step a[] = { { A_BURST, 1000000, 0 }, { A_MARK, 0, 0 }, { A_EXIT, 0, 0 } };
+    const struct ms_step *const s[] = { a };
+    struct mach_params p = ms_params(1, MACH_SCHED_EEVDF);
+    static const sim_time dwell[] = { 1000, 1000 };
+    p.speed_f = f;
+    p.speed_dwell = f ? dwell : NULL;
+    p.speed_n = f ? 2 : 0;
+    p.seed = seed;
+    struct ms_world w;
+    ms_setup_params(&w, &p, s, 1);
+    ms_start(&w, 0);
+    ms_run(&w);
+    sim_time end = w.t[0].marks[0];
+    ms_teardown(&w);
+    return end;
+}
+
+static void test_speed_levels(void)
+{
+    static const double same[] = { 2.0, 2.0 }, two[] = { 1.0, 3.0 };
+    ASSERT_EQ(speed_run(NULL, 1), 10 + 1000000);
+    ASSERT_EQ(speed_run(same, 1), 10 + 2000000);
+    sim_time a = speed_run(two, 1), b = speed_run(two, 1), c = speed_run(two, 2);
+    ASSERT(a > 10 + 1350000 && a < 10 + 1650000);
+    ASSERT_EQ(a, b);
+    ASSERT(c != a);
+}
+
 static void test_wake_idle_extra(void)
 {
     ASSERT_EQ(idle_wake_run(1000, false), 10);      /* no curve: wake_idle_core alone */
@@ -715,6 +752,7 @@ static void corun_setup(struct ms_world *w, const struct ms_step *const *s, int 
     ms_setup(w, 2, s, n);
     w->m.p.corun_slowdown = slowdown;
     w->m.corun = slowdown > 1;
+    w->m.scaled = w->m.corun || w->m.speed_on;
 }
 
 static void test_corun(void)
@@ -795,6 +833,7 @@ int main(void)
     RUN(test_protocol_violation_reported);
     RUN(test_corun);
     RUN(test_hidden_steal);
+    RUN(test_speed_levels);
     RUN(test_stall_core);
     TEST_DONE();
 }

@@ -1,0 +1,190 @@
+/* calib_speed.c - the speed levels of a virtual CPU (CALIB_SPEED_WINDOW:
+ * the machine keys speed_levels and speed_dwell).
+ *
+ * On the AMD EPYC guest (Firecracker, Linux 6.18.44-fc-v1147, 2026-12-03)
+ * a stat(2) of a cached file and the user-space loop timed right after it
+ * slowed down together by the same factor, about 1.45 (stat 1.09 -> 1.66
+ * us, the loop 190 -> 280 ns), for tens to hundreds of milliseconds at a
+ * time, and the two vCPUs did so at different times: the host shares its
+ * cores (an SMT sibling, a frequency) with work the guest cannot see.  A
+ * two-thread loop that keeps its threads in step - one in its system call
+ * while the other holds the GVL - falls out of step when one CPU slows
+ * (docs/validate.md, "The 3.1 loop on the v1147 guest").
+ *
+ * The measurement: a thread pinned to each CPU in turn (the other idle)
+ * makes stat(2) calls (stat_calls) in windows of SPEED_SUBS
+ * sub-windows of about
+ * SPEED_SUB_NS each; a window's length is its median sub-window times
+ * SPEED_SUBS, so that a hidden-steal gap (calib_steal.c, tens of us) or a
+ * tick does not move it.  calib_speed_summarise classifies the windows: if
+ * their 90th percentile is less than SPEED_TWO_LEVELS times their 10th,
+ * the CPU has one speed (no keys); else a window is slow above the
+ * geometric middle of the two, a lone window between two of the other
+ * kind taking theirs, and each level's factor is its windows' median over
+ * every window's median (so that the costs calibrate's other
+ * measurements took as medians stay the level most windows ran at), its
+ * dwell the mean length of its runs of windows.
+ */
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "../common/err.h"
+#include "../common/stats.h"
+#include "calib_int.h"
+
+#define SPEED_SUB_NS 50000.0
+#define SPEED_SUBS 20
+#define SPEED_TWO_LEVELS 1.10
+
+int calib_speed_summarise(const double *win_ns, const int *cpu, int n, struct calib_speed *out)
+{
+    memset(out, 0, sizeof *out);
+    if (n < 10) return GV_EINVAL;
+    double *s = malloc((size_t)n * sizeof *s);
+    unsigned char *slow = malloc((size_t)n);
+    if (!s || !slow) {
+        free(s);
+        free(slow);
+        return GV_ENOMEM;
+    }
+    memcpy(s, win_ns, (size_t)n * sizeof *s);
+    stats_sort(s, (size_t)n);
+    double med = calib_quantile(s, n, 0.5);
+    out->p10 = calib_quantile(s, n, 0.1);
+    out->p90 = calib_quantile(s, n, 0.9);
+    out->windows = n;
+    out->window_ns = med;
+    out->measured = true;
+    out->nlev = 1;
+    if (!(out->p10 > 0) || out->p90 < SPEED_TWO_LEVELS * out->p10) {
+        free(s);
+        free(slow);
+        return GV_OK;
+    }
+    double cut = sqrt(out->p10 * out->p90);
+    for (int i = 0; i < n; i++) slow[i] = win_ns[i] > cut;
+    /* a lone window between two of the other kind, on one CPU, takes theirs */
+    for (int i = 1; i + 1 < n; i++)
+        if (cpu[i - 1] == cpu[i] && cpu[i + 1] == cpu[i] && slow[i - 1] == slow[i + 1] && slow[i] != slow[i - 1])
+            slow[i] = slow[i - 1];
+    int cnt[2] = { 0, 0 }, runs[2] = { 0, 0 };
+    double len[2] = { 0, 0 };
+    for (int i = 0; i < n; i++) {
+        int k = slow[i];
+        cnt[k]++;
+        len[k] += win_ns[i];
+        if (i == 0 || cpu[i - 1] != cpu[i] || slow[i - 1] != slow[i]) runs[k]++;
+    }
+    if (cnt[0] == 0 || cnt[1] == 0) {
+        free(s);
+        free(slow);
+        return GV_OK;
+    }
+    for (int k = 0; k < 2; k++) {
+        int m = 0;
+        for (int i = 0; i < n; i++)
+            if (slow[i] == k) s[m++] = win_ns[i];
+        stats_sort(s, (size_t)m);
+        out->factor[k] = calib_quantile(s, m, 0.5) / med;
+        out->dwell_ns[k] = len[k] / (double)runs[k];
+        out->share[k] = (double)cnt[k] / (double)n;
+    }
+    out->nlev = 2;
+    free(s);
+    free(slow);
+    return GV_OK;
+}
+
+/* The window's work: stat(2) of the benchmark's file (calib.c).  The slow
+ * level is in the memory path, not the ALU, and differs by workload: on
+ * the v1147 guest, between the two levels, the register-only chain of
+ * exec_spin kept 340 ns, a stat went from 1.11 to 1.69 us (x1.5), Ruby
+ * 3.1.2's `while i < 4000; i += 1; end` with a File.mtime from 39.7 to
+ * 53-56 us (x1.35-1.4), a volatile `v += i * i` loop x1.4-1.8 from run to
+ * run, a bare load-store chain x1.9.  A system call is the work the
+ * levels matter for here, and the nearest to the interpreter's factor. */
+static void stat_calls(const char *path, uint64_t iters)
+{
+    struct stat st;
+    for (uint64_t i = 0; i < iters; i++) (void)stat(path, &st);
+}
+
+/* One window on the current CPU: SPEED_SUBS sub-windows of `iters`
+ * calls of stat_calls, their median times SPEED_SUBS. */
+static double window(const char *path, uint64_t iters)
+{
+    double sub[SPEED_SUBS];
+    for (int i = 0; i < SPEED_SUBS; i++) {
+        long long t = calib_now_ns();
+        stat_calls(path, iters);
+        sub[i] = (double)(calib_now_ns() - t);
+    }
+    stats_sort(sub, SPEED_SUBS);
+    return sub[SPEED_SUBS / 2] * SPEED_SUBS;
+}
+
+/* Calls of stat_calls for about SPEED_SUB_NS (the fastest of a few). */
+static uint64_t sub_iters(const char *path)
+{
+    const uint64_t probe = 200;
+    double best = 0;
+    for (int i = 0; i < 5; i++) {
+        long long t = calib_now_ns();
+        stat_calls(path, probe);
+        double d = (double)(calib_now_ns() - t);
+        if (d > 0 && (best == 0 || d < best)) best = d;
+    }
+    return best > 0 ? (uint64_t)(SPEED_SUB_NS * (double)probe / best) + 1 : probe;
+}
+
+void calib_bench_speed(struct calib_ctx *c)
+{
+    struct calib_stat *st = &c->r->m[CALIB_SPEED_WINDOW];
+    uint64_t iters = 0;
+    int ncpu = c->cpu1 >= 0 ? 2 : 1;
+    double per_cpu_s = calib_budget(c, 8.0) / ncpu;
+    int per_cpu = (int)(per_cpu_s * 1e9 / (SPEED_SUB_NS * SPEED_SUBS));  /* (4 s a CPU; --quick: 1 s) */
+    if (per_cpu < 20) per_cpu = 20;
+    int n = 0, rc = GV_OK;
+    double *w = malloc((size_t)(per_cpu * ncpu) * sizeof *w);
+    int *cpu = malloc((size_t)(per_cpu * ncpu) * sizeof *cpu);
+    struct calib_series all = { 0 };
+    if (!w || !cpu) rc = GV_ENOMEM;
+    for (int k = 0; k < ncpu && rc == GV_OK; k++) {
+        if ((rc = calib_pin_self(c, k ? c->cpu1 : c->cpu0)) != GV_OK) break;
+        if (!iters) iters = sub_iters(c->o->stat_path);  /* (one length for every CPU) */
+        for (int i = 0; i < per_cpu; i++, n++) {
+            w[n] = window(c->o->stat_path, iters);
+            cpu[n] = k;
+            calib_series_add(&all, w[n]);
+        }
+    }
+    if (ncpu > 1 && rc == GV_OK) rc = calib_pin_self(c, c->cpu0);
+    if (rc == GV_OK && !all.oom) rc = calib_speed_summarise(w, cpu, n, &c->r->speed);
+    if (rc == GV_OK && all.oom) rc = GV_ENOMEM;
+    if (rc == GV_OK) {
+        calib_series_stat(&all, st);
+        st->rounds = ncpu;
+        const struct calib_speed *sp = &c->r->speed;
+        if (sp->nlev == 2)
+            snprintf(st->note, sizeof st->note,
+                     "%d windows of %.3g ms, %d CPU%s: two levels, x%.3g for %.3g ms (%.0f%% of the windows) and "
+                     "x%.3g for %.3g ms (%.0f%%)", n, sp->window_ns * 1e-6, ncpu, ncpu == 1 ? "" : "s", sp->factor[0],
+                     sp->dwell_ns[0] * 1e-6, sp->share[0] * 100, sp->factor[1], sp->dwell_ns[1] * 1e-6,
+                     sp->share[1] * 100);
+        else
+            snprintf(st->note, sizeof st->note, "%d windows of %.3g ms, %d CPU%s: one level (90th / 10th percentile %.3g)",
+                     n, sp->window_ns * 1e-6, ncpu, ncpu == 1 ? "" : "s", sp->p90 / sp->p10);
+    } else {
+        calib_skip(st, rc == GV_ENOMEM ? "out of memory" : c->err);
+        c->err[0] = '\0';
+    }
+    calib_series_free(&all);
+    free(w);
+    free(cpu);
+    calib_done(c, CALIB_SPEED_WINDOW);
+}
