@@ -166,7 +166,7 @@ int mach_init(struct machine *m, struct sim_engine *eng, const struct mach_param
     for (int i = 0; i < p->cores; i++) m->cores[i].speed_f = 1.0;
     if (p->speed_n >= 2 && p->speed_f && p->speed_dwell) {
         m->speed_on = true;
-        m->speed_n = p->speed_n < 8 ? p->speed_n : 8;
+        m->speed_n = p->speed_n < MACH_SPEED_LEVELS ? p->speed_n : MACH_SPEED_LEVELS;
         for (int i = 0; i < m->speed_n; i++) {
             m->speed_f[i] = p->speed_f[i];
             m->speed_dwell[i] = p->speed_dwell[i];
@@ -293,32 +293,30 @@ static double burst_factor(const struct machine *m, int core)
     return f;
 }
 
-/* b changed: every burst running on a core is re-timed at the new factor. */
-static void corun_replan_core(struct machine *m, int i);
-static void corun_replan(struct machine *m)
-{
-    for (int i = 0; i < m->ncores; i++) corun_replan_core(m, i);
-}
-
+/* Core i's burst, if one runs there, re-timed at the core's factor now
+ * (b changed, or the core's speed level): the work left is kept. */
 static void corun_replan_core(struct machine *m, int i)
 {
     sim_time now = mach_now_of(m);
-    {
-        double f = burst_factor(m, i);
-        struct mach_task *t = m->cores[i].cur;
-        if (m->cores[i].state != CORE_BUSY || !t || t->state != MT_RUNNING || !t->in_burst || t->burst_f == f)
-            return;
-        if (t->rated) {
-            rated_replan(m, t);
-            return;
-        }
-        sim_time left = t->burst_end > now ? t->burst_end - now : 0;
-        t->burst_end = mach_end_of(now, corun_time(corun_work(left, t->burst_f), f));
-        t->burst_f = f;
-        sim_time at = t->burst_cut && t->burst_cut < t->burst_end ? t->burst_cut : t->burst_end;
-        sim_cancel(m->eng, t->burst_ev);
-        t->burst_ev = sim_at(m->eng, at, mach_ev_burst_end, t, (uint64_t)(uintptr_t)m);
+    double f = burst_factor(m, i);
+    struct mach_task *t = m->cores[i].cur;
+    if (m->cores[i].state != CORE_BUSY || !t || t->state != MT_RUNNING || !t->in_burst || t->burst_f == f) return;
+    if (t->rated) {
+        rated_replan(m, t);
+        return;
     }
+    sim_time left = t->burst_end > now ? t->burst_end - now : 0;
+    t->burst_end = mach_end_of(now, corun_time(corun_work(left, t->burst_f), f));
+    t->burst_f = f;
+    sim_time at = t->burst_cut && t->burst_cut < t->burst_end ? t->burst_cut : t->burst_end;
+    sim_cancel(m->eng, t->burst_ev);
+    t->burst_ev = sim_at(m->eng, at, mach_ev_burst_end, t, (uint64_t)(uintptr_t)m);
+}
+
+/* b changed: every burst running on a core is re-timed at the new factor. */
+static void corun_replan(struct machine *m)
+{
+    for (int i = 0; i < m->ncores; i++) corun_replan_core(m, i);
 }
 
 /* ---- speed levels --------------------------------------------------------- */

@@ -217,6 +217,7 @@ struct mach_core {
 };
 
 #define MACH_STEAL_LENS GV_CURVE_MAX
+#define MACH_SPEED_LEVELS 8  /* the most speed levels a machine has (more are ignored) */
 
 struct mach_params {
     int cores;
@@ -270,8 +271,8 @@ struct machine {
     bool speed_on;       /* speed levels */
     bool scaled;         /* corun || speed_on: a burst's time is its work times a factor */
     struct rng speed_rng;
-    double speed_f[8];
-    sim_time speed_dwell[8];
+    double speed_f[MACH_SPEED_LEVELS];
+    sim_time speed_dwell[MACH_SPEED_LEVELS];
     int speed_n;
     struct rng rng;      /* wake-latency jitter */
     sim_time idle_spread, busy_spread;  /* of wake_idle_core, wake_busy_core */
