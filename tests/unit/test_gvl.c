@@ -241,7 +241,9 @@ static void test_signal_before_futex_wait(void)
  * loop): with the window, most hand-offs meet a waiter on its way in, so
  * fewer waits end in a sleep; the profile without the key models no
  * window.  On one core the window is not charged: the runs are alike. */
-static struct fx_result window_case(int cores, sim_time none)
+/* Two threads of 2,000 turns at a 1.6 us call holding the 3.1 GVL and a
+ * 1.6 us syscall. */
+static struct scenario barging_pair(int cores)
 {
     static struct scn_op body[2];
     body[0] = fx_compute(1600 * SIM_NS);
@@ -251,7 +253,12 @@ static struct fx_result window_case(int cores, sim_time none)
     ops[0] = fx_loop(2000, &prog, false);
     static struct scn_thread th[1];
     th[0] = (struct scn_thread){ "w", 2, { ops, 1 }, 0, false };
-    struct scenario s = fx_one_ractor(cores, GVL_POLICY_BARGING, &g_ractor, th, 1);
+    return fx_one_ractor(cores, GVL_POLICY_BARGING, &g_ractor, th, 1);
+}
+
+static struct fx_result window_case(int cores, sim_time none)
+{
+    struct scenario s = barging_pair(cores);
     s.machine.futex_wake = 3590 * SIM_NS;
     s.machine.wake_ipi = 3770 * SIM_NS;
     s.machine.wake_idle_core = 10700 * SIM_NS;
@@ -298,20 +305,11 @@ static void test_unlock_after_sleep_wakes_nobody(void)
     ASSERT_EQ(r1.m.cpu - r0.m.cpu, (sim_time)r0.m.sched_lock_waits * SIM_US);
 }
 
-/* Two threads taking turns at a call holding the 3.1 GVL and a syscall,
- * on one CPU whose woken thread preempts its waker; getpid(2) costing
- * `getpid` (syscalls.getpid). */
+/* barging_pair on one CPU whose woken thread preempts its waker (short
+ * slices: many preemptions); getpid(2) costing `getpid` (syscalls.getpid). */
 static struct fx_result barging_pair_case(sim_time none, sim_time getpid)
 {
-    static struct scn_op body[2];
-    body[0] = fx_compute(1600 * SIM_NS);
-    body[1] = fx_syscall(1600 * SIM_NS, false);
-    static struct scn_prog prog = { body, 2 };
-    static struct scn_op ops[1];
-    ops[0] = fx_loop(2000, &prog, false);
-    static struct scn_thread th[1];
-    th[0] = (struct scn_thread){ "w", 2, { ops, 1 }, 0, false };
-    struct scenario s = fx_one_ractor(1, GVL_POLICY_BARGING, &g_ractor, th, 1);
+    struct scenario s = barging_pair(1);
     s.machine.os_scheduler = OS_SCHED_EEVDF_DELAY;
     s.machine.os_tick = 40 * SIM_US;
     s.machine.os_timeslice = 40 * SIM_US;
