@@ -30,7 +30,7 @@ static int check_spread(const char *v, char *err, size_t errlen)
     return 0;
 }
 
-static const char *const only_names[] = { "cache", "ruby", NULL };
+static const char *const only_names[] = { "cache", "ruby", "speed", NULL };
 
 static const struct args_opt calibrate_opts[] = {
     CLI_OPT_OUTPUT_H("FILE", "the profile (default: stdout), atomically; use it with\n"
@@ -52,14 +52,17 @@ static const struct args_opt calibrate_opts[] = {
               "line_transfer, remote_rmw, free_remote, sched_lock_cs,\n"
               "line_store_batch, then the probe again (about 10 s);\n"
               "ruby = the Ruby's (--ruby PATH) insn_time and method_work,\n"
-              "for a Ruby other than the profile's (about 10 s)" },
+              "for a Ruby other than the profile's (about 10 s);\n"
+              "speed = the CPUs' speed levels, speed_levels and\n"
+              "speed_dwell (none written when the windows show one\n"
+              "speed; about 8 s, --quick 2 s)" },
     CLI_OPT_QUIET_H("no progress lines"),
     CLI_OPT_END,
 };
 
 const struct cli_command cli_cmd_calibrate = {
     .name = "calibrate",
-    .usage = "[-o PROFILE.json] [--quick] [--only cache|ruby] [--name NAME] [--max-spread F] [--ruby PATH | --no-ruby] "
+    .usage = "[-o PROFILE.json] [--quick] [--only cache|ruby|speed] [--name NAME] [--max-spread F] [--ruby PATH | --no-ruby] "
              "[-q]",
     .summary = "measure this machine on real threads and write a machine profile",
     .args = { calibrate_opts, "ARGUMENT", 0, 0 },
@@ -206,7 +209,8 @@ static void write_profile(FILE *f, const struct cal_opts *o, const char *command
     else snprintf(name, sizeof name, "calibrated");
     snprintf(desc, sizeof desc, "Measured by gvlsim calibrate%s%s on %s, %d CPUs (%d online), Linux %s, %s, %s.",
              o->quick ? " --quick" : "", o->only == CALIB_ONLY_CACHE ? " --only cache (the cache keys only)"
-             : o->only == CALIB_ONLY_RUBY ? " --only ruby (the keys of one Ruby only)" : "", h->cpu_model, h->cpus_allowed, h->cpus_online, h->kernel, h->libc,
+             : o->only == CALIB_ONLY_RUBY ? " --only ruby (the keys of one Ruby only)"
+             : o->only == CALIB_ONLY_SPEED ? " --only speed (the speed levels only)" : "", h->cpu_model, h->cpus_allowed, h->cpus_online, h->kernel, h->libc,
              h->date);
     fprintf(f, "{");
     kv_str(f, "\n  ", "name", name);
@@ -302,7 +306,7 @@ static int calibrate_exec(const struct args *a)
     };
     /* --only NAME: the group of that name (args checked it is one of only_names) */
     const char *only = args_str(a, "only", NULL);
-    for (enum calib_group g = CALIB_ONLY_CACHE; only && g <= CALIB_ONLY_RUBY; g++)
+    for (enum calib_group g = CALIB_ONLY_CACHE; only && g <= CALIB_ONLY_SPEED; g++)
         if (!strcmp(only, calib_group_name(g))) o.only = g;
     char err[GV_ERRLEN];
     /* open the output first: a path that cannot be written fails before a minute of measuring */
@@ -346,7 +350,9 @@ static int calibrate_exec(const struct args *a)
     if (o.only != CALIB_ALL) {  /* the group's keys only: the others would be defaults, not measurements */
         int n = 0;
         for (int i = 0; i < p.n; i++)
-            if (o.only == CALIB_ONLY_CACHE ? calib_is_cache_key(p.k[i].name) : calib_is_ruby_key(p.k[i].name))
+            if (o.only == CALIB_ONLY_CACHE   ? calib_is_cache_key(p.k[i].name)
+                : o.only == CALIB_ONLY_SPEED ? calib_is_speed_key(p.k[i].name)
+                                             : calib_is_ruby_key(p.k[i].name))
                 p.k[n++] = p.k[i];
         p.n = n;
     }

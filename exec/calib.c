@@ -139,6 +139,7 @@ const char *calib_group_name(enum calib_group g)
     switch (g) {
     case CALIB_ONLY_CACHE: return "cache";
     case CALIB_ONLY_RUBY: return "ruby";
+    case CALIB_ONLY_SPEED: return "speed";
     default: return NULL;
     }
 }
@@ -154,6 +155,8 @@ bool calib_in_group(enum calib_group g, enum calib_id id)
     case CALIB_RUBY_MARK_THREAD: case CALIB_RUBY_MARK_OBJECT: case CALIB_RUBY_ALLOC: case CALIB_RUBY_GC_GAP_1MS:
     case CALIB_RUBY_GC_GAP_3MS: case CALIB_RUBY_GC_GAP_10MS: case CALIB_RUBY_GC_GAP_30MS:
         return g == CALIB_ALL || g == CALIB_ONLY_RUBY;
+    case CALIB_SPEED_WINDOW:
+        return g == CALIB_ALL || g == CALIB_ONLY_SPEED;
     default:
         return g == CALIB_ALL;
     }
@@ -440,6 +443,7 @@ int calib_run(const struct calib_opts *o, struct calib_result *r, char *err, siz
         const char *group = calib_group_name(oo.only);
         calib_name(group);
         if (oo.only == CALIB_ONLY_CACHE) calib_bench_cache_only(&c);
+        else if (oo.only == CALIB_ONLY_SPEED) calib_bench_speed(&c);
         else calib_bench_ruby(&c);
         char note[32];
         snprintf(note, sizeof note, "not run (--only %s)", group);

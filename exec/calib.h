@@ -141,9 +141,10 @@ enum calib_group {
                           * incr_shared, free_own, free_remote) between the two probes */
     CALIB_ONLY_RUBY,     /* the measurements of one Ruby (calib_opts.ruby): its VM instruction and its
                           * methods' CPU beyond their system calls (insn_time, method_work) */
+    CALIB_ONLY_SPEED,    /* the speed levels' windows (speed_levels, speed_dwell: calib_speed.c) */
 };
 
-/* The name of group g as `calibrate --only` takes it ("cache", "ruby");
+/* The name of group g as `calibrate --only` takes it ("cache", "ruby", "speed");
  * NULL for CALIB_ALL or a value out of range. */
 const char *calib_group_name(enum calib_group g);
 /* Is the measurement id one of group g's? */

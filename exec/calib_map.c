@@ -389,6 +389,11 @@ bool calib_is_ruby_key(const char *name)
            !strncmp(name, "method_work.", sizeof "method_work." - 1);
 }
 
+bool calib_is_speed_key(const char *name)
+{
+    return !strcmp(name, "speed_levels") || !strcmp(name, "speed_dwell");
+}
+
 /* cache_probe: the regime the cache keys were measured in (the middle of
  * the probes before and after them), each cache key's derivation naming
  * it; written only when a probe ran (two CPUs). */

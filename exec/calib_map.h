@@ -49,6 +49,8 @@ void calib_map(const struct calib_result *r, const struct calib_host *h, struct 
 bool calib_is_cache_key(const char *name);
 /* Is NAME a key of the Ruby measured (insn_time, method_work.CALL)? */
 bool calib_is_ruby_key(const char *name);
+/* The keys of the speed levels (`calibrate --only speed`). */
+bool calib_is_speed_key(const char *name);
 
 /* The key named `name`, or NULL. */
 const struct calib_key *calib_profile_key(const struct calib_profile *p, const char *name);

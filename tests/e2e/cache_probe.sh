@@ -86,6 +86,21 @@ if [ "$ncpu" -ge 2 ]; then
     run check $mtime --set machine="$tmp/cache.json"
     expect_code 0 "the --only cache profile loads"
 
+    # -- calibrate --only speed: the window series alone; its keys only if it saw two levels
+    run calibrate --only speed --quick -q -o "$tmp/speed.json"
+    expect_code 0 "calibrate --only speed"
+    expect_has "$tmp/speed.json" "--only speed profile" '"name": "speed_window_ns", "unit": "ns"' '--only speed'
+    expect_lacks "$tmp/speed.json" "--only speed profile" '"context_switch": ' '"cache_probe": ' '"insn_time": '
+    checks=$((checks + 1))
+    if grep -q '"speed_levels": ' "$tmp/speed.json"; then
+        grep -q '"speed_dwell": \["[0-9.]*[mu]*s", "[0-9.]*[mu]*s"\]' "$tmp/speed.json" ||
+            fail "--only speed: speed_levels without two dwells"
+    else
+        grep -q 'one level (90th / 10th percentile' "$tmp/speed.json" || fail "--only speed: no levels and no note why"
+    fi
+    run check $mtime --set machine="$tmp/speed.json"
+    expect_code 0 "the --only speed profile loads"
+
     # -- real runs: the probe in the rows and the note, the warning against the far profile
     run validate $mtime --backend sim,pthread --reps 2 --max-spread 1000 --set machine="$tmp/far.json" \
         --rows "$tmp/real.csv" -q

@@ -819,6 +819,13 @@ static void test_groups(void)
            calib_is_ruby_key("gc_mark_per_thread") && calib_is_ruby_key("alloc_object"));
     ASSERT(!calib_is_ruby_key("method_work") && !calib_is_ruby_key("syscalls.stat") &&
            !calib_is_ruby_key("insn_timer") && !calib_is_ruby_key("cache_probe"));
+    /* --only speed: the window series alone, and its two keys */
+    ASSERT(calib_in_group(CALIB_ONLY_SPEED, CALIB_SPEED_WINDOW) && !calib_in_group(CALIB_ONLY_CACHE, CALIB_SPEED_WINDOW) &&
+           !calib_in_group(CALIB_ONLY_RUBY, CALIB_SPEED_WINDOW) && !calib_in_group(CALIB_ONLY_SPEED, CALIB_RUBY_INSN) &&
+           !calib_in_group(CALIB_ONLY_SPEED, CALIB_LINE_PROBE));
+    ASSERT(!strcmp(calib_group_name(CALIB_ONLY_SPEED), "speed"));
+    ASSERT(calib_is_speed_key("speed_levels") && calib_is_speed_key("speed_dwell") && !calib_is_speed_key("speed") &&
+           !calib_is_ruby_key("speed_levels") && !calib_is_cache_key("speed_dwell"));
 }
 
 int main(void)
