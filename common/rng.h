@@ -42,6 +42,12 @@ static inline sim_time rng_uniform(struct rng *r, sim_time lo, sim_time hi)
     unsigned __int128 p = (unsigned __int128)rng_next(r) * span;
     return lo + (sim_time)(p >> 64);
 }
+/* A uniform double in [0, 1): 53 random bits. */
+static inline double rng_unit(struct rng *r)
+{
+    return (double)(rng_next(r) >> 11) * 0x1.0p-53;
+}
+
 /* Exponential with the given mean, rounded to the nearest picosecond: the one
  * place a floating-point computation decides a duration. */
 sim_time rng_exp(struct rng *r, sim_time mean);

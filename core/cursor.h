@@ -114,7 +114,7 @@ void core_cursor_popped(struct core_thread *th, sim_time t);
 /* A uniform double in [0, 1) from th's stream (53 random bits). */
 static inline double core_draw_unit(struct core_thread *th)
 {
-    return (double)(rng_next(&th->rng) >> 11) * 0x1.0p-53;
+    return rng_unit(&th->rng);
 }
 
 /* A duration drawn from th's own random stream. */

@@ -1387,9 +1387,12 @@ const cJSON *sch_machine_method_work(const struct sch_doc *d, const char *call)
 }
 
 /* hidden_steal_rate > 0 needs the gaps' lengths (hidden_steal_len). */
-/* speed_levels and speed_dwell: both or neither, one length, the factors
- * above 0 and the dwells too; each message at the key it is about. */
-static void speed_report(struct vctx *c, const cJSON *mach, const char *key, const cJSON *v, const char *fmt, ...)
+/* A message about machine key `key` (value v, the scenario's or its
+ * profile's): at the key when the scenario's machine object gives it, else
+ * at the machine. */
+static void machine_key_report(struct vctx *c, const cJSON *mach, const char *key, const cJSON *v, const char *fmt, ...)
+    __attribute__((format(printf, 5, 6)));
+static void machine_key_report(struct vctx *c, const cJSON *mach, const char *key, const cJSON *v, const char *fmt, ...)
 {
     bool here = cJSON_IsObject(mach) && cJSON_GetObjectItemCaseSensitive(mach, key) == v;
     size_t mark = here ? jptr_push_key(&c->ptr, key) : 0;
@@ -1402,30 +1405,32 @@ static void speed_report(struct vctx *c, const cJSON *mach, const char *key, con
     if (here) jptr_pop(&c->ptr, mark);
 }
 
+/* speed_levels and speed_dwell: both or neither, one length, the factors
+ * above 0 and the dwells too; each message at the key it is about. */
 static void check_speed(struct vctx *c, const cJSON *mach)
 {
     const cJSON *f = machine_member(c->d, NULL, "speed_levels"), *d = machine_member(c->d, NULL, "speed_dwell");
     if (!f && !d) return;
     if (!f || !d) {
-        speed_report(c, mach, f ? "speed_levels" : "speed_dwell", f ? f : d,
+        machine_key_report(c, mach, f ? "speed_levels" : "speed_dwell", f ? f : d,
                      "%s needs %s (a level's factor and its mean dwell, one of each per level; gvlsim calibrate "
                      "measures both)", f ? "speed_levels" : "speed_dwell", f ? "speed_dwell" : "speed_levels");
         return;
     }
     if (!cJSON_IsArray(f) || !cJSON_IsArray(d)) return;  /* (check_list said so) */
     if (cJSON_GetArraySize(f) != cJSON_GetArraySize(d))
-        speed_report(c, mach, "speed_dwell", d, "speed_levels has %d values and speed_dwell %d: one of each per level",
+        machine_key_report(c, mach, "speed_dwell", d, "speed_levels has %d values and speed_dwell %d: one of each per level",
                      cJSON_GetArraySize(f), cJSON_GetArraySize(d));
     for (const cJSON *e = f->child; e; e = e->next)
         if (cJSON_IsNumber(e) && !(e->valuedouble > 0)) {
-            speed_report(c, mach, "speed_levels", f, "a speed level's factor must be above 0 (got %g)", e->valuedouble);
+            machine_key_report(c, mach, "speed_levels", f, "a speed level's factor must be above 0 (got %g)", e->valuedouble);
             break;
         }
     char err[160];
     for (const cJSON *e = d->child; e; e = e->next) {
         sim_time v;
         if (read_dur(c->d->pos, e, &v, err, sizeof err) && v <= 0) {
-            speed_report(c, mach, "speed_dwell", d, "a speed level's dwell must be above 0");
+            machine_key_report(c, mach, "speed_dwell", d, "a speed level's dwell must be above 0");
             break;
         }
     }
@@ -1435,11 +1440,9 @@ static void check_steal(struct vctx *c, const cJSON *mach)
 {
     const cJSON *rate = machine_member(c->d, NULL, "hidden_steal_rate");
     if (!cJSON_IsNumber(rate) || !(rate->valuedouble > 0) || machine_member(c->d, NULL, "hidden_steal_len")) return;
-    bool here = cJSON_IsObject(mach) && cJSON_GetObjectItemCaseSensitive(mach, "hidden_steal_rate") == rate;
-    size_t mark = here ? jptr_push_key(&c->ptr, "hidden_steal_rate") : 0;
-    report(c, here ? rate : mach, 0, "hidden_steal_rate %g needs the gaps' lengths: machine.hidden_steal_len "
-           "(an array of durations; gvlsim calibrate measures both)", rate->valuedouble);
-    if (here) jptr_pop(&c->ptr, mark);
+    machine_key_report(c, mach, "hidden_steal_rate", rate, "hidden_steal_rate %g needs the gaps' lengths: "
+                       "machine.hidden_steal_len (an array of durations; gvlsim calibrate measures both)",
+                       rate->valuedouble);
 }
 
 /* Which machine a scenario runs on, for a message: its profile's name, or

@@ -363,7 +363,7 @@ static void speed_start(struct machine *m)
     for (int i = 0; i < m->speed_n; i++) total += (double)m->speed_dwell[i];
     for (int k = 0; k < m->ncores; k++) {
         struct mach_core *c = &m->cores[k];
-        double x = (double)(rng_next(&m->speed_rng) >> 11) * 0x1p-53 * total;
+        double x = rng_unit(&m->speed_rng) * total;
         int l = 0;
         while (l < m->speed_n - 1 && x >= (double)m->speed_dwell[l]) x -= (double)m->speed_dwell[l++];
         c->speed_level = l;
