@@ -198,6 +198,7 @@ int mach_init(struct machine *m, struct sim_engine *eng, const struct mach_param
         m->p.steal_nlen = 0;
     }
     if (p->expiry_stalls) m->stalls_on = true;
+    m->busy_hooks = m->corun || m->steal_on || m->speed_on;
     if (p->wake_pack > 0 && p->wake_pack < 1)  /* 2^64 x p, exact enough for a share */
         m->pack_below = (uint64_t)(p->wake_pack * 18446744073709551616.0);
     return GV_OK;
@@ -376,10 +377,19 @@ static void speed_start(struct machine *m)
 
 /* (The idle bitmap is kept by dispatch and begin_arrival, the one way
  * into CORE_IDLE and the one way out of it.) */
-/* (Inline: several times per event; the re-timing of co-running bursts,
- * rare, stays out of line.) */
-static inline void core_set_at(struct machine *m, struct mach_core *c, enum mach_core_state st,
-                               struct mach_task *t, sim_time now)
+/* What follows a core's start or stop of being busy, when the machine
+ * has any of it: the co-running rates, the steal and speed timers. */
+static __attribute__((noinline)) void core_busy_hooks(struct machine *m, struct mach_core *c, bool was_busy)
+{
+    if (m->corun) corun_replan(m);
+    if (m->steal_on && !was_busy) steal_arm(m, c);
+    if (m->speed_on && !was_busy) speed_arm(m, c);
+}
+
+/* (Inline in its few callers: several times per event.) */
+static inline __attribute__((always_inline)) void core_set_at(struct machine *m, struct mach_core *c,
+                                                              enum mach_core_state st, struct mach_task *t,
+                                                              sim_time now)
 {
     bool was_busy = c->state == CORE_BUSY;
     c->state_time[c->state] += now - c->state_since;
@@ -389,14 +399,12 @@ static inline void core_set_at(struct machine *m, struct mach_core *c, enum mach
     if (m->obs.core_change) m->obs.core_change(m->obs.ctx, c->id, st, t, now);
     if (was_busy != (st == CORE_BUSY)) {
         m->nbusy += was_busy ? -1 : 1;
-        if (m->corun) corun_replan(m);
-        if (m->steal_on && !was_busy) steal_arm(m, c);
-        if (m->speed_on && !was_busy) speed_arm(m, c);
+        if (m->busy_hooks) core_busy_hooks(m, c, was_busy);
     }
 }
 
-static void core_set(struct machine *m, struct mach_core *c, enum mach_core_state st,
-                     struct mach_task *t)
+static inline __attribute__((always_inline)) void core_set(struct machine *m, struct mach_core *c,
+                                                           enum mach_core_state st, struct mach_task *t)
 {
     core_set_at(m, c, st, t, mach_now_of(m));
 }

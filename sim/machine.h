@@ -288,6 +288,7 @@ struct machine {
     /* hidden steal (cold: a few thousand gaps per simulated second) */
     bool steal_on;               /* steal_rate > 0 with lengths */
     bool stalls_on;              /* gaps of either kind: steal_on or p.expiry_stalls */
+    bool busy_hooks;             /* corun, steal_on or speed_on: a core's busy change does more */
     sim_event_id steal_ev;       /* the next gap, drawn while a core is busy */
     sim_time steal_mean_gap;     /* mean time between gaps, ps */
     sim_time steal_len[MACH_STEAL_LENS];

@@ -753,6 +753,7 @@ static void corun_setup(struct ms_world *w, const struct ms_step *const *s, int 
     w->m.p.corun_slowdown = slowdown;
     w->m.corun = slowdown > 1;
     w->m.scaled = w->m.corun || w->m.speed_on;
+    w->m.busy_hooks = w->m.corun || w->m.steal_on || w->m.speed_on;
 }
 
 static void test_corun(void)
