@@ -66,9 +66,9 @@ static const struct args_opt validate_opts[] = {
     CLI_OPT_FORMAT,
     { .name = "rows", .kind = ARGS_PATH, .metavar = "FILE",
       .help = "also write every run's row to FILE (point, rep, KEY...,\n"
-              "then the columns of `gvlsim run`, then line_probe_ns and\n"
-              "wake_probe_ns: the cache and wake probes before a real run;\n"
-              "format by suffix)" },
+              "then the columns of `gvlsim run`, then line_probe_ns,\n"
+              "wake_probe_ns and speed_slow_share: the cache, wake and speed\n"
+              "probes before a real run; format by suffix)" },
     { .name = "report", .kind = ARGS_ENUM, .values = cmp_report_names,
       .help = "the table on stdout: text (the default), markdown, or JSON\n"
               "with the rows of -o" },
@@ -128,7 +128,10 @@ const struct cli_command cli_cmd_validate = {
         "(wake_idle_core's measurement, 20 wakes: a few ms): a warning says when the\n"
         "runs' wakes differ from the profile's wake_idle_core by more than 15% (a\n"
         "guest's wake drifts from minute to minute; docs/validate.md, \"The wake\n"
-        "drift\").\n"
+        "drift\"), and its speed probe (the speed levels' windows of stat calls,\n"
+        "each CPU alone, about 0.3 s): a warning says when the share of windows at\n"
+        "the slow level differs from the profile's (speed_dwell) by more than 0.2\n"
+        "(docs/validate.md, \"The speed drift\").\n"
         "With --sensitivity the table also gives each simulated figure's range when\n"
         "the profile's measurements (its calibration section: median, q1, q3 of\n"
         "each) move one at a time to their q1 and to their q3, the keys derived from\n"
@@ -193,6 +196,9 @@ struct validation {
     double *wake;                     /* [point * nreps + rep]: the wake probe's latency before those
                                        * real runs, ns (0: none) */
     char wake_note[256];              /* why there is none, or "" */
+    double *speed;                    /* [point * nreps + rep]: the speed probe's share of windows at the
+                                       * slow level before those real runs (0..1; < 0: none) */
+    char speed_note[256];             /* why there is none, or "" */
     /* --sensitivity */
     bool sensitivity;
     int sens_seeds;                   /* seeds of each variant (the first of the table's) */
@@ -413,6 +419,14 @@ static void progress(struct validation *v, const char *what, int p, const uint64
 
 /* ---- the cache regime ------------------------------------------------------- */
 
+/* The speed probes' array: n entries, none taken yet (-1). */
+static double *speed_alloc(size_t n)
+{
+    double *s = malloc(n * sizeof *s);
+    for (size_t i = 0; s && i < n; i++) s[i] = -1;
+    return s;
+}
+
 #define PROBE_ROUNDS 9   /* a few ms */
 #define WAKE_PROBE_WAKES 20   /* a few ms */
 
@@ -455,6 +469,13 @@ static int probes_before(struct validation *v, int p, int k)
         if (rc == GV_OK && !wp.measured) rc = gv_fail(err, sizeof err, GV_ERUN, "no wake recorded");
         code = probe_done(v, rc, wp.lat_ns, v->wake, p, k, v->wake_note, sizeof v->wake_note, "wake", err);
     }
+    if (code == GV_EXIT_OK && !v->speed_note[0]) {
+        struct calib_speed sp;
+        int rc = calib_speed_probe(CALIB_SPEED_PROBE_WINDOWS, &sp, err, sizeof err);
+        /* the share of its windows at the slow level (0: it saw one level) */
+        code = probe_done(v, rc, sp.nlev == 2 ? sp.share[1] : 0.0, v->speed, p, k, v->speed_note,
+                          sizeof v->speed_note, "speed", err);
+    }
     return code;
 }
 
@@ -464,11 +485,14 @@ static void ns_cell(double ns, struct row *cells)
     if (ns > 0) row_printf(cells, "%.1f", ns);
 }
 
-/* line_probe_ns, wake_probe_ns */
+/* line_probe_ns, wake_probe_ns, speed_slow_share */
 static void probe_cells(const struct validation *v, int p, int k, struct row *cells)
 {
     ns_cell(v->probe[(size_t)p * (size_t)v->nreps + (size_t)k], cells);
     ns_cell(v->wake[(size_t)p * (size_t)v->nreps + (size_t)k], cells);
+    double share = v->speed[(size_t)p * (size_t)v->nreps + (size_t)k];
+    row_cell(cells, share >= 0 ? ROW_NUM : ROW_NULL);
+    if (share >= 0) row_printf(cells, "%.3f", share);
 }
 
 /* What the probes of one kind before the real runs found: their range, the
@@ -578,6 +602,65 @@ static void wake_summary(const struct validation *v, char *buf, size_t size)
     }
 }
 
+/* The profile's share of time at its slowest speed level: that level's
+ * mean dwell over the sum of the dwells (the next level is drawn evenly
+ * among the others, so every level is entered as often); 0 without
+ * levels. */
+static double slow_share_of(const struct scn_machine *m)
+{
+    if (m->speed_dwell.n < 2) return 0;
+    int slow = 0;
+    double sum = 0;
+    for (int i = 0; i < m->speed_dwell.n; i++) {
+        sum += (double)m->speed_dwell.v[i];
+        if (m->speed_levels[i] > m->speed_levels[slow]) slow = i;
+    }
+    return sum > 0 ? (double)m->speed_dwell.v[slow] / sum : 0;
+}
+
+/* The speed probes' shares appended to buf (the report's note) and a
+ * warning when one is further than CALIB_SPEED_DRIFT from its profile's
+ * (probe_span's "none" is a figure <= 0: the shares go in as 1 + share). */
+static bool speed_moved(double probe, double prof) { return fabs(probe - prof) > CALIB_SPEED_DRIFT; }
+static double speed_plus_one(const struct scn_machine *m) { return 1 + slow_share_of(m); }
+static void speed_summary(const struct validation *v, char *buf, size_t size)
+{
+    size_t n = (size_t)v->npoints * (size_t)v->nreps;
+    double *plus = malloc(n * sizeof *plus);
+    if (!plus) return;
+    for (size_t i = 0; i < n; i++) plus[i] = v->speed[i] >= 0 ? 1 + v->speed[i] : 0;
+    struct probe_span sp = probe_span(v, plus, speed_plus_one, speed_moved);
+    free(plus);
+    size_t used = strlen(buf);
+    const char *sep = used ? "; " : "";
+    if (!sp.n) {
+        if (v->speed_note[0] && used < size) snprintf(buf + used, size - used, "%s%s", sep, v->speed_note);
+        return;
+    }
+    if (used < size)
+        used += (size_t)snprintf(buf + used, size - used, "%sspeed probe (speed_levels' windows of stat calls, each "
+                                 "CPU alone) before the runs: %.0f-%.0f%% of the windows at the slow level", sep,
+                                 100 * (sp.lo - 1), 100 * (sp.hi - 1));
+    if (used < size) {
+        if (sp.plo < sp.phi)
+            snprintf(buf + used, size - used, "; the profiles' %.0f-%.0f%%", 100 * (sp.plo - 1), 100 * (sp.phi - 1));
+        else
+            snprintf(buf + used, size - used, "; the profile's %.0f%%", 100 * (sp.phi - 1));
+    }
+    if (sp.off) {
+        char label[512];
+        point_label(v, sp.off_p, label, sizeof label);
+        fprintf(stderr,
+                "gvlsim validate: warning: the speed probe before %d of %d configurations' runs found the slow "
+                "level in a share of its windows more than %.0f points from the profile's (first: %s, run %d: "
+                "%.0f%% against %.0f%%): the runs met the CPUs at other speeds than the profile's speed_dwell "
+                "says (a guest's slow level comes and goes from minute to minute), and figures that follow it "
+                "differ as well (docs/validate.md, \"The speed drift\")\n",
+                sp.off, sp.n, 100 * CALIB_SPEED_DRIFT, label, sp.off_k + 1, 100 * (sp.off_ns - 1),
+                100 * (sp.off_prof - 1));
+    }
+}
+
 static int run_all(struct validation *v)
 {
     char err[16384];
@@ -597,7 +680,8 @@ static int run_all(struct validation *v)
             row_clear(&cells);
             row_head(v, p, k, &cells);
             int rc = run_one(v, v->sim, &scn, f, &cells, engine, sizeof engine, err, sizeof err);
-            row_cell(&cells, ROW_NULL);   /* line_probe_ns, wake_probe_ns: a real run's */
+            row_cell(&cells, ROW_NULL);   /* line_probe_ns, wake_probe_ns, speed_slow_share: a real run's */
+            row_cell(&cells, ROW_NULL);
             row_cell(&cells, ROW_NULL);
             if (rc == GV_OK) put_row(v, &cells);
             else code = failed(v, v->sim->name, p, k, rc, err);
@@ -642,9 +726,11 @@ static int point_of_row(const struct validation *v, const struct csv_table *t, s
 }
 
 /* A probe's column `name` of the measured rows into vals[point * nreps +
- * rep] (a real run's row; the simulator's has none); absent: nothing. */
-static int probe_column(struct validation *v, const struct csv_table *t, const char *name, double *vals,
-                        const int *key_col, int rep_col, const char *path, char *err, size_t errlen)
+ * rep] (a real run's row; the simulator's has none); absent: nothing.  A
+ * probe's figure is a positive number of ns, or with `share` a share
+ * (0..1). */
+static int probe_column(struct validation *v, const struct csv_table *t, const char *name, bool share,
+                        double *vals, const int *key_col, int rep_col, const char *path, char *err, size_t errlen)
 {
     int c = csvr_col(t, name);
     for (size_t r = 0; c >= 0 && r < t->nrows; r++) {
@@ -652,9 +738,9 @@ static int probe_column(struct validation *v, const struct csv_table *t, const c
         if (!cell[0]) continue;  /* the simulator's row */
         char *end;
         double ns = strtod(cell, &end);
-        if (*end || !(ns > 0 && ns < 1e9))
-            return gv_fail(err, errlen, GV_EINVAL, "%s: row %zu: %s \"%s\" is not a positive number of ns", path,
-                           r + 2, name, cell);
+        if (*end || end == cell || !(share ? ns >= 0 && ns <= 1 : ns > 0 && ns < 1e9))
+            return gv_fail(err, errlen, GV_EINVAL, "%s: row %zu: %s \"%s\" is not %s", path, r + 2, name, cell,
+                           share ? "a share (0..1)" : "a positive number of ns");
         int p = point_of_row(v, t, r, key_col);
         if (p >= 0) vals[(size_t)p * (size_t)v->nreps + (size_t)atoi(csvr_cell(t, r, rep_col))] = ns;
     }
@@ -694,12 +780,15 @@ static int measured_rows(struct validation *v, const struct csv_table *t, const 
         v->real_f = calloc((size_t)v->npoints * (size_t)v->nreal * (size_t)v->nreps, sizeof *v->real_f);
         v->probe = calloc((size_t)v->npoints * (size_t)v->nreps, sizeof *v->probe);
         v->wake = calloc((size_t)v->npoints * (size_t)v->nreps, sizeof *v->wake);
-        if (!v->real_f || !v->probe || !v->wake) rc = gv_fail(err, errlen, GV_ENOMEM, "out of memory");
+        v->speed = speed_alloc((size_t)v->npoints * (size_t)v->nreps);
+        if (!v->real_f || !v->probe || !v->wake || !v->speed) rc = gv_fail(err, errlen, GV_ENOMEM, "out of memory");
     }
     /* the probes before each configuration's runs, when the rows have them (optional: rows written
      * before one was recorded lack it) */
-    if (rc == GV_OK) rc = probe_column(v, t, "line_probe_ns", v->probe, key_col, col[C_REP], path, err, errlen);
-    if (rc == GV_OK) rc = probe_column(v, t, "wake_probe_ns", v->wake, key_col, col[C_REP], path, err, errlen);
+    if (rc == GV_OK) rc = probe_column(v, t, "line_probe_ns", false, v->probe, key_col, col[C_REP], path, err, errlen);
+    if (rc == GV_OK) rc = probe_column(v, t, "wake_probe_ns", false, v->wake, key_col, col[C_REP], path, err, errlen);
+    if (rc == GV_OK)
+        rc = probe_column(v, t, "speed_slow_share", true, v->speed, key_col, col[C_REP], path, err, errlen);
     int cpu_col = csvr_col(t, "cpu_s");  /* optional: without it, no cpus_busy */
     /* the same for gc_ms_per_gc; rows written before the gc_clock_s column
      * (2026-12-03) held Ruby's GC.stat(:time) in gc_s, and nothing the
@@ -1017,7 +1106,7 @@ static int write_outputs(struct validation *v)
     }
     struct calib_host h;
     calib_host_read(&h);
-    char host[512], note[1024];
+    char host[512], note[1536];
     const char *profile = v->scns[0].machine.name ? v->scns[0].machine.name : "(inline)";
     bool measured = args_has(v->a, "measured");
     if (measured)
@@ -1028,9 +1117,10 @@ static int write_outputs(struct validation *v)
                  h.cpus_online, h.kernel, profile);
     double load[1] = { -1 };
     bool has_load = !measured && getloadavg(load, 1) == 1 && v->load_before >= 0;
-    char probe[768];
+    char probe[1024];
     probe_summary(v, probe, sizeof probe);
     wake_summary(v, probe, sizeof probe);
+    speed_summary(v, probe, sizeof probe);
     note[0] = '\0';
     if (has_load)
         snprintf(note, sizeof note, "1-minute load average: %.2f before the runs, %.2f after (%d CPUs)%s%s",
@@ -1106,6 +1196,7 @@ static int open_rows(struct validation *v)
     csv_columns(&v->rows_cols);
     row_text(&v->rows_cols, "line_probe_ns");
     row_text(&v->rows_cols, "wake_probe_ns");
+    row_text(&v->rows_cols, "speed_slow_share");
     if (v->rows_cols.oom) return GV_EXIT_NOMEM;
     int rc = afile_open(&v->rows_file, path, err, sizeof err);
     if (rc != GV_OK) {
@@ -1145,6 +1236,7 @@ static void validation_free(struct validation *v)
     free(v->real_f);
     free(v->probe);
     free(v->wake);
+    free(v->speed);
     free(v->ranges);
     sens_plan_free(&v->plan);
     sweep_grid_free(&v->grid);
@@ -1172,8 +1264,10 @@ static int validate_exec(const struct args *a)
         v.real_f = calloc(nreal_runs, sizeof *v.real_f);
         v.probe = calloc((size_t)v.npoints * (size_t)v.nreps, sizeof *v.probe);
         v.wake = calloc((size_t)v.npoints * (size_t)v.nreps, sizeof *v.wake);
+        v.speed = speed_alloc((size_t)v.npoints * (size_t)v.nreps);
     }
-    if (!v.scns || !v.loaded || !v.base || !v.sim_f || (!measured && (!v.real_f || !v.probe || !v.wake))) {
+    if (!v.scns || !v.loaded || !v.base || !v.sim_f ||
+        (!measured && (!v.real_f || !v.probe || !v.wake || !v.speed))) {
         fprintf(stderr, "gvlsim validate: out of memory\n");
         validation_free(&v);
         return GV_EXIT_NOMEM;

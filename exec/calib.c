@@ -389,7 +389,7 @@ void calib_kinds_finish(struct calib_kinds *k, struct calib_ctx *c, int rc)
  * path 2.75 us).  So: that scenario beside this executable
  * (DIR/scenarios/mtime_loop.json, as in the source tree), else the
  * executable itself (a regular file some directories deep), else "/". */
-static void default_stat_path(char *buf, size_t size)
+void calib_default_stat_path(char *buf, size_t size)
 {
     char exe[PATH_MAX], real[PATH_MAX];
     struct stat st;
@@ -428,7 +428,7 @@ int calib_run(const struct calib_opts *o, struct calib_result *r, char *err, siz
     struct calib_opts oo = *o;
     if (oo.max_spread <= 0) oo.max_spread = 0.10;
     if (oo.stat_path) snprintf(r->stat_path, sizeof r->stat_path, "%s", oo.stat_path);
-    else default_stat_path(r->stat_path, sizeof r->stat_path);
+    else calib_default_stat_path(r->stat_path, sizeof r->stat_path);
     oo.stat_path = r->stat_path;
     struct calib_ctx c = {
         .o = &oo, .r = r, .cpu0 = r->cpus[0], .cpu1 = r->cpus[1],

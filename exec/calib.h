@@ -256,6 +256,22 @@ struct calib_wake_probe {
  * GV_ERUN / GV_ENOMEM with a message. */
 int calib_wake_probe(int wakes, struct calib_wake_probe *out, char *err, size_t errlen);
 
+/* The speed probe: calibrate's speed windows (speed_levels, speed_dwell),
+ * shortened so that `gvlsim validate` can take them before each
+ * configuration's real runs: a guest's slow level comes and goes on a
+ * minute scale (the AMD EPYC guest of 2026-12-03: in 19-71% of the
+ * windows between runs of `calibrate --only speed` an hour apart), and a
+ * loop that keeps two threads in step follows it (docs/validate.md,
+ * "The speed drift").  `windows` (10..10000) windows of about 1 ms on each
+ * of the first two CPUs of the caller's affinity mask in turn, the other
+ * idle; out->share[1] is the share of them at the slow level (0 when the
+ * probe saw one level).  GV_OK; GV_EINVAL (windows out of range); GV_EUNSUP
+ * with a message when the mask has one CPU; GV_ERUN / GV_ENOMEM with a
+ * message. */
+#define CALIB_SPEED_PROBE_WINDOWS 150   /* a CPU: about 0.15 s */
+#define CALIB_SPEED_DRIFT 0.20          /* a slow share further than this (absolute) from the profile's: drifted */
+int calib_speed_probe(int windows, struct calib_speed *out, char *err, size_t errlen);
+
 /* Do two probes (ns) differ by more than CALIB_PROBE_FACTOR either way?
  * false when either is not a positive number. */
 bool calib_probe_moved(double a_ns, double b_ns);

@@ -34,6 +34,10 @@ int calib_probe_begin(struct calib_probe_env *e, const char *what, char *err, si
 /* The caller's affinity back, the context freed. */
 void calib_probe_end(struct calib_probe_env *e);
 
+/* The file calibrate's stat(2) benchmarks take when none is given: the
+ * mtime scenario beside the executable (calib.c). */
+void calib_default_stat_path(char *buf, size_t size);
+
 /* Budget of a benchmark that takes full_s seconds in a full run. */
 double calib_budget(const struct calib_ctx *c, double full_s);
 

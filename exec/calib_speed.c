@@ -188,3 +188,39 @@ void calib_bench_speed(struct calib_ctx *c)
     free(cpu);
     calib_done(c, CALIB_SPEED_WINDOW);
 }
+
+int calib_speed_probe(int windows, struct calib_speed *out, char *err, size_t errlen)
+{
+    memset(out, 0, sizeof *out);
+    if (windows < 10 || windows > 10000)
+        return gv_fail(err, errlen, GV_EINVAL, "probe windows %d not in 10..10000", windows);
+    double *w = malloc((size_t)(2 * windows) * sizeof *w);
+    int *cpu = malloc((size_t)(2 * windows) * sizeof *cpu);
+    if (!w || !cpu) {
+        free(w);
+        free(cpu);
+        return gv_fail(err, errlen, GV_ENOMEM, "out of memory");
+    }
+    char path[512];
+    calib_default_stat_path(path, sizeof path);
+    struct calib_probe_env e;
+    int rc = calib_probe_begin(&e, "speed", err, errlen), n = 0;
+    if (rc == GV_OK) {
+        uint64_t iters = sub_iters(path);
+        for (int k = 0; k < 2 && rc == GV_OK; k++) {
+            if ((rc = calib_pin_self(&e.c, k ? e.c.cpu1 : e.c.cpu0)) != GV_OK) break;
+            for (int i = 0; i < windows; i++, n++) {
+                w[n] = window(path, iters);
+                cpu[n] = k;
+            }
+        }
+        calib_probe_end(&e);
+    }
+    if (rc == GV_OK) {
+        rc = calib_speed_summarise(w, cpu, n, out);
+        if (rc == GV_ENOMEM) rc = gv_fail(err, errlen, GV_ENOMEM, "out of memory");
+    }
+    free(w);
+    free(cpu);
+    return rc;
+}

@@ -42,7 +42,9 @@
 # The wake drift (docs/validate.md, "The wake drift"): a target whose runs
 # recorded the wake probe (NAME.rows.csv's wake_probe_ns, `gvlsim validate`
 # takes it before each real run) is simulated with its median as
-# wake_idle_core, the wake the runs met.
+# wake_idle_core, the wake the runs met; and one whose runs recorded the
+# speed probe (speed_slow_share) with host.json's speed levels at the
+# median share (docs/validate.md, "The speed drift").
 # A target on a Ruby built from source (ruby=VERSION) whose host has
 # HOST/ruby-VERSION.json (`gvlsim calibrate --only ruby` with that Ruby,
 # written by scripts/validate_results.sh beside its runs) is simulated with
@@ -177,6 +179,29 @@ fi
 # was recorded have none, and keep the profile's)
 wake=$(col_median wake_probe_ns)
 [ -n "$wake" ] && sets="$sets --set machine.wake_idle_core=${wake}ns"
+# the runs' speed (docs/validate.md, "The speed drift"): the median of
+# their speed probes' shares of windows at the slow level, with host.json's
+# levels and the same mean cycle - the slowest level's dwell that share of
+# the dwells' sum, the others the rest in their proportions (the share
+# kept within 2-98%: an exponential dwell needs a length); runs without
+# the probe, or a profile without levels, keep the profile's
+share=$(col_median speed_slow_share)
+if [ -n "$share" ]; then
+    dwell=$(sed -n 's/^  "speed_levels": \[\(.*\)\],\{0,1\}$/\1/p' "$dir/host.json" | head -n 1 |
+        awk -v s="$share" -v d="$(sed -n 's/^  "speed_dwell": \[\(.*\)\],\{0,1\}$/\1/p' "$dir/host.json" | head -n 1)" '
+        function ns(x) { gsub(/[" ]/, "", x); u = x; sub(/^[0-9.eE+-]*/, "", u); v = substr(x, 1, length(x) - length(u)) + 0
+                         return u == "ms" ? v * 1e6 : u == "us" ? v * 1e3 : u == "s" ? v * 1e9 : v }
+        { n = split($0, lv, ","); if (split(d, dw, ",") != n || n < 2) exit
+          slow = 1; T = 0
+          for (i = 1; i <= n; i++) { dw[i] = ns(dw[i]); T += dw[i]; if (lv[i] + 0 > lv[slow] + 0) slow = i }
+          if (s < 0.02) s = 0.02; if (s > 0.98) s = 0.98
+          out = "["
+          for (i = 1; i <= n; i++) {
+              x = i == slow ? s * T : dw[i] * (1 - s) * T / (T - dw[slow])
+              out = out (i > 1 ? "," : "") sprintf("\"%.0fns\"", x) }
+          print out "]" }')
+    [ -n "$dwell" ] && sets="$sets --set machine.speed_dwell=$dwell"
+fi
 while IFS='|' read -r name scenario backends args needs; do
     name=$(echo $name)
     [ "$name" = "$want" ] || continue

@@ -687,6 +687,30 @@ static void test_wake_probe(void)
     ASSERT(CPU_EQUAL(&before, &after));  /* the caller's affinity restored */
 }
 
+/* The speed probe of `gvlsim validate` (calib_speed_probe): its bounds,
+ * and on two CPUs a summary of its windows (a few tenths of a second of
+ * stat calls) with the caller's affinity restored. */
+static void test_speed_probe(void)
+{
+    char err[GV_ERRLEN];
+    struct calib_speed sp;
+    ASSERT_EQ(calib_speed_probe(9, &sp, err, sizeof err), GV_EINVAL);
+    ASSERT_EQ(calib_speed_probe(10001, &sp, err, sizeof err), GV_EINVAL);
+    ASSERT(!sp.measured);
+    cpu_set_t before, after;
+    ASSERT_EQ(sched_getaffinity(0, sizeof before, &before), 0);
+    int rc = calib_speed_probe(10, &sp, err, sizeof err);
+    if (rc == GV_EUNSUP) {
+        ASSERT(strstr(err, "two CPUs") && !sp.measured);
+    } else {
+        ASSERT_EQ(rc, GV_OK);
+        ASSERT(sp.measured && sp.windows == 20 && sp.window_ns > 0 && sp.p10 <= sp.p90);
+        ASSERT(sp.nlev == 1 || (sp.nlev == 2 && sp.share[0] + sp.share[1] > 0.999 && sp.share[1] > 0));
+    }
+    ASSERT_EQ(sched_getaffinity(0, sizeof after, &after), 0);
+    ASSERT(CPU_EQUAL(&before, &after));  /* the caller's affinity restored */
+}
+
 /* docs/calibrate.md has a row for every key calib_map writes, naming each
  * measurement its derivation uses. */
 static void test_docs_table(void)
@@ -842,6 +866,7 @@ int main(void)
     RUN(test_speed_summarise);
     RUN(test_cache_probe);
     RUN(test_wake_probe);
+    RUN(test_speed_probe);
     RUN(test_docs_table);
     RUN(test_ruby_insn);
     RUN(test_ruby_method);
