@@ -417,22 +417,22 @@ static void progress(struct validation *v, const char *what, int p, const uint64
         fprintf(stderr, "validate: %d/%d %s %s: wall %.6f s\n", v->ndone, v->nruns, what, label, f->wall_s);
 }
 
-/* ---- the cache regime ------------------------------------------------------- */
-
-/* The speed probes' array: n entries, none taken yet (-1). */
-static double *speed_alloc(size_t n)
-{
-    double *s = malloc(n * sizeof *s);
-    for (size_t i = 0; s && i < n; i++) s[i] = -1;
-    return s;
-}
+/* ---- the probes: cache regime, wake, speed ----------------------------------- */
 
 #define PROBE_ROUNDS 9   /* a few ms */
 #define WAKE_PROBE_WAKES 20   /* a few ms */
 
+/* A probe kind's figures, [point * nreps + rep]: none taken yet (NaN). */
+static double *probes_alloc(size_t n)
+{
+    double *s = malloc(n * sizeof *s);
+    for (size_t i = 0; s && i < n; i++) s[i] = NAN;
+    return s;
+}
+
 /* A probe's outcome: its figure at vals[p * nreps + k], or why there is
  * none in note (then said once in the report, and not tried again). */
-static int probe_done(struct validation *v, int rc, double ns, double *vals, int p, int k, char *note,
+static int probe_done(struct validation *v, int rc, double x, double *vals, int p, int k, char *note,
                       size_t note_size, const char *what, const char *err)
 {
     if (rc == GV_ENOMEM) {
@@ -443,17 +443,18 @@ static int probe_done(struct validation *v, int rc, double ns, double *vals, int
         snprintf(note, note_size, "no %s probe: %.200s", what, err);
         return GV_EXIT_OK;
     }
-    vals[(size_t)p * (size_t)v->nreps + (size_t)k] = ns;
+    vals[(size_t)p * (size_t)v->nreps + (size_t)k] = x;
     return GV_EXIT_OK;
 }
 
 /* Before the real runs of point p, rep k: the cache-regime probe of `gvlsim
  * calibrate` (exec/calib.h calib_line_probe) - a guest's vCPUs may share a
  * cache in one window and not in the next, and what a cross-CPU line or
- * free costs a run follows (docs/validate.md, "The cache regime") - and the
+ * free costs a run follows (docs/validate.md, "The cache regime") - the
  * wake probe (calib_wake_probe) - the wake of an idle vCPU drifts between
- * minutes ("The wake drift").  One CPU (or none a probe can pin): no
- * probe, said once. */
+ * minutes ("The wake drift") - and the speed probe (calib_speed_probe) -
+ * the share of time at a slow speed level drifts too ("The speed drift").
+ * One CPU (or none a probe can pin): no probe, said once. */
 static int probes_before(struct validation *v, int p, int k)
 {
     char err[GV_ERRLEN];
@@ -479,128 +480,104 @@ static int probes_before(struct validation *v, int p, int k)
     return code;
 }
 
-static void ns_cell(double ns, struct row *cells)
+/* A probe's cell: its figure with `decimals` decimals, or null. */
+static void probe_cell(double x, int decimals, struct row *cells)
 {
-    row_cell(cells, ns > 0 ? ROW_NUM : ROW_NULL);
-    if (ns > 0) row_printf(cells, "%.1f", ns);
+    row_cell(cells, isnan(x) ? ROW_NULL : ROW_NUM);
+    if (!isnan(x)) row_printf(cells, "%.*f", decimals, x);
 }
 
 /* line_probe_ns, wake_probe_ns, speed_slow_share */
 static void probe_cells(const struct validation *v, int p, int k, struct row *cells)
 {
-    ns_cell(v->probe[(size_t)p * (size_t)v->nreps + (size_t)k], cells);
-    ns_cell(v->wake[(size_t)p * (size_t)v->nreps + (size_t)k], cells);
-    double share = v->speed[(size_t)p * (size_t)v->nreps + (size_t)k];
-    row_cell(cells, share >= 0 ? ROW_NUM : ROW_NULL);
-    if (share >= 0) row_printf(cells, "%.3f", share);
+    size_t i = (size_t)p * (size_t)v->nreps + (size_t)k;
+    probe_cell(v->probe[i], 1, cells);
+    probe_cell(v->wake[i], 1, cells);
+    probe_cell(v->speed[i], 3, cells);
 }
 
 /* What the probes of one kind before the real runs found: their range, the
- * range of the profiles' own value, and how many moved away from their
- * profile's - the first of them (point, rep) with its probe and its
- * profile's value. */
+ * range of the profiles' own value (np of them had one), and how many moved
+ * away from their profile's - the first of them (point, rep) with its
+ * probe and its profile's value. */
 struct probe_span {
     double lo, hi, plo, phi;
-    int n, off, off_p, off_k;
-    double off_ns, off_prof;
+    int n, np, off, off_p, off_k;
+    double off_x, off_prof;
 };
 
-/* vals[point * nreps + rep] (ns, 0: none); prof_of(machine): the profile's
- * value (ns, <= 0: none); moved(probe, profile) */
+/* vals[point * nreps + rep] (NaN: none); prof_of(machine): the profile's
+ * value (NaN: none); moved(probe, profile) */
 static struct probe_span probe_span(const struct validation *v, const double *vals,
                                     double (*prof_of)(const struct scn_machine *), bool (*moved)(double, double))
 {
     struct probe_span sp = { .off_p = -1 };
     for (int p = 0; p < v->npoints; p++)
         for (int k = 0; k < v->nreps; k++) {
-            double ns = vals[(size_t)p * (size_t)v->nreps + (size_t)k];
-            if (!(ns > 0)) continue;
-            if (!sp.n || ns < sp.lo) sp.lo = ns;
-            if (!sp.n || ns > sp.hi) sp.hi = ns;
+            double x = vals[(size_t)p * (size_t)v->nreps + (size_t)k];
+            if (isnan(x)) continue;
+            if (!sp.n || x < sp.lo) sp.lo = x;
+            if (!sp.n || x > sp.hi) sp.hi = x;
             sp.n++;
             double prof = prof_of(&v->scns[p].machine);
-            if (!(prof > 0)) continue;
-            if (!sp.plo || prof < sp.plo) sp.plo = prof;
-            if (prof > sp.phi) sp.phi = prof;
-            if (moved(ns, prof) && sp.off++ == 0) {
+            if (isnan(prof)) continue;
+            if (!sp.np || prof < sp.plo) sp.plo = prof;
+            if (!sp.np || prof > sp.phi) sp.phi = prof;
+            sp.np++;
+            if (moved(x, prof) && sp.off++ == 0) {
                 sp.off_p = p;
                 sp.off_k = k;
-                sp.off_ns = ns;
+                sp.off_x = x;
                 sp.off_prof = prof;
             }
         }
     return sp;
 }
 
-static double cache_probe_of(const struct scn_machine *m) { return (double)m->cache_probe / 1000.0; }
-static double wake_idle_of(const struct scn_machine *m) { return (double)m->wake_idle_core / 1000.0; }
-static bool wake_moved(double probe, double prof) { return fabs(probe - prof) > CALIB_WAKE_DRIFT * prof; }
+/* How the report's note gives one kind of probe: "INTRO before the runs:
+ * LO-HI UNIT; the profile's NAME V UNIT" (the profiles' range when the
+ * configurations' profiles differ; NONE, if any, when none has one), the
+ * figures divided by `scale`. */
+struct probe_text {
+    const char *intro, *name, *unit, *none;
+    double scale;
+    int decimals;
+};
 
-/* The probes' range into buf (for the report's note) and a warning when
- * one is further than CALIB_PROBE_FACTOR from its profile's cache_probe. */
-static void probe_summary(const struct validation *v, char *buf, size_t size)
+/* The note's part for one kind of probe appended to buf ("; " after what
+ * it holds), or why there was no probe (why: "" when there was one). */
+static void probe_note(char *buf, size_t size, const struct probe_span *sp, const struct probe_text *tx,
+                       const char *why)
 {
-    struct probe_span sp = probe_span(v, v->probe, cache_probe_of, calib_probe_moved);
-    buf[0] = '\0';
-    if (!sp.n) {
-        if (v->probe_note[0]) snprintf(buf, size, "%s", v->probe_note);
-        return;
-    }
-    int used = snprintf(buf, size, "cache probe (a locked add on a line the other CPU stored to) before the "
-                        "runs: %.0f-%.0f ns", sp.lo, sp.hi);
-    if (used > 0 && (size_t)used < size) {
-        if (sp.phi > 0 && sp.plo < sp.phi)
-            snprintf(buf + used, size - (size_t)used, "; the profiles' cache_probe %.0f-%.0f ns", sp.plo, sp.phi);
-        else if (sp.phi > 0)
-            snprintf(buf + used, size - (size_t)used, "; the profile's cache_probe %.0f ns", sp.phi);
-        else
-            snprintf(buf + used, size - (size_t)used, "; the profile records no cache_probe");
-    }
-    if (sp.off) {
-        char label[512];
-        point_label(v, sp.off_p, label, sizeof label);
-        fprintf(stderr,
-                "gvlsim validate: warning: the cache probe before %d of %d configurations' runs differs from the "
-                "profile's cache_probe by more than %.2gx (first: %s, run %d: %.0f ns against %.0f ns): the runs "
-                "met another cache regime than the profile: compare with a profile of that regime (gvlsim "
-                "calibrate --only cache in it, docs/validate.md)\n",
-                sp.off, sp.n, CALIB_PROBE_FACTOR, label, sp.off_k + 1, sp.off_ns, sp.off_prof);
-    }
-}
-
-/* The wake probes' range appended to buf (the report's note) and a warning
- * when one is further than CALIB_WAKE_DRIFT from its profile's
- * wake_idle_core. */
-static void wake_summary(const struct validation *v, char *buf, size_t size)
-{
-    struct probe_span sp = probe_span(v, v->wake, wake_idle_of, wake_moved);
     size_t used = strlen(buf);
     const char *sep = used ? "; " : "";
-    if (!sp.n) {
-        if (v->wake_note[0] && used < size) snprintf(buf + used, size - used, "%s%s", sep, v->wake_note);
+    int d = tx->decimals;
+    if (used >= size) return;
+    if (!sp->n) {
+        if (why[0]) snprintf(buf + used, size - used, "%s%s", sep, why);
         return;
     }
-    if (used < size)
-        used += (size_t)snprintf(buf + used, size - used, "%swake probe (an idle CPU's wake, wake_idle_core's "
-                                 "measurement) before the runs: %.1f-%.1f us", sep, sp.lo / 1000, sp.hi / 1000);
-    if (used < size) {
-        if (sp.phi > 0 && sp.plo < sp.phi)
-            snprintf(buf + used, size - used, "; the profiles' wake_idle_core %.1f-%.1f us", sp.plo / 1000, sp.phi / 1000);
-        else if (sp.phi > 0)
-            snprintf(buf + used, size - used, "; the profile's wake_idle_core %.1f us", sp.phi / 1000);
-    }
-    if (sp.off) {
-        char label[512];
-        point_label(v, sp.off_p, label, sizeof label);
-        fprintf(stderr,
-                "gvlsim validate: warning: the wake probe before %d of %d configurations' runs differs from the "
-                "profile's wake_idle_core by more than %.0f%% (first: %s, run %d: %.1f us against %.1f us): the "
-                "runs met another wake than the profile's (a guest's drifts from minute to minute; or the profile "
-                "is another machine's), and figures that follow the wake differ as well (docs/validate.md, \"The "
-                "wake drift\")\n",
-                sp.off, sp.n, 100 * CALIB_WAKE_DRIFT, label, sp.off_k + 1, sp.off_ns / 1000, sp.off_prof / 1000);
-    }
+    used += (size_t)snprintf(buf + used, size - used, "%s%s before the runs: %.*f-%.*f%s", sep, tx->intro, d,
+                             sp->lo / tx->scale, d, sp->hi / tx->scale, tx->unit);
+    if (used >= size) return;
+    if (sp->np && sp->plo < sp->phi)
+        snprintf(buf + used, size - used, "; the profiles' %s %.*f-%.*f%s", tx->name, d, sp->plo / tx->scale, d,
+                 sp->phi / tx->scale, tx->unit);
+    else if (sp->np)
+        snprintf(buf + used, size - used, "; the profile's %s %.*f%s", tx->name, d, sp->phi / tx->scale, tx->unit);
+    else if (tx->none)
+        snprintf(buf + used, size - used, "; %s", tx->none);
 }
+
+static double cache_probe_of(const struct scn_machine *m)
+{
+    return m->cache_probe > 0 ? (double)m->cache_probe / 1000.0 : NAN;
+}
+static double wake_idle_of(const struct scn_machine *m)
+{
+    return m->wake_idle_core > 0 ? (double)m->wake_idle_core / 1000.0 : NAN;
+}
+static bool wake_moved(double probe, double prof) { return fabs(probe - prof) > CALIB_WAKE_DRIFT * prof; }
 
 /* The profile's share of time at its slowest speed level: that level's
  * mean dwell over the sum of the dwells (the next level is drawn evenly
@@ -617,38 +594,49 @@ static double slow_share_of(const struct scn_machine *m)
     }
     return sum > 0 ? (double)m->speed_dwell.v[slow] / sum : 0;
 }
-
-/* The speed probes' shares appended to buf (the report's note) and a
- * warning when one is further than CALIB_SPEED_DRIFT from its profile's
- * (probe_span's "none" is a figure <= 0: the shares go in as 1 + share). */
 static bool speed_moved(double probe, double prof) { return fabs(probe - prof) > CALIB_SPEED_DRIFT; }
-static double speed_plus_one(const struct scn_machine *m) { return 1 + slow_share_of(m); }
-static void speed_summary(const struct validation *v, char *buf, size_t size)
+
+/* The probes' ranges into buf (for the report's note), and a warning for
+ * each kind when a probe is further from its profile's value than that
+ * kind's drift: the cache probe from cache_probe (CALIB_PROBE_FACTOR), the
+ * wake probe from wake_idle_core (CALIB_WAKE_DRIFT), the speed probe's
+ * share from the profile's slow share (CALIB_SPEED_DRIFT). */
+static void probe_summary(const struct validation *v, char *buf, size_t size)
 {
-    size_t n = (size_t)v->npoints * (size_t)v->nreps;
-    double *plus = malloc(n * sizeof *plus);
-    if (!plus) return;
-    for (size_t i = 0; i < n; i++) plus[i] = v->speed[i] >= 0 ? 1 + v->speed[i] : 0;
-    struct probe_span sp = probe_span(v, plus, speed_plus_one, speed_moved);
-    free(plus);
-    size_t used = strlen(buf);
-    const char *sep = used ? "; " : "";
-    if (!sp.n) {
-        if (v->speed_note[0] && used < size) snprintf(buf + used, size - used, "%s%s", sep, v->speed_note);
-        return;
-    }
-    if (used < size)
-        used += (size_t)snprintf(buf + used, size - used, "%sspeed probe (speed_levels' windows of stat calls, each "
-                                 "CPU alone) before the runs: %.0f-%.0f%% of the windows at the slow level", sep,
-                                 100 * (sp.lo - 1), 100 * (sp.hi - 1));
-    if (used < size) {
-        if (sp.plo < sp.phi)
-            snprintf(buf + used, size - used, "; the profiles' %.0f-%.0f%%", 100 * (sp.plo - 1), 100 * (sp.phi - 1));
-        else
-            snprintf(buf + used, size - used, "; the profile's %.0f%%", 100 * (sp.phi - 1));
-    }
+    static const struct probe_text cache = { "cache probe (a locked add on a line the other CPU stored to)",
+                                             "cache_probe", " ns", "the profile records no cache_probe", 1, 0 };
+    static const struct probe_text wake = { "wake probe (an idle CPU's wake, wake_idle_core's measurement)",
+                                            "wake_idle_core", " us", NULL, 1000, 1 };
+    static const struct probe_text speed = { "speed probe (the share of speed_levels' windows of stat calls at "
+                                             "the slow level, each CPU alone)", "slow share", "%", NULL, 0.01, 0 };
+    char label[512];
+    buf[0] = '\0';
+    struct probe_span sp = probe_span(v, v->probe, cache_probe_of, calib_probe_moved);
+    probe_note(buf, size, &sp, &cache, v->probe_note);
     if (sp.off) {
-        char label[512];
+        point_label(v, sp.off_p, label, sizeof label);
+        fprintf(stderr,
+                "gvlsim validate: warning: the cache probe before %d of %d configurations' runs differs from the "
+                "profile's cache_probe by more than %.2gx (first: %s, run %d: %.0f ns against %.0f ns): the runs "
+                "met another cache regime than the profile: compare with a profile of that regime (gvlsim "
+                "calibrate --only cache in it, docs/validate.md)\n",
+                sp.off, sp.n, CALIB_PROBE_FACTOR, label, sp.off_k + 1, sp.off_x, sp.off_prof);
+    }
+    sp = probe_span(v, v->wake, wake_idle_of, wake_moved);
+    probe_note(buf, size, &sp, &wake, v->wake_note);
+    if (sp.off) {
+        point_label(v, sp.off_p, label, sizeof label);
+        fprintf(stderr,
+                "gvlsim validate: warning: the wake probe before %d of %d configurations' runs differs from the "
+                "profile's wake_idle_core by more than %.0f%% (first: %s, run %d: %.1f us against %.1f us): the "
+                "runs met another wake than the profile's (a guest's drifts from minute to minute; or the profile "
+                "is another machine's), and figures that follow the wake differ as well (docs/validate.md, \"The "
+                "wake drift\")\n",
+                sp.off, sp.n, 100 * CALIB_WAKE_DRIFT, label, sp.off_k + 1, sp.off_x / 1000, sp.off_prof / 1000);
+    }
+    sp = probe_span(v, v->speed, slow_share_of, speed_moved);
+    probe_note(buf, size, &sp, &speed, v->speed_note);
+    if (sp.off) {
         point_label(v, sp.off_p, label, sizeof label);
         fprintf(stderr,
                 "gvlsim validate: warning: the speed probe before %d of %d configurations' runs found the slow "
@@ -656,8 +644,7 @@ static void speed_summary(const struct validation *v, char *buf, size_t size)
                 "%.0f%% against %.0f%%): the runs met the CPUs at other speeds than the profile's speed_dwell "
                 "says (a guest's slow level comes and goes from minute to minute), and figures that follow it "
                 "differ as well (docs/validate.md, \"The speed drift\")\n",
-                sp.off, sp.n, 100 * CALIB_SPEED_DRIFT, label, sp.off_k + 1, 100 * (sp.off_ns - 1),
-                100 * (sp.off_prof - 1));
+                sp.off, sp.n, 100 * CALIB_SPEED_DRIFT, label, sp.off_k + 1, 100 * sp.off_x, 100 * sp.off_prof);
     }
 }
 
@@ -778,9 +765,9 @@ static int measured_rows(struct validation *v, const struct csv_table *t, const 
     if (rc == GV_OK) {
         v->nreps = nreps > 0 ? nreps : 1;
         v->real_f = calloc((size_t)v->npoints * (size_t)v->nreal * (size_t)v->nreps, sizeof *v->real_f);
-        v->probe = calloc((size_t)v->npoints * (size_t)v->nreps, sizeof *v->probe);
-        v->wake = calloc((size_t)v->npoints * (size_t)v->nreps, sizeof *v->wake);
-        v->speed = speed_alloc((size_t)v->npoints * (size_t)v->nreps);
+        v->probe = probes_alloc((size_t)v->npoints * (size_t)v->nreps);
+        v->wake = probes_alloc((size_t)v->npoints * (size_t)v->nreps);
+        v->speed = probes_alloc((size_t)v->npoints * (size_t)v->nreps);
         if (!v->real_f || !v->probe || !v->wake || !v->speed) rc = gv_fail(err, errlen, GV_ENOMEM, "out of memory");
     }
     /* the probes before each configuration's runs, when the rows have them (optional: rows written
@@ -1119,8 +1106,6 @@ static int write_outputs(struct validation *v)
     bool has_load = !measured && getloadavg(load, 1) == 1 && v->load_before >= 0;
     char probe[1024];
     probe_summary(v, probe, sizeof probe);
-    wake_summary(v, probe, sizeof probe);
-    speed_summary(v, probe, sizeof probe);
     note[0] = '\0';
     if (has_load)
         snprintf(note, sizeof note, "1-minute load average: %.2f before the runs, %.2f after (%d CPUs)%s%s",
@@ -1262,9 +1247,9 @@ static int validate_exec(const struct args *a)
     v.sim_f = calloc((size_t)v.npoints * (size_t)v.nseeds, sizeof *v.sim_f);
     if (!measured) {
         v.real_f = calloc(nreal_runs, sizeof *v.real_f);
-        v.probe = calloc((size_t)v.npoints * (size_t)v.nreps, sizeof *v.probe);
-        v.wake = calloc((size_t)v.npoints * (size_t)v.nreps, sizeof *v.wake);
-        v.speed = speed_alloc((size_t)v.npoints * (size_t)v.nreps);
+        v.probe = probes_alloc((size_t)v.npoints * (size_t)v.nreps);
+        v.wake = probes_alloc((size_t)v.npoints * (size_t)v.nreps);
+        v.speed = probes_alloc((size_t)v.npoints * (size_t)v.nreps);
     }
     if (!v.scns || !v.loaded || !v.base || !v.sim_f ||
         (!measured && (!v.real_f || !v.probe || !v.wake || !v.speed))) {
