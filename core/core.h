@@ -37,16 +37,15 @@ enum {
 #define CORE_MAX_FRAMES (SCN_MAX_LOOP_DEPTH + 1)
 
 struct core_frame {
-    /* the first op of its program, the next to hand out, and the end of
-     * its ops (pointers rather than an index: the next op is one load and
-     * one compare) */
-    const struct scn_op *first, *next, *end;
+    /* the next op to hand out and the end of its ops (pointers rather
+     * than an index: the next op is one load and one compare) */
+    const struct scn_op *next, *end;
     uint64_t left;               /* iterations left after the current one */
     sim_time start;              /* when the current iteration began (or its item arrived) */
-    /* (48 bytes, and a thread of a loop has two: what the block's op says
-     * once for all threads - its named measure, a synchronize's unlock -
-     * is read from the op, the one before the next
-     * of the frame below: core_cursor_op) */
+    /* (40 bytes, and a thread of a loop has two: what the block's op says
+     * once for all threads - its named measure, a synchronize's unlock,
+     * a loop body's first op, read once per iteration - is read from the
+     * op, the one before the next of the frame below: core_cursor_op) */
     bool forever;
     bool measure;                /* "measure": true: each iteration is one op */
     bool timed;                  /* each iteration (or the block) ends with a sample */

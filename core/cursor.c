@@ -40,7 +40,6 @@ int core_prog_depth(const struct scn_prog *prog)
  * empty body.) */
 static void frame_start(struct core_frame *f, const struct scn_prog *prog)
 {
-    f->first = prog->ops;
     f->next = prog->ops;
     f->end = prog->nops > 0 ? prog->ops + prog->nops : prog->ops;
 }

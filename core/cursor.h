@@ -83,7 +83,7 @@ static inline enum core_next core_cursor_next(struct core_thread *th, const stru
         if (f->measure && !f->timed) c->ops++;
         if (f->forever || f->left > 0) {
             if (!f->forever) f->left--;
-            f->next = f->first;
+            f->next = (f[-1].next - 1)->u.loop.body->ops;  /* its loop's (core_cursor_op; only a loop repeats) */
             f->sampled = f->popped = false;
             return CORE_NEXT_ITERATION;
         }
