@@ -37,16 +37,21 @@ enum {
 #define CORE_MAX_FRAMES (SCN_MAX_LOOP_DEPTH + 1)
 
 struct core_frame {
-    /* the first op of its program, the next to hand out, and the end of
-     * its ops (pointers rather than an index: the next op is one load and
-     * one compare) */
-    const struct scn_op *first, *next, *end;
+    /* the next op to hand out and the end of its ops (pointers rather
+     * than an index: the next op is one load and one compare) */
+    const struct scn_op *next, *end;
     uint64_t left;               /* iterations left after the current one */
-    sim_time start;              /* when the current iteration began (or its item arrived) */
-    /* (48 bytes, and a thread of a loop has two: what the block's op says
-     * once for all threads - its named measure, a synchronize's unlock -
-     * is read from the op, the one before the next
-     * of the frame below: core_cursor_op) */
+    union {
+        sim_time start;          /* when the current iteration began (or its item arrived) */
+        /* frame 0, the program's own, is never timed and never repeats:
+         * it holds the cursor's warm-up (core_cursor_warmup), 8 bytes
+         * less in every thread */
+        sim_time warmup;
+    };
+    /* (40 bytes, and a thread of a loop has two: what the block's op says
+     * once for all threads - its named measure, a synchronize's unlock,
+     * a loop body's first op, read once per iteration - is read from the
+     * op, the one before the next of the frame below: core_cursor_op) */
     bool forever;
     bool measure;                /* "measure": true: each iteration is one op */
     bool timed;                  /* each iteration (or the block) ends with a sample */
@@ -67,10 +72,11 @@ struct core_samples {
 /* Where a thread is in its program (core/cursor.h). */
 struct core_cursor {
     struct core_frame *stack;    /* nframes frames (core_cursor_init, core_cursor_place) */
-    int sp, nframes;             /* nframes: the program's depth, at most CORE_MAX_FRAMES */
     uint64_t ops;                /* iterations of "measure": true loops completed (after warmup) */
-    sim_time warmup;             /* samples and ops completed before it are not counted */
     struct core_samples *samples;/* one per named measure (the backend's array), or NULL */
+    /* nframes: the program's depth, at most CORE_MAX_FRAMES (33): a byte
+     * each, and the warm-up in frame 0, so that the cursor is 32 bytes */
+    int8_t sp, nframes;
 };
 
 struct core_thread;
@@ -148,10 +154,10 @@ struct core_thread {
     /* ... or on a Mutex, a ConditionVariable, one thread's end (core/sync.h) */
     int parked_mutex;            /* mutex index, -1 if not waiting for one */
     int parked_cv;               /* condvar index, -1 if not waiting on one */
-    int op_phase;                /* where a multi-step op (cv_wait, arrive, join) is */
+    int8_t op_phase;             /* where a multi-step op (cv_wait, arrive, join) is: 0..3 */
+    bool timed_out;              /* the last timed wait ended by its timeout */
     struct core_thread *join_target; /* the thread a "join" of a template waits for */
     struct core_thread *joiners; /* joining this thread, newest first (thread_join: LIFO) */
-    bool timed_out;              /* the last timed wait ended by its timeout */
 
     sim_time start_at;           /* when it starts (templates' "start"); < 0: when spawned */
     sim_time arrival;            /* generator: the next arrival (op_phase 1) or the last one */

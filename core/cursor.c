@@ -40,7 +40,6 @@ int core_prog_depth(const struct scn_prog *prog)
  * empty body.) */
 static void frame_start(struct core_frame *f, const struct scn_prog *prog)
 {
-    f->first = prog->ops;
     f->next = prog->ops;
     f->end = prog->nops > 0 ? prog->ops + prog->nops : prog->ops;
 }
@@ -53,10 +52,10 @@ void core_cursor_place(struct core_cursor *c, const struct scn_prog *prog, sim_t
 {
     memset(frames, 0, (size_t)nframes * sizeof *frames);
     c->stack = frames;
-    c->nframes = nframes;
+    c->nframes = (int8_t)nframes;
     frame_start(&c->stack[0], prog);
+    c->stack[0].warmup = warmup;
     c->sp = 1;
-    c->warmup = warmup;
 }
 
 int core_cursor_init(struct core_cursor *c, const struct scn_prog *prog, sim_time warmup)
@@ -155,7 +154,7 @@ bool core_cursor_sample(struct core_thread *th, sim_time now)
     struct core_cursor *c = &th->cur;
     struct core_frame *f = &c->stack[c->sp - 1];
     bool ok = true;
-    if (now >= c->warmup) {
+    if (now >= core_cursor_warmup(c)) {
         int mid = block_mid(core_cursor_op(c, c->sp - 1));
         if (mid && c->samples) ok = record(&c->samples[mid - 1], now - f->start);
         if (f->measure) c->ops++;

@@ -30,9 +30,15 @@ int core_prog_depth(const struct scn_prog *prog);
 
 /* Does entering `op` (a block) need the time, passed to core_cursor_enter?
  * Only measured blocks do (a backend with a costly clock asks first). */
+/* Samples and ops completed before it are not counted (core_cursor_place). */
+static inline sim_time core_cursor_warmup(const struct core_cursor *c)
+{
+    return c->stack[0].warmup;
+}
+
 static inline bool core_block_timed(const struct core_cursor *c, const struct scn_op *op)
 {
-    return (op->kind == OP_LOOP && (op->u.loop.mid || (op->u.loop.measure && c->warmup > 0))) ||
+    return (op->kind == OP_LOOP && (op->u.loop.mid || (op->u.loop.measure && core_cursor_warmup(c) > 0))) ||
            op->kind == OP_MEASURE;
 }
 
@@ -83,7 +89,7 @@ static inline enum core_next core_cursor_next(struct core_thread *th, const stru
         if (f->measure && !f->timed) c->ops++;
         if (f->forever || f->left > 0) {
             if (!f->forever) f->left--;
-            f->next = f->first;
+            f->next = (f[-1].next - 1)->u.loop.body->ops;  /* its loop's (core_cursor_op; only a loop repeats) */
             f->sampled = f->popped = false;
             return CORE_NEXT_ITERATION;
         }

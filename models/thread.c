@@ -432,7 +432,7 @@ void th_step(struct rb_thread *th)
             return;
         }
         if (++th->zero_time_ops > TH_ZERO_TIME_LIMIT) {
-            vm_fail(vm, "thread %s makes no progress: %" PRIu64 " ops without simulated time "
+            vm_fail(vm, "thread %s makes no progress: %" PRIu32 " ops without simulated time "
                     "passing (last at %s, line %d): a loop whose body takes no time?",
                     th->core.name, th->zero_time_ops, op->path, op->line);
             return;

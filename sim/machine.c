@@ -62,8 +62,7 @@ static sim_time mach_now_of(const struct machine *m) { return sim_now(m->eng); }
 static void protocol_error(struct machine *m, const struct mach_task *t, const char *what)
 {
     if (!m->error[0])
-        snprintf(m->error, sizeof m->error, "machine: task %d (%s): %s", t->id,
-                 t->name ? t->name : "?", what);
+        snprintf(m->error, sizeof m->error, "machine: task %s: %s", t->name ? t->name : "?", what);
     sim_stop(m->eng);
 }
 
@@ -227,7 +226,6 @@ void mach_free(struct machine *m)
 void mach_task_init(struct machine *m, struct mach_task *t, const char *name)
 {
     memset(t, 0, sizeof *t);
-    t->id = m->ntasks++;
     t->name = name;
     t->state = MT_NEW;
     t->core = -1;

@@ -158,8 +158,7 @@ struct mach_task {
      * placement), the last of the hot part */
     sim_time blocked_at;
 
-    /* colder */
-    int id;
+    /* colder (no id: 4 bytes and their padding, 8 a task) */
     const char *name;
     sim_time interrupt_delay;
     sim_time wake_return;    /* the return of its FUTEX_WAIT, paid in its next switch-in
@@ -263,7 +262,6 @@ struct machine {
     uint64_t *idle;      /* bit i set: core i is CORE_IDLE */
     uint64_t *rq_min;    /* tournament tree over the cores' nrq (machine.c) */
     int rq_leaves;       /* leaves of that tree: ncores rounded up to a power of 2 */
-    int ntasks;          /* ids handed out */
     struct mach_observer obs;
     uint64_t migrations; /* idle-balance pulls */
     int nbusy;           /* cores running a task (CORE_BUSY) */

@@ -80,7 +80,7 @@ static void test_expand_names_and_instances(void)
     struct rng r;
     rng_seed(&r, 7, 5);
     ASSERT_EQ(rng_next(&l.threads[5].rng), rng_next(&r));
-    ASSERT(l.threads[5].cur.stack[0].first == wt[0].prog.ops);
+    ASSERT(l.threads[5].cur.stack[0].next == wt[0].prog.ops);
     ASSERT_EQ(l.threads[5].cur.sp, 1);
     layout_free(&l);
 

@@ -99,6 +99,7 @@ struct rt {
     uint64_t cnum, cden;
     int on, off;             /* hook calls */
     sim_time since, cpu;     /* ... and the time on a core between them */
+    int slot;                /* its entry of hooks[] (0 unless set) */
 };
 
 static void rt_done(struct mach_task *t, void *ctx)
@@ -128,7 +129,7 @@ static struct mach_rate_hook hooks[2];
 static void rt_go(struct mach_task *t, void *ctx)
 {
     struct rt *x = ctx;
-    int i = x->t.id;
+    int i = x->slot;
     hooks[i].on_cpu = rt_hook;
     hooks[i].ctx = x;
     mach_burst_rated(x->m, t, x->work, x->num, x->den, &hooks[i], rt_done, x);
@@ -235,7 +236,10 @@ static void test_rated_preemption(void)
     struct rig g;
     rig_init(&g, 1);
     struct rt x[2];
-    for (int i = 0; i < 2; i++) rt_init(&x[i], &g.m, i ? "b" : "a", 10 * SIM_MS, 2, 1);
+    for (int i = 0; i < 2; i++) {
+        rt_init(&x[i], &g.m, i ? "b" : "a", 10 * SIM_MS, 2, 1);
+        x[i].slot = i;
+    }
     for (int i = 0; i < 2; i++) mach_start(&g.m, &x[i].t, rt_go, &x[i]);
     ASSERT_EQ(sim_run(g.e, SIM_TIME_MAX, NULL, 0), GV_OK);
     /* 20 ms of CPU each at 2x, slices of 3 ms, switches of 2 us */
