@@ -28,14 +28,14 @@ void core_cursor_place(struct core_cursor *c, const struct scn_prog *prog, sim_t
  * synchronize always does, for its unlock). */
 int core_prog_depth(const struct scn_prog *prog);
 
-/* Does entering `op` (a block) need the time, passed to core_cursor_enter?
- * Only measured blocks do (a backend with a costly clock asks first). */
 /* Samples and ops completed before it are not counted (core_cursor_place). */
 static inline sim_time core_cursor_warmup(const struct core_cursor *c)
 {
     return c->stack[0].warmup;
 }
 
+/* Does entering `op` (a block) need the time, passed to core_cursor_enter?
+ * Only measured blocks do (a backend with a costly clock asks first). */
 static inline bool core_block_timed(const struct core_cursor *c, const struct scn_op *op)
 {
     return (op->kind == OP_LOOP && (op->u.loop.mid || (op->u.loop.measure && core_cursor_warmup(c) > 0))) ||

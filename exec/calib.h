@@ -259,10 +259,10 @@ int calib_wake_probe(int wakes, struct calib_wake_probe *out, char *err, size_t 
 /* The speed probe: calibrate's speed windows (speed_levels, speed_dwell),
  * shortened so that `gvlsim validate` can take them before each
  * configuration's real runs: a guest's slow level comes and goes on a
- * minute scale (the AMD EPYC guest of 2026-12-03: in 19-71% of the
- * windows between runs of `calibrate --only speed` an hour apart), and a
- * loop that keeps two threads in step follows it (docs/validate.md,
- * "The speed drift").  `windows` (10..10000) windows of about 1 ms on each
+ * minute scale (the AMD EPYC guest, 2026-12-04: in 16-84% of the windows
+ * of ten `calibrate --only speed` runs a few seconds apart), and the
+ * model's 2-thread loops follow it (docs/validate.md, "The speed
+ * drift").  `windows` (10..10000) windows of about 1 ms on each
  * of the first two CPUs of the caller's affinity mask in turn, the other
  * idle; out->share[1] is the share of them at the slow level (0 when the
  * probe saw one level).  GV_OK; GV_EINVAL (windows out of range); GV_EUNSUP
