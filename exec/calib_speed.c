@@ -141,10 +141,29 @@ static uint64_t sub_iters(const char *path)
     return best > 0 ? (uint64_t)(SPEED_SUB_NS * (double)probe / best) + 1 : probe;
 }
 
+/* `per_cpu` windows on each of the first `ncpu` CPUs of c in turn (pinned
+ * there, the others idle), one sub-window length for all: their lengths
+ * into w and their CPUs' indexes into cpu, *n of them.  GV_OK, or
+ * calib_pin_self's failure. */
+static int speed_windows(struct calib_ctx *c, const char *path, int ncpu, int per_cpu, double *w, int *cpu, int *n)
+{
+    uint64_t iters = 0;
+    *n = 0;
+    for (int k = 0; k < ncpu; k++) {
+        int rc = calib_pin_self(c, k ? c->cpu1 : c->cpu0);
+        if (rc != GV_OK) return rc;
+        if (!iters) iters = sub_iters(path);
+        for (int i = 0; i < per_cpu; i++, (*n)++) {
+            w[*n] = window(path, iters);
+            cpu[*n] = k;
+        }
+    }
+    return GV_OK;
+}
+
 void calib_bench_speed(struct calib_ctx *c)
 {
     struct calib_stat *st = &c->r->m[CALIB_SPEED_WINDOW];
-    uint64_t iters = 0;
     int ncpu = c->cpu1 >= 0 ? 2 : 1;
     double per_cpu_s = calib_budget(c, 8.0) / ncpu;
     int per_cpu = (int)(per_cpu_s * 1e9 / (SPEED_SUB_NS * SPEED_SUBS));  /* (4 s a CPU; --quick: 1 s) */
@@ -154,15 +173,8 @@ void calib_bench_speed(struct calib_ctx *c)
     int *cpu = malloc((size_t)(per_cpu * ncpu) * sizeof *cpu);
     struct calib_series all = { 0 };
     if (!w || !cpu) rc = GV_ENOMEM;
-    for (int k = 0; k < ncpu && rc == GV_OK; k++) {
-        if ((rc = calib_pin_self(c, k ? c->cpu1 : c->cpu0)) != GV_OK) break;
-        if (!iters) iters = sub_iters(c->o->stat_path);  /* (one length for every CPU) */
-        for (int i = 0; i < per_cpu; i++, n++) {
-            w[n] = window(c->o->stat_path, iters);
-            cpu[n] = k;
-            calib_series_add(&all, w[n]);
-        }
-    }
+    if (rc == GV_OK) rc = speed_windows(c, c->o->stat_path, ncpu, per_cpu, w, cpu, &n);
+    for (int i = 0; i < n; i++) calib_series_add(&all, w[i]);
     if (ncpu > 1 && rc == GV_OK) rc = calib_pin_self(c, c->cpu0);
     if (rc == GV_OK && !all.oom) rc = calib_speed_summarise(w, cpu, n, &c->r->speed);
     if (rc == GV_OK && all.oom) rc = GV_ENOMEM;
@@ -206,14 +218,7 @@ int calib_speed_probe(int windows, struct calib_speed *out, char *err, size_t er
     struct calib_probe_env e;
     int rc = calib_probe_begin(&e, "speed", err, errlen), n = 0;
     if (rc == GV_OK) {
-        uint64_t iters = sub_iters(path);
-        for (int k = 0; k < 2 && rc == GV_OK; k++) {
-            if ((rc = calib_pin_self(&e.c, k ? e.c.cpu1 : e.c.cpu0)) != GV_OK) break;
-            for (int i = 0; i < windows; i++, n++) {
-                w[n] = window(path, iters);
-                cpu[n] = k;
-            }
-        }
+        rc = speed_windows(&e.c, path, 2, windows, w, cpu, &n);
         calib_probe_end(&e);
     }
     if (rc == GV_OK) {
