@@ -749,11 +749,9 @@ static void test_protocol_violation_reported(void)
  * and resumed keeps its work, not its time. */
 static void corun_setup(struct ms_world *w, const struct ms_step *const *s, int n, double slowdown)
 {
-    ms_setup(w, 2, s, n);
-    w->m.p.corun_slowdown = slowdown;
-    w->m.corun = slowdown > 1;
-    w->m.scaled = w->m.corun || w->m.speed_on;
-    w->m.busy_hooks = w->m.corun || w->m.steal_on || w->m.speed_on;
+    struct mach_params p = ms_params(2, MACH_SCHED_FIFO);
+    p.corun_slowdown = slowdown;  /* (mach_init derives corun and the flags that follow it) */
+    ms_setup_params(w, &p, s, n);
 }
 
 static void test_corun(void)
