@@ -569,6 +569,21 @@ static void probe_note(char *buf, size_t size, const struct probe_span *sp, cons
         snprintf(buf + used, size - used, "; %s", tx->none);
 }
 
+/* The warning when probes of one kind moved from their profile's value:
+ * how many, the first of them and its profile's value in the note's units
+ * (tx), what `moved` says of them, and what follows (`tail`). */
+static void probe_warning(const struct validation *v, const struct probe_span *sp, const struct probe_text *tx,
+                          const char *kind, const char *moved, const char *tail)
+{
+    if (!sp->off) return;
+    char label[512];
+    point_label(v, sp->off_p, label, sizeof label);
+    int d = tx->decimals;
+    fprintf(stderr, "gvlsim validate: warning: the %s probe before %d of %d configurations' runs %s (first: %s, "
+            "run %d: %.*f%s against %.*f%s): %s\n", kind, sp->off, sp->n, moved, label, sp->off_k + 1, d,
+            sp->off_x / tx->scale, tx->unit, d, sp->off_prof / tx->scale, tx->unit, tail);
+}
+
 static double cache_probe_of(const struct scn_machine *m)
 {
     return m->cache_probe > 0 ? (double)m->cache_probe / 1000.0 : NAN;
@@ -609,43 +624,31 @@ static void probe_summary(const struct validation *v, char *buf, size_t size)
                                             "wake_idle_core", " us", NULL, 1000, 1 };
     static const struct probe_text speed = { "speed probe (the share of speed_levels' windows of stat calls at "
                                              "the slow level, each CPU alone)", "slow share", "%", NULL, 0.01, 0 };
-    char label[512];
+    char moved[128];
     buf[0] = '\0';
     struct probe_span sp = probe_span(v, v->probe, cache_probe_of, calib_probe_moved);
     probe_note(buf, size, &sp, &cache, v->probe_note);
-    if (sp.off) {
-        point_label(v, sp.off_p, label, sizeof label);
-        fprintf(stderr,
-                "gvlsim validate: warning: the cache probe before %d of %d configurations' runs differs from the "
-                "profile's cache_probe by more than %.2gx (first: %s, run %d: %.0f ns against %.0f ns): the runs "
-                "met another cache regime than the profile: compare with a profile of that regime (gvlsim "
-                "calibrate --only cache in it, docs/validate.md)\n",
-                sp.off, sp.n, CALIB_PROBE_FACTOR, label, sp.off_k + 1, sp.off_x, sp.off_prof);
-    }
+    snprintf(moved, sizeof moved, "differs from the profile's cache_probe by more than %.2gx", CALIB_PROBE_FACTOR);
+    probe_warning(v, &sp, &cache, "cache", moved,
+                  "the runs met another cache regime than the profile: compare with a profile of that regime "
+                  "(gvlsim calibrate --only cache in it, docs/validate.md)");
     sp = probe_span(v, v->wake, wake_idle_of, wake_moved);
     probe_note(buf, size, &sp, &wake, v->wake_note);
-    if (sp.off) {
-        point_label(v, sp.off_p, label, sizeof label);
-        fprintf(stderr,
-                "gvlsim validate: warning: the wake probe before %d of %d configurations' runs differs from the "
-                "profile's wake_idle_core by more than %.0f%% (first: %s, run %d: %.1f us against %.1f us): the "
-                "runs met another wake than the profile's (a guest's drifts from minute to minute; or the profile "
-                "is another machine's), and figures that follow the wake differ as well (docs/validate.md, \"The "
-                "wake drift\")\n",
-                sp.off, sp.n, 100 * CALIB_WAKE_DRIFT, label, sp.off_k + 1, sp.off_x / 1000, sp.off_prof / 1000);
-    }
+    snprintf(moved, sizeof moved, "differs from the profile's wake_idle_core by more than %.0f%%",
+             100 * CALIB_WAKE_DRIFT);
+    probe_warning(v, &sp, &wake, "wake", moved,
+                  "the runs met another wake than the profile's (a guest's drifts from minute to minute; or the "
+                  "profile is another machine's), and figures that follow the wake differ as well "
+                  "(docs/validate.md, \"The wake drift\")");
     sp = probe_span(v, v->speed, slow_share_of, speed_moved);
     probe_note(buf, size, &sp, &speed, v->speed_note);
-    if (sp.off) {
-        point_label(v, sp.off_p, label, sizeof label);
-        fprintf(stderr,
-                "gvlsim validate: warning: the speed probe before %d of %d configurations' runs found the slow "
-                "level in a share of its windows more than %.0f points from the profile's (first: %s, run %d: "
-                "%.0f%% against %.0f%%): the runs met the CPUs at other speeds than the profile's speed_dwell "
-                "says (a guest's slow level comes and goes from minute to minute), and figures that follow it "
-                "differ as well (docs/validate.md, \"The speed drift\")\n",
-                sp.off, sp.n, 100 * CALIB_SPEED_DRIFT, label, sp.off_k + 1, 100 * sp.off_x, 100 * sp.off_prof);
-    }
+    snprintf(moved, sizeof moved,
+             "found the slow level in a share of its windows more than %.0f points from the profile's",
+             100 * CALIB_SPEED_DRIFT);
+    probe_warning(v, &sp, &speed, "speed", moved,
+                  "the runs met the CPUs at other speeds than the profile's speed_dwell says (a guest's slow level "
+                  "comes and goes from minute to minute), and figures that follow it differ as well "
+                  "(docs/validate.md, \"The speed drift\")");
 }
 
 static int run_all(struct validation *v)
