@@ -116,7 +116,8 @@ struct run_metrics {
     /* ... and on the 2.x GVL's native locks (barging: gvl->lock, and each
      * thread's interrupt_lock around the wake of a native sleep) */
     uint64_t gvl_lock_sections;  /* sections of gvl->lock (acquisitions) */
-    uint64_t gvl_lock_waits;     /* sleeps on it (FUTEX_WAIT; each is woken by an unlock) */
+    uint64_t gvl_lock_waits;     /* tries that found it taken (each goes into FUTEX_WAIT) */
+    uint64_t gvl_lock_slept;     /* of those, the waits that slept (each woken by an unlock) */
     uint64_t intr_lock_waits;    /* sleeps on an interrupt_lock its waker still held */
     /* ... and on the 3.3+ timer thread (thread_pthread.c timer_thread_func) */
     uint64_t timer_wakes;        /* woken from its wait without a timeout (the eventfd write

@@ -57,6 +57,9 @@ static const struct calib_desc descs[CALIB_COUNT] = {
                                    "the waker's CPU time in write(eventfd) - in FUTEX_WAKE, those ping-pongs" },
     [CALIB_YIELD_SWITCH] = { "yield_switch_ns", "ns", "context switch by sched_yield, two threads on one CPU" },
     [CALIB_WAKE_PREEMPT] = { "wake_preempt", "fraction", "hand-offs on one CPU where the wakee preempts its waker" },
+    [CALIB_FUTEX_WAIT_WINDOW] = { "futex_wait_window_ns", "ns",
+                                  "FUTEX_WAIT's way in: a store from the other CPU this soon after the call stops the sleep" },
+    [CALIB_FUTEX_WAKE_RACE] = { "futex_wake_race_ns", "ns", "FUTEX_WAKE that met a FUTEX_WAIT on its way in (woke nobody)" },
     [CALIB_LINE_PROBE] = { "line_probe_ns", "ns",
                            "the cache-regime probe: a locked add on a line the other CPU stored to, before the "
                            "cache measurements" },

@@ -47,6 +47,9 @@ enum calib_id {
     CALIB_EVENTFD_WAKE_EXTRA,  /* the waker's CPU ns in its write(eventfd) there - in FUTEX_WAKE in the futex one */
     CALIB_YIELD_SWITCH,        /* ns per sched_yield switch between two threads on one CPU */
     CALIB_WAKE_PREEMPT,        /* fraction of hand-offs on one CPU where the woken thread preempts its waker */
+    CALIB_FUTEX_WAIT_WINDOW,   /* ns: a FUTEX_WAIT's way in, during which a store from another CPU makes it
+                                * return at once (calib_race.c) */
+    CALIB_FUTEX_WAKE_RACE,     /* ns: a FUTEX_WAKE that met such a wait on its way in (it returned at once) */
     CALIB_LINE_PROBE,          /* the cache-regime probe (calib_line_probe) before the cache measurements */
     CALIB_LINE_TRANSFER,       /* ns per atomic increment of a line the other CPU wrote last */
     CALIB_LINE_FETCH,          /* ns of one locked add on a line the other CPU stored to, beyond one on a line held */
@@ -190,9 +193,22 @@ struct calib_speed {
     double share[2];      /* the share of the windows at each level */
 };
 
+/* A FUTEX_WAIT's way in and a FUTEX_WAKE that meets it there
+ * (calib_race.c): what the machine keys futex_wait_window and
+ * futex_wake_race are, CALIB_RACE_LENS equally likely values each (the
+ * quantiles at the middles of as many equal shares). */
+#define CALIB_RACE_LENS 8
+struct calib_race {
+    bool measured;
+    int n;                                /* values in each list (CALIB_RACE_LENS) */
+    double window_ns[CALIB_RACE_LENS];    /* the way in */
+    double wake_ns[CALIB_RACE_LENS];      /* the wake that met a wait on it */
+};
+
 struct calib_result {
     struct calib_stat m[CALIB_COUNT];
     struct calib_steal steal;
+    struct calib_race race;
     struct calib_speed speed;
     int cpus[2];         /* the CPUs used (cpus[1] = -1 with one CPU) */
     int ncpus_allowed;   /* CPUs in the affinity mask */
@@ -299,6 +315,16 @@ int calib_steal_summarise(const double *gaps_ns, int n, double observed_ns, stru
  * CPU of window i; calib_speed.c).  GV_EINVAL if n < 10, GV_ENOMEM, or
  * GV_OK. */
 int calib_speed_summarise(const double *win_ns, const int *cpu, int n, struct calib_speed *out);
+
+/* The FUTEX_WAIT window's quantiles at (k + 1/2) / nq, k < nq, into out
+ * (calib_race.c): at_once[i] of trials[i] waits returned at once when the
+ * store came i x step_ns after the call; the shares are made
+ * non-increasing in the delay, and a quantile q is where they cross 1 - q,
+ * linearly between two delays.  GV_EINVAL (ndelays < 2, nq < 1, step <=
+ * 0), GV_ERUN when the grid does not hold the median (its first share not
+ * above 1/2, or its last not below), GV_ENOMEM, or GV_OK. */
+int calib_window_quantiles(const int *at_once, const int *trials, int ndelays, double step_ns, int nq,
+                           double *out);
 
 /* Quantile q (0..1) of n sorted values, linearly interpolated. */
 double calib_quantile(const double *sorted, int n, double q);

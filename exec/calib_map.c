@@ -461,6 +461,27 @@ static void steal_keys(struct calib_profile *p, const struct calib_result *r)
              s->gaps, s->nlen, mname(CALIB_STEAL_LEN), s->len_ns[0], s->len_ns[s->nlen - 1]);
 }
 
+/* futex_wait_window and futex_wake_race (calib_race.c): the window's and
+ * the wake's quantiles, equally likely; not measured (one CPU): not
+ * written (the window is then futex_wake_none's, and so is the wake). */
+static void race_keys(struct calib_profile *p, const struct calib_result *r)
+{
+    const struct calib_race *s = &r->race;
+    if (!s->measured || s->n <= 0) return;
+    struct calib_key *k = add(p, "futex_wait_window", CK_DURS);
+    k->measured = true;
+    for (int i = 0; i < s->n && i < GV_CURVE_MAX; i++) k->curve.y[k->curve.n++] = ns3(s->window_ns[i]);
+    snprintf(k->how, sizeof k->how, "%s: the quantiles at (i + 1/2) / %d of the way in, equally likely "
+             "(%.4g..%.4g ns; median %.4g ns)", mname(CALIB_FUTEX_WAIT_WINDOW), s->n, s->window_ns[0],
+             s->window_ns[s->n - 1], r->m[CALIB_FUTEX_WAIT_WINDOW].median);
+    k = add(p, "futex_wake_race", CK_DURS);
+    k->measured = true;
+    for (int i = 0; i < s->n && i < GV_CURVE_MAX; i++) k->curve.y[k->curve.n++] = ns3(s->wake_ns[i]);
+    snprintf(k->how, sizeof k->how, "%s: its quantiles at (i + 1/2) / %d, equally likely (%.4g..%.4g ns; median "
+             "%.4g ns)", mname(CALIB_FUTEX_WAKE_RACE), s->n, s->wake_ns[0], s->wake_ns[s->n - 1],
+             r->m[CALIB_FUTEX_WAKE_RACE].median);
+}
+
 void calib_map(const struct calib_result *r, const struct calib_host *h, struct calib_profile *p)
 {
     memset(p, 0, sizeof *p);
@@ -471,6 +492,7 @@ void calib_map(const struct calib_result *r, const struct calib_host *h, struct 
     dur_or_default(p, "context_switch", r, CALIB_YIELD_SWITCH, CALIB_SYSCALL_GETPID, NONE);
     dur_or_default(p, "futex_wake", r, CALIB_FUTEX_WAKE, NONE, NONE);
     dur_or_default(p, "futex_wake_none", r, CALIB_FUTEX_WAKE_NONE, NONE, NONE);
+    race_keys(p, r);
     /* the IPI of a wake onto a CPU that idled briefly, as a hand-off's
      * target has (the one-way wake after a 200-600 us pause cost the waker
      * 33 us on an AMD EPYC guest, a wake after 10 us 7-9 us: the host's

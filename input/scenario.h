@@ -70,6 +70,10 @@ struct scn_machine {
     sim_time context_switch;   /* "context_switch": a core switching directly between two threads */
     sim_time futex_wake;       /* "futex_wake": CPU time of the waker in FUTEX_WAKE */
     sim_time futex_wake_none;  /* "futex_wake_none": a FUTEX_WAKE that finds nobody asleep; 0: not modelled */
+    struct scn_durs futex_wait_window; /* "futex_wait_window": a FUTEX_WAIT's way in, equally likely values
+                                * (n 0: futex_wake_none) */
+    struct scn_durs futex_wake_race;   /* "futex_wake_race": a FUTEX_WAKE that meets a wait on its way in,
+                                * equally likely values (n 0: futex_wake_none) */
     sim_time wake_ipi;         /* "wake_ipi": extra waker CPU time when the wakee goes to another core */
     struct gv_curve wake_ipi_extra; /* "wake_ipi_extra": + this when that core is idle, by how long
                                 * it has been idle (sim/machine.h) */

@@ -95,6 +95,13 @@ static const struct sch_key machine_keys[] = {
     M_DUR("context_switch", "1.5us", context_switch),
     M_DUR("futex_wake", "1us", futex_wake),
     M_DUR("futex_wake_none", "0ns", futex_wake_none),
+    /* a FUTEX_WAIT's way in and a FUTEX_WAKE that meets one there, each
+     * drawn per wait from equally likely values (models/vm.h
+     * vm_futex_wait_entry, vm_futex_wake_race); absent: futex_wake_none */
+    { .name = "futex_wait_window", .kind = SCH_DURS, .max = SIM_S, .dmax = GV_CURVE_MAX,
+      .off = offsetof(struct scn_machine, futex_wait_window) },
+    { .name = "futex_wake_race", .kind = SCH_DURS, .max = SIM_S, .dmax = GV_CURVE_MAX,
+      .off = offsetof(struct scn_machine, futex_wake_race) },
     M_DUR("wake_ipi", "0ns", wake_ipi),
     { .name = "wake_ipi_extra", .kind = SCH_CURVE, .max = SIM_S,
       .off = offsetof(struct scn_machine, wake_ipi_extra) },

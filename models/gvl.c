@@ -174,7 +174,8 @@ static void gvl_del_running_thread_by(struct rb_thread *th, struct gvl_actor by)
  * pthread_cond_signal makes its FUTEX_WAKE whenever a waiter is
  * registered, asleep or not ("TODO Only set it if there are indeed futex
  * waiters", nptl pthread_cond_signal.c), so the signaller still pays a
- * system call that wakes nobody (futex_wake_none), and pays it holding
+ * system call that wakes nobody (vm_futex_wake_race: through the hash
+ * bucket of the waiter on its way in), and pays it holding
  * sched->lock_ (thread_sched_wakeup_running_thread asserts it is held, and
  * signals cond.readyq inside; thread_pthread.c of v3_3_11 and master).
  * The waiter's FUTEX_WAIT then returns at once (the word moved), and
@@ -189,10 +190,9 @@ static void gvl_del_running_thread_by(struct rb_thread *th, struct gvl_actor by)
  * waiter not asleep is free and its wait ends without the lock. */
 static void signal_presleep(struct rb_thread *next, struct gvl_actor by)
 {
-    sim_time none = next->vm->scn->machine.futex_wake_none;
-    if (none <= 0 || next->vm->policy->barging) return;
+    if (next->vm->scn->machine.futex_wake_none <= 0 || next->vm->policy->barging) return;
     next->turn_signalled = true;
-    *by.cost += none;
+    *by.cost += vm_futex_wake_race(next);
     /* the section lasts until the signaller has paid it (th_burst ->
      * gvl_section_end), unless a section holds the lock already or the
      * signaller is no Ruby thread (the timer's own sections: models/timer.c) */
@@ -403,7 +403,7 @@ static void turn_sleep(struct rb_thread *th)
      * once), where the wait is part of the chain hand-off, charged to this
      * thread when a chain wake brings it back (vm_chain_wait,
      * mach_params.wake_return) */
-    th->pending_cost += vm_futex_wait_entry(th->vm);
+    th->pending_cost += vm_futex_wait_entry(th);
     if (th->pending_cost > 0) {
         th->turn_presleep = true;  /* registered, not asleep: signal_presleep */
         th_burst(th, 0, turn_sleep_now);

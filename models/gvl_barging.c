@@ -553,6 +553,7 @@ void gvl32_collect(const struct rb_ractor *r, struct run_metrics *m)
     const struct gvl32 *b = r->policy_data;
     m->gvl_lock_sections += b->lock.acquires;
     m->gvl_lock_waits += b->lock.sleeps;
+    m->gvl_lock_slept += b->lock.slept;
     if (b->intr)
         for (int i = 0; i < r->vm->nthreads; i++) m->intr_lock_waits += b->intr[i].sleeps;
 }

@@ -372,17 +372,41 @@ static inline sim_time vm_getpid_cost(const struct vm *vm)
 }
 
 /* A FUTEX_WAIT's way in: the system call's entry and the futex hash bucket
- * before the kernel has queued the thread, the path a FUTEX_WAKE that
- * finds nobody takes (futex_wake_none; 0 when the profile lacks it),
- * during which the thread is registered but not asleep, and a signal or
- * an unlock makes its wait return at once.  Charged on several cores only:
- * on one core nothing can run to signal it meanwhile, and that CPU is
+ * before the kernel has compared the word and queued the thread, during
+ * which the thread is registered but not asleep, and a signal or an
+ * unlock from another CPU makes its wait return at once.  The profile's
+ * futex_wait_window when it has one (gvlsim calibrate measures it: a
+ * store that many ns after the call still stops the sleep), one of its
+ * equally likely values drawn from th's stream per wait; without it the
+ * path a FUTEX_WAKE that finds nobody takes (futex_wake_none; 0 when the
+ * profile lacks that too).  Charged on several cores only: on one core
+ * nothing can run to signal a thread on its way in, and that CPU is
  * inside the one-CPU hand-off calibrate measures (futex_wake_chain).  The
- * GVL's turn waits (gvl.c turn_sleep) and the native locks' and condvars'
- * waits (vm_lock.c sync_sleep) pay it. */
-static inline sim_time vm_futex_wait_entry(const struct vm *vm)
+ * GVL's turn waits (gvl.c turn_sleep) and the native locks' and
+ * condvars' waits (vm_lock.c sync_sleep) pay it. */
+static inline sim_time vm_futex_wait_entry(struct rb_thread *th)
 {
-    return vm->scn->machine.cores > 1 ? vm->scn->machine.futex_wake_none : 0;
+    const struct scn_machine *m = &th->vm->scn->machine;
+    if (m->cores <= 1) return 0;
+    if (m->futex_wait_window.n > 0)
+        return m->futex_wait_window.v[rng_uniform(&th->core.rng, 0, m->futex_wait_window.n - 1)];
+    return m->futex_wake_none;
+}
+
+/* What the waker pays for a FUTEX_WAKE that meets `waiter` on its way in
+ * (registered, not asleep: the wake finds nobody): the profile's
+ * futex_wake_race, drawn from the waiter's stream, when it has one - such
+ * a wake goes through the hash bucket the waiter holds or has just left,
+ * and measured 280-400 ns at the median where one alone took 240 ns
+ * (docs/validate.md, "The race on the GVL's native lock"); else
+ * futex_wake_none.  The waiter's wait then returns at once, and what it
+ * does next (re-lock the mutex) races the rest of its waker's section. */
+static inline sim_time vm_futex_wake_race(struct rb_thread *waiter)
+{
+    const struct scn_machine *m = &waiter->vm->scn->machine;
+    if (m->futex_wake_race.n > 0)
+        return m->futex_wake_race.v[rng_uniform(&waiter->core.rng, 0, m->futex_wake_race.n - 1)];
+    return m->futex_wake_none;
 }
 
 /* The sleeper's share of a one-core futex hand-off (futex_wake_chain,

@@ -79,12 +79,18 @@ static void notify_counter(struct vm *vm, const char *name, int64_t value)
  * FUTEX_WAIT on the group's signal word (__pthread_cond_wait_common, nptl
  * pthread_cond_wait.c); __lll_lock_wait swaps 2 into the mutex word and
  * then calls FUTEX_WAIT(word, 2) (nptl lowlevellock.c).  Until the kernel
- * has queued the thread on the futex - the system call's entry and the
- * hash bucket, the path a FUTEX_WAKE that finds nobody takes
- * (futex_wake_none, measured by gvlsim calibrate) - a signal or an unlock
- * that changes the word makes the wait return at once (EAGAIN; the
+ * has compared the word and queued the thread - the system call's entry
+ * and the hash bucket (vm_futex_wait_entry: machine.futex_wait_window,
+ * measured by gvlsim calibrate, else futex_wake_none) - a signal or an
+ * unlock that changes the word makes the wait return at once (EAGAIN; the
  * condvar may see the signal before it makes the call at all), and the
- * FUTEX_WAKE that came with it found nobody.  Both real backends show it
+ * FUTEX_WAKE that came with it found nobody: its waker pays
+ * vm_futex_wake_race, a wake through the bucket the waiter is in.  A
+ * signalled waiter then re-locks the mutex its signaller may still hold
+ * (paying that wake inside its section): if the rest of its way in plus
+ * its way into the mutex's FUTEX_WAIT is shorter than the signaller's
+ * wake, it sleeps on the mutex - the race behind the 3.1 GVL's sleeps on
+ * gvl->lock (docs/validate.md, "The race on the GVL's native lock").  Both real backends show it
  * on two CPUs: in the 3.1 (`barging`) mtime loop a quarter of the
  * executor's FUTEX_WAITs and 61% of Ruby 3.1.2's return at once, and
  * FUTEX_WAKEs of nobody outnumber the wakes of a sleeper (docs/validate.md,
@@ -113,6 +119,7 @@ static void sleep_block(struct mach_task *t, void *ctx)
         return;
     }
     th->zero_time_ops = 0;
+    if (th_sync_of(th)->in_mutex_queue) th_sync_of(th)->mutex->slept++;
     th->vml_asleep = true;
     mach_block(&th->vm->mach, t, sleep_woken, th);
 }
@@ -124,7 +131,7 @@ static void sync_sleep(struct rb_thread *th, th_cont on_wake)
         th_sync_of(th)->pre_sleep = true;
         th_sync_of(th)->wake_pending = false;
     }
-    th->pending_cost += vm_futex_wait_entry(th->vm);  /* FUTEX_WAIT's way in (above) */
+    th->pending_cost += vm_futex_wait_entry(th);  /* FUTEX_WAIT's way in (above) */
     if (th->pending_cost > 0) th_burst(th, 0, sleep_block);
     else sleep_block(th->nt, th);
 }
@@ -139,9 +146,10 @@ static void sync_wake_as(struct rb_thread *target, struct gvl_actor by)
         vm->wakeups++;
     } else if (th_sync_of(target)->pre_sleep) {
         th_sync_of(target)->wake_pending = true;
-        /* registered, not asleep yet: the FUTEX_WAKE finds nobody
-         * (futex_wake_none when the profile measured it) */
-        if (by.cost) *by.cost += vm->scn->machine.futex_wake_none > 0 ? vm->scn->machine.futex_wake_none
+        /* registered, not asleep yet: the FUTEX_WAKE finds nobody, on
+         * its way through the bucket the waiter is in (vm_futex_wake_race,
+         * when the profile measured futex_wake_none) */
+        if (by.cost) *by.cost += vm->scn->machine.futex_wake_none > 0 ? vm_futex_wake_race(target)
                                                                       : vm_wake_cost(vm, woke);
         return;
     } else {

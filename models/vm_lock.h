@@ -64,7 +64,10 @@ struct vml_mutex {
     struct nlock nl;
     bool contended;                           /* glibc: the futex word is 2 (taken contended) */
     int nwaiters;
-    uint64_t acquires, sleeps;                /* locks taken; sleeps on it (each needs a wake) */
+    /* locks taken; tries that found it taken (each queues and goes into
+     * FUTEX_WAIT); of those, the waits that slept (each needs a wake: the
+     * others met the unlock on their way in, models/vm_lock.c sync_sleep) */
+    uint64_t acquires, sleeps, slept;
 };
 
 /* vm->ractor.sync (the VM lock) and the barrier half of vm->ractor.sched

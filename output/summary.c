@@ -103,10 +103,11 @@ void summary_write(FILE *f, const struct run_metrics *m)
     }
     if (m->gvl_lock_sections) {
         /* the 2.x GVL's native mutex (models/gvl_barging.c) */
-        char a[32], wt[32];
+        char a[32], wt[32], sl[32];
         human_count(a, sizeof a, m->gvl_lock_sections);
         human_count(wt, sizeof wt, m->gvl_lock_waits);
-        fprintf(f, "  GVL lock (gvl->lock): %s sections, %s sleeps on it", a, wt);
+        human_count(sl, sizeof sl, m->gvl_lock_slept);
+        fprintf(f, "  GVL lock (gvl->lock): %s sections, %s found it taken, %s slept on it", a, wt, sl);
         if (m->intr_lock_waits) {
             human_count(wt, sizeof wt, m->intr_lock_waits);
             fprintf(f, "; %s sleeps on a woken thread's interrupt_lock", wt);

@@ -1,10 +1,13 @@
 /* futex_window.c - how long is a FUTEX_WAIT's way in?  From the call until
  * the kernel compares the futex word (after which a change of the word no
  * longer stops the sleep), a wake that changes the word makes the wait
- * return at once (EAGAIN) instead of sleeping.  The model takes that window
- * to be a FUTEX_WAKE of nobody's round trip (futex_wake_none, models/vm.h
- * vm_futex_wait_entry); this measures it (docs/validate.md, "The 2-CPU
- * ping-pong of the 3.1 GVL").
+ * return at once (EAGAIN) instead of sleeping.  `gvlsim calibrate` now
+ * measures that window the same way (machine.futex_wait_window,
+ * exec/calib_race.c), with an untimed wait; this probe's wait has a 2 ms
+ * timeout (a lost wake cannot hang it), which arms an hrtimer on the way
+ * in: 100-150 ns more window on the AMD EPYC guest of 2026-12-04
+ * (docs/validate.md, "The 2-CPU ping-pong of the 3.1 GVL", "The race on
+ * the GVL's native lock").
  *
  *   cc -O2 -pthread -o futex_window scripts/futex_window.c
  *   ./futex_window [ROUNDS]

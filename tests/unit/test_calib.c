@@ -591,6 +591,55 @@ static void test_steal_summarise(void)
     ASSERT(calib_profile_key(&p, "hidden_steal_rate")->num == 0 && !calib_profile_key(&p, "hidden_steal_len"));
 }
 
+/* The FUTEX_WAIT window's quantiles from the shares of waits that
+ * returned at once, by the delay of the other CPU's store: a share that
+ * falls from 1 to 0 over two steps puts the median between them; a noisy
+ * rise further on does not pull a quantile back (the shares are made
+ * non-increasing); a grid that does not hold the median is GV_ERUN.  And
+ * the keys: a measured race writes both lists, an unmeasured one neither. */
+static void test_window_quantiles(void)
+{
+    /* delays 0, 100, ..., 700 ns; shares 1, 1, 1, 3/4, 1/4, 0, 1/8 (noise), 0 */
+    int once[8] = { 8, 8, 8, 6, 2, 0, 1, 0 }, trials[8] = { 8, 8, 8, 8, 8, 8, 8, 8 };
+    double q[4];
+    ASSERT_EQ(calib_window_quantiles(once, trials, 8, 100, 1, q), GV_OK);
+    ASSERT(fabs(q[0] - 350) < 1e-9);  /* 1/2 is crossed half way from 300 (3/4) to 400 (1/4) */
+    ASSERT_EQ(calib_window_quantiles(once, trials, 8, 100, 2, q), GV_OK);
+    ASSERT(fabs(q[0] - 300) < 1e-9);  /* 1/4: the window outlasts it with chance 3/4 */
+    ASSERT(fabs(q[1] - 400) < 1e-9);  /* 3/4: the share at 400 is 1/4 */
+    ASSERT_EQ(calib_window_quantiles(once, trials, 8, 100, 4, q), GV_OK);
+    for (int i = 1; i < 4; i++) ASSERT(q[i] > q[i - 1]);
+    /* 7/8: made non-increasing, the share at 500 is 1/8 (the noise at 600
+     * lifts it), so the window outlasts 500 with chance 1/8: 500, not 450 */
+    ASSERT(fabs(q[3] - 500) < 1e-9);
+    int late[3] = { 8, 8, 8 }, early[3] = { 2, 0, 0 }, t3[3] = { 8, 8, 8 };
+    ASSERT_EQ(calib_window_quantiles(late, t3, 3, 100, 1, q), GV_ERUN);
+    ASSERT_EQ(calib_window_quantiles(early, t3, 3, 100, 1, q), GV_ERUN);
+    ASSERT_EQ(calib_window_quantiles(once, trials, 1, 100, 1, q), GV_EINVAL);
+    ASSERT_EQ(calib_window_quantiles(once, trials, 8, 0, 1, q), GV_EINVAL);
+
+    struct calib_result r;
+    struct calib_host h;
+    struct calib_profile p;
+    memset(&r, 0, sizeof r);
+    memset(&h, 0, sizeof h);
+    calib_map(&r, &h, &p);
+    ASSERT(!calib_profile_key(&p, "futex_wait_window") && !calib_profile_key(&p, "futex_wake_race"));
+    r.race.measured = true;
+    r.race.n = CALIB_RACE_LENS;
+    for (int i = 0; i < CALIB_RACE_LENS; i++) {
+        r.race.window_ns[i] = 250 + 20 * i;
+        r.race.wake_ns[i] = 300 + 30 * i;
+    }
+    calib_map(&r, &h, &p);
+    const struct calib_key *k = calib_profile_key(&p, "futex_wait_window");
+    ASSERT(k && k->kind == CK_DURS && k->measured && k->curve.n == CALIB_RACE_LENS);
+    ASSERT(k->curve.y[0] == 250 * SIM_NS && k->curve.y[7] == 390 * SIM_NS);
+    k = calib_profile_key(&p, "futex_wake_race");
+    ASSERT(k && k->kind == CK_DURS && k->curve.n == CALIB_RACE_LENS);
+    ASSERT(k->curve.y[0] == 300 * SIM_NS && k->curve.y[7] == 510 * SIM_NS);
+}
+
 /* The cache-regime probe: two probes more than 1.5x apart have moved;
  * cache_probe is the middle of the two, each cache key's derivation names
  * it, the derivation says when it moved; no probe, no key; one probe alone
@@ -728,6 +777,10 @@ static void test_docs_table(void)
     double gaps[] = { 40000, 50000 };  /* hidden steal: both its keys */
     ASSERT_EQ(calib_steal_summarise(gaps, 2, 1e9, &r.steal), GV_OK);
     r.steal.measured = true;
+    r.race.measured = true;  /* the FUTEX_WAIT race: both its keys */
+    r.race.n = 1;
+    r.race.window_ns[0] = 300;
+    r.race.wake_ns[0] = 350;
     struct calib_host h = dev_host();
     struct calib_profile p;
     calib_map(&r, &h, &p);
@@ -863,6 +916,7 @@ int main(void)
     RUN(test_kernel_to_scheduler);
     RUN(test_map);
     RUN(test_steal_summarise);
+    RUN(test_window_quantiles);
     RUN(test_speed_summarise);
     RUN(test_cache_probe);
     RUN(test_wake_probe);

@@ -287,6 +287,47 @@ static void test_barging_futex_wait_window(void)
     ASSERT_EQ(on1.m.wall, off1.m.wall);
 }
 
+/* The race on gvl->lock (docs/validate.md, "The race on the GVL's native
+ * lock"): a release signals a waiter on its way into FUTEX_WAIT and pays
+ * that FUTEX_WAKE holding gvl->lock; the waiter's wait returns at the end
+ * of its way in and re-locks; if the signal's wake (futex_wake_race)
+ * outlasts the rest of that way in and the re-lock's own way in
+ * (futex_wait_window), the waiter sleeps on gvl->lock.  With both at
+ * futex_wake_none it (almost) never can; with the wake longer it does.  A one-value list draws nothing: the same run as the
+ * profile without it. */
+static struct fx_result race_case(sim_time window, sim_time wake)
+{
+    struct scenario s = barging_pair(2);
+    s.machine.futex_wake = 3590 * SIM_NS;
+    s.machine.wake_ipi = 3770 * SIM_NS;
+    s.machine.wake_idle_core = 10700 * SIM_NS;
+    s.machine.futex_wake_none = 279 * SIM_NS;
+    if (window) s.machine.futex_wait_window = (struct scn_durs){ 1, { window } };
+    if (wake) s.machine.futex_wake_race = (struct scn_durs){ 1, { wake } };
+    return simulate_with_queue(s);
+}
+
+static void test_barging_relock_race(void)
+{
+    struct fx_result none = race_case(0, 0), same = race_case(279 * SIM_NS, 279 * SIM_NS);
+    struct fx_result slow = race_case(279 * SIM_NS, 900 * SIM_NS);
+    ASSERT_EQ(none.rc, GV_OK);
+    ASSERT_EQ(same.rc, GV_OK);
+    ASSERT_EQ(slow.rc, GV_OK);
+    ASSERT_EQ(same.m.wall, none.m.wall);
+    ASSERT_EQ(same.m.vol_switches, none.m.vol_switches);
+    ASSERT_EQ(same.m.gvl_lock_slept, none.m.gvl_lock_slept);
+    /* the wake no longer than the way in: the waiter finds the lock free
+     * by the end of its own (but for a section that outlasts it some other
+     * way: one in the 4,000 calls); the longer wake puts it to sleep */
+    ASSERT(none.m.gvl_lock_slept <= 4);
+    ASSERT(slow.m.gvl_lock_slept > none.m.gvl_lock_slept + 100);
+    ASSERT(slow.m.gvl_lock_slept <= slow.m.gvl_lock_waits);
+    /* each such sleep is a voluntary switch and a wake more */
+    ASSERT(slow.m.vol_switches > none.m.vol_switches);
+    ASSERT(slow.m.wakeups >= slow.m.gvl_lock_slept);
+}
+
 /* A thread woken from its sleep on the sched lock took it with the futex
  * word at 2 (glibc's __lll_lock_wait), so its own unlock makes a FUTEX_WAKE
  * even when nobody else sleeps on the lock: futex_wake_none, charged to
@@ -756,6 +797,7 @@ int main(void)
     RUN(test_relock_after_preempting_wake);
     RUN(test_signal_before_futex_wait);
     RUN(test_barging_futex_wait_window);
+    RUN(test_barging_relock_race);
     RUN(test_unlock_after_sleep_wakes_nobody);
     RUN(test_barging_unlock_wakes_nobody);
     RUN(test_barging_getpid);
