@@ -45,6 +45,8 @@ static const struct calib_desc descs[CALIB_COUNT] = {
                                 "sleep length from which most such wakes go to the idle CPU (bisected)" },
     [CALIB_WAKE_PACK_OTHER] = { "wake_pack_other", "fraction",
                                 "wakes onto the waker's busy CPU (wakee last ran on the other, idle CPU)" },
+    [CALIB_WAKE_PACK_UTIL] = { "wake_pack_util_limit", "fraction",
+                               "the waker CPU's busy share (100 ms before) from which a wakee is no longer kept there" },
     [CALIB_HANDOFF_SAME] = { "handoff_same_cpu_ns", "ns", "futex ping-pong hand-off, both threads on one CPU" },
     [CALIB_HANDOFF_SAME_INVOL] = { "handoff_same_cpu_involuntary", "fraction",
                                    "involuntary share of that ping-pong's switches" },

@@ -39,6 +39,8 @@ enum calib_id {
     CALIB_WAKE_PACK_LONG,      /* the same after a long sleep */
     CALIB_WAKE_PACK_SLEEP,     /* ns: the sleep length from which most such wakes go to the idle CPU (bisected) */
     CALIB_WAKE_PACK_OTHER,     /* fraction of wakes onto the waker's busy CPU, wakee last ran on the other, idle CPU */
+    CALIB_WAKE_PACK_UTIL,      /* the waker CPU's recent busy share from which such wakes are no longer kept there
+                                * (calib_pack_util.c) */
     CALIB_HANDOFF_SAME,        /* ns per hand-off of a futex ping-pong on one CPU */
     CALIB_HANDOFF_SAME_INVOL,  /* fraction of that ping-pong's switches that were involuntary */
     CALIB_HANDOFF_CROSS,       /* ns per hand-off of the ping-pong across two CPUs */

@@ -78,6 +78,7 @@ void calib_bench_cache(struct calib_ctx *c);
 void calib_bench_cache_only(struct calib_ctx *c);
 void calib_bench_wake(struct calib_ctx *c);   /* calib_wake.c */
 void calib_bench_pack(struct calib_ctx *c);   /* calib_pack.c */
+void calib_bench_pack_util(struct calib_ctx *c); /* calib_pack_util.c (after calib_bench_pack) */
 void calib_bench_race(struct calib_ctx *c);   /* calib_race.c */
 void calib_bench_timer(struct calib_ctx *c);  /* calib_timer.c */
 void calib_bench_ruby(struct calib_ctx *c);   /* calib_ruby.c */

@@ -33,6 +33,10 @@
  *                     the idle CPU (wake_pack_sleep_ns, bisected), when
  *                     short sleeps were mostly packed and long ones mostly
  *                     not; else 0 (no dependence on the sleep seen)
+ *   wake_pack_util  = the waker CPU's busy share over the 100 ms before a
+ *                     wake from which such wakes went to the idle CPU
+ *                     (bisected), on a packing machine; not measured: not
+ *                     written (no limit)
  *   os_scheduler    = the kernel's version and scheduler features
  *   os_tick         = 1 / CONFIG_HZ, else the measured tick period
  *   os_timeslice    = EEVDF: the base slice; CFS: the measured run length
@@ -561,6 +565,16 @@ void calib_map(const struct calib_result *r, const struct calib_host *h, struct 
                 mname(CALIB_WAKE_PACK_SHORT), ps->median, mname(CALIB_WAKE_PACK_LONG), pl->median);
     } else {
         add_dur(p, "wake_pack_sleep", 0, false, "not measured: the default (any sleep)");
+    }
+    /* the load up to which it packs (calib_pack_util.c): written when
+     * measured on a packing machine; absent, no limit */
+    const struct calib_stat *pu = M(r, CALIB_WAKE_PACK_UTIL);
+    if (pu && ps && ps->median > 0) {
+        k = add(p, "wake_pack_util", CK_NUM);
+        k->num = floor(pu->median * 1000 + 0.5) / 1000;
+        k->measured = true;
+        snprintf(k->how, sizeof k->how, "%s %.3g (q1 %.3g, q3 %.3g): the waker's and the wakee's recent running "
+                 "summed (the wakee's was about 0 there)", mname(CALIB_WAKE_PACK_UTIL), pu->median, pu->q1, pu->q3);
     }
 
     idle_curve(p, r);

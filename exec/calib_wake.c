@@ -752,6 +752,8 @@ void calib_bench_wake(struct calib_ctx *c)
     bench_pingpong(c, false);
     calib_name("pack");
     calib_bench_pack(c);
+    calib_name("pack_util");
+    calib_bench_pack_util(c);
     calib_name("race");
     calib_bench_race(c);
 }

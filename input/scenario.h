@@ -92,6 +92,7 @@ struct scn_machine {
                                 * how long the core has been idle (sim/machine.h) */
     double wake_pack;          /* "wake_pack": share of wakes kept on the waker's core (sim/machine.h) */
     sim_time wake_pack_sleep;  /* "wake_pack_sleep": ... of those that slept less than this (0: any) */
+    double wake_pack_util;     /* "wake_pack_util": ... while waker's and wakee's utilizations sum below it (0: any) */
     double corun_slowdown;     /* "corun_slowdown": work's slowdown with every core busy (sim/machine.h) */
     double hidden_steal_rate;  /* "hidden_steal_rate": gaps per second a busy core loses unseen (sim/machine.h) */
     struct scn_durs hidden_steal_len; /* "hidden_steal_len": their lengths, equally likely (n 0: none given) */

@@ -118,6 +118,8 @@ static const struct sch_key machine_keys[] = {
     { .name = "wake_pack", .kind = SCH_NUMBER, .flags = SCH_ZERO_OK, .def = "0", .dmax = 1.0,
       .off = offsetof(struct scn_machine, wake_pack) },
     M_DUR("wake_pack_sleep", "0", wake_pack_sleep),
+    { .name = "wake_pack_util", .kind = SCH_NUMBER, .flags = SCH_ZERO_OK, .def = "0", .dmax = 1.0,
+      .off = offsetof(struct scn_machine, wake_pack_util) },
     /* hidden steal (sim/machine.h): gaps per second of a busy core, and
      * their lengths (at most MACH_STEAL_LENS, equally likely); a rate
      * needs lengths (check_steal) */

@@ -88,6 +88,7 @@ int vm_init(struct vm *vm, const struct scenario *scn, struct sim_engine *eng, c
         .corun_slowdown = scn->machine.corun_slowdown,
         .wake_pack = scn->machine.wake_pack,
         .wake_pack_sleep = scn->machine.wake_pack_sleep,
+        .wake_pack_util = scn->machine.wake_pack_util,
         .wake_idle_extra = &scn->machine.wake_idle_extra,
         .wake_ipi_extra = &scn->machine.wake_ipi_extra,
         .steal_rate = scn->machine.hidden_steal_rate,

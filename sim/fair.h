@@ -73,6 +73,11 @@ struct fair_se {
     int rq_core;             /* core whose run queue has it (on_rq), else -1 */
     int left_core;           /* CFS: the core it left (its v is in that core's frame) */
     struct mach_task *dnext; /* the core's list of delayed tasks */
+    /* its utilization, as of util_at (machine.c task_util: only with
+     * wake_pack_util): the running average of the share of time it ran */
+    double util;
+    sim_time util_at;
+    sim_time util_charged;   /* the CPU its wake's way out is charged (task_util_run) */
 };
 
 /* A core's fair run queue (the tasks themselves are in the machine's run

@@ -198,6 +198,7 @@ int mach_init(struct machine *m, struct sim_engine *eng, const struct mach_param
     }
     if (p->expiry_stalls) m->stalls_on = true;
     m->busy_hooks = m->corun || m->steal_on || m->speed_on;
+    m->util_on = p->wake_pack_util > 0 && p->wake_pack > 0 && p->sched != MACH_SCHED_FIFO;
     if (p->wake_pack > 0 && p->wake_pack < 1)  /* 2^64 x p, exact enough for a share */
         m->pack_below = (uint64_t)(p->wake_pack * 18446744073709551616.0);
     return GV_OK;
@@ -382,6 +383,38 @@ static __attribute__((noinline)) void core_busy_hooks(struct machine *m, struct 
     if (m->corun) corun_replan(m);
     if (m->steal_on && !was_busy) steal_arm(m, c);
     if (m->speed_on && !was_busy) speed_arm(m, c);
+}
+
+/* t's utilization at `now` (under a fair class, with wake_pack_util):
+ * the running average of the share of time it ran, as Linux's PELT keeps
+ * a task's util_avg (kernel/sched/pelt.c; continuous here rather than by
+ * 1 ms periods): decayed by 2^(-dt / MACH_UTIL_HALF) since se->util_at,
+ * with what it ran meanwhile if it is running (task_util_run), where a
+ * task's run time goes with it from core to core. */
+static double task_util(const struct mach_task *t, sim_time now)
+{
+    const struct fair_se *se = t->se;
+    double d = exp2(-(double)(now - se->util_at) / (double)MACH_UTIL_HALF);
+    return se->util * d + (t->state == MT_RUNNING ? 1 - d : 0);
+}
+
+/* t starts running at `now`, having run `before` more in its wait's way
+ * out (the CPU the guest charges a wakee on an idle vCPU, wake_idle_cpu:
+ * its own run time as the guest's kernel counts it); or stops. */
+static __attribute__((noinline)) void task_util_run(struct mach_task *t, sim_time now, sim_time before)
+{
+    struct fair_se *se = t->se;
+    sim_time idle = now - before - se->util_at;
+    se->util *= exp2(-(double)(idle > 0 ? idle : 0) / (double)MACH_UTIL_HALF);
+    double d = exp2(-(double)before / (double)MACH_UTIL_HALF);
+    se->util = se->util * d + (1 - d);
+    se->util_at = now;
+}
+
+static __attribute__((noinline)) void task_util_stop(struct mach_task *t, sim_time now)
+{
+    t->se->util = task_util(t, now);
+    t->se->util_at = now;
 }
 
 /* (Inline in its few callers: several times per event.) */
@@ -625,6 +658,7 @@ static inline __attribute__((always_inline)) void dispatch(struct machine *m, st
 static void leave_core(struct machine *m, struct mach_task *t)
 {
     if (fair_on(m)) fair_curr_stop(m, &m->cores[t->core], t);
+    if (m->util_on) task_util_stop(t, mach_now_of(m));
     t->last_core = t->core;
 }
 
@@ -691,6 +725,10 @@ static void ev_arrive(void *obj, uint64_t arg)
     struct machine *m = (struct machine *)(uintptr_t)arg;
     struct mach_core *c = &m->cores[t->core];
     core_set(m, c, CORE_BUSY, t);
+    if (m->util_on) {
+        task_util_run(t, mach_now_of(m), t->se->util_charged);
+        t->se->util_charged = 0;
+    }
     t->state = MT_RUNNING;
     c->slice_start = mach_now_of(m) - t->slice_used;
     t->slice_used = 0;
@@ -1039,11 +1077,20 @@ static int least_loaded(const struct machine *m, int last, int wcore, int light)
  * wake after a sleep of up to about 300 us on the waker's vCPU (waking the
  * idle, halted vCPU would take the host) and sends almost every one after
  * 0.5 ms or more to the idle vCPU; in Ruby's own runs it kept long sleepers
- * too (docs/validate.md). */
-static bool pack_draw(struct machine *m, const struct mach_task *t)
+ * too (docs/validate.md).  And only while the waker core's utilization
+ * (core_util) is below wake_pack_util (when > 0): on the AMD EPYC guest of
+ * 2026-12-04 a wakee stayed behind its waker every time when the waker's
+ * CPU had been busy 70% of the 100 ms before, never at 75%, and the
+ * wakee's own recent running counts too (scripts/pack_util.c;
+ * docs/validate.md, "Where the threads ran"): the benchmark's pair, idle
+ * most of the time, is packed, a ping-pong whose threads keep their CPUs
+ * busy is not. */
+static bool pack_draw(struct machine *m, const struct mach_task *t, const struct mach_task *waker)
 {
     if (m->p.wake_pack <= 0) return false;
     if (m->p.wake_pack_sleep > 0 && mach_now_of(m) - t->blocked_at >= m->p.wake_pack_sleep) return false;
+    if (m->util_on && task_util(waker, mach_now_of(m)) + task_util(t, mach_now_of(m)) >= m->p.wake_pack_util)
+        return false;
     if (m->p.wake_pack >= 1) return true;
     return rng_next(&m->rng) < m->pack_below;
 }
@@ -1091,7 +1138,7 @@ static inline __attribute__((always_inline)) int place(struct machine *m, struct
     int target = -1;
     if (t->last_core >= 0 && core_idle(m, t->last_core)) target = t->last_core;
     if (target < 0) target = first_idle_core(m);
-    if (target >= 0 && !(t->last_core == wcore && wcore >= 0 && pack_draw(m, t))) {
+    if (target >= 0 && !(t->last_core == wcore && wcore >= 0 && pack_draw(m, t, waker))) {
         if (fair_on(m)) fair_enqueue(m, &m->cores[target], t, initial);
         /* a timer of the wakee's own idle core wakes that core itself:
          * no IPI, and the machine's timer_wake (charged by the model)
@@ -1103,7 +1150,9 @@ static inline __attribute__((always_inline)) int place(struct machine *m, struct
          * docs/validate.md, "Where the threads ran"); CPU time, not idle
          * time, with the same timing.  (A thread's start or a wake without
          * a waker is no FUTEX_WAIT's return: not measured, not charged.) */
-        if (wcore >= 0) m->cores[target].wake_cpu_time += m->p.wake_idle_cpu < lat ? m->p.wake_idle_cpu : lat;
+        sim_time charged = wcore >= 0 ? (m->p.wake_idle_cpu < lat ? m->p.wake_idle_cpu : lat) : 0;
+        m->cores[target].wake_cpu_time += charged;
+        if (m->util_on) t->se->util_charged = charged;
         if (wcore >= 0 && m->ipi_extra.n > 0)
             m->last_ipi_extra = gv_curve_at(&m->ipi_extra, mach_now_of(m) - m->cores[target].idle_at);
         begin_arrival(m, &m->cores[target], t, CORE_WAKING, lat);

@@ -24,7 +24,11 @@
  *   queue even with another core idle (the fair class decides whether it
  *   preempts the waker; otherwise it runs when the waker blocks or at the
  *   slice's end) - if it slept less than wake_pack_sleep (when > 0): a
- *   thread that slept longer goes to the idle core as on mainline.  Wake
+ *   thread that slept longer goes to the idle core as on mainline - and,
+ *   under a fair class, while the waker's and the wakee's utilizations
+ *   (their running averages, as Linux's PELT keeps them) sum below
+ *   wake_pack_util (when > 0): the guest's kernel packs only onto a CPU
+ *   with room left for both.  Wake
  *   latencies vary (the idle state reached, IPI delivery): each is drawn
  *   uniformly within +-wake_jitter of its mean.  Without that spread, equal
  *   latencies phase-lock periodic threads (the timer thread would always
@@ -216,6 +220,10 @@ struct mach_core {
 };
 
 #define MACH_STEAL_LENS GV_CURVE_MAX
+/* A task's utilization halves over this (sim/fair.h, fair_se.util):
+ * Linux's load tracking decays a task's running average by y per 1024 us
+ * period with y^32 = 1/2 (kernel/sched/pelt.c, "PELT": about 32 ms). */
+#define MACH_UTIL_HALF (32 * SIM_MS)
 #define MACH_SPEED_LEVELS 8  /* the most speed levels a machine has (more are ignored) */
 
 struct mach_params {
@@ -235,6 +243,7 @@ struct mach_params {
     double corun_slowdown;  /* work's slowdown with every core busy (<= 1: none) */
     double wake_pack;       /* share of wakes kept on the waker's core (below) */
     sim_time wake_pack_sleep; /* ... of those whose sleep was shorter (0: any sleep) */
+    double wake_pack_util;  /* ... while waker's and wakee's utilizations sum below it (0: any; below) */
     double steal_rate;      /* hidden steal: gaps per second while a core is busy (0: none) */
     const sim_time *steal_len; /* ... their lengths, equally likely (mach_init copies them) */
     int steal_nlen;         /* ... how many (at most MACH_STEAL_LENS) */
@@ -287,6 +296,7 @@ struct machine {
     bool steal_on;               /* steal_rate > 0 with lengths */
     bool stalls_on;              /* gaps of either kind: steal_on or p.expiry_stalls */
     bool busy_hooks;             /* corun, steal_on or speed_on: a core's busy change does more */
+    bool util_on;                /* p.wake_pack_util > 0 under a fair class: tasks keep their utilization */
     sim_event_id steal_ev;       /* the next gap, drawn while a core is busy */
     sim_time steal_mean_gap;     /* mean time between gaps, ps */
     sim_time steal_len[MACH_STEAL_LENS];

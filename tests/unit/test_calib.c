@@ -640,6 +640,27 @@ static void test_window_quantiles(void)
     ASSERT(k->curve.y[0] == 300 * SIM_NS && k->curve.y[7] == 510 * SIM_NS);
 }
 
+/* wake_pack_util: the measured load limit on a packing machine; no key
+ * where nothing packs or nothing was measured (no limit). */
+static void test_pack_util_key(void)
+{
+    struct calib_result r;
+    struct calib_host h;
+    struct calib_profile p;
+    memset(&r, 0, sizeof r);
+    memset(&h, 0, sizeof h);
+    set(&r, CALIB_WAKE_PACK_SHORT, 1, 1, 1);
+    calib_map(&r, &h, &p);
+    ASSERT(!calib_profile_key(&p, "wake_pack_util"));
+    set(&r, CALIB_WAKE_PACK_UTIL, 0.725, 0.7, 0.75);
+    calib_map(&r, &h, &p);
+    const struct calib_key *k = calib_profile_key(&p, "wake_pack_util");
+    ASSERT(k && k->kind == CK_NUM && k->measured && fabs(k->num - 0.725) < 1e-9);
+    set(&r, CALIB_WAKE_PACK_SHORT, 0, 0, 0);
+    calib_map(&r, &h, &p);
+    ASSERT(!calib_profile_key(&p, "wake_pack_util"));
+}
+
 /* The cache-regime probe: two probes more than 1.5x apart have moved;
  * cache_probe is the middle of the two, each cache key's derivation names
  * it, the derivation says when it moved; no probe, no key; one probe alone
@@ -917,6 +938,7 @@ int main(void)
     RUN(test_map);
     RUN(test_steal_summarise);
     RUN(test_window_quantiles);
+    RUN(test_pack_util_key);
     RUN(test_speed_summarise);
     RUN(test_cache_probe);
     RUN(test_wake_probe);

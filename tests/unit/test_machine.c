@@ -241,6 +241,41 @@ static void test_wake_pack(void)
     ASSERT(packed >= 8 && packed <= 32);
 }
 
+/* wake_pack_util: B starts on core 0 and blocks; A runs there `busy`, then
+ * wakes B (core 1 idle throughout).  A fair class keeps each task's
+ * utilization (PELT: halving every 32 ms), and a packing machine keeps B
+ * behind A only while A's and B's sum below wake_pack_util: after 20 ms of
+ * running A's is 1 - 2^(-20/32) = 0.35 and B's about 0 (packed), after
+ * 100 ms 0.89 (sent to the idle core).  Without the limit, or under fifo
+ * (no load tracking), packed either way. */
+static int pack_util_run(enum mach_sched sched, double limit, sim_time busy)
+{
+    static const struct ms_step b[] = { { A_BLOCK, 0, 0 }, { A_MARK, 0, 0 }, { A_EXIT, 0, 0 } };
+    static const struct ms_step c[] = { { A_EXIT, 0, 0 } };
+    struct ms_step a[] = { { A_BURST, busy, 0 }, { A_WAKE, 0, 0 }, { A_BURST, 50, 0 }, { A_EXIT, 0, 0 } };
+    const struct ms_step *const s[] = { b, c, a };
+    struct mach_params p = ms_params(2, sched);
+    p.wake_pack = 1;
+    p.wake_pack_util = limit;
+    struct ms_world w;
+    ms_setup_params(&w, &p, s, 3);
+    for (int i = 0; i < 3; i++) ms_start(&w, i);
+    ms_run(&w);
+    ASSERT_EQ(w.t[2].t.last_core, 0);
+    int woke = w.t[2].woke[0];
+    ms_teardown(&w);
+    return woke;
+}
+
+static void test_wake_pack_util(void)
+{
+    ASSERT_EQ(pack_util_run(MACH_SCHED_EEVDF, 0.72, 20 * SIM_MS), MACH_WAKE_CHAIN);
+    ASSERT_EQ(pack_util_run(MACH_SCHED_EEVDF, 0.72, 100 * SIM_MS), MACH_WAKE_REMOTE);
+    ASSERT_EQ(pack_util_run(MACH_SCHED_EEVDF, 0.95, 100 * SIM_MS), MACH_WAKE_CHAIN);
+    ASSERT_EQ(pack_util_run(MACH_SCHED_EEVDF, 0, 100 * SIM_MS), MACH_WAKE_CHAIN);
+    ASSERT_EQ(pack_util_run(MACH_SCHED_FIFO, 0.72, 100 * SIM_MS), MACH_WAKE_CHAIN);
+}
+
 /* The busy core's tick kicks the idle one (nohz idle balance): B, packed
  * behind A on core 0 when A wakes it at first + 12, while A works 1000
  * more and core 1 idles.  Ticks every 100: B slept less than 500 us, so it
@@ -820,6 +855,7 @@ int main(void)
     RUN(test_remote_busy_wake_and_slice);
     RUN(test_wake_pack);
     RUN(test_wake_pack_sleep);
+    RUN(test_wake_pack_util);
     RUN(test_nohz_kick);
     RUN(test_wake_idle_extra);
     RUN(test_wake_idle_cpu);
