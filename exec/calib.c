@@ -244,6 +244,21 @@ void calib_skip(struct calib_stat *st, const char *why)
     snprintf(st->note, sizeof st->note, "%s", why);
 }
 
+void calib_nap_ns(long long ns)
+{
+    struct timespec ts = { 0, (long)ns };
+    nanosleep(&ts, NULL);
+}
+
+void calib_allow(int a, int b)
+{
+    cpu_set_t set;
+    CPU_ZERO(&set);
+    CPU_SET(a, &set);
+    if (b >= 0) CPU_SET(b, &set);
+    sched_setaffinity(0, sizeof set, &set);
+}
+
 void calib_spin_ns(long long ns)
 {
     long long end = calib_now_ns() + ns;

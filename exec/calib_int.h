@@ -55,6 +55,10 @@ void calib_skip(struct calib_stat *st, const char *why);
 
 /* Busy-wait for ns (monotonic clock). */
 void calib_spin_ns(long long ns);
+/* Sleep ns (< 1 s) in nanosleep. */
+void calib_nap_ns(long long ns);
+/* Let the calling thread run on CPU a alone, or on a and b (b >= 0). */
+void calib_allow(int a, int b);
 /* CPU time of the calling thread, ns. */
 long long calib_thread_cpu_ns(void);
 

@@ -67,20 +67,6 @@
 static const int pack_grid_us[] = { 80, 113, 160, 226, 320, 453, 640, 905, 1280, 1810, 2560 };
 #define PACK_NGRID ((int)(sizeof pack_grid_us / sizeof pack_grid_us[0]))
 
-static void nap_ns(long long ns)
-{
-    struct timespec ts = { 0, (long)ns };
-    nanosleep(&ts, NULL);
-}
-
-static void pack_affinity(int a, int b)
-{
-    cpu_set_t set;
-    CPU_ZERO(&set);
-    CPU_SET(a, &set);
-    if (b >= 0) CPU_SET(b, &set);
-    sched_setaffinity(0, sizeof set, &set);
-}
 
 /* ---- the other CPU's idle time ------------------------------------------- */
 
@@ -169,8 +155,8 @@ static void *packer_thread(void *arg)
             atomic_store(&p->asleep, -1);
             return NULL;
         }
-        pack_affinity(home, -1);          /* run there (a migration if needed) */
-        pack_affinity(p->cpus[0], p->cpus[1]);
+        calib_allow(home, -1);          /* run there (a migration if needed) */
+        calib_allow(p->cpus[0], p->cpus[1]);
         p->last_cpu = sched_getcpu();
         atomic_store(&p->slept_at, calib_now_ns());
         atomic_store(&p->asleep, n);
@@ -230,7 +216,7 @@ static int pack_skip(struct pack_run *pr, int n)
     struct packer *p = &pr->p;
     atomic_store(&p->word, 1);
     calib_futex_wake(&p->word, 1);
-    while (atomic_load(&p->ran) != n) nap_ns(10000);
+    while (atomic_load(&p->ran) != n) calib_nap_ns(10000);
     atomic_store(&p->go, n);
     calib_futex_wake(&p->go, 1);
     return -1;
@@ -244,7 +230,7 @@ static int pack_one(struct pack_run *pr, int home, int next_home, int sleep_us)
     struct packer *p = &pr->p;
     struct calib_ctx *c = pr->c;
     int n = ++pr->n;
-    while (atomic_load(&p->asleep) != n) nap_ns(10000);
+    while (atomic_load(&p->asleep) != n) calib_nap_ns(10000);
     int last = p->last_cpu;
     atomic_store(&p->home, next_home);
     /* the other CPU's idle statistics, read from here: it is not woken */
@@ -262,11 +248,11 @@ static int pack_one(struct pack_run *pr, int home, int next_home, int sleep_us)
     int woken = calib_futex_wake(&p->word, 1);
     calib_spin_ns(PACK_AFTER_NS);
     long long lost = (calib_now_ns() - w0) - (calib_thread_cpu_ns() - c0);
-    while (atomic_load(&p->ran) != n) nap_ns(10000);
+    while (atomic_load(&p->ran) != n) calib_nap_ns(10000);
     if (pr->idle_checked) idle_ok = sentinel_read(p, ++pr->ping, &idle1, &ent1, &at1) && idle_ok;
     atomic_store(&p->go, n);
     calib_futex_wake(&p->go, 1);
-    nap_ns(PACK_REST_NS);
+    calib_nap_ns(PACK_REST_NS);
     if (last != (home == 0 ? c->cpu0 : c->cpu1)) return -1;
     if (woken != 1 || lost > PACK_LOST_NS) {
         pr->lost++;
@@ -403,7 +389,7 @@ void calib_bench_pack(struct calib_ctx *c)
     atomic_store(&p->go, n);
     calib_futex_wake(&p->go, 1);
     int a;
-    while ((a = atomic_load(&p->asleep)) != n + 1 && a != -1) nap_ns(10000);
+    while ((a = atomic_load(&p->asleep)) != n + 1 && a != -1) calib_nap_ns(10000);
     if (a == n + 1) {  /* it read the last sample's home: wake it to quit */
         atomic_store(&p->word, 1);
         calib_futex_wake(&p->word, 1);

@@ -32,7 +32,6 @@
 #include <stdatomic.h>
 #include <stdio.h>
 #include <string.h>
-#include <time.h>
 
 #include "../common/err.h"
 #include "calib_int.h"
@@ -54,21 +53,6 @@ struct util_wakee {
     int cpus[2];
 };
 
-static void set_cpus(int a, int b)
-{
-    cpu_set_t s;
-    CPU_ZERO(&s);
-    CPU_SET(a, &s);
-    if (b >= 0) CPU_SET(b, &s);
-    sched_setaffinity(0, sizeof s, &s);
-}
-
-static void nap(long ns)
-{
-    struct timespec ts = { 0, ns };
-    nanosleep(&ts, NULL);
-}
-
 static void *util_wakee_thread(void *arg)
 {
     struct util_wakee *w = arg;
@@ -76,10 +60,10 @@ static void *util_wakee_thread(void *arg)
         int c;
         while ((c = atomic_load(&w->cmd)) != n)
             if (c < 0) return NULL;
-            else nap(10000);
-        set_cpus(w->cpus[0], -1);  /* last run on the waker's CPU */
+            else calib_nap_ns(10000);
+        calib_allow(w->cpus[0], -1);  /* last run on the waker's CPU */
         calib_spin_ns(20000);
-        set_cpus(w->cpus[0], w->cpus[1]);
+        calib_allow(w->cpus[0], w->cpus[1]);
         atomic_store(&w->ack, n);
         calib_futex_wait(&w->word, 0);
         atomic_store(&w->cpu, sched_getcpu());
@@ -93,18 +77,18 @@ static void *util_wakee_thread(void *arg)
 static int util_sample(struct calib_ctx *c, struct util_wakee *w, int n, double d)
 {
     atomic_store(&w->cmd, n);
-    while (atomic_load(&w->ack) != n) nap(10000);
+    while (atomic_load(&w->ack) != n) calib_nap_ns(10000);
     long long busy = (long long)(d * 1e6), c0 = calib_thread_cpu_ns();
     for (int ms = 0; ms < UTIL_WINDOW_MS; ms++) {
         calib_spin_ns(busy);
-        nap(1000000 - (long)busy);
+        calib_nap_ns(1000000 - (long)busy);
     }
     long long ran = calib_thread_cpu_ns() - c0;
     calib_spin_ns(100000);
     atomic_store(&w->word, 1);
     calib_futex_wake(&w->word, 1);
     calib_spin_ns(20000);
-    while (atomic_load(&w->ack) != -n) nap(10000);
+    while (atomic_load(&w->ack) != -n) calib_nap_ns(10000);
     if ((double)ran < 0.9 * (double)busy * UTIL_WINDOW_MS) return -1;  /* another task took the waker's CPU */
     return atomic_load(&w->cpu) == c->cpu0;
 }

@@ -90,9 +90,10 @@ static void notify_counter(struct vm *vm, const char *name, int64_t value)
  * (paying that wake inside its section): if the rest of its way in plus
  * its way into the mutex's FUTEX_WAIT is shorter than the signaller's
  * wake, it sleeps on the mutex - the race behind the 3.1 GVL's sleeps on
- * gvl->lock (docs/validate.md, "The race on the GVL's native lock").  Both real backends show it
- * on two CPUs: in the 3.1 (`barging`) mtime loop a quarter of the
- * executor's FUTEX_WAITs and 61% of Ruby 3.1.2's return at once, and
+ * gvl->lock (docs/validate.md, "The race on the GVL's native lock").
+ * Both real backends show the window on two CPUs: in the 3.1 (`barging`)
+ * mtime loop a quarter of the executor's FUTEX_WAITs and 61% of Ruby
+ * 3.1.2's return at once, and
  * FUTEX_WAKEs of nobody outnumber the wakes of a sleeper (docs/validate.md,
  * "The 3.1 GVL's waits"); without the window the model's waits almost
  * never did.  On one core nothing can run to signal a thread on its way

@@ -1077,11 +1077,12 @@ static int least_loaded(const struct machine *m, int last, int wcore, int light)
  * wake after a sleep of up to about 300 us on the waker's vCPU (waking the
  * idle, halted vCPU would take the host) and sends almost every one after
  * 0.5 ms or more to the idle vCPU; in Ruby's own runs it kept long sleepers
- * too (docs/validate.md).  And only while the waker core's utilization
- * (core_util) is below wake_pack_util (when > 0): on the AMD EPYC guest of
- * 2026-12-04 a wakee stayed behind its waker every time when the waker's
- * CPU had been busy 70% of the 100 ms before, never at 75%, and the
- * wakee's own recent running counts too (scripts/pack_util.c;
+ * too (docs/validate.md).  And, under a fair class, only while the
+ * waker's and the wakee's utilizations (task_util) sum below
+ * wake_pack_util (when > 0): on the AMD EPYC guest of 2026-12-04 a wakee
+ * stayed behind its waker every time when the waker's CPU had been busy
+ * 70% of the 100 ms before, never at 75%, and the wakee's own recent
+ * running counted too (scripts/pack_util.c;
  * docs/validate.md, "Where the threads ran"): the benchmark's pair, idle
  * most of the time, is packed, a ping-pong whose threads keep their CPUs
  * busy is not. */
