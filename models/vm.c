@@ -42,6 +42,11 @@ void vm_fail(struct vm *vm, const char *fmt, ...)
     sim_stop(vm->eng);
 }
 
+sim_time vm_futex_draw(struct rb_thread *th, const struct scn_durs *d)
+{
+    return d->v[rng_uniform(&th->core.rng, 0, d->n - 1)];
+}
+
 void vm_instant(struct rb_thread *th, const char *name)
 {
     struct vm *vm = th->vm;

@@ -384,13 +384,15 @@ static inline sim_time vm_getpid_cost(const struct vm *vm)
  * inside the one-CPU hand-off calibrate measures (futex_wake_chain).  The
  * GVL's turn waits (gvl.c turn_sleep) and the native locks' and
  * condvars' waits (vm_lock.c sync_sleep) pay it. */
+/* One of d's (n > 0) equally likely values, drawn from th's stream (out
+ * of line: the two callers below are inlined into every wait). */
+sim_time vm_futex_draw(struct rb_thread *th, const struct scn_durs *d);
+
 static inline sim_time vm_futex_wait_entry(struct rb_thread *th)
 {
     const struct scn_machine *m = &th->vm->scn->machine;
     if (m->cores <= 1) return 0;
-    if (m->futex_wait_window.n > 0)
-        return m->futex_wait_window.v[rng_uniform(&th->core.rng, 0, m->futex_wait_window.n - 1)];
-    return m->futex_wake_none;
+    return m->futex_wait_window.n > 0 ? vm_futex_draw(th, &m->futex_wait_window) : m->futex_wake_none;
 }
 
 /* What the waker pays for a FUTEX_WAKE that meets `waiter` on its way in
@@ -404,9 +406,7 @@ static inline sim_time vm_futex_wait_entry(struct rb_thread *th)
 static inline sim_time vm_futex_wake_race(struct rb_thread *waiter)
 {
     const struct scn_machine *m = &waiter->vm->scn->machine;
-    if (m->futex_wake_race.n > 0)
-        return m->futex_wake_race.v[rng_uniform(&waiter->core.rng, 0, m->futex_wake_race.n - 1)];
-    return m->futex_wake_none;
+    return m->futex_wake_race.n > 0 ? vm_futex_draw(waiter, &m->futex_wake_race) : m->futex_wake_none;
 }
 
 /* The sleeper's share of a one-core futex hand-off (futex_wake_chain,

@@ -398,12 +398,15 @@ static double task_util(const struct mach_task *t, sim_time now)
     return se->util * d + (t->state == MT_RUNNING ? 1 - d : 0);
 }
 
-/* t starts running at `now`, having run `before` more in its wait's way
- * out (the CPU the guest charges a wakee on an idle vCPU, wake_idle_cpu:
- * its own run time as the guest's kernel counts it); or stops. */
-static __attribute__((noinline)) void task_util_run(struct mach_task *t, sim_time now, sim_time before)
+/* t starts running at `now` (its state already MT_RUNNING), having run
+ * se->util_charged more in its wait's way out (the CPU the guest charges
+ * a wakee on an idle vCPU, wake_idle_cpu: its own run time as the guest's
+ * kernel counts it); or stops. */
+static __attribute__((noinline)) void task_util_run(struct mach_task *t, sim_time now)
 {
     struct fair_se *se = t->se;
+    sim_time before = se->util_charged;
+    se->util_charged = 0;
     sim_time idle = now - before - se->util_at;
     se->util *= exp2(-(double)(idle > 0 ? idle : 0) / (double)MACH_UTIL_HALF);
     double d = exp2(-(double)before / (double)MACH_UTIL_HALF);
@@ -657,8 +660,10 @@ static inline __attribute__((always_inline)) void dispatch(struct machine *m, st
 /* Take task t (RUNNING on its core) off the core. */
 static void leave_core(struct machine *m, struct mach_task *t)
 {
-    if (fair_on(m)) fair_curr_stop(m, &m->cores[t->core], t);
-    if (m->util_on) task_util_stop(t, mach_now_of(m));
+    if (fair_on(m)) {
+        fair_curr_stop(m, &m->cores[t->core], t);
+        if (m->util_on) task_util_stop(t, mach_now_of(m));  /* (util_on: a fair class) */
+    }
     t->last_core = t->core;
 }
 
@@ -725,14 +730,13 @@ static void ev_arrive(void *obj, uint64_t arg)
     struct machine *m = (struct machine *)(uintptr_t)arg;
     struct mach_core *c = &m->cores[t->core];
     core_set(m, c, CORE_BUSY, t);
-    if (m->util_on) {
-        task_util_run(t, mach_now_of(m), t->se->util_charged);
-        t->se->util_charged = 0;
-    }
     t->state = MT_RUNNING;
     c->slice_start = mach_now_of(m) - t->slice_used;
     t->slice_used = 0;
-    if (fair_on(m)) fair_curr_start(m, c, t);
+    if (fair_on(m)) {
+        fair_curr_start(m, c, t);
+        if (m->util_on) task_util_run(t, mach_now_of(m));  /* (util_on: a fair class) */
+    }
     arm_slice(m, c);
     if (t->in_burst && t->rated) {  /* resume a rated burst */
         rated_start(m, t);
