@@ -160,6 +160,16 @@ static struct calib_key *add_dur(struct calib_profile *p, const char *name, doub
     return k;
 }
 
+/* A measured list of durations (CK_DURS) from n values in ns (at most
+ * GV_CURVE_MAX kept); the caller writes its derivation. */
+static struct calib_key *add_durs(struct calib_profile *p, const char *name, const double *ns, int n)
+{
+    struct calib_key *k = add(p, name, CK_DURS);
+    k->measured = true;
+    for (int i = 0; i < n && i < GV_CURVE_MAX; i++) k->curve.y[k->curve.n++] = ns3(ns[i]);
+    return k;
+}
+
 /* The schema's default of a duration key, in ns. */
 static double default_ns(const char *key)
 {
@@ -441,9 +451,7 @@ static void speed_keys(struct calib_profile *p, const struct calib_result *r)
     snprintf(k->how, sizeof k->how, "%s: %d windows of stat(2) calls (%.3g ms each, the median of 20 parts), "
              "each CPU alone, in two levels: their medians over all the windows' (%.0f%% and %.0f%% of them)",
              mname(CALIB_SPEED_WINDOW), s->windows, s->window_ns * 1e-6, s->share[0] * 100, s->share[1] * 100);
-    k = add(p, "speed_dwell", CK_DURS);
-    k->measured = true;
-    for (int i = 0; i < 2; i++) k->curve.y[k->curve.n++] = ns3(s->dwell_ns[i]);
+    k = add_durs(p, "speed_dwell", s->dwell_ns, 2);
     snprintf(k->how, sizeof k->how, "the mean length of a level's runs of windows (%s)", mname(CALIB_SPEED_WINDOW));
 }
 
@@ -458,9 +466,7 @@ static void steal_keys(struct calib_profile *p, const struct calib_result *r)
              "(%.2g%% of its time; %s median %.4g ns)", s->gaps, s->observed_ns * 1e-9, s->cpus,
              s->cpus == 1 ? "" : "s", s->share * 100, mname(CALIB_STEAL_LEN), r->m[CALIB_STEAL_LEN].median);
     if (s->nlen <= 0) return;
-    k = add(p, "hidden_steal_len", CK_DURS);
-    k->measured = true;
-    for (int i = 0; i < s->nlen && i < GV_CURVE_MAX; i++) k->curve.y[k->curve.n++] = ns3(s->len_ns[i]);
+    k = add_durs(p, "hidden_steal_len", s->len_ns, s->nlen);
     snprintf(k->how, sizeof k->how, "the %d gaps' quantiles at (i + 1/2) / %d, equally likely (%s %.4g..%.4g ns)",
              s->gaps, s->nlen, mname(CALIB_STEAL_LEN), s->len_ns[0], s->len_ns[s->nlen - 1]);
 }
@@ -472,15 +478,11 @@ static void race_keys(struct calib_profile *p, const struct calib_result *r)
 {
     const struct calib_race *s = &r->race;
     if (!s->measured || s->n <= 0) return;
-    struct calib_key *k = add(p, "futex_wait_window", CK_DURS);
-    k->measured = true;
-    for (int i = 0; i < s->n && i < GV_CURVE_MAX; i++) k->curve.y[k->curve.n++] = ns3(s->window_ns[i]);
+    struct calib_key *k = add_durs(p, "futex_wait_window", s->window_ns, s->n);
     snprintf(k->how, sizeof k->how, "%s: the quantiles at (i + 1/2) / %d of the way in, equally likely "
              "(%.4g..%.4g ns; median %.4g ns)", mname(CALIB_FUTEX_WAIT_WINDOW), s->n, s->window_ns[0],
              s->window_ns[s->n - 1], r->m[CALIB_FUTEX_WAIT_WINDOW].median);
-    k = add(p, "futex_wake_race", CK_DURS);
-    k->measured = true;
-    for (int i = 0; i < s->n && i < GV_CURVE_MAX; i++) k->curve.y[k->curve.n++] = ns3(s->wake_ns[i]);
+    k = add_durs(p, "futex_wake_race", s->wake_ns, s->n);
     snprintf(k->how, sizeof k->how, "%s: its quantiles at (i + 1/2) / %d, equally likely (%.4g..%.4g ns; median "
              "%.4g ns)", mname(CALIB_FUTEX_WAKE_RACE), s->n, s->wake_ns[0], s->wake_ns[s->n - 1],
              r->m[CALIB_FUTEX_WAKE_RACE].median);

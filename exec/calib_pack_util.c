@@ -138,22 +138,17 @@ void calib_bench_pack_util(struct calib_ctx *c)
             struct calib_loop l;
             calib_loop_start(&l, calib_budget(c, 2.0), c->scale < 1 ? 1 : 3, 20,
                              c->o->max_spread);
-            int n = 0, dropped = 0, ends = 0;
+            int n = 0, dropped = 0;
             const char *why = NULL;
-            do {
-                /* the ends first (once): a limit within the grid */
-                if (!ends) {
-                    int lo = util_probe(c, &w, &n, 0, &dropped), hi = util_probe(c, &w, &n, UTIL_STEPS - 1, &dropped);
-                    if (lo < 0 || hi < 0) {
-                        why = "too many samples dropped (another task took the waker's CPU)";
-                        break;
-                    }
-                    if (2 * lo <= probe_n(c) || 2 * hi > probe_n(c)) {
-                        why = 2 * lo <= probe_n(c) ? "not kept even at 30% load" : "kept even at 95% load (no limit)";
-                        break;
-                    }
-                    ends = 1;
-                }
+            /* the ends first: a limit within the grid */
+            int lo = util_probe(c, &w, &n, 0, &dropped), hi = util_probe(c, &w, &n, UTIL_STEPS - 1, &dropped);
+            if (lo < 0 || hi < 0)
+                why = "too many samples dropped (another task took the waker's CPU)";
+            else if (2 * lo <= probe_n(c))
+                why = "not kept even at 30% load";
+            else if (2 * hi > probe_n(c))
+                why = "kept even at 95% load (no limit)";
+            if (!why) do {
                 int a = 0, b = UTIL_STEPS - 1;  /* kept at a, not at b */
                 while (b - a > 1) {
                     int mid = (a + b) / 2, k = util_probe(c, &w, &n, mid, &dropped);
