@@ -287,6 +287,25 @@ static void test_barging_futex_wait_window(void)
     ASSERT_EQ(on1.m.wall, off1.m.wall);
 }
 
+/* The CSV's timer_ticks under barging counts what the executor counts:
+ * the TIMER interrupts the designated waiter sets whenever its timed wait
+ * returns and finds the GVL owned (do_gvl_timer's "Timeslice").  Two
+ * threads of 250 ms of Ruby work on one core: the waiter's 100 ms wait
+ * times out with the GVL owned, the owner yields, the other becomes the
+ * timer: about one each 100 ms until one thread is done (none of them a
+ * wasted wake: a timeout). */
+static void test_barging_timer_fires_counted(void)
+{
+    struct scn_op ops[] = { fx_compute(250 * SIM_MS) };
+    struct scn_thread t = { "w", 2, { ops, 1 }, 0, false };
+    struct scenario s = fx_one_ractor(1, GVL_POLICY_BARGING, &g_ractor, &t, 1);
+    struct fx_result r = fx_simulate(&s);
+    ASSERT_EQ(r.rc, GV_OK);
+    ASSERT(r.m.timer_ticks >= 3 && r.m.timer_ticks <= 5);
+    ASSERT_EQ(r.m.wasted_wakes, 0);
+    ASSERT(r.m.invol_switches + r.m.vol_switches >= 3);
+}
+
 /* The race on gvl->lock (docs/validate.md, "The race on the GVL's native
  * lock"): a release signals a waiter on its way into FUTEX_WAIT and pays
  * that FUTEX_WAKE holding gvl->lock; the waiter's wait returns at the end
@@ -798,6 +817,7 @@ int main(void)
     RUN(test_signal_before_futex_wait);
     RUN(test_barging_futex_wait_window);
     RUN(test_barging_relock_race);
+    RUN(test_barging_timer_fires_counted);
     RUN(test_unlock_after_sleep_wakes_nobody);
     RUN(test_barging_unlock_wakes_nobody);
     RUN(test_barging_getpid);
