@@ -44,6 +44,9 @@ set -u
 bin=${1:-./gvlsim}
 if [ -n "${2:-}" ]; then
     out=$2
+    # a directory inside this tree given by its absolute path is named as
+    # from here: what the runs record (calibrate's command line) is committed
+    case $out in "$(pwd)"/*) out=${out#"$(pwd)"/} ;; esac
 else
     host=${HOST:-$("$(dirname "$0")/host_name.sh")}
     case $host in
