@@ -112,6 +112,10 @@ void summary_write(FILE *f, const struct run_metrics *m)
             human_count(wt, sizeof wt, m->intr_lock_waits);
             fprintf(f, "; %s sleeps on a woken thread's interrupt_lock", wt);
         }
+        if (m->timer_ticks) {  /* no timer thread: do_gvl_timer's "Timeslice" (timer_ticks) */
+            human_count(wt, sizeof wt, m->timer_ticks);
+            fprintf(f, "; the designated timer set %s TIMER interrupts", wt);
+        }
         fputc('\n', f);
     }
     if (m->sched_lock_waits || m->timer_lock_waits) {

@@ -104,6 +104,15 @@ expect_code 2 "two scenarios"
 run run scenarios/mtime_loop.json --bogus
 expect_code 2 "unknown option"
 
+# -- barging (no timer thread): the summary names the designated timer's
+# TIMER interrupts, the CSV's timer_ticks under that policy
+run run scenarios/queue_pingpong.json --set runtime.gvl_policy=barging --set machine.cores=2 \
+    --set ractors.0.threads.0.program.0.times=2000 --set ractors.0.threads.1.program.0.times=10000 -o "$tmp/b.csv"
+expect_code 0 "barging summary"
+expect_match err '^  GVL lock \(gvl->lock\): .*; the designated timer set [0-9.]+k? TIMER interrupts$' "barging summary"
+checks=$((checks + 1))
+[ "$(csv_col timer_ticks "$tmp/b.csv")" -gt 0 ] 2>/dev/null || fail "barging: timer_ticks is $(csv_col timer_ticks "$tmp/b.csv")"
+
 # -- state times summed over threads beyond int64 picoseconds (3,000 threads
 # sleeping an hour: 1.08e19 ps) are exact, not wrapped around to negative
 run run tests/data/minimal.json --set 'ractors.0.threads.0={"count": 3000, "program": [{"op": "sleep", "dur": "3600s"}]}' \
