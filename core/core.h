@@ -89,6 +89,9 @@ struct core_barging {
     struct core_thread *timer;   /* the designated timer waiter (do_gvl_timer) */
     bool timer_timedout;         /* timer_err == ETIMEDOUT: arm a new deadline */
     bool need_yield, wait_yield; /* gvl_yield in progress */
+    /* TIMER interrupts the timer set (core_barging_timer_end): the CSV's
+     * timer_ticks under this policy, on every backend */
+    uint64_t timer_fires;
 };
 
 /* Per-Ractor thread scheduler (struct rb_thread_sched of thread_pthread.h),

@@ -174,6 +174,7 @@ struct core_thread *core_barging_timer_end(struct core_sched *s, bool timed_out)
 {
     s->barging.timer_timedout = timed_out;
     s->barging.timer = NULL;
+    if (s->running) s->barging.timer_fires++;
     return s->running;
 }
 

@@ -114,7 +114,8 @@ struct core_thread *core_barging_take(struct core_sched *s, struct core_thread *
  * last wait timed out: arm a new deadline, a quantum from now. */
 bool core_barging_timer_begin(struct core_sched *s, struct core_thread *th);
 /* Its timed wait returned (timed out or signalled): returns the owner to
- * interrupt with TIMER ("Timeslice"), or NULL. */
+ * interrupt with TIMER ("Timeslice"), or NULL; counts such interrupts in
+ * s->barging.timer_fires. */
 struct core_thread *core_barging_timer_end(struct core_sched *s, bool timed_out);
 
 enum core_yield {

@@ -25,7 +25,7 @@ int core_sched_init(struct core_sched *s, const struct core_policy *policy,
     atomic_init(&s->runnable_hot_th, NULL);
     atomic_init(&s->runnable_hot_th_waiting, false);
     s->handoffs = 0;
-    s->barging = (struct core_barging){ NULL, true, false, false };
+    s->barging = (struct core_barging){ NULL, true, false, false, 0 };
     s->policy = policy;
     s->hooks = hooks;
     return s->rq ? GV_OK : GV_ENOMEM;

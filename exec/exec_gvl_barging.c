@@ -57,10 +57,7 @@ static void do_gvl_timer_locked(struct exec_ractor *r, struct exec_thread *th)
     th->cond_waiting = false;
     /* time slice: the owner yields at its next safe point */
     struct exec_thread *owner = exec_thread_of(core_barging_timer_end(s, rc == ETIMEDOUT));
-    if (owner) {
-        atomic_fetch_or(&owner->interrupts, CORE_INT_TIMER);
-        xs->barging_timer_fires++;
-    }
+    if (owner) atomic_fetch_or(&owner->interrupts, CORE_INT_TIMER);
 }
 
 /* thread_sched_to_running_common (3.2) */

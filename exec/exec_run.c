@@ -277,10 +277,12 @@ static void collect(struct exec_vm *vm, const struct rusage *ru0, const struct r
         add_counts(&ac, &s->helper_counts);
         m->vol_switches += (uint64_t)s->helper_ru.ru_nvcsw;
         m->invol_switches += (uint64_t)s->helper_ru.ru_nivcsw;
-        m->timer_ticks += s->barging_timer_fires;
         if (helpers) native++;
     }
-    for (int r = 0; r < vm->nractors; r++) m->gvl_handoffs += vm->ractors[r].core.sched.handoffs;
+    for (int r = 0; r < vm->nractors; r++) {
+        m->gvl_handoffs += vm->ractors[r].core.sched.handoffs;
+        m->timer_ticks += vm->ractors[r].core.sched.barging.timer_fires;  /* (barging: its TIMER interrupts) */
+    }
     m->wakeups = ac.wakeups;
     m->native_threads = native;
     metrics_set_unmeasured(m, MET_LINE_TRANSFERS);  /* needs perf counters on real hardware */

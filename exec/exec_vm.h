@@ -69,7 +69,6 @@ struct exec_sched {
     /* barging (2.6-3.2 rb_global_vm_lock_t; its state is core.sched.barging) */
     struct timespec timer_abs;             /* the designated timer's deadline */
     pthread_cond_t switch_cond, switch_wait_cond;
-    uint64_t barging_timer_fires;          /* TIMER interrupts set by the designated waiter */
 
     /* check: threads executing with this GVL right now (must stay <= 1) */
     atomic_int holders;

@@ -111,9 +111,6 @@ struct gvl32 {
     /* do_gvl_timer's deadline (a function-static `abs` in CRuby, shared by
      * the Ractors' GVLs; one per Ractor here) */
     sim_time abs;
-    /* TIMER interrupts set by the designated timer (the CSV's timer_ticks
-     * under this policy, as the executor counts them) */
-    uint64_t timer_fires;
 };
 
 static struct core_sched *gvl32_sched(struct rb_thread *th) { return core_sched_of(&th->core); }
@@ -256,7 +253,6 @@ static void timer_woken(struct rb_thread *th)
     struct rb_thread *owner = rb_thread_of(core_barging_timer_end(gvl32_sched(th), timed_out));
     if (owner) {
         if (!timed_out) count_wasted(th);
-        bg(th)->timer_fires++;
         th_interrupt(owner, CORE_INT_TIMER);  /* "Timeslice" */
         wait_loop(th);
     } else {
@@ -558,7 +554,7 @@ void gvl32_collect(const struct rb_ractor *r, struct run_metrics *m)
     m->gvl_lock_sections += b->lock.acquires;
     m->gvl_lock_waits += b->lock.sleeps;
     m->gvl_lock_slept += b->lock.slept;
-    m->timer_ticks += b->timer_fires;
+    m->timer_ticks += r->core.sched.barging.timer_fires;  /* (core_barging_timer_end) */
     if (b->intr)
         for (int i = 0; i < r->vm->nthreads; i++) m->intr_lock_waits += b->intr[i].sleeps;
 }

@@ -505,6 +505,7 @@ static void test_barging_rules(void)
     /* its wait returns while th[0] owns the GVL: TIMER for th[0] */
     ASSERT(core_barging_timer_end(s, true) == &th[0]);
     ASSERT(s->barging.timer == NULL && s->barging.timer_timedout);
+    ASSERT_EQ(s->barging.timer_fires, 1);  /* counted once, for either backend */
     /* release: the owner is cleared, the head signalled, nothing handed over */
     g_log[0] = 0;
     ASSERT(core_barging_release(s, NULL) == &th[1]);
