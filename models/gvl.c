@@ -262,11 +262,36 @@ static void sched_lock_woken(struct mach_task *t, void *ctx)
     struct rb_ractor *r = rb_ractor_of(th);
     if (r->sched_lock.holder == NULL) {
         int woke = nlock_pass(&r->sched_lock, &r->vm->mach, th->nt);
-        th->pending_cost += woke ? vm_wake_cost(r->vm, woke) : th->vm->scn->machine.futex_wake_none;
+        th->pending_cost += woke ? vm_nlock_wake_cost(r->vm, &r->sched_lock, woke) : th->vm->scn->machine.futex_wake_none;
     }
     rb_cold(th)->lock_retry(th, rb_cold(th)->lock_k);
 }
 
+/* The end of its FUTEX_WAIT's way in (below): an unlock (or a pass) that
+ * came meanwhile took it off the lock's queue and its wait returns at
+ * once - __lll_lock_wait swaps 2 in again, as after a sleep - else it
+ * sleeps, in its place in the queue, until an unlock wakes it. */
+static void sched_lock_way_in(struct mach_task *t, void *ctx)
+{
+    struct rb_thread *th = ctx;
+    struct rb_ractor *r = rb_ractor_of(th);
+    if (!rb_cold(th)->lock_wait.queued) {
+        sched_lock_woken(t, th);
+        return;
+    }
+    /* only the unlock wakes it (vml_asleep) */
+    nlock_sleep(&r->sched_lock, &th->vm->mach, &rb_cold(th)->lock_wait, t, &th->vml_asleep, sched_lock_woken, th);
+}
+
+/* __lll_lock_wait: FUTEX_WAIT on the lock word.  On several cores the
+ * waiter is registered (the word at 2) before its FUTEX_WAIT has gone in
+ * (vm_futex_wait_entry, the window calibrate measures): an unlock in that
+ * window finds the word at 2 and makes a FUTEX_WAKE that finds nobody,
+ * and the wait returns at once, with no sleep (the executor's traced
+ * two-CPU runs: most of the FUTEX_WAITs on its GVL's mutexes return at
+ * once; docs/validate.md, "The lock's way in").  On one core the holder
+ * cannot run meanwhile, and a profile without the window measured keeps
+ * the sleep (vm_futex_wait_window). */
 static void sched_lock_sleep(struct mach_task *t, void *ctx)
 {
     struct rb_thread *th = ctx;
@@ -275,7 +300,13 @@ static void sched_lock_sleep(struct mach_task *t, void *ctx)
         rb_cold(th)->lock_retry(th, rb_cold(th)->lock_k);
         return;
     }
-    /* only the unlock wakes it (vml_asleep) */
+    sim_time in = vm_futex_wait_window(th);
+    if (in > 0) {
+        nlock_enqueue(&r->sched_lock, &rb_cold(th)->lock_wait, t, th);
+        th->pending_cost += in;
+        th_burst(th, 0, sched_lock_way_in);
+        return;
+    }
     nlock_sleep(&r->sched_lock, &th->vm->mach, &rb_cold(th)->lock_wait, t, &th->vml_asleep, sched_lock_woken, th);
 }
 

@@ -7,6 +7,8 @@ void nlock_enqueue(struct nlock *l, struct nlock_waiter *w, struct mach_task *t,
     w->nt = t;
     w->who = who;
     w->asleep = NULL;
+    w->queued = true;
+    w->sleeping = false;
     if (l->tail) l->tail->next = w;
     else l->head = w;
     l->tail = w;
@@ -19,13 +21,15 @@ struct nlock_waiter *nlock_dequeue(struct nlock *l)
     l->head = w->next;
     if (!l->head) l->tail = NULL;
     w->next = NULL;
+    w->queued = false;
     return w;
 }
 
 void nlock_sleep(struct nlock *l, struct machine *m, struct nlock_waiter *w, struct mach_task *t,
                  bool *asleep, mach_cont k, void *ctx)
 {
-    nlock_enqueue(l, w, t, ctx);
+    if (!w->queued) nlock_enqueue(l, w, t, ctx);  /* (else registered on its way in) */
+    w->sleeping = true;
     w->asleep = asleep;
     if (asleep) *asleep = true;
     l->sleeps++;
@@ -36,7 +40,13 @@ void nlock_sleep(struct nlock *l, struct machine *m, struct nlock_waiter *w, str
 static int wake_first(struct nlock *l, struct machine *m, const struct mach_task *by)
 {
     struct nlock_waiter *w = nlock_dequeue(l);
+    l->raced = NULL;
     if (!w) return MACH_WAKE_NONE;
+    if (!w->sleeping) {  /* on its way in: its FUTEX_WAIT will return at once */
+        l->raced = w->who;
+        return NLOCK_WAKE_RACE;
+    }
+    w->sleeping = false;
     if (w->asleep) *w->asleep = false;
     return mach_wake(m, w->nt, by);
 }

@@ -19,10 +19,17 @@
  *   nlock_hold(l, who)       take l (or take it over) for `who`
  *   nlock_taken(l, who)      held by someone other than `who`
  *   nlock_sleep(...)         t sleeps on it until an unlock wakes it
+ *   nlock_enqueue(...)       t registers on it first, on the way into its
+ *                            FUTEX_WAIT (nlock_sleep then, if still queued)
  *   nlock_unlock(l, who, by) `who` lets go; wakes the first sleeper
  *   nlock_pass(l, by)        a woken sleeper's own unlock: wakes the next
  * The unlocks return what mach_wake returned (MACH_WAKE_NONE: nobody was
- * woken), for the caller to charge the waker the futex wake.
+ * woken), for the caller to charge the waker the futex wake, or
+ * NLOCK_WAKE_RACE: the first waiter was registered and on its way into
+ * its FUTEX_WAIT (nlock_enqueue, not yet nlock_sleep): the kernel finds
+ * nobody to wake (the waker pays a wake of nobody), the waiter's wait
+ * returns at once (its owner finds it no longer queued), and l->raced
+ * names it (its owner's context) until the next unlock.
  */
 #ifndef MODELS_NLOCK_H
 #define MODELS_NLOCK_H
@@ -39,12 +46,19 @@ struct nlock_waiter {
     struct mach_task *nt;
     void *who;                            /* its owner (the sleeper's context) */
     bool *asleep;                         /* its owner's "only this lock wakes it" flag, or NULL */
+    bool queued;                          /* in the FIFO (an unlock's dequeue clears it) */
+    bool sleeping;                        /* asleep (nlock_sleep), not on its way in */
 };
+
+/* An unlock's wake that met its waiter on the way in (beyond mach_wake's
+ * MACH_WAKE_* kinds). */
+#define NLOCK_WAKE_RACE 4
 
 struct nlock {
     const void *holder;                   /* who holds it (identity only); NULL: free */
     struct nlock_waiter *head, *tail;     /* asleep on it, FIFO */
     uint64_t sleeps;                      /* sleeps on it (each needs an unlock's wake) */
+    void *raced;                          /* NLOCK_WAKE_RACE: the waiter met, else NULL */
 };
 
 static inline bool nlock_taken(const struct nlock *l, const void *who)
@@ -64,7 +78,9 @@ void nlock_enqueue(struct nlock *l, struct nlock_waiter *w, struct mach_task *t,
 struct nlock_waiter *nlock_dequeue(struct nlock *l);
 
 /* t (running) sleeps on l: mach_block with k(t, ctx) once an unlock or a
- * pass wakes it; *asleep (if not NULL) is true meanwhile. */
+ * pass wakes it; *asleep (if not NULL) is true meanwhile.  A waiter that
+ * registered on its way in (nlock_enqueue) and is still queued keeps its
+ * place. */
 void nlock_sleep(struct nlock *l, struct machine *m, struct nlock_waiter *w, struct mach_task *t,
                  bool *asleep, mach_cont k, void *ctx);
 /* `who` lets l go (nothing if it does not hold it: false); the first

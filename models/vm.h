@@ -395,6 +395,20 @@ static inline sim_time vm_futex_wait_entry(struct rb_thread *th)
     return m->futex_wait_window.n > 0 ? vm_futex_draw(th, &m->futex_wait_window) : m->futex_wake_none;
 }
 
+/* The same way in, measured only (0 without futex_wait_window): a native
+ * lock's wait (gvl.c, sched->lock_) whose unlock in that window finds
+ * nobody to wake.  A profile without the window measured (written before
+ * calibrate measured it, or by hand) keeps the lock's waiter asleep as
+ * before the way in was modelled there: a way in of futex_wake_none would
+ * be as long as the wake it races (futex_wake_race's own fallback), and
+ * the waiter could never lose. */
+static inline sim_time vm_futex_wait_window(struct rb_thread *th)
+{
+    const struct scn_machine *m = &th->vm->scn->machine;
+    if (m->cores <= 1 || m->futex_wait_window.n == 0) return 0;
+    return vm_futex_draw(th, &m->futex_wait_window);
+}
+
 /* What the waker pays for a FUTEX_WAKE that meets `waiter` on its way in
  * (registered, not asleep: the wake finds nobody): the profile's
  * futex_wake_race, drawn from the waiter's stream, when it has one - such
@@ -434,6 +448,17 @@ static inline sim_time vm_wake_cost(const struct vm *vm, int woke)
     if (woke == MACH_WAKE_CHAIN && m->futex_wake_chain > 0) return m->futex_wake_chain - vm_chain_wait(m);
     return m->futex_wake + (woke == MACH_WAKE_REMOTE ? m->wake_ipi + mach_wake_ipi_extra(&vm->mach) : 0);
 }
+/* The waker's CPU for the wake an nlock's unlock or pass made (`woke`,
+ * not MACH_WAKE_NONE): one that met its waiter on the way into its
+ * FUTEX_WAIT (NLOCK_WAKE_RACE; only gvl.c's sched->lock_ registers its
+ * waiters so, and they are Ruby threads) found nobody, on its way through
+ * the bucket the waiter is in (vm_futex_wake_race), else vm_wake_cost. */
+static inline sim_time vm_nlock_wake_cost(const struct vm *vm, const struct nlock *l, int woke)
+{
+    if (woke == NLOCK_WAKE_RACE) return vm_futex_wake_race(l->raced);
+    return vm_wake_cost(vm, woke);
+}
+
 /* A thread that holds a native lock l through a futex wake it made
  * (`woke`) keeps it until that wake's CPU is paid, when the wakee landed
  * on its own core: such a wakee can only run before the section ends by
@@ -455,7 +480,7 @@ static inline void vm_unlock_paid(struct vm *vm, struct nlock *l, const void *wh
                                   const struct mach_task *by, sim_time *cost)
 {
     int woke;
-    if (nlock_unlock(l, who, &vm->mach, by, &woke) && woke) *cost += vm_wake_cost(vm, woke);
+    if (nlock_unlock(l, who, &vm->mach, by, &woke) && woke) *cost += vm_nlock_wake_cost(vm, l, woke);
 }
 
 /* The CPU of the next READY thread-event hook: runtime.event_hook (0: no

@@ -1,7 +1,9 @@
 /* test_nlock.c - the native lock held through a section (models/nlock.h):
  * who holds it, FIFO sleepers woken one by one (the unlock wakes the
  * first, whose own section end wakes the next), an unlock by a non-holder
- * and a pass while held wake nobody.  Times in the engine's unit; exact. */
+ * and a pass while held wake nobody, a waiter registered on its way in
+ * that the unlock meets there (no sleep) or that sleeps in its place.
+ * Times in the engine's unit; exact. */
 #include "../../models/nlock.h"
 #include "mach_script.h"
 
@@ -125,9 +127,91 @@ static void test_take_over(void)
     ASSERT(!nlock_taken(&l, &a));
 }
 
+/* The way in: A registers (nlock_enqueue) at 10 and pays a window of
+ * way_in before it sleeps; H unlocks at 100. */
+static sim_time way_in;
+static int unlock_woke;
+static bool got_without_sleep;
+
+static void holder_unlocks(struct mach_task *t, void *ctx)
+{
+    (void)ctx;
+    ASSERT(nlock_unlock(&g.l, t, &g.w.m, t, &unlock_woke));
+    mach_exit(&g.w.m, t);
+}
+
+static void holder_then_unlock(struct mach_task *t, void *ctx)
+{
+    (void)ctx;
+    nlock_hold(&g.l, t);
+    mach_burst(&g.w.m, t, 100, holder_unlocks, NULL);
+}
+
+static void way_in_end(struct mach_task *t, void *ctx)
+{
+    (void)ctx;
+    int i = task_id(t);
+    if (!g.wait[i].queued) {  /* met by the unlock: its wait returns at once */
+        got_without_sleep = true;
+        g.woken_at[i] = sim_now(g.w.e);
+        mach_exit(&g.w.m, t);
+        return;
+    }
+    nlock_sleep(&g.l, &g.w.m, &g.wait[i], t, &g.asleep[i], sleeper_woken, NULL);
+    ASSERT(g.l.head == &g.wait[i] && g.l.tail == &g.wait[i]);  /* its place, once */
+}
+
+static void want_way_in(struct mach_task *t, void *ctx)
+{
+    (void)ctx;
+    int i = task_id(t);
+    ASSERT(nlock_taken(&g.l, t));
+    nlock_enqueue(&g.l, &g.wait[i], t, &g.wait[i]);
+    ASSERT(g.wait[i].queued);
+    mach_burst(&g.w.m, t, way_in, way_in_end, NULL);
+}
+
+static void run_way_in(sim_time w)
+{
+    static const struct ms_step none[] = { { A_EXIT, 0, 0 } };
+    const struct ms_step *scripts[] = { none, none, none };
+    memset(&g, 0, sizeof g);
+    way_in = w;
+    unlock_woke = -1;
+    got_without_sleep = false;
+    ms_setup(&g.w, 3, scripts, 3);
+    mach_start(&g.w.m, &g.w.t[0].t, holder_then_unlock, NULL);
+    mach_start(&g.w.m, &g.w.t[1].t, want_way_in, NULL);
+    ms_run(&g.w);
+    ms_teardown(&g.w);
+}
+
+static void test_way_in(void)
+{
+    /* the unlock (100) inside A's way in (until 10 + 150): the kernel finds
+     * nobody, A's wait returns at its end with no sleep */
+    run_way_in(150);
+    ASSERT_EQ(unlock_woke, NLOCK_WAKE_RACE);
+    ASSERT(g.l.raced == &g.wait[1]);
+    ASSERT(got_without_sleep);
+    ASSERT_EQ(g.l.sleeps, 0);
+    ASSERT(g.woken_at[1] >= 160);
+    ASSERT(g.l.head == NULL && g.l.holder == NULL);
+    /* the way in over before the unlock: A sleeps in its place and the
+     * unlock wakes it */
+    run_way_in(50);
+    ASSERT(!got_without_sleep);
+    ASSERT(unlock_woke != MACH_WAKE_NONE && unlock_woke != NLOCK_WAKE_RACE);
+    ASSERT(g.l.raced == NULL);
+    ASSERT_EQ(g.l.sleeps, 1);
+    ASSERT_EQ(g.norder, 1);
+    ASSERT(g.woken_at[1] > 100);
+}
+
 int main(void)
 {
     RUN(test_fifo_wake_chain);
+    RUN(test_way_in);
     RUN(test_take_over);
     TEST_DONE();
 }
