@@ -347,6 +347,45 @@ static void test_barging_relock_race(void)
     ASSERT(slow.m.wakeups >= slow.m.gvl_lock_slept);
 }
 
+/* The race on sched->lock_ (docs/validate.md, "The lock's way in"): under
+ * eager a hand-off signals its successor on its way into the condvar wait
+ * and keeps the lock through that FUTEX_WAKE (futex_wake_race); the
+ * successor, its wait returned, finds the lock held and waits on it - a
+ * FUTEX_WAIT with the same way in (futex_wait_window).  An unlock inside
+ * that way in meets it there: no sleep on the lock.  A way in shorter
+ * than the rest of the signaller's section: the successor sleeps on the
+ * lock and the unlock wakes it across cores.  A profile without the
+ * window measured keeps the sleep (vm_futex_wait_window). */
+static struct fx_result sched_race_case(sim_time window, sim_time wake)
+{
+    struct scenario s = barging_pair(2);
+    s.runtime.gvl_policy = GVL_POLICY_EAGER;
+    s.machine.futex_wake = 3340 * SIM_NS;
+    s.machine.wake_ipi = 3660 * SIM_NS;
+    s.machine.wake_idle_core = 7400 * SIM_NS;
+    s.machine.futex_wake_none = 1040 * SIM_NS;
+    if (window) s.machine.futex_wait_window = (struct scn_durs){ 1, { window } };
+    if (wake) s.machine.futex_wake_race = (struct scn_durs){ 1, { wake } };
+    return simulate_with_queue(s);
+}
+
+static void test_sched_lock_way_in(void)
+{
+    struct fx_result none = sched_race_case(0, 0);
+    struct fx_result shrt = sched_race_case(700 * SIM_NS, 1130 * SIM_NS);
+    struct fx_result lng = sched_race_case(3000 * SIM_NS, 1130 * SIM_NS);
+    ASSERT_EQ(none.rc, GV_OK);
+    ASSERT_EQ(shrt.rc, GV_OK);
+    ASSERT_EQ(lng.rc, GV_OK);
+    /* no window measured, or one too short: the successor sleeps on the lock */
+    ASSERT(none.m.sched_lock_waits > 100);
+    ASSERT(shrt.m.sched_lock_waits > 100);
+    /* a way in that outlasts the signaller's section: (almost) never */
+    ASSERT(lng.m.sched_lock_waits * 20 < shrt.m.sched_lock_waits);
+    ASSERT(lng.m.vol_switches < shrt.m.vol_switches);
+    ASSERT(lng.m.wall < shrt.m.wall);
+}
+
 /* A thread woken from its sleep on the sched lock took it with the futex
  * word at 2 (glibc's __lll_lock_wait), so its own unlock makes a FUTEX_WAKE
  * even when nobody else sleeps on the lock: futex_wake_none, charged to
@@ -817,6 +856,7 @@ int main(void)
     RUN(test_signal_before_futex_wait);
     RUN(test_barging_futex_wait_window);
     RUN(test_barging_relock_race);
+    RUN(test_sched_lock_way_in);
     RUN(test_barging_timer_fires_counted);
     RUN(test_unlock_after_sleep_wakes_nobody);
     RUN(test_barging_unlock_wakes_nobody);
