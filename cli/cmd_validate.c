@@ -67,8 +67,9 @@ static const struct args_opt validate_opts[] = {
     { .name = "rows", .kind = ARGS_PATH, .metavar = "FILE",
       .help = "also write every run's row to FILE (point, rep, KEY...,\n"
               "then the columns of `gvlsim run`, then line_probe_ns,\n"
-              "wake_probe_ns and speed_slow_share: the cache, wake and speed\n"
-              "probes before a real run; format by suffix)" },
+              "wake_probe_ns, speed_slow_share and wake_cost_probe_ns: the\n"
+              "cache, wake and speed probes before a real run, and the wake\n"
+              "probe's cost to its waker; format by suffix)" },
     { .name = "report", .kind = ARGS_ENUM, .values = cmp_report_names,
       .help = "the table on stdout: text (the default), markdown, or JSON\n"
               "with the rows of -o" },
@@ -196,6 +197,8 @@ struct validation {
     double *wake;                     /* [point * nreps + rep]: the wake probe's latency before those
                                        * real runs, ns (0: none) */
     char wake_note[256];              /* why there is none, or "" */
+    double *wake_cost;                /* [point * nreps + rep]: the same probe's cost to its waker (its
+                                       * CPU time in FUTEX_WAKE, with the IPI), ns (0: none) */
     double *speed;                    /* [point * nreps + rep]: the speed probe's share of windows at the
                                        * slow level before those real runs (0..1; < 0: none) */
     char speed_note[256];             /* why there is none, or "" */
@@ -469,6 +472,7 @@ static int probes_before(struct validation *v, int p, int k)
         int rc = calib_wake_probe(WAKE_PROBE_WAKES, &wp, err, sizeof err);
         if (rc == GV_OK && !wp.measured) rc = gv_fail(err, sizeof err, GV_ERUN, "no wake recorded");
         code = probe_done(v, rc, wp.lat_ns, v->wake, p, k, v->wake_note, sizeof v->wake_note, "wake", err);
+        if (code == GV_EXIT_OK && rc == GV_OK) v->wake_cost[(size_t)p * (size_t)v->nreps + (size_t)k] = wp.cost_ns;
     }
     if (code == GV_EXIT_OK && !v->speed_note[0]) {
         struct calib_speed sp;
@@ -487,13 +491,14 @@ static void probe_cell(double x, int decimals, struct row *cells)
     if (!isnan(x)) row_printf(cells, "%.*f", decimals, x);
 }
 
-/* line_probe_ns, wake_probe_ns, speed_slow_share */
+/* line_probe_ns, wake_probe_ns, speed_slow_share, wake_cost_probe_ns */
 static void probe_cells(const struct validation *v, int p, int k, struct row *cells)
 {
     size_t i = (size_t)p * (size_t)v->nreps + (size_t)k;
     probe_cell(v->probe[i], 1, cells);
     probe_cell(v->wake[i], 1, cells);
     probe_cell(v->speed[i], 3, cells);
+    probe_cell(v->wake_cost[i], 1, cells);
 }
 
 /* What the probes of one kind before the real runs found: their range, the
@@ -670,7 +675,8 @@ static int run_all(struct validation *v)
             row_clear(&cells);
             row_head(v, p, k, &cells);
             int rc = run_one(v, v->sim, &scn, f, &cells, engine, sizeof engine, err, sizeof err);
-            row_cell(&cells, ROW_NULL);   /* line_probe_ns, wake_probe_ns, speed_slow_share: a real run's */
+            row_cell(&cells, ROW_NULL);   /* line_probe_ns, wake_probe_ns, speed_slow_share, */
+            row_cell(&cells, ROW_NULL);   /* wake_cost_probe_ns: a real run's */
             row_cell(&cells, ROW_NULL);
             row_cell(&cells, ROW_NULL);
             if (rc == GV_OK) put_row(v, &cells);
@@ -770,8 +776,10 @@ static int measured_rows(struct validation *v, const struct csv_table *t, const 
         v->real_f = calloc((size_t)v->npoints * (size_t)v->nreal * (size_t)v->nreps, sizeof *v->real_f);
         v->probe = probes_alloc((size_t)v->npoints * (size_t)v->nreps);
         v->wake = probes_alloc((size_t)v->npoints * (size_t)v->nreps);
+        v->wake_cost = probes_alloc((size_t)v->npoints * (size_t)v->nreps);
         v->speed = probes_alloc((size_t)v->npoints * (size_t)v->nreps);
-        if (!v->real_f || !v->probe || !v->wake || !v->speed) rc = gv_fail(err, errlen, GV_ENOMEM, "out of memory");
+        if (!v->real_f || !v->probe || !v->wake || !v->wake_cost || !v->speed)
+            rc = gv_fail(err, errlen, GV_ENOMEM, "out of memory");
     }
     /* the probes before each configuration's runs, when the rows have them (optional: rows written
      * before one was recorded lack it) */
@@ -779,6 +787,8 @@ static int measured_rows(struct validation *v, const struct csv_table *t, const 
     if (rc == GV_OK) rc = probe_column(v, t, "wake_probe_ns", false, v->wake, key_col, col[C_REP], path, err, errlen);
     if (rc == GV_OK)
         rc = probe_column(v, t, "speed_slow_share", true, v->speed, key_col, col[C_REP], path, err, errlen);
+    if (rc == GV_OK)
+        rc = probe_column(v, t, "wake_cost_probe_ns", false, v->wake_cost, key_col, col[C_REP], path, err, errlen);
     int cpu_col = csvr_col(t, "cpu_s");  /* optional: without it, no cpus_busy */
     /* the same for gc_ms_per_gc; rows written before the gc_clock_s column
      * (2026-12-03) held Ruby's GC.stat(:time) in gc_s, and nothing the
@@ -1185,6 +1195,7 @@ static int open_rows(struct validation *v)
     row_text(&v->rows_cols, "line_probe_ns");
     row_text(&v->rows_cols, "wake_probe_ns");
     row_text(&v->rows_cols, "speed_slow_share");
+    row_text(&v->rows_cols, "wake_cost_probe_ns");
     if (v->rows_cols.oom) return GV_EXIT_NOMEM;
     int rc = afile_open(&v->rows_file, path, err, sizeof err);
     if (rc != GV_OK) {
@@ -1224,6 +1235,7 @@ static void validation_free(struct validation *v)
     free(v->real_f);
     free(v->probe);
     free(v->wake);
+    free(v->wake_cost);
     free(v->speed);
     free(v->ranges);
     sens_plan_free(&v->plan);
@@ -1252,10 +1264,11 @@ static int validate_exec(const struct args *a)
         v.real_f = calloc(nreal_runs, sizeof *v.real_f);
         v.probe = probes_alloc((size_t)v.npoints * (size_t)v.nreps);
         v.wake = probes_alloc((size_t)v.npoints * (size_t)v.nreps);
+        v.wake_cost = probes_alloc((size_t)v.npoints * (size_t)v.nreps);
         v.speed = probes_alloc((size_t)v.npoints * (size_t)v.nreps);
     }
     if (!v.scns || !v.loaded || !v.base || !v.sim_f ||
-        (!measured && (!v.real_f || !v.probe || !v.wake || !v.speed))) {
+        (!measured && (!v.real_f || !v.probe || !v.wake || !v.wake_cost || !v.speed))) {
         fprintf(stderr, "gvlsim validate: out of memory\n");
         validation_free(&v);
         return GV_EXIT_NOMEM;

@@ -42,7 +42,9 @@
 # The wake drift (docs/validate.md, "The wake drift"): a target whose runs
 # recorded the wake probe (NAME.rows.csv's wake_probe_ns, `gvlsim validate`
 # takes it before each real run) is simulated with its median as
-# wake_idle_core, the wake the runs met; and one whose runs recorded the
+# wake_idle_core, the wake the runs met, and with the median of that
+# probe's cost to its waker (wake_cost_probe_ns, when recorded) less
+# host.json's futex_wake as wake_ipi; and one whose runs recorded the
 # speed probe (speed_slow_share) with host.json's speed levels at the
 # median share (docs/validate.md, "The speed drift").
 # A target on a Ruby built from source (ruby=VERSION) whose host has
@@ -179,6 +181,16 @@ fi
 # was recorded have none, and keep the profile's)
 wake=$(col_median wake_probe_ns)
 [ -n "$wake" ] && sets="$sets --set machine.wake_idle_core=${wake}ns"
+# and what that wake cost its waker, when the runs recorded it
+# (wake_cost_probe_ns: its FUTEX_WAKE with the IPI, as calibrate's
+# wake_ipi_after_idle_10us_ns): wake_ipi is that less host.json's
+# futex_wake, as calibrate derives it (exec/calib_map.c)
+cost=$(col_median wake_cost_probe_ns)
+fw=$(key_ns "$dir/host.json" futex_wake)
+if [ -n "$cost" ] && [ -n "$fw" ]; then
+    ipi=$(awk -v c="$cost" -v f="$fw" 'BEGIN { d = c - f; printf "%.0f", d > 0 ? d : 0 }')
+    sets="$sets --set machine.wake_ipi=${ipi}ns"
+fi
 # the runs' speed (docs/validate.md, "The speed drift"): the median of
 # their speed probes' shares of windows at the slow level, with host.json's
 # levels and the same mean cycle - the slowest level's dwell that share of
