@@ -188,7 +188,7 @@ wake=$(col_median wake_probe_ns)
 cost=$(col_median wake_cost_probe_ns)
 fw=$(key_ns "$dir/host.json" futex_wake)
 if [ -n "$cost" ] && [ -n "$fw" ]; then
-    ipi=$(awk -v c="$cost" -v f="$fw" 'BEGIN { d = c - f; printf "%.0f", d > 0 ? d : 0 }')
+    ipi=$(awk -v c="$cost" -v f="$fw" 'BEGIN { d = c - f; printf "%.0f", (d > 0 ? d : 0) }')
     sets="$sets --set machine.wake_ipi=${ipi}ns"
 fi
 # the runs' speed (docs/validate.md, "The speed drift"): the median of

@@ -335,6 +335,14 @@ static void test_map(void)
     ASSERT_EQ(ie->curve.y[3], 300 * SIM_NS);      /* 40.7 - 40.4 */
     ASSERT_EQ(ie->curve.x[7], 30 * SIM_MS);
     ASSERT_EQ(ie->curve.y[7], 37100 * SIM_NS);    /* 77.5 - 40.4 */
+    /* wake_jitter: the spread of wake_idle_core's own measurement, the
+     * wake after 10 us (no quartiles set here: 0), no longer the long
+     * pause's 0.22 */
+    ASSERT(fabs(calib_profile_key(&p, "wake_jitter")->num) < 1e-9);
+    ASSERT(strstr(calib_profile_key(&p, "wake_jitter")->how, "wake_after_idle_10us_ns"));
+    set(&r, CALIB_WAKE_AFTER_IDLE_10US, 40400, 39400, 40600);
+    calib_map(&r, &h, &p);
+    ASSERT(fabs(calib_profile_key(&p, "wake_jitter")->num - 0.03) < 1e-9);  /* 1200 / 40400 */
     char cv[320];
     calib_key_value(ie, cv, sizeof cv);
     ASSERT_STREQ(cv, "[[\"10us\", \"0s\"], [\"30us\", \"0s\"], [\"100us\", \"500ns\"], [\"300us\", \"300ns\"], "
