@@ -314,16 +314,26 @@ static void test_barging_timer_fires_counted(void)
  * (futex_wait_window), the waiter sleeps on gvl->lock.  With both at
  * futex_wake_none it (almost) never can; with the wake longer it does.  A one-value list draws nothing: the same run as the
  * profile without it. */
-static struct fx_result race_case(sim_time window, sim_time wake)
+/* barging_pair on two cores under policy p: a futex wake of `fw` (ns), an
+ * IPI of `ipi`, an idle core woken in `idle`, a wake of nobody `none`, the
+ * way in and the race's wake (0: not measured) */
+static struct fx_result pair_race(enum scn_gvl_policy p, sim_time fw, sim_time ipi, sim_time idle, sim_time none,
+                                  sim_time window, sim_time wake)
 {
     struct scenario s = barging_pair(2);
-    s.machine.futex_wake = 3590 * SIM_NS;
-    s.machine.wake_ipi = 3770 * SIM_NS;
-    s.machine.wake_idle_core = 10700 * SIM_NS;
-    s.machine.futex_wake_none = 279 * SIM_NS;
+    s.runtime.gvl_policy = p;
+    s.machine.futex_wake = fw * SIM_NS;
+    s.machine.wake_ipi = ipi * SIM_NS;
+    s.machine.wake_idle_core = idle * SIM_NS;
+    s.machine.futex_wake_none = none * SIM_NS;
     if (window) s.machine.futex_wait_window = (struct scn_durs){ 1, { window } };
     if (wake) s.machine.futex_wake_race = (struct scn_durs){ 1, { wake } };
     return simulate_with_queue(s);
+}
+
+static struct fx_result race_case(sim_time window, sim_time wake)
+{
+    return pair_race(GVL_POLICY_BARGING, 3590, 3770, 10700, 279, window, wake);
 }
 
 static void test_barging_relock_race(void)
@@ -358,15 +368,7 @@ static void test_barging_relock_race(void)
  * window measured keeps the sleep (vm_futex_wait_window). */
 static struct fx_result sched_race_case(sim_time window, sim_time wake)
 {
-    struct scenario s = barging_pair(2);
-    s.runtime.gvl_policy = GVL_POLICY_EAGER;
-    s.machine.futex_wake = 3340 * SIM_NS;
-    s.machine.wake_ipi = 3660 * SIM_NS;
-    s.machine.wake_idle_core = 7400 * SIM_NS;
-    s.machine.futex_wake_none = 1040 * SIM_NS;
-    if (window) s.machine.futex_wait_window = (struct scn_durs){ 1, { window } };
-    if (wake) s.machine.futex_wake_race = (struct scn_durs){ 1, { wake } };
-    return simulate_with_queue(s);
+    return pair_race(GVL_POLICY_EAGER, 3340, 3660, 7400, 1040, window, wake);
 }
 
 static void test_sched_lock_way_in(void)
