@@ -285,7 +285,7 @@ static void sched_lock_way_in(struct mach_task *t, void *ctx)
 
 /* __lll_lock_wait: FUTEX_WAIT on the lock word.  On several cores the
  * waiter is registered (the word at 2) before its FUTEX_WAIT has gone in
- * (vm_futex_wait_entry, the window calibrate measures): an unlock in that
+ * (vm_futex_wait_window, the way in calibrate measures): an unlock in that
  * window finds the word at 2 and makes a FUTEX_WAKE that finds nobody,
  * and the wait returns at once, with no sleep (the executor's traced
  * two-CPU runs: most of the FUTEX_WAITs on its GVL's mutexes return at
