@@ -300,14 +300,14 @@ static void sched_lock_sleep(struct mach_task *t, void *ctx)
         rb_cold(th)->lock_retry(th, rb_cold(th)->lock_k);
         return;
     }
+    nlock_enqueue(&r->sched_lock, &rb_cold(th)->lock_wait, t, th);
     sim_time in = vm_futex_wait_window(th);
     if (in > 0) {
-        nlock_enqueue(&r->sched_lock, &rb_cold(th)->lock_wait, t, th);
         th->pending_cost += in;
         th_burst(th, 0, sched_lock_way_in);
         return;
     }
-    nlock_sleep(&r->sched_lock, &th->vm->mach, &rb_cold(th)->lock_wait, t, &th->vml_asleep, sched_lock_woken, th);
+    sched_lock_way_in(t, th);  /* (no way in: asleep at once) */
 }
 
 /* thread_sched_lock while a hand-off holds the lock: sleep on it, then run

@@ -383,19 +383,13 @@ static inline sim_time vm_getpid_cost(const struct vm *vm)
  * nothing can run to signal a thread on its way in, and that CPU is
  * inside the one-CPU hand-off calibrate measures (futex_wake_chain).  The
  * GVL's turn waits (gvl.c turn_sleep) and the native locks' and
- * condvars' waits (vm_lock.c sync_sleep) pay it. */
+ * condvars' waits (vm_lock.c sync_sleep) pay it (vm_futex_wait_entry,
+ * below). */
 /* One of d's (n > 0) equally likely values, drawn from th's stream (out
  * of line: the two callers below are inlined into every wait). */
 sim_time vm_futex_draw(struct rb_thread *th, const struct scn_durs *d);
 
-static inline sim_time vm_futex_wait_entry(struct rb_thread *th)
-{
-    const struct scn_machine *m = &th->vm->scn->machine;
-    if (m->cores <= 1) return 0;
-    return m->futex_wait_window.n > 0 ? vm_futex_draw(th, &m->futex_wait_window) : m->futex_wake_none;
-}
-
-/* The same way in, measured only (0 without futex_wait_window): a native
+/* The way in, measured only (0 without futex_wait_window): a native
  * lock's wait (gvl.c, sched->lock_) whose unlock in that window finds
  * nobody to wake.  A profile without the window measured (written before
  * calibrate measured it, or by hand) keeps the lock's waiter asleep as
@@ -407,6 +401,14 @@ static inline sim_time vm_futex_wait_window(struct rb_thread *th)
     const struct scn_machine *m = &th->vm->scn->machine;
     if (m->cores <= 1 || m->futex_wait_window.n == 0) return 0;
     return vm_futex_draw(th, &m->futex_wait_window);
+}
+
+/* The way in above: the measured window, else futex_wake_none. */
+static inline sim_time vm_futex_wait_entry(struct rb_thread *th)
+{
+    const struct scn_machine *m = &th->vm->scn->machine;
+    if (m->cores > 1 && m->futex_wait_window.n == 0) return m->futex_wake_none;
+    return vm_futex_wait_window(th);
 }
 
 /* What the waker pays for a FUTEX_WAKE that meets `waiter` on its way in
