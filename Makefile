@@ -168,6 +168,17 @@ check-deps:
 deps:
 	@scripts/deps.sh
 
+# The call-timing preload library `gvlsim calibrate` runs a Ruby with
+# (exec/preload/calltime.c): a shared object of its own, without the
+# sanitizers (it runs inside the Ruby), carried in every build of the
+# executable by exec/calltime_blob.c (.incbin), which depends on it.
+CALLTIME_SO := build/calltime.so
+$(CALLTIME_SO): exec/preload/calltime.c exec/calltime_rec.h
+	@mkdir -p $(dir $@)
+	@echo "  CC      $@"
+	$(Q)$(CC) $(STD) $(WARN) -O2 -fPIC -shared -o $@ $< -ldl
+$(REL)/exec/calltime_blob.o $(ASN)/exec/calltime_blob.o $(TSN)/exec/calltime_blob.o: $(CALLTIME_SO)
+
 gvlsim: $(REL_OBJ) $(REL)/cli/main.o | $(PLUGIN_REL)
 	@echo "  LD      $@"
 	$(Q)$(CC) $(RELEASE_CFLAGS) -o $@ $^ $(LDLIBS)
@@ -267,6 +278,7 @@ FUZZ := build/fuzz
 FUZZ_CFLAGS := $(STD) -O1 -g -fno-omit-frame-pointer -fsanitize=fuzzer-no-link,address,undefined \
                -fno-sanitize-recover=all $(DEPS_CFLAGS)
 FUZZ_OBJ := $(LIB_SRC:%.c=$(FUZZ)/%.o)
+$(FUZZ)/exec/calltime_blob.o: $(CALLTIME_SO)
 FUZZ_TIME ?= 60
 $(eval $(call flags_stamp,$(FUZZ),$(FUZZ_CC) $(FUZZ_CFLAGS)))
 

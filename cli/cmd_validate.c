@@ -965,8 +965,10 @@ static bool sens_key_read(const char *key, void *ctx)
 {
     const struct scn_reads *r = ctx;
     if (!strncmp(key, "gc_", 3) || !strcmp(key, "alloc_object")) return r->gc;
-    const bool *table = !strncmp(key, "syscalls.", 9) ? r->syscall : !strncmp(key, "method_work.", 12) ? r->method_work
-                                                                                                       : NULL;
+    const bool *table = !strncmp(key, "syscalls.", 9)            ? r->syscall
+                        : !strncmp(key, "method_work.", 12)       ? r->method_work
+                        : !strncmp(key, "method_work_after.", 18) ? r->method_work_after
+                                                                  : NULL;
     if (!table) return true;
     const char *call = strchr(key, '.') + 1;
     for (int c = 0; c < CALL_COUNT; c++)

@@ -188,6 +188,13 @@ static inline sim_time core_method_work(const struct scn_op *op, double work_sca
                                              : core_scale_work(op->u.syscall.method_work, work_scale);
 }
 
+/* The same for its "method_work_after", the method's work after the call. */
+static inline sim_time core_method_work_after(const struct scn_op *op, double work_scale)
+{
+    return op->u.syscall.method_work_after_machine ? op->u.syscall.method_work_after
+                                                   : core_scale_work(op->u.syscall.method_work_after, work_scale);
+}
+
 static inline sim_time core_sleep_dur(struct core_thread *th, const struct scn_op *op)
 {
     return core_draw(th, &op->u.sleep.dur);

@@ -114,6 +114,18 @@ static const struct calib_desc descs[CALIB_COUNT] = {
                                       "File.mtime in that Ruby, GC off, beyond a stat(2) of its file" },
     [CALIB_RUBY_FILE_WRITE_EXTRA] = { "ruby_file_write_extra_ns", "ns",
                                       "File.write to /dev/null in that Ruby, GC off, beyond open + write + close" },
+    [CALIB_RUBY_LOOP_GAP] = { "ruby_marker_loop_ns", "ns",
+                              "a loop of Process.ppid in that Ruby: a getppid's return to the next call (preload library)" },
+    [CALIB_RUBY_MTIME_BEFORE] = { "ruby_file_mtime_before_ns", "ns",
+                                  "a loop of File.mtime then Process.ppid: the marker's return to the stat" },
+    [CALIB_RUBY_MTIME_AFTER] = { "ruby_file_mtime_after_ns", "ns", "the same loop: the stat's return to the marker" },
+    [CALIB_RUBY_WRITE_BEFORE] = { "ruby_file_write_before_ns", "ns",
+                                  "a loop of File.write then Process.ppid: the marker's return to the open" },
+    [CALIB_RUBY_WRITE_OPEN_WRITE] = { "ruby_file_write_open_write_ns", "ns",
+                                      "the same loop: the open's return to the write" },
+    [CALIB_RUBY_WRITE_WRITE_CLOSE] = { "ruby_file_write_write_close_ns", "ns",
+                                       "the same loop: the write's return to the close" },
+    [CALIB_RUBY_WRITE_AFTER] = { "ruby_file_write_after_ns", "ns", "the same loop: the close's return to the marker" },
     [CALIB_RUBY_SWEEP_BODY] = { "ruby_sweep_body_ns", "ns",
                                 "the sweep of a dead environment or Proc in that Ruby, beyond a dead plain object's" },
     [CALIB_RUBY_SWEEP_SLOT] = { "ruby_sweep_slot_ns", "ns", "the sweep of a slot holding a dead plain object (Object.new) in that Ruby" },
@@ -156,6 +168,8 @@ bool calib_in_group(enum calib_group g, enum calib_id id)
     case CALIB_INCR_SHARED: case CALIB_FREE_OWN: case CALIB_FREE_REMOTE: case CALIB_LINE_PROBE_END:
         return g == CALIB_ALL || g == CALIB_ONLY_CACHE;
     case CALIB_RUBY_INSN: case CALIB_RUBY_FILE_MTIME_EXTRA: case CALIB_RUBY_FILE_WRITE_EXTRA:
+    case CALIB_RUBY_LOOP_GAP: case CALIB_RUBY_MTIME_BEFORE: case CALIB_RUBY_MTIME_AFTER: case CALIB_RUBY_WRITE_BEFORE:
+    case CALIB_RUBY_WRITE_OPEN_WRITE: case CALIB_RUBY_WRITE_WRITE_CLOSE: case CALIB_RUBY_WRITE_AFTER:
     case CALIB_RUBY_SWEEP_BODY: case CALIB_RUBY_SWEEP_SLOT: case CALIB_RUBY_MARK_BASE: case CALIB_RUBY_MARK_PAGE:
     case CALIB_RUBY_MARK_THREAD: case CALIB_RUBY_MARK_OBJECT: case CALIB_RUBY_ALLOC: case CALIB_RUBY_GC_GAP_1MS:
     case CALIB_RUBY_GC_GAP_3MS: case CALIB_RUBY_GC_GAP_10MS: case CALIB_RUBY_GC_GAP_30MS:

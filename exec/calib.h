@@ -94,6 +94,14 @@ enum calib_id {
     CALIB_RUBY_INSN,           /* ns per VM instruction of the Ruby backend's counted loop */
     CALIB_RUBY_FILE_MTIME_EXTRA, /* CPU ns per File.mtime in that Ruby (GC off) beyond a stat(2) of its file */
     CALIB_RUBY_FILE_WRITE_EXTRA, /* the same of File.write to /dev/null beyond its open + write + close */
+    /* where those methods' CPU falls between their calls (exec/calltime.h), in its order: */
+    CALIB_RUBY_LOOP_GAP,       /* ns from a getppid's return to the next, a loop of Process.ppid */
+    CALIB_RUBY_MTIME_BEFORE,   /* ns from that marker's return to File.mtime's stat, the loop between */
+    CALIB_RUBY_MTIME_AFTER,    /* ns from the stat's return to the next marker */
+    CALIB_RUBY_WRITE_BEFORE,   /* ns from the marker's return to File.write's open, the loop between */
+    CALIB_RUBY_WRITE_OPEN_WRITE,  /* ns from the open's return to the write */
+    CALIB_RUBY_WRITE_WRITE_CLOSE, /* ns from the write's return to the close */
+    CALIB_RUBY_WRITE_AFTER,    /* ns from the close's return to the next marker */
     CALIB_RUBY_SWEEP_BODY,     /* ns more the sweep spends on a dead env or Proc (its malloc'd body) than on
                                 * a dead plain object, in that Ruby */
     CALIB_RUBY_SWEEP_SLOT,     /* ns the sweep spends on a dead plain object, in that Ruby */

@@ -94,13 +94,17 @@
  *                     op is then a load error, not a guess).  The stat is
  *                     of the file the backends stat (calib.c)
  *   method_work.CALL= the CPU the Ruby method the Ruby backend runs for a
- *                     syscall op of CALL uses beyond its system calls, a
- *                     syscall op with "method_work": "machine" charges
- *                     before its call: stat ruby_file_mtime_extra_ns
- *                     (File.mtime), open_devnull ruby_file_write_extra_ns
+ *   method_work_after.CALL  syscall op of CALL uses beyond its system
+ *                     calls, before and after the call: stat and
+ *                     method_work_after.stat ruby_file_mtime_extra_ns
+ *                     (File.mtime), open_devnull, write_devnull, close and
+ *                     method_work_after.close ruby_file_write_extra_ns
  *                     (File.write: its open, write and close are three
- *                     ops, its work is charged before the first); not
- *                     measured (no Ruby): not written
+ *                     ops), split in the proportions of the gaps between
+ *                     the calls (ruby_file_*_before_ns .. _after_ns, the
+ *                     edges less half ruby_marker_loop_ns); without them
+ *                     all before the first call; not measured (no Ruby):
+ *                     not written
  */
 #include "calib_map.h"
 
@@ -362,20 +366,82 @@ static void syscall_keys(struct calib_profile *p, const struct calib_result *r)
     }
 }
 
-/* machine.method_work: each Ruby method's extra as measured (it is the
- * method's CPU less its calls', round by round, calib_ruby.c); a method
+/* machine.method_work and method_work_after: each Ruby method's extra as
+ * measured (its CPU less its calls', round by round, calib_ruby.c), split
+ * between the places it runs in the proportions of the gaps the preload
+ * library timed inside the Ruby (calib_ruby.c method_gaps): the gaps before
+ * the first call and after the last hold the loop and the marker's own call
+ * around the method, so each gives up half the marker loop's gap
+ * (ruby_marker_loop_ns, which is exactly those); the rest is the method's.
+ * Proportions, not the gaps themselves: the extra is the figure measured
+ * back to back with the same calls from C, and the gaps also hold the
+ * blocking region's entry and exit around each call, which the model
+ * charges on its own.  Without the gaps the extra goes before the first
+ * call, as it did before they were measured (the other parts 0); a method
  * not measured is not written. */
+struct method_part {
+    const char *key;   /* machine key */
+    enum calib_id gap; /* the gap it takes its share from */
+    bool edge;         /* before the first call or after the last: less half the loop's gap */
+};
+
+static bool in_phase(const char *key, bool after)
+{
+    return !strncmp(key, "method_work_after.", sizeof "method_work_after." - 1) == after;
+}
+
+/* The parts of one method whose key is method_work_after.* (after) or
+ * method_work.* (not after): the profile writes each object's keys in one
+ * run, so the caller adds every method's method_work keys first. */
+static void method_split(struct calib_profile *p, const struct calib_result *r, const char *method,
+                         enum calib_id extra, const struct method_part *parts, int nparts, bool after)
+{
+    const struct calib_stat *x = M(r, extra), *loop = M(r, CALIB_RUBY_LOOP_GAP);
+    if (!x) return;
+    double share[4] = { 0 }, sum = 0;
+    bool timed = loop != NULL;
+    for (int i = 0; i < nparts && timed; i++) {
+        const struct calib_stat *g = M(r, parts[i].gap);
+        if (!g) timed = false;
+        else sum += share[i] = fmax(0, g->median - (parts[i].edge ? loop->median / 2 : 0));
+    }
+    if (!timed || !(sum > 0)) {
+        if (in_phase(parts[0].key, after))
+            add_dur(p, parts[0].key, x->median, true,
+                    "%s %.4g ns (%s's CPU beyond its system calls; where it falls between them not timed: all of "
+                    "it before the first)", mname(extra), x->median, method);
+        for (int i = 1; i < nparts; i++)
+            if (in_phase(parts[i].key, after))
+                add_dur(p, parts[i].key, 0, true, "0: %s's CPU beyond its system calls not timed between them "
+                        "(%s before the first call)", method, parts[0].key);
+        return;
+    }
+    for (int i = 0; i < nparts; i++) {
+        if (!in_phase(parts[i].key, after)) continue;
+        const struct calib_stat *g = M(r, parts[i].gap);
+        add_dur(p, parts[i].key, x->median * share[i] / sum, true,
+                "%s %.4g ns x %.3f: %s's CPU beyond its system calls, the share of %s %.4g ns%s among its gaps "
+                "(%.4g ns)",
+                mname(extra), x->median, share[i] / sum, method, mname(parts[i].gap), g->median,
+                parts[i].edge ? " less half ruby_marker_loop_ns" : "", sum);
+    }
+}
+
 static void method_work_keys(struct calib_profile *p, const struct calib_result *r)
 {
-    static const struct { const char *key, *method; enum calib_id id; } calls[] = {
-        { "method_work.stat", "File.mtime", CALIB_RUBY_FILE_MTIME_EXTRA },
-        { "method_work.open_devnull", "File.write", CALIB_RUBY_FILE_WRITE_EXTRA },
+    static const struct method_part mtime[] = {
+        { "method_work.stat", CALIB_RUBY_MTIME_BEFORE, true },
+        { "method_work_after.stat", CALIB_RUBY_MTIME_AFTER, true },
     };
-    for (size_t i = 0; i < sizeof calls / sizeof calls[0]; i++) {
-        const struct calib_stat *st = M(r, calls[i].id);
-        if (st)
-            add_dur(p, calls[i].key, st->median, true, "%s %.4g ns (%s's CPU beyond its system calls)",
-                    mname(calls[i].id), st->median, calls[i].method);
+    static const struct method_part write[] = {
+        { "method_work.open_devnull", CALIB_RUBY_WRITE_BEFORE, true },
+        { "method_work.write_devnull", CALIB_RUBY_WRITE_OPEN_WRITE, false },
+        { "method_work.close", CALIB_RUBY_WRITE_WRITE_CLOSE, false },
+        { "method_work_after.close", CALIB_RUBY_WRITE_AFTER, true },
+    };
+    for (int after = 0; after < 2; after++) {
+        method_split(p, r, "File.mtime", CALIB_RUBY_FILE_MTIME_EXTRA, mtime, 2, after);
+        method_split(p, r, "File.write", CALIB_RUBY_FILE_WRITE_EXTRA, write, 4, after);
     }
 }
 
@@ -402,7 +468,8 @@ bool calib_is_cache_key(const char *name)
 bool calib_is_ruby_key(const char *name)
 {
     return !strcmp(name, "insn_time") || !strcmp(name, "alloc_object") || !strncmp(name, "gc_", 3) ||
-           !strncmp(name, "method_work.", sizeof "method_work." - 1);
+           !strncmp(name, "method_work.", sizeof "method_work." - 1) ||
+           !strncmp(name, "method_work_after.", sizeof "method_work_after." - 1);
 }
 
 bool calib_is_speed_key(const char *name)

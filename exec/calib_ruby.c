@@ -48,6 +48,7 @@
 
 #include "../common/err.h"
 #include "calib_int.h"
+#include "calltime.h"
 #include "ruby_run.h"
 
 #define SAMPLES 15
@@ -134,9 +135,43 @@ static void gc_gaps(struct calib_ctx *c, const struct rrun_opts *o)
     calib_kinds_finish(&k, c, rc);
 }
 
+/* ruby_marker_loop_ns .. ruby_file_write_after_ns: where File.mtime's and
+ * File.write's CPU falls between their system calls, timed inside the Ruby
+ * by the call-timing preload library (exec/calltime.h): a round is one run
+ * of the Ruby (its three loops of 12,000 iterations), SPLIT_SAMPLES samples
+ * of each gap (the medians of consecutive chunks of its cycles).  The
+ * machine's method_work and method_work_after split the methods' extra
+ * (above) in these proportions (exec/calib_map.c).  A Ruby the library
+ * cannot time (a static C library, a /tmp mounted noexec, other calls)
+ * leaves them unmeasured, and the extra goes before the first call as it
+ * did before they existed. */
+#define SPLIT_SAMPLES 15
+static void method_gaps(struct calib_ctx *c, const struct rrun_opts *o)
+{
+    static const enum calib_id ids[CALLTIME_NGAPS] = {
+        CALIB_RUBY_LOOP_GAP,     CALIB_RUBY_MTIME_BEFORE,     CALIB_RUBY_MTIME_AFTER,       CALIB_RUBY_WRITE_BEFORE,
+        CALIB_RUBY_WRITE_OPEN_WRITE, CALIB_RUBY_WRITE_WRITE_CLOSE, CALIB_RUBY_WRITE_AFTER,
+    };
+    _Static_assert(CALIB_RUBY_WRITE_AFTER - CALIB_RUBY_LOOP_GAP == CALLTIME_NGAPS - 1, "calltime.h's order");
+    double s[SPLIT_SAMPLES * CALLTIME_NGAPS];
+    int n = c->o->quick ? 5 : SPLIT_SAMPLES;
+    struct calib_kinds k;
+    calib_kinds_start(&k, c, ids, CALLTIME_NGAPS, CALLTIME_GAP_WRITE_BEFORE, 2.0, c->min_rounds);
+    int rc;
+    do {
+        rc = rrun_method_gaps(o, s, n, c->err, c->errlen);
+        for (int g = 0; rc == GV_OK && g < CALLTIME_NGAPS; g++)
+            for (int i = 0; i < n; i++) calib_kinds_add(&k, g, s[g * n + i]);
+    } while (rc == GV_OK && calib_kinds_round_end(&k));
+    calib_kinds_finish(&k, c, rc);
+}
+
 void calib_bench_ruby(struct calib_ctx *c)
 {
     static const enum calib_id ids[] = { CALIB_RUBY_INSN, CALIB_RUBY_FILE_MTIME_EXTRA, CALIB_RUBY_FILE_WRITE_EXTRA,
+                                         CALIB_RUBY_LOOP_GAP, CALIB_RUBY_MTIME_BEFORE, CALIB_RUBY_MTIME_AFTER,
+                                         CALIB_RUBY_WRITE_BEFORE, CALIB_RUBY_WRITE_OPEN_WRITE,
+                                         CALIB_RUBY_WRITE_WRITE_CLOSE, CALIB_RUBY_WRITE_AFTER,
                                          CALIB_RUBY_SWEEP_BODY, CALIB_RUBY_SWEEP_SLOT, CALIB_RUBY_MARK_BASE,
                                          CALIB_RUBY_MARK_PAGE, CALIB_RUBY_MARK_THREAD, CALIB_RUBY_MARK_OBJECT,
                                          CALIB_RUBY_ALLOC, CALIB_RUBY_GC_GAP_1MS, CALIB_RUBY_GC_GAP_3MS,
@@ -160,6 +195,7 @@ void calib_bench_ruby(struct calib_ctx *c)
     m.call = CALL_OPEN_DEVNULL;
     calib_rounds(c, CALIB_RUBY_FILE_WRITE_EXTRA, 3.0, method_round, &m);
     calib_done(c, CALIB_RUBY_FILE_WRITE_EXTRA);
+    method_gaps(c, &o);
     gc_costs(c, &o);
     gc_gaps(c, &o);
 }

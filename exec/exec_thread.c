@@ -128,7 +128,9 @@ static bool exec_run_insns(struct exec_thread *th, uint64_t n)
 }
 
 /* A syscall op: its Ruby method's work before the call (syscall
- * "method_work", models/thread.c run_syscall), then the call. */
+ * "method_work", models/thread.c run_syscall), the call, then the
+ * method's work after it (syscall "method_work_after"), both spun holding
+ * the GVL. */
 static void exec_run_syscall(struct exec_thread *th, const struct scn_op *op)
 {
     struct exec_syscall_ctx *ctx = &th->sys;
@@ -138,15 +140,16 @@ static void exec_run_syscall(struct exec_thread *th, const struct scn_op *op)
     if (!op->u.syscall.releases_gvl) {
         exec_syscall_run(ctx, op->u.syscall.call, op->u.syscall.io_wait, dur);
         th->c.syscalls++;
-        return;
+    } else {
+        exec_state_set(th, TS_BLOCKING);
+        exec_gvl_blocking_enter(th, false);
+        exec_syscall_run(ctx, op->u.syscall.call, op->u.syscall.io_wait, dur);
+        th->c.syscalls++;
+        exec_state_set(th, TS_WANTS_GVL);
+        exec_gvl_blocking_exit(th);
+        exec_state_set(th, TS_RUNNING);
     }
-    exec_state_set(th, TS_BLOCKING);
-    exec_gvl_blocking_enter(th, false);
-    exec_syscall_run(ctx, op->u.syscall.call, op->u.syscall.io_wait, dur);
-    th->c.syscalls++;
-    exec_state_set(th, TS_WANTS_GVL);
-    exec_gvl_blocking_exit(th);
-    exec_state_set(th, TS_RUNNING);
+    if (op->u.syscall.method_work_after > 0) exec_busy(th, core_method_work_after(op, EXEC_WORK_SCALE), false);
 }
 
 /* Kernel#sleep for dur ns */

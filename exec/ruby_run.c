@@ -37,6 +37,7 @@
 #include "../common/err.h"
 #include "../core/heap.h"
 #include "../input/jsonpos.h"
+#include "calltime.h"
 #include "exec_affinity.h"
 
 extern char **environ;
@@ -80,6 +81,7 @@ static int write_file(const char *path, const char *text, size_t len, char *err,
 struct tmpdir {
     char dir[PATH_MAX - 32];
     char prog[PATH_MAX], result[PATH_MAX], out[PATH_MAX], errf[PATH_MAX];
+    char lib[PATH_MAX], calls[PATH_MAX]; /* rrun_method_gaps: the preload library, its records */
     int slot;
 };
 
@@ -94,6 +96,8 @@ static int tmpdir_make(struct tmpdir *t, char *err, size_t errlen)
     snprintf(t->result, sizeof t->result, "%s/result.json", t->dir);
     snprintf(t->out, sizeof t->out, "%s/stdout", t->dir);
     snprintf(t->errf, sizeof t->errf, "%s/stderr", t->dir);
+    snprintf(t->lib, sizeof t->lib, "%s/calltime.so", t->dir);
+    snprintf(t->calls, sizeof t->calls, "%s/calls", t->dir);
     return GV_OK;
 }
 
@@ -103,6 +107,8 @@ static void tmpdir_remove(struct tmpdir *t)
     unlink(t->result);
     unlink(t->out);
     unlink(t->errf);
+    unlink(t->lib);
+    unlink(t->calls);
     rmdir(t->dir);
     afile_untrack(t->slot);
 }
@@ -550,6 +556,102 @@ int rrun_method_ns(const struct rrun_opts *o, enum scn_syscall_call call, double
     return ruby_samples(o, method_script, sizeof method_script,
                         call == CALL_STAT ? "the File.mtime loop" : "the File.write loop",
                         call == CALL_STAT ? "stat" : "open_devnull", path, NULL, false, samples, n, 1, err, errlen);
+}
+
+/* The three loops of calltime.h, n iterations each, the GC off. */
+static const char gaps_script[] =
+    "GV_STAT = ARGV[1]\n"
+    "n = Integer(ARGV[0])\n"
+    "GC.disable\n"
+    "i = 0\n"
+    "while i < n\n"
+    "  Process.ppid\n"
+    "  i += 1\n"
+    "end\n"
+    "i = 0\n"
+    "while i < n\n"
+    "  File.mtime(GV_STAT)\n"
+    "  Process.ppid\n"
+    "  i += 1\n"
+    "end\n"
+    "i = 0\n"
+    "while i < n\n"
+    "  File.write(GV_NULL, \"0\")\n"
+    "  Process.ppid\n"
+    "  i += 1\n"
+    "end\n"
+    "GC.enable\n";
+
+#define GAPS_ITERATIONS 12000
+#define MAX_CALLS_FILE (64u << 20)
+
+/* The records file the library wrote (calltime_rec.h): *recs malloc'd. */
+static int read_calls(const char *path, struct calltime_rec **recs, size_t *n, char *err, size_t errlen)
+{
+    *recs = NULL;
+    *n = 0;
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return gv_fail(err, errlen, GV_ERUN, "no call records from the preload library (%s: %s): did the Ruby "
+                       "load it (LD_PRELOAD)?", path, strerror(errno));
+    uint64_t magic = 0;
+    struct stat st;
+    int rc = GV_OK;
+    if (fread(&magic, sizeof magic, 1, f) != 1 || magic != CALLTIME_MAGIC || fstat(fileno(f), &st) != 0 ||
+        st.st_size > MAX_CALLS_FILE)
+        rc = gv_fail(err, errlen, GV_ERUN, "%s: not the preload library's call records", path);
+    size_t cap = rc == GV_OK ? ((size_t)st.st_size - sizeof magic) / sizeof **recs : 0;
+    if (rc == GV_OK && cap > 0) {
+        *recs = malloc(cap * sizeof **recs);
+        if (!*recs) rc = gv_fail(err, errlen, GV_ENOMEM, "out of memory");
+        else *n = fread(*recs, sizeof **recs, cap, f);
+    }
+    fclose(f);
+    return rc;
+}
+
+int rrun_method_gaps(const struct rrun_opts *o, double *samples, int n, char *err, size_t errlen)
+{
+    if (n < 1 || n > 1000) return gv_fail(err, errlen, GV_EINVAL, "rrun_method_gaps: %d samples", n);
+    struct tmpdir t;
+    int rc = tmpdir_make(&t, err, errlen);
+    if (rc != GV_OK) return rc;
+    size_t libsize;
+    const unsigned char *lib = calltime_lib(&libsize);
+    rc = write_file(t.lib, (const char *)lib, libsize, err, errlen);
+    size_t plen = strlen(rgen_prelude), cap = plen + sizeof gaps_script;
+    char *text = malloc(cap), iters[24], preload[PATH_MAX + 16], out[PATH_MAX + 32];
+    snprintf(iters, sizeof iters, "%d", GAPS_ITERATIONS);
+    snprintf(preload, sizeof preload, "LD_PRELOAD=%s", t.lib);
+    snprintf(out, sizeof out, "%s=%s", CALLTIME_ENV, t.calls);
+    char *set[] = { preload, out };
+    const char *tail[] = { "-e", text, iters, o && o->stat_path ? o->stat_path : "/" };
+    char **argv = make_argv(o, false, tail, 4), **env = make_env(set, 2);
+    if (rc == GV_OK && (!text || !argv || !env)) rc = gv_fail(err, errlen, GV_ENOMEM, "out of memory");
+    struct child c;
+    if (rc == GV_OK) {
+        memcpy(text, rgen_prelude, plen);
+        memcpy(text + plen, gaps_script, sizeof gaps_script);
+        rc = run_child(argv, env, t.out, t.errf, PROBE_TIMEOUT_S, &c, err, errlen);
+    }
+    if (rc == GV_OK && !c.timed_out && WIFEXITED(c.status) && WEXITSTATUS(c.status) == 127)
+        rc = gv_fail(err, errlen, GV_EUNSUP, "cannot run %s", ruby_exe(o));
+    if (rc == GV_OK && (c.timed_out || !WIFEXITED(c.status) || WEXITSTATUS(c.status) != 0)) {
+        char *se = slurp(t.errf);
+        rc = gv_fail(err, errlen, GV_ERUN, "%s failed the timed File.mtime and File.write loops%s: %s", ruby_exe(o),
+                     c.timed_out ? " (no answer within 60 s)" : "", se ? tail_of(se, 500) : "");
+        free(se);
+    }
+    struct calltime_rec *recs = NULL;
+    size_t nrecs = 0;
+    if (rc == GV_OK) rc = read_calls(t.calls, &recs, &nrecs, err, errlen);
+    if (rc == GV_OK) rc = calltime_gaps(recs, nrecs, n, samples, err, errlen);
+    free(recs);
+    free(text);
+    free(argv);
+    free(env);
+    tmpdir_remove(&t);
+    return rc;
 }
 
 int rrun_gc_costs_ns(const struct rrun_opts *o, struct rrun_gc_costs *samples, int n, char *err, size_t errlen)

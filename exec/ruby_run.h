@@ -95,6 +95,16 @@ int rrun_insn_ns(const struct rrun_opts *o, double *samples, int n, char *err, s
 int rrun_method_ns(const struct rrun_opts *o, enum scn_syscall_call call, double *samples, int n, char *err,
                    size_t errlen);
 
+/* Where the CPU of the Ruby methods of rrun_method_ns falls between their
+ * system calls: one run of the Ruby with the call-timing preload library
+ * (calltime.h), its loops 12,000 iterations each, the GC off; n samples
+ * (1..1000) of each gap of calltime.h in samples[gap * n + i] (ns), each
+ * the median of a chunk of the gap's cycles (for `gvlsim calibrate`'s
+ * method_work and method_work_after).  Errors as rrun_insn_ns, and GV_ERUN
+ * when the records are missing or the loops' calls were not the expected
+ * ones (a Ruby whose methods call the C library otherwise). */
+int rrun_method_gaps(const struct rrun_opts *o, double *samples, int n, char *err, size_t errlen);
+
 /* What the GC costs in the Ruby, each figure in ns (for `gvlsim calibrate`'s
  * gc_free_body, gc_sweep_per_slot, gc_mark_base, gc_mark_per_page,
  * gc_mark_per_thread, gc_mark_per_object, and alloc_object). */

@@ -297,6 +297,13 @@ static int build_op(struct bctx *b, const cJSON *v, struct scn_op *op)
         } else {
             op->u.syscall.method_work = mw ? sch_dur(pos, mw) : 0;
         }
+        const cJSON *mwa = member(v, "method_work_after");
+        if (cJSON_IsString(mwa) && !strcmp(mwa->valuestring, SCH_DUR_MACHINE)) {
+            op->u.syscall.method_work_after_machine = true;
+            op->u.syscall.method_work_after = b->s->machine.method_work_after_cost[op->u.syscall.call];
+        } else {
+            op->u.syscall.method_work_after = mwa ? sch_dur(pos, mwa) : 0;
+        }
         break;
     }
     case OP_QUEUE_PUSH:
@@ -598,8 +605,10 @@ static void build_syscall_costs(const struct bctx *b)
         const cJSON *v = sch_find(&sch_syscalls, scn_call_names[c]) ? sch_machine_syscall(b->d, scn_call_names[c])
                                                                      : NULL;
         m->syscall_cost[c] = v ? sch_dur(b->d->pos, v) : SCN_DUR_UNSET;
-        const cJSON *w = sch_machine_method_work(b->d, scn_call_names[c]);
+        const cJSON *w = sch_machine_method_work(b->d, false, scn_call_names[c]);
         m->method_work_cost[c] = w ? sch_dur(b->d->pos, w) : SCN_DUR_UNSET;
+        w = sch_machine_method_work(b->d, true, scn_call_names[c]);
+        m->method_work_after_cost[c] = w ? sch_dur(b->d->pos, w) : SCN_DUR_UNSET;
     }
 }
 

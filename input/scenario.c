@@ -95,6 +95,7 @@ static void prog_reads(const struct scn_prog *p, struct scn_reads *r)
         case OP_SYSCALL:
             if (op->u.syscall.dur_machine) r->syscall[op->u.syscall.call] = true;
             if (op->u.syscall.method_work_machine) r->method_work[op->u.syscall.call] = true;
+            if (op->u.syscall.method_work_after_machine) r->method_work_after[op->u.syscall.call] = true;
             if (op->u.syscall.allocates > 0) r->gc = true;
             break;
         case OP_ALLOC: case OP_ENV_ESCAPE: case OP_GC: r->gc = true; break;

@@ -155,8 +155,9 @@ struct scn_machine {
      * method the Ruby backend runs for such a call uses beyond its system
      * calls (File.mtime, File.write), on this machine; SCN_DUR_UNSET where
      * the profile gives none.  A syscall op with "method_work": "machine"
-     * takes it. */
-    sim_time method_work_cost[CALL_COUNT];
+     * takes it.  "method_work_after" the same after the call (a syscall
+     * op's "method_work_after": "machine"). */
+    sim_time method_work_cost[CALL_COUNT], method_work_after_cost[CALL_COUNT];
 };
 
 /* ---- runtime (JSON "runtime") ------------------------------------------- */
@@ -307,6 +308,9 @@ struct scn_op {
             sim_time method_work;       /* "method_work" (0): CPU the Ruby method uses holding the GVL before the call */
             bool method_work_machine;   /* "method_work": "machine": machine.method_work[call] (not
                                          * work_scale'd: it is this machine's) */
+            sim_time method_work_after; /* "method_work_after" (0): the same after the call, the GVL
+                                         * taken back, before the objects it allocates */
+            bool method_work_after_machine; /* "method_work_after": "machine" */
         } syscall;
         struct {
             int queue;         /* "queue": index into scenario.queues */
@@ -480,17 +484,17 @@ const char *scn_process_name(enum scn_process p);
 
 /* Machine keys a simulation of the scenario can read, over every thread
  * template (validate --sensitivity leaves out a move of keys it cannot):
- * - syscall[c], method_work[c]: whether an op takes machine.syscalls.CALL
- *   ("dur": "machine") or machine.method_work.CALL ("method_work":
- *   "machine"); the builder copies them into the ops, so a cost no op
- *   takes is never read;
+ * - syscall[c], method_work[c], method_work_after[c]: whether an op takes
+ *   machine.syscalls.CALL ("dur": "machine"), machine.method_work.CALL
+ *   ("method_work": "machine") or machine.method_work_after.CALL; the
+ *   builder copies them into the ops, so a cost no op takes is never read;
  * - gc: whether an op allocates or collects (alloc, env_escape, gc, a
  *   syscall that "allocates"): without one the heap never runs a GC step,
  *   and no gc_* key nor alloc_object is read.
  * Marks are added to r's (zero it first; calls over several scenarios
  * give their union). */
 struct scn_reads {
-    bool syscall[CALL_COUNT], method_work[CALL_COUNT];
+    bool syscall[CALL_COUNT], method_work[CALL_COUNT], method_work_after[CALL_COUNT];
     bool gc;
 };
 void scn_machine_reads(const struct scenario *s, struct scn_reads *r);

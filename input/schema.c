@@ -76,12 +76,19 @@ const struct sch_obj sch_syscalls = { "syscalls", syscalls_keys, NKEYS(syscalls_
 
 /* "method_work": this machine's CPU of the Ruby method the Ruby backend
  * runs for a syscall op, beyond the method's system calls, by the op's
- * "call" name: "stat" File.mtime, "open_devnull" File.write (whose open,
- * write and close are three ops; the method's work goes before the open).
- * No defaults: a syscall op with "method_work": "machine" needs its call's
- * key (check_syscall).  The builder fills scn_machine.method_work_cost. */
-static const struct sch_key method_work_keys[] = { M_CALL("stat"), M_CALL("open_devnull") };
+ * "call" name, holding the GVL before the call: "stat" File.mtime's before
+ * its stat, "open_devnull" File.write's before its open, "write_devnull"
+ * and "close" File.write's between its open and write and between its write
+ * and close (its open, write and close are three ops).  "method_work_after":
+ * the same after the call ("stat": File.mtime's Time, "close": what
+ * File.write does after its close).  No defaults: a syscall op with
+ * "method_work": "machine" needs its call's key (check_syscall).  The
+ * builder fills scn_machine.method_work_cost and method_work_after_cost. */
+static const struct sch_key method_work_keys[] = {
+    M_CALL("stat"), M_CALL("open_devnull"), M_CALL("write_devnull"), M_CALL("close"),
+};
 const struct sch_obj sch_method_work = { "method_work", method_work_keys, NKEYS(method_work_keys) };
+const struct sch_obj sch_method_work_after = { "method_work_after", method_work_keys, NKEYS(method_work_keys) };
 
 /* "profile" first: sch_machine_profile is this table without it. */
 static const struct sch_key machine_keys[] = {
@@ -177,6 +184,7 @@ static const struct sch_key machine_keys[] = {
       .off = offsetof(struct scn_machine, gc_cold) },
     { .name = "syscalls", .kind = SCH_OBJECT, .obj = &sch_syscalls, .off = SCH_NOFF },
     { .name = "method_work", .kind = SCH_OBJECT, .obj = &sch_method_work, .off = SCH_NOFF },
+    { .name = "method_work_after", .kind = SCH_OBJECT, .obj = &sch_method_work_after, .off = SCH_NOFF },
     { .name = "calibration", .kind = SCH_OBJECT, .obj = &calibration_obj, .off = SCH_NOFF },
 };
 _Static_assert(NKEYS(machine_keys) <= SCH_MAX_KEYS, "raise SCH_MAX_KEYS");
@@ -273,6 +281,8 @@ static const struct sch_key syscall_keys[] = {
     { .name = "allocates", .kind = SCH_INT, .min = 0, .max = 1000000000000LL, .off = SCH_NOFF },
     { .name = "method_work", .kind = SCH_DUR, .flags = SCH_MACHINE_OK, .def = "0ns", .min = 0, .max = OP_DUR_MAX,
       .off = SCH_NOFF },
+    { .name = "method_work_after", .kind = SCH_DUR, .flags = SCH_MACHINE_OK, .def = "0ns", .min = 0,
+      .max = OP_DUR_MAX, .off = SCH_NOFF },
     OP_TRACE,
 };
 static const struct sch_key queue_op_keys[] = {
@@ -1390,9 +1400,10 @@ const cJSON *sch_machine_syscall(const struct sch_doc *d, const char *call)
     return machine_member(d, "syscalls", call);
 }
 
-const cJSON *sch_machine_method_work(const struct sch_doc *d, const char *call)
+const cJSON *sch_machine_method_work(const struct sch_doc *d, bool after, const char *call)
 {
-    return sch_find(&sch_method_work, call) ? machine_member(d, "method_work", call) : NULL;
+    const struct sch_obj *o = after ? &sch_method_work_after : &sch_method_work;
+    return sch_find(o, call) ? machine_member(d, o->what, call) : NULL;
 }
 
 /* hidden_steal_rate > 0 needs the gaps' lengths (hidden_steal_len). */
@@ -1465,21 +1476,23 @@ static void machine_what(const struct vctx *c, char *buf, size_t size)
     else snprintf(buf, size, "the default machine (the scenario names none)");
 }
 
-/* A syscall op's "method_work": "machine" is the machine's work of the
- * call's Ruby method: one calibrate measures (machine.method_work has a key
- * for it), and the machine must give it. */
-static void check_method_work(struct vctx *c, const cJSON *mw, const char *name)
+/* A syscall op's "method_work" or "method_work_after" (after): "machine"
+ * is the machine's work of the call's Ruby method: one calibrate measures
+ * (machine.method_work has a key for it), and the machine must give it. */
+static void check_method_work(struct vctx *c, const cJSON *mw, bool after, const char *name)
 {
-    size_t mark = jptr_push_key(&c->ptr, "method_work");
+    const char *key = after ? sch_method_work_after.what : sch_method_work.what;
+    size_t mark = jptr_push_key(&c->ptr, key);
     char what[256];
     if (!sch_find(&sch_method_work, name))
-        report(c, mw, 0, "\"machine\": no Ruby method's work is measured for call \"%s\" (machine.method_work "
-               "has \"stat\", File.mtime, and \"open_devnull\", File.write): give the op a duration", name);
-    else if (!sch_machine_method_work(c->d, name)) {
+        report(c, mw, 0, "\"machine\": no Ruby method's work is measured for call \"%s\" (machine.%s has "
+               "\"stat\", File.mtime, and \"open_devnull\", \"write_devnull\" and \"close\", File.write): give "
+               "the op a duration", name, key);
+    else if (!sch_machine_method_work(c->d, after, name)) {
         machine_what(c, what, sizeof what);
-        report(c, mw, 0, "\"machine\": %s has no Ruby method work for call \"%s\" (machine.method_work.%s): "
-               "measure it with gvlsim calibrate (with a Ruby), set it (--set machine.method_work.%s=DURATION), "
-               "or give the op a duration", what, name, name, name);
+        report(c, mw, 0, "\"machine\": %s has no Ruby method work for call \"%s\" (machine.%s.%s): "
+               "measure it with gvlsim calibrate (with a Ruby), set it (--set machine.%s.%s=DURATION), "
+               "or give the op a duration", what, name, key, name, key, name);
     }
     jptr_pop(&c->ptr, mark);
 }
@@ -1489,11 +1502,12 @@ static void check_method_work(struct vctx *c, const cJSON *mw, const char *name)
  * their dur) and the machine must give it (machine.syscalls.CALL). */
 static void check_syscall(struct vctx *c, const cJSON *const *found)
 {
-    const cJSON *dur = found[1], *call = found[2], *io = found[4], *mw = found[6];
+    const cJSON *dur = found[1], *call = found[2], *io = found[4], *mw = found[6], *mwa = found[7];
     const char *name = cJSON_IsString(call) ? call->valuestring : sch_find(&op_objs[OP_SYSCALL], "call")->def;
     int ci = sch_enum_index(scn_call_names, name);
     if (ci < 0) return;   /* reported at "call" */
-    if (cJSON_IsString(mw) && !strcmp(mw->valuestring, SCH_DUR_MACHINE)) check_method_work(c, mw, name);
+    if (cJSON_IsString(mw) && !strcmp(mw->valuestring, SCH_DUR_MACHINE)) check_method_work(c, mw, false, name);
+    if (cJSON_IsString(mwa) && !strcmp(mwa->valuestring, SCH_DUR_MACHINE)) check_method_work(c, mwa, true, name);
     if (!cJSON_IsString(dur) || strcmp(dur->valuestring, SCH_DUR_MACHINE)) return;
     size_t mark = jptr_push_key(&c->ptr, "dur");
     char what[256];

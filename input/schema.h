@@ -11,6 +11,7 @@
 #ifndef INPUT_SCHEMA_H
 #define INPUT_SCHEMA_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -95,9 +96,11 @@ extern const struct sch_obj sch_runtime;
 /* machine.syscalls: one duration key per call name of a syscall op that
  * costs CPU (every scn_call_names entry but "nanosleep"). */
 extern const struct sch_obj sch_syscalls;
-/* machine.method_work: one duration key per call name whose Ruby method's
- * work `gvlsim calibrate` measures ("stat", "open_devnull"). */
-extern const struct sch_obj sch_method_work;
+/* machine.method_work and method_work_after: one duration key per call
+ * name whose Ruby method's work `gvlsim calibrate` measures ("stat";
+ * File.write's "open_devnull", "write_devnull", "close"), before and after
+ * the call. */
+extern const struct sch_obj sch_method_work, sch_method_work_after;
 /* The other objects, for their defaults. */
 extern const struct sch_obj sch_scenario, sch_queue, sch_ractor, sch_thread, sch_generator;
 const struct sch_obj *sch_op(int kind);   /* enum scn_op_kind */
@@ -116,8 +119,9 @@ struct sch_doc {
 const cJSON *sch_machine_syscall(const struct sch_doc *d, const char *call);
 /* machine.KEY of the scenario, else of its profile file, else NULL. */
 const cJSON *sch_machine_member(const struct sch_doc *d, const char *key);
-/* The same for the Ruby method's work around the call: machine.method_work.CALL. */
-const cJSON *sch_machine_method_work(const struct sch_doc *d, const char *call);
+/* The same for the Ruby method's work around the call: machine.method_work.CALL
+ * (before it), machine.method_work_after.CALL (after). */
+const cJSON *sch_machine_method_work(const struct sch_doc *d, bool after, const char *call);
 
 /* Validate everything; GV_OK, GV_EINVAL (diagnostics added) or GV_ENOMEM. */
 int sch_validate(const struct sch_doc *d, struct diag_list *diags);

@@ -122,12 +122,13 @@ static struct est op_cost(const struct ectx *c, const struct scn_op *op)
             e.events = 1;
             e.gvl = d;
         }
-        if (op->u.syscall.method_work > 0) {  /* its method's work, holding the GVL */
-            double w = (double)op->u.syscall.method_work * (op->u.syscall.method_work_machine ? 1.0 : m->work_scale);
-            e.time += w;
-            e.gvl += w;
-            e.cpu += w;
-        }
+        /* its method's work before and after the call, holding the GVL */
+        double w = (double)op->u.syscall.method_work * (op->u.syscall.method_work_machine ? 1.0 : m->work_scale) +
+                   (double)op->u.syscall.method_work_after *
+                       (op->u.syscall.method_work_after_machine ? 1.0 : m->work_scale);
+        e.time += w;
+        e.gvl += w;
+        e.cpu += w;
         if (op->u.syscall.allocates) {  /* as an alloc op of that many objects */
             double n = (double)op->u.syscall.allocates, a = n * (double)m->gc_sweep_per_slot;
             e.events += n / 1500 * (1 + c->barrier_events);

@@ -157,17 +157,33 @@ static void run_compute(struct rb_thread *th, sim_time d)
     th_burst(th, d, compute_done);
 }
 
-/* The end of a syscall op's call: the objects its Ruby method allocates
- * then (syscall "allocates": File.mtime's Time), as the op's second step,
- * or the next op. */
-static void syscall_end(struct rb_thread *th)
+/* After a syscall op's call and its method's work after it: the objects
+ * its Ruby method allocates then (syscall "allocates": File.mtime's Time),
+ * as the op's second step, or the next op. */
+static void syscall_after_work_done(struct mach_task *t, void *ctx)
 {
+    (void)t;
+    struct rb_thread *th = ctx;
     if (th->op->u.syscall.allocates == 0) {
         th_step(th);
         return;
     }
     th->sys_alloc = true;
     th_retry(th);
+}
+
+/* The end of a syscall op's call, holding the GVL: the work its Ruby
+ * method does after the call (syscall "method_work_after": File.mtime's
+ * Time, what File.write does after its close), C code with no interrupt
+ * check, then its allocations or the next op. */
+static void syscall_end(struct rb_thread *th)
+{
+    sim_time w = core_method_work_after(th->op, rb_machine_of(th)->work_scale);
+    if (w > 0) {
+        th_burst(th, w, syscall_after_work_done);
+        return;
+    }
+    syscall_after_work_done(th->nt, th);
 }
 
 static void after_blocking(struct rb_thread *th)

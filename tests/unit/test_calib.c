@@ -12,6 +12,7 @@
 
 #include "../../common/err.h"
 #include "../../exec/calib.h"
+#include "../../exec/calltime.h"
 #include "../../exec/calib_host.h"
 #include "../../exec/calib_map.h"
 #include "../../exec/ruby_run.h"
@@ -383,10 +384,47 @@ static void test_map(void)
     ASSERT(calib_profile_key(&p, "method_work.stat")->measured);
     ASSERT(strstr(calib_profile_key(&p, "method_work.stat")->how, "ruby_file_mtime_extra_ns 1856 ns"));
     ASSERT(strstr(calib_profile_key(&p, "method_work.open_devnull")->how, "File.write"));
+    /* the gaps between the calls not timed: all of it before the first
+     * call, the other parts 0, said so */
+    ASSERT_EQ(dur(&p, "method_work_after.stat"), 0);
+    ASSERT_EQ(dur(&p, "method_work.write_devnull"), 0);
+    ASSERT_EQ(dur(&p, "method_work.close"), 0);
+    ASSERT_EQ(dur(&p, "method_work_after.close"), 0);
+    ASSERT(strstr(calib_profile_key(&p, "method_work.open_devnull")->how, "not timed"));
+    ASSERT(strstr(calib_profile_key(&p, "method_work_after.close")->how, "not timed"));
     r.m[CALIB_RUBY_FILE_WRITE_EXTRA].measured = false;
     calib_map(&r, &h, &p);
-    ASSERT(calib_profile_key(&p, "method_work.stat") && !calib_profile_key(&p, "method_work.open_devnull"));
+    ASSERT(calib_profile_key(&p, "method_work.stat") && !calib_profile_key(&p, "method_work.open_devnull") &&
+           !calib_profile_key(&p, "method_work_after.close"));
     set(&r, CALIB_RUBY_FILE_WRITE_EXTRA, 4352.85, 4212.93, 4639.66);
+    /* timed: the extra split in the gaps' proportions, each edge less half
+     * the marker loop's gap (the AMD EPYC guest, v1272, 17:36 UTC) */
+    set(&r, CALIB_RUBY_FILE_MTIME_EXTRA, 914, 904, 924);
+    set(&r, CALIB_RUBY_FILE_WRITE_EXTRA, 3853, 3800, 3880);
+    set(&r, CALIB_RUBY_LOOP_GAP, 240, 231, 251);
+    set(&r, CALIB_RUBY_MTIME_BEFORE, 541, 532, 572);
+    set(&r, CALIB_RUBY_MTIME_AFTER, 551, 541, 564);
+    set(&r, CALIB_RUBY_WRITE_BEFORE, 1171, 1140, 1190);
+    set(&r, CALIB_RUBY_WRITE_OPEN_WRITE, 1874, 1860, 1890);
+    set(&r, CALIB_RUBY_WRITE_WRITE_CLOSE, 370, 361, 380);
+    set(&r, CALIB_RUBY_WRITE_AFTER, 591, 582, 601);
+    calib_map(&r, &h, &p);
+    /* mtime: 421 and 431 of 852 ns; write: 1051, 1874, 370, 471 of 3766 */
+    ASSERT_EQ(dur(&p, "method_work.stat"), 452 * SIM_NS);
+    ASSERT_EQ(dur(&p, "method_work_after.stat"), 462 * SIM_NS);
+    ASSERT_EQ(dur(&p, "method_work.open_devnull"), 1080 * SIM_NS);
+    ASSERT_EQ(dur(&p, "method_work.write_devnull"), 1920 * SIM_NS);
+    ASSERT_EQ(dur(&p, "method_work.close"), 379 * SIM_NS);
+    ASSERT_EQ(dur(&p, "method_work_after.close"), 482 * SIM_NS);
+    ASSERT(strstr(calib_profile_key(&p, "method_work.write_devnull")->how, "ruby_file_write_open_write_ns 1874 ns"));
+    ASSERT(strstr(calib_profile_key(&p, "method_work_after.close")->how, "less half ruby_marker_loop_ns"));
+    /* a gap missing: as untimed */
+    r.m[CALIB_RUBY_WRITE_AFTER].measured = false;
+    calib_map(&r, &h, &p);
+    ASSERT_EQ(dur(&p, "method_work.open_devnull"), 3850 * SIM_NS);
+    ASSERT_EQ(dur(&p, "method_work_after.close"), 0);
+    ASSERT_EQ(dur(&p, "method_work_after.stat"), 462 * SIM_NS);
+    set(&r, CALIB_RUBY_WRITE_AFTER, 591, 582, 601);
     /* gc_free_body: the sweep's extra per dead env or Proc, as measured;
      * not measured: 0 (the schema's default), said so */
     set(&r, CALIB_RUBY_SWEEP_BODY, 22.3582, 20.6605, 22.5042);  /* the v1147 guest, 14:59 UTC */
@@ -875,6 +913,24 @@ static void test_ruby_method(void)
     }
 }
 
+/* Where the methods' CPU falls between their calls: the Ruby on PATH, with
+ * the preload library, answers each gap in every sample, each more than a
+ * few ns (a clock read) and less than 100 us; a Ruby that does not exist is
+ * GV_EUNSUP, no samples GV_EINVAL. */
+static void test_ruby_method_gaps(void)
+{
+    char err[GV_ERRLEN];
+    double s[3 * CALLTIME_NGAPS];
+    struct rrun_opts bad = { .ruby = "/nonexistent/ruby" };
+    ASSERT_EQ(rrun_method_gaps(&bad, s, 3, err, sizeof err), GV_EUNSUP);
+    ASSERT_EQ(rrun_method_gaps(NULL, s, 0, err, sizeof err), GV_EINVAL);
+    struct rrun_opts o = { .stat_path = "docs/calibrate.md" };
+    int rc = rrun_method_gaps(&o, s, 3, err, sizeof err);
+    if (rc != GV_OK) fprintf(stderr, "%s\n", err);
+    ASSERT_EQ(rc, GV_OK);
+    for (int i = 0; i < 3 * CALLTIME_NGAPS; i++) ASSERT(s[i] > 10 && s[i] < 1e5);
+}
+
 /* The GC's costs in a Ruby: a Ruby that does not exist is GV_EUNSUP, no
  * samples GV_EINVAL; the Ruby on PATH answers two samples of four
  * plausible figures (the sweeps' are differences of two sweeps, which
@@ -954,6 +1010,7 @@ int main(void)
     RUN(test_docs_table);
     RUN(test_ruby_insn);
     RUN(test_ruby_method);
+    RUN(test_ruby_method_gaps);
     RUN(test_ruby_gc);
     TEST_DONE();
 }

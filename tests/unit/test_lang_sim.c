@@ -440,6 +440,40 @@ static void test_syscall_method_work(void)
     run_free(&r);
 }
 
+/* A syscall's method_work_after: CPU its Ruby method uses after the call,
+ * the GVL taken back.  One thread: 100 x 3 us more running time, the same
+ * blocking time, as method_work's; two threads on two cores, the same 4 us
+ * split 1 us before the call and 3 us after it: the same CPU as all of it
+ * before, and the GVL holds it all the same (the run lasts the 800 us of
+ * the two threads' work at least). */
+static void test_syscall_method_work_after(void)
+{
+    struct run r;
+    RUN_SETS(LANG "method_work.json", &r, "ractors.0.threads.0.count=1");
+    ASSERT_EQ(r.rc, GV_OK);
+    sim_time run0 = r.m.state_time[TS_RUNNING], block0 = r.m.state_time[TS_BLOCKING];
+    run_free(&r);
+    RUN_SETS(LANG "method_work.json", &r, "ractors.0.threads.0.count=1",
+             "ractors.0.threads.0.program.0.body.0.method_work_after=3us");
+    ASSERT_EQ(r.rc, GV_OK);
+    ASSERT_EQ(r.m.syscalls, 100);
+    ASSERT_EQ(r.m.state_time[TS_RUNNING] - run0, 100 * 3 * SIM_US);
+    ASSERT_EQ(r.m.state_time[TS_BLOCKING], block0);
+    run_free(&r);
+    RUN_SETS(LANG "method_work.json", &r, "seed=1");
+    ASSERT_EQ(r.rc, GV_OK);
+    sim_time run2 = r.m.state_time[TS_RUNNING];
+    run_free(&r);
+    RUN_SETS(LANG "method_work.json", &r, "seed=1", "ractors.0.threads.0.program.0.body.0.method_work=1us",
+             "ractors.0.threads.0.program.0.body.0.method_work_after=3us");
+    ASSERT_EQ(r.rc, GV_OK);
+    ASSERT_EQ(r.m.syscalls, 200);
+    ASSERT(r.m.wall >= 2 * 100 * 4 * SIM_US);
+    /* (within a few us: the two runs' hand-offs differ) */
+    ASSERT(r.m.state_time[TS_RUNNING] - run2 <= 5 * SIM_US && run2 - r.m.state_time[TS_RUNNING] <= 5 * SIM_US);
+    run_free(&r);
+}
+
 /* The gc op: a GC start of the given length, in state gc for exactly that
  * long and counted once; the other thread of its Ractor, ready meanwhile,
  * waits for the GVL through it.  With a second Ractor it takes one barrier,
@@ -665,6 +699,7 @@ int main(void)
     RUN(test_barging_ppoll_wake);
     RUN(test_gc_op);
     RUN(test_syscall_method_work);
+    RUN(test_syscall_method_work_after);
     RUN(test_two_threads_per_ractor_every_policy);
     RUN(test_objspace_accesses);
     RUN(test_gc_free_body);

@@ -1111,11 +1111,32 @@ static void test_method_work_machine(void)
     ASSERT_EQ(s.ractors[0].threads[0].prog.ops[0].u.syscall.method_work, 4350 * SIM_NS);
     ASSERT_EQ(s.machine.method_work_cost[CALL_STAT], 1900 * SIM_NS);
     scenario_free(&s);
-    /* a call whose Ruby method calibrate does not time */
-    EXPECT_SET(D "syscall_machine.json", "ractors.0.threads.0.program.3.method_work=machine",
-               "--set[1]:1:43: /ractors/0/threads/0/program/3/method_work: \"machine\": no Ruby method's work is "
-               "measured for call \"write_devnull\" (machine.method_work has \"stat\", File.mtime, and "
-               "\"open_devnull\", File.write): give the op a duration");
+    /* a call whose Ruby method calibrate does not time, before or after */
+    EXPECT_SET(D "syscall_machine.json", "ractors.0.threads.0.program.1.method_work=machine",
+               "--set[1]:1:43: /ractors/0/threads/0/program/1/method_work: \"machine\": no Ruby method's work is "
+               "measured for call \"getpid\" (machine.method_work has \"stat\", File.mtime, and "
+               "\"open_devnull\", \"write_devnull\" and \"close\", File.write): give the op a duration");
+    EXPECT_SET(D "syscall_machine.json", "ractors.0.threads.0.program.1.method_work_after=machine",
+               "--set[1]:1:49: /ractors/0/threads/0/program/1/method_work_after: \"machine\": no Ruby method's work "
+               "is measured for call \"getpid\" (machine.method_work_after has \"stat\", File.mtime, and "
+               "\"open_devnull\", \"write_devnull\" and \"close\", File.write): give the op a duration");
+    /* File.write's work between its calls, and after its last, from the machine */
+    const char *set3[] = { "machine.method_work.write_devnull=1.9us", "machine.method_work_after.stat=0.4us",
+                           "ractors.0.threads.0.program.3.method_work=machine",
+                           "ractors.0.threads.0.program.0.method_work_after=machine" };
+    load_ok(D "syscall_machine.json", set3, 4, NULL, &s);
+    ASSERT_EQ(s.ractors[0].threads[0].prog.ops[3].u.syscall.method_work, 1900 * SIM_NS);
+    ASSERT(s.ractors[0].threads[0].prog.ops[3].u.syscall.method_work_machine);
+    ASSERT_EQ(s.ractors[0].threads[0].prog.ops[0].u.syscall.method_work_after, 400 * SIM_NS);
+    ASSERT(s.ractors[0].threads[0].prog.ops[0].u.syscall.method_work_after_machine);
+    ASSERT_EQ(s.machine.method_work_after_cost[CALL_CLOSE], SCN_DUR_UNSET);
+    scenario_free(&s);
+    /* the machine lacks the part after the call */
+    EXPECT_SET(D "syscall_machine.json", "ractors.0.threads.0.program.0.method_work_after=machine",
+               "--set[1]:1:49: /ractors/0/threads/0/program/0/method_work_after: \"machine\": the machine profile "
+               "\"sysbox\" has no Ruby method work for call \"stat\" (machine.method_work_after.stat): measure it "
+               "with gvlsim calibrate (with a Ruby), set it (--set machine.method_work_after.stat=DURATION), or give "
+               "the op a duration");
     /* the machine has none for the call */
     EXPECT_SET(D "minimal.json",
                "ractors.0.threads.0.program=[{\"op\": \"syscall\", \"call\": \"stat\", \"dur\": \"1us\", "
