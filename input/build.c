@@ -253,6 +253,19 @@ static int build_body(struct bctx *b, const cJSON *v, const char *key, struct sc
     return rc;
 }
 
+/* A syscall op's "method_work" or "method_work_after" (v, or NULL): into
+ * *out, the machine's `cost` for "machine" (the validator checked that the
+ * machine has it), else the duration given or 0; whether it was "machine". */
+static bool method_work(const struct jpos_table *pos, const cJSON *v, sim_time cost, sim_time *out)
+{
+    if (cJSON_IsString(v) && !strcmp(v->valuestring, SCH_DUR_MACHINE)) {
+        *out = cost;
+        return true;
+    }
+    *out = v ? sch_dur(pos, v) : 0;
+    return false;
+}
+
 static int build_op(struct bctx *b, const cJSON *v, struct scn_op *op)
 {
     const struct jpos_table *pos = b->d->pos;
@@ -289,21 +302,12 @@ static int build_op(struct bctx *b, const cJSON *v, struct scn_op *op)
         op->u.syscall.io_wait = io ? cJSON_IsTrue(io) : op->u.syscall.call == CALL_NANOSLEEP;
         const cJSON *al = member(v, "allocates");
         op->u.syscall.allocates = al ? (uint64_t)sch_int(pos, al) : 0;
-        const cJSON *mw = member(v, "method_work");
-        if (cJSON_IsString(mw) && !strcmp(mw->valuestring, SCH_DUR_MACHINE)) {
-            /* the validator checked that the machine has it */
-            op->u.syscall.method_work_machine = true;
-            op->u.syscall.method_work = b->s->machine.method_work_cost[op->u.syscall.call];
-        } else {
-            op->u.syscall.method_work = mw ? sch_dur(pos, mw) : 0;
-        }
-        const cJSON *mwa = member(v, "method_work_after");
-        if (cJSON_IsString(mwa) && !strcmp(mwa->valuestring, SCH_DUR_MACHINE)) {
-            op->u.syscall.method_work_after_machine = true;
-            op->u.syscall.method_work_after = b->s->machine.method_work_after_cost[op->u.syscall.call];
-        } else {
-            op->u.syscall.method_work_after = mwa ? sch_dur(pos, mwa) : 0;
-        }
+        const struct scn_machine *m = &b->s->machine;
+        int c = op->u.syscall.call;
+        op->u.syscall.method_work_machine = method_work(pos, member(v, "method_work"), m->method_work_cost[c],
+                                                        &op->u.syscall.method_work);
+        op->u.syscall.method_work_after_machine = method_work(
+            pos, member(v, "method_work_after"), m->method_work_after_cost[c], &op->u.syscall.method_work_after);
         break;
     }
     case OP_QUEUE_PUSH:

@@ -81,22 +81,24 @@ __attribute__((destructor)) static void calltime_end(void)
     keep(call, a_, now_ns()); \
     return r_
 
+/* open's and open64's optional mode, read whatever the flags (as the C
+ * library's own wrappers pass it on) */
+#define MODE(flags) \
+    va_list ap; \
+    va_start(ap, flags); \
+    mode_t mode = (mode_t)va_arg(ap, int); \
+    va_end(ap)
+
 int open(const char *path, int flags, ...)
 {
-    va_list ap;
-    va_start(ap, flags);
-    mode_t mode = (mode_t)va_arg(ap, int);
-    va_end(ap);
+    MODE(flags);
     NEXT(open);
     TIMED(CALLTIME_OPEN, next_open(path, flags, mode));
 }
 
 int open64(const char *path, int flags, ...)
 {
-    va_list ap;
-    va_start(ap, flags);
-    mode_t mode = (mode_t)va_arg(ap, int);
-    va_end(ap);
+    MODE(flags);
     NEXT(open64);
     TIMED(CALLTIME_OPEN, next_open64(path, flags, mode));
 }

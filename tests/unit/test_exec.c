@@ -347,42 +347,17 @@ static void test_sleep_and_io_wait(void)
     }
 }
 
-/* A syscall's method_work_after is spun after the call, holding the GVL
- * again: as method_work's, 50 calls with 200 us of it run about 10 ms in
- * state running. */
-static void test_syscall_method_work_after(void)
+/* A syscall's method_work is spun holding the GVL before the call, its
+ * method_work_after after it, the GVL taken back: 50 calls with 200 us of
+ * either run about 10 ms in state running (at least 3/4 of it: a busy host
+ * only makes it longer), where the calls alone take 2.5 ms. */
+static void syscall_work(bool after)
 {
     struct scn_op ops[1];
     ops[0] = op_syscall(CALL_NANOSLEEP, 50, true);
     ops[0].u.syscall.io_wait = true;
-    ops[0].u.syscall.method_work_after = 200 * SIM_US;
-    static struct scn_prog bp;
-    bp = (struct scn_prog){ ops, 1 };
-    struct scn_op loop[] = { op_loop(50, &bp, false) };
-    struct scn_thread th[] = { { "t", 1, { loop, 1 }, 0, false } };
-    struct scn_ractor r = { "main", 1, th, 1 };
-    struct scenario s = make_scenario(1, &r, 1);
-    s.runtime.gvl_policy = GVL_POLICY_BARGING;
-    struct result res;
-    run(&s, 60, &res);
-    ASSERT_EQ(res.rc, GV_OK);
-    ASSERT_EQ(res.rep.m.syscalls, 50);
-    if (!getenv("GVLSIM_UNDER_VALGRIND")) {  /* (test_syscall_method_work) */
-        ASSERT(res.rep.m.state_time[TS_RUNNING] >= 50 * 200 * SIM_US * 3 / 4);
-        ASSERT(res.rep.m.wall >= 50 * 250 * SIM_US * 3 / 4);
-    }
-    done(&res);
-}
-
-/* A syscall's method_work is spun holding the GVL before the call: 50 calls
- * with 200 us of it run about 10 ms in state running (at least 3/4 of it: a
- * busy host only makes it longer), where the calls alone take 2.5 ms. */
-static void test_syscall_method_work(void)
-{
-    struct scn_op ops[1];
-    ops[0] = op_syscall(CALL_NANOSLEEP, 50, true);
-    ops[0].u.syscall.io_wait = true;
-    ops[0].u.syscall.method_work = 200 * SIM_US;
+    if (after) ops[0].u.syscall.method_work_after = 200 * SIM_US;
+    else ops[0].u.syscall.method_work = 200 * SIM_US;
     static struct scn_prog bp;
     bp = (struct scn_prog){ ops, 1 };
     struct scn_op loop[] = { op_loop(50, &bp, false) };
@@ -403,6 +378,16 @@ static void test_syscall_method_work(void)
         ASSERT(res.rep.m.wall >= 50 * 250 * SIM_US * 3 / 4);
     }
     done(&res);
+}
+
+static void test_syscall_method_work(void)
+{
+    syscall_work(false);
+}
+
+static void test_syscall_method_work_after(void)
+{
+    syscall_work(true);
 }
 
 /* Two Ractors escaping environments: with lock_barrier every escape is a
