@@ -6,9 +6,10 @@
  *
  * Each wrapper reads the clock, calls the C library's function (dlsym
  * RTLD_NEXT), reads the clock again and keeps a record; a process that was
- * not given GVLSIM_CALLTIME_OUT keeps none.  Both spellings of each call
- * are wrapped (open and open64, stat and stat64): which one a Ruby calls
- * depends on the headers it was built with. */
+ * not given GVLSIM_CALLTIME_OUT keeps none.  Every spelling of each call
+ * is wrapped (open, open64, openat, openat64; stat, stat64, statx): which
+ * one a Ruby calls depends on its version and the headers it was built
+ * with. */
 #include <dlfcn.h>
 #include <fcntl.h>
 #include <pthread.h>
@@ -103,6 +104,21 @@ int open64(const char *path, int flags, ...)
     TIMED(CALLTIME_OPEN, next_open64(path, flags, mode));
 }
 
+/* (a Ruby that opens relative to a directory: the same call) */
+int openat(int dirfd, const char *path, int flags, ...)
+{
+    MODE(flags);
+    NEXT(openat);
+    TIMED(CALLTIME_OPEN, next_openat(dirfd, path, flags, mode));
+}
+
+int openat64(int dirfd, const char *path, int flags, ...)
+{
+    MODE(flags);
+    NEXT(openat64);
+    TIMED(CALLTIME_OPEN, next_openat64(dirfd, path, flags, mode));
+}
+
 ssize_t write(int fd, const void *buf, size_t n)
 {
     NEXT(write);
@@ -125,6 +141,13 @@ int stat64(const char *restrict path, struct stat64 *restrict st)
 {
     NEXT(stat64);
     TIMED(CALLTIME_STAT, next_stat64(path, st));
+}
+
+/* (a Ruby whose File.mtime asks statx) */
+int statx(int dirfd, const char *restrict path, int flags, unsigned int mask, struct statx *restrict st)
+{
+    NEXT(statx);
+    TIMED(CALLTIME_STAT, next_statx(dirfd, path, flags, mask, st));
 }
 
 pid_t getppid(void)
