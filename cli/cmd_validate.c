@@ -491,7 +491,12 @@ static void probe_cell(double x, int decimals, struct row *cells)
     if (!isnan(x)) row_printf(cells, "%.*f", decimals, x);
 }
 
-/* line_probe_ns, wake_probe_ns, speed_slow_share, wake_cost_probe_ns */
+/* The probes' columns of --rows, after a run's own: probe_cells' order. */
+static const char *const probe_cols[] = { "line_probe_ns", "wake_probe_ns", "speed_slow_share",
+                                          "wake_cost_probe_ns" };
+#define NPROBE_COLS (int)(sizeof probe_cols / sizeof *probe_cols)
+
+/* A real run's probes, in probe_cols' order */
 static void probe_cells(const struct validation *v, int p, int k, struct row *cells)
 {
     size_t i = (size_t)p * (size_t)v->nreps + (size_t)k;
@@ -499,6 +504,12 @@ static void probe_cells(const struct validation *v, int p, int k, struct row *ce
     probe_cell(v->wake[i], 1, cells);
     probe_cell(v->speed[i], 3, cells);
     probe_cell(v->wake_cost[i], 1, cells);
+}
+
+/* A simulated run's: none */
+static void no_probe_cells(struct row *cells)
+{
+    for (int i = 0; i < NPROBE_COLS; i++) row_cell(cells, ROW_NULL);
 }
 
 /* What the probes of one kind before the real runs found: their range, the
@@ -675,10 +686,7 @@ static int run_all(struct validation *v)
             row_clear(&cells);
             row_head(v, p, k, &cells);
             int rc = run_one(v, v->sim, &scn, f, &cells, engine, sizeof engine, err, sizeof err);
-            row_cell(&cells, ROW_NULL);   /* line_probe_ns, wake_probe_ns, speed_slow_share, */
-            row_cell(&cells, ROW_NULL);   /* wake_cost_probe_ns: a real run's */
-            row_cell(&cells, ROW_NULL);
-            row_cell(&cells, ROW_NULL);
+            no_probe_cells(&cells);
             if (rc == GV_OK) put_row(v, &cells);
             else code = failed(v, v->sim->name, p, k, rc, err);
             progress(v, v->sim->name, p, &scn.seed, f);
@@ -1194,10 +1202,7 @@ static int open_rows(struct validation *v)
     row_text(&v->rows_cols, "rep");
     for (int i = 0; i < v->grid.nparams; i++) row_text(&v->rows_cols, v->grid.params[i].key);
     csv_columns(&v->rows_cols);
-    row_text(&v->rows_cols, "line_probe_ns");
-    row_text(&v->rows_cols, "wake_probe_ns");
-    row_text(&v->rows_cols, "speed_slow_share");
-    row_text(&v->rows_cols, "wake_cost_probe_ns");
+    for (int i = 0; i < NPROBE_COLS; i++) row_text(&v->rows_cols, probe_cols[i]);
     if (v->rows_cols.oom) return GV_EXIT_NOMEM;
     int rc = afile_open(&v->rows_file, path, err, sizeof err);
     if (rc != GV_OK) {

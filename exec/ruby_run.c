@@ -503,6 +503,21 @@ static const char gc_small_script[] =
 
 #define GC_HEAP "RUBY_GC_HEAP_INIT_SLOTS=400000"
 
+/* How a measuring run of the Ruby ended (`what` it was, its stderr `se`,
+ * whether it `answered` on stdout): GV_OK, GV_EUNSUP when it could not be
+ * run (127: the child could not exec it; posix_spawn reports that so where
+ * it must fork, as under valgrind), GV_ERUN when it failed. */
+static int child_check(const struct rrun_opts *o, const struct child *c, bool answered, const char *what,
+                       const char *se, char *err, size_t errlen)
+{
+    if (!c->timed_out && WIFEXITED(c->status) && WEXITSTATUS(c->status) == 127)
+        return gv_fail(err, errlen, GV_EUNSUP, "cannot run %s", ruby_exe(o));
+    if (c->timed_out || !WIFEXITED(c->status) || WEXITSTATUS(c->status) != 0 || !answered)
+        return gv_fail(err, errlen, GV_ERUN, "%s failed %s%s: %s", ruby_exe(o), what,
+                       c->timed_out ? " (no answer within 60 s)" : "", se ? tail_of(se, 500) : "");
+    return GV_OK;
+}
+
 /* Run prelude + script (with n for its %d: n samples of `per` figures
  * each) and read n x per numbers, positive unless `any_sign` (differences
  * of costs). */
@@ -519,13 +534,7 @@ static int ruby_samples(const struct rrun_opts *o, const char *script, size_t sl
     char *so, *se;
     int rc = ruby_capture_args(o, false, text, arg0, arg1, setenv1, &c, &so, &se, err, errlen);
     free(text);
-    /* 127: the child could not exec it (posix_spawn reports that so where it
-     * must fork, as under valgrind) */
-    if (rc == GV_OK && !c.timed_out && WIFEXITED(c.status) && WEXITSTATUS(c.status) == 127)
-        rc = gv_fail(err, errlen, GV_EUNSUP, "cannot run %s", ruby_exe(o));
-    if (rc == GV_OK && (c.timed_out || !WIFEXITED(c.status) || WEXITSTATUS(c.status) != 0 || !so))
-        rc = gv_fail(err, errlen, GV_ERUN, "%s failed %s%s: %s", ruby_exe(o), what,
-                     c.timed_out ? " (no answer within 60 s)" : "", se ? tail_of(se, 500) : "");
+    if (rc == GV_OK) rc = child_check(o, &c, so != NULL, what, se, err, errlen);
     const char *p = so;
     for (int i = 0; rc == GV_OK && i < n * per; i++) {
         char *end;
@@ -634,12 +643,9 @@ int rrun_method_gaps(const struct rrun_opts *o, double *samples, int n, char *er
         memcpy(text + plen, gaps_script, sizeof gaps_script);
         rc = run_child(argv, env, t.out, t.errf, PROBE_TIMEOUT_S, &c, err, errlen);
     }
-    if (rc == GV_OK && !c.timed_out && WIFEXITED(c.status) && WEXITSTATUS(c.status) == 127)
-        rc = gv_fail(err, errlen, GV_EUNSUP, "cannot run %s", ruby_exe(o));
-    if (rc == GV_OK && (c.timed_out || !WIFEXITED(c.status) || WEXITSTATUS(c.status) != 0)) {
+    if (rc == GV_OK) {
         char *se = slurp(t.errf);
-        rc = gv_fail(err, errlen, GV_ERUN, "%s failed the timed File.mtime and File.write loops%s: %s", ruby_exe(o),
-                     c.timed_out ? " (no answer within 60 s)" : "", se ? tail_of(se, 500) : "");
+        rc = child_check(o, &c, true, "the timed File.mtime and File.write loops", se, err, errlen);
         free(se);
     }
     struct calltime_rec *recs = NULL;

@@ -306,14 +306,6 @@ static void test_barging_timer_fires_counted(void)
     ASSERT(r.m.invol_switches + r.m.vol_switches >= 3);
 }
 
-/* The race on gvl->lock (docs/validate.md, "The race on the GVL's native
- * lock"): a release signals a waiter on its way into FUTEX_WAIT and pays
- * that FUTEX_WAKE holding gvl->lock; the waiter's wait returns at the end
- * of its way in and re-locks; if the signal's wake (futex_wake_race)
- * outlasts the rest of that way in and the re-lock's own way in
- * (futex_wait_window), the waiter sleeps on gvl->lock.  With both at
- * futex_wake_none it (almost) never can; with the wake longer it does.  A one-value list draws nothing: the same run as the
- * profile without it. */
 /* barging_pair on two cores under policy p: a futex wake of `fw` (ns), an
  * IPI of `ipi`, an idle core woken in `idle`, a wake of nobody `none`, the
  * way in and the race's wake (0: not measured) */
@@ -331,6 +323,14 @@ static struct fx_result pair_race(enum scn_gvl_policy p, sim_time fw, sim_time i
     return simulate_with_queue(s);
 }
 
+/* The race on gvl->lock (docs/validate.md, "The race on the GVL's native
+ * lock"): a release signals a waiter on its way into FUTEX_WAIT and pays
+ * that FUTEX_WAKE holding gvl->lock; the waiter's wait returns at the end
+ * of its way in and re-locks; if the signal's wake (futex_wake_race)
+ * outlasts the rest of that way in and the re-lock's own way in
+ * (futex_wait_window), the waiter sleeps on gvl->lock.  With both at
+ * futex_wake_none it (almost) never can; with the wake longer it does.  A
+ * one-value list draws nothing: the same run as the profile without it. */
 static struct fx_result race_case(sim_time window, sim_time wake)
 {
     return pair_race(GVL_POLICY_BARGING, 3590, 3770, 10700, 279, window, wake);
