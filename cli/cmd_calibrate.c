@@ -49,8 +49,9 @@ static const struct args_opt calibrate_opts[] = {
     { .name = "only", .kind = ARGS_ENUM, .values = only_names, .metavar = "GROUP",
       .help = "run only a group of measurements, write only its keys:\n"
               "cache = the cache-regime probe, then mutex_uncontended,\n"
-              "line_transfer, remote_rmw, free_remote, sched_lock_cs,\n"
-              "line_store_batch, then the probe again (about 10 s);\n"
+              "line_transfer, lock_line, remote_rmw, free_remote,\n"
+              "sched_lock_cs, line_store_batch, then the probe again\n"
+              "(about 10 s);\n"
               "ruby = the Ruby's (--ruby PATH) insn_time and method_work,\n"
               "for a Ruby other than the profile's (about 10 s);\n"
               "speed = the CPUs' speed levels, speed_levels and\n"
@@ -361,7 +362,7 @@ static int calibrate_exec(const struct args *a)
         pr.warnings++;
         fprintf(stderr,
                 "gvlsim calibrate: warning: the cache probe moved from %.3g ns to %.3g ns during the cache "
-                "measurements (more than %.2gx): line_transfer, remote_rmw, free_remote, sched_lock_cs and "
+                "measurements (more than %.2gx): line_transfer, lock_line, remote_rmw, free_remote, sched_lock_cs and "
                 "line_store_batch mix two cache regimes; measure them again (--only cache)\n",
                 pa->median, pb->median, CALIB_PROBE_FACTOR);
     }

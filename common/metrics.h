@@ -102,7 +102,7 @@ struct run_metrics {
     uint64_t barriers;           /* VM barriers completed */
     uint64_t vmlock_acquires;    /* VM lock acquisitions (outermost) */
     uint64_t vmlock_waits;       /* of which had to wait */
-    uint64_t line_transfers;     /* cache-line transfers: the shared counter's, the objspace's */
+    uint64_t line_transfers;     /* cache-line transfers: the shared counter's, the objspace's, the locks' (lock_line) */
     uint64_t native_threads;     /* native threads ever used (DNT + SNT + helpers) */
     uint64_t gc_count;           /* garbage collections (minor and major) */
     sim_sum gc_clock;            /* the process's CPU clock over the GC's clock windows: what Ruby's

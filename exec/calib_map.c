@@ -65,6 +65,8 @@
  *                     away (246 ns a move against 140 ns a fetch).
  *   free_remote     = free of another thread's chunks while it allocates on the
  *                     other CPU - free of one's own (two CPUs both ways)
+ *   lock_line       = line_transfer (an atomic on a native mutex's or
+ *                     condvar's line the other CPU touched last)
  *   sched_lock_cs   = mutex_uncontended + line_transfer (the global lock is
  *                     taken by threads on different CPUs: its line moves)
  *   line_store_batch= 2 x line_transfer / per-CPU time of a plain shared
@@ -451,8 +453,8 @@ static void method_work_keys(struct calib_profile *p, const struct calib_result 
  * no lengths, and an unmeasured run writes neither key (no hidden steal). */
 /* The keys a cache line's moves between the CPUs set: their measurements
  * run between the two cache-regime probes (calib_cpu.c calib_bench_cache). */
-static const char *const cache_keys[] = { "line_transfer", "remote_rmw", "free_remote", "sched_lock_cs",
-                                          "line_store_batch" };
+static const char *const cache_keys[] = { "line_transfer", "lock_line", "remote_rmw", "free_remote",
+                                          "sched_lock_cs", "line_store_batch" };
 
 bool calib_is_cache_key(const char *name)
 {
@@ -493,7 +495,7 @@ static void cache_probe_key(struct calib_profile *p, const struct calib_result *
                     mname(CALIB_LINE_PROBE_END), b->median, CALIB_PROBE_FACTOR);
     else if (a && b)
         k = add_dur(p, "cache_probe", v, true, "the middle of %s %.4g ns and %s %.4g ns: the cache regime of "
-                    "line_transfer, remote_rmw, free_remote, sched_lock_cs, line_store_batch",
+                    "line_transfer, lock_line, remote_rmw, free_remote, sched_lock_cs, line_store_batch",
                     mname(CALIB_LINE_PROBE), a->median, mname(CALIB_LINE_PROBE_END), b->median);
     else
         k = add_dur(p, "cache_probe", v, true, "%s %.4g ns (the other probe: not measured)",
@@ -693,6 +695,8 @@ void calib_map(const struct calib_result *r, const struct calib_host *h, struct 
     dur_or_default(p, "free_remote", r, CALIB_FREE_REMOTE, CALIB_FREE_OWN, NONE);
 
     const struct calib_stat *mu = M(r, CALIB_MUTEX_UNCONTENDED), *lt = M(r, CALIB_LINE_TRANSFER);
+    /* a native lock's or condvar's line taken from the other CPU (models/vm_lock.c) */
+    dur_or_default(p, "lock_line", r, CALIB_LINE_TRANSFER, NONE, NONE);
     if (mu && lt)
         add_dur(p, "sched_lock_cs", mu->median + lt->median, true, "%s %.4g ns + %s %.4g ns",
                 mname(CALIB_MUTEX_UNCONTENDED), mu->median, mname(CALIB_LINE_TRANSFER), lt->median);

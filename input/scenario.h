@@ -116,6 +116,8 @@ struct scn_machine {
 
     /* locks, barrier (models/vm_lock.c, models/barrier.c) */
     sim_time mutex_uncontended; /* "mutex_uncontended": lock+unlock with no waiter */
+    sim_time lock_line;         /* "lock_line": an atomic on a native mutex's or condvar's line another core
+                                 * touched last (its transfer); 0: not modelled */
     sim_time sched_lock_cs;     /* "sched_lock_cs": global ractor.sched.lock section on every switch */
     sim_time remote_rmw;        /* "remote_rmw": atomic OR into another core's cache line */
     sim_time safepoint_gap;     /* "safepoint_gap": interrupt flag set -> next safe point */

@@ -155,6 +155,7 @@ static const struct sch_key machine_keys[] = {
     { .name = "timer_stall", .kind = SCH_DUR, .min = 0, .max = HOUR,
       .off = offsetof(struct scn_machine, timer_stall) },  /* absent: SCN_DUR_UNSET */
     M_DUR("mutex_uncontended", "40ns", mutex_uncontended),
+    M_DUR("lock_line", "0ns", lock_line),
     M_DUR("sched_lock_cs", "75ns", sched_lock_cs),
     M_DUR("remote_rmw", "100ns", remote_rmw),
     M_DUR("safepoint_gap", "0.5us", safepoint_gap),

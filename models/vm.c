@@ -323,7 +323,7 @@ int vm_collect(struct vm *vm, struct run_metrics *m)
     m->nractor_ops = vm->nractors;
     mn_collect(vm, m);       /* native_threads, SNT switches */
     counter_collect(vm, m);  /* line_transfers: the instruction counter's ... */
-    m->line_transfers += vm->objspace_transfers;  /* ... and the objspace's */
+    m->line_transfers += vm->objspace_transfers + vm->lock_line_moves;  /* ... the objspace's, the locks' */
     for (int r = 0; r < vm->nractors; r++) gvl_collect(&vm->ractors[r], m);  /* hand-offs, helpers */
     m->engine_events = vm->eng->fired;
     return GV_OK;

@@ -40,6 +40,7 @@ struct vml_cond {
     const char *name;
     struct rb_thread *head, *tail;            /* asleep in pthread_cond_wait, FIFO */
     int nwaiters;
+    int line_core;                            /* the core that touched its line last, + 1 (0: none) */
 };
 
 /* A model continuation: what a thread does next, once it can. */
@@ -229,6 +230,7 @@ struct vm {
     int os_object_nlines, os_escape_nlines;
     sim_time objspace_ready[CORE_OBJSPACE_LINES];  /* when the owner has it */
     uint64_t objspace_transfers;
+    uint64_t lock_line_moves;  /* native locks' and condvars' lines moved (machine.lock_line, vm_lock.c) */
     /* the process's CPU over the GC's clock windows (models/gc.c gc_clock_*) */
     sim_sum gc_clock_from, gc_clock_cpu;
     /* malloc'd bodies each core allocated since the last GC start, and as

@@ -51,6 +51,34 @@
  * pair, charged once, paid with the mutex held, together with whatever
  * else the thread owes); waking a sleeper costs the waker futex_wake; the
  * sleeper pays the machine's wake latency to get back on a core.
+ *
+ * The lines (machine.lock_line).  mutex_uncontended is one thread locking
+ * and unlocking one mutex in a loop: its word stays in that core's cache.
+ * A lock taken in turn by threads on two cores is not: each atomic on its
+ * word (glibc's CAS 0->1, the exchange to 2 of a contended try or of
+ * pthread_cond_wait's re-lock, the unlock's exchange) that finds the line
+ * in the other core's cache waits for it to move.  A condvar's sequence
+ * words are a line of their own, touched by an atomic at each wait's entry
+ * (__wseq, before the mutex is released), each signal or broadcast that
+ * finds a waiter (__g_signals), and each waiter's way back (consuming the
+ * signal, __g_refs and __wrefs, before the re-lock) - nptl
+ * pthread_cond_wait.c __pthread_cond_wait_common, __condvar_confirm_wakeup;
+ * pthread_cond_signal.c.  So each such step costs lock_line when the core
+ * that touched the line last is another one (line_move): the same
+ * transfer sched_lock_cs holds for 3.3's global lock, and what gvlsim
+ * calibrate measures as line_transfer_ns.  Whoever takes the step pays it
+ * where it stands: a locker inside its section, a signaller inside its
+ * section, a waiter before its mutex is released, a woken waiter before it
+ * re-locks.  Not charged: a contended try's failed CAS and the unlock
+ * that follows it (the line goes to the waiter and back).  They lengthen
+ * the waiter's way into its FUTEX_WAIT and delay the holder's unlock by
+ * the same transfer, so the race between the two - whether the unlock
+ * meets the waiter on its way in - comes out as without them; what they
+ * add is CPU, two transfers per collision.  A profile without the key (0)
+ * models none.  Measured in the executor's
+ * 3.1 mtime loop (docs/validate.md, "The locks' lines"): the designated
+ * timer's section, from its lock to its wait, took 1.3-1.6 us against the
+ * model's 1.0 us without the lines.
  */
 #include "vm_lock.h"
 
@@ -65,6 +93,23 @@
 static void notify_counter(struct vm *vm, const char *name, int64_t value)
 {
     if (name && vm->obs.counter) vm->obs.counter(vm->obs.ctx, name, value, sim_now(vm->eng));
+}
+
+/* An atomic by nt on a line whose last core is *line_core (+ 1): what
+ * it costs (lock_line if that core is another one, counted in
+ * line_transfers), and nt's core is now the line's.  A kernel step (nt
+ * NULL) or a profile without lock_line moves nothing. */
+static sim_time line_move(struct vm *vm, const struct mach_task *nt, int *line_core)
+{
+    sim_time cost = vm->scn->machine.lock_line;
+    if (cost <= 0 || !nt || nt->core < 0) return 0;
+    int c = nt->core + 1;
+    if (*line_core == c) return 0;
+    int was = *line_core;
+    *line_core = c;
+    if (!was) return 0;  /* first touch: the line comes from memory, as on one core */
+    vm->lock_line_moves++;
+    return cost;
 }
 
 /* ---- sleeping and waking ------------------------------------------------- */
@@ -205,6 +250,7 @@ static void mutex_try(struct rb_thread *th)
     bool mark_contended = th_sync_of(th)->slept || th_sync_of(th)->relock;
     if (m->nl.holder == NULL) {
         nlock_hold(&m->nl, th);
+        th->pending_cost += line_move(th->vm, th->nt, &m->line_core);  /* the CAS or exchange */
         m->contended = mark_contended;
         th_sync_of(th)->mutex = NULL;
         th_sync_of(th)->relock = false;
@@ -242,6 +288,7 @@ void vml_mutex_lock(struct rb_thread *th, struct vml_mutex *m, enum thread_state
 bool vml_mutex_trylock(struct rb_thread *th, struct vml_mutex *m)
 {
     if (m->nl.holder != NULL) return false;
+    th->pending_cost += line_move(th->vm, th->nt, &m->line_core);  /* the CAS */
     nlock_hold(&m->nl, th);
     m->contended = false;
     m->acquires++;
@@ -276,15 +323,34 @@ void vml_mutex_unlock(struct rb_thread *th, struct vml_mutex *m)
 
 /* ---- the condition variable ----------------------------------------------- */
 
+/* pthread_cond_wait returns with the mutex locked again */
+static void cond_relock(struct rb_thread *th)
+{
+    struct vml_mutex *m = th_sync_of(th)->mutex;
+    vml_mutex_lock(th, m, th_sync_of(th)->wait_state, th_sync_of(th)->cond_k);
+}
+
+static void cond_relock_mc(struct mach_task *t, void *ctx)
+{
+    (void)t;
+    cond_relock(ctx);
+}
+
 static void cond_woken(struct rb_thread *th)
 {
     if (th_sync_of(th)->timeout_ev) {  /* signalled before the deadline */
         sim_cancel(th->vm->eng, th_sync_of(th)->timeout_ev);
         th_sync_of(th)->timeout_ev = 0;
     }
-    /* pthread_cond_wait returns with the mutex locked again */
-    struct vml_mutex *m = th_sync_of(th)->mutex;
-    vml_mutex_lock(th, m, th_sync_of(th)->wait_state, th_sync_of(th)->cond_k);
+    /* the way back: the signal consumed and the waiter's references
+     * dropped on the condvar's line, before the re-lock */
+    sim_time back = line_move(th->vm, th->nt, &th_sync_of(th)->woken_from->line_core);
+    if (back > 0) {
+        th->pending_cost += back;
+        th_burst(th, 0, cond_relock_mc);
+        return;
+    }
+    cond_relock(th);
 }
 
 static void cond_sleep(struct rb_thread *th)
@@ -305,6 +371,7 @@ void vml_cond_wait(struct rb_thread *th, struct vml_cond *c, struct vml_mutex *m
                    enum thread_state wait_state, th_cont k)
 {
     th_sync_of(th)->cond = c;
+    th_sync_of(th)->woken_from = c;
     th_sync_of(th)->cond_k = k;
     th_sync_of(th)->mutex = m;
     th_sync_of(th)->wait_state = wait_state;
@@ -314,6 +381,7 @@ void vml_cond_wait(struct rb_thread *th, struct vml_cond *c, struct vml_mutex *m
     else c->head = th;
     c->tail = th;
     c->nwaiters++;
+    th->pending_cost += line_move(th->vm, th->nt, &c->line_core);  /* __wseq */
     /* registered: a signal (or the deadline) from now on is not lost,
      * even before the mutex is released */
     th_sync_of(th)->pre_sleep = true;
@@ -336,10 +404,20 @@ static struct rb_thread *cond_dequeue(struct vml_cond *c)
     return th;
 }
 
+/* A signal or broadcast that finds a waiter moves the condvar's line to
+ * its signaller (one that finds none only reads __wrefs) */
+static void cond_signal_line(struct vm *vm, struct gvl_actor by, struct vml_cond *c)
+{
+    sim_time x = line_move(vm, by.nt, &c->line_core);
+    if (by.cost) *by.cost += x;
+}
+
 void vml_cond_signal_as(struct gvl_actor by, struct vml_cond *c)
 {
     struct rb_thread *w = cond_dequeue(c);
-    if (w) sync_wake_as(w, by);
+    if (!w) return;
+    cond_signal_line(w->vm, by, c);
+    sync_wake_as(w, by);
 }
 
 void vml_cond_signal(struct rb_thread *by, struct vml_cond *c)
@@ -383,8 +461,11 @@ void vml_cond_timedwait(struct rb_thread *th, struct vml_cond *c, struct vml_mut
 
 void vml_cond_broadcast(struct rb_thread *by, struct vml_cond *c)
 {
-    struct rb_thread *w;
-    while ((w = cond_dequeue(c))) sync_wake(w, by);
+    struct rb_thread *w = cond_dequeue(c);
+    if (!w) return;
+    cond_signal_line(w->vm, actor_of(by), c);
+    do sync_wake(w, by);
+    while ((w = cond_dequeue(c)));
 }
 
 /* ---- the VM lock ------------------------------------------------------------ */

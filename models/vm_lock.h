@@ -28,6 +28,7 @@ struct th_sync {
     struct nlock_waiter mutex_wait;   /* in the wait list of `mutex` */
     struct vml_mutex *mutex;          /* mutex it sleeps on or re-locks, or NULL */
     struct vml_cond *cond;            /* condvar it sleeps on, or NULL */
+    struct vml_cond *woken_from;      /* the condvar of its last wait, for the way back (lock_line) */
     bool in_mutex_queue;              /* registered in mutex's wait list */
     bool pre_sleep;                   /* registered, still paying its way to the futex wait */
     bool wake_pending;                /* woken in that window: FUTEX_WAIT returns at once */
@@ -68,6 +69,7 @@ struct vml_mutex {
      * FUTEX_WAIT); of those, the waits that slept (each needs a wake: the
      * others met the unlock on their way in, models/vm_lock.c sync_sleep) */
     uint64_t acquires, sleeps, slept;
+    int line_core;                            /* the core that touched its word's line last, + 1 (0: none) */
 };
 
 /* vm->ractor.sync (the VM lock) and the barrier half of vm->ractor.sched

@@ -171,8 +171,8 @@ if [ -n "$probe" ] && [ -n "$home" ] &&
         if awk -v x="$d" -v y="$bestd" 'BEGIN { exit !(x < y) }'; then best=$f bestd=$d; fi
     done
     if [ -n "$best" ]; then
-        sets=$("$scripts/profile_sets.sh" "$best" line_transfer remote_rmw free_remote sched_lock_cs \
-               line_store_batch cache_probe) || exit 1
+        sets=$("$scripts/profile_sets.sh" "$best" line_transfer lock_line remote_rmw free_remote \
+               sched_lock_cs line_store_batch cache_probe) || exit 1
         echo "$want=$(basename "$best"),$probe" >"$tmp/$dir/$want.regime"
     fi
 fi

@@ -75,7 +75,7 @@ if [ "$ncpu" -ge 2 ]; then
     run calibrate --only cache -q -o "$tmp/cache.json"
     expect_code 0 "calibrate --only cache"
     expect_has "$tmp/cache.json" "--only cache profile" \
-        '"cache_probe": ' '"line_transfer": ' '"remote_rmw": ' '"free_remote": ' '"sched_lock_cs": ' \
+        '"cache_probe": ' '"line_transfer": ' '"lock_line": ' '"remote_rmw": ' '"free_remote": ' '"sched_lock_cs": ' \
         '"line_store_batch": ' '"mutex_uncontended": ' '"name": "line_probe_ns", "unit": "ns", "what": ' \
         '"name": "line_probe_end_ns"' '"key": "cache_probe"' '(cache probe ' '--only cache'
     expect_lacks "$tmp/cache.json" "--only cache profile" \

@@ -279,6 +279,8 @@ static void test_map(void)
     ASSERT_EQ(dur(&p, "os_timeslice"), 1500 * SIM_US);            /* EEVDF base slice, 2 CPUs */
     ASSERT_EQ(dur(&p, "timer_tick_cost"), 16200 * SIM_NS);
     ASSERT_EQ(dur(&p, "sched_lock_cs"), 65000);                   /* 2.5 + 62.5 ns */
+    ASSERT_EQ(dur(&p, "lock_line"), 62500);                       /* line_transfer_ns */
+    ASSERT(calib_profile_key(&p, "lock_line")->measured);
     /* one fetch of a line the other CPU wrote, not the ping-pong's move */
     ASSERT_EQ(dur(&p, "remote_rmw"), 88400);
     ASSERT(calib_profile_key(&p, "remote_rmw")->measured);
@@ -502,6 +504,8 @@ static void test_map(void)
     r.m[CALIB_WAKE_PACK_SHORT].measured = false;
     snprintf(r.m[CALIB_WAKE_PACK_SHORT].note, sizeof r.m[0].note, "needs two CPUs");
     r.m[CALIB_BUSY_LOOP_PAIR].measured = false;
+    r.m[CALIB_LINE_TRANSFER].measured = false;
+    snprintf(r.m[CALIB_LINE_TRANSFER].note, sizeof r.m[0].note, "needs two CPUs");
     r.m[CALIB_RUBY_INSN].measured = false;
     snprintf(r.m[CALIB_RUBY_INSN].note, sizeof r.m[0].note, "--no-ruby");
     snprintf(r.m[CALIB_BUSY_LOOP_PAIR].note, sizeof r.m[0].note, "needs two CPUs");
@@ -513,6 +517,9 @@ static void test_map(void)
     ASSERT(!calib_profile_key(&p, "wake_idle_core")->measured);
     ASSERT(strstr(calib_profile_key(&p, "wake_idle_core")->how, "needs two CPUs"));
     ASSERT_EQ(dur(&p, "wake_ipi"), 0);
+    ASSERT_EQ(dur(&p, "lock_line"), 0);  /* no line moves: not modelled, said so */
+    ASSERT(!calib_profile_key(&p, "lock_line")->measured);
+    ASSERT(strstr(calib_profile_key(&p, "lock_line")->how, "needs two CPUs"));
     r.m[CALIB_HANDOFF_SAME].measured = false;  /* -> 0: every local wake costs futex_wake */
     r.m[CALIB_FUTEX_WAKE_NONE].measured = false;  /* -> 0: not modelled */
     calib_map(&r, &h, &p);
@@ -732,9 +739,9 @@ static void test_cache_probe(void)
     ASSERT(k && k->measured && k->dur == 55000);
     ASSERT(strstr(k->how, "line_probe_ns 52 ns") && strstr(k->how, "line_probe_end_ns 58 ns"));
     ASSERT(!strstr(k->how, "MOVED"));
-    static const char *const cache[] = { "line_transfer", "remote_rmw", "free_remote", "sched_lock_cs",
-                                         "line_store_batch" };
-    for (int i = 0; i < 5; i++) {
+    static const char *const cache[] = { "line_transfer", "lock_line", "remote_rmw", "free_remote",
+                                         "sched_lock_cs", "line_store_batch" };
+    for (int i = 0; i < 6; i++) {
         ASSERT(calib_is_cache_key(cache[i]));
         ASSERT(strstr(calib_profile_key(&p, cache[i])->how, "(cache probe 55 ns)"));
     }

@@ -461,6 +461,52 @@ static void test_barging_getpid(void)
     ASSERT_EQ(r1.m.cpu - r0.m.cpu, (sim_time)(r0.m.wakeups - r0.m.gvl_lock_waits) * SIM_NS);
 }
 
+/* machine.lock_line (models/vm_lock.c, "The lines"): every lock that
+ * succeeds, condvar wait, signal that finds a waiter and woken waiter's
+ * way back pays it when the line's last core is another one.  Two cores:
+ * 1 ns per move changes no decision, the moves are counted in
+ * line_transfers and each costs exactly its 1 ns of CPU; one core: no line
+ * ever moves, the run is the same to the picosecond. */
+static struct fx_result lock_line_case(int cores, sim_time lock_line)
+{
+    struct scenario s = barging_pair(cores);
+    s.machine.futex_wake = 3590 * SIM_NS;
+    s.machine.wake_ipi = 3770 * SIM_NS;
+    s.machine.wake_idle_core = 10700 * SIM_NS;
+    s.machine.futex_wake_none = 1170 * SIM_NS;
+    s.machine.lock_line = lock_line;
+    return simulate_with_queue(s);
+}
+
+static void test_barging_lock_line(void)
+{
+    struct fx_result r0 = lock_line_case(2, 0), r1 = lock_line_case(2, SIM_NS);
+    ASSERT_EQ(r0.rc, GV_OK);
+    ASSERT_EQ(r1.rc, GV_OK);
+    ASSERT_EQ(r0.m.line_transfers, 0);
+    /* per GVL hand-off at least the waiter's re-lock and the releaser's
+     * next lock cross cores */
+    ASSERT(r1.m.line_transfers >= 2 * r0.m.wakeups);
+    ASSERT_EQ(r1.m.vol_switches, r0.m.vol_switches);
+    ASSERT_EQ(r1.m.wakeups, r0.m.wakeups);
+    ASSERT_EQ(r1.m.gvl_lock_waits, r0.m.gvl_lock_waits);
+    ASSERT_EQ(r1.m.cpu - r0.m.cpu, (sim_time)r1.m.line_transfers * SIM_NS);
+    /* a profile's lock_line of a quarter of a microsecond moves the race:
+     * the designated timer's section is longer, so more releases find it
+     * holding gvl->lock */
+    struct fx_result r250 = lock_line_case(2, 250 * SIM_NS);
+    ASSERT_EQ(r250.rc, GV_OK);
+    ASSERT(r250.m.cpu > r0.m.cpu + (sim_time)r250.m.line_transfers * 250 * SIM_NS / 2);
+
+    struct fx_result c0 = lock_line_case(1, 0), c1 = lock_line_case(1, 250 * SIM_NS);
+    ASSERT_EQ(c0.rc, GV_OK);
+    ASSERT_EQ(c1.rc, GV_OK);
+    ASSERT_EQ(c1.m.line_transfers, 0);
+    ASSERT_EQ(c1.m.wall, c0.m.wall);
+    ASSERT_EQ(c1.m.cpu, c0.m.cpu);
+    ASSERT_EQ(c1.m.vol_switches, c0.m.vol_switches);
+}
+
 /* The #21685 mechanism: once another thread is ready, every syscall of an
  * eager GVL is a hand-off, a futex wake and a voluntary switch (the ready
  * queue never drains: the thread handing off queues up behind its
@@ -863,6 +909,7 @@ int main(void)
     RUN(test_unlock_after_sleep_wakes_nobody);
     RUN(test_barging_unlock_wakes_nobody);
     RUN(test_barging_getpid);
+    RUN(test_barging_lock_line);
     RUN(test_eager_switch_per_syscall);
     RUN(test_queue_park_wake);
     RUN(test_quantum);
