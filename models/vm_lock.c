@@ -75,10 +75,10 @@
  * the same transfer, so the race between the two - whether the unlock
  * meets the waiter on its way in - comes out as without them; what they
  * add is CPU, two transfers per collision.  A profile without the key (0)
- * models none.  Measured in the executor's
- * 3.1 mtime loop (docs/validate.md, "The locks' lines"): the designated
- * timer's section, from its lock to its wait, took 1.3-1.6 us against the
- * model's 1.0 us without the lines.
+ * models none.  Measured in the executor's 3.1 mtime loop (docs/
+ * validate.md, "The locks' lines"): the designated timer's section, from
+ * its lock to its wait, took 1.3-1.6 us against the model's 1.0 us
+ * without the lines.
  */
 #include "vm_lock.h"
 
