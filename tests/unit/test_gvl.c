@@ -256,14 +256,22 @@ static struct scenario barging_pair(int cores)
     return fx_one_ractor(cores, GVL_POLICY_BARGING, &g_ractor, th, 1);
 }
 
-static struct fx_result window_case(int cores, sim_time none)
+/* the pair on the AMD guest's wake costs, with futex_wake_none `none` and
+ * machine.lock_line `line` */
+static struct fx_result lines_case(int cores, sim_time none, sim_time line)
 {
     struct scenario s = barging_pair(cores);
     s.machine.futex_wake = 3590 * SIM_NS;
     s.machine.wake_ipi = 3770 * SIM_NS;
     s.machine.wake_idle_core = 10700 * SIM_NS;
     s.machine.futex_wake_none = none;
+    s.machine.lock_line = line;
     return simulate_with_queue(s);
+}
+
+static struct fx_result window_case(int cores, sim_time none)
+{
+    return lines_case(cores, none, 0);
 }
 
 static void test_barging_futex_wait_window(void)
@@ -469,13 +477,7 @@ static void test_barging_getpid(void)
  * ever moves, the run is the same to the picosecond. */
 static struct fx_result lock_line_case(int cores, sim_time lock_line)
 {
-    struct scenario s = barging_pair(cores);
-    s.machine.futex_wake = 3590 * SIM_NS;
-    s.machine.wake_ipi = 3770 * SIM_NS;
-    s.machine.wake_idle_core = 10700 * SIM_NS;
-    s.machine.futex_wake_none = 1170 * SIM_NS;
-    s.machine.lock_line = lock_line;
-    return simulate_with_queue(s);
+    return lines_case(cores, 1170 * SIM_NS, lock_line);
 }
 
 static void test_barging_lock_line(void)
