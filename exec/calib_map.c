@@ -65,8 +65,11 @@
  *                     away (246 ns a move against 140 ns a fetch).
  *   free_remote     = free of another thread's chunks while it allocates on the
  *                     other CPU - free of one's own (two CPUs both ways)
- *   lock_line       = line_transfer (an atomic on a native mutex's or
- *                     condvar's line the other CPU touched last)
+ *   lock_line       = line_fetch_ns, as remote_rmw (an atomic on a native
+ *                     mutex's or condvar's line the other CPU touched last
+ *                     and has moved on from: a lock in a hand-off measured
+ *                     141-149 ns over a local one where line_fetch_ns was
+ *                     139 and line_transfer_ns 240; docs/validate.md)
  *   sched_lock_cs   = mutex_uncontended + line_transfer (the global lock is
  *                     taken by threads on different CPUs: its line moves)
  *   line_store_batch= 2 x line_transfer / per-CPU time of a plain shared
@@ -696,7 +699,7 @@ void calib_map(const struct calib_result *r, const struct calib_host *h, struct 
 
     const struct calib_stat *mu = M(r, CALIB_MUTEX_UNCONTENDED), *lt = M(r, CALIB_LINE_TRANSFER);
     /* a native lock's or condvar's line taken from the other CPU (models/vm_lock.c) */
-    dur_or_default(p, "lock_line", r, CALIB_LINE_TRANSFER, NONE, NONE);
+    dur_or_default(p, "lock_line", r, CALIB_LINE_FETCH, NONE, NONE);
     if (mu && lt)
         add_dur(p, "sched_lock_cs", mu->median + lt->median, true, "%s %.4g ns + %s %.4g ns",
                 mname(CALIB_MUTEX_UNCONTENDED), mu->median, mname(CALIB_LINE_TRANSFER), lt->median);

@@ -64,9 +64,12 @@
  * signal, __g_refs and __wrefs, before the re-lock) - nptl
  * pthread_cond_wait.c __pthread_cond_wait_common, __condvar_confirm_wakeup;
  * pthread_cond_signal.c.  So each such step costs lock_line when the core
- * that touched the line last is another one (line_move): the same
- * transfer sched_lock_cs holds for 3.3's global lock, and what gvlsim
- * calibrate measures as line_transfer_ns.  Whoever takes the step pays it
+ * that touched the line last is another one (line_move): a fetch of a line
+ * the other core wrote and has moved on from, what gvlsim calibrate
+ * measures as line_fetch_ns (remote_rmw; a lock in a hand-off, measured
+ * apart, took 141-149 ns more than a local one where line_fetch_ns was 139
+ * ns - not line_transfer_ns, 240 ns, whose other core keeps contending for
+ * the line).  Whoever takes the step pays it
  * where it stands: a locker inside its section, a signaller inside its
  * section, a waiter before its mutex is released, a woken waiter before it
  * re-locks.  Not charged: a contended try's failed CAS and the unlock
@@ -78,7 +81,7 @@
  * models none.  Measured in the executor's 3.1 mtime loop (docs/
  * validate.md, "The locks' lines"): the designated timer's section, from
  * its lock to its wait, took 1.3-1.6 us against the model's 1.0 us
- * without the lines.
+ * without the lines (clock reads included).
  */
 #include "vm_lock.h"
 

@@ -279,7 +279,7 @@ static void test_map(void)
     ASSERT_EQ(dur(&p, "os_timeslice"), 1500 * SIM_US);            /* EEVDF base slice, 2 CPUs */
     ASSERT_EQ(dur(&p, "timer_tick_cost"), 16200 * SIM_NS);
     ASSERT_EQ(dur(&p, "sched_lock_cs"), 65000);                   /* 2.5 + 62.5 ns */
-    ASSERT_EQ(dur(&p, "lock_line"), 62500);                       /* line_transfer_ns */
+    ASSERT_EQ(dur(&p, "lock_line"), 88400);                       /* line_fetch_ns, as remote_rmw */
     ASSERT(calib_profile_key(&p, "lock_line")->measured);
     /* one fetch of a line the other CPU wrote, not the ping-pong's move */
     ASSERT_EQ(dur(&p, "remote_rmw"), 88400);
@@ -504,8 +504,8 @@ static void test_map(void)
     r.m[CALIB_WAKE_PACK_SHORT].measured = false;
     snprintf(r.m[CALIB_WAKE_PACK_SHORT].note, sizeof r.m[0].note, "needs two CPUs");
     r.m[CALIB_BUSY_LOOP_PAIR].measured = false;
-    r.m[CALIB_LINE_TRANSFER].measured = false;
-    snprintf(r.m[CALIB_LINE_TRANSFER].note, sizeof r.m[0].note, "needs two CPUs");
+    r.m[CALIB_LINE_FETCH].measured = false;
+    snprintf(r.m[CALIB_LINE_FETCH].note, sizeof r.m[0].note, "needs two CPUs");
     r.m[CALIB_RUBY_INSN].measured = false;
     snprintf(r.m[CALIB_RUBY_INSN].note, sizeof r.m[0].note, "--no-ruby");
     snprintf(r.m[CALIB_BUSY_LOOP_PAIR].note, sizeof r.m[0].note, "needs two CPUs");
