@@ -69,10 +69,9 @@
  * measures as line_fetch_ns (remote_rmw; a lock in a hand-off, measured
  * apart, took 141-149 ns more than a local one where line_fetch_ns was 139
  * ns - not line_transfer_ns, 240 ns, whose other core keeps contending for
- * the line).  Whoever takes the step pays it
- * where it stands: a locker inside its section, a signaller inside its
- * section, a waiter before its mutex is released, a woken waiter before it
- * re-locks.  Not charged: a contended try's failed CAS and the unlock
+ * the line).  Whoever takes the step pays it where it stands: a locker or
+ * a signaller inside its section, a waiter before its mutex is released, a
+ * woken waiter before it re-locks.  Not charged: a contended try's failed CAS and the unlock
  * that follows it (the line goes to the waiter and back).  They lengthen
  * the waiter's way into its FUTEX_WAIT and delay the holder's unlock by
  * the same transfer, so the race between the two - whether the unlock
