@@ -360,11 +360,11 @@ static int calibrate_exec(const struct args *a)
     const struct calib_stat *pa = &r.m[CALIB_LINE_PROBE], *pb = &r.m[CALIB_LINE_PROBE_END];
     if (pa->measured && pb->measured && calib_probe_moved(pa->median, pb->median)) {
         pr.warnings++;
+        char keys[160];
         fprintf(stderr,
                 "gvlsim calibrate: warning: the cache probe moved from %.3g ns to %.3g ns during the cache "
-                "measurements (more than %.2gx): line_transfer, lock_line, remote_rmw, free_remote, sched_lock_cs and "
-                "line_store_batch mix two cache regimes; measure them again (--only cache)\n",
-                pa->median, pb->median, CALIB_PROBE_FACTOR);
+                "measurements (more than %.2gx): %s mix two cache regimes; measure them again (--only cache)\n",
+                pa->median, pb->median, CALIB_PROBE_FACTOR, calib_cache_keys(" and ", keys, sizeof keys));
     }
     char *cmd = cli_command_line(a);
     if (cmd && o.ruby) hide_dirs(cmd, o.ruby);

@@ -459,6 +459,18 @@ static void method_work_keys(struct calib_profile *p, const struct calib_result 
 static const char *const cache_keys[] = { "line_transfer", "lock_line", "remote_rmw", "free_remote",
                                           "sched_lock_cs", "line_store_batch" };
 
+const char *calib_cache_keys(const char *last, char *buf, size_t size)
+{
+    size_t n = sizeof cache_keys / sizeof *cache_keys, len = 0;
+    buf[0] = '\0';
+    for (size_t i = 0; i < n && len < size; i++) {
+        int w = snprintf(buf + len, size - len, "%s%s", i == 0 ? "" : i + 1 == n ? last : ", ", cache_keys[i]);
+        if (w < 0) break;
+        len += (size_t)w;
+    }
+    return buf;
+}
+
 bool calib_is_cache_key(const char *name)
 {
     if (!strcmp(name, "cache_probe") || !strcmp(name, "mutex_uncontended")) return true;
@@ -490,6 +502,7 @@ static void cache_probe_key(struct calib_profile *p, const struct calib_result *
     const struct calib_stat *a = M(r, CALIB_LINE_PROBE), *b = M(r, CALIB_LINE_PROBE_END);
     if (!a && !b) return;
     double v = a && b ? (a->median + b->median) / 2 : (a ? a : b)->median;
+    char keys[160];
     struct calib_key *k;
     if (a && b && calib_probe_moved(a->median, b->median))
         k = add_dur(p, "cache_probe", v, true,
@@ -497,9 +510,9 @@ static void cache_probe_key(struct calib_profile *p, const struct calib_result *
                     "%.2gx apart): their keys mix two regimes", mname(CALIB_LINE_PROBE), a->median,
                     mname(CALIB_LINE_PROBE_END), b->median, CALIB_PROBE_FACTOR);
     else if (a && b)
-        k = add_dur(p, "cache_probe", v, true, "the middle of %s %.4g ns and %s %.4g ns: the cache regime of "
-                    "line_transfer, lock_line, remote_rmw, free_remote, sched_lock_cs, line_store_batch",
-                    mname(CALIB_LINE_PROBE), a->median, mname(CALIB_LINE_PROBE_END), b->median);
+        k = add_dur(p, "cache_probe", v, true, "the middle of %s %.4g ns and %s %.4g ns: the cache regime of %s",
+                    mname(CALIB_LINE_PROBE), a->median, mname(CALIB_LINE_PROBE_END), b->median,
+                    calib_cache_keys(", ", keys, sizeof keys));
     else
         k = add_dur(p, "cache_probe", v, true, "%s %.4g ns (the other probe: not measured)",
                     mname(a ? CALIB_LINE_PROBE : CALIB_LINE_PROBE_END), v);

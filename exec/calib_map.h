@@ -10,6 +10,7 @@
 #define EXEC_CALIB_MAP_H
 
 #include <stdbool.h>
+#include <stddef.h>
 
 #include "../common/time.h"
 #include "calib.h"
@@ -47,6 +48,10 @@ void calib_map(const struct calib_result *r, const struct calib_host *h, struct 
 /* Is `name` one of the keys `calibrate --only cache` writes (the cache
  * keys, cache_probe, and mutex_uncontended, half of sched_lock_cs)? */
 bool calib_is_cache_key(const char *name);
+/* The cache keys but cache_probe and mutex_uncontended, named in buf
+ * (`line_transfer, ..., line_store_batch`, `last` before the last one);
+ * returns buf */
+const char *calib_cache_keys(const char *last, char *buf, size_t size);
 /* Is NAME a key of the Ruby measured (insn_time, method_work.CALL)? */
 bool calib_is_ruby_key(const char *name);
 /* The keys of the speed levels (`calibrate --only speed`). */

@@ -739,6 +739,12 @@ static void test_cache_probe(void)
     ASSERT(k && k->measured && k->dur == 55000);
     ASSERT(strstr(k->how, "line_probe_ns 52 ns") && strstr(k->how, "line_probe_end_ns 58 ns"));
     ASSERT(!strstr(k->how, "MOVED"));
+    ASSERT(strstr(k->how, ": the cache regime of line_transfer, lock_line, remote_rmw, free_remote, sched_lock_cs, "
+                          "line_store_batch"));
+    char keys[160];
+    ASSERT_STREQ(calib_cache_keys(" and ", keys, sizeof keys),
+                 "line_transfer, lock_line, remote_rmw, free_remote, sched_lock_cs and line_store_batch");
+    ASSERT_STREQ(calib_cache_keys(" and ", keys, 20), "line_transfer, lock");  /* cut, terminated */
     static const char *const cache[] = { "line_transfer", "lock_line", "remote_rmw", "free_remote",
                                          "sched_lock_cs", "line_store_batch" };
     for (int i = 0; i < 6; i++) {
