@@ -1,7 +1,8 @@
 /* test_heap.c - the native engine: (time, insertion) order, cancellation,
  * stale ids, stop, `until`, a randomised check against a reference, and
  * the same order while the pending count moves across the sorted-array /
- * heap threshold (engine_heap.c) both ways. */
+ * heap threshold (engine_heap.c) both ways, and cancelled events dropped
+ * before their time (a timed wait signalled long before its timeout). */
 #include <string.h>
 
 #include "../../common/err.h"
@@ -217,6 +218,91 @@ static void test_order_across_modes(void)
     sim_destroy(w.e);
 }
 
+/* The pattern of the 3.1 GVL's timer thread (models/gvl_barging.c): CHAINS
+ * live events, each of which, firing, schedules its successor a few steps
+ * ahead and a timeout far ahead, cancelling the previous timeout (a timed
+ * wait signalled long before it expires).  The dead timeouts must not pile
+ * up until their time (engine_heap.c, compact: at most twice the live
+ * events plus the sorted array's 24 entries stay queued; lazily, about
+ * 500 per chain would), and every live event fires once, in (time,
+ * insertion) order, whether the entries kept make a sorted array (3
+ * chains) or a heap (40). */
+enum { TMO_N = 60000, TMO_FAR = 5000 };
+struct tmo {
+    struct sim_engine *e;
+    struct rng r;
+    int n, chains;
+    sim_time t[TMO_N];
+    sim_event_id id[TMO_N];
+    int live[TMO_N], fired[TMO_N], timeout_of[64];
+    int last, bad;
+    uint32_t most_queued;
+};
+
+static void tmo_fire(void *obj, uint64_t arg);
+
+static int tmo_add(struct tmo *m, sim_time dt, uint64_t chain)
+{
+    if (m->n >= TMO_N) return -1;
+    int i = m->n++;
+    m->t[i] = sim_now(m->e) + dt;
+    m->live[i] = 1;
+    m->id[i] = sim_after(m->e, dt, tmo_fire, m, (uint64_t)i << 8 | chain);
+    return i;
+}
+
+static void tmo_fire(void *obj, uint64_t arg)
+{
+    struct tmo *m = obj;
+    int i = (int)(arg >> 8), p = m->last, c = (int)(arg & 0xff);
+    if (!m->live[i] || m->fired[i] || m->t[i] != sim_now(m->e)) m->bad++;
+    if (p >= 0 && !(m->t[p] < m->t[i] || (m->t[p] == m->t[i] && p < i))) m->bad++;
+    m->fired[i] = 1;
+    m->last = i;
+    uint32_t queued = ((struct sim_heap *)m->e)->n;
+    if (queued > m->most_queued) m->most_queued = queued;
+    if (c == 0xff) return;  /* a timeout that expired */
+    int old = m->timeout_of[c];
+    if (old >= 0) {
+        int was = m->live[old] && !m->fired[old];
+        if (sim_cancel(m->e, m->id[old]) != was) m->bad++;
+        if (was) m->live[old] = 0;
+    }
+    m->timeout_of[c] = tmo_add(m, TMO_FAR, 0xff);
+    tmo_add(m, rng_uniform(&m->r, 1, 10), (uint64_t)c);
+}
+
+static void tmo_case(int chains)
+{
+    static struct tmo m;
+    memset(&m, 0, sizeof m);
+    m.e = sim_heap_create();
+    m.last = -1;
+    m.chains = chains;
+    rng_seed(&m.r, 11, (uint64_t)chains);
+    for (int c = 0; c < chains; c++) {
+        m.timeout_of[c] = -1;
+        tmo_add(&m, rng_uniform(&m.r, 0, 10), (uint64_t)c);
+    }
+    char err[128];
+    ASSERT_EQ(sim_run(m.e, SIM_TIME_MAX, err, sizeof err), GV_OK);
+    ASSERT_EQ(m.bad, 0);
+    ASSERT_EQ(m.n, TMO_N);
+    for (int i = 0; i < m.n; i++) ASSERT_EQ(m.fired[i], m.live[i]);
+    /* live: a chain's next event and its timeout, and the expired ones'
+     * last few at the end */
+    ASSERT(m.most_queued <= 2 * (uint32_t)(2 * chains + 1) + 24 + 1);
+    ASSERT(m.most_queued >= (uint32_t)chains);
+    ASSERT_EQ(m.e->pending, 0);
+    sim_destroy(m.e);
+}
+
+static void test_dead_timeouts_dropped(void)
+{
+    tmo_case(3);
+    tmo_case(40);
+}
+
 int main(void)
 {
     RUN(test_order_time_then_insertion);
@@ -224,5 +310,6 @@ int main(void)
     RUN(test_until_and_stop);
     RUN(test_random_against_reference);
     RUN(test_order_across_modes);
+    RUN(test_dead_timeouts_dropped);
     TEST_DONE();
 }
