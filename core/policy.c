@@ -153,6 +153,7 @@ bool core_barging_uncontended(struct core_sched *s, struct core_thread *th)
 bool core_barging_got_it(struct core_sched *s, struct core_thread *th)
 {
     core_rq_remove(s, th);
+    s->handoffs++;  /* the GVL passed to a thread that waited for it */
     if (!s->barging.need_yield) return false;
     s->barging.need_yield = false;
     return true;

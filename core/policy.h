@@ -102,8 +102,11 @@ struct core_thread *core_barging_release(struct core_sched *s, void *by);
  * queues (core_rq_append) and waits until the owner is NULL. */
 bool core_barging_uncontended(struct core_sched *s, struct core_thread *th);
 
-/* th's wait loop found the owner NULL: it leaves the queue.  true if a
- * yielder waits for this (need_yield): signal it (switch_cond). */
+/* th's wait loop found the owner NULL: it leaves the queue, and the GVL
+ * has passed to a thread that waited for it (s->handoffs, as a hand-off
+ * to a waiting successor under the other policies; a take that did not
+ * wait is not one, even by another thread than the last to run).  true if
+ * a yielder waits for this (need_yield): signal it (switch_cond). */
 bool core_barging_got_it(struct core_sched *s, struct core_thread *th);
 
 /* th becomes the owner.  Returns the waiter to designate as the timer

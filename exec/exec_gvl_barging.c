@@ -80,7 +80,6 @@ void exec_gvl32_acquire_locked(struct exec_ractor *r, struct exec_thread *th, bo
             if (s->running && th->signalled) th->c.wasted_wakes++;
         } while (s->running);
         if (core_barging_got_it(s, &th->core)) pthread_cond_signal(&xs->switch_cond);
-        s->handoffs++;
     }
     struct exec_thread *timer = exec_thread_of(core_barging_take(s, &th->core));
     if (th->vm->multi_ractor) exec_sched_running_update_locked(r, th, NULL, &th->ac);

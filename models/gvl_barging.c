@@ -210,10 +210,8 @@ static void acquired(struct rb_thread *th)
 static void take(struct rb_thread *th)
 {
     struct core_sched *s = gvl32_sched(th);
-    struct core_thread *prev = s->last_ran;
     struct rb_thread *timer = rb_thread_of(core_barging_take(s, &th->core));
     running_add(th);
-    if (prev && prev != &th->core) s->handoffs++;
     if (timer) {
         /* designate_timer_thread: the tail will be in the waitq longest */
         bg(th)->designated = timer;
