@@ -70,8 +70,10 @@
  *                     and has moved on from: a lock in a hand-off measured
  *                     141-149 ns over a local one where line_fetch_ns was
  *                     139 and line_transfer_ns 240; docs/validate.md)
- *   sched_lock_cs   = mutex_uncontended + line_transfer (the global lock is
- *                     taken by threads on different CPUs: its line moves)
+ *   sched_lock_cs   = mutex_uncontended + line_fetch (the global lock is
+ *                     taken by threads on different CPUs: its line moves, a
+ *                     fetch from the CPU that took it last and moved on, as
+ *                     lock_line's)
  *   line_store_batch= 2 x line_transfer / per-CPU time of a plain shared
  *                     increment on two CPUs (the line model's rate
  *                     B / (k x line_transfer) at k = 2), at least 1
@@ -710,12 +712,13 @@ void calib_map(const struct calib_result *r, const struct calib_host *h, struct 
     dur_or_default(p, "remote_rmw", r, CALIB_LINE_FETCH, NONE, NONE);
     dur_or_default(p, "free_remote", r, CALIB_FREE_REMOTE, CALIB_FREE_OWN, NONE);
 
-    const struct calib_stat *mu = M(r, CALIB_MUTEX_UNCONTENDED), *lt = M(r, CALIB_LINE_TRANSFER);
+    const struct calib_stat *mu = M(r, CALIB_MUTEX_UNCONTENDED), *lt = M(r, CALIB_LINE_TRANSFER),
+                            *lf = M(r, CALIB_LINE_FETCH);
     /* a native lock's or condvar's line taken from the other CPU (models/vm_lock.c) */
     dur_or_default(p, "lock_line", r, CALIB_LINE_FETCH, NONE, NONE);
-    if (mu && lt)
-        add_dur(p, "sched_lock_cs", mu->median + lt->median, true, "%s %.4g ns + %s %.4g ns",
-                mname(CALIB_MUTEX_UNCONTENDED), mu->median, mname(CALIB_LINE_TRANSFER), lt->median);
+    if (mu && lf)
+        add_dur(p, "sched_lock_cs", mu->median + lf->median, true, "%s %.4g ns + %s %.4g ns",
+                mname(CALIB_MUTEX_UNCONTENDED), mu->median, mname(CALIB_LINE_FETCH), lf->median);
     else
         add_dur(p, "sched_lock_cs", default_ns("sched_lock_cs"), false, "not measured: the default");
 

@@ -278,7 +278,7 @@ static void test_map(void)
     ASSERT_EQ(dur(&p, "os_tick"), 4 * SIM_MS);
     ASSERT_EQ(dur(&p, "os_timeslice"), 1500 * SIM_US);            /* EEVDF base slice, 2 CPUs */
     ASSERT_EQ(dur(&p, "timer_tick_cost"), 16200 * SIM_NS);
-    ASSERT_EQ(dur(&p, "sched_lock_cs"), 65000);                   /* 2.5 + 62.5 ns */
+    ASSERT_EQ(dur(&p, "sched_lock_cs"), 90900);                   /* 2.5 + 88.4 ns (line_fetch) */
     ASSERT_EQ(dur(&p, "lock_line"), 88400);                       /* line_fetch_ns, as remote_rmw */
     ASSERT(calib_profile_key(&p, "lock_line")->measured);
     /* one fetch of a line the other CPU wrote, not the ping-pong's move */
