@@ -5,7 +5,8 @@
  * key is also the event id handed to callers.  Payloads live in a slot table
  * with a free list.  Cancellation is lazy: the slot is released at once, and
  * its heap entry is dropped when it reaches the top, recognised because the
- * slot no longer holds that sequence number (it may be free or reused).
+ * slot no longer holds that sequence number (it may be free or reused) -
+ * or, once such dead entries outnumber the live ones, all at once (compact).
  * Limits, both checked: 2^24 events pending at once, 2^40 scheduled per run.
  *
  * Few events are pending in most runs (a handful per core), and then a

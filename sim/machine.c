@@ -1282,7 +1282,9 @@ static void rated_plan(struct machine *m, struct mach_task *t)
  * stay in the heap as a dead entry until its time, so a long contended run
  * piles up millions of them.  Beyond the horizon the event is a relay that
  * re-arms itself (no work is accounted there, so results do not depend on
- * the horizon, only the event count does). */
+ * the horizon, only the event count does).  (The engine now also drops
+ * dead entries once they outnumber the live ones, engine_heap.c compact;
+ * the relay stays, and with it the event counts the goldens record.) */
 #define RATED_HORIZON (10 * SIM_MS)
 
 /* (Re)arm the end event at the natural end or the cut, whichever is first
