@@ -275,7 +275,7 @@ struct machine {
     uint64_t migrations; /* idle-balance pulls */
     int nbusy;           /* cores running a task (CORE_BUSY) */
     bool corun;          /* corun_slowdown applies (> 1, several cores) */
-    double corun_f;      /* its factor f(nbusy) (machine.c, corun_factor) */
+    double corun_f;      /* its factor f(nbusy), kept by core_busy_hooks (machine.c) */
     bool speed_on;       /* speed levels */
     bool scaled;         /* corun || speed_on: a burst's time is its work times a factor */
     struct rng speed_rng;
