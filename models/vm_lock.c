@@ -71,8 +71,9 @@
  * ns - not line_transfer_ns, 240 ns, whose other core keeps contending for
  * the line).  Whoever takes the step pays it where it stands: a locker or
  * a signaller inside its section, a waiter before its mutex is released, a
- * woken waiter before it re-locks.  Not charged: a contended try's failed CAS and the unlock
- * that follows it (the line goes to the waiter and back).  They lengthen
+ * woken waiter before it re-locks.  Not charged: a contended try's failed
+ * CAS and the unlock that follows it (the line goes to the waiter and
+ * back).  They lengthen
  * the waiter's way into its FUTEX_WAIT and delay the holder's unlock by
  * the same transfer, so the race between the two - whether the unlock
  * meets the waiter on its way in - comes out as without them; what they
