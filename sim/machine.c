@@ -763,20 +763,15 @@ static void ev_arrive(void *obj, uint64_t arg)
     check_protocol(m, t);
 }
 
-/* A rated burst's end event (out of line): a relay at the horizon, or
- * the end with the units not done; false if the burst goes on. */
-static __attribute__((noinline)) bool rated_end(struct machine *m, struct mach_task *t, sim_time now)
+/* A rated burst's end event (out of line): its natural end or the cut
+ * (rated_arm arms nothing else), with the units not done. */
+static __attribute__((noinline)) void rated_end(struct mach_task *t, sim_time now)
 {
-    if (now < t->burst_end && !(t->burst_cut && now >= t->burst_cut)) {
-        rated_arm(m, t);  /* a relay at the horizon */
-        return false;
-    }
     t->burst_left = t->rt->work_left - rated_done(t, now);  /* units, for a rated burst */
     t->rated = false;
     t->burst_cut = 0;
     t->in_burst = false;
     rated_tell(t, false);
-    return true;
 }
 
 void mach_ev_burst_end(void *obj, uint64_t arg)
@@ -786,7 +781,7 @@ void mach_ev_burst_end(void *obj, uint64_t arg)
     sim_time now = mach_now_of(m);
     t->burst_ev = 0;
     if (__builtin_expect(t->rated, 0)) {
-        if (!rated_end(m, t, now)) return;
+        rated_end(t, now);
     } else {
         t->burst_left = t->burst_end > now ? t->burst_end - now : 0;
         if (m->scaled) t->burst_left = corun_work(t->burst_left, t->burst_f);
@@ -1276,24 +1271,15 @@ static void rated_plan(struct machine *m, struct mach_task *t)
     t->burst_end = mach_end_of(now, d);
 }
 
-/* How far ahead a rated burst's end event may sit.  Rates change often
- * (every time a core starts or stops contending) and the heap engine
- * cancels lazily: an end event planned seconds ahead and re-planned would
- * stay in the heap as a dead entry until its time, so a long contended run
- * piles up millions of them.  Beyond the horizon the event is a relay that
- * re-arms itself (no work is accounted there, so results do not depend on
- * the horizon, only the event count does).  (The engine now also drops
- * dead entries once they outnumber the live ones, engine_heap.c compact;
- * the relay stays, and with it the event counts the goldens record.) */
-#define RATED_HORIZON (10 * SIM_MS)
-
-/* (Re)arm the end event at the natural end or the cut, whichever is first
- * (or a relay at the horizon). */
+/* (Re)arm the end event at the natural end or the cut, whichever is first.
+ * Rates change often (every time a core starts or stops contending), and
+ * each change cancels the armed end and arms another: the engine drops
+ * such dead entries once they outnumber the live ones (engine_heap.c,
+ * compact), so an end planned seconds ahead costs nothing while it waits. */
 static void rated_arm(struct machine *m, struct mach_task *t)
 {
-    sim_time at = t->burst_end, now = mach_now_of(m);
+    sim_time at = t->burst_end;
     if (t->burst_cut && t->burst_cut < at) at = t->burst_cut;
-    if (at - now > RATED_HORIZON) at = now + RATED_HORIZON;
     if (t->burst_ev && t->rt->burst_ev_at == at) return;
     sim_cancel(m->eng, t->burst_ev);
     t->rt->burst_ev_at = at;
