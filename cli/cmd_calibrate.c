@@ -56,7 +56,7 @@ static const struct args_opt calibrate_opts[] = {
               "for a Ruby other than the profile's (about 10 s);\n"
               "speed = the CPUs' speed levels, speed_levels and\n"
               "speed_dwell (none written when the windows show one\n"
-              "speed; about 8 s, --quick 2 s)" },
+              "speed; about 8 s, --quick 1 s)" },
     CLI_OPT_QUIET_H("no progress lines"),
     CLI_OPT_END,
 };
