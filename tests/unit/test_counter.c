@@ -234,12 +234,17 @@ static void rt_set_num(void *obj, uint64_t num)
     mach_burst_set_rate(x->m, &x->t, num, 1);
 }
 
-static uint32_t queued_at_probe;
+/* The engine's queue length at a time, read by an event. */
+struct heap_probe {
+    struct sim_engine *e;
+    uint32_t queued;
+};
 
 static void heap_probe(void *obj, uint64_t arg)
 {
     (void)arg;
-    queued_at_probe = ((struct sim_heap *)obj)->n;
+    struct heap_probe *p = obj;
+    p->queued = ((struct sim_heap *)p->e)->n;
 }
 
 /* A contended run re-plans a far end at every rate change: 2,000 changes,
@@ -256,12 +261,13 @@ static void test_rated_replanned_far_end(void)
     mach_start(&g.m, &x.t, rt_go, &x);
     for (int k = 1; k <= 2000; k++)
         sim_at(g.e, 10 * SIM_US + k * SIM_MS, rt_set_num, &x, (uint64_t)(k % 2 ? 2 : 1));
-    sim_at(g.e, 10 * SIM_US + 1999 * SIM_MS + SIM_MS / 2, heap_probe, g.e, 0);
+    struct heap_probe probe = { g.e, 0 };
+    sim_at(g.e, 10 * SIM_US + 1999 * SIM_MS + SIM_MS / 2, heap_probe, &probe, 0);
     ASSERT_EQ(sim_run(g.e, SIM_TIME_MAX, NULL, 0), GV_OK);
     ASSERT_EQ(x.done_at, 10 * SIM_US + 2 * SIM_S + 28 * SIM_S + SIM_S / 2);
     ASSERT_EQ(x.left, 0);
     ASSERT_EQ(x.on, 1);
-    ASSERT(queued_at_probe < 100);   /* 2 live + dead ones not yet dropped */
+    ASSERT(probe.queued < 100);   /* 2 live + dead ones not yet dropped */
     rig_free(&g);
 }
 
