@@ -9,7 +9,8 @@
 #     docs/validate.md, "The one-CPU eager ping-pong's stretches");
 #   - each wake of one of the two by the other: whether the waker was
 #     preempted at once (switched out in state R before its next traced
-#     system call), by how long the wakee ran before it slept (us buckets).
+#     system call) or not (it made that call, or slept, first), by how long
+#     the wakee ran before it slept (5 us bins).
 # The worker is the thread with the most opens, the main thread the next.
 function ts(s) { sub(/:$/, "", s); return s + 0 }
 function field(name,    i) {
@@ -60,13 +61,13 @@ END {
         sw["main S"], sw["main R"], sw["worker S"], sw["worker R"]
     printf "worker stretches of 100 or more opens: %d, carrying %d of %d messages (%.0f%%)\n",
         runs["long"], carried, total, total ? 100 * carried / total : 0
-    print "wakes, by how long the wakee ran before it slept: preempted at once / the waker's next system call first"
+    print "wakes, by how long the wakee ran before it slept: preempted at once / not (the waker's next traced call or its sleep first)"
     for (d = 0; d < 2; d++) {
         pair = d ? "main->worker" : "worker->main"
         line = pair ":"; sp = sn = 0
         for (b = 0; b <= 40; b += 5) {
             if (!(b in buckets)) continue
-            a = out[pair " " b " preempted"] + 0; c = out[pair " " b " next"] + 0
+            a = out[pair " " b " preempted"] + 0; c = out[pair " " b " next"] + out[pair " " b " slept"]
             sp += a; sn += c
             if (a + c) line = line sprintf("  %s us %d/%d", b == 40 ? ">= 40" : b "-" b + 5, a, c)
         }
