@@ -168,7 +168,7 @@ void calib_bench_speed(struct calib_ctx *c)
     /* 8 s over the CPUs; --quick 1 s (on 2 CPUs 500 windows each, dozens
      * of a level's dwells of 10-14 ms: enough to tell the levels, and
      * within --quick's 15 s) */
-    double per_cpu_s = (c->scale < 1 ? 1.0 : calib_budget(c, 8.0)) / ncpu;
+    double per_cpu_s = (c->o->quick ? 1.0 : calib_budget(c, 8.0)) / ncpu;
     int per_cpu = (int)(per_cpu_s * 1e9 / (SPEED_SUB_NS * SPEED_SUBS));
     if (per_cpu < 20) per_cpu = 20;
     int n = 0, rc = GV_OK;
