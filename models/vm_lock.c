@@ -73,15 +73,14 @@
  * a signaller inside its section, a waiter before its mutex is released, a
  * woken waiter before it re-locks.  Not charged: a contended try's failed
  * CAS and the unlock that follows it (the line goes to the waiter and
- * back).  They lengthen
- * the waiter's way into its FUTEX_WAIT and delay the holder's unlock by
- * the same transfer, so the race between the two - whether the unlock
- * meets the waiter on its way in - comes out as without them; what they
- * add is CPU, two transfers per collision.  A profile without the key (0)
- * models none.  Measured in the executor's 3.1 mtime loop (docs/
- * validate.md, "The locks' lines"): the designated timer's section, from
- * its lock to its wait, took 1.3-1.6 us against the model's 1.0 us
- * without the lines (clock reads included).
+ * back).  They lengthen the waiter's way into its FUTEX_WAIT and delay the
+ * holder's unlock by the same transfer, so the race between the two -
+ * whether the unlock meets the waiter on its way in - comes out as without
+ * them; what they add is CPU, two transfers per collision.  A profile
+ * without the key (0) models none.  Measured in the executor's 3.1 mtime
+ * loop (docs/validate.md, "The locks' lines"): the designated timer's
+ * section, from its lock to its wait, took 1.3-1.6 us against the model's
+ * 1.0 us without the lines (clock reads included).
  */
 #include "vm_lock.h"
 
