@@ -23,6 +23,11 @@ function parse(    i) {
     for (i = 2; i <= NF; i++) if ($i ~ /^\[[0-9]+\]$/) { tid = $(i - 1); t = ts($(i + 1)); ev = $(i + 2); return 1 }
     return 0
 }
+# the worker's opens since its last switch out end: a stretch if 100 or more
+function end_run() {
+    if (run >= 100) { stretches++; carried += run }
+    total += run; run = 0
+}
 {
     if (!parse()) next
     n++; T[n] = t; E[n] = ev; TID[n] = tid
@@ -42,7 +47,7 @@ END {
             if (p in name) sw[name[p] " " S[i]]++
             if (p in name && last_in[p] != "") ran[p] = (T[i] - last_in[p]) * 1e6
             last_in[N[i]] = T[i]
-            if (p == w) { runs[run >= 100 ? "long" : "short"]++; if (run >= 100) carried += run; total += run; run = 0 }
+            if (p == w) end_run()
             if (pend != "" && p == waker) { out[pend " " (S[i] == "R" ? "preempted" : "slept")]++; pend = "" }
             continue
         }
@@ -56,11 +61,11 @@ END {
         }
         if (pend != "" && TID[i] == waker && E[i] ~ /^syscalls:/) { out[pend " next"]++; pend = "" }
     }
-    total += run; if (run >= 100) { runs["long"]++; carried += run }
+    end_run()
     printf "switches out: main %d slept, %d preempted; worker %d slept, %d preempted\n",
         sw["main S"], sw["main R"], sw["worker S"], sw["worker R"]
     printf "worker stretches of 100 or more opens: %d, carrying %d of %d messages (%.0f%%)\n",
-        runs["long"], carried, total, total ? 100 * carried / total : 0
+        stretches, carried, total, total ? 100 * carried / total : 0
     print "wakes, by how long the wakee ran before it slept: preempted at once / not (the waker's next traced call or its sleep first)"
     for (d = 0; d < 2; d++) {
         pair = d ? "main->worker" : "worker->main"
