@@ -2,6 +2,7 @@
  * row (the columns of `gvlsim run`): on pthreads (backend "pthread",
  * exec/exec_run.c) or as a Ruby program on a real Ruby (backend "ruby",
  * exec/ruby_run.c). */
+#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -10,8 +11,11 @@
 #include "../exec/exec.h"
 #include "../exec/ruby_run.h"
 #include "../input/scenario.h"
+#include "../common/afile.h"
 #include "../output/csv.h"
 #include "../output/summary.h"
+#include "../output/trace.h"
+#include "../sim/machine.h"
 #include "cli.h"
 #include "options.h"
 
@@ -38,6 +42,15 @@ static const struct args_opt exec_opts[] = {
     CLI_OPT_NO_HEADER,
     CLI_OPT_REPRODUCIBLE_H("leave the host_s column empty"),
     CLI_OPT_MACHINES,
+    { .name = "trace", .kind = ARGS_PATH,
+      .help = "--backend pthread: also write the threads' states over the\n"
+              "run (Chrome trace-event JSON, as `gvlsim run --trace`;\n"
+              "gzip-compressed if FILE ends in .gz), atomically; written\n"
+              "for a failed run too, up to the failure" },
+    { .name = "trace-max-events", .kind = ARGS_INT, .min = 1, .max = 1000000000,
+      .help = "cap on recorded state changes (default 2000000, 16 bytes\n"
+              "each, allocated before the run): the trace is cut at the\n"
+              "time the cap is reached, which is reported" },
     CLI_OPT_QUIET,
     CLI_OPT_END,
 };
@@ -57,7 +70,11 @@ const struct cli_command cli_cmd_exec = {
         "repeat runs and compare distributions.  The rest of the machine profile is the\n"
         "simulator's business.",
     .args = { exec_opts, "SCENARIO", 1, 1 },
-    .details = "--engine, --trace, --max-time and --force are simulator options (`gvlsim run`).",
+    .details = "--trace draws what each thread did when (running, wants_gvl, blocking, parked,\n"
+               "...) from the executor's own record of its state changes, the simulator's\n"
+               "thread tracks for a real run (no cores, timer thread or ready queues);\n"
+               "docs/output.md.  --engine, --max-time and --force are simulator options\n"
+               "(`gvlsim run`).",
     .exit_status = "0 ok, 2 usage, 3 invalid scenario or more cores than the host has,\n"
                    "4 run failed (deadlock, watchdog, unstable calibration, the Ruby program\n"
                    "failed), 5 I/O error, 6 no memory, 7 not supported (no ruby, or a setting\n"
@@ -76,13 +93,127 @@ static int write_result(const struct run_options *o, struct run_metrics *m, doub
     return rc;
 }
 
+/* The run's recorded state changes through the simulator's trace writer,
+ * written out to its temporary name (*out: to commit or abort); the
+ * time the record's or the writer's cap cut it in *cut (-1: complete),
+ * and the state changes dropped after it.
+ * GV_OK, GV_EIO or GV_ENOMEM (message in err). */
+static int trace_prepare_exec(const struct run_options *o, const struct scenario *scn, const struct exec_trace *x,
+                              struct trace **out, sim_time *cut, uint64_t *dropped, char *err, size_t errlen)
+{
+    *out = NULL;
+    *cut = -1;
+    *dropped = 0;
+    struct run_layout lay = { .scenario = scn->name, .policy = scn_policy_name(scn->runtime.gvl_policy),
+                              .seed = scn->seed, .ncores = scn->machine.cores, .nthreads = x->nthreads,
+                              .thread_names = (const char *const *)x->thread_names, .nractors = x->nractors,
+                              .ractor_names = (const char *const *)x->ractor_names, .backend = "pthread" };
+    enum thread_state *cur = calloc((size_t)x->nthreads + 1, sizeof *cur);
+    if (!cur) return gv_fail(err, errlen, GV_ENOMEM, "%s: out of memory", o->trace);
+    struct trace *t;
+    int rc = trace_open(&t, o->trace, (uint64_t)o->trace_max_events, &lay, err, errlen);
+    if (rc != GV_OK) {
+        free(cur);
+        return rc;
+    }
+    struct run_observer obs;
+    struct mach_observer mobs;
+    trace_observe(t, &obs, &mobs, NULL);
+    for (int i = 0; i < x->nthreads; i++) cur[i] = TS_COUNT;
+    /* the run's clock: ps from the start gate (a thread queued on its GVL
+     * before the gate starts at 0) */
+#define EXEC_PS(ns) ((ns) > x->start_ns ? (sim_time)((ns) - x->start_ns) * SIM_NS : 0)
+    for (size_t k = 0; k < x->nstates; k++) {
+        const struct exec_tlog_entry *e = &x->states[k];
+        if (e->t_ns > x->end_ns) break;  /* a failed run's threads leaving after it ended */
+        if ((int)e->thread >= x->nthreads || cur[e->thread] == (enum thread_state)e->to) continue;
+        obs.thread_state(obs.ctx, (int)e->thread, cur[e->thread], (enum thread_state)e->to, EXEC_PS(e->t_ns));
+        cur[e->thread] = (enum thread_state)e->to;
+    }
+    free(cur);
+    /* the record cut by its cap ends there, as a capped trace does */
+    if (x->cut_ns < x->end_ns) trace_cut(t, EXEC_PS(x->cut_ns), x->dropped);
+    trace_end(t, EXEC_PS(x->end_ns));
+#undef EXEC_PS
+    struct trace_stats st;
+    rc = trace_prepare(t, &st, err, errlen);
+    if (rc != GV_OK) {
+        trace_abort(t);
+        return rc;
+    }
+    if (st.truncated) {
+        *cut = st.cut_at;
+        *dropped = st.dropped;
+    }
+    *out = t;
+    return GV_OK;
+}
+
+/* Put the prepared trace in place; say so if it was cut or records a
+ * failed run. */
+static int trace_commit_exec(const struct run_options *o, struct trace *t, sim_time cut, uint64_t dropped,
+                             bool run_failed)
+{
+    char err[GV_ERRLEN];
+    if (trace_commit(t, NULL, err, sizeof err) != GV_OK) {
+        fprintf(stderr, "gvlsim exec: trace: %s\n", err);
+        return GV_EIO;
+    }
+    if (cut >= 0) {
+        char at[48];
+        csv_format_seconds(at, sizeof at, cut);
+        fprintf(stderr,
+                "gvlsim exec: trace %s capped at %ld events (--trace-max-events): it stops at t=%s s; "
+                "%" PRIu64 " later events were dropped\n",
+                o->trace, o->trace_max_events, at, dropped);
+    }
+    if (run_failed) fprintf(stderr, "gvlsim exec: trace %s written up to the failure\n", o->trace);
+    return GV_OK;
+}
+
 static int exec_pthread(const struct run_options *o, double max_spread, const struct scenario *scn,
                         double t0, char *err, size_t errlen)
 {
-    struct exec_opts eo = { .timeout_s = o->timeout, .stat_path = NULL, .max_spread = max_spread };
+    struct exec_opts eo = { .timeout_s = o->timeout, .stat_path = NULL, .max_spread = max_spread,
+                            .trace_max_events = o->trace ? (uint64_t)o->trace_max_events : 0 };
+    if (o->trace) {
+        /* a trace that cannot be created fails before the run, not after
+         * it (it is written once the run has ended) */
+        struct afile probe;
+        int prc = afile_open(&probe, o->trace, err, errlen);
+        if (prc != GV_OK) return prc;
+        afile_abort(&probe);
+    }
     struct exec_report rep;
     int rc = exec_run(scn, &eo, &rep, err, errlen);
-    if (rc == GV_OK) rc = write_result(o, &rep.m, t0, err, errlen);
+    /* the trace is prepared before the row is written and put in place
+     * after it: when either cannot be written, neither is (a failed run's
+     * trace alone) */
+    struct trace *t = NULL;
+    sim_time cut = -1;
+    uint64_t dropped = 0;
+    if (o->trace && rep.trace.thread_names && (rc == GV_OK || rc == GV_ERUN)) {
+        char terr[GV_ERRLEN];
+        int trc = trace_prepare_exec(o, scn, &rep.trace, &t, &cut, &dropped, terr, sizeof terr);
+        if (trc != GV_OK) {
+            fprintf(stderr, "gvlsim exec: trace: %s\n", terr);
+            if (rc == GV_OK) {
+                rc = trc;
+                snprintf(err, errlen, "the trace was not written (see above), nor the row");
+            }
+        }
+    }
+    bool ran = rc == GV_OK;
+    if (ran) rc = write_result(o, &rep.m, t0, err, errlen);
+    if (t) {
+        if (rc == GV_OK || (!ran && rc == GV_ERUN)) {
+            int trc = trace_commit_exec(o, t, cut, dropped, !ran);
+            if (rc == GV_OK) rc = trc;
+            if (trc != GV_OK && ran) snprintf(err, errlen, "the row was written, the trace not (see above)");
+        } else {
+            trace_abort(t);
+        }
+    }
     if (rc == GV_OK && !o->quiet) exec_summary_write(stderr, &rep);
     exec_report_free(&rep);
     return rc;
@@ -119,6 +250,11 @@ static int exec_cmd(const struct args *a)
     bool ruby = args_num(a, "backend", 0) == 1;
     if (!ruby && (args_has(a, "ruby") || args_has(a, "ruby-opt") || args_has(a, "print-program")))
         return cli_usage_error(&cli_cmd_exec, "--ruby, --ruby-opt and --print-program need --backend ruby");
+    if (ruby && (args_has(a, "trace") || args_has(a, "trace-max-events")))
+        return cli_usage_error(&cli_cmd_exec, "--trace and --trace-max-events are for --backend pthread (a Ruby "
+                                              "records no state changes of its threads here)");
+    if (args_has(a, "trace-max-events") && !args_has(a, "trace"))
+        return cli_usage_error(&cli_cmd_exec, "--trace-max-events is for --trace");
     double max_spread = cli_max_spread(a);
 
     double t0 = cli_host_now();

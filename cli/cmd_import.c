@@ -60,7 +60,8 @@ const struct cli_command cli_cmd_import = {
     .summary = "turn a recorded GVL trace into a scenario that replays it",
     .description =
         "FORMAT is gvl-tracing: TRACE is a trace of the gvl-tracing gem (Chrome\n"
-        "trace-event JSON, plain or .gz) or one written by `gvlsim run --trace`.  Each traced thread replays its\n"
+        "trace-event JSON, plain or .gz) or one written by `gvlsim run --trace` or\n"
+        "`gvlsim exec --trace`.  Each traced thread replays its\n"
         "own history: running and gc become compute of the measured length,\n"
         "sleeping a sleep, waiting an I/O of the measured length or a wait that\n"
         "another thread ends (a queue, a mutex, a join: never frozen into a\n"

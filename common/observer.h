@@ -36,6 +36,10 @@ struct run_layout {
     const char *const *thread_names;   /* nthreads names: "main", "worker#3" */
     int nractors;
     const char *const *ractor_names;   /* nractors names */
+    /* NULL: a simulated run; else the real backend that ran it ("pthread"),
+     * which records its threads' states only: no cores, timer thread or
+     * ready queues */
+    const char *backend;
 };
 
 #endif

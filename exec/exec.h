@@ -19,6 +19,7 @@
 
 #include "../input/scenario.h"
 #include "../common/metrics.h"
+#include "exec_tlog.h"
 
 /* The busy-loop calibration (exec_work.c). */
 struct exec_calibration {
@@ -36,6 +37,21 @@ struct exec_opts {
      * small scenarios in one process); NULL: calibrate */
     const struct exec_calibration *calibration;
     double max_spread;       /* the calibration's largest accepted spread; <= 0: 0.10 */
+    /* record the threads' state changes, at most about this many (whole
+     * blocks, exec_tlog.h; 0: none) into exec_report.trace */
+    uint64_t trace_max_events;
+};
+
+/* A run's recorded state changes (exec_opts.trace_max_events). */
+struct exec_trace {
+    struct exec_tlog_entry *states;  /* in time order */
+    size_t nstates;
+    int64_t start_ns, end_ns;        /* the run's start (the gate) and end, on the same clock */
+    int64_t cut_ns;                  /* the record ends here (INT64_MAX: complete) */
+    uint64_t dropped;                /* state changes after the cut, not in states */
+    int nthreads, nractors;
+    char **thread_names;             /* "main", "worker#3", by thread index (scenario order) */
+    char **ractor_names;
 };
 
 /* What a run measured beyond the CSV columns (printed in the summary). */
@@ -51,6 +67,7 @@ struct exec_report {
     uint64_t proc_invol_switches;
     double proc_user_s, proc_sys_s;
     bool stopped_at_time;          /* ended by stop.time */
+    struct exec_trace trace;       /* with trace_max_events > 0 and a run that ended */
 };
 
 /* Run `scn` for real.  Returns GV_OK with `rep` filled, or GV_EINVAL /

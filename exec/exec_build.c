@@ -165,6 +165,7 @@ void exec_vm_free(struct exec_vm *vm)
     free(vm->iseq_seen);
     free(vm->shared_counter);
     free(vm->objspace_line);
+    exec_tlog_free(&vm->tlog);
     exec_vmlock_destroy(vm);
     pthread_mutex_destroy(&vm->sched_lock);
     pthread_mutex_destroy(&vm->life_lock);
@@ -307,6 +308,7 @@ int exec_vm_build(const struct scenario *scn, const struct exec_opts *opts, stru
             if (!th->core.cur.samples) goto oom;
         }
     }
+    if (opts && opts->trace_max_events > 0 && exec_tlog_init(&vm->tlog, opts->trace_max_events, nthreads) != GV_OK) goto oom;
     *out = vm;
     return GV_OK;
 

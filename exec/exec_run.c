@@ -226,6 +226,25 @@ static int collect_measures(struct exec_vm *vm, struct run_metrics *m)
     return GV_OK;
 }
 
+/* --trace: the recorded state changes, in time order, and the names of
+ * the threads and Ractors (the VM goes with the run).  GV_OK or GV_ENOMEM. */
+static int collect_trace(struct exec_vm *vm, struct exec_trace *tr)
+{
+    tr->start_ns = vm->t_start_ns;
+    tr->end_ns = vm->t_end_ns > 0 ? vm->t_end_ns : exec_now_ns();  /* a failed run: now */
+    int rc = exec_tlog_sorted(&vm->tlog, &tr->states, &tr->nstates, &tr->cut_ns, &tr->dropped);
+    if (rc != GV_OK) return rc;
+    for (int i = 0; i < vm->nthreads; i++) tr->dropped += vm->threads[i].tlog.dropped;
+    tr->thread_names = calloc((size_t)vm->nthreads + 1, sizeof *tr->thread_names);
+    tr->ractor_names = calloc((size_t)vm->nractors + 1, sizeof *tr->ractor_names);
+    if (!tr->thread_names || !tr->ractor_names) return GV_ENOMEM;
+    for (; tr->nthreads < vm->nthreads; tr->nthreads++)
+        if (!(tr->thread_names[tr->nthreads] = strdup(vm->threads[tr->nthreads].core.name))) return GV_ENOMEM;
+    for (; tr->nractors < vm->nractors; tr->nractors++)
+        if (!(tr->ractor_names[tr->nractors] = strdup(vm->ractors[tr->nractors].core.name))) return GV_ENOMEM;
+    return GV_OK;
+}
+
 static void collect(struct exec_vm *vm, const struct rusage *ru0, const struct rusage *ru1,
                     struct exec_report *rep)
 {
@@ -307,7 +326,8 @@ static int supervise(struct exec_vm *vm, double timeout_s, bool *stopped, char *
     pthread_mutex_lock(&vm->life_lock);
     for (;;) {
         if (vm->failed) {  /* before all_done: the failing thread may have been the last */
-            int64_t t = exec_now_ns() - vm->t_start_ns;
+            vm->t_end_ns = exec_now_ns();  /* (a trace of the run ends here) */
+            int64_t t = vm->t_end_ns - vm->t_start_ns;
             pthread_mutex_unlock(&vm->life_lock);
             gv_fail(err, errlen, GV_ERUN, "%s: the run failed after %.6f s: %s. Threads:", scn->file,
                     (double)t * 1e-9, vm->fail_msg);
@@ -316,7 +336,8 @@ static int supervise(struct exec_vm *vm, double timeout_s, bool *stopped, char *
         }
         if (vm->all_done) break;
         if (vm->deadlock) {
-            int64_t t = exec_now_ns() - vm->t_start_ns;
+            vm->t_end_ns = exec_now_ns();  /* (a trace of the run ends here) */
+            int64_t t = vm->t_end_ns - vm->t_start_ns;
             pthread_mutex_unlock(&vm->life_lock);
             gv_fail(err, errlen, GV_ERUN,
                     "%s: deadlock after %.6f s: every living thread is parked and nothing can wake it:",
@@ -326,6 +347,7 @@ static int supervise(struct exec_vm *vm, double timeout_s, bool *stopped, char *
         }
         int64_t now = exec_now_ns();
         if (now >= watchdog) {
+            vm->t_end_ns = now;
             pthread_mutex_unlock(&vm->life_lock);
             gv_fail(err, errlen, GV_ERUN,
                     "%s: watchdog: the run did not finish within %g s (--timeout); stopped it. Threads:",
@@ -442,6 +464,9 @@ int exec_run(const struct scenario *scn, const struct exec_opts *opts, struct ex
         if (collect_measures(vm, &rep->m) != GV_OK)
             rc = gv_fail(err, errlen, GV_ENOMEM, "out of memory for the samples of the measures");
     }
+    /* the record of a run that failed too, up to the failure (every thread left) */
+    if (joined && vm->tlog.mem && vm->t_start_ns > 0 && collect_trace(vm, &rep->trace) != GV_OK && rc == GV_OK)
+        rc = gv_fail(err, errlen, GV_ENOMEM, "out of memory for the trace");
     if (!joined) {
         /* a thread is stuck in a long call: its memory must outlive it */
         size_t off = strlen(err);
@@ -462,6 +487,13 @@ void exec_report_free(struct exec_report *rep)
     free(rep->m.measures);
     rep->m.measures = NULL;
     rep->m.nmeasures = 0;
+    struct exec_trace *tr = &rep->trace;
+    for (int i = 0; tr->thread_names && i < tr->nthreads; i++) free(tr->thread_names[i]);
+    for (int r = 0; tr->ractor_names && r < tr->nractors; r++) free(tr->ractor_names[r]);
+    free(tr->thread_names);
+    free(tr->ractor_names);
+    free(tr->states);
+    memset(tr, 0, sizeof *tr);
 }
 
 void exec_summary_write(FILE *f, const struct exec_report *rep)

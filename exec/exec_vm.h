@@ -37,6 +37,7 @@
 #include "exec.h"
 #include "exec_clock.h"
 #include "exec_syscall.h"
+#include "exec_tlog.h"
 
 struct exec_vm;
 struct exec_thread;
@@ -130,6 +131,7 @@ struct exec_thread {
     enum thread_state ts;
     int64_t ts_since_ns;
     int64_t ts_ns[TS_COUNT];
+    struct exec_tlog_cursor tlog;          /* its state changes, for --trace (vm->tlog) */
     struct exec_thread_counts c;
     struct exec_actor_counts ac;
     struct rusage ru_start, ru_end;
@@ -253,6 +255,7 @@ struct exec_vm {
     atomic_bool stopping;                  /* stop.time reached */
     atomic_ullong gvl_violations;          /* a thread acquired a GVL another thread held */
     struct exec_actor_counts controller_counts;
+    struct exec_tlog tlog;                 /* --trace: the threads' state changes (mem NULL: none) */
 };
 
 /* The executor's thread / Ractor that embeds a core one. */
@@ -279,6 +282,10 @@ static inline void exec_state_set_at(struct exec_thread *th, enum thread_state t
     if (t_ns > th->ts_since_ns || th->ts == TS_COUNT) th->ts_since_ns = t_ns;
     th->ts = to;
     atomic_store_explicit(&th->pub_state, (int)to, memory_order_relaxed);
+    /* --trace: the change at the time the accounting took (never before
+     * the thread's previous one) */
+    if (th->vm->tlog.mem)
+        exec_tlog_add(&th->vm->tlog, &th->tlog, (uint32_t)(th - th->vm->threads), (int)to, th->ts_since_ns);
 }
 
 /* ... now. */

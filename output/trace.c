@@ -354,7 +354,7 @@ int trace_open(struct trace **out, const char *path, uint64_t max_events,
     struct trace *t = calloc(1, sizeof *t);
     if (!t) return gv_fail(err, errlen, GV_ENOMEM, "%s: out of memory", path);
     t->nthreads = lay->nthreads;
-    t->ncores = lay->ncores;
+    t->ncores = lay->backend ? 0 : lay->ncores;  /* a real run's cores are not recorded */
     t->nractors = lay->nractors;
     t->th = calloc((size_t)(t->nthreads ? t->nthreads : 1), sizeof *t->th);
     t->core = calloc((size_t)t->ncores, sizeof *t->core);
@@ -378,8 +378,9 @@ int trace_open(struct trace **out, const char *path, uint64_t max_events,
     t->reserve = (uint64_t)t->nthreads + (uint64_t)t->ncores + 1 + 1;
 
     char pname[512];
-    snprintf(pname, sizeof pname, "%s [%s, %d core%s, seed %" PRIu64 "]", lay->scenario,
-             lay->policy, lay->ncores, lay->ncores == 1 ? "" : "s", lay->seed);
+    snprintf(pname, sizeof pname, "%s [%s%s%s, %d core%s, seed %" PRIu64 "]", lay->scenario,
+             lay->backend ? lay->backend : "", lay->backend ? ": " : "", lay->policy, lay->ncores,
+             lay->ncores == 1 ? "" : "s", lay->seed);
     trace_put(t, "{\"traceEvents\":[");
     write_meta(t, "process_name", tid_thread(0), "name", pname, 0);
     char name[64];
@@ -388,17 +389,19 @@ int trace_open(struct trace **out, const char *path, uint64_t max_events,
         write_meta(t, "thread_name", tid_thread(i), "name", lay->thread_names[i], 0);
         write_meta(t, "thread_sort_index", tid_thread(i), "sort_index", NULL, sort++);
     }
-    write_meta(t, "thread_name", tid_timer(t), "name", "timer thread", 0);
-    write_meta(t, "thread_sort_index", tid_timer(t), "sort_index", NULL, sort++);
+    if (!lay->backend) {
+        write_meta(t, "thread_name", tid_timer(t), "name", "timer thread", 0);
+        write_meta(t, "thread_sort_index", tid_timer(t), "sort_index", NULL, sort++);
+    }
     for (int c = 0; c < t->ncores; c++) {
         snprintf(name, sizeof name, "core %d", c);
         write_meta(t, "thread_name", tid_core(t, c), "name", name, 0);
         write_meta(t, "thread_sort_index", tid_core(t, c), "sort_index", NULL, sort++);
     }
-    /* counters start at zero */
-    for (int r = 0; r < t->nractors; r++)
+    /* counters start at zero (a simulated run's) */
+    for (int r = 0; !lay->backend && r < t->nractors; r++)
         if (admit(t, 0)) write_counter(t, "readyq", t->ractor_names[r], 0, 0);
-    if (admit(t, 0)) write_counter(t, "cores", "busy", 0, 0);
+    if (!lay->backend && admit(t, 0)) write_counter(t, "cores", "busy", 0, 0);
     *out = t;
     return GV_OK;
 }
@@ -416,6 +419,12 @@ void trace_observe(struct trace *t, struct run_observer *obs, struct mach_observ
     obs->counter = on_counter;
     mobs->ctx = t;
     mobs->core_change = on_core_change;
+}
+
+void trace_cut(struct trace *t, sim_time at, uint64_t dropped)
+{
+    if (!t->cut) cut_here(t, at);
+    t->dropped += dropped;
 }
 
 void trace_end(struct trace *t, sim_time end)

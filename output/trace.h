@@ -24,6 +24,8 @@
  * "trace_truncated" marks t) and every later event is counted, not
  * written; the count is in the trailing "metadata" object
  * (dropped_events, truncated_at_us) and in trace_stats().
+ * A real run (run_layout.backend: `gvlsim exec --trace`) has the thread
+ * tracks alone, fed after the run from the executor's record.
  * The file (".gz" = gzip) is written atomically: only trace_commit puts it
  * in place, after trace_prepare has written it all out.  The format is
  * documented in docs/output.md. */
@@ -60,6 +62,11 @@ void trace_observe(struct trace *t, struct run_observer *obs, struct mach_observ
                    const struct mach_task *timer);
 /* Close every open slice at `end` (the run's end, or the time it failed). */
 void trace_end(struct trace *t, sim_time end);
+/* Cut the trace at `at` as the cap does, for a record that ends there (a
+ * real run's, exec/exec_tlog.h), `dropped` more events counted as dropped:
+ * open slices end at `at`, the instant "trace_truncated" marks it, and
+ * later events are counted, not written. */
+void trace_cut(struct trace *t, sim_time at, uint64_t dropped);
 /* Write the trailer and the whole file out to its temporary name (the
  * first phase of a commit: see common/afile.h), detaching the observers.
  * GV_OK, or GV_EIO with nothing left on disk; t stays to be committed or

@@ -108,7 +108,7 @@ expect_line err 'gvlsim run: option --seed given twice (it takes one value)' "--
 # shellcheck disable=SC2086
 usage_error "misspelt option" run $scn --sed 3
 expect_line err 'gvlsim run: unknown option "--sed" (did you mean "--set"?)' "misspelt option"
-usage_error "--trace on exec" exec scenarios/mtime_loop.json --trace "$tmp/t.json"
+usage_error "--trace on exec --backend ruby" exec scenarios/mtime_loop.json --backend ruby --trace "$tmp/t.json"
 usage_error "a missing value" check tests/data/minimal.json --machines
 
 # -- integers

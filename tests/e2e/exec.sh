@@ -2,7 +2,8 @@
 # exec.sh BINARY - `gvlsim exec` end to end on small sizes: the CSV row of a
 # real run under every policy, ops and syscalls counted exactly, barriers,
 # the instruction counter, the affinity error, deadlock and watchdog
-# reports (exit 4, no output file), refused simulator options.  Nothing
+# reports (exit 4, no output file), refused simulator options (--trace:
+# exec_trace.sh).  Nothing
 # here depends on timing.
 # real-threads: gvlsim exec (`make test` runs such scripts with nothing else at work: tests/e2e/run.sh)
 set -u
@@ -85,8 +86,6 @@ checks=$((checks + 1))
 [ -z "$(ls "$tmp" | grep h.csv)" ] || fail "watchdog left an output or temporary file"
 
 # -- simulator-only options are refused
-run $X $mtime --trace "$tmp/t.json"
-expect_code 2 "--trace"
 run $X $mtime --engine simgrid
 expect_code 2 "--engine"
 run $X $mtime --force

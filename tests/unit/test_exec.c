@@ -244,6 +244,67 @@ static void test_queue_pingpong(void)
     }
 }
 
+/* --trace's record (exec_opts.trace_max_events): the ping-pong under
+ * every policy, its state changes in time order, each thread's intervals
+ * summing to exactly the state times of the row; a small pool cut, its
+ * record ending at the cut. */
+static void test_state_record(void)
+{
+    static struct scn_op pbody[2], cbody[2];
+    pbody[0] = op_queue(OP_QUEUE_PUSH, 0);
+    pbody[1] = op_syscall(CALL_WRITE_DEVNULL, 0, true);
+    cbody[0] = op_queue(OP_QUEUE_POP, 0);
+    cbody[1] = op_compute_us(1);
+    static struct scn_prog pp = { pbody, 2 }, cp = { cbody, 2 };
+    struct scn_op pops[] = { op_loop(500, &cp, true) };
+    struct scn_op pushes[] = { op_loop(500, &pp, false) };
+    struct scn_thread th[] = { { "main", 1, { pops, 1 }, 0, false }, { "worker", 1, { pushes, 1 }, 0, false } };
+    struct scn_ractor r = { "main", 1, th, 2 };
+    struct scn_queue q = { "q", 0 };
+    for (int p = 0; p <= GVL_POLICY_COUNT; p++) {
+        bool small = p == GVL_POLICY_COUNT;  /* last: eager again, a pool of 64 */
+        struct scenario s = make_scenario(host_cpus() >= 2 ? 2 : 1, &r, 1);
+        s.queues = &q;
+        s.nqueues = 1;
+        s.runtime.gvl_policy = small ? GVL_POLICY_EAGER : (enum scn_gvl_policy)p;
+        struct result res;
+        memset(&res, 0, sizeof res);
+        struct exec_opts o = { .timeout_s = 60, .stat_path = "/", .calibration = &calib,
+                               .trace_max_events = small ? 64 : 100000 };
+        res.rc = exec_run(&s, &o, &res.rep, res.err, sizeof res.err);
+        ASSERT_EQ(res.rc, GV_OK);
+        const struct exec_trace *x = &res.rep.trace;
+        ASSERT_EQ(x->nthreads, 2);
+        ASSERT_STREQ(x->thread_names[0], "main");
+        ASSERT_STREQ(x->thread_names[1], "worker");
+        ASSERT(x->nstates > 0);
+        if (small) {
+            ASSERT(x->cut_ns < x->end_ns && x->dropped > 0);
+            ASSERT(x->nstates <= 64);
+        } else {
+            ASSERT_EQ(x->cut_ns, INT64_MAX);
+            ASSERT_EQ(x->dropped, 0);
+        }
+        int64_t sum[TS_COUNT] = { 0 }, since[2] = { 0, 0 };
+        int cur[2] = { TS_COUNT, TS_COUNT };
+        for (size_t k = 0; k < x->nstates; k++) {
+            const struct exec_tlog_entry *e = &x->states[k];
+            ASSERT(e->thread < 2);
+            ASSERT(k == 0 || e->t_ns >= x->states[k - 1].t_ns);
+            ASSERT(e->t_ns <= x->cut_ns);
+            if (cur[e->thread] < TS_COUNT) sum[cur[e->thread]] += e->t_ns - since[e->thread];
+            cur[e->thread] = e->to;
+            since[e->thread] = e->t_ns;
+        }
+        if (!small) {
+            ASSERT_EQ(cur[0], TS_COUNT);  /* both ended */
+            ASSERT_EQ(cur[1], TS_COUNT);
+            for (int st = 0; st < TS_COUNT; st++) ASSERT_EQ(sum[st] * 1000, res.rep.m.state_time[st]);
+        }
+        done(&res);
+    }
+}
+
 /* A queue with items at the start and several poppers: each item once. */
 static void test_queue_initial_items(void)
 {
@@ -898,6 +959,7 @@ int main(void)
     RUN(test_calibration);
     RUN(test_every_op_once_every_policy);
     RUN(test_queue_pingpong);
+    RUN(test_state_record);
     RUN(test_queue_initial_items);
     RUN(test_quantum_ticks);
     RUN(test_timer_counts);
