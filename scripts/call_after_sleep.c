@@ -79,12 +79,9 @@ static void *player(void *p)
 
 static int run_one(struct run *r)
 {
-    pthread_t th[2];
     struct arg a[2] = { { r, 0 }, { r, 1 } };
     atomic_store(&r->turn, 0);
-    for (int i = 0; i < 2; i++)
-        if (pthread_create(&th[i], NULL, player, &a[i]) != 0) return -1;
-    for (int i = 0; i < 2; i++) pthread_join(th[i], NULL);
+    if (run_two(player, &a[0], &a[1]) != 0) return -1;
     printf("%-9s %-5s", what_name[r->what], r->sleep ? "futex" : "spin");
     for (int k = 0; k < CALLS; k++) {
         long long *v = r->t[k];

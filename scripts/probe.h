@@ -3,8 +3,8 @@
  * line_load_then_add.c, futex_window.c, wake_after_sleep.c,
  * call_after_sleep.c, round_after_switch.c, wake_pingpong.c, handoff_cpu.c, release_signal.c,
  * relock_race.c, pack_util.c, timed_wake.c, futex_eagain.c) share: the
- * monotonic clock, a busy spin, the calling thread's CPUs and a qsort
- * comparator of long longs.  Header only, so that each probe still builds
+ * monotonic clock, a busy spin, the calling thread's CPUs, a pair of
+ * threads run to their end and a qsort comparator of long longs.  Header only, so that each probe still builds
  * with one `cc -O2 -pthread scripts/NAME.c` (tests/e2e/probes.sh builds
  * them all). */
 #ifndef SCRIPTS_PROBE_H
@@ -13,6 +13,7 @@
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE
 #endif
+#include <pthread.h>
 #include <sched.h>
 #include <stdlib.h>
 #include <time.h>
@@ -39,6 +40,18 @@ static inline void allow(int a, int b)
     CPU_SET(a, &s);
     if (b >= 0) CPU_SET(b, &s);
     sched_setaffinity(0, sizeof s, &s);
+}
+
+/* fn(a0) and fn(a1) on two new threads, both waited for; -1 if one could
+ * not be created (the first may be left running: the probe then exits). */
+static inline int run_two(void *(*fn)(void *), void *a0, void *a1)
+{
+    pthread_t th[2];
+    if (pthread_create(&th[0], NULL, fn, a0) != 0) return -1;
+    if (pthread_create(&th[1], NULL, fn, a1) != 0) return -1;
+    pthread_join(th[0], NULL);
+    pthread_join(th[1], NULL);
+    return 0;
 }
 
 /* qsort(3) order of long longs (timings in ns). */

@@ -123,12 +123,9 @@ static void show(const char *what, long long *v, int n)
 
 static int run_one(struct run *r)
 {
-    pthread_t th[2];
     struct arg a[2] = { { r, 0 }, { r, 1 } };
     atomic_store(&r->turn, 0);
-    for (int i = 0; i < 2; i++)
-        if (pthread_create(&th[i], NULL, player, &a[i]) != 0) return -1;
-    for (int i = 0; i < 2; i++) pthread_join(th[i], NULL);
+    if (run_two(player, &a[0], &a[1]) != 0) return -1;
     if (r->alone) printf("alone                ");
     else printf("switch, other %4zu KiB", r->touch / 1024);
     show("round", r->round, r->rounds);

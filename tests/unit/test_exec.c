@@ -213,23 +213,40 @@ static void test_every_op_once_every_policy(void)
     }
 }
 
+/* A queue ping-pong of n messages: main pops and computes 1 us, the
+ * worker pushes and writes /dev/null (the GVL released around it). */
+struct pingpong {
+    struct scn_op pbody[2], cbody[2], pops[1], pushes[1];
+    struct scn_prog pp, cp;
+    struct scn_thread th[2];
+    struct scn_ractor r;
+    struct scn_queue q;
+};
+
+static void pingpong_init(struct pingpong *g, int n)
+{
+    g->pbody[0] = op_queue(OP_QUEUE_PUSH, 0);
+    g->pbody[1] = op_syscall(CALL_WRITE_DEVNULL, 0, true);
+    g->cbody[0] = op_queue(OP_QUEUE_POP, 0);
+    g->cbody[1] = op_compute_us(1);
+    g->pp = (struct scn_prog){ g->pbody, 2 };
+    g->cp = (struct scn_prog){ g->cbody, 2 };
+    g->pops[0] = op_loop(n, &g->cp, true);
+    g->pushes[0] = op_loop(n, &g->pp, false);
+    g->th[0] = (struct scn_thread){ "main", 1, { g->pops, 1 }, 0, false };
+    g->th[1] = (struct scn_thread){ "worker", 1, { g->pushes, 1 }, 0, false };
+    g->r = (struct scn_ractor){ "main", 1, g->th, 2 };
+    g->q = (struct scn_queue){ "q", 0 };
+}
+
 /* Queue ping-pong: every message popped once, the popper parks. */
 static void test_queue_pingpong(void)
 {
-    static struct scn_op pbody[2], cbody[2];
-    pbody[0] = op_queue(OP_QUEUE_PUSH, 0);
-    pbody[1] = op_syscall(CALL_WRITE_DEVNULL, 0, true);
-    cbody[0] = op_queue(OP_QUEUE_POP, 0);
-    cbody[1] = op_compute_us(1);
-    static struct scn_prog pp = { pbody, 2 }, cp = { cbody, 2 };
-    struct scn_op pops[] = { op_loop(2000, &cp, true) };
-    struct scn_op pushes[] = { op_loop(2000, &pp, false) };
-    struct scn_thread th[] = { { "main", 1, { pops, 1 }, 0, false }, { "worker", 1, { pushes, 1 }, 0, false } };
-    struct scn_ractor r = { "main", 1, th, 2 };
-    struct scn_queue q = { "q", 0 };
+    static struct pingpong g;
+    pingpong_init(&g, 2000);
     for (int p = 0; p < GVL_POLICY_COUNT; p++) {
-        struct scenario s = make_scenario(1, &r, 1);
-        s.queues = &q;
+        struct scenario s = make_scenario(1, &g.r, 1);
+        s.queues = &g.q;
         s.nqueues = 1;
         s.runtime.gvl_policy = (enum scn_gvl_policy)p;
         struct result res;
@@ -250,21 +267,12 @@ static void test_queue_pingpong(void)
  * record ending at the cut. */
 static void test_state_record(void)
 {
-    static struct scn_op pbody[2], cbody[2];
-    pbody[0] = op_queue(OP_QUEUE_PUSH, 0);
-    pbody[1] = op_syscall(CALL_WRITE_DEVNULL, 0, true);
-    cbody[0] = op_queue(OP_QUEUE_POP, 0);
-    cbody[1] = op_compute_us(1);
-    static struct scn_prog pp = { pbody, 2 }, cp = { cbody, 2 };
-    struct scn_op pops[] = { op_loop(500, &cp, true) };
-    struct scn_op pushes[] = { op_loop(500, &pp, false) };
-    struct scn_thread th[] = { { "main", 1, { pops, 1 }, 0, false }, { "worker", 1, { pushes, 1 }, 0, false } };
-    struct scn_ractor r = { "main", 1, th, 2 };
-    struct scn_queue q = { "q", 0 };
+    static struct pingpong g;
+    pingpong_init(&g, 500);
     for (int p = 0; p <= GVL_POLICY_COUNT; p++) {
         bool small = p == GVL_POLICY_COUNT;  /* last: eager again, a pool of 64 */
-        struct scenario s = make_scenario(host_cpus() >= 2 ? 2 : 1, &r, 1);
-        s.queues = &q;
+        struct scenario s = make_scenario(host_cpus() >= 2 ? 2 : 1, &g.r, 1);
+        s.queues = &g.q;
         s.nqueues = 1;
         s.runtime.gvl_policy = small ? GVL_POLICY_EAGER : (enum scn_gvl_policy)p;
         struct result res;
