@@ -3,6 +3,7 @@
  * core/expand.c; then every lock, condvar and queue is created. */
 #include "exec_build.h"
 
+#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -308,7 +309,11 @@ int exec_vm_build(const struct scenario *scn, const struct exec_opts *opts, stru
             if (!th->core.cur.samples) goto oom;
         }
     }
-    if (opts && opts->trace_max_events > 0 && exec_tlog_init(&vm->tlog, opts->trace_max_events, nthreads) != GV_OK) goto oom;
+    if (opts && opts->trace_max_events > 0 && exec_tlog_init(&vm->tlog, opts->trace_max_events, nthreads) != GV_OK) {
+        exec_vm_free(vm);
+        return gv_fail(err, errlen, GV_ENOMEM, "%s: out of memory for a record of %" PRIu64 " state changes "
+                       "(--trace-max-events: 16 bytes each)", scn->file, opts->trace_max_events);
+    }
     *out = vm;
     return GV_OK;
 

@@ -17,8 +17,8 @@ int exec_tlog_init(struct exec_tlog *l, uint64_t max_entries, int nthreads)
     uint64_t nblocks = (max_entries + block - 1) / block;
     if (nblocks == 0) nblocks = 1;
     if (nblocks > UINT32_MAX || nblocks > SIZE_MAX / (block * sizeof *l->mem)) return GV_ENOMEM;
-    /* calloc's pages may be untouched (mmap): touch them now, before the
-     * run, with the zeroes `used` needs */
+    /* not calloc, whose pages may stay untouched (mmap) until the run
+     * writes them: touched now, with the zeroes `used` needs */
     size_t bytes = (size_t)(nblocks * block) * sizeof *l->mem;
     l->mem = malloc(bytes);
     if (!l->mem) return GV_ENOMEM;
