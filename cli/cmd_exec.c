@@ -2,7 +2,6 @@
  * row (the columns of `gvlsim run`): on pthreads (backend "pthread",
  * exec/exec_run.c) or as a Ruby program on a real Ruby (backend "ruby",
  * exec/ruby_run.c). */
-#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -94,16 +93,13 @@ static int write_result(const struct run_options *o, struct run_metrics *m, doub
 }
 
 /* The run's recorded state changes through the simulator's trace writer,
- * written out to its temporary name (*out: to commit or abort); the
- * time the record's or the writer's cap cut it in *cut (-1: complete),
- * and the state changes dropped after it.
+ * written out to its temporary name (*out: to commit or abort), its
+ * stats in *st (cut by the record's cap or the writer's).
  * GV_OK, GV_EIO or GV_ENOMEM (message in err). */
 static int trace_prepare_exec(const struct run_options *o, const struct scenario *scn, const struct exec_trace *x,
-                              struct trace **out, sim_time *cut, uint64_t *dropped, char *err, size_t errlen)
+                              struct trace **out, struct trace_stats *st, char *err, size_t errlen)
 {
     *out = NULL;
-    *cut = -1;
-    *dropped = 0;
     struct run_layout lay = { .scenario = scn->name, .policy = scn_policy_name(scn->runtime.gvl_policy),
                               .seed = scn->seed, .ncores = scn->machine.cores, .nthreads = x->nthreads,
                               .thread_names = (const char *const *)x->thread_names, .nractors = x->nractors,
@@ -135,39 +131,12 @@ static int trace_prepare_exec(const struct run_options *o, const struct scenario
     if (x->cut_ns < x->end_ns) trace_cut(t, EXEC_PS(x->cut_ns), x->dropped);
     trace_end(t, EXEC_PS(x->end_ns));
 #undef EXEC_PS
-    struct trace_stats st;
-    rc = trace_prepare(t, &st, err, errlen);
+    rc = trace_prepare(t, st, err, errlen);
     if (rc != GV_OK) {
         trace_abort(t);
         return rc;
     }
-    if (st.truncated) {
-        *cut = st.cut_at;
-        *dropped = st.dropped;
-    }
     *out = t;
-    return GV_OK;
-}
-
-/* Put the prepared trace in place; say so if it was cut or records a
- * failed run. */
-static int trace_commit_exec(const struct run_options *o, struct trace *t, sim_time cut, uint64_t dropped,
-                             bool run_failed)
-{
-    char err[GV_ERRLEN];
-    if (trace_commit(t, NULL, err, sizeof err) != GV_OK) {
-        fprintf(stderr, "gvlsim exec: trace: %s\n", err);
-        return GV_EIO;
-    }
-    if (cut >= 0) {
-        char at[48];
-        csv_format_seconds(at, sizeof at, cut);
-        fprintf(stderr,
-                "gvlsim exec: trace %s capped at %ld events (--trace-max-events): it stops at t=%s s; "
-                "%" PRIu64 " later events were dropped\n",
-                o->trace, o->trace_max_events, at, dropped);
-    }
-    if (run_failed) fprintf(stderr, "gvlsim exec: trace %s written up to the failure\n", o->trace);
     return GV_OK;
 }
 
@@ -190,11 +159,10 @@ static int exec_pthread(const struct run_options *o, double max_spread, const st
      * after it: when either cannot be written, neither is (a failed run's
      * trace alone) */
     struct trace *t = NULL;
-    sim_time cut = -1;
-    uint64_t dropped = 0;
+    struct trace_stats st;
     if (o->trace && rep.trace.thread_names && (rc == GV_OK || rc == GV_ERUN)) {
         char terr[GV_ERRLEN];
-        int trc = trace_prepare_exec(o, scn, &rep.trace, &t, &cut, &dropped, terr, sizeof terr);
+        int trc = trace_prepare_exec(o, scn, &rep.trace, &t, &st, terr, sizeof terr);
         if (trc != GV_OK) {
             fprintf(stderr, "gvlsim exec: trace: %s\n", terr);
             if (rc == GV_OK) {
@@ -207,7 +175,7 @@ static int exec_pthread(const struct run_options *o, double max_spread, const st
     if (ran) rc = write_result(o, &rep.m, t0, err, errlen);
     if (t) {
         if (rc == GV_OK || (!ran && rc == GV_ERUN)) {
-            int trc = trace_commit_exec(o, t, cut, dropped, !ran);
+            int trc = run_options_trace_commit("exec", o, t, &st, !ran);
             if (rc == GV_OK) rc = trc;
             if (trc != GV_OK && ran) snprintf(err, errlen, "the row was written, the trace not (see above)");
         } else {

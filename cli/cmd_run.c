@@ -1,6 +1,5 @@
 /* cmd_run.c - `gvlsim run`: simulate one scenario, write one CSV row. */
 #include <errno.h>
-#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -95,29 +94,6 @@ static int trace_finish(void *ctx, struct vm *vm, int run_rc, sim_time end, char
     return rc;
 }
 
-/* Put the prepared trace in place and say so if it was capped or if it
- * records a failed run. */
-static int commit_trace(struct run_trace *rt, bool run_failed)
-{
-    char err[GV_ERRLEN];
-    int rc = trace_commit(rt->tr, NULL, err, sizeof err);
-    rt->tr = NULL;
-    if (rc != GV_OK) {
-        fprintf(stderr, "gvlsim run: trace: %s\n", err);
-        return rc;
-    }
-    if (rt->st.truncated) {
-        char at[48];
-        csv_format_seconds(at, sizeof at, rt->st.cut_at);
-        fprintf(stderr,
-                "gvlsim run: trace %s capped at %" PRIu64 " events (--trace-max-events): it stops "
-                "at t=%s s; %" PRIu64 " later events were dropped\n",
-                rt->o->trace, rt->st.max_events, at, rt->st.dropped);
-    }
-    if (run_failed) fprintf(stderr, "gvlsim run: trace %s written up to the failure\n", rt->o->trace);
-    return GV_OK;
-}
-
 static int run_exec(const struct args *a)
 {
     struct run_options o;
@@ -156,7 +132,8 @@ static int run_exec(const struct args *a)
     if (rt.tr) {
         /* with the CSV; or alone, up to the failure, for a run that failed by itself */
         if (ran ? rc == GV_OK : rc == GV_ERUN) {
-            int trc = commit_trace(&rt, !ran);
+            int trc = run_options_trace_commit("run", rt.o, rt.tr, &rt.st, !ran);
+            rt.tr = NULL;
             if (rc == GV_OK) rc = trc;
         } else {
             trace_abort(rt.tr);

@@ -2,6 +2,7 @@
 #include "options.h"
 
 #include <errno.h>
+#include <inttypes.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -9,6 +10,8 @@
 
 #include "../common/err.h"
 #include "../input/load.h"
+#include "../output/csv.h"
+#include "../output/trace.h"
 
 /* Is `name` in the command's table?  (run_options_get reads every option
  * of the three commands; each has only some.) */
@@ -96,4 +99,24 @@ int cli_check_spread(const char *v, char *err, size_t errlen)
 double cli_max_spread(const struct args *a)
 {
     return args_has(a, "max-spread") ? strtod(args_str(a, "max-spread", "10"), NULL) / 100.0 : 0;
+}
+
+int run_options_trace_commit(const char *cmd, const struct run_options *o, struct trace *t,
+                             const struct trace_stats *st, bool run_failed)
+{
+    char err[GV_ERRLEN];
+    if (trace_commit(t, NULL, err, sizeof err) != GV_OK) {
+        fprintf(stderr, "gvlsim %s: trace: %s\n", cmd, err);
+        return GV_EIO;
+    }
+    if (st->truncated) {
+        char at[48];
+        csv_format_seconds(at, sizeof at, st->cut_at);
+        fprintf(stderr,
+                "gvlsim %s: trace %s capped at %" PRIu64 " events (--trace-max-events): it stops "
+                "at t=%s s; %" PRIu64 " later events were dropped\n",
+                cmd, o->trace, st->max_events, at, st->dropped);
+    }
+    if (run_failed) fprintf(stderr, "gvlsim %s: trace %s written up to the failure\n", cmd, o->trace);
+    return GV_OK;
 }

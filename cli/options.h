@@ -114,4 +114,12 @@ struct scenario;
  * exit code: GV_EXIT_OK, or the code of the failure (already reported). */
 int run_options_load(const struct run_options *o, struct scenario *scn);
 
+struct trace;
+struct trace_stats;
+/* --trace of `gvlsim CMD` (run, exec): put the prepared trace in place and
+ * say on stderr, even with -q, if it was capped (st) or records a run
+ * that failed.  GV_OK, or GV_EIO with the message printed. */
+int run_options_trace_commit(const char *cmd, const struct run_options *o, struct trace *t,
+                             const struct trace_stats *st, bool run_failed);
+
 #endif

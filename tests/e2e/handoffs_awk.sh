@@ -30,8 +30,7 @@ sl() { printf '{"ph":"X","cat":"thread","name":"%s","pid":1,"tid":%s,"ts":%s,"du
     printf '{"ph":"i","cat":"instant","name":"x","pid":1,"tid":1,"s":"p","ts":1.0}\n'
     printf '],\n"metadata":{"generator":"gvlsim"}}\n'
 } >"$tmp/t.json"
-awk -f scripts/handoffs.awk "$tmp/t.json" >"$tmp/out" 2>"$tmp/err"
-code=$?
+run_cmd awk -f scripts/handoffs.awk "$tmp/t.json"
 expect_code 0 "handoffs.awk"
 expect_empty err "handoffs.awk"
 expect_line out "running slices 6, blocking slices 3, hand-offs 4 (1.3333 per blocking slice)" "counts"

@@ -31,8 +31,7 @@ open_() { line "$1" "$2" syscalls:sys_enter_openat "dfd: 0xffffff9c, filename: 0
     open_ 181 20                      # ... and makes its next call first
     sw 190 20 S 10
 } >"$tmp/trace.txt"
-awk -f scripts/stretches.awk "$tmp/trace.txt" >"$tmp/out" 2>"$tmp/err"
-code=$?
+run_cmd awk -f scripts/stretches.awk "$tmp/trace.txt"
 expect_code 0 "stretches.awk on the made-up trace"
 expect_line out "worker: thread 20, 151 opens; main: thread 10, 1 opens" "threads told apart by their opens"
 expect_line out "switches out: main 2 slept, 0 preempted; worker 1 slept, 1 preempted" "switches out by state"
@@ -41,8 +40,7 @@ expect_line out "worker->main:  0-5 us 1/0  10-15 us 0/1  (all: 1/1, 50.0% preem
     "preempted, and the next call first, in the wakee's bins"
 expect_line out "main->worker:  >= 40 us 0/1  (all: 0/1, 0.0% preempted at once)" "a waker that sleeps first: not preempted"
 printf 'x 1 y\n' >"$tmp/none.txt"
-awk -f scripts/stretches.awk "$tmp/none.txt" >"$tmp/out" 2>"$tmp/err"
-code=$?
+run_cmd awk -f scripts/stretches.awk "$tmp/none.txt"
 expect_code 1 "no opening threads"
 expect_line err "stretches: fewer than two threads opened files" "said why"
 finish "$script"

@@ -29,8 +29,7 @@ wake() { line "$1" "$2" "$3" "$4" sched:sched_wakeup "comm=$5 pid=$6 prio=120 ta
     wake gvlsim 10 0 120 gvlsim 30 0      # both busy: left out
     wake gvlsim 10 0 130 other 40 0       # another program's thread: left out
 } >"$tmp/perf.txt"
-awk -f scripts/wake_split.awk "$tmp/perf.txt" >"$tmp/out" 2>"$tmp/err"
-code=$?
+run_cmd awk -f scripts/wake_split.awk "$tmp/perf.txt"
 expect_code 0 "wake_split.awk"
 expect_empty err "wake_split.awk"
 expect_line out "wakee last on the waker's CPU: 1 of 1 onto the waker's CPU" "kept"
