@@ -96,4 +96,9 @@ run $X tests/data/minimal.json --set ractors.0.threads.0.count=5000 --set machin
 expect_code 3 "5000 threads"
 expect_line err "gvlsim exec: tests/data/minimal.json: gvlsim exec runs 1 to 4096 threads (one pthread each); this scenario has 5000" "5000 threads"
 
+# -- loops nested 32 deep, the documented limit (input_limits.sh checks the
+#    loader's side)
+run $X tests/data/nest32.json --set machine.cores=1 -q --no-header
+expect_code 0 "32 nested loops, real executor"
+
 finish "$script"
