@@ -35,6 +35,8 @@ static const struct calib_desc descs[CALIB_COUNT] = {
     [CALIB_WAKE_IDLE] = { "wake_idle_ns", "ns", "FUTEX_WAKE -> running, sleeper on an idle CPU" },
     [CALIB_WAKE_IDLE_CPU] = { "wake_idle_cpu_ns", "ns",
                               "the sleeper's CPU time in its FUTEX_WAIT, woken on its CPU idle for 10 us" },
+    [CALIB_STAT_AFTER_WAKE] = { "syscall_stat_after_wake_ns", "ns",
+                                "stat(2) as syscall_stat_ns, by the waker right after that FUTEX_WAKE (not used by a key)" },
     [CALIB_WAKE_BUSY] = { "wake_busy_ns", "ns", "FUTEX_WAKE -> running, sleeper on a busy CPU (when at once)" },
     [CALIB_WAKE_BUSY_PREEMPT] = { "wake_busy_preempt", "fraction", "wakes onto a busy CPU that ran at once" },
     [CALIB_WAKE_PACK_SHORT] = { "wake_pack_short", "fraction",

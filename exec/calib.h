@@ -32,6 +32,7 @@ enum calib_id {
     CALIB_FUTEX_WAKE_NONE,     /* ns per FUTEX_WAKE of a word nobody waits on (glibc's signal of a waiter not asleep yet) */
     CALIB_WAKE_IDLE,           /* ns from FUTEX_WAKE to the sleeper running on an idle CPU */
     CALIB_WAKE_IDLE_CPU,       /* CPU ns of the sleeper in its FUTEX_WAIT, woken on its CPU idle 10 us */
+    CALIB_STAT_AFTER_WAKE,     /* ns per stat(2) of the same file right after such a wake (the waker's next call) */
     CALIB_WAKE_BUSY,           /* ns from FUTEX_WAKE to the sleeper running on a busy CPU, when it ran at once */
     CALIB_WAKE_BUSY_PREEMPT,   /* fraction of those wakes that preempted the busy CPU at once */
     CALIB_WAKE_PACK_SHORT,     /* fraction of wakes kept on the waker's busy CPU, wakee last ran there, other CPU idle,

@@ -27,6 +27,7 @@
 #include <sys/eventfd.h>
 #include <sys/resource.h>
 #include <time.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "../common/err.h"
@@ -248,8 +249,13 @@ static void bench_wake(struct calib_ctx *c, enum wake_where where)
 #define IDLE_PER_ROUND 5
 
 /* *lat, *cost as wake_once's; the sleeper's CPU in its wait is s->cpu_wait
- * once this returns. */
-static int wake_after_spin(struct sleeper *s, long long idle_ns, long long *lat, long long *cost)
+ * once this returns.  With stat_path, *stat_ns is a stat(2) of it made
+ * right after the wake, as a File.mtime loop's releaser makes its call
+ * after the FUTEX_WAKE of its release: on the AMD EPYC guest such a call
+ * cost a third more than in calibrate's loop of calls (docs/validate.md,
+ * "The 2-thread mtime loop's race on two CPUs"). */
+static int wake_after_spin(struct sleeper *s, long long idle_ns, long long *lat, long long *cost,
+                           const char *stat_path, long long *stat_ns)
 {
     int n = atomic_load(&s->ack) + 1;
     calib_spin_ns(idle_ns);
@@ -258,6 +264,12 @@ static int wake_after_spin(struct sleeper *s, long long idle_ns, long long *lat,
     atomic_store(&s->word, 1);
     int woken = calib_futex_wake(&s->word, 1);
     *cost = calib_thread_cpu_ns() - c0;
+    if (stat_path) {
+        struct stat st;
+        long long t2 = calib_now_ns();
+        (void)stat(stat_path, &st);
+        *stat_ns = calib_now_ns() - t2;
+    }
     while (atomic_load(&s->ack) != n) {
     }
     *lat = s->t1 - t0;
@@ -271,11 +283,11 @@ static void bench_wake_after_idle(struct calib_ctx *c)
         ids[i] = (enum calib_id)(CALIB_WAKE_AFTER_IDLE_10US + i);
         ipi_ids[i] = (enum calib_id)(CALIB_WAKE_IPI_AFTER_IDLE_10US + i);
     }
-    static const enum calib_id sleep_id[1] = { CALIB_WAKE_IDLE_CPU };
+    static const enum calib_id sleep_id[2] = { CALIB_WAKE_IDLE_CPU, CALIB_STAT_AFTER_WAKE };
     if (c->cpu1 < 0) {
         calib_skip_ids(c, ids, CALIB_IDLE_LEVELS, "needs two CPUs");
         calib_skip_ids(c, ipi_ids, CALIB_IDLE_LEVELS, "needs two CPUs");
-        calib_skip_ids(c, sleep_id, 1, "needs two CPUs");
+        calib_skip_ids(c, sleep_id, 2, "needs two CPUs");
         return;
     }
     struct sleeper s;
@@ -284,12 +296,12 @@ static void bench_wake_after_idle(struct calib_ctx *c)
     if (calib_thread_start(c, &ts, c->cpu1, sleeper_thread, &s) != GV_OK) {
         calib_skip_ids(c, ids, CALIB_IDLE_LEVELS, c->err);
         calib_skip_ids(c, ipi_ids, CALIB_IDLE_LEVELS, c->err);
-        calib_skip_ids(c, sleep_id, 1, c->err);
+        calib_skip_ids(c, sleep_id, 2, c->err);
         c->err[0] = '\0';
         return;
     }
-    long long warm, warm_cost;
-    wake_after_spin(&s, 1000000, &warm, &warm_cost);  /* the sleeper asleep once before the first sample */
+    long long warm, warm_cost, stat_ns = 0;
+    wake_after_spin(&s, 1000000, &warm, &warm_cost, NULL, NULL);  /* the sleeper asleep once before the first sample */
     unsigned long long rnd = 0x2545f4914f6cdd1dull;
     /* rounds go on until the longest idle time's medians agree */
     _Static_assert(CALIB_IDLE_LEVELS <= CALIB_KINDS_MAX, "the idle times are calib_kinds");
@@ -298,7 +310,7 @@ static void bench_wake_after_idle(struct calib_ctx *c)
      * hand-off's): a guest charges its thread for part of the way out of
      * the halted vCPU, which the model's idle wake counts as idle time
      * otherwise (wake_idle_cpu, docs/calibrate.md) */
-    struct calib_series sleep_cpu = { 0 };
+    struct calib_series sleep_cpu = { 0 }, stat_after = { 0 };
     calib_kinds_start(&kinds, c, ids, CALIB_IDLE_LEVELS, CALIB_IDLE_LEVELS - 1, 4.0, 2 * c->min_rounds);
     calib_kinds_start(&ipi, c, ipi_ids, CALIB_IDLE_LEVELS, CALIB_IDLE_LEVELS - 1, 4.0, 2 * c->min_rounds);
     do {
@@ -307,10 +319,12 @@ static void bench_wake_after_idle(struct calib_ctx *c)
         for (int i = 0; i < CALIB_IDLE_LEVELS; i++)
             for (int j = 0; j < IDLE_LEAD + IDLE_PER_ROUND; j++) {
                 long long d, cost;
-                if (wake_after_spin(&s, calib_idle_ns[order[i]], &d, &cost) && j >= IDLE_LEAD) {
+                const char *sp = order[i] == 0 ? c->o->stat_path : NULL;
+                if (wake_after_spin(&s, calib_idle_ns[order[i]], &d, &cost, sp, &stat_ns) && j >= IDLE_LEAD) {
                     calib_kinds_add(&kinds, order[i], (double)d);
                     calib_kinds_add(&ipi, order[i], (double)cost);
                     if (order[i] == 0) calib_series_add(&sleep_cpu, (double)s.cpu_wait);
+                    if (sp) calib_series_add(&stat_after, (double)stat_ns);
                 }
             }
         calib_kinds_round_end(&ipi);
@@ -325,6 +339,12 @@ static void bench_wake_after_idle(struct calib_ctx *c)
     sc->round_spread = w10->round_spread;
     sc->unstable = w10->unstable;
     calib_series_free(&sleep_cpu);
+    struct calib_stat *sa = &c->r->m[CALIB_STAT_AFTER_WAKE];
+    calib_series_stat(&stat_after, sa);
+    sa->rounds = w10->rounds;
+    sa->round_spread = w10->round_spread;
+    sa->unstable = w10->unstable;
+    calib_series_free(&stat_after);
 }
 
 /* calib_wake_probe (calib.h): the first idle time's block of the benchmark
@@ -347,10 +367,10 @@ int calib_wake_probe(int wakes, struct calib_wake_probe *out, char *err, size_t 
     if (rc == GV_OK && (rc = calib_thread_start(&e.c, &ts, e.c.cpu1, sleeper_thread, &sl)) != GV_OK) calib_probe_end(&e);
     if (rc == GV_OK) {
         long long d, dc;
-        wake_after_spin(&sl, 1000000, &d, &dc);  /* the sleeper asleep once before the first sample */
+        wake_after_spin(&sl, 1000000, &d, &dc, NULL, NULL);  /* the sleeper asleep once before the first sample */
         int n = 0;
         for (int i = 0; i < IDLE_LEAD + wakes; i++)
-            if (wake_after_spin(&sl, calib_idle_ns[0], &d, &dc) && i >= IDLE_LEAD) {
+            if (wake_after_spin(&sl, calib_idle_ns[0], &d, &dc, NULL, NULL) && i >= IDLE_LEAD) {
                 lat[n] = (double)d;
                 cost[n] = (double)dc;
                 n++;
