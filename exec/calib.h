@@ -352,6 +352,9 @@ void calib_series_add(struct calib_series *s, double x);
 void calib_series_free(struct calib_series *s);
 /* Fill st's median/quartiles/samples from s (measured = n > 0). */
 void calib_series_stat(const struct calib_series *s, struct calib_stat *st);
+/* Give st the rounds, round spread and stability of `of`: a measurement
+ * taken in the same rounds as that one, which decided when they ended. */
+void calib_stat_rounds_of(struct calib_stat *st, const struct calib_stat *of);
 
 /* Rounds until stable: start with a budget, then after each round pass the
  * round's median to calib_loop_more, which says whether to run another. */

@@ -410,9 +410,7 @@ void calib_bench_pack(struct calib_ctx *c)
         if (i == 0) {
             calib_loop_end(&l, st);
         } else {
-            st->rounds = c->r->m[ids[0]].rounds;
-            st->round_spread = c->r->m[ids[0]].round_spread;
-            st->unstable = c->r->m[ids[0]].unstable;
+            calib_stat_rounds_of(st, &c->r->m[ids[0]]);
         }
         int dropped = pr->busy + pr->lost + pr->late;
         if (!st->measured)

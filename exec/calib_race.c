@@ -184,9 +184,7 @@ void calib_bench_race(struct calib_ctx *c)
     snprintf(w->note, sizeof w->note, "%d waits at %d delays of 0-%d ns after the call, %d of them returned at once",
              w->samples, RACE_DELAYS, (RACE_DELAYS - 1) * RACE_STEP_NS, wakes.n);
     calib_series_stat(&wakes, k);
-    k->rounds = w->rounds;
-    k->round_spread = w->round_spread;
-    k->unstable = w->unstable;
+    calib_stat_rounds_of(k, w);
     stats_sort(wakes.v, (size_t)wakes.n);
     for (int i = 0; i < CALIB_RACE_LENS; i++)
         out->wake_ns[i] = calib_quantile(wakes.v, wakes.n, ((double)i + 0.5) / CALIB_RACE_LENS);

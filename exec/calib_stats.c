@@ -67,6 +67,13 @@ void calib_series_stat(const struct calib_series *s, struct calib_stat *st)
     if (calib_summarise(s->v, s->n, &st->median, &st->q1, &st->q3) != GV_OK) st->measured = false;
 }
 
+void calib_stat_rounds_of(struct calib_stat *st, const struct calib_stat *of)
+{
+    st->rounds = of->rounds;
+    st->round_spread = of->round_spread;
+    st->unstable = of->unstable;
+}
+
 void calib_loop_start(struct calib_loop *l, double budget_s, int min_rounds, int max_rounds,
                       double max_spread)
 {

@@ -122,11 +122,8 @@ void calib_bench_steal(struct calib_ctx *c)
     calib_loop_end(&l, &c->r->m[CALIB_STEAL_RATE]);
     calib_series_stat(&r.gaps, &c->r->m[CALIB_STEAL_LEN]);
     calib_series_stat(&r.chunk_share, &c->r->m[CALIB_STEAL_SHARE]);
-    for (int i = 1; i < 3; i++) {  /* they share the rate's rounds */
-        c->r->m[ids[i]].rounds = c->r->m[CALIB_STEAL_RATE].rounds;
-        c->r->m[ids[i]].round_spread = c->r->m[CALIB_STEAL_RATE].round_spread;
-        c->r->m[ids[i]].unstable = c->r->m[CALIB_STEAL_RATE].unstable;
-    }
+    for (int i = 1; i < 3; i++)  /* they share the rate's rounds */
+        calib_stat_rounds_of(&c->r->m[ids[i]], &c->r->m[CALIB_STEAL_RATE]);
     if (rc == GV_OK && r.kept_ns > 0 && !r.gaps.oom &&
         calib_steal_summarise(r.gaps.v, r.gaps.n, (double)r.kept_ns, &c->r->steal) == GV_OK) {
         c->r->steal.chunks = r.chunks;

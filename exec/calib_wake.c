@@ -26,8 +26,8 @@
 #include <string.h>
 #include <sys/eventfd.h>
 #include <sys/resource.h>
-#include <time.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "../common/err.h"
@@ -209,9 +209,7 @@ static void bench_wake(struct calib_ctx *c, enum wake_where where)
     if (nids == 2) {
         struct calib_stat *s1 = &c->r->m[ids[1]];
         calib_series_stat(&second, s1);
-        s1->rounds = s0->rounds;
-        s1->round_spread = s0->round_spread;
-        s1->unstable = s0->unstable;
+        calib_stat_rounds_of(s1, s0);
         if (where == WAKE_BUSY && !s1->measured)
             snprintf(s1->note, sizeof s1->note, "no wake onto the busy CPU ran within %lld us",
                      AT_ONCE_NS / 1000);
@@ -283,11 +281,13 @@ static void bench_wake_after_idle(struct calib_ctx *c)
         ids[i] = (enum calib_id)(CALIB_WAKE_AFTER_IDLE_10US + i);
         ipi_ids[i] = (enum calib_id)(CALIB_WAKE_IPI_AFTER_IDLE_10US + i);
     }
-    static const enum calib_id sleep_id[2] = { CALIB_WAKE_IDLE_CPU, CALIB_STAT_AFTER_WAKE };
+    /* measured in the 10 us idle time's wakes */
+    static const enum calib_id w10_ids[] = { CALIB_WAKE_IDLE_CPU, CALIB_STAT_AFTER_WAKE };
+    const int nw10 = (int)(sizeof w10_ids / sizeof w10_ids[0]);
     if (c->cpu1 < 0) {
         calib_skip_ids(c, ids, CALIB_IDLE_LEVELS, "needs two CPUs");
         calib_skip_ids(c, ipi_ids, CALIB_IDLE_LEVELS, "needs two CPUs");
-        calib_skip_ids(c, sleep_id, 2, "needs two CPUs");
+        calib_skip_ids(c, w10_ids, nw10, "needs two CPUs");
         return;
     }
     struct sleeper s;
@@ -296,7 +296,7 @@ static void bench_wake_after_idle(struct calib_ctx *c)
     if (calib_thread_start(c, &ts, c->cpu1, sleeper_thread, &s) != GV_OK) {
         calib_skip_ids(c, ids, CALIB_IDLE_LEVELS, c->err);
         calib_skip_ids(c, ipi_ids, CALIB_IDLE_LEVELS, c->err);
-        calib_skip_ids(c, sleep_id, 2, c->err);
+        calib_skip_ids(c, w10_ids, nw10, c->err);
         c->err[0] = '\0';
         return;
     }
@@ -335,15 +335,11 @@ static void bench_wake_after_idle(struct calib_ctx *c)
     struct calib_stat *sc = &c->r->m[CALIB_WAKE_IDLE_CPU];
     const struct calib_stat *w10 = &c->r->m[CALIB_WAKE_AFTER_IDLE_10US];
     calib_series_stat(&sleep_cpu, sc);
-    sc->rounds = w10->rounds;  /* the rounds of its idle time's wakes */
-    sc->round_spread = w10->round_spread;
-    sc->unstable = w10->unstable;
+    calib_stat_rounds_of(sc, w10);  /* the rounds of its idle time's wakes */
     calib_series_free(&sleep_cpu);
     struct calib_stat *sa = &c->r->m[CALIB_STAT_AFTER_WAKE];
     calib_series_stat(&stat_after, sa);
-    sa->rounds = w10->rounds;
-    sa->round_spread = w10->round_spread;
-    sa->unstable = w10->unstable;
+    calib_stat_rounds_of(sa, w10);
     calib_series_free(&stat_after);
 }
 
@@ -587,9 +583,7 @@ static void series_to(struct calib_ctx *c, enum calib_id id, const struct calib_
     const struct calib_stat *base = &c->r->m[CALIB_HANDOFF_PPOLL];
     if (rc == GV_OK) {
         calib_series_stat(s, st);
-        st->rounds = base->rounds;
-        st->round_spread = base->round_spread;
-        st->unstable = base->unstable;
+        calib_stat_rounds_of(st, base);
     } else {
         calib_skip(st, base->note);
     }

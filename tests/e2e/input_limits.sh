@@ -65,17 +65,19 @@ expect_line out "$tmp/fifo: ok (1 ractor, 1 thread, machine default, 8 cores, po
 # values, refused at the fixed bound of 1,000,000 (the same loader path; the
 # memory bound is the release build's to check)
 if [ "${GVLSIM_SANITIZED:-}" ]; then
-    { printf '['; yes '0,' | head -c 6000000 | tr -d '\n'; printf '0]'; } >"$tmp/big.json"
-    run check "$tmp/big.json"      # ASan reserves terabytes of address space: no ulimit -v
-    expect_code 3 "2M values"
-    expect_line err "$tmp/big.json:1:2000000: more than 1000000 JSON values: the loader stops here, to bound the memory it takes" "2M values"
+    bytes=6000000 at=2000000 bound=1000000 what="2M values"
 else
-    { printf '['; yes '0,' | head -c 60000000 | tr -d '\n'; printf '0]'; } >"$tmp/big.json"
+    bytes=60000000 at=5000000 bound=2500000 what="30M values"
+fi
+{ printf '['; yes '0,' | head -c $bytes | tr -d '\n'; printf '0]'; } >"$tmp/big.json"
+if [ "${GVLSIM_SANITIZED:-}" ]; then
+    run check "$tmp/big.json"      # ASan reserves terabytes of address space: no ulimit -v
+else
     (ulimit -v 1000000; exec "$bin" check "$tmp/big.json") >"$tmp/out" 2>"$tmp/err"
     code=$?
-    expect_code 3 "30M values"
-    expect_line err "$tmp/big.json:1:5000000: more than 2500000 JSON values: the loader stops here, to bound the memory it takes" "30M values"
 fi
+expect_code 3 "$what"
+expect_line err "$tmp/big.json:1:$at: more than $bound JSON values: the loader stops here, to bound the memory it takes" "$what"
 rm -f "$tmp/big.json"
 
 # -- loops nested 32 deep (the documented limit) load and run; 33 do not
