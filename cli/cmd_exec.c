@@ -124,6 +124,7 @@ static int trace_prepare_exec(const struct run_options *o, const struct scenario
         if (e->t_ns > x->end_ns) break;  /* a failed run's threads leaving after it ended */
         if ((int)e->thread >= x->nthreads || cur[e->thread] == (enum thread_state)e->to) continue;
         obs.thread_state(obs.ctx, (int)e->thread, cur[e->thread], (enum thread_state)e->to, EXEC_PS(e->t_ns));
+        trace_thread_cpu(t, (int)e->thread, e->cpu == EXEC_TLOG_NO_CPU ? -1 : (int)e->cpu);
         cur[e->thread] = (enum thread_state)e->to;
     }
     free(cur);

@@ -24,11 +24,14 @@
 #define EXEC_TLOG_BLOCK 1024
 #define EXEC_TLOG_BLOCK_MIN 16
 
+#define EXEC_TLOG_NO_CPU UINT16_MAX
+
 struct exec_tlog_entry {
     int64_t t_ns;     /* CLOCK_MONOTONIC */
     uint32_t thread;  /* index in scenario order */
     uint8_t to;       /* enum thread_state (TS_COUNT: ended) */
     uint8_t used;     /* written (a block's tail may be unused) */
+    uint16_t cpu;     /* the CPU the thread made the change on (EXEC_TLOG_NO_CPU: unknown) */
 };
 
 /* The pool, shared by the run's threads. */
@@ -54,16 +57,18 @@ void exec_tlog_free(struct exec_tlog *l);
 /* c's next block; false (and the time noted) when none is left. */
 bool exec_tlog_grab(struct exec_tlog *l, struct exec_tlog_cursor *c, int64_t t_ns);
 
-/* Record that thread `thread` entered state `to` at t_ns (the thread
- * itself, its changes in time order). */
+/* Record that thread `thread` entered state `to` at t_ns on CPU `cpu`
+ * (the thread itself, its changes in time order; cpu < 0: unknown). */
 static inline void exec_tlog_add(struct exec_tlog *l, struct exec_tlog_cursor *c, uint32_t thread, int to,
-                                 int64_t t_ns)
+                                 int64_t t_ns, int cpu)
 {
     if (c->at == c->end && (c->full || !exec_tlog_grab(l, c, t_ns))) {
         c->dropped++;
         return;
     }
-    *c->at++ = (struct exec_tlog_entry){ .t_ns = t_ns, .thread = thread, .to = (uint8_t)to, .used = 1 };
+    *c->at++ = (struct exec_tlog_entry){ .t_ns = t_ns, .thread = thread, .to = (uint8_t)to, .used = 1,
+                                         .cpu = cpu >= 0 && cpu < EXEC_TLOG_NO_CPU ? (uint16_t)cpu
+                                                                                 : EXEC_TLOG_NO_CPU };
 }
 
 /* After the run: every entry up to the cut, in time order (ties: by

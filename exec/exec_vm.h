@@ -22,6 +22,7 @@
 
 #include <limits.h>
 #include <pthread.h>
+#include <sched.h>
 #include <stdatomic.h>
 #include <stdbool.h>
 #include <stdint.h>
@@ -283,9 +284,11 @@ static inline void exec_state_set_at(struct exec_thread *th, enum thread_state t
     th->ts = to;
     atomic_store_explicit(&th->pub_state, (int)to, memory_order_relaxed);
     /* --trace: the change at the time the accounting took (never before
-     * the thread's previous one) */
+     * the thread's previous one), and the CPU the thread is on as it makes
+     * it (glibc reads it from the thread's rseq area: a load) */
     if (th->vm->tlog.mem)
-        exec_tlog_add(&th->vm->tlog, &th->tlog, (uint32_t)(th - th->vm->threads), (int)to, th->ts_since_ns);
+        exec_tlog_add(&th->vm->tlog, &th->tlog, (uint32_t)(th - th->vm->threads), (int)to, th->ts_since_ns,
+                      sched_getcpu());
 }
 
 /* ... now. */

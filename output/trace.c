@@ -23,6 +23,7 @@
 
 struct th_open {
     enum thread_state st;  /* TS_COUNT: not started or dead */
+    int cpu;               /* a real run's CPU at the state's start (-1: none, a simulated run) */
     sim_time since;
 };
 
@@ -148,11 +149,15 @@ static void slice_body(struct trace *t, sim_time from, sim_time to)
     put_us(t, to - from);
 }
 
-static void write_thread_slice(struct trace *t, int id, enum thread_state st, sim_time from,
-                               sim_time to)
+static void write_thread_slice(struct trace *t, int id, const struct th_open *o, sim_time to)
 {
-    ev_begin(t, 'X', "thread", thread_state_name(st), tid_thread(id));
-    slice_body(t, from, to);
+    ev_begin(t, 'X', "thread", thread_state_name(o->st), tid_thread(id));
+    slice_body(t, o->since, to);
+    if (o->cpu >= 0) {
+        trace_put(t, ",\"args\":{\"cpu\":");
+        put_i64(t, o->cpu);
+        trace_put(t, "}");
+    }
     trace_put(t, "}");
 }
 
@@ -218,7 +223,7 @@ static void close_all(struct trace *t, sim_time now, bool write)
         if (o->st >= TS_COUNT || o->since >= now) continue;
         if (write) {
             t->written++;
-            write_thread_slice(t, i, o->st, o->since, now);
+            write_thread_slice(t, i, o, now);
         } else {
             t->dropped++;
         }
@@ -264,9 +269,15 @@ static void on_thread_state(void *ctx, int thread, enum thread_state from, enum 
     struct trace *t = ctx;
     struct th_open *o = &t->th[thread];
     if (o->st < TS_COUNT && now > o->since && admit(t, now))
-        write_thread_slice(t, thread, o->st, o->since, now);
+        write_thread_slice(t, thread, o, now);
     o->st = to;
+    o->cpu = -1;
     o->since = now;
+}
+
+void trace_thread_cpu(struct trace *t, int thread, int cpu)
+{
+    t->th[thread].cpu = cpu;
 }
 
 static void on_readyq(void *ctx, int ractor, int len, sim_time now)
@@ -371,7 +382,7 @@ int trace_open(struct trace **out, const char *path, uint64_t max_events,
         trace_free(t);
         return rc;
     }
-    for (int i = 0; i < t->nthreads; i++) t->th[i].st = TS_COUNT;
+    for (int i = 0; i < t->nthreads; i++) t->th[i] = (struct th_open){ .st = TS_COUNT, .cpu = -1 };
     for (int c = 0; c < t->ncores; c++) t->core[c].st = CORE_IDLE;
     t->max = max_events;
     /* one slot per track that can have an open slice, plus the cut marker */

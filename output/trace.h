@@ -60,6 +60,10 @@ int trace_open(struct trace **out, const char *path, uint64_t max_events,
  * `timer` is the timer thread's native task, drawn on its own track. */
 void trace_observe(struct trace *t, struct run_observer *obs, struct mach_observer *mobs,
                    const struct mach_task *timer);
+/* A real run's thread entered its current state (the observer's last
+ * thread_state for it) on CPU `cpu`: its slice gets "args":{"cpu":N}.
+ * A simulated run's slices have none (its cores have their own tracks). */
+void trace_thread_cpu(struct trace *t, int thread, int cpu);
 /* Close every open slice at `end` (the run's end, or the time it failed). */
 void trace_end(struct trace *t, sim_time end);
 /* Cut the trace at `at` as the cap does, for a record that ends there (a

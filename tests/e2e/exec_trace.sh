@@ -1,7 +1,8 @@
 #!/bin/sh
 # exec_trace.sh BINARY - `gvlsim exec --trace`: the threads' states of a
 # real run as a trace in `gvlsim run --trace`'s format - the thread tracks
-# alone (no cores, timer thread or ready queues), each state's slices
+# alone (no cores, timer thread or ready queues), each slice with its CPU,
+# each state's slices
 # summing to the row's state-time column, .gz, the cap (reported, in the
 # file's metadata), a failed run's trace up to the failure, a trace that
 # cannot be created failing before the run, and the options' misuses.
@@ -39,6 +40,17 @@ expect_has "$tmp/t.json" "trace" '"name":"mtime_loop [pthread: eager, 1 core, se
     '"args":{"name":"worker#0"}' '"args":{"name":"worker#1"}' '"name":"running"' '"name":"wants_gvl"' \
     '"name":"blocking"' '"truncated":false'
 expect_lacks "$tmp/t.json" "trace" 'timer thread' '"core 0"' '"readyq"' '"cores"'
+# every thread slice with the CPU its state began on: one this machine
+# has, and in this 1-core run (its threads bound to one CPU) always that one
+checks=$((checks + 1))
+ncpu=$(getconf _NPROCESSORS_CONF)
+awk -v n="$ncpu" 'index($0, "\"cat\":\"thread\"") { k++
+        if (!match($0, /"args":\{"cpu":[0-9]+\}\},?$/)) { print "no cpu: " $0; bad = 1; exit }
+        c = substr($0, RSTART + 14, RLENGTH - 16) + 0
+        if (c >= n || (k > 1 && c != first)) { print "cpu " c " (first " first ", of " n "): " $0; bad = 1; exit }
+        if (k == 1) first = c }
+    END { exit bad || !k }' "$tmp/t.json" >"$tmp/cpu.out" ||
+    fail "a thread slice without its CPU, or another CPU than the run's one: $(head -c 300 "$tmp/cpu.out")"
 # the sums, in us (slices have six decimals: ps exact) against the row's seconds
 for st in running wants_gvl blocking parked; do
     checks=$((checks + 1))

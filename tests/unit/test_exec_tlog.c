@@ -1,7 +1,7 @@
 /* test_exec_tlog.c - the executor's record of state changes for --trace
  * (exec/exec_tlog.h), on one thread: blocks handed out in turn, sized for
  * the pool's threads; the record sorted by time, ties by thread and then
- * in each thread's order; a full pool cut at the earliest change that
+ * in each thread's order, each with its CPU; a full pool cut at the earliest change that
  * found no block, with what was recorded beyond it and dropped since. */
 #include <stdint.h>
 #include <stdlib.h>
@@ -37,12 +37,12 @@ static void test_sorted(void)
     /* thread 1 first in the pool; thread 0's changes interleave in time,
      * two of them at one time (their order kept), and one tie with
      * thread 1 (thread 0 first) */
-    exec_tlog_add(&l, &b, 1, 3, 100);
-    exec_tlog_add(&l, &b, 1, 4, 250);
-    exec_tlog_add(&l, &a, 0, 1, 50);
-    exec_tlog_add(&l, &a, 0, 2, 250);
-    exec_tlog_add(&l, &a, 0, 5, 250);
-    exec_tlog_add(&l, &a, 0, 6, 300);
+    exec_tlog_add(&l, &b, 1, 3, 100, 1);
+    exec_tlog_add(&l, &b, 1, 4, 250, 0);
+    exec_tlog_add(&l, &a, 0, 1, 50, 0);
+    exec_tlog_add(&l, &a, 0, 2, 250, 70000);
+    exec_tlog_add(&l, &a, 0, 5, 250, -1);
+    exec_tlog_add(&l, &a, 0, 6, 300, 65534);
     struct exec_tlog_entry *e;
     size_t n;
     int64_t cut;
@@ -54,10 +54,14 @@ static void test_sorted(void)
     static const int64_t t[] = { 50, 100, 250, 250, 250, 300 };
     static const uint32_t th[] = { 0, 1, 0, 0, 1, 0 };
     static const int to[] = { 1, 3, 2, 5, 4, 6 };
+    /* the CPU kept with its change; one the entry cannot hold, or none
+     * (-1), recorded as unknown */
+    static const int cpu[] = { 0, 1, EXEC_TLOG_NO_CPU, EXEC_TLOG_NO_CPU, 0, 65534 };
     for (size_t i = 0; i < n; i++) {
         ASSERT_EQ(e[i].t_ns, t[i]);
         ASSERT_EQ(e[i].thread, th[i]);
         ASSERT_EQ(e[i].to, to[i]);
+        ASSERT_EQ(e[i].cpu, cpu[i]);
     }
     free(e);
     exec_tlog_free(&l);
@@ -71,12 +75,12 @@ static void test_full(void)
     ASSERT_EQ(exec_tlog_init(&l, 16, 2), GV_OK);
     ASSERT_EQ(l.nblocks, 1);
     struct exec_tlog_cursor a = { 0 }, b = { 0 };
-    for (int i = 0; i < 10; i++) exec_tlog_add(&l, &a, 0, i % 3, 10 * (i + 1));  /* 10 .. 100 */
-    exec_tlog_add(&l, &b, 1, 1, 40);
-    exec_tlog_add(&l, &b, 1, 2, 45);
+    for (int i = 0; i < 10; i++) exec_tlog_add(&l, &a, 0, i % 3, 10 * (i + 1), 0);  /* 10 .. 100 */
+    exec_tlog_add(&l, &b, 1, 1, 40, 1);
+    exec_tlog_add(&l, &b, 1, 2, 45, 1);
     ASSERT(b.full);
     ASSERT_EQ(b.dropped, 2);
-    for (int i = 10; i < 20; i++) exec_tlog_add(&l, &a, 0, i % 3, 10 * (i + 1));  /* its block ends at 16 */
+    for (int i = 10; i < 20; i++) exec_tlog_add(&l, &a, 0, i % 3, 10 * (i + 1), 0);  /* its block ends at 16 */
     ASSERT(a.full);
     ASSERT_EQ(a.dropped, 4);
     struct exec_tlog_entry *e;
