@@ -38,13 +38,18 @@ const struct cli_command cli_cmd_fit = {
         "of one, alpha the contention (a serialised share, Amdahl's law), beta the\n"
         "coherency cost (pairs of workers exchanging data, what makes throughput\n"
         "fall again).  For each series: alpha, beta, lambda, the peak concurrency\n"
-        "N* = sqrt((1 - alpha) / beta) with its throughput (none when beta is 0), and\n"
-        "the fit's error: the root mean square of the relative residuals and R^2.",
+        "N* = sqrt((1 - alpha) / beta) with its throughput (none when beta is 0, or\n"
+        "alpha >= 1: a fall from one on), and the fit's error: the root mean square\n"
+        "of the relative residuals and R^2.",
     .details =
         "Rows with the same concurrency in a series (the --seeds replicates of a\n"
         "sweep) are averaged first; rows whose x or y is empty are skipped.  The fit\n"
         "minimises squared relative residuals, alpha and beta >= 0; a series needs\n"
-        "at least 3 distinct concurrency values.",
+        "at least 3 distinct concurrency values.  The law cannot fall from k workers\n"
+        "to m faster than to (k - 1) / (m - 1) of X(k) (from 2 to 3: by half): a\n"
+        "series that does is fitted anyway and warned about on stderr, with its\n"
+        "steepest such fall (often a concurrency column that counts one too many,\n"
+        "e.g. ractors with the main Ractor where ractors.1.count is the workers).",
     .exit_status =
         "0 ok, 2 usage (unknown or non-numeric column; the message lists the\n"
         "columns), 3 malformed CSV, or a series that cannot be fitted (fewer than\n"
@@ -106,6 +111,17 @@ static int fit_exec(const struct args *a)
             else
                 rc = gv_fail(err, sizeof err, GV_EINVAL, "%s: %s", csv, why);
             goto out;
+        }
+        size_t lo, hi;
+        if (usl_fall_beyond(n, x, s->npts, &lo, &hi)) {
+            char who[300] = "";
+            if (spec.series_col) snprintf(who, sizeof who, "series %s=%s: ", spec.series_col, s->name);
+            fprintf(stderr,
+                    "gvlsim fit: warning: %s%s falls from %.6g at %s=%.6g to %.6g at %.6g (%.3g of it), "
+                    "faster than the law can fall there (to %.3g at the most): the fit does not describe "
+                    "these points (is %s the number of workers?)\n",
+                    who, spec.ycol, x[lo], spec.xcol, n[lo], x[hi], n[hi], x[hi] / x[lo], (n[lo] - 1) / (n[hi] - 1),
+                    spec.xcol);
         }
     }
     if (d.skipped)

@@ -37,6 +37,28 @@ static double sse(const double *n, const double *x, size_t npts, double alpha, d
     return s;
 }
 
+bool usl_fall_beyond(const double *n, const double *x, size_t npts, size_t *lo, size_t *hi)
+{
+    /* the worst pair by how far its ratio lies below the bound (a log
+     * ratio, so that a 30x fall outranks a 3x one whatever the bound) */
+    double worst = 0;
+    bool found = false;
+    for (size_t i = 0; i < npts; i++)
+        for (size_t j = 0; j < npts; j++) {
+            if (!(n[j] > n[i]) || !(n[i] > 1) || !(x[i] > 0) || !(x[j] > 0)) continue;
+            double bound = (n[i] - 1) / (n[j] - 1), ratio = x[j] / x[i];
+            if (ratio >= bound) continue;
+            double by = log(bound / ratio);
+            if (!found || by > worst) {
+                worst = by;
+                *lo = i;
+                *hi = j;
+                found = true;
+            }
+        }
+    return found;
+}
+
 double usl_eval(const struct usl_fit *f, double n)
 {
     return f->lambda * g(f->alpha, f->beta, n);

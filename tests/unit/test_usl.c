@@ -91,6 +91,33 @@ static void test_no_peak(void)
     ASSERT(rel(f.alpha, 1) < 1e-4 && f.beta < 1e-9);
 }
 
+/* The fastest fall the law allows, (k - 1) / (m - 1) from k to m: the law
+ * itself at any alpha and beta never goes beyond it, a steeper fall does
+ * and is found as the pair furthest below the bound; a fall from one
+ * worker is never beyond it. */
+static void test_fall_beyond(void)
+{
+    double n[] = { 1, 2, 3, 4, 6, 8, 16, 32 }, x[8];
+    size_t lo = 99, hi = 99;
+    static const double ab[][2] = { { 0, 0 }, { 0.5, 0 }, { 0, 10 }, { 3, 1000 }, { 50, 1e6 } };
+    for (size_t k = 0; k < sizeof ab / sizeof ab[0]; k++) {
+        for (int i = 0; i < 8; i++) x[i] = law(ab[k][0], ab[k][1], 10, n[i]);
+        ASSERT(!usl_fall_beyond(n, x, 8, &lo, &hi));
+    }
+    /* 10 -> 1 from one worker to two: any beta gives it */
+    double n1[] = { 1, 2, 3 }, x1[] = { 10, 1, 0.6 };
+    ASSERT(!usl_fall_beyond(n1, x1, 3, &lo, &hi));
+    /* from 2 to 3 the law falls by half at the most: 0.4 of it is beyond,
+     * and so are 3 -> 4 (0.3, bound 2/3) and 2 -> 4 (0.12, bound 1/3),
+     * the furthest below its bound */
+    double n2[] = { 1, 3, 2, 4 }, x2[] = { 5, 4, 10, 1.2 };
+    ASSERT(usl_fall_beyond(n2, x2, 4, &lo, &hi));
+    ASSERT_EQ(lo, 2);
+    ASSERT_EQ(hi, 3);
+    double n3[] = { 2, 3 }, x3[] = { 10, 5 };
+    ASSERT(!usl_fall_beyond(n3, x3, 2, &lo, &hi));  /* exactly the bound */
+}
+
 static void test_refused(void)
 {
     struct usl_fit f;
@@ -111,6 +138,7 @@ int main(void)
     RUN(test_exact);
     RUN(test_noisy);
     RUN(test_no_peak);
+    RUN(test_fall_beyond);
     RUN(test_refused);
     TEST_DONE();
 }
