@@ -34,6 +34,9 @@
  * cJSON nodes and their positions, about IMP_MB_PER_MEVENT MB per million
  * events, measured on x86-64). */
 #define IMP_VALUES_PER_EVENT 16
+/* ... and what the position table is sized for before parsing: the most
+ * the two writers' events hold (above) */
+#define IMP_VALUES_TYPICAL 10
 #define IMP_MAX_VALUES 40000000
 #define IMP_MB_PER_MEVENT 1800
 
@@ -606,6 +609,10 @@ int imp_read_mem(const char *name, const void *data, size_t len, struct imp_trac
     }
     if ((rc = jpos_new(&r.pos)) != GV_OK) { free(text); return rc; }
     jpos_set_max_values(r.pos, JPOS_MAX_VALUES + IMP_VALUES_PER_EVENT * sc.nevents);
+    /* the position table sized once for the values such events hold
+     * (IMP_VALUES_TYPICAL each) rather than doubled a dozen times while
+     * parsing, each doubling moving every entry and touching new pages */
+    if ((rc = jpos_reserve(r.pos, IMP_VALUES_TYPICAL * sc.nevents)) != GV_OK) { free(text); goto done; }
     if ((rc = jpos_add_doc(r.pos, name, text, tlen, &doc)) != GV_OK) goto done;
     if ((rc = jpos_parse(r.pos, doc, 0, &root, diags)) != GV_OK) goto done;
     const cJSON *events = root;

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../common/bigmem.h"
 #include "../common/err.h"
 
 /* ---- the table ----------------------------------------------------------- */
@@ -57,7 +58,7 @@ void jpos_free(struct jpos_table *t)
         free(t->docs[i].text);
     }
     free(t->docs);
-    free(t->ents);
+    bigmem_free(t->ents);
     free(t);
 }
 
@@ -99,10 +100,12 @@ static struct jpos_ent *find(const struct jpos_table *t, const cJSON *node)
     }
 }
 
-static int grow(struct jpos_table *t)
+/* The table on huge pages once it is large (common/bigmem.h): every node
+ * lands on a random slot, so with small pages nearly every insertion is
+ * a TLB miss and every first touch of a page a fault. */
+static int grow_to(struct jpos_table *t, size_t cap)
 {
-    size_t cap = t->cap ? t->cap * 2 : 256;
-    struct jpos_ent *e = calloc(cap, sizeof *e);
+    struct jpos_ent *e = bigmem_calloc(cap, sizeof *e);
     if (!e) return GV_ENOMEM;
     struct jpos_ent *old = t->ents;
     size_t oldcap = t->cap;
@@ -114,8 +117,23 @@ static int grow(struct jpos_table *t)
         while (e[j].node) j = (j + 1) & (cap - 1);
         e[j] = old[i];
     }
-    free(old);
+    bigmem_free(old);
     return GV_OK;
+}
+
+static int grow(struct jpos_table *t)
+{
+    return grow_to(t, t->cap ? t->cap * 2 : 256);
+}
+
+int jpos_reserve(struct jpos_table *t, size_t n)
+{
+    size_t cap = t->cap ? t->cap : 256;
+    while ((n + 1) * 10 >= cap * 7) {
+        if (cap > SIZE_MAX / 2 / sizeof(struct jpos_ent)) return GV_ENOMEM;
+        cap *= 2;
+    }
+    return cap > t->cap ? grow_to(t, cap) : GV_OK;
 }
 
 static int table_put(struct jpos_table *t, const struct jpos_ent *ent)

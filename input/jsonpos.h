@@ -49,6 +49,10 @@ int jpos_new(struct jpos_table **out);           /* GV_OK or GV_ENOMEM */
  * JPOS_MAX_VALUES): a loader of larger documents (a recorded trace) sets
  * its own. */
 void jpos_set_max_values(struct jpos_table *t, size_t n);
+/* Room for n nodes at once (a loader that knows about how many values its
+ * document holds: the table then grows no more, or less, while parsing).
+ * GV_OK or GV_ENOMEM. */
+int jpos_reserve(struct jpos_table *t, size_t n);
 void jpos_free(struct jpos_table *t);
 
 /* Add a document; the table takes ownership of `text` (len bytes plus a
