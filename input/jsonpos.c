@@ -128,6 +128,7 @@ static int grow(struct jpos_table *t)
 
 int jpos_reserve(struct jpos_table *t, size_t n)
 {
+    if (n > SIZE_MAX / 2 / sizeof(struct jpos_ent)) return GV_ENOMEM;  /* also keeps (n + 1) * 10 in range */
     size_t cap = t->cap ? t->cap : 256;
     while ((n + 1) * 10 >= cap * 7) {
         if (cap > SIZE_MAX / 2 / sizeof(struct jpos_ent)) return GV_ENOMEM;

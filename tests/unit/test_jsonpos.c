@@ -221,6 +221,41 @@ static void test_jsonpos_set_max_values(void)
     }
 }
 
+/* Room reserved before parsing: the positions of every value as without
+ * it (here 3,001 values in a table reserved for 2,000, then for more than
+ * memory can hold: refused, the table kept). */
+static void test_jsonpos_reserve(void)
+{
+    struct jpos_table *t;
+    struct diag_list d;
+    cJSON *a = NULL;
+    int da;
+    size_t cap = 20000, n = 0;
+    char *text = malloc(cap);
+    ASSERT(text);
+    n += (size_t)snprintf(text + n, cap - n, "[");
+    for (int i = 0; i < 3000; i++) n += (size_t)snprintf(text + n, cap - n, "%s%d%s", i ? "," : "", i, i % 10 == 9 ? "\n" : "");
+    n += (size_t)snprintf(text + n, cap - n, "]");
+    ASSERT_EQ(jpos_new(&t), GV_OK);
+    ASSERT_EQ(jpos_reserve(t, 2000), GV_OK);
+    ASSERT_EQ(jpos_reserve(t, (size_t)-1 / 8), GV_ENOMEM);
+    ASSERT_EQ(jpos_add_doc(t, "r.json", text, n, &da), GV_OK);
+    diag_init(&d);
+    ASSERT_EQ(jpos_parse(t, da, 0, &a, &d), GV_OK);
+    struct jpos p;
+    ASSERT_EQ(cJSON_GetArraySize(a), 3000);
+    ASSERT(jpos_get(t, a, &p));
+    ASSERT_EQ(p.line, 1);
+    ASSERT_EQ(p.col, 1);
+    /* value 2,345 on line 235 (ten a line), after ",2340,...,2344," */
+    ASSERT(jpos_get(t, cJSON_GetArrayItem(a, 2345), &p));
+    ASSERT_EQ(p.line, 235);
+    ASSERT_EQ(p.col, 27);
+    cJSON_Delete(a);
+    diag_free(&d);
+    jpos_free(t);
+}
+
 /* Deterministic random mutations of a scenario-like document. */
 static void test_jsonpos_mutations(void)
 {
@@ -321,6 +356,7 @@ int main(void)
     RUN(test_jsonpos_messages);
     RUN(test_jsonpos_value_limit);
     RUN(test_jsonpos_set_max_values);
+    RUN(test_jsonpos_reserve);
     RUN(test_jsonpos_mutations);
     RUN(test_jsonpos_positions);
     TEST_DONE();
