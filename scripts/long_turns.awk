@@ -39,32 +39,24 @@ function median(a, n,    i, j, t) {
     for (i = 2; i <= n; i++) for (j = i; j > 1 && a[j] < a[j - 1]; j--) { t = a[j]; a[j] = a[j - 1]; a[j - 1] = t }
     return n ? (n % 2 ? a[(n + 1) / 2] : (a[n / 2] + a[n / 2 + 1]) / 2) : 0
 }
-# thread tid's slice at time t (its index; 0: none)
-function slice_at(tid, t,    lo, hi, mid) {
-    lo = 1; hi = ns[tid]
+# the slice of track `key` at time t (its index; 0: none): a thread's
+# (key: its tid) or the busy slices of the cores that ran a task (key:
+# "core " and the task's name, sname the core's number)
+function slice_at(key, t,    lo, hi, mid) {
+    lo = 1; hi = ns[key]
     while (lo <= hi) {
         mid = int((lo + hi) / 2)
-        if (sts[tid, mid] > t + 1e-9) hi = mid - 1
-        else if (sts[tid, mid] + sdur[tid, mid] <= t + 1e-9) lo = mid + 1
+        if (sts[key, mid] > t + 1e-9) hi = mid - 1
+        else if (sts[key, mid] + sdur[key, mid] <= t + 1e-9) lo = mid + 1
         else return mid
     }
     return 0
 }
-# the core whose busy slice runs task `name` at time t ("": none)
-function core_at(name, t,    lo, hi, mid) {
-    lo = 1; hi = nc[name]
-    while (lo <= hi) {
-        mid = int((lo + hi) / 2)
-        if (cts[name, mid] > t + 1e-9) hi = mid - 1
-        else if (cts[name, mid] + cdur[name, mid] <= t + 1e-9) lo = mid + 1
-        else return ccore[name, mid]
-    }
-    return ""
-}
-function cpu_of(tid, k,    c) {
+function cpu_of(tid, k,    c, j) {
     c = scpu[tid, k]
     if (c != "") return c
-    return core_at(tname[tid], sts[tid, k])
+    j = slice_at("core " tname[tid], sts[tid, k])
+    return j ? sname["core " tname[tid], j] : ""
 }
 BEGIN { if (prefix == "") prefix = "worker"; if (long == "") long = 100 }
 /"ph":"M"/ && /"name":"thread_name"/ { n = $0; sub(/.*"args":\{/, "", n); tname[num($0, "tid")] = str(n, "name"); next }
@@ -75,9 +67,9 @@ BEGIN { if (prefix == "") prefix = "worker"; if (long == "") long = 100 }
     next
 }
 /"ph":"X"/ && /"cat":"core"/ && /"state":"busy"/ {
-    task = str($0, "task"); k = ++nc[task]
-    cts[task, k] = num($0, "ts"); cdur[task, k] = num($0, "dur")
-    ccore[task, k] = tname[num($0, "tid")]; sub(/^core /, "", ccore[task, k])
+    key = "core " str($0, "task"); k = ++ns[key]
+    sts[key, k] = num($0, "ts"); sdur[key, k] = num($0, "dur")
+    sname[key, k] = tname[num($0, "tid")]; sub(/^core /, "", sname[key, k])
 }
 END {
     # the workers, and a k-way merge of their slices in time order
@@ -131,7 +123,10 @@ END {
         if (i < nl) { pairs++; if (tt[lj[i + 1]] == a) same++ }
     }
     print "  a long turn's end: the holder's state when the next thread started running, and where that one ran:"
-    for (k in end_kind) printf "    %-40s %6d\n", k, end_kind[k]
+    ne = 0
+    for (k in end_kind) ek[++ne] = k
+    for (i = 2; i <= ne; i++) for (j = i; j > 1 && ek[j] < ek[j - 1]; j--) { x = ek[j]; ek[j] = ek[j - 1]; ek[j - 1] = x }
+    for (i = 1; i <= ne; i++) printf "    %-40s %6d\n", ek[i], end_kind[ek[i]]
     if (nb) printf "  the holder in its blocking slice for %.1f us (median) when the next thread started\n", median(blk, nb)
     if (pairs) printf "  the next long turn to the same thread: %d of %d (%.0f%%)\n", same, pairs, 100 * same / pairs
     # how evenly the workers advanced
