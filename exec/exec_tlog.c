@@ -14,7 +14,8 @@ int exec_tlog_init(struct exec_tlog *l, uint64_t max_entries, int nthreads)
     uint64_t block = max_entries / (4 * (uint64_t)(nthreads > 0 ? nthreads : 1));
     if (block > EXEC_TLOG_BLOCK) block = EXEC_TLOG_BLOCK;
     if (block < EXEC_TLOG_BLOCK_MIN) block = EXEC_TLOG_BLOCK_MIN;
-    uint64_t nblocks = (max_entries + block - 1) / block;
+    uint64_t nblocks = (max_entries + block - 1) / block, nown = nthreads > 0 ? (uint64_t)nthreads : 0;
+    if (nblocks < nown) nblocks = nown;  /* every thread's first block its own */
     if (nblocks == 0) nblocks = 1;
     if (nblocks > UINT32_MAX || nblocks > SIZE_MAX / (block * sizeof *l->mem)) return GV_ENOMEM;
     /* not calloc, whose pages may stay untouched (mmap) until the run
@@ -25,6 +26,8 @@ int exec_tlog_init(struct exec_tlog *l, uint64_t max_entries, int nthreads)
     memset(l->mem, 0, bytes);
     l->nblocks = (uint32_t)nblocks;
     l->block = (uint32_t)block;
+    l->nown = (uint32_t)nown;
+    atomic_store_explicit(&l->next, (unsigned)nown, memory_order_relaxed);
     return GV_OK;
 }
 
@@ -35,9 +38,12 @@ void exec_tlog_free(struct exec_tlog *l)
     l->nblocks = 0;
 }
 
-bool exec_tlog_grab(struct exec_tlog *l, struct exec_tlog_cursor *c, int64_t t_ns)
+bool exec_tlog_grab(struct exec_tlog *l, struct exec_tlog_cursor *c, uint32_t thread, int64_t t_ns)
 {
-    unsigned b = atomic_fetch_add_explicit(&l->next, 1, memory_order_relaxed);
+    unsigned b;
+    if (!c->started && thread < l->nown) b = thread;
+    else b = atomic_fetch_add_explicit(&l->next, 1, memory_order_relaxed);
+    c->started = true;
     if (b >= l->nblocks) {
         /* the pool is empty: the record ends at the earliest such change */
         long long seen = atomic_load_explicit(&l->full_at_ns, memory_order_relaxed);

@@ -7,12 +7,16 @@
  * into the thread's own block of entries, no lock, no allocation.  The
  * entries come from one pool allocated and touched before the run starts
  * (a page's first touch costs 20 us on some guests: none during the run);
- * a thread takes a fresh block of entries with one atomic add when its
- * block is full: blocks of EXEC_TLOG_BLOCK entries, smaller when the pool
- * is small for its threads (a quarter of a thread's share, at least 16).  When the pool is exhausted, the first
- * thread that finds it so notes the time: the record is complete up to
- * that time only (exec_tlog_sorted cuts every thread's entries there, as
- * the simulator's trace is cut at its event cap). */
+ * each thread's first block is its own (block `thread`), and a thread
+ * takes a fresh one with one atomic add when its block is full: blocks of
+ * EXEC_TLOG_BLOCK entries, smaller when the pool is small for its threads
+ * (a quarter of a thread's share, at least 16), and at least one a
+ * thread.  When the pool is exhausted, the first thread that finds it so
+ * notes the time: the record is complete up to that time only
+ * (exec_tlog_sorted cuts every thread's entries there, as the simulator's
+ * trace is cut at its event cap).  A thread's first change never finds it
+ * so: that change may be timed back at the start gate (a thread queued on
+ * its GVL there that first runs later), which would cut the whole record. */
 #ifndef EXEC_EXEC_TLOG_H
 #define EXEC_EXEC_TLOG_H
 
@@ -38,13 +42,15 @@ struct exec_tlog_entry {
 struct exec_tlog {
     struct exec_tlog_entry *mem;  /* nblocks * block entries; NULL: not recording */
     uint32_t nblocks, block;
-    atomic_uint next;             /* the next block to hand out */
+    uint32_t nown;                /* blocks 0 .. nown - 1: thread k's first is block k */
+    atomic_uint next;             /* the next block to hand out (from nown) */
     atomic_llong full_at_ns;      /* the earliest change that found the pool empty (INT64_MAX: none) */
 };
 
 /* A thread's place in its current block (the thread's own). */
 struct exec_tlog_cursor {
     struct exec_tlog_entry *at, *end;
+    bool started;      /* it has had its own first block */
     bool full;         /* the pool had no block left for it */
     uint64_t dropped;  /* changes not recorded since */
 };
@@ -54,15 +60,16 @@ struct exec_tlog_cursor {
 int exec_tlog_init(struct exec_tlog *l, uint64_t max_entries, int nthreads);
 void exec_tlog_free(struct exec_tlog *l);
 
-/* c's next block; false (and the time noted) when none is left. */
-bool exec_tlog_grab(struct exec_tlog *l, struct exec_tlog_cursor *c, int64_t t_ns);
+/* c's next block (thread `thread`'s own first, then the pool's); false
+ * (and the time noted) when none is left. */
+bool exec_tlog_grab(struct exec_tlog *l, struct exec_tlog_cursor *c, uint32_t thread, int64_t t_ns);
 
 /* Record that thread `thread` entered state `to` at t_ns on CPU `cpu`
  * (the thread itself, its changes in time order; cpu < 0: unknown). */
 static inline void exec_tlog_add(struct exec_tlog *l, struct exec_tlog_cursor *c, uint32_t thread, int to,
                                  int64_t t_ns, int cpu)
 {
-    if (c->at == c->end && (c->full || !exec_tlog_grab(l, c, t_ns))) {
+    if (c->at == c->end && (c->full || !exec_tlog_grab(l, c, thread, t_ns))) {
         c->dropped++;
         return;
     }

@@ -79,6 +79,15 @@ expect_has "$tmp/cap.json" "capped trace" '"max_events":300,' '"truncated":true,
 checks=$((checks + 1))
 [ "$(grep -c '^{"ph"' "$tmp/cap.json")" -le 300 ] || fail "more than 300 events in a trace capped at 300"
 
+# a cap smaller than the threads' first blocks: still a trace of their
+# states (a thread's first change, timed back at the start gate, never
+# cuts the record there)
+run $X $mtime -q --trace "$tmp/cap60.json" --trace-max-events 60 -o "$tmp/cap60.csv"
+expect_code 0 "trace capped at 60"
+expect_match err 'it stops at t=0\.0*[1-9][0-9]* s' "capped at 60: not cut at the gate"
+checks=$((checks + 1))
+grep -q '"cat":"thread","name":"running"' "$tmp/cap60.json" || fail "capped at 60: no running slice"
+
 # -- a failed run (deadlock): exit 4, its trace up to the failure, no row
 run $X tests/data/deadlock.json --trace "$tmp/dl.json" -o "$tmp/dl.csv"
 expect_code 4 "deadlock"

@@ -1,8 +1,10 @@
 /* test_exec_tlog.c - the executor's record of state changes for --trace
  * (exec/exec_tlog.h), on one thread: blocks handed out in turn, sized for
  * the pool's threads; the record sorted by time, ties by thread and then
- * in each thread's order, each with its CPU; a full pool cut at the earliest change that
- * found no block, with what was recorded beyond it and dropped since. */
+ * in each thread's order, each with its CPU; each thread's first block its
+ * own (a first change timed back at the gate never cuts the record); a
+ * full pool cut at the earliest change that found no block, with what was
+ * recorded beyond it and dropped since. */
 #include <stdint.h>
 #include <stdlib.h>
 
@@ -23,9 +25,11 @@ static void test_blocks(void)
     ASSERT_EQ(l.block, 25);
     ASSERT_EQ(l.nblocks, 16);
     exec_tlog_free(&l);
+    /* fewer entries than threads: still a first block of its own for each */
     ASSERT_EQ(exec_tlog_init(&l, 10, 100), GV_OK);
     ASSERT_EQ(l.block, EXEC_TLOG_BLOCK_MIN);
-    ASSERT_EQ(l.nblocks, 1);
+    ASSERT_EQ(l.nblocks, 100);
+    ASSERT_EQ(l.nown, 100);
     exec_tlog_free(&l);
 }
 
@@ -70,28 +74,34 @@ static void test_sorted(void)
 static void test_full(void)
 {
     struct exec_tlog l;
-    /* one block of 16 for two threads: thread 0 takes it, thread 1 finds
-     * none at t=40; thread 0 goes on recording past that time */
-    ASSERT_EQ(exec_tlog_init(&l, 16, 2), GV_OK);
-    ASSERT_EQ(l.nblocks, 1);
+    /* three blocks of 16 for two threads: each one's first block its own,
+     * one for the pool */
+    ASSERT_EQ(exec_tlog_init(&l, 48, 2), GV_OK);
+    ASSERT_EQ(l.nblocks, 3);
     struct exec_tlog_cursor a = { 0 }, b = { 0 };
-    for (int i = 0; i < 10; i++) exec_tlog_add(&l, &a, 0, i % 3, 10 * (i + 1), 0);  /* 10 .. 100 */
-    exec_tlog_add(&l, &b, 1, 1, 40, 1);
-    exec_tlog_add(&l, &b, 1, 2, 45, 1);
+    for (int i = 0; i < 20; i++) exec_tlog_add(&l, &a, 0, i % 3, 10 * (i + 1), 0);  /* 10 .. 200: its own, then the pool's */
+    ASSERT(!a.full);
+    /* thread 1's first change, timed back at the gate after the pool's
+     * last block went: recorded in its own block, not a cut at t=5 */
+    exec_tlog_add(&l, &b, 1, 1, 5, 1);
+    ASSERT(!b.full);
+    for (int i = 0; i < 16; i++) exec_tlog_add(&l, &b, 1, i % 3, 300 + 10 * i, 1);  /* 300 .. 440: the 16th finds none */
     ASSERT(b.full);
-    ASSERT_EQ(b.dropped, 2);
-    for (int i = 10; i < 20; i++) exec_tlog_add(&l, &a, 0, i % 3, 10 * (i + 1), 0);  /* its block ends at 16 */
+    ASSERT_EQ(b.dropped, 1);
+    for (int i = 20; i < 33; i++) exec_tlog_add(&l, &a, 0, i % 3, 10 * (i + 1), 0);  /* 210 .. 330: the pool's block ends at 320 */
     ASSERT(a.full);
-    ASSERT_EQ(a.dropped, 4);
+    ASSERT_EQ(a.dropped, 1);
     struct exec_tlog_entry *e;
     size_t n;
     int64_t cut;
     uint64_t beyond;
     ASSERT_EQ(exec_tlog_sorted(&l, &e, &n, &cut, &beyond), GV_OK);
-    ASSERT_EQ(cut, 40);  /* thread 1's first change, not thread 0's later one */
-    ASSERT_EQ(n, 4);     /* 10, 20, 30, 40 */
-    ASSERT_EQ(beyond, 12);
-    for (size_t i = 0; i < n; i++) ASSERT(e[i].t_ns <= 40 && e[i].thread == 0);
+    ASSERT_EQ(cut, 330);  /* thread 0's change that found none, earlier than thread 1's (450) */
+    ASSERT_EQ(n, 37);     /* thread 1 at 5 and 300-330, thread 0 at 10-320 */
+    ASSERT_EQ(beyond, 11);  /* thread 1 at 340-440 */
+    ASSERT_EQ(e[0].t_ns, 5);
+    ASSERT_EQ(e[0].thread, 1);
+    for (size_t i = 0; i < n; i++) ASSERT(e[i].t_ns <= 330);
     free(e);
     exec_tlog_free(&l);
 }
