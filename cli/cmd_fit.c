@@ -120,7 +120,7 @@ static int fit_exec(const struct args *a)
                     "gvlsim fit: warning: %s%s falls from %.6g at %s=%.6g to %.6g at %.6g (%.3g of it), "
                     "faster than the law can fall there (to %.3g at the most): the fit does not describe "
                     "these points (is %s the number of workers?)\n",
-                    who, spec.ycol, x[lo], spec.xcol, n[lo], x[hi], n[hi], x[hi] / x[lo], (n[lo] - 1) / (n[hi] - 1),
+                    who, spec.ycol, x[lo], spec.xcol, n[lo], x[hi], n[hi], x[hi] / x[lo], usl_min_ratio(n[lo], n[hi]),
                     spec.xcol);
         }
     }

@@ -40,10 +40,8 @@ void exec_tlog_free(struct exec_tlog *l)
 
 bool exec_tlog_grab(struct exec_tlog *l, struct exec_tlog_cursor *c, uint32_t thread, int64_t t_ns)
 {
-    unsigned b;
-    if (!c->started && thread < l->nown) b = thread;
-    else b = atomic_fetch_add_explicit(&l->next, 1, memory_order_relaxed);
-    c->started = true;
+    /* called with the block used up or, at its first change, none yet */
+    unsigned b = !c->at && thread < l->nown ? thread : atomic_fetch_add_explicit(&l->next, 1, memory_order_relaxed);
     if (b >= l->nblocks) {
         /* the pool is empty: the record ends at the earliest such change */
         long long seen = atomic_load_explicit(&l->full_at_ns, memory_order_relaxed);

@@ -49,8 +49,7 @@ struct exec_tlog {
 
 /* A thread's place in its current block (the thread's own). */
 struct exec_tlog_cursor {
-    struct exec_tlog_entry *at, *end;
-    bool started;      /* it has had its own first block */
+    struct exec_tlog_entry *at, *end;  /* NULL: no block yet (its own first is next) */
     bool full;         /* the pool had no block left for it */
     uint64_t dropped;  /* changes not recorded since */
 };

@@ -100,6 +100,13 @@ static struct jpos_ent *find(const struct jpos_table *t, const cJSON *node)
     }
 }
 
+/* Would `count` entries fill a table of `cap` slots past 70% (linear
+ * probing's runs grow fast beyond)? */
+static bool too_full(size_t count, size_t cap)
+{
+    return count * 10 >= cap * 7;
+}
+
 /* The table on huge pages once it is large (common/bigmem.h): every node
  * lands on a random slot, so with small pages nearly every insertion is
  * a TLB miss and every first touch of a page a fault. */
@@ -130,7 +137,7 @@ int jpos_reserve(struct jpos_table *t, size_t n)
 {
     if (n > SIZE_MAX / 2 / sizeof(struct jpos_ent)) return GV_ENOMEM;  /* also keeps (n + 1) * 10 in range */
     size_t cap = t->cap ? t->cap : 256;
-    while ((n + 1) * 10 >= cap * 7) {
+    while (too_full(n + 1, cap)) {
         if (cap > SIZE_MAX / 2 / sizeof(struct jpos_ent)) return GV_ENOMEM;
         cap *= 2;
     }
@@ -141,7 +148,7 @@ static int table_put(struct jpos_table *t, const struct jpos_ent *ent)
 {
     struct jpos_ent *e = find(t, ent->node);
     if (e) { *e = *ent; return GV_OK; }
-    if ((t->count + 1) * 10 >= t->cap * 7 && grow(t) != GV_OK) return GV_ENOMEM;
+    if (too_full(t->count + 1, t->cap) && grow(t) != GV_OK) return GV_ENOMEM;
     size_t j = slot_of(t, ent->node);
     while (t->ents[j].node) j = (j + 1) & (t->cap - 1);
     t->ents[j] = *ent;

@@ -37,6 +37,11 @@ static double sse(const double *n, const double *x, size_t npts, double alpha, d
     return s;
 }
 
+double usl_min_ratio(double k, double m)
+{
+    return (k - 1) / (m - 1);
+}
+
 bool usl_fall_beyond(const double *n, const double *x, size_t npts, size_t *lo, size_t *hi)
 {
     /* the worst pair by how far its ratio lies below the bound (a log
@@ -46,7 +51,7 @@ bool usl_fall_beyond(const double *n, const double *x, size_t npts, size_t *lo, 
     for (size_t i = 0; i < npts; i++)
         for (size_t j = 0; j < npts; j++) {
             if (!(n[j] > n[i]) || !(n[i] > 1) || !(x[i] > 0) || !(x[j] > 0)) continue;
-            double bound = (n[i] - 1) / (n[j] - 1), ratio = x[j] / x[i];
+            double bound = usl_min_ratio(n[i], n[j]), ratio = x[j] / x[i];
             if (ratio >= bound) continue;
             double by = log(bound / ratio);
             if (!found || by > worst) {

@@ -34,6 +34,10 @@ struct usl_fit {
  * x). */
 int usl_fit(const double *n, const double *x, size_t npts, struct usl_fit *f, char *err, size_t errlen);
 
+/* The lowest X(m) / X(k) the law can give from k to m > k workers (k >= 1):
+ * (k - 1) / (m - 1), beta alone without bound. */
+double usl_min_ratio(double k, double m);
+
 /* The steepest fall among npts points beyond what the law can give: the
  * pair k < m with x[m] / x[k] < (n[k] - 1) / (n[m] - 1) whose ratio is
  * furthest below that bound, as indexes *lo, *hi.  false if there is none

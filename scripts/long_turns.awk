@@ -35,8 +35,12 @@ function str(s, key,    i, r) {
     sub(/".*/, "", r)
     return r
 }
-function median(a, n,    i, j, t) {
+# a[1..n] sorted in place (insertion: a few hundred values at most here)
+function isort(a, n,    i, j, t) {
     for (i = 2; i <= n; i++) for (j = i; j > 1 && a[j] < a[j - 1]; j--) { t = a[j]; a[j] = a[j - 1]; a[j - 1] = t }
+}
+function median(a, n) {
+    isort(a, n)
     return n ? (n % 2 ? a[(n + 1) / 2] : (a[n / 2] + a[n / 2 + 1]) / 2) : 0
 }
 # the slice of track `key` at time t (its index; 0: none): a thread's
@@ -82,7 +86,7 @@ END {
     }
     # the workers' ends, sorted: the first end and the start of the last two's tail
     for (i = 1; i <= nw; i++) se[i] = wend[i]
-    median(se, nw)
+    isort(se, nw)
     first_end = se[1]; tail_from = nw >= 3 ? se[nw - 2] : 0; run_end = se[nw]
     nt = 0
     while (1) {
@@ -125,7 +129,7 @@ END {
     print "  a long turn's end: the holder's state when the next thread started running, and where that one ran:"
     ne = 0
     for (k in end_kind) ek[++ne] = k
-    for (i = 2; i <= ne; i++) for (j = i; j > 1 && ek[j] < ek[j - 1]; j--) { x = ek[j]; ek[j] = ek[j - 1]; ek[j - 1] = x }
+    isort(ek, ne)
     for (i = 1; i <= ne; i++) printf "    %-40s %6d\n", ek[i], end_kind[ek[i]]
     if (nb) printf "  the holder in its blocking slice for %.1f us (median) when the next thread started\n", median(blk, nb)
     if (pairs) printf "  the next long turn to the same thread: %d of %d (%.0f%%)\n", same, pairs, 100 * same / pairs
