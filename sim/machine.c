@@ -579,9 +579,11 @@ static inline __attribute__((always_inline)) void begin_arrival(struct machine *
 
 /* Move the longest-waiting task of src's run queue to core dst (a
  * balance); returns it, READY, for dst to run. */
-static struct mach_task *migrate_queued(struct machine *m, struct mach_core *src, struct mach_core *dst)
+static struct mach_task *migrate_queued(struct machine *m, struct mach_core *src, struct mach_core *dst,
+                                        struct mach_task *t)
 {
-    struct mach_task *t = rq_pop(m, src);
+    if (t == src->rq_head) rq_pop(m, src);
+    else rq_remove(m, src, t);
     m->migrations++;
     fair_dequeue(m, src, t, true);  /* its lag goes along */
     fair_enqueue(m, dst, t, false);
@@ -632,9 +634,41 @@ static void ev_nohz_kick(void *obj, uint64_t arg)
     }
     c->nohz_failed = 0;
     struct mach_core *dst = &m->cores[i];
-    struct mach_task *t = migrate_queued(m, c, dst);
+    struct mach_task *t = migrate_queued(m, c, dst, c->rq_head);
     begin_arrival(m, dst, t, CORE_WAKING, idle_wake_latency(m, dst));
     if (c->nrq > 0) nohz_arm(m, c);  /* the next tick kicks another */
+}
+
+/* ---- a newly idle core's pull (newidle balance) --------------------------
+ *
+ * A core left with nothing to run balances at once (sched_balance_newidle ->
+ * sched_balance_rq with CPU_NEWLY_IDLE, kernel/sched/fair.c), and pulls a
+ * task from the busiest queue only if can_migrate_task lets it go: under
+ * the fair class a task that ran less than sched_migration_cost ago
+ * (task_hot: rq_clock_task - se.exec_start < 500 us) stays where its cache
+ * is, unless that domain's periodic balance has failed more than
+ * cache_nice_tries times in a row.  A newidle balance that moves nothing
+ * does not count as a failure ("Increment the failure counter only on
+ * periodic balance.  We do not want newidle balance, which can be very
+ * frequent, pollute the failure counter causing excessive cache_hot
+ * migrations", sched_balance_rq; commit 58b26c4c0257, 2.6.37), so a queue
+ * of hot tasks waits for the busy core's tick to kick the idle one
+ * (nohz_arm above).  detach_tasks looks at no more than sysctl_sched_nr_migrate
+ * (32) of the queue's tasks.  Read from the kernel of the AMD EPYC guest with
+ * scripts/bpf (docs/validate.md, session 30): a woken thread queued behind its
+ * waker while the other CPU idled ran on the waker's CPU 458-642 times a run
+ * of the 8-thread loop and went to the other CPU 49-72 times (after about a
+ * millisecond), where the model, pulling every such thread at once, moved
+ * 401-454 of them within 5 us.  The simplified `fifo` OS pulls any task. */
+#define NEWIDLE_NR_MIGRATE 32
+static struct mach_task *newidle_pick(const struct machine *m, const struct mach_core *src)
+{
+    if (!fair_on(m) || src->nohz_failed > NOHZ_CACHE_NICE_TRIES) return src->rq_head;
+    sim_time now = mach_now_of(m);
+    int n = 0;
+    for (struct mach_task *t = src->rq_head; t && n < NEWIDLE_NR_MIGRATE; t = t->rq_next, n++)
+        if (now - t->se->exec_start >= NOHZ_MIGRATION_COST) return t;
+    return NULL;
 }
 
 /* The core's task left (blocked, exited, preempted): pick the next one. */
@@ -654,7 +688,11 @@ static inline __attribute__((always_inline)) void dispatch(struct machine *m, st
             struct mach_core *o = &m->cores[i];
             if (o != c && o->nrq > 0 && (!src || o->nrq > src->nrq)) src = o;
         }
-        if (src) t = migrate_queued(m, src, c);
+        if (src) {
+            struct mach_task *p = newidle_pick(m, src);
+            if (p) t = migrate_queued(m, src, c, p);
+            else nohz_arm(m, src);  /* all cache-hot: the busy core's tick kicks this one */
+        }
     }
     if (t) {
         begin_arrival(m, c, t, CORE_SWITCHING, m->p.context_switch);
