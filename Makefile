@@ -23,6 +23,8 @@
 #   make tsan     the real executor's unit tests under ThreadSanitizer
 #   make fuzz     fuzz the loader, the CSV reader and the trace importer with libFuzzer (clang), FUZZ_TIME
 #                 seconds each; the corpus and crashers are kept in tests/fuzz/
+#   make bpf      scripts/bpf's probes of the kernel's scheduler and of futex calls, and
+#                 their loader, into build/bpf (clang, bpftool, libbpf-dev, a kernel with BTF)
 
 CC      ?= cc
 PKGCONF ?= pkg-config
@@ -106,7 +108,7 @@ FORCE:
 .PHONY: all deps FORCE demo regress regress-update test test-suite unit-test golden-test e2e-test engine-test \
         docs-test asan-test bench valgrind tsan clean check-deps install uninstall install-test docs docs-measure \
         fuzz fuzz-replay docs-validate asan-replay test-units-sim test-e2e-sim test-asan-units-sim test-asan-golden \
-        test-asan-e2e-sim test-real
+        test-asan-e2e-sim test-real bpf
 
 # The man page and the bash completion are printed by gvlsim from its
 # command and option tables (cli/cmd_help.c), so they cannot drift from
@@ -167,6 +169,13 @@ check-deps:
 
 deps:
 	@scripts/deps.sh
+
+# scripts/bpf: BPF probes that record what the kernel's scheduler saw at each
+# wake-up of a command's threads, and their futex calls (docs/bpf.md).  Not
+# part of the build: they need clang, bpftool, libbpf-dev, root to load and a
+# kernel with BTF.
+bpf:
+	@scripts/bpf/build.sh build/bpf
 
 # The call-timing preload library `gvlsim calibrate` runs a Ruby with
 # (exec/preload/calltime.c): a shared object of its own, without the
