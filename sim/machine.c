@@ -606,13 +606,23 @@ static struct mach_task *migrate_queued(struct machine *m, struct mach_core *src
  * cache-hot (task_hot) and stays unless the domain's balance failed more
  * than cache_nice_tries times in a row (1 for CPUs sharing a last-level
  * cache, sd_init; can_migrate_task): it moves at the third tick.  The
- * model takes the end of its last run (blocked_at) for its start
- * (exec_start), and counts the failures per busy core.  Without this the
+ * model counts the failures per busy core.  Without this the
  * two threads of a 2-thread loop could share one core of two for the whole
  * run.  Not modelled: the kick's throttle (nohz.next_balance, about one
  * balance interval, a tick or two). */
 #define NOHZ_MIGRATION_COST ((sim_time)500 * SIM_US)
 #define NOHZ_CACHE_NICE_TRIES 1
+
+/* task_hot's test: t ran less than sched_migration_cost ago.  Under the fair
+ * class from se.exec_start, which update_curr brought to its last switch-out
+ * (a preemption as well as a sleep: rq_clock_task - exec_start); under the
+ * simplified `fifo` OS, which keeps no such clock, from the end of its last
+ * sleep's run. */
+static bool task_hot(const struct machine *m, const struct mach_task *t)
+{
+    sim_time ran = fair_on(m) ? t->se->exec_start : t->blocked_at;
+    return mach_now_of(m) - ran < NOHZ_MIGRATION_COST;
+}
 static void nohz_arm(struct machine *m, struct mach_core *c)
 {
     if (c->nohz_ev || m->p.os_tick <= 0) return;
@@ -628,7 +638,7 @@ static void ev_nohz_kick(void *obj, uint64_t arg)
     if (stalled(m, c, ev_nohz_kick, &c->nohz_ev)) return;  /* its tick comes after the gap */
     int i = first_idle_core(m);
     if (i < 0) return;
-    if (mach_now_of(m) - c->rq_head->blocked_at < NOHZ_MIGRATION_COST && c->nohz_failed++ <= NOHZ_CACHE_NICE_TRIES) {
+    if (task_hot(m, c->rq_head) && c->nohz_failed++ <= NOHZ_CACHE_NICE_TRIES) {
         nohz_arm(m, c);  /* cache-hot: the next tick tries again */
         return;
     }
@@ -664,10 +674,9 @@ static void ev_nohz_kick(void *obj, uint64_t arg)
 static struct mach_task *newidle_pick(const struct machine *m, const struct mach_core *src)
 {
     if (!fair_on(m) || src->nohz_failed > NOHZ_CACHE_NICE_TRIES) return src->rq_head;
-    sim_time now = mach_now_of(m);
     int n = 0;
     for (struct mach_task *t = src->rq_head; t && n < NEWIDLE_NR_MIGRATE; t = t->rq_next, n++)
-        if (now - t->se->exec_start >= NOHZ_MIGRATION_COST) return t;
+        if (!task_hot(m, t)) return t;
     return NULL;
 }
 
