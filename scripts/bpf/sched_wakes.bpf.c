@@ -43,13 +43,11 @@ static __always_inline void emit(struct gv_rec *r, int n)
     bpf_ringbuf_submit(r, BPF_RB_NO_WAKEUP);
 }
 
-SEC("tp_btf/sched_waking")
-int BPF_PROG(on_waking, struct task_struct *p)
+/* what both wake records begin with: this CPU, the wakee's process and id,
+ * the running task's id, the wakee's CPU (its previous one at sched_waking,
+ * the chosen one at sched_wakeup), its vruntime and deadline */
+static __always_inline void wake_head(struct gv_rec *r, struct task_struct *p, struct task_struct *c)
 {
-    if (!ours(p)) return 0;
-    struct gv_rec *r = rec(GV_WAKING);
-    if (!r) return 0;
-    struct task_struct *c = bpf_get_current_task_btf();
     r->v[2] = bpf_get_smp_processor_id();
     r->v[3] = p->tgid;
     r->v[4] = p->pid;
@@ -57,6 +55,15 @@ int BPF_PROG(on_waking, struct task_struct *p)
     r->v[6] = BPF_CORE_READ(p, thread_info.cpu);
     r->v[7] = BPF_CORE_READ(p, se.vruntime);
     r->v[8] = BPF_CORE_READ(p, se.deadline);
+}
+
+SEC("tp_btf/sched_waking")
+int BPF_PROG(on_waking, struct task_struct *p)
+{
+    if (!ours(p)) return 0;
+    struct gv_rec *r = rec(GV_WAKING);
+    if (!r) return 0;
+    wake_head(r, p, bpf_get_current_task_btf());
     r->v[9] = BPF_CORE_READ(p, se.vlag);  /* off the queue: the lag it slept with */
     r->v[10] = BPF_CORE_READ(p, se.slice);
     r->v[11] = BPF_CORE_READ(p, se.sched_delayed);
@@ -74,13 +81,7 @@ int BPF_PROG(on_wakeup, struct task_struct *p)
     struct task_struct *c = bpf_get_current_task_btf();
     struct cfs_rq *q = BPF_CORE_READ(p, se.cfs_rq);
     struct sched_entity *cse = BPF_CORE_READ(q, curr);
-    r->v[2] = bpf_get_smp_processor_id();
-    r->v[3] = p->tgid;
-    r->v[4] = p->pid;
-    r->v[5] = c->pid;
-    r->v[6] = BPF_CORE_READ(p, thread_info.cpu);
-    r->v[7] = BPF_CORE_READ(p, se.vruntime);
-    r->v[8] = BPF_CORE_READ(p, se.deadline);
+    wake_head(r, p, c);
     r->v[9] = BPF_CORE_READ(c, se.vruntime);
     r->v[10] = BPF_CORE_READ(c, se.deadline);
     r->v[11] = BPF_CORE_READ(c, se.vprot);  /* the running task: its protection */

@@ -29,27 +29,30 @@ run_cmd "$rec" "$tmp/nothing.bpf.o" "$tmp/x.txt" true
 expect_code 3 "bpf_record, no such probe"
 [ -e "$tmp/x.txt" ] || [ -e "$tmp/x.txt.tmp" ] && fail "a failed bpf_record left an output file"
 
+# record PROBE NAME BAD: record a short `gvlsim exec` run with build/bpf/PROBE.bpf.o
+# into $tmp/NAME.txt (skipped if this kernel refuses the probe), check that no
+# record matches the awk condition BAD (a wrong kind or length, gv_bpf.h) and
+# run scripts/bpf/PROBE.awk on it
 args="scenarios/mtime_loop.json --set machine.cores=2 --set ractors.0.threads.1.program.0.times_total=20000"
-run_cmd "$rec" "$tmp/bpf/sched_wakes.bpf.o" "$tmp/sw.txt" "$bin" exec $args -o "$tmp/x.csv"
-if [ "$code" = 3 ]; then skip "this kernel refused the scheduler probe: $(head -n 2 "$tmp/err")"; fi
-expect_code 0 "bpf_record sched_wakes.bpf.o"
-[ -e "$tmp/sw.txt.tmp" ] && fail "bpf_record left its temporary file"
+record() {
+    run_cmd "$rec" "$tmp/bpf/$1.bpf.o" "$tmp/$2.txt" "$bin" exec $args -o "$tmp/x.csv"
+    [ "$code" = 3 ] && skip "this kernel refused $1.bpf.o: $(head -n 2 "$tmp/err")"
+    expect_code 0 "bpf_record $1.bpf.o"
+    [ -e "$tmp/$2.txt.tmp" ] && fail "bpf_record left its temporary file"
+    bad=$(awk "$3" "$tmp/$2.txt" | head -n 1)
+    [ -z "$bad" ] || fail "$1: a record of the wrong kind or length: $bad"
+    run_cmd awk -f "scripts/bpf/$1.awk" "$tmp/$2.txt"
+    expect_code 0 "$1.awk on a recording"
+}
+
+record sched_wakes sw '($1 == 1 && NF != 13) || ($1 == 2 && NF != 20) || ($1 == 3 && NF != 8) || ($1 == 4 && NF != 10) || ($1 == 5 && NF != 9) || $1 < 1 || $1 > 5'
 for k in 1 2 3; do
     grep -q "^$k " "$tmp/sw.txt" || fail "no record of kind $k (scripts/bpf/gv_bpf.h)"
 done
-bad=$(awk '($1 == 1 && NF != 13) || ($1 == 2 && NF != 20) || ($1 == 3 && NF != 8) || ($1 == 4 && NF != 10) || ($1 == 5 && NF != 9)' "$tmp/sw.txt" | head -n 1)
-[ -z "$bad" ] || fail "a record of the wrong length: $bad"
-run_cmd awk -f scripts/bpf/sched_wakes.awk "$tmp/sw.txt"
-expect_code 0 "sched_wakes.awk on a recording"
 expect_match out '^process [0-9]+: [0-9]+ wake-ups recorded$' "the recorded process"
 expect_match out "^  with two tasks on the queue: [0-9]+, preempting [0-9]+ [(][0-9]+%[)]; EEVDF's rule from the recorded state agrees with [0-9]+ [(][0-9]+%[)]$" "wakes onto the waker's CPU judged"
 
-run_cmd "$rec" "$tmp/bpf/futex_calls.bpf.o" "$tmp/fx.txt" "$bin" exec $args -o "$tmp/x.csv"
-expect_code 0 "bpf_record futex_calls.bpf.o"
-bad=$(awk '$1 != 10 || NF != 9' "$tmp/fx.txt" | head -n 1)
-[ -z "$bad" ] || fail "a futex record of the wrong shape: $bad"
-run_cmd awk -f scripts/bpf/futex_calls.awk "$tmp/fx.txt"
-expect_code 0 "futex_calls.awk on a recording"
+record futex_calls fx '$1 != 10 || NF != 9'
 expect_match out '^  timed    ETIMEDOUT +[1-9]' "the timer thread's timed waits"
 expect_match out '^  woke a waiter +[1-9]' "futex wakes that woke a thread"
 
