@@ -577,8 +577,8 @@ static inline __attribute__((always_inline)) void begin_arrival(struct machine *
     }
 }
 
-/* Move the longest-waiting task of src's run queue to core dst (a
- * balance); returns it, READY, for dst to run. */
+/* Move task t, queued on src, to core dst (a balance); returns it,
+ * READY, for dst to run. */
 static struct mach_task *migrate_queued(struct machine *m, struct mach_core *src, struct mach_core *dst,
                                         struct mach_task *t)
 {
@@ -623,6 +623,7 @@ static bool task_hot(const struct machine *m, const struct mach_task *t)
     sim_time ran = fair_on(m) ? t->se->exec_start : t->blocked_at;
     return mach_now_of(m) - ran < NOHZ_MIGRATION_COST;
 }
+
 static void nohz_arm(struct machine *m, struct mach_core *c)
 {
     if (c->nohz_ev || m->p.os_tick <= 0) return;
@@ -661,7 +662,7 @@ static void ev_nohz_kick(void *obj, uint64_t arg)
  * does not count as a failure ("Increment the failure counter only on
  * periodic balance.  We do not want newidle balance, which can be very
  * frequent, pollute the failure counter causing excessive cache_hot
- * migrations", sched_balance_rq; commit 58b26c4c0257, 2.6.37), so a queue
+ * migrations", sched_balance_rq; commit 58b26c4c0257, 2010), so a queue
  * of hot tasks waits for the busy core's tick to kick the idle one
  * (nohz_arm above).  detach_tasks looks at no more than sysctl_sched_nr_migrate
  * (32) of the queue's tasks.  Read from the kernel of the AMD EPYC guest with
@@ -691,7 +692,7 @@ static inline __attribute__((always_inline)) void dispatch(struct machine *m, st
         t = rq_pop(m, c);
     }
     if (!t && m->nrq_total > 0) {
-        /* idle balance: pull the longest-waiting task of the busiest queue */
+        /* newidle balance: pull from the busiest queue its longest-waiting task that may go (newidle_pick) */
         struct mach_core *src = NULL;
         for (int i = 0; i < m->ncores; i++) {
             struct mach_core *o = &m->cores[i];
