@@ -11,7 +11,8 @@
 enum gv_kind {
     /* sched_waking, in the waker's context: ts cpu tgid wakee waker
      * wakee_prev_cpu wakee_vruntime wakee_deadline wakee_vlag wakee_slice
-     * wakee_sched_delayed wakee_on_rq */
+     * wakee_sched_delayed wakee_on_rq wakee_util_avg wakee_util_est
+     * waker_cpu_util_avg waker_cpu_nr_running */
     GV_WAKING = 1,
     /* sched_wakeup, after placement and wakeup_preempt: ts cpu tgid wakee
      * curr target_cpu wakee_vruntime wakee_deadline curr_vruntime

@@ -23,7 +23,10 @@
 #    often that rule agrees with what the kernel did, and both split by the
 #    lag each wakee had slept with (its vlag at sched_waking).
 # 2. Where wakes went: the wakee's previous CPU (the waker's or the other)
-#    and whether the other CPU was idle, against the CPU it was woken onto.
+#    and whether the other CPU was idle, against the CPU it was woken onto;
+#    with the other CPU idle and the waker alone on its CPU, by that CPU's
+#    PELT utilization with the wakee placed there (a packing kernel's
+#    test, docs/bpf.md).
 # 3. Wakees queued behind their waker that did not preempt: did they run
 #    on that CPU or on the other, and after how long.
 # 4. Migrations of queued tasks (load balancing) split by task_hot (ran
@@ -73,6 +76,10 @@ END {
         }
         if (k == 1 && f[4] == tgid) {  # waking: the lag it slept with
             wk_lag[f[5]] = lag_class(f[10], f[12]); wk_cpu[f[5]] = f[3]; wk_prev[f[5]] = f[7]; wk_waker[f[5]] = f[6]
+            # the waker's CPU's utilization with the wakee there: its own, plus
+            # the wakee's (the larger of util_avg and util_est) if that comes
+            # from the other CPU (a sleeper's share stays on its last CPU)
+            wk_util[f[5]] = f[16] + (f[7] != f[3] ? (f[14] > f[15] ? f[14] : f[15]) : 0); wk_nr[f[5]] = f[17]
             sleeps[wk_lag[f[5]]]++; nsleeps++
             continue
         }
@@ -86,6 +93,11 @@ END {
                       SUBSEP (idle ? "other CPU idle" : "other CPU busy")
                 place_n[key]++
                 if (target == wc) place_kept[key]++
+                if (idle && wk_nr[wakee] == 1) {
+                    ub = int(wk_util[wakee] / 100) * 100
+                    ukey = (wk_prev[wakee] == wc ? "waker's" : "other") SUBSEP ub
+                    util_n[ukey]++; if (target == wc) util_kept[ukey]++; if (ub > umax) umax = ub
+                }
                 delete wk_waker[wakee]
             }
             # 1. a wake onto the running waker's own CPU
@@ -140,6 +152,14 @@ END {
     for (key in place_n) {
         split(key, kk, SUBSEP)
         printf "  %-28s %-15s %6d, to the waker's CPU %6d (%s)\n", kk[1] ",", kk[2], place_n[key], place_kept[key], pct(place_kept[key], place_n[key])
+    }
+    print "  the other CPU idle and the waker alone on its CPU: kept on the waker's CPU, by that CPU's"
+    print "  utilization with the wakee there (of 1024: its own, plus the wakee's if it last ran on the other)"
+    for (pv = 1; pv <= 2; pv++) {
+        p = pv == 1 ? "waker's" : "other"
+        s = ""
+        for (b = 0; b <= umax; b += 100) if (util_n[p, b]) s = s sprintf(" %d:%d/%d", b, util_kept[p, b], util_n[p, b])
+        printf "    last ran on the %-8s CPU%s\n", p, s
     }
     print ""
     print "3. wakees queued behind their waker that did not preempt it"

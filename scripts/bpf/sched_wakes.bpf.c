@@ -68,7 +68,16 @@ int BPF_PROG(on_waking, struct task_struct *p)
     r->v[10] = BPF_CORE_READ(p, se.slice);
     r->v[11] = BPF_CORE_READ(p, se.sched_delayed);
     r->v[12] = BPF_CORE_READ(p, se.on_rq);
-    emit(r, 13);
+    /* what a placement by utilization reads: the wakee's PELT utilization
+     * and estimate, the waker's CPU's (blocked tasks' decaying share
+     * included) and how many tasks that CPU runs */
+    struct task_struct *c = bpf_get_current_task_btf();
+    struct rq *rq = BPF_CORE_READ(c, se.cfs_rq, rq);
+    r->v[13] = BPF_CORE_READ(p, se.avg.util_avg);
+    r->v[14] = BPF_CORE_READ(p, se.avg.util_est) & 0x7fffffff;  /* less UTIL_AVG_UNCHANGED */
+    r->v[15] = rq ? (long long)BPF_CORE_READ(rq, cfs.avg.util_avg) : -1;
+    r->v[16] = rq ? (long long)BPF_CORE_READ(rq, nr_running) : -1;
+    emit(r, 17);
     return 0;
 }
 

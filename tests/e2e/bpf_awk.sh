@@ -8,7 +8,9 @@
 # - 102 wakes 103 on CPU 0 (lag 0, placed at V with 102), 102 protected
 #   (vprot a slice ahead): no preemption, 102 sleeps 40 us later and 103
 #   runs on CPU 0;
-# - 103 wakes 101 onto CPU 1 (its previous CPU, idle);
+# - 103 wakes 101 onto CPU 1 (its previous CPU, idle); the waker's CPU's
+#   utilization with the wakee there 650 and 720 for the first two (their
+#   own CPU's), 600 + 180 (the wakee's estimate) = 780 for the third;
 # - two queued tasks moved by a balance, one ran 1 us before (cache-hot);
 #   CPU 1 left idle with a task waiting on CPU 0, the newidle balance ran.
 # The same records with 101 eligible and protected at the first wake: the
@@ -20,13 +22,13 @@ rec() {
     cat <<'R'
 3 1000 1 100 103 0 1 0
 3 2000 0 100 0 101 0 0
-1 10000 0 100 102 101 0 995000 2395000 5000 1400000 0 0
+1 10000 0 100 102 101 0 995000 2395000 5000 1400000 0 0 100 120 650 1
 2 10100 0 100 102 101 0 995000 2395000 1010000 2400000 2400000 -5120000 1024 1000000 2 1 0 1400000 1400000
 3 11000 0 100 101 102 0 1
-1 20000 0 100 103 102 0 2000000 3400000 0 1400000 0 0
+1 20000 0 100 103 102 0 2000000 3400000 0 1400000 0 0 100 120 720 1
 2 20100 0 100 103 102 0 2000000 3400000 2000000 3400000 3400000 0 1024 2000000 2 1 0 1400000 1400000
 3 60100 0 100 102 103 1 0
-1 70000 0 100 101 103 1 0 0 0 1400000 0 0
+1 70000 0 100 101 103 1 0 0 0 1400000 0 0 150 180 600 1
 2 70500 1 100 101 0 1 0 0 0 0 0 0 0 0 1 0 0 1400000 0
 3 70600 1 100 0 101 0 0
 4 80000 100 102 0 1 2 0 79000 80000
@@ -47,6 +49,8 @@ expect_line out "    lag>0                                             1, preemp
 expect_line out "    lag=0                                             1, preempting      0 (0%)" "by lag: zero"
 expect_line out "  last ran on the waker's CPU, other CPU idle       2, to the waker's CPU      2 (100%)" "placement: kept"
 expect_line out "  last ran on the other CPU,   other CPU idle       1, to the waker's CPU      0 (0%)" "placement: sent to its idle CPU"
+expect_line out "    last ran on the waker's  CPU 600:1/1 700:1/1" "placement by utilization: the waker's CPU's own"
+expect_line out "    last ran on the other    CPU 700:0/1" "placement by utilization: with the wakee's estimate added"
 expect_line out "  ran on the waker's CPU        1, after a median 40.0 us" "the queued wakee"
 expect_line out "4. queued tasks moved by load balancing: 2" "migrations"
 expect_line out "  cache-hot (ran under 500 us before)               1" "a hot one"

@@ -45,7 +45,7 @@ record() {
     expect_code 0 "$1.awk on a recording"
 }
 
-record sched_wakes sw '($1 == 1 && NF != 13) || ($1 == 2 && NF != 20) || ($1 == 3 && NF != 8) || ($1 == 4 && NF != 10) || ($1 == 5 && NF != 9) || $1 < 1 || $1 > 5'
+record sched_wakes sw '($1 == 1 && NF != 17) || ($1 == 2 && NF != 20) || ($1 == 3 && NF != 8) || ($1 == 4 && NF != 10) || ($1 == 5 && NF != 9) || $1 < 1 || $1 > 5'
 for k in 1 2 3; do
     grep -q "^$k " "$tmp/sw.txt" || fail "no record of kind $k (scripts/bpf/gv_bpf.h)"
 done
