@@ -7,9 +7,12 @@
  * The command starts only once the probe is attached; its exit status is
  * bpf_record's (127 if it could not be run).  Exit 2: usage; 3: the probe
  * could not be opened, loaded or attached (not root, no BTF, a kernel
- * whose scheduler lacks a field the probe reads); 5: OUT not writable.
- * OUT is written to OUT.tmp and renamed when complete. */
+ * whose scheduler lacks a field the probe reads); 4: records were lost
+ * (the probe's buffer was full; OUT is written, incomplete, and a message
+ * says how many); 5: OUT not writable.  OUT is written to OUT.tmp and
+ * renamed when complete. */
 #define _GNU_SOURCE
+#include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 #include <errno.h>
 #include <signal.h>
@@ -122,11 +125,21 @@ int main(int argc, char **argv)
     }
     ring_buffer__consume(rb);
     ring_buffer__free(rb);
+    long long lost = 0;
+    int zero = 0;
+    struct bpf_map *dm = bpf_object__find_map_by_name(obj, "drops");
+    if (dm && bpf_map_lookup_elem(bpf_map__fd(dm), &zero, &lost) != 0) lost = 0;
     bpf_object__close(obj);
     if (fclose(out) != 0 || rename(tmp, argv[2]) != 0) {
         fprintf(stderr, "bpf_record: %s: %s\n", argv[2], strerror(errno));
         unlink(tmp);
         return 5;
     }
-    return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + (WIFSIGNALED(status) ? WTERMSIG(status) : 0);
+    int rc = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + (WIFSIGNALED(status) ? WTERMSIG(status) : 0);
+    if (lost > 0) {
+        fprintf(stderr, "bpf_record: %lld records lost (the probe's buffer was full): %s is incomplete\n",
+                lost, argv[2]);
+        if (rc == 0) rc = 4;
+    }
+    return rc;
 }

@@ -2,7 +2,8 @@
 # build.sh OUTDIR - build scripts/bpf's probes and their loader into OUTDIR
 # (make bpf: build/bpf; docs/bpf.md).  Needs clang, bpftool, libbpf (libbpf-dev) and a
 # kernel with BTF (/sys/kernel/btf/vmlinux, from which OUTDIR/vmlinux.h is
-# generated).  Exit 1 with what is missing.
+# generated).  Exit 1 with what is missing.  GV_RB_BYTES=N sets the probes'
+# buffer (default 64 MiB; a power of two of whole pages).
 set -eu
 out=${1:?usage: build.sh OUTDIR}
 src=$(dirname "$0")
@@ -24,7 +25,7 @@ mkdir -p "$out"
 bpftool btf dump file /sys/kernel/btf/vmlinux format c >"$out/vmlinux.h.tmp"
 mv "$out/vmlinux.h.tmp" "$out/vmlinux.h"
 for p in sched_wakes futex_calls; do
-    clang -g -O2 -target bpf -D__TARGET_ARCH_$arch -Wall -Werror -I"$out" -I"$src" \
+    clang -g -O2 -target bpf -D__TARGET_ARCH_$arch ${GV_RB_BYTES:+-DGV_RB_BYTES=$GV_RB_BYTES} -Wall -Werror -I"$out" -I"$src" \
         -c "$src/$p.bpf.c" -o "$out/$p.bpf.o"
 done
 ${CC:-cc} -std=c11 -O2 -Wall -Wextra -Werror -I"$src" -o "$out/bpf_record" "$src/bpf_record.c" \

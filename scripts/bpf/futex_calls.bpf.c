@@ -8,7 +8,7 @@
 #include <bpf/bpf_tracing.h>
 
 #include "gv_bpf.h"
-#include "gv_task.h"
+#include "gv_probe.h"
 
 char LICENSE[] SEC("license") = "GPL";
 
@@ -22,11 +22,6 @@ struct {
     __type(key, int);
     __type(value, struct start);
 } calls SEC(".maps");
-
-struct {
-    __uint(type, BPF_MAP_TYPE_RINGBUF);
-    __uint(max_entries, 64 << 20);
-} rb SEC(".maps");
 
 /* raw_syscalls would see every call; the futex tracepoints carry their
  * arguments (struct trace_event_raw_sys_enter: args[6]) */
@@ -48,10 +43,8 @@ int on_exit(struct trace_event_raw_sys_exit *a)
     int tid = t->pid;
     struct start *s = bpf_map_lookup_elem(&calls, &tid);
     if (!s) return 0;
-    struct gv_rec *r = bpf_ringbuf_reserve(&rb, sizeof(*r), 0);
+    struct gv_rec *r = gv_reserve(GV_FUTEX);
     if (r) {
-        __builtin_memset(r, 0, sizeof(*r));
-        r->v[0] = GV_FUTEX;
         r->v[1] = s->ts;
         r->v[2] = (long long)bpf_ktime_get_ns() - s->ts;
         r->v[3] = t->tgid;
@@ -60,8 +53,7 @@ int on_exit(struct trace_event_raw_sys_exit *a)
         r->v[6] = s->op;
         r->v[7] = s->timed;
         r->v[8] = a->ret;
-        r->n = 9;
-        bpf_ringbuf_submit(r, BPF_RB_NO_WAKEUP);
+        gv_emit(r, 9);
     }
     bpf_map_delete_elem(&calls, &tid);
     return 0;

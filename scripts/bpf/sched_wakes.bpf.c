@@ -16,31 +16,15 @@
 #include <bpf/bpf_tracing.h>
 
 #include "gv_bpf.h"
-#include "gv_task.h"
+#include "gv_probe.h"
 
 char LICENSE[] SEC("license") = "GPL";
 
-struct {
-    __uint(type, BPF_MAP_TYPE_RINGBUF);
-    __uint(max_entries, 64 << 20);
-} rb SEC(".maps");
-
 static __always_inline struct gv_rec *rec(int kind)
 {
-    struct gv_rec *r = bpf_ringbuf_reserve(&rb, sizeof(*r), 0);
-    if (!r) return 0;
-    __builtin_memset(r, 0, sizeof(*r));
-    r->v[0] = kind;
-    r->v[1] = (long long)bpf_ktime_get_ns();
+    struct gv_rec *r = gv_reserve(kind);
+    if (r) r->v[1] = (long long)bpf_ktime_get_ns();
     return r;
-}
-
-/* no wake-up of the reader per record: it drains the buffer on a timer,
- * so that recording does not add a wake to every traced one */
-static __always_inline void emit(struct gv_rec *r, int n)
-{
-    r->n = n;
-    bpf_ringbuf_submit(r, BPF_RB_NO_WAKEUP);
 }
 
 /* what both wake records begin with: this CPU, the wakee's process and id,
@@ -77,7 +61,7 @@ int BPF_PROG(on_waking, struct task_struct *p)
     r->v[14] = BPF_CORE_READ(p, se.avg.util_est) & 0x7fffffff;  /* less UTIL_AVG_UNCHANGED */
     r->v[15] = rq ? (long long)BPF_CORE_READ(rq, cfs.avg.util_avg) : -1;
     r->v[16] = rq ? (long long)BPF_CORE_READ(rq, nr_running) : -1;
-    emit(r, 17);
+    gv_emit(r, 17);
     return 0;
 }
 
@@ -102,7 +86,7 @@ int BPF_PROG(on_wakeup, struct task_struct *p)
     r->v[17] = BPF_CORE_READ(p, se.sched_delayed);
     r->v[18] = BPF_CORE_READ(p, se.slice);
     r->v[19] = BPF_CORE_READ(c, se.slice);
-    emit(r, 20);
+    gv_emit(r, 20);
     return 0;
 }
 
@@ -120,7 +104,7 @@ int BPF_PROG(on_switch, bool preempt, struct task_struct *prev, struct task_stru
     r->v[5] = next->pid;
     r->v[6] = prev_state;
     r->v[7] = preempt;
-    emit(r, 8);
+    gv_emit(r, 8);
     if (!from_ours || next->pid != 0) return 0;
     /* the CPU goes idle: sched_balance_newidle's gates (it ran before
      * this switch) and what the other CPU of a pair had queued */
@@ -142,7 +126,7 @@ int BPF_PROG(on_switch, bool preempt, struct task_struct *prev, struct task_stru
     i->v[6] = sd ? BPF_CORE_READ(sd, max_newidle_lb_cost) : -1;
     i->v[7] = rd ? BPF_CORE_READ(rd, overloaded) : -1;
     i->v[8] = orq ? BPF_CORE_READ(orq, cfs.h_nr_runnable) : -1;
-    emit(i, 9);
+    gv_emit(i, 9);
     return 0;
 }
 
@@ -162,6 +146,6 @@ int BPF_PROG(on_migrate, struct task_struct *p, int dest_cpu)
     r->v[7] = BPF_CORE_READ(p, se.sched_delayed);
     r->v[8] = BPF_CORE_READ(p, se.exec_start);
     r->v[9] = rq ? BPF_CORE_READ(rq, clock_task) : 0;
-    emit(r, 10);
+    gv_emit(r, 10);
     return 0;
 }

@@ -3,7 +3,8 @@
 # `gvlsim exec` run on two CPUs: the scheduler probe sees the run's
 # wake-ups and switches (and, if they idle, its CPUs going idle), and
 # sched_wakes.awk reports on them; the futex probe sees the timer thread's
-# timed waits.  What the kernel decided is not checked (it is the
+# timed waits; with a one-page buffer records are lost and bpf_record
+# fails saying so.  What the kernel decided is not checked (it is the
 # machine's, and the load's); that records arrive, in the documented
 # shape, is.  Skipped
 # without clang, bpftool, libbpf, a kernel with BTF, root, or 2 CPUs.
@@ -58,4 +59,11 @@ expect_match out '^  woke a waiter +[1-9]' "futex wakes that woke a thread"
 
 run_cmd "$rec" "$tmp/bpf/futex_calls.bpf.o" "$tmp/fx2.txt" "$tmp/no-such-command"
 expect_code 127 "bpf_record, a command that does not exist"
+
+# a buffer of one page: records are lost, and bpf_record says so and fails
+GV_RB_BYTES=4096 scripts/bpf/build.sh "$tmp/small" >"$tmp/build.out" 2>&1 || fail "build.sh with GV_RB_BYTES=4096 failed: $(tail -n 5 "$tmp/build.out")"
+run_cmd "$tmp/small/bpf_record" "$tmp/small/sched_wakes.bpf.o" "$tmp/lost.txt" "$bin" exec $args -o "$tmp/x.csv"
+expect_code 4 "bpf_record with records lost"
+expect_match err "^bpf_record: [1-9][0-9]* records lost [(]the probe's buffer was full[)]: $tmp/lost.txt is incomplete$" "records lost: the message"
+[ -s "$tmp/lost.txt" ] || fail "records lost: what was recorded is not written"
 finish bpf_record.sh
