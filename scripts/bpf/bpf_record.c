@@ -130,7 +130,8 @@ int main(int argc, char **argv)
     struct bpf_map *dm = bpf_object__find_map_by_name(obj, "drops");
     if (dm && bpf_map_lookup_elem(bpf_map__fd(dm), &zero, &lost) != 0) lost = 0;
     bpf_object__close(obj);
-    if (fclose(out) != 0 || rename(tmp, argv[2]) != 0) {
+    int werr = ferror(out);  /* a record that failed to write (a full disk) */
+    if (fclose(out) != 0 || werr || rename(tmp, argv[2]) != 0) {
         fprintf(stderr, "bpf_record: %s: %s\n", argv[2], strerror(errno));
         unlink(tmp);
         return 5;
