@@ -582,8 +582,7 @@ static inline __attribute__((always_inline)) void begin_arrival(struct machine *
 static struct mach_task *migrate_queued(struct machine *m, struct mach_core *src, struct mach_core *dst,
                                         struct mach_task *t)
 {
-    if (t == src->rq_head) rq_pop(m, src);
-    else rq_remove(m, src, t);
+    rq_remove(m, src, t);  /* (the head, mostly: found at once) */
     m->migrations++;
     fair_dequeue(m, src, t, true);  /* its lag goes along */
     fair_enqueue(m, dst, t, false);

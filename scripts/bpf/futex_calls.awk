@@ -43,10 +43,7 @@ END {
         if (op == 0 || op == 9) {
             key = (f[8] ? "timed" : "untimed") SUBSEP result(f[9])
             waits[key]++
-            if (f[8]) {
-                hist[result(f[9]), bucket(f[3])]++
-                nt++; t_tid[nt] = f[5]; t_end[nt] = f[2] + f[3]; t_res[nt] = f[9]
-            }
+            if (f[8]) hist[result(f[9]), bucket(f[3])]++
             # the thread's waits in order, for what follows a timed one
             tw++; w_tid[tw] = f[5]; w_ts[tw] = f[2]; w_timed[tw] = f[8]; w_end[tw] = f[2] + f[3]
         } else if (op == 1 || op == 10) {
@@ -59,7 +56,6 @@ END {
     print "waits:"
     for (key in waits) { split(key, k, SUBSEP); printf "  %-8s %-10s %8d\n", k[1], k[2], waits[key] }
     print "timed waits by how long they took (us):"
-    for (r in tr) delete tr[r]
     for (key in hist) { split(key, k, SUBSEP); tr[k[1]] = 1 }
     for (r in tr) {
         s = ""

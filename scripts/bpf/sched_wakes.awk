@@ -34,13 +34,6 @@
 #    going idle with a task waiting on the other one.
 # 5. The lag the process's threads slept with.
 
-function bucket_us(d) {
-    if (d < 2000) return "<2us"
-    if (d < 10000) return "2-10us"
-    if (d < 100000) return "10-100us"
-    if (d < 1000000) return "0.1-1ms"
-    return ">=1ms"
-}
 function lag_class(v, delayed) {
     if (delayed) return "delayed"
     return v > 0 ? "lag>0" : v < 0 ? "lag<0" : "lag=0"
@@ -51,7 +44,7 @@ function median(a, n,    i, j, t) {
 }
 function pct(a, b) { return b ? sprintf("%.0f%%", 100 * a / b) : "-" }
 
-{ n++; kind[n] = $1; line[n] = $0 }
+{ n++; line[n] = $0 }
 $1 == 2 { wakeups[$4]++ }
 
 END {
@@ -187,11 +180,9 @@ function judge(cpu, pre,    l, w, where) {
     }
     l = pend_lag[cpu]; lag_n[l]++; lag_pre[l] += pre
     w = pend_wakee[cpu]
-    if (!pre && (w in ran_ts)) {
+    if (!pre && (w in ran_ts)) {  # (one that runs after the record's end is not counted)
         where = ran_cpu[w] == cpu ? "on the waker's CPU" : "on the other CPU"
         qn[where]++; qw[where, qn[where]] = ran_ts[w] - woke_ts[w]
-    } else if (!pre) {
-        nran++  # ran after the end of the record
     }
     delete woke_ts[w]; delete ran_ts[w]
     delete pend_waker[cpu]

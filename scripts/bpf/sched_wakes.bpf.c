@@ -47,7 +47,8 @@ int BPF_PROG(on_waking, struct task_struct *p)
     if (!ours(p)) return 0;
     struct gv_rec *r = rec(GV_WAKING);
     if (!r) return 0;
-    wake_head(r, p, bpf_get_current_task_btf());
+    struct task_struct *c = bpf_get_current_task_btf();
+    wake_head(r, p, c);
     r->v[9] = BPF_CORE_READ(p, se.vlag);  /* off the queue: the lag it slept with */
     r->v[10] = BPF_CORE_READ(p, se.slice);
     r->v[11] = BPF_CORE_READ(p, se.sched_delayed);
@@ -55,7 +56,6 @@ int BPF_PROG(on_waking, struct task_struct *p)
     /* what a placement by utilization reads: the wakee's PELT utilization
      * and estimate, the waker's CPU's (blocked tasks' decaying share
      * included) and how many tasks that CPU runs */
-    struct task_struct *c = bpf_get_current_task_btf();
     struct rq *rq = BPF_CORE_READ(c, se.cfs_rq, rq);
     r->v[13] = BPF_CORE_READ(p, se.avg.util_avg);
     r->v[14] = BPF_CORE_READ(p, se.avg.util_est) & 0x7fffffff;  /* less UTIL_AVG_UNCHANGED */
