@@ -127,6 +127,10 @@ struct run_metrics {
     /* ... and on the 3.3+ sched locks held through a hand-off's wake (models/gvl.c) */
     uint64_t sched_lock_waits;   /* threads' sleeps on a Ractor's sched->lock_ */
     uint64_t timer_lock_waits;   /* the timer's sleeps on vm->ractor.sched.lock */
+    /* ... and on the OS model's fair class (sim/fair.h struct fair_counts) */
+    uint64_t fair_wake_checks;   /* wakes onto a core running a task: wakeup_preempt asked */
+    uint64_t fair_wake_preempts; /* ... of which preempted it */
+    uint64_t fair_sleeps_delayed, fair_sleeps_lag_pos, fair_sleeps_lag_zero, fair_sleeps_lag_neg;
 
     sim_time warmup;             /* rates (ops_per_s, NAME_per_s) count from it */
     struct run_measure *measures;/* the named measures, in declaration order (owned) */

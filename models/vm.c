@@ -308,6 +308,12 @@ int vm_collect(struct vm *vm, struct run_metrics *m)
     m->timer_wakes = vm->timer.wakes;
     m->timer_timed_waits = vm->timer.timed_waits;
     m->timer_lock_waits = vm->timer.sched_lock.sleeps;
+    m->fair_wake_checks = vm->mach.fair.wake_checks;
+    m->fair_wake_preempts = vm->mach.fair.wake_preempts;
+    m->fair_sleeps_delayed = vm->mach.fair.sleeps_delayed;
+    m->fair_sleeps_lag_pos = vm->mach.fair.sleeps_lag_pos;
+    m->fair_sleeps_lag_zero = vm->mach.fair.sleeps_lag_zero;
+    m->fair_sleeps_lag_neg = vm->mach.fair.sleeps_lag_neg;
     m->barriers = vm->barriers;
     m->gc_count = vm->heap.minor + vm->heap.major;
     m->gc_major = vm->heap.major;

@@ -43,6 +43,31 @@ static void measures_write(FILE *f, const struct run_metrics *m)
     }
 }
 
+/* n of all as a percentage, rounded ("0%" of nothing) */
+static double pct(uint64_t n, uint64_t all) { return all ? 100.0 * (double)n / (double)all : 0.0; }
+
+/* The OS model's fair class: how often a wake-up preempted the task it
+ * found running, and the lag its threads slept with (EEVDF) - the
+ * figures scripts/bpf/sched_wakes.awk reads from a real kernel
+ * (docs/bpf.md). */
+static void fair_write(FILE *f, const struct run_metrics *m)
+{
+    uint64_t sleeps = m->fair_sleeps_delayed + m->fair_sleeps_lag_pos + m->fair_sleeps_lag_zero + m->fair_sleeps_lag_neg;
+    if (!m->fair_wake_checks && !sleeps) return;
+    char w[32], p[32], s[32];
+    human_count(w, sizeof w, m->fair_wake_checks);
+    human_count(p, sizeof p, m->fair_wake_preempts);
+    fprintf(f, "  fair class: %s wake-ups onto a running task, %s preempting it (%.0f%%)", w, p,
+            pct(m->fair_wake_preempts, m->fair_wake_checks));
+    if (sleeps) {
+        human_count(s, sizeof s, sleeps);
+        fprintf(f, "; %s sleeps: %.0f%% delayed, %.0f%% with positive lag, %.0f%% with none, %.0f%% negative", s,
+                pct(m->fair_sleeps_delayed, sleeps), pct(m->fair_sleeps_lag_pos, sleeps),
+                pct(m->fair_sleeps_lag_zero, sleeps), pct(m->fair_sleeps_lag_neg, sleeps));
+    }
+    fputc('\n', f);
+}
+
 /* A count, or "n/a" when the backend does not measure it. */
 static void count_of(const struct run_metrics *m, enum metric_id id, char *buf, size_t len, uint64_t n)
 {
@@ -125,6 +150,7 @@ void summary_write(FILE *f, const struct run_metrics *m)
         human_count(b, sizeof b, m->timer_lock_waits);
         fprintf(f, "  sched locks: %s sleeps of threads on a Ractor's lock, %s of the timer on the global one\n", a, b);
     }
+    fair_write(f, m);
     if (m->timer_wakes || m->timer_timed_waits) {
         /* the 3.3+ timer thread (models/timer.c, exec/exec_timer.c) */
         char tw[32], tt[32], tk[32];

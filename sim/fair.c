@@ -230,12 +230,16 @@ void fair_dequeue_sleep(struct machine *m, struct mach_core *c, struct mach_task
     if (is_eevdf(m)) {
         sim_time lag = avg_v(c) - t->se->v;
         if (m->p.sched == MACH_SCHED_EEVDF_DELAY && !eligible(c, t)) {
+            m->fair.sleeps_delayed++;
             t->se->delayed = true;  /* DELAY_DEQUEUE: it stays, counted in V */
             t->se->dnext = c->frq.delayed;
             c->frq.delayed = t;
             c->frq.ndelayed++;
             return;
         }
+        if (lag > 0) m->fair.sleeps_lag_pos++;
+        else if (lag == 0) m->fair.sleeps_lag_zero++;
+        else m->fair.sleeps_lag_neg++;
         t->se->vlag = clamp_lag(m, lag);
     } else {
         min_vruntime(c);
@@ -361,8 +365,11 @@ bool fair_wakeup_preempt(struct machine *m, struct mach_core *c, struct mach_tas
     struct mach_task *curr = running(c);
     if (!curr) return false;
     bool renewed = update_curr(m, c);
-    if (is_eevdf(m)) return renewed || peek_eevdf(c, curr) == t;  /* renewed: update_deadline rescheds */
-    return curr->se->v - t->se->v > cfs_wakeup_gran(m);  /* wakeup_preempt_entity */
+    bool preempt = is_eevdf(m) ? renewed || peek_eevdf(c, curr) == t  /* renewed: update_deadline rescheds */
+                               : curr->se->v - t->se->v > cfs_wakeup_gran(m);  /* wakeup_preempt_entity */
+    m->fair.wake_checks++;
+    m->fair.wake_preempts += preempt;
+    return preempt;
 }
 
 sim_time fair_resched_time(struct machine *m, struct mach_core *c)

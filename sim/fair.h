@@ -80,6 +80,17 @@ struct fair_se {
     sim_time util_charged;   /* the CPU its wake's way out is charged (task_util_run) */
 };
 
+/* What the fair class decided, counted over a run (the summary's "fair
+ * class" line; the same counts scripts/bpf/sched_wakes.awk reads from a
+ * kernel: wake-up preemptions in its section 1, sleeps in its section 5). */
+struct fair_counts {
+    uint64_t wake_checks;    /* wakes onto a busy core: wakeup_preempt asked */
+    uint64_t wake_preempts;  /* ... of which preempted the running task */
+    /* sleeps under EEVDF, by the lag the sleeper left with: kept on the
+     * queue (DELAY_DEQUEUE: not eligible), positive, none, negative */
+    uint64_t sleeps_delayed, sleeps_lag_pos, sleeps_lag_zero, sleeps_lag_neg;
+};
+
 /* A core's fair run queue (the tasks themselves are in the machine's run
  * queue list; this is what V needs). */
 struct fair_rq {

@@ -304,6 +304,7 @@ struct machine {
     struct rng steal_rng;        /* their own stream */
     uint64_t steals;             /* gaps that fell on a running task */
     sim_time stolen;             /* ... their total length */
+    struct fair_counts fair;     /* what the fair class decided (sim/fair.h) */
 };
 
 /* Is a fair class in use (not FIFO)?  (Inline: the FIFO machine asks on

@@ -34,6 +34,14 @@ static void test_eevdf_positive_lag_preempts(void)
     ASSERT_EQ(w.t[0].marks[1], 598);  /* A: 534..536 switch, B 10, switch, then its 50 */
     ASSERT_EQ(w.t[0].t.ivcsw, 1);
     ASSERT_EQ(w.t[1].t.ivcsw, 0);
+    /* what the run's summary counts (struct fair_counts): two wakes onto
+     * a running task, the second preempting; A slept with negative lag,
+     * B with positive */
+    ASSERT_EQ(w.m.fair.wake_checks, 2);
+    ASSERT_EQ(w.m.fair.wake_preempts, 1);
+    ASSERT_EQ(w.m.fair.sleeps_lag_neg, 1);
+    ASSERT_EQ(w.m.fair.sleeps_lag_pos, 1);
+    ASSERT_EQ(w.m.fair.sleeps_delayed + w.m.fair.sleeps_lag_zero, 0);
     ms_teardown(&w);
     /* 6.12's DELAY_DEQUEUE gets there another way (A stays queued while
      * delayed, B leaves with +190): the same times */
@@ -41,12 +49,18 @@ static void test_eevdf_positive_lag_preempts(void)
     ASSERT_EQ(w.t[0].marks[0], 434);
     ASSERT_EQ(w.t[1].marks[0], 536);
     ASSERT_EQ(w.t[0].t.ivcsw, 1);
+    ASSERT_EQ(w.m.fair.wake_checks, 2);
+    ASSERT_EQ(w.m.fair.wake_preempts, 1);
+    ASSERT_EQ(w.m.fair.sleeps_delayed, 1);  /* A, kept on the queue */
+    ASSERT_EQ(w.m.fair.sleeps_lag_pos, 1);
+    ASSERT_EQ(w.m.fair.sleeps_lag_neg + w.m.fair.sleeps_lag_zero, 0);
     ms_teardown(&w);
-    /* FIFO: a woken task waits for the core */
+    /* FIFO: a woken task waits for the core; nothing is counted */
     run_lag(MACH_SCHED_FIFO, &w);
     ASSERT_EQ(w.t[0].marks[1], 584);
     ASSERT_EQ(w.t[1].marks[0], 586);
     ASSERT_EQ(w.t[0].t.ivcsw, 0);
+    ASSERT_EQ(w.m.fair.wake_checks + w.m.fair.sleeps_lag_pos + w.m.fair.sleeps_delayed, 0);
     ms_teardown(&w);
 }
 
