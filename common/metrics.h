@@ -130,6 +130,7 @@ struct run_metrics {
     /* ... and on the OS model's fair class (sim/fair.h struct fair_counts) */
     uint64_t fair_wake_checks;   /* wakes onto a core running a task: wakeup_preempt asked */
     uint64_t fair_wake_preempts; /* ... of which preempted it */
+    uint64_t fair_delayed_checks, fair_delayed_preempts;  /* ... of those, wakes of a delayed sleeper */
     uint64_t fair_sleeps_delayed, fair_sleeps_lag_pos, fair_sleeps_lag_zero, fair_sleeps_lag_neg;
 
     sim_time warmup;             /* rates (ops_per_s, NAME_per_s) count from it */

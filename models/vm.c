@@ -310,6 +310,8 @@ int vm_collect(struct vm *vm, struct run_metrics *m)
     m->timer_lock_waits = vm->timer.sched_lock.sleeps;
     m->fair_wake_checks = vm->mach.fair.wake_checks;
     m->fair_wake_preempts = vm->mach.fair.wake_preempts;
+    m->fair_delayed_checks = vm->mach.fair.delayed_checks;
+    m->fair_delayed_preempts = vm->mach.fair.delayed_preempts;
     m->fair_sleeps_delayed = vm->mach.fair.sleeps_delayed;
     m->fair_sleeps_lag_pos = vm->mach.fair.sleeps_lag_pos;
     m->fair_sleeps_lag_zero = vm->mach.fair.sleeps_lag_zero;

@@ -59,6 +59,11 @@ static void fair_write(FILE *f, const struct run_metrics *m)
     human_count(p, sizeof p, m->fair_wake_preempts);
     fprintf(f, "  fair class: %s wake-ups onto a running task, %s preempting it (%.0f%%)", w, p,
             pct(m->fair_wake_preempts, m->fair_wake_checks));
+    if (m->fair_delayed_checks) {
+        human_count(w, sizeof w, m->fair_delayed_checks);
+        fprintf(f, " (of a delayed sleeper: %s, %.0f%% preempting)", w,
+                pct(m->fair_delayed_preempts, m->fair_delayed_checks));
+    }
     if (sleeps) {
         human_count(s, sizeof s, sleeps);
         fprintf(f, "; %s sleeps: %.0f%% delayed, %.0f%% with positive lag, %.0f%% with none, %.0f%% negative", s,

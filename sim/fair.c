@@ -360,7 +360,7 @@ struct mach_task *fair_yield(struct machine *m, struct mach_core *c, struct mach
     return next == t ? NULL : next;
 }
 
-bool fair_wakeup_preempt(struct machine *m, struct mach_core *c, struct mach_task *t)
+bool fair_wakeup_preempt(struct machine *m, struct mach_core *c, struct mach_task *t, bool delayed)
 {
     struct mach_task *curr = running(c);
     if (!curr) return false;
@@ -369,6 +369,8 @@ bool fair_wakeup_preempt(struct machine *m, struct mach_core *c, struct mach_tas
                                : curr->se->v - t->se->v > cfs_wakeup_gran(m);  /* wakeup_preempt_entity */
     m->fair.wake_checks++;
     m->fair.wake_preempts += preempt;
+    m->fair.delayed_checks += delayed;
+    m->fair.delayed_preempts += delayed && preempt;
     return preempt;
 }
 

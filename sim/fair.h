@@ -86,6 +86,7 @@ struct fair_se {
 struct fair_counts {
     uint64_t wake_checks;    /* wakes onto a busy core: wakeup_preempt asked */
     uint64_t wake_preempts;  /* ... of which preempted the running task */
+    uint64_t delayed_checks, delayed_preempts;  /* ... of those, wakes of a delayed sleeper */
     /* sleeps under EEVDF, by the lag the sleeper left with: kept on the
      * queue (DELAY_DEQUEUE: not eligible), positive, none, negative */
     uint64_t sleeps_delayed, sleeps_lag_pos, sleeps_lag_zero, sleeps_lag_neg;
@@ -140,9 +141,10 @@ void fair_picked(struct machine *m, struct mach_task *t);
 void fair_curr_start(struct machine *m, struct mach_core *c, struct mach_task *t);
 void fair_curr_stop(struct machine *m, struct mach_core *c, struct mach_task *t);
 
-/* t was just enqueued on c: must c's running task be re-picked
- * (check_preempt_wakeup_fair: t would be picked, or its deadline ran out)? */
-bool fair_wakeup_preempt(struct machine *m, struct mach_core *c, struct mach_task *t);
+/* t was just enqueued on c (requeued: `delayed`, fair_requeue_delayed):
+ * must c's running task be re-picked (check_preempt_wakeup_fair: t would
+ * be picked, or its deadline ran out)? */
+bool fair_wakeup_preempt(struct machine *m, struct mach_core *c, struct mach_task *t, bool delayed);
 
 /* Who runs next on c: a queued task (READY, in the machine's run queue
  * list), or c's running task itself when with_curr and it stays; NULL if

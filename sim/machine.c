@@ -915,7 +915,7 @@ static void fair_join(struct machine *m, struct mach_core *c, struct mach_task *
     t->core = c->id;
     rq_push_tail(m, c, t);
     fair_enqueue(m, c, t, false);
-    if (fair_wakeup_preempt(m, c, t)) ask_resched(m, c, 0);
+    if (fair_wakeup_preempt(m, c, t, false)) ask_resched(m, c, 0);
     arm_slice(m, c);
 }
 
@@ -1183,7 +1183,7 @@ static inline __attribute__((always_inline)) int place(struct machine *m, struct
         t->state = MT_READY;
         t->core = c->id;
         rq_push_tail(m, c, t);
-        if (fair_wakeup_preempt(m, c, t))
+        if (fair_wakeup_preempt(m, c, t, true))
             ask_resched(m, c, c->id == wcore || wcore < 0 ? 0 : wake_latency(m, m->p.wake_busy_core, m->busy_spread));
         arm_slice(m, c);
         return wake_kind(c, t, wcore);

@@ -41,6 +41,7 @@ static void test_eevdf_positive_lag_preempts(void)
     ASSERT_EQ(w.m.fair.wake_preempts, 1);
     ASSERT_EQ(w.m.fair.sleeps_lag_neg, 1);
     ASSERT_EQ(w.m.fair.sleeps_lag_pos, 1);
+    ASSERT_EQ(w.m.fair.delayed_checks, 0);
     ASSERT_EQ(w.m.fair.sleeps_delayed + w.m.fair.sleeps_lag_zero, 0);
     ms_teardown(&w);
     /* 6.12's DELAY_DEQUEUE gets there another way (A stays queued while
@@ -51,6 +52,8 @@ static void test_eevdf_positive_lag_preempts(void)
     ASSERT_EQ(w.t[0].t.ivcsw, 1);
     ASSERT_EQ(w.m.fair.wake_checks, 2);
     ASSERT_EQ(w.m.fair.wake_preempts, 1);
+    ASSERT_EQ(w.m.fair.delayed_checks, 1);  /* A's wake: requeued, not preempting */
+    ASSERT_EQ(w.m.fair.delayed_preempts, 0);
     ASSERT_EQ(w.m.fair.sleeps_delayed, 1);  /* A, kept on the queue */
     ASSERT_EQ(w.m.fair.sleeps_lag_pos, 1);
     ASSERT_EQ(w.m.fair.sleeps_lag_neg + w.m.fair.sleeps_lag_zero, 0);
