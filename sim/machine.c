@@ -416,9 +416,12 @@ static __attribute__((noinline)) void task_util_run(struct mach_task *t, sim_tim
     sim_time before = se->util_charged;
     se->util_charged = 0;
     sim_time idle = now - before - se->util_at;
-    se->util *= exp2(-(double)(idle > 0 ? idle : 0) / (double)MACH_UTIL_HALF);
-    double d = exp2(-(double)before / (double)MACH_UTIL_HALF);
-    se->util = se->util * d + (1 - d);
+    /* (a decay over no time multiplies by exp2(-0.0), exactly 1: skipped) */
+    if (idle > 0) se->util *= exp2(-(double)idle / (double)MACH_UTIL_HALF);
+    if (before > 0) {
+        double d = exp2(-(double)before / (double)MACH_UTIL_HALF);
+        se->util = se->util * d + (1 - d);
+    }
     se->util_at = now;
 }
 

@@ -449,9 +449,22 @@ void mach_ev_burst_end(void *obj, uint64_t arg);
 static inline void mach_burst(struct machine *m, struct mach_task *t, sim_time d,
                               mach_cont k, void *ctx)
 {
-    if (__builtin_expect(t->state != MT_RUNNING || t->in_burst || m->scaled, 0)) {
+    if (__builtin_expect(t->state != MT_RUNNING || t->in_burst, 0)) {
         mach_burst_general(m, t, d, k, ctx);
         return;
+    }
+    if (m->scaled) {
+        /* co-running cores or speed levels: a factor of 1 (no co-runner's
+         * slowdown, the core at its fast level) is the common case and
+         * times the burst as an unscaled one (machine.c burst_factor,
+         * corun_time) */
+        double f = m->corun_f;
+        if (m->speed_on) f *= m->cores[t->core].speed_f;
+        if (f != 1.0) {
+            mach_burst_general(m, t, d, k, ctx);
+            return;
+        }
+        t->burst_f = f;
     }
     sim_time now = sim_now(m->eng);
     t->in_burst = true;
