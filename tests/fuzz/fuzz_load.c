@@ -35,9 +35,20 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 static void check_dist(const struct scn_dist *d)
 {
-    CHECK(d->kind == DIST_CONST || d->kind == DIST_UNIFORM || d->kind == DIST_EXP);
+    CHECK(d->kind >= 0 && d->kind < DIST_KIND_COUNT);
     CHECK(d->a >= 0 && d->b >= 0);
     if (d->kind == DIST_UNIFORM) CHECK(d->a <= d->b);
+    if (d->kind == DIST_LOGNORMAL) CHECK(d->sigma >= 0 && d->sigma <= 10);
+    if (d->kind == DIST_EMPIRICAL) {
+        /* one value or more, each a duration; the cumulative weights never
+         * fall and end above 0 (a draw always lands on a value) */
+        CHECK(d->n >= 1 && d->values && d->cum);
+        for (int i = 0; i < d->n; i++) {
+            CHECK(d->values[i] >= 0);
+            CHECK(d->cum[i] >= (i > 0 ? d->cum[i - 1] : 0));
+        }
+        CHECK(d->cum[d->n - 1] > 0 && isfinite(d->cum[d->n - 1]));
+    }
 }
 
 static void check_prog(const struct scn_prog *p, const struct scenario *s, int depth)
@@ -60,6 +71,22 @@ static void check_prog(const struct scn_prog *p, const struct scenario *s, int d
         case OP_LOOP:
             CHECK(op->u.loop.body && op->u.loop.body->nops >= 1);
             check_prog(op->u.loop.body, s, depth + 1);
+            break;
+        /* every block counts toward the nesting limit (schema.c is_block) */
+        case OP_MEASURE:
+            CHECK(op->u.measure.body && op->u.measure.mid >= 1 && op->u.measure.mid <= s->nmeasures);
+            check_prog(op->u.measure.body, s, depth + 1);
+            break;
+        case OP_BRANCH:
+            CHECK(op->u.branch.p >= 0 && op->u.branch.p <= 1);
+            CHECK(op->u.branch.then_body && op->u.branch.else_body);
+            check_prog(op->u.branch.then_body, s, depth + 1);
+            check_prog(op->u.branch.else_body, s, depth + 1);
+            break;
+        case OP_SYNCHRONIZE:
+            CHECK(op->u.mutex.body && op->u.mutex.unlock);
+            CHECK(op->u.mutex.mutex >= 0 && op->u.mutex.mutex < s->nmutexes);
+            check_prog(op->u.mutex.body, s, depth + 1);
             break;
         default: break;
         }
