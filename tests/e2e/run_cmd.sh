@@ -113,6 +113,25 @@ expect_match err '^  GVL lock \(gvl->lock\): .*; the designated timer set [0-9.]
 checks=$((checks + 1))
 [ "$(csv_col timer_ticks "$tmp/b.csv")" -gt 0 ] 2>/dev/null || fail "barging: timer_ticks is $(csv_col timer_ticks "$tmp/b.csv")"
 
+# -- under a fair OS class the summary gives what the class decided (the
+# figures of make bpf's sched_wakes report): wake-ups onto a running task and
+# their preemptions, the delayed sleepers' wakes, the sleeps by lag; under
+# fifo (the default profile's) no such line
+pp1="scenarios/queue_pingpong.json --set machine.cores=1 --set ractors.0.threads.0.program.0.times=400 --set ractors.0.threads.1.program.0.times=2000"
+# shellcheck disable=SC2086
+run run $pp1 --set machine.os_scheduler=eevdf_delay_dequeue -o "$tmp/f.csv"
+expect_code 0 "fair summary"
+expect_match err '^  fair class: [0-9.]+k? wake-ups onto a running task, [0-9.]+k? preempting it \([0-9]+%\) \(of a delayed sleeper: [0-9.]+k?, [0-9]+% preempting\); [0-9.]+k? sleeps: [0-9]+% delayed, [0-9]+% with positive lag, [0-9]+% with none, [0-9]+% negative$' "fair summary"
+# shellcheck disable=SC2086
+run run $pp1 --set machine.os_scheduler=cfs -o "$tmp/f.csv"
+expect_code 0 "cfs summary"
+expect_match err '^  fair class: [0-9.]+k? wake-ups onto a running task, [0-9.]+k? preempting it \([0-9]+%\)$' "cfs summary: no sleeps by lag"
+# shellcheck disable=SC2086
+run run $pp1 -o "$tmp/f.csv"
+expect_code 0 "fifo summary"
+checks=$((checks + 1))
+grep -q 'fair class' "$tmp/err" && fail "fifo: a fair class line in the summary"
+
 # -- state times summed over threads beyond int64 picoseconds (3,000 threads
 # sleeping an hour: 1.08e19 ps) are exact, not wrapped around to negative
 run run tests/data/minimal.json --set 'ractors.0.threads.0={"count": 3000, "program": [{"op": "sleep", "dur": "3600s"}]}' \
