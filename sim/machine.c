@@ -289,21 +289,12 @@ static sim_time corun_work(sim_time time, double f)
 
 static void rated_replan(struct machine *m, struct mach_task *t);
 
-/* A burst's factor on core `core`: the co-running cores' and the core's
- * speed level's. */
-static double burst_factor(const struct machine *m, int core)
-{
-    double f = m->corun_f;
-    if (m->speed_on && core >= 0) f *= m->cores[core].speed_f;
-    return f;
-}
-
 /* Core i's burst, if one runs there, re-timed at the core's factor now
  * (b changed, or the core's speed level): the work left is kept. */
 static void corun_replan_core(struct machine *m, int i)
 {
     sim_time now = mach_now_of(m);
-    double f = burst_factor(m, i);
+    double f = mach_burst_factor(m, i);
     struct mach_task *t = m->cores[i].cur;
     if (m->cores[i].state != CORE_BUSY || !t || t->state != MT_RUNNING || !t->in_burst || t->burst_f == f) return;
     if (t->rated) {
@@ -801,7 +792,7 @@ static void ev_arrive(void *obj, uint64_t arg)
         return;
     }
     if (t->in_burst) {  /* resume a burst paused by preemption */
-        if (m->scaled) t->burst_f = burst_factor(m, t->core);
+        if (m->scaled) t->burst_f = mach_burst_factor(m, t->core);
         t->burst_end = mach_end_of(mach_now_of(m), m->scaled ? corun_time(t->burst_left, t->burst_f) : t->burst_left);
         start_burst_timer(m, t);
         return;
@@ -1271,7 +1262,7 @@ void mach_burst_general(struct machine *m, struct mach_task *t, sim_time d, mach
     t->in_burst = true;
     t->burst_k = k;
     t->burst_ctx = ctx;
-    if (m->scaled) t->burst_f = burst_factor(m, t->core);
+    if (m->scaled) t->burst_f = mach_burst_factor(m, t->core);
     t->burst_end = mach_end_of(mach_now_of(m), m->scaled ? corun_time(d, t->burst_f) : d);
     t->interrupt_pending = false;
     start_burst_timer(m, t);
@@ -1314,7 +1305,7 @@ static void rated_plan(struct machine *m, struct mach_task *t)
 {
     sim_time now = mach_now_of(m), d = mach_work_time(t->rt->work_left, t->rt->rate_num, t->rt->rate_den);
     if (m->scaled) {
-        t->burst_f = burst_factor(m, t->core);
+        t->burst_f = mach_burst_factor(m, t->core);
         d = corun_time(d, t->burst_f);
     }
     t->rt->seg_start = now;

@@ -446,6 +446,15 @@ void mach_burst_general(struct machine *m, struct mach_task *t, sim_time d,
 /* The end of a burst (or its cut): the machine's event (machine.c). */
 void mach_ev_burst_end(void *obj, uint64_t arg);
 
+/* A burst's factor on core `core`: the co-running cores' and the core's
+ * speed level's (1 unless m->scaled). */
+static inline double mach_burst_factor(const struct machine *m, int core)
+{
+    double f = m->corun_f;
+    if (m->speed_on && core >= 0) f *= m->cores[core].speed_f;
+    return f;
+}
+
 static inline void mach_burst(struct machine *m, struct mach_task *t, sim_time d,
                               mach_cont k, void *ctx)
 {
@@ -456,10 +465,9 @@ static inline void mach_burst(struct machine *m, struct mach_task *t, sim_time d
     if (m->scaled) {
         /* co-running cores or speed levels: a factor of 1 (no co-runner's
          * slowdown, the core at its fast level) is the common case and
-         * times the burst as an unscaled one (machine.c burst_factor,
-         * corun_time) */
-        double f = m->corun_f;
-        if (m->speed_on) f *= m->cores[t->core].speed_f;
+         * times the burst as an unscaled one (machine.c corun_time) */
+        if (t->core < 0) __builtin_unreachable();  /* (running: on a core) */
+        double f = mach_burst_factor(m, t->core);
         if (f != 1.0) {
             mach_burst_general(m, t, d, k, ctx);
             return;
