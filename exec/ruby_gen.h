@@ -42,6 +42,9 @@ struct rgen_program {
 
 /* What the program exits with when its busy loop would not calibrate. */
 #define RGEN_EXIT_CALIBRATION 3
+/* What it exits with once it has printed where its threads are for the
+ * watchdog (SIGUSR1): at once, without its `ensure` blocks. */
+#define RGEN_EXIT_WATCHDOG 4
 
 /* Everything the generator cannot express in Ruby: GV_OK, or GV_EUNSUP
  * with a message naming the op (its JSON pointer and line) and why. */

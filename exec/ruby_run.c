@@ -8,7 +8,8 @@
  * a batch system) kills the child, then removes the directory: both are
  * in the table of pending temporaries of common/afile.h.  The
  * watchdog waits on a pidfd; when --timeout passes it sends SIGUSR1 (the
- * program prints where each thread of its main Ractor is), then SIGKILL.  Environment variables set
+ * program prints where each thread of its main Ractor is and exits), then
+ * SIGKILL if it has not ended DUMP_GRACE_S later.  Environment variables set
  * the runtime settings Ruby reads from the environment (RUBY_MAX_CPU,
  * RUBY_MN_THREADS, RUBY_THREAD_TIMESLICE); everything else is passed through.
  */

@@ -496,6 +496,8 @@ static void test_prelude(void)
     ASSERT_CONTAINS(t, "\nGV_MAX_SPREAD = 0.1\n");
     ASSERT_CONTAINS(t, "exit 3\n");  /* RGEN_EXIT_CALIBRATION */
     ASSERT_EQ(RGEN_EXIT_CALIBRATION, 3);
+    ASSERT_CONTAINS(t, "  $stderr.flush\n  exit!(4)\nend\n");  /* the watchdog's dump ends the program */
+    ASSERT_EQ(RGEN_EXIT_WATCHDOG, 4);
     done(&g);
 }
 
