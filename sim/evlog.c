@@ -8,6 +8,7 @@
 #include "evlog.h"
 
 #include <dlfcn.h>
+#include <link.h>
 #include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
@@ -61,10 +62,14 @@ static const char *handler_name(struct evlog *l, sim_handler h)
     Dl_info di;
     void *addr;
     memcpy(&addr, &h, sizeof addr);  /* a function's address, as POSIX dladdr takes it */
+    struct link_map *lm = NULL;
     if (dladdr(addr, &di) && di.dli_sname && di.dli_saddr == addr)
         snprintf(n->name, sizeof n->name, "%s", di.dli_sname);
-    else if (dladdr(addr, &di))
-        snprintf(n->name, sizeof n->name, "+0x%" PRIxPTR, (uintptr_t)addr - (uintptr_t)di.dli_fbase);
+    else if (dladdr1(addr, &di, (void **)&lm, RTLD_DL_LINKMAP) && lm)
+        /* less the load bias (l_addr), not the file's base: the address
+         * addr2line takes, which in a non-PIE executable is the address
+         * itself (there dli_fbase is its first segment's, 0x400000) */
+        snprintf(n->name, sizeof n->name, "+0x%" PRIxPTR, (uintptr_t)addr - (uintptr_t)lm->l_addr);
     else
         snprintf(n->name, sizeof n->name, "%p", addr);
     return n->name;
