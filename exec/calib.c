@@ -254,6 +254,12 @@ int calib_thread_start(struct calib_ctx *c, pthread_t *t, int cpu, void *(*fn)(v
     return GV_OK;
 }
 
+bool calib_busy_loop_plausible(const struct calib_stat *solo, const struct calib_stat *pair)
+{
+    if (!solo->measured || !pair->measured || pair->median <= 0) return true;  /* nothing to compare */
+    return solo->median <= CALIB_SOLO_SLOWER_LIMIT * pair->median;
+}
+
 void calib_skip(struct calib_stat *st, const char *why)
 {
     memset(st, 0, sizeof *st);

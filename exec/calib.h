@@ -316,6 +316,18 @@ double calib_tick_estimate(const long long *at, int n);
  * meanwhile, a batch being `batch` chunks of each? */
 bool calib_free_both_at_work(long long cpu_ns, long long wall_ns, long other_chunks, int batch);
 
+/* A busy loop alone on its CPU is never slower per iteration than the same
+ * loop while the other CPU runs one too: a `solo` measurement
+ * (busy_loop_ns) more than CALIB_SOLO_SLOWER_LIMIT times `pair`'s
+ * (busy_loop_pair_ns) was taken while the CPU ran slow - a guest's vCPU
+ * throttled or taken by its host counts on the thread's CPU clock (33.7 ns
+ * an iteration against 1.18, stable over 45 samples, at the start of a full
+ * calibration on the AMD EPYC guest, 2026-12-05) - and corun_slowdown and
+ * tls_insn_overhead derived from it would be wrong.  True when either is
+ * not measured. */
+#define CALIB_SOLO_SLOWER_LIMIT 1.25
+bool calib_busy_loop_plausible(const struct calib_stat *solo, const struct calib_stat *pair);
+
 /* The hidden steal's summary from the gaps seen (ns, any order) in
  * observed_ns of kept time: the rate, the share of time, and
  * min(n, CALIB_STEAL_LENS) equally likely lengths - the gaps' quantiles at

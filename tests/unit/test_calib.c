@@ -120,6 +120,18 @@ static void test_free_both_at_work(void)
     ASSERT(!calib_free_both_at_work(0, 0, 4000, 2000));
 }
 
+static void test_busy_loop_plausible(void)
+{
+    struct calib_stat solo = { .measured = true, .median = 1.17 }, pair = { .measured = true, .median = 1.21 };
+    ASSERT(calib_busy_loop_plausible(&solo, &pair));
+    solo.median = 1.25 * 1.21;  /* the limit itself */
+    ASSERT(calib_busy_loop_plausible(&solo, &pair));
+    solo.median = 33.7;  /* the AMD EPYC guest's throttled first run */
+    ASSERT(!calib_busy_loop_plausible(&solo, &pair));
+    pair.measured = false;  /* nothing to compare */
+    ASSERT(calib_busy_loop_plausible(&solo, &pair));
+}
+
 static void test_kernel_to_scheduler(void)
 {
     struct calib_host h;
@@ -1011,6 +1023,7 @@ int main(void)
     RUN(test_loop_flags_unstable);
     RUN(test_tick_estimate);
     RUN(test_free_both_at_work);
+    RUN(test_busy_loop_plausible);
     RUN(test_kernel_to_scheduler);
     RUN(test_map);
     RUN(test_steal_summarise);
