@@ -53,7 +53,6 @@ int calib_pin_self(struct calib_ctx *c, int cpu);
 /* Mark st skipped with a reason. */
 void calib_skip(struct calib_stat *st, const char *why);
 
-
 /* Busy-wait for ns (monotonic clock). */
 void calib_spin_ns(long long ns);
 /* Sleep ns (< 1 s) in nanosleep. */
