@@ -43,6 +43,9 @@ END {
         if (op == 0 || op == 9) {
             key = (f[8] ? "timed" : "untimed") SUBSEP result(f[9])
             waits[key]++
+            # the untimed ones by operation: glibc's lock waits with
+            # FUTEX_WAIT, its condition variables with FUTEX_WAIT_BITSET
+            if (!f[8]) byop[op == 0 ? "FUTEX_WAIT (a lock)" : "FUTEX_WAIT_BITSET (a condvar)", result(f[9])]++
             if (f[8]) hist[result(f[9]), bucket(f[3])]++
             # the thread's waits in order, for what follows a timed one
             tw++; w_tid[tw] = f[5]; w_ts[tw] = f[2]; w_timed[tw] = f[8]; w_end[tw] = f[2] + f[3]
@@ -55,6 +58,8 @@ END {
     printf "process %s: %d futex calls\n", tgid, calls[tgid]
     print "waits:"
     for (key in waits) { split(key, k, SUBSEP); printf "  %-8s %-10s %8d\n", k[1], k[2], waits[key] }
+    print "untimed waits by operation:"
+    for (key in byop) { split(key, k, SUBSEP); printf "  %-30s %-10s %8d\n", k[1], k[2], byop[key] }
     print "timed waits by how long they took (us):"
     for (key in hist) { split(key, k, SUBSEP); tr[k[1]] = 1 }
     for (r in tr) {
