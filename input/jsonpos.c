@@ -90,8 +90,8 @@ const char *jpos_doc_name(const struct jpos_table *t, int doc)
  * the table: a long document's insertions walk the table a block at a time
  * instead of touching a random slot (a cache and TLB miss, and under ASan a
  * shadow miss) each.  The 2.4M-value trace of tests/e2e/import_cmd.sh:
- * 2.7 -> 2.1 s to import, 18.8 -> 6.1 s under ASan, 1.3 probes a look-up
- * (1.7 with a hash of the whole address). */
+ * 2.3-3.5 -> 1.9-2.7 s to import (3 interleaved pairs), about 20 -> 6.7 s
+ * under ASan, 1.3 probes a look-up (1.7 with a hash of the whole address). */
 static size_t slot_of(const struct jpos_table *t, const cJSON *node)
 {
     uint64_t a = (uint64_t)(uintptr_t)node;

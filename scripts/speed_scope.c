@@ -36,6 +36,8 @@ struct cfg {
     int nwin;
 };
 
+static volatile uint64_t sink_out;
+
 struct win {
     int64_t start, dur;
 };
@@ -233,7 +235,8 @@ int main(int argc, char **argv)
         x += l[k].sink;
     }
     free(c.ring);
-    return x == 42 ? 2 : 0;  /* (the work is used) */
+    sink_out = x;  /* (the work is used) */
+    return 0;
 
 usage:
     fprintf(stderr, "usage: speed_scope spin|chase KB|stat PATH alone|both [WINDOWS]\n");
