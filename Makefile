@@ -60,12 +60,14 @@ CXXSTD  := -std=c++17 -fPIC
 # (callgrind), same output (no -ffast-math: floating point is unchanged);
 # link-time optimisation measured no better than -O3 alone.
 RELEASE_CFLAGS := $(STD) $(WARN) -O3 -g $(DEPS_CFLAGS) $(SG_DEFS)
-# The ASan build is not position-independent: its UBSan and ASan data (3.3
-# MB of .data) holds pointers that a PIE executable relocates at every start,
-# page by page, and make test starts it thousands of times (the e2e suites):
-# 4.9k -> 4.1k page faults and 76 -> 56 ms of CPU per `gvlsim --version`.
+# The ASan build is not position-independent (compiled -fno-pie, linked
+# ASAN_LDFLAGS): its UBSan and ASan data (3.3 MB of .data) holds pointers
+# that a PIE executable relocates at every start, page by page, and make test
+# starts it thousands of times (the e2e suites): 4.9k -> 4.1k page faults and
+# 76 -> 56 ms of CPU per `gvlsim --version`.
 ASAN_CFLAGS    := $(STD) $(WARN) -O1 -g -fno-pie -fno-omit-frame-pointer \
                   -fsanitize=address,undefined -fno-sanitize-recover=all $(DEPS_CFLAGS) $(SG_DEFS)
+ASAN_LDFLAGS   := -no-pie
 TSAN_CFLAGS    := $(STD) $(WARN) -O1 -g -fsanitize=thread $(DEPS_CFLAGS) $(SG_DEFS)
 # the C++ file: the same optimisation and sanitizers as its build
 REL_CXXFLAGS := $(CXXSTD) $(CXXWARN) -O2 -g $(SG_FLAGS)
@@ -239,7 +241,7 @@ tsan: $(TSN)/tests/test_exec
 	@TSAN_OPTIONS="halt_on_error=1 suppressions=tests/tsan.supp" $(TSN)/tests/test_exec
 
 $(ASN)/gvlsim: $(ASN_OBJ) $(ASN)/cli/main.o | $(PLUGIN_ASN)
-	$(Q)$(CC) $(ASAN_CFLAGS) -no-pie -o $@ $^ $(LDLIBS)
+	$(Q)$(CC) $(ASAN_CFLAGS) $(ASAN_LDFLAGS) -o $@ $^ $(LDLIBS)
 
 $(REL)/tests/%: tests/unit/%.c $(REL_OBJ)
 	@mkdir -p $(dir $@)
@@ -247,7 +249,7 @@ $(REL)/tests/%: tests/unit/%.c $(REL_OBJ)
 
 $(ASN)/tests/%: tests/unit/%.c $(ASN_OBJ)
 	@mkdir -p $(dir $@)
-	$(Q)$(CC) $(ASAN_CFLAGS) -no-pie -MMD -MP -MF $@.d -o $@ $< $(ASN_OBJ) $(LDLIBS)
+	$(Q)$(CC) $(ASAN_CFLAGS) $(ASAN_LDFLAGS) -MMD -MP -MF $@.d -o $@ $< $(ASN_OBJ) $(LDLIBS)
 
 # test_engines runs the SimGrid engine in-process: it links the plugin's object
 ifeq ($(HAVE_SIMGRID),yes)
@@ -278,7 +280,7 @@ $(REL)/tests/replay_%: tests/fuzz/replay.c tests/fuzz/fuzz_%.c $(REL_OBJ)
 
 $(ASN)/tests/replay_%: tests/fuzz/replay.c tests/fuzz/fuzz_%.c $(ASN_OBJ)
 	@mkdir -p $(dir $@)
-	$(Q)$(CC) $(ASAN_CFLAGS) -no-pie -MMD -MP -MF $@.d -o $@ tests/fuzz/replay.c tests/fuzz/fuzz_$*.c $(ASN_OBJ) $(LDLIBS)
+	$(Q)$(CC) $(ASAN_CFLAGS) $(ASAN_LDFLAGS) -MMD -MP -MF $@.d -o $@ tests/fuzz/replay.c tests/fuzz/fuzz_$*.c $(ASN_OBJ) $(LDLIBS)
 
 fuzz-replay: $(REL_REPLAY)
 	@for t in $(FUZZ_TARGETS); do \

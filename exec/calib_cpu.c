@@ -928,9 +928,10 @@ static void busy_loop_recheck(struct calib_ctx *c)
     struct calib_stat *bl = &c->r->m[CALIB_BUSY_LOOP];
     const struct calib_stat *bp = &c->r->m[CALIB_BUSY_LOOP_PAIR];
     double first = bl->median;
-    for (int again = 0; again < 2 && !calib_busy_loop_plausible(bl, bp); again++)
+    int again = 0;
+    for (; again < 2 && !calib_busy_loop_plausible(bl, bp); again++)
         bench_op(c, CALIB_BUSY_LOOP, OP_SPIN, 1.0);
-    if (bl->median == first) return;  /* (plausible at once, or not measured) */
+    if (again == 0) return;  /* plausible at once, or not measured */
     if (calib_busy_loop_plausible(bl, bp)) {
         snprintf(bl->note, sizeof bl->note,
                  "measured again: the first run gave %.4g ns, %.1fx busy_loop_pair_ns (the CPU ran slow)",

@@ -63,9 +63,10 @@ static const char *handler_name(struct evlog *l, sim_handler h)
     void *addr;
     memcpy(&addr, &h, sizeof addr);  /* a function's address, as POSIX dladdr takes it */
     struct link_map *lm = NULL;
-    if (dladdr(addr, &di) && di.dli_sname && di.dli_saddr == addr)
+    int found = dladdr1(addr, &di, (void **)&lm, RTLD_DL_LINKMAP);
+    if (found && di.dli_sname && di.dli_saddr == addr)
         snprintf(n->name, sizeof n->name, "%s", di.dli_sname);
-    else if (dladdr1(addr, &di, (void **)&lm, RTLD_DL_LINKMAP) && lm)
+    else if (found && lm)
         /* less the load bias (l_addr), not the file's base: the address
          * addr2line takes, which in a non-PIE executable is the address
          * itself (there dli_fbase is its first segment's, 0x400000) */
