@@ -131,8 +131,8 @@ static void on_progress(void *ctx, enum calib_id id, const struct calib_stat *st
     fmt_value(d, st->q1, a, sizeof a);
     fmt_value(d, st->q3, b, sizeof b);
     if (!p->quiet)
-        fprintf(stderr, "  %-30s %-10s (q1 %s, q3 %s; %d samples, %d rounds)  %s\n", d->name, m, a, b,
-                st->samples, st->rounds, d->what);
+        fprintf(stderr, "  %-30s %-10s (q1 %s, q3 %s; %d samples, %d round%s)  %s\n", d->name, m, a, b,
+                st->samples, st->rounds, st->rounds == 1 ? "" : "s", d->what);
     if (st->unstable) {
         p->warnings++;
         fprintf(stderr,

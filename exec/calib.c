@@ -111,6 +111,9 @@ static const struct calib_desc descs[CALIB_COUNT] = {
     [CALIB_STEAL_SHARE] = { "hidden_steal_share", "fraction", "the share of a chunk's time they took" },
     [CALIB_SPEED_WINDOW] = { "speed_window_ns", "ns",
                              "a window of stat(2) calls (the median of its 20 parts of ~50 us, x20), each CPU alone" },
+    [CALIB_SPEED_WAKE] = { "speed_wake_ns", "ns",
+                           "the waker's CPU time in FUTEX_WAKE, sleeper on the idle CPU, each wake followed by a "
+                           "stat(2), in windows of 40 (with two speed levels)" },
     [CALIB_RUBY_INSN] = { "ruby_insn_ns", "ns", "a Ruby VM instruction of the counted loop (compute insns)" },
     [CALIB_RUBY_FILE_MTIME_EXTRA] = { "ruby_file_mtime_extra_ns", "ns",
                                       "File.mtime in that Ruby, GC off, beyond a stat(2) of its file" },
@@ -176,7 +179,7 @@ bool calib_in_group(enum calib_group g, enum calib_id id)
     case CALIB_RUBY_MARK_THREAD: case CALIB_RUBY_MARK_OBJECT: case CALIB_RUBY_ALLOC: case CALIB_RUBY_GC_GAP_1MS:
     case CALIB_RUBY_GC_GAP_3MS: case CALIB_RUBY_GC_GAP_10MS: case CALIB_RUBY_GC_GAP_30MS:
         return g == CALIB_ALL || g == CALIB_ONLY_RUBY;
-    case CALIB_SPEED_WINDOW:
+    case CALIB_SPEED_WINDOW: case CALIB_SPEED_WAKE:
         return g == CALIB_ALL || g == CALIB_ONLY_SPEED;
     default:
         return g == CALIB_ALL;

@@ -92,6 +92,8 @@ enum calib_id {
     CALIB_STEAL_LEN,           /* ns: those gaps' lengths */
     CALIB_STEAL_SHARE,         /* fraction of its time they took */
     CALIB_SPEED_WINDOW,        /* ns: a fixed window of stat(2) calls, each CPU alone (calib_speed.c) */
+    CALIB_SPEED_WAKE,          /* ns: a FUTEX_WAKE's cost to its waker, the sleeper on the idle CPU, in
+                                * windows of such wakes each followed by a stat(2) (calib_speed.c) */
     CALIB_RUBY_INSN,           /* ns per VM instruction of the Ruby backend's counted loop */
     CALIB_RUBY_FILE_MTIME_EXTRA, /* CPU ns per File.mtime in that Ruby (GC off) beyond a stat(2) of its file */
     CALIB_RUBY_FILE_WRITE_EXTRA, /* the same of File.write to /dev/null beyond its open + write + close */
@@ -202,6 +204,13 @@ struct calib_speed {
     double factor[2];     /* a level's windows' median over every window's median */
     double dwell_ns[2];   /* the mean length of a level's runs of windows */
     double share[2];      /* the share of the windows at each level */
+    /* speed_wake_share (calib_speed_wake_summarise): with two levels, the
+     * windows of wakes, each followed by a stat(2), split by their stat */
+    bool wake_measured;   /* the wake windows showed two levels */
+    int wake_windows, wake_slow; /* windows, of them slow */
+    double wake_ratio;    /* the slow windows' median wake cost over the others' */
+    double stat_ratio;    /* the same of their stat(2) */
+    double wake_share;    /* (wake_ratio - 1) / (stat_ratio - 1), within 0..2 */
 };
 
 /* A FUTEX_WAIT's way in and a FUTEX_WAKE that meets it there
@@ -338,6 +347,15 @@ int calib_steal_summarise(const double *gaps_ns, int n, double observed_ns, stru
  * CPU of window i; calib_speed.c).  GV_EINVAL if n < 10, GV_ENOMEM, or
  * GV_OK. */
 int calib_speed_summarise(const double *win_ns, const int *cpu, int n, struct calib_speed *out);
+/* speed_wake_share of n windows (n >= 10), each a median wake cost to its
+ * waker (wake_ns[i]) and of the stat(2) calls made right after those
+ * wakes (stat_ns[i]): a window is slow when its stat is above the
+ * geometric middle of the stats' 10th and 90th percentiles, and the share
+ * is how much of the stat's slowdown between the two kinds of window the
+ * wake saw.  Sets out's wake_* fields; wake_measured stays false when the
+ * stats' 90th percentile is less than 1.1 times their 10th (one level in
+ * these windows).  GV_EINVAL if n < 10, GV_ENOMEM. */
+int calib_speed_wake_summarise(const double *wake_ns, const double *stat_ns, int n, struct calib_speed *out);
 
 /* The FUTEX_WAIT window's quantiles at (k + 1/2) / nq, k < nq, into out
  * (calib_race.c): at_once[i] of trials[i] waits returned at once when the

@@ -493,7 +493,7 @@ bool calib_is_ruby_key(const char *name)
 
 bool calib_is_speed_key(const char *name)
 {
-    return !strcmp(name, "speed_levels") || !strcmp(name, "speed_dwell");
+    return !strcmp(name, "speed_levels") || !strcmp(name, "speed_dwell") || !strcmp(name, "speed_wake_share");
 }
 
 /* cache_probe: the regime the cache keys were measured in (the middle of
@@ -542,6 +542,15 @@ static void speed_keys(struct calib_profile *p, const struct calib_result *r)
              mname(CALIB_SPEED_WINDOW), s->windows, s->window_ns * 1e-6, s->share[0] * 100, s->share[1] * 100);
     k = add_durs(p, "speed_dwell", s->dwell_ns, 2);
     snprintf(k->how, sizeof k->how, "the mean length of a level's runs of windows (%s)", mname(CALIB_SPEED_WINDOW));
+    /* not measured (the wake windows met one level): absent, the model
+     * scales a wake's cost as the stat's, as before the key */
+    if (!s->wake_measured) return;
+    k = add(p, "speed_wake_share", CK_NUM);
+    k->num = round(s->wake_share * 100) / 100;
+    k->measured = true;
+    snprintf(k->how, sizeof k->how, "%s: %d windows of wakes, each followed by a stat(2), %d of them slow by their "
+             "stat: the wake's cost x%.3g there, the stat x%.3g", mname(CALIB_SPEED_WAKE), s->wake_windows,
+             s->wake_slow, s->wake_ratio, s->stat_ratio);
 }
 
 static void steal_keys(struct calib_profile *p, const struct calib_result *r)

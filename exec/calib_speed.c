@@ -99,6 +99,48 @@ int calib_speed_summarise(const double *win_ns, const int *cpu, int n, struct ca
     return GV_OK;
 }
 
+/* The median of v[i] over the windows whose slow[i] is k (m of them). */
+static double median_of(const double *v, const unsigned char *slow, int n, int k, double *buf)
+{
+    int m = 0;
+    for (int i = 0; i < n; i++)
+        if (slow[i] == k) buf[m++] = v[i];
+    stats_sort(buf, (size_t)m);
+    return calib_quantile(buf, m, 0.5);
+}
+
+int calib_speed_wake_summarise(const double *wake_ns, const double *stat_ns, int n, struct calib_speed *out)
+{
+    out->wake_measured = false;
+    out->wake_windows = n;
+    out->wake_slow = 0;
+    if (n < 10) return GV_EINVAL;
+    double *s = malloc((size_t)n * sizeof *s);
+    unsigned char *slow = malloc((size_t)n);
+    if (!s || !slow) {
+        free(s);
+        free(slow);
+        return GV_ENOMEM;
+    }
+    memcpy(s, stat_ns, (size_t)n * sizeof *s);
+    stats_sort(s, (size_t)n);
+    double p10 = calib_quantile(s, n, 0.1), p90 = calib_quantile(s, n, 0.9);
+    if (p10 > 0 && p90 >= SPEED_TWO_LEVELS * p10) {
+        double cut = sqrt(p10 * p90);
+        for (int i = 0; i < n; i++) out->wake_slow += slow[i] = stat_ns[i] > cut;
+    }
+    if (out->wake_slow > 0 && out->wake_slow < n) {
+        out->stat_ratio = median_of(stat_ns, slow, n, 1, s) / median_of(stat_ns, slow, n, 0, s);
+        out->wake_ratio = median_of(wake_ns, slow, n, 1, s) / median_of(wake_ns, slow, n, 0, s);
+        double share = (out->wake_ratio - 1) / (out->stat_ratio - 1);
+        out->wake_share = share < 0 ? 0 : share > 2 ? 2 : share;
+        out->wake_measured = true;
+    }
+    free(s);
+    free(slow);
+    return GV_OK;
+}
+
 /* The window's work: stat(2) of the benchmark's file (calib.c).  The slow
  * level is in the memory path, not the ALU, and differs by workload: on
  * the v1147 guest, between the two levels, the register-only chain of
@@ -161,6 +203,55 @@ static int speed_windows(struct calib_ctx *c, const char *path, int ncpu, int pe
     return GV_OK;
 }
 
+/* With two levels: how much of them a FUTEX_WAKE's cost to its waker sees
+ * (speed_wake_share).  On the AMD EPYC guest of 2026-12-05 the windows
+ * whose stat(2) ran 1.21-1.26x slower saw the wake cost 1.13-1.15x more
+ * (scripts/wake_scope.c): the levels slow work beyond the core's L2
+ * (docs/validate.md, "What the levels slow"), of which a wake's path through
+ * the hypervisor has about half a stat's share.  The windows are timed on
+ * CPU 0 (the sleeper on CPU 1), split by their own stat (the levels come
+ * and go within seconds: the stat windows above found them, these must
+ * meet them too). */
+static void bench_speed_wake(struct calib_ctx *c)
+{
+    struct calib_stat *st = &c->r->m[CALIB_SPEED_WAKE];
+    struct calib_speed *sp = &c->r->speed;
+    if (sp->nlev != 2 || c->cpu1 < 0) {
+        calib_skip(st, c->cpu1 < 0 ? "needs two CPUs" : "one speed level: no share to measure");
+        calib_done(c, CALIB_SPEED_WAKE);
+        return;
+    }
+    /* 2 s; --quick 0.5 s: windows of 40 wakes of ~25 us */
+    enum { ROUNDS = 40 };
+    int n = (int)((c->o->quick ? 0.5 : calib_budget(c, 2.0)) * 1e9 / (ROUNDS * 25000.0));
+    if (n < 20) n = 20;
+    double *wk = malloc((size_t)n * sizeof *wk), *sn = malloc((size_t)n * sizeof *sn);
+    struct calib_series all = { 0 };
+    int rc = wk && sn ? calib_pin_self(c, c->cpu0) : gv_fail(c->err, c->errlen, GV_ENOMEM, "out of memory");
+    if (rc == GV_OK) rc = calib_wake_stat_windows(c, n, ROUNDS, wk, sn);
+    if (rc == GV_OK) rc = calib_speed_wake_summarise(wk, sn, n, sp);
+    for (int i = 0; rc == GV_OK && i < n; i++) calib_series_add(&all, wk[i]);
+    if (rc == GV_OK && all.oom) rc = GV_ENOMEM;
+    if (rc == GV_OK) {
+        calib_series_stat(&all, st);
+        st->rounds = 1;
+        if (sp->wake_measured)
+            snprintf(st->note, sizeof st->note,
+                     "%d windows of %d wakes, %d slow by their stat: the wake x%.3g there, the stat x%.3g: "
+                     "share %.2f", n, ROUNDS, sp->wake_slow, sp->wake_ratio, sp->stat_ratio, sp->wake_share);
+        else
+            snprintf(st->note, sizeof st->note, "%d windows of %d wakes: their stats in one level (no share)", n,
+                     ROUNDS);
+    } else {
+        calib_skip(st, rc == GV_ENOMEM ? "out of memory" : c->err);
+        c->err[0] = '\0';
+    }
+    calib_series_free(&all);
+    free(wk);
+    free(sn);
+    calib_done(c, CALIB_SPEED_WAKE);
+}
+
 void calib_bench_speed(struct calib_ctx *c)
 {
     struct calib_stat *st = &c->r->m[CALIB_SPEED_WINDOW];
@@ -202,6 +293,7 @@ void calib_bench_speed(struct calib_ctx *c)
     free(w);
     free(cpu);
     calib_done(c, CALIB_SPEED_WINDOW);
+    bench_speed_wake(c);
 }
 
 int calib_speed_probe(int windows, struct calib_speed *out, char *err, size_t errlen)

@@ -343,6 +343,42 @@ static void bench_wake_after_idle(struct calib_ctx *c)
     calib_series_free(&stat_after);
 }
 
+/* calib_wake_stat_windows (calib_int.h): the speed stage's wakes
+ * (calib_speed.c), the 10 us idle time's wakes of the benchmark above in
+ * windows; a wake that found the sleeper awake is done again. */
+int calib_wake_stat_windows(struct calib_ctx *c, int n, int rounds, double *wake_ns, double *stat_ns)
+{
+    struct sleeper s;
+    memset(&s, 0, sizeof s);
+    pthread_t ts;
+    int rc = calib_thread_start(c, &ts, c->cpu1, sleeper_thread, &s);
+    if (rc != GV_OK) return rc;
+    double *w = malloc((size_t)rounds * sizeof *w), *st = malloc((size_t)rounds * sizeof *st);
+    if (!w || !st) rc = gv_fail(c->err, c->errlen, GV_ENOMEM, "out of memory");
+    long long lat, cost, stat_ns1 = 0;
+    wake_after_spin(&s, 1000000, &lat, &cost, NULL, NULL);  /* asleep once before the first */
+    for (int i = 0; i < n && rc == GV_OK; i++) {
+        int j = 0;
+        for (int tries = 0; j < rounds && tries < 4 * rounds; tries++)
+            if (wake_after_spin(&s, calib_idle_ns[0], &lat, &cost, c->o->stat_path, &stat_ns1)) {
+                w[j] = (double)cost;
+                st[j++] = (double)stat_ns1;
+            }
+        if (j == 0) {
+            rc = gv_fail(c->err, c->errlen, GV_ERUN, "the sleeper was never asleep when woken");
+            break;
+        }
+        stats_sort(w, (size_t)j);
+        stats_sort(st, (size_t)j);
+        wake_ns[i] = w[j / 2];
+        stat_ns[i] = st[j / 2];
+    }
+    stop_sleeper(&s, ts);
+    free(w);
+    free(st);
+    return rc;
+}
+
 /* calib_wake_probe (calib.h): the first idle time's block of the benchmark
  * above, alone - IDLE_LEAD wakes not recorded, then `wakes` that are. */
 int calib_wake_probe(int wakes, struct calib_wake_probe *out, char *err, size_t errlen)

@@ -101,6 +101,8 @@ struct scn_machine {
      * none) */
     double speed_levels[SCN_SPEED_LEVELS];
     struct scn_durs speed_dwell;
+    double speed_wake_share;   /* "speed_wake_share": the share of a level's slowdown a thread's
+                                * owed costs (its futex wakes) see (sim/machine.h) */
     sim_time os_timeslice;     /* "os_timeslice": slice before an involuntary switch when a core is shared */
     enum scn_os_scheduler os_scheduler; /* "os_scheduler" */
     sim_time os_tick;          /* "os_tick": the kernel's timer tick (1/HZ) */

@@ -17,7 +17,7 @@
 #define DAY (24 * HOUR)
 #define OP_DUR_MAX DAY   /* op durations: beyond a day is a typo, and sums stay far from overflow */
 #define NKEYS(a) ((int)(sizeof a / sizeof a[0]))
-#define SCH_MAX_KEYS 64
+#define SCH_MAX_KEYS 80
 
 /* ---- tables --------------------------------------------------------------- */
 
@@ -148,6 +148,8 @@ static const struct sch_key machine_keys[] = {
     { .name = "speed_levels", .kind = SCH_WEIGHTS, .min = 2, .dmax = SCN_SPEED_LEVELS, .off = SCH_NOFF },
     { .name = "speed_dwell", .kind = SCH_DURS, .min = 2, .max = HOUR, .dmax = SCN_SPEED_LEVELS,
       .off = offsetof(struct scn_machine, speed_dwell) },
+    { .name = "speed_wake_share", .kind = SCH_NUMBER, .flags = SCH_ZERO_OK, .def = "1", .dmax = 2.0,
+      .off = offsetof(struct scn_machine, speed_wake_share) },
     M_DUR("timer_tick_cost", "1us", timer_tick_cost),
     M_DUR("timer_slack", "50us", timer_slack),
     { .name = "timer_wake", .kind = SCH_DUR, .min = 0, .max = HOUR,

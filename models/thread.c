@@ -57,7 +57,7 @@ void th_burst(struct rb_thread *th, sim_time d, mach_cont k)
 {
     if (th->holds_sched_lock && th->pending_cost > 0) {
         /* the sched lock's section first, then the rest (gvl.c) */
-        sim_time section = th->pending_cost;
+        sim_time section = mach_owed_work(&th->vm->mach, th->nt->core, th->pending_cost);
         th->pending_cost = 0;
         th->section_d = d;
         th->section_k = k;
@@ -66,7 +66,7 @@ void th_burst(struct rb_thread *th, sim_time d, mach_cont k)
         return;
     }
     if (th->holds_sched_lock) gvl_section_end(th);
-    sim_time total = d + th->pending_cost;
+    sim_time total = d + mach_owed_work(&th->vm->mach, th->nt->core, th->pending_cost);
     th->pending_cost = 0;
     th->wrote_timer = false;  /* (the write is paid here) */
     th->zero_time_ops = 0;

@@ -105,6 +105,7 @@ int vm_init(struct vm *vm, const struct scenario *scn, struct sim_engine *eng, c
         .speed_f = scn->machine.speed_levels,
         .speed_dwell = scn->machine.speed_dwell.v,
         .speed_n = scn->machine.speed_dwell.n,
+        .speed_wake_share = scn->machine.speed_wake_share,
     };
     int rc = mach_init(&vm->mach, eng, &mp, err, errlen);
     if (rc != GV_OK) return rc;

@@ -258,6 +258,10 @@ struct mach_params {
     const double *speed_f;
     const sim_time *speed_dwell;
     int speed_n;
+    /* the share of a level's slowdown that the costs a thread owes for its
+     * system calls into other threads (mach_owed_work: a futex wake, a
+     * lock's section) see: 1 + share x (speed_f[i] - 1) */
+    double speed_wake_share;
 };
 
 struct machine {
@@ -453,6 +457,23 @@ static inline double mach_burst_factor(const struct machine *m, int core)
     double f = m->corun_f;
     if (m->speed_on && core >= 0) f *= m->cores[core].speed_f;
     return f;
+}
+
+/* Work w a thread owes for a system call into other threads (a futex
+ * wake, a lock's section: models/thread.c), as the work to put in its
+ * next burst on core `core`, whose time the core's whole factor scales: at
+ * speed level f it takes w x (1 + speed_wake_share x (f - 1)), not w x f.
+ * On the AMD EPYC guest of 2026-12-05 the windows whose stat(2) ran
+ * 1.21-1.26x slower saw a FUTEX_WAKE of a sleeper on the idle vCPU cost its
+ * waker 1.13-1.15x more (scripts/wake_scope.c; docs/validate.md, "What the
+ * levels slow").  Exact while the level holds over the burst: levels
+ * dwell for milliseconds, such bursts last microseconds. */
+static inline sim_time mach_owed_work(const struct machine *m, int core, sim_time w)
+{
+    if (!m->speed_on || core < 0 || w <= 0 || m->p.speed_wake_share == 1.0) return w;
+    double f = m->cores[core].speed_f;
+    if (f == 1.0) return w;
+    return sim_round((double)w * (1.0 + m->p.speed_wake_share * (f - 1.0)) / f);
 }
 
 static inline void mach_burst(struct machine *m, struct mach_task *t, sim_time d,

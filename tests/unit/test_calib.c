@@ -602,6 +602,37 @@ static void test_speed_summarise(void)
     ASSERT(k != NULL);
     calib_key_value(k, buf, sizeof buf);
     ASSERT_STREQ(buf, "[\"26.1ms\", \"13.5ms\"]");
+    ASSERT(calib_profile_key(pr, "speed_wake_share") == NULL);  /* the wakes not measured */
+    /* the wake's share of the levels: 100 windows at stat 2000 / wake 6000,
+     * 50 at 2500 / 6750 (x1.25, x1.125): share 0.5 */
+    double wk[150], sn[150];
+    for (int i = 0; i < 150; i++) {
+        bool slow = i % 3 == 2;
+        sn[i] = slow ? 2500 + i % 7 : 2000 + i % 5;
+        wk[i] = slow ? 6750 : 6000;
+    }
+    ASSERT_EQ(calib_speed_wake_summarise(wk, sn, 150, &r->speed), GV_OK);
+    ASSERT(r->speed.wake_measured);
+    ASSERT_EQ(r->speed.wake_slow, 50);
+    ASSERT(fabs(r->speed.wake_ratio - 1.125) < 1e-9);
+    ASSERT(fabs(r->speed.wake_share - 0.5) < 0.01);
+    calib_map(r, &h, pr);
+    k = calib_profile_key(pr, "speed_wake_share");
+    ASSERT(k != NULL && k->measured);
+    calib_key_value(k, buf, sizeof buf);
+    ASSERT_STREQ(buf, "0.5");
+    ASSERT(calib_is_speed_key("speed_wake_share"));
+    /* a wake slower than the stat: the share kept within 2; one level in
+     * the stats: not measured; fewer than 10 windows: an error */
+    for (int i = 0; i < 150; i++) wk[i] = i % 3 == 2 ? 20000 : 6000;
+    ASSERT_EQ(calib_speed_wake_summarise(wk, sn, 150, &r->speed), GV_OK);
+    ASSERT(r->speed.wake_share == 2);
+    for (int i = 0; i < 150; i++) sn[i] = 2000 + i % 5;
+    ASSERT_EQ(calib_speed_wake_summarise(wk, sn, 150, &r->speed), GV_OK);
+    ASSERT(!r->speed.wake_measured);
+    calib_map(r, &h, pr);
+    ASSERT(calib_profile_key(pr, "speed_wake_share") == NULL);
+    ASSERT_EQ(calib_speed_wake_summarise(wk, sn, 9, &r->speed), GV_EINVAL);
     r->speed.nlev = 1;
     calib_map(r, &h, pr);
     ASSERT(calib_profile_key(pr, "speed_levels") == NULL);
@@ -858,8 +889,9 @@ static void test_docs_table(void)
 {
     FILE *f = fopen("docs/calibrate.md", "r");
     ASSERT(f);
-    static char doc[65536];
+    static char doc[262144];
     size_t n = fread(doc, 1, sizeof doc - 1, f);
+    ASSERT(feof(f));  /* the whole page read */
     fclose(f);
     doc[n] = '\0';
     struct calib_result r;
@@ -873,10 +905,16 @@ static void test_docs_table(void)
     r.race.n = 1;
     r.race.window_ns[0] = 300;
     r.race.wake_ns[0] = 350;
+    /* two speed levels, and the wake's share of them */
+    r.speed = (struct calib_speed){ .measured = true, .windows = 200, .window_ns = 1e6, .nlev = 2,
+                                    .factor = { 1.0, 1.3 }, .dwell_ns = { 26e6, 13e6 }, .share = { 0.7, 0.3 },
+                                    .wake_measured = true, .wake_windows = 100, .wake_slow = 20,
+                                    .wake_ratio = 1.15, .stat_ratio = 1.25, .wake_share = 0.6 };
     struct calib_host h = dev_host();
     struct calib_profile p;
     calib_map(&r, &h, &p);
     ASSERT(calib_profile_key(&p, "hidden_steal_len"));
+    ASSERT(calib_profile_key(&p, "speed_wake_share"));
     ASSERT(!p.overflow && p.n < CALIB_MAX_KEYS);  /* every measurement there: the most keys a profile has */
     for (int i = 0; i < p.n; i++) {
         char head[64];

@@ -592,6 +592,38 @@ static void test_speed_levels(void)
     ASSERT(c != a);
 }
 
+/* mach_owed_work: a futex wake's cost at a share of the level's slowdown,
+ * as work that the core's whole factor then scales (both levels x2 here,
+ * so the core's level is known): share 0.5 -> 1.5x the time, as work 750
+ * of 1000; share 1 (the default): the work as it is; share 0: half; no
+ * core, or no levels: unchanged. */
+static sim_time owed_run(double share, bool levels, int core)
+{
+    static const struct ms_step a[] = { { A_EXIT, 0, 0 } };
+    const struct ms_step *const s[] = { a };
+    struct mach_params p = ms_params(1, MACH_SCHED_EEVDF);
+    static const double f[] = { 2.0, 2.0 };
+    static const sim_time dwell[] = { 1000, 1000 };
+    p.speed_f = levels ? f : NULL;
+    p.speed_dwell = levels ? dwell : NULL;
+    p.speed_n = levels ? 2 : 0;
+    p.speed_wake_share = share;
+    struct ms_world w;
+    ms_setup_params(&w, &p, s, 1);
+    sim_time got = mach_owed_work(&w.m, core, 1000);
+    ms_teardown(&w);
+    return got;
+}
+
+static void test_owed_work(void)
+{
+    ASSERT_EQ(owed_run(0.5, true, 0), 750);
+    ASSERT_EQ(owed_run(1.0, true, 0), 1000);
+    ASSERT_EQ(owed_run(0.0, true, 0), 500);
+    ASSERT_EQ(owed_run(0.5, true, -1), 1000);
+    ASSERT_EQ(owed_run(0.5, false, 0), 1000);
+}
+
 static void test_wake_idle_extra(void)
 {
     ASSERT_EQ(idle_wake_run(1000, false), 10);      /* no curve: wake_idle_core alone */
@@ -869,6 +901,7 @@ int main(void)
     RUN(test_corun);
     RUN(test_hidden_steal);
     RUN(test_speed_levels);
+    RUN(test_owed_work);
     RUN(test_stall_core);
     TEST_DONE();
 }
