@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "../common/err.h"
+#include "../common/stats.h"
 #include "calib_int.h"
 
 static const struct calib_desc descs[CALIB_COUNT] = {
@@ -28,6 +29,9 @@ static const struct calib_desc descs[CALIB_COUNT] = {
     [CALIB_FILE_WRITE] = { "file_write_ns", "ns", "open + write + close of /dev/null (File.write)" },
     [CALIB_SYSCALL_OPEN] = { "syscall_open_ns", "ns", "open(2) of /dev/null for writing (File.write's flags)" },
     [CALIB_SYSCALL_CLOSE] = { "syscall_close_ns", "ns", "close(2) of such an fd (the file's last reference)" },
+    [CALIB_CPU_CLOCK] = { "cpu_clock_read_ns", "ns",
+                          "an interval on the thread CPU-time clock with nothing in it (two reads): taken off the CPU "
+                          "times of single wakes below" },
     [CALIB_FUTEX_WAKE] = { "futex_wake_ns", "ns", "the waker's CPU time in FUTEX_WAKE, sleeper on its CPU" },
     [CALIB_FUTEX_WAKE_REMOTE] = { "futex_wake_remote_ns", "ns",
                                   "the waker's CPU time in FUTEX_WAKE, sleeper on another CPU" },
@@ -181,6 +185,8 @@ bool calib_in_group(enum calib_group g, enum calib_id id)
         return g == CALIB_ALL || g == CALIB_ONLY_RUBY;
     case CALIB_SPEED_WINDOW: case CALIB_SPEED_WAKE:
         return g == CALIB_ALL || g == CALIB_ONLY_SPEED;
+    case CALIB_CPU_CLOCK:
+        return true;  /* every run: the wakes' CPU times need it */
     default:
         return g == CALIB_ALL;
     }
@@ -233,6 +239,7 @@ int calib_probe_begin(struct calib_probe_env *e, const char *what, char *err, si
                                .err = err, .errlen = errlen };
     int rc = calib_pin_self(&e->c, cpus[0]);
     if (rc != GV_OK) calib_probe_end(e);
+    else e->c.cpu_clock_ns = calib_cpu_clock_cost(&e->c, false);
     return rc;
 }
 
@@ -296,6 +303,45 @@ long long calib_thread_cpu_ns(void)
     struct timespec ts;
     clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
     return (long long)ts.tv_sec * 1000000000LL + ts.tv_nsec;
+}
+
+/* The thread CPU-time clock is a system call (no vDSO), and an interval it
+ * times holds the part of the first read after its sample and the part of
+ * the second before it: about one read.  On the AMD EPYC guest (Linux
+ * 6.18.44-fc-v1272, 2026-12-05) a read cost 1.37-1.5 us and an empty
+ * interval 1.39 us, where a FUTEX_WAKE's wall-clock cost to its waker was
+ * 5.6-6.2 us: the CPU-time samples of single wakes gave 7.2-7.5 us, and
+ * the model's waker paid that. */
+static int clock_round(struct calib_ctx *c, void *ctx, double *v)
+{
+    (void)c;
+    (void)ctx;
+    double s[CALIB_CLOCK_READS];
+    for (int i = 0; i < CALIB_CLOCK_READS; i++) {
+        long long c0 = calib_thread_cpu_ns();
+        s[i] = (double)(calib_thread_cpu_ns() - c0);
+    }
+    stats_sort(s, CALIB_CLOCK_READS);
+    *v = s[CALIB_CLOCK_READS / 2];
+    return GV_OK;
+}
+
+double calib_cpu_clock_cost(struct calib_ctx *c, bool record)
+{
+    double v = 0;
+    if (!record) {
+        clock_round(c, NULL, &v);
+        return v;
+    }
+    int rc = calib_rounds(c, CALIB_CPU_CLOCK, 0.05, clock_round, NULL);
+    calib_done(c, CALIB_CPU_CLOCK);
+    return rc == GV_OK ? c->r->m[CALIB_CPU_CLOCK].median : 0;
+}
+
+long long calib_cpu_interval(const struct calib_ctx *c, long long c0, long long c1)
+{
+    long long d = c1 - c0 - (long long)c->cpu_clock_ns;
+    return d > 0 ? d : 0;
 }
 
 void calib_futex_wait(atomic_int *w, int val)
@@ -484,6 +530,7 @@ int calib_run(const struct calib_opts *o, struct calib_result *r, char *err, siz
     char name[16] = "";
     prctl(PR_GET_NAME, name, 0, 0, 0);
     int rc = calib_pin_self(&c, c.cpu0);
+    if (rc == GV_OK) c.cpu_clock_ns = calib_cpu_clock_cost(&c, true);
     if (rc == GV_OK && oo.only != CALIB_ALL) {
         const char *group = calib_group_name(oo.only);
         calib_name(group);

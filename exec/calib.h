@@ -27,6 +27,8 @@ enum calib_id {
     CALIB_FILE_WRITE,          /* ns per open + write + close of /dev/null (File.write) */
     CALIB_SYSCALL_OPEN,        /* ns per open(2) of /dev/null as File.write opens it, timed apart from... */
     CALIB_SYSCALL_CLOSE,       /* ... the close(2) of those fds, in batches */
+    CALIB_CPU_CLOCK,           /* ns an interval timed on the thread CPU-time clock gains from its two
+                                * reads (nothing between): taken off the single wakes' CPU times */
     CALIB_FUTEX_WAKE,          /* CPU ns of the waker in FUTEX_WAKE, sleeper on the waker's CPU */
     CALIB_FUTEX_WAKE_REMOTE,   /* the same, sleeper on another (idle) CPU: with the IPI */
     CALIB_FUTEX_WAKE_NONE,     /* ns per FUTEX_WAKE of a word nobody waits on (glibc's signal of a waiter not asleep yet) */

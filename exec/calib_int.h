@@ -6,6 +6,7 @@
 #include <pthread.h>
 #include <sched.h>
 #include <stdatomic.h>
+#include <stdbool.h>
 #include <stddef.h>
 
 #include "calib.h"
@@ -15,6 +16,7 @@ struct calib_ctx {
     struct calib_result *r;
     int cpu0, cpu1;        /* cpu1 = -1: one CPU only */
     double scale;          /* budget multiplier: 1 (full) or 0.25 (--quick) */
+    double cpu_clock_ns;   /* what two reads of the CPU-time clock add to an interval (calib_cpu_clock_cost) */
     int min_rounds;        /* before the spread test applies */
     char *err;
     size_t errlen;
@@ -52,6 +54,15 @@ int calib_pin_self(struct calib_ctx *c, int cpu);
 
 /* Mark st skipped with a reason. */
 void calib_skip(struct calib_stat *st, const char *why);
+
+/* The thread CPU-time clock's own share of an interval it times (the
+ * median of CALIB_CLOCK_READS empty intervals), in rounds into
+ * CALIB_CPU_CLOCK when `record`, else one round for a probe; and an
+ * interval c0..c1 on that clock less it (at least 0): what a single
+ * event's CPU time is (a wake; a loop of many amortises the reads). */
+#define CALIB_CLOCK_READS 201
+double calib_cpu_clock_cost(struct calib_ctx *c, bool record);
+long long calib_cpu_interval(const struct calib_ctx *c, long long c0, long long c1);
 
 /* Busy-wait for ns (monotonic clock). */
 void calib_spin_ns(long long ns);

@@ -63,6 +63,7 @@ struct sleeper {
     atomic_int spin;       /* the busy-CPU spinner runs while set */
     long long t1;          /* when the sleeper last ran after a wake */
     long long cpu_wait;    /* its CPU time in that FUTEX_WAIT (the way in, the way out) */
+    const struct calib_ctx *c; /* the CPU-time clock's cost (calib_cpu_interval) */
 };
 
 /* native_ppoll_sleep: ppoll on two fds until `fd` is readable, then
@@ -84,7 +85,7 @@ static void *sleeper_thread(void *arg)
         calib_futex_wait(&s->word, 0);
         if (atomic_load(&s->quit)) return NULL;
         s->t1 = calib_now_ns();  /* before the CPU clock's own system call */
-        s->cpu_wait = calib_thread_cpu_ns() - c0;
+        s->cpu_wait = calib_cpu_interval(s->c, c0, calib_thread_cpu_ns());
         atomic_store(&s->word, 0);
         atomic_store(&s->ack, n);
     }
@@ -116,7 +117,7 @@ static int wake_once(struct sleeper *s, bool same_cpu, unsigned long long *rnd, 
     while (atomic_load(&s->ack) != n)
         if (same_cpu) sleep_ns(20000);
     *lat = s->t1 - t0;
-    *cost = c1 - c0;
+    *cost = calib_cpu_interval(s->c, c0, c1);
     return woken == 1;
 }
 
@@ -150,6 +151,7 @@ static void bench_wake(struct calib_ctx *c, enum wake_where where)
     int cpu = where == WAKE_LOCAL ? c->cpu0 : c->cpu1;
     struct sleeper s;
     memset(&s, 0, sizeof s);
+    s.c = c;
     atomic_store(&s.spin, 1);
     pthread_t ts, tspin;
     if (calib_thread_start(c, &ts, cpu, sleeper_thread, &s) != GV_OK) {
@@ -261,7 +263,7 @@ static int wake_after_spin(struct sleeper *s, long long idle_ns, long long *lat,
     long long t0 = calib_now_ns();
     atomic_store(&s->word, 1);
     int woken = calib_futex_wake(&s->word, 1);
-    *cost = calib_thread_cpu_ns() - c0;
+    *cost = calib_cpu_interval(s->c, c0, calib_thread_cpu_ns());
     if (stat_path) {
         struct stat st;
         long long t2 = calib_now_ns();
@@ -292,6 +294,7 @@ static void bench_wake_after_idle(struct calib_ctx *c)
     }
     struct sleeper s;
     memset(&s, 0, sizeof s);
+    s.c = c;
     pthread_t ts;
     if (calib_thread_start(c, &ts, c->cpu1, sleeper_thread, &s) != GV_OK) {
         calib_skip_ids(c, ids, CALIB_IDLE_LEVELS, c->err);
@@ -350,6 +353,7 @@ int calib_wake_stat_windows(struct calib_ctx *c, int n, int rounds, double *wake
 {
     struct sleeper s;
     memset(&s, 0, sizeof s);
+    s.c = c;
     pthread_t ts;
     int rc = calib_thread_start(c, &ts, c->cpu1, sleeper_thread, &s);
     if (rc != GV_OK) return rc;
@@ -394,6 +398,7 @@ int calib_wake_probe(int wakes, struct calib_wake_probe *out, char *err, size_t 
     struct calib_probe_env e;
     struct sleeper sl;
     memset(&sl, 0, sizeof sl);
+    sl.c = &e.c;
     pthread_t ts;
     int rc = calib_probe_begin(&e, "wake", err, errlen);
     if (rc == GV_OK && (rc = calib_thread_start(&e.c, &ts, e.c.cpu1, sleeper_thread, &sl)) != GV_OK) calib_probe_end(&e);

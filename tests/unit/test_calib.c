@@ -12,6 +12,7 @@
 
 #include "../../common/err.h"
 #include "../../exec/calib.h"
+#include "../../exec/calib_int.h"
 #include "../../exec/calltime.h"
 #include "../../exec/calib_host.h"
 #include "../../exec/calib_map.h"
@@ -1053,6 +1054,20 @@ static void test_groups(void)
            !calib_is_ruby_key("speed_levels") && !calib_is_cache_key("speed_dwell"));
 }
 
+/* The CPU-time clock's share of an interval: taken off, never below 0;
+ * measured here, a read costs something and less than 100 us. */
+static void test_cpu_interval(void)
+{
+    struct calib_result *r = calloc(1, sizeof *r);
+    ASSERT(r);
+    struct calib_ctx c = { .r = r, .cpu_clock_ns = 1400 };
+    ASSERT_EQ(calib_cpu_interval(&c, 1000, 6000), 3600);
+    ASSERT_EQ(calib_cpu_interval(&c, 1000, 2000), 0);
+    double v = calib_cpu_clock_cost(&c, false);
+    ASSERT(v > 0 && v < 100000);
+    free(r);
+}
+
 int main(void)
 {
     RUN(test_groups);
@@ -1068,6 +1083,7 @@ int main(void)
     RUN(test_window_quantiles);
     RUN(test_pack_util_key);
     RUN(test_speed_summarise);
+    RUN(test_cpu_interval);
     RUN(test_cache_probe);
     RUN(test_wake_probe);
     RUN(test_speed_probe);
