@@ -356,7 +356,8 @@ int calib_speed_summarise(const double *win_ns, const int *cpu, int n, struct ca
  * is how much of the stat's slowdown between the two kinds of window the
  * wake saw.  Sets out's wake_* fields; wake_measured stays false when the
  * stats' 90th percentile is less than 1.1 times their 10th (one level in
- * these windows).  GV_EINVAL if n < 10, GV_ENOMEM. */
+ * these windows) or the two kinds' median stats differ by less than 1.1x.
+ * GV_EINVAL if n < 10, GV_ENOMEM. */
 int calib_speed_wake_summarise(const double *wake_ns, const double *stat_ns, int n, struct calib_speed *out);
 
 /* The FUTEX_WAIT window's quantiles at (k + 1/2) / nq, k < nq, into out

@@ -628,6 +628,9 @@ static void test_speed_summarise(void)
     for (int i = 0; i < 150; i++) wk[i] = i % 3 == 2 ? 20000 : 6000;
     ASSERT_EQ(calib_speed_wake_summarise(wk, sn, 150, &r->speed), GV_OK);
     ASSERT(r->speed.wake_share == 2);
+    for (int i = 0; i < 150; i++) sn[i] = 2000 + 300 * (i % 8) / 7;  /* a spread: the halves 1.07x apart */
+    ASSERT_EQ(calib_speed_wake_summarise(wk, sn, 150, &r->speed), GV_OK);
+    ASSERT(r->speed.wake_slow > 0 && r->speed.stat_ratio < 1.1 && !r->speed.wake_measured);
     for (int i = 0; i < 150; i++) sn[i] = 2000 + i % 5;
     ASSERT_EQ(calib_speed_wake_summarise(wk, sn, 150, &r->speed), GV_OK);
     ASSERT(!r->speed.wake_measured);
