@@ -40,22 +40,36 @@
 #define SPEED_SUBS 20
 #define SPEED_TWO_LEVELS 1.10
 
+/* v's n values copied into a new array *s, sorted, and their 10th, 50th
+ * and 90th percentiles into q; *slow a new array of n flags.  GV_OK, or
+ * GV_ENOMEM (neither array left). */
+static int sorted_copy(const double *v, int n, double **s, unsigned char **slow, double q[3])
+{
+    *s = malloc((size_t)n * sizeof **s);
+    *slow = malloc((size_t)n);
+    if (!*s || !*slow) {
+        free(*s);
+        free(*slow);
+        return GV_ENOMEM;
+    }
+    memcpy(*s, v, (size_t)n * sizeof **s);
+    stats_sort(*s, (size_t)n);
+    q[0] = calib_quantile(*s, n, 0.1);
+    q[1] = calib_quantile(*s, n, 0.5);
+    q[2] = calib_quantile(*s, n, 0.9);
+    return GV_OK;
+}
+
 int calib_speed_summarise(const double *win_ns, const int *cpu, int n, struct calib_speed *out)
 {
     memset(out, 0, sizeof *out);
     if (n < 10) return GV_EINVAL;
-    double *s = malloc((size_t)n * sizeof *s);
-    unsigned char *slow = malloc((size_t)n);
-    if (!s || !slow) {
-        free(s);
-        free(slow);
-        return GV_ENOMEM;
-    }
-    memcpy(s, win_ns, (size_t)n * sizeof *s);
-    stats_sort(s, (size_t)n);
-    double med = calib_quantile(s, n, 0.5);
-    out->p10 = calib_quantile(s, n, 0.1);
-    out->p90 = calib_quantile(s, n, 0.9);
+    double *s, q[3];
+    unsigned char *slow;
+    if (sorted_copy(win_ns, n, &s, &slow, q) != GV_OK) return GV_ENOMEM;
+    double med = q[1];
+    out->p10 = q[0];
+    out->p90 = q[2];
     out->windows = n;
     out->window_ns = med;
     out->measured = true;
@@ -115,16 +129,10 @@ int calib_speed_wake_summarise(const double *wake_ns, const double *stat_ns, int
     out->wake_windows = n;
     out->wake_slow = 0;
     if (n < 10) return GV_EINVAL;
-    double *s = malloc((size_t)n * sizeof *s);
-    unsigned char *slow = malloc((size_t)n);
-    if (!s || !slow) {
-        free(s);
-        free(slow);
-        return GV_ENOMEM;
-    }
-    memcpy(s, stat_ns, (size_t)n * sizeof *s);
-    stats_sort(s, (size_t)n);
-    double p10 = calib_quantile(s, n, 0.1), p90 = calib_quantile(s, n, 0.9);
+    double *s, q[3];
+    unsigned char *slow;
+    if (sorted_copy(stat_ns, n, &s, &slow, q) != GV_OK) return GV_ENOMEM;
+    double p10 = q[0], p90 = q[2];
     if (p10 > 0 && p90 >= SPEED_TWO_LEVELS * p10) {
         double cut = sqrt(p10 * p90);
         for (int i = 0; i < n; i++) out->wake_slow += slow[i] = stat_ns[i] > cut;
