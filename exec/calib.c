@@ -310,7 +310,7 @@ long long calib_thread_cpu_ns(void)
  * the second before it: about one read.  On the AMD EPYC guest (Linux
  * 6.18.44-fc-v1272, 2026-12-05) a read cost 1.37-1.5 us and an empty
  * interval 1.39 us, where a FUTEX_WAKE's wall-clock cost to its waker was
- * 5.6-6.2 us: the CPU-time samples of single wakes gave 7.2-7.5 us, and
+ * 5.6-6.4 us: the CPU-time samples of single wakes gave 7.2-7.5 us, and
  * the model's waker paid that. */
 static int clock_round(struct calib_ctx *c, void *ctx, double *v)
 {
