@@ -206,6 +206,7 @@ struct calib_speed {
     double factor[2];     /* a level's windows' median over every window's median */
     double dwell_ns[2];   /* the mean length of a level's runs of windows */
     double share[2];      /* the share of the windows at each level */
+    double slow_cpu[2];   /* the share of CPU 0's and CPU 1's windows at the slow level (-1: none there) */
     /* speed_wake_share (calib_speed_wake_summarise): with two levels, the
      * windows of wakes, each followed by a stat(2), split by their stat */
     bool wake_measured;   /* the wake windows showed two levels */
@@ -349,6 +350,9 @@ int calib_steal_summarise(const double *gaps_ns, int n, double observed_ns, stru
  * CPU of window i; calib_speed.c).  GV_EINVAL if n < 10, GV_ENOMEM, or
  * GV_OK. */
 int calib_speed_summarise(const double *win_ns, const int *cpu, int n, struct calib_speed *out);
+/* Whether s's two levels are the two CPUs' speeds (90% or more of one
+ * CPU's windows slow, 10% or less of the other's), not levels in time. */
+bool calib_speed_per_cpu(const struct calib_speed *s);
 /* speed_wake_share of n windows (n >= 10), each a median wake cost to its
  * waker (wake_ns[i]) and of the stat(2) calls made right after those
  * wakes (stat_ns[i]): a window is slow when its stat is above the

@@ -540,6 +540,12 @@ static void speed_keys(struct calib_profile *p, const struct calib_result *r)
     snprintf(k->how, sizeof k->how, "%s: %d windows of stat(2) calls (%.3g ms each, the median of 20 parts), "
              "each CPU alone, in two levels: their medians over all the windows' (%.0f%% and %.0f%% of them)",
              mname(CALIB_SPEED_WINDOW), s->windows, s->window_ns * 1e-6, s->share[0] * 100, s->share[1] * 100);
+    if (calib_speed_per_cpu(s)) {
+        size_t l = strlen(k->how);
+        snprintf(k->how + l, sizeof k->how - l, "; but the slow windows are one CPU's (%.0f%% of CPU 0's, %.0f%% of "
+                 "CPU 1's): a spell as long as its block of windows, or a slower CPU - the dwells measure neither",
+                 s->slow_cpu[0] * 100, s->slow_cpu[1] * 100);
+    }
     k = add_durs(p, "speed_dwell", s->dwell_ns, 2);
     snprintf(k->how, sizeof k->how, "the mean length of a level's runs of windows (%s)", mname(CALIB_SPEED_WINDOW));
     /* not measured (the wake windows met one level): absent, the model

@@ -581,6 +581,26 @@ static void test_speed_summarise(void)
     /* runs: fast 30 ms twice per CPU (the lone window inside one), slow 20 x 1.5 ms */
     ASSERT(fabs(sp.dwell_ns[0] - 30.125e6) < 1);  /* (the lone window is 1.5 ms long) */
     ASSERT(fabs(sp.dwell_ns[1] - 30e6) < 1);
+    ASSERT(fabs(sp.slow_cpu[0] - 0.4) < 1e-9 && fabs(sp.slow_cpu[1] - 0.4) < 1e-9);
+    ASSERT(!calib_speed_per_cpu(&sp));
+    /* CPU 1 slow through all its windows (timed after CPU 0's): two
+     * "levels" as long as the CPUs' blocks, said so in the key */
+    double w2[200];
+    for (int i = 0; i < 200; i++) w2[i] = i < 100 ? 1.0e6 : 1.3e6;
+    struct calib_speed sp2;
+    ASSERT_EQ(calib_speed_summarise(w2, cpu, 200, &sp2), GV_OK);
+    ASSERT_EQ(sp2.nlev, 2);
+    ASSERT(sp2.slow_cpu[0] == 0 && sp2.slow_cpu[1] == 1 && calib_speed_per_cpu(&sp2));
+    struct calib_result *r2 = calloc(1, sizeof *r2);
+    struct calib_profile *p2 = malloc(sizeof *p2);
+    ASSERT(r2 && p2);
+    struct calib_host h2 = { 0 };
+    r2->speed = sp2;
+    calib_map(r2, &h2, p2);
+    const struct calib_key *k2 = calib_profile_key(p2, "speed_levels");
+    ASSERT(k2 && strstr(k2->how, "the slow windows are one CPU's (0% of CPU 0's, 100% of CPU 1's)"));
+    free(r2);
+    free(p2);
     /* one speed: within 10% between the 10th and 90th percentiles */
     for (int i = 0; i < 200; i++) w[i] = 1.0e6 + (i % 7) * 1e4;
     ASSERT_EQ(calib_speed_summarise(w, cpu, 200, &sp), GV_OK);
