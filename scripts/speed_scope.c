@@ -16,15 +16,12 @@
  * they form; with `both`, the share of CPU 0's windows slow on both CPUs
  * at their midpoint against the product of the two shares (what
  * independent levels would give). */
-#define _GNU_SOURCE
-#include <pthread.h>
-#include <sched.h>
+#include "probe.h"
+
 #include <stdint.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <time.h>
 
 enum kind { SPIN, CHASE, STAT };
 
@@ -39,7 +36,7 @@ struct cfg {
 static volatile uint64_t sink_out;
 
 struct win {
-    int64_t start, dur;
+    long long start, dur;
 };
 
 struct lane {
@@ -48,13 +45,6 @@ struct lane {
     struct win *w;
     uint64_t sink;
 };
-
-static int64_t now_ns(void)
-{
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (int64_t)t.tv_sec * 1000000000 + t.tv_nsec;
-}
 
 static void pin(int cpu)
 {
@@ -89,7 +79,7 @@ static uint64_t work(const struct cfg *c, long n, uint64_t x)
 
 static void one_window(struct lane *l, int i)
 {
-    int64_t t = now_ns();
+    long long t = now_ns();
     l->sink = work(l->cfg, l->cfg->per, l->sink);
     l->w[i].start = t;
     l->w[i].dur = now_ns() - t;
@@ -103,21 +93,15 @@ static void *run_lane(void *arg)
     return NULL;
 }
 
-static int cmp_i64(const void *a, const void *b)
-{
-    int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
-    return (x > y) - (x < y);
-}
-
 /* CPU's 10th percentile; prints its line; marks slow[i]. */
-static int64_t report_cpu(const struct lane *l, char *slow)
+static long long report_cpu(const struct lane *l, char *slow)
 {
     int n = l->cfg->nwin;
-    int64_t *d = malloc((size_t)n * sizeof *d);
+    long long *d = malloc((size_t)n * sizeof *d);
     if (!d) exit(1);
     for (int i = 0; i < n; i++) d[i] = l->w[i].dur;
-    qsort(d, (size_t)n, sizeof *d, cmp_i64);
-    int64_t p10 = d[n / 10], p50 = d[n / 2], p90 = d[9 * n / 10];
+    qsort(d, (size_t)n, sizeof *d, cmp_ll);
+    long long p10 = d[n / 10], p50 = d[n / 2], p90 = d[9 * n / 10];
     free(d);
     int nslow = 0, runs = 0, run = 0, longest = 0;
     for (int i = 0; i < n; i++) {
@@ -180,9 +164,9 @@ int main(int argc, char **argv)
     pin(0);
     uint64_t x = 0;
     long n = 256;
-    int64_t d;
+    long long d;
     for (;;) {
-        int64_t t = now_ns();
+        long long t = now_ns();
         x = work(&c, n, x);
         d = now_ns() - t;
         if (d > 2000000 || n > (1L << 40)) break;
@@ -217,7 +201,7 @@ int main(int argc, char **argv)
         /* CPU 0's windows against CPU 1's window at their midpoint */
         int paired = 0, s0 = 0, s1 = 0, s01 = 0, j = 0;
         for (int i = 0; i < c.nwin; i++) {
-            int64_t mid = l[0].w[i].start + l[0].w[i].dur / 2;
+            long long mid = l[0].w[i].start + l[0].w[i].dur / 2;
             while (j + 1 < c.nwin && l[1].w[j + 1].start <= mid) j++;
             if (l[1].w[j].start > mid || l[1].w[j].start + l[1].w[j].dur < mid) continue;
             paired++;
