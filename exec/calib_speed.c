@@ -40,10 +40,13 @@
 #define SPEED_SUBS 20
 #define SPEED_TWO_LEVELS 1.10
 
-/* v's n values copied into a new array *s, sorted, and their 10th, 50th
- * and 90th percentiles into q; *slow a new array of n flags.  GV_OK, or
- * GV_ENOMEM (neither array left). */
-static int sorted_copy(const double *v, int n, double **s, unsigned char **slow, double q[3])
+/* v's n windows in two levels: a new array *s of them sorted, their
+ * 10th, 50th and 90th percentiles into q, and *two whether they make two
+ * levels (the 90th percentile at least SPEED_TWO_LEVELS times the 10th);
+ * then window i is slow (*slow, a new array of n flags) above the
+ * geometric middle of the two, else none is.  GV_OK, or GV_ENOMEM
+ * (neither array left). */
+static int split_levels(const double *v, int n, double **s, unsigned char **slow, double q[3], bool *two)
 {
     *s = malloc((size_t)n * sizeof **s);
     *slow = malloc((size_t)n);
@@ -57,6 +60,9 @@ static int sorted_copy(const double *v, int n, double **s, unsigned char **slow,
     q[0] = calib_quantile(*s, n, 0.1);
     q[1] = calib_quantile(*s, n, 0.5);
     q[2] = calib_quantile(*s, n, 0.9);
+    *two = q[0] > 0 && q[2] >= SPEED_TWO_LEVELS * q[0];
+    double cut = sqrt(q[0] * q[2]);
+    for (int i = 0; i < n; i++) (*slow)[i] = *two && v[i] > cut;
     return GV_OK;
 }
 
@@ -66,7 +72,8 @@ int calib_speed_summarise(const double *win_ns, const int *cpu, int n, struct ca
     if (n < 10) return GV_EINVAL;
     double *s, q[3];
     unsigned char *slow;
-    if (sorted_copy(win_ns, n, &s, &slow, q) != GV_OK) return GV_ENOMEM;
+    bool two;
+    if (split_levels(win_ns, n, &s, &slow, q, &two) != GV_OK) return GV_ENOMEM;
     double med = q[1];
     out->p10 = q[0];
     out->p90 = q[2];
@@ -74,13 +81,11 @@ int calib_speed_summarise(const double *win_ns, const int *cpu, int n, struct ca
     out->window_ns = med;
     out->measured = true;
     out->nlev = 1;
-    if (!(out->p10 > 0) || out->p90 < SPEED_TWO_LEVELS * out->p10) {
+    if (!two) {
         free(s);
         free(slow);
         return GV_OK;
     }
-    double cut = sqrt(out->p10 * out->p90);
-    for (int i = 0; i < n; i++) slow[i] = win_ns[i] > cut;
     /* a lone window between two of the other kind, on one CPU, takes theirs */
     for (int i = 1; i + 1 < n; i++)
         if (cpu[i - 1] == cpu[i] && cpu[i + 1] == cpu[i] && slow[i - 1] == slow[i + 1] && slow[i] != slow[i - 1])
@@ -149,12 +154,9 @@ int calib_speed_wake_summarise(const double *wake_ns, const double *stat_ns, int
     if (n < 10) return GV_EINVAL;
     double *s, q[3];
     unsigned char *slow;
-    if (sorted_copy(stat_ns, n, &s, &slow, q) != GV_OK) return GV_ENOMEM;
-    double p10 = q[0], p90 = q[2];
-    if (p10 > 0 && p90 >= SPEED_TWO_LEVELS * p10) {
-        double cut = sqrt(p10 * p90);
-        for (int i = 0; i < n; i++) out->wake_slow += slow[i] = stat_ns[i] > cut;
-    }
+    bool two;
+    if (split_levels(stat_ns, n, &s, &slow, q, &two) != GV_OK) return GV_ENOMEM;
+    for (int i = 0; i < n; i++) out->wake_slow += slow[i];
     if (out->wake_slow > 0 && out->wake_slow < n) {
         out->stat_ratio = median_of(stat_ns, slow, n, 1, s) / median_of(stat_ns, slow, n, 0, s);
         out->wake_ratio = median_of(wake_ns, slow, n, 1, s) / median_of(wake_ns, slow, n, 0, s);
