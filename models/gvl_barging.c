@@ -420,7 +420,7 @@ void gvl32_park(struct rb_thread *th, th_cont k)
     rb_cold(th)->park_ppoll = core_barging_sleep_ppoll(&vm->sigwait, &th->core, th == &vm->threads[0]);
     rb_cold(th)->park_yield = rb_cold(th)->park_ppoll;
     /* rb_sigwait_fd_get -> ubf_timer_disarm's getpid(), holding the GVL:
-     * paid as gvl_release's lock is taken */
+     * paid before gvl_release's lock is tried (vml_mutex_lock) */
     th->pending_cost += vm_getpid_cost(vm);
     lock_gvl(th, park_locked);
 }

@@ -277,6 +277,20 @@ static void mutex_try(struct rb_thread *th)
     sync_sleep(th, mutex_try);
 }
 
+static void mutex_try_mc(struct mach_task *t, void *ctx)
+{
+    (void)t;
+    mutex_try(ctx);
+}
+
+/* What th owes when it comes to the lock is CPU it spent before (the
+ * FUTEX_WAKE of an unlock it just made, 3.1's getpid before a GVL
+ * release), so it is paid first and the lock tried after it.  Paid after
+ * a try that found the lock taken, it would lengthen th's way into its
+ * FUTEX_WAIT (above) by that much, and an unlock meanwhile would find th
+ * not yet asleep: on two CPUs a sleep on the 3.1 GVL's native lock that
+ * Ruby makes turned into none (docs/validate.md, "Owed CPU before the
+ * lock"). */
 void vml_mutex_lock(struct rb_thread *th, struct vml_mutex *m, enum thread_state wait_state,
                     th_cont k)
 {
@@ -284,6 +298,10 @@ void vml_mutex_lock(struct rb_thread *th, struct vml_mutex *m, enum thread_state
     th_sync_of(th)->lock_k = k;
     th_sync_of(th)->wait_state = wait_state;
     th_sync_of(th)->slept = false;
+    if (th->pending_cost > 0) {
+        th_burst(th, 0, mutex_try_mc);
+        return;
+    }
     mutex_try(th);
 }
 
