@@ -131,6 +131,11 @@ bool core_thread_tick(struct core_thread *th, const struct scn_runtime *rt)
     return th->running_time >= rt->quantum;
 }
 
+bool core_tick_yields(const struct core_sched *s, int living)
+{
+    return s->policy->barging ? living > 1 : s->readyq_cnt > 0;
+}
+
 /* ---- barging -------------------------------------------------------------------- */
 
 struct core_thread *core_barging_release(struct core_sched *s, void *by)

@@ -91,6 +91,13 @@ bool core_sched_tick(struct core_sched *s, void *by);
  * (rb_thread_schedule_limits yields if someone waits). */
 bool core_thread_tick(struct core_thread *th, const struct scn_runtime *rt);
 
+/* rb_thread_schedule_limits: whether a thread whose quantum is used up
+ * yields.  CRuby yields unless the thread is its Ractor's only living one
+ * (rb_thread_alone); under 3.3+ a yield with nobody ready changes nothing
+ * (thread_sched_yield), so only the barging GVL's differs: its gvl_yield
+ * releases the GVL, sched_yield()s and takes it again when nobody waits. */
+bool core_tick_yields(const struct core_sched *s, int living);
+
 /* ---- barging: the 2.6-3.2 GVL (thread_pthread.c of v3_2_0) ------------------ */
 
 /* thread_sched_to_waiting_common: clear the owner and signal the first

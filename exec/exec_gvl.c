@@ -102,6 +102,13 @@ void exec_gvl_ready(struct exec_actor_counts *by, struct exec_thread *th)
     pthread_mutex_unlock(&xs->lock);
 }
 
+bool exec_gvl_tick_yields(struct exec_thread *th)
+{
+    /* (3.3+: exec_gvl_yield looks at the ready queue under its lock) */
+    if (!th->vm->policy->barging) return true;
+    return core_tick_yields(core_sched_of(&th->core), exec_gvl32_living(exec_ractor_of(th)));
+}
+
 void exec_gvl_yield(struct exec_thread *th)
 {
     if (th->vm->policy->barging) {

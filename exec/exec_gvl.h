@@ -27,7 +27,8 @@ void exec_gvl_blocking_exit(struct exec_thread *th);
  * empty, join), then hold it again. */
 void exec_gvl_park(struct exec_thread *th);
 void exec_gvl_ready(struct exec_actor_counts *by, struct exec_thread *th);
-/* The quantum is used up. */
+/* The quantum is used up: does th yield (core_tick_yields)?  Then yield. */
+bool exec_gvl_tick_yields(struct exec_thread *th);
 void exec_gvl_yield(struct exec_thread *th);
 /* The thread ends and releases the GVL. */
 void exec_gvl_dead(struct exec_thread *th);

@@ -112,7 +112,7 @@ void exec_gvl32_start(struct exec_thread *th)
 }
 
 /* rb_ractor_living_thread_num: started and not finished */
-static int living_threads(const struct exec_ractor *r)
+int exec_gvl32_living(const struct exec_ractor *r)
 {
     const struct exec_vm *vm = r->vm;
     int n = 0;
@@ -182,7 +182,7 @@ void exec_gvl32_park(struct exec_thread *th)
     pthread_mutex_unlock(&vm->sched_lock);
     exec_sched_released(th);
     struct core_thread *next = exec_gvl32_release_locked(r, th);
-    if (ppoll && core_barging_sleep_yields(next, living_threads(r))) {
+    if (ppoll && core_barging_sleep_yields(next, exec_gvl32_living(r))) {
         pthread_mutex_unlock(&xs->lock);
         sched_yield();
         pthread_mutex_lock(&xs->lock);

@@ -23,7 +23,9 @@ void exec_gvl32_ready(struct exec_actor_counts *by, struct exec_thread *th);
 /* Wake th, parked in ppoll, by a write to its eventfd (under its Ractor's
  * sched.lock, th->park_ppolling set). */
 void exec_gvl32_ppoll_wake(struct exec_thread *th);
-/* thread_sched_yield */
+/* gvl_yield */
 void exec_gvl32_yield(struct exec_thread *th);
+/* rb_ractor_living_thread_num: r's threads started and not finished */
+int exec_gvl32_living(const struct exec_ractor *r);
 
 #endif

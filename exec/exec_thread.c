@@ -68,7 +68,7 @@ static bool exec_safepoint(struct exec_thread *th)
     if (bits & CORE_INT_VM_BARRIER) exec_barrier_safepoint(th);
     if (bits & CORE_INT_TIMER) {
         /* one tick's credit (3.3+); a whole quantum under CRuby <= 3.2 */
-        if (core_thread_tick(&th->core, &vm->scn->runtime)) {
+        if (core_thread_tick(&th->core, &vm->scn->runtime) && exec_gvl_tick_yields(th)) {
             exec_state_set(th, TS_WANTS_GVL);
             exec_gvl_yield(th);
             exec_state_set(th, TS_RUNNING);

@@ -484,6 +484,16 @@ static void test_policy_ticks(void)
     /* barging (<= 3.2): one TIMER credits a whole quantum */
     s = sched_setup_p(&r, th, 1, GVL_POLICY_BARGING);
     ASSERT(core_thread_tick(&th[0], &rt));
+    /* and the thread yields unless it is its Ractor's only living one
+     * (rb_thread_alone), nobody waiting or not */
+    ASSERT(s->readyq_cnt == 0);
+    ASSERT(core_tick_yields(s, 2));
+    ASSERT(!core_tick_yields(s, 1));
+    /* 3.3+: a yield needs a ready thread (thread_sched_yield) */
+    s = contended(&r, th, GVL_POLICY_EAGER);
+    ASSERT(s->readyq_cnt > 0 && core_tick_yields(s, 2));
+    s->readyq_cnt = 0;
+    ASSERT(!core_tick_yields(s, 2));
 }
 
 static void test_barging_rules(void)
