@@ -88,7 +88,7 @@ bool core_sched_tick(struct core_sched *s, void *by);
 
 /* th executes a TIMER interrupt: one tick's credit to running_time (a
  * whole quantum under <= 3.2).  true once the quantum is used up
- * (rb_thread_schedule_limits yields if someone waits). */
+ * (rb_thread_schedule_limits then yields: core_tick_yields). */
 bool core_thread_tick(struct core_thread *th, const struct scn_runtime *rt);
 
 /* rb_thread_schedule_limits: whether a thread whose quantum is used up
