@@ -121,6 +121,16 @@ static int wake_once(struct sleeper *s, bool same_cpu, unsigned long long *rnd, 
     return woken == 1;
 }
 
+/* A sleeper on `cpu`, in FUTEX_WAIT until woken (s zeroed first; its CPU
+ * times taken less c's clock cost).  GV_OK, or calib_thread_start's error
+ * with c->err set. */
+static int start_sleeper(struct calib_ctx *c, struct sleeper *s, int cpu, pthread_t *t)
+{
+    memset(s, 0, sizeof *s);
+    s->c = c;
+    return calib_thread_start(c, t, cpu, sleeper_thread, s);
+}
+
 static void stop_sleeper(struct sleeper *s, pthread_t t)
 {
     atomic_store(&s->quit, 1);
@@ -150,15 +160,13 @@ static void bench_wake(struct calib_ctx *c, enum wake_where where)
     }
     int cpu = where == WAKE_LOCAL ? c->cpu0 : c->cpu1;
     struct sleeper s;
-    memset(&s, 0, sizeof s);
-    s.c = c;
-    atomic_store(&s.spin, 1);
     pthread_t ts, tspin;
-    if (calib_thread_start(c, &ts, cpu, sleeper_thread, &s) != GV_OK) {
+    if (start_sleeper(c, &s, cpu, &ts) != GV_OK) {
         calib_skip_ids(c, ids, nids, c->err);
         c->err[0] = '\0';
         return;
     }
+    atomic_store(&s.spin, 1);  /* (the spinner's, started next) */
     if (where == WAKE_BUSY && calib_thread_start(c, &tspin, cpu, spinner_thread, &s) != GV_OK) {
         stop_sleeper(&s, ts);
         calib_skip_ids(c, ids, nids, c->err);
@@ -293,10 +301,8 @@ static void bench_wake_after_idle(struct calib_ctx *c)
         return;
     }
     struct sleeper s;
-    memset(&s, 0, sizeof s);
-    s.c = c;
     pthread_t ts;
-    if (calib_thread_start(c, &ts, c->cpu1, sleeper_thread, &s) != GV_OK) {
+    if (start_sleeper(c, &s, c->cpu1, &ts) != GV_OK) {
         calib_skip_ids(c, ids, CALIB_IDLE_LEVELS, c->err);
         calib_skip_ids(c, ipi_ids, CALIB_IDLE_LEVELS, c->err);
         calib_skip_ids(c, w10_ids, nw10, c->err);
@@ -352,10 +358,8 @@ static void bench_wake_after_idle(struct calib_ctx *c)
 int calib_wake_stat_windows(struct calib_ctx *c, int n, int rounds, double *wake_ns, double *stat_ns)
 {
     struct sleeper s;
-    memset(&s, 0, sizeof s);
-    s.c = c;
     pthread_t ts;
-    int rc = calib_thread_start(c, &ts, c->cpu1, sleeper_thread, &s);
+    int rc = start_sleeper(c, &s, c->cpu1, &ts);
     if (rc != GV_OK) return rc;
     double *w = malloc((size_t)rounds * sizeof *w), *st = malloc((size_t)rounds * sizeof *st);
     if (!w || !st) rc = gv_fail(c->err, c->errlen, GV_ENOMEM, "out of memory");
@@ -397,11 +401,9 @@ int calib_wake_probe(int wakes, struct calib_wake_probe *out, char *err, size_t 
     }
     struct calib_probe_env e;
     struct sleeper sl;
-    memset(&sl, 0, sizeof sl);
-    sl.c = &e.c;
     pthread_t ts;
     int rc = calib_probe_begin(&e, "wake", err, errlen);
-    if (rc == GV_OK && (rc = calib_thread_start(&e.c, &ts, e.c.cpu1, sleeper_thread, &sl)) != GV_OK) calib_probe_end(&e);
+    if (rc == GV_OK && (rc = start_sleeper(&e.c, &sl, e.c.cpu1, &ts)) != GV_OK) calib_probe_end(&e);
     if (rc == GV_OK) {
         long long d, dc;
         wake_after_spin(&sl, 1000000, &d, &dc, NULL, NULL);  /* the sleeper asleep once before the first sample */
