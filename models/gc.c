@@ -148,7 +148,7 @@ static sim_time sweep_remote_frees(struct rb_thread *th, uint64_t swept)
 static uint64_t living_threads(const struct vm *vm)
 {
     uint64_t n = 0;
-    for (int r = 0; r < vm->nractors; r++) n += (uint64_t)(vm->ractors[r].started - vm->ractors[r].dead);
+    for (int r = 0; r < vm->nractors; r++) n += (uint64_t)rb_ractor_living(&vm->ractors[r]);
     return n;
 }
 

@@ -369,8 +369,7 @@ static void park_woken(struct mach_task *t, void *ctx)
 {
     struct rb_thread *th = ctx;
     if (rb_cold(th)->park_ppoll) th->pending_cost += rb_machine_of(th)->ppoll_return;
-    if (th->pending_cost > 0) th_burst(th, 0, park_intr_lock);
-    else park_intr_lock(t, th);
+    park_intr_lock(t, th);  /* (the lock is tried once that is paid: vml_mutex_lock) */
 }
 
 /* sleep (cond_wait on cond.intr, or ppoll) unless already interrupted */
@@ -391,13 +390,6 @@ static void park_yield(struct mach_task *t, void *ctx)
     mach_yield(&((struct rb_thread *)ctx)->vm->mach, t, park_sleep, ctx);
 }
 
-/* rb_ractor_living_thread_num */
-static int living_threads(struct rb_thread *th)
-{
-    struct rb_ractor *r = rb_ractor_of(th);
-    return r->started - r->dead;
-}
-
 static void park_released(struct rb_thread *th)
 {
     settle(th, rb_cold(th)->park_yield ? park_yield : park_sleep);
@@ -408,7 +400,7 @@ static void park_released(struct rb_thread *th)
 static void park_locked(struct rb_thread *th)
 {
     struct core_thread *next = release_common(th);
-    rb_cold(th)->park_yield = rb_cold(th)->park_yield && core_barging_sleep_yields(next, living_threads(th));
+    rb_cold(th)->park_yield = rb_cold(th)->park_yield && core_barging_sleep_yields(next, rb_ractor_living(rb_ractor_of(th)));
     unlock_gvl(th, park_released);
 }
 

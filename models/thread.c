@@ -401,8 +401,8 @@ static bool execute_interrupts(struct rb_thread *th)
     if (bits & CORE_INT_TIMER) {
         const struct scn_runtime *rt = &th->vm->scn->runtime;
         /* one tick's credit (3.3+); a whole quantum under CRuby <= 3.2 */
-        struct rb_ractor *r = rb_ractor_of(th);
-        if (core_thread_tick(&th->core, rt) && core_tick_yields(core_sched_of(&th->core), r->started - r->dead)) {
+        if (core_thread_tick(&th->core, rt) &&
+            core_tick_yields(core_sched_of(&th->core), rb_ractor_living(rb_ractor_of(th)))) {
             gvl_yield(th, th_step);
             return true;
         }

@@ -294,6 +294,12 @@ static inline struct rb_ractor *rb_ractor_of(const struct rb_thread *th)
 {
     return core_container_of(th->core.ractor, struct rb_ractor, core);
 }
+/* rb_ractor_living_thread_num: r's threads started and not ended */
+static inline int rb_ractor_living(const struct rb_ractor *r)
+{
+    return r->started - r->dead;
+}
+
 static inline struct rb_ractor *rb_ractor_of_sched(const struct core_sched *s)
 {
     return core_container_of(s, struct rb_ractor, core.sched);

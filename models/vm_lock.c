@@ -350,12 +350,6 @@ static void cond_relock(struct rb_thread *th)
     vml_mutex_lock(th, m, th_sync_of(th)->wait_state, th_sync_of(th)->cond_k);
 }
 
-static void cond_relock_mc(struct mach_task *t, void *ctx)
-{
-    (void)t;
-    cond_relock(ctx);
-}
-
 static void cond_woken(struct rb_thread *th)
 {
     if (th_sync_of(th)->timeout_ev) {  /* signalled before the deadline */
@@ -363,13 +357,9 @@ static void cond_woken(struct rb_thread *th)
         th_sync_of(th)->timeout_ev = 0;
     }
     /* the way back: the signal consumed and the waiter's references
-     * dropped on the condvar's line, before the re-lock */
-    sim_time back = line_move(th->vm, th->nt, &th_sync_of(th)->woken_from->line_core);
-    if (back > 0) {
-        th->pending_cost += back;
-        th_burst(th, 0, cond_relock_mc);
-        return;
-    }
+     * dropped on the condvar's line, paid before the re-lock is tried
+     * (vml_mutex_lock) */
+    th->pending_cost += line_move(th->vm, th->nt, &th_sync_of(th)->woken_from->line_core);
     cond_relock(th);
 }
 
