@@ -204,6 +204,7 @@ struct calib_speed {
     double p10, p90;      /* their 10th and 90th percentiles */
     int nlev;             /* 1: one speed (no keys); 2: fast [0] and slow [1] */
     double factor[2];     /* a level's windows' median over every window's median */
+    double call_ns[2];    /* a stat(2) call's time at each level (its windows' median over their calls; 0: not known) */
     double dwell_ns[2];   /* the mean length of a level's runs of windows */
     double share[2];      /* the share of the windows at each level */
     double slow_cpu[2];   /* the share of CPU 0's and CPU 1's windows at the slow level (-1: none there) */
@@ -350,6 +351,15 @@ int calib_steal_summarise(const double *gaps_ns, int n, double observed_ns, stru
  * CPU of window i; calib_speed.c).  GV_EINVAL if n < 10, GV_ENOMEM, or
  * GV_OK. */
 int calib_speed_summarise(const double *win_ns, const int *cpu, int n, struct calib_speed *out);
+/* A stat(2) call's time at each of s's levels, its windows being
+ * SPEED_SUBS sub-windows of `calls` calls each (s->call_ns). */
+void calib_speed_set_calls(struct calib_speed *s, double calls_per_window);
+/* The speed levels' factors against the level at which the profile's own
+ * stat(2) cost was measured (stat_ns, syscall_stat_ns's median): the level
+ * whose stat per call is nearest it (by ratio) is 1, the other in
+ * proportion; without the calls' times or stat_ns (<= 0), s's factors
+ * (against every window's median).  Returns the level made 1, or -1. */
+int calib_speed_anchor(const struct calib_speed *s, double stat_ns, double f[2]);
 /* Whether s's two levels are the two CPUs' speeds (90% or more of one
  * CPU's windows slow, 10% or less of the other's), not levels in time. */
 bool calib_speed_per_cpu(const struct calib_speed *s);

@@ -215,10 +215,11 @@ static uint64_t sub_iters(const char *path)
 }
 
 /* `per_cpu` windows on each of the first `ncpu` CPUs of c in turn (pinned
- * there, the others idle), one sub-window length for all: their lengths
- * into w and their CPUs' indexes into cpu, *n of them.  GV_OK, or
- * calib_pin_self's failure. */
-static int speed_windows(struct calib_ctx *c, const char *path, int ncpu, int per_cpu, double *w, int *cpu, int *n)
+ * there, the others idle), one sub-window length for all (*iters calls):
+ * their lengths into w and their CPUs' indexes into cpu, *n of them.
+ * GV_OK, or calib_pin_self's failure. */
+static int speed_windows(struct calib_ctx *c, const char *path, int ncpu, int per_cpu, double *w, int *cpu, int *n,
+                         uint64_t *iters_out)
 {
     uint64_t iters = 0;
     *n = 0;
@@ -231,7 +232,39 @@ static int speed_windows(struct calib_ctx *c, const char *path, int ncpu, int pe
             cpu[*n] = k;
         }
     }
+    *iters_out = iters;
     return GV_OK;
+}
+
+void calib_speed_set_calls(struct calib_speed *s, double calls_per_window)
+{
+    s->call_ns[0] = s->call_ns[1] = 0;
+    if (!s->measured || !(calls_per_window > 0)) return;
+    if (s->nlev != 2) {
+        s->call_ns[0] = s->window_ns / (SPEED_SUBS * calls_per_window);
+        return;
+    }
+    for (int k = 0; k < 2; k++) s->call_ns[k] = s->factor[k] * s->window_ns / (SPEED_SUBS * calls_per_window);
+}
+
+/* Every window's median is the level most windows ran at when one level
+ * dominates, but with the windows split about evenly between the two it
+ * falls between them, a speed no window ran at: on the AMD EPYC guest of
+ * 2026-12-05 (49% and 51%) the levels came out x0.856 and x1.068, and the
+ * model ran at 0.856 of the profile's costs half the time, though those
+ * costs had been measured at one level or the other - the 3.1 mtime loop
+ * then left the convoy the real runs stayed in (docs/validate.md, "Which
+ * level the costs were measured at").  The profile's stat(2) cost and the
+ * windows time the same call on the same file, so the stat says which
+ * level the costs are at. */
+int calib_speed_anchor(const struct calib_speed *s, double stat_ns, double f[2])
+{
+    f[0] = s->factor[0];
+    f[1] = s->factor[1];
+    if (s->nlev != 2 || !(stat_ns > 0) || !(s->call_ns[0] > 0) || !(s->call_ns[1] > 0)) return -1;
+    int a = fabs(log(s->call_ns[0] / stat_ns)) <= fabs(log(s->call_ns[1] / stat_ns)) ? 0 : 1;
+    for (int k = 0; k < 2; k++) f[k] = s->call_ns[k] / s->call_ns[a];
+    return a;
 }
 
 /* With two levels: how much of them a FUTEX_WAKE's cost to its waker sees
@@ -298,10 +331,12 @@ void calib_bench_speed(struct calib_ctx *c)
     int *cpu = malloc((size_t)(per_cpu * ncpu) * sizeof *cpu);
     struct calib_series all = { 0 };
     if (!w || !cpu) rc = GV_ENOMEM;
-    if (rc == GV_OK) rc = speed_windows(c, c->o->stat_path, ncpu, per_cpu, w, cpu, &n);
+    uint64_t iters = 0;
+    if (rc == GV_OK) rc = speed_windows(c, c->o->stat_path, ncpu, per_cpu, w, cpu, &n, &iters);
     for (int i = 0; i < n; i++) calib_series_add(&all, w[i]);
     if (ncpu > 1 && rc == GV_OK) rc = calib_pin_self(c, c->cpu0);
     if (rc == GV_OK && !all.oom) rc = calib_speed_summarise(w, cpu, n, &c->r->speed);
+    if (rc == GV_OK) calib_speed_set_calls(&c->r->speed, (double)iters);
     if (rc == GV_OK && all.oom) rc = GV_ENOMEM;
     if (rc == GV_OK) {
         calib_series_stat(&all, st);
@@ -309,10 +344,11 @@ void calib_bench_speed(struct calib_ctx *c)
         const struct calib_speed *sp = &c->r->speed;
         if (sp->nlev == 2) {
             int l = snprintf(st->note, sizeof st->note,
-                             "%d windows of %.3g ms, %d CPU%s: two levels, x%.3g for %.3g ms (%.0f%% of the windows) "
-                             "and x%.3g for %.3g ms (%.0f%%)", n, sp->window_ns * 1e-6, ncpu, ncpu == 1 ? "" : "s",
-                             sp->factor[0], sp->dwell_ns[0] * 1e-6, sp->share[0] * 100, sp->factor[1],
-                             sp->dwell_ns[1] * 1e-6, sp->share[1] * 100);
+                             "%d windows of %.3g ms, %d CPU%s: two levels, x%.3g (stat %.0f ns) for %.3g ms (%.0f%%) "
+                             "and x%.3g (%.0f ns) for %.3g ms (%.0f%%)", n, sp->window_ns * 1e-6, ncpu,
+                             ncpu == 1 ? "" : "s", sp->factor[0], sp->call_ns[0], sp->dwell_ns[0] * 1e-6,
+                             sp->share[0] * 100, sp->factor[1], sp->call_ns[1], sp->dwell_ns[1] * 1e-6,
+                             sp->share[1] * 100);
             if (ncpu > 1 && l > 0 && (size_t)l < sizeof st->note)
                 snprintf(st->note + l, sizeof st->note - (size_t)l, "; slow: %.0f%%/%.0f%% of CPU 0/1's windows%s",
                          sp->slow_cpu[0] * 100, sp->slow_cpu[1] * 100,
@@ -349,7 +385,8 @@ int calib_speed_probe(int windows, struct calib_speed *out, char *err, size_t er
     struct calib_probe_env e;
     int rc = calib_probe_begin(&e, "speed", err, errlen), n = 0;
     if (rc == GV_OK) {
-        rc = speed_windows(&e.c, path, 2, windows, w, cpu, &n);
+        uint64_t iters;
+        rc = speed_windows(&e.c, path, 2, windows, w, cpu, &n, &iters);
         calib_probe_end(&e);
     }
     if (rc == GV_OK) {

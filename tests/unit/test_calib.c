@@ -583,6 +583,44 @@ static void test_speed_summarise(void)
     ASSERT(fabs(sp.dwell_ns[1] - 30e6) < 1);
     ASSERT(fabs(sp.slow_cpu[0] - 0.4) < 1e-9 && fabs(sp.slow_cpu[1] - 0.4) < 1e-9);
     ASSERT(!calib_speed_per_cpu(&sp));
+    /* a window of 20 sub-windows of 50 calls: 1,000 and 1,500 ns a stat(2) */
+    calib_speed_set_calls(&sp, 50);
+    ASSERT(fabs(sp.call_ns[0] - 1000) < 1e-6 && fabs(sp.call_ns[1] - 1500) < 1e-6);
+    /* the level of the profile's own stat cost is 1: here the slow one */
+    double f[2];
+    ASSERT_EQ(calib_speed_anchor(&sp, 1400, f), 1);
+    ASSERT(fabs(f[0] - 1000.0 / 1500) < 1e-9 && fabs(f[1] - 1) < 1e-9);
+    ASSERT_EQ(calib_speed_anchor(&sp, 1150, f), 0);  /* nearer 1,000 by ratio than 1,500 */
+    ASSERT(fabs(f[0] - 1) < 1e-9 && fabs(f[1] - 1.5) < 1e-9);
+    ASSERT_EQ(calib_speed_anchor(&sp, 0, f), -1);  /* no stat cost: against every window's median */
+    ASSERT(fabs(f[0] - 1) < 1e-9 && fabs(f[1] - 1.5) < 1e-9);
+    /* the windows split about evenly: every window's median between the
+     * levels, the stat cost at the fast one (the AMD EPYC guest of
+     * 2026-12-05: x0.856 and x1.068 against the median) */
+    double w3[200];
+    for (int i = 0; i < 200; i++) w3[i] = (i / 10) % 2 ? 1.25e6 : 1.0e6;
+    w3[0] = 0.99e6;  /* (101 fast windows: the median is a fast one's neighbour) */
+    struct calib_speed sp3;
+    ASSERT_EQ(calib_speed_summarise(w3, cpu, 200, &sp3), GV_OK);
+    ASSERT_EQ(sp3.nlev, 2);
+    calib_speed_set_calls(&sp3, 50);
+    {
+        struct calib_result *r3 = calloc(1, sizeof *r3);
+        struct calib_profile *p3 = malloc(sizeof *p3);
+        ASSERT(r3 && p3);
+        struct calib_host h3 = { 0 };
+        r3->speed = sp3;
+        r3->m[CALIB_SYSCALL_STAT] = (struct calib_stat){ .measured = true, .median = 1010 };
+        calib_map(r3, &h3, p3);
+        const struct calib_key *k3 = calib_profile_key(p3, "speed_levels");
+        char b3[128];
+        ASSERT(k3 != NULL);
+        calib_key_value(k3, b3, sizeof b3);
+        ASSERT_STREQ(b3, "[1, 1.25]");
+        ASSERT(strstr(k3->how, "of 1000 and 1250 ns a call; syscall_stat_ns 1010 ns is nearest the fast one"));
+        free(r3);
+        free(p3);
+    }
     /* CPU 1 slow through all its windows (timed after CPU 0's): two
      * "levels" as long as the CPUs' blocks, said so in the key */
     double w2[200];
