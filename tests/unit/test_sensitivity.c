@@ -57,6 +57,7 @@ static void test_two_measurements(void)
         "{\"name\": \"two\", \"context_switch\": \"1us\", \"syscalls\": {\"getpid\": \"1us\"},\n"
         " \"calibration\": {\"measurements\": [\n"
         "  {\"name\": \"yield_switch_ns\", \"median\": 2000, \"q1\": 1800, \"q3\": 2500},\n"
+        "  {\"name\": \"speed_wake_ns\", \"unit\": \"ns\", \"note\": \"one speed level: no share to measure\"},\n"
         "  {\"name\": \"syscall_getpid_ns\", \"median\": 1000, \"q1\": 900, \"q3\": 1100}]}}\n");
     struct sens_plan p;
     struct diag_list d;
@@ -151,6 +152,17 @@ static void test_errors(void)
     snprintf(want, sizeof want, "%s:2:64: /calibration/measurements/0: measurement \"syscall_stat_ns\": q1 500, "
              "median 1000, q3 900 are not in order", path);
     ASSERT_STREQ(d.msgs[0], want);
+    diag_free(&d);
+    unlink(path);
+    free(path);
+
+    /* no median and no note (a skipped measurement has one): an error */
+    path = write_temp("{\"calibration\": {\"measurements\": [\n"
+                      "  {\"name\": \"syscall_stat_ns\", \"q1\": 500, \"q3\": 900}]}}\n");
+    diag_init(&d);
+    ASSERT_EQ(sens_plan_make(path, &p, &d), GV_EINVAL);
+    ASSERT_EQ(d.n, 1);
+    ASSERT_CONTAINS(d.msgs[0], "measurement \"syscall_stat_ns\" has no median: the keys are derived from it");
     diag_free(&d);
     unlink(path);
     free(path);
