@@ -67,9 +67,10 @@ static const struct args_opt validate_opts[] = {
     { .name = "rows", .kind = ARGS_PATH, .metavar = "FILE",
       .help = "also write every run's row to FILE (point, rep, KEY...,\n"
               "then the columns of `gvlsim run`, then line_probe_ns,\n"
-              "wake_probe_ns, speed_slow_share and wake_cost_probe_ns: the\n"
-              "cache, wake and speed probes before a real run, and the wake\n"
-              "probe's cost to its waker; format by suffix)" },
+              "wake_probe_ns, speed_slow_share, wake_cost_probe_ns and\n"
+              "stat_probe_ns: the cache, wake and speed probes before a\n"
+              "real run, the wake probe's cost to its waker and the speed\n"
+              "probe's stat(2); format by suffix)" },
     { .name = "report", .kind = ARGS_ENUM, .values = cmp_report_names,
       .help = "the table on stdout: text (the default), markdown, or JSON\n"
               "with the rows of -o" },
@@ -202,6 +203,7 @@ struct validation {
     double *speed;                    /* [point * nreps + rep]: the speed probe's share of windows at the
                                        * slow level before those real runs (0..1; < 0: none) */
     char speed_note[256];             /* why there is none, or "" */
+    double *stat;                     /* [point * nreps + rep]: the same probe's stat(2), ns (NaN: none) */
     /* --sensitivity */
     bool sensitivity;
     int sens_seeds;                   /* seeds of each variant (the first of the table's) */
@@ -480,6 +482,8 @@ static int probes_before(struct validation *v, int p, int k)
         /* the share of its windows at the slow level (0: it saw one level) */
         code = probe_done(v, rc, sp.nlev == 2 ? sp.share[1] : 0.0, v->speed, p, k, v->speed_note,
                           sizeof v->speed_note, "speed", err);
+        if (code == GV_EXIT_OK && rc == GV_OK && sp.call_all_ns > 0)
+            v->stat[(size_t)p * (size_t)v->nreps + (size_t)k] = sp.call_all_ns;
     }
     return code;
 }
@@ -493,7 +497,7 @@ static void probe_cell(double x, int decimals, struct row *cells)
 
 /* The probes' columns of --rows, after a run's own: probe_cells' order. */
 static const char *const probe_cols[] = { "line_probe_ns", "wake_probe_ns", "speed_slow_share",
-                                          "wake_cost_probe_ns" };
+                                          "wake_cost_probe_ns", "stat_probe_ns" };
 #define NPROBE_COLS (int)(sizeof probe_cols / sizeof *probe_cols)
 
 /* A real run's probes, in probe_cols' order */
@@ -504,6 +508,7 @@ static void probe_cells(const struct validation *v, int p, int k, struct row *ce
     probe_cell(v->wake[i], 1, cells);
     probe_cell(v->speed[i], 3, cells);
     probe_cell(v->wake_cost[i], 1, cells);
+    probe_cell(v->stat[i], 1, cells);
 }
 
 /* A simulated run's: none */
@@ -626,12 +631,18 @@ static double slow_share_of(const struct scn_machine *m)
     return sum > 0 ? (double)m->speed_dwell.v[slow] / sum : 0;
 }
 static bool speed_moved(double probe, double prof) { return fabs(probe - prof) > CALIB_SPEED_DRIFT; }
+static double stat_of(const struct scn_machine *m)
+{
+    return m->syscall_cost[CALL_STAT] > 0 ? (double)m->syscall_cost[CALL_STAT] / 1000.0 : NAN;
+}
+static bool stat_moved(double probe, double prof) { return fabs(probe - prof) > CALIB_STAT_DRIFT * prof; }
 
 /* The probes' ranges into buf (for the report's note), and a warning for
  * each kind when a probe is further from its profile's value than that
  * kind's drift: the cache probe from cache_probe (CALIB_PROBE_FACTOR), the
  * wake probe from wake_idle_core (CALIB_WAKE_DRIFT), the speed probe's
- * share from the profile's slow share (CALIB_SPEED_DRIFT). */
+ * share from the profile's slow share (CALIB_SPEED_DRIFT), its stat(2)
+ * from syscalls.stat (CALIB_STAT_DRIFT). */
 static void probe_summary(const struct validation *v, char *buf, size_t size)
 {
     static const struct probe_text cache = { "cache probe (a locked add on a line the other CPU stored to)",
@@ -640,6 +651,8 @@ static void probe_summary(const struct validation *v, char *buf, size_t size)
                                             "wake_idle_core", " us", NULL, 1000, 1 };
     static const struct probe_text speed = { "speed probe (the share of speed_levels' windows of stat calls at "
                                              "the slow level, each CPU alone)", "slow share", "%", NULL, 0.01, 0 };
+    static const struct probe_text stat = { "its stat(2) (the median of those windows' calls)", "syscalls.stat",
+                                            " us", NULL, 1000, 2 };
     char moved[128];
     buf[0] = '\0';
     struct probe_span sp = probe_span(v, v->probe, cache_probe_of, calib_probe_moved);
@@ -665,6 +678,15 @@ static void probe_summary(const struct validation *v, char *buf, size_t size)
                   "the runs met the CPUs at other speeds than the profile's speed_dwell says (a guest's slow level "
                   "comes and goes from minute to minute), and figures that follow it differ as well "
                   "(docs/validate.md, \"The speed drift\")");
+    if (v->speed_note[0]) return;  /* (no speed probe, no stat: said once above) */
+    sp = probe_span(v, v->stat, stat_of, stat_moved);
+    probe_note(buf, size, &sp, &stat, "");
+    snprintf(moved, sizeof moved, "timed a stat(2) more than %.0f%% off the profile's syscalls.stat",
+             100 * CALIB_STAT_DRIFT);
+    probe_warning(v, &sp, &stat, "speed", moved,
+                  "the runs met system calls of another cost than the profile's (a guest's drift from minute to "
+                  "minute), and every figure that follows the machine's costs differs as well (docs/validate.md, "
+                  "\"Which level the costs were measured at\")");
 }
 
 static int run_all(struct validation *v)
@@ -786,7 +808,8 @@ static int measured_rows(struct validation *v, const struct csv_table *t, const 
         v->wake = probes_alloc((size_t)v->npoints * (size_t)v->nreps);
         v->wake_cost = probes_alloc((size_t)v->npoints * (size_t)v->nreps);
         v->speed = probes_alloc((size_t)v->npoints * (size_t)v->nreps);
-        if (!v->real_f || !v->probe || !v->wake || !v->wake_cost || !v->speed)
+        v->stat = probes_alloc((size_t)v->npoints * (size_t)v->nreps);
+        if (!v->real_f || !v->probe || !v->wake || !v->wake_cost || !v->speed || !v->stat)
             rc = gv_fail(err, errlen, GV_ENOMEM, "out of memory");
     }
     /* the probes before each configuration's runs, when the rows have them (optional: rows written
@@ -797,6 +820,7 @@ static int measured_rows(struct validation *v, const struct csv_table *t, const 
         rc = probe_column(v, t, "speed_slow_share", true, v->speed, key_col, col[C_REP], path, err, errlen);
     if (rc == GV_OK)
         rc = probe_column(v, t, "wake_cost_probe_ns", false, v->wake_cost, key_col, col[C_REP], path, err, errlen);
+    if (rc == GV_OK) rc = probe_column(v, t, "stat_probe_ns", false, v->stat, key_col, col[C_REP], path, err, errlen);
     int cpu_col = csvr_col(t, "cpu_s");  /* optional: without it, no cpus_busy */
     /* the same for gc_ms_per_gc; rows written before the gc_clock_s column
      * (2026-12-03) held Ruby's GC.stat(:time) in gc_s, and nothing the
@@ -1244,6 +1268,7 @@ static void validation_free(struct validation *v)
     free(v->wake);
     free(v->wake_cost);
     free(v->speed);
+    free(v->stat);
     free(v->ranges);
     sens_plan_free(&v->plan);
     sweep_grid_free(&v->grid);
@@ -1273,9 +1298,10 @@ static int validate_exec(const struct args *a)
         v.wake = probes_alloc((size_t)v.npoints * (size_t)v.nreps);
         v.wake_cost = probes_alloc((size_t)v.npoints * (size_t)v.nreps);
         v.speed = probes_alloc((size_t)v.npoints * (size_t)v.nreps);
+        v.stat = probes_alloc((size_t)v.npoints * (size_t)v.nreps);
     }
     if (!v.scns || !v.loaded || !v.base || !v.sim_f ||
-        (!measured && (!v.real_f || !v.probe || !v.wake || !v.wake_cost || !v.speed))) {
+        (!measured && (!v.real_f || !v.probe || !v.wake || !v.wake_cost || !v.speed || !v.stat))) {
         fprintf(stderr, "gvlsim validate: out of memory\n");
         validation_free(&v);
         return GV_EXIT_NOMEM;

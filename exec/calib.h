@@ -205,6 +205,7 @@ struct calib_speed {
     int nlev;             /* 1: one speed (no keys); 2: fast [0] and slow [1] */
     double factor[2];     /* a level's windows' median over every window's median */
     double call_ns[2];    /* a stat(2) call's time at each level (its windows' median over their calls; 0: not known) */
+    double call_all_ns;   /* the same over every window (their median; 0: not known) */
     double dwell_ns[2];   /* the mean length of a level's runs of windows */
     double share[2];      /* the share of the windows at each level */
     double slow_cpu[2];   /* the share of CPU 0's and CPU 1's windows at the slow level (-1: none there) */
@@ -305,11 +306,12 @@ int calib_wake_probe(int wakes, struct calib_wake_probe *out, char *err, size_t 
  * drift").  `windows` (10..10000) windows of about 1 ms on each
  * of the first two CPUs of the caller's affinity mask in turn, the other
  * idle; out->share[1] is the share of them at the slow level (0 when the
- * probe saw one level).  GV_OK; GV_EINVAL (windows out of range); GV_EUNSUP
+ * probe saw one level), out->call_all_ns a stat(2)'s time over them all.  GV_OK; GV_EINVAL (windows out of range); GV_EUNSUP
  * with a message when the mask has one CPU; GV_ERUN / GV_ENOMEM with a
  * message. */
 #define CALIB_SPEED_PROBE_WINDOWS 150   /* a CPU: about 0.15 s */
 #define CALIB_SPEED_DRIFT 0.20          /* a slow share further than this (absolute) from the profile's: drifted */
+#define CALIB_STAT_DRIFT 0.20           /* a stat(2) further than this (relative) from the profile's: drifted */
 int calib_speed_probe(int windows, struct calib_speed *out, char *err, size_t errlen);
 
 /* Do two probes (ns) differ by more than CALIB_PROBE_FACTOR either way?

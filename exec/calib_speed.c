@@ -238,10 +238,11 @@ static int speed_windows(struct calib_ctx *c, const char *path, int ncpu, int pe
 
 void calib_speed_set_calls(struct calib_speed *s, double calls_per_window)
 {
-    s->call_ns[0] = s->call_ns[1] = 0;
+    s->call_ns[0] = s->call_ns[1] = s->call_all_ns = 0;
     if (!s->measured || !(calls_per_window > 0)) return;
+    s->call_all_ns = s->window_ns / (SPEED_SUBS * calls_per_window);
     if (s->nlev != 2) {
-        s->call_ns[0] = s->window_ns / (SPEED_SUBS * calls_per_window);
+        s->call_ns[0] = s->call_all_ns;
         return;
     }
     for (int k = 0; k < 2; k++) s->call_ns[k] = s->factor[k] * s->window_ns / (SPEED_SUBS * calls_per_window);
@@ -384,8 +385,8 @@ int calib_speed_probe(int windows, struct calib_speed *out, char *err, size_t er
     calib_default_stat_path(path, sizeof path);
     struct calib_probe_env e;
     int rc = calib_probe_begin(&e, "speed", err, errlen), n = 0;
+    uint64_t iters = 0;
     if (rc == GV_OK) {
-        uint64_t iters;
         rc = speed_windows(&e.c, path, 2, windows, w, cpu, &n, &iters);
         calib_probe_end(&e);
     }
@@ -393,6 +394,7 @@ int calib_speed_probe(int windows, struct calib_speed *out, char *err, size_t er
         rc = calib_speed_summarise(w, cpu, n, out);
         if (rc == GV_ENOMEM) rc = gv_fail(err, errlen, GV_ENOMEM, "out of memory");
     }
+    if (rc == GV_OK) calib_speed_set_calls(out, (double)iters);
     free(w);
     free(cpu);
     return rc;

@@ -39,15 +39,16 @@ checks=$((checks + 1))
 order=$(awk -F, 'NR > 1 && $6 == "pthread" { printf "%s:%s ", $1, $2 }' "$tmp/rows.csv")
 want=$(awk -v n=$npoints 'BEGIN { for (k = 0; k < 2; k++) for (p = 0; p < n; p++) printf "%d:%d ", p, k }')
 [ "$order" = "$want" ] || fail "measured rows out of order: $order (want $want)"
-# every real run's row has its probes (and the wake probe's cost to its
-# waker: a FUTEX_WAKE, more than 100 ns), the simulator's none
+# every real run's row has its probes (the wake probe's cost to its waker:
+# a FUTEX_WAKE, more than 100 ns; the speed probe's stat(2), 100 ns to
+# 1 ms), the simulator's none
 checks=$((checks + 1))
 bad=$(awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) { if ($i == "line_probe_ns") l = i; if ($i == "wake_probe_ns") w = i
                                                       if ($i == "speed_slow_share") s = i; if ($i == "backend") b = i
-                                                      if ($i == "wake_cost_probe_ns") c = i }
-                         if (!l || !w || !s || !c || w != l + 1 || s != w + 1 || c != s + 1 || c != NF) { print "header: " $0; exit } next }
-               $b == "pthread" && !($l > 0 && $w > 1000 && $w < 1e6 && $s ~ /^[01]\.[0-9][0-9][0-9]$/ && $s <= 1 && $c > 100 && $c < 1e6) { print NR ": " $l " " $w " " $s " " $c }
-               $b == "sim" && ($l != "" || $w != "" || $s != "" || $c != "") { print NR ": " $l " " $w " " $s " " $c }' "$tmp/rows.csv")
+                                                      if ($i == "wake_cost_probe_ns") c = i; if ($i == "stat_probe_ns") t = i }
+                         if (!l || !w || !s || !c || !t || w != l + 1 || s != w + 1 || c != s + 1 || t != c + 1 || t != NF) { print "header: " $0; exit } next }
+               $b == "pthread" && !($l > 0 && $w > 1000 && $w < 1e6 && $s ~ /^[01]\.[0-9][0-9][0-9]$/ && $s <= 1 && $c > 100 && $c < 1e6 && $t > 100 && $t < 1e6) { print NR ": " $l " " $w " " $s " " $c " " $t }
+               $b == "sim" && ($l != "" || $w != "" || $s != "" || $c != "" || $t != "") { print NR ": " $l " " $w " " $s " " $c " " $t }' "$tmp/rows.csv")
 [ -z "$bad" ] || fail "rows' probes: $bad"
 # every measured run counted its 2000 calls
 checks=$((checks + 1))
