@@ -633,7 +633,8 @@ static double slow_share_of(const struct scn_machine *m)
 static bool speed_moved(double probe, double prof) { return fabs(probe - prof) > CALIB_SPEED_DRIFT; }
 static double stat_of(const struct scn_machine *m)
 {
-    return m->syscall_cost[CALL_STAT] > 0 ? (double)m->syscall_cost[CALL_STAT] / 1000.0 : NAN;
+    sim_time c = m->syscall_cost[CALL_STAT];  /* (SCN_DUR_UNSET: the profile has none) */
+    return c > 0 && c != SCN_DUR_UNSET ? (double)c / 1000.0 : NAN;
 }
 static bool stat_moved(double probe, double prof) { return fabs(probe - prof) > CALIB_STAT_DRIFT * prof; }
 

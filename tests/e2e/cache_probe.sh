@@ -105,7 +105,7 @@ if [ "$ncpu" -ge 2 ]; then
     run validate $mtime --backend sim,pthread --reps 2 --max-spread 1000 --set machine="$tmp/far.json" \
         --rows "$tmp/real.csv" -q
     expect_code 0 "validate, far profile"
-    expect_match out 'cache probe \(a locked add on a line the other CPU stored to\) before the runs: [0-9]+-[0-9]+ ns; the profile.s cache_probe 1000000 ns; wake probe \(an idle CPU.s wake, wake_idle_core.s measurement\) before the runs: [0-9.]+-[0-9.]+ us; the profile.s wake_idle_core [0-9.]+ us; speed probe \(the share of speed_levels. windows of stat calls at the slow level, each CPU alone\) before the runs: [0-9]+-[0-9]+%; the profile.s slow share [0-9]+%$' "real: the note"
+    expect_match out 'cache probe \(a locked add on a line the other CPU stored to\) before the runs: [0-9]+-[0-9]+ ns; the profile.s cache_probe 1000000 ns; wake probe \(an idle CPU.s wake, wake_idle_core.s measurement\) before the runs: [0-9.]+-[0-9.]+ us; the profile.s wake_idle_core [0-9.]+ us; speed probe \(the share of speed_levels. windows of stat calls at the slow level, each CPU alone\) before the runs: [0-9]+-[0-9]+%; the profile.s slow share [0-9]+%; its stat\(2\) \(the median of those windows. calls\) before the runs: [0-9.]+-[0-9.]+ us$' "real: the note"
     expect_match err '^gvlsim validate: warning: the cache probe before 4 of 4 configurations. runs differs' "real: warning"
     # every pthread row has a probe, no simulator row has one
     checks=$((checks + 1))
