@@ -638,6 +638,19 @@ static double stat_of(const struct scn_machine *m)
 }
 static bool stat_moved(double probe, double prof) { return fabs(probe - prof) > CALIB_STAT_DRIFT * prof; }
 
+/* One kind of probe: its part of the note (probe_note: why, if there was
+ * none) and its warning (probe_warning) against prof_of's value, where
+ * moved_fn says a probe drifted. */
+static void probe_kind(const struct validation *v, char *buf, size_t size, const double *vals,
+                       double (*prof_of)(const struct scn_machine *), bool (*moved_fn)(double, double),
+                       const struct probe_text *tx, const char *why, const char *kind, const char *moved,
+                       const char *tail)
+{
+    struct probe_span sp = probe_span(v, vals, prof_of, moved_fn);
+    probe_note(buf, size, &sp, tx, why);
+    probe_warning(v, &sp, tx, kind, moved, tail);
+}
+
 /* The probes' ranges into buf (for the report's note), and a warning for
  * each kind when a probe is further from its profile's value than that
  * kind's drift: the cache probe from cache_probe (CALIB_PROBE_FACTOR), the
@@ -656,38 +669,30 @@ static void probe_summary(const struct validation *v, char *buf, size_t size)
                                             " us", NULL, 1000, 2 };
     char moved[128];
     buf[0] = '\0';
-    struct probe_span sp = probe_span(v, v->probe, cache_probe_of, calib_probe_moved);
-    probe_note(buf, size, &sp, &cache, v->probe_note);
     snprintf(moved, sizeof moved, "differs from the profile's cache_probe by more than %.2gx", CALIB_PROBE_FACTOR);
-    probe_warning(v, &sp, &cache, "cache", moved,
-                  "the runs met another cache regime than the profile: compare with a profile of that regime "
-                  "(gvlsim calibrate --only cache in it, docs/validate.md)");
-    sp = probe_span(v, v->wake, wake_idle_of, wake_moved);
-    probe_note(buf, size, &sp, &wake, v->wake_note);
+    probe_kind(v, buf, size, v->probe, cache_probe_of, calib_probe_moved, &cache, v->probe_note, "cache", moved,
+               "the runs met another cache regime than the profile: compare with a profile of that regime "
+               "(gvlsim calibrate --only cache in it, docs/validate.md)");
     snprintf(moved, sizeof moved, "differs from the profile's wake_idle_core by more than %.0f%%",
              100 * CALIB_WAKE_DRIFT);
-    probe_warning(v, &sp, &wake, "wake", moved,
-                  "the runs met another wake than the profile's (a guest's drifts from minute to minute; or the "
-                  "profile is another machine's), and figures that follow the wake differ as well "
-                  "(docs/validate.md, \"The wake drift\")");
-    sp = probe_span(v, v->speed, slow_share_of, speed_moved);
-    probe_note(buf, size, &sp, &speed, v->speed_note);
+    probe_kind(v, buf, size, v->wake, wake_idle_of, wake_moved, &wake, v->wake_note, "wake", moved,
+               "the runs met another wake than the profile's (a guest's drifts from minute to minute; or the "
+               "profile is another machine's), and figures that follow the wake differ as well "
+               "(docs/validate.md, \"The wake drift\")");
     snprintf(moved, sizeof moved,
              "found the slow level in a share of its windows more than %.0f points from the profile's",
              100 * CALIB_SPEED_DRIFT);
-    probe_warning(v, &sp, &speed, "speed", moved,
-                  "the runs met the CPUs at other speeds than the profile's speed_dwell says (a guest's slow level "
-                  "comes and goes from minute to minute), and figures that follow it differ as well "
-                  "(docs/validate.md, \"The speed drift\")");
+    probe_kind(v, buf, size, v->speed, slow_share_of, speed_moved, &speed, v->speed_note, "speed", moved,
+               "the runs met the CPUs at other speeds than the profile's speed_dwell says (a guest's slow level "
+               "comes and goes from minute to minute), and figures that follow it differ as well "
+               "(docs/validate.md, \"The speed drift\")");
     if (v->speed_note[0]) return;  /* (no speed probe, no stat: said once above) */
-    sp = probe_span(v, v->stat, stat_of, stat_moved);
-    probe_note(buf, size, &sp, &stat, "");
     snprintf(moved, sizeof moved, "timed a stat(2) more than %.0f%% off the profile's syscalls.stat",
              100 * CALIB_STAT_DRIFT);
-    probe_warning(v, &sp, &stat, "speed", moved,
-                  "the runs met system calls of another cost than the profile's (a guest's drift from minute to "
-                  "minute), and every figure that follows the machine's costs differs as well (docs/validate.md, "
-                  "\"Which level the costs were measured at\")");
+    probe_kind(v, buf, size, v->stat, stat_of, stat_moved, &stat, "", "speed", moved,
+               "the runs met system calls of another cost than the profile's (a guest's drift from minute to "
+               "minute), and every figure that follows the machine's costs differs as well (docs/validate.md, "
+               "\"Which level the costs were measured at\")");
 }
 
 static int run_all(struct validation *v)
