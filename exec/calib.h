@@ -306,9 +306,9 @@ int calib_wake_probe(int wakes, struct calib_wake_probe *out, char *err, size_t 
  * drift").  `windows` (10..10000) windows of about 1 ms on each
  * of the first two CPUs of the caller's affinity mask in turn, the other
  * idle; out->share[1] is the share of them at the slow level (0 when the
- * probe saw one level), out->call_all_ns a stat(2)'s time over them all.  GV_OK; GV_EINVAL (windows out of range); GV_EUNSUP
- * with a message when the mask has one CPU; GV_ERUN / GV_ENOMEM with a
- * message. */
+ * probe saw one level), out->call_all_ns a stat(2)'s time over them all.
+ * GV_OK; GV_EINVAL (windows out of range); GV_EUNSUP with a message when
+ * the mask has one CPU; GV_ERUN / GV_ENOMEM with a message. */
 #define CALIB_SPEED_PROBE_WINDOWS 150   /* a CPU: about 0.15 s */
 #define CALIB_SPEED_DRIFT 0.20          /* a slow share further than this (absolute) from the profile's: drifted */
 #define CALIB_STAT_DRIFT 0.20           /* a stat(2) further than this (relative) from the profile's: drifted */

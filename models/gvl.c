@@ -318,8 +318,7 @@ static bool sched_lock_taken(struct rb_thread *th, void (*retry)(struct rb_threa
     if (!nlock_taken(&r->sched_lock, th) || mn_thread_p(th)) return false;
     rb_cold(th)->lock_retry = retry;
     rb_cold(th)->lock_k = k;
-    if (th->pending_cost > 0) th_burst(th, 0, sched_lock_sleep);
-    else sched_lock_sleep(th->nt, th);
+    th_settle(th, sched_lock_sleep);
     return true;
 }
 

@@ -123,13 +123,6 @@ static struct vml_mutex *intr_lock(const struct rb_thread *th)
     return &b0->intr[th->core.id];
 }
 
-/* Pay the CPU th owes (a wake it sent), then k. */
-static void settle(struct rb_thread *th, mach_cont k)
-{
-    if (th->pending_cost > 0) th_burst(th, 0, k);
-    else k(th->nt, th);
-}
-
 static void count_wasted(struct rb_thread *th)
 {
     rb_cold(th)->wasted_wakes++;
@@ -157,7 +150,7 @@ static void unlocked(struct mach_task *t, void *ctx)
 static void unlock_gvl(struct rb_thread *th, th_cont k)
 {
     rb_cold(th)->release_k = k;
-    settle(th, unlocked);
+    th_settle(th, unlocked);
 }
 
 /* pthread_cond_wait(c, &gvl->lock): k runs woken, holding it again */
@@ -392,7 +385,7 @@ static void park_yield(struct mach_task *t, void *ctx)
 
 static void park_released(struct rb_thread *th)
 {
-    settle(th, rb_cold(th)->park_yield ? park_yield : park_sleep);
+    th_settle(th, rb_cold(th)->park_yield ? park_yield : park_sleep);
 }
 
 /* GVL_UNLOCK_BEGIN_YIELD: release under gvl->lock; yield after the unlock
@@ -487,7 +480,7 @@ static void yield_native(struct mach_task *t, void *ctx)
 
 static void yield_unlocked(struct rb_thread *th)
 {
-    settle(th, yield_native);
+    th_settle(th, yield_native);
 }
 
 static void yield_locked(struct rb_thread *th)

@@ -64,8 +64,7 @@ static void timed_sleep_now(struct mach_task *t, void *ctx)
  * ubf_pthread_cond_signal or the timeout, take the GVL back, re-run the op. */
 static void timed_released(struct rb_thread *th)
 {
-    if (th->pending_cost > 0) th_burst(th, 0, timed_sleep_now);
-    else timed_sleep_now(th->nt, th);
+    th_settle(th, timed_sleep_now);
 }
 
 static void timed_wait(struct rb_thread *th, sim_time timeout)

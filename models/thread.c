@@ -93,8 +93,7 @@ void th_block_timeout(struct rb_thread *th, sim_time timeout, mach_cont k)
 {
     th->block_k = k;
     th->block_timeout = timeout;
-    if (th->pending_cost > 0) th_burst(th, 0, block_now);
-    else block_now(th->nt, th);
+    th_settle(th, block_now);
 }
 
 void th_block(struct rb_thread *th, mach_cont k)
@@ -366,8 +365,7 @@ static void thread_exit_now(struct mach_task *t, void *ctx)
 
 static void thread_released(struct rb_thread *th)
 {
-    if (th->pending_cost > 0) th_burst(th, 0, thread_exit_now);
-    else thread_exit_now(th->nt, th);
+    th_settle(th, thread_exit_now);
 }
 
 static void thread_finish(struct rb_thread *th)

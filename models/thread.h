@@ -24,6 +24,13 @@ bool th_dur_in_range(struct rb_thread *th, const struct scn_op *op, sim_time d);
 
 /* Use the CPU for d plus any pending scheduler cost, then k. */
 void th_burst(struct rb_thread *th, sim_time d, mach_cont k);
+/* Pay the CPU th owes (a wake it sent, a system call's), then k - at once
+ * when it owes none. */
+static inline void th_settle(struct rb_thread *th, mach_cont k)
+{
+    if (th->pending_cost > 0) th_burst(th, 0, k);
+    else k(th->nt, th);
+}
 /* Pay pending cost, then sleep in the kernel (a voluntary context switch)
  * until woken; k runs back on a core. */
 void th_block(struct rb_thread *th, mach_cont k);

@@ -180,8 +180,7 @@ static void sync_sleep(struct rb_thread *th, th_cont on_wake)
         th_sync_of(th)->wake_pending = false;
     }
     th->pending_cost += vm_futex_wait_entry(th);  /* FUTEX_WAIT's way in (above) */
-    if (th->pending_cost > 0) th_burst(th, 0, sleep_block);
-    else sleep_block(th->nt, th);
+    th_settle(th, sleep_block);
 }
 
 /* A wake by `by` (its native thread and the CPU it owes; nt NULL: the
@@ -298,11 +297,7 @@ void vml_mutex_lock(struct rb_thread *th, struct vml_mutex *m, enum thread_state
     th_sync_of(th)->lock_k = k;
     th_sync_of(th)->wait_state = wait_state;
     th_sync_of(th)->slept = false;
-    if (th->pending_cost > 0) {
-        th_burst(th, 0, mutex_try_mc);
-        return;
-    }
-    mutex_try(th);
+    th_settle(th, mutex_try_mc);
 }
 
 bool vml_mutex_trylock(struct rb_thread *th, struct vml_mutex *m)
