@@ -356,12 +356,10 @@ int calib_speed_summarise(const double *win_ns, const int *cpu, int n, struct ca
 /* A stat(2) call's time at each of s's levels, its windows being
  * SPEED_SUBS sub-windows of `calls` calls each (s->call_ns). */
 void calib_speed_set_calls(struct calib_speed *s, double calls_per_window);
-/* The speed levels' factors against the level at which the profile's own
- * stat(2) cost was measured (stat_ns, syscall_stat_ns's median): the level
- * whose stat per call is nearest it (by ratio) is 1, the other in
- * proportion; without the calls' times or stat_ns (<= 0), s's factors
- * (against every window's median).  Returns the level made 1, or -1. */
-int calib_speed_anchor(const struct calib_speed *s, double stat_ns, double f[2]);
+/* The speed levels' factors with the fast level (s->factor[0]) as 1, the
+ * slow one in proportion: the profile's costs are the undisturbed
+ * machine's.  One level: f = {1, 1}. */
+void calib_speed_anchor(const struct calib_speed *s, double f[2]);
 /* Whether s's two levels are the two CPUs' speeds (90% or more of one
  * CPU's windows slow, 10% or less of the other's), not levels in time. */
 bool calib_speed_per_cpu(const struct calib_speed *s);

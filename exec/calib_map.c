@@ -536,24 +536,23 @@ static void speed_keys(struct calib_profile *p, const struct calib_result *r)
     if (!s->measured || s->nlev != 2) return;
     struct calib_key *k = add(p, "speed_levels", CK_NUMS);
     k->measured = true;
-    const struct calib_stat *st = &r->m[CALIB_SYSCALL_STAT];
     double f[2];
-    int a = calib_speed_anchor(s, st->measured ? st->median : 0, f);
+    calib_speed_anchor(s, f);
     for (int i = 0; i < 2; i++) k->nums[k->nnums++] = round(f[i] * 1000) / 1000;
-    if (a >= 0)
-        snprintf(k->how, sizeof k->how, "%s: %d windows of stat(2) calls (%.3g ms each, the median of 20 parts), "
-                 "each CPU alone, in two levels (%.0f%% and %.0f%% of them) of %.0f and %.0f ns a call; %s %.0f ns "
-                 "is nearest the %s one, at which the profile's costs are taken (x1), the other in proportion",
-                 mname(CALIB_SPEED_WINDOW), s->windows, s->window_ns * 1e-6, s->share[0] * 100, s->share[1] * 100,
-                 s->call_ns[0], s->call_ns[1], mname(CALIB_SYSCALL_STAT), st->median, a == 0 ? "fast" : "slow");
-    else
-        snprintf(k->how, sizeof k->how, "%s: %d windows of stat(2) calls (%.3g ms each, the median of 20 parts), "
-                 "each CPU alone, in two levels: their medians over all the windows' (%.0f%% and %.0f%% of them; "
-                 "%s not measured, to say which level the costs are at)",
-                 mname(CALIB_SPEED_WINDOW), s->windows, s->window_ns * 1e-6, s->share[0] * 100, s->share[1] * 100,
-                 mname(CALIB_SYSCALL_STAT));
+    snprintf(k->how, sizeof k->how, "%s: %d windows of stat(2) calls (%.3g ms each, the median of 20 parts), "
+             "each CPU alone, in two levels (%.0f%% and %.0f%% of them)", mname(CALIB_SPEED_WINDOW), s->windows,
+             s->window_ns * 1e-6, s->share[0] * 100, s->share[1] * 100);
+    size_t l = strlen(k->how);
+    if (s->call_ns[0] > 0 && s->call_ns[1] > 0)
+        snprintf(k->how + l, sizeof k->how - l, " of %.0f and %.0f ns a call", s->call_ns[0], s->call_ns[1]);
+    l = strlen(k->how);
+    snprintf(k->how + l, sizeof k->how - l, ": the fast one is the machine the profile's costs describe (x1), the "
+             "slow one in proportion");
+    const struct calib_stat *st = &r->m[CALIB_SYSCALL_STAT];
+    l = strlen(k->how);
+    if (st->measured) snprintf(k->how + l, sizeof k->how - l, " (%s %.0f ns)", mname(CALIB_SYSCALL_STAT), st->median);
     if (calib_speed_per_cpu(s)) {
-        size_t l = strlen(k->how);
+        l = strlen(k->how);
         snprintf(k->how + l, sizeof k->how - l, "; but the slow windows are one CPU's (%.0f%% of CPU 0's, %.0f%% of "
                  "CPU 1's): a spell as long as its block of windows, or a slower CPU - the dwells measure neither",
                  s->slow_cpu[0] * 100, s->slow_cpu[1] * 100);

@@ -32,7 +32,7 @@ struct calib_key {
     double nums[8];            /* CK_NUMS: a list of numbers, */
     int nnums;                 /* ... how many */
     bool measured;             /* from this run's measurements (false: a host fact or a default) */
-    char how[320];             /* the derivation */
+    char how[480];             /* the derivation */
 };
 
 #define CALIB_MAX_KEYS 64
