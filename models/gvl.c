@@ -164,7 +164,9 @@ static void gvl_del_running_thread_by(struct rb_thread *th, struct gvl_actor by)
     *by.cost += th->vm->scn->machine.sched_lock_cs;
     s->is_running = false;
     barrier_deleted_running(th);
-    if (s->is_running_timeslice) timer_timeslice_del(s, sim_now(th->vm->eng) + *by.cost);
+    if (s->is_running_timeslice)
+        timer_timeslice_del(s, sim_now(th->vm->eng) +
+                                   mach_owed_time(&th->vm->mach, by.nt ? by.nt->core : -1, *by.cost));
 }
 
 /* ---- a signal of a waiter not asleep yet -------------------------------------

@@ -476,6 +476,22 @@ static inline sim_time mach_owed_work(const struct machine *m, int core, sim_tim
     return sim_round((double)w * (1.0 + m->p.speed_wake_share * (f - 1.0)) / f);
 }
 
+/* The time the owed work w (mach_owed_work) takes on core `core` at its
+ * factor now: what a model that dates the end of that payment must add to
+ * the clock, the burst that pays it being scaled (mach_burst).  Under
+ * co-running or a speed level other than 1 a cost is no duration: dated
+ * unscaled, the timer's own check after its tick found the set it had just
+ * left non-empty whenever its core ran faster than 1 (a speed level x0.99999
+ * turned the delayed policy's one-core ping-pong to another regime;
+ * docs/validate.md, "The fast level is the profile's machine"). */
+static inline sim_time mach_owed_time(const struct machine *m, int core, sim_time w)
+{
+    sim_time work = mach_owed_work(m, core, w);
+    if (!m->scaled || core < 0 || work <= 0) return work;
+    double f = mach_burst_factor(m, core);
+    return f == 1.0 ? work : sim_round((double)work * f);
+}
+
 static inline void mach_burst(struct machine *m, struct mach_task *t, sim_time d,
                               mach_cont k, void *ctx)
 {

@@ -597,7 +597,7 @@ static void test_speed_levels(void)
  * so the core's level is known): share 0.5 -> 1.5x the time, as work 750
  * of 1000; share 1 (the default): the work as it is; share 0: half; no
  * core, or no levels: unchanged. */
-static sim_time owed_run(double share, bool levels, int core)
+static sim_time owed_run(double share, bool levels, int core, bool as_time)
 {
     static const struct ms_step a[] = { { A_EXIT, 0, 0 } };
     const struct ms_step *const s[] = { a };
@@ -610,18 +610,26 @@ static sim_time owed_run(double share, bool levels, int core)
     p.speed_wake_share = share;
     struct ms_world w;
     ms_setup_params(&w, &p, s, 1);
-    sim_time got = mach_owed_work(&w.m, core, 1000);
+    sim_time got = as_time ? mach_owed_time(&w.m, core, 1000) : mach_owed_work(&w.m, core, 1000);
     ms_teardown(&w);
     return got;
 }
 
 static void test_owed_work(void)
 {
-    ASSERT_EQ(owed_run(0.5, true, 0), 750);
-    ASSERT_EQ(owed_run(1.0, true, 0), 1000);
-    ASSERT_EQ(owed_run(0.0, true, 0), 500);
-    ASSERT_EQ(owed_run(0.5, true, -1), 1000);
-    ASSERT_EQ(owed_run(0.5, false, 0), 1000);
+    ASSERT_EQ(owed_run(0.5, true, 0, false), 750);
+    ASSERT_EQ(owed_run(1.0, true, 0, false), 1000);
+    ASSERT_EQ(owed_run(0.0, true, 0, false), 500);
+    ASSERT_EQ(owed_run(0.5, true, -1, false), 1000);
+    ASSERT_EQ(owed_run(0.5, false, 0, false), 1000);
+    /* mach_owed_time: that work at the core's factor (x2), the time its
+     * payment takes - 1.5x the cost at share 0.5, 2x at 1, 1x at 0; off
+     * a core or without levels, the cost itself */
+    ASSERT_EQ(owed_run(0.5, true, 0, true), 1500);
+    ASSERT_EQ(owed_run(1.0, true, 0, true), 2000);
+    ASSERT_EQ(owed_run(0.0, true, 0, true), 1000);
+    ASSERT_EQ(owed_run(0.5, true, -1, true), 1000);
+    ASSERT_EQ(owed_run(0.5, false, 0, true), 1000);
 }
 
 static void test_wake_idle_extra(void)
