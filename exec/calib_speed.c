@@ -258,11 +258,11 @@ void calib_speed_set_calls(struct calib_speed *s, double calls_per_window)
  * profile's own stat(2) cost as 1 (session 35) did so whenever that
  * stat fell nearer the slow level - on the Intel Xeon guest of 2026-12-06
  * syscall_stat_ns was 766 ns between levels of 603 and 834 ns, the fast
- * level came out x0.724, and the model's 1-core runs were 17-43% shorter
- * than the executor's and Ruby's; with the fast level x1, -20%..+26%, and
- * 39 of its 43 fidelity figures within target instead of 24 (on the AMD
- * guest of 2026-12-05 the 1-core walls went from -32%..+1% to -21%..+21%;
- * docs/validate.md, "Which level the costs were measured at"). */
+ * level came out x0.724, and the model's 1-core runs were 26% shorter
+ * than the executor's and Ruby's at the median of 16 configurations; with
+ * the fast level x1, +0%, and 39 of its 43 fidelity figures within target
+ * instead of 24 (on the AMD guest of 2026-12-05, -16% -> -1%;
+ * docs/validate.md, "The fast level is the profile's machine"). */
 void calib_speed_anchor(const struct calib_speed *s, double f[2])
 {
     f[0] = f[1] = 1;
