@@ -435,6 +435,19 @@ static double *probes_alloc(size_t n)
     return s;
 }
 
+/* Every probe kind's figures for v's points and reps; false: out of memory
+ * (what was allocated is freed with v). */
+static bool probes_alloc_all(struct validation *v)
+{
+    size_t n = (size_t)v->npoints * (size_t)v->nreps;
+    v->probe = probes_alloc(n);
+    v->wake = probes_alloc(n);
+    v->wake_cost = probes_alloc(n);
+    v->speed = probes_alloc(n);
+    v->stat = probes_alloc(n);
+    return v->probe && v->wake && v->wake_cost && v->speed && v->stat;
+}
+
 /* A probe's outcome: its figure at vals[p * nreps + k], or why there is
  * none in note (then said once in the report, and not tried again). */
 static int probe_done(struct validation *v, int rc, double x, double *vals, int p, int k, char *note,
@@ -810,13 +823,7 @@ static int measured_rows(struct validation *v, const struct csv_table *t, const 
     if (rc == GV_OK) {
         v->nreps = nreps > 0 ? nreps : 1;
         v->real_f = calloc((size_t)v->npoints * (size_t)v->nreal * (size_t)v->nreps, sizeof *v->real_f);
-        v->probe = probes_alloc((size_t)v->npoints * (size_t)v->nreps);
-        v->wake = probes_alloc((size_t)v->npoints * (size_t)v->nreps);
-        v->wake_cost = probes_alloc((size_t)v->npoints * (size_t)v->nreps);
-        v->speed = probes_alloc((size_t)v->npoints * (size_t)v->nreps);
-        v->stat = probes_alloc((size_t)v->npoints * (size_t)v->nreps);
-        if (!v->real_f || !v->probe || !v->wake || !v->wake_cost || !v->speed || !v->stat)
-            rc = gv_fail(err, errlen, GV_ENOMEM, "out of memory");
+        if (!probes_alloc_all(v) || !v->real_f) rc = gv_fail(err, errlen, GV_ENOMEM, "out of memory");
     }
     /* the probes before each configuration's runs, when the rows have them (optional: rows written
      * before one was recorded lack it) */
@@ -1298,16 +1305,12 @@ static int validate_exec(const struct args *a)
     v.loaded = calloc((size_t)v.npoints, sizeof *v.loaded);
     v.base = calloc((size_t)v.npoints, sizeof *v.base);
     v.sim_f = calloc((size_t)v.npoints * (size_t)v.nseeds, sizeof *v.sim_f);
+    bool real_ok = true;
     if (!measured) {
         v.real_f = calloc(nreal_runs, sizeof *v.real_f);
-        v.probe = probes_alloc((size_t)v.npoints * (size_t)v.nreps);
-        v.wake = probes_alloc((size_t)v.npoints * (size_t)v.nreps);
-        v.wake_cost = probes_alloc((size_t)v.npoints * (size_t)v.nreps);
-        v.speed = probes_alloc((size_t)v.npoints * (size_t)v.nreps);
-        v.stat = probes_alloc((size_t)v.npoints * (size_t)v.nreps);
+        real_ok = probes_alloc_all(&v) && v.real_f;
     }
-    if (!v.scns || !v.loaded || !v.base || !v.sim_f ||
-        (!measured && (!v.real_f || !v.probe || !v.wake || !v.wake_cost || !v.speed || !v.stat))) {
+    if (!v.scns || !v.loaded || !v.base || !v.sim_f || !real_ok) {
         fprintf(stderr, "gvlsim validate: out of memory\n");
         validation_free(&v);
         return GV_EXIT_NOMEM;

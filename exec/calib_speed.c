@@ -245,7 +245,7 @@ void calib_speed_set_calls(struct calib_speed *s, double calls_per_window)
         s->call_ns[0] = s->call_all_ns;
         return;
     }
-    for (int k = 0; k < 2; k++) s->call_ns[k] = s->factor[k] * s->window_ns / (SPEED_SUBS * calls_per_window);
+    for (int k = 0; k < 2; k++) s->call_ns[k] = s->factor[k] * s->call_all_ns;
 }
 
 /* The fast level is the machine the profile's costs describe (x1), the slow
