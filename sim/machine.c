@@ -657,7 +657,15 @@ static void ev_nohz_kick(void *obj, uint64_t arg)
  * frequent, pollute the failure counter causing excessive cache_hot
  * migrations", sched_balance_rq; commit 58b26c4c0257, 2010), so a queue
  * of hot tasks waits for the busy core's tick to kick the idle one
- * (nohz_arm above).  detach_tasks looks at no more than sysctl_sched_nr_migrate
+ * (nohz_arm above); and one that moved a task, like any balance that did,
+ * resets the count (sched_balance_rq: `sd->nr_balance_failed = 0` when
+ * ld_moved), so that after the failed kicks have let one hot task go, the
+ * next hot one waits for failed kicks of its own.  (Without that reset the
+ * model let every later newly idle core pull hot tasks at once: in the
+ * 8-thread mtime loop on the Intel guest of 2026-12-06, 98% of about 5,000
+ * pulls a run, each a GVL waiter woken behind the holder and moved within
+ * 1 us, where the kernel moved 72 of 774, after 224 us at the median -
+ * docs/validate.md, "The failures a pull forgets".)  detach_tasks looks at no more than sysctl_sched_nr_migrate
  * (32) of the queue's tasks.  Read from the kernel of the AMD EPYC guest with
  * scripts/bpf (docs/validate.md, session 30): a woken thread queued behind its
  * waker while the other CPU idled ran on the waker's CPU 458-642 times a run
@@ -693,8 +701,12 @@ static inline __attribute__((always_inline)) void dispatch(struct machine *m, st
         }
         if (src) {
             struct mach_task *p = newidle_pick(m, src);
-            if (p) t = migrate_queued(m, src, c, p);
-            else nohz_arm(m, src);  /* all cache-hot: the busy core's tick kicks this one */
+            if (p) {
+                t = migrate_queued(m, src, c, p);
+                src->nohz_failed = 0;  /* a balance that moved a task (ld_moved) resets the failures */
+            } else {
+                nohz_arm(m, src);  /* all cache-hot: the busy core's tick kicks this one */
+            }
         }
     }
     if (t) {

@@ -796,6 +796,35 @@ static void test_idle_balance(void)
     ms_teardown(&w);
 }
 
+/* A newly idle core's pull resets the failed kicks (sched_balance_rq:
+ * nr_balance_failed = 0 when a task moved).  EEVDF, ticks every 100:
+ * B runs on core 0 and blocks, A runs there and wakes B at 62 while D
+ * keeps core 1 busy: B queues behind A (cache-hot throughout, as every
+ * task of these short runs).  D blocks at 160: the newly idle core 1
+ * leaves hot B (nothing moved, no failure) and the busy core's ticks kick
+ * it, refused at 200 and 300 (cache_nice_tries 1).  D, woken at 350, runs
+ * on core 1 and exits at 365: two failures let this newly idle balance
+ * take hot B (at 367, where the kick would have at 400 + 10), and having
+ * moved a task it clears the count. */
+static void test_newidle_resets_failures(void)
+{
+    static const struct ms_step b[] = { { A_BLOCK, 0, 0 }, { A_MARK, 0, 0 }, { A_BURST, 5, 0 }, { A_EXIT, 0, 0 } };
+    static const struct ms_step d[] = { { A_BURST, 150, 0 }, { A_BLOCK, 0, 0 }, { A_BURST, 5, 0 }, { A_EXIT, 0, 0 } };
+    static const struct ms_step a[] = { { A_BURST, 50, 0 }, { A_WAKE, 0, 0 }, { A_BURST, 1000, 0 }, { A_EXIT, 0, 0 } };
+    const struct ms_step *const s[] = { b, d, a };
+    struct ms_world w;
+    ms_setup_sched(&w, 2, s, 3, MACH_SCHED_EEVDF);
+    for (int i = 0; i < 3; i++) ms_start(&w, i);
+    sim_at(w.e, 350, wake_task, &w.t[1], 0);
+    ms_run(&w);
+    ASSERT_EQ(w.t[2].t.last_core, 0);
+    ASSERT_EQ(w.t[0].marks[0], 367);
+    ASSERT_EQ(w.t[0].t.last_core, 1);
+    ASSERT_EQ(w.m.migrations, 1);
+    ASSERT_EQ(w.m.cores[0].nohz_failed, 0);
+    ms_teardown(&w);
+}
+
 /* A continuation that forgets to burst, block or exit is reported. */
 static void forgetful(struct mach_task *t, void *ctx)
 {
@@ -897,6 +926,7 @@ int main(void)
     RUN(test_wake_pack_sleep);
     RUN(test_wake_pack_util);
     RUN(test_nohz_kick);
+    RUN(test_newidle_resets_failures);
     RUN(test_wake_idle_extra);
     RUN(test_wake_idle_cpu);
     RUN(test_wake_ipi_extra);
