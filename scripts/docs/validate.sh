@@ -52,11 +52,18 @@
 # written by scripts/validate_results.sh beside its runs) is simulated with
 # that Ruby's insn_time and method_work laid over host.json, as its runs were.
 #   validate.sh          rewrite the NAME.csv that differ (`make docs`)
+#   validate.sh          ... and, every table being this tree's, writes the
+#                        stamp docs/data/validate/sources.sha256: the hash of
+#                        the sources they were made from (sources_sha.sh; -b
+#                        is this tree's build, as make docs gives it)
 #   validate.sh --check all  change nothing; fail if a NAME.csv is not what
 #                        this tree's simulator gives (CI: DOCS_CHECK_EVENTS=all
 #                        make test): a model change that moves a simulated
 #                        figure of a table shows here, and `make docs` brings
 #                        the tables (and whether each target is met) up to date.
+#                        While the stamp is these sources' (make docs ran on
+#                        them), the half check below instead: every table was
+#                        made from them, so only its slice is simulated again.
 #                        Every table whole, but the ranges re-made for one
 #                        target only (sens_check below, mtime2: cheap, and it
 #                        has them; all of them took 180 CPU seconds, 1.5
@@ -83,6 +90,18 @@ seeds=15
 jobs=2
 sens_check=mtime2
 top_dir=docs/data/validate
+# the stamp: what the tables were made from (scripts/docs/sources_sha.sh),
+# written by make docs once every table is this tree's; while it holds,
+# --check all is the half check (the tables were all re-made from these
+# very sources: re-simulating them all again would tell nothing new, and
+# took 520 of CI's 860 seconds), its slice still re-simulated here
+stamp=$top_dir/sources.sha256
+sources=$(sh "$(dirname "$0")/sources_sha.sh") || exit 2
+stamped=0
+if [ $check_all -eq 1 ] && [ -n "$sources" ] && [ "$sources" = "$(cat "$stamp" 2>/dev/null)" ]; then
+    stamped=1
+    check_all=0
+fi
 tmp=$(mktemp -d) || exit 2
 trap 'rm -rf "$tmp"' EXIT
 hosts=$(ls -d "$top_dir"/hosts/*/ 2>/dev/null | sed 's|/$||')
@@ -299,5 +318,9 @@ for dir in $hosts; do
     done
 done
 [ $rc -eq 0 ] && [ $check -eq 1 ] &&
-    echo "validate.sh: $(wc -l <"$tmp/list") fidelity tables of $(echo "$hosts" | wc -l) hosts match this tree's simulator ($seeds seeds$([ $check_all -eq 0 ] && echo ", ranges not re-made: --check all")$([ $check_all -eq 1 ] && echo ", ranges re-made for $sens_check: make docs re-makes them all"))"
+    echo "validate.sh: $(wc -l <"$tmp/list") fidelity tables of $(echo "$hosts" | wc -l) hosts match this tree's simulator ($seeds seeds$([ $check_all -eq 0 ] && [ $stamped -eq 0 ] && echo ", ranges not re-made: --check all")$([ $check_all -eq 1 ] && echo ", ranges re-made for $sens_check: make docs re-makes them all"))$([ $stamped -eq 1 ] && echo "; the others were made from these very sources ($stamp)")$([ $check_all -eq 1 ] && [ -n "$sources" ] && echo "; $stamp is not these sources': make docs writes it")"
+# every table is this tree's now: the stamp says from what
+if [ $rc -eq 0 ] && [ $check -eq 0 ] && [ -n "$sources" ] && [ "$sources" != "$(cat "$stamp" 2>/dev/null)" ]; then
+    echo "$sources" >"$stamp.tmp" && mv "$stamp.tmp" "$stamp" && echo "validate.sh: rewrote $stamp"
+fi
 exit $rc

@@ -10,7 +10,10 @@
 #   validate  the fidelity tables are the committed measurements beside this
 #             gvlsim's simulation (scripts/docs/validate.sh --check: each
 #             target's figures on one host; every table whole, sensitivity
-#             ranges included, with DOCS_CHECK_EVENTS=all, as CI runs it);
+#             ranges included, with DOCS_CHECK_EVENTS=all, as CI runs it,
+#             unless the stamp says make docs made them from these sources);
+#   stamp     the hash behind that stamp moves with every input of the
+#             tables and with nothing else (tests/docs/stamp.sh);
 #   schema    every key, value and profile of the schema is documented in
 #             scenarios/README.md (tests/docs/schema_doc.sh);
 #   links     no committed file points outside the repository
@@ -36,6 +39,7 @@ check data sh scripts/docs/simulate.sh -b "$bin" -j 2 --check "${DOCS_CHECK_EVEN
 check imports sh scripts/docs/imports.sh -b "$bin" --check
 # shellcheck disable=SC2046
 check validate sh scripts/docs/validate.sh -b "$bin" --check $([ "${DOCS_CHECK_EVENTS:-}" = all ] && echo all)
+check stamp sh tests/docs/stamp.sh
 check schema sh tests/docs/schema_doc.sh "$keys"
 check links sh tests/docs/links.sh
 echo "docs: $pass passed, $fail failed"

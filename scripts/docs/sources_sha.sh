@@ -1,0 +1,22 @@
+#!/bin/sh
+# sources_sha.sh - the SHA-256 of what the fidelity tables are made from,
+# printed on one line (nothing outside a git checkout): every file git
+# tracks in the current directory's repository that can move a simulated
+# figure, hashed as it is in the work tree.  That is every tracked file but
+# the prose (*.md), the tests (tests/) and docs/, and of docs/ the fidelity
+# runs themselves: docs/data/validate/targets.txt and, per host, its
+# profiles (host.json, cache-*.json, ruby-*.json), host.txt, targets.txt
+# and runs (*.rows.csv) - not the tables made from them (NAME.csv,
+# regimes.txt) nor this hash (sources.sha256).  scripts/docs/validate.sh
+# writes it beside the tables once every table is this tree's (make docs)
+# and, finding it unchanged, lets CI's whole check be the half one
+# (README, "Generated docs").
+set -u
+git rev-parse --is-inside-work-tree >/dev/null 2>&1 || exit 0
+# (each file's name and content hash, then the hash of that list)
+{
+    git ls-files | grep -v -E '\.md$|^tests/|^docs/'
+    git ls-files docs/data/validate |
+        grep -E '^docs/data/validate/targets\.txt$|/(host\.json|host\.txt|targets\.txt|cache-[^/]*\.json|ruby-[^/]*\.json|[^/]*\.rows\.csv)$'
+} | LC_ALL=C sort | while IFS= read -r f; do [ -f "$f" ] && printf '%s\0' "$f"; done |
+    xargs -0 -r sha256sum | sha256sum | cut -d' ' -f1
