@@ -132,6 +132,7 @@ struct run_metrics {
     uint64_t fair_wake_preempts; /* ... of which preempted it */
     uint64_t fair_delayed_checks, fair_delayed_preempts;  /* ... of those, wakes of a delayed sleeper */
     uint64_t fair_sleeps_delayed, fair_sleeps_lag_pos, fair_sleeps_lag_zero, fair_sleeps_lag_neg;
+    uint64_t fair_wakes_unscanned; /* wakes left on a busy core, the cache too busy to scan (SIS_UTIL) */
 
     sim_time warmup;             /* rates (ops_per_s, NAME_per_s) count from it */
     struct run_measure *measures;/* the named measures, in declaration order (owned) */

@@ -317,6 +317,7 @@ int vm_collect(struct vm *vm, struct run_metrics *m)
     m->fair_sleeps_lag_pos = vm->mach.fair.sleeps_lag_pos;
     m->fair_sleeps_lag_zero = vm->mach.fair.sleeps_lag_zero;
     m->fair_sleeps_lag_neg = vm->mach.fair.sleeps_lag_neg;
+    m->fair_wakes_unscanned = vm->mach.fair.wakes_unscanned;
     m->barriers = vm->barriers;
     m->gc_count = vm->heap.minor + vm->heap.major;
     m->gc_major = vm->heap.major;

@@ -70,6 +70,10 @@ static void fair_write(FILE *f, const struct run_metrics *m)
                 pct(m->fair_sleeps_delayed, sleeps), pct(m->fair_sleeps_lag_pos, sleeps),
                 pct(m->fair_sleeps_lag_zero, sleeps), pct(m->fair_sleeps_lag_neg, sleeps));
     }
+    if (m->fair_wakes_unscanned) {
+        human_count(w, sizeof w, m->fair_wakes_unscanned);
+        fprintf(f, "; %s wake-ups left behind a busy core, the cores too busy to look for an idle one", w);
+    }
     fputc('\n', f);
 }
 

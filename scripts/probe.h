@@ -2,7 +2,7 @@
  * wake_pull.c, timer_pull.c, futex_split.c, free_paced.c, objspace_pair.c,
  * line_load_then_add.c, futex_window.c, wake_after_sleep.c,
  * call_after_sleep.c, round_after_switch.c, wake_pingpong.c, handoff_cpu.c, release_signal.c,
- * relock_race.c, pack_util.c, timed_wake.c, futex_eagain.c, stat_after_wake.c, wake_scope.c,
+ * relock_race.c, pack_util.c, llc_util.c, timed_wake.c, futex_eagain.c, stat_after_wake.c, wake_scope.c,
  * speed_scope.c) share: the
  * monotonic clock, a busy spin, the calling thread's CPUs, a pair of
  * threads run to their end and a qsort comparator of long longs.  Header only, so that each probe still builds

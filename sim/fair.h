@@ -90,6 +90,9 @@ struct fair_counts {
     /* sleeps under EEVDF, by the lag the sleeper left with: kept on the
      * queue (DELAY_DEQUEUE: not eligible), positive, none, negative */
     uint64_t sleeps_delayed, sleeps_lag_pos, sleeps_lag_zero, sleeps_lag_neg;
+    /* wakes whose previous core was busy and that stayed on a busy core
+     * although one was idle: the cache too busy to scan (SIS_UTIL) */
+    uint64_t wakes_unscanned;
 };
 
 /* A core's fair run queue (the tasks themselves are in the machine's run

@@ -200,6 +200,7 @@ int mach_init(struct machine *m, struct sim_engine *eng, const struct mach_param
     if (p->expiry_stalls) m->stalls_on = true;
     m->busy_hooks = m->corun || m->steal_on || m->speed_on;
     m->util_on = p->wake_pack_util > 0 && p->wake_pack > 0 && p->sched != MACH_SCHED_FIFO;
+    m->sis_util = (p->sched == MACH_SCHED_EEVDF || p->sched == MACH_SCHED_EEVDF_DELAY) && p->cores > 1;
     if (p->wake_pack > 0 && p->wake_pack < 1)  /* 2^64 x p, exact enough for a share */
         m->pack_below = (uint64_t)(p->wake_pack * 18446744073709551616.0);
     return GV_OK;
@@ -434,6 +435,8 @@ static inline __attribute__((always_inline)) void core_set_at(struct machine *m,
     c->cur = t;
     if (m->obs.core_change) m->obs.core_change(m->obs.ctx, c->id, st, t, now);
     if (was_busy != (st == CORE_BUSY)) {
+        m->busy_area += (sim_sum)m->nbusy * (now - m->busy_area_at);
+        m->busy_area_at = now;
         m->nbusy += was_busy ? -1 : 1;
         if (m->busy_hooks) core_busy_hooks(m, c, was_busy);
     }
@@ -1103,6 +1106,53 @@ static inline sim_time idle_wake_latency(struct machine *m, const struct mach_co
     return d;
 }
 
+/* ---- the idle-core search and the cache's utilization (SIS_UTIL) --------
+ *
+ * A wakee whose previous CPU is busy looks for an idle one in the
+ * last-level cache only if that cache is not too busy: select_idle_cpu
+ * (kernel/sched/fair.c) scans at most nr_idle_scan CPUs and, at 0,
+ * none ("overloaded LLC is unlikely to have idle cpu/core"), leaving the
+ * wakee on its target, the waker's CPU (or its previous one), behind the
+ * task running there, although another CPU idles.  update_idle_cpu_scan
+ * sets nr_idle_scan = llc_weight x (1 - (x x imbalance_pct / 100)^2),
+ * floored and never below 0, where x is the mean utilization of the
+ * cache's CPUs and imbalance_pct 117 for a cache-sharing domain (sd_init):
+ * on 2 CPUs no scan at all once the CPUs are busy 60.4% of the time
+ * on average ("sched/fair: Introduce SIS_UTIL to search idle CPU based on
+ * sum of util_avg", Chen Yu, Linux 6.0; the default since).  Measured on
+ * the Intel guest of 2026-12-06 (docs/validate.md, "The cache too busy to
+ * look"): a wakee whose previous CPU is its waker's, which spins, with the
+ * other CPU idle, ran on the other CPU after a window in which that one
+ * was busy 0-20% of the time and stayed behind the waker after 30-100%.
+ *
+ * The model keeps one utilization for all cores (the sum of the CPUs'
+ * util_avg is the decayed CPU time of the tasks, wherever they ran): the
+ * share of time the cores were busy, averaged as PELT does (halving over
+ * MACH_UTIL_HALF), brought up to date at each such wake with the busy time
+ * since the last one taken as spread evenly over it.  Not modelled: that
+ * Linux refreshes nr_idle_scan only at a periodic load balance (tens of
+ * milliseconds apart on a busy CPU); util_est; a scan shorter than the
+ * cache (any idle core is found while nr_idle_scan > 0); the wakee's
+ * recent_used_cpu, tried before the scan.  The `cfs` scheduler (before
+ * 6.6) spans SIS_PROP and SIS_UTIL kernels: neither is modelled there. */
+#define SIS_UTIL_IMBALANCE_PCT 117
+
+static int llc_idle_scan(struct machine *m)
+{
+    sim_time now = mach_now_of(m);
+    sim_time dt = now - m->llc_util_at;
+    if (dt > 0) {
+        sim_sum area = m->busy_area + (sim_sum)m->nbusy * (now - m->busy_area_at);
+        double busy = (double)(area - m->llc_area_at) / ((double)dt * m->ncores);
+        double d = exp2(-(double)dt / (double)MACH_UTIL_HALF);
+        m->llc_util = m->llc_util * d + busy * (1 - d);
+        m->llc_util_at = now;
+        m->llc_area_at = area;
+    }
+    double x = m->llc_util * SIS_UTIL_IMBALANCE_PCT / 100.0;
+    return x >= 1 ? 0 : (int)(m->ncores * (1 - x * x));
+}
+
 /* The least loaded core when none is idle, so that every core's load is
  * 1 + its queue length; ties go to the wakee's previous core (`last`), then
  * the waker's (`wcore`), then the lowest index.  One core may count one
@@ -1199,7 +1249,9 @@ static inline __attribute__((always_inline)) int place(struct machine *m, struct
     int target = -1;
     if (t->last_core >= 0 && core_idle(m, t->last_core)) target = t->last_core;
     if (target < 0) target = first_idle_core(m);
-    if (target >= 0 && !(t->last_core == wcore && wcore >= 0 && pack_draw(m, t, waker))) {
+    bool unscanned = target >= 0 && target != t->last_core && t->last_core >= 0 && m->sis_util &&
+                     llc_idle_scan(m) == 0;
+    if (target >= 0 && !unscanned && !(t->last_core == wcore && wcore >= 0 && pack_draw(m, t, waker))) {
         if (fair_on(m)) fair_enqueue(m, &m->cores[target], t, initial);
         /* a timer of the wakee's own idle core wakes that core itself:
          * no IPI, and the machine's timer_wake (charged by the model)
@@ -1220,9 +1272,17 @@ static inline __attribute__((always_inline)) int place(struct machine *m, struct
         return wcore >= 0 ? MACH_WAKE_REMOTE : MACH_WAKE_LOCAL;
     }
     /* 2. no idle core: the least loaded run queue; packed: the waker's core,
-     * whose next tick kicks the idle one (nohz_arm) */
+     * whose next tick kicks the idle one (nohz_arm); not scanned for
+     * (llc_idle_scan): the waker's core or the wakee's previous one,
+     * whichever has the shorter queue (the previous one on a tie:
+     * wake_affine_weight's bias), its tick kicking the idle one as well */
     bool packed = target >= 0;
-    target = packed ? wcore : least_loaded(m, t->last_core, wcore, waker && waker->wakeup_preempt ? wcore : -1);
+    if (unscanned) {
+        m->fair.wakes_unscanned++;
+        target = wcore >= 0 && m->cores[wcore].nrq < m->cores[t->last_core].nrq ? wcore : t->last_core;
+    } else {
+        target = packed ? wcore : least_loaded(m, t->last_core, wcore, waker && waker->wakeup_preempt ? wcore : -1);
+    }
     struct mach_core *c = &m->cores[target];
     if (packed) nohz_arm(m, c);
     if (fair_on(m) && (waker == NULL || target == wcore)) {

@@ -302,6 +302,15 @@ struct machine {
     bool stalls_on;              /* gaps of either kind: steal_on or p.expiry_stalls */
     bool busy_hooks;             /* corun, steal_on or speed_on: a core's busy change does more */
     bool util_on;                /* p.wake_pack_util > 0 under a fair class: tasks keep their utilization */
+    /* the last-level cache's utilization, which decides whether a wake
+     * looks for an idle core at all (SIS_UTIL, eevdf classes: machine.c,
+     * llc_idle_scan) */
+    bool sis_util;
+    sim_sum busy_area;           /* the integral of nbusy over time, ... */
+    sim_time busy_area_at;       /* ... up to here */
+    double llc_util;             /* the cores' mean utilization (0..1), as of llc_util_at */
+    sim_time llc_util_at;
+    sim_sum llc_area_at;         /* busy_area (brought up to llc_util_at) then */
     sim_event_id steal_ev;       /* the next gap, drawn while a core is busy */
     sim_time steal_mean_gap;     /* mean time between gaps, ps */
     sim_time steal_len[MACH_STEAL_LENS];

@@ -825,6 +825,48 @@ static void test_newidle_resets_failures(void)
     ms_teardown(&w);
 }
 
+/* The idle-core search skipped when the cores are too busy (SIS_UTIL):
+ * C runs on core 0 and blocks; B keeps core 1 busy until `b_end`, A core
+ * 0 for 200 ms, then wakes C (its previous core, 0, busy) and works 50
+ * more.  The cores' mean utilization, averaged as PELT does, decides
+ * whether C looks for idle core 1: B busy to 199 ms leaves it near 1 (on
+ * 2 cores no scan above 60.4%): C stays behind A on core 0; B gone at
+ * 20 ms leaves it near 0.5: C goes to core 1.  Under eevdf only; `fifo`
+ * and `cfs` always look. */
+static int sis_run(enum mach_sched sched, sim_time b_end, uint64_t *unscanned)
+{
+    static const struct ms_step c[] = { { A_BLOCK, 0, 0 }, { A_MARK, 0, 0 }, { A_EXIT, 0, 0 } };
+    struct ms_step b[] = { { A_BURST, b_end, 0 }, { A_EXIT, 0, 0 } };
+    struct ms_step a[] = { { A_BURST, 200 * SIM_MS, 0 }, { A_WAKE, 0, 0 }, { A_BURST, 50, 0 }, { A_EXIT, 0, 0 } };
+    const struct ms_step *const s[] = { c, b, a };
+    struct mach_params p = ms_params(2, sched);
+    p.os_tick = SIM_MS;
+    struct ms_world w;
+    ms_setup_params(&w, &p, s, 3);
+    for (int i = 0; i < 3; i++) ms_start(&w, i);
+    ms_run(&w);
+    ASSERT_EQ(w.t[2].t.last_core, 0);  /* A ran on core 0, C before it */
+    int woke = w.t[2].woke[0];
+    *unscanned = w.m.fair.wakes_unscanned;
+    ms_teardown(&w);
+    return woke;
+}
+
+static void test_llc_idle_scan(void)
+{
+    uint64_t n;
+    ASSERT(sis_run(MACH_SCHED_EEVDF_DELAY, 199 * SIM_MS, &n) != MACH_WAKE_REMOTE);  /* kept on core 0 */
+    ASSERT_EQ(n, 1);
+    ASSERT(sis_run(MACH_SCHED_EEVDF, 199 * SIM_MS, &n) != MACH_WAKE_REMOTE);
+    ASSERT_EQ(n, 1);
+    ASSERT_EQ(sis_run(MACH_SCHED_EEVDF_DELAY, 20 * SIM_MS, &n), MACH_WAKE_REMOTE);  /* to idle core 1 */
+    ASSERT_EQ(n, 0);
+    ASSERT_EQ(sis_run(MACH_SCHED_CFS, 199 * SIM_MS, &n), MACH_WAKE_REMOTE);
+    ASSERT_EQ(n, 0);
+    ASSERT_EQ(sis_run(MACH_SCHED_FIFO, 199 * SIM_MS, &n), MACH_WAKE_REMOTE);
+    ASSERT_EQ(n, 0);
+}
+
 /* A continuation that forgets to burst, block or exit is reported. */
 static void forgetful(struct mach_task *t, void *ctx)
 {
@@ -927,6 +969,7 @@ int main(void)
     RUN(test_wake_pack_util);
     RUN(test_nohz_kick);
     RUN(test_newidle_resets_failures);
+    RUN(test_llc_idle_scan);
     RUN(test_wake_idle_extra);
     RUN(test_wake_idle_cpu);
     RUN(test_wake_ipi_extra);
