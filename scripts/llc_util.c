@@ -21,15 +21,8 @@
  * (PELT) halves a CPU's utilization every 32 ms: 100 ms brings each CPU's
  * near its share. */
 #define _GNU_SOURCE
-#include <linux/futex.h>
-#include <pthread.h>
-#include <sched.h>
-#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include <sys/syscall.h>
-#include <time.h>
-#include <unistd.h>
 
 #include "probe.h"
 
@@ -37,14 +30,9 @@ static const double other[] = { 0, 0.1, 0.2, 0.3, 0.4, 0.6, 0.8, 1.0 };
 #define NOTHER (int)(sizeof other / sizeof other[0])
 #define WINDOW_MS 100
 
-static _Atomic int word, cmd, ack, cpu_seen, bg_cmd, bg_done;
+static struct place_ctl ctl;
+static _Atomic int bg_cmd, bg_done;
 static _Atomic long long bg_busy;
-
-static void nap_ns(long ns)
-{
-    struct timespec ts = { 0, ns };
-    nanosleep(&ts, NULL);
-}
 
 /* busy `busy` ns of each millisecond for WINDOW_MS */
 static void load(long long busy)
@@ -52,24 +40,6 @@ static void load(long long busy)
     for (int ms = 0; ms < WINDOW_MS; ms++) {
         if (busy > 0) spin_ns(busy);
         if (busy < 1000000) nap_ns(1000000 - busy);
-    }
-}
-
-static void *wakee(void *arg)
-{
-    (void)arg;
-    for (int n = 1;; n++) {
-        int c;
-        while ((c = atomic_load(&cmd)) != n)
-            if (c < 0) return NULL;
-        allow(0, -1);  /* last run on the waker's CPU */
-        spin_ns(20000);
-        allow(0, 1);
-        atomic_store(&ack, n);
-        while (atomic_load(&word) == 0) syscall(SYS_futex, &word, FUTEX_WAIT_PRIVATE, 0, NULL, NULL, 0);
-        atomic_store(&cpu_seen, sched_getcpu());
-        atomic_store(&word, 0);
-        atomic_store(&ack, -n);
     }
 }
 
@@ -98,31 +68,25 @@ int main(int argc, char **argv)
     }
     allow(0, -1);
     pthread_t t, b;
-    if (pthread_create(&t, NULL, wakee, NULL) != 0 || pthread_create(&b, NULL, background, NULL) != 0) {
+    if (pthread_create(&t, NULL, place_wakee, &ctl) != 0 || pthread_create(&b, NULL, background, NULL) != 0) {
         perror("pthread_create");
         return 1;
     }
     int kept[NOTHER] = { 0 }, n = 0;
     for (int r = 0; r < rounds; r++)
         for (int i = 0; i < NOTHER; i++) {
-            atomic_store(&cmd, ++n);
-            while (atomic_load(&ack) != n) nap_ns(10000);
+            place_arm(&ctl, ++n);
             atomic_store(&bg_busy, (long long)(other[i] * 1e6));
             atomic_store(&bg_cmd, n);
             load((long long)(waker_busy * 1e6));
             while (atomic_load(&bg_done) != n) spin_ns(1000);
             spin_ns(100000);
-            atomic_store(&word, 1);
-            syscall(SYS_futex, &word, FUTEX_WAKE_PRIVATE, 1, NULL, NULL, 0);
-            spin_ns(20000);
-            while (atomic_load(&ack) != -n) nap_ns(10000);
-            kept[i] += atomic_load(&cpu_seen) == 0;
+            kept[i] += place_wake(&ctl, n) == 0;
             nap_ns(2000000);
         }
-    atomic_store(&cmd, -1);
     atomic_store(&bg_cmd, -1);
-    pthread_join(t, NULL);
     pthread_join(b, NULL);
+    place_stop(&ctl, t);
     printf("waker's CPU busy %.0f%%; the other CPU busy over the %d ms before   wakes kept on the waker's CPU (of %d)\n",
            waker_busy * 100, WINDOW_MS, rounds);
     for (int i = 0; i < NOTHER; i++) printf("%5.0f%%   %d\n", other[i] * 100, kept[i]);

@@ -18,46 +18,15 @@
  * Linux's load tracking (PELT) halves a CPU's utilization every 32 ms:
  * a window of 100 ms brings it near d. */
 #define _GNU_SOURCE
-#include <linux/futex.h>
-#include <pthread.h>
-#include <sched.h>
-#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include <sys/syscall.h>
-#include <time.h>
-#include <unistd.h>
 
 #include "probe.h"
 
 static const double duty[] = { 0, 0.25, 0.5, 0.6, 0.7, 0.75, 0.8, 0.9, 1.0 };
 #define NDUTY (int)(sizeof duty / sizeof duty[0])
 
-static _Atomic int word, cmd, ack, cpu_seen;
-
-static void nap_ns(long ns)
-{
-    struct timespec ts = { 0, ns };
-    nanosleep(&ts, NULL);
-}
-
-static void *wakee(void *arg)
-{
-    (void)arg;
-    for (int n = 1;; n++) {
-        int c;
-        while ((c = atomic_load(&cmd)) != n)
-            if (c < 0) return NULL;
-        allow(0, -1);  /* last run on the waker's CPU */
-        spin_ns(20000);
-        allow(0, 1);
-        atomic_store(&ack, n);
-        while (atomic_load(&word) == 0) syscall(SYS_futex, &word, FUTEX_WAIT_PRIVATE, 0, NULL, NULL, 0);
-        atomic_store(&cpu_seen, sched_getcpu());
-        atomic_store(&word, 0);
-        atomic_store(&ack, -n);
-    }
-}
+static struct place_ctl ctl;
 
 int main(int argc, char **argv)
 {
@@ -68,30 +37,24 @@ int main(int argc, char **argv)
     }
     allow(0, -1);
     pthread_t t;
-    if (pthread_create(&t, NULL, wakee, NULL) != 0) {
+    if (pthread_create(&t, NULL, place_wakee, &ctl) != 0) {
         perror("pthread_create");
         return 1;
     }
     int packed[NDUTY] = { 0 }, n = 0;
     for (int r = 0; r < rounds; r++)
         for (int i = 0; i < NDUTY; i++) {
-            atomic_store(&cmd, ++n);
-            while (atomic_load(&ack) != n) nap_ns(10000);
+            place_arm(&ctl, ++n);
             long long busy = (long long)(duty[i] * 1e6);
             for (int ms = 0; ms < window_ms; ms++) {
                 if (busy > 0) spin_ns(busy);
                 if (busy < 1000000) nap_ns(1000000 - busy);
             }
             spin_ns(100000);
-            atomic_store(&word, 1);
-            syscall(SYS_futex, &word, FUTEX_WAKE_PRIVATE, 1, NULL, NULL, 0);
-            spin_ns(20000);
-            while (atomic_load(&ack) != -n) nap_ns(10000);
-            packed[i] += atomic_load(&cpu_seen) == 0;
+            packed[i] += place_wake(&ctl, n) == 0;
             nap_ns(2000000);
         }
-    atomic_store(&cmd, -1);
-    pthread_join(t, NULL);
+    place_stop(&ctl, t);
     printf("waker's CPU busy over the %d ms before   wakes kept on it (of %d)\n", window_ms, rounds);
     for (int i = 0; i < NDUTY; i++) printf("%5.0f%%                                   %d\n", duty[i] * 100, packed[i]);
     return 0;

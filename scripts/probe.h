@@ -4,8 +4,9 @@
  * call_after_sleep.c, round_after_switch.c, wake_pingpong.c, handoff_cpu.c, release_signal.c,
  * relock_race.c, pack_util.c, llc_util.c, timed_wake.c, futex_eagain.c, stat_after_wake.c, wake_scope.c,
  * speed_scope.c) share: the
- * monotonic clock, a busy spin, the calling thread's CPUs, a pair of
- * threads run to their end and a qsort comparator of long longs.  Header only, so that each probe still builds
+ * monotonic clock, a busy spin and a nap, the calling thread's CPUs, a pair of
+ * threads run to their end, a qsort comparator of long longs and the wakee
+ * of the placement probes (pack_util.c, llc_util.c).  Header only, so that each probe still builds
  * with one `cc -O2 -pthread scripts/NAME.c` (tests/e2e/probes.sh builds
  * them all). */
 #ifndef SCRIPTS_PROBE_H
@@ -14,10 +15,14 @@
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE
 #endif
+#include <linux/futex.h>
 #include <pthread.h>
 #include <sched.h>
+#include <stdatomic.h>
 #include <stdlib.h>
+#include <sys/syscall.h>
 #include <time.h>
+#include <unistd.h>
 
 static inline long long now_ns(void)
 {
@@ -53,6 +58,64 @@ static inline int run_two(void *(*fn)(void *), void *a0, void *a1)
     pthread_join(th[0], NULL);
     pthread_join(th[1], NULL);
     return 0;
+}
+
+/* Sleep about ns nanoseconds (below a second). */
+static inline void nap_ns(long ns)
+{
+    struct timespec ts = { 0, ns };
+    nanosleep(&ts, NULL);
+}
+
+/* The placement probes' wakee (place_wakee on its own thread): for each
+ * sample n, asked for by place_arm, it runs on CPU 0 alone for 20 us (its
+ * previous CPU is the waker's), is then allowed CPUs 0 and 1 and sleeps on
+ * a futex; woken by place_wake, it notes the CPU it runs on, which
+ * place_wake returns.  place_stop ends it. */
+struct place_ctl {
+    _Atomic int word, cmd, ack, cpu;
+};
+
+static inline void *place_wakee(void *arg)
+{
+    struct place_ctl *c = arg;
+    for (int n = 1;; n++) {
+        int k;
+        while ((k = atomic_load(&c->cmd)) != n)
+            if (k < 0) return NULL;
+        allow(0, -1);
+        spin_ns(20000);
+        allow(0, 1);
+        atomic_store(&c->ack, n);
+        while (atomic_load(&c->word) == 0) syscall(SYS_futex, &c->word, FUTEX_WAIT_PRIVATE, 0, NULL, NULL, 0);
+        atomic_store(&c->cpu, sched_getcpu());
+        atomic_store(&c->word, 0);
+        atomic_store(&c->ack, -n);
+    }
+}
+
+/* Sample n: the wakee runs on CPU 0, then sleeps (returns once it does). */
+static inline void place_arm(struct place_ctl *c, int n)
+{
+    atomic_store(&c->cmd, n);
+    while (atomic_load(&c->ack) != n) nap_ns(10000);
+}
+
+/* Wake it, spin 20 us more (the waker keeps its CPU), wait for it to say
+ * where it ran: that CPU. */
+static inline int place_wake(struct place_ctl *c, int n)
+{
+    atomic_store(&c->word, 1);
+    syscall(SYS_futex, &c->word, FUTEX_WAKE_PRIVATE, 1, NULL, NULL, 0);
+    spin_ns(20000);
+    while (atomic_load(&c->ack) != -n) nap_ns(10000);
+    return atomic_load(&c->cpu);
+}
+
+static inline void place_stop(struct place_ctl *c, pthread_t t)
+{
+    atomic_store(&c->cmd, -1);
+    pthread_join(t, NULL);
 }
 
 /* qsort(3) order of long longs (timings in ns). */
