@@ -668,8 +668,8 @@ static void ev_nohz_kick(void *obj, uint64_t arg)
  * 8-thread mtime loop on the Intel guest of 2026-12-06, 98% of about 5,000
  * pulls a run, each a GVL waiter woken behind the holder and moved within
  * 1 us, where the kernel moved 72 of 774, after 224 us at the median -
- * docs/validate.md, "The failures a pull forgets".)  detach_tasks looks at no more than sysctl_sched_nr_migrate
- * (32) of the queue's tasks.  Read from the kernel of the AMD EPYC guest with
+ * docs/validate.md, "The failures a pull forgets".)  detach_tasks looks at
+ * no more than sysctl_sched_nr_migrate (32) of the queue's tasks.  Read from the kernel of the AMD EPYC guest with
  * scripts/bpf (docs/validate.md, session 30): a woken thread queued behind its
  * waker while the other CPU idled ran on the waker's CPU 458-642 times a run
  * of the 8-thread loop and went to the other CPU 49-72 times (after about a
