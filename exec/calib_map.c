@@ -173,6 +173,18 @@ static struct calib_key *add_dur(struct calib_profile *p, const char *name, doub
     return k;
 }
 
+/* Append to k's derivation (cut at its end, as the first part is). */
+static void how_add(struct calib_key *k, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+static void how_add(struct calib_key *k, const char *fmt, ...)
+{
+    size_t l = strlen(k->how);
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(k->how + l, sizeof k->how - l, fmt, ap);
+    va_end(ap);
+}
+
 /* A measured list of durations (CK_DURS) from n values in ns (at most
  * GV_CURVE_MAX kept); the caller writes its derivation. */
 static struct calib_key *add_durs(struct calib_profile *p, const char *name, const double *ns, int n)
@@ -522,9 +534,8 @@ static void cache_probe_key(struct calib_profile *p, const struct calib_result *
     for (size_t i = 0; i < sizeof cache_keys / sizeof *cache_keys; i++)
         for (int j = 0; j < p->n; j++) {
             struct calib_key *c = &p->k[j];
-            size_t l = strlen(c->how);
             if (strcmp(c->name, cache_keys[i]) || !c->measured) continue;
-            snprintf(c->how + l, sizeof c->how - l, " (cache probe %.3g ns)", v);
+            how_add(c, " (cache probe %.3g ns)", v);
         }
 }
 
@@ -542,21 +553,14 @@ static void speed_keys(struct calib_profile *p, const struct calib_result *r)
     snprintf(k->how, sizeof k->how, "%s: %d windows of stat(2) calls (%.3g ms each, the median of 20 parts), "
              "each CPU alone, in two levels (%.0f%% and %.0f%% of them)", mname(CALIB_SPEED_WINDOW), s->windows,
              s->window_ns * 1e-6, s->share[0] * 100, s->share[1] * 100);
-    size_t l = strlen(k->how);
-    if (s->call_ns[0] > 0 && s->call_ns[1] > 0)
-        snprintf(k->how + l, sizeof k->how - l, " of %.0f and %.0f ns a call", s->call_ns[0], s->call_ns[1]);
-    l = strlen(k->how);
-    snprintf(k->how + l, sizeof k->how - l, ": the fast one is the machine the profile's costs describe (x1), the "
-             "slow one in proportion");
+    if (s->call_ns[0] > 0 && s->call_ns[1] > 0) how_add(k, " of %.0f and %.0f ns a call", s->call_ns[0], s->call_ns[1]);
+    how_add(k, ": the fast one is the machine the profile's costs describe (x1), the slow one in proportion");
     const struct calib_stat *st = &r->m[CALIB_SYSCALL_STAT];
-    l = strlen(k->how);
-    if (st->measured) snprintf(k->how + l, sizeof k->how - l, " (%s %.0f ns)", mname(CALIB_SYSCALL_STAT), st->median);
-    if (calib_speed_per_cpu(s)) {
-        l = strlen(k->how);
-        snprintf(k->how + l, sizeof k->how - l, "; but the slow windows are one CPU's (%.0f%% of CPU 0's, %.0f%% of "
-                 "CPU 1's): a spell as long as its block of windows, or a slower CPU - the dwells measure neither",
-                 s->slow_cpu[0] * 100, s->slow_cpu[1] * 100);
-    }
+    if (st->measured) how_add(k, " (%s %.0f ns)", mname(CALIB_SYSCALL_STAT), st->median);
+    if (calib_speed_per_cpu(s))
+        how_add(k, "; but the slow windows are one CPU's (%.0f%% of CPU 0's, %.0f%% of CPU 1's): a spell as long as "
+                "its block of windows, or a slower CPU - the dwells measure neither",
+                s->slow_cpu[0] * 100, s->slow_cpu[1] * 100);
     k = add_durs(p, "speed_dwell", s->dwell_ns, 2);
     snprintf(k->how, sizeof k->how, "the mean length of a level's runs of windows (%s)", mname(CALIB_SPEED_WINDOW));
     /* not measured (the wake windows met one level): absent, the model
