@@ -25,5 +25,6 @@ void run_metrics_free(struct run_metrics *m)
 {
     free(m->ractor_ops);
     free(m->measures);
+    free(m->fair_threads);
     memset(m, 0, sizeof *m);
 }

@@ -72,6 +72,16 @@ enum metric_id {
 };
 _Static_assert(MET_COUNT <= 64, "run_metrics.unmeasured is a 64-bit mask");
 
+/* One thread's share of the fair class's counts (sim/fair.h struct
+ * fair_task_counts): the summary's lines by thread. */
+#define RUN_FAIR_THREADS 8
+struct run_fair_thread {
+    char name[32];
+    uint64_t woken, woken_preempts;                  /* woken onto a running task, of which preempting it */
+    uint64_t woken_delayed, woken_delayed_preempts;  /* ... of those, as a delayed sleeper */
+    uint64_t sleeps_delayed, sleeps_lag_pos, sleeps_lag_zero, sleeps_lag_neg;
+};
+
 struct run_metrics {
     const char *scenario;
     const char *backend;      /* "sim", "pthread" or "ruby" */
@@ -133,6 +143,10 @@ struct run_metrics {
     uint64_t fair_delayed_checks, fair_delayed_preempts;  /* ... of those, wakes of a delayed sleeper */
     uint64_t fair_sleeps_delayed, fair_sleeps_lag_pos, fair_sleeps_lag_zero, fair_sleeps_lag_neg;
     uint64_t fair_wakes_unscanned; /* wakes left on a busy core, the cache too busy to scan (SIS_UTIL) */
+    /* ... the same thread by thread (the first RUN_FAIR_THREADS threads that
+     * the class woke or put to sleep; NULL if none) */
+    struct run_fair_thread *fair_threads;  /* (owned) */
+    int nfair_threads;
 
     sim_time warmup;             /* rates (ops_per_s, NAME_per_s) count from it */
     struct run_measure *measures;/* the named measures, in declaration order (owned) */

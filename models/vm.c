@@ -262,6 +262,41 @@ static struct core_samples *vm_samples_of(void *ctx, int i)
     return ((struct vm *)ctx)->threads[i].core.cur.samples;
 }
 
+/* The fair class's counts of one task, as thread `name` of the summary's
+ * lines by thread, if the class woke it or put it to sleep. */
+static void fair_thread_add(struct run_metrics *m, const struct mach_task *t, const char *name)
+{
+    if (!t->se || m->nfair_threads >= RUN_FAIR_THREADS) return;
+    const struct fair_task_counts *k = &t->se->counts;
+    uint64_t sleeps = 0;
+    for (int i = 0; i < FAIR_SLEEP_KINDS; i++) sleeps += k->sleeps[i];
+    if (!k->woken && !sleeps) return;
+    struct run_fair_thread *o = &m->fair_threads[m->nfair_threads++];
+    snprintf(o->name, sizeof o->name, "%s", name ? name : "?");
+    o->woken = k->woken;
+    o->woken_preempts = k->woken_preempts;
+    o->woken_delayed = k->woken_delayed;
+    o->woken_delayed_preempts = k->woken_delayed_preempts;
+    o->sleeps_delayed = k->sleeps[FAIR_SLEEP_DELAYED];
+    o->sleeps_lag_pos = k->sleeps[FAIR_SLEEP_LAG_POS];
+    o->sleeps_lag_zero = k->sleeps[FAIR_SLEEP_LAG_ZERO];
+    o->sleeps_lag_neg = k->sleeps[FAIR_SLEEP_LAG_NEG];
+}
+
+/* ... for the first RUN_FAIR_THREADS Ruby threads with a native thread of
+ * their own (an M:N thread's runs on its Ractor's shared ones), then the
+ * timer thread. */
+static int fair_threads_collect(const struct vm *vm, struct run_metrics *m)
+{
+    if (!fair_on(&vm->mach)) return GV_OK;
+    m->fair_threads = calloc(RUN_FAIR_THREADS, sizeof *m->fair_threads);
+    if (!m->fair_threads) return GV_ENOMEM;
+    for (int i = 0; i < vm->nthreads; i++)
+        if (!vm->threads[i].mn) fair_thread_add(m, rb_own_nt(&vm->threads[i]), vm->threads[i].core.name);
+    fair_thread_add(m, &vm->timer.nt, "timer thread");
+    return GV_OK;
+}
+
 int vm_collect(struct vm *vm, struct run_metrics *m)
 {
     uint64_t *ractor_ops = calloc((size_t)(vm->nractors ? vm->nractors : 1), sizeof *ractor_ops);
@@ -318,6 +353,10 @@ int vm_collect(struct vm *vm, struct run_metrics *m)
     m->fair_sleeps_lag_zero = vm->mach.fair.sleeps_lag_zero;
     m->fair_sleeps_lag_neg = vm->mach.fair.sleeps_lag_neg;
     m->fair_wakes_unscanned = vm->mach.fair.wakes_unscanned;
+    if (fair_threads_collect(vm, m) != GV_OK) {
+        free(ractor_ops);
+        return GV_ENOMEM;
+    }
     m->barriers = vm->barriers;
     m->gc_count = vm->heap.minor + vm->heap.major;
     m->gc_major = vm->heap.major;

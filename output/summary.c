@@ -75,6 +75,25 @@ static void fair_write(FILE *f, const struct run_metrics *m)
         fprintf(f, "; %s wake-ups left behind a busy core, the cores too busy to look for an idle one", w);
     }
     fputc('\n', f);
+    /* thread by thread (sched_wakes.awk's section 6) */
+    for (int i = 0; i < m->nfair_threads; i++) {
+        const struct run_fair_thread *t = &m->fair_threads[i];
+        uint64_t ts = t->sleeps_delayed + t->sleeps_lag_pos + t->sleeps_lag_zero + t->sleeps_lag_neg;
+        human_count(w, sizeof w, t->woken);
+        fprintf(f, "    %s: woken onto a running task %s, %.0f%% preempting", t->name, w,
+                pct(t->woken_preempts, t->woken));
+        if (t->woken_delayed) {
+            human_count(w, sizeof w, t->woken_delayed);
+            fprintf(f, " (as a delayed sleeper %s, %.0f%%)", w, pct(t->woken_delayed_preempts, t->woken_delayed));
+        }
+        if (ts) {
+            human_count(s, sizeof s, ts);
+            fprintf(f, "; %s sleeps: %.0f%% delayed, %.0f%% with positive lag, %.0f%% with none, %.0f%% negative", s,
+                    pct(t->sleeps_delayed, ts), pct(t->sleeps_lag_pos, ts), pct(t->sleeps_lag_zero, ts),
+                    pct(t->sleeps_lag_neg, ts));
+        }
+        fputc('\n', f);
+    }
 }
 
 /* A count, or "n/a" when the backend does not measure it. */

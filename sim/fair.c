@@ -231,12 +231,15 @@ void fair_dequeue_sleep(struct machine *m, struct mach_core *c, struct mach_task
         sim_time lag = avg_v(c) - t->se->v;
         if (m->p.sched == MACH_SCHED_EEVDF_DELAY && !eligible(c, t)) {
             m->fair.sleeps_delayed++;
+            t->se->counts.sleeps[FAIR_SLEEP_DELAYED]++;
             t->se->delayed = true;  /* DELAY_DEQUEUE: it stays, counted in V */
             t->se->dnext = c->frq.delayed;
             c->frq.delayed = t;
             c->frq.ndelayed++;
             return;
         }
+        int kind = lag > 0 ? FAIR_SLEEP_LAG_POS : lag == 0 ? FAIR_SLEEP_LAG_ZERO : FAIR_SLEEP_LAG_NEG;
+        t->se->counts.sleeps[kind]++;
         if (lag > 0) m->fair.sleeps_lag_pos++;
         else if (lag == 0) m->fair.sleeps_lag_zero++;
         else m->fair.sleeps_lag_neg++;
@@ -371,6 +374,11 @@ bool fair_wakeup_preempt(struct machine *m, struct mach_core *c, struct mach_tas
     m->fair.wake_preempts += preempt;
     m->fair.delayed_checks += delayed;
     m->fair.delayed_preempts += delayed && preempt;
+    struct fair_task_counts *k = &t->se->counts;
+    k->woken++;
+    k->woken_preempts += preempt;
+    k->woken_delayed += delayed;
+    k->woken_delayed_preempts += delayed && preempt;
     return preempt;
 }
 

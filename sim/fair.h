@@ -61,6 +61,18 @@ enum mach_sched {
 struct mach_task;
 
 /* A task's scheduling entity. */
+/* What the fair class decided about one task, as a wakee and as a
+ * sleeper: the counts of struct fair_counts (below) split by task, for
+ * the summary's lines by thread (scripts/bpf/sched_wakes.awk section 6
+ * reads the same from a kernel). */
+enum { FAIR_SLEEP_DELAYED, FAIR_SLEEP_LAG_POS, FAIR_SLEEP_LAG_ZERO, FAIR_SLEEP_LAG_NEG, FAIR_SLEEP_KINDS };
+struct fair_task_counts {
+    uint64_t woken;                  /* woken onto a core running a task: wakeup_preempt asked */
+    uint64_t woken_preempts;         /* ... and preempted it */
+    uint64_t woken_delayed, woken_delayed_preempts;  /* ... of those, as a delayed sleeper */
+    uint64_t sleeps[FAIR_SLEEP_KINDS];  /* its sleeps under EEVDF, by the lag it left with */
+};
+
 struct fair_se {
     sim_time v;              /* virtual runtime, in its core's frame */
     sim_time deadline;       /* EEVDF virtual deadline */
@@ -78,6 +90,7 @@ struct fair_se {
     double util;
     sim_time util_at;
     sim_time util_charged;   /* the CPU its wake's way out is charged (task_util_run) */
+    struct fair_task_counts counts;  /* (last: only the summary reads it) */
 };
 
 /* What the fair class decided, counted over a run (the summary's "fair

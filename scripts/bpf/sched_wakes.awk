@@ -33,6 +33,10 @@
 #    less than 500 us before, rq clock_task - se.exec_start), and the CPU
 #    going idle with a task waiting on the other one.
 # 5. The lag the process's threads slept with.
+# 6. Sections 1 and 5 thread by thread: each pair's wakes onto the waker's
+#    own CPU (with two tasks queued or more) and how many preempted, of them
+#    the wakes of a delayed sleeper; each thread's sleeps by their lag.  The
+#    model's summary prints the same counts thread by thread (docs/bpf.md).
 
 function lag_class(v, delayed) {
     if (delayed) return "delayed"
@@ -74,6 +78,7 @@ END {
             # from the other CPU (a sleeper's share stays on its last CPU)
             wk_util[f[5]] = f[16] + (f[7] != f[3] ? (f[14] > f[15] ? f[14] : f[15]) : 0); wk_nr[f[5]] = f[17]
             sleeps[wk_lag[f[5]]]++; nsleeps++
+            tsleeps[f[5]]++; tsleep_lag[f[5], wk_lag[f[5]]]++
             continue
         }
         if (k == 2 && f[4] == tgid) {
@@ -168,10 +173,19 @@ END {
     print ""
     printf "5. sleeps (from the next wake-up): %d\n", nsleeps
     for (l in sleeps) printf "  %-44s %6d (%s)\n", l, sleeps[l], pct(sleeps[l], nsleeps)
+    print ""
+    print "6. by thread: wakes onto the running waker's own CPU (wakee <- waker), and sleeps"
+    for (pr in pair_n)
+        printf "  %-20s %6d, preempting %6d (%s); of a delayed sleeper %6d, preempting %6d (%s)\n", pr, pair_n[pr], \
+            pair_pre[pr], pct(pair_pre[pr], pair_n[pr]), pair_del[pr], pair_delpre[pr], pct(pair_delpre[pr], pair_del[pr])
+    for (t in tsleeps)
+        printf "  %-20s %6d sleeps: delayed %s, lag>0 %s, lag=0 %s, lag<0 %s\n", t, tsleeps[t], \
+            pct(tsleep_lag[t, "delayed"], tsleeps[t]), pct(tsleep_lag[t, "lag>0"], tsleeps[t]), \
+            pct(tsleep_lag[t, "lag=0"], tsleeps[t]), pct(tsleep_lag[t, "lag<0"], tsleeps[t])
 }
 
 # a local wake's verdict: the waker's next switch on that CPU
-function judge(cpu, pre,    l, w, where) {
+function judge(cpu, pre,    l, w, where, pr) {
     if (pend_two[cpu]) {
         two_n++; two_pre += pre; two_agree += (pre == pend_pred[cpu])
         why_n[pend_why[cpu]]++; why_pre[pend_why[cpu]] += pre
@@ -180,6 +194,8 @@ function judge(cpu, pre,    l, w, where) {
     }
     l = pend_lag[cpu]; lag_n[l]++; lag_pre[l] += pre
     w = pend_wakee[cpu]
+    pr = w " <- " pend_waker[cpu]; pair_n[pr]++; pair_pre[pr] += pre
+    if (l == "delayed") { pair_del[pr]++; pair_delpre[pr] += pre }
     if (!pre && (w in ran_ts)) {  # (one that runs after the record's end is not counted)
         where = ran_cpu[w] == cpu ? "on the waker's CPU" : "on the other CPU"
         qn[where]++; qw[where, qn[where]] = ran_ts[w] - woke_ts[w]

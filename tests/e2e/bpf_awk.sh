@@ -58,6 +58,9 @@ expect_line out "  cache-cold                                        1" "a cold 
 expect_line out "  a CPU left idle by the process: 1 times, 1 of them with a task waiting on the other CPU; there the newidle balance:" "going idle"
 expect_line out "    the balance ran                                 1" "the gates"
 expect_line out "  lag=0                                             2 (67%)" "sleeps"
+expect_line out "  102 <- 101                1, preempting      1 (100%); of a delayed sleeper      0, preempting      0 (-)" "by thread: a pair's wakes"
+expect_line out "  103 <- 102                1, preempting      0 (0%); of a delayed sleeper      0, preempting      0 (-)" "by thread: the other pair's"
+expect_line out "  102                       1 sleeps: delayed 0%, lag>0 100%, lag=0 0%, lag<0 0%" "by thread: a thread's sleeps"
 
 # the first wake's waker eligible and protected: the rule now disagrees
 rec | sed 's/^2 10100 0 100 102 101 0 995000 2395000 1010000 2400000 2400000 -5120000/2 10100 0 100 102 101 0 995000 2395000 990000 2400000 2400000 -5120000/' >"$tmp/rec2.txt"

@@ -43,6 +43,16 @@ static void test_eevdf_positive_lag_preempts(void)
     ASSERT_EQ(w.m.fair.sleeps_lag_pos, 1);
     ASSERT_EQ(w.m.fair.delayed_checks, 0);
     ASSERT_EQ(w.m.fair.sleeps_delayed + w.m.fair.sleeps_lag_zero, 0);
+    /* ... and thread by thread (the summary's lines by thread): A woken
+     * without preempting, B woken and preempting */
+    const struct fair_task_counts *a = &w.t[0].t.se->counts, *b = &w.t[1].t.se->counts;
+    ASSERT_EQ(a->woken, 1);
+    ASSERT_EQ(a->woken_preempts, 0);
+    ASSERT_EQ(b->woken, 1);
+    ASSERT_EQ(b->woken_preempts, 1);
+    ASSERT_EQ(a->sleeps[FAIR_SLEEP_LAG_NEG], 1);
+    ASSERT_EQ(b->sleeps[FAIR_SLEEP_LAG_POS], 1);
+    ASSERT_EQ(a->sleeps[FAIR_SLEEP_LAG_POS] + b->sleeps[FAIR_SLEEP_LAG_NEG] + a->woken_delayed, 0);
     ms_teardown(&w);
     /* 6.12's DELAY_DEQUEUE gets there another way (A stays queued while
      * delayed, B leaves with +190): the same times */
@@ -57,6 +67,11 @@ static void test_eevdf_positive_lag_preempts(void)
     ASSERT_EQ(w.m.fair.sleeps_delayed, 1);  /* A, kept on the queue */
     ASSERT_EQ(w.m.fair.sleeps_lag_pos, 1);
     ASSERT_EQ(w.m.fair.sleeps_lag_neg + w.m.fair.sleeps_lag_zero, 0);
+    a = &w.t[0].t.se->counts;
+    ASSERT_EQ(a->sleeps[FAIR_SLEEP_DELAYED], 1);
+    ASSERT_EQ(a->woken_delayed, 1);
+    ASSERT_EQ(a->woken_delayed_preempts, 0);
+    ASSERT_EQ(w.t[1].t.se->counts.sleeps[FAIR_SLEEP_LAG_POS], 1);
     ms_teardown(&w);
     /* FIFO: a woken task waits for the core; nothing is counted */
     run_lag(MACH_SCHED_FIFO, &w);
