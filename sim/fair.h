@@ -60,7 +60,6 @@ enum mach_sched {
 
 struct mach_task;
 
-/* A task's scheduling entity. */
 /* What the fair class decided about one task, as a wakee and as a
  * sleeper: the counts of struct fair_counts (below) split by task, for
  * the summary's lines by thread (scripts/bpf/sched_wakes.awk section 6
@@ -73,6 +72,7 @@ struct fair_task_counts {
     uint64_t sleeps[FAIR_SLEEP_KINDS];  /* its sleeps under EEVDF, by the lag it left with */
 };
 
+/* A task's scheduling entity. */
 struct fair_se {
     sim_time v;              /* virtual runtime, in its core's frame */
     sim_time deadline;       /* EEVDF virtual deadline */
