@@ -4,7 +4,8 @@
 # every change that can move a simulated figure changes it (a source, a
 # scenario, a script, a host's profile, runs or targets, the targets'
 # list), and none that cannot does (the prose, the tests, the tables made
-# from the runs, the stamp itself); outside a git checkout it prints nothing.
+# from the runs, the stamp itself, an ignored file); a host's directory
+# counts before it is committed; outside a git checkout it prints nothing.
 set -u
 here=$(cd "$(dirname "$0")/../.." && pwd)
 tmp=$(mktemp -d) || exit 2
@@ -38,5 +39,17 @@ for f in README.md docs/notes.md tests/t.c $h/m.csv $h/regimes.txt docs/data/val
     moves "$f" && { echo "stamp: a change to $f moves the hash"; fail=1; }
 done
 [ "$(sh "$here/scripts/docs/sources_sha.sh")" = "$base" ] || { echo "stamp: not the same twice"; fail=1; }
-[ $fail -eq 0 ] && echo "stamp: 10 inputs move the hash, 7 outputs and prose do not"
+# a host measured but not committed yet moves it, and the stamp made then
+# holds once it is committed; a stray untracked file elsewhere, or an
+# ignored one there, does not move it
+h2=docs/data/validate/hosts/h2
+mkdir -p "$h2" && echo profile >"$h2/host.json" && echo x >"$h2/old.rows.csv" && echo old.rows.csv >.git/info/exclude
+echo log >LOG
+new=$(sh "$here/scripts/docs/sources_sha.sh")
+[ "$new" != "$base" ] || { echo "stamp: an untracked host's profile leaves the hash"; fail=1; }
+git add "$h2" && git commit -q -m h2 || exit 2
+[ "$(sh "$here/scripts/docs/sources_sha.sh")" = "$new" ] || { echo "stamp: committing the host moves the hash"; fail=1; }
+echo y >>LOG && echo y >>"$h2/old.rows.csv"
+[ "$(sh "$here/scripts/docs/sources_sha.sh")" = "$new" ] || { echo "stamp: a stray or ignored file moves the hash"; fail=1; }
+[ $fail -eq 0 ] && echo "stamp: 11 inputs move the hash (one of them untracked), 7 outputs and prose and two stray files do not"
 exit $fail

@@ -182,7 +182,7 @@ static inline int fx_load(const char *path, const char *const *sets, int nsets, 
 struct fx_result {
     int rc;                   /* vm_init's, then vm_run's */
     char err[4096];
-    struct run_metrics m;     /* filled when the run succeeded (ractor_ops: NULL) */
+    struct run_metrics m;     /* filled when the run succeeded (ractor_ops, fair_threads: NULL) */
     int nthreads;
     uint64_t thread_vcsw;     /* voluntary switches of the Ruby threads alone */
     sim_time wants[8];        /* wants_gvl time of the first 8 threads */
@@ -312,6 +312,9 @@ static inline void fx_run(struct scenario *s, const struct fx_hooks *h, struct f
     free(r->m.ractor_ops);  /* the tests read per-Ractor counts in `inspect` */
     r->m.ractor_ops = NULL;
     r->m.nractor_ops = 0;
+    free(r->m.fair_threads);  /* (the summary's lines by thread: no test here reads them) */
+    r->m.fair_threads = NULL;
+    r->m.nfair_threads = 0;
 }
 
 /* fx_run without hooks. */
