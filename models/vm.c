@@ -267,16 +267,16 @@ static struct core_samples *vm_samples_of(void *ctx, int i)
 static void fair_thread_add(struct run_metrics *m, const struct mach_task *t, const char *name)
 {
     if (!t->se || m->nfair_threads >= RUN_FAIR_THREADS) return;
-    const struct fair_task_counts *k = &t->se->counts;
+    const struct fair_counts *k = &t->se->counts;
     uint64_t sleeps = 0;
     for (int i = 0; i < FAIR_SLEEP_KINDS; i++) sleeps += k->sleeps[i];
-    if (!k->woken && !sleeps) return;
+    if (!k->wake_checks && !sleeps) return;
     struct run_fair_thread *o = &m->fair_threads[m->nfair_threads++];
     snprintf(o->name, sizeof o->name, "%s", name ? name : "?");
-    o->woken = k->woken;
-    o->woken_preempts = k->woken_preempts;
-    o->woken_delayed = k->woken_delayed;
-    o->woken_delayed_preempts = k->woken_delayed_preempts;
+    o->woken = k->wake_checks;
+    o->woken_preempts = k->wake_preempts;
+    o->woken_delayed = k->delayed_checks;
+    o->woken_delayed_preempts = k->delayed_preempts;
     o->sleeps_delayed = k->sleeps[FAIR_SLEEP_DELAYED];
     o->sleeps_lag_pos = k->sleeps[FAIR_SLEEP_LAG_POS];
     o->sleeps_lag_zero = k->sleeps[FAIR_SLEEP_LAG_ZERO];
@@ -348,11 +348,11 @@ int vm_collect(struct vm *vm, struct run_metrics *m)
     m->fair_wake_preempts = vm->mach.fair.wake_preempts;
     m->fair_delayed_checks = vm->mach.fair.delayed_checks;
     m->fair_delayed_preempts = vm->mach.fair.delayed_preempts;
-    m->fair_sleeps_delayed = vm->mach.fair.sleeps_delayed;
-    m->fair_sleeps_lag_pos = vm->mach.fair.sleeps_lag_pos;
-    m->fair_sleeps_lag_zero = vm->mach.fair.sleeps_lag_zero;
-    m->fair_sleeps_lag_neg = vm->mach.fair.sleeps_lag_neg;
-    m->fair_wakes_unscanned = vm->mach.fair.wakes_unscanned;
+    m->fair_sleeps_delayed = vm->mach.fair.sleeps[FAIR_SLEEP_DELAYED];
+    m->fair_sleeps_lag_pos = vm->mach.fair.sleeps[FAIR_SLEEP_LAG_POS];
+    m->fair_sleeps_lag_zero = vm->mach.fair.sleeps[FAIR_SLEEP_LAG_ZERO];
+    m->fair_sleeps_lag_neg = vm->mach.fair.sleeps[FAIR_SLEEP_LAG_NEG];
+    m->fair_wakes_unscanned = vm->mach.wakes_unscanned;
     if (fair_threads_collect(vm, m) != GV_OK) {
         free(ractor_ops);
         return GV_ENOMEM;

@@ -148,6 +148,21 @@ static void delayed_remove(struct mach_core *c, struct mach_task *t)
     t->se->delayed = false;
 }
 
+/* The summary's counts, the machine's and the task's own (fair.h). */
+static void count_wake(struct fair_counts *k, bool preempt, bool delayed)
+{
+    k->wake_checks++;
+    k->wake_preempts += preempt;
+    k->delayed_checks += delayed;
+    k->delayed_preempts += delayed && preempt;
+}
+
+static void count_sleep(struct machine *m, struct mach_task *t, int kind)
+{
+    m->fair.sleeps[kind]++;
+    t->se->counts.sleeps[kind]++;
+}
+
 /* ---- enqueue, dequeue ---------------------------------------------------- */
 
 void fair_enqueue(struct machine *m, struct mach_core *c, struct mach_task *t, bool initial)
@@ -230,19 +245,14 @@ void fair_dequeue_sleep(struct machine *m, struct mach_core *c, struct mach_task
     if (is_eevdf(m)) {
         sim_time lag = avg_v(c) - t->se->v;
         if (m->p.sched == MACH_SCHED_EEVDF_DELAY && !eligible(c, t)) {
-            m->fair.sleeps_delayed++;
-            t->se->counts.sleeps[FAIR_SLEEP_DELAYED]++;
+            count_sleep(m, t, FAIR_SLEEP_DELAYED);
             t->se->delayed = true;  /* DELAY_DEQUEUE: it stays, counted in V */
             t->se->dnext = c->frq.delayed;
             c->frq.delayed = t;
             c->frq.ndelayed++;
             return;
         }
-        int kind = lag > 0 ? FAIR_SLEEP_LAG_POS : lag == 0 ? FAIR_SLEEP_LAG_ZERO : FAIR_SLEEP_LAG_NEG;
-        t->se->counts.sleeps[kind]++;
-        if (lag > 0) m->fair.sleeps_lag_pos++;
-        else if (lag == 0) m->fair.sleeps_lag_zero++;
-        else m->fair.sleeps_lag_neg++;
+        count_sleep(m, t, lag > 0 ? FAIR_SLEEP_LAG_POS : lag == 0 ? FAIR_SLEEP_LAG_ZERO : FAIR_SLEEP_LAG_NEG);
         t->se->vlag = clamp_lag(m, lag);
     } else {
         min_vruntime(c);
@@ -370,15 +380,8 @@ bool fair_wakeup_preempt(struct machine *m, struct mach_core *c, struct mach_tas
     bool renewed = update_curr(m, c);
     bool preempt = is_eevdf(m) ? renewed || peek_eevdf(c, curr) == t  /* renewed: update_deadline rescheds */
                                : curr->se->v - t->se->v > cfs_wakeup_gran(m);  /* wakeup_preempt_entity */
-    m->fair.wake_checks++;
-    m->fair.wake_preempts += preempt;
-    m->fair.delayed_checks += delayed;
-    m->fair.delayed_preempts += delayed && preempt;
-    struct fair_task_counts *k = &t->se->counts;
-    k->woken++;
-    k->woken_preempts += preempt;
-    k->woken_delayed += delayed;
-    k->woken_delayed_preempts += delayed && preempt;
+    count_wake(&m->fair, preempt, delayed);
+    count_wake(&t->se->counts, preempt, delayed);
     return preempt;
 }
 

@@ -60,16 +60,19 @@ enum mach_sched {
 
 struct mach_task;
 
-/* What the fair class decided about one task, as a wakee and as a
- * sleeper: the counts of struct fair_counts (below) split by task, for
- * the summary's lines by thread (scripts/bpf/sched_wakes.awk section 6
- * reads the same from a kernel). */
+/* What the fair class decided, counted over a run for the machine (the
+ * summary's "fair class" line; the same counts scripts/bpf/sched_wakes.awk
+ * reads from a kernel: wake-up preemptions in its section 1, sleeps in its
+ * section 5) and for each task as the wakee and the sleeper (the summary's
+ * lines by thread, the report's section 6). */
 enum { FAIR_SLEEP_DELAYED, FAIR_SLEEP_LAG_POS, FAIR_SLEEP_LAG_ZERO, FAIR_SLEEP_LAG_NEG, FAIR_SLEEP_KINDS };
-struct fair_task_counts {
-    uint64_t woken;                  /* woken onto a core running a task: wakeup_preempt asked */
-    uint64_t woken_preempts;         /* ... and preempted it */
-    uint64_t woken_delayed, woken_delayed_preempts;  /* ... of those, as a delayed sleeper */
-    uint64_t sleeps[FAIR_SLEEP_KINDS];  /* its sleeps under EEVDF, by the lag it left with */
+struct fair_counts {
+    uint64_t wake_checks;    /* wakes onto a busy core: wakeup_preempt asked */
+    uint64_t wake_preempts;  /* ... of which preempted the running task */
+    uint64_t delayed_checks, delayed_preempts;  /* ... of those, wakes of a delayed sleeper */
+    /* sleeps under EEVDF, by the lag the sleeper left with: kept on the
+     * queue (DELAY_DEQUEUE: not eligible), positive, none, negative */
+    uint64_t sleeps[FAIR_SLEEP_KINDS];
 };
 
 /* A task's scheduling entity. */
@@ -90,22 +93,7 @@ struct fair_se {
     double util;
     sim_time util_at;
     sim_time util_charged;   /* the CPU its wake's way out is charged (task_util_run) */
-    struct fair_task_counts counts;  /* (last: only the summary reads it) */
-};
-
-/* What the fair class decided, counted over a run (the summary's "fair
- * class" line; the same counts scripts/bpf/sched_wakes.awk reads from a
- * kernel: wake-up preemptions in its section 1, sleeps in its section 5). */
-struct fair_counts {
-    uint64_t wake_checks;    /* wakes onto a busy core: wakeup_preempt asked */
-    uint64_t wake_preempts;  /* ... of which preempted the running task */
-    uint64_t delayed_checks, delayed_preempts;  /* ... of those, wakes of a delayed sleeper */
-    /* sleeps under EEVDF, by the lag the sleeper left with: kept on the
-     * queue (DELAY_DEQUEUE: not eligible), positive, none, negative */
-    uint64_t sleeps_delayed, sleeps_lag_pos, sleeps_lag_zero, sleeps_lag_neg;
-    /* wakes whose previous core was busy and that stayed on a busy core
-     * although one was idle: the cache too busy to scan (SIS_UTIL) */
-    uint64_t wakes_unscanned;
+    struct fair_counts counts;  /* its share of the machine's (last: only the summary reads it) */
 };
 
 /* A core's fair run queue (the tasks themselves are in the machine's run

@@ -423,6 +423,15 @@ static __attribute__((noinline)) void task_util_stop(struct mach_task *t, sim_ti
     t->se->util_at = now;
 }
 
+/* The integral of nbusy over time brought up to now (llc_idle_scan reads
+ * it; a core's busy change adds to it). */
+static inline __attribute__((always_inline)) sim_sum busy_area_to(struct machine *m, sim_time now)
+{
+    m->busy_area += (sim_sum)m->nbusy * (now - m->busy_area_at);
+    m->busy_area_at = now;
+    return m->busy_area;
+}
+
 /* (Inline in its few callers: several times per event.) */
 static inline __attribute__((always_inline)) void core_set_at(struct machine *m, struct mach_core *c,
                                                               enum mach_core_state st, struct mach_task *t,
@@ -435,8 +444,7 @@ static inline __attribute__((always_inline)) void core_set_at(struct machine *m,
     c->cur = t;
     if (m->obs.core_change) m->obs.core_change(m->obs.ctx, c->id, st, t, now);
     if (was_busy != (st == CORE_BUSY)) {
-        m->busy_area += (sim_sum)m->nbusy * (now - m->busy_area_at);
-        m->busy_area_at = now;
+        busy_area_to(m, now);
         m->nbusy += was_busy ? -1 : 1;
         if (m->busy_hooks) core_busy_hooks(m, c, was_busy);
     }
@@ -1142,7 +1150,7 @@ static int llc_idle_scan(struct machine *m)
     sim_time now = mach_now_of(m);
     sim_time dt = now - m->llc_util_at;
     if (dt > 0) {
-        sim_sum area = m->busy_area + (sim_sum)m->nbusy * (now - m->busy_area_at);
+        sim_sum area = busy_area_to(m, now);
         double busy = (double)(area - m->llc_area_at) / ((double)dt * m->ncores);
         double d = exp2(-(double)dt / (double)MACH_UTIL_HALF);
         m->llc_util = m->llc_util * d + busy * (1 - d);
@@ -1278,7 +1286,7 @@ static inline __attribute__((always_inline)) int place(struct machine *m, struct
      * wake_affine_weight's bias), its tick kicking the idle one as well */
     bool packed = target >= 0;
     if (unscanned) {
-        m->fair.wakes_unscanned++;
+        m->wakes_unscanned++;
         target = wcore >= 0 && m->cores[wcore].nrq < m->cores[t->last_core].nrq ? wcore : t->last_core;
     } else {
         target = packed ? wcore : least_loaded(m, t->last_core, wcore, waker && waker->wakeup_preempt ? wcore : -1);

@@ -311,6 +311,8 @@ struct machine {
     double llc_util;             /* the cores' mean utilization (0..1), as of llc_util_at */
     sim_time llc_util_at;
     sim_sum llc_area_at;         /* busy_area (brought up to llc_util_at) then */
+    uint64_t wakes_unscanned;    /* wakes whose previous core was busy and that stayed on a busy
+                                  * core although one was idle: the cache too busy to scan */
     sim_event_id steal_ev;       /* the next gap, drawn while a core is busy */
     sim_time steal_mean_gap;     /* mean time between gaps, ps */
     sim_time steal_len[MACH_STEAL_LENS];

@@ -39,20 +39,20 @@ static void test_eevdf_positive_lag_preempts(void)
      * B with positive */
     ASSERT_EQ(w.m.fair.wake_checks, 2);
     ASSERT_EQ(w.m.fair.wake_preempts, 1);
-    ASSERT_EQ(w.m.fair.sleeps_lag_neg, 1);
-    ASSERT_EQ(w.m.fair.sleeps_lag_pos, 1);
+    ASSERT_EQ(w.m.fair.sleeps[FAIR_SLEEP_LAG_NEG], 1);
+    ASSERT_EQ(w.m.fair.sleeps[FAIR_SLEEP_LAG_POS], 1);
     ASSERT_EQ(w.m.fair.delayed_checks, 0);
-    ASSERT_EQ(w.m.fair.sleeps_delayed + w.m.fair.sleeps_lag_zero, 0);
+    ASSERT_EQ(w.m.fair.sleeps[FAIR_SLEEP_DELAYED] + w.m.fair.sleeps[FAIR_SLEEP_LAG_ZERO], 0);
     /* ... and thread by thread (the summary's lines by thread): A woken
      * without preempting, B woken and preempting */
-    const struct fair_task_counts *a = &w.t[0].t.se->counts, *b = &w.t[1].t.se->counts;
-    ASSERT_EQ(a->woken, 1);
-    ASSERT_EQ(a->woken_preempts, 0);
-    ASSERT_EQ(b->woken, 1);
-    ASSERT_EQ(b->woken_preempts, 1);
+    const struct fair_counts *a = &w.t[0].t.se->counts, *b = &w.t[1].t.se->counts;
+    ASSERT_EQ(a->wake_checks, 1);
+    ASSERT_EQ(a->wake_preempts, 0);
+    ASSERT_EQ(b->wake_checks, 1);
+    ASSERT_EQ(b->wake_preempts, 1);
     ASSERT_EQ(a->sleeps[FAIR_SLEEP_LAG_NEG], 1);
     ASSERT_EQ(b->sleeps[FAIR_SLEEP_LAG_POS], 1);
-    ASSERT_EQ(a->sleeps[FAIR_SLEEP_LAG_POS] + b->sleeps[FAIR_SLEEP_LAG_NEG] + a->woken_delayed, 0);
+    ASSERT_EQ(a->sleeps[FAIR_SLEEP_LAG_POS] + b->sleeps[FAIR_SLEEP_LAG_NEG] + a->delayed_checks, 0);
     ms_teardown(&w);
     /* 6.12's DELAY_DEQUEUE gets there another way (A stays queued while
      * delayed, B leaves with +190): the same times */
@@ -64,13 +64,13 @@ static void test_eevdf_positive_lag_preempts(void)
     ASSERT_EQ(w.m.fair.wake_preempts, 1);
     ASSERT_EQ(w.m.fair.delayed_checks, 1);  /* A's wake: requeued, not preempting */
     ASSERT_EQ(w.m.fair.delayed_preempts, 0);
-    ASSERT_EQ(w.m.fair.sleeps_delayed, 1);  /* A, kept on the queue */
-    ASSERT_EQ(w.m.fair.sleeps_lag_pos, 1);
-    ASSERT_EQ(w.m.fair.sleeps_lag_neg + w.m.fair.sleeps_lag_zero, 0);
+    ASSERT_EQ(w.m.fair.sleeps[FAIR_SLEEP_DELAYED], 1);  /* A, kept on the queue */
+    ASSERT_EQ(w.m.fair.sleeps[FAIR_SLEEP_LAG_POS], 1);
+    ASSERT_EQ(w.m.fair.sleeps[FAIR_SLEEP_LAG_NEG] + w.m.fair.sleeps[FAIR_SLEEP_LAG_ZERO], 0);
     a = &w.t[0].t.se->counts;
     ASSERT_EQ(a->sleeps[FAIR_SLEEP_DELAYED], 1);
-    ASSERT_EQ(a->woken_delayed, 1);
-    ASSERT_EQ(a->woken_delayed_preempts, 0);
+    ASSERT_EQ(a->delayed_checks, 1);
+    ASSERT_EQ(a->delayed_preempts, 0);
     ASSERT_EQ(w.t[1].t.se->counts.sleeps[FAIR_SLEEP_LAG_POS], 1);
     ms_teardown(&w);
     /* FIFO: a woken task waits for the core; nothing is counted */
@@ -78,7 +78,7 @@ static void test_eevdf_positive_lag_preempts(void)
     ASSERT_EQ(w.t[0].marks[1], 584);
     ASSERT_EQ(w.t[1].marks[0], 586);
     ASSERT_EQ(w.t[0].t.ivcsw, 0);
-    ASSERT_EQ(w.m.fair.wake_checks + w.m.fair.sleeps_lag_pos + w.m.fair.sleeps_delayed, 0);
+    ASSERT_EQ(w.m.fair.wake_checks + w.m.fair.sleeps[FAIR_SLEEP_LAG_POS] + w.m.fair.sleeps[FAIR_SLEEP_DELAYED], 0);
     ms_teardown(&w);
 }
 

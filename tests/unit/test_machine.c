@@ -847,7 +847,7 @@ static int sis_run(enum mach_sched sched, sim_time b_end, uint64_t *unscanned)
     ms_run(&w);
     ASSERT_EQ(w.t[2].t.last_core, 0);  /* A ran on core 0, C before it */
     int woke = w.t[2].woke[0];
-    *unscanned = w.m.fair.wakes_unscanned;
+    *unscanned = w.m.wakes_unscanned;
     ms_teardown(&w);
     return woke;
 }
