@@ -153,6 +153,12 @@ static const struct calib_desc descs[CALIB_COUNT] = {
     [CALIB_RUBY_GC_GAP_3MS] = { "ruby_gc_gap_3ms_ns", "ns", "the same 3 ms after the GC before" },
     [CALIB_RUBY_GC_GAP_10MS] = { "ruby_gc_gap_10ms_ns", "ns", "the same 10 ms after" },
     [CALIB_RUBY_GC_GAP_30MS] = { "ruby_gc_gap_30ms_ns", "ns", "the same 30 ms after" },
+    [CALIB_RUBY_CROSS_COMPUTE] = { "ruby_cross_compute_ns", "ns",
+                                   "a minimal Ruby step ([1, 1]) right after a Thread::Queue hand-off from a thread "
+                                   "on the other CPU, less the same with both threads on one CPU" },
+    [CALIB_RUBY_CROSS_MTIME] = { "ruby_cross_mtime_ns", "ns", "the same of a File.mtime (both threads call it)" },
+    [CALIB_RUBY_CROSS_WRITE] = { "ruby_cross_write_ns", "ns",
+                                 "the same of a File.write of /dev/null (both threads call it)" },
 };
 
 const long long calib_gc_gap_ns[CALIB_GC_GAPS] = { 1000000, 3000000, 10000000, 30000000 };
@@ -182,6 +188,7 @@ bool calib_in_group(enum calib_group g, enum calib_id id)
     case CALIB_RUBY_SWEEP_BODY: case CALIB_RUBY_SWEEP_SLOT: case CALIB_RUBY_MARK_BASE: case CALIB_RUBY_MARK_PAGE:
     case CALIB_RUBY_MARK_THREAD: case CALIB_RUBY_MARK_OBJECT: case CALIB_RUBY_ALLOC: case CALIB_RUBY_GC_GAP_1MS:
     case CALIB_RUBY_GC_GAP_3MS: case CALIB_RUBY_GC_GAP_10MS: case CALIB_RUBY_GC_GAP_30MS:
+    case CALIB_RUBY_CROSS_COMPUTE: case CALIB_RUBY_CROSS_MTIME: case CALIB_RUBY_CROSS_WRITE:
         return g == CALIB_ALL || g == CALIB_ONLY_RUBY;
     case CALIB_SPEED_WINDOW: case CALIB_SPEED_WAKE:
         return g == CALIB_ALL || g == CALIB_ONLY_SPEED;
@@ -222,6 +229,18 @@ void calib_name(const char *what)
 int calib_pin_self(struct calib_ctx *c, int cpu)
 {
     return pin(c->err, c->errlen, pthread_self(), cpu);
+}
+
+int calib_pin_self_pair(struct calib_ctx *c)
+{
+    cpu_set_t set;
+    CPU_ZERO(&set);
+    CPU_SET(c->cpu0, &set);
+    if (c->cpu1 >= 0) CPU_SET(c->cpu1, &set);
+    int e = pthread_setaffinity_np(pthread_self(), sizeof set, &set);
+    if (e) return gv_fail(c->err, c->errlen, GV_ERUN, "cannot let a thread run on CPUs %d and %d: %s", c->cpu0,
+                          c->cpu1, strerror(e));
+    return GV_OK;
 }
 
 int calib_probe_begin(struct calib_probe_env *e, const char *what, char *err, size_t errlen)

@@ -120,6 +120,11 @@ enum calib_id {
     CALIB_RUBY_GC_GAP_3MS,     /* ... 3 ms after */
     CALIB_RUBY_GC_GAP_10MS,    /* ... 10 ms after */
     CALIB_RUBY_GC_GAP_30MS,    /* ... 30 ms after */
+    /* a call right after a Thread::Queue hand-off from a thread on the other
+     * CPU, less the same with both threads on one CPU (exec/calib_ruby.c): */
+    CALIB_RUBY_CROSS_COMPUTE,  /* ns of a minimal Ruby step, [1, 1] */
+    CALIB_RUBY_CROSS_MTIME,    /* ns of a File.mtime */
+    CALIB_RUBY_CROSS_WRITE,    /* ns of a File.write of /dev/null */
     CALIB_COUNT
 };
 

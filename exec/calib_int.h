@@ -51,6 +51,9 @@ int calib_thread_start(struct calib_ctx *c, pthread_t *t, int cpu, void *(*fn)(v
 void calib_name(const char *what);
 /* Pin the calling thread. */
 int calib_pin_self(struct calib_ctx *c, int cpu);
+/* Let the calling thread (and what it starts or spawns) run on c's first
+ * two CPUs; calib_pin_self(c, c->cpu0) pins it back. */
+int calib_pin_self_pair(struct calib_ctx *c);
 
 /* Mark st skipped with a reason. */
 void calib_skip(struct calib_stat *st, const char *why);

@@ -112,6 +112,14 @@
  *                     edges less half ruby_marker_loop_ns); without them
  *                     all before the first call; not measured (no Ruby):
  *                     not written
+ *   compute_after_idle = ruby_cross_compute_ns, a minimal Ruby step right
+ *                     after a Thread::Queue hand-off from a thread on the
+ *                     other CPU less on one CPU; not measured (no Ruby, one
+ *                     CPU): not written (none charged)
+ *   method_after_idle.stat = ruby_cross_mtime_ns, the same of a File.mtime;
+ *   method_after_idle.open_devnull = ruby_cross_write_ns, of a File.write
+ *                     (its open, write and close: all of it on the first
+ *                     call); not measured: not written
  */
 #include "calib_map.h"
 
@@ -464,6 +472,29 @@ static void method_work_keys(struct calib_profile *p, const struct calib_result 
     }
 }
 
+/* compute_after_idle and method_after_idle: a Ruby thread's work right
+ * after the GVL came to it from a thread on the other CPU, less the same on
+ * one CPU (calib_ruby.c handoff_cross): the model charges it to a thread's
+ * first such work after it arrives on an idle core.  A method's whole figure goes
+ * to its first call (File.write's to open_devnull).  Not measured (no Ruby,
+ * one CPU): not written, and the model adds nothing. */
+static void after_idle_keys(struct calib_profile *p, const struct calib_result *r)
+{
+    static const struct { const char *key, *what; enum calib_id id; } keys[] = {
+        { "compute_after_idle", "a minimal Ruby step", CALIB_RUBY_CROSS_COMPUTE },
+        { "method_after_idle.stat", "a File.mtime", CALIB_RUBY_CROSS_MTIME },
+        { "method_after_idle.open_devnull", "a File.write (its open, write and close)",
+          CALIB_RUBY_CROSS_WRITE },
+    };
+    for (size_t i = 0; i < sizeof keys / sizeof *keys; i++) {
+        const struct calib_stat *st = M(r, keys[i].id);
+        if (!st) continue;
+        add_dur(p, keys[i].key, st->median > 0 ? st->median : 0, true,
+                "%s %.4g ns: %s right after a hand-off from the other CPU, less on one CPU", mname(keys[i].id),
+                st->median, keys[i].what);
+    }
+}
+
 /* hidden_steal_rate and hidden_steal_len: the clock-reading loop's gaps
  * (calib_steal.c), the rate per second of the time kept and the gaps'
  * quantiles as equally likely lengths; a rate of 0 (no gap seen) writes
@@ -499,6 +530,8 @@ bool calib_is_cache_key(const char *name)
 bool calib_is_ruby_key(const char *name)
 {
     return !strcmp(name, "insn_time") || !strcmp(name, "alloc_object") || !strncmp(name, "gc_", 3) ||
+           !strcmp(name, "compute_after_idle") ||
+           !strncmp(name, "method_after_idle.", sizeof "method_after_idle." - 1) ||
            !strncmp(name, "method_work.", sizeof "method_work." - 1) ||
            !strncmp(name, "method_work_after.", sizeof "method_work_after." - 1);
 }
@@ -803,6 +836,7 @@ void calib_map(const struct calib_result *r, const struct calib_host *h, struct 
     speed_keys(p, r);
     syscall_keys(p, r);
     method_work_keys(p, r);
+    after_idle_keys(p, r);
 }
 
 const struct calib_key *calib_profile_key(const struct calib_profile *p, const char *name)

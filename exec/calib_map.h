@@ -35,7 +35,7 @@ struct calib_key {
     char how[480];             /* the derivation */
 };
 
-#define CALIB_MAX_KEYS 64
+#define CALIB_MAX_KEYS 72
 
 struct calib_profile {
     struct calib_key k[CALIB_MAX_KEYS];

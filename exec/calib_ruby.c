@@ -166,6 +166,54 @@ static void method_gaps(struct calib_ctx *c, const struct rrun_opts *o)
     calib_kinds_finish(&k, c, rc);
 }
 
+/* ruby_cross_compute_ns, ruby_cross_mtime_ns, ruby_cross_write_ns: what a
+ * Ruby thread's work costs more when it runs right after the GVL came to it
+ * from a thread on the other CPU - its CPU idle in between.  On the Intel
+ * Xeon guest (Firecracker, Linux 6.18.44-fc-v1272, Ruby 3.1.2, 2026-12-06)
+ * a File.write of /dev/null timed right after a Queue hand-off took 5.2-5.5
+ * us with both threads on one CPU and 8.3-9.1 us across two, a File.mtime
+ * 1.9-2.2 against 3.4-3.6, a minimal step ([1, 1]) 0.31 against 0.53-0.58;
+ * one thread alone on one CPU shows most of it after a sleep (the CPU idle)
+ * against a busy wait of that length (File.write +2-3 us): what the work
+ * had in the CPU's caches went cold while the virtual CPU was halted, more
+ * than the other CPU's writes cost (docs/validate.md, "Work after an idle
+ * CPU runs cold").  The model charges it to a thread's
+ * first such work after it arrives on an idle core (machine keys
+ * compute_after_idle, method_after_idle).  A round is two runs of the Ruby
+ * (rrun_handoff_work_ns), on the first CPU and then on the first two, back
+ * to back; a sample is a two-CPU sample less the one-CPU run's median. */
+#define CROSS_SAMPLES 9
+static void handoff_cross(struct calib_ctx *c, const struct rrun_opts *o)
+{
+    static const enum calib_id ids[RRUN_WORKS] = { CALIB_RUBY_CROSS_COMPUTE, CALIB_RUBY_CROSS_MTIME,
+                                                    CALIB_RUBY_CROSS_WRITE };
+    if (c->cpu1 < 0) {
+        calib_skip_ids(c, ids, RRUN_WORKS, "one CPU in the affinity mask: no other CPU to hand off from");
+        return;
+    }
+    double one[CROSS_SAMPLES * RRUN_WORKS], two[CROSS_SAMPLES * RRUN_WORKS];
+    int n = c->o->quick ? 3 : CROSS_SAMPLES;
+    struct calib_kinds k;
+    calib_kinds_start(&k, c, ids, RRUN_WORKS, RRUN_WORK_WRITE, 3.0, c->min_rounds);
+    int rc;
+    do {
+        rc = rrun_handoff_work_ns(o, one, n, c->err, c->errlen);
+        if (rc == GV_OK) rc = calib_pin_self_pair(c);
+        if (rc == GV_OK) {
+            rc = rrun_handoff_work_ns(o, two, n, c->err, c->errlen);
+            int back = calib_pin_self(c, c->cpu0);
+            if (rc == GV_OK) rc = back;
+        }
+        for (int w = 0; rc == GV_OK && w < RRUN_WORKS; w++) {
+            double s[CROSS_SAMPLES], base, q1, q3;
+            for (int i = 0; i < n; i++) s[i] = one[i * RRUN_WORKS + w];
+            rc = calib_summarise(s, n, &base, &q1, &q3);
+            for (int i = 0; rc == GV_OK && i < n; i++) calib_kinds_add(&k, w, two[i * RRUN_WORKS + w] - base);
+        }
+    } while (rc == GV_OK && calib_kinds_round_end(&k));
+    calib_kinds_finish(&k, c, rc);
+}
+
 void calib_bench_ruby(struct calib_ctx *c)
 {
     static const enum calib_id ids[] = { CALIB_RUBY_INSN, CALIB_RUBY_FILE_MTIME_EXTRA, CALIB_RUBY_FILE_WRITE_EXTRA,
@@ -175,7 +223,8 @@ void calib_bench_ruby(struct calib_ctx *c)
                                          CALIB_RUBY_SWEEP_BODY, CALIB_RUBY_SWEEP_SLOT, CALIB_RUBY_MARK_BASE,
                                          CALIB_RUBY_MARK_PAGE, CALIB_RUBY_MARK_THREAD, CALIB_RUBY_MARK_OBJECT,
                                          CALIB_RUBY_ALLOC, CALIB_RUBY_GC_GAP_1MS, CALIB_RUBY_GC_GAP_3MS,
-                                         CALIB_RUBY_GC_GAP_10MS, CALIB_RUBY_GC_GAP_30MS };
+                                         CALIB_RUBY_GC_GAP_10MS, CALIB_RUBY_GC_GAP_30MS, CALIB_RUBY_CROSS_COMPUTE,
+                                         CALIB_RUBY_CROSS_MTIME, CALIB_RUBY_CROSS_WRITE };
     const int nids = (int)(sizeof ids / sizeof *ids);
     if (c->o->no_ruby) {
         calib_skip_ids(c, ids, nids, "--no-ruby");
@@ -198,4 +247,5 @@ void calib_bench_ruby(struct calib_ctx *c)
     method_gaps(c, &o);
     gc_costs(c, &o);
     gc_gaps(c, &o);
+    handoff_cross(c, &o);
 }

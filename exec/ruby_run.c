@@ -735,6 +735,44 @@ int rrun_gc_gap_ns(const struct rrun_opts *o, const long long *gaps_ns, int ngap
                         ngaps, err, errlen);
 }
 
+/* Two threads pass a token through two queues, PER times each per sample
+ * and kind; each times one call of the kind's work right after taking the
+ * token (the other made the same call just before it passed the token),
+ * and a sample is the median of the 2 x PER calls. */
+static const char handoff_work_script[] =
+    "GV_STAT = ARGV[0]\n"
+    "GV_WORK = [-> { [1, 1] }, -> { File.mtime(GV_STAT) }, -> { File.write(GV_NULL, \"0\") }]\n"
+    "def gv_handoff_work(w, per)\n"
+    "  q = [Thread::Queue.new, Thread::Queue.new]\n"
+    "  d = Array.new(2 * per, 0)\n"
+    "  th = [0, 1].map do |me|\n"
+    "    Thread.new do\n"
+    "      i = me\n"
+    "      while i < 2 * per\n"
+    "        q[me].pop\n"
+    "        t0 = gv_now\n"
+    "        w.call\n"
+    "        d[i] = gv_now - t0\n"
+    "        q[1 - me].push(true)\n"
+    "        i += 2\n"
+    "      end\n"
+    "    end\n"
+    "  end\n"
+    "  q[0].push(true)\n"
+    "  th.each(&:join)\n"
+    "  d.sort[per]\n"
+    "end\n"
+    "GV_WORK.each { |w| gv_handoff_work(w, 100) }\n"
+    "print Array.new(%d) { GV_WORK.map { |w| gv_handoff_work(w, 300) }.join(' ') }.join(' ')\n";
+
+int rrun_handoff_work_ns(const struct rrun_opts *o, double *samples, int n, char *err, size_t errlen)
+{
+    if (n < 1 || n > 1000) return gv_fail(err, errlen, GV_EINVAL, "rrun_handoff_work_ns: %d samples", n);
+    const char *path = o && o->stat_path ? o->stat_path : "/";
+    return ruby_samples(o, handoff_work_script, sizeof handoff_work_script, "the hand-off loop", path, NULL, NULL,
+                        false, samples, n, RRUN_WORKS, err, errlen);
+}
+
 /* ---- settings ------------------------------------------------------------- */
 
 /* Whether prog (blocks' bodies included) has an op of this kind; with

@@ -134,6 +134,18 @@ int rrun_gc_costs_ns(const struct rrun_opts *o, struct rrun_gc_costs *samples, i
 int rrun_gc_gap_ns(const struct rrun_opts *o, const long long *gaps_ns, int ngaps, double *samples, int n, char *err,
                    size_t errlen);
 
+/* The kinds of work rrun_handoff_work_ns times, in its order. */
+enum rrun_work { RRUN_WORK_COMPUTE, RRUN_WORK_MTIME, RRUN_WORK_WRITE, RRUN_WORKS };
+
+/* n samples (1..1000) of each kind of work (a minimal Ruby step, [1, 1];
+ * File.mtime(o->stat_path); File.write of /dev/null), each the median ns of
+ * one call of it made right after the thread took a token through a
+ * Thread::Queue from a thread that had just made the same call:
+ * samples[k * RRUN_WORKS + w].  One run of the Ruby, on the CPUs the
+ * calling thread may use (its children inherit them: one CPU, or two).
+ * Errors as rrun_insn_ns. */
+int rrun_handoff_work_ns(const struct rrun_opts *o, double *samples, int n, char *err, size_t errlen);
+
 /* Lines on what only this backend reports (the Ruby, its calibration, GC,
  * instructions), after summary_write's. */
 void rrun_summary_write(FILE *f, const struct rrun_report *rep);

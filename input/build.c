@@ -609,10 +609,12 @@ static void build_syscall_costs(const struct bctx *b)
         const cJSON *v = sch_find(&sch_syscalls, scn_call_names[c]) ? sch_machine_syscall(b->d, scn_call_names[c])
                                                                      : NULL;
         m->syscall_cost[c] = v ? sch_dur(b->d->pos, v) : SCN_DUR_UNSET;
-        const cJSON *w = sch_machine_method_work(b->d, false, scn_call_names[c]);
+        const cJSON *w = sch_machine_call_key(b->d, &sch_method_work, scn_call_names[c]);
         m->method_work_cost[c] = w ? sch_dur(b->d->pos, w) : SCN_DUR_UNSET;
-        w = sch_machine_method_work(b->d, true, scn_call_names[c]);
+        w = sch_machine_call_key(b->d, &sch_method_work_after, scn_call_names[c]);
         m->method_work_after_cost[c] = w ? sch_dur(b->d->pos, w) : SCN_DUR_UNSET;
+        w = sch_machine_call_key(b->d, &sch_method_after_idle, scn_call_names[c]);
+        m->method_after_idle_cost[c] = w ? sch_dur(b->d->pos, w) : 0;
     }
 }
 

@@ -141,6 +141,9 @@ struct scn_machine {
     /* threads and the garbage collector (models/thread.c, core/heap.h) */
     sim_time thread_create;     /* "thread_create": Thread.new, paid by the creating thread */
     sim_time alloc_object;      /* "alloc_object": an alloc op's CPU per object (Object.new) */
+    sim_time compute_after_idle; /* "compute_after_idle": what a compute op costs more as its
+                                  * thread's first work after it arrived on an idle core
+                                  * (models/thread.c) */
     sim_time gc_mark_base;      /* "gc_mark_base": a minor GC's fixed marking cost (roots) */
     sim_time gc_mark_per_object;/* "gc_mark_per_object": marking one live object */
     sim_time gc_mark_per_page;  /* "gc_mark_per_page": a marking's visit of one heap page */
@@ -162,6 +165,11 @@ struct scn_machine {
      * takes it.  "method_work_after" the same after the call (a syscall
      * op's "method_work_after": "machine"). */
     sim_time method_work_cost[CALL_COUNT], method_work_after_cost[CALL_COUNT];
+    /* "method_after_idle": {"stat": ..., "open_devnull": ...}: what that Ruby
+     * method costs more as its thread's first after it arrived on an idle
+     * core (models/thread.c); 0 where the profile gives none.  A syscall op
+     * with "method_work": "machine" (a Ruby method) takes it. */
+    sim_time method_after_idle_cost[CALL_COUNT];
 };
 
 /* ---- runtime (JSON "runtime") ------------------------------------------- */

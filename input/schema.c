@@ -89,6 +89,15 @@ static const struct sch_key method_work_keys[] = {
 };
 const struct sch_obj sch_method_work = { "method_work", method_work_keys, NKEYS(method_work_keys) };
 const struct sch_obj sch_method_work_after = { "method_work_after", method_work_keys, NKEYS(method_work_keys) };
+/* "method_after_idle": what that method costs more as its thread's first
+ * work after it arrived on an idle core (`gvlsim calibrate`: right after a
+ * hand-off from a thread on the other CPU, less on one CPU): "stat"
+ * File.mtime's, "open_devnull" File.write's whole (its first call).
+ * Optional: a call without a key adds nothing.  The builder fills
+ * scn_machine.method_after_idle_cost; a syscall op with "method_work":
+ * "machine" takes it (models/thread.c). */
+const struct sch_obj sch_method_after_idle = { "method_after_idle", method_work_keys,
+                                               NKEYS(method_work_keys) };
 
 /* "profile" first: sch_machine_profile is this table without it. */
 static const struct sch_key machine_keys[] = {
@@ -177,6 +186,7 @@ static const struct sch_key machine_keys[] = {
     M_DUR("coroutine_switch", "0.3us", coroutine_switch),
     M_DUR("thread_create", "6us", thread_create),
     M_DUR("alloc_object", "0ns", alloc_object),
+    M_DUR("compute_after_idle", "0ns", compute_after_idle),
     M_DUR("gc_mark_base", "43us", gc_mark_base),
     M_DUR("gc_mark_per_object", "15ns", gc_mark_per_object),
     M_DUR("gc_mark_per_page", "0ns", gc_mark_per_page),
@@ -188,6 +198,7 @@ static const struct sch_key machine_keys[] = {
     { .name = "syscalls", .kind = SCH_OBJECT, .obj = &sch_syscalls, .off = SCH_NOFF },
     { .name = "method_work", .kind = SCH_OBJECT, .obj = &sch_method_work, .off = SCH_NOFF },
     { .name = "method_work_after", .kind = SCH_OBJECT, .obj = &sch_method_work_after, .off = SCH_NOFF },
+    { .name = "method_after_idle", .kind = SCH_OBJECT, .obj = &sch_method_after_idle, .off = SCH_NOFF },
     { .name = "calibration", .kind = SCH_OBJECT, .obj = &calibration_obj, .off = SCH_NOFF },
 };
 _Static_assert(NKEYS(machine_keys) <= SCH_MAX_KEYS, "raise SCH_MAX_KEYS");
@@ -1403,9 +1414,8 @@ const cJSON *sch_machine_syscall(const struct sch_doc *d, const char *call)
     return machine_member(d, "syscalls", call);
 }
 
-const cJSON *sch_machine_method_work(const struct sch_doc *d, bool after, const char *call)
+const cJSON *sch_machine_call_key(const struct sch_doc *d, const struct sch_obj *o, const char *call)
 {
-    const struct sch_obj *o = after ? &sch_method_work_after : &sch_method_work;
     return sch_find(o, call) ? machine_member(d, o->what, call) : NULL;
 }
 
@@ -1491,7 +1501,7 @@ static void check_method_work(struct vctx *c, const cJSON *mw, bool after, const
         report(c, mw, 0, "\"machine\": no Ruby method's work is measured for call \"%s\" (machine.%s has "
                "\"stat\", File.mtime, and \"open_devnull\", \"write_devnull\" and \"close\", File.write): give "
                "the op a duration", name, key);
-    else if (!sch_machine_method_work(c->d, after, name)) {
+    else if (!sch_machine_call_key(c->d, after ? &sch_method_work_after : &sch_method_work, name)) {
         machine_what(c, what, sizeof what);
         report(c, mw, 0, "\"machine\": %s has no Ruby method work for call \"%s\" (machine.%s.%s): "
                "measure it with gvlsim calibrate (with a Ruby), set it (--set machine.%s.%s=DURATION), "

@@ -100,7 +100,7 @@ extern const struct sch_obj sch_syscalls;
  * name whose Ruby method's work `gvlsim calibrate` measures ("stat";
  * File.write's "open_devnull", "write_devnull", "close"), before and after
  * the call. */
-extern const struct sch_obj sch_method_work, sch_method_work_after;
+extern const struct sch_obj sch_method_work, sch_method_work_after, sch_method_after_idle;
 /* The other objects, for their defaults. */
 extern const struct sch_obj sch_scenario, sch_queue, sch_ractor, sch_thread, sch_generator;
 const struct sch_obj *sch_op(int kind);   /* enum scn_op_kind */
@@ -119,9 +119,10 @@ struct sch_doc {
 const cJSON *sch_machine_syscall(const struct sch_doc *d, const char *call);
 /* machine.KEY of the scenario, else of its profile file, else NULL. */
 const cJSON *sch_machine_member(const struct sch_doc *d, const char *key);
-/* The same for the Ruby method's work around the call: machine.method_work.CALL
- * (before it), machine.method_work_after.CALL (after). */
-const cJSON *sch_machine_method_work(const struct sch_doc *d, bool after, const char *call);
+/* The same for a Ruby method's figure by its call, machine.OBJ.CALL:
+ * sch_method_work (its work before the call), sch_method_work_after (after
+ * it), sch_method_after_idle (what it costs more first after an idle core). */
+const cJSON *sch_machine_call_key(const struct sch_doc *d, const struct sch_obj *o, const char *call);
 
 /* Validate everything; GV_OK, GV_EINVAL (diagnostics added) or GV_ENOMEM. */
 int sch_validate(const struct sch_doc *d, struct diag_list *diags);

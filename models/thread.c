@@ -146,6 +146,44 @@ static void compute_done(struct mach_task *t, void *ctx)
     th_step(th);
 }
 
+/* Work right after an idle CPU runs cold.  A thread that arrives on a
+ * core that was idle finds there little of what its work had in the
+ * caches: on the Intel Xeon guest (Firecracker, Ruby 3.1.2, 2026-12-06) a
+ * File.write of /dev/null took 5.2-5.5 us right after a Thread::Queue
+ * hand-off from a thread on the same CPU and 8.3-9.1 us after one from a
+ * thread on the other CPU (its own CPU idle meanwhile), and one thread
+ * alone 2-3 us more after a sleep than after a busy wait as long; a C
+ * loop of the same calls, 0.1 us (docs/validate.md, "Work after an idle CPU
+ * runs cold").  The machine marks each arrival on an idle core
+ * (mach_task.after_idle, all bits set); the thread's first work of each
+ * kind after it pays that kind's figure as measured by gvlsim calibrate
+ * (machine.compute_after_idle, machine.method_after_idle by the call of a
+ * syscall op whose Ruby method is the machine's, "method_work":
+ * "machine"), once.  A method's figure holds the interpreter's own (the
+ * step's: compute_after_idle), which it clears as well; a method without a
+ * figure (File.write's write and close) pays the interpreter's. */
+enum { AFTER_IDLE_COMPUTE = 1u };
+#define AFTER_IDLE_CALL(call) (2u << (call))
+_Static_assert(2u << (CALL_COUNT - 1) <= UINT8_MAX, "mach_task.after_idle holds a bit per call");
+
+static sim_time compute_after_idle(struct rb_thread *th)
+{
+    if (!(th->nt->after_idle & AFTER_IDLE_COMPUTE)) return 0;
+    th->nt->after_idle &= (uint8_t)~AFTER_IDLE_COMPUTE;
+    return rb_machine_of(th)->compute_after_idle;
+}
+
+static sim_time method_after_idle(struct rb_thread *th, const struct scn_op *op)
+{
+    if (!op->u.syscall.method_work_machine) return 0;  /* not the machine's Ruby method */
+    sim_time x = rb_machine_of(th)->method_after_idle_cost[op->u.syscall.call];
+    if (x <= 0) return compute_after_idle(th);  /* no figure of its own: the interpreter's */
+    unsigned bit = AFTER_IDLE_CALL(op->u.syscall.call);
+    if (!(th->nt->after_idle & bit)) return 0;
+    th->nt->after_idle &= (uint8_t)~(bit | AFTER_IDLE_COMPUTE);
+    return x;
+}
+
 static void run_compute(struct rb_thread *th, sim_time d)
 {
     th->in_compute = true;
@@ -178,6 +216,7 @@ static void syscall_after_work_done(struct mach_task *t, void *ctx)
 static void syscall_end(struct rb_thread *th)
 {
     sim_time w = core_method_work_after(th->op, rb_machine_of(th)->work_scale);
+    if (th->nt->after_idle) w += compute_after_idle(th);  /* woken for the GVL after the call */
     if (w > 0) {
         th_burst(th, w, syscall_after_work_done);
         return;
@@ -261,6 +300,7 @@ static void method_work_done(struct mach_task *t, void *ctx)
 static void run_syscall(struct rb_thread *th, const struct scn_op *op)
 {
     sim_time w = core_method_work(op, rb_machine_of(th)->work_scale);
+    if (th->nt->after_idle) w += method_after_idle(th, op);
     if (w > 0) {
         th_burst(th, w, method_work_done);
         return;
@@ -463,9 +503,11 @@ void th_step(struct rb_thread *th)
                             op->u.compute.insns, op->path);
                     return;
                 }
+                if (th->nt->after_idle) w += compute_after_idle(th);
                 run_compute(th, w);
             } else {
                 sim_time d = core_compute_dur(&th->core, op, rb_machine_of(th)->work_scale);
+                if (th->nt->after_idle) d += compute_after_idle(th);
                 if (th_dur_in_range(th, op, d)) run_compute(th, d);
             }
             return;

@@ -101,6 +101,7 @@ int vm_init(struct vm *vm, const struct scenario *scn, struct sim_engine *eng, c
         .steal_nlen = scn->machine.hidden_steal_len.n,
         .expiry_stalls = scn->machine.timer_stall != SCN_DUR_UNSET && scn->machine.timer_stall > 0,
         .wake_return = vm_chain_wait(&scn->machine),
+        .mark_after_idle = vm_after_idle_charged(&scn->machine),
         .seed = scn->seed,
         .speed_f = scn->machine.speed_levels,
         .speed_dwell = scn->machine.speed_dwell.v,

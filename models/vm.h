@@ -447,6 +447,16 @@ static inline sim_time vm_chain_wait(const struct scn_machine *m)
     return m->futex_wake_chain - m->futex_wake_none;
 }
 
+/* Whether the profile charges work after an idle core (models/thread.c,
+ * compute_after_idle): the machine then marks such arrivals. */
+static inline bool vm_after_idle_charged(const struct scn_machine *m)
+{
+    if (m->compute_after_idle > 0) return true;
+    for (int c = 0; c < CALL_COUNT; c++)
+        if (m->method_after_idle_cost[c] > 0) return true;
+    return false;
+}
+
 /* The waker's CPU cost of a futex wake that mach_wake answered with `woke`
  * (called right after it): futex_wake, plus wake_ipi when another core had
  * to be interrupted, and wake_ipi_extra when that core had idled long

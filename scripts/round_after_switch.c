@@ -10,18 +10,26 @@
  *   cc -O2 -pthread -o round_after_switch scripts/round_after_switch.c
  *   ./round_after_switch [ROUNDS [CPU]]
  *
- * Both threads are pinned to one CPU (CPU, default 0).  A round is
- * open("/dev/null") + write(1 byte) + close, then a user loop over a
- * 8 KiB buffer of the thread's own (a fixed number of iterations, not a
- * timed spin: its time is what a cold cache costs).  Modes:
+ * Both threads are pinned to one CPU (CPU, default 0), or in the cross mode
+ * to CPU and the next.  A round is open("/dev/null") + write(1 byte) +
+ * close, then a user loop over a 8 KiB buffer of the thread's own and one
+ * over a 8 KiB buffer both threads' rounds work on (a fixed number of
+ * iterations each, not a timed spin: its time is what a cold cache
+ * costs).  Modes:
  *   alone   thread A makes its rounds back to back, B asleep all along;
  *   switch  A and B take turns through a futex token on the one CPU: each
  *           makes a round, passes the token (FUTEX_WAKE) and sleeps until
  *           it is back (FUTEX_WAIT), as the chain's threads do; the other
  *           thread's round touches TOUCH bytes of its own between (0,
- *           64 KiB, 1 MiB: what the other thread's work evicts).
- * Prints A's round, its calls and its loop: median (10th-90th percentile)
- * ns; switch minus alone is what being switched in costs a round. */
+ *           64 KiB, 1 MiB: what the other thread's work evicts);
+ *   cross   the same turns with A and B on two CPUs: each CPU idles while
+ *           the other's thread makes its round (the 2-CPU loops' case).
+ * Prints A's round, its calls, its own loop and the shared loop: median
+ * (10th-90th percentile) ns; switch minus alone is what being switched in
+ * costs a round, cross minus switch what a round costs more after an idle
+ * CPU (on the Intel Xeon guest of 2026-12-06: the calls 0.3-0.9 us, the
+ * loops within noise - where Ruby's File.write took 3 us more:
+ * docs/validate.md, "Work after an idle CPU runs cold"). */
 #define _GNU_SOURCE
 #include <fcntl.h>
 #include <linux/futex.h>
@@ -35,13 +43,14 @@
 
 #include "probe.h"
 
-enum { OWN = 8192, LOOP = 2000 };
+enum { OWN = 8192, SHARED = 8192, LOOP = 2000 };
 
 struct run {
-    int rounds, cpu, alone;
+    int rounds, cpu, alone, cross;
     size_t touch;               /* bytes the other thread touches a round */
     _Atomic int turn;
-    long long *round, *calls, *loop;  /* thread 0's, per round */
+    unsigned char *shared;      /* SHARED bytes both threads' rounds work on */
+    long long *round, *calls, *loop, *sloop;  /* thread 0's, per round */
 };
 
 struct arg {
@@ -84,7 +93,7 @@ static void *player(void *p)
 {
     struct arg *a = p;
     struct run *r = a->r;
-    allow(r->cpu, -1);
+    allow(r->cross ? r->cpu + a->me : r->cpu, -1);
     unsigned char *own = mem(OWN), *other = mem(r->touch);
     unsigned sink = 0;
     if (!own || !other) return NULL;
@@ -97,13 +106,16 @@ static void *player(void *p)
         calls();
         long long t1 = now_ns();
         sink += work(own, OWN, (unsigned)i);
+        long long t2 = now_ns();
+        sink += work(r->shared, SHARED, (unsigned)i);
+        long long t3 = now_ns();
         if (a->me == 1)
             for (size_t at = 0; at < r->touch; at += 64) other[at] = (unsigned char)(other[at] + 1);
-        long long t2 = now_ns();
         if (a->me == 0) {
-            r->round[i] = t2 - t0;
+            r->round[i] = t3 - t0;
             r->calls[i] = t1 - t0;
             r->loop[i] = t2 - t1;
+            r->sloop[i] = t3 - t2;
         }
         if (!r->alone) {
             atomic_store(&r->turn, 1 - a->me);
@@ -127,10 +139,12 @@ static int run_one(struct run *r)
     atomic_store(&r->turn, 0);
     if (run_two(player, &a[0], &a[1]) != 0) return -1;
     if (r->alone) printf("alone                ");
+    else if (r->cross) printf("cross, CPUs %d and %d  ", r->cpu, r->cpu + 1);
     else printf("switch, other %4zu KiB", r->touch / 1024);
     show("round", r->round, r->rounds);
     show("calls", r->calls, r->rounds);
     show("loop", r->loop, r->rounds);
+    show("shared loop", r->sloop, r->rounds);
     printf("\n");
     return 0;
 }
@@ -145,16 +159,19 @@ int main(int argc, char **argv)
     r.round = malloc((size_t)r.rounds * sizeof *r.round);
     r.calls = malloc((size_t)r.rounds * sizeof *r.calls);
     r.loop = malloc((size_t)r.rounds * sizeof *r.loop);
-    if (!r.round || !r.calls || !r.loop) {
+    r.sloop = malloc((size_t)r.rounds * sizeof *r.sloop);
+    r.shared = mem(SHARED);
+    if (!r.round || !r.calls || !r.loop || !r.sloop || !r.shared) {
         perror("round_after_switch");
         return 1;
     }
     printf("thread A's round on CPU %d: median (10th-90th percentile) ns; %d rounds\n", r.cpu, r.rounds);
-    static const size_t touch[] = { 0, 64 << 10, 1 << 20 };
-    /* alone and switched interleaved, twice */
+    static const size_t touch[] = { 0, 64 << 10, 1 << 20, 0 };
+    /* alone, switched and crossed interleaved, twice */
     for (int rep = 0; rep < 2; rep++)
-        for (int m = 0; m < 4; m++) {
+        for (int m = 0; m < 5; m++) {
             r.alone = m == 0;
+            r.cross = m == 4;
             r.touch = m == 0 ? 0 : touch[m - 1];
             if (run_one(&r) != 0) {
                 perror("round_after_switch: pthread_create");
@@ -164,5 +181,7 @@ int main(int argc, char **argv)
     free(r.round);
     free(r.calls);
     free(r.loop);
+    free(r.sloop);
+    free(r.shared);
     return 0;
 }

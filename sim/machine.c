@@ -566,6 +566,7 @@ static void ask_resched(struct machine *m, struct mach_core *c, sim_time delay)
 static inline __attribute__((always_inline)) void begin_arrival(struct machine *m, struct mach_core *c, struct mach_task *t,
                           enum mach_core_state how, sim_time cost)
 {
+    if (how == CORE_WAKING && m->p.mark_after_idle) t->after_idle = UINT8_MAX;
     idle_mark(m, c, false);
     core_set(m, c, how, t);
     t->state = MT_ARRIVING;

@@ -167,6 +167,9 @@ struct mach_task {
     sim_time interrupt_delay;
     sim_time wake_return;    /* the return of its FUTEX_WAIT, paid in its next switch-in
                               * (set by a MACH_WAKE_CHAIN wake: mach_params.wake_return) */
+    uint8_t after_idle;      /* the kinds of work (its owner's bits) it has not done since it
+                              * last arrived on an idle core: all set at such an arrival
+                              * (mach_params.mark_after_idle), cleared by its owner */
 
     double burst_f;          /* co-running cores: the factor the burst's end was planned with */
     /* its rated burst's state (mach_burst_rated), from the machine's pool
@@ -251,6 +254,7 @@ struct mach_params {
     sim_time wake_return;   /* the sleeper's own share of a one-core futex hand-off: its
                              * FUTEX_WAIT, charged to it as it is switched back in after a
                              * MACH_WAKE_CHAIN wake (0: the waker pays the whole hand-off) */
+    bool mark_after_idle;   /* set mach_task.after_idle on every arrival on an idle core */
     uint64_t seed;          /* for the wake-latency and gap draws */
     /* a core's speed levels: work takes speed_f[i] times as long while the
      * core is at level i, which lasts an exponential time of mean

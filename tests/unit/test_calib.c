@@ -440,6 +440,30 @@ static void test_map(void)
     ASSERT_EQ(dur(&p, "method_work_after.close"), 0);
     ASSERT_EQ(dur(&p, "method_work_after.stat"), 462 * SIM_NS);
     set(&r, CALIB_RUBY_WRITE_AFTER, 591, 582, 601);
+    /* compute_after_idle and method_after_idle: the work after a hand-off
+     * from the other CPU less on one CPU, as measured (a negative figure,
+     * noise on a small one, floored at 0); not measured (no Ruby, one CPU):
+     * not written, and a Ruby-only profile holds them */
+    ASSERT(!calib_profile_key(&p, "compute_after_idle") && !calib_profile_key(&p, "method_after_idle.stat") &&
+           !calib_profile_key(&p, "method_after_idle.open_devnull"));
+    set(&r, CALIB_RUBY_CROSS_COMPUTE, 339.5, 299, 384);   /* the Intel Xeon guest, 2026-12-06 */
+    set(&r, CALIB_RUBY_CROSS_MTIME, 1230, 1050, 1440);
+    set(&r, CALIB_RUBY_CROSS_WRITE, 2849, 2480, 3390);
+    calib_map(&r, &h, &p);
+    ASSERT_EQ(dur(&p, "compute_after_idle"), 340 * SIM_NS);   /* 3 digits */
+    ASSERT_EQ(dur(&p, "method_after_idle.stat"), 1230 * SIM_NS);
+    ASSERT_EQ(dur(&p, "method_after_idle.open_devnull"), 2850 * SIM_NS);
+    ASSERT(!calib_profile_key(&p, "method_after_idle.write_devnull"));
+    ASSERT(calib_profile_key(&p, "method_after_idle.stat")->measured);
+    ASSERT(strstr(calib_profile_key(&p, "method_after_idle.open_devnull")->how, "ruby_cross_write_ns 2849 ns"));
+    ASSERT(calib_is_ruby_key("compute_after_idle") && calib_is_ruby_key("method_after_idle.stat"));
+    set(&r, CALIB_RUBY_CROSS_COMPUTE, -12, -40, 20);
+    calib_map(&r, &h, &p);
+    ASSERT_EQ(dur(&p, "compute_after_idle"), 0);
+    r.m[CALIB_RUBY_CROSS_COMPUTE].measured = r.m[CALIB_RUBY_CROSS_MTIME].measured = false;
+    r.m[CALIB_RUBY_CROSS_WRITE].measured = false;
+    calib_map(&r, &h, &p);
+    ASSERT(!calib_profile_key(&p, "compute_after_idle") && !calib_profile_key(&p, "method_after_idle.open_devnull"));
     /* gc_free_body: the sweep's extra per dead env or Proc, as measured;
      * not measured: 0 (the schema's default), said so */
     set(&r, CALIB_RUBY_SWEEP_BODY, 22.3582, 20.6605, 22.5042);  /* the v1147 guest, 14:59 UTC */
@@ -1054,6 +1078,25 @@ static void test_ruby_method(void)
     }
 }
 
+/* The work after a hand-off: a Ruby that does not exist is GV_EUNSUP, no
+ * samples GV_EINVAL; the Ruby on PATH answers each kind in every sample,
+ * more than a clock read and less than a ms, a File.write more than the
+ * minimal step. */
+static void test_ruby_handoff_work(void)
+{
+    char err[GV_ERRLEN];
+    double s[2 * RRUN_WORKS];
+    struct rrun_opts bad = { .ruby = "/nonexistent/ruby" };
+    ASSERT_EQ(rrun_handoff_work_ns(&bad, s, 2, err, sizeof err), GV_EUNSUP);
+    ASSERT_EQ(rrun_handoff_work_ns(NULL, s, 0, err, sizeof err), GV_EINVAL);
+    struct rrun_opts o = { .stat_path = "docs/calibrate.md" };
+    int rc = rrun_handoff_work_ns(&o, s, 2, err, sizeof err);
+    if (rc != GV_OK) fprintf(stderr, "%s\n", err);
+    ASSERT_EQ(rc, GV_OK);
+    for (int i = 0; i < 2 * RRUN_WORKS; i++) ASSERT(s[i] > 10 && s[i] < 1e6);
+    for (int k = 0; k < 2; k++) ASSERT(s[k * RRUN_WORKS + RRUN_WORK_WRITE] > s[k * RRUN_WORKS + RRUN_WORK_COMPUTE]);
+}
+
 /* Where the methods' CPU falls between their calls: the Ruby on PATH, with
  * the preload library, answers each gap in every sample, each more than a
  * few ns (a clock read) and less than 100 us; a Ruby that does not exist is
@@ -1168,6 +1211,7 @@ int main(void)
     RUN(test_ruby_insn);
     RUN(test_ruby_method);
     RUN(test_ruby_method_gaps);
+    RUN(test_ruby_handoff_work);
     RUN(test_ruby_gc);
     TEST_DONE();
 }

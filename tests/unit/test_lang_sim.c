@@ -474,6 +474,42 @@ static void test_syscall_method_work_after(void)
     run_free(&r);
 }
 
+/* Work after an idle core (machine.compute_after_idle, method_after_idle):
+ * a thread that sleeps before each of 100 iterations arrives on an idle
+ * core each time; its first Ruby work after pays once per kind - the
+ * machine's File.mtime its method's figure (which holds the interpreter's:
+ * the compute after it pays none), or without one the interpreter's.
+ * Without the keys nothing; a thread that never idles pays once, at its
+ * start. */
+static void test_after_idle(void)
+{
+    struct run r;
+    RUN_SETS(LANG "after_idle.json", &r, "seed=1");
+    ASSERT_EQ(r.rc, GV_OK);
+    sim_time run0 = r.m.state_time[TS_RUNNING];
+    ASSERT_EQ(run0, 100 * 3 * SIM_US);  /* the method's 2 us, the compute's 1 us */
+    run_free(&r);
+    RUN_SETS(LANG "after_idle.json", &r, "machine.compute_after_idle=1us");
+    ASSERT_EQ(r.rc, GV_OK);
+    ASSERT_EQ(r.m.state_time[TS_RUNNING] - run0, 100 * 1 * SIM_US);
+    run_free(&r);
+    RUN_SETS(LANG "after_idle.json", &r, "machine.compute_after_idle=1us", "machine.method_after_idle.stat=3us");
+    ASSERT_EQ(r.rc, GV_OK);
+    ASSERT_EQ(r.m.state_time[TS_RUNNING] - run0, 100 * 3 * SIM_US);
+    ASSERT_EQ(r.m.syscalls, 100);
+    run_free(&r);
+    /* a 50 us compute instead of the sleep: one idle core, at the start */
+    RUN_SETS(LANG "after_idle.json", &r, "ractors.0.threads.0.program.0.body.0.op=compute");
+    ASSERT_EQ(r.rc, GV_OK);
+    run0 = r.m.state_time[TS_RUNNING];
+    run_free(&r);
+    RUN_SETS(LANG "after_idle.json", &r, "ractors.0.threads.0.program.0.body.0.op=compute",
+             "machine.compute_after_idle=1us", "machine.method_after_idle.stat=3us");
+    ASSERT_EQ(r.rc, GV_OK);
+    ASSERT_EQ(r.m.state_time[TS_RUNNING] - run0, (1 + 3) * SIM_US);
+    run_free(&r);
+}
+
 /* The gc op: a GC start of the given length, in state gc for exactly that
  * long and counted once; the other thread of its Ractor, ready meanwhile,
  * waits for the GVL through it.  With a second Ractor it takes one barrier,
@@ -700,6 +736,7 @@ int main(void)
     RUN(test_gc_op);
     RUN(test_syscall_method_work);
     RUN(test_syscall_method_work_after);
+    RUN(test_after_idle);
     RUN(test_two_threads_per_ractor_every_policy);
     RUN(test_objspace_accesses);
     RUN(test_gc_free_body);
