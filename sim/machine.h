@@ -132,7 +132,10 @@ struct mach_task {
     /* Hot first: what every wake, arrival, burst and block reads or writes
      * fits two cache lines (128 bytes); with many threads each task is
      * cold by its turn and every further line is a miss (docs/bench.md). */
-    enum mach_task_state state;
+    enum mach_task_state state : 8;
+    uint8_t after_idle;      /* the kinds of work (its owner's bits) it has not done since it
+                              * last arrived on an idle core: all set at such an arrival
+                              * (mach_params.mark_after_idle), cleared by its owner */
     int core;       /* core it runs/queues/arrives on, or -1 */
     int last_core;  /* core it last ran on (placement), -1 if never */
     bool wakeup_preempt;     /* fifo: preempts a busy core when woken */
@@ -167,9 +170,6 @@ struct mach_task {
     sim_time interrupt_delay;
     sim_time wake_return;    /* the return of its FUTEX_WAIT, paid in its next switch-in
                               * (set by a MACH_WAKE_CHAIN wake: mach_params.wake_return) */
-    uint8_t after_idle;      /* the kinds of work (its owner's bits) it has not done since it
-                              * last arrived on an idle core: all set at such an arrival
-                              * (mach_params.mark_after_idle), cleared by its owner */
 
     double burst_f;          /* co-running cores: the factor the burst's end was planned with */
     /* its rated burst's state (mach_burst_rated), from the machine's pool
