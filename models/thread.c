@@ -156,15 +156,24 @@ static void compute_done(struct mach_task *t, void *ctx)
  * loop of the same calls, 0.1 us (docs/validate.md, "Work after an idle CPU
  * runs cold").  The machine marks each arrival on an idle core
  * (mach_task.after_idle, all bits set); the thread's first work of each
- * kind after it pays that kind's figure as measured by gvlsim calibrate
- * (machine.compute_after_idle, machine.method_after_idle by the call of a
- * syscall op whose Ruby method is the machine's, "method_work":
- * "machine"), once.  A method's figure holds the interpreter's own (the
- * step's: compute_after_idle), which it clears as well; a method without a
- * figure (File.write's write and close) pays the interpreter's. */
-enum { AFTER_IDLE_COMPUTE = 1u };
-#define AFTER_IDLE_CALL(call) (2u << (call))
-_Static_assert(2u << (CALL_COUNT - 1) <= UINT8_MAX, "mach_task.after_idle holds a bit per call");
+ * kind after it pays that kind's figure as measured by gvlsim calibrate,
+ * once: Ruby code (a compute) machine.compute_after_idle, a Ruby method of
+ * the machine's ("method_work": "machine") machine.method_after_idle by
+ * the call that begins it - File.mtime's stat, File.write's open of its
+ * open/write/close triple.  A method's figure holds the interpreter's own:
+ * it clears that kind too, or pays less by it when Ruby code paid it first;
+ * a thread that arrives in the middle of a method (back from its open,
+ * say) finds the method begun and pays the interpreter's figure for the
+ * rest of it. */
+enum { AFTER_IDLE_COMPUTE = 1u, AFTER_IDLE_MTIME = 2u, AFTER_IDLE_WRITE = 4u };
+
+/* The Ruby method a call belongs to (its bit), none for a bare call. */
+static const uint8_t after_idle_method[CALL_COUNT] = {
+    [CALL_STAT] = AFTER_IDLE_MTIME,
+    [CALL_OPEN_DEVNULL] = AFTER_IDLE_WRITE,
+    [CALL_WRITE_DEVNULL] = AFTER_IDLE_WRITE,
+    [CALL_CLOSE] = AFTER_IDLE_WRITE,
+};
 
 static sim_time compute_after_idle(struct rb_thread *th)
 {
@@ -175,13 +184,19 @@ static sim_time compute_after_idle(struct rb_thread *th)
 
 static sim_time method_after_idle(struct rb_thread *th, const struct scn_op *op)
 {
-    if (!op->u.syscall.method_work_machine) return 0;  /* not the machine's Ruby method */
+    uint8_t bit = after_idle_method[op->u.syscall.call];
+    if (!op->u.syscall.method_work_machine || !bit) return 0;  /* not the machine's Ruby method */
     sim_time x = rb_machine_of(th)->method_after_idle_cost[op->u.syscall.call];
-    if (x <= 0) return compute_after_idle(th);  /* no figure of its own: the interpreter's */
-    unsigned bit = AFTER_IDLE_CALL(op->u.syscall.call);
-    if (!(th->nt->after_idle & bit)) return 0;
+    if (!(th->nt->after_idle & bit) || x <= 0) {
+        /* the method begun before (or without a figure of its own): the
+         * interpreter's, for what is left of it */
+        th->nt->after_idle &= (uint8_t)~bit;
+        return compute_after_idle(th);
+    }
+    /* the interpreter's part, if its own work paid it since the arrival */
+    sim_time paid = th->nt->after_idle & AFTER_IDLE_COMPUTE ? 0 : rb_machine_of(th)->compute_after_idle;
     th->nt->after_idle &= (uint8_t)~(bit | AFTER_IDLE_COMPUTE);
-    return x;
+    return x > paid ? x - paid : 0;
 }
 
 static void run_compute(struct rb_thread *th, sim_time d)

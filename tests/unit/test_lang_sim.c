@@ -480,7 +480,10 @@ static void test_syscall_method_work_after(void)
  * machine's File.mtime its method's figure (which holds the interpreter's:
  * the compute after it pays none), or without one the interpreter's.
  * Without the keys nothing; a thread that never idles pays once, at its
- * start. */
+ * start, where its compute comes first: the interpreter's figure, then
+ * File.mtime's less it.  Arriving in the middle of File.write (a GVL
+ * waiter woken after its open) it pays the interpreter's figure for the
+ * rest, and its next File.write nothing. */
 static void test_after_idle(void)
 {
     struct run r;
@@ -506,7 +509,18 @@ static void test_after_idle(void)
     RUN_SETS(LANG "after_idle.json", &r, "ractors.0.threads.0.program.0.body.0.op=compute",
              "machine.compute_after_idle=1us", "machine.method_after_idle.stat=3us");
     ASSERT_EQ(r.rc, GV_OK);
-    ASSERT_EQ(r.m.state_time[TS_RUNNING] - run0, (1 + 3) * SIM_US);
+    ASSERT_EQ(r.m.state_time[TS_RUNNING] - run0, (1 + 2) * SIM_US);
+    run_free(&r);
+    /* the middle of File.write: 1 us each time, 3 us once (its first
+     * open, on the idle core it starts on) */
+    RUN_SETS(LANG "after_idle_write.json", &r, "seed=1");
+    ASSERT_EQ(r.rc, GV_OK);
+    run0 = r.m.state_time[TS_RUNNING];
+    run_free(&r);
+    RUN_SETS(LANG "after_idle_write.json", &r, "machine.compute_after_idle=1us",
+             "machine.method_after_idle.open_devnull=3us");
+    ASSERT_EQ(r.rc, GV_OK);
+    ASSERT_EQ(r.m.state_time[TS_RUNNING] - run0, (100 * 1 + 3) * SIM_US);
     run_free(&r);
 }
 
