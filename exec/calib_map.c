@@ -475,9 +475,9 @@ static void method_work_keys(struct calib_profile *p, const struct calib_result 
 /* compute_after_idle and method_after_idle: a Ruby thread's work right
  * after the GVL came to it from a thread on the other CPU, less the same on
  * one CPU (calib_ruby.c handoff_cross): the model charges it to a thread's
- * first such work after it arrives on an idle core.  A method's whole figure goes
- * to its first call (File.write's to open_devnull).  Not measured (no Ruby,
- * one CPU): not written, and the model adds nothing. */
+ * first such work after it arrives on an idle core.  A method's figure is
+ * keyed by the call that begins it (File.write's by open_devnull).  Not
+ * measured (no Ruby, one CPU): not written, and the model adds nothing. */
 static void after_idle_keys(struct calib_profile *p, const struct calib_result *r)
 {
     static const struct { const char *key, *what; enum calib_id id; } keys[] = {

@@ -177,9 +177,9 @@ static void method_gaps(struct calib_ctx *c, const struct rrun_opts *o)
  * against a busy wait of that length (File.write +2-3 us): what the work
  * had in the CPU's caches went cold while the virtual CPU was halted, more
  * than the other CPU's writes cost (docs/validate.md, "Work after an idle
- * CPU runs cold").  The model charges it to a thread's
- * first such work after it arrives on an idle core (machine keys
- * compute_after_idle, method_after_idle).  A round is two runs of the Ruby
+ * CPU runs cold").  The model charges it to a thread's first such work
+ * after it arrives on an idle core (machine keys compute_after_idle,
+ * method_after_idle).  A round is two runs of the Ruby
  * (rrun_handoff_work_ns), on the first CPU and then on the first two, back
  * to back; a sample is a two-CPU sample less the one-CPU run's median. */
 #define CROSS_SAMPLES 9

@@ -474,6 +474,30 @@ static void test_syscall_method_work_after(void)
     run_free(&r);
 }
 
+#define LIST(...) ((const char *const[]){ __VA_ARGS__, NULL })
+
+/* The running time `keys` add to a run of `file` with `sets` (each list
+ * NULL-terminated, at most 8 in all). */
+static sim_time running_added(const char *file, const char *const *sets, const char *const *keys)
+{
+    const char *all[9];
+    int n = 0;
+    for (int i = 0; sets[i]; i++) all[n++] = sets[i];
+    for (int i = 0; keys[i]; i++) all[n++] = keys[i];
+    ASSERT(n <= 8);
+    all[n] = NULL;
+    struct run r;
+    run_sets(file, sets, &r);
+    ASSERT_EQ(r.rc, GV_OK);
+    sim_time base = r.m.state_time[TS_RUNNING];
+    run_free(&r);
+    run_sets(file, all, &r);
+    ASSERT_EQ(r.rc, GV_OK);
+    sim_time more = r.m.state_time[TS_RUNNING] - base;
+    run_free(&r);
+    return more;
+}
+
 /* Work after an idle core (machine.compute_after_idle, method_after_idle):
  * a thread that sleeps before each of 100 iterations arrives on an idle
  * core each time; its first Ruby work after pays once per kind - the
@@ -481,47 +505,32 @@ static void test_syscall_method_work_after(void)
  * the compute after it pays none), or without one the interpreter's.
  * Without the keys nothing; a thread that never idles pays once, at its
  * start, where its compute comes first: the interpreter's figure, then
- * File.mtime's less it.  Arriving in the middle of File.write (a GVL
- * waiter woken after its open) it pays the interpreter's figure for the
- * rest, and its next File.write nothing. */
+ * File.mtime's less it.  Arriving in the middle of File.write (here after
+ * a sleep between its open and its write; in a run, a GVL waiter woken
+ * after the open) it pays the interpreter's figure for the rest, and its
+ * next File.write nothing. */
 static void test_after_idle(void)
 {
     struct run r;
     RUN_SETS(LANG "after_idle.json", &r, "seed=1");
     ASSERT_EQ(r.rc, GV_OK);
-    sim_time run0 = r.m.state_time[TS_RUNNING];
-    ASSERT_EQ(run0, 100 * 3 * SIM_US);  /* the method's 2 us, the compute's 1 us */
-    run_free(&r);
-    RUN_SETS(LANG "after_idle.json", &r, "machine.compute_after_idle=1us");
-    ASSERT_EQ(r.rc, GV_OK);
-    ASSERT_EQ(r.m.state_time[TS_RUNNING] - run0, 100 * 1 * SIM_US);
-    run_free(&r);
-    RUN_SETS(LANG "after_idle.json", &r, "machine.compute_after_idle=1us", "machine.method_after_idle.stat=3us");
-    ASSERT_EQ(r.rc, GV_OK);
-    ASSERT_EQ(r.m.state_time[TS_RUNNING] - run0, 100 * 3 * SIM_US);
+    ASSERT_EQ(r.m.state_time[TS_RUNNING], 100 * 3 * SIM_US);  /* the method's 2 us, the compute's 1 us */
     ASSERT_EQ(r.m.syscalls, 100);
     run_free(&r);
+    ASSERT_EQ(running_added(LANG "after_idle.json", LIST("seed=1"), LIST("machine.compute_after_idle=1us")),
+              100 * 1 * SIM_US);
+    ASSERT_EQ(running_added(LANG "after_idle.json", LIST("seed=1"),
+                            LIST("machine.compute_after_idle=1us", "machine.method_after_idle.stat=3us")),
+              100 * 3 * SIM_US);
     /* a 50 us compute instead of the sleep: one idle core, at the start */
-    RUN_SETS(LANG "after_idle.json", &r, "ractors.0.threads.0.program.0.body.0.op=compute");
-    ASSERT_EQ(r.rc, GV_OK);
-    run0 = r.m.state_time[TS_RUNNING];
-    run_free(&r);
-    RUN_SETS(LANG "after_idle.json", &r, "ractors.0.threads.0.program.0.body.0.op=compute",
-             "machine.compute_after_idle=1us", "machine.method_after_idle.stat=3us");
-    ASSERT_EQ(r.rc, GV_OK);
-    ASSERT_EQ(r.m.state_time[TS_RUNNING] - run0, (1 + 2) * SIM_US);
-    run_free(&r);
+    ASSERT_EQ(running_added(LANG "after_idle.json", LIST("ractors.0.threads.0.program.0.body.0.op=compute"),
+                            LIST("machine.compute_after_idle=1us", "machine.method_after_idle.stat=3us")),
+              (1 + 2) * SIM_US);
     /* the middle of File.write: 1 us each time, 3 us once (its first
      * open, on the idle core it starts on) */
-    RUN_SETS(LANG "after_idle_write.json", &r, "seed=1");
-    ASSERT_EQ(r.rc, GV_OK);
-    run0 = r.m.state_time[TS_RUNNING];
-    run_free(&r);
-    RUN_SETS(LANG "after_idle_write.json", &r, "machine.compute_after_idle=1us",
-             "machine.method_after_idle.open_devnull=3us");
-    ASSERT_EQ(r.rc, GV_OK);
-    ASSERT_EQ(r.m.state_time[TS_RUNNING] - run0, (100 * 1 + 3) * SIM_US);
-    run_free(&r);
+    ASSERT_EQ(running_added(LANG "after_idle_write.json", LIST("seed=1"),
+                            LIST("machine.compute_after_idle=1us", "machine.method_after_idle.open_devnull=3us")),
+              (100 * 1 + 3) * SIM_US);
 }
 
 /* The gc op: a GC start of the given length, in state gc for exactly that
