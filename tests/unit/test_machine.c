@@ -85,6 +85,33 @@ static void test_same_core_wake(void)
     ms_teardown(&w);
 }
 
+/* mark_after_idle: a task that arrives on an idle core gets every
+ * after_idle bit (its owner clears them), one switched in on a busy core
+ * none; without the parameter none at all.  The same world as above: B
+ * starts on the idle core, A after it on the same core, and every wake
+ * after is a switch on that busy core. */
+static void test_after_idle_mark(void)
+{
+    static const struct ms_step a[] = { { A_BURST, 20, 0 }, { A_WAKE, 0, 1 }, { A_BURST, 7, 0 },
+                                         { A_BLOCK, 0, 0 }, { A_MARK, 0, 0 }, { A_EXIT, 0, 0 } };
+    static const struct ms_step b[] = { { A_BLOCK, 0, 0 }, { A_MARK, 0, 0 }, { A_BURST, 4, 0 },
+                                         { A_WAKE, 0, 0 }, { A_EXIT, 0, 0 } };
+    const struct ms_step *const s[] = { a, b };
+    for (int mark = 0; mark < 2; mark++) {
+        struct ms_world w;
+        struct mach_params p = ms_params(1, MACH_SCHED_FIFO);
+        p.mark_after_idle = mark;
+        ms_setup_params(&w, &p, s, 2);
+        ms_start(&w, 1);
+        ms_start(&w, 0);
+        ms_run(&w);
+        ASSERT_EQ(w.t[1].marks[0], 41);  /* the marks change no time */
+        ASSERT_EQ(w.t[1].t.after_idle, mark ? UINT8_MAX : 0);
+        ASSERT_EQ(w.t[0].t.after_idle, 0);
+        ms_teardown(&w);
+    }
+}
+
 /* A local wake is a hand-off chain (futex_wake_chain) only if the core
  * has not been idle since the wakee went to sleep: A blocks at 10, B runs
  * 12..22 and blocks, the core idles (the run ends with A's slice event, at
@@ -960,6 +987,7 @@ int main(void)
     RUN(test_start_placement);
     RUN(test_process_clock);
     RUN(test_same_core_wake);
+    RUN(test_after_idle_mark);
     RUN(test_wake_chain);
     RUN(test_wake_return);
     RUN(test_wake_kinds);
