@@ -209,13 +209,17 @@ double calib_budget(const struct calib_ctx *c, double full_s)
     return full_s * c->scale;
 }
 
-static int pin(char *err, size_t errlen, pthread_t t, int cpu)
+/* Let the calling thread run on CPU a alone, or on a and b (b >= 0). */
+static int pin_self(struct calib_ctx *c, int a, int b)
 {
     cpu_set_t set;
     CPU_ZERO(&set);
-    CPU_SET(cpu, &set);
-    int e = pthread_setaffinity_np(t, sizeof set, &set);
-    if (e) return gv_fail(err, errlen, GV_ERUN, "cannot pin a thread to CPU %d: %s", cpu, strerror(e));
+    CPU_SET(a, &set);
+    if (b >= 0) CPU_SET(b, &set);
+    int e = pthread_setaffinity_np(pthread_self(), sizeof set, &set);
+    if (e && b < 0) return gv_fail(c->err, c->errlen, GV_ERUN, "cannot pin a thread to CPU %d: %s", a, strerror(e));
+    if (e)
+        return gv_fail(c->err, c->errlen, GV_ERUN, "cannot let a thread run on CPUs %d and %d: %s", a, b, strerror(e));
     return GV_OK;
 }
 
@@ -228,19 +232,12 @@ void calib_name(const char *what)
 
 int calib_pin_self(struct calib_ctx *c, int cpu)
 {
-    return pin(c->err, c->errlen, pthread_self(), cpu);
+    return pin_self(c, cpu, -1);
 }
 
 int calib_pin_self_pair(struct calib_ctx *c)
 {
-    cpu_set_t set;
-    CPU_ZERO(&set);
-    CPU_SET(c->cpu0, &set);
-    if (c->cpu1 >= 0) CPU_SET(c->cpu1, &set);
-    int e = pthread_setaffinity_np(pthread_self(), sizeof set, &set);
-    if (e) return gv_fail(c->err, c->errlen, GV_ERUN, "cannot let a thread run on CPUs %d and %d: %s", c->cpu0,
-                          c->cpu1, strerror(e));
-    return GV_OK;
+    return pin_self(c, c->cpu0, c->cpu1);
 }
 
 int calib_probe_begin(struct calib_probe_env *e, const char *what, char *err, size_t errlen)

@@ -59,13 +59,14 @@ static void test_process_clock(void)
 }
 
 /* One core: the wakee waits for the waker to block, then a context switch. */
+static const struct ms_step same_a[] = { { A_BURST, 20, 0 }, { A_WAKE, 0, 1 }, { A_BURST, 7, 0 },
+                                         { A_BLOCK, 0, 0 }, { A_MARK, 0, 0 }, { A_EXIT, 0, 0 } };
+static const struct ms_step same_b[] = { { A_BLOCK, 0, 0 }, { A_MARK, 0, 0 }, { A_BURST, 4, 0 },
+                                         { A_WAKE, 0, 0 }, { A_EXIT, 0, 0 } };
+
 static void test_same_core_wake(void)
 {
-    static const struct ms_step a[] = { { A_BURST, 20, 0 }, { A_WAKE, 0, 1 }, { A_BURST, 7, 0 },
-                                         { A_BLOCK, 0, 0 }, { A_MARK, 0, 0 }, { A_EXIT, 0, 0 } };
-    static const struct ms_step b[] = { { A_BLOCK, 0, 0 }, { A_MARK, 0, 0 }, { A_BURST, 4, 0 },
-                                         { A_WAKE, 0, 0 }, { A_EXIT, 0, 0 } };
-    const struct ms_step *const s[] = { a, b };
+    const struct ms_step *const s[] = { same_a, same_b };
     struct ms_world w;
     ms_setup(&w, 1, s, 2);
     ms_start(&w, 1);  /* B: idle core, arrives 10, blocks */
@@ -92,11 +93,7 @@ static void test_same_core_wake(void)
  * after is a switch on that busy core. */
 static void test_after_idle_mark(void)
 {
-    static const struct ms_step a[] = { { A_BURST, 20, 0 }, { A_WAKE, 0, 1 }, { A_BURST, 7, 0 },
-                                         { A_BLOCK, 0, 0 }, { A_MARK, 0, 0 }, { A_EXIT, 0, 0 } };
-    static const struct ms_step b[] = { { A_BLOCK, 0, 0 }, { A_MARK, 0, 0 }, { A_BURST, 4, 0 },
-                                         { A_WAKE, 0, 0 }, { A_EXIT, 0, 0 } };
-    const struct ms_step *const s[] = { a, b };
+    const struct ms_step *const s[] = { same_a, same_b };
     for (int mark = 0; mark < 2; mark++) {
         struct ms_world w;
         struct mach_params p = ms_params(1, MACH_SCHED_FIFO);
