@@ -90,6 +90,9 @@ static const struct calib_desc descs[CALIB_COUNT] = {
     [CALIB_WAKE_AFTER_IDLE_3MS] = { "wake_after_idle_3ms_ns", "ns", "the same, idle for 3 ms" },
     [CALIB_WAKE_AFTER_IDLE_10MS] = { "wake_after_idle_10ms_ns", "ns", "the same, idle for 10 ms" },
     [CALIB_WAKE_AFTER_IDLE_30MS] = { "wake_after_idle_30ms_ns", "ns", "the same, idle for 30 ms" },
+    [CALIB_WAKE_WAKING] = { "wake_waking_ns", "ns",
+                            "the waker's CPU time in a FUTEX_WAKE onto the CPU a wake of another sleeper is "
+                            "waking up (0 .. that wake's latency after it)" },
     [CALIB_WAKE_IPI_AFTER_IDLE_10US] = { "wake_ipi_after_idle_10us_ns", "ns",
                                          "the waker's CPU time in that FUTEX_WAKE, the other CPU idle for 10 us" },
     [CALIB_WAKE_IPI_AFTER_IDLE_30US] = { "wake_ipi_after_idle_30us_ns", "ns", "the same, idle for 30 us" },

@@ -82,6 +82,8 @@ enum calib_id {
     CALIB_WAKE_IPI_AFTER_IDLE_3MS,   /* ... 3 ms */
     CALIB_WAKE_IPI_AFTER_IDLE_10MS,  /* ... 10 ms */
     CALIB_WAKE_IPI_AFTER_IDLE_30MS,  /* ... 30 ms */
+    CALIB_WAKE_WAKING,         /* the waker's CPU ns in a FUTEX_WAKE onto a CPU whose wake-up for another
+                                * sleeper is under way (calib_wake.c) */
     CALIB_TIMER_LATE_100US,    /* ns from a 100 us timed futex wait's deadline to its return, busy CPU */
     CALIB_TIMER_LATE_300US,    /* ... a 300 us wait */
     CALIB_TIMER_LATE_1MS,      /* ... a 1 ms wait */
@@ -235,10 +237,24 @@ struct calib_race {
     double wake_ns[CALIB_RACE_LENS];      /* the wake that met a wait on it */
 };
 
+/* A wake onto a CPU already waking up (CALIB_WAKE_WAKING): the machine
+ * key wake_waking, CALIB_WAKING_LENS equally likely costs (the quantiles
+ * at the middles of as many equal shares). */
+#define CALIB_WAKING_LENS 8
+struct calib_waking {
+    bool measured;
+    int n;                                /* values (CALIB_WAKING_LENS) */
+    double cost_ns[CALIB_WAKING_LENS];
+};
+/* The quantiles of n costs (ns, any order; n > 0) into out: GV_EINVAL if
+ * n <= 0, GV_ENOMEM, or GV_OK. */
+int calib_waking_summarise(const double *ns, int n, struct calib_waking *out);
+
 struct calib_result {
     struct calib_stat m[CALIB_COUNT];
     struct calib_steal steal;
     struct calib_race race;
+    struct calib_waking waking;
     struct calib_speed speed;
     int cpus[2];         /* the CPUs used (cpus[1] = -1 with one CPU) */
     int ncpus_allowed;   /* CPUs in the affinity mask */

@@ -623,6 +623,18 @@ static void steal_keys(struct calib_profile *p, const struct calib_result *r)
              s->gaps, s->nlen, mname(CALIB_STEAL_LEN), s->len_ns[0], s->len_ns[s->nlen - 1]);
 }
 
+/* wake_waking (calib_wake.c): its quantiles, equally likely; not measured
+ * (one CPU): not written (such a wake then costs what any other does). */
+static void waking_keys(struct calib_profile *p, const struct calib_result *r)
+{
+    const struct calib_waking *w = &r->waking;
+    if (!w->measured || w->n <= 0) return;
+    struct calib_key *k = add_durs(p, "wake_waking", w->cost_ns, w->n);
+    snprintf(k->how, sizeof k->how, "%s: its %d wakes' quantiles at (i + 1/2) / %d, equally likely (%.4g..%.4g ns; "
+             "median %.4g ns)", mname(CALIB_WAKE_WAKING), r->m[CALIB_WAKE_WAKING].samples, w->n, w->cost_ns[0],
+             w->cost_ns[w->n - 1], r->m[CALIB_WAKE_WAKING].median);
+}
+
 /* futex_wait_window and futex_wake_race (calib_race.c): the window's and
  * the wake's quantiles, equally likely; not measured (one CPU): not
  * written (the window is then futex_wake_none's, and so is the wake). */
@@ -660,6 +672,7 @@ void calib_map(const struct calib_result *r, const struct calib_host *h, struct 
     else
         dur_or_default(p, "wake_ipi", r, CALIB_FUTEX_WAKE_REMOTE, CALIB_FUTEX_WAKE, NONE);
     ipi_curve(p, r);
+    waking_keys(p, r);
     dur_minus_key(p, "futex_wake_chain", r, CALIB_HANDOFF_SAME, "context_switch", mname(CALIB_HANDOFF_SAME));
     dur_or_default(p, "ppoll_wake_extra", r, CALIB_EVENTFD_WAKE_EXTRA, NONE, NONE);
     enum calib_id px = M(r, CALIB_HANDOFF_PPOLL_EXTRA) ? CALIB_EVENTFD_WAKE_EXTRA : CALIB_HANDOFF_PPOLL_EXTRA;

@@ -284,6 +284,98 @@ static int wake_after_spin(struct sleeper *s, long long idle_ns, long long *lat,
     return woken == 1;
 }
 
+/* ---- a wake onto a CPU that is waking up (CALIB_WAKE_WAKING) -----------------
+ * A GVL hand-off on two CPUs often wakes its successor on the CPU that a
+ * wake of the timer thread, made a moment before by the same thread, is
+ * still waking up (the eventfd write when the timeslice set fills, then
+ * the hand-off's FUTEX_WAKE).  That second wake cost the pthread
+ * executor's holders more, and more unevenly, than a wake onto an idle or
+ * a running CPU: on the Intel Xeon guest of 2026-12-06, with the timer
+ * woken onto the successor's CPU, the hand-off's pthread_cond_signal took a
+ * median 1.4-1.6 us but 2.9-3.1 us in one in ten and 4.1-4.3 us in one in
+ * fifty (with the timer kept on the holder's CPU: 1.3, 1.5 and 1.9 us);
+ * the holder leaves the timeslice set only after it, and those slow ones
+ * are when the timer finds it there (docs/validate.md, "The eager timer's
+ * rare finds on two CPUs").  Here: a second sleeper on the second CPU; the
+ * waker spins 10 us (that CPU idles), wakes the first sleeper, spins a
+ * drawn time within the first wake's latency (wake_after_idle_10us_ns,
+ * else 5 us) and wakes the second, whose FUTEX_WAKE's CPU time is the
+ * sample; rounds until their medians agree. */
+#define WAKING_PER_ROUND 40
+
+int calib_waking_summarise(const double *ns, int n, struct calib_waking *out)
+{
+    memset(out, 0, sizeof *out);
+    if (n <= 0) return GV_EINVAL;
+    double *s = malloc((size_t)n * sizeof *s);
+    if (!s) return GV_ENOMEM;
+    memcpy(s, ns, (size_t)n * sizeof *s);
+    stats_sort(s, (size_t)n);
+    out->n = CALIB_WAKING_LENS;
+    for (int i = 0; i < CALIB_WAKING_LENS; i++)
+        out->cost_ns[i] = calib_quantile(s, n, ((double)i + 0.5) / CALIB_WAKING_LENS);
+    out->measured = true;
+    free(s);
+    return GV_OK;
+}
+
+static void bench_wake_waking(struct calib_ctx *c, struct sleeper *first)
+{
+    struct calib_stat *st = &c->r->m[CALIB_WAKE_WAKING];
+    struct sleeper s2;
+    pthread_t t2;
+    if (start_sleeper(c, &s2, c->cpu1, &t2) != GV_OK) {
+        calib_skip(st, c->err);
+        c->err[0] = '\0';
+        calib_done(c, CALIB_WAKE_WAKING);
+        return;
+    }
+    const struct calib_stat *w10 = &c->r->m[CALIB_WAKE_AFTER_IDLE_10US];
+    long long window = w10->measured && w10->median >= 1000 ? (long long)w10->median : 5000;
+    unsigned long long rnd = 0x9e3779b97f4a7c15ull;
+    long long lat, cost;
+    wake_after_spin(&s2, 1000000, &lat, &cost, NULL, NULL);  /* asleep once before the first sample */
+    struct calib_series all = { 0 }, round = { 0 };
+    struct calib_loop l;
+    calib_loop_start(&l, calib_budget(c, 0.5), c->min_rounds, 200, c->o->max_spread);
+    double med = 0;
+    do {
+        round.n = 0;
+        for (int tries = 0; round.n < WAKING_PER_ROUND && tries < 4 * WAKING_PER_ROUND; tries++) {
+            int n1 = atomic_load(&first->ack) + 1, n2 = atomic_load(&s2.ack) + 1;
+            calib_spin_ns(calib_idle_ns[0]);
+            atomic_store(&first->word, 1);
+            int w1 = calib_futex_wake(&first->word, 1);
+            calib_spin_ns((long long)(calib_rand(&rnd) % (unsigned long long)window));
+            long long c0 = calib_thread_cpu_ns();
+            atomic_store(&s2.word, 1);
+            int w2 = calib_futex_wake(&s2.word, 1);
+            long long c1 = calib_thread_cpu_ns();
+            while (atomic_load(&first->ack) != n1 || atomic_load(&s2.ack) != n2) {
+            }
+            if (w1 == 1 && w2 == 1) {
+                double v = (double)calib_cpu_interval(c, c0, c1);
+                calib_series_add(&round, v);
+                calib_series_add(&all, v);
+            }
+        }
+        double q1, q3;
+        if (round.oom || calib_summarise(round.v, round.n, &med, &q1, &q3) != GV_OK) break;
+    } while (calib_loop_more(&l, med));
+    calib_loop_end(&l, st);
+    stop_sleeper(&s2, t2);
+    int rc = all.oom || round.oom ? GV_ENOMEM : calib_waking_summarise(all.v, all.n, &c->r->waking);
+    if (rc == GV_OK) {
+        calib_series_stat(&all, st);
+        snprintf(st->note, sizeof st->note, "the second wake 0-%lld ns after the first (drawn evenly)", window);
+    } else {
+        calib_skip(st, rc == GV_ENOMEM ? "out of memory" : "no second sleeper was asleep when woken");
+    }
+    calib_series_free(&all);
+    calib_series_free(&round);
+    calib_done(c, CALIB_WAKE_WAKING);
+}
+
 static void bench_wake_after_idle(struct calib_ctx *c)
 {
     enum calib_id ids[CALIB_IDLE_LEVELS], ipi_ids[CALIB_IDLE_LEVELS];
@@ -292,7 +384,7 @@ static void bench_wake_after_idle(struct calib_ctx *c)
         ipi_ids[i] = (enum calib_id)(CALIB_WAKE_IPI_AFTER_IDLE_10US + i);
     }
     /* measured in the 10 us idle time's wakes */
-    static const enum calib_id w10_ids[] = { CALIB_WAKE_IDLE_CPU, CALIB_STAT_AFTER_WAKE };
+    static const enum calib_id w10_ids[] = { CALIB_WAKE_IDLE_CPU, CALIB_STAT_AFTER_WAKE, CALIB_WAKE_WAKING };
     const int nw10 = (int)(sizeof w10_ids / sizeof w10_ids[0]);
     if (c->cpu1 < 0) {
         calib_skip_ids(c, ids, CALIB_IDLE_LEVELS, "needs two CPUs");
@@ -338,9 +430,10 @@ static void bench_wake_after_idle(struct calib_ctx *c)
             }
         calib_kinds_round_end(&ipi);
     } while (calib_kinds_round_end(&kinds));
-    stop_sleeper(&s, ts);
     calib_kinds_end(&kinds, c);
     calib_kinds_end(&ipi, c);
+    bench_wake_waking(c, &s);
+    stop_sleeper(&s, ts);
     struct calib_stat *sc = &c->r->m[CALIB_WAKE_IDLE_CPU];
     const struct calib_stat *w10 = &c->r->m[CALIB_WAKE_AFTER_IDLE_10US];
     calib_series_stat(&sleep_cpu, sc);

@@ -77,6 +77,8 @@ struct scn_machine {
     sim_time wake_ipi;         /* "wake_ipi": extra waker CPU time when the wakee goes to another core */
     struct gv_curve wake_ipi_extra; /* "wake_ipi_extra": + this when that core is idle, by how long
                                 * it has been idle (sim/machine.h) */
+    struct scn_durs wake_waking; /* "wake_waking": the waker's CPU time instead when that core is
+                                * still waking up for another wake, equally likely values (n 0: none) */
     sim_time futex_wake_chain; /* "futex_wake_chain": the waker's CPU time in FUTEX_WAKE in a hand-off
                                 * chain on its core (MACH_WAKE_CHAIN); 0: futex_wake */
     sim_time ppoll_wake_extra; /* "ppoll_wake_extra": the waker's extra CPU time when it wakes a ppoll

@@ -121,6 +121,8 @@ static const struct sch_key machine_keys[] = {
     M_DUR("wake_ipi", "0ns", wake_ipi),
     { .name = "wake_ipi_extra", .kind = SCH_CURVE, .max = SIM_S,
       .off = offsetof(struct scn_machine, wake_ipi_extra) },
+    { .name = "wake_waking", .kind = SCH_DURS, .max = SIM_S, .dmax = GV_CURVE_MAX,
+      .off = offsetof(struct scn_machine, wake_waking) },
     M_DUR("futex_wake_chain", "0ns", futex_wake_chain),
     M_DUR("ppoll_wake_extra", "0ns", ppoll_wake_extra),
     M_DUR("ppoll_return", "0ns", ppoll_return),

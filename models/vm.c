@@ -96,6 +96,8 @@ int vm_init(struct vm *vm, const struct scenario *scn, struct sim_engine *eng, c
         .wake_pack_util = scn->machine.wake_pack_util,
         .wake_idle_extra = &scn->machine.wake_idle_extra,
         .wake_ipi_extra = &scn->machine.wake_ipi_extra,
+        .wake_waking = scn->machine.wake_waking.v,
+        .wake_waking_n = scn->machine.wake_waking.n,
         .steal_rate = scn->machine.hidden_steal_rate,
         .steal_len = scn->machine.hidden_steal_len.v,
         .steal_nlen = scn->machine.hidden_steal_len.n,

@@ -184,6 +184,9 @@ int mach_init(struct machine *m, struct sim_engine *eng, const struct mach_param
     m->p.wake_idle_extra = NULL;  /* the copy above is the machine's */
     if (p->wake_ipi_extra) m->ipi_extra = *p->wake_ipi_extra;
     m->p.wake_ipi_extra = NULL;
+    for (int i = 0; p->wake_waking && i < p->wake_waking_n && i < MACH_STEAL_LENS; i++)
+        m->waking_cost[m->nwaking++] = p->wake_waking[i];
+    m->p.wake_waking = NULL;
     m->p.steal_len = NULL;  /* (copied below) */
     if (p->steal_rate > 0 && p->steal_len && p->steal_nlen > 0) {
         int n = p->steal_nlen < MACH_STEAL_LENS ? p->steal_nlen : MACH_STEAL_LENS;
@@ -1308,6 +1311,12 @@ static inline __attribute__((always_inline)) int place(struct machine *m, struct
     }
     t->state = MT_READY;
     t->core = target;
+    /* a remote core still waking up for another wake (its arrival under
+     * way): a wake onto it costs the waker what wake_waking says, drawn
+     * (vm_wake_cost) - on a guest the vCPU is in the middle of its exit
+     * from halt, and the IPI's delivery waits on it (calib_wake.c) */
+    if (m->nwaking > 0 && wcore >= 0 && target != wcore && c->state == CORE_WAKING)
+        m->last_waking_cost = m->waking_cost[rng_uniform(&m->rng, 0, m->nwaking - 1)];
     if (fair_on(m)) {
         /* remote busy core: it joins the queue after the IPI (ev_enqueue) */
         sim_after(m->eng, wake_latency(m, m->p.wake_busy_core, m->busy_spread), ev_enqueue, t, (uint64_t)(uintptr_t)m);
@@ -1526,6 +1535,7 @@ void mach_block(struct machine *m, struct mach_task *t, mach_cont k, void *ctx)
 int mach_wake(struct machine *m, struct mach_task *t, const struct mach_task *waker)
 {
     m->last_ipi_extra = 0;
+    m->last_waking_cost = 0;
     if (t->state != MT_BLOCKED) return 0;
     int kind = place(m, t, waker, false);
     /* A hand-off chain on one core: the sleeper's FUTEX_WAIT (its way back

@@ -240,6 +240,10 @@ struct mach_params {
                                              * (NULL or no point: none; mach_init copies it) */
     const struct gv_curve *wake_ipi_extra;  /* the waker's extra cost of waking an idle remote
                                              * core, by how long it was idle (the same) */
+    const sim_time *wake_waking; /* the waker's cost of a wake onto a remote core whose wake-up
+                                  * for another task is under way (CORE_WAKING): one of these,
+                                  * equally likely (mach_init copies them) */
+    int wake_waking_n;           /* ... how many (0: none; at most MACH_STEAL_LENS) */
     sim_time os_timeslice;  /* fifo: the slice; eevdf: the base slice; cfs: min granularity */
     enum mach_sched sched;  /* fifo, cfs, eevdf, eevdf with DELAY_DEQUEUE */
     sim_time os_tick;       /* the kernel's tick (fair classes notice slice ends there) */
@@ -301,6 +305,9 @@ struct machine {
     struct gv_curve idle_extra;  /* wake_idle_extra's copy (cold: read by idle-core wakes only) */
     struct gv_curve ipi_extra;   /* wake_ipi_extra's copy (the same) */
     sim_time last_ipi_extra;     /* what it gave the latest wake (mach_wake_ipi_extra) */
+    sim_time waking_cost[MACH_STEAL_LENS]; /* wake_waking's copy */
+    int nwaking;                 /* ... how many */
+    sim_time last_waking_cost;   /* what the latest wake drew from it, or 0 (mach_wake_waking_cost) */
     /* hidden steal (cold: a few thousand gaps per simulated second) */
     bool steal_on;               /* steal_rate > 0 with lengths */
     bool stalls_on;              /* gaps of either kind: steal_on or p.expiry_stalls */
@@ -545,6 +552,12 @@ static inline void mach_burst(struct machine *m, struct mach_task *t, sim_time d
 static inline sim_time mach_wake_ipi_extra(const struct machine *m)
 {
     return m->last_ipi_extra;
+}
+/* The latest wake's cost to its waker when it went to a remote core whose
+ * wake-up for another task was under way (wake_waking), else 0. */
+static inline sim_time mach_wake_waking_cost(const struct machine *m)
+{
+    return m->last_waking_cost;
 }
 
 /* The first of the kernel's ticks (multiples of os_tick, on every core) at

@@ -789,6 +789,42 @@ static void test_steal_summarise(void)
     ASSERT(calib_profile_key(&p, "hidden_steal_rate")->num == 0 && !calib_profile_key(&p, "hidden_steal_len"));
 }
 
+/* A wake onto a CPU waking up: its costs' quantiles at (i + 1/2) / 8 (none
+ * is GV_EINVAL); the key wake_waking written from them when measured,
+ * absent otherwise. */
+static void test_waking(void)
+{
+    double v[16];
+    for (int i = 0; i < 16; i++) v[i] = 1000 + 200 * (15 - i);  /* 1.0-4.0 us, unsorted */
+    struct calib_waking w;
+    ASSERT_EQ(calib_waking_summarise(v, 16, &w), GV_OK);
+    ASSERT(w.measured && w.n == CALIB_WAKING_LENS);
+    ASSERT(fabs(w.cost_ns[0] - 1187.5) < 1e-9);   /* q(1/16) of 16: 15/16 of a step in */
+    ASSERT(fabs(w.cost_ns[7] - 3812.5) < 1e-9);   /* q(15/16) */
+    for (int i = 1; i < w.n; i++) ASSERT(w.cost_ns[i] > w.cost_ns[i - 1]);
+    ASSERT(v[0] == 4000);                         /* the input is not sorted in place */
+    ASSERT_EQ(calib_waking_summarise(v, 0, &w), GV_EINVAL);
+    ASSERT(!w.measured);
+
+    struct calib_result r;
+    struct calib_host h;
+    struct calib_profile p;
+    memset(&r, 0, sizeof r);
+    memset(&h, 0, sizeof h);
+    calib_map(&r, &h, &p);
+    ASSERT(!calib_profile_key(&p, "wake_waking"));
+    ASSERT_EQ(calib_waking_summarise(v, 16, &r.waking), GV_OK);
+    r.m[CALIB_WAKE_WAKING].samples = 16;
+    r.m[CALIB_WAKE_WAKING].median = 2500;
+    calib_map(&r, &h, &p);
+    const struct calib_key *k = calib_profile_key(&p, "wake_waking");
+    ASSERT(k && k->kind == CK_DURS && k->measured && k->curve.n == CALIB_WAKING_LENS);
+    char buf[256];
+    calib_key_value(k, buf, sizeof buf);
+    ASSERT(!strncmp(buf, "[\"1.19us\", ", 11) && strstr(buf, ", \"3.81us\"]"));
+    ASSERT(strstr(k->how, "wake_waking_ns") && strstr(k->how, "16 wakes"));
+}
+
 /* The FUTEX_WAIT window's quantiles from the shares of waits that
  * returned at once, by the delay of the other CPU's store: a share that
  * falls from 1 to 0 over two steps puts the median between them; a noisy
@@ -1007,6 +1043,8 @@ static void test_docs_table(void)
     r.race.n = 1;
     r.race.window_ns[0] = 300;
     r.race.wake_ns[0] = 350;
+    double waking[] = { 2000, 2500 };  /* a wake onto a CPU waking up */
+    ASSERT_EQ(calib_waking_summarise(waking, 2, &r.waking), GV_OK);
     /* two speed levels, and the wake's share of them */
     r.speed = (struct calib_speed){ .measured = true, .windows = 200, .window_ns = 1e6, .nlev = 2,
                                     .factor = { 1.0, 1.3 }, .dwell_ns = { 26e6, 13e6 }, .share = { 0.7, 0.3 },
@@ -1017,6 +1055,7 @@ static void test_docs_table(void)
     calib_map(&r, &h, &p);
     ASSERT(calib_profile_key(&p, "hidden_steal_len"));
     ASSERT(calib_profile_key(&p, "speed_wake_share"));
+    ASSERT(calib_profile_key(&p, "wake_waking"));
     ASSERT(!p.overflow && p.n < CALIB_MAX_KEYS);  /* every measurement there: the most keys a profile has */
     for (int i = 0; i < p.n; i++) {
         char head[64];
@@ -1200,6 +1239,7 @@ int main(void)
     RUN(test_kernel_to_scheduler);
     RUN(test_map);
     RUN(test_steal_summarise);
+    RUN(test_waking);
     RUN(test_window_quantiles);
     RUN(test_pack_util_key);
     RUN(test_speed_summarise);

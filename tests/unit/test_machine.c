@@ -463,6 +463,53 @@ static void test_wake_ipi_extra(void)
     ms_teardown(&w);
 }
 
+/* wake_waking: B and C sleep, last on core 0; A, on core 1, wakes B (core
+ * 0 idle: it starts waking up, an ordinary remote wake) and at once C,
+ * which goes to core 0 while it is still waking for B: that wake's cost
+ * is one of wake_waking's values, drawn (each seen over the seeds); none
+ * without the key. */
+static void waking_run(bool on, uint64_t seed, int *woke, sim_time *first, sim_time *second)
+{
+    static const struct ms_step b[] = { { A_BLOCK, 0, 0 }, { A_MARK, 0, 0 }, { A_EXIT, 0, 0 } };
+    static const struct ms_step a[] = { { A_BURST, 500, 0 }, { A_WAKE, 0, 0 }, { A_WAKE, 0, 2 }, { A_EXIT, 0, 0 } };
+    const struct ms_step *const s[] = { b, a, b };
+    struct mach_params p = ms_params(2, MACH_SCHED_FIFO);
+    static const sim_time costs[] = { 700, 900 };
+    if (on) {
+        p.wake_waking = costs;
+        p.wake_waking_n = 2;
+    }
+    p.seed = seed;
+    struct ms_world w;
+    ms_setup_params(&w, &p, s, 3);
+    for (int i = 0; i < 3; i++) ms_start(&w, i);
+    ms_run(&w);
+    ASSERT(w.t[0].t.last_core == 0 && w.t[2].t.last_core == 0);  /* both woken onto core 0 */
+    ASSERT_EQ(w.t[1].nwoke, 2);
+    ASSERT(w.t[1].woke[0] == MACH_WAKE_REMOTE);
+    *woke = w.t[1].woke[1];
+    *first = w.t[1].waking[0];
+    *second = w.t[1].waking[1];
+    ms_teardown(&w);
+}
+
+static void test_wake_waking(void)
+{
+    int woke, n700 = 0, n900 = 0;
+    sim_time first, second;
+    for (uint64_t seed = 1; seed <= 20; seed++) {
+        waking_run(true, seed, &woke, &first, &second);
+        ASSERT_EQ(woke, MACH_WAKE_REMOTE);
+        ASSERT_EQ(first, 0);                 /* onto an idle core: not such a wake */
+        ASSERT(second == 700 || second == 900);
+        n700 += second == 700;
+        n900 += second == 900;
+    }
+    ASSERT(n700 > 0 && n900 > 0);
+    waking_run(false, 1, &woke, &first, &second);
+    ASSERT(woke == MACH_WAKE_REMOTE && first == 0 && second == 0);
+}
+
 /* mach_stall_core: a timer's expiry stops one core (machine.timer_stall).
  * Task 0 runs a burst of 1,000 on core 0; at 100 the core stops for 50:
  * the burst ends at 1,050 (its task charged: the core counts it busy).
@@ -996,6 +1043,7 @@ int main(void)
     RUN(test_newidle_resets_failures);
     RUN(test_llc_idle_scan);
     RUN(test_wake_idle_extra);
+    RUN(test_wake_waking);
     RUN(test_wake_idle_cpu);
     RUN(test_wake_ipi_extra);
     RUN(test_wake_timer);
