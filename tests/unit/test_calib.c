@@ -742,6 +742,15 @@ static void test_speed_summarise(void)
     free(pr);
 }
 
+/* Nothing measured, no host: r and h zeroed, and p what calib_map makes of
+ * them (the keys of a measurement are absent there). */
+static void map_nothing(struct calib_result *r, struct calib_host *h, struct calib_profile *p)
+{
+    memset(r, 0, sizeof *r);
+    memset(h, 0, sizeof *h);
+    calib_map(r, h, p);
+}
+
 static void test_steal_summarise(void)
 {
     double g[32];
@@ -766,9 +775,7 @@ static void test_steal_summarise(void)
     struct calib_result r;
     struct calib_host h;
     struct calib_profile p;
-    memset(&r, 0, sizeof r);
-    memset(&h, 0, sizeof h);
-    calib_map(&r, &h, &p);
+    map_nothing(&r, &h, &p);
     ASSERT(!calib_profile_key(&p, "hidden_steal_rate") && !calib_profile_key(&p, "hidden_steal_len"));
     double gaps[] = { 41000, 52000, 39000, 120000 };
     ASSERT_EQ(calib_steal_summarise(gaps, 4, 2e6, &r.steal), GV_OK);   /* 4 in 2 ms: 2000/s */
@@ -809,9 +816,7 @@ static void test_waking(void)
     struct calib_result r;
     struct calib_host h;
     struct calib_profile p;
-    memset(&r, 0, sizeof r);
-    memset(&h, 0, sizeof h);
-    calib_map(&r, &h, &p);
+    map_nothing(&r, &h, &p);
     ASSERT(!calib_profile_key(&p, "wake_waking"));
     ASSERT_EQ(calib_waking_summarise(v, 16, &r.waking), GV_OK);
     r.m[CALIB_WAKE_WAKING].samples = 16;
@@ -855,9 +860,7 @@ static void test_window_quantiles(void)
     struct calib_result r;
     struct calib_host h;
     struct calib_profile p;
-    memset(&r, 0, sizeof r);
-    memset(&h, 0, sizeof h);
-    calib_map(&r, &h, &p);
+    map_nothing(&r, &h, &p);
     ASSERT(!calib_profile_key(&p, "futex_wait_window") && !calib_profile_key(&p, "futex_wake_race"));
     r.race.measured = true;
     r.race.n = CALIB_RACE_LENS;
