@@ -187,6 +187,7 @@ int mach_init(struct machine *m, struct sim_engine *eng, const struct mach_param
     for (int i = 0; p->wake_waking && i < p->wake_waking_n && i < MACH_STEAL_LENS; i++)
         m->waking_cost[m->nwaking++] = p->wake_waking[i];
     m->p.wake_waking = NULL;
+    m->last_waking_cost = -1;
     m->p.steal_len = NULL;  /* (copied below) */
     if (p->steal_rate > 0 && p->steal_len && p->steal_nlen > 0) {
         int n = p->steal_nlen < MACH_STEAL_LENS ? p->steal_nlen : MACH_STEAL_LENS;
@@ -1313,8 +1314,9 @@ static inline __attribute__((always_inline)) int place(struct machine *m, struct
     t->core = target;
     /* a remote core still waking up for another wake (its arrival under
      * way): a wake onto it costs the waker what wake_waking says, drawn
-     * (vm_wake_cost) - on a guest the vCPU is in the middle of its exit
-     * from halt, and the IPI's delivery waits on it (calib_wake.c) */
+     * (vm_wake_cost) - on the Intel Xeon guest such a second FUTEX_WAKE,
+     * made while the vCPU is still coming out of halt, cost its waker more
+     * and more unevenly than the first (calib_wake.c) */
     if (m->nwaking > 0 && wcore >= 0 && target != wcore && c->state == CORE_WAKING)
         m->last_waking_cost = m->waking_cost[rng_uniform(&m->rng, 0, m->nwaking - 1)];
     if (fair_on(m)) {
@@ -1535,7 +1537,7 @@ void mach_block(struct machine *m, struct mach_task *t, mach_cont k, void *ctx)
 int mach_wake(struct machine *m, struct mach_task *t, const struct mach_task *waker)
 {
     m->last_ipi_extra = 0;
-    m->last_waking_cost = 0;
+    m->last_waking_cost = -1;
     if (t->state != MT_BLOCKED) return 0;
     int kind = place(m, t, waker, false);
     /* A hand-off chain on one core: the sleeper's FUTEX_WAIT (its way back

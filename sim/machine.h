@@ -307,7 +307,7 @@ struct machine {
     sim_time last_ipi_extra;     /* what it gave the latest wake (mach_wake_ipi_extra) */
     sim_time waking_cost[MACH_STEAL_LENS]; /* wake_waking's copy */
     int nwaking;                 /* ... how many */
-    sim_time last_waking_cost;   /* what the latest wake drew from it, or 0 (mach_wake_waking_cost) */
+    sim_time last_waking_cost;   /* what the latest wake drew from it, or -1 (mach_wake_waking_cost) */
     /* hidden steal (cold: a few thousand gaps per simulated second) */
     bool steal_on;               /* steal_rate > 0 with lengths */
     bool stalls_on;              /* gaps of either kind: steal_on or p.expiry_stalls */
@@ -554,7 +554,7 @@ static inline sim_time mach_wake_ipi_extra(const struct machine *m)
     return m->last_ipi_extra;
 }
 /* The latest wake's cost to its waker when it went to a remote core whose
- * wake-up for another task was under way (wake_waking), else 0. */
+ * wake-up for another task was under way (wake_waking), else -1. */
 static inline sim_time mach_wake_waking_cost(const struct machine *m)
 {
     return m->last_waking_cost;
