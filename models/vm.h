@@ -467,8 +467,9 @@ static inline sim_time vm_wake_cost(const struct vm *vm, int woke)
 {
     const struct scn_machine *m = &vm->scn->machine;
     if (woke == MACH_WAKE_CHAIN && m->futex_wake_chain > 0) return m->futex_wake_chain - vm_chain_wait(m);
-    if (woke == MACH_WAKE_REMOTE && mach_wake_waking_cost(&vm->mach) >= 0) return mach_wake_waking_cost(&vm->mach);
-    return m->futex_wake + (woke == MACH_WAKE_REMOTE ? m->wake_ipi + mach_wake_ipi_extra(&vm->mach) : 0);
+    if (woke != MACH_WAKE_REMOTE) return m->futex_wake;
+    sim_time waking = mach_wake_waking_cost(&vm->mach);
+    return waking >= 0 ? waking : m->futex_wake + m->wake_ipi + mach_wake_ipi_extra(&vm->mach);
 }
 /* The waker's CPU for the wake an nlock's unlock or pass made (`woke`,
  * not MACH_WAKE_NONE): one that met its waiter on the way into its

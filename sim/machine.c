@@ -184,7 +184,7 @@ int mach_init(struct machine *m, struct sim_engine *eng, const struct mach_param
     m->p.wake_idle_extra = NULL;  /* the copy above is the machine's */
     if (p->wake_ipi_extra) m->ipi_extra = *p->wake_ipi_extra;
     m->p.wake_ipi_extra = NULL;
-    for (int i = 0; p->wake_waking && i < p->wake_waking_n && i < MACH_STEAL_LENS; i++)
+    for (int i = 0; p->wake_waking && i < p->wake_waking_n && i < MACH_WAKING_COSTS; i++)
         m->waking_cost[m->nwaking++] = p->wake_waking[i];
     m->p.wake_waking = NULL;
     m->last_waking_cost = -1;

@@ -223,6 +223,7 @@ struct mach_core {
 };
 
 #define MACH_STEAL_LENS GV_CURVE_MAX
+#define MACH_WAKING_COSTS GV_CURVE_MAX  /* the most values of wake_waking (the schema's bound) */
 /* A task's utilization halves over this (sim/fair.h, fair_se.util):
  * Linux's load tracking decays a task's running average by y per 1024 us
  * period with y^32 = 1/2 (kernel/sched/pelt.c, "PELT": about 32 ms). */
@@ -243,7 +244,7 @@ struct mach_params {
     const sim_time *wake_waking; /* the waker's cost of a wake onto a remote core whose wake-up
                                   * for another task is under way (CORE_WAKING): one of these,
                                   * equally likely (mach_init copies them) */
-    int wake_waking_n;           /* ... how many (0: none; at most MACH_STEAL_LENS) */
+    int wake_waking_n;           /* ... how many (0: none; at most MACH_WAKING_COSTS) */
     sim_time os_timeslice;  /* fifo: the slice; eevdf: the base slice; cfs: min granularity */
     enum mach_sched sched;  /* fifo, cfs, eevdf, eevdf with DELAY_DEQUEUE */
     sim_time os_tick;       /* the kernel's tick (fair classes notice slice ends there) */
@@ -305,7 +306,7 @@ struct machine {
     struct gv_curve idle_extra;  /* wake_idle_extra's copy (cold: read by idle-core wakes only) */
     struct gv_curve ipi_extra;   /* wake_ipi_extra's copy (the same) */
     sim_time last_ipi_extra;     /* what it gave the latest wake (mach_wake_ipi_extra) */
-    sim_time waking_cost[MACH_STEAL_LENS]; /* wake_waking's copy */
+    sim_time waking_cost[MACH_WAKING_COSTS]; /* wake_waking's copy */
     int nwaking;                 /* ... how many */
     sim_time last_waking_cost;   /* what the latest wake drew from it, or -1 (mach_wake_waking_cost) */
     /* hidden steal (cold: a few thousand gaps per simulated second) */
