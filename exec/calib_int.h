@@ -76,11 +76,13 @@ void calib_allow(int a, int b);
 /* CPU time of the calling thread, ns. */
 long long calib_thread_cpu_ns(void);
 
-/* n windows of `rounds` wakes of a sleeper on the second CPU, idle 10 us
+/* n windows of `rounds` wakes of a sleeper on the other CPU, idle 10 us
  * before each (calib_wake.c), each wake followed by a stat(2) of the
- * stat file, as the releaser of a File.mtime loop's GVL makes them: per
- * window the median of the waker's CPU time in FUTEX_WAKE (wake_ns) and of
- * the stat (stat_ns).  GV_OK, or GV_ERUN with a message (no thread). */
+ * stat file on the waker's CPU, as the releaser of a File.mtime loop's GVL
+ * makes them, the waker on the first CPU and on the second in blocks of
+ * windows: per window the median of the waker's CPU time in FUTEX_WAKE
+ * (wake_ns) and of the stat (stat_ns).  Leaves the thread pinned to the
+ * first CPU.  GV_OK, or GV_ERUN with a message (no thread). */
 int calib_wake_stat_windows(struct calib_ctx *c, int n, int rounds, double *wake_ns, double *stat_ns);
 
 /* FUTEX_WAIT while *w == val (returns at once otherwise); FUTEX_WAKE of up

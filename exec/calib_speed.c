@@ -276,9 +276,9 @@ void calib_speed_anchor(const struct calib_speed *s, double f[2])
  * (scripts/wake_scope.c): the levels slow work beyond the core's L2
  * (docs/validate.md, "What the levels slow"), of which a wake's path through
  * the hypervisor has about half a stat's share.  The windows are timed on
- * CPU 0 (the sleeper on CPU 1), split by their own stat (the levels come
- * and go within seconds: the stat windows above found them, these must
- * meet them too). */
+ * each CPU in turn (the sleeper on the other), split by their own stat
+ * (the levels come and go within seconds: the stat windows above found
+ * them, these must meet them too). */
 static void bench_speed_wake(struct calib_ctx *c)
 {
     struct calib_stat *st = &c->r->m[CALIB_SPEED_WAKE];

@@ -447,18 +447,37 @@ static void bench_wake_after_idle(struct calib_ctx *c)
 
 /* calib_wake_stat_windows (calib_int.h): the speed stage's wakes
  * (calib_speed.c), the 10 us idle time's wakes of the benchmark above in
- * windows; a wake that found the sleeper awake is done again. */
+ * windows; a wake that found the sleeper awake is done again.  The
+ * windows come in blocks of WAKE_STAT_BLOCK, the waker on the first CPU
+ * and on the second in turn (the sleeper on the other): a vCPU can stay at
+ * one level for seconds while the other moves (on the Intel Xeon guest,
+ * 2026-12-06 16:53 UTC, 99% of the first CPU's speed windows slow and 22%
+ * of the second's), and windows on one CPU alone then meet one level and
+ * measure no share (the profiles of `xeon-2vcpu-2026-12-06-v1272-s36` and
+ * `-s41`: their models then slowed a wake's cost as much as a stat, where
+ * the same guest's other profiles measured 0.29-0.31 of it). */
+#define WAKE_STAT_BLOCK 25
 int calib_wake_stat_windows(struct calib_ctx *c, int n, int rounds, double *wake_ns, double *stat_ns)
 {
     struct sleeper s;
     pthread_t ts;
-    int rc = start_sleeper(c, &s, c->cpu1, &ts);
-    if (rc != GV_OK) return rc;
+    int rc = GV_OK;
+    bool running = false;
     double *w = malloc((size_t)rounds * sizeof *w), *st = malloc((size_t)rounds * sizeof *st);
     if (!w || !st) rc = gv_fail(c->err, c->errlen, GV_ENOMEM, "out of memory");
     long long lat, cost, stat_ns1 = 0;
-    wake_after_spin(&s, 1000000, &lat, &cost, NULL, NULL);  /* asleep once before the first */
     for (int i = 0; i < n && rc == GV_OK; i++) {
+        if (i % WAKE_STAT_BLOCK == 0) {
+            /* the next block: the waker on one CPU, the sleeper on the other */
+            bool second = (i / WAKE_STAT_BLOCK) % 2;
+            if (running) stop_sleeper(&s, ts);
+            running = false;
+            rc = calib_pin_self(c, second ? c->cpu1 : c->cpu0);
+            if (rc == GV_OK) rc = start_sleeper(c, &s, second ? c->cpu0 : c->cpu1, &ts);
+            if (rc != GV_OK) break;
+            running = true;
+            wake_after_spin(&s, 1000000, &lat, &cost, NULL, NULL);  /* asleep once before the first */
+        }
         int j = 0;
         for (int tries = 0; j < rounds && tries < 4 * rounds; tries++)
             if (wake_after_spin(&s, calib_idle_ns[0], &lat, &cost, c->o->stat_path, &stat_ns1)) {
@@ -474,10 +493,11 @@ int calib_wake_stat_windows(struct calib_ctx *c, int n, int rounds, double *wake
         wake_ns[i] = w[j / 2];
         stat_ns[i] = st[j / 2];
     }
-    stop_sleeper(&s, ts);
+    if (running) stop_sleeper(&s, ts);
+    int back = calib_pin_self(c, c->cpu0);
     free(w);
     free(st);
-    return rc;
+    return rc == GV_OK ? back : rc;
 }
 
 /* calib_wake_probe (calib.h): the first idle time's block of the benchmark
