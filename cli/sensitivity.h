@@ -15,9 +15,13 @@
  * Not varied, and said so (sens_plan.notes): a key whose value in the
  * profile is not what calib_map derives from the calibration's medians (a
  * hand-edited key, or one calibrated in another run), and a key the user
- * sets anyway (sens_plan_drop_key).  hidden_steal_rate and hidden_steal_len
- * are derived from the gap list of their run, not from a median: calib_map
- * does not write them from a calibration section, so they never vary.
+ * sets anyway (sens_plan_drop_key); and a key the calibration measured
+ * from something other than a median - the lists and rates derived from a
+ * run's samples (hidden_steal_rate, hidden_steal_len, futex_wait_window,
+ * futex_wake_race, wake_waking) and the speed levels' keys: calib_map
+ * does not write them from the medians alone, so they never vary, and the
+ * note names those the profile has (a figure can turn on one: the
+ * hot_steal mtime loop on futex_wait_window, docs/validate.md).
  */
 #ifndef CLI_SENSITIVITY_H
 #define CLI_SENSITIVITY_H

@@ -4,7 +4,8 @@
  * measurements moves with each), a key that is not its calibration's
  * derivation and a key the user sets stay put, and a profile without a
  * calibration section is an error with its file and position; a move of
- * keys the simulation never reads is dropped. */
+ * keys the simulation never reads is dropped; the keys measured from
+ * samples rather than a median are named as not varied. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -24,6 +25,20 @@ static char *write_temp(const char *content)
     ASSERT_EQ(write(fd, content, len), (long long)len);
     close(fd);
     return path;
+}
+
+/* the plan of a profile given as text (written to a temporary file, gone
+ * once read) that must load without a diagnostic */
+static void plan_from(const char *json, struct sens_plan *p)
+{
+    char *path = write_temp(json);
+    struct diag_list d;
+    diag_init(&d);
+    ASSERT_EQ(sens_plan_make(path, p, &d), GV_OK);
+    ASSERT_EQ(d.n, 0);
+    diag_free(&d);
+    unlink(path);
+    free(path);
 }
 
 static void test_one_key(void)
@@ -53,16 +68,13 @@ static void test_one_key(void)
  * moves it the other way, with syscalls.getpid */
 static void test_two_measurements(void)
 {
-    char *path = write_temp(
+    struct sens_plan p;
+    plan_from(
         "{\"name\": \"two\", \"context_switch\": \"1us\", \"syscalls\": {\"getpid\": \"1us\"},\n"
         " \"calibration\": {\"measurements\": [\n"
         "  {\"name\": \"yield_switch_ns\", \"median\": 2000, \"q1\": 1800, \"q3\": 2500},\n"
         "  {\"name\": \"speed_wake_ns\", \"unit\": \"ns\", \"note\": \"one speed level: no share to measure\"},\n"
-        "  {\"name\": \"syscall_getpid_ns\", \"median\": 1000, \"q1\": 900, \"q3\": 1100}]}}\n");
-    struct sens_plan p;
-    struct diag_list d;
-    diag_init(&d);
-    ASSERT_EQ(sens_plan_make(path, &p, &d), GV_OK);
+        "  {\"name\": \"syscall_getpid_ns\", \"median\": 1000, \"q1\": 900, \"q3\": 1100}]}}\n", &p);
     ASSERT_EQ(p.nvar, 4);
     ASSERT_STREQ(p.notes, "");
     /* calib.h's order: the getpid before the yield */
@@ -84,9 +96,29 @@ static void test_two_measurements(void)
     ASSERT_STREQ(p.var[0].keys, "syscalls.getpid");
     ASSERT_STREQ(p.var[1].sets[0], "machine.syscalls.getpid=1.1us");
     sens_plan_free(&p);
-    diag_free(&d);
-    unlink(path);
-    free(path);
+}
+
+/* keys the calibration measured from samples rather than a median (a
+ * list, the speed levels) are named in the note when the profile has
+ * them; a key derived from a median, one not measured, or one the
+ * profile lacks is not */
+static void test_underived(void)
+{
+    struct sens_plan p;
+    plan_from(
+        "{\"name\": \"lists\", \"context_switch\": \"1us\", \"syscalls\": {\"getpid\": \"1us\"},\n"
+        " \"futex_wait_window\": [\"300ns\", \"400ns\"], \"speed_levels\": [1, 1.3], \"cores\": 2,\n"
+        " \"calibration\": {\"measurements\": [\n"
+        "  {\"name\": \"yield_switch_ns\", \"median\": 2000, \"q1\": 1800, \"q3\": 2500},\n"
+        "  {\"name\": \"syscall_getpid_ns\", \"median\": 1000, \"q1\": 900, \"q3\": 1100}],\n"
+        "  \"keys\": [{\"key\": \"cores\", \"value\": \"2\", \"measured\": false},\n"
+        "   {\"key\": \"context_switch\", \"value\": \"1us\", \"measured\": true},\n"
+        "   {\"key\": \"futex_wait_window\", \"value\": \"[]\", \"measured\": true},\n"
+        "   {\"key\": \"wake_waking\", \"value\": \"[]\", \"measured\": true},\n"
+        "   {\"key\": \"speed_levels\", \"value\": \"[1, 1.3]\", \"measured\": true}]}}\n", &p);
+    ASSERT_EQ(p.nvar, 4);
+    ASSERT_STREQ(p.notes, "not varied (measured from samples, not a median): futex_wait_window, speed_levels");
+    sens_plan_free(&p);
 }
 
 /* a reader that reads every key but the listed ones */
@@ -101,16 +133,13 @@ static bool reads_all_but(const char *key, void *ctx)
  * once in the note); a move with one key read keeps all of its keys */
 static void test_drop_unread(void)
 {
-    char *path = write_temp(
+    struct sens_plan p;
+    plan_from(
         "{\"name\": \"two\", \"context_switch\": \"1us\", \"syscalls\": {\"getpid\": \"1us\", \"stat\": \"1us\"},\n"
         " \"calibration\": {\"measurements\": [\n"
         "  {\"name\": \"yield_switch_ns\", \"median\": 2000, \"q1\": 1800, \"q3\": 2500},\n"
         "  {\"name\": \"syscall_stat_ns\", \"median\": 1000, \"q1\": 900, \"q3\": 1100},\n"
-        "  {\"name\": \"syscall_getpid_ns\", \"median\": 1000, \"q1\": 900, \"q3\": 1100}]}}\n");
-    struct sens_plan p;
-    struct diag_list d;
-    diag_init(&d);
-    ASSERT_EQ(sens_plan_make(path, &p, &d), GV_OK);
+        "  {\"name\": \"syscall_getpid_ns\", \"median\": 1000, \"q1\": 900, \"q3\": 1100}]}}\n", &p);
     ASSERT_EQ(p.nvar, 6);
     const char *unread[] = { "syscalls.stat", "syscalls.getpid", NULL };
     char note[64] = "";
@@ -128,9 +157,6 @@ static void test_drop_unread(void)
     ASSERT_EQ(p.nvar, 0);
     ASSERT_STREQ(note, "syscall_stat_ns syscall_getpid_ns yield_switch_ns");
     sens_plan_free(&p);
-    diag_free(&d);
-    unlink(path);
-    free(path);
 }
 
 static void test_errors(void)
@@ -177,6 +203,7 @@ int main(void)
     RUN(test_one_key);
     RUN(test_two_measurements);
     RUN(test_drop_unread);
+    RUN(test_underived);
     RUN(test_errors);
     TEST_DONE();
 }
