@@ -154,8 +154,9 @@ const struct cli_command cli_cmd_validate = {
         "(the keys moved by the measurement whose q1 and q3 span the figure most) and\n"
         "sensitive_measurement (that measurement); empty when no move changes it.  Not\n"
         "moved, and said under the table: a key whose value in the profile is not its\n"
-        "calibration's derivation (edited by hand), a key the command line sets, the\n"
-        "hidden_steal_* keys (derived from their run's gaps, not from a median).  A\n"
+        "calibration's derivation (edited by hand), a key the command line sets, a\n"
+        "key measured from a run's samples rather than a median (hidden_steal_*,\n"
+        "futex_wait_window, futex_wake_race, wake_waking, the speed levels').  A\n"
         "profile without a calibration section (the shipped ones) is an error (exit 3):\n"
         "it records no spread to move across.",
     .exit_status =
