@@ -269,7 +269,7 @@ unit-test: $(REL_UNITS)
 # Each target tests/fuzz/fuzz_NAME.c is a libFuzzer entry point; replay.c runs
 # the kept corpus (tests/fuzz/corpus/NAME) and crashers (tests/fuzz/crashers/NAME)
 # through it with gcc, in `make test` (release and ASan+UBSan builds).
-FUZZ_TARGETS := load csv import
+FUZZ_TARGETS := load csv import run
 FUZZ_DIRS := $(foreach t,$(FUZZ_TARGETS),tests/fuzz/corpus/$(t) tests/fuzz/crashers/$(t))
 REL_REPLAY := $(FUZZ_TARGETS:%=$(REL)/tests/replay_%)
 ASN_REPLAY := $(FUZZ_TARGETS:%=$(ASN)/tests/replay_%)

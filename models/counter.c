@@ -243,7 +243,7 @@ void counter_compute(struct rb_thread *th, sim_time work, mach_cont k)
         th_burst(th, 0, pending_paid);
         return;
     }
-    th->zero_time_ops = 0;
+    if (work > 0) th->zero_time_ops = 0;
     uint64_t num, den;
     ratio_for(c, c->k + 1, &num, &den);  /* what on_cpu will find */
     mach_burst_rated(&th->vm->mach, th->nt, work, num, den, &c->hook, k, th);

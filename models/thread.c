@@ -61,7 +61,7 @@ void th_burst(struct rb_thread *th, sim_time d, mach_cont k)
         th->pending_cost = 0;
         th->section_d = d;
         th->section_k = k;
-        th->zero_time_ops = 0;
+        if (section > 0) th->zero_time_ops = 0;
         mach_burst(&th->vm->mach, th->nt, section, section_paid, th);
         return;
     }
@@ -69,7 +69,10 @@ void th_burst(struct rb_thread *th, sim_time d, mach_cont k)
     sim_time total = d + mach_owed_work(&th->vm->mach, th->nt->core, th->pending_cost);
     th->pending_cost = 0;
     th->wrote_timer = false;  /* (the write is paid here) */
-    th->zero_time_ops = 0;
+    /* only a burst that takes time is progress: a loop of bursts of no
+     * time (a forever loop of `compute` 0) fires its events at one instant
+     * without end, and th_step's guard must count them */
+    if (total > 0) th->zero_time_ops = 0;
     mach_burst(&th->vm->mach, th->nt, total, k, th);
 }
 

@@ -9,7 +9,8 @@
 #                               replays it);
 #   tests/fuzz/runs.tsv         one line per run: date, target, seconds,
 #                               executions, new crashers.
-# Seeds: every scenario and machine profile of the repository (load), every
+# Seeds: every scenario and machine profile of the repository (load, and run
+# with load's kept corpus), every
 # CSV (csv), the GVL traces of tests/data/gvl-tracing and tests/bad/14-traces
 # and a trace of gvlsim's own (import), besides the kept corpus.  Run from the
 # repository root, after `make` (import's seeds use ./gvlsim).
@@ -19,12 +20,14 @@ dir=$1 secs=$2
 shift 2
 status=0
 for t in "$@"; do
-    work=$dir/work-$t seeds=$dir/seeds-$t keep=tests/fuzz/corpus/$t crash=tests/fuzz/crashers/$t
+    work=$dir/work-$t seeds=$dir/seeds-$t keep=tests/fuzz/corpus/$t crash=tests/fuzz/crashers/$t timeout=10
     mkdir -p "$work" "$keep" "$crash"
     rm -rf "$seeds"
     mkdir -p "$seeds"
     case $t in
-    load)
+    load|run)
+        # (run simulates what loads: the same seeds, and load's kept corpus)
+        [ "$t" = run ] && cp tests/fuzz/corpus/load/* "$seeds/"
         for f in $(git ls-files '*.json'); do cp "$f" "$seeds/$(echo "$f" | tr / _)"; done
         # a profile as a scenario's machine object, and scenarios with --set arguments
         for f in scenarios/machines/*.json; do
@@ -35,7 +38,10 @@ for t in "$@"; do
             'ractors.0.threads.1.program.0={"op": "sleep", "dur": "1ms"}' >"$seeds/sets_token"
         printf '%s\0%s\0%s' "$(cat scenarios/mtime_loop.json)" "machine=report_m4" \
             "runtime.gvl_policy=hot_steal" >"$seeds/sets_mtime"
-        opts="-max_len=8192 -dict=tests/fuzz/load.dict" ;;
+        opts="-max_len=8192 -dict=tests/fuzz/load.dict"
+        # a run that stops on the no-progress guard (10M ops at one
+        # instant, models/thread.c) takes seconds under the sanitizers
+        [ "$t" = run ] && timeout=60 ;;
     csv)
         for f in $(git ls-files '*.csv'); do cp "$f" "$seeds/$(echo "$f" | tr / _)"; done
         opts="-max_len=4096" ;;
@@ -54,7 +60,7 @@ for t in "$@"; do
     esac
     before=$(ls "$crash" | wc -l)
     echo "== fuzz $t for $secs s"
-    "$dir/fuzz_$t" -max_total_time="$secs" -timeout=10 -rss_limit_mb=2048 -print_final_stats=1 \
+    "$dir/fuzz_$t" -max_total_time="$secs" -timeout="$timeout" -report_slow_units="$timeout" -rss_limit_mb=2048 -print_final_stats=1 \
         -artifact_prefix="$crash/" $opts "$work" "$keep" "$seeds" </dev/null >"$dir/log-$t" 2>&1
     rc=$?
     execs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$dir/log-$t" | tail -1)

@@ -34,6 +34,10 @@ for t in "$@"; do
     case $(basename "$t") in
     test_oom) continue ;;   # interposes malloc itself
     test_exec) list=real ;;
+    # (the run target's corpus simulates each input twice: about 100 s
+    # under memcheck, so memcheck takes its crashers; make test's ASan+UBSan
+    # replay takes the whole corpus)
+    replay_run) args="tests/fuzz/crashers/run" ;;
     replay_*) n_=$(basename "$t" | sed 's/^replay_//'); args="tests/fuzz/corpus/$n_ tests/fuzz/crashers/$n_" ;;
     esac
     add $list unit "$t" $args
