@@ -1,9 +1,7 @@
 /* fuzz_load.c - fuzz target: the scenario loader, its validator and --set.
  *
  * An input is the scenario text, then up to four --set arguments, each
- * after a NUL byte (argv cannot hold a NUL, so nothing is lost).  Machine
- * profiles named by the scenario resolve in scenarios/machines (run from
- * the repository root).  Besides "no crash, no sanitizer report", every
+ * after a NUL byte (fuzz_scenario.h).  Besides "no crash, no sanitizer report", every
  * load must keep the loader's promises, checked here with abort():
  *   - the status is one of GV_OK, GV_EINVAL, GV_EIO, GV_ENOMEM, with
  *     diagnostics exactly when it is not GV_OK;
@@ -26,6 +24,7 @@
 #include "../../input/load.h"
 #include "../../input/schema.h"
 #include "../../models/estimate.h"
+#include "fuzz_scenario.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
@@ -127,24 +126,9 @@ static void check_diag(const char *m)
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-    const char *sets[4];
-    int nsets = 0;
-    size_t len = 0;
-    while (len < size && data[len]) len++;
-    /* the --set arguments: NUL-terminated copies (the last may be unterminated) */
-    char *copy = malloc(size + 1);
-    if (!copy) return 0;
-    memcpy(copy, data, size);
-    copy[size] = '\0';
-    for (size_t i = len; i < size && nsets < 4; i++)
-        if (copy[i] == '\0') sets[nsets++] = copy + i + 1;
-
-    static const char *const machines[] = { "scenarios/machines" };
-    struct load_opts o = { .sets = sets, .nsets = nsets, .machines_dirs = machines, .nmachines_dirs = 1 };
     struct scenario s;
     struct diag_list d;
-    diag_init(&d);
-    int rc = scn_load_text("fuzz.json", (const char *)data, len, &o, &s, &d);
+    int rc = fuzz_scenario_load(data, size, &s, &d);
     CHECK(rc == GV_OK || rc == GV_EINVAL || rc == GV_EIO || rc == GV_ENOMEM);
     if (rc == GV_OK) {
         CHECK(d.n == 0);
@@ -157,6 +141,5 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     }
     for (size_t i = 0; i < d.n; i++) check_diag(d.msgs[i]);
     diag_free(&d);
-    free(copy);
     return 0;
 }

@@ -1,14 +1,14 @@
 /* fuzz_run.c - fuzz target: the simulation of whatever scenario loads.
  *
  * The input is fuzz_load's (the scenario text, then up to four --set
- * arguments, each after a NUL byte); fuzz_load checks the loader, this
- * target runs what it accepts: twice, on the native engine under its own
- * seed, with a simulated-time limit of MAX_TIME.  A scenario estimated at
- * more than MAX_EVENTS events (the repository's own, most mutations of
- * them) runs its first SHORT_TIME only (as its stop.time), unless it has
- * more than SHORT_MAX_THREADS threads to start.  Besides "no crash, no hang, no
- * sanitizer report", every run must keep the simulator's promises, checked
- * here with abort():
+ * arguments, each after a NUL byte: fuzz_scenario.h); fuzz_load checks
+ * the loader, this target runs what it accepts: twice, on the native
+ * engine under its own seed, with a simulated-time limit of MAX_TIME.  A
+ * scenario estimated at more than MAX_EVENTS events (the repository's own,
+ * most mutations of them) runs its first SHORT_TIME only (as its
+ * stop.time), unless it has more than SHORT_MAX_THREADS threads to start.
+ * Besides "no crash, no hang, no sanitizer report", every run must keep
+ * the simulator's promises, checked here with abort():
  *   - the status is one simulate_run documents (GV_OK, GV_EINVAL, GV_EUNSUP,
  *     GV_ERUN, GV_ENOMEM), with a message exactly when it is not GV_OK:
  *     printable text (a deadlock's report has a line per blocked thread);
@@ -33,11 +33,11 @@
 
 #include "../../common/err.h"
 #include "../../common/metrics.h"
-#include "../../input/load.h"
 #include "../../models/estimate.h"
 #include "../../models/simulate.h"
 #include "../../output/csv.h"
 #include "../../output/rows.h"
+#include "fuzz_scenario.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
@@ -151,42 +151,26 @@ static void run_once(const struct scenario *s, struct outcome *o, const uint8_t 
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-    const char *sets[4];
-    int nsets = 0;
-    size_t len = 0;
-    while (len < size && data[len]) len++;
-    char *copy = malloc(size + 1);
-    if (!copy) return 0;
-    memcpy(copy, data, size);
-    copy[size] = '\0';
-    for (size_t i = len; i < size && nsets < 4; i++)
-        if (copy[i] == '\0') sets[nsets++] = copy + i + 1;
-
-    static const char *const machines[] = { "scenarios/machines" };
-    struct load_opts lo = { .sets = sets, .nsets = nsets, .machines_dirs = machines, .nmachines_dirs = 1 };
     struct scenario s;
     struct diag_list d;
-    diag_init(&d);
-    int rc = scn_load_text("fuzz.json", (const char *)data, len, &lo, &s, &d);
+    int rc = fuzz_scenario_load(data, size, &s, &d);
     diag_free(&d);
-    if (rc == GV_OK) {
-        bool run = estimate_events(&s, MAX_TIME) <= MAX_EVENTS;
-        if (!run && s.total_threads <= SHORT_MAX_THREADS) {
-            if (s.stop_time == 0 || s.stop_time > SHORT_TIME) s.stop_time = SHORT_TIME;
-            run = true;
-        }
-        if (run) {
-            struct outcome a, b;
-            run_once(&s, &a, data, size);
-            run_once(&s, &b, data, size);
-            CHECK(a.rc == b.rc);
-            CHECK(strcmp(a.err, b.err) == 0);
-            CHECK(a.rowlen == b.rowlen && (a.rowlen == 0 || memcmp(a.row, b.row, a.rowlen) == 0));
-            free(a.row);
-            free(b.row);
-        }
-        scenario_free(&s);
+    if (rc != GV_OK) return 0;  /* (fuzz_load's promises) */
+    bool run = estimate_events(&s, MAX_TIME) <= MAX_EVENTS;
+    if (!run && s.total_threads <= SHORT_MAX_THREADS) {
+        if (s.stop_time == 0 || s.stop_time > SHORT_TIME) s.stop_time = SHORT_TIME;
+        run = true;
     }
-    free(copy);
+    if (run) {
+        struct outcome a, b;
+        run_once(&s, &a, data, size);
+        run_once(&s, &b, data, size);
+        CHECK(a.rc == b.rc);
+        CHECK(strcmp(a.err, b.err) == 0);
+        CHECK(a.rowlen == b.rowlen && (a.rowlen == 0 || memcmp(a.row, b.row, a.rowlen) == 0));
+        free(a.row);
+        free(b.row);
+    }
+    scenario_free(&s);
     return 0;
 }
