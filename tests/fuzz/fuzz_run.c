@@ -20,7 +20,8 @@
  *   - a result adds up: the busy time of the cores is at most cores x wall,
  *     the threads' state times at most threads x wall (each thread is in one
  *     state at a time, from its start to its end), and every number of the
- *     row is finite (no nan, no inf).
+ *     row is finite (no nan, no inf);
+ *   - the summary `gvlsim run` prints of it is printable text.
  *
  * Built with libFuzzer by `make fuzz`; tests/fuzz/replay.c runs the kept
  * corpus and crashers through the same function in `make test`. */
@@ -37,6 +38,7 @@
 #include "../../models/simulate.h"
 #include "../../output/csv.h"
 #include "../../output/rows.h"
+#include "../../output/summary.h"
 #include "fuzz_scenario.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
@@ -146,6 +148,17 @@ static void run_once(const struct scenario *s, struct outcome *o, const uint8_t 
     csv_write_row(f, &m, true);
     CHECK(fclose(f) == 0);
     check_numbers(&m);
+    /* and the summary `gvlsim run` prints of it: printable lines */
+    char *text = NULL;
+    size_t textlen = 0;
+    f = open_memstream(&text, &textlen);
+    CHECK(f != NULL);
+    summary_write(f, &m);
+    CHECK(fclose(f) == 0);
+    CHECK(textlen > 0 && strlen(text) == textlen);
+    for (const unsigned char *p = (const unsigned char *)text; *p; p++)
+        CHECK((*p >= 0x20 && *p != 0x7F) || *p == '\n');
+    free(text);
     run_metrics_free(&m);
 }
 
