@@ -21,8 +21,8 @@
 #                 from source (scripts/build_ruby.sh)
 #   make valgrind the unit and golden tests under valgrind memcheck
 #   make tsan     the real executor's unit tests under ThreadSanitizer
-#   make fuzz     fuzz the loader, the CSV reader and the trace importer with libFuzzer (clang), FUZZ_TIME
-#                 seconds each; the corpus and crashers are kept in tests/fuzz/
+#   make fuzz     fuzz the loader, the simulation, the CSV reader and the trace importer with libFuzzer
+#                 (clang), FUZZ_TIME seconds each; the corpus and crashers are kept in tests/fuzz/
 #   make bpf      scripts/bpf's probes of the kernel's scheduler and of futex calls, and
 #                 their loader, into build/bpf (clang, bpftool, libbpf-dev, a kernel with BTF)
 

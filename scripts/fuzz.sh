@@ -10,10 +10,10 @@
 #   tests/fuzz/runs.tsv         one line per run: date, target, seconds,
 #                               executions, new crashers.
 # Seeds: every scenario and machine profile of the repository (load, and run
-# with load's kept corpus), every
-# CSV (csv), the GVL traces of tests/data/gvl-tracing and tests/bad/14-traces
-# and a trace of gvlsim's own (import), besides the kept corpus.  Run from the
-# repository root, after `make` (import's seeds use ./gvlsim).
+# with load's kept corpus), every CSV (csv), the GVL traces of
+# tests/data/gvl-tracing and tests/bad/14-traces and a trace of gvlsim's own
+# (import), besides the kept corpus.  Run from the repository root, after
+# `make` (import's seeds use ./gvlsim).
 set -u
 [ $# -ge 3 ] || { echo "usage: scripts/fuzz.sh BUILD_DIR SECONDS TARGET..." >&2; exit 2; }
 dir=$1 secs=$2
