@@ -1,8 +1,9 @@
 /* fuzz_load.c - fuzz target: the scenario loader, its validator and --set.
  *
  * An input is the scenario text, then up to four --set arguments, each
- * after a NUL byte (fuzz_scenario.h).  Besides "no crash, no sanitizer report", every
- * load must keep the loader's promises, checked here with abort():
+ * after a NUL byte (fuzz_scenario.h).  Besides "no crash, no sanitizer
+ * report", every load must keep the loader's promises, checked here with
+ * abort():
  *   - the status is one of GV_OK, GV_EINVAL, GV_EIO, GV_ENOMEM, with
  *     diagnostics exactly when it is not GV_OK;
  *   - each diagnostic is one line of printable text (control characters

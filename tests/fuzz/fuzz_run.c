@@ -66,13 +66,20 @@ struct outcome {
     size_t rowlen;
 };
 
+/* Printable text and newlines (a message's last line has no newline of
+ * its own; the summary's has). */
+static void check_text(const char *t, bool newline_last)
+{
+    for (const unsigned char *p = (const unsigned char *)t; *p; p++)
+        CHECK((*p >= 0x20 && *p != 0x7F) || (*p == '\n' && (p[1] || newline_last)));
+}
+
 /* (input, size: the fuzz input, whose names a message may quote: a phrase
  * the input itself holds proves nothing) */
 static void check_message(const char *m, const uint8_t *input, size_t size)
 {
     CHECK(*m);
-    for (const unsigned char *p = (const unsigned char *)m; *p; p++)
-        CHECK((*p >= 0x20 && *p != 0x7F) || (*p == '\n' && p[1]));
+    check_text(m, false);
     for (size_t i = 0; i < sizeof internal / sizeof *internal; i++) {
         if (strstr(m, internal[i]) && !memmem(input, size, internal[i], strlen(internal[i]))) {
             fprintf(stderr, "fuzz_run: the model broke: %s\n", m);
@@ -156,8 +163,7 @@ static void run_once(const struct scenario *s, struct outcome *o, const uint8_t 
     summary_write(f, &m);
     CHECK(fclose(f) == 0);
     CHECK(textlen > 0 && strlen(text) == textlen);
-    for (const unsigned char *p = (const unsigned char *)text; *p; p++)
-        CHECK((*p >= 0x20 && *p != 0x7F) || *p == '\n');
+    check_text(text, true);
     free(text);
     run_metrics_free(&m);
 }
