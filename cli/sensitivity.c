@@ -179,10 +179,12 @@ static int diff_keys(const cJSON *root, const struct calib_profile *base, const 
 
 /* The keys the calibration section lists as measured (its "keys") that
  * the medians alone do not derive (absent from base) and the profile has:
- * appended to notes, comma-separated, after `head`. */
+ * appended to notes ("; " after a note before them), comma-separated,
+ * after their heading. */
 static void underived_keys(const cJSON *root, const cJSON *cal, const struct calib_profile *base, char *notes,
-                           size_t cap, const char *head)
+                           size_t cap)
 {
+    static const char heading[] = "not varied (measured from samples, not a median): ";
     const cJSON *e;
     size_t n = strlen(notes);
     bool first = true;
@@ -190,8 +192,9 @@ static void underived_keys(const cJSON *root, const cJSON *cal, const struct cal
         const cJSON *key = cJSON_GetObjectItemCaseSensitive(e, "key");
         if (!cJSON_IsString(key) || !cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(e, "measured"))) continue;
         if (calib_profile_key(base, key->valuestring) || !profile_value(root, key->valuestring)) continue;
+        const char *sep = first ? (n ? "; " : "") : ", ";
         if (n < cap)
-            n += (size_t)snprintf(notes + n, cap - n, "%s%s", first ? head : ", ", key->valuestring);
+            n += (size_t)snprintf(notes + n, cap - n, "%s%s%s", sep, first ? heading : "", key->valuestring);
         first = false;
     }
 }
@@ -298,9 +301,7 @@ static int plan(const struct reader *rd, const cJSON *root, struct sens_plan *ou
         if (nunknown && n < sizeof out->notes)
             snprintf(out->notes + n, sizeof out->notes - n, "%s%d measurement%s this gvlsim does not derive keys from",
                      n ? "; " : "", nunknown, nunknown == 1 ? "" : "s");
-        underived_keys(root, cal, base, out->notes, sizeof out->notes,
-                       out->notes[0] ? "; not varied (measured from samples, not a median): "
-                                     : "not varied (measured from samples, not a median): ");
+        underived_keys(root, cal, base, out->notes, sizeof out->notes);
     }
 done:
     free(base_r);
