@@ -155,10 +155,11 @@ const struct cli_command cli_cmd_validate = {
         "sensitive_measurement (that measurement); empty when no move changes it.  Not\n"
         "moved, and said under the table: a key whose value in the profile is not its\n"
         "calibration's derivation (edited by hand), a key the command line sets, a\n"
-        "key measured from a run's samples rather than a median (hidden_steal_*,\n"
-        "futex_wait_window, futex_wake_race, wake_waking, the speed levels').  A\n"
-        "profile without a calibration section (the shipped ones) is an error (exit 3):\n"
-        "it records no spread to move across.",
+        "key measured from a run's samples rather than a median (hidden_steal_rate,\n"
+        "the speed levels'); a list of one measurement's quantiles (futex_wait_window,\n"
+        "futex_wake_race, wake_waking, hidden_steal_len) moves with it, every entry\n"
+        "scaled as its median.  A profile without a calibration section (the shipped\n"
+        "ones) is an error (exit 3): it records no spread to move across.",
     .exit_status =
         "0 every run succeeded, 2 usage, 3 invalid scenario or value (or more cores\n"
         "than the host has; with --sensitivity: no profile, or one without a valid\n"

@@ -14,6 +14,7 @@
 #include "../exec/calib_host.h"
 #include "../exec/calib_map.h"
 #include "../input/jsonpos.h"
+#include "../input/units.h"
 
 #define SENS_MAX_BYTES (64u << 20)
 
@@ -134,6 +135,31 @@ static char *compact_text(const char *text)
     return s;
 }
 
+/* NAME appended to the comma-separated list in buf, unless it is there. */
+static void name_once(char *buf, size_t cap, const char *name)
+{
+    if (strstr(buf, name)) return;
+    size_t n = strlen(buf);
+    snprintf(buf + n, cap - n, "%s%s", n ? ", " : "", name);
+}
+
+/* KEY=VALUE into v's sets and KEY into its names.  GV_OK or GV_ENOMEM. */
+static int variant_set(struct sens_variant *v, const char *key, const char *value)
+{
+    char *set = NULL;
+    if (asprintf(&set, "machine.%s=%s", key, value) < 0) return GV_ENOMEM;
+    char **sets = realloc(v->sets, (size_t)(v->nsets + 1) * sizeof *sets);
+    if (!sets) {
+        free(set);
+        return GV_ENOMEM;
+    }
+    v->sets = sets;
+    v->sets[v->nsets++] = set;
+    size_t n = strlen(v->keys);
+    snprintf(v->keys + n, sizeof v->keys - n, "%s%s", n ? " " : "", key);
+    return GV_OK;
+}
+
 /* The keys of `q` that differ from `base`, whose base value is the
  * profile's own, into v (sets and names).  *mismatch collects the keys the
  * profile holds otherwise.  GV_OK or GV_ENOMEM. */
@@ -156,23 +182,86 @@ static int diff_keys(const cJSON *root, const struct calib_profile *base, const 
         free(want);
         if (oom) return GV_ENOMEM;
         if (!same) {
-            if (!strstr(mismatch, kq->name)) {
-                size_t n = strlen(mismatch);
-                snprintf(mismatch + n, mlen - n, "%s%s", n ? ", " : "", kq->name);
-            }
+            name_once(mismatch, mlen, kq->name);
             continue;
         }
-        char *set = NULL;
-        if (asprintf(&set, "machine.%s=%s", kq->name, qv) < 0) return GV_ENOMEM;
-        char **sets = realloc(v->sets, (size_t)(v->nsets + 1) * sizeof *sets);
-        if (!sets) {
-            free(set);
-            return GV_ENOMEM;
-        }
-        v->sets = sets;
-        v->sets[v->nsets++] = set;
-        size_t n = strlen(v->keys);
-        snprintf(v->keys + n, sizeof v->keys - n, "%s%s", n ? " " : "", kq->name);
+        if (variant_set(v, kq->name, qv) != GV_OK) return GV_ENOMEM;
+    }
+    return GV_OK;
+}
+
+/* A list the calibration wrote as one measurement's quantiles
+ * (calib_list_source), as the profile holds it: moved with that
+ * measurement, every entry scaled as its median is. */
+struct list_key {
+    const char *name;  /* calib_list_source's key (in the profile's tree) */
+    int from;          /* the measurement */
+    sim_time y[GV_CURVE_MAX];
+    int n;
+};
+
+/* The profile's value of a list key as durations into l; false if it is
+ * not an array of 1..GV_CURVE_MAX duration strings. */
+static bool list_read(const cJSON *node, struct list_key *l)
+{
+    if (!cJSON_IsArray(node)) return false;
+    int n = cJSON_GetArraySize(node);
+    if (n < 1 || n > GV_CURVE_MAX) return false;
+    const cJSON *e;
+    char err[128];
+    l->n = 0;
+    cJSON_ArrayForEach(e, node) {
+        if (!cJSON_IsString(e) || units_parse(e->valuestring, &l->y[l->n], err, sizeof err) != UNITS_OK) return false;
+        l->n++;
+    }
+    return true;
+}
+
+/* The lists the calibration section lists as measured (its "keys") that
+ * the profile holds as the calibration wrote them, into lists (*n); a
+ * list the profile holds otherwise is named in mismatch.  GV_OK or
+ * GV_ENOMEM. */
+static int read_lists(const cJSON *root, const cJSON *cal, struct list_key *lists, int *n, char *mismatch,
+                      size_t mlen)
+{
+    const cJSON *e;
+    *n = 0;
+    cJSON_ArrayForEach(e, cJSON_GetObjectItemCaseSensitive(cal, "keys")) {
+        const cJSON *key = cJSON_GetObjectItemCaseSensitive(e, "key");
+        const cJSON *val = cJSON_GetObjectItemCaseSensitive(e, "value");
+        if (!cJSON_IsString(key) || !cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(e, "measured"))) continue;
+        int from = calib_list_source(key->valuestring);
+        const cJSON *pv = profile_value(root, key->valuestring);
+        if (from < 0 || !pv || *n == CALIB_MAX_KEYS) continue;
+        char *have = compact_node(pv), *want = cJSON_IsString(val) ? compact_text(val->valuestring) : NULL;
+        bool oom = !have || (cJSON_IsString(val) && !want);
+        bool same = have && want && !strcmp(have, want);
+        free(have);
+        free(want);
+        if (oom) return GV_ENOMEM;
+        struct list_key *l = &lists[*n];
+        l->name = key->valuestring;
+        l->from = from;
+        if (same && list_read(pv, l)) (*n)++;
+        else name_once(mismatch, mlen, key->valuestring);
+    }
+    return GV_OK;
+}
+
+/* Measurement `id` moved from `median` to `to`: its lists, scaled, into v.
+ * GV_OK or GV_ENOMEM. */
+static int move_lists(const struct list_key *lists, int n, int id, double median, double to,
+                      struct sens_variant *v)
+{
+    char was[2048], now[2048];
+    for (int i = 0; i < n; i++) {
+        const struct list_key *l = &lists[i];
+        struct calib_key k;
+        if (l->from != id || !(median > 0) || !calib_list_scaled(l->name, l->y, l->n, 1.0, &k)) continue;
+        calib_key_value(&k, was, sizeof was);
+        calib_list_scaled(l->name, l->y, l->n, to / median, &k);
+        calib_key_value(&k, now, sizeof now);
+        if (strcmp(was, now) && variant_set(v, l->name, now) != GV_OK) return GV_ENOMEM;
     }
     return GV_OK;
 }
@@ -191,7 +280,9 @@ static void underived_keys(const cJSON *root, const cJSON *cal, const struct cal
     cJSON_ArrayForEach(e, cJSON_GetObjectItemCaseSensitive(cal, "keys")) {
         const cJSON *key = cJSON_GetObjectItemCaseSensitive(e, "key");
         if (!cJSON_IsString(key) || !cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(e, "measured"))) continue;
-        if (calib_profile_key(base, key->valuestring) || !profile_value(root, key->valuestring)) continue;
+        if (calib_profile_key(base, key->valuestring) || calib_list_source(key->valuestring) >= 0 ||
+            !profile_value(root, key->valuestring))
+            continue;
         const char *sep = first ? (n ? "; " : "") : ", ";
         if (n < cap)
             n += (size_t)snprintf(notes + n, cap - n, "%s%s%s", sep, first ? heading : "", key->valuestring);
@@ -256,9 +347,10 @@ static int plan(const struct reader *rd, const cJSON *root, struct sens_plan *ou
                   "no measurements: --sensitivity needs their quartiles");
     struct calib_result *base_r = calloc(1, sizeof *base_r), *q_r = malloc(sizeof *q_r);
     struct calib_profile *base = malloc(sizeof *base), *q = malloc(sizeof *q);
+    struct list_key *lists = malloc(CALIB_MAX_KEYS * sizeof *lists);
     bool movable[CALIB_COUNT] = { false };
     int rc = GV_OK, nunknown = 0;
-    if (!base_r || !q_r || !base || !q) {
+    if (!base_r || !q_r || !base || !q || !lists) {
         rc = GV_ENOMEM;
         goto done;
     }
@@ -269,6 +361,8 @@ static int plan(const struct reader *rd, const cJSON *root, struct sens_plan *ou
     if (rc != GV_OK) goto done;
     calib_map(base_r, &h, base);
     char mismatch[512] = "";
+    int nlists;
+    rc = read_lists(root, cal, lists, &nlists, mismatch, sizeof mismatch);
     for (int id = 0; id < CALIB_COUNT && rc == GV_OK; id++) {
         if (!movable[id]) continue;
         out->nmeasured++;
@@ -281,6 +375,7 @@ static int plan(const struct reader *rd, const cJSON *root, struct sens_plan *ou
             struct sens_variant v = { .measurement = calib_describe((enum calib_id)id)->name, .high = side == 1,
                                       .at = to };
             rc = diff_keys(root, base, q, &v, mismatch, sizeof mismatch);
+            if (rc == GV_OK) rc = move_lists(lists, nlists, id, base_r->m[id].median, to, &v);
             if (rc == GV_OK && v.nsets > 0) {
                 struct sens_variant *nv = realloc(out->var, (size_t)(out->nvar + 1) * sizeof *nv);
                 if (!nv) rc = GV_ENOMEM;
@@ -308,6 +403,7 @@ done:
     free(q_r);
     free(base);
     free(q);
+    free(lists);
     if (rc != GV_OK) sens_plan_free(out);
     return rc;
 }

@@ -852,6 +852,44 @@ void calib_map(const struct calib_result *r, const struct calib_host *h, struct 
     after_idle_keys(p, r);
 }
 
+/* The lists that are one measurement's quantiles (the derivations above:
+ * race_keys, waking_keys, steal_keys); test_calib checks that every other
+ * measured list is speed_dwell's. */
+static const struct {
+    const char *key;
+    enum calib_id from;
+} list_sources[] = {
+    { "futex_wait_window", CALIB_FUTEX_WAIT_WINDOW },
+    { "futex_wake_race", CALIB_FUTEX_WAKE_RACE },
+    { "wake_waking", CALIB_WAKE_WAKING },
+    { "hidden_steal_len", CALIB_STEAL_LEN },
+};
+
+static int list_index(const char *name)
+{
+    for (int i = 0; i < (int)(sizeof list_sources / sizeof list_sources[0]); i++)
+        if (!strcmp(list_sources[i].key, name)) return i;
+    return -1;
+}
+
+int calib_list_source(const char *name)
+{
+    int i = list_index(name);
+    return i < 0 ? -1 : (int)list_sources[i].from;
+}
+
+bool calib_list_scaled(const char *name, const sim_time *y, int n, double factor, struct calib_key *out)
+{
+    int i = list_index(name);
+    if (i < 0 || n < 1 || n > GV_CURVE_MAX) return false;
+    memset(out, 0, sizeof *out);
+    out->name = list_sources[i].key;
+    out->kind = CK_DURS;
+    out->measured = true;
+    for (int j = 0; j < n; j++) out->curve.y[out->curve.n++] = ns3((double)y[j] / 1000.0 * factor);
+    return true;
+}
+
 const struct calib_key *calib_profile_key(const struct calib_profile *p, const char *name)
 {
     for (int i = 0; i < p->n; i++)

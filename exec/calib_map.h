@@ -57,6 +57,18 @@ bool calib_is_ruby_key(const char *name);
 /* The keys of the speed levels (`calibrate --only speed`). */
 bool calib_is_speed_key(const char *name);
 
+/* The lists of durations calib_map writes as the quantiles of one
+ * measurement's samples, whose median that measurement records
+ * (futex_wait_window, futex_wake_race, wake_waking, hidden_steal_len):
+ * that measurement's id for such a key, else -1 (speed_dwell, a mean of
+ * runs, is none). */
+int calib_list_source(const char *name);
+/* Such a list after its measurement's median moved by `factor`: every
+ * entry of y[0..n) times factor, rounded as calibrate rounds (3
+ * significant digits), into *out (CK_DURS, measured).  false if `name` is
+ * no such list or n is not 1..GV_CURVE_MAX. */
+bool calib_list_scaled(const char *name, const sim_time *y, int n, double factor, struct calib_key *out);
+
 /* The key named `name`, or NULL. */
 const struct calib_key *calib_profile_key(const struct calib_profile *p, const char *name);
 

@@ -10,7 +10,8 @@
 #   tests/fuzz/runs.tsv         one line per run: date, target, seconds,
 #                               executions, new crashers.
 # Seeds: every scenario and machine profile of the repository (load, and run
-# with load's kept corpus), every CSV (csv), the GVL traces of
+# with load's kept corpus, and each seed scenario under every GVL
+# policy), every CSV (csv), the GVL traces of
 # tests/data/gvl-tracing and tests/bad/14-traces and a trace of gvlsim's own
 # (import), besides the kept corpus.  Run from the repository root, after
 # `make` (import's seeds use ./gvlsim).
@@ -38,6 +39,16 @@ for t in "$@"; do
             'ractors.0.threads.1.program.0={"op": "sleep", "dur": "1ms"}' >"$seeds/sets_token"
         printf '%s\0%s\0%s' "$(cat scenarios/mtime_loop.json)" "machine=report_m4" \
             "runtime.gvl_policy=hot_steal" >"$seeds/sets_mtime"
+        # the simulation under every GVL policy: each seed scenario once
+        # with each (a policy's own model - threshold's helper thread,
+        # barging's native sleeps - runs only where a scenario selects it)
+        if [ "$t" = run ]; then
+            for f in scenarios/*.json scenarios/examples/*.json; do
+                for p in eager hot_steal delayed threshold barging; do
+                    printf '%s\0%s' "$(cat "$f")" "runtime.gvl_policy=$p" >"$seeds/policy_${p}_$(basename "$f")"
+                done
+            done
+        fi
         opts="-max_len=8192 -dict=tests/fuzz/load.dict"
         # a run that stops on the no-progress guard (10M ops at one
         # instant, models/thread.c) takes seconds under the sanitizers

@@ -877,6 +877,57 @@ static void test_window_quantiles(void)
     ASSERT(k->curve.y[0] == 300 * SIM_NS && k->curve.y[7] == 510 * SIM_NS);
 }
 
+/* The lists that are one measurement's quantiles (calib_list_source):
+ * with every list measured, each list key calib_map writes but
+ * speed_dwell (a mean of runs) names one, whose name its derivation
+ * gives; and such a list scaled (validate --sensitivity's move) is
+ * rounded to 3 digits as calibrate rounds. */
+static void test_list_sources(void)
+{
+    struct calib_result r;
+    struct calib_host h;
+    struct calib_profile p;
+    map_nothing(&r, &h, &p);
+    r.race.measured = true;
+    r.race.n = CALIB_RACE_LENS;
+    for (int i = 0; i < CALIB_RACE_LENS; i++) r.race.window_ns[i] = r.race.wake_ns[i] = 300 + 10 * i;
+    double v[16];
+    for (int i = 0; i < 16; i++) v[i] = 1000 + 100 * i;
+    ASSERT_EQ(calib_waking_summarise(v, 16, &r.waking), GV_OK);
+    ASSERT_EQ(calib_steal_summarise(v, 16, 1e9, &r.steal), GV_OK);
+    r.steal.measured = true;
+    r.speed = (struct calib_speed){ .measured = true, .windows = 100, .window_ns = 1e6, .nlev = 2,
+                                    .factor = { 1, 1.5 }, .dwell_ns = { 5e7, 1e8 }, .share = { 0.5, 0.5 } };
+    calib_map(&r, &h, &p);
+    int lists = 0, sourced = 0;
+    for (int i = 0; i < p.n; i++) {
+        const struct calib_key *k = &p.k[i];
+        if (k->kind != CK_DURS) continue;
+        lists++;
+        int id = calib_list_source(k->name);
+        if (id < 0) {
+            ASSERT_STREQ(k->name, "speed_dwell");
+            continue;
+        }
+        sourced++;
+        ASSERT(strstr(k->how, calib_describe((enum calib_id)id)->name));
+    }
+    ASSERT_EQ(lists, 5);
+    ASSERT_EQ(sourced, 4);
+    ASSERT_EQ(calib_list_source("futex_wake"), -1);
+
+    sim_time y[] = { 300 * SIM_NS, 1234 * SIM_NS, 99999 * SIM_NS };
+    struct calib_key k;
+    char buf[128];
+    ASSERT(calib_list_scaled("futex_wait_window", y, 3, 0.75, &k));
+    ASSERT(k.kind == CK_DURS && k.measured && !strcmp(k.name, "futex_wait_window"));
+    calib_key_value(&k, buf, sizeof buf);
+    ASSERT_STREQ(buf, "[\"225ns\", \"926ns\", \"75us\"]");
+    ASSERT(!calib_list_scaled("speed_dwell", y, 3, 1, &k));
+    ASSERT(!calib_list_scaled("wake_waking", y, 0, 1, &k));
+    ASSERT(!calib_list_scaled("wake_waking", y, GV_CURVE_MAX + 1, 1, &k));
+}
+
 /* wake_pack_util: the measured load limit on a packing machine; no key
  * where nothing packs or nothing was measured (no limit). */
 static void test_pack_util_key(void)
@@ -1256,5 +1307,6 @@ int main(void)
     RUN(test_ruby_method_gaps);
     RUN(test_ruby_handoff_work);
     RUN(test_ruby_gc);
+    RUN(test_list_sources);
     TEST_DONE();
 }

@@ -2,7 +2,8 @@
  * (cli/sensitivity.c): a measurement at its q1 and q3 moves exactly the
  * keys calib_map derives from it, to what calib_map derives (a key of two
  * measurements moves with each), a key that is not its calibration's
- * derivation and a key the user sets stay put, and a profile without a
+ * derivation and a key the user sets stay put, a list of one measurement's
+ * quantiles moves with it, scaled, and a profile without a
  * calibration section is an error with its file and position; a move of
  * keys the simulation never reads is dropped; the keys measured from
  * samples rather than a median are named as not varied. */
@@ -98,10 +99,10 @@ static void test_two_measurements(void)
     sens_plan_free(&p);
 }
 
-/* keys the calibration measured from samples rather than a median (a
- * list, the speed levels) are named in the note when the profile has
- * them; a key derived from a median, one not measured, or one the
- * profile lacks is not */
+/* keys the calibration measured from samples rather than a median (the
+ * speed levels) are named in the note when the profile has them; a key
+ * derived from a median, one not measured, one the profile lacks, and a
+ * list that moves with its measurement (futex_wait_window, below) are not */
 static void test_underived(void)
 {
     struct sens_plan p;
@@ -113,11 +114,41 @@ static void test_underived(void)
         "  {\"name\": \"syscall_getpid_ns\", \"median\": 1000, \"q1\": 900, \"q3\": 1100}],\n"
         "  \"keys\": [{\"key\": \"cores\", \"value\": \"2\", \"measured\": false},\n"
         "   {\"key\": \"context_switch\", \"value\": \"1us\", \"measured\": true},\n"
-        "   {\"key\": \"futex_wait_window\", \"value\": \"[]\", \"measured\": true},\n"
+        "   {\"key\": \"futex_wait_window\", \"value\": \"[\\\"300ns\\\", \\\"400ns\\\"]\", \"measured\": true},\n"
         "   {\"key\": \"wake_waking\", \"value\": \"[]\", \"measured\": true},\n"
         "   {\"key\": \"speed_levels\", \"value\": \"[1, 1.3]\", \"measured\": true}]}}\n", &p);
     ASSERT_EQ(p.nvar, 4);
-    ASSERT_STREQ(p.notes, "not varied (measured from samples, not a median): futex_wait_window, speed_levels");
+    ASSERT_STREQ(p.notes, "not varied (measured from samples, not a median): speed_levels");
+    sens_plan_free(&p);
+}
+
+/* a list of one measurement's quantiles moves with that measurement, every
+ * entry scaled as its median (rounded to 3 digits as calibrate rounds); a
+ * list the profile holds otherwise than its calibration wrote stays put and
+ * is named; a list whose measurement has no quartiles is not moved */
+static void test_lists(void)
+{
+    struct sens_plan p;
+    plan_from(
+        "{\"name\": \"lists\", \"futex_wait_window\": [\"300ns\", \"1.2us\"],\n"
+        " \"futex_wake_race\": [\"500ns\"], \"wake_waking\": [\"1us\", \"2us\"],\n"
+        " \"calibration\": {\"measurements\": [\n"
+        "  {\"name\": \"futex_wait_window_ns\", \"median\": 400, \"q1\": 300, \"q3\": 500},\n"
+        "  {\"name\": \"futex_wake_race_ns\", \"median\": 500, \"q1\": 400, \"q3\": 700},\n"
+        "  {\"name\": \"wake_waking_ns\", \"median\": 1500}],\n"
+        "  \"keys\": [{\"key\": \"futex_wait_window\", \"value\": \"[\\\"300ns\\\", \\\"1.2us\\\"]\", \"measured\": true},\n"
+        "   {\"key\": \"futex_wake_race\", \"value\": \"[\\\"600ns\\\"]\", \"measured\": true},\n"
+        "   {\"key\": \"wake_waking\", \"value\": \"[\\\"1us\\\", \\\"2us\\\"]\", \"measured\": true}]}}\n", &p);
+    ASSERT_EQ(p.nvar, 2);
+    ASSERT_STREQ(p.var[0].measurement, "futex_wait_window_ns");
+    ASSERT(!p.var[0].high && p.var[0].at == 300);
+    ASSERT_EQ(p.var[0].nsets, 1);
+    ASSERT_STREQ(p.var[0].sets[0], "machine.futex_wait_window=[\"225ns\", \"900ns\"]");
+    ASSERT_STREQ(p.var[0].keys, "futex_wait_window");
+    ASSERT(p.var[1].high);
+    ASSERT_STREQ(p.var[1].sets[0], "machine.futex_wait_window=[\"375ns\", \"1.5us\"]");
+    /* futex_wake_race is 500ns in the profile, 600ns as calibrated */
+    ASSERT_STREQ(p.notes, "not varied (the profile's value is not its calibration's derivation): futex_wake_race");
     sens_plan_free(&p);
 }
 
@@ -204,6 +235,7 @@ int main(void)
     RUN(test_two_measurements);
     RUN(test_drop_unread);
     RUN(test_underived);
+    RUN(test_lists);
     RUN(test_errors);
     TEST_DONE();
 }
