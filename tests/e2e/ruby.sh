@@ -185,6 +185,7 @@ expect_no_file h.csv "watchdog"
 run exec --backend ruby --max-spread 0.0001 tests/data/ruby_facts.json
 expect_code 4 "calibration"
 expect_match err 'busy-loop calibration is unstable' "calibration"
+expect_match err '--max-spread PCT accepts more' "calibration: the remedy"
 
 # ---- the application ops (issue 11): counts of real Ruby runs -------------------------
 L=tests/data/lang

@@ -160,6 +160,7 @@ static void test_calibration(void)
     /* an impossible limit: refused, loudly, with the numbers */
     ASSERT_EQ(exec_calibrate(&c, -1.0, err, sizeof err), GV_ERUN);
     ASSERT_CONTAINS(err, "busy-loop calibration is unstable");
+    ASSERT_CONTAINS(err, "--max-spread PCT accepts more");
     ASSERT_CONTAINS(err, "ps/iteration");
     ASSERT_EQ(c.attempts, 5);
     /* any spread accepted (valgrind and loaded CI hosts are noisy): the
