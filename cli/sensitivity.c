@@ -135,10 +135,17 @@ static char *compact_text(const char *text)
     return s;
 }
 
-/* NAME appended to the comma-separated list in buf, unless it is there. */
+/* NAME appended to the comma-separated list in buf, unless it is there
+ * (a whole name: futex_wake is not futex_wake_race). */
 static void name_once(char *buf, size_t cap, const char *name)
 {
-    if (strstr(buf, name)) return;
+    size_t len = strlen(name);
+    for (const char *p = buf; *p;) {
+        size_t k = strcspn(p, ",");
+        if (k == len && !strncmp(p, name, len)) return;
+        p += k;
+        while (*p == ',' || *p == ' ') p++;
+    }
     size_t n = strlen(buf);
     snprintf(buf + n, cap - n, "%s%s", n ? ", " : "", name);
 }

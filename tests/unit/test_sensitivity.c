@@ -125,14 +125,16 @@ static void test_underived(void)
 /* a list of one measurement's quantiles moves with that measurement, every
  * entry scaled as its median (rounded to 3 digits as calibrate rounds); a
  * list the profile holds otherwise than its calibration wrote stays put and
- * is named; a list whose measurement has no quartiles is not moved */
+ * is named (a hand-set key whose name begins another's too); a list whose
+ * measurement has no quartiles is not moved */
 static void test_lists(void)
 {
     struct sens_plan p;
     plan_from(
         "{\"name\": \"lists\", \"futex_wait_window\": [\"300ns\", \"1.2us\"],\n"
-        " \"futex_wake_race\": [\"500ns\"], \"wake_waking\": [\"1us\", \"2us\"],\n"
+        " \"futex_wake_race\": [\"500ns\"], \"wake_waking\": [\"1us\", \"2us\"], \"futex_wake\": \"5us\",\n"
         " \"calibration\": {\"measurements\": [\n"
+        "  {\"name\": \"futex_wake_ns\", \"median\": 1000, \"q1\": 900, \"q3\": 1100},\n"
         "  {\"name\": \"futex_wait_window_ns\", \"median\": 400, \"q1\": 300, \"q3\": 500},\n"
         "  {\"name\": \"futex_wake_race_ns\", \"median\": 500, \"q1\": 400, \"q3\": 700},\n"
         "  {\"name\": \"wake_waking_ns\", \"median\": 1500}],\n"
@@ -147,8 +149,10 @@ static void test_lists(void)
     ASSERT_STREQ(p.var[0].keys, "futex_wait_window");
     ASSERT(p.var[1].high);
     ASSERT_STREQ(p.var[1].sets[0], "machine.futex_wait_window=[\"375ns\", \"1.5us\"]");
-    /* futex_wake_race is 500ns in the profile, 600ns as calibrated */
-    ASSERT_STREQ(p.notes, "not varied (the profile's value is not its calibration's derivation): futex_wake_race");
+    /* futex_wake_race is 500ns in the profile, 600ns as calibrated; futex_wake
+     * 5us, 1us: both named (the one's name is the start of the other's) */
+    ASSERT_STREQ(p.notes, "not varied (the profile's value is not its calibration's derivation): futex_wake_race, "
+                          "futex_wake");
     sens_plan_free(&p);
 }
 
