@@ -64,8 +64,9 @@
 #define CLI_OPT_MAX_SPREAD \
     { .name = "max-spread", .kind = ARGS_STRING, .metavar = "PCT", .check = cli_check_spread, \
       .help = "largest accepted spread of the busy-loop calibration\n" \
-              "(interquartile range / median, default 10); a run that\n" \
-              "cannot calibrate within it fails with exit 4" }
+              "(default 10): the executor's interquartile range / median,\n" \
+              "Ruby's mean's uncertainty (twice its standard error / mean);\n" \
+              "a run that cannot calibrate within it fails with exit 4" }
 #define CLI_OPT_RUBY \
     { .name = "ruby", .kind = ARGS_PATH, .metavar = "PATH", \
       .help = "--backend ruby: the Ruby to run (default: ruby on PATH)" }

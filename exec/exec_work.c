@@ -94,8 +94,7 @@ int exec_calibrate(struct exec_calibration *c, double max_spread, char *err, siz
     return gv_fail(err, errlen, GV_ERUN,
                    "busy-loop calibration is unstable: %.1f%% spread (interquartile range of %d samples; "
                    "median %.1f ps/iteration, min %.1f, max %.1f) after %d attempts, limit %.0f%%; "
-                   "is the machine busy or its CPU frequency changing? (--max-spread PCT accepts more: a guest "
-                   "whose CPU speed moves in levels, calibrate's speed_levels, needs about 30)",
+                   "is the machine busy or its CPU frequency changing? (--max-spread PCT accepts more)",
                    100.0 * c->spread, c->samples, c->ps_per_iter, c->min_ps, c->max_ps,
                    CALIB_ATTEMPTS, 100.0 * max_spread);
 }

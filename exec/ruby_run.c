@@ -1042,6 +1042,7 @@ static int parse_result(const struct scenario *scn, const char *text, struct rru
     rep->ns_min = num(j, "ns_min", &ok);
     rep->ns_max = num(j, "ns_max", &ok);
     rep->spread = num(j, "spread", &ok);
+    rep->iqr = num(j, "iqr", &ok);
     rep->fixed_ns = num(j, "fixed_ns", &ok);
     rep->attempts = (int)num(j, "attempts", &ok);
     rep->insns_per_iter = (int)num(j, "insns_per_iter", &ok);
@@ -1246,9 +1247,9 @@ void rrun_report_free(struct rrun_report *rep)
 void rrun_summary_write(FILE *f, const struct rrun_report *rep)
 {
     fprintf(f, "  ruby: %s\n", rep->ruby.description);
-    fprintf(f, "  busy loop: %.3f ns/iteration (min %.3f, max %.3f, spread %.1f%% over 15 samples, %d attempt%s); "
-               "a compute's own cost %.0f ns\n",
-            rep->ns_per_iter, rep->ns_min, rep->ns_max, 100.0 * rep->spread, rep->attempts,
+    fprintf(f, "  busy loop: %.3f ns/iteration (the mean of 48 samples, min %.3f, max %.3f, uncertain by %.1f%%, "
+               "interquartile range %.1f%% of the median; %d attempt%s); a compute's own cost %.0f ns\n",
+            rep->ns_per_iter, rep->ns_min, rep->ns_max, 100.0 * rep->spread, 100.0 * rep->iqr, rep->attempts,
             rep->attempts == 1 ? "" : "s", rep->fixed_ns);
     if (rep->insns)
         fprintf(f, "  instructions: %" PRIu64 " executed (%d per loop iteration + %d per compute, from the "
