@@ -1043,7 +1043,9 @@ static int parse_result(const struct scenario *scn, const char *text, struct rru
     rep->ns_max = num(j, "ns_max", &ok);
     rep->spread = num(j, "spread", &ok);
     rep->iqr = num(j, "iqr", &ok);
-    rep->fixed_ns = num(j, "fixed_ns", &ok);
+    rep->noloop_ns = num(j, "noloop_ns", &ok);
+    rep->one_ns = num(j, "one_ns", &ok);
+    rep->knee_ns = num(j, "knee_ns", &ok);
     rep->attempts = (int)num(j, "attempts", &ok);
     rep->insns_per_iter = (int)num(j, "insns_per_iter", &ok);
     rep->insns_fixed = (int)num(j, "insns_fixed", &ok);
@@ -1248,9 +1250,10 @@ void rrun_summary_write(FILE *f, const struct rrun_report *rep)
 {
     fprintf(f, "  ruby: %s\n", rep->ruby.description);
     fprintf(f, "  busy loop: %.3f ns/iteration (the mean of 48 samples, min %.3f, max %.3f, uncertain by %.1f%%, "
-               "interquartile range %.1f%% of the median; %d attempt%s); a compute's own cost %.0f ns\n",
+               "interquartile range %.1f%% of the median; %d attempt%s); a compute costs %.0f ns with no loop, "
+               "%.0f ns with 1 iteration, %.0f ns with 64\n",
             rep->ns_per_iter, rep->ns_min, rep->ns_max, 100.0 * rep->spread, 100.0 * rep->iqr, rep->attempts,
-            rep->attempts == 1 ? "" : "s", rep->fixed_ns);
+            rep->attempts == 1 ? "" : "s", rep->noloop_ns, rep->one_ns, rep->knee_ns);
     if (rep->insns)
         fprintf(f, "  instructions: %" PRIu64 " executed (%d per loop iteration + %d per compute, from the "
                    "loop's instruction sequence)\n",

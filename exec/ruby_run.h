@@ -47,7 +47,8 @@ struct rrun_report {
     char engine[64];                 /* "ruby 3.1.2", "+YJIT" when it was on */
     struct rrun_ruby ruby;
     /* the program's busy-loop calibration */
-    double ns_per_iter, ns_min, ns_max, spread, iqr, fixed_ns;
+    double ns_per_iter, ns_min, ns_max, spread, iqr;
+    double noloop_ns, one_ns, knee_ns; /* a compute with no loop, 1 and 64 iterations */
     int attempts;
     int insns_per_iter, insns_fixed; /* the instruction loop's shape */
     uint64_t insns;                  /* instructions of `insns` computes */

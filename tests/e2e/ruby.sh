@@ -59,38 +59,49 @@ for f in scenarios/*.json scenarios/examples/*.json tests/data/ruby_*.json tests
 done
 
 # ---- the busy loop's calibration, on a stubbed clock ----------------------------
-# The program's gv_calibrate, with gv_loop and the thread CPU clock stubbed: a
-# loop whose calls alternate between 12 and 21 ns an iteration (the two speeds
-# of an interpreter, docs/ruby-backend.md) is accepted at the default 10%, at
-# the mean (16.5 ns), in one attempt, uncertain by 8%; the median of such
-# samples jumps between the two, and their interquartile range is 43%.  A steady 10 ns loop
-# gives 10 ns and an uncertainty of 0.
+# The program's gv_calibrate and gv_spin, with gv_loop and the thread CPU clock
+# stubbed (only the loop's iterations take time).  A loop whose calls alternate
+# between 12 and 21 ns an iteration (the two speeds of an interpreter,
+# docs/ruby-backend.md) is accepted at the default 10%, at the mean (16.5 ns),
+# in one attempt, uncertain by 8%; the median of such samples jumps between the
+# two, and their interquartile range is 43%.  A steady 10 ns loop gives 10 ns,
+# an uncertainty of 0, computes costing 0 with no loop, 10 ns with one
+# iteration, 640 with 64; and computes of 167 ns, 5 ns (cheaper than any loop)
+# and 1234.5 ns then cost what they ask over 1000 calls, to within one iteration.
 run $R --print-program tests/data/ruby_facts.json
-awk '/^def gv_calibrate$/ { p = 1 } p { print } p && /^end$/ { exit }' "$tmp/out" > "$tmp/cal.rb"
+awk '/^def gv_(calibrate|spin|calls|compute_costs)\(?/ { p = 1 } p { print } p && /^end$/ { p = 0 }' "$tmp/out" > "$tmp/cal.rb"
 cat > "$tmp/cal_test.rb" <<'RUBY'
 GV_MAX_SPREAD = 0.10
-GV_CAL = [0.0, 0.0]
-$clock = 0
+GV_CAL = [0.0, 0.0, 0.0, 0.0, 1, 8, 64, 0.0, 0.0, 0.0]
+$clock = 0.0
 $calls = 0
 cal = ARGV.shift
 $speeds = ARGV.map(&:to_f)
 def gv_tcpu = $clock
 def gv_loop(n)
-  $clock += (n * $speeds[$calls % $speeds.size]).round
+  $clock += n * $speeds[$calls % $speeds.size]
   $calls += 1
   n
 end
-def gv_probe(m, ns) = ($clock += m * (ns + 50))
 eval(File.read(cal))
 r = gv_calibrate
-printf("%.3f %.4f %d %.3f %.1f\n", r[0], r[3], r[4], r[5], r[6])
+printf("%.3f %.4f %d %.3f %.1f %.1f %.1f", r[0], r[3], r[4], r[5], r[6], r[7], r[8])
+if $speeds.size == 1
+  [167.0, 5.0, 1234.5].each do |ns|
+    c = 0.0
+    t0 = $clock
+    1000.times { c = gv_spin(ns, c) }
+    printf(" %.0f", $clock - t0)
+  end
+end
+puts
 RUBY
 checks=$((checks + 1))
 got=$(ruby "$tmp/cal_test.rb" "$tmp/cal.rb" 12 21 2>&1)
-[ "$got" = "16.500 0.0796 1 0.429 50.0" ] || fail "calibration of a two-speed loop: got \"$got\""
+[ "$got" = "16.500 0.0796 1 0.429 0.0 16.5 1056.0" ] || fail "calibration of a two-speed loop: got \"$got\""
 checks=$((checks + 1))
 got=$(ruby "$tmp/cal_test.rb" "$tmp/cal.rb" 10 2>&1)
-[ "$got" = "10.000 0.0000 1 0.000 50.0" ] || fail "calibration of a steady loop: got \"$got\""
+[ "$got" = "10.000 0.0000 1 0.000 0.0 10.0 640.0 167000 5000 1234500" ] || fail "calibration of a steady loop: got \"$got\""
 
 # ---- exact facts, on 1 core and (when the host has them) 2 --------------------
 for cores in 1 2; do
