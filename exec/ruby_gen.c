@@ -39,7 +39,8 @@
 #include "../common/sbuf.h"
 
 
-/* The calibration's largest accepted spread, as the pthread executor's. */
+/* The calibration's largest accepted spread, the pthread executor's default;
+ * here it bounds the uncertainty of the busy loop's mean (gv_calibrate). */
 #define RGEN_MAX_SPREAD 0.10
 
 enum {

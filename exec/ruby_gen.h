@@ -24,7 +24,7 @@
 
 struct rgen_opts {
     const char *stat_path;   /* the file File.mtime reads (a `stat` op) */
-    double max_spread;       /* the calibration's largest accepted spread; <= 0: 0.10 */
+    double max_spread;       /* the calibration's largest accepted uncertainty of its mean; <= 0: 0.10 */
 };
 
 /* Which op a line of the program runs (for error reports). */

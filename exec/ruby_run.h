@@ -28,7 +28,7 @@ struct rrun_opts {
     int nruby_opts;
     double timeout_s;                /* watchdog; <= 0: 600 s */
     const char *stat_path;           /* File.mtime's file; NULL: the scenario file, else "/" */
-    double max_spread;               /* the calibration's largest accepted spread; <= 0: 0.10 */
+    double max_spread;               /* the calibration's largest accepted uncertainty of its mean; <= 0: 0.10 */
 };
 
 /* What the Ruby says about itself (run with the same options). */
