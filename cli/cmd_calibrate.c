@@ -277,6 +277,7 @@ static void write_profile(FILE *f, const struct cal_opts *o, const char *command
             kv_num(f, ", ", "q3", st->q3);
             fprintf(f, ", \"samples\": %d, \"rounds\": %d", st->samples, st->rounds);
             kv_num(f, ", ", "round_spread", st->round_spread);
+            if (st->within_spread > 0) kv_num(f, ", ", "within_spread", st->within_spread);
             fprintf(f, ", \"stable\": %s", st->unstable ? "false" : "true");
         }
         if (st->note[0]) kv_str(f, ", ", "note", st->note);

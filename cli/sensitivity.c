@@ -103,6 +103,10 @@ static int read_measurements(const struct reader *rd, const cJSON *ms, struct ca
             st->q3 = q3->valuedouble;
             movable[id] = true;
         }
+        /* a spread within rounds (wake_jitter's) is the samples' own, which
+         * moving the median across its quartiles leaves as it is */
+        const cJSON *within = cJSON_GetObjectItemCaseSensitive(m, "within_spread");
+        if (cJSON_IsNumber(within) && within->valuedouble > 0) st->within_spread = within->valuedouble;
     }
     return GV_OK;
 }

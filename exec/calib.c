@@ -459,6 +459,7 @@ bool calib_kinds_round_end(struct calib_kinds *k)
         if (k->round[i].n) calib_summarise(k->round[i].v, k->round[i].n, &v, &q1, &q3);
         bool m = calib_loop_more(&k->l[i], v);
         if (i == k->decides) more = m;
+        calib_series_add_relative(&k->rel[i], &k->round[i]);
         k->round[i].n = 0;
     }
     return more;
@@ -469,9 +470,11 @@ void calib_kinds_end(struct calib_kinds *k, struct calib_ctx *c)
     for (int i = 0; i < k->n; i++) {
         struct calib_stat *st = &c->r->m[k->ids[i]];
         calib_series_stat(&k->all[i], st);
+        calib_stat_within(st, &k->rel[i]);
         calib_loop_end(&k->l[i], st);
         calib_series_free(&k->all[i]);
         calib_series_free(&k->round[i]);
+        calib_series_free(&k->rel[i]);
     }
     for (int i = 0; i < k->n; i++) calib_done(c, k->ids[i]);
 }
@@ -485,6 +488,7 @@ void calib_kinds_finish(struct calib_kinds *k, struct calib_ctx *c, int rc)
     for (int i = 0; i < k->n; i++) {
         calib_series_free(&k->all[i]);
         calib_series_free(&k->round[i]);
+        calib_series_free(&k->rel[i]);
         calib_series_free(&k->l[i].medians);
     }
     calib_skip_ids(c, k->ids, k->n, c->err);

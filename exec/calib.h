@@ -156,6 +156,9 @@ struct calib_stat {
     int samples;        /* samples behind median and quartiles */
     int rounds;         /* rounds run */
     double round_spread;/* IQR / median of the round medians at the end */
+    double within_spread;/* IQR / median of the samples each over its own round's median: the
+                          * spread within a round, without the drift between rounds (0: not
+                          * taken; calib_series_add_relative) */
     char note[200];
 };
 
@@ -420,6 +423,13 @@ void calib_series_add(struct calib_series *s, double x);
 void calib_series_free(struct calib_series *s);
 /* Fill st's median/quartiles/samples from s (measured = n > 0). */
 void calib_series_stat(const struct calib_series *s, struct calib_stat *st);
+/* Add each of round's samples over round's median to `to` (nothing when the
+ * median is not positive): pooled over rounds, their spread is the one
+ * within a round, which a drift of the round medians does not widen. */
+void calib_series_add_relative(struct calib_series *to, const struct calib_series *round);
+/* st->within_spread from the relative samples `rel` (IQR / median; 0 with
+ * fewer than 8 of them). */
+void calib_stat_within(struct calib_stat *st, const struct calib_series *rel);
 /* Give st the rounds, round spread and stability of `of`: a measurement
  * taken in the same rounds as that one, which decided when they ended. */
 void calib_stat_rounds_of(struct calib_stat *st, const struct calib_stat *of);

@@ -138,6 +138,7 @@ struct calib_kinds {
     int n, decides;
     const enum calib_id *ids;  /* the kinds' measurements, n of them */
     struct calib_series all[CALIB_KINDS_MAX], round[CALIB_KINDS_MAX];
+    struct calib_series rel[CALIB_KINDS_MAX];  /* each sample over its round's median */
     struct calib_loop l[CALIB_KINDS_MAX];
 };
 /* Budget full_s in a full run, min_rounds before the spread test. */

@@ -26,8 +26,10 @@
  *   wake_busy_core  = wake -> running on a busy CPU (when at once) - context_switch
  *   wake_jitter     = interquartile range / median of wake_idle_core's
  *                     measurement (wake_after_idle_10us; without it the
- *                     idle-CPU wake after a long pause, wake_idle): a
- *                     uniform +-j spread has IQR = j x mean
+ *                     idle-CPU wake after a long pause, wake_idle), its
+ *                     samples each over its own round's median when it has
+ *                     rounds (within_spread): a uniform +-j spread has
+ *                     IQR = j x mean
  *   wake_pack       = the share of wakes the kernel kept on the waker's busy
  *                     CPU when the wakee last ran there and the other CPU
  *                     was idle, after a short sleep (wake_pack_short)
@@ -699,11 +701,27 @@ void calib_map(const struct calib_result *r, const struct calib_host *h, struct 
      * wake's was 3-6% on the AMD EPYC guests of ~10 us wakes: as a share
      * of wake_idle_core it let the model's successor arrive before its
      * waker was back from its call a cycle in five, which a real run's
-     * wake does not (docs/validate.md, "The wake's own spread") */
+     * wake does not (docs/validate.md, "The wake's own spread").  And the
+     * spread within its rounds, where it has them: the rounds' medians
+     * drift with the host (7.5-10.5 us over the 12 rounds of the AMD EPYC
+     * guest of 2026-12-07, all samples' IQR 0.37 of the median) while a
+     * run's wakes stay close to the minute's (the executor's mtime loop
+     * there: 11.7 / 12.6 / 14.2 us at p10 / p50 / p90); the
+     * drift is the validate runs' wake probe's to follow, and a spread of
+     * 0.37 drew the model's successor first in a fifth of its hand-offs
+     * (docs/validate.md, "The wake's drift is not its spread") */
     k = add(p, "wake_jitter", CK_NUM);
     enum calib_id wid = M(r, CALIB_WAKE_AFTER_IDLE_10US) ? CALIB_WAKE_AFTER_IDLE_10US : CALIB_WAKE_IDLE;
     const struct calib_stat *wi = M(r, wid);
-    if (wi && wi->median > 0) {
+    if (wi && wi->within_spread > 0) {
+        double j = wi->within_spread > 1 ? 1 : wi->within_spread;
+        k->num = floor(j * 100 + 0.5) / 100;
+        k->measured = true;
+        snprintf(k->how, sizeof k->how,
+                 "the interquartile range / median of %s's samples, each over its round's median: %.4g "
+                 "(all its samples together: (q3 %.4g - q1 %.4g) / median %.4g)", mname(wid),
+                 wi->within_spread, wi->q3, wi->q1, wi->median);
+    } else if (wi && wi->median > 0) {
         double j = (wi->q3 - wi->q1) / wi->median;
         j = j > 1 ? 1 : j;
         k->num = floor(j * 100 + 0.5) / 100;

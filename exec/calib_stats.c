@@ -67,6 +67,25 @@ void calib_series_stat(const struct calib_series *s, struct calib_stat *st)
     if (calib_summarise(s->v, s->n, &st->median, &st->q1, &st->q3) != GV_OK) st->measured = false;
 }
 
+void calib_series_add_relative(struct calib_series *to, const struct calib_series *round)
+{
+    double med, q1, q3;
+    if (round->n <= 0 || calib_summarise(round->v, round->n, &med, &q1, &q3) != GV_OK) {
+        if (round->n > 0) to->oom = true;
+        return;
+    }
+    if (!(med > 0)) return;
+    for (int i = 0; i < round->n; i++) calib_series_add(to, round->v[i] / med);
+}
+
+void calib_stat_within(struct calib_stat *st, const struct calib_series *rel)
+{
+    double med, q1, q3;
+    st->within_spread = 0;
+    if (rel->n < 8 || rel->oom || calib_summarise(rel->v, rel->n, &med, &q1, &q3) != GV_OK || !(med > 0)) return;
+    st->within_spread = (q3 - q1) / med;
+}
+
 void calib_stat_rounds_of(struct calib_stat *st, const struct calib_stat *of)
 {
     st->rounds = of->rounds;

@@ -46,8 +46,8 @@ static const struct sch_key calib_meas_keys[] = {
     { .name = "name", .kind = SCH_STRING, .flags = SCH_REQUIRED, .off = SCH_NOFF },
     /* a measurement can be a difference (handoff_ppoll_extra_ns): any sign */
     C_STR("unit"), C_STR("what"), C_SNUM("median"), C_SNUM("q1"), C_SNUM("q3"), C_INT("samples"),
-    C_INT("rounds"), C_NUM("round_spread"), { .name = "stable", .kind = SCH_BOOL, .off = SCH_NOFF },
-    C_STR("note"),
+    C_INT("rounds"), C_NUM("round_spread"), C_NUM("within_spread"),
+    { .name = "stable", .kind = SCH_BOOL, .off = SCH_NOFF }, C_STR("note"),
 };
 static const struct sch_obj calib_meas_obj = { "measurement", calib_meas_keys, NKEYS(calib_meas_keys) };
 static const struct sch_key calib_key_keys[] = {

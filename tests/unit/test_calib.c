@@ -80,6 +80,45 @@ static double lcg01(unsigned long long *s)
 /* Switch-outs on tick boundaries (HZ 250, some runs 1 tick, some 2) plus
  * a few at random times; 1000 Hz ticks with runs of 3 ticks; nothing
  * periodic. */
+/* Rounds whose medians drift 7.5 -> 10.5 us, each round's wakes within
+ * +-2% of its median: all samples together spread by about a third, each
+ * over its own round's median by 2-3%. */
+static void test_within_spread(void)
+{
+    struct calib_series all = { 0 }, round = { 0 }, rel = { 0 };
+    static const double dev[5] = { 0.98, 0.99, 1.0, 1.01, 1.02 };
+    for (int r = 0; r < 12; r++) {
+        round.n = 0;
+        double level = 7500 + 3000.0 * r / 11;
+        for (int i = 0; i < 5; i++) {
+            calib_series_add(&round, level * dev[(i + r) % 5]);
+            calib_series_add(&all, level * dev[(i + r) % 5]);
+        }
+        calib_series_add_relative(&rel, &round);
+    }
+    ASSERT_EQ(rel.n, 60);
+    struct calib_stat st;
+    memset(&st, 0, sizeof st);
+    calib_series_stat(&all, &st);
+    ASSERT((st.q3 - st.q1) / st.median > 0.15);
+    calib_stat_within(&st, &rel);
+    ASSERT(st.within_spread > 0.015 && st.within_spread < 0.025);
+    /* too few samples: not taken */
+    struct calib_series few = { 0 };
+    calib_series_add_relative(&few, &round);
+    calib_stat_within(&st, &few);
+    ASSERT(st.within_spread == 0);
+    /* a round of zeros adds nothing */
+    round.n = 0;
+    calib_series_add(&round, 0);
+    calib_series_add_relative(&few, &round);
+    ASSERT_EQ(few.n, 5);
+    calib_series_free(&all);
+    calib_series_free(&round);
+    calib_series_free(&rel);
+    calib_series_free(&few);
+}
+
 static void test_tick_estimate(void)
 {
     long long at[400];
@@ -359,6 +398,12 @@ static void test_map(void)
     set(&r, CALIB_WAKE_AFTER_IDLE_10US, 40400, 39400, 40600);
     calib_map(&r, &h, &p);
     ASSERT(fabs(calib_profile_key(&p, "wake_jitter")->num - 0.03) < 1e-9);  /* 1200 / 40400 */
+    /* measured in rounds: the spread within them, not the rounds' drift */
+    r.m[CALIB_WAKE_AFTER_IDLE_10US].within_spread = 0.061;
+    calib_map(&r, &h, &p);
+    ASSERT(fabs(calib_profile_key(&p, "wake_jitter")->num - 0.06) < 1e-9);
+    ASSERT(strstr(calib_profile_key(&p, "wake_jitter")->how, "each over its round's median"));
+    r.m[CALIB_WAKE_AFTER_IDLE_10US].within_spread = 0;
     char cv[320];
     calib_key_value(ie, cv, sizeof cv);
     ASSERT_STREQ(cv, "[[\"10us\", \"0s\"], [\"30us\", \"0s\"], [\"100us\", \"500ns\"], [\"300us\", \"300ns\"], "
@@ -1287,6 +1332,7 @@ int main(void)
     RUN(test_quantiles);
     RUN(test_loop_stops_when_stable);
     RUN(test_loop_flags_unstable);
+    RUN(test_within_spread);
     RUN(test_tick_estimate);
     RUN(test_free_both_at_work);
     RUN(test_busy_loop_plausible);
