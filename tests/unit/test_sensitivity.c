@@ -6,7 +6,8 @@
  * quantiles moves with it, scaled, and a profile without a
  * calibration section is an error with its file and position; a move of
  * keys the simulation never reads is dropped; the keys measured from
- * samples rather than a median are named as not varied. */
+ * samples rather than a median are named as not varied; wake_jitter from
+ * the spread within rounds stays put. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -96,6 +97,31 @@ static void test_two_measurements(void)
     ASSERT_STREQ(p.var[0].sets[0], "machine.syscalls.getpid=900ns");
     ASSERT_STREQ(p.var[0].keys, "syscalls.getpid");
     ASSERT_STREQ(p.var[1].sets[0], "machine.syscalls.getpid=1.1us");
+    sens_plan_free(&p);
+}
+
+/* wake_jitter from the spread within rounds (within_spread) stays put when
+ * its measurement moves; from all the samples' quartiles it moves with the
+ * median (a wider spread over a lower one) */
+static void test_within_spread(void)
+{
+    static const char *const fmt =
+        "{\"name\": \"w\", \"wake_idle_core\": \"10us\", \"wake_jitter\": %s,\n"
+        " \"calibration\": {\"measurements\": [\n"
+        "  {\"name\": \"wake_after_idle_10us_ns\", \"median\": 10000, \"q1\": 9000, \"q3\": 11000%s}]}}\n";
+    char json[512];
+    struct sens_plan p;
+    snprintf(json, sizeof json, fmt, "0.04", ", \"within_spread\": 0.04");
+    plan_from(json, &p);
+    ASSERT_EQ(p.nvar, 2);
+    ASSERT_STREQ(p.var[0].measurement, "wake_after_idle_10us_ns");
+    for (int v = 0; v < p.nvar; v++) ASSERT(!strstr(p.var[v].keys, "wake_jitter"));
+    ASSERT_CONTAINS(p.var[0].keys, "wake_idle_core");
+    sens_plan_free(&p);
+    snprintf(json, sizeof json, fmt, "0.2", "");
+    plan_from(json, &p);
+    ASSERT_EQ(p.nvar, 2);
+    ASSERT_CONTAINS(p.var[0].keys, "wake_jitter");   /* 2000 / 9000: 0.22 */
     sens_plan_free(&p);
 }
 
@@ -237,6 +263,7 @@ int main(void)
 {
     RUN(test_one_key);
     RUN(test_two_measurements);
+    RUN(test_within_spread);
     RUN(test_drop_unread);
     RUN(test_underived);
     RUN(test_lists);
