@@ -20,8 +20,10 @@
 # after the release (its wake of Y, then its system call) and b = the time
 # from the release to the end of Y's run (Y's wake latency, then its Ruby
 # work).  X sleeps again (the convoy goes on) when a < b; "escape" is the
-# share with b < a.  "wake" is the release -> Y running.  Quantiles are
-# taken to 10 ns.
+# share with b < a.  "wake" is the release -> Y running.  And the
+# collisions: a wait for the GVL begun while the other thread runs, by d,
+# the time from the wait's start to the end of that run, and the share of
+# them that slept (waited 5 us or more).  Quantiles are taken to 10 ns.
 
 function q_add(name, v,    k) {
     k = int(v * 100 + 0.5)
@@ -111,6 +113,29 @@ END {
             if (b < a) esc++
         }
     }
+    # the collisions: a wait for the GVL that begins while the other thread
+    # runs; d = the end of that run - the wait's start, slept = the wait
+    # lasted 5 us or more (docs/validate.md, "The wake's drift is not its
+    # spread": how soon a release must come for the waiter not to sleep)
+    for (i = 1; i <= 2; i++) {
+        x = tids[i]; y = tids[3 - i]
+        j = 1
+        for (k = 1; k <= n[x]; k++) {
+            if (st[x, k] != "wants_gvl") continue
+            t0 = ts[x, k]
+            while (j <= n[y] && ts[y, j] + du[y, j] <= t0) j++
+            if (j > n[y]) break
+            if (st[y, j] != "running" || ts[y, j] > t0) continue
+            d = ts[y, j] + du[y, j] - t0
+            bin = int(d / 0.25); if (bin > 4) bin = 4
+            coll[bin]++; ncoll++
+            if (du[x, k] >= 5) { cslept[bin]++; nslept++ }
+        }
+    }
+    printf "collisions %d (a wait begun while the other runs), slept %d (5 us or more)\n", ncoll, nslept
+    for (bin = 0; bin <= 4; bin++)
+        if (coll[bin]) printf "  d %s: %d, slept %.2f\n", bin < 4 ? sprintf("%.2f-%.2f us", bin * 0.25, bin * 0.25 + 0.25) : "1 us or more",
+            coll[bin], cslept[bin] / coll[bin]
     if (!hand) { print "race: no hand-off to a sleeper"; exit 0 }
     printf "race: %d hand-offs to a sleeper; escape %.4f\n", hand, esc / hand
     printf "  a (release -> the releaser wants the GVL)  p10 %.2f  p50 %.2f  p90 %.2f us\n", q_at("a", .1), q_at("a", .5), q_at("a", .9)

@@ -77,9 +77,6 @@ static double lcg01(unsigned long long *s)
     return (double)(*s >> 11) / 9007199254740992.0;
 }
 
-/* Switch-outs on tick boundaries (HZ 250, some runs 1 tick, some 2) plus
- * a few at random times; 1000 Hz ticks with runs of 3 ticks; nothing
- * periodic. */
 /* Rounds whose medians drift 7.5 -> 10.5 us, each round's wakes within
  * +-2% of its median: all samples together spread by about a third, each
  * over its own round's median by 2-3%. */
@@ -119,6 +116,9 @@ static void test_within_spread(void)
     calib_series_free(&few);
 }
 
+/* Switch-outs on tick boundaries (HZ 250, some runs 1 tick, some 2) plus
+ * a few at random times; 1000 Hz ticks with runs of 3 ticks; nothing
+ * periodic. */
 static void test_tick_estimate(void)
 {
     long long at[400];
