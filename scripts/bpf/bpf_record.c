@@ -108,6 +108,12 @@ int main(int argc, char **argv)
     if (err || !rb) {
         fprintf(stderr, "bpf_record: %s: could not load and attach the probe (root, a kernel with BTF and "
                         "the fields it reads are needed)\n", argv[1]);
+        /* a probe on tracepoints (futex_calls) finds their ids in tracefs,
+         * which a fresh guest may not have mounted (the AMD EPYC guest of
+         * 2026-12-07 had not, until perf mounted it) */
+        if (access("/sys/kernel/tracing/events", F_OK) != 0 && access("/sys/kernel/debug/tracing/events", F_OK) != 0)
+            fprintf(stderr, "bpf_record: tracefs is not mounted (no /sys/kernel/tracing/events): "
+                            "mount -t tracefs nodev /sys/kernel/tracing, and run again\n");
         kill(pid, SIGKILL);
         waitpid(pid, NULL, 0);
         fclose(out);
