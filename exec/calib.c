@@ -459,7 +459,7 @@ bool calib_kinds_round_end(struct calib_kinds *k)
         if (k->round[i].n) calib_summarise(k->round[i].v, k->round[i].n, &v, &q1, &q3);
         bool m = calib_loop_more(&k->l[i], v);
         if (i == k->decides) more = m;
-        calib_series_add_relative(&k->rel[i], &k->round[i]);
+        calib_series_add_relative(&k->rel[i], &k->round[i], v);
         k->round[i].n = 0;
     }
     return more;

@@ -423,10 +423,10 @@ void calib_series_add(struct calib_series *s, double x);
 void calib_series_free(struct calib_series *s);
 /* Fill st's median/quartiles/samples from s (measured = n > 0). */
 void calib_series_stat(const struct calib_series *s, struct calib_stat *st);
-/* Add each of round's samples over round's median to `to` (nothing when the
- * median is not positive): pooled over rounds, their spread is the one
- * within a round, which a drift of the round medians does not widen. */
-void calib_series_add_relative(struct calib_series *to, const struct calib_series *round);
+/* Add each of round's samples over `median`, the round's median, to `to`
+ * (nothing when it is not positive): pooled over rounds, their spread is the
+ * one within a round, which a drift of the round medians does not widen. */
+void calib_series_add_relative(struct calib_series *to, const struct calib_series *round, double median);
 /* st->within_spread from the relative samples `rel` (IQR / median; 0 with
  * fewer than 8 of them). */
 void calib_stat_within(struct calib_stat *st, const struct calib_series *rel);

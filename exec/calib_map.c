@@ -713,21 +713,21 @@ void calib_map(const struct calib_result *r, const struct calib_host *h, struct 
     k = add(p, "wake_jitter", CK_NUM);
     enum calib_id wid = M(r, CALIB_WAKE_AFTER_IDLE_10US) ? CALIB_WAKE_AFTER_IDLE_10US : CALIB_WAKE_IDLE;
     const struct calib_stat *wi = M(r, wid);
-    if (wi && wi->within_spread > 0) {
-        double j = wi->within_spread > 1 ? 1 : wi->within_spread;
-        k->num = floor(j * 100 + 0.5) / 100;
+    if (wi && (wi->within_spread > 0 || wi->median > 0)) {
+        double j;
+        if (wi->within_spread > 0) {
+            j = wi->within_spread;
+            snprintf(k->how, sizeof k->how,
+                     "the interquartile range / median of %s's samples, each over its round's median: %.4g "
+                     "(all its samples together: (q3 %.4g - q1 %.4g) / median %.4g)", mname(wid), j, wi->q3,
+                     wi->q1, wi->median);
+        } else {
+            j = (wi->q3 - wi->q1) / wi->median;
+            snprintf(k->how, sizeof k->how, "(q3 %.4g - q1 %.4g) / median %.4g of %s", wi->q3, wi->q1,
+                     wi->median, mname(wid));
+        }
+        k->num = floor((j > 1 ? 1 : j) * 100 + 0.5) / 100;
         k->measured = true;
-        snprintf(k->how, sizeof k->how,
-                 "the interquartile range / median of %s's samples, each over its round's median: %.4g "
-                 "(all its samples together: (q3 %.4g - q1 %.4g) / median %.4g)", mname(wid),
-                 wi->within_spread, wi->q3, wi->q1, wi->median);
-    } else if (wi && wi->median > 0) {
-        double j = (wi->q3 - wi->q1) / wi->median;
-        j = j > 1 ? 1 : j;
-        k->num = floor(j * 100 + 0.5) / 100;
-        k->measured = true;
-        snprintf(k->how, sizeof k->how, "(q3 %.4g - q1 %.4g) / median %.4g of %s", wi->q3, wi->q1,
-                 wi->median, mname(wid));
     } else {
         k->num = 0.5;
         snprintf(k->how, sizeof k->how, "not measured: the default");

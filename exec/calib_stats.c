@@ -67,15 +67,10 @@ void calib_series_stat(const struct calib_series *s, struct calib_stat *st)
     if (calib_summarise(s->v, s->n, &st->median, &st->q1, &st->q3) != GV_OK) st->measured = false;
 }
 
-void calib_series_add_relative(struct calib_series *to, const struct calib_series *round)
+void calib_series_add_relative(struct calib_series *to, const struct calib_series *round, double median)
 {
-    double med, q1, q3;
-    if (round->n <= 0 || calib_summarise(round->v, round->n, &med, &q1, &q3) != GV_OK) {
-        if (round->n > 0) to->oom = true;
-        return;
-    }
-    if (!(med > 0)) return;
-    for (int i = 0; i < round->n; i++) calib_series_add(to, round->v[i] / med);
+    if (!(median > 0)) return;
+    for (int i = 0; i < round->n; i++) calib_series_add(to, round->v[i] / median);
 }
 
 void calib_stat_within(struct calib_stat *st, const struct calib_series *rel)

@@ -91,7 +91,10 @@ static void test_within_spread(void)
             calib_series_add(&round, level * dev[(i + r) % 5]);
             calib_series_add(&all, level * dev[(i + r) % 5]);
         }
-        calib_series_add_relative(&rel, &round);
+        double med, q1, q3;
+        ASSERT_EQ(calib_summarise(round.v, round.n, &med, &q1, &q3), 0);
+        ASSERT(fabs(med - level) < 1e-6);
+        calib_series_add_relative(&rel, &round, med);
     }
     ASSERT_EQ(rel.n, 60);
     struct calib_stat st;
@@ -102,13 +105,13 @@ static void test_within_spread(void)
     ASSERT(st.within_spread > 0.015 && st.within_spread < 0.025);
     /* too few samples: not taken */
     struct calib_series few = { 0 };
-    calib_series_add_relative(&few, &round);
+    calib_series_add_relative(&few, &round, 10500);
     calib_stat_within(&st, &few);
     ASSERT(st.within_spread == 0);
-    /* a round of zeros adds nothing */
+    /* a round whose median is 0 adds nothing */
     round.n = 0;
     calib_series_add(&round, 0);
-    calib_series_add_relative(&few, &round);
+    calib_series_add_relative(&few, &round, 0);
     ASSERT_EQ(few.n, 5);
     calib_series_free(&all);
     calib_series_free(&round);
