@@ -20,6 +20,10 @@
 #      target on a Ruby built from source first measures that Ruby
 #      (`gvlsim calibrate --only ruby --ruby RUBY -o OUTDIR/ruby-VERSION.json`,
 #      once per Ruby) and runs with its keys laid over host.json;
+#      when a target's runs met another cache regime than the profile's
+#      (their probe more than 1.5x from its cache_probe) and no
+#      OUTDIR/cache-*.json holds that regime, `gvlsim calibrate --only
+#      cache -o OUTDIR/cache-{split,shared}-HHMMSS.json` right after them;
 #   3. OUTDIR/host.txt: the host, the Ruby, the tree, the load;
 #   4. scripts/docs/validate.sh and scripts/docs/render.sh: the tables
 #      (only when OUTDIR is a directory of docs/data/validate/hosts).
@@ -95,6 +99,42 @@ fi
 line_ns() {
     [ -n "$probe" ] && "$probe" 20000 2>/dev/null | awk '/^lock add / { print $4; exit }'
 }
+# key_ns, col_median, regime_apart, regime_dist
+. "$(dirname "$0")/regime.inc"
+# capture_regime NAME: the cache keys of the regime NAME's runs met, when
+# neither the profile nor a cache profile already here holds it.  The
+# README's tables simulate a target with the keys of its runs' regime
+# (scripts/docs/validate.sh, by the runs' line_probe_ns), so a run in a
+# regime the host has no keys of would be set beside the other regime's
+# (session 46's second table: its profile calibrated at a 38 ns probe, the
+# 3.1 loops run at 150-157 ns).  `gvlsim calibrate --only cache` (a few
+# seconds) right after the runs, while the regime likely holds, kept as
+# OUTDIR/cache-{split,shared}-HHMMSS.json (split: slower than the profile's;
+# shared: faster) when its own probe is of the runs' regime, else dropped
+# with a message (the regime moved meanwhile).
+capture_regime() {
+    runs_probe=$(col_median "$out/$1.rows.csv" line_probe_ns)
+    home=$(key_ns "$out/host.json" cache_probe)
+    [ -n "$runs_probe" ] && [ -n "$home" ] && regime_apart "$runs_probe" "$home" || return 0
+    for f in "$out"/cache-*.json; do
+        [ -f "$f" ] || continue
+        p=$(key_ns "$f" cache_probe)
+        [ -n "$p" ] && ! regime_apart "$runs_probe" "$p" && return 0
+    done
+    kind="shared"
+    awk -v a="$runs_probe" -v b="$home" 'BEGIN { exit !(a > b) }' && kind="split"
+    file=$out/cache-$kind-$(date -u +%H%M%S).json
+    echo "validate_results: $1's runs met another cache regime (probe ${runs_probe} ns, the profile's ${home} ns): calibrate --only cache" >&2
+    "$bin" calibrate --only cache -q -o "$file" 2>"$tmp/calib.err" ||
+        { cat "$tmp/calib.err" >&2; exit 1; }
+    p=$(key_ns "$file" cache_probe)
+    if [ -n "$p" ] && ! regime_apart "$runs_probe" "$p"; then
+        echo "validate_results: wrote $file (probe $p ns)" >&2
+    else
+        rm -f "$file"
+        echo "validate_results: $1: the cache regime moved before its keys were measured (probe ${p:-none} ns against the runs' ${runs_probe} ns); none kept" >&2
+    fi
+}
 
 grep -v '^#' "$targets" | grep -v '^ *$' >"$tmp/targets"
 total=$(wc -l <"$tmp/targets")
@@ -162,6 +202,7 @@ while IFS='|' read -r name scenario backends args needs; do
     echo "load_$name=$idle,$before,$(cut -d' ' -f1 /proc/loadavg)" >>"$tmp/loads"
     echo "time_$name=$start,$(date -u +%Y-%m-%dT%H:%M:%SZ)" >>"$tmp/loads"
     [ -z "$line" ] || echo "line_$name=$line" >>"$tmp/loads"
+    capture_regime "$name"
 done <"$tmp/targets"
 
 # host.txt: a new measurement of every target replaces it; the targets not

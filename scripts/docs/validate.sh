@@ -171,37 +171,26 @@ scripts=$1 bin=$2 seeds=$3 tmp=$4 dir=$5 want=$6 sens=$7
 sens_args=""
 [ "$sens" = 1 ] && sens_args="--sensitivity --sensitivity-seeds 1"
 mkdir -p "$tmp/$dir" || exit 1
-# key_ns FILE KEY: a duration key of a profile `gvlsim calibrate` wrote (one
-# top-level key a line), in ns; "" if absent
-key_ns() {
-    sed -n "s/^  \"$2\": \"\([0-9.]*\)\(ns\|us\)\",\{0,1\}\$/\1 \2/p" "$1" |
-        awk '{ printf "%g", $2 == "us" ? $1 * 1000 : $1 }'
-}
-# col_median COL: the median of the runs' column COL, "" if none has it
-col_median() {
-    awk -F, -v want="$1" 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == want) c = i; next }
-        c && $c != "" { v[++n] = $c + 0 }
-        END { if (!n) exit; for (i = 2; i <= n; i++) for (j = i; j > 1 && v[j] < v[j-1]; j--) { t = v[j]; v[j] = v[j-1]; v[j-1] = t }
-              printf "%g", n % 2 ? v[(n + 1) / 2] : (v[n / 2] + v[n / 2 + 1]) / 2 }' "$dir/$want.rows.csv"
-}
+# key_ns, col_median, regime_apart, regime_dist
+. "$scripts/regime.inc"
+rows=$dir/$want.rows.csv
 # the runs' probe: their line_probe_ns (median), else host.txt's line_NAME
-probe=$(col_median line_probe_ns)
+probe=$(col_median "$rows" line_probe_ns)
 [ -n "$probe" ] || probe=$(sed -n "s/^line_$want=//p" "$dir/host.txt" 2>/dev/null | head -n 1)
 home=$(key_ns "$dir/host.json" cache_probe)
 sets=
 : >"$tmp/$dir/$want.regime"
-if [ -n "$probe" ] && [ -n "$home" ] &&
-    awk -v a="$probe" -v b="$home" 'BEGIN { exit !(a > 1.5 * b || b > 1.5 * a) }'; then
+if [ -n "$probe" ] && [ -n "$home" ] && regime_apart "$probe" "$home"; then
     # the regimes lie several times apart and the runs' probe may be
     # host.txt's timed add (scripts/line_load_then_add.c), which reads
     # 15-25 ns above calibrate's probe: the nearest profile (on a log
     # scale) nearer than host.json's is the runs' regime
-    best= bestd=$(awk -v a="$probe" -v b="$home" 'BEGIN { d = log(a / b); printf "%.6f", d < 0 ? -d : d }')
+    best= bestd=$(regime_dist "$probe" "$home")
     for f in "$dir"/cache-*.json; do
         [ -f "$f" ] || continue
         p=$(key_ns "$f" cache_probe)
         [ -n "$p" ] || continue
-        d=$(awk -v a="$probe" -v b="$p" 'BEGIN { d = log(a / b); printf "%.6f", d < 0 ? -d : d }')
+        d=$(regime_dist "$probe" "$p")
         if awk -v x="$d" -v y="$bestd" 'BEGIN { exit !(x < y) }'; then best=$f bestd=$d; fi
     done
     if [ -n "$best" ]; then
@@ -213,13 +202,13 @@ fi
 # the runs' wake (docs/validate.md, "The wake drift"): the median of their
 # wake probes is the wake_idle_core they met (runs measured before the probe
 # was recorded have none, and keep the profile's)
-wake=$(col_median wake_probe_ns)
+wake=$(col_median "$rows" wake_probe_ns)
 [ -n "$wake" ] && sets="$sets --set machine.wake_idle_core=${wake}ns"
 # and what that wake cost its waker, when the runs recorded it
 # (wake_cost_probe_ns: its FUTEX_WAKE with the IPI, as calibrate's
 # wake_ipi_after_idle_10us_ns): wake_ipi is that less host.json's
 # futex_wake, as calibrate derives it (exec/calib_map.c)
-cost=$(col_median wake_cost_probe_ns)
+cost=$(col_median "$rows" wake_cost_probe_ns)
 fw=$(key_ns "$dir/host.json" futex_wake)
 if [ -n "$cost" ] && [ -n "$fw" ]; then
     ipi=$(awk -v c="$cost" -v f="$fw" 'BEGIN { d = c - f; printf "%.0f", (d > 0 ? d : 0) }')
@@ -231,7 +220,7 @@ fi
 # the dwells' sum, the others the rest in their proportions (the share
 # kept within 2-98%: an exponential dwell needs a length); runs without
 # the probe, or a profile without levels, keep the profile's
-share=$(col_median speed_slow_share)
+share=$(col_median "$rows" speed_slow_share)
 if [ -n "$share" ]; then
     dwell=$(sed -n 's/^  "speed_levels": \[\(.*\)\],\{0,1\}$/\1/p' "$dir/host.json" | head -n 1 |
         awk -v s="$share" -v d="$(sed -n 's/^  "speed_dwell": \[\(.*\)\],\{0,1\}$/\1/p' "$dir/host.json" | head -n 1)" '
