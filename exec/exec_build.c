@@ -271,6 +271,8 @@ int exec_vm_build(const struct scenario *scn, const struct exec_opts *opts, stru
     atomic_init(&vm->aborting, false);
     atomic_init(&vm->stopping, false);
     atomic_init(&vm->gvl_violations, 0);
+    atomic_init(&vm->timer_state, 0);  /* RTIMER_DISARM */
+    atomic_init(&vm->sigchld_hit, 0);
 
     /* the file stat(2)ed by File.mtime: the scenario itself if possible, by
      * its absolute path as the Ruby backend names it (exec/ruby_run.c) and

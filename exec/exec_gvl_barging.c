@@ -34,6 +34,10 @@
 #include "exec_sched.h"
 #include "exec_wait.h"
 
+/* timer_posix.state_'s values (thread_pthread.c of v3_1_2: RTIMER_DISARM
+ * is 0, RTIMER_ARMED 2); nothing arms it here, as in a run without signals */
+enum { EXEC_RTIMER_DISARM = 0, EXEC_RTIMER_ARMED = 2 };
+
 /* designate_timer_thread: wake the last waiter so that it becomes the timer. */
 static void designate_timer_thread_locked(struct exec_thread *last, struct exec_actor_counts *by)
 {
@@ -49,12 +53,20 @@ static void do_gvl_timer_locked(struct exec_ractor *r, struct exec_thread *th)
     if (core_barging_timer_begin(s, &th->core))
         xs->timer_abs = exec_abstime(exec_now_ns() + exec_ps_to_ns(th->vm->scn->runtime.quantum));
     /* ubf_timer_disarm: `timer_posix.owner != getpid()`, a real system
-     * call (glibc caches no pid), made holding gvl->lock */
+     * call (glibc caches no pid), made holding gvl->lock; then
+     * timer_state_cas(RTIMER_ARMED, RTIMER_DISARM) on the process-wide
+     * timer_posix.state_, which finds it disarmed (thread_pthread.c of
+     * v3_1_2): a failed CAS that still takes the line */
     (void)syscall(SYS_getpid);
+    unsigned armed = EXEC_RTIMER_ARMED;
+    (void)atomic_compare_exchange_strong(&th->vm->timer_state, &armed, EXEC_RTIMER_DISARM);
     int64_t deadline_ns = (int64_t)xs->timer_abs.tv_sec * 1000000000 + xs->timer_abs.tv_nsec;
     th->cond_waiting = true;
     int rc = exec_cond_timedwait(th, &th->cond, &xs->lock, deadline_ns);
     th->cond_waiting = false;
+    /* ruby_sigchld_handler: GET_SIGCHLD_HIT(), ATOMIC_EXCHANGE(sigchld_hit, 0)
+     * (signal.c of v3_1_2), holding gvl->lock again */
+    (void)atomic_exchange(&th->vm->sigchld_hit, 0);
     /* time slice: the owner yields at its next safe point */
     struct exec_thread *owner = exec_thread_of(core_barging_timer_end(s, rc == ETIMEDOUT));
     if (owner) atomic_fetch_or(&owner->interrupts, CORE_INT_TIMER);

@@ -255,6 +255,10 @@ struct exec_vm {
     atomic_bool aborting;                  /* watchdog / deadlock: every wait bails out */
     atomic_bool stopping;                  /* stop.time reached */
     atomic_ullong gvl_violations;          /* a thread acquired a GVL another thread held */
+    /* CRuby 3.1's two process-wide words its designated GVL timer does a
+     * locked read-modify-write on (exec_gvl_barging.c do_gvl_timer_locked):
+     * timer_posix.state_ (RTIMER_DISARM) and sigchld_hit */
+    atomic_uint timer_state, sigchld_hit;
     struct exec_actor_counts controller_counts;
     struct exec_tlog tlog;                 /* --trace: the threads' state changes (mem NULL: none) */
 };

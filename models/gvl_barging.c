@@ -40,7 +40,14 @@
  * - Every return of the timer from its timed wait - the timeout, but also
  *   a release's signal when it is the queue head - sets TIMER_INTERRUPT on
  *   the owner, which credits a whole TIME_QUANTUM: the owner yields at its
- *   next safe point.
+ *   next safe point.  The timer's sections hold gvl->lock through
+ *   three locked read-modify-writes on lines another CPU wrote last (on
+ *   several cores, machine.lock_line each when the line moves): before its
+ *   wait ubf_timer_disarm's CAS of the process-wide timer_posix.state_,
+ *   after it ruby_sigchld_handler's exchange of sigchld_hit and the OR of
+ *   TIMER_INTERRUPT into the owner's interrupt_flag.  Each lengthens the
+ *   section a releaser back from its system call may find holding the
+ *   lock, and sleep on (docs/validate.md, "The timer's atomics").
  * - Yield: release, then if a waiter exists set need_yield and sleep on
  *   switch_cond until a waiter has taken the GVL (it signals), then acquire
  *   again.  A second yield while one is pending waits on switch_wait_cond.
@@ -108,6 +115,11 @@ struct gvl32 {
     struct vml_cond switch_cond;       /* a yielder waits until a waiter took the GVL */
     struct vml_cond switch_wait_cond;  /* other yielders wait for that yield to end */
     struct rb_thread *designated;      /* signalled by designate_timer_thread */
+    /* the lines of two process-wide words every designated timer does a
+     * locked read-modify-write on under gvl->lock (the first Ractor's GVL
+     * keeps them; vml_line_rmw): timer_posix.state_ (ubf_timer_disarm's
+     * CAS) and sigchld_hit (ruby_sigchld_handler's exchange) */
+    int timer_state_line, sigchld_line;
     /* do_gvl_timer's deadline (a function-static `abs` in CRuby, shared by
      * the Ractors' GVLs; one per Ractor here) */
     sim_time abs;
@@ -116,11 +128,13 @@ struct gvl32 {
 static struct core_sched *gvl32_sched(struct rb_thread *th) { return core_sched_of(&th->core); }
 static struct gvl32 *bg(struct rb_thread *th) { return rb_ractor_of(th)->policy_data; }
 
+/* the first Ractor's GVL, which keeps what is process-wide */
+static struct gvl32 *bg0(const struct rb_thread *th) { return th->vm->ractors[0].policy_data; }
+
 /* th->interrupt_lock */
 static struct vml_mutex *intr_lock(const struct rb_thread *th)
 {
-    const struct gvl32 *b0 = th->vm->ractors[0].policy_data;
-    return &b0->intr[th->core.id];
+    return &bg0(th)->intr[th->core.id];
 }
 
 static void count_wasted(struct rb_thread *th)
@@ -237,11 +251,23 @@ static void woken(struct rb_thread *th)
     got_it(th);
 }
 
-/* do_gvl_timer, after native_cond_timedwait returned */
+/* do_gvl_timer, after native_cond_timedwait returned, holding gvl->lock
+ * again: ruby_sigchld_handler's GET_SIGCHLD_HIT(), an ATOMIC_EXCHANGE of
+ * the process-wide sigchld_hit (signal.c of v3_1_2; RUBY_SIGCHLD is
+ * SIGCLD on Linux), whose line the last timer took to its CPU; then, the
+ * GVL owned, RUBY_VM_SET_TIMER_INTERRUPT - an ATOMIC_OR on the owner's
+ * ec->interrupt_flag, a line the owner reads at every safe point on its
+ * own CPU.  Both are paid before the section's unlock (in the next wait,
+ * or take's). */
 static void timer_woken(struct rb_thread *th)
 {
     bool timed_out = th_sync_of(th)->timed_out;
     struct rb_thread *owner = rb_thread_of(core_barging_timer_end(gvl32_sched(th), timed_out));
+    th->pending_cost += vml_line_rmw(th, &bg0(th)->sigchld_line);
+    if (owner && owner->nt && owner->nt->core >= 0) {
+        int flag_line = owner->nt->core + 1;
+        th->pending_cost += vml_line_rmw(th, &flag_line);
+    }
     if (owner) {
         if (!timed_out) count_wasted(th);
         th_interrupt(owner, CORE_INT_TIMER);  /* "Timeslice" */
@@ -261,9 +287,14 @@ static void wait_loop(struct rb_thread *th)
          * after the last wait timed out */
         if (core_barging_timer_begin(s, &th->core))
             b->abs = sim_now(th->vm->eng) + th->vm->scn->runtime.quantum;
-        /* ubf_timer_disarm's getpid(), holding gvl->lock (paid before the
-         * wait releases it) */
+        /* ubf_timer_disarm, holding gvl->lock (paid before the wait
+         * releases it): `timer_posix.owner != getpid()`, then
+         * timer_state_cas(RTIMER_ARMED, RTIMER_DISARM) - a CAS of the
+         * process-wide timer_posix.state_ (thread_pthread.c of v3_1_2),
+         * which fails ("RTIMER_DISARM: return; likely") but takes the line
+         * from the CPU of the timer before */
         th->pending_cost += vm_getpid_cost(th->vm);
+        th->pending_cost += vml_line_rmw(th, &bg0(th)->timer_state_line);
         vml_cond_timedwait(th, &rb_cold(th)->gvlq, &b->lock, th->ts, b->abs, timer_woken);
         return;
     }

@@ -114,6 +114,11 @@ static sim_time line_move(struct vm *vm, const struct mach_task *nt, int *line_c
     return cost;
 }
 
+sim_time vml_line_rmw(struct rb_thread *th, int *line_core)
+{
+    return line_move(th->vm, th->nt, line_core);
+}
+
 /* ---- sleeping and waking ------------------------------------------------- */
 
 /* A thread registers in a wait list, then pays what it owes on the CPU,

@@ -127,6 +127,12 @@ void vml_mutex_lock(struct rb_thread *th, struct vml_mutex *m, enum thread_state
  * it with vml_mutex_unlock): takes m if it is free, charging th
  * mutex_uncontended; false if m is held. */
 bool vml_mutex_trylock(struct rb_thread *th, struct vml_mutex *m);
+
+/* A locked read-modify-write by th on a word whose cache line (*line_core:
+ * the core that wrote it last, + 1; 0 untouched) another core may hold:
+ * the CPU it costs th (machine.lock_line when the line moves, counted in
+ * line_transfers), the line th's from then on. */
+sim_time vml_line_rmw(struct rb_thread *th, int *line_core);
 /* pthread_mutex_unlock: wakes one sleeper, which must lock again. */
 void vml_mutex_unlock(struct rb_thread *th, struct vml_mutex *m);
 

@@ -500,6 +500,17 @@ static void test_barging_lock_line(void)
     ASSERT_EQ(r250.rc, GV_OK);
     ASSERT(r250.m.cpu > r0.m.cpu + (sim_time)r250.m.line_transfers * 250 * SIM_NS / 2);
 
+    /* the designated timer's locked read-modify-writes on process-wide
+     * words, under gvl->lock (gvl_barging.c: ubf_timer_disarm's CAS of
+     * timer_posix.state_ before its wait, ruby_sigchld_handler's exchange
+     * of sigchld_hit and the TIMER_INTERRUPT OR into the owner's flag after
+     * it): in this pair nearly every call is a release that finds the
+     * timer's section holding gvl->lock (3,997 of 4,000), and each such
+     * cycle moves seven lines where the lock's and the condvar's alone
+     * moved five (19,991 in all) */
+    ASSERT(r1.m.gvl_lock_waits > 3900);
+    ASSERT(r1.m.line_transfers >= 7 * r1.m.gvl_lock_waits);
+
     struct fx_result c0 = lock_line_case(1, 0), c1 = lock_line_case(1, 250 * SIM_NS);
     ASSERT_EQ(c0.rc, GV_OK);
     ASSERT_EQ(c1.rc, GV_OK);
