@@ -133,6 +133,7 @@ bool vml_mutex_trylock(struct rb_thread *th, struct vml_mutex *m);
  * the CPU it costs th (machine.lock_line when the line moves, counted in
  * line_transfers), the line th's from then on. */
 sim_time vml_line_rmw(struct rb_thread *th, int *line_core);
+
 /* pthread_mutex_unlock: wakes one sleeper, which must lock again. */
 void vml_mutex_unlock(struct rb_thread *th, struct vml_mutex *m);
 
