@@ -10,10 +10,7 @@ set -u
 bin=$1
 . tests/e2e/lib.inc
 
-if [ "$(nproc)" -lt 2 ]; then
-    echo "validate_built.sh: scripts/validate_results.sh needs 2 CPUs; skipped" >&2
-    exit 77
-fi
+[ "$(nproc)" -ge 2 ] || skip "scripts/validate_results.sh needs 2 CPUs"
 v=$tmp/v
 mkdir -p "$v"
 cp docs/data/validate/hosts/xeon-2vcpu-2026-12-02/host.json "$tmp/host.json"

@@ -11,10 +11,7 @@ set -u
 bin=$1
 . tests/e2e/lib.inc
 
-if [ "$(nproc)" -lt 2 ]; then
-    echo "validate_regime.sh: scripts/validate_results.sh needs 2 CPUs; skipped" >&2
-    exit 77
-fi
+[ "$(nproc)" -ge 2 ] || skip "scripts/validate_results.sh needs 2 CPUs"
 . scripts/regime.inc
 v=$tmp/v
 mkdir -p "$v"
