@@ -456,7 +456,10 @@ bool calib_kinds_round_end(struct calib_kinds *k)
     bool more = false;
     for (int i = 0; i < k->n; i++) {
         double v = 0, q1, q3;
-        if (k->round[i].n) calib_summarise(k->round[i].v, k->round[i].n, &v, &q1, &q3);
+        /* (out of memory: the round's relative samples are lost, and the
+         * spread within rounds is not taken from the rest) */
+        if (k->round[i].n && calib_summarise(k->round[i].v, k->round[i].n, &v, &q1, &q3) != GV_OK)
+            k->rel[i].oom = true;
         bool m = calib_loop_more(&k->l[i], v);
         if (i == k->decides) more = m;
         calib_series_add_relative(&k->rel[i], &k->round[i], v);
