@@ -18,10 +18,10 @@
  * sets anyway (sens_plan_drop_key); and a key the calibration measured
  * from something other than a median - the lists and rates derived from a
  * run's samples (hidden_steal_rate, hidden_steal_len, futex_wait_window,
- * futex_wake_race, wake_waking) and the speed levels' keys: calib_map
- * does not write them from the medians alone, so they never vary, and the
- * note names those the profile has (a figure can turn on one: the
- * hot_steal mtime loop on futex_wait_window, docs/validate.md).
+ * futex_wake_race, cond_wait_section, wake_waking) and the speed levels'
+ * keys: calib_map does not write them from the medians alone, so they
+ * never vary, and the note names those the profile has (a figure can turn
+ * on one: the hot_steal mtime loop on futex_wait_window, docs/validate.md).
  */
 #ifndef CLI_SENSITIVITY_H
 #define CLI_SENSITIVITY_H

@@ -68,6 +68,9 @@ static const struct calib_desc descs[CALIB_COUNT] = {
     [CALIB_FUTEX_WAIT_WINDOW] = { "futex_wait_window_ns", "ns",
                                   "FUTEX_WAIT's way in: a store from the other CPU this soon after the call stops the sleep" },
     [CALIB_FUTEX_WAKE_RACE] = { "futex_wake_race_ns", "ns", "FUTEX_WAKE that met a FUTEX_WAIT on its way in (woke nobody)" },
+    [CALIB_COND_SECTION] = { "cond_wait_section_ns", "ns",
+                             "a condvar waiter's mutex section into pthread_cond_wait: a lock from the other CPU "
+                             "this soon after the waiter's finds the mutex held" },
     [CALIB_LINE_PROBE] = { "line_probe_ns", "ns",
                            "the cache-regime probe: a locked add on a line the other CPU stored to, before the "
                            "cache measurements" },

@@ -55,6 +55,9 @@ enum calib_id {
     CALIB_FUTEX_WAIT_WINDOW,   /* ns: a FUTEX_WAIT's way in, during which a store from another CPU makes it
                                 * return at once (calib_race.c) */
     CALIB_FUTEX_WAKE_RACE,     /* ns: a FUTEX_WAKE that met such a wait on its way in (it returned at once) */
+    CALIB_COND_SECTION,        /* ns: a condvar waiter's section, from its lock of the mutex to the unlock inside
+                                * pthread_cond_wait: a lock from another CPU this soon after finds it held
+                                * (calib_race.c) */
     CALIB_LINE_PROBE,          /* the cache-regime probe (calib_line_probe) before the cache measurements */
     CALIB_LINE_TRANSFER,       /* ns per atomic increment of a line the other CPU wrote last */
     CALIB_LINE_FETCH,          /* ns of one locked add on a line the other CPU stored to, beyond one on a line held */
@@ -238,6 +241,10 @@ struct calib_race {
     int n;                                /* values in each list (CALIB_RACE_LENS) */
     double window_ns[CALIB_RACE_LENS];    /* the way in */
     double wake_ns[CALIB_RACE_LENS];      /* the wake that met a wait on it */
+    /* the condvar waiter's section (CALIB_COND_SECTION: the machine key
+     * cond_wait_section), as many equally likely values */
+    bool section_measured;
+    double section_ns[CALIB_RACE_LENS];
 };
 
 /* A wake onto a CPU already waking up (CALIB_WAKE_WAKING): the machine
@@ -407,6 +414,14 @@ int calib_speed_wake_summarise(const double *wake_ns, const double *stat_ns, int
  * above 1/2, or its last not below), GV_ENOMEM, or GV_OK. */
 int calib_window_quantiles(const int *at_once, const int *trials, int ndelays, double step_ns, int nq,
                            double *out);
+/* The condvar waiter's section's quantiles the same way (calib_race.c):
+ * held[i] of trials[i] locks from the other CPU found the mutex held when
+ * they came i x step_ns after the waiter's; the shares, made
+ * non-increasing, are taken over their peak (a lock that came first found
+ * the mutex free whatever the section: the peak is the chance the waiter
+ * was first).  GV_ERUN when no lock found it held or the last share is
+ * not below half the peak; else as calib_window_quantiles. */
+int calib_section_quantiles(const int *held, const int *trials, int ndelays, double step_ns, int nq, double *out);
 
 /* Quantile q (0..1) of n sorted values, linearly interpolated. */
 double calib_quantile(const double *sorted, int n, double q);

@@ -49,6 +49,9 @@ int calib_thread_start(struct calib_ctx *c, pthread_t *t, int cpu, void *(*fn)(v
  * to the kernel's 15 characters); the threads it starts inherit the name,
  * so that a scheduler trace (perf sched:*) tells the benchmarks apart. */
 void calib_name(const char *what);
+/* The calling thread's voluntary and involuntary context switches so far
+ * (getrusage RUSAGE_THREAD). */
+void calib_thread_switches(long *vol, long *invol);
 /* Pin the calling thread. */
 int calib_pin_self(struct calib_ctx *c, int cpu);
 /* Let the calling thread (and what it starts or spawns) run on c's first
@@ -107,6 +110,7 @@ void calib_bench_wake(struct calib_ctx *c);   /* calib_wake.c */
 void calib_bench_pack(struct calib_ctx *c);   /* calib_pack.c */
 void calib_bench_pack_util(struct calib_ctx *c); /* calib_pack_util.c (after calib_bench_pack) */
 void calib_bench_race(struct calib_ctx *c);   /* calib_race.c */
+void calib_bench_cond_section(struct calib_ctx *c);   /* calib_race.c */
 void calib_bench_timer(struct calib_ctx *c);  /* calib_timer.c */
 void calib_bench_ruby(struct calib_ctx *c);   /* calib_ruby.c */
 void calib_bench_steal(struct calib_ctx *c);  /* calib_steal.c */

@@ -654,6 +654,19 @@ static void race_keys(struct calib_profile *p, const struct calib_result *r)
              r->m[CALIB_FUTEX_WAKE_RACE].median);
 }
 
+/* cond_wait_section (calib_race.c): the section's quantiles, equally
+ * likely; not measured (one CPU, or its median off the grid): not
+ * written (the waiter's section is then an instant). */
+static void section_keys(struct calib_profile *p, const struct calib_result *r)
+{
+    const struct calib_race *s = &r->race;
+    if (!s->section_measured) return;
+    struct calib_key *k = add_durs(p, "cond_wait_section", s->section_ns, CALIB_RACE_LENS);
+    snprintf(k->how, sizeof k->how, "%s: the quantiles at (i + 1/2) / %d of the section, equally likely "
+             "(%.4g..%.4g ns; median %.4g ns)", mname(CALIB_COND_SECTION), CALIB_RACE_LENS, s->section_ns[0],
+             s->section_ns[CALIB_RACE_LENS - 1], r->m[CALIB_COND_SECTION].median);
+}
+
 void calib_map(const struct calib_result *r, const struct calib_host *h, struct calib_profile *p)
 {
     memset(p, 0, sizeof *p);
@@ -665,6 +678,7 @@ void calib_map(const struct calib_result *r, const struct calib_host *h, struct 
     dur_or_default(p, "futex_wake", r, CALIB_FUTEX_WAKE, NONE, NONE);
     dur_or_default(p, "futex_wake_none", r, CALIB_FUTEX_WAKE_NONE, NONE, NONE);
     race_keys(p, r);
+    section_keys(p, r);
     /* the IPI of a wake onto a CPU that idled briefly, as a hand-off's
      * target has (the one-way wake after a 200-600 us pause cost the waker
      * 33 us on an AMD EPYC guest, a wake after 10 us 7-9 us: the host's
@@ -879,6 +893,7 @@ static const struct {
 } list_sources[] = {
     { "futex_wait_window", CALIB_FUTEX_WAIT_WINDOW },
     { "futex_wake_race", CALIB_FUTEX_WAKE_RACE },
+    { "cond_wait_section", CALIB_COND_SECTION },
     { "wake_waking", CALIB_WAKE_WAKING },
     { "hidden_steal_len", CALIB_STEAL_LEN },
 };

@@ -59,7 +59,8 @@ bool calib_is_speed_key(const char *name);
 
 /* The lists of durations calib_map writes as the quantiles of one
  * measurement's samples, whose median that measurement records
- * (futex_wait_window, futex_wake_race, wake_waking, hidden_steal_len):
+ * (futex_wait_window, futex_wake_race, cond_wait_section, wake_waking,
+ * hidden_steal_len):
  * that measurement's id for such a key, else -1 (speed_dwell, a mean of
  * runs, is none). */
 int calib_list_source(const char *name);

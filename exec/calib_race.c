@@ -1,6 +1,7 @@
 /* calib_race.c - a FUTEX_WAIT's way in, and a FUTEX_WAKE that meets one
  * there (CALIB_FUTEX_WAIT_WINDOW, CALIB_FUTEX_WAKE_RACE: the machine keys
- * futex_wait_window and futex_wake_race).
+ * futex_wait_window and futex_wake_race); the section a condvar waiter
+ * holds its mutex through (CALIB_COND_SECTION: cond_wait_section, below).
  *
  * A thread that waits on a futex is registered (the mutex word swapped to
  * 2, the condvar's waiter counted) before the kernel has queued it: until
@@ -31,6 +32,7 @@
  */
 #include <errno.h>
 #include <linux/futex.h>
+#include <pthread.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -47,11 +49,39 @@
 #define RACE_PER_DELAY 8
 #define RACE_LEAD_NS 20000LL     /* the agreed start this far ahead */
 
-struct race {
-    atomic_int word;             /* A waits while it is 1 */
+/* The pair's agreement on a trial: A names it (go) and when B acts (at),
+ * B says when it is done.  Both benchmarks below run their trials so. */
+struct trial_sync {
     atomic_int go;               /* trial number B is to run; -1: quit */
     atomic_int done;             /* the trial B finished */
-    _Atomic long long at;        /* when B stores */
+    _Atomic long long at;        /* when B acts */
+};
+
+/* B: wait for the trial after `seen`, then spin to its time; the trial's
+ * number, or -1 to quit. */
+static int trial_await(struct trial_sync *t, int seen)
+{
+    int g;
+    while ((g = atomic_load(&t->go)) == seen) {}
+    if (g < 0) return -1;
+    long long at = atomic_load(&t->at);
+    while (calib_now_ns() < at) {}
+    return g;
+}
+
+/* A: start trial n, B to act d ns after the agreed start, and spin to
+ * that start. */
+static void trial_begin(struct trial_sync *t, int n, long long d)
+{
+    long long t0 = calib_now_ns() + RACE_LEAD_NS;
+    atomic_store(&t->at, t0 + d);
+    atomic_store(&t->go, n);
+    while (calib_now_ns() < t0) {}
+}
+
+struct race {
+    struct trial_sync sync;      /* B stores at sync.at */
+    atomic_int word;             /* A waits while it is 1 */
     long long wake_ns;           /* B's FUTEX_WAKE of the last trial */
     int woke;                    /* ... and how many it woke */
 };
@@ -59,20 +89,15 @@ struct race {
 static void *race_waker(void *arg)
 {
     struct race *r = arg;
-    for (int seen = 0;;) {
-        int g;
-        while ((g = atomic_load(&r->go)) == seen) {}
-        if (g < 0) return NULL;
-        seen = g;
-        long long at = atomic_load(&r->at);
-        while (calib_now_ns() < at) {}
+    for (int g = 0; (g = trial_await(&r->sync, g)) >= 0;) {
         atomic_store(&r->word, 0);
         long long t0 = calib_now_ns();
         long n = syscall(SYS_futex, (int *)&r->word, FUTEX_WAKE_PRIVATE, 1, NULL, NULL, 0);
         r->wake_ns = calib_now_ns() - t0;
         r->woke = n > 0 ? (int)n : 0;
-        atomic_store(&r->done, g);
+        atomic_store(&r->sync.done, g);
     }
+    return NULL;
 }
 
 /* One trial at delay d: whether A's wait returned at once; B's wake into
@@ -80,31 +105,20 @@ static void *race_waker(void *arg)
 static bool trial(struct race *r, int n, long long d, long long *wake_ns)
 {
     atomic_store(&r->word, 1);
-    long long t0 = calib_now_ns() + RACE_LEAD_NS;
-    atomic_store(&r->at, t0 + d);
-    atomic_store(&r->go, n);
-    while (calib_now_ns() < t0) {}
+    trial_begin(&r->sync, n, d);
     long rc = syscall(SYS_futex, (int *)&r->word, FUTEX_WAIT_PRIVATE, 1, NULL, NULL, 0);
     bool at_once = rc == -1 && errno == EAGAIN;
-    while (atomic_load(&r->done) != n) {}
+    while (atomic_load(&r->sync.done) != n) {}
     *wake_ns = r->wake_ns;
     return at_once && r->woke == 0;
 }
 
-int calib_window_quantiles(const int *at_once, const int *trials, int ndelays, double step_ns, int nq,
-                           double *out)
+/* The shares s[0..ndelays) (non-increasing in the delay) at the
+ * quantiles (k + 1/2) / nq, k < nq, into out: where they cross 1 - q,
+ * linearly between two delays. */
+static void share_quantiles(const double *s, int ndelays, double step_ns, int nq, double *out)
 {
-    if (ndelays < 2 || nq < 1 || !(step_ns > 0)) return GV_EINVAL;
-    double *s = malloc((size_t)ndelays * sizeof *s);
-    if (!s) return GV_ENOMEM;
-    /* the share at each delay, then non-increasing from the right (a
-     * later delay's share bounds an earlier one's from below) */
-    for (int i = 0; i < ndelays; i++) s[i] = trials[i] > 0 ? (double)at_once[i] / trials[i] : 0;
-    for (int i = ndelays - 2; i >= 0; i--)
-        if (s[i] < s[i + 1]) s[i] = s[i + 1];
-    int rc = GV_OK;
-    if (!(s[0] > 0.5) || !(s[ndelays - 1] < 0.5)) rc = GV_ERUN;  /* the median lies outside the grid */
-    for (int k = 0; k < nq && rc == GV_OK; k++) {
+    for (int k = 0; k < nq; k++) {
         double q = ((double)k + 0.5) / nq, want = 1 - q;  /* the window outlasts d with chance 1 - q */
         int i = 0;
         while (i < ndelays - 1 && s[i + 1] > want) i++;
@@ -113,6 +127,46 @@ int calib_window_quantiles(const int *at_once, const int *trials, int ndelays, d
         else if (s[i] <= want) x = (double)i * step_ns;  /* (only at i = 0: the grid's first share is below) */
         else x = ((double)i + (s[i] - want) / (s[i] - s[i + 1])) * step_ns;
         out[k] = x;
+    }
+}
+
+/* count[i] / trials[i], made non-increasing from the right (a later
+ * delay's share bounds an earlier one's from below); NULL: out of memory */
+static double *shares_of(const int *count, const int *trials, int ndelays)
+{
+    double *s = malloc((size_t)ndelays * sizeof *s);
+    if (!s) return NULL;
+    for (int i = 0; i < ndelays; i++) s[i] = trials[i] > 0 ? (double)count[i] / trials[i] : 0;
+    for (int i = ndelays - 2; i >= 0; i--)
+        if (s[i] < s[i + 1]) s[i] = s[i + 1];
+    return s;
+}
+
+int calib_window_quantiles(const int *at_once, const int *trials, int ndelays, double step_ns, int nq,
+                           double *out)
+{
+    if (ndelays < 2 || nq < 1 || !(step_ns > 0)) return GV_EINVAL;
+    double *s = shares_of(at_once, trials, ndelays);
+    if (!s) return GV_ENOMEM;
+    int rc = GV_OK;
+    if (!(s[0] > 0.5) || !(s[ndelays - 1] < 0.5)) rc = GV_ERUN;  /* the median lies outside the grid */
+    else share_quantiles(s, ndelays, step_ns, nq, out);
+    free(s);
+    return rc;
+}
+
+int calib_section_quantiles(const int *held, const int *trials, int ndelays, double step_ns, int nq, double *out)
+{
+    if (ndelays < 2 || nq < 1 || !(step_ns > 0)) return GV_EINVAL;
+    double *s = shares_of(held, trials, ndelays);
+    if (!s) return GV_ENOMEM;
+    int rc = GV_OK;
+    double peak = s[0];
+    if (!(peak > 0) || !(s[ndelays - 1] < 0.5 * peak)) {
+        rc = GV_ERUN;  /* never held, or the median lies beyond the grid */
+    } else {
+        for (int i = 0; i < ndelays; i++) s[i] /= peak;
+        share_quantiles(s, ndelays, step_ns, nq, out);
     }
     free(s);
     return rc;
@@ -160,7 +214,7 @@ void calib_bench_race(struct calib_ctx *c)
         rc = calib_window_quantiles(r_once, r_trials, RACE_DELAYS, RACE_STEP_NS, 1, &v);
         if (rc != GV_OK) break;
     } while (calib_loop_more(&l, v));
-    atomic_store(&r.go, -1);
+    atomic_store(&r.sync.go, -1);
     pthread_join(tb, NULL);
     struct calib_stat *w = &c->r->m[CALIB_FUTEX_WAIT_WINDOW], *k = &c->r->m[CALIB_FUTEX_WAKE_RACE];
     struct calib_race *out = &c->r->race;
@@ -193,4 +247,157 @@ void calib_bench_race(struct calib_ctx *c)
     calib_series_free(&wakes);
     calib_done(c, CALIB_FUTEX_WAIT_WINDOW);
     calib_done(c, CALIB_FUTEX_WAKE_RACE);
+}
+
+/* ---- the condvar waiter's section ---------------------------------------------
+ * A thread about to wait on a condvar holds its mutex from its lock until
+ * pthread_cond_wait has registered it (__wseq) and unlocks the mutex
+ * (nptl pthread_cond_wait.c __pthread_cond_wait_common); CRuby 3.3+
+ * holds sched->lock_ so from thread_sched_to_running's lock through the
+ * ready queue to the cond_wait of thread_sched_wait_running_turn.  A
+ * thread on another CPU that locks the mutex meanwhile - the GVL's holder
+ * on its way out - finds it held and goes to sleep on it (__lll_lock_wait),
+ * and the waiter's unlock owes a FUTEX_WAKE before its own FUTEX_WAIT:
+ * the waiter then sleeps far more often than after a signal that came a
+ * little later (a probe on the AMD EPYC guest, 2026-12-07: 60-93% of the
+ * waits slept when the signaller locked 20-120 ns after the waiter, 1-3%
+ * when 140-700 ns after).
+ *
+ * The measurement: thread A (first CPU) and thread B (second CPU) agree
+ * on a start 20 us ahead; A locks the mutex and waits on the condvar for
+ * a flag; B, d ns after the start, locks the mutex, sets the flag,
+ * signals and unlocks.  Whether B's lock found the mutex held is read
+ * from glibc's word right after it returned: 2 after __lll_lock_wait
+ * (the contended path swaps 2 in), 1 after the uncontended CAS.  d runs
+ * over SECTION_DELAYS steps of SECTION_STEP_NS, shuffled within each
+ * round; the share found held at d, made non-increasing in d, gives the
+ * section's quantiles as calib_window_quantiles does the way in's (a B
+ * that comes first, at the smallest d, finds the mutex free: the shares
+ * before the peak are lifted to it).  A's voluntary switches tell
+ * whether it slept, for the note. */
+#define SECTION_STEP_NS 20
+#define SECTION_DELAYS 31        /* 0 .. 600 ns */
+#define SECTION_PER_DELAY 8
+
+/* The mutex shares its line with the words the pair agrees on, which B
+ * reads as it waits for its trial: A's lock fetches the line first, as a
+ * waiter's lock of sched->lock_ fetches it from the GVL's holder, who
+ * touched it last (the lock word shares its line with sched->running and
+ * the ready queue).  So the section is measured from A's call, that fetch
+ * included; with the mutex on a line of its own (a throw-away on the AMD
+ * EPYC guest, 2026-12-07) B's lock found it held seldom and at no steady
+ * delay. */
+struct section {
+    struct trial_sync sync;      /* B locks at sync.at */
+    pthread_mutex_t m;
+    pthread_cond_t c;
+    int flag;                    /* under m: B has signalled */
+    bool held;                   /* B's lock of the last trial found m held */
+};
+
+static void *section_signaller(void *arg)
+{
+    struct section *s = arg;
+    for (int g = 0; (g = trial_await(&s->sync, g)) >= 0;) {
+        pthread_mutex_lock(&s->m);
+        s->held = s->m.__data.__lock == 2;
+        s->flag = 1;
+        pthread_cond_signal(&s->c);
+        pthread_mutex_unlock(&s->m);
+        atomic_store(&s->sync.done, g);
+    }
+    return NULL;
+}
+
+/* One trial at delay d: whether B found the mutex held; whether A slept
+ * into *slept. */
+static bool section_trial(struct section *s, int n, long long d, bool *slept)
+{
+    s->flag = 0;  /* (B waits for go) */
+    long v0, v1, inv;
+    calib_thread_switches(&v0, &inv);
+    trial_begin(&s->sync, n, d);
+    pthread_mutex_lock(&s->m);
+    while (!s->flag) pthread_cond_wait(&s->c, &s->m);
+    pthread_mutex_unlock(&s->m);
+    calib_thread_switches(&v1, &inv);
+    while (atomic_load(&s->sync.done) != n) {}
+    *slept = v1 != v0;
+    return s->held;
+}
+
+void calib_bench_cond_section(struct calib_ctx *c)
+{
+    struct calib_stat *st = &c->r->m[CALIB_COND_SECTION];
+    if (c->cpu1 < 0) {
+        calib_skip(st, "needs two CPUs");
+        return;
+    }
+    struct section s;
+    memset(&s, 0, sizeof s);
+    pthread_mutex_init(&s.m, NULL);
+    pthread_cond_init(&s.c, NULL);
+    pthread_t tb;
+    if (calib_thread_start(c, &tb, c->cpu1, section_signaller, &s) != GV_OK) {
+        calib_skip(st, c->err);
+        c->err[0] = '\0';
+        goto out;
+    }
+    int held[SECTION_DELAYS] = { 0 }, trials[SECTION_DELAYS] = { 0 };
+    int order[SECTION_DELAYS * SECTION_PER_DELAY];
+    int nheld = 0, slept_held = 0, slept_free = 0;
+    struct calib_loop l;
+    calib_loop_start(&l, calib_budget(c, 0.5), c->min_rounds, 200, c->o->max_spread);
+    unsigned long long rnd = 0x9e3779b97f4a7c15ull;
+    int n = 0, rc = GV_OK;
+    double v = 0;
+    do {
+        int r_held[SECTION_DELAYS] = { 0 }, r_trials[SECTION_DELAYS] = { 0 };
+        calib_rounds_order(order, SECTION_DELAYS, SECTION_PER_DELAY, &rnd);
+        for (int i = 0; i < SECTION_DELAYS * SECTION_PER_DELAY; i++) {
+            int k = order[i];
+            bool slept;
+            bool h = section_trial(&s, ++n, (long long)k * SECTION_STEP_NS, &slept);
+            r_trials[k]++;
+            r_held[k] += h;
+            nheld += h;
+            if (slept && h) slept_held++;
+            else if (slept) slept_free++;
+        }
+        for (int k = 0; k < SECTION_DELAYS; k++) {
+            trials[k] += r_trials[k];
+            held[k] += r_held[k];
+        }
+        rc = calib_section_quantiles(r_held, r_trials, SECTION_DELAYS, SECTION_STEP_NS, 1, &v);
+        if (rc != GV_OK) break;
+    } while (calib_loop_more(&l, v));
+    atomic_store(&s.sync.go, -1);
+    pthread_join(tb, NULL);
+    struct calib_race *out = &c->r->race;
+    double med, quart[2];
+    if (rc == GV_OK)
+        rc = calib_section_quantiles(held, trials, SECTION_DELAYS, SECTION_STEP_NS, CALIB_RACE_LENS,
+                                     out->section_ns);
+    if (rc == GV_OK) rc = calib_section_quantiles(held, trials, SECTION_DELAYS, SECTION_STEP_NS, 1, &med);
+    if (rc == GV_OK) rc = calib_section_quantiles(held, trials, SECTION_DELAYS, SECTION_STEP_NS, 2, quart);
+    calib_loop_end(&l, st);
+    if (rc != GV_OK) {
+        calib_skip(st, rc == GV_ERUN ? "the section's median lies outside 0-600 ns" : "out of memory");
+        goto out;
+    }
+    st->measured = true;
+    st->median = med;
+    st->q1 = quart[0];
+    st->q3 = quart[1];
+    st->samples = n;
+    snprintf(st->note, sizeof st->note,
+             "%d signals at %d delays of 0-%d ns after the waiter's lock, %d found the mutex held; "
+             "the waiter slept after %.0f%% of those, %.0f%% of the others",
+             n, SECTION_DELAYS, (SECTION_DELAYS - 1) * SECTION_STEP_NS, nheld,
+             nheld ? 100.0 * slept_held / nheld : 0.0, n > nheld ? 100.0 * slept_free / (n - nheld) : 0.0);
+    out->section_measured = true;
+    calib_done(c, CALIB_COND_SECTION);
+out:
+    pthread_cond_destroy(&s.c);
+    pthread_mutex_destroy(&s.m);
 }

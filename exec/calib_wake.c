@@ -46,7 +46,7 @@ static void sleep_ns(long long ns)
     }
 }
 
-static void thread_switches(long *vol, long *invol)
+void calib_thread_switches(long *vol, long *invol)
 {
     struct rusage ru;
     getrusage(RUSAGE_THREAD, &ru);
@@ -582,7 +582,7 @@ static void *pp_thread(void *arg)
     struct pingpong *p = a->p;
     int me = a->who, other = 1 - me;
     long v0, i0, v1, i1;
-    thread_switches(&v0, &i0);
+    calib_thread_switches(&v0, &i0);
     for (long i = 0; i < p->n; i++) {
         if (p->efd[0] >= 0) {
             efd_sleep(p->efd[me], p->efd_idle);
@@ -593,7 +593,7 @@ static void *pp_thread(void *arg)
         if (atomic_load(&p->quit)) break;
         pp_wake(p, me, other);
     }
-    thread_switches(&v1, &i1);
+    calib_thread_switches(&v1, &i1);
     p->vol[me] = v1 - v0;
     p->invol[me] = i1 - i0;
     return NULL;
@@ -776,9 +776,9 @@ static void *yield_thread(void *arg)
     long v0, i0, v1, i1;
     atomic_fetch_add(&a->y->started, 1);
     while (atomic_load(&a->y->started) < 2) sched_yield();
-    thread_switches(&v0, &i0);
+    calib_thread_switches(&v0, &i0);
     for (long i = 0; i < a->y->n; i++) sched_yield();
-    thread_switches(&v1, &i1);
+    calib_thread_switches(&v1, &i1);
     a->y->sw[a->who] = (v1 - v0) + (i1 - i0);
     return NULL;
 }
@@ -926,4 +926,6 @@ void calib_bench_wake(struct calib_ctx *c)
     calib_bench_pack_util(c);
     calib_name("race");
     calib_bench_race(c);
+    calib_name("cond_section");
+    calib_bench_cond_section(c);
 }

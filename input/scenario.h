@@ -74,6 +74,8 @@ struct scn_machine {
                                 * (n 0: futex_wake_none) */
     struct scn_durs futex_wake_race;   /* "futex_wake_race": a FUTEX_WAKE that meets a wait on its way in,
                                 * equally likely values (n 0: futex_wake_none) */
+    struct scn_durs cond_wait_section; /* "cond_wait_section": a condvar waiter's section on its mutex, from
+                                * its lock to the unlock in the wait, equally likely values (n 0: an instant) */
     sim_time wake_ipi;         /* "wake_ipi": extra waker CPU time when the wakee goes to another core */
     struct gv_curve wake_ipi_extra; /* "wake_ipi_extra": + this when that core is idle, by how long
                                 * it has been idle (sim/machine.h) */

@@ -118,6 +118,10 @@ static const struct sch_key machine_keys[] = {
       .off = offsetof(struct scn_machine, futex_wait_window) },
     { .name = "futex_wake_race", .kind = SCH_DURS, .max = SIM_S, .dmax = GV_CURVE_MAX,
       .off = offsetof(struct scn_machine, futex_wake_race) },
+    /* a condvar waiter's mutex section, drawn per section (models/gvl.c
+     * to_running_section); absent: an instant */
+    { .name = "cond_wait_section", .kind = SCH_DURS, .max = SIM_S, .dmax = GV_CURVE_MAX,
+      .off = offsetof(struct scn_machine, cond_wait_section) },
     M_DUR("wake_ipi", "0ns", wake_ipi),
     { .name = "wake_ipi_extra", .kind = SCH_CURVE, .max = SIM_S,
       .off = offsetof(struct scn_machine, wake_ipi_extra) },

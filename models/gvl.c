@@ -27,6 +27,7 @@
 #include "mn_pool.h"
 #include "thread.h"
 #include "timer.h"
+#include "vm_lock.h"
 
 static struct core_sched *gvl_sched(const struct rb_thread *th) { return core_sched_of(&th->core); }
 
@@ -359,6 +360,67 @@ void gvl_section_end(struct rb_thread *th)
     timer_section_end(th);  /* the global sched lock, if its write held it */
 }
 
+/* ---- the waiter's own section of sched->lock_ -------------------------------
+ * thread_sched_to_running takes sched->lock_ and holds it through
+ * thread_sched_to_ready_common (the READY hook, the ready queue) and
+ * either through thread_sched_add_running_thread and the RESUMED hook,
+ * when the GVL is free, or into rb_native_cond_wait, whose unlock comes
+ * once the wait has registered the thread (__pthread_cond_wait_common,
+ * nptl pthread_cond_wait.c; thread_pthread.c of v3_3_0,
+ * thread_sched_to_running_common, thread_sched_wait_running_turn).  On
+ * several cores the GVL's holder may let go meanwhile: it needs the lock
+ * for that (thread_sched_to_waiting, thread_sched_yield, the others
+ * below), finds it held and sleeps on it (sched_lock_taken), and the
+ * waiter's unlock owes the FUTEX_WAKE (gvl_section_end) before its own
+ * FUTEX_WAIT's way in - by when the holder's signal comes too late to
+ * meet it there: the waiter sleeps for its turn, where a hand-off a
+ * little later is made to a waiter on its way in (signal_presleep).  A
+ * probe of the AMD EPYC guest (2026-12-07) had the waiter sleep after
+ * 63-93% of the signals whose lock came 20-80 ns after its own (18% at
+ * 120 ns), 1-3% when 140-480 ns after (docs/validate.md, "The waiter's
+ * own section of the sched lock").  The section is the profile's cond_wait_section
+ * (gvlsim calibrate measures it: how soon after the waiter's lock another
+ * CPU's lock still finds the mutex held), drawn per section; without it
+ * the section is an instant, as the others. */
+static inline bool section_timed(const struct rb_thread *th)
+{
+    const struct scn_machine *m = &th->vm->scn->machine;
+    return m->cores > 1 && m->cond_wait_section.n > 0 && !th->vm->policy->barging;
+}
+
+/* An atomic of th on sched->lock_'s word (its CAS): lock_line when the
+ * line moves (vml_line_rmw), as the 3.1 GVL's locks' (models/vm_lock.c);
+ * where sections are timed only, and a waiter's inside its measured
+ * section. */
+static sim_time sched_line_rmw(struct rb_thread *th)
+{
+    return vml_line_rmw(th, &rb_ractor_of(th)->sched_line);
+}
+
+/* The lock of a thread about to let the GVL go (thread_sched_to_waiting,
+ * thread_sched_yield, ...), where sections are timed: asleep on it while
+ * a waiter's section holds it (true: `retry` runs once it is woken), else
+ * its CAS's line paid. */
+static bool release_locked(struct rb_thread *th, void (*retry)(struct rb_thread *, th_cont), th_cont k)
+{
+    if (!section_timed(th)) return false;
+    if (sched_lock_taken(th, retry, k)) return true;
+    if (!th->mn) th->pending_cost += sched_line_rmw(th);
+    return false;
+}
+
+/* th takes sched->lock_ for the section (gvl_to_running): held until the
+ * CPU th owes then is paid (th_burst -> gvl_section_end), or until its
+ * cond_wait's unlock (turn_sleep) */
+static void to_running_section(struct rb_thread *th)
+{
+    struct nlock *l = &rb_ractor_of(th)->sched_lock;
+    if (!section_timed(th) || th->mn || l->holder) return;
+    nlock_hold(l, th);
+    th->holds_sched_lock = true;
+    th->pending_cost += vm_futex_draw(th, &th->vm->scn->machine.cond_wait_section);
+}
+
 /* thread_sched_wakeup_next_thread by th itself */
 static void gvl_wakeup_next(struct rb_thread *th)
 {
@@ -435,6 +497,13 @@ static void turn_sleep(struct rb_thread *th)
      * once), where the wait is part of the chain hand-off, charged to this
      * thread when a chain wake brings it back (vm_chain_wait,
      * mach_params.wake_return) */
+    if (th->holds_sched_lock && section_timed(th)) {
+        /* its section first, then the unlock (and the FUTEX_WAKE it owes
+         * a thread asleep on the lock), then the way in */
+        th->turn_presleep = true;
+        th_burst(th, vm_futex_wait_entry(th), turn_sleep_now);
+        return;
+    }
     th->pending_cost += vm_futex_wait_entry(th);
     if (th->pending_cost > 0) {
         th->turn_presleep = true;  /* registered, not asleep: signal_presleep */
@@ -560,14 +629,44 @@ static void to_running_ready(struct mach_task *t, void *ctx)
  * fires READY in thread_sched_to_ready_common, under sched->lock_ and
  * before it looks at `running` (thread_pthread.c of v3_3_0): a
  * thread-event hook (runtime.event_hook) runs before the decision.  (The
- * model's sched->lock_ sections are instants: nobody waits for it but behind
- * a wake, sched_lock_taken.) */
+ * model's sched->lock_ sections are instants - nobody waits for it but behind
+ * a wake, sched_lock_taken - unless the profile measured cond_wait_section:
+ * then this one is timed, "the waiter's own section" above.) */
+static void to_running_locked(struct rb_thread *th, th_cont k);
+
+static void to_running_paid(struct mach_task *t, void *ctx)
+{
+    (void)t;
+    struct rb_thread *th = ctx;
+    to_running_locked(th, th->gvl_k);
+}
+
 static void gvl_to_running(struct rb_thread *th, th_cont k)
 {
     core_sched_hot_back_h(gvl_sched(th), &th->core);
     th->gvl_k = k;
+    /* a timed section's lock comes after the CPU th owes from before (its
+     * blocking region's end); its CAS brings the lock's line to th's core,
+     * the transfer inside cond_wait_section (measured from the call) */
+    if (section_timed(th) && !th->mn) {
+        (void)sched_line_rmw(th);
+        if (th->pending_cost > 0) {
+            th_burst(th, 0, to_running_paid);
+            return;
+        }
+    }
+    to_running_locked(th, k);
+}
+
+static void to_running_locked(struct rb_thread *th, th_cont k)
+{
+    (void)k;
+    if (section_timed(th) && sched_lock_taken(th, to_running_locked, NULL)) return;
+    to_running_section(th);
     sim_time hook = vm_ready_hook(th->vm);
-    if (hook > 0) {
+    if (hook > 0 && th->holds_sched_lock && section_timed(th)) {
+        th->pending_cost += hook;  /* (inside the section, which is paid as one) */
+    } else if (hook > 0) {
         th_burst(th, hook, to_running_ready);
         return;
     }
@@ -576,8 +675,16 @@ static void gvl_to_running(struct rb_thread *th, th_cont k)
 
 /* ---- the entries ------------------------------------------------------------ */
 
+static void blocking_enter_retry(struct rb_thread *th, th_cont k)
+{
+    gvl_blocking_enter(th, rb_cold(th)->enter_yield, k);
+}
+
 void gvl_blocking_enter(struct rb_thread *th, bool yield_immediately, th_cont k)
 {
+    /* thread_sched_to_waiting's lock */
+    if (section_timed(th)) rb_cold(th)->enter_yield = yield_immediately;
+    if (release_locked(th, blocking_enter_retry, k)) return;
     struct gvl_actor self = gvl_self(th);
     switch (core_blocking_enter_h(gvl_sched(th), &th->core, yield_immediately, &self, &gvl_hooks)) {
     case CORE_ENTER_HANDED_ON: break;
@@ -625,6 +732,7 @@ void gvl_park(struct rb_thread *th, th_cont k)
         return;
     }
     /* thread_sched_to_waiting_until_wakeup */
+    if (release_locked(th, gvl_park, k)) return;
     gvl_wakeup_next(th);
     gvl_wait_running_turn(th, k);
 }
@@ -651,6 +759,7 @@ void gvl_yield(struct rb_thread *th, th_cont k)
         return;
     }
     /* thread_sched_yield */
+    if (release_locked(th, gvl_yield, k)) return;
     struct core_sched *s = gvl_sched(th);
     if (s->readyq_cnt == 0) { k(th); return; }
     vm_set_state(th, TS_WANTS_GVL);
@@ -674,6 +783,7 @@ void gvl_dead(struct rb_thread *th, th_cont k)
         gvl32_release(th, k);
         return;
     }
+    if (release_locked(th, gvl_dead, k)) return;
     gvl_wakeup_next(th);
     k(th);
 }

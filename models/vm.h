@@ -70,6 +70,7 @@ struct rb_ractor {
      * still in its blocking region (gvl_handoff_lock; the holder is the
      * Ractor); a thread that needs the lock meanwhile sleeps on it, FIFO */
     struct nlock sched_lock;
+    int sched_line;              /* its word's line: the core that touched it last + 1 (0: none; gvl.c) */
     void *policy_data;           /* per-policy state (threshold, barging) */
     int prefetch_ahead;          /* GVL hand-offs prefetch this far down its ready queue (gvl.c) */
     bool prefetch_nt;            /* ... and the native threads of its 1:1 threads (some are) */
@@ -165,6 +166,7 @@ struct rb_thread_cold {
     struct nlock_waiter lock_wait;
     void (*lock_retry)(struct rb_thread *th, th_cont k);
     th_cont lock_k;
+    bool enter_yield;            /* ... gvl_blocking_enter's yield_immediately */
     /* a timed wait (models/sync.c) */
     bool wait_woken;             /* a timed wait (rb_thread's timed_waiting) ended by a wake-up or its timeout */
     sim_event_id wait_timeout_ev;

@@ -904,6 +904,17 @@ static void test_window_quantiles(void)
     ASSERT_EQ(calib_window_quantiles(early, t3, 3, 100, 1, q), GV_ERUN);
     ASSERT_EQ(calib_window_quantiles(once, trials, 1, 100, 1, q), GV_EINVAL);
     ASSERT_EQ(calib_window_quantiles(once, trials, 8, 0, 1, q), GV_EINVAL);
+    /* the section's: taken over the peak (here 1/2, a B first half the
+     * time), the shares before it lifted to it: the median is where the
+     * share crosses 1/4 */
+    int held[6] = { 0, 4, 4, 2, 0, 0 }, t6[6] = { 8, 8, 8, 8, 8, 8 };
+    ASSERT_EQ(calib_section_quantiles(held, t6, 6, 100, 1, q), GV_OK);
+    ASSERT(fabs(q[0] - 300) < 1e-9);
+    ASSERT_EQ(calib_window_quantiles(held, t6, 6, 100, 1, q), GV_ERUN);  /* (never above 1/2) */
+    int never[3] = { 0, 0, 0 }, beyond[3] = { 4, 4, 4 };
+    ASSERT_EQ(calib_section_quantiles(never, t3, 3, 100, 1, q), GV_ERUN);
+    ASSERT_EQ(calib_section_quantiles(beyond, t3, 3, 100, 1, q), GV_ERUN);
+    ASSERT_EQ(calib_section_quantiles(held, t6, 1, 100, 1, q), GV_EINVAL);
 
     struct calib_result r;
     struct calib_host h;
@@ -923,6 +934,15 @@ static void test_window_quantiles(void)
     k = calib_profile_key(&p, "futex_wake_race");
     ASSERT(k && k->kind == CK_DURS && k->curve.n == CALIB_RACE_LENS);
     ASSERT(k->curve.y[0] == 300 * SIM_NS && k->curve.y[7] == 510 * SIM_NS);
+    /* the condvar waiter's section: written only when measured */
+    ASSERT(!calib_profile_key(&p, "cond_wait_section"));
+    r.race.section_measured = true;
+    for (int i = 0; i < CALIB_RACE_LENS; i++) r.race.section_ns[i] = 220 + 10 * i;
+    calib_map(&r, &h, &p);
+    k = calib_profile_key(&p, "cond_wait_section");
+    ASSERT(k && k->kind == CK_DURS && k->measured && k->curve.n == CALIB_RACE_LENS);
+    ASSERT(k->curve.y[0] == 220 * SIM_NS && k->curve.y[7] == 290 * SIM_NS);
+    ASSERT_EQ(calib_list_source("cond_wait_section"), CALIB_COND_SECTION);
 }
 
 /* The lists that are one measurement's quantiles (calib_list_source):
@@ -938,7 +958,9 @@ static void test_list_sources(void)
     map_nothing(&r, &h, &p);
     r.race.measured = true;
     r.race.n = CALIB_RACE_LENS;
-    for (int i = 0; i < CALIB_RACE_LENS; i++) r.race.window_ns[i] = r.race.wake_ns[i] = 300 + 10 * i;
+    for (int i = 0; i < CALIB_RACE_LENS; i++)
+        r.race.window_ns[i] = r.race.wake_ns[i] = r.race.section_ns[i] = 300 + 10 * i;
+    r.race.section_measured = true;
     double v[16];
     for (int i = 0; i < 16; i++) v[i] = 1000 + 100 * i;
     ASSERT_EQ(calib_waking_summarise(v, 16, &r.waking), GV_OK);
@@ -960,8 +982,8 @@ static void test_list_sources(void)
         sourced++;
         ASSERT(strstr(k->how, calib_describe((enum calib_id)id)->name));
     }
-    ASSERT_EQ(lists, 5);
-    ASSERT_EQ(sourced, 4);
+    ASSERT_EQ(lists, 6);
+    ASSERT_EQ(sourced, 5);
     ASSERT_EQ(calib_list_source("futex_wake"), -1);
 
     sim_time y[] = { 300 * SIM_NS, 1234 * SIM_NS, 99999 * SIM_NS };

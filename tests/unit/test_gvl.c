@@ -396,6 +396,64 @@ static void test_sched_lock_way_in(void)
     ASSERT(lng.m.wall < shrt.m.wall);
 }
 
+/* The waiter's own section of sched->lock_ (models/gvl.c, "the waiter's
+ * own section"): two threads under hot_steal and eager on two cores, the
+ * AMD guest's costs.  With cond_wait_section measured, a thread that wants
+ * the GVL holds the lock through its section, and a holder letting go
+ * meanwhile sleeps on it: more waits on the lock, more voluntary
+ * switches, a longer run.  Without it, or on one core, the section is an
+ * instant (one core: the same run with the key as without). */
+static struct fx_result section_case(int cores, enum scn_gvl_policy p, sim_time section)
+{
+    /* two threads whose rounds differ by 20 ns: the phase between one's
+     * return from its call and the other's release sweeps through every
+     * value */
+    static struct scn_op body[2][2];
+    static struct scn_prog prog[2];
+    static struct scn_op ops[2][1];
+    static struct scn_thread th[2];
+    for (int i = 0; i < 2; i++) {
+        body[i][0] = fx_compute((1600 + 20 * i) * SIM_NS);
+        body[i][1] = fx_syscall(2600 * SIM_NS, false);
+        prog[i] = (struct scn_prog){ body[i], 2 };
+        ops[i][0] = fx_loop(2000, &prog[i], false);
+        th[i] = (struct scn_thread){ i ? "b" : "a", 1, { ops[i], 1 }, 0, false };
+    }
+    struct scenario s = fx_one_ractor(cores, p, &g_ractor, th, 2);
+    s.machine.futex_wake = 3340 * SIM_NS;
+    s.machine.wake_ipi = 3660 * SIM_NS;
+    s.machine.wake_idle_core = 7400 * SIM_NS;
+    s.machine.futex_wake_none = 1040 * SIM_NS;
+    s.machine.futex_wait_window = (struct scn_durs){ 1, { 700 * SIM_NS } };
+    s.machine.futex_wake_race = (struct scn_durs){ 1, { 1130 * SIM_NS } };
+    s.machine.lock_line = 140 * SIM_NS;
+    if (section) s.machine.cond_wait_section = (struct scn_durs){ 1, { section } };
+    return simulate_with_queue(s);
+}
+
+static void test_sched_waiter_section(void)
+{
+    static const enum scn_gvl_policy pols[] = { GVL_POLICY_HOT_STEAL, GVL_POLICY_EAGER };
+    for (int i = 0; i < 2; i++) {
+        struct fx_result off = section_case(2, pols[i], 0), on = section_case(2, pols[i], 250 * SIM_NS);
+        struct fx_result off1 = section_case(1, pols[i], 0), on1 = section_case(1, pols[i], 250 * SIM_NS);
+        ASSERT_EQ(off.rc, GV_OK);
+        ASSERT_EQ(on.rc, GV_OK);
+        ASSERT_EQ(on.m.syscalls, 4000);
+        /* (here each thread's section holds the timer's eventfd write too,
+         * which the waiter makes as it queues: a holder letting go at
+         * nearly every round sleeps on the lock) */
+        ASSERT_EQ(off.m.sched_lock_waits, 0);
+        ASSERT(on.m.sched_lock_waits > 1000);
+        ASSERT(on.m.vol_switches > off.m.vol_switches);
+        ASSERT(on.m.wall > off.m.wall);
+        ASSERT_EQ(off1.rc, GV_OK);
+        ASSERT_EQ(on1.rc, GV_OK);
+        ASSERT_EQ(on1.m.vol_switches, off1.m.vol_switches);
+        ASSERT_EQ(on1.m.wall, off1.m.wall);
+    }
+}
+
 /* A thread woken from its sleep on the sched lock took it with the futex
  * word at 2 (glibc's __lll_lock_wait), so its own unlock makes a FUTEX_WAKE
  * even when nobody else sleeps on the lock: futex_wake_none, charged to
@@ -918,6 +976,7 @@ int main(void)
     RUN(test_barging_futex_wait_window);
     RUN(test_barging_relock_race);
     RUN(test_sched_lock_way_in);
+    RUN(test_sched_waiter_section);
     RUN(test_barging_timer_fires_counted);
     RUN(test_unlock_after_sleep_wakes_nobody);
     RUN(test_barging_unlock_wakes_nobody);
