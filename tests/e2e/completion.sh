@@ -51,7 +51,7 @@ done
 # in them: readline replaces the whole word)
 expect_completion "gvlsim run x.json --set runtime.gvl_p" "runtime.gvl_policy= "
 expect_completion "gvlsim run x.json --set mach" "machine. machine= "
-expect_completion "gvlsim run x.json --set machine.co" "machine.compute_after_idle= machine.context_switch= machine.cores= machine.coroutine_switch= machine.corun_slowdown= "
+expect_completion "gvlsim run x.json --set machine.co" "machine.compute_after_idle= machine.cond_wait_section= machine.context_switch= machine.cores= machine.coroutine_switch= machine.corun_slowdown= "
 expect_completion "gvlsim run x.json --set rac" "ractors. "
 expect_completion "gvlsim run x.json --set ractors." "ractors.0. "
 expect_completion "gvlsim run x.json --set ractors.3" "ractors.3. "
