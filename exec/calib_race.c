@@ -172,6 +172,78 @@ int calib_section_quantiles(const int *held, const int *trials, int ndelays, dou
     return rc;
 }
 
+/* ---- a benchmark over a grid of delays -------------------------------------- */
+#define GRID_DELAYS_MAX 64
+#define GRID_TRIALS_MAX 512      /* delays x per_delay in a round */
+_Static_assert(RACE_DELAYS <= GRID_DELAYS_MAX && RACE_DELAYS * RACE_PER_DELAY <= GRID_TRIALS_MAX,
+               "the race's grid fits");
+
+/* The delays 0, step_ns, ... (ndelays of them), each per_delay times a
+ * round in a shuffled order; trial(ctx, n, d) runs trial n at delay d
+ * and says whether it counts; quantiles (calib_window_quantiles or
+ * calib_section_quantiles) reads the counts. */
+struct delay_grid {
+    int ndelays, per_delay;
+    double step_ns;
+    bool (*trial)(void *ctx, int n, long long d);
+    void *ctx;
+    int (*quantiles)(const int *count, const int *trials, int ndelays, double step_ns, int nq, double *out);
+};
+
+/* Rounds of g for about budget_s seconds, until the rounds' medians agree
+ * (calib_loop; its rounds and spread recorded in st) or one round's
+ * quantile cannot be had (its error); then the quantiles of all the
+ * trials: CALIB_RACE_LENS equally likely values into lens, the median and
+ * the quartiles.  *ntrials: the trials run. */
+static int grid_rounds(const struct delay_grid *g, struct calib_ctx *c, double budget_s, struct calib_stat *st,
+                       unsigned long long rnd, double *lens, double *med, double quart[2], int *ntrials)
+{
+    struct calib_loop loop, *l = &loop;
+    calib_loop_start(l, calib_budget(c, budget_s), c->min_rounds, 200, c->o->max_spread);
+    int count[GRID_DELAYS_MAX] = { 0 }, trials[GRID_DELAYS_MAX] = { 0 };
+    int order[GRID_TRIALS_MAX];
+    int nd = g->ndelays, per = nd * g->per_delay, n = 0, rc = GV_OK;
+    double v = 0;
+    do {
+        int r_count[GRID_DELAYS_MAX] = { 0 }, r_trials[GRID_DELAYS_MAX] = { 0 };
+        calib_rounds_order(order, nd, g->per_delay, &rnd);
+        for (int i = 0; i < per; i++) {
+            int k = order[i];
+            r_trials[k]++;
+            r_count[k] += g->trial(g->ctx, ++n, (long long)k * (long long)g->step_ns);
+        }
+        for (int k = 0; k < nd; k++) {
+            trials[k] += r_trials[k];
+            count[k] += r_count[k];
+        }
+        /* the round's median: what the rounds must agree on */
+        rc = g->quantiles(r_count, r_trials, nd, g->step_ns, 1, &v);
+        if (rc != GV_OK) break;
+    } while (calib_loop_more(l, v));
+    calib_loop_end(l, st);
+    *ntrials = n;
+    if (rc == GV_OK) rc = g->quantiles(count, trials, nd, g->step_ns, CALIB_RACE_LENS, lens);
+    if (rc == GV_OK) rc = g->quantiles(count, trials, nd, g->step_ns, 1, med);
+    if (rc == GV_OK) rc = g->quantiles(count, trials, nd, g->step_ns, 2, quart);  /* 1/4, 3/4 */
+    return rc;
+}
+
+/* calib_bench_race's trial: a wait that returned at once counts, and its
+ * waker's FUTEX_WAKE joins the wakes */
+struct race_ctx {
+    struct race *r;
+    struct calib_series wakes;
+};
+
+static bool race_trial(void *ctx, int n, long long d)
+{
+    struct race_ctx *x = ctx;
+    long long wake;
+    bool once = trial(x->r, n, d, &wake);
+    if (once) calib_series_add(&x->wakes, (double)wake);
+    return once;
+}
+
 void calib_bench_race(struct calib_ctx *c)
 {
     static const enum calib_id ids[] = { CALIB_FUTEX_WAIT_WINDOW, CALIB_FUTEX_WAKE_RACE };
@@ -187,64 +259,37 @@ void calib_bench_race(struct calib_ctx *c)
         c->err[0] = '\0';
         return;
     }
-    int at_once[RACE_DELAYS] = { 0 }, trials[RACE_DELAYS] = { 0 };
-    int order[RACE_DELAYS * RACE_PER_DELAY];
-    struct calib_series wakes = { 0 };
-    struct calib_loop l;
-    calib_loop_start(&l, calib_budget(c, 1.0), c->min_rounds, 200, c->o->max_spread);
-    unsigned long long rnd = 0x2545f4914f6cdd1dull;
-    int n = 0, rc = GV_OK;
-    double v = 0;
-    do {
-        int r_once[RACE_DELAYS] = { 0 }, r_trials[RACE_DELAYS] = { 0 };
-        calib_rounds_order(order, RACE_DELAYS, RACE_PER_DELAY, &rnd);
-        for (int i = 0; i < RACE_DELAYS * RACE_PER_DELAY; i++) {
-            int k = order[i];
-            long long wake;
-            bool once = trial(&r, ++n, (long long)k * RACE_STEP_NS, &wake);
-            r_trials[k]++;
-            r_once[k] += once;
-            if (once) calib_series_add(&wakes, (double)wake);
-        }
-        for (int k = 0; k < RACE_DELAYS; k++) {
-            trials[k] += r_trials[k];
-            at_once[k] += r_once[k];
-        }
-        /* the round's window median: what the rounds must agree on */
-        rc = calib_window_quantiles(r_once, r_trials, RACE_DELAYS, RACE_STEP_NS, 1, &v);
-        if (rc != GV_OK) break;
-    } while (calib_loop_more(&l, v));
-    atomic_store(&r.sync.go, -1);
-    pthread_join(tb, NULL);
+    struct race_ctx x = { .r = &r };
+    struct delay_grid g = { RACE_DELAYS, RACE_PER_DELAY, RACE_STEP_NS, race_trial, &x, calib_window_quantiles };
     struct calib_stat *w = &c->r->m[CALIB_FUTEX_WAIT_WINDOW], *k = &c->r->m[CALIB_FUTEX_WAKE_RACE];
     struct calib_race *out = &c->r->race;
-    double med, quart[2];  /* the window's median and quartiles (nq = 2: the quantiles 1/4 and 3/4) */
-    if (rc == GV_OK)
-        rc = calib_window_quantiles(at_once, trials, RACE_DELAYS, RACE_STEP_NS, CALIB_RACE_LENS, out->window_ns);
-    if (rc == GV_OK) rc = calib_window_quantiles(at_once, trials, RACE_DELAYS, RACE_STEP_NS, 1, &med);
-    if (rc == GV_OK) rc = calib_window_quantiles(at_once, trials, RACE_DELAYS, RACE_STEP_NS, 2, quart);
-    calib_loop_end(&l, w);
-    if (rc != GV_OK || wakes.oom || wakes.n == 0) {
+    double med, quart[2];
+    int n;
+    int rc = grid_rounds(&g, c, 1.0, w, 0x2545f4914f6cdd1dull, out->window_ns, &med, quart, &n);
+    atomic_store(&r.sync.go, -1);
+    pthread_join(tb, NULL);
+    struct calib_series *wakes = &x.wakes;
+    if (rc != GV_OK || wakes->oom || wakes->n == 0) {
         calib_skip_ids(c, ids, 2, rc == GV_ERUN ? "the waits' median way in lies outside 0-1200 ns"
-                                  : rc != GV_OK || wakes.oom ? "out of memory" : "no wait returned at once");
-        calib_series_free(&wakes);
+                                  : rc != GV_OK || wakes->oom ? "out of memory" : "no wait returned at once");
+        calib_series_free(wakes);
         return;
     }
     w->measured = true;
     w->median = med;
     w->q1 = quart[0];
     w->q3 = quart[1];
-    for (int i = 0; i < RACE_DELAYS; i++) w->samples += trials[i];
+    w->samples = n;
     snprintf(w->note, sizeof w->note, "%d waits at %d delays of 0-%d ns after the call, %d of them returned at once",
-             w->samples, RACE_DELAYS, (RACE_DELAYS - 1) * RACE_STEP_NS, wakes.n);
-    calib_series_stat(&wakes, k);
+             w->samples, RACE_DELAYS, (RACE_DELAYS - 1) * RACE_STEP_NS, wakes->n);
+    calib_series_stat(wakes, k);
     calib_stat_rounds_of(k, w);
-    stats_sort(wakes.v, (size_t)wakes.n);
+    stats_sort(wakes->v, (size_t)wakes->n);
     for (int i = 0; i < CALIB_RACE_LENS; i++)
-        out->wake_ns[i] = calib_quantile(wakes.v, wakes.n, ((double)i + 0.5) / CALIB_RACE_LENS);
+        out->wake_ns[i] = calib_quantile(wakes->v, wakes->n, ((double)i + 0.5) / CALIB_RACE_LENS);
     out->n = CALIB_RACE_LENS;
     out->measured = true;
-    calib_series_free(&wakes);
+    calib_series_free(wakes);
     calib_done(c, CALIB_FUTEX_WAIT_WINDOW);
     calib_done(c, CALIB_FUTEX_WAKE_RACE);
 }
@@ -278,6 +323,8 @@ void calib_bench_race(struct calib_ctx *c)
 #define SECTION_STEP_NS 20
 #define SECTION_DELAYS 31        /* 0 .. 600 ns */
 #define SECTION_PER_DELAY 8
+_Static_assert(SECTION_DELAYS <= GRID_DELAYS_MAX && SECTION_DELAYS * SECTION_PER_DELAY <= GRID_TRIALS_MAX,
+               "the section's grid fits");
 
 /* The mutex shares its line with the words the pair agrees on, which B
  * reads as it waits for its trial: A's lock fetches the line first, as a
@@ -328,6 +375,23 @@ static bool section_trial(struct section *s, int n, long long d, bool *slept)
     return s->held;
 }
 
+/* calib_bench_cond_section's trial: a lock that found the mutex held
+ * counts; whether the waiter slept after it, for the note */
+struct section_ctx {
+    struct section *s;
+    int held, slept_held, slept_free;
+};
+
+static bool section_count(void *ctx, int n, long long d)
+{
+    struct section_ctx *x = ctx;
+    bool slept, h = section_trial(x->s, n, d, &slept);
+    x->held += h;
+    if (slept && h) x->slept_held++;
+    else if (slept) x->slept_free++;
+    return h;
+}
+
 void calib_bench_cond_section(struct calib_ctx *c)
 {
     struct calib_stat *st = &c->r->m[CALIB_COND_SECTION];
@@ -349,44 +413,15 @@ void calib_bench_cond_section(struct calib_ctx *c)
         c->err[0] = '\0';
         goto out;
     }
-    int held[SECTION_DELAYS] = { 0 }, trials[SECTION_DELAYS] = { 0 };
-    int order[SECTION_DELAYS * SECTION_PER_DELAY];
-    int nheld = 0, slept_held = 0, slept_free = 0;
-    struct calib_loop l;
-    calib_loop_start(&l, calib_budget(c, 0.5), c->min_rounds, 200, c->o->max_spread);
-    unsigned long long rnd = 0x9e3779b97f4a7c15ull;
-    int n = 0, rc = GV_OK;
-    double v = 0;
-    do {
-        int r_held[SECTION_DELAYS] = { 0 }, r_trials[SECTION_DELAYS] = { 0 };
-        calib_rounds_order(order, SECTION_DELAYS, SECTION_PER_DELAY, &rnd);
-        for (int i = 0; i < SECTION_DELAYS * SECTION_PER_DELAY; i++) {
-            int k = order[i];
-            bool slept;
-            bool h = section_trial(&s, ++n, (long long)k * SECTION_STEP_NS, &slept);
-            r_trials[k]++;
-            r_held[k] += h;
-            nheld += h;
-            if (slept && h) slept_held++;
-            else if (slept) slept_free++;
-        }
-        for (int k = 0; k < SECTION_DELAYS; k++) {
-            trials[k] += r_trials[k];
-            held[k] += r_held[k];
-        }
-        rc = calib_section_quantiles(r_held, r_trials, SECTION_DELAYS, SECTION_STEP_NS, 1, &v);
-        if (rc != GV_OK) break;
-    } while (calib_loop_more(&l, v));
-    atomic_store(&s.sync.go, -1);
-    pthread_join(tb, NULL);
+    struct section_ctx x = { .s = &s };
+    struct delay_grid g = { SECTION_DELAYS, SECTION_PER_DELAY, SECTION_STEP_NS, section_count, &x,
+                            calib_section_quantiles };
     struct calib_race *out = &c->r->race;
     double med, quart[2];
-    if (rc == GV_OK)
-        rc = calib_section_quantiles(held, trials, SECTION_DELAYS, SECTION_STEP_NS, CALIB_RACE_LENS,
-                                     out->section_ns);
-    if (rc == GV_OK) rc = calib_section_quantiles(held, trials, SECTION_DELAYS, SECTION_STEP_NS, 1, &med);
-    if (rc == GV_OK) rc = calib_section_quantiles(held, trials, SECTION_DELAYS, SECTION_STEP_NS, 2, quart);
-    calib_loop_end(&l, st);
+    int n;
+    int rc = grid_rounds(&g, c, 0.5, st, 0x9e3779b97f4a7c15ull, out->section_ns, &med, quart, &n);
+    atomic_store(&s.sync.go, -1);
+    pthread_join(tb, NULL);
     if (rc != GV_OK) {
         calib_skip(st, rc == GV_ERUN ? "no lock found the mutex held, or the section's median lies beyond 600 ns"
                                      : "out of memory");
@@ -400,8 +435,8 @@ void calib_bench_cond_section(struct calib_ctx *c)
     snprintf(st->note, sizeof st->note,
              "%d signals at %d delays of 0-%d ns after the waiter's lock, %d found the mutex held; "
              "the waiter slept after %.0f%% of those, %.0f%% of the others",
-             n, SECTION_DELAYS, (SECTION_DELAYS - 1) * SECTION_STEP_NS, nheld,
-             nheld ? 100.0 * slept_held / nheld : 0.0, n > nheld ? 100.0 * slept_free / (n - nheld) : 0.0);
+             n, SECTION_DELAYS, (SECTION_DELAYS - 1) * SECTION_STEP_NS, x.held,
+             x.held ? 100.0 * x.slept_held / x.held : 0.0, n > x.held ? 100.0 * x.slept_free / (n - x.held) : 0.0);
     out->section_measured = true;
     calib_done(c, CALIB_COND_SECTION);
 out:

@@ -382,12 +382,6 @@ void gvl_section_end(struct rb_thread *th)
  * (gvlsim calibrate measures it: how soon after the waiter's lock another
  * CPU's lock still finds the mutex held), drawn per section; without it
  * the section is an instant, as the others. */
-static inline bool section_timed(const struct rb_thread *th)
-{
-    const struct scn_machine *m = &th->vm->scn->machine;
-    return m->cores > 1 && m->cond_wait_section.n > 0 && !th->vm->policy->barging;
-}
-
 /* An atomic of th on sched->lock_'s word (its CAS): lock_line when the
  * line moves (vml_line_rmw), as the 3.1 GVL's locks' (models/vm_lock.c);
  * where sections are timed only, and a waiter's inside its measured
@@ -403,7 +397,7 @@ static sim_time sched_line_rmw(struct rb_thread *th)
  * its CAS's line paid. */
 static bool release_locked(struct rb_thread *th, void (*retry)(struct rb_thread *, th_cont), th_cont k)
 {
-    if (!section_timed(th)) return false;
+    if (!th->vm->sections_timed) return false;
     if (sched_lock_taken(th, retry, k)) return true;
     if (!th->mn) th->pending_cost += sched_line_rmw(th);
     return false;
@@ -415,7 +409,7 @@ static bool release_locked(struct rb_thread *th, void (*retry)(struct rb_thread 
 static void to_running_section(struct rb_thread *th)
 {
     struct nlock *l = &rb_ractor_of(th)->sched_lock;
-    if (!section_timed(th) || th->mn || l->holder) return;
+    if (!th->vm->sections_timed || th->mn || l->holder) return;
     nlock_hold(l, th);
     th->holds_sched_lock = true;
     th->pending_cost += vm_futex_draw(th, &th->vm->scn->machine.cond_wait_section);
@@ -497,7 +491,7 @@ static void turn_sleep(struct rb_thread *th)
      * once), where the wait is part of the chain hand-off, charged to this
      * thread when a chain wake brings it back (vm_chain_wait,
      * mach_params.wake_return) */
-    if (th->holds_sched_lock && section_timed(th)) {
+    if (th->holds_sched_lock && th->vm->sections_timed) {
         /* its section first, then the unlock (and the FUTEX_WAKE it owes
          * a thread asleep on the lock), then the way in */
         th->turn_presleep = true;
@@ -648,7 +642,7 @@ static void gvl_to_running(struct rb_thread *th, th_cont k)
     /* a timed section's lock comes after the CPU th owes from before (its
      * blocking region's end); its CAS brings the lock's line to th's core,
      * the transfer inside cond_wait_section (measured from the call) */
-    if (section_timed(th) && !th->mn) {
+    if (th->vm->sections_timed && !th->mn) {
         (void)sched_line_rmw(th);
         if (th->pending_cost > 0) {
             th_burst(th, 0, to_running_paid);
@@ -661,10 +655,10 @@ static void gvl_to_running(struct rb_thread *th, th_cont k)
 static void to_running_locked(struct rb_thread *th, th_cont k)
 {
     (void)k;
-    if (section_timed(th) && sched_lock_taken(th, to_running_locked, NULL)) return;
+    if (th->vm->sections_timed && sched_lock_taken(th, to_running_locked, NULL)) return;
     to_running_section(th);
     sim_time hook = vm_ready_hook(th->vm);
-    if (hook > 0 && th->holds_sched_lock && section_timed(th)) {
+    if (hook > 0 && th->holds_sched_lock && th->vm->sections_timed) {
         th->pending_cost += hook;  /* (inside the section, which is paid as one) */
     } else if (hook > 0) {
         th_burst(th, hook, to_running_ready);
@@ -683,7 +677,7 @@ static void blocking_enter_retry(struct rb_thread *th, th_cont k)
 void gvl_blocking_enter(struct rb_thread *th, bool yield_immediately, th_cont k)
 {
     /* thread_sched_to_waiting's lock */
-    if (section_timed(th)) rb_cold(th)->enter_yield = yield_immediately;
+    if (th->vm->sections_timed) rb_cold(th)->enter_yield = yield_immediately;
     if (release_locked(th, blocking_enter_retry, k)) return;
     struct gvl_actor self = gvl_self(th);
     switch (core_blocking_enter_h(gvl_sched(th), &th->core, yield_immediately, &self, &gvl_hooks)) {

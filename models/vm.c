@@ -79,6 +79,7 @@ int vm_init(struct vm *vm, const struct scenario *scn, struct sim_engine *eng, c
     if (!vm->policy)
         return gv_fail(err, errlen, GV_EUNSUP, "%s: gvl_policy \"%s\" is not implemented by the simulator",
                        scn->file, scn_policy_name(scn->runtime.gvl_policy));
+    vm->sections_timed = scn->machine.cores > 1 && scn->machine.cond_wait_section.n > 0 && !vm->policy->barging;
 
     struct mach_params mp = {
         .cores = scn->machine.cores,

@@ -205,6 +205,11 @@ struct vm {
     struct sim_engine *eng;
     struct machine mach;
     const struct core_policy *policy;  /* the GVL policy (core/policy.h) */
+    /* the Ractors' sched->lock_ sections of a thread going for the GVL
+     * are timed (several cores, a 3.2+ policy, machine.cond_wait_section
+     * measured: models/gvl.c, "the waiter's own section"); set once by
+     * vm_init, read at every GVL entry */
+    bool sections_timed;
 
     struct rb_ractor *ractors;
     int nractors;

@@ -314,20 +314,27 @@ static void test_barging_timer_fires_counted(void)
     ASSERT(r.m.invol_switches + r.m.vol_switches >= 3);
 }
 
-/* barging_pair on two cores under policy p: a futex wake of `fw` (ns), an
- * IPI of `ipi`, an idle core woken in `idle`, a wake of nobody `none`, the
- * way in and the race's wake (0: not measured) */
+/* s's wake costs (ns): a futex wake `fw`, an IPI `ipi`, an idle core
+ * woken in `idle`, a wake of nobody `none`; the way in and the race's
+ * wake (sim_time; 0: not measured) */
+static void set_wake_costs(struct scenario *s, sim_time fw, sim_time ipi, sim_time idle, sim_time none,
+                           sim_time window, sim_time wake)
+{
+    s->machine.futex_wake = fw * SIM_NS;
+    s->machine.wake_ipi = ipi * SIM_NS;
+    s->machine.wake_idle_core = idle * SIM_NS;
+    s->machine.futex_wake_none = none * SIM_NS;
+    if (window) s->machine.futex_wait_window = (struct scn_durs){ 1, { window } };
+    if (wake) s->machine.futex_wake_race = (struct scn_durs){ 1, { wake } };
+}
+
+/* barging_pair on two cores under policy p with those wake costs */
 static struct fx_result pair_race(enum scn_gvl_policy p, sim_time fw, sim_time ipi, sim_time idle, sim_time none,
                                   sim_time window, sim_time wake)
 {
     struct scenario s = barging_pair(2);
     s.runtime.gvl_policy = p;
-    s.machine.futex_wake = fw * SIM_NS;
-    s.machine.wake_ipi = ipi * SIM_NS;
-    s.machine.wake_idle_core = idle * SIM_NS;
-    s.machine.futex_wake_none = none * SIM_NS;
-    if (window) s.machine.futex_wait_window = (struct scn_durs){ 1, { window } };
-    if (wake) s.machine.futex_wake_race = (struct scn_durs){ 1, { wake } };
+    set_wake_costs(&s, fw, ipi, idle, none, window, wake);
     return simulate_with_queue(s);
 }
 
@@ -420,12 +427,7 @@ static struct fx_result section_case(int cores, enum scn_gvl_policy p, sim_time 
         th[i] = (struct scn_thread){ i ? "b" : "a", 1, { ops[i], 1 }, 0, false };
     }
     struct scenario s = fx_one_ractor(cores, p, &g_ractor, th, 2);
-    s.machine.futex_wake = 3340 * SIM_NS;
-    s.machine.wake_ipi = 3660 * SIM_NS;
-    s.machine.wake_idle_core = 7400 * SIM_NS;
-    s.machine.futex_wake_none = 1040 * SIM_NS;
-    s.machine.futex_wait_window = (struct scn_durs){ 1, { 700 * SIM_NS } };
-    s.machine.futex_wake_race = (struct scn_durs){ 1, { 1130 * SIM_NS } };
+    set_wake_costs(&s, 3340, 3660, 7400, 1040, 700 * SIM_NS, 1130 * SIM_NS);  /* sched_race_case's */
     s.machine.lock_line = 140 * SIM_NS;
     if (section) s.machine.cond_wait_section = (struct scn_durs){ 1, { section } };
     return simulate_with_queue(s);
