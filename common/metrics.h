@@ -73,13 +73,21 @@ enum metric_id {
 _Static_assert(MET_COUNT <= 64, "run_metrics.unmeasured is a 64-bit mask");
 
 /* One thread's share of the fair class's counts (sim/fair.h struct
- * fair_task_counts): the summary's lines by thread. */
+ * fair_counts): the summary's lines by thread. */
 #define RUN_FAIR_THREADS 8
+/* A waker's vruntime lead this near 0 (us) is counted (scripts/bpf's
+ * sched_wakes.awk counts the same) */
+#define RUN_FAIR_LEAD_NEAR_US 20
 struct run_fair_thread {
     char name[32];
     uint64_t woken, woken_preempts;                  /* woken onto a running task, of which preempting it */
     uint64_t woken_delayed, woken_delayed_preempts;  /* ... of those, as a delayed sleeper */
     uint64_t sleeps_delayed, sleeps_lag_pos, sleeps_lag_zero, sleeps_lag_neg;
+    /* EEVDF: its wakes that found the waker eligible; those with the
+     * waker's vruntime lead near 0, and the lead's steps between two such
+     * wakes in a row (their count, their sum in ps) */
+    uint64_t waker_eligible, lead_near, lead_steps;
+    int64_t lead_moved;
 };
 
 struct run_metrics {

@@ -86,6 +86,15 @@ static void fair_write(FILE *f, const struct run_metrics *m)
             human_count(w, sizeof w, t->woken_delayed);
             fprintf(f, " (as a delayed sleeper %s, %.0f%%)", w, pct(t->woken_delayed_preempts, t->woken_delayed));
         }
+        if (t->lead_near) {
+            /* the waker's vruntime lead (sched_wakes.awk's section 6) */
+            human_count(w, sizeof w, t->lead_near);
+            fprintf(f, ", the waker's lead within %d us at %s", RUN_FAIR_LEAD_NEAR_US, w);
+            if (t->lead_steps)
+                fprintf(f, " (moving %+.3f us a wake)", (double)t->lead_moved / (double)t->lead_steps / (double)SIM_US);
+            human_count(w, sizeof w, t->waker_eligible);
+            fprintf(f, ", the waker eligible at %s", w);
+        }
         if (ts) {
             human_count(s, sizeof s, ts);
             fprintf(f, "; %s sleeps: %.0f%% delayed, %.0f%% with positive lag, %.0f%% with none, %.0f%% negative", s,

@@ -15,12 +15,28 @@
 # GVL still owned looks (it waits again as the timer: do_gvl_timer's
 # TIMER_INTERRUPT, gvlsim's timer_ticks); anything else, an untimed wait
 # or none for a while, is how it looks when it took the GVL or lost the
-# timer's role.
+# timer's role.  And the lock waits (FUTEX_WAIT) by the same thread's
+# futex call before each, how many slept and returned at once, and the
+# median time from that call's return to the wait's entry: after a condvar
+# wait that returned at once, pthread_cond_wait's re-lock of a mutex its
+# signaller may still hold.
 
 function bucket(d) {
     if (d < 1000) return 0; if (d < 2000) return 1; if (d < 4000) return 2; if (d < 8000) return 3
     if (d < 16000) return 4; if (d < 32000) return 5; if (d < 64000) return 6; if (d < 128000) return 7
     if (d < 256000) return 8; if (d < 1024000) return 9; return 10
+}
+function median(a, n,    i, j, t) {
+    for (i = 2; i <= n; i++) { t = a[i]; for (j = i - 1; j >= 1 && a[j] > t; j--) a[j + 1] = a[j]; a[j + 1] = t }
+    return n ? a[int((n + 1) / 2)] : 0
+}
+# a thread's futex call, as what came before a lock wait (below)
+function call_kind(op, timed, r) {
+    if (timed) return "a timed wait"
+    if (op == 9) return r == 0 ? "a condvar wait that slept" : r == -11 ? "a condvar wait returned at once" : "a condvar wait, " result(r)
+    if (op == 0) return r == 0 ? "a lock wait that slept" : r == -11 ? "a lock wait returned at once" : "a lock wait, " result(r)
+    if (op == 1 || op == 10) return r > 0 ? "a wake that woke a waiter" : "a wake that woke nobody"
+    return "op " op
 }
 function result(r) {
     if (r == 0) return "woken"
@@ -40,6 +56,16 @@ END {
         split(line[i], f, " ")  # kind ts dur tgid tid cpu op timed ret
         if (f[4] != tgid) continue
         op = f[7] % 128
+        # a lock wait (glibc's FUTEX_WAIT), by the same thread's call
+        # before it: after a condvar wait that returned at once it is
+        # pthread_cond_wait's re-lock of a mutex its signaller still holds
+        if (op == 0 && !f[8]) {
+            pk = (f[5] in prev_kind) ? prev_kind[f[5]] : "none (its first call)"
+            lk = pk SUBSEP (f[9] == 0 ? "slept" : "at once")
+            lw[lk]++; lw_kinds[pk] = 1
+            if (f[5] in prev_end) { lw_gaps[pk]++; lw_gap[pk, lw_gaps[pk]] = f[2] - prev_end[f[5]] }
+        }
+        prev_kind[f[5]] = call_kind(op, f[8], f[9]); prev_end[f[5]] = f[2] + f[3]
         if (op == 0 || op == 9) {
             key = (f[8] ? "timed" : "untimed") SUBSEP result(f[9])
             waits[key]++
@@ -80,4 +106,10 @@ END {
         else other_next++
     }
     printf "after a timed wait, the same thread waits timed again within 100 us: %d; otherwise: %d\n", again, other_next
+    print "lock waits (FUTEX_WAIT) by the thread's call before: slept, returned at once; the median time between (us)"
+    for (pk in lw_kinds) {
+        delete gs; for (j = 1; j <= lw_gaps[pk]; j++) gs[j] = lw_gap[pk, j]
+        printf "  after %-34s %8d %8d   %s\n", pk, lw[pk, "slept"], lw[pk, "at once"], \
+            lw_gaps[pk] ? sprintf("%.2f", median(gs, lw_gaps[pk]) / 1000) : "-"
+    }
 }

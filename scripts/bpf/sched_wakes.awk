@@ -35,8 +35,12 @@
 # 5. The lag the process's threads slept with.
 # 6. Sections 1 and 5 thread by thread: each pair's wakes onto the waker's
 #    own CPU (with two tasks queued or more) and how many preempted, of them
-#    the wakes of a delayed sleeper; each thread's sleeps by their lag.  The
-#    model's summary prints the same counts thread by thread (docs/bpf.md).
+#    the wakes of a delayed sleeper; each wakee's such wakes by the waker's
+#    vruntime lead over it, placed (within 20 us of 0, how the lead moved
+#    between two such wakes in a row, and how often the waker was eligible:
+#    a two-thread chain's drift toward the wake that does not preempt); each
+#    thread's sleeps by their lag.  The model's summary prints the same
+#    counts thread by thread (docs/bpf.md).
 
 function lag_class(v, delayed) {
     if (delayed) return "delayed"
@@ -103,6 +107,17 @@ END {
             zero = f[15]; load = f[14] + 1024; avg = f[13] + (f[10] - zero) * 1024
             c_elig = avg >= (f[10] - zero) * load
             w_elig = avg >= (f[8] - zero) * load
+            # 6. the waker's vruntime lead over the wakee (placed), as the
+            # model's summary counts it: near 0, its steps between two such
+            # wakes of the wakee in a row; and the waker eligible
+            lead = f[10] - f[8]; near = lead > -20000 && lead < 20000
+            lead_n[wakee]++; lead_elig[wakee] += c_elig
+            if (near) {
+                lead_near[wakee]++
+                if (lead_was_near[wakee]) { lead_steps[wakee]++; lead_moved[wakee] += lead - lead_last[wakee] }
+                lead_last[wakee] = lead
+            }
+            lead_was_near[wakee] = near
             short = f[19] < f[20]
             prot = !short && f[12] - f[10] > 0
             earlier = f[9] < f[11]
@@ -178,6 +193,9 @@ END {
     for (pr in pair_n)
         printf "  %-20s %6d, preempting %6d (%s); of a delayed sleeper %6d, preempting %6d (%s)\n", pr, pair_n[pr], \
             pair_pre[pr], pct(pair_pre[pr], pair_n[pr]), pair_del[pr], pair_delpre[pr], pct(pair_delpre[pr], pair_del[pr])
+    for (t in lead_n)
+        printf "  %-20s %6d woken: the waker's lead within 20 us at %d (moving %s us a wake), the waker eligible at %d\n", t, \
+            lead_n[t], lead_near[t], lead_steps[t] ? sprintf("%+.3f", lead_moved[t] / lead_steps[t] / 1000) : "-", lead_elig[t]
     for (t in tsleeps)
         printf "  %-20s %6d sleeps: delayed %s, lag>0 %s, lag=0 %s, lag<0 %s\n", t, tsleeps[t], \
             pct(tsleep_lag[t, "delayed"], tsleeps[t]), pct(tsleep_lag[t, "lag>0"], tsleeps[t]), \

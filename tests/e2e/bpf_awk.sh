@@ -61,6 +61,15 @@ expect_line out "  lag=0                                             2 (67%)" "s
 expect_line out "  102 <- 101                1, preempting      1 (100%); of a delayed sleeper      0, preempting      0 (-)" "by thread: a pair's wakes"
 expect_line out "  103 <- 102                1, preempting      0 (0%); of a delayed sleeper      0, preempting      0 (-)" "by thread: the other pair's"
 expect_line out "  102                       1 sleeps: delayed 0%, lag>0 100%, lag=0 0%, lag<0 0%" "by thread: a thread's sleeps"
+expect_line out "  102                       1 woken: the waker's lead within 20 us at 1 (moving - us a wake), the waker eligible at 0" "by thread: the waker's lead, not eligible"
+expect_line out "  103                       1 woken: the waker's lead within 20 us at 1 (moving - us a wake), the waker eligible at 1" "by thread: the waker's lead, eligible"
+
+# 101 wakes 102 twice more, the lead 12 us then 40 us (not near): one step
+# (15 -> 12 us), the far one counted as woken only
+{ rec; printf '%s\n' "2 100100 0 100 102 101 0 2000000 3400000 2012000 3400000 3400000 0 1024 2000000 2 1 0 1400000 1400000" \
+    "2 120100 0 100 102 101 0 2000000 3400000 2040000 3400000 3400000 0 1024 2000000 2 1 0 1400000 1400000"; } >"$tmp/rec3.txt"
+run_cmd awk -f scripts/bpf/sched_wakes.awk "$tmp/rec3.txt"
+expect_line out "  102                       3 woken: the waker's lead within 20 us at 2 (moving -3.000 us a wake), the waker eligible at 0" "by thread: the lead's step"
 
 # the first wake's waker eligible and protected: the rule now disagrees
 rec | sed 's/^2 10100 0 100 102 101 0 995000 2395000 1010000 2400000 2400000 -5120000/2 10100 0 100 102 101 0 995000 2395000 990000 2400000 2400000 -5120000/' >"$tmp/rec2.txt"
@@ -94,4 +103,19 @@ expect_line out "  woken      2-4:1" "its duration"
 expect_line out "  woke a waiter         1" "a wake that woke"
 expect_line out "  woke nobody           1" "a wake that did not"
 expect_line out "after a timed wait, the same thread waits timed again within 100 us: 2; otherwise: 1" "what followed"
+expect_line out "  after a timed wait                              1        0   8.50" "a lock wait by the call before it"
+
+# the lock waits by the call before: thread 103's condvar wait returns at
+# once (signalled on its way in) and its re-lock 1.5 us later returns at
+# once too; thread 104's, 2.5 us after its own wake of nobody, sleeps
+cat >"$tmp/fx3.txt" <<'R'
+10 80000 900 100 103 0 137 0 -11
+10 82400 700 100 103 0 128 0 -11
+10 90000 600 100 104 1 129 0 0
+10 93100 9000 100 104 1 128 0 0
+R
+run_cmd awk -f scripts/bpf/futex_calls.awk "$tmp/fx3.txt"
+expect_code 0 "futex_calls.awk: lock waits"
+expect_line out "  after a condvar wait returned at once           0        1   1.50" "a re-lock after a condvar wait returned at once"
+expect_line out "  after a wake that woke nobody                   1        0   2.50" "a lock wait after a wake"
 finish bpf_awk.sh

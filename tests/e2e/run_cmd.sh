@@ -122,10 +122,14 @@ pp1="scenarios/queue_pingpong.json --set machine.cores=1 --set ractors.0.threads
 run run $pp1 --set machine.os_scheduler=eevdf_delay_dequeue -o "$tmp/f.csv"
 expect_code 0 "fair summary"
 expect_match err '^  fair class: [0-9.]+k? wake-ups onto a running task, [0-9.]+k? preempting it \([0-9]+%\) \(of a delayed sleeper: [0-9.]+k?, [0-9]+% preempting\); [0-9.]+k? sleeps: [0-9]+% delayed, [0-9]+% with positive lag, [0-9]+% with none, [0-9]+% negative$' "fair summary"
-# ... and the same thread by thread (sched_wakes.awk's section 6)
+# ... and the same thread by thread (sched_wakes.awk's section 6), with the
+# waker's vruntime lead at the wakes: the main thread, woken by the worker
+# at every message, has steps between wakes near 0
+lead=", the waker's lead within 20 us at [0-9.]+k?( \\(moving [-+][0-9]+\\.[0-9]{3} us a wake\\))?, the waker eligible at [0-9.]+k?"
 for th in main worker; do
-    expect_match err "^    $th: woken onto a running task [0-9.]+k?, [0-9]+% preempting( \\(as a delayed sleeper [0-9.]+k?, [0-9]+%\\))?; [0-9.]+k? sleeps: [0-9]+% delayed, [0-9]+% with positive lag, [0-9]+% with none, [0-9]+% negative\$" "fair summary: $th"
+    expect_match err "^    $th: woken onto a running task [0-9.]+k?, [0-9]+% preempting( \\(as a delayed sleeper [0-9.]+k?, [0-9]+%\\))?($lead)?; [0-9.]+k? sleeps: [0-9]+% delayed, [0-9]+% with positive lag, [0-9]+% with none, [0-9]+% negative\$" "fair summary: $th"
 done
+expect_match err "^    main: woken onto a running task .*, the waker's lead within 20 us at [0-9.]+k? \\(moving [-+][0-9]+\\.[0-9]{3} us a wake\\), the waker eligible at [0-9.]+k?; " "fair summary: the main thread's lead"
 # shellcheck disable=SC2086
 run run $pp1 --set machine.os_scheduler=cfs -o "$tmp/f.csv"
 expect_code 0 "cfs summary"

@@ -53,6 +53,17 @@ static void test_eevdf_positive_lag_preempts(void)
     ASSERT_EQ(a->sleeps[FAIR_SLEEP_LAG_NEG], 1);
     ASSERT_EQ(b->sleeps[FAIR_SLEEP_LAG_POS], 1);
     ASSERT_EQ(a->sleeps[FAIR_SLEEP_LAG_POS] + b->sleeps[FAIR_SLEEP_LAG_NEG] + a->delayed_checks, 0);
+    /* the waker's vruntime lead over the wakee, placed (sched_wakes.awk's
+     * section 6): A, placed 400 right of B (its lag -200, doubled with B
+     * alone on the queue), found B eligible; B, placed behind A, did not
+     * find A eligible.  One wake each: no step yet */
+    ASSERT_EQ(w.t[0].t.se->lead_last, -400);
+    ASSERT_EQ(w.t[1].t.se->lead_last, 400);
+    ASSERT_EQ(a->lead_near, 1);
+    ASSERT_EQ(a->waker_eligible, 1);
+    ASSERT_EQ(b->lead_near, 1);
+    ASSERT_EQ(b->waker_eligible, 0);
+    ASSERT_EQ(a->lead_steps + b->lead_steps, 0);
     ms_teardown(&w);
     /* 6.12's DELAY_DEQUEUE gets there another way (A stays queued while
      * delayed, B leaves with +190): the same times */
@@ -101,6 +112,46 @@ static void probe_at(void *obj, uint64_t arg)
     p->vlag = se->vlag;
     p->v = se->v;
     p->nr = p->w->m.cores[0].frq.nr;
+}
+
+/* (arg: which task) its waker's lead at its last wake */
+static void lead_at(void *obj, uint64_t arg)
+{
+    struct probe *p = obj;
+    p->v = p->w->t[arg].t.se->lead_last;
+    p->nr = (int)p->w->t[arg].t.se->counts.lead_near;
+}
+
+/* The waker's lead, step by step.  A runs 100 and sleeps (V 50: lag -50);
+ * B runs 50 (+2, its switch) and wakes A, placed 100 right of it (lead
+ * -100, B eligible); B runs 30 and sleeps (lag +35); A runs 22, wakes B
+ * (placed 70 behind: B preempts) and sleeps (lag -35); B runs 42 and wakes
+ * A, placed 70 right of it (lead -70, B eligible): A's lead moved +30 in
+ * one step. */
+static void test_eevdf_lead_steps(void)
+{
+    static const struct ms_step a[] = { { A_BURST, 100, 0 }, { A_BLOCK, 0, 0 }, { A_BURST, 20, 0 }, { A_WAKE, 0, 1 },
+                                        { A_BLOCK, 0, 0 }, { A_BURST, 5, 0 }, { A_EXIT, 0, 0 } };
+    static const struct ms_step b[] = { { A_BURST, 50, 0 }, { A_WAKE, 0, 0 }, { A_BURST, 30, 0 }, { A_BLOCK, 0, 0 },
+                                        { A_BURST, 40, 0 }, { A_WAKE, 0, 0 }, { A_BURST, 5, 0 }, { A_EXIT, 0, 0 } };
+    const struct ms_step *const s[] = { a, b };
+    struct ms_world w;
+    ms_setup_sched(&w, 1, s, 2, MACH_SCHED_EEVDF);
+    ms_start(&w, 0);
+    ms_start(&w, 1);
+    struct probe p = { &w, false, 0, 0, 0 };
+    sim_at(w.e, 200, lead_at, &p, 0);  /* between A's two wakes */
+    ms_run(&w);
+    ASSERT_EQ(p.v, -100);
+    ASSERT_EQ(p.nr, 1);
+    const struct fair_se *se = w.t[0].t.se;
+    ASSERT_EQ(se->lead_last, -70);
+    ASSERT_EQ(se->counts.lead_near, 2);
+    ASSERT_EQ(se->counts.lead_steps, 1);
+    ASSERT_EQ(se->counts.lead_moved, 30);
+    ASSERT_EQ(se->counts.waker_eligible, 2);
+    ASSERT_EQ(w.t[1].t.se->counts.waker_eligible, 0);  /* B preempted A: A was not */
+    ms_teardown(&w);
 }
 
 static void test_delay_dequeue_keeps_sleeper(void)
@@ -472,6 +523,7 @@ static void test_delayed_wake_stale_curr(void)
 int main(void)
 {
     RUN(test_eevdf_positive_lag_preempts);
+    RUN(test_eevdf_lead_steps);
     RUN(test_delay_dequeue_keeps_sleeper);
     RUN(test_switch_charged_to_picked);
     RUN(test_delayed_wake_placement);
