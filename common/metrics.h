@@ -73,7 +73,7 @@ enum metric_id {
 _Static_assert(MET_COUNT <= 64, "run_metrics.unmeasured is a 64-bit mask");
 
 /* One thread's share of the fair class's counts (sim/fair.h struct
- * fair_counts): the summary's lines by thread. */
+ * fair_counts and struct fair_lead): the summary's lines by thread. */
 #define RUN_FAIR_THREADS 8
 /* A waker's vruntime lead this near 0 (us) is counted (scripts/bpf's
  * sched_wakes.awk counts the same) */

@@ -285,10 +285,11 @@ static void fair_thread_add(struct run_metrics *m, const struct mach_task *t, co
     o->sleeps_lag_pos = k->sleeps[FAIR_SLEEP_LAG_POS];
     o->sleeps_lag_zero = k->sleeps[FAIR_SLEEP_LAG_ZERO];
     o->sleeps_lag_neg = k->sleeps[FAIR_SLEEP_LAG_NEG];
-    o->waker_eligible = k->waker_eligible;
-    o->lead_near = k->lead_near;
-    o->lead_steps = k->lead_steps;
-    o->lead_moved = k->lead_moved;
+    const struct fair_lead *l = &t->se->lead;
+    o->waker_eligible = l->waker_eligible;
+    o->lead_near = l->near;
+    o->lead_steps = l->steps;
+    o->lead_moved = l->moved;
 }
 
 /* ... for the first RUN_FAIR_THREADS Ruby threads with a native thread of

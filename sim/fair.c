@@ -161,20 +161,19 @@ static void count_wake(struct fair_counts *k, bool preempt, bool delayed)
  * eligible, and its vruntime lead over the wakee, placed - how a chain's
  * wakes move toward the one that finds the waker eligible (and, protected,
  * not preempted): the figures of sched_wakes.awk's section 6. */
-static void count_lead(struct fair_se *se, sim_time lead, bool waker_eligible)
+static void count_lead(struct fair_lead *l, sim_time lead, bool waker_eligible)
 {
-    struct fair_counts *k = &se->counts;
-    k->waker_eligible += waker_eligible;
+    l->waker_eligible += waker_eligible;
     bool near = lead > -FAIR_LEAD_NEAR && lead < FAIR_LEAD_NEAR;
     if (near) {
-        k->lead_near++;
-        if (se->lead_last_near) {
-            k->lead_steps++;
-            k->lead_moved += lead - se->lead_last;
+        l->near++;
+        if (l->last_near) {
+            l->steps++;
+            l->moved += lead - l->last;
         }
-        se->lead_last = lead;
+        l->last = lead;
     }
-    se->lead_last_near = near;
+    l->last_near = near;
 }
 
 static void count_sleep(struct machine *m, struct mach_task *t, int kind)
@@ -402,7 +401,7 @@ bool fair_wakeup_preempt(struct machine *m, struct mach_core *c, struct mach_tas
                                : curr->se->v - t->se->v > cfs_wakeup_gran(m);  /* wakeup_preempt_entity */
     count_wake(&m->fair, preempt, delayed);
     count_wake(&t->se->counts, preempt, delayed);
-    if (is_eevdf(m)) count_lead(t->se, curr->se->v - t->se->v, eligible(c, curr));
+    if (is_eevdf(m)) count_lead(&t->se->lead, curr->se->v - t->se->v, eligible(c, curr));
     return preempt;
 }
 

@@ -74,15 +74,20 @@ struct fair_counts {
     /* sleeps under EEVDF, by the lag the sleeper left with: kept on the
      * queue (DELAY_DEQUEUE: not eligible), positive, none, negative */
     uint64_t sleeps[FAIR_SLEEP_KINDS];
-    /* a task's own, as the wakee, under EEVDF: the wakes that found the
-     * running task eligible (V >= its v: only then can RUN_TO_PARITY or an
-     * earlier deadline keep it on), and the running task's vruntime lead
-     * over it at the wake (its v less the wakee's, placed): the wakes with
-     * the lead within FAIR_LEAD_NEAR of 0, and between two such wakes in
-     * a row how it moved (docs/bpf.md, "The waker's lead") */
+};
+
+/* A task's own counts as the wakee, under EEVDF: the wakes that found the
+ * running task eligible (V >= its v: only then can RUN_TO_PARITY or an
+ * earlier deadline keep it on), and the running task's vruntime lead over
+ * it at the wake (its v less the wakee's, placed): the wakes with the lead
+ * within FAIR_LEAD_NEAR of 0, and between two such wakes in a row how it
+ * moved (docs/bpf.md, "The waker's lead"). */
+struct fair_lead {
     uint64_t waker_eligible;
-    uint64_t lead_near, lead_steps;
-    int64_t lead_moved;      /* the steps summed (ps) */
+    uint64_t near, steps;
+    int64_t moved;           /* the steps summed (ps) */
+    sim_time last;           /* the lead at its last wake onto a running task ... */
+    bool last_near;          /* ... and whether that was within FAIR_LEAD_NEAR */
 };
 
 /* A lead within this of 0: where a two-thread hand-off chain on one CPU
@@ -108,8 +113,7 @@ struct fair_se {
     double util;
     sim_time util_at;
     sim_time util_charged;   /* the CPU its wake's way out is charged (task_util_run) */
-    sim_time lead_last;      /* the waker's lead at its last wake onto a running task ... */
-    bool lead_last_near;     /* ... and whether that was within FAIR_LEAD_NEAR */
+    struct fair_lead lead;   /* (only the summary reads it) */
     struct fair_counts counts;  /* its share of the machine's (last: only the summary reads it) */
 };
 

@@ -57,13 +57,14 @@ static void test_eevdf_positive_lag_preempts(void)
      * section 6): A, placed 400 right of B (its lag -200, doubled with B
      * alone on the queue), found B eligible; B, placed behind A, did not
      * find A eligible.  One wake each: no step yet */
-    ASSERT_EQ(w.t[0].t.se->lead_last, -400);
-    ASSERT_EQ(w.t[1].t.se->lead_last, 400);
-    ASSERT_EQ(a->lead_near, 1);
-    ASSERT_EQ(a->waker_eligible, 1);
-    ASSERT_EQ(b->lead_near, 1);
-    ASSERT_EQ(b->waker_eligible, 0);
-    ASSERT_EQ(a->lead_steps + b->lead_steps, 0);
+    ASSERT_EQ(w.t[0].t.se->lead.last, -400);
+    ASSERT_EQ(w.t[1].t.se->lead.last, 400);
+    const struct fair_lead *la = &w.t[0].t.se->lead, *lb = &w.t[1].t.se->lead;
+    ASSERT_EQ(la->near, 1);
+    ASSERT_EQ(la->waker_eligible, 1);
+    ASSERT_EQ(lb->near, 1);
+    ASSERT_EQ(lb->waker_eligible, 0);
+    ASSERT_EQ(la->steps + lb->steps, 0);
     ms_teardown(&w);
     /* 6.12's DELAY_DEQUEUE gets there another way (A stays queued while
      * delayed, B leaves with +190): the same times */
@@ -118,8 +119,8 @@ static void probe_at(void *obj, uint64_t arg)
 static void lead_at(void *obj, uint64_t arg)
 {
     struct probe *p = obj;
-    p->v = p->w->t[arg].t.se->lead_last;
-    p->nr = (int)p->w->t[arg].t.se->counts.lead_near;
+    p->v = p->w->t[arg].t.se->lead.last;
+    p->nr = (int)p->w->t[arg].t.se->lead.near;
 }
 
 /* The waker's lead, step by step.  A runs 100 and sleeps (V 50: lag -50);
@@ -145,12 +146,12 @@ static void test_eevdf_lead_steps(void)
     ASSERT_EQ(p.v, -100);
     ASSERT_EQ(p.nr, 1);
     const struct fair_se *se = w.t[0].t.se;
-    ASSERT_EQ(se->lead_last, -70);
-    ASSERT_EQ(se->counts.lead_near, 2);
-    ASSERT_EQ(se->counts.lead_steps, 1);
-    ASSERT_EQ(se->counts.lead_moved, 30);
-    ASSERT_EQ(se->counts.waker_eligible, 2);
-    ASSERT_EQ(w.t[1].t.se->counts.waker_eligible, 0);  /* B preempted A: A was not */
+    ASSERT_EQ(se->lead.last, -70);
+    ASSERT_EQ(se->lead.near, 2);
+    ASSERT_EQ(se->lead.steps, 1);
+    ASSERT_EQ(se->lead.moved, 30);
+    ASSERT_EQ(se->lead.waker_eligible, 2);
+    ASSERT_EQ(w.t[1].t.se->lead.waker_eligible, 0);  /* B preempted A: A was not */
     ms_teardown(&w);
 }
 
