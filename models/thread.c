@@ -53,10 +53,28 @@ static void section_paid(struct mach_task *t, void *ctx)
     th_burst(th, th->section_d, th->section_k);
 }
 
-void th_burst(struct rb_thread *th, sim_time d, mach_cont k)
+/* th_burst without a sched lock held: the CPU th owes (pending_cost, as
+ * mach_owed_work has it on its core) and then d */
+static inline __attribute__((always_inline)) void burst_owed(struct rb_thread *th, sim_time d, mach_cont k)
 {
-    if (th->holds_sched_lock && th->pending_cost > 0) {
-        /* the sched lock's section first, then the rest (gvl.c) */
+    sim_time total = d;
+    if (th->pending_cost != 0) {
+        total += mach_owed_work(&th->vm->mach, th->nt->core, th->pending_cost);
+        th->pending_cost = 0;
+    }
+    th->wrote_timer = false;  /* (the write is paid here) */
+    /* only a burst that takes time is progress: a loop of bursts of no
+     * time (a forever loop of `compute` 0) fires its events at one instant
+     * without end, and th_step's guard must count them */
+    if (total > 0) th->zero_time_ops = 0;
+    mach_burst(&th->vm->mach, th->nt, total, k, th);
+}
+
+/* th_burst holding a sched lock (gvl.c, "the waiter's own section"): the
+ * section's CPU first, then the unlock (section_paid), then the rest */
+static __attribute__((noinline)) void burst_locked(struct rb_thread *th, sim_time d, mach_cont k)
+{
+    if (th->pending_cost > 0) {
         sim_time section = mach_owed_work(&th->vm->mach, th->nt->core, th->pending_cost);
         th->pending_cost = 0;
         th->section_d = d;
@@ -65,15 +83,17 @@ void th_burst(struct rb_thread *th, sim_time d, mach_cont k)
         mach_burst(&th->vm->mach, th->nt, section, section_paid, th);
         return;
     }
-    if (th->holds_sched_lock) gvl_section_end(th);
-    sim_time total = d + mach_owed_work(&th->vm->mach, th->nt->core, th->pending_cost);
-    th->pending_cost = 0;
-    th->wrote_timer = false;  /* (the write is paid here) */
-    /* only a burst that takes time is progress: a loop of bursts of no
-     * time (a forever loop of `compute` 0) fires its events at one instant
-     * without end, and th_step's guard must count them */
-    if (total > 0) th->zero_time_ops = 0;
-    mach_burst(&th->vm->mach, th->nt, total, k, th);
+    gvl_section_end(th);
+    burst_owed(th, d, k);
+}
+
+void th_burst(struct rb_thread *th, sim_time d, mach_cont k)
+{
+    if (__builtin_expect(th->holds_sched_lock, 0)) {
+        burst_locked(th, d, k);
+        return;
+    }
+    burst_owed(th, d, k);
 }
 
 static void kernel_wake(void *obj, uint64_t arg)

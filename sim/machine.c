@@ -428,7 +428,8 @@ static __attribute__((noinline)) void task_util_stop(struct mach_task *t, sim_ti
 }
 
 /* The integral of nbusy over time brought up to now (llc_idle_scan reads
- * it; a core's busy change adds to it). */
+ * it; while the machine scans by it, sis_util, a core's busy change adds
+ * to it). */
 static inline __attribute__((always_inline)) sim_sum busy_area_to(struct machine *m, sim_time now)
 {
     m->busy_area += (sim_sum)m->nbusy * (now - m->busy_area_at);
@@ -448,7 +449,7 @@ static inline __attribute__((always_inline)) void core_set_at(struct machine *m,
     c->cur = t;
     if (m->obs.core_change) m->obs.core_change(m->obs.ctx, c->id, st, t, now);
     if (was_busy != (st == CORE_BUSY)) {
-        busy_area_to(m, now);
+        if (m->sis_util) busy_area_to(m, now);  /* (only llc_idle_scan reads it) */
         m->nbusy += was_busy ? -1 : 1;
         if (m->busy_hooks) core_busy_hooks(m, c, was_busy);
     }
