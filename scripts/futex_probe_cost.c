@@ -41,12 +41,6 @@ static void *player(void *arg)
     return NULL;
 }
 
-static int by_value(const void *a, const void *b)
-{
-    long long x = *(const long long *)a, y = *(const long long *)b;
-    return x < y ? -1 : x > y;
-}
-
 int main(int argc, char **argv)
 {
     if (argc > 1) cycles = atoi(argv[1]);
@@ -60,7 +54,7 @@ int main(int argc, char **argv)
            (double)(now_ns() - t0) / (2.0 * cycles));
     for (int k = 0; k < 2; k++) {
         long long *d = took[k];
-        qsort(d, (size_t)cycles, sizeof *d, by_value);
+        qsort(d, (size_t)cycles, sizeof *d, cmp_ll);
         int slow = 0;
         for (int i = 0; i < cycles; i++)
             if (d[i] >= 4000 && d[i] < 10000) slow++;

@@ -21,13 +21,16 @@
 #                            makes a stamp its commit does not match
 set -u
 git rev-parse --is-inside-work-tree >/dev/null 2>&1 || exit 0
+# what is not a source: the prose, the tests, docs/ (whose fidelity runs are
+# taken below)
+not_source='\.md$|^tests/|^docs/'
 if [ "${1:-}" = --loose ]; then
-    git ls-files -o --exclude-standard | grep -v -E '\.md$|^tests/|^docs/'
+    git ls-files -o --exclude-standard | grep -v -E "$not_source"
     exit 0
 fi
 # (each file's name and content hash, then the hash of that list)
 {
-    git ls-files | grep -v -E '\.md$|^tests/|^docs/'
+    git ls-files | grep -v -E "$not_source"
     git ls-files -co --exclude-standard docs/data/validate |
         grep -E '^docs/data/validate/targets\.txt$|/(host\.json|host\.txt|targets\.txt|cache-[^/]*\.json|ruby-[^/]*\.json|[^/]*\.rows\.csv)$'
 } | LC_ALL=C sort | while IFS= read -r f; do [ -f "$f" ] && printf '%s\0' "$f"; done |
