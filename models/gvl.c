@@ -440,6 +440,36 @@ void gvl_acquired(struct rb_thread *th, th_cont k)
     k(th);
 }
 
+/* ---- the unlock after a cond_wait -------------------------------------------
+ * glibc's pthread_cond_wait takes the mutex back with the word at 2
+ * (__pthread_cond_wait_common ends with __pthread_mutex_cond_lock, whose
+ * LLL_MUTEX_LOCK is lll_cond_lock: a CAS 0 -> 2, nptl
+ * pthread_mutex_cond_lock.c), since it cannot know whether other threads
+ * wait on the mutex; so the next unlock (lll_unlock: FUTEX_WAKE when the
+ * old word was above 1) makes a system call, whether anyone sleeps on the
+ * lock or not.  On the AMD EPYC guest of 2026-12-07 strace shows
+ * `futex(mutex, FUTEX_WAKE_PRIVATE, 1) = 0` after every woken wait, and a
+ * one-CPU hand-off through condvars costs about a microsecond more than
+ * one through raw futexes (scripts/cond_relock.c, docs/validate.md,
+ * "The unlock after a condvar wait").  In thread_sched_wait_running_turn
+ * the lock is sched->lock_, let go by thread_sched_unlock once the turn is
+ * the thread's (thread_sched_to_running), or by the next cond_wait's own
+ * unlock when it was woken for nothing.  A thread that slept on the lock
+ * after its wait already pays that unlock's FUTEX_WAKE (sched_lock_woken:
+ * the same word at 2). */
+static bool cond_relock_owed(const struct rb_thread *th)
+{
+    const struct scn_machine *m = &th->vm->scn->machine;
+    return m->mutex_impl == MUTEX_GLIBC && m->futex_wake_none > 0 && !th->mn;
+}
+
+static void turn_unlock_owed(struct rb_thread *th)
+{
+    if (!th->turn_relocked) return;
+    th->turn_relocked = false;
+    th->pending_cost += th->vm->scn->machine.futex_wake_none;
+}
+
 static void turn_wake(struct mach_task *t, void *ctx);
 
 static void turn_sleep(struct rb_thread *th);
@@ -470,6 +500,11 @@ static void turn_sleep_now(struct mach_task *t, void *ctx)
     if (th->turn_signalled) {  /* signalled on its way here: re-take sched->lock_ */
         th->turn_signalled = false;
         if (sched_lock_taken(th, turn_relock, NULL)) return;
+        /* re-taken at 2 (turn_unlock_owed); owed where the turn is its
+         * own - else it waits again at once, an unlock this model leaves
+         * out (owed CPU before th_block would hide the signal) */
+        th->turn_relocked = is_running(th) && cond_relock_owed(th);
+        turn_unlock_owed(th);
     }
     if (is_running(th)) {
         gvl_add_running_thread(th);
@@ -521,6 +556,7 @@ void gvl_turn_resume(struct rb_thread *th)
 /* Is it our turn? (after the wake, holding sched->lock_) */
 static void turn_check(struct rb_thread *th)
 {
+    turn_unlock_owed(th);
     if (is_running(th)) {
         gvl_add_running_thread(th);
         gvl_acquired(th, th->gvl_k);
@@ -568,15 +604,20 @@ static void turn_locked(struct mach_task *t, void *ctx)
 static void turn_wake_retry(struct rb_thread *th, th_cont k)
 {
     (void)k;
-    turn_wake(th->nt, th);
+    turn_wake(NULL, th);
 }
 
-/* Back from cond_wait(nt->cond.readyq), which re-takes sched->lock_. */
+/* Back from cond_wait(nt->cond.readyq), which re-takes sched->lock_ (t:
+ * the wake; NULL: again, after a sleep on the lock, whose unlock was
+ * paid then). */
 static void turn_wake(struct mach_task *t, void *ctx)
 {
-    (void)t;
     struct rb_thread *th = ctx;
-    if (sched_lock_taken(th, turn_wake_retry, NULL)) return;
+    th->turn_relocked = t != NULL && cond_relock_owed(th);
+    if (sched_lock_taken(th, turn_wake_retry, NULL)) {
+        th->turn_relocked = false;
+        return;
+    }
     struct rb_ractor *r = rb_ractor_of(th);
     struct core_thread *hot = core_sched_hot(gvl_sched(th));
     if (hot != NULL && hot != &th->core && r->lock_holder == NULL) {

@@ -138,6 +138,10 @@ struct rb_thread {
     /* in native_cond_sleep with a timeout (models/sync.c; its other state
      * is in the cold part): read by every wake of a sync op's waiter */
     bool timed_waiting : 1;
+    /* its cond_wait in thread_sched_wait_running_turn returned holding
+     * sched->lock_ re-taken by glibc with the word at 2, not after a sleep
+     * on it: its next unlock owes a FUTEX_WAKE (models/gvl.c turn_check) */
+    bool turn_relocked : 1;
 
     /* th_burst's burst after the sched lock section it pays first (not in
      * the cold part: in a run of many threads one in a dozen does that) */

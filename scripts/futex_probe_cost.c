@@ -12,11 +12,16 @@
  *   build/bpf/bpf_record build/bpf/futex_calls.bpf.o f.txt ./futex_probe_cost
  *
  * Prints the time a hand-off takes (the whole run over its hand-offs, what
- * the sched_wakes probe's records at each wake-up and switch add to), and
- * for each thread the timed calls' 10th, 50th, 90th and 99th
- * percentiles and the share of them that took 4 to 10 us (calls of 10 us
- * or more are the host's steal, docs/calibrate.md, and left out of that
- * share). */
+ * the sched_wakes probe's records at each wake-up and switch add to); the
+ * latency of the hand-offs that woke a sleeper, from the waker's clock
+ * read right before its FUTEX_WAKE to the woken thread's right after its
+ * FUTEX_WAIT returned (its 10th to 99th percentiles: two modes bare, the
+ * wakes that preempted their waker and those that waited for it to sleep;
+ * a probe's cost need not be even, and late switches are what moves a
+ * chain of wake-ups that preempt); and for each thread the
+ * timed calls' 10th, 50th, 90th and 99th percentiles and the share of
+ * them that took 4 to 10 us (calls of 10 us or more are the host's steal,
+ * docs/calibrate.md, and left out of that share). */
 #include "probe.h"
 
 #include <stdio.h>
@@ -24,18 +29,25 @@
 static int cycles = 100000, cpu;
 static _Atomic int turn;
 static int nobody;  /* no thread ever waits on it */
-static long long *took[2];
+static _Atomic long long sent;  /* the waker's clock before its FUTEX_WAKE */
+static long long *took[2], *late[2];
 
 static void *player(void *arg)
 {
     int me = (int)(long)arg;
     allow(cpu, -1);
     for (int i = 0; i < cycles; i++) {
-        while (atomic_load(&turn) != me) syscall(SYS_futex, &turn, FUTEX_WAIT_PRIVATE, 1 - me, NULL, NULL, 0);
+        int slept = 0;
+        while (atomic_load(&turn) != me) {
+            syscall(SYS_futex, &turn, FUTEX_WAIT_PRIVATE, 1 - me, NULL, NULL, 0);
+            slept = 1;
+        }
         long long a = now_ns();
+        late[me][i] = slept ? a - atomic_load(&sent) : -1;
         syscall(SYS_futex, &nobody, FUTEX_WAKE_PRIVATE, 1, NULL, NULL, 0);
         took[me][i] = now_ns() - a;
         atomic_store(&turn, 1 - me);
+        atomic_store(&sent, now_ns());
         syscall(SYS_futex, &turn, FUTEX_WAKE_PRIVATE, 1, NULL, NULL, 0);
     }
     return NULL;
@@ -47,11 +59,26 @@ int main(int argc, char **argv)
     if (argc > 2) cpu = atoi(argv[2]);
     if (cycles < 100) cycles = 100;
     for (int k = 0; k < 2; k++)
-        if (!(took[k] = malloc((size_t)cycles * sizeof *took[k]))) return 1;
+        if (!(took[k] = malloc((size_t)cycles * sizeof *took[k])) || !(late[k] = malloc((size_t)cycles * sizeof *late[k])))
+            return 1;
     long long t0 = now_ns();
     if (run_two(player, (void *)0L, (void *)1L) != 0) return 1;
     printf("%.0f ns a hand-off (a FUTEX_WAKE that preempts, the woken thread's return, its timed call)\n",
            (double)(now_ns() - t0) / (2.0 * cycles));
+    /* the latencies of the hand-offs that woke a sleeper, both threads together */
+    long long *w = malloc(2 * (size_t)cycles * sizeof *w);
+    if (!w) return 1;
+    int nw = 0;
+    for (int k = 0; k < 2; k++)
+        for (int i = 0; i < cycles; i++)
+            if (late[k][i] >= 0) w[nw++] = late[k][i];
+    if (nw > 0) {
+        qsort(w, (size_t)nw, sizeof *w, cmp_ll);
+        printf("hand-offs that woke a sleeper: %d; FUTEX_WAKE to the woken thread's return: p10 %lld p50 %lld p75 %lld "
+               "p90 %lld p99 %lld ns\n",
+               nw, w[nw / 10], w[nw / 2], w[nw * 3 / 4], w[nw * 9 / 10], w[nw * 99 / 100]);
+    }
+    free(w);
     for (int k = 0; k < 2; k++) {
         long long *d = took[k];
         qsort(d, (size_t)cycles, sizeof *d, cmp_ll);

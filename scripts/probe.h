@@ -3,7 +3,7 @@
  * line_load_then_add.c, futex_window.c, wake_after_sleep.c,
  * call_after_sleep.c, round_after_switch.c, wake_pingpong.c, handoff_cpu.c, release_signal.c,
  * relock_race.c, pack_util.c, llc_util.c, timed_wake.c, futex_eagain.c, stat_after_wake.c, wake_scope.c,
- * speed_scope.c, cond_chain.c, futex_probe_cost.c) share: the
+ * speed_scope.c, cond_chain.c, futex_probe_cost.c, cond_relock.c) share: the
  * monotonic clock, a busy spin and a nap, the calling thread's CPUs, a pair of
  * threads run to their end, a qsort comparator of long longs and the wakee
  * of the placement probes (pack_util.c, llc_util.c).  Header only, so that each probe still builds

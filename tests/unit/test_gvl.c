@@ -243,10 +243,10 @@ static void test_signal_before_futex_wait(void)
  * window.  On one core the window is not charged: the runs are alike. */
 /* Two threads of 2,000 turns at a 1.6 us call holding the 3.1 GVL and a
  * 1.6 us syscall. */
-static struct scenario barging_pair(int cores)
+static struct scenario barging_pair_c(int cores, sim_time compute)
 {
     static struct scn_op body[2];
-    body[0] = fx_compute(1600 * SIM_NS);
+    body[0] = fx_compute(compute);
     body[1] = fx_syscall(1600 * SIM_NS, false);
     static struct scn_prog prog = { body, 2 };
     static struct scn_op ops[1];
@@ -255,6 +255,8 @@ static struct scenario barging_pair(int cores)
     th[0] = (struct scn_thread){ "w", 2, { ops, 1 }, 0, false };
     return fx_one_ractor(cores, GVL_POLICY_BARGING, &g_ractor, th, 1);
 }
+
+static struct scenario barging_pair(int cores) { return barging_pair_c(cores, 1600 * SIM_NS); }
 
 /* the pair on the AMD guest's wake costs, with futex_wake_none `none` and
  * machine.lock_line `line` */
@@ -383,7 +385,15 @@ static void test_barging_relock_race(void)
  * window measured keeps the sleep (vm_futex_wait_window). */
 static struct fx_result sched_race_case(sim_time window, sim_time wake)
 {
-    return pair_race(GVL_POLICY_EAGER, 3340, 3660, 7400, 1040, window, wake);
+    /* each turn begins with the unlock's FUTEX_WAKE of the lock its
+     * cond_wait re-took (models/gvl.c turn_unlock_owed, 1,040 ns here):
+     * the compute shorter by as much keeps the turns as long as the
+     * successor's call, and the successor's return in the signaller's
+     * section */
+    struct scenario s = barging_pair_c(2, (1600 - 1040) * SIM_NS);
+    s.runtime.gvl_policy = GVL_POLICY_EAGER;
+    set_wake_costs(&s, 3340, 3660, 7400, 1040, window, wake);
+    return simulate_with_queue(s);
 }
 
 static void test_sched_lock_way_in(void)
@@ -414,13 +424,16 @@ static struct fx_result section_case(int cores, enum scn_gvl_policy p, sim_time 
 {
     /* two threads whose rounds differ by 20 ns: the phase between one's
      * return from its call and the other's release sweeps through every
-     * value */
+     * value (a compute of 1,350 ns since the unlock after a cond_wait
+     * owes its FUTEX_WAKE, models/gvl.c turn_unlock_owed, 1,040 ns here:
+     * with 1,600 the rounds fell into step, every holder's release
+     * meeting the other's return whether the section was measured or not) */
     static struct scn_op body[2][2];
     static struct scn_prog prog[2];
     static struct scn_op ops[2][1];
     static struct scn_thread th[2];
     for (int i = 0; i < 2; i++) {
-        body[i][0] = fx_compute((1600 + 20 * i) * SIM_NS);
+        body[i][0] = fx_compute((1350 + 20 * i) * SIM_NS);
         body[i][1] = fx_syscall(2600 * SIM_NS, false);
         prog[i] = (struct scn_prog){ body[i], 2 };
         ops[i][0] = fx_loop(2000, &prog[i], false);
@@ -459,19 +472,64 @@ static void test_sched_waiter_section(void)
 /* A thread woken from its sleep on the sched lock took it with the futex
  * word at 2 (glibc's __lll_lock_wait), so its own unlock makes a FUTEX_WAKE
  * even when nobody else sleeps on the lock: futex_wake_none, charged to
- * it once per such sleep.  A profile without the key charges nothing. */
+ * it once per such sleep; and so does one whose cond_wait took the lock
+ * back without a sleep (lll_cond_lock: models/gvl.c turn_unlock_owed).
+ * futex_wake_none 1 ns dearer, the same run: 1 ns more CPU for each such
+ * unlock - at least one per sleep on the lock, at most one per sleep and
+ * per hand-off.  A profile without the key charges none of them. */
 static void test_unlock_after_sleep_wakes_nobody(void)
 {
     struct fx_result r0 = relock_case_none(1, OS_SCHED_EEVDF_DELAY, 0);
     struct fx_result r1 = relock_case_none(1, OS_SCHED_EEVDF_DELAY, 1 * SIM_US);
+    struct fx_result r2 = relock_case_none(1, OS_SCHED_EEVDF_DELAY, 1 * SIM_US + SIM_NS);
     ASSERT_EQ(r0.rc, GV_OK);
     ASSERT_EQ(r1.rc, GV_OK);
-    /* the same hand-offs and sleeps, 1 us more CPU for each sleep */
+    ASSERT_EQ(r2.rc, GV_OK);
+    ASSERT(r1.m.sched_lock_waits > 100);
+    ASSERT_EQ(r2.m.sched_lock_waits, r1.m.sched_lock_waits);
+    ASSERT_EQ(r2.m.wakeups, r1.m.wakeups);
+    ASSERT_EQ(r2.m.vol_switches, r1.m.vol_switches);
+    sim_time more = r2.m.cpu - r1.m.cpu;
+    ASSERT_EQ(more % SIM_NS, 0);
+    ASSERT(more >= (sim_time)r1.m.sched_lock_waits * SIM_NS);
+    ASSERT(more <= (sim_time)(r1.m.sched_lock_waits + r1.m.gvl_handoffs) * SIM_NS);
     ASSERT(r0.m.sched_lock_waits > 100);
-    ASSERT_EQ(r1.m.sched_lock_waits, r0.m.sched_lock_waits);
-    ASSERT_EQ(r1.m.wakeups, r0.m.wakeups);
-    ASSERT_EQ(r1.m.vol_switches, r0.m.vol_switches);
-    ASSERT_EQ(r1.m.cpu - r0.m.cpu, (sim_time)r0.m.sched_lock_waits * SIM_US);
+    ASSERT(r0.m.cpu < r1.m.cpu);
+}
+
+/* The unlock after a cond_wait that took sched->lock_ back without a sleep
+ * on it (models/gvl.c turn_unlock_owed): two threads on two cores under
+ * eager, each woken across cores, find the lock free nearly every time -
+ * one FUTEX_WAKE of nobody per such wake-up.  futex_wake_none 100 ns
+ * dearer: about 100 ns more CPU per wake-up (a race the shift flips moves
+ * a few microseconds more); under the darwin mutex (whose unlock wakes
+ * only when the kernel holds a waiter) none of it. */
+static struct fx_result cond_unlock_case(sim_time none, enum scn_mutex_impl impl)
+{
+    struct scenario s = barging_pair(2);
+    s.runtime.gvl_policy = GVL_POLICY_EAGER;
+    set_wake_costs(&s, 3340, 3660, 7400, 0, 700, 1130);  /* the way in and a race's wake measured */
+    s.machine.futex_wake_none = none;
+    s.machine.mutex_impl = impl;
+    return simulate_with_queue(s);
+}
+
+static void test_unlock_after_cond_wait_wakes_nobody(void)
+{
+    struct fx_result a = cond_unlock_case(1000 * SIM_NS, MUTEX_GLIBC);
+    struct fx_result b = cond_unlock_case(1100 * SIM_NS, MUTEX_GLIBC);
+    ASSERT_EQ(a.rc, GV_OK);
+    ASSERT_EQ(b.rc, GV_OK);
+    ASSERT(a.m.wakeups > 1000);
+    sim_time more = b.m.cpu - a.m.cpu, slack = 50 * SIM_US;
+    ASSERT(more >= (sim_time)(a.m.wakeups * 9 / 10) * 100 * SIM_NS - slack);
+    ASSERT(more <= (sim_time)(a.m.wakeups + a.m.sched_lock_waits) * 100 * SIM_NS + slack);
+    struct fx_result da = cond_unlock_case(1000 * SIM_NS, MUTEX_DARWIN);
+    struct fx_result db = cond_unlock_case(1100 * SIM_NS, MUTEX_DARWIN);
+    ASSERT_EQ(da.rc, GV_OK);
+    ASSERT_EQ(db.rc, GV_OK);
+    ASSERT(da.m.wakeups > 1000);
+    ASSERT(db.m.cpu - da.m.cpu < more / 4);
 }
 
 /* barging_pair on one CPU whose woken thread preempts its waker (short
@@ -981,6 +1039,7 @@ int main(void)
     RUN(test_sched_waiter_section);
     RUN(test_barging_timer_fires_counted);
     RUN(test_unlock_after_sleep_wakes_nobody);
+    RUN(test_unlock_after_cond_wait_wakes_nobody);
     RUN(test_barging_unlock_wakes_nobody);
     RUN(test_barging_getpid);
     RUN(test_barging_lock_line);
