@@ -503,8 +503,7 @@ static void turn_sleep_now(struct mach_task *t, void *ctx)
         /* re-taken at 2 (turn_unlock_owed); owed where the turn is its
          * own - else it waits again at once, an unlock this model leaves
          * out (owed CPU before th_block would hide the signal) */
-        th->turn_relocked = is_running(th) && cond_relock_owed(th);
-        turn_unlock_owed(th);
+        if (is_running(th) && cond_relock_owed(th)) th->pending_cost += th->vm->scn->machine.futex_wake_none;
     }
     if (is_running(th)) {
         gvl_add_running_thread(th);
@@ -613,11 +612,8 @@ static void turn_wake_retry(struct rb_thread *th, th_cont k)
 static void turn_wake(struct mach_task *t, void *ctx)
 {
     struct rb_thread *th = ctx;
+    if (sched_lock_taken(th, turn_wake_retry, NULL)) return;
     th->turn_relocked = t != NULL && cond_relock_owed(th);
-    if (sched_lock_taken(th, turn_wake_retry, NULL)) {
-        th->turn_relocked = false;
-        return;
-    }
     struct rb_ractor *r = rb_ractor_of(th);
     struct core_thread *hot = core_sched_hot(gvl_sched(th));
     if (hot != NULL && hot != &th->core && r->lock_holder == NULL) {

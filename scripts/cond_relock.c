@@ -69,15 +69,11 @@ static long long one_run(void)
     atomic_store(&turn, 0);
     atomic_store(&sent, now_ns());
     if (run_two(player, (void *)0L, (void *)1L) != 0) return -1;
-    long long *w = malloc(2 * (size_t)cycles * sizeof *w);
+    int n;
+    long long *w = woken_sorted(late, cycles, &n);
     if (!w) return -1;
-    int n = 0;
-    for (int k = 0; k < 2; k++)
-        for (int i = 0; i < cycles; i++)
-            if (late[k][i] >= 0) w[n++] = late[k][i];
     long long med = -1;
     if (n > 0) {
-        qsort(w, (size_t)n, sizeof *w, cmp_ll);
         med = w[n / 2];
         printf("%-6s %6d woken hand-offs: p10 %lld p25 %lld p50 %lld ns\n", use_cond ? "condvar" : "futex", n, w[n / 10],
                w[n / 4], med);

@@ -65,15 +65,10 @@ int main(int argc, char **argv)
     if (run_two(player, (void *)0L, (void *)1L) != 0) return 1;
     printf("%.0f ns a hand-off (a FUTEX_WAKE that preempts, the woken thread's return, its timed call)\n",
            (double)(now_ns() - t0) / (2.0 * cycles));
-    /* the latencies of the hand-offs that woke a sleeper, both threads together */
-    long long *w = malloc(2 * (size_t)cycles * sizeof *w);
+    int nw;
+    long long *w = woken_sorted(late, cycles, &nw);
     if (!w) return 1;
-    int nw = 0;
-    for (int k = 0; k < 2; k++)
-        for (int i = 0; i < cycles; i++)
-            if (late[k][i] >= 0) w[nw++] = late[k][i];
     if (nw > 0) {
-        qsort(w, (size_t)nw, sizeof *w, cmp_ll);
         printf("hand-offs that woke a sleeper: %d; FUTEX_WAKE to the woken thread's return: p10 %lld p50 %lld p75 %lld "
                "p90 %lld p99 %lld ns\n",
                nw, w[nw / 10], w[nw / 2], w[nw * 3 / 4], w[nw * 9 / 10], w[nw * 99 / 100]);

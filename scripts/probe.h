@@ -5,7 +5,8 @@
  * relock_race.c, pack_util.c, llc_util.c, timed_wake.c, futex_eagain.c, stat_after_wake.c, wake_scope.c,
  * speed_scope.c, cond_chain.c, futex_probe_cost.c, cond_relock.c) share: the
  * monotonic clock, a busy spin and a nap, the calling thread's CPUs, a pair of
- * threads run to their end, a qsort comparator of long longs and the wakee
+ * threads run to their end, a qsort comparator of long longs, the woken
+ * hand-offs' latencies sorted (futex_probe_cost.c, cond_relock.c) and the wakee
  * of the placement probes (pack_util.c, llc_util.c).  Header only, so that each probe still builds
  * with one `cc -O2 -pthread scripts/NAME.c` (tests/e2e/probes.sh builds
  * them all). */
@@ -123,6 +124,21 @@ static inline int cmp_ll(const void *a, const void *b)
 {
     long long x = *(const long long *)a, y = *(const long long *)b;
     return (x > y) - (x < y);
+}
+
+/* The latencies of late[0] and late[1] (cycles each) that are not negative
+ * - the hand-offs that woke a sleeper, both threads together - sorted, in
+ * a new array (free it); their number in *n.  NULL if out of memory. */
+static inline long long *woken_sorted(long long *const late[2], int cycles, int *n)
+{
+    long long *w = malloc(2 * (size_t)cycles * sizeof *w);
+    if (!w) return NULL;
+    *n = 0;
+    for (int k = 0; k < 2; k++)
+        for (int i = 0; i < cycles; i++)
+            if (late[k][i] >= 0) w[(*n)++] = late[k][i];
+    qsort(w, (size_t)*n, sizeof *w, cmp_ll);
+    return w;
 }
 
 #endif

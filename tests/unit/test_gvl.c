@@ -330,11 +330,12 @@ static void set_wake_costs(struct scenario *s, sim_time fw, sim_time ipi, sim_ti
     if (wake) s->machine.futex_wake_race = (struct scn_durs){ 1, { wake } };
 }
 
-/* barging_pair on two cores under policy p with those wake costs */
-static struct fx_result pair_race(enum scn_gvl_policy p, sim_time fw, sim_time ipi, sim_time idle, sim_time none,
-                                  sim_time window, sim_time wake)
+/* barging_pair_c on two cores, its call `compute` long, under policy p with
+ * those wake costs */
+static struct fx_result pair_race(enum scn_gvl_policy p, sim_time compute, sim_time fw, sim_time ipi, sim_time idle,
+                                  sim_time none, sim_time window, sim_time wake)
 {
-    struct scenario s = barging_pair(2);
+    struct scenario s = barging_pair_c(2, compute);
     s.runtime.gvl_policy = p;
     set_wake_costs(&s, fw, ipi, idle, none, window, wake);
     return simulate_with_queue(s);
@@ -350,7 +351,7 @@ static struct fx_result pair_race(enum scn_gvl_policy p, sim_time fw, sim_time i
  * one-value list draws nothing: the same run as the profile without it. */
 static struct fx_result race_case(sim_time window, sim_time wake)
 {
-    return pair_race(GVL_POLICY_BARGING, 3590, 3770, 10700, 279, window, wake);
+    return pair_race(GVL_POLICY_BARGING, 1600 * SIM_NS, 3590, 3770, 10700, 279, window, wake);
 }
 
 static void test_barging_relock_race(void)
@@ -390,10 +391,7 @@ static struct fx_result sched_race_case(sim_time window, sim_time wake)
      * the compute shorter by as much keeps the turns as long as the
      * successor's call, and the successor's return in the signaller's
      * section */
-    struct scenario s = barging_pair_c(2, (1600 - 1040) * SIM_NS);
-    s.runtime.gvl_policy = GVL_POLICY_EAGER;
-    set_wake_costs(&s, 3340, 3660, 7400, 1040, window, wake);
-    return simulate_with_queue(s);
+    return pair_race(GVL_POLICY_EAGER, (1600 - 1040) * SIM_NS, 3340, 3660, 7400, 1040, window, wake);
 }
 
 static void test_sched_lock_way_in(void)
