@@ -73,10 +73,11 @@ void gvl_dead(struct rb_thread *th, th_cont k);
  * `by`). */
 void gvl_handoff_lock(struct rb_ractor *r);
 /* (nothing if the lock is not a hand-off's: a thread's own hold; inline:
- * the timer asks after every wake-up, and it mostly is not) */
-static inline void gvl_handoff_unlock(struct rb_ractor *r, struct gvl_actor by)
+ * the timer asks after every wake-up, and it mostly is not).  Returns
+ * whether the unlock woke a thread that slept on the lock. */
+static inline bool gvl_handoff_unlock(struct rb_ractor *r, struct gvl_actor by)
 {
-    vm_unlock_paid(r->vm, &r->sched_lock, r, by.nt, by.cost);
+    return vm_unlock_paid(r->vm, &r->sched_lock, r, by.nt, by.cost);
 }
 /* th, holding its Ractor's sched lock through its own signal
  * (th->holds_sched_lock), has paid that section: it lets go (th_burst). */

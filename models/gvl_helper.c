@@ -70,6 +70,7 @@ struct thr_helper {
     bool settling;              /* entering its next wait after a timeout (helper_settle) */
     bool signalled;             /* signalled meanwhile: that wait returns at once */
     bool stalled;               /* its expiry stopped its busy core first (timer_stall) */
+    bool relocked;              /* its wait took the lock back (helper_unlock) */
     sim_time since;             /* when the deferred region (sched->deferred) began */
     sim_time pending_cost;      /* futex wakes and lock sections it issued */
     sim_time deadline;          /* its timed wait's end: the deadline + timer_slack */
@@ -125,6 +126,7 @@ static void helper_wait(struct mach_task *t, void *ctx)
 {
     struct thr_helper *h = ctx;
     h->settling = false;
+    h->relocked = true;  /* however it ends, pthread_cond_wait re-locks */
     if (h->signalled) {
         h->signalled = false;
         helper_run(t, h);
@@ -154,13 +156,24 @@ static void helper_sleep(struct mach_task *t, void *ctx)
 }
 
 /* Its hand-off's sections are paid: the sched lock is let go (the wake of
- * a thread that slept on it is a futex wake more), then its wait. */
+ * a thread that slept on it is a futex wake more), then its wait.  The
+ * helper holds the lock from one wait to the next, and the next wait lets
+ * it go: pthread_cond_wait's unlock of a mutex its last wait took back
+ * with the word at 2 (glibc's __pthread_mutex_cond_lock, after a signal
+ * and after ETIMEDOUT alike: strace of a timed-out wait in a process of two
+ * threads shows the FUTEX_WAKE; models/gvl.c, "the unlock after a
+ * cond_wait") makes a FUTEX_WAKE, of a thread that slept on the lock or
+ * of nobody (futex_wake_none). */
 static void helper_unlock(struct mach_task *t, void *ctx)
 {
     struct thr_helper *h = ctx;
     struct rb_ractor *r = rb_ractor_of_sched(h->s);
     struct gvl_actor helper = { &h->nt, &h->pending_cost, NULL };
-    gvl_handoff_unlock(r, helper);
+    const struct scn_machine *m = &h->vm->scn->machine;
+    bool woke = gvl_handoff_unlock(r, helper);
+    if (h->relocked && !woke && m->mutex_impl == MUTEX_GLIBC && m->futex_wake_none > 0)
+        h->pending_cost += m->futex_wake_none;
+    h->relocked = false;
     vm_pay(h->vm, t, &h->pending_cost, helper_sleep, h);
 }
 

@@ -509,12 +509,14 @@ static inline void vm_hold_through_wake(struct nlock *l, struct gvl_actor by, in
 
 /* `who` unlocks l (nlock_unlock: nothing if it does not hold it); the
  * FUTEX_WAKE of the first sleeper, if one was woken, is added to *cost,
- * the CPU its waker `by` owes. */
-static inline void vm_unlock_paid(struct vm *vm, struct nlock *l, const void *who,
+ * the CPU its waker `by` owes.  Returns whether it woke one. */
+static inline bool vm_unlock_paid(struct vm *vm, struct nlock *l, const void *who,
                                   const struct mach_task *by, sim_time *cost)
 {
     int woke;
-    if (nlock_unlock(l, who, &vm->mach, by, &woke) && woke) *cost += vm_nlock_wake_cost(vm, l, woke);
+    if (!nlock_unlock(l, who, &vm->mach, by, &woke) || !woke) return false;
+    *cost += vm_nlock_wake_cost(vm, l, woke);
+    return true;
 }
 
 /* The CPU of the next READY thread-event hook: runtime.event_hook (0: no

@@ -392,7 +392,7 @@ static void test_threshold_helper_timer_wake(void)
  * wake, stays eligible, and preempts A at every expiry.  On idle cores
  * (helper_timed's three) the stall changes nothing: an idle vCPU loses no
  * work. */
-static struct fx_result helper_polls(sim_time stall)
+static struct fx_result helper_polls_with(sim_time stall, sim_time wake_none, enum scn_mutex_impl impl)
 {
     static struct scn_op a[2], b[1];
     a[0] = fx_syscall(5 * US, false);  /* the helper starts at the first region */
@@ -407,8 +407,15 @@ static struct fx_result helper_polls(sim_time stall)
     s.machine.timer_tick_cost = 20 * US;
     s.machine.timer_wake = 150 * US;
     s.machine.timer_stall = stall;
+    s.machine.futex_wake_none = wake_none;
+    s.machine.mutex_impl = impl;
     s.runtime.quantum = 100 * MS;
     return fx_simulate(&s);
+}
+
+static struct fx_result helper_polls(sim_time stall)
+{
+    return helper_polls_with(stall, 0, MUTEX_GLIBC);
 }
 
 static void test_threshold_helper_timer_stall(void)
@@ -431,6 +438,32 @@ static void test_threshold_helper_timer_stall(void)
     struct fx_result idle_st = helper_timed_stall(50 * US, 500 * US, 5 * US, 0, 1, 20 * US, 4 * US);
     ASSERT_EQ(idle_st.rc, GV_OK);
     ASSERT_EQ(idle.wants[1], idle_st.wants[1]);
+}
+
+/* The helper holds the sched lock from one wait to the next, and glibc's
+ * pthread_cond_wait takes it back with the word at 2 after a timeout as
+ * after a signal: the next wait's unlock makes a FUTEX_WAKE of nobody,
+ * futex_wake_none, once a poll (models/gvl_helper.c, helper_unlock).
+ * helper_polls' helper wakes by its timeout every ~330 us: 100 ns more on
+ * futex_wake_none is 100 ns more CPU a poll but its first (117 of 121
+ * here), and none of those under the darwin mutex (no such word). */
+static void test_threshold_helper_unlock_wakes_nobody(void)
+{
+    struct fx_result a = helper_polls_with(140 * US, 1000 * SIM_NS, MUTEX_GLIBC);
+    struct fx_result b = helper_polls_with(140 * US, 1100 * SIM_NS, MUTEX_GLIBC);
+    ASSERT_EQ(a.rc, GV_OK);
+    ASSERT_EQ(b.rc, GV_OK);
+    uint64_t polls = a.m.vol_switches - a.thread_vcsw;
+    ASSERT(polls > 20);
+    ASSERT_EQ(b.m.vol_switches - b.thread_vcsw, polls);
+    sim_time more = b.m.cpu - a.m.cpu;
+    ASSERT(more >= (sim_time)(polls * 9 / 10) * 100 * SIM_NS);
+    ASSERT(more <= (sim_time)polls * 100 * SIM_NS);
+    struct fx_result da = helper_polls_with(140 * US, 1000 * SIM_NS, MUTEX_DARWIN);
+    struct fx_result db = helper_polls_with(140 * US, 1100 * SIM_NS, MUTEX_DARWIN);
+    ASSERT_EQ(da.rc, GV_OK);
+    ASSERT_EQ(db.rc, GV_OK);
+    ASSERT(db.m.cpu - da.m.cpu < more / 4);  /* (a signal's presleep wake: once here) */
 }
 
 /* What the helper's wake-ups cost depends on what woke it: a signal of its
@@ -717,6 +750,7 @@ int main(void)
     RUN(test_threshold_helper_slack_key);
     RUN(test_threshold_helper_timer_wake);
     RUN(test_threshold_helper_timer_stall);
+    RUN(test_threshold_helper_unlock_wakes_nobody);
     RUN(test_quantum_every_policy);
     RUN(test_queue_path_untouched);
     RUN(test_io_thread);
