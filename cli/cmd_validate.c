@@ -1011,7 +1011,7 @@ static int sens_values(const struct validation *v, const struct val_figures *sim
 static bool sens_key_read(const char *key, void *ctx)
 {
     const struct scn_reads *r = ctx;
-    if (!strncmp(key, "gc_", 3) || !strcmp(key, "alloc_object")) return r->gc;
+    if (!strncmp(key, "gc_", 3) || !strcmp(key, "alloc_object") || !strcmp(key, "env_escape_work")) return r->gc;
     const bool *table = !strncmp(key, "syscalls.", 9)            ? r->syscall
                         : !strncmp(key, "method_work.", 12)       ? r->method_work
                         : !strncmp(key, "method_work_after.", 18) ? r->method_work_after

@@ -153,6 +153,9 @@ static const struct calib_desc descs[CALIB_COUNT] = {
     [CALIB_RUBY_MARK_OBJECT] = { "ruby_mark_object_ns", "ns", "that marking's cost per young survivor" },
     [CALIB_RUBY_ALLOC] = { "ruby_alloc_ns", "ns",
                            "an Object.new's own CPU in `N.times { Object.new }` (the Ruby backend's alloc op), GC off" },
+    [CALIB_RUBY_ESCAPE] = { "ruby_escape_ns", "ns",
+                            "a call of the Ruby backend's env_escape method (`x = 1; -> { x }`: the environment and "
+                            "the lambda's Proc), GC off, less its loop's" },
     [CALIB_RUBY_GC_GAP_1MS] = { "ruby_gc_gap_1ms_ns", "ns",
                                 "a minor GC of the boot heap swept at once, 1 ms after the GC before "
                                 "(objects allocated in between)" },
@@ -192,7 +195,8 @@ bool calib_in_group(enum calib_group g, enum calib_id id)
     case CALIB_RUBY_LOOP_GAP: case CALIB_RUBY_MTIME_BEFORE: case CALIB_RUBY_MTIME_AFTER: case CALIB_RUBY_WRITE_BEFORE:
     case CALIB_RUBY_WRITE_OPEN_WRITE: case CALIB_RUBY_WRITE_WRITE_CLOSE: case CALIB_RUBY_WRITE_AFTER:
     case CALIB_RUBY_SWEEP_BODY: case CALIB_RUBY_SWEEP_SLOT: case CALIB_RUBY_MARK_BASE: case CALIB_RUBY_MARK_PAGE:
-    case CALIB_RUBY_MARK_THREAD: case CALIB_RUBY_MARK_OBJECT: case CALIB_RUBY_ALLOC: case CALIB_RUBY_GC_GAP_1MS:
+    case CALIB_RUBY_MARK_THREAD: case CALIB_RUBY_MARK_OBJECT: case CALIB_RUBY_ALLOC: case CALIB_RUBY_ESCAPE:
+    case CALIB_RUBY_GC_GAP_1MS:
     case CALIB_RUBY_GC_GAP_3MS: case CALIB_RUBY_GC_GAP_10MS: case CALIB_RUBY_GC_GAP_30MS:
     case CALIB_RUBY_CROSS_COMPUTE: case CALIB_RUBY_CROSS_MTIME: case CALIB_RUBY_CROSS_WRITE:
         return g == CALIB_ALL || g == CALIB_ONLY_RUBY;

@@ -121,6 +121,7 @@ enum calib_id {
     CALIB_RUBY_MARK_THREAD,    /* ns that marking spends per living thread */
     CALIB_RUBY_MARK_OBJECT,    /* ns more per young survivor that marking makes */
     CALIB_RUBY_ALLOC,          /* ns of an Object.new in `N.times { Object.new }` (the alloc op's loop), GC off */
+    CALIB_RUBY_ESCAPE,         /* ns of a call of the Ruby backend's escape method (`x = 1; -> { x }`), GC off */
     CALIB_RUBY_GC_GAP_1MS,     /* ns of a minor GC of the boot heap (swept at once) 1 ms after the one before */
     CALIB_RUBY_GC_GAP_3MS,     /* ... 3 ms after */
     CALIB_RUBY_GC_GAP_10MS,    /* ... 10 ms after */

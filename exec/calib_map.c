@@ -531,7 +531,8 @@ bool calib_is_cache_key(const char *name)
  * with. */
 bool calib_is_ruby_key(const char *name)
 {
-    return !strcmp(name, "insn_time") || !strcmp(name, "alloc_object") || !strncmp(name, "gc_", 3) ||
+    return !strcmp(name, "insn_time") || !strcmp(name, "alloc_object") || !strcmp(name, "env_escape_work") ||
+           !strncmp(name, "gc_", 3) ||
            !strcmp(name, "compute_after_idle") ||
            !strncmp(name, "method_after_idle.", sizeof "method_after_idle." - 1) ||
            !strncmp(name, "method_work.", sizeof "method_work." - 1) ||
@@ -854,6 +855,7 @@ void calib_map(const struct calib_result *r, const struct calib_host *h, struct 
     dur_or_default(p, "gc_mark_per_thread", r, CALIB_RUBY_MARK_THREAD, NONE, NONE);
     dur_or_default(p, "gc_mark_per_object", r, CALIB_RUBY_MARK_OBJECT, NONE, NONE);
     dur_or_default(p, "alloc_object", r, CALIB_RUBY_ALLOC, NONE, NONE);
+    dur_or_default(p, "env_escape_work", r, CALIB_RUBY_ESCAPE, NONE, NONE);
     /* gc_cold: what a minor GC costs more after a longer gap since the GC
      * before than after 1 ms (the points (1 ms, 0) and one per
      * longer gap); absent, the model adds nothing */

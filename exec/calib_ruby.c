@@ -39,8 +39,10 @@
  * by its size (scripts/gc_costs.rb's 4.8 ns on the AMD EPYC guest, the
  * free slot's alone, against 7.1-7.7 ns).  A round is two runs of the Ruby
  * (the large heap's and the boot heap's), GC_SAMPLES samples of the six
- * figures and of ruby_alloc_ns (an Object.new's own CPU, the alloc op's:
- * the machine's alloc_object) (3 with --quick; exec/ruby_run.c rrun_gc_costs_ns, about 0.1 s a
+ * figures, of ruby_alloc_ns (an Object.new's own CPU, the alloc op's:
+ * the machine's alloc_object) and of ruby_escape_ns (a call of the escape
+ * method the Ruby backend writes for an env_escape op, the machine's
+ * env_escape_work) (3 with --quick; exec/ruby_run.c rrun_gc_costs_ns, about 0.1 s a
  * sample); the rounds go on while the body's figure, the one proc_heavy's
  * collections turn on, has not settled. */
 #include <stdio.h>
@@ -87,11 +89,11 @@ static void gc_costs(struct calib_ctx *c, const struct rrun_opts *o)
 {
     static const enum calib_id ids[] = { CALIB_RUBY_SWEEP_BODY, CALIB_RUBY_SWEEP_SLOT, CALIB_RUBY_MARK_BASE,
                                          CALIB_RUBY_MARK_PAGE, CALIB_RUBY_MARK_THREAD, CALIB_RUBY_MARK_OBJECT,
-                                         CALIB_RUBY_ALLOC };
+                                         CALIB_RUBY_ALLOC, CALIB_RUBY_ESCAPE };
     struct rrun_gc_costs s[GC_SAMPLES];
     int n = c->o->quick ? 3 : GC_SAMPLES;  /* (--quick: within its 15 s) */
     struct calib_kinds k;
-    calib_kinds_start(&k, c, ids, 7, 0, 4.0, c->min_rounds);
+    calib_kinds_start(&k, c, ids, 8, 0, 4.0, c->min_rounds);
     int rc;
     do {
         rc = rrun_gc_costs_ns(o, s, n, c->err, c->errlen);
@@ -103,6 +105,7 @@ static void gc_costs(struct calib_ctx *c, const struct rrun_opts *o)
             calib_kinds_add(&k, 4, s[i].mark_thread);
             calib_kinds_add(&k, 5, s[i].mark_object);
             calib_kinds_add(&k, 6, s[i].alloc_object);
+            calib_kinds_add(&k, 7, s[i].escape);
         }
     } while (rc == GV_OK && calib_kinds_round_end(&k));
     calib_kinds_finish(&k, c, rc);
@@ -223,7 +226,7 @@ void calib_bench_ruby(struct calib_ctx *c)
                                          CALIB_RUBY_WRITE_WRITE_CLOSE, CALIB_RUBY_WRITE_AFTER,
                                          CALIB_RUBY_SWEEP_BODY, CALIB_RUBY_SWEEP_SLOT, CALIB_RUBY_MARK_BASE,
                                          CALIB_RUBY_MARK_PAGE, CALIB_RUBY_MARK_THREAD, CALIB_RUBY_MARK_OBJECT,
-                                         CALIB_RUBY_ALLOC, CALIB_RUBY_GC_GAP_1MS, CALIB_RUBY_GC_GAP_3MS,
+                                         CALIB_RUBY_ALLOC, CALIB_RUBY_ESCAPE, CALIB_RUBY_GC_GAP_1MS, CALIB_RUBY_GC_GAP_3MS,
                                          CALIB_RUBY_GC_GAP_10MS, CALIB_RUBY_GC_GAP_30MS, CALIB_RUBY_CROSS_COMPUTE,
                                          CALIB_RUBY_CROSS_MTIME, CALIB_RUBY_CROSS_WRITE };
     const int nids = (int)(sizeof ids / sizeof *ids);

@@ -303,7 +303,8 @@ static void exec_run_program(struct exec_thread *th)
             /* the loader limits nesting; exec_build checks it */
             core_cursor_enter(&th->core, op, core_block_timed(&th->core.cur, op) ? exec_run_ps(vm) : 0);
             break;
-        case OP_ENV_ESCAPE:  /* the environment and the Proc, then the invariant check */
+        case OP_ENV_ESCAPE:  /* its own CPU, the environment and the Proc, then the invariant check */
+            if (vm->scn->machine.env_escape_work > 0) exec_busy(th, vm->scn->machine.env_escape_work, false);
             exec_alloc_objects(th, CORE_ESCAPE_OBJECTS, 0.0, true);
             exec_env_escape(th, op->u.env_escape.iseq);
             break;

@@ -420,7 +420,12 @@ static const char method_script[] =
  *   less the first, over the 100,000;
  * - an Object.new's own CPU, as the Ruby backend's alloc op makes it
  *   (`N.times { Object.new }`), the GC off: 200,000 of them, over the
- *   200,000.
+ *   200,000;
+ * - a call of the method the Ruby backend writes for an env_escape op
+ *   (exec/ruby_gen.c: `x = 1; -> { x }`, an environment and a Proc), the
+ *   GC off: 100,000 calls in a while loop less the same loop empty, over
+ *   the 100,000 (the two objects' slots taken from the free list
+ *   included: the machine's env_escape_work charges the op's whole CPU).
  * The second run (gc_small_script) has the boot heap (about 50 pages, 20 times
  * fewer) and prints that marking and the slots, then the marking again
  * with GC_THREADS more threads alive (parked on a queue): a minor GC visits
@@ -444,6 +449,25 @@ static const char method_script[] =
 
 static const char gc_script[] =
     "def gv_body(i) = -> { i }\n"
+    "def gv_escape\n"
+    "  x = 1\n"
+    "  -> { x }\n"
+    "end\n"
+    "def gv_escapes(n, escape)\n"
+    "  i = 0\n"
+    "  a = gv_tcpu\n"
+    "  if escape\n"
+    "    while i < n\n"
+    "      gv_escape\n"
+    "      i += 1\n"
+    "    end\n"
+    "  else\n"
+    "    while i < n\n"
+    "      i += 1\n"
+    "    end\n"
+    "  end\n"
+    "  gv_tcpu - a\n"
+    "end\n"
     "def gv_fill(bodies, n)\n"
     "  i = 0\n"
     "  if bodies\n"
@@ -486,8 +510,12 @@ static const char gc_script[] =
     "  (2 * n).times { Object.new }\n"
     "  alloc = gv_tcpu - a\n"
     "  GC.enable\n"
+    "  GC.start\n"
+    "  GC.disable\n"
+    "  escape = gv_escapes(n, true) - gv_escapes(n, false)\n"
+    "  GC.enable\n"
     "  [(body - plain).to_f / (2 * n), empty.to_f / free + (full - empty).to_f / (3 * n), base.to_f,\n"
-    "   (marked - base).to_f / n, slots, alloc.to_f / (2 * n)]\n"
+    "   (marked - base).to_f / n, slots, alloc.to_f / (2 * n), escape.to_f / n]\n"
     "end\n"
     "gv_gc_sample\n"
     "print Array.new(%d) { gv_gc_sample.join(' ') }.join(' ')\n";
@@ -664,16 +692,16 @@ int rrun_method_gaps(const struct rrun_opts *o, double *samples, int n, char *er
 int rrun_gc_costs_ns(const struct rrun_opts *o, struct rrun_gc_costs *samples, int n, char *err, size_t errlen)
 {
     if (n < 1 || n > 1000) return gv_fail(err, errlen, GV_EINVAL, "rrun_gc_costs_ns: %d samples", n);
-    double *v = malloc(sizeof *v * 9 * (size_t)n), *w = v + 6 * n;
+    double *v = malloc(sizeof *v * 10 * (size_t)n), *w = v + 7 * n;
     if (!v) return gv_fail(err, errlen, GV_ENOMEM, "out of memory");
     char heap[] = GC_HEAP;
-    int rc = ruby_samples(o, gc_script, sizeof gc_script, "the GC's sweeps and marks", NULL, NULL, heap, true, v, n, 6,
+    int rc = ruby_samples(o, gc_script, sizeof gc_script, "the GC's sweeps and marks", NULL, NULL, heap, true, v, n, 7,
                           err, errlen);
     if (rc == GV_OK)
         rc = ruby_samples(o, gc_small_script, sizeof gc_small_script, "the GC's marks in its boot heap", NULL, NULL,
                           NULL, true, w, n, 3, err, errlen);
     for (int i = 0; rc == GV_OK && i < n; i++) {
-        const double *x = v + 6 * i, *y = w + 3 * i;
+        const double *x = v + 7 * i, *y = w + 3 * i;
         /* the heaps' sizes in the model's pages (core/heap.h: 409 slots, 3.1's
          * 16 KB page; 3.3+ pages hold more, and are counted by their slots) */
         double pages = (x[4] - y[1]) / CORE_HEAP_PAGE_SLOTS;
@@ -688,7 +716,8 @@ int rrun_gc_costs_ns(const struct rrun_opts *o, struct rrun_gc_costs *samples, i
         samples[i] = (struct rrun_gc_costs){ .sweep_body = x[0], .sweep_slot = x[1],
                                              .mark_base = y[0] - y[1] / CORE_HEAP_PAGE_SLOTS * page - thread,
                                              .mark_page = page,
-                                             .mark_thread = thread, .mark_object = x[3], .alloc_object = x[5] };
+                                             .mark_thread = thread, .mark_object = x[3], .alloc_object = x[5],
+                                             .escape = x[6] };
     }
     free(v);
     return rc;

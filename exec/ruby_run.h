@@ -108,7 +108,7 @@ int rrun_method_gaps(const struct rrun_opts *o, double *samples, int n, char *er
 
 /* What the GC costs in the Ruby, each figure in ns (for `gvlsim calibrate`'s
  * gc_free_body, gc_sweep_per_slot, gc_mark_base, gc_mark_per_page,
- * gc_mark_per_thread, gc_mark_per_object, and alloc_object). */
+ * gc_mark_per_thread, gc_mark_per_object, alloc_object and env_escape_work). */
 struct rrun_gc_costs {
     double sweep_body;   /* the sweep of a dead env or Proc beyond a dead plain object's (its malloc'd body) */
     double sweep_slot;   /* the sweep of a dead plain object */
@@ -117,6 +117,7 @@ struct rrun_gc_costs {
     double mark_thread;  /* ... per living thread (its stacks) */
     double mark_object;  /* its marking of one young survivor */
     double alloc_object; /* an Object.new's own CPU in `N.times { Object.new }`, the GC off */
+    double escape;       /* a call of the escape method (`x = 1; -> { x }`) less its loop's, the GC off */
 };
 
 /* n samples (1..1000; about 0.1 s each) from two runs of the Ruby: one in

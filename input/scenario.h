@@ -145,6 +145,8 @@ struct scn_machine {
     /* threads and the garbage collector (models/thread.c, core/heap.h) */
     sim_time thread_create;     /* "thread_create": Thread.new, paid by the creating thread */
     sim_time alloc_object;      /* "alloc_object": an alloc op's CPU per object (Object.new) */
+    sim_time env_escape_work;   /* "env_escape_work": an env_escape op's own CPU (the method
+                                 * call, the environment and the Proc made) */
     sim_time compute_after_idle; /* "compute_after_idle": what a compute op costs more as its
                                   * thread's first work after it arrived on an idle core
                                   * (models/thread.c) */
@@ -506,7 +508,7 @@ const char *scn_process_name(enum scn_process p);
  *   builder copies them into the ops, so a cost no op takes is never read;
  * - gc: whether an op allocates or collects (alloc, env_escape, gc, a
  *   syscall that "allocates"): without one the heap never runs a GC step,
- *   and no gc_* key nor alloc_object is read.
+ *   and no gc_* key nor alloc_object (env_escape_work) is read.
  * Marks are added to r's (zero it first; calls over several scenarios
  * give their union). */
 struct scn_reads {

@@ -192,6 +192,7 @@ static const struct sch_key machine_keys[] = {
     M_DUR("coroutine_switch", "0.3us", coroutine_switch),
     M_DUR("thread_create", "6us", thread_create),
     M_DUR("alloc_object", "0ns", alloc_object),
+    M_DUR("env_escape_work", "0ns", env_escape_work),
     M_DUR("compute_after_idle", "0ns", compute_after_idle),
     M_DUR("gc_mark_base", "43us", gc_mark_base),
     M_DUR("gc_mark_per_object", "15ns", gc_mark_per_object),

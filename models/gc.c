@@ -391,8 +391,8 @@ bool gc_alloc_objects(struct rb_thread *th, uint64_t objects, double survive, bo
 
 /* An alloc op: its objects' own CPU first (machine.alloc_object each: what
  * the Ruby backend's `N.times { Object.new }` costs, holding the GVL), then
- * the heap's slots.  A syscall's `allocates` and an env_escape's objects
- * have theirs in the method's work and the escape's cost. */
+ * the heap's slots.  A syscall's `allocates` have theirs in the method's
+ * work, an env_escape's in env_escape_work (gc_escape, below). */
 bool gc_alloc(struct rb_thread *th, const struct scn_op *op)
 {
     sim_time per = rb_machine_of(th)->alloc_object;
@@ -402,6 +402,24 @@ bool gc_alloc(struct rb_thread *th, const struct scn_op *op)
         return false;
     }
     if (!gc_alloc_objects(th, op->u.alloc.objects, op->u.alloc.survive, false)) return false;
+    rb_cold(th)->alloc_paid = false;
+    return true;
+}
+
+/* An env_escape op's objects, vm_make_env_each's environment and
+ * rb_proc_alloc's Proc: first the op's own CPU (machine.env_escape_work:
+ * what the Ruby backend's escape method, `x = N; -> { x }`, costs a call,
+ * the two slots taken from the free list included), then the heap's
+ * slots; the JIT's invariant check comes after (models/invariant.c). */
+bool gc_escape(struct rb_thread *th)
+{
+    sim_time work = rb_machine_of(th)->env_escape_work;
+    if (th->core.op_phase == 0 && work > 0 && !rb_cold(th)->alloc_paid) {
+        rb_cold(th)->alloc_paid = true;
+        th_burst(th, work, op_goes_on);
+        return false;
+    }
+    if (!gc_alloc_objects(th, CORE_ESCAPE_OBJECTS, 0.0, true)) return false;
     rb_cold(th)->alloc_paid = false;
     return true;
 }

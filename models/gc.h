@@ -17,6 +17,10 @@ bool gc_alloc(struct rb_thread *th, const struct scn_op *op);
  * before this returns true). */
 bool gc_alloc_objects(struct rb_thread *th, uint64_t objects, double survive, bool malloced);
 
+/* The same for an env_escape op's two objects (an environment and a Proc,
+ * with malloc'd bodies), after the op's own CPU (machine.env_escape_work). */
+bool gc_escape(struct rb_thread *th);
+
 /* The gc op: a collection of the op's length.  true once it is done (the
  * thread re-runs the op after the work), false while it works. */
 bool gc_op(struct rb_thread *th, const struct scn_op *op);

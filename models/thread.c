@@ -601,9 +601,10 @@ void th_step(struct rb_thread *th)
             if (run_arrive(th, op)) continue;
             return;
         case OP_ENV_ESCAPE:
-            /* vm_make_env_each's environment and rb_proc_alloc's Proc
-             * (models/gc.c), then the JIT's invariant check (models/invariant.c) */
-            if (!gc_alloc_objects(th, CORE_ESCAPE_OBJECTS, 0.0, true)) return;
+            /* its own CPU, vm_make_env_each's environment and
+             * rb_proc_alloc's Proc (models/gc.c), then the JIT's invariant
+             * check (models/invariant.c) */
+            if (!gc_escape(th)) return;
             if (invariant_env_escape(th, op)) continue;
             return;
         case OP_JOIN:

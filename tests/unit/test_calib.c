@@ -550,6 +550,13 @@ static void test_map(void)
     set(&r, CALIB_RUBY_ALLOC, 84.37, 80.2, 91.5);
     calib_map(&r, &h, &p);
     ASSERT_EQ(dur(&p, "alloc_object"), 84400);
+    /* env_escape_work: a call of the Ruby backend's escape method; not
+     * measured: 0 (the AMD EPYC guest, 2026-12-07: 89-91 ns) */
+    ASSERT(!calib_profile_key(&p, "env_escape_work")->measured && dur(&p, "env_escape_work") == 0);
+    set(&r, CALIB_RUBY_ESCAPE, 89.64, 88.9, 90.8);
+    calib_map(&r, &h, &p);
+    ASSERT_EQ(dur(&p, "env_escape_work"), 89600);
+    ASSERT(calib_is_ruby_key("env_escape_work"));
     /* gc_cold: only with all four gaps; (1 ms, 0) and each longer
      * gap's rise over the 1 ms one, floored at 0 (the v1147 guest, 19:44) */
     ASSERT(!calib_profile_key(&p, "gc_cold"));
@@ -1300,6 +1307,7 @@ static void test_ruby_gc(void)
         ASSERT(s[i].mark_object > -1000 && s[i].mark_object < 1000);
         ASSERT(s[i].mark_thread > -1e5 && s[i].mark_thread < 1e6);  /* a microsecond or so */
         ASSERT(s[i].alloc_object > 1 && s[i].alloc_object < 1e5);     /* tens of ns */
+        ASSERT(s[i].escape > 1 && s[i].escape < 1e5);                 /* about a hundred ns */
     }
 }
 
@@ -1314,10 +1322,10 @@ static void test_groups(void)
     static const enum calib_id ruby[] = { CALIB_RUBY_INSN, CALIB_RUBY_FILE_MTIME_EXTRA, CALIB_RUBY_FILE_WRITE_EXTRA,
                                           CALIB_RUBY_SWEEP_BODY, CALIB_RUBY_SWEEP_SLOT, CALIB_RUBY_MARK_BASE,
                                           CALIB_RUBY_MARK_PAGE, CALIB_RUBY_MARK_THREAD, CALIB_RUBY_MARK_OBJECT,
-                                          CALIB_RUBY_ALLOC };
+                                          CALIB_RUBY_ALLOC, CALIB_RUBY_ESCAPE };
     for (int i = 0; i < 4; i++)
         ASSERT(calib_in_group(CALIB_ONLY_CACHE, cache[i]) && !calib_in_group(CALIB_ONLY_RUBY, cache[i]));
-    for (int i = 0; i < 10; i++)
+    for (int i = 0; i < 11; i++)
         ASSERT(calib_in_group(CALIB_ONLY_RUBY, ruby[i]) && !calib_in_group(CALIB_ONLY_CACHE, ruby[i]));
     ASSERT(!calib_in_group(CALIB_ONLY_CACHE, CALIB_FUTEX_WAKE) && !calib_in_group(CALIB_ONLY_RUBY, CALIB_FUTEX_WAKE));
     ASSERT(!strcmp(calib_group_name(CALIB_ONLY_CACHE), "cache") && !strcmp(calib_group_name(CALIB_ONLY_RUBY), "ruby"));

@@ -696,6 +696,23 @@ static void test_gc_free_body(void)
     ASSERT_EQ(r.m.gc_count, gcs0);
     ASSERT_EQ(r.m.wall - wall0, (sim_time)2000 * 100 * 10 * SIM_NS);  /* 2000 ops of 100 objects */
     run_free(&r);
+    /* env_escape_work: an env_escape op's own CPU, before its two objects -
+     * on one core, one Ractor and no JIT check, each op longer by the key
+     * and the heap's decisions unchanged */
+    const char *esc0[] = { "runtime={\"ruby\":\"3.1\"}", "ractors.1.count=1", "stop.time=5ms", "machine.cores=1",
+                           NULL };
+    const char *esc1[] = { "runtime={\"ruby\":\"3.1\"}", "ractors.1.count=1", "stop.time=5ms", "machine.cores=1",
+                           "machine.env_escape_work=100ns", NULL };
+    run_sets("scenarios/proc_heavy.json", esc0, &r);
+    ASSERT_EQ(r.rc, GV_OK);
+    double ops0 = (double)r.m.ops, per0 = (double)r.m.wall / ops0;
+    run_free(&r);
+    run_sets("scenarios/proc_heavy.json", esc1, &r);
+    ASSERT_EQ(r.rc, GV_OK);
+    double per1 = (double)r.m.wall / (double)r.m.ops;
+    ASSERT(ops0 > 1000 && r.m.ops < ops0);
+    ASSERT(per1 - per0 > 95 * SIM_NS && per1 - per0 < 105 * SIM_NS);
+    run_free(&r);
     /* the key at 0: no GC time at all */
     const char *none[] = { "runtime={\"ruby\":\"3.1\"}", "ractors.1.count=1", "stop.time=20ms", "machine.cores=1",
                            "machine.gc_mark_base=0ns", "machine.gc_mark_per_object=0ns",
