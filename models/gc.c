@@ -389,6 +389,22 @@ bool gc_alloc_objects(struct rb_thread *th, uint64_t objects, double survive, bo
     return false;
 }
 
+/* An op's own CPU first (`work`, paid once however often the op runs again
+ * while it waits for the heap; not at all unless `pay`), then its objects'
+ * slots (gc_alloc_objects). */
+static bool work_then_objects(struct rb_thread *th, bool pay, sim_time work, uint64_t objects, double survive,
+                              bool malloced)
+{
+    if (th->core.op_phase == 0 && pay && !rb_cold(th)->alloc_paid) {
+        rb_cold(th)->alloc_paid = true;
+        th_burst(th, work, op_goes_on);
+        return false;
+    }
+    if (!gc_alloc_objects(th, objects, survive, malloced)) return false;
+    rb_cold(th)->alloc_paid = false;
+    return true;
+}
+
 /* An alloc op: its objects' own CPU first (machine.alloc_object each: what
  * the Ruby backend's `N.times { Object.new }` costs, holding the GVL), then
  * the heap's slots.  A syscall's `allocates` have theirs in the method's
@@ -396,14 +412,8 @@ bool gc_alloc_objects(struct rb_thread *th, uint64_t objects, double survive, bo
 bool gc_alloc(struct rb_thread *th, const struct scn_op *op)
 {
     sim_time per = rb_machine_of(th)->alloc_object;
-    if (th->core.op_phase == 0 && per > 0 && !rb_cold(th)->alloc_paid) {
-        rb_cold(th)->alloc_paid = true;
-        th_burst(th, (sim_time)op->u.alloc.objects * per, op_goes_on);
-        return false;
-    }
-    if (!gc_alloc_objects(th, op->u.alloc.objects, op->u.alloc.survive, false)) return false;
-    rb_cold(th)->alloc_paid = false;
-    return true;
+    return work_then_objects(th, per > 0, (sim_time)op->u.alloc.objects * per, op->u.alloc.objects,
+                             op->u.alloc.survive, false);
 }
 
 /* An env_escape op's objects, vm_make_env_each's environment and
@@ -414,12 +424,5 @@ bool gc_alloc(struct rb_thread *th, const struct scn_op *op)
 bool gc_escape(struct rb_thread *th)
 {
     sim_time work = rb_machine_of(th)->env_escape_work;
-    if (th->core.op_phase == 0 && work > 0 && !rb_cold(th)->alloc_paid) {
-        rb_cold(th)->alloc_paid = true;
-        th_burst(th, work, op_goes_on);
-        return false;
-    }
-    if (!gc_alloc_objects(th, CORE_ESCAPE_OBJECTS, 0.0, true)) return false;
-    rb_cold(th)->alloc_paid = false;
-    return true;
+    return work_then_objects(th, work > 0, work, CORE_ESCAPE_OBJECTS, 0.0, true);
 }

@@ -51,7 +51,8 @@ for k in 1 2 3; do
     grep -q "^$k " "$tmp/sw.txt" || fail "no record of kind $k (scripts/bpf/gv_bpf.h)"
 done
 expect_match out '^process [0-9]+: [0-9]+ wake-ups recorded$' "the recorded process"
-expect_match out "^  with two tasks on the queue: [0-9]+, preempting [0-9]+ [(][0-9]+%[)]; EEVDF's rule from the recorded state agrees with [0-9]+ [(][0-9]+%[)]$" "wakes onto the waker's CPU judged"
+# (a busy host may leave no wake with only the two tasks queued: "0 ... (-)")
+expect_match out "^  with two tasks on the queue: [0-9]+, preempting [0-9]+ [(]([0-9]+%|-)[)]; EEVDF's rule from the recorded state agrees with [0-9]+ [(]([0-9]+%|-)[)]$" "wakes onto the waker's CPU judged"
 
 record futex_calls fx '$1 != 10 || NF != 9'
 expect_match out '^  timed    ETIMEDOUT +[1-9]' "the timer thread's timed waits"

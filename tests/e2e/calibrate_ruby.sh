@@ -1,6 +1,6 @@
 #!/bin/sh
 # calibrate_ruby.sh BINARY - `calibrate --only ruby`: the keys of one Ruby
-# (insn_time, the gc_ keys, alloc_object, method_work.*, method_work_after.*) and nothing else, no profile when that Ruby
+# (insn_time, the gc_ keys, alloc_object, env_escape_work, method_work.*, method_work_after.*) and nothing else, no profile when that Ruby
 # cannot run; scripts/profile_sets.sh turns a profile's keys into --set
 # overrides that a run lays over a host's profile.  The Ruby is Debian's
 # `ruby` (a test dependency); without it the real part is skipped.
@@ -69,6 +69,7 @@ expect_has "$tmp/ruby.json" "--only ruby profile" \
     '"name": "ruby_insn_ns", "unit": "ns", "what": ' '"gc_free_body": ' '"key": "gc_free_body"' \
     '"name": "ruby_sweep_body_ns", "unit": "ns", "what": ' '"gc_sweep_per_slot": ' '"gc_mark_base": ' \
     '"gc_mark_per_page": ' '"gc_mark_per_thread": ' '"gc_mark_per_object": ' '"alloc_object": ' '"name": "ruby_alloc_ns", ' '"key": "gc_mark_per_page"' \
+    '"env_escape_work": ' '"name": "ruby_escape_ns", ' '"key": "env_escape_work"' \
     '"name": "ruby_sweep_slot_ns", "unit": "ns", "what": ' '"name": "ruby_mark_page_ns", "unit": "ns", "what": '
 expect_lacks "$tmp/ruby.json" "--only ruby profile" \
     '"context_switch": ' '"wake_idle_core": ' '"cache_probe": ' '"syscalls": ' '"os_scheduler": '
@@ -95,7 +96,7 @@ fi
 #    the ones the partial profile holds
 sets=$(scripts/profile_sets.sh "$tmp/ruby.json")
 checks=$((checks + 1))
-printf '%s\n' "$sets" | grep -qE '^--set machine\.insn_time=[0-9.]+[pnu]?s --set machine\.gc_free_body=[0-9.]+[pnu]?s --set machine\.gc_sweep_per_slot=[0-9.]+[pnu]?s --set machine\.gc_mark_base=[0-9.]+[pnu]?s --set machine\.gc_mark_per_page=[0-9.]+[pnu]?s --set machine\.gc_mark_per_thread=[0-9.]+[pnu]?s --set machine\.gc_mark_per_object=[0-9.]+[pnu]?s --set machine\.alloc_object=[0-9.]+[pnu]?s --set machine\.gc_cold=\[\[[^ ]*\]\] --set machine\.method_work\.stat=[0-9.]+[pnu]?s --set machine\.method_work\.open_devnull=[0-9.]+[pnu]?s --set machine\.method_work\.write_devnull=[0-9.]+[pnu]?s --set machine\.method_work\.close=[0-9.]+[pnu]?s --set machine\.method_work_after\.stat=[0-9.]+[pnu]?s --set machine\.method_work_after\.close=[0-9.]+[pnu]?s( --set machine\.compute_after_idle=[0-9.]+[pnu]?s --set machine\.method_after_idle\.stat=[0-9.]+[pnu]?s --set machine\.method_after_idle\.open_devnull=[0-9.]+[pnu]?s)?$' ||
+printf '%s\n' "$sets" | grep -qE '^--set machine\.insn_time=[0-9.]+[pnu]?s --set machine\.gc_free_body=[0-9.]+[pnu]?s --set machine\.gc_sweep_per_slot=[0-9.]+[pnu]?s --set machine\.gc_mark_base=[0-9.]+[pnu]?s --set machine\.gc_mark_per_page=[0-9.]+[pnu]?s --set machine\.gc_mark_per_thread=[0-9.]+[pnu]?s --set machine\.gc_mark_per_object=[0-9.]+[pnu]?s --set machine\.alloc_object=[0-9.]+[pnu]?s --set machine\.env_escape_work=[0-9.]+[pnu]?s --set machine\.gc_cold=\[\[[^ ]*\]\] --set machine\.method_work\.stat=[0-9.]+[pnu]?s --set machine\.method_work\.open_devnull=[0-9.]+[pnu]?s --set machine\.method_work\.write_devnull=[0-9.]+[pnu]?s --set machine\.method_work\.close=[0-9.]+[pnu]?s --set machine\.method_work_after\.stat=[0-9.]+[pnu]?s --set machine\.method_work_after\.close=[0-9.]+[pnu]?s( --set machine\.compute_after_idle=[0-9.]+[pnu]?s --set machine\.method_after_idle\.stat=[0-9.]+[pnu]?s --set machine\.method_after_idle\.open_devnull=[0-9.]+[pnu]?s)?$' ||
     fail "profile_sets.sh of the --only ruby profile: \"$sets\""
 mw="--set ractors.0.threads.1.program.0.body.1.dur=machine --set ractors.0.threads.1.program.0.body.1.method_work=machine"
 # shellcheck disable=SC2086
