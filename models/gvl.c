@@ -459,8 +459,7 @@ void gvl_acquired(struct rb_thread *th, th_cont k)
  * the same word at 2). */
 static bool cond_relock_owed(const struct rb_thread *th)
 {
-    const struct scn_machine *m = &th->vm->scn->machine;
-    return m->mutex_impl == MUTEX_GLIBC && m->futex_wake_none > 0 && !th->mn;
+    return vm_cond_relock_owed(&th->vm->scn->machine) && !th->mn;  /* (M:N: no native cond_wait) */
 }
 
 static void turn_unlock_owed(struct rb_thread *th)

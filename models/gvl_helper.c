@@ -171,8 +171,7 @@ static void helper_unlock(struct mach_task *t, void *ctx)
     struct gvl_actor helper = { &h->nt, &h->pending_cost, NULL };
     const struct scn_machine *m = &h->vm->scn->machine;
     bool woke = gvl_handoff_unlock(r, helper);
-    if (h->relocked && !woke && m->mutex_impl == MUTEX_GLIBC && m->futex_wake_none > 0)
-        h->pending_cost += m->futex_wake_none;
+    if (h->relocked && !woke && vm_cond_relock_owed(m)) h->pending_cost += m->futex_wake_none;
     h->relocked = false;
     vm_pay(h->vm, t, &h->pending_cost, helper_sleep, h);
 }

@@ -507,6 +507,16 @@ static inline void vm_hold_through_wake(struct nlock *l, struct gvl_actor by, in
     by.th->holds_sched_lock = true;
 }
 
+/* Whether the unlock after a pthread_cond_wait owes a FUTEX_WAKE: glibc's
+ * wait takes the mutex back with the futex word at 2 (lll_cond_lock), after
+ * a signal or a timeout alike, so that its next unlock makes the system
+ * call whether anyone sleeps on the lock or not (models/gvl.c, "the unlock
+ * after a cond_wait"); charged as futex_wake_none when the profile has it. */
+static inline bool vm_cond_relock_owed(const struct scn_machine *m)
+{
+    return m->mutex_impl == MUTEX_GLIBC && m->futex_wake_none > 0;
+}
+
 /* `who` unlocks l (nlock_unlock: nothing if it does not hold it); the
  * FUTEX_WAKE of the first sleeper, if one was woken, is added to *cost,
  * the CPU its waker `by` owes.  Returns whether it woke one. */
