@@ -81,8 +81,9 @@
  *   unlocks: one more voluntary switch and a futex wait and wake per wake,
  *   as gvl->lock's signals give above.  (perf on Ruby 3.1.2, queue_pingpong
  *   on one CPU: 96 ppoll sleeps of the main thread, 95 sleeps on its
- *   interrupt_lock.)  The waker holds it for what it owes when it wakes
- *   (the wake and the lock itself), counted from the wake.
+ *   interrupt_lock.)  The waker holds it until it has paid what it owes
+ *   there (the wake and the lock itself) on its own CPU, which a woken
+ *   thread that preempts it delays until it runs again.
  * There is no timeslice timer thread and no global running_threads list.
  * What a VM barrier waits for is kept all the same: 3.1's rb_vm_barrier
  * waits for every Ractor that is not blocking (rb_ractor_blocking_threads_inc
@@ -448,9 +449,24 @@ static void intr_section_end(void *obj, uint64_t arg)
     vml_mutex_unlock(waker, intr_lock(&waker->vm->threads[arg]));
 }
 
+void gvl32_section_end(struct rb_thread *th)
+{
+    int held = rb_cold(th)->intr_held;
+    if (!held) return;
+    rb_cold(th)->intr_held = 0;
+    intr_section_end(th, (uint64_t)(held - 1));
+}
+
 /* rb_threadptr_interrupt_common: the unblock function (ubf_ppoll_sleep,
  * ubf_sigwait, ubf_pthread_cond_signal) wakes th under its
- * interrupt_lock, not under gvl->lock */
+ * interrupt_lock, not under gvl->lock.  The unlock comes once the waker
+ * has paid what it owes there (the lock and the wake) on its own CPU: a
+ * woken thread that preempts it (one CPU, or a wake packed onto its core)
+ * returns from its sleep, finds the lock still held and sleeps on it until
+ * the waker runs again (perf of Debian's Ruby 3.1.2 and of the executor,
+ * queue_pingpong on one CPU of the AMD EPYC guest, 2026-12-07: every sleep
+ * of the main thread in ppoll followed by a sleep on a mutex; docs/
+ * validate.md, "The interrupt_lock held through a preemption"). */
 void gvl32_ready(struct rb_thread *waker, struct gvl_actor by, struct rb_thread *th)
 {
     /* not asleep in the native sleep yet (paying its way there, or waiting
@@ -463,7 +479,14 @@ void gvl32_ready(struct rb_thread *waker, struct gvl_actor by, struct rb_thread 
      * ubf_sigwait -> rb_thread_wakeup_timer_thread_fd), which costs the
      * waker ppoll_wake_extra beyond the futex wake it replaces */
     if (gvl_signal(th, by) && rb_cold(th)->park_ppoll && by.cost) *by.cost += rb_machine_of(th)->ppoll_wake_extra;
-    if (section) sim_after(th->vm->eng, waker->pending_cost, intr_section_end, waker, (uint64_t)th->core.id);
+    if (!section) return;
+    if (waker->pending_cost > 0 && !rb_cold(waker)->intr_held && !waker->holds_sched_lock) {
+        /* held until th_burst has paid it (models/gvl.c gvl_section_end) */
+        rb_cold(waker)->intr_held = th->core.id + 1;
+        waker->holds_sched_lock = true;
+        return;
+    }
+    sim_after(th->vm->eng, waker->pending_cost, intr_section_end, waker, (uint64_t)th->core.id);
 }
 
 /* ---- gvl_yield ----------------------------------------------------------------- */

@@ -115,8 +115,9 @@ struct rb_thread {
      * that mutex's or condvar's wakes end it (read by every kernel wake) */
     bool vml_asleep;
     /* it holds its Ractor's sched->lock_ (or the global sched lock)
-     * through a wake it made onto its own core: it lets go once
-     * pending_cost is paid (th_burst; models/gvl.c gvl_section_end) */
+     * through a wake it made onto its own core, or (barging) the
+     * interrupt_lock of a thread it woke from a native sleep: it lets go
+     * once pending_cost is paid (th_burst; models/gvl.c gvl_section_end) */
     bool holds_sched_lock;
     bool redo_op;                /* re-run th->op (a pop retried after a wake) */
     /* registered on its condvar in thread_sched_wait_running_turn but not
@@ -163,6 +164,9 @@ struct rb_thread_cold {
     th_cont release_k;           /* barging: once a release's gvl->lock section is over */
     bool park_yield;             /* barging: the native sleep's THREAD_BLOCKING_YIELD yields */
     bool park_ppoll;             /* barging: the native sleep is ppoll on an eventfd */
+    /* barging: the id + 1 of the thread whose th->interrupt_lock it holds
+     * through the wake it made there (gvl32_ready), 0 if none */
+    int intr_held;
     struct vml_cond gvlq;        /* barging: its native thread's cond.gvlq */
     th_cont sleep_k;             /* after a Kernel#sleep (a sleep op, a generator's wait) */
     /* asleep on its Ractor's sched->lock_, held by a hand-off (gvl.c):

@@ -413,6 +413,37 @@ static void test_barging_ppoll_wake(void)
     }
 }
 
+/* barging on one core under a fair class: a popper whose wake preempts
+ * the pusher runs while the pusher's interrupt_lock section is still
+ * open - the section ends when the pusher has paid its wake, which it can
+ * only do once it runs again - so the popper finds the lock held however
+ * long its way back: a 10 us ppoll_return against a 5 us wake makes as
+ * many sleeps on it as no ppoll_return at all (half the pushes here: the
+ * others find the popper asleep with no lag, which does not preempt).
+ * Under FIFO no wake preempts, and the section is over when the popper
+ * asks.  (Debian's Ruby 3.1.2 and the executor on one CPU: a sleep on a
+ * mutex after every sleep in ppoll, docs/validate.md.) */
+static void test_barging_interrupt_lock_preempted(void)
+{
+    uint64_t waits[3];
+    const char *sched[3] = { "machine.os_scheduler=eevdf_delay_dequeue", "machine.os_scheduler=eevdf_delay_dequeue",
+                             "machine.os_scheduler=fifo" };
+    const char *back[3] = { "machine.ppoll_return=10us", "machine.ppoll_return=0s", "machine.ppoll_return=0s" };
+    for (int i = 0; i < 3; i++) {
+        struct run r;
+        RUN_SETS(LANG "timed_pop.json", &r, "runtime.gvl_policy=barging", "machine.cores=1", sched[i],
+                 "machine.futex_wake=5us", back[i]);
+        ASSERT_EQ(r.rc, GV_OK);
+        ASSERT_EQ(r.m.ops, 100);
+        ASSERT(r.m.vol_switches >= r.m.intr_lock_waits);
+        waits[i] = r.m.intr_lock_waits;
+        run_free(&r);
+    }
+    ASSERT(waits[0] >= 40);
+    ASSERT_EQ(waits[0], waits[1]);
+    ASSERT_EQ(waits[2], 0);
+}
+
 /* A syscall's method_work: CPU its Ruby method uses holding the GVL before
  * the call.  One thread: exactly 100 x 4 us more running time, the same
  * blocking time.  Two threads on two cores: the work of one waits for the
@@ -808,6 +839,7 @@ int main(void)
     RUN(test_barging_gvl_lock);
     RUN(test_barging_interrupt_lock);
     RUN(test_barging_ppoll_wake);
+    RUN(test_barging_interrupt_lock_preempted);
     RUN(test_gc_op);
     RUN(test_syscall_method_work);
     RUN(test_syscall_method_work_after);
