@@ -356,7 +356,7 @@ void gvl_handoff_lock(struct rb_ractor *r)
 void gvl_section_end(struct rb_thread *th)
 {
     th->holds_sched_lock = false;
-    if (th->vm->policy->barging) gvl32_section_end(th);  /* a woken thread's interrupt_lock */
+    if (th->intr_hold) gvl32_section_end(th);  /* (barging) a woken thread's interrupt_lock */
     sched_lock_unlock(rb_ractor_of(th), th, gvl_self(th));  /* (nothing if a tick took it over) */
     timer_section_end(th);  /* the global sched lock, if its write held it */
 }

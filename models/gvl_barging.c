@@ -451,10 +451,8 @@ static void intr_section_end(void *obj, uint64_t arg)
 
 void gvl32_section_end(struct rb_thread *th)
 {
-    int held = rb_cold(th)->intr_held;
-    if (!held) return;
-    rb_cold(th)->intr_held = 0;
-    intr_section_end(th, (uint64_t)(held - 1));
+    th->intr_hold = false;
+    intr_section_end(th, (uint64_t)rb_cold(th)->intr_held);
 }
 
 /* rb_threadptr_interrupt_common: the unblock function (ubf_ppoll_sleep,
@@ -480,9 +478,10 @@ void gvl32_ready(struct rb_thread *waker, struct gvl_actor by, struct rb_thread 
      * waker ppoll_wake_extra beyond the futex wake it replaces */
     if (gvl_signal(th, by) && rb_cold(th)->park_ppoll && by.cost) *by.cost += rb_machine_of(th)->ppoll_wake_extra;
     if (!section) return;
-    if (waker->pending_cost > 0 && !rb_cold(waker)->intr_held && !waker->holds_sched_lock) {
+    if (waker->pending_cost > 0 && !waker->holds_sched_lock) {
         /* held until th_burst has paid it (models/gvl.c gvl_section_end) */
-        rb_cold(waker)->intr_held = th->core.id + 1;
+        rb_cold(waker)->intr_held = th->core.id;
+        waker->intr_hold = true;
         waker->holds_sched_lock = true;
         return;
     }

@@ -26,8 +26,8 @@ void gvl32_park(struct rb_thread *th, th_cont k);
  * `waker`, or NULL when no Ruby thread wakes it) */
 void gvl32_ready(struct rb_thread *waker, struct gvl_actor by, struct rb_thread *th);
 /* The end of the section in which th, having woken a parked thread,
- * still holds that thread's interrupt_lock (gvl32_ready): called once th
- * has paid the CPU it owed (models/gvl.c gvl_section_end). */
+ * still holds that thread's interrupt_lock (gvl32_ready; th->intr_hold):
+ * called once th has paid the CPU it owed (models/gvl.c gvl_section_end). */
 void gvl32_section_end(struct rb_thread *th);
 /* thread_sched_yield */
 void gvl32_yield(struct rb_thread *th, th_cont k);

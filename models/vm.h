@@ -143,6 +143,10 @@ struct rb_thread {
      * sched->lock_ re-taken by glibc with the word at 2, not after a sleep
      * on it: its next unlock owes a FUTEX_WAKE (models/gvl.c turn_check) */
     bool turn_relocked : 1;
+    /* barging: it holds the interrupt_lock of a thread it woke from a
+     * native sleep, until pending_cost is paid (holds_sched_lock is set
+     * too; the thread is rb_cold's intr_held; models/gvl_barging.c) */
+    bool intr_hold : 1;
 
     /* th_burst's burst after the sched lock section it pays first (not in
      * the cold part: in a run of many threads one in a dozen does that) */
@@ -164,8 +168,8 @@ struct rb_thread_cold {
     th_cont release_k;           /* barging: once a release's gvl->lock section is over */
     bool park_yield;             /* barging: the native sleep's THREAD_BLOCKING_YIELD yields */
     bool park_ppoll;             /* barging: the native sleep is ppoll on an eventfd */
-    /* barging: the id + 1 of the thread whose th->interrupt_lock it holds
-     * through the wake it made there (gvl32_ready), 0 if none */
+    /* barging: the id of the thread whose th->interrupt_lock it holds
+     * through the wake it made there (gvl32_ready; while intr_hold) */
     int intr_held;
     struct vml_cond gvlq;        /* barging: its native thread's cond.gvlq */
     th_cont sleep_k;             /* after a Kernel#sleep (a sleep op, a generator's wait) */
