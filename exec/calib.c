@@ -96,6 +96,13 @@ static const struct calib_desc descs[CALIB_COUNT] = {
     [CALIB_WAKE_WAKING] = { "wake_waking_ns", "ns",
                             "the waker's CPU time in a FUTEX_WAKE onto the CPU a wake of another sleeper is "
                             "waking up (0 .. that wake's latency after it)" },
+    [CALIB_WAKE_PREHALT_WINDOW] = { "wake_prehalt_window_ns", "ns",
+                                    "from a sleeper's FUTEX_WAIT call on the idle second CPU, the time within which "
+                                    "most wakes cost their waker no IPI (its vCPU not yet halted)" },
+    [CALIB_WAKE_PREHALT_SHARE] = { "wake_prehalt_share", "",
+                                   "of the wakes made 1 us .. that window after the call, the share that cost no IPI" },
+    [CALIB_WAKE_PREHALT_RETURN] = { "wake_prehalt_return_ns", "ns",
+                                    "for those wakes, from the sleeper's call to its return" },
     [CALIB_WAKE_IPI_AFTER_IDLE_10US] = { "wake_ipi_after_idle_10us_ns", "ns",
                                          "the waker's CPU time in that FUTEX_WAKE, the other CPU idle for 10 us" },
     [CALIB_WAKE_IPI_AFTER_IDLE_30US] = { "wake_ipi_after_idle_30us_ns", "ns", "the same, idle for 30 us" },

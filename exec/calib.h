@@ -87,6 +87,10 @@ enum calib_id {
     CALIB_WAKE_IPI_AFTER_IDLE_30MS,  /* ... 30 ms */
     CALIB_WAKE_WAKING,         /* the waker's CPU ns in a FUTEX_WAKE onto a CPU whose wake-up for another
                                 * sleeper is under way (calib_wake.c) */
+    CALIB_WAKE_PREHALT_WINDOW, /* ns from a sleeper's FUTEX_WAIT call within which most wakes onto its
+                                * idle CPU cost no IPI: its vCPU not yet halted (calib_wake.c) */
+    CALIB_WAKE_PREHALT_SHARE,  /* of the wakes within it, the share that did */
+    CALIB_WAKE_PREHALT_RETURN, /* ns from the sleeper's call to its return, for those wakes */
     CALIB_TIMER_LATE_100US,    /* ns from a 100 us timed futex wait's deadline to its return, busy CPU */
     CALIB_TIMER_LATE_300US,    /* ... a 300 us wait */
     CALIB_TIMER_LATE_1MS,      /* ... a 1 ms wait */
@@ -260,6 +264,16 @@ struct calib_waking {
 /* The quantiles of n costs (ns, any order; n > 0) into out: GV_EINVAL if
  * n <= 0, GV_ENOMEM, or GV_OK. */
 int calib_waking_summarise(const double *ns, int n, struct calib_waking *out);
+/* One pass of CALIB_WAKE_PREHALT_* (calib_wake.c): from the share of wakes
+ * without the IPI at each delay ((i + 1) us after the sleeper's call, i <
+ * ndelays) and the returns (ns, call to return) of those wakes with their
+ * delays' indices, *window (ns: where the share falls below one half for
+ * good, interpolated after the last delay at which it is one half or more;
+ * 0 if at none, ndelays us if at the last), *in_share (the mean share of
+ * the delays below it) and *ret (the median return of the wakes at delays
+ * below it; -1: none). */
+void calib_prehalt_pass(const double *share, int ndelays, const double *returns, const int *delay_of, int nret,
+                        double *window, double *in_share, double *ret);
 
 struct calib_result {
     struct calib_stat m[CALIB_COUNT];

@@ -638,6 +638,26 @@ static void waking_keys(struct calib_profile *p, const struct calib_result *r)
              w->cost_ns[w->n - 1], r->m[CALIB_WAKE_WAKING].median);
 }
 
+/* wake_prehalt_window, _share, _return (calib_wake.c): the passes'
+ * medians, written only where a window was found (its median above 0) and
+ * wakes within it returned; otherwise absent (every wake onto an idle core
+ * is then an IPI's, as before the keys). */
+static void prehalt_keys(struct calib_profile *p, const struct calib_result *r)
+{
+    const struct calib_stat *w = M(r, CALIB_WAKE_PREHALT_WINDOW), *s = M(r, CALIB_WAKE_PREHALT_SHARE),
+                            *t = M(r, CALIB_WAKE_PREHALT_RETURN);
+    if (!w || !s || !t || w->median <= 0) return;
+    add_dur(p, "wake_prehalt_window", w->median, true, "%s %.4g ns (q1 %.4g, q3 %.4g; %s)",
+            mname(CALIB_WAKE_PREHALT_WINDOW), w->median, w->q1, w->q3, r->m[CALIB_WAKE_PREHALT_WINDOW].note);
+    struct calib_key *k = add(p, "wake_prehalt_share", CK_NUM);
+    k->num = floor(s->median * 100 + 0.5) / 100;
+    k->measured = true;
+    snprintf(k->how, sizeof k->how, "%s %.3g (q1 %.3g, q3 %.3g)", mname(CALIB_WAKE_PREHALT_SHARE), s->median,
+             s->q1, s->q3);
+    add_dur(p, "wake_prehalt_return", t->median, true, "%s %.4g ns (q1 %.4g, q3 %.4g)",
+            mname(CALIB_WAKE_PREHALT_RETURN), t->median, t->q1, t->q3);
+}
+
 /* futex_wait_window and futex_wake_race (calib_race.c): the window's and
  * the wake's quantiles, equally likely; not measured (one CPU): not
  * written (the window is then futex_wake_none's, and so is the wake). */
@@ -690,6 +710,7 @@ void calib_map(const struct calib_result *r, const struct calib_host *h, struct 
         dur_or_default(p, "wake_ipi", r, CALIB_FUTEX_WAKE_REMOTE, CALIB_FUTEX_WAKE, NONE);
     ipi_curve(p, r);
     waking_keys(p, r);
+    prehalt_keys(p, r);
     dur_minus_key(p, "futex_wake_chain", r, CALIB_HANDOFF_SAME, "context_switch", mname(CALIB_HANDOFF_SAME));
     dur_or_default(p, "ppoll_wake_extra", r, CALIB_EVENTFD_WAKE_EXTRA, NONE, NONE);
     enum calib_id px = M(r, CALIB_HANDOFF_PPOLL_EXTRA) ? CALIB_EVENTFD_WAKE_EXTRA : CALIB_HANDOFF_PPOLL_EXTRA;

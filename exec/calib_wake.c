@@ -62,6 +62,8 @@ struct sleeper {
     atomic_int quit;
     atomic_int spin;       /* the busy-CPU spinner runs while set */
     long long t1;          /* when the sleeper last ran after a wake */
+    atomic_llong t0;       /* when it last called FUTEX_WAIT (calib_now_ns) */
+    atomic_llong pre_spin; /* ns it spins before each FUTEX_WAIT (0: none) */
     long long cpu_wait;    /* its CPU time in that FUTEX_WAIT (the way in, the way out) */
     const struct calib_ctx *c; /* the CPU-time clock's cost (calib_cpu_interval) */
 };
@@ -81,7 +83,10 @@ static void *sleeper_thread(void *arg)
 {
     struct sleeper *s = arg;
     for (int n = 1;; n++) {
+        long long ps = atomic_load(&s->pre_spin);
+        if (ps > 0) calib_spin_ns(ps);
         long long c0 = calib_thread_cpu_ns();
+        atomic_store(&s->t0, calib_now_ns());
         calib_futex_wait(&s->word, 0);
         if (atomic_load(&s->quit)) return NULL;
         s->t1 = calib_now_ns();  /* before the CPU clock's own system call */
@@ -376,6 +381,149 @@ static void bench_wake_waking(struct calib_ctx *c, struct sleeper *first)
     calib_done(c, CALIB_WAKE_WAKING);
 }
 
+/* ---- a wake before the sleeper's vCPU halted (CALIB_WAKE_PREHALT_*) -------
+ * On the 2-vCPU Intel Xeon guest of Linux 6.18.44-fc-v1300 (2026-12-08) a
+ * FUTEX_WAKE made 1-6 us after the sleeper on the other, idle vCPU called
+ * FUTEX_WAIT cost its waker 0.7 us in 68-98% of the wakes, and the sleeper
+ * was back 16-18 us after its call; from 9 us on nearly every one cost
+ * 9-10 us (the IPI to a halted vCPU, a VM exit) and took 25 us
+ * (scripts/wake_after_sleep.c): the sleeper's way into its wait and the
+ * vCPU's into halt take several microseconds there, and a wake within
+ * them needs no IPI.  A GVL hand-off on two CPUs often wakes a thread that
+ * went to sleep a moment before: in the pthread executor's and Ruby
+ * 3.1.2's 2-thread mtime loops there a wake that woke someone cost its
+ * waker a mean 4.2 and 3.7 us (docs/validate.md, "A wake before the vCPU
+ * halts").  Here: the waker, spinning on the first CPU, wakes the sleeper
+ * 1, 2, .. 12 us after its FUTEX_WAIT call (blocks of PREHALT_LEAD
+ * unrecorded and PREHALT_PER_BLOCK recorded wakes per delay, so that each
+ * delay meets the sleeper's recent short sleeps); a wake is one without
+ * the IPI when it cost the waker less than halfway from futex_wake_ns to
+ * wake_ipi_after_idle_10us_ns.  The sleeper spins PREHALT_RUN before each
+ * wait, as a thread that ran before it slept (a hand-off's successor):
+ * right after a vCPU's long idle the first microseconds behave otherwise,
+ * and PREHALT_WARM passes go unrecorded (on that guest, after the longer
+ * idle times above, the first two passes found no such wake at all).
+ * Each pass gives the window (where that share falls below one half for
+ * good, interpolated between the delays around it; 0 if it is below at
+ * every delay), the share over the delays below it, and the median return
+ * (call to return) of those wakes; the measurements
+ * are the passes' medians.  Where the IPI costs less than three plain
+ * FUTEX_WAKEs nothing tells the two kinds apart: skipped (no key). */
+#define PREHALT_DELAYS 12
+#define PREHALT_LEAD 3
+#define PREHALT_PER_BLOCK 20
+#define PREHALT_RUN 20000
+#define PREHALT_WARM 2
+
+/* Wake s delay_ns after its FUTEX_WAIT call: *cost the waker's CPU in the
+ * FUTEX_WAKE, *back the sleeper's call to its return; 0 if it was not
+ * asleep in the kernel. */
+static int wake_into_wait(struct sleeper *s, long long delay_ns, long long *cost, long long *back)
+{
+    int n = atomic_load(&s->ack) + 1;
+    long long prev = s->t1, t0;
+    while ((t0 = atomic_load(&s->t0)) <= prev) {
+    }
+    while (calib_now_ns() < t0 + delay_ns) {
+    }
+    long long c0 = calib_thread_cpu_ns();
+    atomic_store(&s->word, 1);
+    int woken = calib_futex_wake(&s->word, 1);
+    *cost = calib_cpu_interval(s->c, c0, calib_thread_cpu_ns());
+    while (atomic_load(&s->ack) != n) {
+    }
+    *back = s->t1 - t0;
+    return woken == 1;
+}
+
+/* One pass's window (ns; 0: none), share and return (-1: no wake without
+ * the IPI below the window) from the share of such wakes at each delay
+ * ((i + 1) us) and their returns. */
+void calib_prehalt_pass(const double *share, int ndelays, const double *returns, const int *delay_of, int nret,
+                        double *window, double *in_share, double *ret)
+{
+    *window = 0;
+    *in_share = 0;
+    *ret = -1;
+    int i = ndelays;  /* one past the last delay whose share is one half or more */
+    while (i > 0 && share[i - 1] < 0.5) i--;
+    if (i == 0) return;
+    double sum = 0;
+    for (int j = 0; j < i; j++) sum += share[j];
+    *in_share = sum / i;
+    if (i == ndelays) {
+        *window = 1000.0 * ndelays;
+    } else {  /* between i us (share >= 1/2) and i + 1 us (below) */
+        *window = 1000.0 * (i + (share[i - 1] - 0.5) / (share[i - 1] - share[i]));
+    }
+    double v[PREHALT_DELAYS * PREHALT_PER_BLOCK];
+    int n = 0;
+    for (int k = 0; k < nret && n < (int)(sizeof v / sizeof v[0]); k++)
+        if (1000.0 * (delay_of[k] + 1) <= *window) v[n++] = returns[k];
+    double q1, q3;
+    if (n > 0 && calib_summarise(v, n, ret, &q1, &q3) != GV_OK) *ret = -1;
+}
+
+static void bench_wake_prehalt(struct calib_ctx *c, struct sleeper *s)
+{
+    static const enum calib_id ids[] = { CALIB_WAKE_PREHALT_WINDOW, CALIB_WAKE_PREHALT_SHARE,
+                                         CALIB_WAKE_PREHALT_RETURN };
+    const int nids = (int)(sizeof ids / sizeof ids[0]);
+    const struct calib_stat *fw = &c->r->m[CALIB_FUTEX_WAKE], *ipi = &c->r->m[CALIB_WAKE_IPI_AFTER_IDLE_10US];
+    if (!fw->measured || !ipi->measured || ipi->median < 3 * fw->median) {
+        calib_skip_ids(c, ids, nids,
+                       "a wake onto a halted CPU costs its waker less than three of futex_wake_ns: no IPI to tell apart");
+        return;
+    }
+    double cheap_below = (fw->median + ipi->median) / 2;
+    struct calib_series win = { 0 }, shr = { 0 }, ret = { 0 };
+    atomic_store(&s->pre_spin, PREHALT_RUN);
+    int passes = c->o->quick ? 3 : 8;
+    for (int pass = -PREHALT_WARM; pass < passes; pass++) {
+        double share[PREHALT_DELAYS], returns[PREHALT_DELAYS * PREHALT_PER_BLOCK];
+        int delay_of[PREHALT_DELAYS * PREHALT_PER_BLOCK], nret = 0;
+        for (int d = 0; d < PREHALT_DELAYS; d++) {
+            int n = 0, cheap = 0;
+            for (int k = 0; k < PREHALT_LEAD + PREHALT_PER_BLOCK; k++) {
+                long long cost, back;
+                if (!wake_into_wait(s, 1000LL * (d + 1), &cost, &back) || k < PREHALT_LEAD) continue;
+                n++;
+                if ((double)cost < cheap_below) {
+                    cheap++;
+                    returns[nret] = (double)back;
+                    delay_of[nret++] = d;
+                }
+            }
+            share[d] = n > 0 ? (double)cheap / n : 0;
+        }
+        double w, sh, r;
+        calib_prehalt_pass(share, PREHALT_DELAYS, returns, delay_of, nret, &w, &sh, &r);
+        if (pass < 0) continue;
+        calib_series_add(&win, w);
+        calib_series_add(&shr, sh);
+        if (r >= 0) calib_series_add(&ret, r);
+    }
+    atomic_store(&s->pre_spin, 0);
+    if (win.oom || shr.oom || ret.oom) {
+        calib_skip_ids(c, ids, nids, "out of memory");
+    } else {
+        calib_series_stat(&win, &c->r->m[CALIB_WAKE_PREHALT_WINDOW]);
+        calib_series_stat(&shr, &c->r->m[CALIB_WAKE_PREHALT_SHARE]);
+        calib_series_stat(&ret, &c->r->m[CALIB_WAKE_PREHALT_RETURN]);
+        if (ret.n == 0) calib_skip(&c->r->m[CALIB_WAKE_PREHALT_RETURN], "no wake without the IPI");
+        for (int i = 0; i < nids; i++) {
+            struct calib_stat *st = &c->r->m[ids[i]];
+            if (st->measured)
+                snprintf(st->note, sizeof st->note, "%d passes of %d wakes 1..%d us after the call; no IPI: under %.4g ns",
+                         passes, PREHALT_DELAYS * PREHALT_PER_BLOCK, PREHALT_DELAYS, cheap_below);
+            calib_done(c, ids[i]);
+        }
+    }
+    calib_series_free(&win);
+    calib_series_free(&shr);
+    calib_series_free(&ret);
+}
+
 static void bench_wake_after_idle(struct calib_ctx *c)
 {
     enum calib_id ids[CALIB_IDLE_LEVELS], ipi_ids[CALIB_IDLE_LEVELS];
@@ -383,8 +531,10 @@ static void bench_wake_after_idle(struct calib_ctx *c)
         ids[i] = (enum calib_id)(CALIB_WAKE_AFTER_IDLE_10US + i);
         ipi_ids[i] = (enum calib_id)(CALIB_WAKE_IPI_AFTER_IDLE_10US + i);
     }
-    /* measured in the 10 us idle time's wakes */
-    static const enum calib_id w10_ids[] = { CALIB_WAKE_IDLE_CPU, CALIB_STAT_AFTER_WAKE, CALIB_WAKE_WAKING };
+    /* measured in the 10 us idle time's wakes, or with its sleeper after them */
+    static const enum calib_id w10_ids[] = { CALIB_WAKE_IDLE_CPU, CALIB_STAT_AFTER_WAKE, CALIB_WAKE_WAKING,
+                                             CALIB_WAKE_PREHALT_WINDOW, CALIB_WAKE_PREHALT_SHARE,
+                                             CALIB_WAKE_PREHALT_RETURN };
     const int nw10 = (int)(sizeof w10_ids / sizeof w10_ids[0]);
     if (c->cpu1 < 0) {
         calib_skip_ids(c, ids, CALIB_IDLE_LEVELS, "needs two CPUs");
@@ -433,6 +583,7 @@ static void bench_wake_after_idle(struct calib_ctx *c)
     calib_kinds_end(&kinds, c);
     calib_kinds_end(&ipi, c);
     bench_wake_waking(c, &s);
+    bench_wake_prehalt(c, &s);
     stop_sleeper(&s, ts);
     struct calib_stat *sc = &c->r->m[CALIB_WAKE_IDLE_CPU];
     const struct calib_stat *w10 = &c->r->m[CALIB_WAKE_AFTER_IDLE_10US];

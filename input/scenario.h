@@ -81,6 +81,11 @@ struct scn_machine {
                                 * it has been idle (sim/machine.h) */
     struct scn_durs wake_waking; /* "wake_waking": the waker's CPU time instead when that core is
                                 * still waking up for another wake, equally likely values (n 0: none) */
+    sim_time wake_prehalt_window; /* "wake_prehalt_window": a wake onto a core idle for less than this
+                                * (its vCPU not yet halted) may be a pre-halt one (0: none) */
+    double wake_prehalt_share; /* "wake_prehalt_share": the share of such wakes that are */
+    sim_time wake_prehalt_return; /* "wake_prehalt_return": a pre-halt wake's wakee runs this long
+                                * after its core went idle (at once if that is past) */
     sim_time futex_wake_chain; /* "futex_wake_chain": the waker's CPU time in FUTEX_WAKE in a hand-off
                                 * chain on its core (MACH_WAKE_CHAIN); 0: futex_wake */
     sim_time ppoll_wake_extra; /* "ppoll_wake_extra": the waker's extra CPU time when it wakes a ppoll

@@ -127,6 +127,11 @@ static const struct sch_key machine_keys[] = {
       .off = offsetof(struct scn_machine, wake_ipi_extra) },
     { .name = "wake_waking", .kind = SCH_DURS, .max = SIM_S, .dmax = GV_CURVE_MAX,
       .off = offsetof(struct scn_machine, wake_waking) },
+    /* a wake before an idle vCPU halted (sim/machine.c, prehalt_wake) */
+    M_DUR("wake_prehalt_window", "0ns", wake_prehalt_window),
+    { .name = "wake_prehalt_share", .kind = SCH_NUMBER, .flags = SCH_ZERO_OK, .def = "1", .dmax = 1.0,
+      .off = offsetof(struct scn_machine, wake_prehalt_share) },
+    M_DUR("wake_prehalt_return", "0ns", wake_prehalt_return),
     M_DUR("futex_wake_chain", "0ns", futex_wake_chain),
     M_DUR("ppoll_wake_extra", "0ns", ppoll_wake_extra),
     M_DUR("ppoll_return", "0ns", ppoll_return),

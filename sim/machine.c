@@ -207,6 +207,8 @@ int mach_init(struct machine *m, struct sim_engine *eng, const struct mach_param
     m->sis_util = (p->sched == MACH_SCHED_EEVDF || p->sched == MACH_SCHED_EEVDF_DELAY) && p->cores > 1;
     if (p->wake_pack > 0 && p->wake_pack < 1)  /* 2^64 x p, exact enough for a share */
         m->pack_below = (uint64_t)(p->wake_pack * 18446744073709551616.0);
+    if (p->wake_prehalt_share > 0 && p->wake_prehalt_share < 1)
+        m->prehalt_below = (uint64_t)(p->wake_prehalt_share * 18446744073709551616.0);
     return GV_OK;
 }
 
@@ -1112,6 +1114,31 @@ static __attribute__((noinline)) sim_time idle_extra_at(const struct machine *m,
     return gv_curve_at(&m->idle_extra, mach_now_of(m) - c->idle_at);
 }
 
+/* A wake onto idle core c, made by a running waker on another core, before
+ * c's vCPU halted: c went idle less than wake_prehalt_window ago and (a
+ * share wake_prehalt_share of such wakes; a draw below 1) the wakee is
+ * still on its way into its FUTEX_WAIT there.  The waker sends no IPI (it
+ * pays futex_wake alone: mach_wake_prehalt, models/vm.h vm_wake_cost), and
+ * the wakee, back out of its wait, runs wake_prehalt_return after c went
+ * idle - whenever the wake came - instead of wake_idle_core after the
+ * wake.  On the 2-vCPU Intel Xeon guest of Linux 6.18.44-fc-v1300
+ * (2026-12-08; scripts/wake_after_sleep.c) a wake 1-6 us after the
+ * sleeper's FUTEX_WAIT cost its waker 0.7 us in 68-98% of the wakes, and
+ * the sleeper was back 16-18 us after its call; from 9 us on nearly every
+ * wake cost 9-10 us (the IPI to a halted vCPU) and took 25 us.  In the
+ * pthread executor's and Debian Ruby 3.1.2's 2-thread mtime loops there a
+ * wake that woke someone cost its waker a mean 4.2 and 3.7 us: most of the
+ * hand-offs came before the halt (docs/validate.md, "A wake before the
+ * vCPU halts").  *lat gets the latency; false: an ordinary idle wake. */
+static __attribute__((noinline)) bool prehalt_wake(struct machine *m, const struct mach_core *c, sim_time *lat)
+{
+    sim_time idle = mach_now_of(m) - c->idle_at;
+    if (idle >= m->p.wake_prehalt_window || m->p.wake_prehalt_share <= 0) return false;
+    if (m->prehalt_below > 0 && rng_next(&m->rng) >= m->prehalt_below) return false;
+    *lat = m->p.wake_prehalt_return > idle ? m->p.wake_prehalt_return - idle : 0;
+    return true;
+}
+
 /* (Inline, the curve out of line: about every other wake is one.) */
 static inline sim_time idle_wake_latency(struct machine *m, const struct mach_core *c)
 {
@@ -1271,6 +1298,8 @@ static inline __attribute__((always_inline)) int place(struct machine *m, struct
          * no IPI, and the machine's timer_wake (charged by the model)
          * holds the expiry's latency (mach_wake_timer) */
         sim_time lat = own_timer && target == t->last_core ? 0 : idle_wake_latency(m, &m->cores[target]);
+        if (m->p.wake_prehalt_window > 0 && wcore >= 0 && !(own_timer && target == t->last_core))
+            m->last_prehalt = prehalt_wake(m, &m->cores[target], &lat);
         /* of a running waker's wake, what the guest charges the wakee: its
          * FUTEX_WAIT's way in and out around the halted vCPU (calibrate's
          * wake_idle_cpu_ns: 9-13 us of a 24-30 us wake on an AMD EPYC guest,
@@ -1539,6 +1568,7 @@ int mach_wake(struct machine *m, struct mach_task *t, const struct mach_task *wa
 {
     m->last_ipi_extra = 0;
     m->last_waking_cost = -1;
+    m->last_prehalt = false;
     if (t->state != MT_BLOCKED) return 0;
     int kind = place(m, t, waker, false);
     /* A hand-off chain on one core: the sleeper's FUTEX_WAIT (its way back

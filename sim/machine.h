@@ -38,6 +38,11 @@
  *   must run again): wake_idle_extra adds y(idle time), a curve of
  *   measured points (common/curve.h), to the drawn wake_idle_core, not
  *   itself jittered;
+ *   a running waker's wake onto a remote core idle for less than
+ *   wake_prehalt_window (its vCPU not yet halted; in a share
+ *   wake_prehalt_share of such wakes) runs the wakee wake_prehalt_return
+ *   after the core went idle instead, and its waker sends no IPI
+ *   (mach_wake_prehalt);
  * - a core whose task blocks or exits switches to its run-queue head, or
  *   pulls the head of the longest other run queue (idle balance), or idles;
  * - a core with waiting tasks preempts its task after os_timeslice: an
@@ -245,6 +250,11 @@ struct mach_params {
                                   * for another task is under way (CORE_WAKING): one of these,
                                   * equally likely (mach_init copies them) */
     int wake_waking_n;           /* ... how many (0: none; at most MACH_WAKING_COSTS) */
+    sim_time wake_prehalt_window; /* a running waker's wake onto a remote core idle for less than
+                                   * this finds its vCPU not yet halted (0: never) ... */
+    double wake_prehalt_share;    /* ... in this share of such wakes (1: all) ... */
+    sim_time wake_prehalt_return; /* ... and the wakee runs this long after the core went idle
+                                   * (at once if that is past); no IPI: mach_wake_prehalt */
     sim_time os_timeslice;  /* fifo: the slice; eevdf: the base slice; cfs: min granularity */
     enum mach_sched sched;  /* fifo, cfs, eevdf, eevdf with DELAY_DEQUEUE */
     sim_time os_tick;       /* the kernel's tick (fair classes notice slice ends there) */
@@ -309,6 +319,8 @@ struct machine {
     sim_time waking_cost[MACH_WAKING_COSTS]; /* wake_waking's copy */
     int nwaking;                 /* ... how many */
     sim_time last_waking_cost;   /* what the latest wake drew from it, or -1 (mach_wake_waking_cost) */
+    uint64_t prehalt_below;      /* a draw below it is a pre-halt wake (0 < wake_prehalt_share < 1) */
+    bool last_prehalt;           /* the latest wake was a pre-halt one (mach_wake_prehalt) */
     /* hidden steal (cold: a few thousand gaps per simulated second) */
     bool steal_on;               /* steal_rate > 0 with lengths */
     bool stalls_on;              /* gaps of either kind: steal_on or p.expiry_stalls */
@@ -559,6 +571,12 @@ static inline sim_time mach_wake_ipi_extra(const struct machine *m)
 static inline sim_time mach_wake_waking_cost(const struct machine *m)
 {
     return m->last_waking_cost;
+}
+/* Whether the latest wake found its idle remote core's vCPU not yet halted
+ * (wake_prehalt_window): its waker sent no IPI. */
+static inline bool mach_wake_prehalt(const struct machine *m)
+{
+    return m->last_prehalt;
 }
 
 /* The first of the kernel's ticks (multiples of os_tick, on every core) at

@@ -885,6 +885,60 @@ static void test_waking(void)
     ASSERT(strstr(k->how, "wake_waking_ns") && strstr(k->how, "16 wakes"));
 }
 
+/* A wake before the sleeper's vCPU halted (calib_prehalt_pass): the
+ * share of wakes without the IPI by delay (1..6 us) falls from 0.9 to 0.3
+ * between 3 and 4 us: the window 3 + (0.9 - 0.5) / (0.9 - 0.3) = 3.67 us,
+ * the share the mean below it, the return the median of the wakes at 1-3
+ * us only; below one half at every delay: no window; a dip below it at 1
+ * us does not end the window; above it throughout: the grid's end.  And
+ * the keys: written only with a window above 0. */
+static void test_prehalt(void)
+{
+    double share[6] = { 0.8, 1.0, 0.9, 0.3, 0.1, 0 };
+    double ret[5] = { 17000, 16000, 15000, 9000, 30000 };
+    int at[5] = { 0, 1, 2, 3, 4 };
+    double w, sh, r;
+    calib_prehalt_pass(share, 6, ret, at, 5, &w, &sh, &r);
+    ASSERT(fabs(w - 3666.6666667) < 1e-3);
+    ASSERT(fabs(sh - 0.9) < 1e-9);
+    ASSERT(fabs(r - 16000) < 1e-9);
+    double low[3] = { 0.4, 0.2, 0.1 };
+    calib_prehalt_pass(low, 3, ret, at, 3, &w, &sh, &r);
+    ASSERT(w == 0 && sh == 0 && r == -1);
+    double dip[4] = { 0.3, 0.9, 0.7, 0.2 };  /* a dip at 1 us: the window after 3 us */
+    calib_prehalt_pass(dip, 4, ret, at, 4, &w, &sh, &r);
+    ASSERT(fabs(w - 3400) < 1e-6 && fabs(sh - 1.9 / 3) < 1e-9 && r == 16000);
+    double high[3] = { 0.9, 0.9, 0.8 };
+    calib_prehalt_pass(high, 3, ret, at, 3, &w, &sh, &r);
+    ASSERT(w == 3000 && fabs(sh - 2.6 / 3) < 1e-9 && r == 16000);
+    calib_prehalt_pass(high, 3, ret, at, 0, &w, &sh, &r);
+    ASSERT(w == 3000 && r == -1);  /* no return without such a wake */
+
+    struct calib_result res;
+    struct calib_host h;
+    struct calib_profile p;
+    map_nothing(&res, &h, &p);
+    ASSERT(!calib_profile_key(&p, "wake_prehalt_window"));
+    set(&res, CALIB_WAKE_PREHALT_WINDOW, 0, 0, 3000);  /* no window in most passes */
+    set(&res, CALIB_WAKE_PREHALT_SHARE, 0, 0, 0.8);
+    set(&res, CALIB_WAKE_PREHALT_RETURN, 16000, 16000, 16000);
+    calib_map(&res, &h, &p);
+    ASSERT(!calib_profile_key(&p, "wake_prehalt_window") && !calib_profile_key(&p, "wake_prehalt_return"));
+    set(&res, CALIB_WAKE_PREHALT_WINDOW, 6700, 6500, 6900);
+    set(&res, CALIB_WAKE_PREHALT_SHARE, 0.8666, 0.8, 0.9);
+    calib_map(&res, &h, &p);
+    const struct calib_key *kw = calib_profile_key(&p, "wake_prehalt_window"),
+                           *ks = calib_profile_key(&p, "wake_prehalt_share"),
+                           *kr = calib_profile_key(&p, "wake_prehalt_return");
+    ASSERT(kw && ks && kr && kw->measured && ks->measured && kr->measured);
+    char buf[64];
+    calib_key_value(kw, buf, sizeof buf);
+    ASSERT_STREQ(buf, "6.7us");
+    ASSERT(fabs(ks->num - 0.87) < 1e-9);
+    calib_key_value(kr, buf, sizeof buf);
+    ASSERT_STREQ(buf, "16us");
+}
+
 /* The FUTEX_WAIT window's quantiles from the shares of waits that
  * returned at once, by the delay of the other CPU's store: a share that
  * falls from 1 to 0 over two steps puts the median between them; a noisy
@@ -1373,6 +1427,7 @@ int main(void)
     RUN(test_map);
     RUN(test_steal_summarise);
     RUN(test_waking);
+    RUN(test_prehalt);
     RUN(test_window_quantiles);
     RUN(test_pack_util_key);
     RUN(test_speed_summarise);

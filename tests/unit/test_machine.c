@@ -510,6 +510,63 @@ static void test_wake_waking(void)
     ASSERT(woke == MACH_WAKE_REMOTE && first == -1 && second == -1);
 }
 
+/* wake_prehalt_*: B blocks on core 0; A, running on core 1, wakes it
+ * `after` later.  Within the window (40 of 100) the wake finds core 0's
+ * vCPU not yet halted: no IPI (mach_wake_prehalt) and B back at
+ * wake_prehalt_return (160) after it blocked, not wake_idle_core (500)
+ * after the wake; past the window (300), an ordinary idle wake.  With a
+ * share of one half, some wakes within the window are of each kind over
+ * the seeds; with the share 0 or no window, none is. */
+static void prehalt_run(sim_time window, double share, sim_time after, uint64_t seed, bool *prehalt,
+                        sim_time *back)
+{
+    static const struct ms_step b[] = { { A_MARK, 0, 0 }, { A_BLOCK, 0, 0 }, { A_MARK, 0, 0 }, { A_EXIT, 0, 0 } };
+    const struct ms_step a[] = { { A_BURST, after, 0 }, { A_WAKE, 0, 0 }, { A_EXIT, 0, 0 } };
+    const struct ms_step *const s[] = { b, a };
+    struct mach_params p = ms_params(2, MACH_SCHED_FIFO);
+    p.context_switch = 0;
+    p.wake_idle_core = 500;
+    p.wake_prehalt_window = window;
+    p.wake_prehalt_share = share;
+    p.wake_prehalt_return = 160;
+    p.seed = seed;
+    struct ms_world w;
+    ms_setup_params(&w, &p, s, 2);
+    ms_start(&w, 0);  /* both arrive on their idle cores together (500), */
+    ms_start(&w, 1);  /* B blocks at once, A wakes it `after` later */
+    ms_run(&w);
+    ASSERT_EQ(w.t[1].nwoke, 1);
+    ASSERT_EQ(w.t[1].woke[0], MACH_WAKE_REMOTE);
+    ASSERT_EQ(w.t[0].nmarks, 2);
+    *prehalt = w.t[1].prehalt[0];
+    *back = w.t[0].marks[1] - w.t[0].marks[0];
+    ms_teardown(&w);
+}
+
+static void test_wake_prehalt(void)
+{
+    bool pre;
+    sim_time back;
+    prehalt_run(100, 1, 40, 1, &pre, &back);
+    ASSERT(pre);
+    ASSERT_EQ(back, 160);
+    prehalt_run(100, 1, 300, 1, &pre, &back);
+    ASSERT(!pre);
+    ASSERT_EQ(back, 300 + 500);
+    prehalt_run(0, 1, 40, 1, &pre, &back);
+    ASSERT(!pre);
+    ASSERT_EQ(back, 40 + 500);
+    prehalt_run(100, 0, 40, 1, &pre, &back);
+    ASSERT(!pre);
+    int n = 0;
+    for (uint64_t seed = 1; seed <= 20; seed++) {
+        prehalt_run(100, 0.5, 40, seed, &pre, &back);
+        ASSERT_EQ(back, pre ? 160 : 40 + 500);
+        n += pre;
+    }
+    ASSERT(n > 0 && n < 20);
+}
+
 /* mach_stall_core: a timer's expiry stops one core (machine.timer_stall).
  * Task 0 runs a burst of 1,000 on core 0; at 100 the core stops for 50:
  * the burst ends at 1,050 (its task charged: the core counts it busy).
@@ -1044,6 +1101,7 @@ int main(void)
     RUN(test_llc_idle_scan);
     RUN(test_wake_idle_extra);
     RUN(test_wake_waking);
+    RUN(test_wake_prehalt);
     RUN(test_wake_idle_cpu);
     RUN(test_wake_ipi_extra);
     RUN(test_wake_timer);
