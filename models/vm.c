@@ -102,6 +102,7 @@ int vm_init(struct vm *vm, const struct scenario *scn, struct sim_engine *eng, c
         .wake_prehalt_window = scn->machine.wake_prehalt_window,
         .wake_prehalt_share = scn->machine.wake_prehalt_share,
         .wake_prehalt_return = scn->machine.wake_prehalt_return,
+        .wake_prehalt_cost = scn->machine.futex_wake,
         .steal_rate = scn->machine.hidden_steal_rate,
         .steal_len = scn->machine.hidden_steal_len.v,
         .steal_nlen = scn->machine.hidden_steal_len.n,

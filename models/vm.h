@@ -481,13 +481,14 @@ static inline bool vm_after_idle_charged(const struct scn_machine *m)
  * to be interrupted, and wake_ipi_extra when that core had idled long
  * (mach_wake_ipi_extra); futex_wake_chain (if the profile has it) in a
  * hand-off chain on the waker's core; the drawn wake_waking (if the
- * profile has it) onto a core still waking up for another wake; futex_wake
- * alone onto an idle core whose vCPU had not halted yet (wake_prehalt_*). */
+ * profile has it) onto a core still waking up for another wake, and
+ * futex_wake alone onto an idle core whose vCPU had not halted yet
+ * (wake_prehalt_*): both mach_wake_waking_cost. */
 static inline sim_time vm_wake_cost(const struct vm *vm, int woke)
 {
     const struct scn_machine *m = &vm->scn->machine;
     if (woke == MACH_WAKE_CHAIN && m->futex_wake_chain > 0) return m->futex_wake_chain - vm_chain_wait(m);
-    if (woke != MACH_WAKE_REMOTE || mach_wake_prehalt(&vm->mach)) return m->futex_wake;
+    if (woke != MACH_WAKE_REMOTE) return m->futex_wake;
     sim_time waking = mach_wake_waking_cost(&vm->mach);
     return waking >= 0 ? waking : m->futex_wake + m->wake_ipi + mach_wake_ipi_extra(&vm->mach);
 }

@@ -1118,7 +1118,8 @@ static __attribute__((noinline)) sim_time idle_extra_at(const struct machine *m,
  * c's vCPU halted: c went idle less than wake_prehalt_window ago and (a
  * share wake_prehalt_share of such wakes; a draw below 1) the wakee is
  * still on its way into its FUTEX_WAIT there.  The waker sends no IPI (it
- * pays futex_wake alone: mach_wake_prehalt, models/vm.h vm_wake_cost), and
+ * pays wake_prehalt_cost, the model's futex_wake: mach_wake_waking_cost,
+ * models/vm.h vm_wake_cost), and
  * the wakee, back out of its wait, runs wake_prehalt_return after c went
  * idle - whenever the wake came - instead of wake_idle_core after the
  * wake.  On the 2-vCPU Intel Xeon guest of Linux 6.18.44-fc-v1300
@@ -1298,8 +1299,9 @@ static inline __attribute__((always_inline)) int place(struct machine *m, struct
          * no IPI, and the machine's timer_wake (charged by the model)
          * holds the expiry's latency (mach_wake_timer) */
         sim_time lat = own_timer && target == t->last_core ? 0 : idle_wake_latency(m, &m->cores[target]);
-        if (m->p.wake_prehalt_window > 0 && wcore >= 0 && !(own_timer && target == t->last_core))
-            m->last_prehalt = prehalt_wake(m, &m->cores[target], &lat);
+        if (m->p.wake_prehalt_window > 0 && wcore >= 0 && !(own_timer && target == t->last_core) &&
+            prehalt_wake(m, &m->cores[target], &lat))
+            m->last_waking_cost = m->p.wake_prehalt_cost;
         /* of a running waker's wake, what the guest charges the wakee: its
          * FUTEX_WAIT's way in and out around the halted vCPU (calibrate's
          * wake_idle_cpu_ns: 9-13 us of a 24-30 us wake on an AMD EPYC guest,
@@ -1568,7 +1570,6 @@ int mach_wake(struct machine *m, struct mach_task *t, const struct mach_task *wa
 {
     m->last_ipi_extra = 0;
     m->last_waking_cost = -1;
-    m->last_prehalt = false;
     if (t->state != MT_BLOCKED) return 0;
     int kind = place(m, t, waker, false);
     /* A hand-off chain on one core: the sleeper's FUTEX_WAIT (its way back

@@ -42,7 +42,7 @@
  *   wake_prehalt_window (its vCPU not yet halted; in a share
  *   wake_prehalt_share of such wakes) runs the wakee wake_prehalt_return
  *   after the core went idle instead, and its waker sends no IPI
- *   (mach_wake_prehalt);
+ *   (it pays wake_prehalt_cost: mach_wake_waking_cost);
  * - a core whose task blocks or exits switches to its run-queue head, or
  *   pulls the head of the longest other run queue (idle balance), or idles;
  * - a core with waiting tasks preempts its task after os_timeslice: an
@@ -254,7 +254,8 @@ struct mach_params {
                                    * this finds its vCPU not yet halted (0: never) ... */
     double wake_prehalt_share;    /* ... in this share of such wakes (1: all) ... */
     sim_time wake_prehalt_return; /* ... and the wakee runs this long after the core went idle
-                                   * (at once if that is past); no IPI: mach_wake_prehalt */
+                                   * (at once if that is past) ... */
+    sim_time wake_prehalt_cost;   /* ... and the waker pays this, no IPI (mach_wake_waking_cost) */
     sim_time os_timeslice;  /* fifo: the slice; eevdf: the base slice; cfs: min granularity */
     enum mach_sched sched;  /* fifo, cfs, eevdf, eevdf with DELAY_DEQUEUE */
     sim_time os_tick;       /* the kernel's tick (fair classes notice slice ends there) */
@@ -318,9 +319,9 @@ struct machine {
     sim_time last_ipi_extra;     /* what it gave the latest wake (mach_wake_ipi_extra) */
     sim_time waking_cost[MACH_WAKING_COSTS]; /* wake_waking's copy */
     int nwaking;                 /* ... how many */
-    sim_time last_waking_cost;   /* what the latest wake drew from it, or -1 (mach_wake_waking_cost) */
+    sim_time last_waking_cost;   /* what the latest wake drew from it, or a pre-halt wake's cost, or -1
+                                  * (mach_wake_waking_cost) */
     uint64_t prehalt_below;      /* a draw below it is a pre-halt wake (0 < wake_prehalt_share < 1) */
-    bool last_prehalt;           /* the latest wake was a pre-halt one (mach_wake_prehalt) */
     /* hidden steal (cold: a few thousand gaps per simulated second) */
     bool steal_on;               /* steal_rate > 0 with lengths */
     bool stalls_on;              /* gaps of either kind: steal_on or p.expiry_stalls */
@@ -566,17 +567,13 @@ static inline sim_time mach_wake_ipi_extra(const struct machine *m)
 {
     return m->last_ipi_extra;
 }
-/* The latest wake's cost to its waker when it went to a remote core whose
- * wake-up for another task was under way (wake_waking), else -1. */
+/* The latest wake's cost to its waker when the machine decided it: a wake
+ * onto a remote core whose wake-up for another task was under way (drawn
+ * from wake_waking), or onto an idle one whose vCPU had not halted yet
+ * (wake_prehalt_cost); else -1. */
 static inline sim_time mach_wake_waking_cost(const struct machine *m)
 {
     return m->last_waking_cost;
-}
-/* Whether the latest wake found its idle remote core's vCPU not yet halted
- * (wake_prehalt_window): its waker sent no IPI. */
-static inline bool mach_wake_prehalt(const struct machine *m)
-{
-    return m->last_prehalt;
 }
 
 /* The first of the kernel's ticks (multiples of os_tick, on every core) at

@@ -28,7 +28,6 @@ struct ms_task {
     int woke[MS_MAX_MARKS];       /* what each A_WAKE's mach_wake returned */
     sim_time ipi[MS_MAX_MARKS];   /* ... and mach_wake_ipi_extra after it */
     sim_time waking[MS_MAX_MARKS]; /* ... and mach_wake_waking_cost */
-    bool prehalt[MS_MAX_MARKS];   /* ... and mach_wake_prehalt */
     int nwoke;
     sim_sum clocks[MS_MAX_MARKS]; /* what each A_PCLOCK read (mach_cpu_clock_read) */
     int nclocks;
@@ -51,7 +50,6 @@ static inline void ms_go(struct mach_task *t, void *ctx)
             if (x->nwoke < MS_MAX_MARKS) {
                 x->ipi[x->nwoke] = mach_wake_ipi_extra(x->m);
                 x->waking[x->nwoke] = mach_wake_waking_cost(x->m);
-                x->prehalt[x->nwoke] = mach_wake_prehalt(x->m);
                 x->woke[x->nwoke++] = r;
             }
             continue;

@@ -512,7 +512,8 @@ static void test_wake_waking(void)
 
 /* wake_prehalt_*: B blocks on core 0; A, running on core 1, wakes it
  * `after` later.  Within the window (40 of 100) the wake finds core 0's
- * vCPU not yet halted: no IPI (mach_wake_prehalt) and B back at
+ * vCPU not yet halted: its waker pays wake_prehalt_cost (7), no IPI
+ * (mach_wake_waking_cost), and B is back at
  * wake_prehalt_return (160) after it blocked, not wake_idle_core (500)
  * after the wake; past the window (300), an ordinary idle wake.  With a
  * share of one half, some wakes within the window are of each kind over
@@ -529,6 +530,7 @@ static void prehalt_run(sim_time window, double share, sim_time after, uint64_t 
     p.wake_prehalt_window = window;
     p.wake_prehalt_share = share;
     p.wake_prehalt_return = 160;
+    p.wake_prehalt_cost = 7;
     p.seed = seed;
     struct ms_world w;
     ms_setup_params(&w, &p, s, 2);
@@ -538,7 +540,8 @@ static void prehalt_run(sim_time window, double share, sim_time after, uint64_t 
     ASSERT_EQ(w.t[1].nwoke, 1);
     ASSERT_EQ(w.t[1].woke[0], MACH_WAKE_REMOTE);
     ASSERT_EQ(w.t[0].nmarks, 2);
-    *prehalt = w.t[1].prehalt[0];
+    ASSERT(w.t[1].waking[0] == 7 || w.t[1].waking[0] == -1);
+    *prehalt = w.t[1].waking[0] == 7;
     *back = w.t[0].marks[1] - w.t[0].marks[0];
     ms_teardown(&w);
 }
