@@ -424,8 +424,7 @@ static int wake_into_wait(struct sleeper *s, long long delay_ns, long long *cost
     long long prev = s->t1, t0;
     while ((t0 = atomic_load(&s->t0)) <= prev) {
     }
-    while (calib_now_ns() < t0 + delay_ns) {
-    }
+    calib_spin_ns(t0 + delay_ns - calib_now_ns());
     long long c0 = calib_thread_cpu_ns();
     atomic_store(&s->word, 1);
     int woken = calib_futex_wake(&s->word, 1);

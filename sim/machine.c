@@ -207,6 +207,7 @@ int mach_init(struct machine *m, struct sim_engine *eng, const struct mach_param
     m->sis_util = (p->sched == MACH_SCHED_EEVDF || p->sched == MACH_SCHED_EEVDF_DELAY) && p->cores > 1;
     if (p->wake_pack > 0 && p->wake_pack < 1)  /* 2^64 x p, exact enough for a share */
         m->pack_below = (uint64_t)(p->wake_pack * 18446744073709551616.0);
+    if (p->wake_prehalt_share <= 0) m->p.wake_prehalt_window = 0;  /* no wake is one */
     if (p->wake_prehalt_share > 0 && p->wake_prehalt_share < 1)
         m->prehalt_below = (uint64_t)(p->wake_prehalt_share * 18446744073709551616.0);
     return GV_OK;
@@ -1134,7 +1135,7 @@ static __attribute__((noinline)) sim_time idle_extra_at(const struct machine *m,
 static __attribute__((noinline)) bool prehalt_wake(struct machine *m, const struct mach_core *c, sim_time *lat)
 {
     sim_time idle = mach_now_of(m) - c->idle_at;
-    if (idle >= m->p.wake_prehalt_window || m->p.wake_prehalt_share <= 0) return false;
+    if (idle >= m->p.wake_prehalt_window) return false;
     if (m->prehalt_below > 0 && rng_next(&m->rng) >= m->prehalt_below) return false;
     *lat = m->p.wake_prehalt_return > idle ? m->p.wake_prehalt_return - idle : 0;
     return true;
@@ -1298,9 +1299,9 @@ static inline __attribute__((always_inline)) int place(struct machine *m, struct
         /* a timer of the wakee's own idle core wakes that core itself:
          * no IPI, and the machine's timer_wake (charged by the model)
          * holds the expiry's latency (mach_wake_timer) */
-        sim_time lat = own_timer && target == t->last_core ? 0 : idle_wake_latency(m, &m->cores[target]);
-        if (m->p.wake_prehalt_window > 0 && wcore >= 0 && !(own_timer && target == t->last_core) &&
-            prehalt_wake(m, &m->cores[target], &lat))
+        bool timer_own = own_timer && target == t->last_core;
+        sim_time lat = timer_own ? 0 : idle_wake_latency(m, &m->cores[target]);
+        if (m->p.wake_prehalt_window > 0 && wcore >= 0 && !timer_own && prehalt_wake(m, &m->cores[target], &lat))
             m->last_waking_cost = m->p.wake_prehalt_cost;
         /* of a running waker's wake, what the guest charges the wakee: its
          * FUTEX_WAIT's way in and out around the halted vCPU (calibrate's
